@@ -1,0 +1,28 @@
+//! One OpenTofu configuration file in, one syntax-neutral block model out.
+//!
+//! [`parse`] picks the syntax by file name (`*.json` is HCL JSON, anything else HCL
+//! native), never fails, and returns whatever it could recover next to the syntax
+//! errors. This crate also owns the shared vocabulary of the engine: byte ranges,
+//! the line index, diagnostics and their codes.
+//!
+//! It knows nothing of modules, overrides or editors, and does no IO.
+
+pub mod diagnostic;
+mod json;
+pub mod model;
+mod native;
+pub mod text;
+
+pub use diagnostic::{Code, Diagnostic, FileId, Fix, Location, Related, Severity, TextEdit};
+pub use model::*;
+pub use text::{LineCol, LineIndex, TextRange};
+
+/// Parses one configuration file. `name` decides the syntax: a name ending in
+/// `.json` is JSON syntax, anything else native syntax (`loading.md` §6).
+pub fn parse(name: &str, text: &str) -> SourceFile {
+    if name.ends_with(".json") {
+        json::parse(text)
+    } else {
+        native::parse(text)
+    }
+}

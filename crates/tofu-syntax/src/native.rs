@@ -1,0 +1,520 @@
+//! HCL native syntax (`.tf`, `.tofu`) through `hcl-edit`, mapped onto the model.
+//!
+//! hcl-edit stops at the first syntax error. OpenTofu's parser recovers and keeps
+//! the blocks around an error, and so do we, cheaply: after an error the file is
+//! cut at lines that look like the start of a top-level block (an identifier in
+//! column 1), the part before the broken block and the rest after it are parsed
+//! again on their own, and the skipped span is recorded as `unrecovered`. Only the
+//! first error of a file is reported: later ones may be artefacts of the cut.
+//!
+//! A leading UTF-8 BOM is skipped; offsets still count it.
+
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
+use hcl_edit::structure::{self as hcl, Structure};
+use hcl_edit::template::{Directive, Element, Template};
+use hcl_edit::Span;
+
+use crate::model::*;
+use crate::text::{to_u32, TextRange, BOM};
+
+/// How many times one file is cut and re-parsed after errors before the rest of
+/// it is given up (each attempt re-parses the remainder of the file).
+const MAX_RECOVERY_ATTEMPTS: usize = 32;
+/// How many earlier cut points are tried when the part before an error does not
+/// parse either.
+const MAX_PREFIX_ATTEMPTS: usize = 3;
+
+pub(crate) fn parse(text: &str) -> SourceFile {
+    let base = if text.starts_with(BOM) { BOM.len() } else { 0 };
+    let content = text.get(base..).unwrap_or_default();
+    let mut file = SourceFile {
+        syntax: Syntax::Native,
+        body: Body::default(),
+        errors: Vec::new(),
+        unrecovered: Vec::new(),
+    };
+    parse_with_recovery(content, to_u32(base), &mut file);
+    file
+}
+
+fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
+    let mut start = 0usize;
+    for _ in 0..MAX_RECOVERY_ATTEMPTS {
+        let region = content.get(start..).unwrap_or_default();
+        let region_base = base + to_u32(start);
+        let error = match hcl_edit::parser::parse_body(region) {
+            Ok(body) => {
+                append(&mut file.body, convert_body(&body, region, region_base));
+                return;
+            }
+            Err(error) => error,
+        };
+        let error_offset = start + error.location().offset().min(region.len());
+        if file.errors.is_empty() {
+            file.errors
+                .push(syntax_error(&error, content, error_offset, base));
+        }
+        let cut = recover_prefix(content, start, error_offset, base, file);
+        match next_block_start(content, error_offset) {
+            Some(next) if next > start => {
+                file.unrecovered
+                    .push(TextRange::from_usize(cut, next).shifted(base));
+                start = next;
+            }
+            _ => {
+                file.unrecovered
+                    .push(TextRange::from_usize(cut, content.len()).shifted(base));
+                return;
+            }
+        }
+    }
+    file.unrecovered
+        .push(TextRange::from_usize(start, content.len()).shifted(base));
+}
+
+/// Parses the longest part of `content[start..error_offset]` that ends before a
+/// top-level block start and parses cleanly; returns where that part ends.
+fn recover_prefix(
+    content: &str,
+    start: usize,
+    error_offset: usize,
+    base: u32,
+    file: &mut SourceFile,
+) -> usize {
+    let candidates: Vec<usize> = block_starts(content, start)
+        .take_while(|&cut| cut <= error_offset)
+        .filter(|&cut| cut > start)
+        .collect();
+    for &cut in candidates.iter().rev().take(MAX_PREFIX_ATTEMPTS) {
+        let Some(prefix) = content.get(start..cut) else {
+            continue;
+        };
+        if let Ok(body) = hcl_edit::parser::parse_body(prefix) {
+            append(
+                &mut file.body,
+                convert_body(&body, prefix, base + to_u32(start)),
+            );
+            return cut;
+        }
+    }
+    start
+}
+
+/// Offsets (at or after `from`) of lines that start with an identifier in column 1.
+fn block_starts(content: &str, from: usize) -> impl Iterator<Item = usize> + '_ {
+    let bytes = content.as_bytes();
+    (from..content.len()).filter(move |&i| {
+        let at_line_start = i == 0 || bytes.get(i - 1) == Some(&b'\n');
+        at_line_start
+            && bytes
+                .get(i)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    })
+}
+
+fn next_block_start(content: &str, after: usize) -> Option<usize> {
+    block_starts(content, after.saturating_add(1)).next()
+}
+
+fn append(into: &mut Body, from: Body) {
+    into.attributes.extend(from.attributes);
+    into.blocks.extend(from.blocks);
+}
+
+fn syntax_error(
+    error: &hcl_edit::parser::Error,
+    content: &str,
+    offset: usize,
+    base: u32,
+) -> SyntaxError {
+    let message = error.message();
+    let duplicate_argument = message.contains("redefined attribute");
+    let at = content.get(offset..).and_then(|rest| rest.chars().next());
+    let rest_is_blank = content
+        .get(offset..)
+        .is_none_or(|rest| rest.trim().is_empty());
+    let summary = if duplicate_argument {
+        "Attribute redefined"
+    } else if message.contains("redefined object key") {
+        "Duplicate object key"
+    } else if matches!(at, Some('\r' | '\0'))
+        || at.is_some_and(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        "Invalid character"
+    } else if rest_is_blank {
+        "Unclosed configuration block"
+    } else if message.contains("escape sequence") {
+        "Invalid escape sequence"
+    } else if message.contains("expected newline") || message.starts_with("expected newline") {
+        if at == Some('}') {
+            "Argument or block definition required"
+        } else {
+            "Missing newline after argument"
+        }
+    } else if message.contains("unexpected token")
+        || message.contains("invalid block body")
+        || message.contains("expected identifier")
+    {
+        "Argument or block definition required"
+    } else if message.contains("expression") || message.contains("expected") {
+        "Invalid expression"
+    } else {
+        "Invalid syntax"
+    };
+    let detail = if duplicate_argument {
+        "The argument is already set in this body; each argument may be set only once.".to_owned()
+    } else {
+        let mut detail = message.to_owned();
+        if let Some(first) = detail.get(..1) {
+            let upper = first.to_uppercase();
+            detail.replace_range(..1, &upper);
+        }
+        if !detail.ends_with('.') {
+            detail.push('.');
+        }
+        detail
+    };
+    // Point at the offending token rather than at a single byte.
+    let end = content
+        .get(offset..)
+        .map(|rest| {
+            let token_len = rest
+                .char_indices()
+                .find(|(_, c)| c.is_whitespace())
+                .map(|(i, _)| i)
+                .unwrap_or(rest.len());
+            offset + token_len.max(rest.chars().next().map_or(0, char::len_utf8))
+        })
+        .unwrap_or(offset);
+    SyntaxError {
+        summary: summary.to_owned(),
+        detail,
+        range: TextRange::from_usize(offset, end).shifted(base),
+        duplicate_argument,
+    }
+}
+
+/// Converts spans of one parsed region: `text` is the region, `base` its offset in
+/// the file.
+struct Converter<'a> {
+    text: &'a str,
+    base: u32,
+}
+
+fn convert_body(body: &hcl::Body, text: &str, base: u32) -> Body {
+    Converter { text, base }.body(body, None)
+}
+
+impl Converter<'_> {
+    fn range(&self, span: Option<std::ops::Range<usize>>) -> TextRange {
+        let span = span.unwrap_or(0..0);
+        TextRange::from_usize(span.start, span.end).shifted(self.base)
+    }
+
+    fn local(&self, range: TextRange) -> TextRange {
+        TextRange::new(
+            range.start.saturating_sub(self.base),
+            range.end.saturating_sub(self.base),
+        )
+    }
+
+    fn body(&self, body: &hcl::Body, block_range: Option<(TextRange, TextRange)>) -> Body {
+        let mut out = Body::default();
+        if let Some((header, range)) = block_range {
+            let local_header = self.local(header);
+            let local_range = self.local(range);
+            let open = self
+                .text
+                .get(local_header.end as usize..local_range.end as usize)
+                .and_then(|rest| rest.find('{'))
+                .map(|i| to_u32(i) + local_header.end);
+            out.open = open.map(|at| TextRange::new(at, at + 1).shifted(self.base));
+            if local_range.end > 0
+                && self
+                    .text
+                    .get(local_range.end as usize - 1..local_range.end as usize)
+                    == Some("}")
+            {
+                out.close = Some(TextRange::new(range.end - 1, range.end));
+            }
+        }
+        for structure in body.iter() {
+            match structure {
+                Structure::Attribute(attr) => out.attributes.push(Attribute {
+                    name: attr.key.as_str().to_owned(),
+                    name_range: self.range(attr.key.span()),
+                    range: self.range(attr.span()),
+                    expr: self.expr(&attr.value),
+                }),
+                Structure::Block(block) => out.blocks.push(self.block(block)),
+            }
+        }
+        out
+    }
+
+    fn block(&self, block: &hcl::Block) -> Block {
+        let kind_range = self.range(block.ident.span());
+        let labels: Vec<Label> = block
+            .labels
+            .iter()
+            .map(|label| Label {
+                value: label.as_str().to_owned(),
+                range: self.range(label.span()),
+            })
+            .collect();
+        let header = labels
+            .last()
+            .map_or(kind_range, |label| kind_range.cover(label.range));
+        let range = self.range(block.span());
+        Block {
+            kind: block.ident.as_str().to_owned(),
+            kind_range,
+            labels,
+            header,
+            range,
+            body: self.body(&block.body, Some((header, range))),
+        }
+    }
+
+    fn expr(&self, expr: &Expression) -> Expr {
+        let range = self.range(expr.span());
+        let kind = match expr {
+            Expression::Null(_) => ExprKind::Null,
+            Expression::Bool(value) => ExprKind::Bool(*value.value()),
+            Expression::Number(_) => {
+                ExprKind::Number(self.local(range).slice(self.text).to_owned())
+            }
+            Expression::String(value) => ExprKind::String(value.value().clone()),
+            Expression::Array(array) => {
+                ExprKind::Array(array.iter().map(|e| self.expr(e)).collect())
+            }
+            Expression::Object(object) => ExprKind::Object(
+                object
+                    .iter()
+                    .map(|(key, value)| ObjectItem {
+                        key: match key {
+                            ObjectKey::Ident(ident) => Expr {
+                                range: self.range(ident.span()),
+                                kind: ExprKind::Traversal(Traversal {
+                                    root: ident.as_str().to_owned(),
+                                    root_range: self.range(ident.span()),
+                                    steps: Vec::new(),
+                                }),
+                            },
+                            ObjectKey::Expression(key) => self.expr(key),
+                        },
+                        value: self.expr(value.expr()),
+                    })
+                    .collect(),
+            ),
+            Expression::StringTemplate(template) => {
+                let mut parts = Vec::new();
+                self.template_elements(template.iter(), &mut parts);
+                ExprKind::Template(parts)
+            }
+            Expression::HeredocTemplate(heredoc) => self.heredoc(&heredoc.template),
+            Expression::Parenthesis(inner) => self.expr(inner.inner()).kind,
+            Expression::Variable(ident) => ExprKind::Traversal(Traversal {
+                root: ident.as_str().to_owned(),
+                root_range: self.range(ident.span()),
+                steps: Vec::new(),
+            }),
+            Expression::Traversal(traversal) => self.traversal(traversal),
+            Expression::FuncCall(call) => {
+                let name = &call.name;
+                let mut full_name = String::new();
+                for namespace in &name.namespace {
+                    full_name.push_str(namespace.as_str());
+                    full_name.push_str("::");
+                }
+                full_name.push_str(name.name.as_str());
+                let name_start = name
+                    .namespace
+                    .first()
+                    .map_or_else(|| self.range(name.name.span()), |ns| self.range(ns.span()));
+                ExprKind::Call(Call {
+                    name: full_name,
+                    name_range: name_start.cover(self.range(name.name.span())),
+                    args: call.args.iter().map(|arg| self.expr(arg)).collect(),
+                })
+            }
+            Expression::Conditional(cond) => ExprKind::Other(vec![
+                self.expr(&cond.cond_expr),
+                self.expr(&cond.true_expr),
+                self.expr(&cond.false_expr),
+            ]),
+            Expression::UnaryOp(op) => ExprKind::Other(vec![self.expr(&op.expr)]),
+            Expression::BinaryOp(op) => {
+                ExprKind::Other(vec![self.expr(&op.lhs_expr), self.expr(&op.rhs_expr)])
+            }
+            Expression::ForExpr(for_expr) => {
+                let mut parts = vec![self.expr(&for_expr.intro.collection_expr)];
+                parts.extend(for_expr.key_expr.as_ref().map(|e| self.expr(e)));
+                parts.push(self.expr(&for_expr.value_expr));
+                parts.extend(for_expr.cond.as_ref().map(|c| self.expr(&c.expr)));
+                ExprKind::Other(parts)
+            }
+        };
+        Expr { range, kind }
+    }
+
+    fn traversal(&self, traversal: &hcl_edit::expr::Traversal) -> ExprKind {
+        let Expression::Variable(root) = &traversal.expr else {
+            let mut parts = vec![self.expr(&traversal.expr)];
+            for operator in &traversal.operators {
+                if let TraversalOperator::Index(key) = operator.value() {
+                    parts.push(self.expr(key));
+                }
+            }
+            return ExprKind::Other(parts);
+        };
+        let steps = traversal
+            .operators
+            .iter()
+            .map(|operator| {
+                let range = self.range(operator.span());
+                match operator.value() {
+                    TraversalOperator::GetAttr(name) => TraversalStep::Attr {
+                        name: name.as_str().to_owned(),
+                        range: self.range(name.span()),
+                    },
+                    TraversalOperator::Index(key) => TraversalStep::Index {
+                        key: Box::new(self.expr(key)),
+                        range,
+                    },
+                    TraversalOperator::LegacyIndex(index) => TraversalStep::Index {
+                        key: Box::new(Expr {
+                            range: self.range(index.span()),
+                            kind: ExprKind::Number(index.value().to_string()),
+                        }),
+                        range,
+                    },
+                    TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
+                        TraversalStep::Splat { range }
+                    }
+                }
+            })
+            .collect();
+        ExprKind::Traversal(Traversal {
+            root: root.as_str().to_owned(),
+            root_range: self.range(root.span()),
+            steps,
+        })
+    }
+
+    fn heredoc(&self, template: &Template) -> ExprKind {
+        let mut parts = Vec::new();
+        self.template_elements(template.iter(), &mut parts);
+        let all_literal = template
+            .iter()
+            .all(|element| matches!(element, Element::Literal(_)));
+        if all_literal {
+            let literal: String = template
+                .iter()
+                .filter_map(|element| match element {
+                    Element::Literal(text) => Some(text.value().as_str()),
+                    _ => None,
+                })
+                .collect();
+            ExprKind::String(literal)
+        } else {
+            ExprKind::Template(parts)
+        }
+    }
+
+    fn template_elements<'e>(
+        &self,
+        elements: impl Iterator<Item = &'e Element>,
+        out: &mut Vec<Expr>,
+    ) {
+        for element in elements {
+            match element {
+                Element::Literal(_) => {}
+                Element::Interpolation(interpolation) => out.push(self.expr(&interpolation.expr)),
+                Element::Directive(directive) => match directive.as_ref() {
+                    Directive::If(if_directive) => {
+                        out.push(self.expr(&if_directive.if_expr.cond_expr));
+                        self.template_elements(if_directive.if_expr.template.iter(), out);
+                        if let Some(else_expr) = &if_directive.else_expr {
+                            self.template_elements(else_expr.template.iter(), out);
+                        }
+                    }
+                    Directive::For(for_directive) => {
+                        out.push(self.expr(&for_directive.for_expr.collection_expr));
+                        self.template_elements(for_directive.for_expr.template.iter(), out);
+                    }
+                },
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_labels_and_ranges() {
+        let text = "resource \"aws_instance\" \"web\" {\n  ami = \"x\"\n  tags { a = 1 }\n}\n";
+        let file = parse(text);
+        assert!(file.errors.is_empty(), "{:?}", file.errors);
+        let block = &file.body.blocks[0];
+        assert_eq!(block.kind, "resource");
+        assert_eq!(
+            block.header.slice(text),
+            "resource \"aws_instance\" \"web\""
+        );
+        assert_eq!(block.labels[1].range.slice(text), "\"web\"");
+        assert_eq!(block.body.open.unwrap().slice(text), "{");
+        assert_eq!(block.body.close.unwrap().slice(text), "}");
+        let attr = &block.body.attributes[0];
+        assert_eq!(attr.range.slice(text), "ami = \"x\"");
+        assert_eq!(attr.name_range.slice(text), "ami");
+        assert_eq!(attr.expr.range.slice(text), "\"x\"");
+        assert_eq!(attr.expr.as_str(), Some("x"));
+        assert_eq!(block.body.blocks[0].kind, "tags");
+    }
+
+    #[test]
+    fn bom_is_skipped_and_offsets_keep_it() {
+        let text = "\u{feff}variable \"a\" {}\n";
+        let file = parse(text);
+        assert!(file.errors.is_empty());
+        assert_eq!(file.body.blocks[0].kind_range, TextRange::new(3, 11));
+    }
+
+    #[test]
+    fn blocks_around_an_error_are_recovered() {
+        let text = "variable \"a\" {}\n\nresource \"x\" \"y\" {\n  a = = 1\n}\n\noutput \"o\" {\n  value = 1\n}\n";
+        let file = parse(text);
+        assert_eq!(file.errors.len(), 1);
+        let kinds: Vec<&str> = file.body.blocks.iter().map(|b| b.kind.as_str()).collect();
+        assert_eq!(kinds, ["variable", "output"]);
+        assert_eq!(file.body.blocks[1].header.slice(text), "output \"o\"");
+        assert_eq!(file.unrecovered.len(), 1);
+        assert!(file.unrecovered[0].slice(text).starts_with("resource"));
+    }
+
+    #[test]
+    fn redefined_attribute_is_a_duplicate_argument() {
+        let file = parse("locals {\n  a = 1\n  a = 2\n}\n");
+        assert!(file.errors[0].duplicate_argument);
+        assert_eq!(file.errors[0].summary, "Attribute redefined");
+    }
+
+    #[test]
+    fn references_and_calls() {
+        let text = "a = merge(var.x, local.y[0], provider::p::f(each.key))\n";
+        let file = parse(text);
+        let mut roots = Vec::new();
+        file.body.attributes[0].expr.walk(&mut |e| {
+            if let ExprKind::Traversal(t) = &e.kind {
+                roots.push(t.root.clone());
+            }
+            if let ExprKind::Call(c) = &e.kind {
+                roots.push(c.name.clone());
+            }
+        });
+        assert_eq!(roots, ["merge", "var", "local", "provider::p::f", "each"]);
+    }
+}
