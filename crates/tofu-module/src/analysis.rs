@@ -1,0 +1,318 @@
+//! Analysing one module directory: files and their roles, parsing through the
+//! cache, and the diagnostics of loading. The result is plain data.
+//!
+//! `analyze` is a pure function of its inputs (plus the cache, which only saves
+//! work): no IO, no clock, no state that spans directories.
+
+use std::sync::Arc;
+
+use tofu_syntax::{Block, Code, Diagnostic, FileId, LineIndex, Location, SourceFile, TextRange};
+
+use crate::declarations::Declarations;
+use crate::discovery;
+use crate::input::{Config, FileContent, InputFile, ParseCache};
+use crate::merge::{self, EffectiveModule};
+use crate::rules;
+
+/// What a file is to its module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileRole {
+    Primary,
+    Override,
+    /// A `.tf`/`.tf.json` file hidden by its `.tofu`/`.tofu.json` twin.
+    Shadowed {
+        by: FileId,
+    },
+    /// A configuration extension on a name OpenTofu skips (`.x.tf`, `x.tf~`).
+    Ignored,
+    /// Not a configuration file (other extension or a test file).
+    Other,
+}
+
+impl FileRole {
+    pub fn is_loaded(self) -> bool {
+        matches!(self, FileRole::Primary | FileRole::Override)
+    }
+}
+
+#[derive(Debug)]
+pub struct ModuleFile {
+    pub name: String,
+    pub role: FileRole,
+    /// The text as given (a lossy decoding for a file that is not UTF-8; empty for
+    /// a file that could not be read).
+    pub text: Arc<str>,
+    pub line_index: LineIndex,
+    /// The parsed file, for loaded files that could be read.
+    pub source: Option<Arc<SourceFile>>,
+    /// Why the file could not be read, if it could not.
+    pub read_error: Option<String>,
+}
+
+impl ModuleFile {
+    pub fn is_tofu(&self) -> bool {
+        self.name.ends_with(".tofu") || self.name.ends_with(".tofu.json")
+    }
+
+    pub fn is_json(&self) -> bool {
+        self.name.ends_with(".json")
+    }
+
+    /// True when part of the file could not be parsed, so blocks may be missing.
+    pub fn is_incomplete(&self) -> bool {
+        self.read_error.is_some()
+            || self
+                .source
+                .as_ref()
+                .is_some_and(|source| !source.unrecovered.is_empty())
+    }
+
+    /// `main.tf:3,1-29` or `main.tf:3,1-5,2`, as HCL writes ranges in details.
+    pub fn describe(&self, range: TextRange) -> String {
+        let start = self.line_index.line_col(&self.text, range.start);
+        let end = self.line_index.line_col(&self.text, range.end);
+        if start.line == end.line {
+            format!(
+                "{}:{},{}-{}",
+                self.name, start.line, start.column, end.column
+            )
+        } else {
+            format!(
+                "{}:{},{}-{},{}",
+                self.name, start.line, start.column, end.line, end.column
+            )
+        }
+    }
+}
+
+/// A top-level block (or a `data` block nested in a `check`) of a loaded file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BlockRef {
+    pub file: FileId,
+    /// Index in the file's top-level blocks.
+    pub index: usize,
+    /// Index of a nested block inside it (only for `data` inside `check`).
+    pub nested: Option<usize>,
+}
+
+#[derive(Debug)]
+pub struct ModuleAnalysis {
+    /// Every input file, sorted byte-wise by name; a [`FileId`] indexes this list.
+    pub files: Vec<ModuleFile>,
+    /// Primary files in loading order.
+    pub primary: Vec<FileId>,
+    /// Override files in loading order.
+    pub overrides: Vec<FileId>,
+    pub declarations: Declarations,
+    pub effective: EffectiveModule,
+    /// Sorted by file, then position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ModuleAnalysis {
+    pub fn file(&self, id: FileId) -> Option<&ModuleFile> {
+        self.files.get(id.0 as usize)
+    }
+
+    pub fn file_id(&self, name: &str) -> Option<FileId> {
+        self.files
+            .iter()
+            .position(|file| file.name == name)
+            .map(|index| FileId(tofu_syntax::text::to_u32(index)))
+    }
+
+    pub fn block(&self, block: BlockRef) -> Option<&Block> {
+        let source = self.file(block.file)?.source.as_ref()?;
+        let top = source.body.blocks.get(block.index)?;
+        match block.nested {
+            Some(nested) => top.body.blocks.get(nested),
+            None => Some(top),
+        }
+    }
+
+    /// `main.tf:3,1-29` for a location, as HCL writes ranges in details.
+    pub fn describe(&self, location: Location) -> String {
+        match (self.file(location.file), location.range) {
+            (Some(file), Some(range)) => file.describe(range),
+            (Some(file), None) => file.name.clone(),
+            (None, _) => String::from("?"),
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Analyses one module directory.
+pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) -> ModuleAnalysis {
+    let mut sorted: Vec<&InputFile> = inputs.iter().collect();
+    sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    sorted.dedup_by(|a, b| a.name == b.name);
+    let names: Vec<&str> = sorted.iter().map(|input| input.name.as_str()).collect();
+    let discovered = discovery::discover(&names);
+    let id = |index: usize| FileId(tofu_syntax::text::to_u32(index));
+
+    cache.begin();
+    let mut diagnostics = Vec::new();
+    let mut files = Vec::with_capacity(sorted.len());
+    for (index, input) in sorted.iter().enumerate() {
+        let role = if discovered.primary.contains(&index) {
+            FileRole::Primary
+        } else if discovered.overrides.contains(&index) {
+            FileRole::Override
+        } else if let Some(&(_, by)) = discovered
+            .shadowed
+            .iter()
+            .find(|(hidden, _)| *hidden == index)
+        {
+            FileRole::Shadowed { by: id(by) }
+        } else if discovered.ignored.contains(&index) {
+            FileRole::Ignored
+        } else {
+            FileRole::Other
+        };
+        let file = load_file(input, role, id(index), cache, &mut diagnostics);
+        files.push(file);
+    }
+    cache.finish();
+
+    for &(hidden, by) in &discovered.shadowed {
+        let (Some(hidden_file), Some(by_file)) = (files.get(hidden), files.get(by)) else {
+            continue;
+        };
+        let whole = TextRange::from_usize(0, hidden_file.text.len());
+        diagnostics.push(
+            Diagnostic::new(
+                Code::FileShadowed,
+                format!("File ignored: {} hides it", by_file.name),
+                Location::new(id(hidden), whole),
+            )
+            .with_detail(format!(
+                "OpenTofu reads {} instead of this file, which it does not read at all: nothing declared here exists for OpenTofu. Terraform, which does not read .tofu files, still reads this one.",
+                by_file.name
+            ))
+            .with_related(Location::new(id(by), TextRange::empty(0)), "the file that hides it"),
+        );
+    }
+
+    let primary: Vec<FileId> = discovered.primary.iter().map(|&i| id(i)).collect();
+    let overrides: Vec<FileId> = discovered.overrides.iter().map(|&i| id(i)).collect();
+    let mut module = ModuleAnalysis {
+        files,
+        primary,
+        overrides,
+        declarations: Declarations::default(),
+        effective: EffectiveModule::default(),
+        diagnostics,
+    };
+    let mut found = Vec::new();
+    rules::check_blocks_as_written(&module, &mut found);
+    let declarations = Declarations::collect(&module, &mut found);
+    module.declarations = declarations;
+    module.diagnostics.extend(found);
+    let mut merged = Vec::new();
+    module.effective = merge::merge(&module, config, &mut merged);
+    module.diagnostics.extend(merged);
+    sort_diagnostics(&mut module.diagnostics);
+    module
+}
+
+fn load_file(
+    input: &InputFile,
+    role: FileRole,
+    id: FileId,
+    cache: &mut ParseCache,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ModuleFile {
+    let (text, parse_upto, read_error): (Arc<str>, Option<u32>, Option<String>) =
+        match &input.content {
+            FileContent::Text(text) => (Arc::clone(text), None, None),
+            FileContent::InvalidUtf8 {
+                text,
+                first_bad_byte,
+            } => (Arc::clone(text), Some(*first_bad_byte), None),
+            FileContent::Unreadable { message } => (Arc::from(""), None, Some(message.clone())),
+        };
+    let mut file = ModuleFile {
+        name: input.name.clone(),
+        role,
+        line_index: LineIndex::new(&text),
+        text: Arc::clone(&text),
+        source: None,
+        read_error: read_error.clone(),
+    };
+    if !role.is_loaded() {
+        return file;
+    }
+    if let Some(message) = read_error {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::FileUnreadable,
+                "Failed to read file",
+                Location::new(id, TextRange::empty(0)),
+            )
+            .with_detail(format!(
+                "The configuration file \"{}\" could not be read: {message}.",
+                input.name
+            )),
+        );
+        return file;
+    }
+    let source = match parse_upto {
+        None => cache.get_or_parse(&input.name, &text),
+        Some(first_bad_byte) => {
+            let at = first_bad_byte as usize;
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    "Invalid character encoding",
+                    Location::new(id, TextRange::from_usize(at, at + 1)),
+                )
+                .with_detail("All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor."),
+            );
+            // Parse what precedes the first bad byte; the rest is unrecovered.
+            let mut valid_end = at.min(text.len());
+            while valid_end > 0 && !text.is_char_boundary(valid_end) {
+                valid_end -= 1;
+            }
+            let valid: Arc<str> = Arc::from(text.get(..valid_end).unwrap_or_default());
+            let mut parsed = (*cache.get_or_parse(&input.name, &valid)).clone();
+            parsed.errors.clear();
+            parsed
+                .unrecovered
+                .push(TextRange::from_usize(valid_end, text.len()));
+            Arc::new(parsed)
+        }
+    };
+    for error in &source.errors {
+        let code = if error.duplicate_argument {
+            Code::DuplicateArgument
+        } else {
+            Code::SyntaxError
+        };
+        diagnostics.push(
+            Diagnostic::new(code, error.summary.clone(), Location::new(id, error.range))
+                .with_detail(error.detail.clone()),
+        );
+    }
+    file.source = Some(source);
+    file
+}
+
+pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (
+            a.subject.file,
+            a.subject.range.map(|r| (r.start, r.end)),
+            a.code,
+            &a.summary,
+        )
+            .cmp(&(
+                b.subject.file,
+                b.subject.range.map(|r| (r.start, r.end)),
+                b.code,
+                &b.summary,
+            ))
+    });
+}

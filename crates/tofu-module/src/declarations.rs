@@ -1,0 +1,303 @@
+//! What the primary files declare, and the duplicates among them
+//! (`diagnostics.md` §2.3 and §4.2).
+//!
+//! For each identity the declaration OpenTofu keeps is recorded: the last one for
+//! variables, outputs and module calls and local values, the first one for
+//! everything else. Overrides merge into the kept declaration. Blocks with wrong
+//! labels are not declarations (OpenTofu drops them).
+
+use std::collections::HashMap;
+
+use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
+
+use crate::address::{BlockAddress, ResourceMode};
+use crate::analysis::{BlockRef, ModuleAnalysis};
+use crate::schema::has_valid_labels;
+
+#[derive(Debug, Default)]
+pub struct Declarations {
+    /// Identities in order of first declaration.
+    pub blocks: Vec<Declared>,
+    index: HashMap<BlockAddress, usize>,
+    /// Local values in order of first definition.
+    pub locals: Vec<DeclaredLocal>,
+    local_index: HashMap<String, usize>,
+    /// Every `terraform` block of the primary files, in loading order.
+    pub terraform: Vec<BlockRef>,
+    /// Every `language` block of the primary files, in loading order.
+    pub language: Vec<BlockRef>,
+    /// `moved`, `import` and `removed` blocks, which simply accumulate.
+    pub other: Vec<BlockRef>,
+    /// Some primary file could not be parsed completely, so a missing declaration
+    /// proves nothing.
+    pub incomplete: bool,
+}
+
+#[derive(Debug)]
+pub struct Declared {
+    pub address: BlockAddress,
+    /// Every declaration with this identity, in loading order.
+    pub all: Vec<BlockRef>,
+    /// The one OpenTofu keeps.
+    pub kept: BlockRef,
+}
+
+/// One entry `name = value` of a `locals` block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LocalRef {
+    pub block: BlockRef,
+    /// Index in the block body's attributes.
+    pub attr: usize,
+}
+
+#[derive(Debug)]
+pub struct DeclaredLocal {
+    pub name: String,
+    pub all: Vec<LocalRef>,
+    pub kept: LocalRef,
+}
+
+impl Declarations {
+    pub fn get(&self, address: &BlockAddress) -> Option<&Declared> {
+        self.index.get(address).and_then(|&i| self.blocks.get(i))
+    }
+
+    pub fn local(&self, name: &str) -> Option<&DeclaredLocal> {
+        self.local_index.get(name).and_then(|&i| self.locals.get(i))
+    }
+
+    pub(crate) fn collect(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) -> Declarations {
+        let mut declarations = Declarations::default();
+        for &file_id in &module.primary {
+            let Some(file) = module.file(file_id) else {
+                continue;
+            };
+            declarations.incomplete |= file.is_incomplete();
+            let Some(source) = &file.source else { continue };
+            for (index, block) in source.body.blocks.iter().enumerate() {
+                let block_ref = BlockRef {
+                    file: file_id,
+                    index,
+                    nested: None,
+                };
+                if !has_valid_labels(block) {
+                    continue;
+                }
+                match block.kind.as_str() {
+                    "locals" => declarations.add_locals(module, block_ref, block, out),
+                    "terraform" => declarations.terraform.push(block_ref),
+                    "language" => declarations.language.push(block_ref),
+                    "moved" | "import" | "removed" => declarations.other.push(block_ref),
+                    _ => {
+                        if let Some(address) = address_of(block) {
+                            declarations.add(module, address, block_ref, out);
+                        }
+                        if block.kind == "check" {
+                            for (nested, inner) in block.body.blocks.iter().enumerate() {
+                                if inner.kind != "data" || inner.labels.len() != 2 {
+                                    continue;
+                                }
+                                if let Some(address) = resource_address(ResourceMode::Data, inner) {
+                                    let nested_ref = BlockRef {
+                                        nested: Some(nested),
+                                        ..block_ref
+                                    };
+                                    declarations.add(module, address, nested_ref, out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        declarations
+    }
+
+    fn add(
+        &mut self,
+        module: &ModuleAnalysis,
+        address: BlockAddress,
+        block_ref: BlockRef,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let Some(&slot) = self.index.get(&address) else {
+            self.index.insert(address.clone(), self.blocks.len());
+            self.blocks.push(Declared {
+                address,
+                all: vec![block_ref],
+                kept: block_ref,
+            });
+            return;
+        };
+        let Some(declared) = self.blocks.get_mut(slot) else {
+            return;
+        };
+        let earlier = declared.kept;
+        declared.all.push(block_ref);
+        if keeps_last(&address) {
+            declared.kept = block_ref;
+        }
+        if involves_incomplete_file(module, &[earlier.file, block_ref.file]) {
+            return;
+        }
+        let (Some(block), Some(earlier_block)) = (module.block(block_ref), module.block(earlier))
+        else {
+            return;
+        };
+        let earlier_location = Location::new(earlier.file, earlier_block.header);
+        let (summary, detail) = duplicate_wording(&address, &module.describe(earlier_location));
+        out.push(
+            Diagnostic::new(
+                Code::DuplicateBlock,
+                summary,
+                Location::new(block_ref.file, block.header),
+            )
+            .with_detail(detail)
+            .with_related(earlier_location, "first declared here"),
+        );
+    }
+
+    fn add_locals(
+        &mut self,
+        module: &ModuleAnalysis,
+        block_ref: BlockRef,
+        block: &Block,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        for (attr_index, attr) in block.body.attributes.iter().enumerate() {
+            let local_ref = LocalRef {
+                block: block_ref,
+                attr: attr_index,
+            };
+            let Some(&slot) = self.local_index.get(&attr.name) else {
+                self.local_index
+                    .insert(attr.name.clone(), self.locals.len());
+                self.locals.push(DeclaredLocal {
+                    name: attr.name.clone(),
+                    all: vec![local_ref],
+                    kept: local_ref,
+                });
+                continue;
+            };
+            let Some(declared) = self.locals.get_mut(slot) else {
+                continue;
+            };
+            let earlier = declared.kept;
+            declared.all.push(local_ref);
+            declared.kept = local_ref;
+            if involves_incomplete_file(module, &[earlier.block.file, block_ref.file]) {
+                continue;
+            }
+            let Some(earlier_attr) = module
+                .block(earlier.block)
+                .and_then(|b| b.body.attributes.get(earlier.attr))
+            else {
+                continue;
+            };
+            let earlier_location = Location::new(earlier.block.file, earlier_attr.range);
+            out.push(
+                Diagnostic::new(
+                    Code::DuplicateLocal,
+                    "Duplicate local value definition",
+                    Location::new(block_ref.file, attr.range),
+                )
+                .with_detail(format!(
+                    "A local value named \"{}\" was already defined at {}. Local value names must be unique within a module.",
+                    attr.name,
+                    module.describe(earlier_location)
+                ))
+                .with_related(earlier_location, "first defined here"),
+            );
+        }
+    }
+}
+
+fn involves_incomplete_file(module: &ModuleAnalysis, files: &[FileId]) -> bool {
+    files.iter().any(|&id| {
+        module.file(id).is_some_and(|file| {
+            file.source.as_ref().is_some_and(|s| s.has_errors()) || file.is_incomplete()
+        })
+    })
+}
+
+/// OpenTofu keeps the last of duplicate variables, outputs and module calls.
+fn keeps_last(address: &BlockAddress) -> bool {
+    matches!(
+        address,
+        BlockAddress::Variable(_) | BlockAddress::Output(_) | BlockAddress::Module(_)
+    )
+}
+
+/// The identity of a top-level block with valid labels, if it has one.
+pub fn address_of(block: &Block) -> Option<BlockAddress> {
+    let first = || block.label(0).map(str::to_owned);
+    Some(match block.kind.as_str() {
+        "variable" => BlockAddress::Variable(first()?),
+        "output" => BlockAddress::Output(first()?),
+        "module" => BlockAddress::Module(first()?),
+        "check" => BlockAddress::Check(first()?),
+        "resource" => return resource_address(ResourceMode::Managed, block),
+        "data" => return resource_address(ResourceMode::Data, block),
+        "ephemeral" => return resource_address(ResourceMode::Ephemeral, block),
+        "provider" => {
+            let alias = match block.body.attribute("alias") {
+                None => None,
+                // An alias that is not a literal string has no identity we can judge.
+                Some(attr) => Some(attr.expr.as_str()?.to_owned()),
+            };
+            BlockAddress::Provider {
+                name: first()?,
+                alias,
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn resource_address(mode: ResourceMode, block: &Block) -> Option<BlockAddress> {
+    Some(BlockAddress::Resource {
+        mode,
+        type_name: block.label(0)?.to_owned(),
+        name: block.label(1)?.to_owned(),
+    })
+}
+
+fn duplicate_wording(address: &BlockAddress, at: &str) -> (String, String) {
+    match address {
+        BlockAddress::Variable(name) => (
+            "Duplicate variable declaration".to_owned(),
+            format!("A variable named \"{name}\" was already declared at {at}. Variable names must be unique within a module."),
+        ),
+        BlockAddress::Output(name) => (
+            "Duplicate output definition".to_owned(),
+            format!("An output named \"{name}\" was already defined at {at}. Output names must be unique within a module."),
+        ),
+        BlockAddress::Module(name) => (
+            "Duplicate module call".to_owned(),
+            format!("A module call named \"{name}\" was already defined at {at}. Module calls must have unique names within a module."),
+        ),
+        BlockAddress::Check(name) => (
+            format!("Duplicate check \"{name}\" configuration"),
+            format!("A check block named \"{name}\" was already defined at {at}. Check blocks must have unique names within a module."),
+        ),
+        BlockAddress::Resource { mode, type_name, name } => {
+            let (kind, noun) = match mode {
+                ResourceMode::Managed => ("resource", "resource"),
+                ResourceMode::Data => ("data", "data resource"),
+                ResourceMode::Ephemeral => ("ephemeral resource", "ephemeral resource"),
+            };
+            (
+                format!("Duplicate {kind} \"{type_name}\" configuration"),
+                format!("A {type_name} {noun} named \"{name}\" was already declared at {at}. Resource names must be unique per type in each module."),
+            )
+        }
+        BlockAddress::Provider { name, alias: None } => (
+            "Duplicate provider configuration".to_owned(),
+            format!("A default (non-aliased) provider configuration for \"{name}\" was already given at {at}. If multiple configurations are required, set the \"alias\" argument for alternative configurations."),
+        ),
+        BlockAddress::Provider { name, alias: Some(alias) } => (
+            "Duplicate provider configuration".to_owned(),
+            format!("A provider configuration for \"{name}\" with alias \"{alias}\" was already given at {at}. Each configuration for the same provider must have a distinct alias."),
+        ),
+    }
+}

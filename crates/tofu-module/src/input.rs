@@ -1,0 +1,134 @@
+//! What the caller hands in for one module directory, and the parse cache that
+//! makes re-analysis after an edit reparse only the edited file.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tofu_syntax::SourceFile;
+
+/// One file of a module directory, as the caller read it (from disk or from an
+/// editor buffer).
+#[derive(Clone, Debug)]
+pub struct InputFile {
+    /// The file name within the directory (no path separators).
+    pub name: String,
+    pub content: FileContent,
+}
+
+impl InputFile {
+    pub fn text(name: impl Into<String>, text: impl Into<Arc<str>>) -> InputFile {
+        InputFile {
+            name: name.into(),
+            content: FileContent::Text(text.into()),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum FileContent {
+    Text(Arc<str>),
+    /// The bytes are not UTF-8. `text` is a lossy decoding (for display only);
+    /// only the part before `first_bad_byte` is parsed.
+    InvalidUtf8 {
+        text: Arc<str>,
+        first_bad_byte: u32,
+    },
+    /// The file could not be read; the message says why.
+    Unreadable {
+        message: String,
+    },
+}
+
+impl FileContent {
+    /// Decodes raw bytes as read from disk.
+    pub fn from_bytes(bytes: Vec<u8>) -> FileContent {
+        match String::from_utf8(bytes) {
+            Ok(text) => FileContent::Text(text.into()),
+            Err(error) => {
+                let first_bad_byte = tofu_syntax::text::to_u32(error.utf8_error().valid_up_to());
+                let text = String::from_utf8_lossy(error.as_bytes()).into_owned();
+                FileContent::InvalidUtf8 {
+                    text: text.into(),
+                    first_bad_byte,
+                }
+            }
+        }
+    }
+}
+
+/// Configuration that changes what the analysis reports.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The OpenTofu version constraints are checked against (`tofuVersion`).
+    pub tofu_version: String,
+}
+
+pub const DEFAULT_TOFU_VERSION: &str = "1.12.6";
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            tofu_version: DEFAULT_TOFU_VERSION.to_owned(),
+        }
+    }
+}
+
+/// Parsed files by content. Keep one cache per module directory: each analysis
+/// drops the entries it did not use, so the cache holds at most the files of
+/// the latest analysis.
+#[derive(Debug, Default)]
+pub struct ParseCache {
+    entries: HashMap<(bool, Arc<str>), CacheEntry>,
+    generation: u64,
+    /// How many files were actually parsed (not found in the cache) so far.
+    pub n_parsed: u64,
+}
+
+#[derive(Debug)]
+struct CacheEntry {
+    source: Arc<SourceFile>,
+    last_used: u64,
+}
+
+impl ParseCache {
+    pub fn new() -> ParseCache {
+        ParseCache::default()
+    }
+
+    pub(crate) fn begin(&mut self) {
+        self.generation += 1;
+    }
+
+    pub(crate) fn get_or_parse(&mut self, name: &str, text: &Arc<str>) -> Arc<SourceFile> {
+        let key = (name.ends_with(".json"), Arc::clone(text));
+        let generation = self.generation;
+        if let Some(entry) = self.entries.get_mut(&key) {
+            entry.last_used = generation;
+            return Arc::clone(&entry.source);
+        }
+        self.n_parsed += 1;
+        let source = Arc::new(tofu_syntax::parse(name, text));
+        self.entries.insert(
+            key,
+            CacheEntry {
+                source: Arc::clone(&source),
+                last_used: generation,
+            },
+        );
+        source
+    }
+
+    pub(crate) fn finish(&mut self) {
+        let generation = self.generation;
+        self.entries
+            .retain(|_, entry| entry.last_used == generation);
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}

@@ -1,0 +1,22 @@
+//! One OpenTofu module directory in: discovery, override merging, diagnostics.
+//!
+//! The input is the directory's files as `(name, content)` pairs
+//! ([`InputFile`]); this crate never touches the disk and holds no state that
+//! spans directories. [`analyze`] returns the files with their roles, what the
+//! primary files declare, the effective (merged) configuration with provenance,
+//! and every diagnostic, sorted. It is synchronous and knows nothing of editors.
+
+pub mod address;
+mod analysis;
+mod declarations;
+pub mod discovery;
+mod input;
+mod merge;
+mod rules;
+mod schema;
+
+pub use address::{BlockAddress, ResourceMode};
+pub use analysis::{analyze, BlockRef, FileRole, ModuleAnalysis, ModuleFile};
+pub use declarations::{address_of, Declarations, Declared, DeclaredLocal, LocalRef};
+pub use input::{Config, FileContent, InputFile, ParseCache, DEFAULT_TOFU_VERSION};
+pub use merge::EffectiveModule;
