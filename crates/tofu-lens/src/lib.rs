@@ -1,0 +1,8 @@
+//! The `tofu-lens` command line: `check` and `show` run the engine over module
+//! directories on disk and render its results; `serve` runs the language server.
+//!
+//! Rendering lives here, at the edge: the engine hands out plain diagnostics with
+//! byte ranges, and this crate turns them into compiler-style text or JSON.
+
+pub mod check;
+pub mod render;

@@ -1,0 +1,136 @@
+//! The `tofu-lens` binary: argument parsing, logging setup and exit codes.
+//!
+//! Exit codes: 0 when no error was found, 1 when any error was found (or, for
+//! `show`, the address does not exist), 2 on bad usage or an unusable PATH.
+
+// The command line prints its results to stdout and its usage errors to stderr
+// by design; the library crates below never print.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use tofu_lens::{check, render};
+use tofu_module::{Config, DEFAULT_TOFU_VERSION};
+
+#[derive(Parser)]
+#[command(
+    name = "tofu-lens",
+    version,
+    about = "Checks OpenTofu modules the way OpenTofu 1.12 loads them: file discovery, .tofu files, override merging.",
+    after_help = "Exit codes: 0 no errors, 1 errors found (or show: address not found), 2 usage or IO problem."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the Language Server Protocol over stdin/stdout (not yet implemented: exits 2).
+    Serve {
+        /// Accepted for VS Code's client, which passes it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Load every module directory under each PATH and print its diagnostics.
+    Check {
+        /// Module directories, trees to walk, or files (each stands for its directory). Default: `.`
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// The OpenTofu version constraints are checked against.
+        #[arg(long, value_name = "VERSION", default_value = DEFAULT_TOFU_VERSION)]
+        tofu_version: String,
+    },
+    /// Print the effective configuration of a module after override merging (not yet implemented: exits 2).
+    Show {
+        path: PathBuf,
+        address: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn main() -> ExitCode {
+    init_logging();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check {
+            paths,
+            format,
+            tofu_version,
+        } => run_check(paths, format, tofu_version),
+        Command::Serve { .. } => {
+            eprintln!("tofu-lens serve: not yet implemented");
+            ExitCode::from(2)
+        }
+        Command::Show { .. } => {
+            eprintln!("tofu-lens show: not yet implemented");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String) -> ExitCode {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths
+    };
+    let config = Config { tofu_version };
+    let report = match check::check_paths(&paths, &config) {
+        Ok(report) => report,
+        Err(check::MissingPath(path)) => {
+            eprintln!(
+                "tofu-lens check: {}: no such file or directory",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    for path in &report.truncated {
+        eprintln!(
+            "tofu-lens check: {}: stopped walking after {} directories; name a smaller tree",
+            path.display(),
+            tofu_vfs::WalkLimits::default().max_dirs
+        );
+    }
+    match format {
+        Format::Text => print!("{}", render::text(&report)),
+        Format::Json => println!("{}", render::json(&report)),
+    }
+    if report.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Logs go to stderr only (stdout carries results, and LSP messages in `serve`).
+/// The level comes from `TOFU_LENS_LOG` (e.g. `debug`, `tofu_lsp=trace`), default `info`.
+fn init_logging() {
+    let filter: tracing_subscriber::filter::Targets = std::env::var("TOFU_LENS_LOG")
+        .ok()
+        .and_then(|spec| spec.parse().ok())
+        .unwrap_or_else(|| {
+            tracing_subscriber::filter::Targets::new().with_default(tracing::Level::INFO)
+        });
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(false),
+        )
+        .with(filter)
+        .try_init();
+}

@@ -1,0 +1,318 @@
+//! Renderers for `check`: compiler-style text, JSON (`server.md`), and the short
+//! one-line form the fixture tests compare.
+//!
+//! All three start from [`flatten`], which resolves each diagnostic's file to
+//! the path the user sees and its byte range to lines and columns, and sorts by
+//! file then position.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+use tofu_module::ModuleAnalysis;
+use tofu_syntax::{Diagnostic, LineCol, Location, Severity, TextRange};
+
+use crate::check::CheckReport;
+
+/// A position as rendered: 1-based line and column, 0-based byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+    pub byte: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Range {
+    pub start: Position,
+    pub end: Position,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RelatedOut {
+    pub file: String,
+    pub range: Option<Range>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EditOut {
+    pub file: String,
+    pub range: Option<Range>,
+    pub new_text: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FixOut {
+    pub title: String,
+    pub edits: Vec<EditOut>,
+}
+
+/// One diagnostic, resolved for output. The JSON format of `server.md`.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlatDiagnostic {
+    pub file: String,
+    pub range: Option<Range>,
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub summary: String,
+    pub detail: String,
+    pub related: Vec<RelatedOut>,
+    pub fix: Option<FixOut>,
+    /// The source line(s) for the excerpt, not serialised.
+    #[serde(skip)]
+    pub excerpt: Option<Excerpt>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Excerpt {
+    pub line_text: String,
+    /// Columns (1-based, in characters) to underline on that line, end exclusive.
+    pub underline: (u32, u32),
+}
+
+fn display_path(dir: &Path, name: &str) -> String {
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// Resolves a range of a module file for output; zero-width ranges are widened
+/// to one character, as editors get them.
+fn resolve(analysis: &ModuleAnalysis, location: Location) -> Option<Range> {
+    let file = analysis.file(location.file)?;
+    let range = location.range?.widened(&file.text);
+    let position = |offset: u32| {
+        let LineCol { line, column } = file.line_index.line_col(&file.text, offset);
+        Position {
+            line,
+            column,
+            byte: offset,
+        }
+    };
+    Some(Range {
+        start: position(range.start),
+        end: position(range.end),
+    })
+}
+
+fn excerpt(analysis: &ModuleAnalysis, location: Location) -> Option<Excerpt> {
+    let file = analysis.file(location.file)?;
+    let range: TextRange = location.range?.widened(&file.text);
+    let line = file.line_index.line_of(range.start);
+    let line_text = file
+        .line_index
+        .line_text(&file.text, line)
+        .replace('\t', " ");
+    let start = file.line_index.line_col(&file.text, range.start);
+    let end = file.line_index.line_col(&file.text, range.end);
+    let n_chars = tofu_syntax::text::to_u32(line_text.chars().count());
+    let end_column = if end.line == start.line {
+        end.column
+    } else {
+        n_chars + 1
+    };
+    Some(Excerpt {
+        line_text,
+        underline: (start.column, end_column.max(start.column + 1)),
+    })
+}
+
+fn severity_name(severity: Severity) -> &'static str {
+    severity.as_str()
+}
+
+fn flatten_one(dir: &Path, analysis: &ModuleAnalysis, diagnostic: &Diagnostic) -> FlatDiagnostic {
+    let file_path = |location: Location| match analysis.file(location.file) {
+        Some(file) if location.range.is_some() => display_path(dir, &file.name),
+        Some(file) => display_path(dir, &file.name),
+        None => dir.to_string_lossy().into_owned(),
+    };
+    FlatDiagnostic {
+        file: file_path(diagnostic.subject),
+        range: resolve(analysis, diagnostic.subject),
+        severity: severity_name(diagnostic.severity),
+        code: diagnostic.code.as_str(),
+        summary: diagnostic.summary.clone(),
+        detail: diagnostic.detail.clone(),
+        related: diagnostic
+            .related
+            .iter()
+            .map(|related| RelatedOut {
+                file: file_path(related.location),
+                range: resolve(analysis, related.location),
+                message: related.message.clone(),
+            })
+            .collect(),
+        fix: diagnostic.fix.as_ref().map(|fix| FixOut {
+            title: fix.title.clone(),
+            edits: fix
+                .edits
+                .iter()
+                .map(|edit| {
+                    let location = Location::new(edit.file, edit.range);
+                    EditOut {
+                        file: file_path(location),
+                        range: resolve(analysis, location).map(|mut range| {
+                            // Edits keep their exact (possibly empty) range.
+                            range.end = if edit.range.is_empty() {
+                                range.start
+                            } else {
+                                range.end
+                            };
+                            range
+                        }),
+                        new_text: edit.new_text.clone(),
+                    }
+                })
+                .collect(),
+        }),
+        excerpt: excerpt(analysis, diagnostic.subject),
+    }
+}
+
+/// Every diagnostic of the report, resolved and sorted by file then position.
+pub fn flatten(report: &CheckReport) -> Vec<FlatDiagnostic> {
+    let mut flat: Vec<FlatDiagnostic> = report
+        .modules
+        .iter()
+        .flat_map(|module| {
+            module
+                .analysis
+                .diagnostics
+                .iter()
+                .map(|diagnostic| flatten_one(&module.dir, &module.analysis, diagnostic))
+        })
+        .collect();
+    flat.extend(
+        report
+            .unreadable_dirs
+            .iter()
+            .map(|unreadable| FlatDiagnostic {
+                file: unreadable.dir.to_string_lossy().into_owned(),
+                range: None,
+                severity: "error",
+                code: tofu_syntax::Code::FileUnreadable.as_str(),
+                summary: "Failed to read module directory".to_owned(),
+                detail: format!(
+                    "Module directory {} could not be read: {}.",
+                    unreadable.dir.display(),
+                    unreadable.message
+                ),
+                related: Vec::new(),
+                fix: None,
+                excerpt: None,
+            }),
+    );
+    flat.sort_by(|a, b| {
+        (
+            a.file.as_str(),
+            a.range.map(|r| (r.start.byte, r.end.byte)),
+            a.code,
+            &a.summary,
+        )
+            .cmp(&(
+                b.file.as_str(),
+                b.range.map(|r| (r.start.byte, r.end.byte)),
+                b.code,
+                &b.summary,
+            ))
+    });
+    flat
+}
+
+/// The compiler-style text of `check`.
+pub fn text(report: &CheckReport) -> String {
+    let flat = flatten(report);
+    let mut out = String::new();
+    for diagnostic in &flat {
+        let position = diagnostic
+            .range
+            .map(|range| format!(":{}:{}", range.start.line, range.start.column))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{}{position}: {}[{}]: {}",
+            diagnostic.file, diagnostic.severity, diagnostic.code, diagnostic.summary
+        );
+        for line in diagnostic.detail.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+        if let (Some(excerpt), Some(range)) = (&diagnostic.excerpt, diagnostic.range) {
+            let number = range.start.line.to_string();
+            let gutter = " ".repeat(number.len());
+            let (from, to) = excerpt.underline;
+            let _ = writeln!(out, "  {gutter} |");
+            let _ = writeln!(out, "  {number} | {}", excerpt.line_text);
+            let _ = writeln!(
+                out,
+                "  {gutter} | {}{}",
+                " ".repeat(from.saturating_sub(1) as usize),
+                "^".repeat(to.saturating_sub(from).max(1) as usize)
+            );
+        }
+        for related in &diagnostic.related {
+            let position = related
+                .range
+                .map(|range| format!(":{}:{}", range.start.line, range.start.column))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  = {}: {}{position}", related.message, related.file);
+        }
+        out.push('\n');
+    }
+    out.push_str(&summary_line(report, &flat));
+    out.push('\n');
+    out
+}
+
+fn summary_line(report: &CheckReport, flat: &[FlatDiagnostic]) -> String {
+    let count = |severity: &str| flat.iter().filter(|d| d.severity == severity).count();
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
+    let n_modules = report.modules.len();
+    let modules = plural(n_modules, "module directory").replace("directorys", "directories");
+    if flat.is_empty() {
+        return format!("No problems found in {modules}.");
+    }
+    let mut parts = vec![
+        plural(count("error"), "error"),
+        plural(count("warning"), "warning"),
+    ];
+    let n_hints = count("hint") + count("info");
+    if n_hints > 0 {
+        parts.push(plural(n_hints, "hint"));
+    }
+    format!("{} in {modules}.", parts.join(", "))
+}
+
+/// The JSON array of `check --format json`.
+pub fn json(report: &CheckReport) -> String {
+    serde_json::to_string_pretty(&flatten(report)).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// One line per diagnostic, `file:line:col severity code summary`, with file
+/// paths relative to `base`: the form fixture expectations are written in.
+pub fn short(report: &CheckReport, base: &Path) -> String {
+    let base = base.to_string_lossy();
+    let mut out = String::new();
+    for diagnostic in flatten(report) {
+        let file = diagnostic
+            .file
+            .strip_prefix(base.as_ref())
+            .map(|rest| rest.trim_start_matches('/'))
+            .unwrap_or(&diagnostic.file);
+        let position = diagnostic
+            .range
+            .map(|range| format!(":{}:{}", range.start.line, range.start.column))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{file}{position} {} {} {}",
+            diagnostic.severity, diagnostic.code, diagnostic.summary
+        );
+    }
+    out
+}

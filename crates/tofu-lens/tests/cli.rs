@@ -1,0 +1,164 @@
+//! The `tofu-lens` binary as a user runs it: exit codes, messages, and odd input
+//! (binary junk, empty and BOM-only files, a 10 MB file, missing paths).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tofu_lens(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn clean_module_exits_zero_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), "variable \"a\" {}\n").unwrap();
+    let output = tofu_lens(&["check", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "No problems found in 1 module directory.\n"
+    );
+}
+
+#[test]
+fn errors_exit_one_with_compiler_style_output() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.tf"), "variable \"a\" {}\n").unwrap();
+    fs::write(dir.path().join("b.tf"), "\n  variable \"a\" {}\n").unwrap();
+    let output = tofu_lens(&["check", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("./b.tf:2:3: error[duplicate-block]: Duplicate variable declaration\n  A variable named \"a\" was already declared at a.tf:1,1-13."),
+        "{text}"
+    );
+    assert!(
+        text.contains("  2 |   variable \"a\" {}\n    |   ^^^^^^^^^^^^\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  = first declared here: ./a.tf:1:1\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("1 error, 0 warnings in 1 module directory.\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_format_follows_the_server_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.tf"),
+        "variable \"a\" {}\nvariable \"a\" {}\n",
+    )
+    .unwrap();
+    let output = tofu_lens(&["check", "--format", "json", "a.tf"], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let first = &value[0];
+    assert_eq!(first["file"], "a.tf");
+    assert_eq!(first["code"], "duplicate-block");
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["range"]["start"]["line"], 2);
+    assert_eq!(first["range"]["start"]["byte"], 16);
+    assert_eq!(first["range"]["end"]["column"], 13);
+    assert_eq!(first["related"][0]["file"], "a.tf");
+    assert_eq!(first["related"][0]["message"], "first declared here");
+    assert!(first["fix"].is_null());
+}
+
+#[test]
+fn missing_path_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = tofu_lens(&["check", "does-not-exist"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("does-not-exist: no such file or directory"));
+}
+
+#[test]
+fn directory_without_configuration_is_fine() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("README.md"), "hi").unwrap();
+    let output = tofu_lens(&["check", "--format", "json"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output).trim(), "[]");
+}
+
+#[test]
+fn odd_files_get_clear_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    fs::write(dir.path().join("junk.tf"), &junk).unwrap();
+    fs::write(dir.path().join("junk.bin"), &junk).unwrap();
+    fs::write(dir.path().join("empty.tf"), "").unwrap();
+    fs::write(dir.path().join("bom.tf"), "\u{feff}").unwrap();
+    fs::write(dir.path().join("bom.tf.json"), "\u{feff}").unwrap();
+    let output = tofu_lens(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let summaries: Vec<(String, String)> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["summary"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summaries,
+        [
+            (
+                "./bom.tf.json".to_owned(),
+                "Invalid start of value".to_owned()
+            ),
+            (
+                "./junk.tf".to_owned(),
+                "Invalid character encoding".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn ten_megabyte_file_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::with_capacity(10 << 20);
+    let mut i = 0;
+    while text.len() < 10 << 20 {
+        text.push_str(&format!("variable \"v{i}\" {{\n  default = \"{i}\"\n}}\n"));
+        i += 1;
+    }
+    text.push_str("variable \"v0\" {}\n");
+    fs::write(dir.path().join("big.tf"), &text).unwrap();
+    let output = tofu_lens(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value.as_array().unwrap().len(), 1);
+    assert_eq!(value[0]["code"], "duplicate-block");
+}
+
+#[test]
+fn show_and_serve_say_they_are_not_implemented_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = tofu_lens(&["serve"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+}

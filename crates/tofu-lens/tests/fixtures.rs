@@ -1,0 +1,103 @@
+//! Data-driven tests: every directory under `tests/fixtures/` that holds an
+//! `expected.diagnostics` file is checked as `tofu-lens check` would check it,
+//! and the short rendering (`file:line:col severity code summary`) must equal
+//! that file. `UPDATE_EXPECT=1 cargo test` rewrites the expectations; review the
+//! diff before committing.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tofu_lens::{check, render};
+use tofu_module::Config;
+
+fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+/// Every case directory (one holding an expectation file), sorted.
+fn case_dirs(expectation: &str) -> Vec<PathBuf> {
+    let mut cases = Vec::new();
+    let mut pending = vec![fixtures_root()];
+    while let Some(dir) = pending.pop() {
+        if dir.join(expectation).is_file() {
+            cases.push(dir.clone());
+            continue;
+        }
+        for entry in fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                pending.push(entry.path());
+            }
+        }
+    }
+    cases.sort();
+    cases
+}
+
+/// Compares `actual` with the expectation file, or rewrites it under
+/// `UPDATE_EXPECT=1`. Returns a failure message on mismatch.
+fn expect_file(path: &Path, actual: &str) -> Option<String> {
+    let expected = fs::read_to_string(path).unwrap_or_default();
+    if expected == actual {
+        return None;
+    }
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        fs::write(path, actual).unwrap();
+        return None;
+    }
+    Some(format!(
+        "{}\n--- expected\n{expected}--- actual\n{actual}",
+        path.display()
+    ))
+}
+
+#[test]
+fn diagnostics_fixtures() {
+    let cases = case_dirs("expected.diagnostics");
+    assert!(
+        cases.len() >= 20,
+        "fixtures not found under {}",
+        fixtures_root().display()
+    );
+    let mut failures = Vec::new();
+    for case in &cases {
+        let report = check::check_paths(std::slice::from_ref(case), &Config::default()).unwrap();
+        let actual = render::short(&report, case);
+        failures.extend(expect_file(&case.join("expected.diagnostics"), &actual));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures differ (UPDATE_EXPECT=1 rewrites them):\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// The modules in `examples/` (what the README runs) have their expected
+/// diagnostics in `tests/examples/<name>.diagnostics`.
+#[test]
+fn examples_match_their_expectations() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let expectations = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/examples");
+    let mut failures = Vec::new();
+    let mut n_examples = 0;
+    for entry in fs::read_dir(&examples).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        n_examples += 1;
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let report = check::check_paths(std::slice::from_ref(&dir), &Config::default()).unwrap();
+        let actual = render::short(&report, &dir);
+        failures.extend(expect_file(
+            &expectations.join(format!("{name}.diagnostics")),
+            &actual,
+        ));
+    }
+    assert!(n_examples > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,83 @@
+//! Tidy checks that keep the code base in the shape ARCHITECTURE.md describes:
+//! every Rust module opens with a `//!` paragraph, no ignored or should-panic tests,
+//! no trailing whitespace, and the dependency invariants between crates hold.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_module_opens_with_a_doc_paragraph_and_is_tidy() {
+    let mut files = Vec::new();
+    rust_files(&repo().join("crates"), &mut files);
+    assert!(files.len() > 10);
+    let mut problems = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        let name = file
+            .strip_prefix(repo())
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        if !text.starts_with("//!") {
+            problems.push(format!("{name}: does not open with a //! module doc"));
+        }
+        let ignore_attr = ["#[", "ignore]"].concat();
+        let should_panic_attr = ["#[", "should_panic"].concat();
+        if text.contains(&ignore_attr) || text.contains(&should_panic_attr) {
+            problems.push(format!("{name}: has an ignored or should-panic test"));
+        }
+        for (number, line) in text.lines().enumerate() {
+            if line.ends_with(' ') || line.ends_with('\t') {
+                problems.push(format!("{name}:{}: trailing whitespace", number + 1));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Only the LSP crate and the binary may depend on tokio or tower-lsp-server;
+/// the engine crates depend only on crates to their left.
+#[test]
+fn crate_dependency_invariants_hold() {
+    let engine = ["tofu-syntax", "tofu-module", "tofu-vfs"];
+    for name in engine {
+        let manifest =
+            fs::read_to_string(repo().join("crates").join(name).join("Cargo.toml")).unwrap();
+        for forbidden in [
+            "tokio",
+            "tower-lsp-server",
+            "serde",
+            "tofu-lsp",
+            "tofu-lens",
+        ] {
+            let dependencies = manifest
+                .split("[dev-dependencies]")
+                .next()
+                .unwrap_or_default();
+            assert!(
+                !dependencies
+                    .lines()
+                    .any(|line| line.starts_with(&format!("{forbidden} "))
+                        || line.starts_with(&format!("{forbidden}."))),
+                "{name} must not depend on {forbidden}"
+            );
+        }
+    }
+}
