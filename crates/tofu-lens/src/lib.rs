@@ -6,3 +6,4 @@
 
 pub mod check;
 pub mod render;
+pub mod show;

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tofu_lens::{check, render};
+use tofu_lens::{check, render, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
 
 #[derive(Parser)]
@@ -44,12 +44,18 @@ enum Command {
         #[arg(long, value_name = "VERSION", default_value = DEFAULT_TOFU_VERSION)]
         tofu_version: String,
     },
-    /// Print the effective configuration of a module after override merging (not yet implemented: exits 2).
+    /// Print the effective configuration of a module after override merging, with provenance.
     Show {
+        /// The module directory (a file stands for its directory).
         path: PathBuf,
+        /// One block: resource.TYPE.NAME (or TYPE.NAME), data.TYPE.NAME, ephemeral.TYPE.NAME,
+        /// variable.NAME, output.NAME, module.NAME, provider.NAME[.ALIAS], check.NAME, locals, terraform.
         address: Option<String>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// The OpenTofu version constraints are checked against.
+        #[arg(long, value_name = "VERSION", default_value = DEFAULT_TOFU_VERSION)]
+        tofu_version: String,
     },
 }
 
@@ -72,10 +78,12 @@ fn main() -> ExitCode {
             eprintln!("tofu-lens serve: not yet implemented");
             ExitCode::from(2)
         }
-        Command::Show { .. } => {
-            eprintln!("tofu-lens show: not yet implemented");
-            ExitCode::from(2)
-        }
+        Command::Show {
+            path,
+            address,
+            format,
+            tofu_version,
+        } => run_show(&path, address.as_deref(), format, tofu_version),
     }
 }
 
@@ -111,6 +119,36 @@ fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String) -> ExitC
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn run_show(
+    path: &std::path::Path,
+    address: Option<&str>,
+    format: Format,
+    tofu_version: String,
+) -> ExitCode {
+    let config = Config { tofu_version };
+    let result = show::load(path, &config).and_then(|analysis| match format {
+        Format::Text => show::text(&analysis, address),
+        Format::Json => show::json(&analysis, address),
+    });
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
+            ExitCode::SUCCESS
+        }
+        Err(show::ShowError::NotFound(message)) => {
+            eprintln!("tofu-lens show: {message}");
+            ExitCode::from(1)
+        }
+        Err(show::ShowError::Unusable(message)) => {
+            eprintln!("tofu-lens show: {message}");
+            ExitCode::from(2)
+        }
     }
 }
 

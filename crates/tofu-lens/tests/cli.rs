@@ -157,8 +157,61 @@ fn ten_megabyte_file_is_checked() {
 }
 
 #[test]
-fn show_and_serve_say_they_are_not_implemented_yet() {
+fn serve_says_it_is_not_implemented_yet() {
     let dir = tempfile::tempdir().unwrap();
     let output = tofu_lens(&["serve"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+}
+
+fn override_module() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("main.tf"),
+        "resource \"aws_instance\" \"web\" {\n  ami = \"a\"\n}\nprovider \"aws\" {\n  alias = \"west\"\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("override.tf"),
+        "resource \"aws_instance\" \"web\" {\n  ami = \"b\"\n}\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn show_prints_one_block_with_provenance() {
+    let dir = override_module();
+    for address in ["resource.aws_instance.web", "aws_instance.web"] {
+        let output = tofu_lens(&["show", ".", address], dir.path());
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            stdout(&output),
+            "resource \"aws_instance\" \"web\" {  # main.tf:1, changed by override.tf:1\n  ami = \"b\"                      # override.tf:2\n                                 # overrides main.tf:2\n}\n"
+        );
+    }
+    let output = tofu_lens(&["show", "main.tf", "provider.aws.west"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).starts_with("provider \"aws\" {"));
+}
+
+#[test]
+fn show_json_and_missing_addresses() {
+    let dir = override_module();
+    let output = tofu_lens(
+        &["show", "--format", "json", ".", "aws_instance.web"],
+        dir.path(),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["address"], "resource.aws_instance.web");
+    assert_eq!(value["attributes"][0]["value"], "\"b\"");
+    assert_eq!(value["attributes"][0]["from"]["file"], "override.tf");
+    assert_eq!(value["attributes"][0]["overrides"][0]["line"], 2);
+    assert_eq!(value["changed_by"][0]["file"], "override.tf");
+
+    let output = tofu_lens(&["show", ".", "aws_instance.nope"], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no block aws_instance.nope"));
+    let output = tofu_lens(&["show", "missing-dir"], dir.path());
     assert_eq!(output.status.code(), Some(2));
 }

@@ -53,6 +53,33 @@ fn expect_file(path: &Path, actual: &str) -> Option<String> {
     ))
 }
 
+/// Fixture directories with an `expected.show.hcl` beside their files: the
+/// effective configuration as `tofu-lens show DIR` prints it.
+#[test]
+fn effective_configuration_fixtures() {
+    let cases = case_dirs("expected.show.hcl");
+    assert!(
+        cases.len() >= 10,
+        "merge fixtures not found under {}",
+        fixtures_root().display()
+    );
+    let mut failures = Vec::new();
+    for case in &cases {
+        let analysis = tofu_lens::show::load(case, &Config::default()).unwrap();
+        let Ok(actual) = tofu_lens::show::text(&analysis, None) else {
+            panic!("show failed on {}", case.display())
+        };
+        failures.extend(expect_file(&case.join("expected.show.hcl"), &actual));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures differ (UPDATE_EXPECT=1 rewrites them):\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn diagnostics_fixtures() {
     let cases = case_dirs("expected.diagnostics");

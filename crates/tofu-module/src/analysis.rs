@@ -10,8 +10,9 @@ use tofu_syntax::{Block, Code, Diagnostic, FileId, LineIndex, Location, SourceFi
 
 use crate::declarations::Declarations;
 use crate::discovery;
+use crate::effective::EffectiveModule;
 use crate::input::{Config, FileContent, InputFile, ParseCache};
-use crate::merge::{self, EffectiveModule};
+use crate::merge;
 use crate::rules;
 
 /// What a file is to its module.

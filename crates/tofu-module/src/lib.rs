@@ -10,13 +10,19 @@ pub mod address;
 mod analysis;
 mod declarations;
 pub mod discovery;
+pub mod effective;
 mod input;
 mod merge;
 mod rules;
 mod schema;
+pub mod show;
+mod terraform;
 
 pub use address::{BlockAddress, ResourceMode};
 pub use analysis::{analyze, BlockRef, FileRole, ModuleAnalysis, ModuleFile};
 pub use declarations::{address_of, Declarations, Declared, DeclaredLocal, LocalRef};
+pub use effective::{
+    EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal, EffectiveModule,
+    EffectiveNestedBlock, EffectiveTerraform, Origin, RequiredVersion,
+};
 pub use input::{Config, FileContent, InputFile, ParseCache, DEFAULT_TOFU_VERSION};
-pub use merge::EffectiveModule;

@@ -1,17 +1,687 @@
-//! Override merging (`merging.md`): the effective configuration with provenance.
+//! Override merging (`merging.md`): primary declarations become effective
+//! blocks, then each override file is applied in loading order, block by block.
+//!
+//! The general rule (§3) replaces attributes by name and nested blocks by type
+//! (`dynamic "x"` counts as `x`), one level deep; the per-type rules of §6 decide
+//! which arguments are copied, ignored (`override-ineffective`) or refused
+//! (`override-depends-on`, `override-forbidden-block`). Terraform settings have
+//! their own module, [`crate::terraform`]. Nothing here evaluates expressions.
 
-use tofu_syntax::Diagnostic;
+use tofu_syntax::{Attribute, Block, Code, Diagnostic, ExprKind, FileId, Location};
 
-use crate::analysis::ModuleAnalysis;
+use crate::address::BlockAddress;
+use crate::analysis::{BlockRef, ModuleAnalysis};
+use crate::declarations::{address_of, LocalRef};
+use crate::effective::*;
 use crate::input::Config;
-
-#[derive(Debug, Default)]
-pub struct EffectiveModule {}
+use crate::schema::has_valid_labels;
+use crate::terraform;
 
 pub(crate) fn merge(
-    _module: &ModuleAnalysis,
+    module: &ModuleAnalysis,
     _config: &Config,
-    _out: &mut Vec<Diagnostic>,
+    out: &mut Vec<Diagnostic>,
 ) -> EffectiveModule {
-    EffectiveModule::default()
+    let mut effective = EffectiveModule::default();
+    for declared in &module.declarations.blocks {
+        let Some(block) = module.block(declared.kept) else {
+            continue;
+        };
+        effective.insert(EffectiveBlock {
+            address: declared.address.clone(),
+            kind: block.kind.clone(),
+            labels: block.labels.iter().map(|l| l.value.clone()).collect(),
+            base: Some(declared.kept),
+            overrides: Vec::new(),
+            body: EffectiveBody::as_written(declared.kept.file, &block.body),
+        });
+    }
+    for declared in &module.declarations.locals {
+        let Some(attr) = local_attribute(module, declared.kept) else {
+            continue;
+        };
+        effective.insert_local(EffectiveLocal {
+            name: declared.name.clone(),
+            base: declared.kept,
+            overrides: Vec::new(),
+            attribute: effective_attribute(declared.kept.block.file, attr),
+        });
+    }
+    effective.terraform = terraform::collect_primary(module, out);
+
+    for &file_id in &module.overrides {
+        let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
+            continue;
+        };
+        let mut terraform_blocks = Vec::new();
+        for (index, block) in source.body.blocks.iter().enumerate() {
+            let block_ref = BlockRef {
+                file: file_id,
+                index,
+                nested: None,
+            };
+            if !has_valid_labels(block) {
+                continue;
+            }
+            let mut merger = Merger {
+                module,
+                file: file_id,
+                out: &mut *out,
+            };
+            match block.kind.as_str() {
+                "language" | "check" | "moved" | "import" | "removed" => merger.forbidden(block),
+                "locals" => merger.locals(&mut effective, block_ref, block),
+                "terraform" => terraform_blocks.push((block_ref, block)),
+                _ => merger.addressable(&mut effective, block_ref, block),
+            }
+        }
+        terraform::apply_override_file(
+            module,
+            file_id,
+            &terraform_blocks,
+            &mut effective.terraform,
+            out,
+        );
+    }
+    effective
+}
+
+fn local_attribute(module: &ModuleAnalysis, local: LocalRef) -> Option<&Attribute> {
+    module.block(local.block)?.body.attributes.get(local.attr)
+}
+
+pub(crate) fn effective_attribute(file: FileId, attr: &Attribute) -> EffectiveAttribute {
+    EffectiveAttribute {
+        name: attr.name.clone(),
+        origin: Origin {
+            file,
+            range: attr.range,
+        },
+        value: attr.expr.range,
+        superseded: Vec::new(),
+    }
+}
+
+pub(crate) fn effective_nested(file: FileId, block: &Block) -> EffectiveNestedBlock {
+    EffectiveNestedBlock {
+        kind: block.kind.clone(),
+        labels: block.labels.iter().map(|l| l.value.clone()).collect(),
+        origin: Origin {
+            file,
+            range: block.header,
+        },
+        range: block.range,
+        body: EffectiveBody::as_written(file, &block.body),
+        superseded: Vec::new(),
+    }
+}
+
+/// Replaces (or adds) an attribute, remembering what it superseded.
+pub(crate) fn replace_attribute(body: &mut EffectiveBody, new: EffectiveAttribute) {
+    match body
+        .attributes
+        .iter_mut()
+        .find(|attr| attr.name == new.name)
+    {
+        Some(existing) => {
+            let mut superseded = std::mem::take(&mut existing.superseded);
+            superseded.push(existing.origin);
+            *existing = EffectiveAttribute { superseded, ..new };
+        }
+        None => body.attributes.push(new),
+    }
+}
+
+/// General rule 2: the override's blocks of one type replace every base block
+/// of that type, `dynamic` ones included.
+pub(crate) fn replace_nested_blocks(
+    body: &mut EffectiveBody,
+    merge_kind: &str,
+    replacements: Vec<EffectiveNestedBlock>,
+) {
+    let mut removed = Vec::new();
+    body.blocks.retain(|block| {
+        if block.merge_kind() == merge_kind {
+            removed.extend(block.superseded.iter().copied());
+            removed.push(block.origin);
+            false
+        } else {
+            true
+        }
+    });
+    for (i, mut block) in replacements.into_iter().enumerate() {
+        if i == 0 {
+            block.superseded = std::mem::take(&mut removed);
+        }
+        body.blocks.push(block);
+    }
+}
+
+/// The nested-block types OpenTofu refuses in an override block, and its wording.
+fn forbidden_nested(kind: &str) -> Option<(&'static str, &'static str)> {
+    match kind {
+        "validation" => Some((
+            "Can't override validation blocks",
+            "Override blocks cannot specify additional validation criteria.",
+        )),
+        "precondition" => Some((
+            "Can't override precondition blocks",
+            "Override blocks cannot specify additional preconditions.",
+        )),
+        "postcondition" => Some((
+            "Can't override postcondition blocks",
+            "Override blocks cannot specify additional postconditions.",
+        )),
+        _ => None,
+    }
+}
+
+struct Merger<'a, 'o> {
+    module: &'a ModuleAnalysis,
+    file: FileId,
+    out: &'o mut Vec<Diagnostic>,
+}
+
+impl Merger<'_, '_> {
+    fn location(&self, range: tofu_syntax::TextRange) -> Location {
+        Location::new(self.file, range)
+    }
+
+    /// `language`, `check`, `moved`, `import`, `removed` in an override file.
+    fn forbidden(&mut self, block: &Block) {
+        let (summary, detail) = match block.kind.as_str() {
+            "language" => (
+                "Language selections in override file",
+                "A language block cannot appear in an override file: language settings apply to the whole module and are not merged. Move it to a primary file.",
+            ),
+            "check" => ("Can't override check blocks", "Override files cannot override check blocks."),
+            "moved" => (
+                "Cannot override 'moved' blocks",
+                "Records of moved objects can appear only in normal files, not in override files.",
+            ),
+            "import" => (
+                "Cannot override 'import' blocks",
+                "Import blocks can appear only in normal files, not in override files.",
+            ),
+            _ => (
+                "Cannot override 'Removed' blocks",
+                "Removed blocks can appear only in normal files, not in override files.",
+            ),
+        };
+        self.out.push(
+            Diagnostic::new(
+                Code::OverrideForbiddenBlock,
+                summary,
+                self.location(block.header),
+            )
+            .with_detail(detail),
+        );
+    }
+
+    /// `validation`/`precondition`/`postcondition` inside an override block,
+    /// reported whether or not the block has a base (OpenTofu refuses them while
+    /// decoding the override).
+    fn forbidden_nested_blocks(&mut self, block: &Block) {
+        let lifecycle_kinds = ["resource", "data", "ephemeral"];
+        let mut candidates: Vec<&Block> = block.body.blocks.iter().collect();
+        if lifecycle_kinds.contains(&block.kind.as_str()) {
+            for lifecycle in block.body.blocks_of_kind("lifecycle") {
+                candidates.extend(lifecycle.body.blocks.iter());
+            }
+        }
+        for nested in candidates {
+            let applies = match (block.kind.as_str(), nested.kind.as_str()) {
+                ("variable", "validation") => true,
+                ("output", "precondition") => true,
+                (_, "precondition" | "postcondition") => {
+                    lifecycle_kinds.contains(&block.kind.as_str())
+                }
+                _ => false,
+            };
+            if let (true, Some((summary, detail))) = (applies, forbidden_nested(&nested.kind)) {
+                self.out.push(
+                    Diagnostic::new(
+                        Code::OverrideForbiddenBlock,
+                        summary,
+                        self.location(nested.header),
+                    )
+                    .with_detail(detail),
+                );
+            }
+        }
+    }
+
+    fn ineffective(
+        &mut self,
+        range: tofu_syntax::TextRange,
+        summary: &str,
+        detail: &str,
+        stays: Option<Origin>,
+    ) {
+        let mut diagnostic =
+            Diagnostic::new(Code::OverrideIneffective, summary, self.location(range))
+                .with_detail(detail);
+        if let Some(origin) = stays {
+            diagnostic = diagnostic.with_related(
+                Location::new(origin.file, origin.range),
+                "the value that stays in effect",
+            );
+        }
+        self.out.push(diagnostic);
+    }
+
+    fn locals(&mut self, effective: &mut EffectiveModule, block_ref: BlockRef, block: &Block) {
+        for (attr_index, attr) in block.body.attributes.iter().enumerate() {
+            let local_ref = LocalRef {
+                block: block_ref,
+                attr: attr_index,
+            };
+            match effective.local_mut(&attr.name) {
+                Some(local) => {
+                    let mut new = effective_attribute(self.file, attr);
+                    let mut superseded = std::mem::take(&mut local.attribute.superseded);
+                    superseded.push(local.attribute.origin);
+                    new.superseded = superseded;
+                    local.attribute = new;
+                    local.overrides.push(local_ref);
+                }
+                None if self.module.declarations.incomplete => {}
+                None => {
+                    let names = self
+                        .module
+                        .declarations
+                        .locals
+                        .iter()
+                        .map(|l| l.name.as_str());
+                    let mut detail = format!(
+                        "There is no local value named \"{}\". An override file can only override a local value that was already defined in a primary configuration file.",
+                        attr.name
+                    );
+                    if let Some(near) = did_you_mean(&attr.name, names) {
+                        detail.push_str(&format!(" Did you mean \"{near}\"?"));
+                    }
+                    self.out.push(
+                        Diagnostic::new(
+                            Code::OverrideMissingBase,
+                            "Missing base local value definition to override",
+                            self.location(attr.range),
+                        )
+                        .with_detail(detail),
+                    );
+                }
+            }
+        }
+    }
+
+    fn addressable(&mut self, effective: &mut EffectiveModule, block_ref: BlockRef, block: &Block) {
+        self.forbidden_nested_blocks(block);
+        let Some(address) = address_of(block) else {
+            return;
+        };
+        if effective.get(&address).is_none() {
+            match &address {
+                BlockAddress::Provider { alias: None, .. } => {
+                    // An override may introduce a default provider configuration:
+                    // an absent one counts as empty.
+                    effective.insert(EffectiveBlock {
+                        address: address.clone(),
+                        kind: block.kind.clone(),
+                        labels: block.labels.iter().map(|l| l.value.clone()).collect(),
+                        base: None,
+                        overrides: Vec::new(),
+                        body: EffectiveBody::default(),
+                    });
+                }
+                _ => {
+                    if !self.module.declarations.incomplete {
+                        self.missing_base(&address, block);
+                    }
+                    return;
+                }
+            }
+        }
+        let base_header = effective
+            .get(&address)
+            .and_then(|target| target.base)
+            .and_then(|base| {
+                self.module
+                    .block(base)
+                    .map(|b| Location::new(base.file, b.header))
+            });
+        let Some(target) = effective.get_mut(&address) else {
+            return;
+        };
+        self.apply(target, block, base_header);
+        target.overrides.push(block_ref);
+    }
+
+    fn missing_base(&mut self, address: &BlockAddress, block: &Block) {
+        let (summary, detail) = match address {
+            BlockAddress::Variable(name) => (
+                "Missing base variable declaration to override",
+                format!("There is no variable named \"{name}\". An override file can only override a variable that was already declared in a primary configuration file."),
+            ),
+            BlockAddress::Output(name) => (
+                "Missing base output definition to override",
+                format!("There is no output named \"{name}\". An override file can only override an output that was already defined in a primary configuration file."),
+            ),
+            BlockAddress::Module(name) => (
+                "Missing module call to override",
+                format!("There is no module call named \"{name}\". An override file can only override a module call that was defined in a primary configuration file."),
+            ),
+            BlockAddress::Resource { mode, type_name, name } => match mode {
+                crate::ResourceMode::Managed => (
+                    "Missing resource to override",
+                    format!("There is no {type_name} resource named \"{name}\". An override file can only override a resource block defined in a primary configuration file."),
+                ),
+                crate::ResourceMode::Data => (
+                    "Missing data resource to override",
+                    format!("There is no {type_name} data resource named \"{name}\". An override file can only override a data block defined in a primary configuration file."),
+                ),
+                crate::ResourceMode::Ephemeral => (
+                    "Missing ephemeral resource to override",
+                    format!("There is no {type_name} ephemeral resource named \"{name}\". An override file can only override an ephemeral block defined in a primary configuration file."),
+                ),
+            },
+            BlockAddress::Provider { name, alias } => (
+                "Missing base provider configuration for override",
+                format!(
+                    "There is no {name} provider configuration with the alias \"{}\". An override file can only override an aliased provider configuration that was already defined in a primary configuration file.",
+                    alias.as_deref().unwrap_or_default()
+                ),
+            ),
+            BlockAddress::Check(_) => return,
+        };
+        let mut diagnostic = Diagnostic::new(
+            Code::OverrideMissingBase,
+            summary,
+            self.location(block.header),
+        );
+        let mut detail = detail;
+        let same_kind = self
+            .module
+            .declarations
+            .blocks
+            .iter()
+            .filter(|declared| same_kind(&declared.address, address));
+        if let Some(near) = closest(address, same_kind) {
+            detail.push_str(&format!(" Did you mean {}?", near.address));
+            if let Some(near_block) = self.module.block(near.kept) {
+                diagnostic = diagnostic.with_related(
+                    Location::new(near.kept.file, near_block.header),
+                    "a similar declaration",
+                );
+            }
+        }
+        self.out.push(diagnostic.with_detail(detail));
+    }
+
+    /// Applies one override block to its target (merging.md §3 and §6).
+    fn apply(&mut self, target: &mut EffectiveBlock, block: &Block, base_header: Option<Location>) {
+        let kind = block.kind.as_str();
+        let aliased = block.body.attribute("alias").is_some();
+        for attr in &block.body.attributes {
+            let stays = target.body.attribute(&attr.name).map(|a| a.origin);
+            match (kind, attr.name.as_str()) {
+                ("output" | "module" | "resource" | "data" | "ephemeral", "depends_on") => {
+                    self.depends_on(attr, base_header);
+                }
+                ("output", "description") if attr.expr.as_str() == Some("") => self.ineffective(
+                    attr.range,
+                    "Empty description in an override has no effect",
+                    "OpenTofu treats an empty output description in an override as not set: the base description stays.",
+                    stays,
+                ),
+                ("output" | "variable", "deprecated") if attr.expr.as_str().is_some_and(|s| s.trim().is_empty()) => {}
+                ("module", "providers") if attr.expr.as_object().is_some_and(<[_]>::is_empty) => self.ineffective(
+                    attr.range,
+                    "Empty providers map in an override has no effect",
+                    "OpenTofu treats an empty providers map in an override as not set: the base block's providers stay.",
+                    stays,
+                ),
+                ("provider", "for_each") if aliased => self.ineffective(
+                    attr.range,
+                    "for_each in a provider override has no effect",
+                    "OpenTofu does not copy for_each from an override of an aliased provider configuration.",
+                    stays,
+                ),
+                ("provider", "for_each") => {}
+                // The alias is the override's identity (equal to the base's), not a change.
+                ("provider", "alias") => {}
+                _ => replace_attribute(&mut target.body, effective_attribute(self.file, attr)),
+            }
+        }
+        let mut seen_kinds: Vec<String> = Vec::new();
+        for nested in &block.body.blocks {
+            let merge_kind = match (nested.kind.as_str(), nested.labels.first()) {
+                ("dynamic", Some(label)) => label.value.clone(),
+                (nested_kind, _) => nested_kind.to_owned(),
+            };
+            match (kind, merge_kind.as_str()) {
+                (_, "validation" | "precondition" | "postcondition") => continue,
+                ("resource" | "data" | "ephemeral" | "module", "lifecycle")
+                    if nested.kind == "lifecycle" =>
+                {
+                    self.lifecycle(target, kind, nested);
+                    continue;
+                }
+                (_, "_") => {
+                    self.escape_block(target, nested);
+                    continue;
+                }
+                _ => {}
+            }
+            if seen_kinds.contains(&merge_kind) {
+                continue;
+            }
+            let replacements: Vec<EffectiveNestedBlock> = block
+                .body
+                .blocks
+                .iter()
+                .filter(|b| match (b.kind.as_str(), b.labels.first()) {
+                    ("dynamic", Some(label)) => label.value == merge_kind,
+                    (other, _) => other == merge_kind,
+                })
+                .map(|b| effective_nested(self.file, b))
+                .collect();
+            replace_nested_blocks(&mut target.body, &merge_kind, replacements);
+            seen_kinds.push(merge_kind);
+        }
+    }
+
+    fn depends_on(&mut self, attr: &Attribute, base_header: Option<Location>) {
+        let subject = match &attr.expr.kind {
+            ExprKind::Array(items) if items.is_empty() => {
+                self.ineffective(
+                    attr.range,
+                    "Empty depends_on in an override has no effect",
+                    "OpenTofu treats an empty depends_on list in an override as not set: the base block's dependencies stay.",
+                    None,
+                );
+                return;
+            }
+            ExprKind::Array(items) => items
+                .iter()
+                .find(|item| matches!(item.kind, ExprKind::Traversal(_) | ExprKind::String(_)))
+                .or(items.first())
+                .map_or(attr.expr.range, |item| item.range),
+            _ => attr.expr.range,
+        };
+        let mut diagnostic = Diagnostic::new(
+            Code::OverrideDependsOn,
+            "Unsupported override",
+            self.location(subject),
+        )
+        .with_detail("The depends_on argument may not be overridden.");
+        if let Some(base) = base_header {
+            diagnostic = diagnostic.with_related(base, "the block this override changes");
+        }
+        self.out.push(diagnostic);
+    }
+
+    /// `_ { … }` holds ordinary body arguments whose names collide with
+    /// meta-arguments: they merge into the base's escape block by name.
+    fn escape_block(&mut self, target: &mut EffectiveBlock, nested: &Block) {
+        let position = target.body.blocks.iter().position(|b| b.kind == "_");
+        let escape = match position.and_then(|i| target.body.blocks.get_mut(i)) {
+            Some(escape) => escape,
+            None => {
+                let mut fresh = effective_nested(self.file, nested);
+                fresh.body.attributes.clear();
+                target.body.blocks.push(fresh);
+                let Some(last) = target.body.blocks.last_mut() else {
+                    return;
+                };
+                last
+            }
+        };
+        for attr in &nested.body.attributes {
+            replace_attribute(&mut escape.body, effective_attribute(self.file, attr));
+        }
+    }
+
+    /// A `lifecycle` block is merged argument by argument (merging.md §6.4–6.7).
+    fn lifecycle(&mut self, target: &mut EffectiveBlock, kind: &str, nested: &Block) {
+        let existing = target
+            .body
+            .blocks
+            .iter()
+            .position(|b| b.kind == "lifecycle");
+        for attr in &nested.body.attributes {
+            let base_lifecycle = existing.and_then(|i| target.body.blocks.get(i));
+            let stays = base_lifecycle
+                .and_then(|l| l.body.attribute(&attr.name))
+                .map(|a| a.origin);
+            let copied = match (kind, attr.name.as_str()) {
+                ("resource", "create_before_destroy" | "prevent_destroy" | "destroy") => true,
+                ("resource", "ignore_changes") => match &attr.expr.kind {
+                    ExprKind::Array(items) if items.is_empty() => {
+                        self.ineffective(
+                            attr.range,
+                            "Empty ignore_changes in an override has no effect",
+                            "OpenTofu treats an empty ignore_changes list in an override as not set: the base block's setting stays.",
+                            stays,
+                        );
+                        false
+                    }
+                    ExprKind::Array(_) => {
+                        let base_is_all = base_lifecycle
+                            .and_then(|l| l.body.attribute("ignore_changes"))
+                            .is_some_and(|a| self.is_keyword_all(a));
+                        if base_is_all {
+                            self.ineffective(
+                                attr.range,
+                                "ignore_changes = all cannot be undone by an override",
+                                "The base block ignores changes to all attributes; OpenTofu keeps that whatever list an override gives.",
+                                stays,
+                            );
+                        }
+                        !base_is_all
+                    }
+                    _ => true,
+                },
+                (_, "enabled") => {
+                    self.ineffective(
+                        attr.range,
+                        "lifecycle \"enabled\" in an override has no effect",
+                        "OpenTofu does not copy \"enabled\" from an override's lifecycle block: the base block's setting stays.",
+                        stays,
+                    );
+                    false
+                }
+                ("resource", "replace_triggered_by") => {
+                    self.ineffective(
+                        attr.range,
+                        "replace_triggered_by in an override has no effect",
+                        "OpenTofu does not copy replace_triggered_by from an override's lifecycle block: the base block's setting stays.",
+                        stays,
+                    );
+                    false
+                }
+                // Anything else is refused in every file (diagnostics.md §4.1).
+                _ => false,
+            };
+            if !copied {
+                continue;
+            }
+            let index = match existing.or_else(|| {
+                target
+                    .body
+                    .blocks
+                    .iter()
+                    .position(|b| b.kind == "lifecycle")
+            }) {
+                Some(index) => index,
+                None => {
+                    let mut fresh = effective_nested(self.file, nested);
+                    fresh.body = EffectiveBody::default();
+                    target.body.blocks.push(fresh);
+                    target.body.blocks.len() - 1
+                }
+            };
+            if let Some(lifecycle) = target.body.blocks.get_mut(index) {
+                replace_attribute(&mut lifecycle.body, effective_attribute(self.file, attr));
+            }
+        }
+    }
+
+    fn is_keyword_all(&self, attr: &EffectiveAttribute) -> bool {
+        let Some(file) = self.module.file(attr.origin.file) else {
+            return false;
+        };
+        let text = attr.value.slice(&file.text).trim();
+        text == "all" || (file.is_json() && text == "\"all\"")
+    }
+}
+
+fn same_kind(a: &BlockAddress, b: &BlockAddress) -> bool {
+    match (a, b) {
+        (BlockAddress::Resource { mode: m1, .. }, BlockAddress::Resource { mode: m2, .. }) => {
+            m1 == m2
+        }
+        (BlockAddress::Provider { .. }, BlockAddress::Provider { .. }) => true,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+fn closest<'a>(
+    address: &BlockAddress,
+    candidates: impl Iterator<Item = &'a crate::declarations::Declared>,
+) -> Option<&'a crate::declarations::Declared> {
+    let wanted = address.to_string();
+    candidates
+        .map(|declared| {
+            (
+                edit_distance(&wanted, &declared.address.to_string()),
+                declared,
+            )
+        })
+        .filter(|(distance, _)| *distance <= 2)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, declared)| declared)
+}
+
+fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|candidate| (edit_distance(name, candidate), candidate))
+        .filter(|(distance, _)| *distance <= 2)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// Levenshtein distance over characters (small inputs: names).
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let deletion = previous.get(j + 1).copied().unwrap_or(0) + 1;
+            let insertion = current.get(j).copied().unwrap_or(0) + 1;
+            current.push(substitution.min(deletion).min(insertion));
+        }
+        previous = current;
+    }
+    previous.last().copied().unwrap_or(0)
 }

@@ -1,0 +1,199 @@
+//! The effective configuration of a module: every block after all override files
+//! were applied, with provenance for each part (`merging.md`).
+//!
+//! Values are not copied: each attribute records the file and ranges of its
+//! winning definition, so renderers show the user's own text, and the list of
+//! definitions it superseded. Nested blocks record where they came from and the
+//! base blocks they replaced; their bodies are as written, except a `resource`
+//! `lifecycle`, which is merged argument by argument.
+
+use std::collections::HashMap;
+
+use tofu_syntax::{Body, FileId, TextRange};
+
+use crate::address::BlockAddress;
+use crate::analysis::BlockRef;
+use crate::declarations::LocalRef;
+
+/// Where a part of the effective configuration was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Origin {
+    pub file: FileId,
+    /// The attribute (`name = value`), or the nested block's header.
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveAttribute {
+    pub name: String,
+    pub origin: Origin,
+    /// The value expression of the winning definition.
+    pub value: TextRange,
+    /// Earlier definitions this one replaced, oldest first.
+    pub superseded: Vec<Origin>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveNestedBlock {
+    /// The block type as written (`dynamic` for a dynamic block).
+    pub kind: String,
+    pub labels: Vec<String>,
+    pub origin: Origin,
+    /// The whole block as written, for hover ranges.
+    pub range: TextRange,
+    pub body: EffectiveBody,
+    /// Base blocks this one replaced (merging.md §3 rule 2), oldest first.
+    pub superseded: Vec<Origin>,
+}
+
+impl EffectiveNestedBlock {
+    /// The type this block counts as when merging: `dynamic "x"` counts as `x`.
+    pub fn merge_kind(&self) -> &str {
+        match (self.kind.as_str(), self.labels.first()) {
+            ("dynamic", Some(label)) => label,
+            (kind, _) => kind,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EffectiveBody {
+    pub attributes: Vec<EffectiveAttribute>,
+    pub blocks: Vec<EffectiveNestedBlock>,
+}
+
+impl EffectiveBody {
+    /// A body exactly as written in `file`.
+    pub fn as_written(file: FileId, body: &Body) -> EffectiveBody {
+        EffectiveBody {
+            attributes: body
+                .attributes
+                .iter()
+                .map(|attr| EffectiveAttribute {
+                    name: attr.name.clone(),
+                    origin: Origin {
+                        file,
+                        range: attr.range,
+                    },
+                    value: attr.expr.range,
+                    superseded: Vec::new(),
+                })
+                .collect(),
+            blocks: body
+                .blocks
+                .iter()
+                .map(|block| EffectiveNestedBlock {
+                    kind: block.kind.clone(),
+                    labels: block.labels.iter().map(|l| l.value.clone()).collect(),
+                    origin: Origin {
+                        file,
+                        range: block.header,
+                    },
+                    range: block.range,
+                    body: EffectiveBody::as_written(file, &block.body),
+                    superseded: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn attribute(&self, name: &str) -> Option<&EffectiveAttribute> {
+        self.attributes.iter().find(|attr| attr.name == name)
+    }
+}
+
+/// One addressable top-level block after merging.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveBlock {
+    pub address: BlockAddress,
+    pub kind: String,
+    pub labels: Vec<String>,
+    /// The primary declaration, or `None` for a default provider configuration
+    /// that an override file introduced.
+    pub base: Option<BlockRef>,
+    /// Override blocks merged into it, in the order they were applied.
+    pub overrides: Vec<BlockRef>,
+    pub body: EffectiveBody,
+}
+
+/// One local value after merging.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveLocal {
+    pub name: String,
+    pub base: LocalRef,
+    /// Override entries applied to it, in order.
+    pub overrides: Vec<LocalRef>,
+    pub attribute: EffectiveAttribute,
+}
+
+/// A `required_version` of the module and whether OpenTofu 1.12 reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequiredVersion {
+    pub attribute: EffectiveAttribute,
+    /// True in `.tofu`/`.tofu.json` files; `.tf` ones are ignored.
+    pub checked: bool,
+}
+
+/// The synthesized `terraform` view of `merging.md` §6.9.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EffectiveTerraform {
+    /// Every `terraform` block that contributed, primary then override.
+    pub blocks: Vec<BlockRef>,
+    /// The effective `required_providers` entries.
+    pub required_providers: Vec<EffectiveAttribute>,
+    /// The winning `backend "T"` or `cloud` block.
+    pub backend: Option<EffectiveNestedBlock>,
+    pub encryption: Option<EffectiveNestedBlock>,
+    pub provider_meta: Vec<EffectiveNestedBlock>,
+    pub required_versions: Vec<RequiredVersion>,
+}
+
+#[derive(Debug, Default)]
+pub struct EffectiveModule {
+    /// Addressable blocks in order of first declaration (override-introduced
+    /// provider configurations last).
+    pub blocks: Vec<EffectiveBlock>,
+    index: HashMap<BlockAddress, usize>,
+    pub locals: Vec<EffectiveLocal>,
+    local_index: HashMap<String, usize>,
+    pub terraform: EffectiveTerraform,
+}
+
+impl EffectiveModule {
+    pub fn get(&self, address: &BlockAddress) -> Option<&EffectiveBlock> {
+        self.index.get(address).and_then(|&i| self.blocks.get(i))
+    }
+
+    pub(crate) fn get_mut(&mut self, address: &BlockAddress) -> Option<&mut EffectiveBlock> {
+        let index = *self.index.get(address)?;
+        self.blocks.get_mut(index)
+    }
+
+    pub(crate) fn insert(&mut self, block: EffectiveBlock) {
+        self.index.insert(block.address.clone(), self.blocks.len());
+        self.blocks.push(block);
+    }
+
+    pub fn local(&self, name: &str) -> Option<&EffectiveLocal> {
+        self.local_index.get(name).and_then(|&i| self.locals.get(i))
+    }
+
+    pub(crate) fn local_mut(&mut self, name: &str) -> Option<&mut EffectiveLocal> {
+        let index = *self.local_index.get(name)?;
+        self.locals.get_mut(index)
+    }
+
+    pub(crate) fn insert_local(&mut self, local: EffectiveLocal) {
+        self.local_index
+            .insert(local.name.clone(), self.locals.len());
+        self.locals.push(local);
+    }
+
+    /// The effective block a top-level block of a file belongs to: its own
+    /// address for a primary declaration, or the block it overrides.
+    pub fn block_containing(&self, block: BlockRef) -> Option<&EffectiveBlock> {
+        self.blocks
+            .iter()
+            .find(|effective| effective.base == Some(block) || effective.overrides.contains(&block))
+    }
+}
