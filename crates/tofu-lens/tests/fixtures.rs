@@ -16,8 +16,10 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-/// Every case directory (one holding an expectation file), sorted.
+/// Every case directory (one holding an expectation file), sorted. With
+/// `FIXTURE_FILTER=text`, only cases whose path contains `text`.
 fn case_dirs(expectation: &str) -> Vec<PathBuf> {
+    let filter = std::env::var("FIXTURE_FILTER").unwrap_or_default();
     let mut cases = Vec::new();
     let mut pending = vec![fixtures_root()];
     while let Some(dir) = pending.pop() {
@@ -32,6 +34,7 @@ fn case_dirs(expectation: &str) -> Vec<PathBuf> {
             }
         }
     }
+    cases.retain(|case| case.to_string_lossy().contains(filter.as_str()));
     cases.sort();
     cases
 }

@@ -208,13 +208,17 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         diagnostics,
     };
     let mut found = Vec::new();
-    rules::check_blocks_as_written(&module, &mut found);
+    rules::schema::check(&module, &mut found);
     let declarations = Declarations::collect(&module, &mut found);
     module.declarations = declarations;
     module.diagnostics.extend(found);
     let mut merged = Vec::new();
     module.effective = merge::merge(&module, config, &mut merged);
     module.diagnostics.extend(merged);
+    let mut after_merge = Vec::new();
+    rules::module_calls::check(&module, &mut after_merge);
+    rules::variables::check(&module, &mut after_merge);
+    module.diagnostics.extend(after_merge);
     sort_diagnostics(&mut module.diagnostics);
     module
 }

@@ -8,7 +8,7 @@ use tofu_syntax::{Block, Code, Diagnostic, FileId, Location, TextRange};
 use crate::analysis::ModuleAnalysis;
 use crate::schema::top_level_labels;
 
-pub(crate) fn check_blocks_as_written(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
     for (index, file) in module.files.iter().enumerate() {
         let Some(source) = &file.source else { continue };
         let file_id = FileId(tofu_syntax::text::to_u32(index));
