@@ -160,13 +160,58 @@ pub struct TextEdit {
     pub new_text: String,
 }
 
+/// A file a fix creates, named relative to the module directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewFile {
+    pub name: String,
+    pub text: String,
+}
+
 /// A suggested fix: a titled set of edits that should be applied together.
+/// Build one with [`Fix::new`] and the `with_*` methods.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub title: String,
     pub edits: Vec<TextEdit>,
+    /// Files to create (never one that exists: the engine checks).
+    pub new_files: Vec<NewFile>,
     /// Safe fixes are applied by `check --fix`; the others are only offered.
     pub safe: bool,
+}
+
+impl Fix {
+    /// A fix that is only offered (not applied by `check --fix`).
+    pub fn new(title: impl Into<String>) -> Fix {
+        Fix {
+            title: title.into(),
+            edits: Vec::new(),
+            new_files: Vec::new(),
+            safe: false,
+        }
+    }
+
+    pub fn with_edit(mut self, file: FileId, range: TextRange, new_text: impl Into<String>) -> Fix {
+        self.edits.push(TextEdit {
+            file,
+            range,
+            new_text: new_text.into(),
+        });
+        self
+    }
+
+    pub fn with_new_file(mut self, name: impl Into<String>, text: impl Into<String>) -> Fix {
+        self.new_files.push(NewFile {
+            name: name.into(),
+            text: text.into(),
+        });
+        self
+    }
+
+    /// Marks the fix as safe to apply without review (`check --fix`).
+    pub fn safe(mut self) -> Fix {
+        self.safe = true;
+        self
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
