@@ -5,5 +5,6 @@
 //! byte ranges, and this crate turns them into compiler-style text or JSON.
 
 pub mod check;
+pub mod fix;
 pub mod render;
 pub mod show;

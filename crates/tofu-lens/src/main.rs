@@ -43,6 +43,10 @@ enum Command {
         /// The OpenTofu version constraints are checked against.
         #[arg(long, value_name = "VERSION", default_value = DEFAULT_TOFU_VERSION)]
         tofu_version: String,
+        /// Apply the safe suggested fixes (e.g. remove depends_on from an override), print what
+        /// changed, then report what remains.
+        #[arg(long)]
+        fix: bool,
     },
     /// Print the effective configuration of a module after override merging, with provenance.
     Show {
@@ -73,7 +77,8 @@ fn main() -> ExitCode {
             paths,
             format,
             tofu_version,
-        } => run_check(paths, format, tofu_version),
+            fix,
+        } => run_check(paths, format, tofu_version, fix),
         Command::Serve { .. } => {
             eprintln!("tofu-lens serve: not yet implemented");
             ExitCode::from(2)
@@ -87,23 +92,45 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String) -> ExitCode {
+fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String, fix: bool) -> ExitCode {
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths
     };
     let config = Config { tofu_version };
-    let report = match check::check_paths(&paths, &config) {
-        Ok(report) => report,
-        Err(check::MissingPath(path)) => {
-            eprintln!(
-                "tofu-lens check: {}: no such file or directory",
-                path.display()
-            );
-            return ExitCode::from(2);
-        }
+    if !config.tofu_version_is_valid() {
+        eprintln!(
+            "tofu-lens check: --tofu-version {:?} is not a version; using {DEFAULT_TOFU_VERSION}",
+            config.tofu_version
+        );
+    }
+    let Some(mut report) = check_or_report(&paths, &config) else {
+        return ExitCode::from(2);
     };
+    if fix {
+        match tofu_lens::fix::apply_safe_fixes(&report) {
+            Ok(applied) => {
+                for fixed in &applied {
+                    eprintln!(
+                        "fixed: {}:{}: {}",
+                        fixed.file.display(),
+                        fixed.line,
+                        fixed.title
+                    );
+                }
+                eprintln!("{} fix(es) applied.", applied.len());
+            }
+            Err(error) => {
+                eprintln!("tofu-lens check --fix: could not write a fix: {error}");
+                return ExitCode::from(2);
+            }
+        }
+        let Some(after) = check_or_report(&paths, &config) else {
+            return ExitCode::from(2);
+        };
+        report = after;
+    }
     for path in &report.truncated {
         eprintln!(
             "tofu-lens check: {}: stopped walking after {} directories; name a smaller tree",
@@ -148,6 +175,20 @@ fn run_show(
         Err(show::ShowError::Unusable(message)) => {
             eprintln!("tofu-lens show: {message}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the check, or says why it could not (a PATH that does not exist).
+fn check_or_report(paths: &[PathBuf], config: &Config) -> Option<check::CheckReport> {
+    match check::check_paths(paths, config) {
+        Ok(report) => Some(report),
+        Err(check::MissingPath(path)) => {
+            eprintln!(
+                "tofu-lens check: {}: no such file or directory",
+                path.display()
+            );
+            None
         }
     }
 }

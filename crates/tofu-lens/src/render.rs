@@ -43,9 +43,20 @@ pub struct EditOut {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct NewFileOut {
+    pub file: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct FixOut {
     pub title: String,
     pub edits: Vec<EditOut>,
+    /// Files the fix creates (omitted when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub new_files: Vec<NewFileOut>,
+    /// Whether `check --fix` applies it.
+    pub safe: bool,
 }
 
 /// One diagnostic, resolved for output. The JSON format of `server.md`.
@@ -164,6 +175,15 @@ fn flatten_one(dir: &Path, analysis: &ModuleAnalysis, diagnostic: &Diagnostic) -
                     }
                 })
                 .collect(),
+            new_files: fix
+                .new_files
+                .iter()
+                .map(|new_file| NewFileOut {
+                    file: dir.join(&new_file.name).to_string_lossy().into_owned(),
+                    text: new_file.text.clone(),
+                })
+                .collect(),
+            safe: fix.safe,
         }),
         excerpt: excerpt(analysis, diagnostic.subject),
     }
@@ -313,6 +333,9 @@ pub fn short(report: &CheckReport, base: &Path) -> String {
             "{file}{position} {} {} {}",
             diagnostic.severity, diagnostic.code, diagnostic.summary
         );
+        if let Some(fix) = &diagnostic.fix {
+            let _ = writeln!(out, "  fix: {}", fix.title);
+        }
     }
     out
 }

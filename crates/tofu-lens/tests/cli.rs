@@ -215,3 +215,39 @@ fn show_json_and_missing_addresses() {
     let output = tofu_lens(&["show", "missing-dir"], dir.path());
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn fix_applies_safe_fixes_and_reports_what_remains() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("main.tf"),
+        "resource \"a\" \"b\" {}\nlanguage {\n  edition = TF2021\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("override.tf"),
+        "resource \"a\" \"b\" {\n  x          = 1\n  depends_on = [a.c]\n}\nmoved {\n  from = a.b\n  to   = a.c\n}\n",
+    )
+    .unwrap();
+    let output = tofu_lens(&["check", "--fix", "."], dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("fixed: ./override.tf:3: Remove depends_on from the override"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("fixed: ./main.tf:3: Use edition tofu2024"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("override.tf")).unwrap(),
+        "resource \"a\" \"b\" {\n  x          = 1\n}\nmoved {\n  from = a.b\n  to   = a.c\n}\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("main.tf")).unwrap(),
+        "resource \"a\" \"b\" {}\nlanguage {\n  edition = tofu2024\n}\n"
+    );
+    // Removing a forbidden block loses the user's code: offered, not applied.
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("error[override-forbidden-block]"));
+}

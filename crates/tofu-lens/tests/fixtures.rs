@@ -61,11 +61,13 @@ fn expect_file(path: &Path, actual: &str) -> Option<String> {
 #[test]
 fn effective_configuration_fixtures() {
     let cases = case_dirs("expected.show.hcl");
-    assert!(
-        cases.len() >= 10,
-        "merge fixtures not found under {}",
-        fixtures_root().display()
-    );
+    if std::env::var_os("FIXTURE_FILTER").is_none() {
+        assert!(
+            cases.len() >= 10,
+            "merge fixtures not found under {}",
+            fixtures_root().display()
+        );
+    }
     let mut failures = Vec::new();
     for case in &cases {
         let analysis = tofu_lens::show::load(case, &Config::default()).unwrap();
@@ -86,11 +88,13 @@ fn effective_configuration_fixtures() {
 #[test]
 fn diagnostics_fixtures() {
     let cases = case_dirs("expected.diagnostics");
-    assert!(
-        cases.len() >= 20,
-        "fixtures not found under {}",
-        fixtures_root().display()
-    );
+    if std::env::var_os("FIXTURE_FILTER").is_none() {
+        assert!(
+            cases.len() >= 20,
+            "fixtures not found under {}",
+            fixtures_root().display()
+        );
+    }
     let mut failures = Vec::new();
     for case in &cases {
         let report = check::check_paths(std::slice::from_ref(case), &Config::default()).unwrap();

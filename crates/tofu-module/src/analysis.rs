@@ -68,6 +68,28 @@ impl ModuleFile {
                 .is_some_and(|source| !source.unrecovered.is_empty())
     }
 
+    /// The range to delete to remove `range` cleanly: widened to whole lines
+    /// when nothing else shares them (indentation, trailing blanks and the line
+    /// break included).
+    pub fn removal_range(&self, range: TextRange) -> TextRange {
+        let text = self.text.as_bytes();
+        let mut start = range.start as usize;
+        while start > 0 && matches!(text.get(start - 1), Some(b' ' | b'\t')) {
+            start -= 1;
+        }
+        let at_line_start = start == 0 || text.get(start - 1) == Some(&b'\n');
+        let mut end = range.end as usize;
+        while matches!(text.get(end), Some(b' ' | b'\t' | b'\r')) {
+            end += 1;
+        }
+        let at_line_end = end >= text.len() || text.get(end) == Some(&b'\n');
+        if at_line_start && at_line_end {
+            TextRange::from_usize(start, (end + 1).min(text.len()))
+        } else {
+            range
+        }
+    }
+
     /// `main.tf:3,1-29` or `main.tf:3,1-5,2`, as HCL writes ranges in details.
     pub fn describe(&self, range: TextRange) -> String {
         let start = self.line_index.line_col(&self.text, range.start);
@@ -219,6 +241,10 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     rules::module_calls::check(&module, &mut after_merge);
     rules::variables::check(&module, &mut after_merge);
     module.diagnostics.extend(after_merge);
+    let mut version_rules = Vec::new();
+    rules::versions::check(&module, &config.parsed_tofu_version(), &mut version_rules);
+    module.diagnostics.extend(version_rules);
+    withhold_after_version_incompatibility(&mut module.diagnostics);
     sort_diagnostics(&mut module.diagnostics);
     module
 }
@@ -303,6 +329,43 @@ fn load_file(
     }
     file.source = Some(source);
     file
+}
+
+/// `diagnostics.md` §6: when the module is incompatible with the configured
+/// OpenTofu version, OpenTofu reports only that. Everything else but the
+/// discovery hints is withheld, and each incompatibility says how much was.
+fn withhold_after_version_incompatibility(diagnostics: &mut Vec<Diagnostic>) {
+    if !diagnostics
+        .iter()
+        .any(|d| d.code == Code::IncompatibleTofuVersion)
+    {
+        return;
+    }
+    let kept = |d: &Diagnostic| {
+        matches!(
+            d.code,
+            Code::IncompatibleTofuVersion | Code::FileShadowed | Code::FileIgnored
+        )
+    };
+    let n_withheld = diagnostics.iter().filter(|d| !kept(d)).count();
+    diagnostics.retain(kept);
+    if n_withheld == 0 {
+        return;
+    }
+    let noun = if n_withheld == 1 {
+        "diagnostic"
+    } else {
+        "diagnostics"
+    };
+    let verb = if n_withheld == 1 { "is" } else { "are" };
+    for diagnostic in diagnostics
+        .iter_mut()
+        .filter(|d| d.code == Code::IncompatibleTofuVersion)
+    {
+        diagnostic.detail.push_str(&format!(
+            "\n\n{n_withheld} other {noun} in this module {verb} not shown because OpenTofu stops at the version incompatibility."
+        ));
+    }
 }
 
 pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use tofu_syntax::SourceFile;
 
+use crate::version::Version;
+
 /// One file of a module directory, as the caller read it (from disk or from an
 /// editor buffer).
 #[derive(Clone, Debug)]
@@ -64,6 +66,26 @@ pub struct Config {
 }
 
 pub const DEFAULT_TOFU_VERSION: &str = "1.12.6";
+
+impl Config {
+    /// The configured version's core (`MAJOR.MINOR.PATCH`; a prerelease suffix
+    /// is dropped, as OpenTofu does), or the default when it does not parse.
+    pub fn parsed_tofu_version(&self) -> Version {
+        Version::parse(self.tofu_version.trim())
+            .or_else(|_| Version::parse(DEFAULT_TOFU_VERSION))
+            .map(|version| version.core())
+            .unwrap_or(Version {
+                components: vec![1, 12, 6],
+                prerelease: None,
+                metadata: None,
+            })
+    }
+
+    /// True when `tofu_version` is usable (callers report it otherwise).
+    pub fn tofu_version_is_valid(&self) -> bool {
+        Version::parse(self.tofu_version.trim()).is_ok()
+    }
+}
 
 impl Default for Config {
     fn default() -> Config {

@@ -7,7 +7,7 @@
 //! (`override-depends-on`, `override-forbidden-block`). Terraform settings have
 //! their own module, [`crate::terraform`]. Nothing here evaluates expressions.
 
-use tofu_syntax::{Attribute, Block, Code, Diagnostic, ExprKind, FileId, Location};
+use tofu_syntax::{Attribute, Block, Code, Diagnostic, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::analysis::{BlockRef, ModuleAnalysis};
@@ -183,8 +183,17 @@ struct Merger<'a, 'o> {
 }
 
 impl Merger<'_, '_> {
-    fn location(&self, range: tofu_syntax::TextRange) -> Location {
+    fn location(&self, range: TextRange) -> Location {
         Location::new(self.file, range)
+    }
+
+    /// A fix that deletes `range` (widened to whole lines where possible).
+    fn removal(&self, title: String, range: TextRange) -> Fix {
+        let range = self
+            .module
+            .file(self.file)
+            .map_or(range, |file| file.removal_range(range));
+        Fix::new(title).with_edit(self.file, range, "")
     }
 
     /// `language`, `check`, `moved`, `import`, `removed` in an override file.
@@ -214,7 +223,11 @@ impl Merger<'_, '_> {
                 summary,
                 self.location(block.header),
             )
-            .with_detail(detail),
+            .with_detail(detail)
+            .with_fix(self.removal(
+                format!("Remove the {} block from the override file", block.kind),
+                block.range,
+            )),
         );
     }
 
@@ -245,7 +258,11 @@ impl Merger<'_, '_> {
                         summary,
                         self.location(nested.header),
                     )
-                    .with_detail(detail),
+                    .with_detail(detail)
+                    .with_fix(self.removal(
+                        format!("Remove the {} block from the override", nested.kind),
+                        nested.range,
+                    )),
                 );
             }
         }
@@ -512,7 +529,11 @@ impl Merger<'_, '_> {
             "Unsupported override",
             self.location(subject),
         )
-        .with_detail("The depends_on argument may not be overridden.");
+        .with_detail("The depends_on argument may not be overridden.")
+        .with_fix(
+            self.removal("Remove depends_on from the override".to_owned(), attr.range)
+                .safe(),
+        );
         if let Some(base) = base_header {
             diagnostic = diagnostic.with_related(base, "the block this override changes");
         }

@@ -9,3 +9,4 @@
 pub(crate) mod module_calls;
 pub(crate) mod schema;
 pub(crate) mod variables;
+pub(crate) mod versions;

@@ -1,0 +1,523 @@
+//! OpenTofu versions and language settings (`diagnostics.md` §2.5, §4.4–§4.6):
+//! the constraints OpenTofu checks against `tofuVersion`
+//! (`language.compatible_with.opentofu` anywhere, `required_version` in
+//! `.tofu`/`.tofu.json` files), the `.tf` `required_version` it ignores, editions,
+//! experiments, `terraform` settings 1.12 ignores, and version constraints
+//! elsewhere (provider blocks, `required_providers`).
+//!
+//! Constraints are constants: `null` means none, numbers and bools become
+//! strings, references and calls are errors. Nothing here evaluates anything.
+
+use tofu_syntax::{
+    Attribute, Block, Code, Diagnostic, ExprKind, FileId, Fix, Location, Severity, TextRange,
+};
+
+use crate::analysis::{FileRole, ModuleAnalysis, ModuleFile};
+use crate::discovery;
+use crate::schema::has_valid_labels;
+use crate::version::{Constraints, Version};
+
+/// The version older than every release that understands `language` blocks.
+const LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS: &str = "1.11.0";
+
+pub(crate) fn check(module: &ModuleAnalysis, tofu_version: &Version, out: &mut Vec<Diagnostic>) {
+    let reads_a_constraint = module_declares_checked_constraint(module);
+    for (index, file) in module.files.iter().enumerate() {
+        if !file.role.is_loaded() {
+            continue;
+        }
+        let Some(source) = &file.source else { continue };
+        let file_id = FileId(tofu_syntax::text::to_u32(index));
+        let checker = FileChecker {
+            module,
+            file,
+            file_id,
+            tofu_version,
+        };
+        for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
+            match block.kind.as_str() {
+                "language" => checker.language(block, out),
+                "terraform" => checker.terraform(block, reads_a_constraint, out),
+                "provider" => checker.provider(block, out),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// True when the module has a constraint OpenTofu reads: any
+/// `compatible_with.opentofu` (override files included) or a `.tofu`
+/// `required_version`.
+fn module_declares_checked_constraint(module: &ModuleAnalysis) -> bool {
+    module
+        .files
+        .iter()
+        .filter(|f| f.role.is_loaded())
+        .any(|file| {
+            let Some(source) = &file.source else {
+                return false;
+            };
+            source
+                .body
+                .blocks
+                .iter()
+                .any(|block| match block.kind.as_str() {
+                    "language" => block
+                        .body
+                        .blocks_of_kind("compatible_with")
+                        .any(|c| c.body.attribute("opentofu").is_some()),
+                    "terraform" => {
+                        file.is_tofu() && block.body.attribute("required_version").is_some()
+                    }
+                    _ => false,
+                })
+        })
+}
+
+/// A constraint's value as OpenTofu reads constants.
+enum ConstraintText {
+    /// `null`: no constraint.
+    None,
+    Text(String),
+    Invalid {
+        summary: &'static str,
+        detail: String,
+    },
+}
+
+fn constraint_text(file: &ModuleFile, attr: &Attribute) -> ConstraintText {
+    let expr = &attr.expr;
+    match &expr.kind {
+        ExprKind::Null => ConstraintText::None,
+        ExprKind::String(text) => ConstraintText::Text(text.clone()),
+        // JSON takes constant-evaluated strings verbatim, `${` included.
+        ExprKind::Template(_) if file.is_json() => {
+            let raw = expr.range.slice(&file.text);
+            ConstraintText::Text(
+                raw.get(1..raw.len().saturating_sub(1))
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        }
+        ExprKind::Number(number) => ConstraintText::Text(number.clone()),
+        ExprKind::Bool(value) => ConstraintText::Text(value.to_string()),
+        ExprKind::Call(_) => ConstraintText::Invalid {
+            summary: "Function calls not allowed",
+            detail: "Functions may not be called here.".to_owned(),
+        },
+        ExprKind::Traversal(_) | ExprKind::Template(_) => ConstraintText::Invalid {
+            summary: "Variables not allowed",
+            detail: "Variables may not be used here.".to_owned(),
+        },
+        _ => ConstraintText::Invalid {
+            summary: "Invalid version constraint",
+            detail: format!("A string value is required for {}.", attr.name),
+        },
+    }
+}
+
+struct FileChecker<'a> {
+    module: &'a ModuleAnalysis,
+    file: &'a ModuleFile,
+    file_id: FileId,
+    tofu_version: &'a Version,
+}
+
+impl FileChecker<'_> {
+    fn at(&self, range: TextRange) -> Location {
+        Location::new(self.file_id, range)
+    }
+
+    fn is_override(&self) -> bool {
+        self.file.role == FileRole::Override
+    }
+
+    /// Parses a constraint OpenTofu checks against its own version and reports
+    /// what is wrong with it. Returns the parsed constraints when valid.
+    fn checked_constraint(
+        &self,
+        attr: &Attribute,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Constraints> {
+        let text = match constraint_text(self.file, attr) {
+            ConstraintText::None => return None,
+            ConstraintText::Text(text) => text,
+            ConstraintText::Invalid { summary, detail } => {
+                out.push(
+                    Diagnostic::new(
+                        Code::InvalidVersionConstraint,
+                        summary,
+                        self.at(attr.expr.range),
+                    )
+                    .with_detail(detail),
+                );
+                return None;
+            }
+        };
+        let constraints = match Constraints::parse(&text) {
+            Ok(constraints) => constraints,
+            Err(error) => {
+                out.push(
+                    Diagnostic::new(
+                        Code::InvalidVersionConstraint,
+                        "Invalid version constraint",
+                        self.at(attr.expr.range),
+                    )
+                    .with_detail(format!("{}.", error.message.trim_end_matches('.'))),
+                );
+                return None;
+            }
+        };
+        if let Some(prerelease) = constraints.first_prerelease() {
+            out.push(
+                Diagnostic::new(Code::InvalidVersionConstraint, "Invalid required_version constraint", self.at(attr.range))
+                    .with_detail(format!(
+                        "Prerelease version constraints are not supported: {}. Remove the prerelease information from the constraint. Prerelease versions of OpenTofu will match constraints using their version core only.",
+                        prerelease.text
+                    )),
+            );
+            return None;
+        }
+        if !constraints.accepts(self.tofu_version) {
+            out.push(
+                Diagnostic::new(Code::IncompatibleTofuVersion, "Incompatible module", self.at(attr.range)).with_detail(format!(
+                    "This module is not compatible with OpenTofu v{}. To proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
+                    self.tofu_version
+                )),
+            );
+        }
+        Some(constraints)
+    }
+
+    fn language(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        // The version check runs on every file before decoding, override files too.
+        let mut first_with_opentofu: Option<&Block> = None;
+        for compatible_with in block.body.blocks_of_kind("compatible_with") {
+            if let Some(first) = first_with_opentofu {
+                if !self.is_override() {
+                    out.push(
+                        Diagnostic::new(Code::DuplicateCompatibleWith, "Duplicate compatible_with block", self.at(block.header))
+                            .with_detail("A language block may declare OpenTofu's compatible versions only once; merge the constraints into the first compatible_with block.")
+                            .with_related(self.at(compatible_with.header), "the second compatible_with block")
+                            .with_related(self.at(first.header), "the first one"),
+                    );
+                }
+                continue;
+            }
+            let Some(attr) = compatible_with.body.attribute("opentofu") else {
+                continue;
+            };
+            first_with_opentofu = Some(compatible_with);
+            let Some(constraints) = self.checked_constraint(attr, out) else {
+                continue;
+            };
+            let old_release = Version::parse(LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS).ok();
+            if !self.is_override() && old_release.is_some_and(|v| constraints.accepts(&v)) {
+                out.push(
+                    Diagnostic::new(Code::IneffectiveVersionConstraint, "Ineffective version constraint", self.at(attr.range))
+                        .with_detail("This constraint accepts OpenTofu 1.11 and earlier, which do not read language blocks: they will load this module without checking it. Raise the lower bound to at least 1.12.0, or constrain older releases with required_version in a .tofu file."),
+                );
+            }
+        }
+        if self.is_override() {
+            return;
+        }
+        if let Some(edition) = block.body.attribute("edition") {
+            self.edition(edition, out);
+        }
+        if let Some(experiments) = block.body.attribute("experiments") {
+            self.experiments(experiments, out);
+        }
+    }
+
+    fn edition(&self, attr: &Attribute, out: &mut Vec<Diagnostic>) {
+        let keyword = match &attr.expr.kind {
+            ExprKind::String(text) if self.file.is_json() => Some(text.as_str()),
+            _ => attr.expr.as_keyword(),
+        };
+        let version = self.tofu_version;
+        let (summary, detail) = match keyword {
+            Some("tofu2024") => return,
+            None => (
+                "Invalid language edition",
+                format!("The \"edition\" argument expects a bare language edition keyword. OpenTofu {version} supports only language edition tofu2024, which is the default."),
+            ),
+            Some(keyword) if keyword.starts_with("TF") => (
+                "Unsupported language edition",
+                format!("OpenTofu v{version} does not support language edition \"tofu2024\". This module may be intended for use with other software."),
+            ),
+            Some(keyword) => {
+                let relation = if keyword.as_bytes() > "tofu2024".as_bytes() { "newer" } else { "different" };
+                (
+                    "Unsupported language edition",
+                    format!("OpenTofu v{version} only supports language edition tofu2024. This module requires a {relation} version of OpenTofu CLI."),
+                )
+            }
+        };
+        out.push(
+            Diagnostic::new(Code::UnsupportedEdition, summary, self.at(attr.expr.range))
+                .with_detail(detail)
+                .with_fix(
+                    Fix::new("Use edition tofu2024")
+                        .with_edit(
+                            self.file_id,
+                            attr.expr.range,
+                            if self.file.is_json() {
+                                "\"tofu2024\""
+                            } else {
+                                "tofu2024"
+                            },
+                        )
+                        .safe(),
+                ),
+        );
+    }
+
+    fn experiments(&self, attr: &Attribute, out: &mut Vec<Diagnostic>) {
+        let Some(items) = attr.expr.as_array() else {
+            out.push(
+                Diagnostic::new(
+                    Code::UnsupportedExperiment,
+                    "Invalid expression",
+                    self.at(attr.expr.range),
+                )
+                .with_detail("A static list expression is required."),
+            );
+            return;
+        };
+        for item in items {
+            let keyword = match &item.kind {
+                ExprKind::String(text) if self.file.is_json() => Some(text.as_str()),
+                _ => item.as_keyword(),
+            };
+            let diagnostic = match keyword {
+                Some(keyword) => Diagnostic::new(
+                    Code::UnsupportedExperiment,
+                    "Unknown experiment keyword",
+                    self.at(item.range),
+                )
+                .with_detail(format!(
+                    "There is no current experiment with the keyword \"{keyword}\"."
+                )),
+                None => Diagnostic::new(
+                    Code::UnsupportedExperiment,
+                    "Invalid experiment keyword",
+                    self.at(item.range),
+                )
+                .with_detail(
+                    "A keyword is required here, naming an experiment: OpenTofu 1.12 has none.",
+                ),
+            };
+            out.push(diagnostic);
+        }
+    }
+
+    fn terraform(&self, block: &Block, reads_a_constraint: bool, out: &mut Vec<Diagnostic>) {
+        for attr in &block.body.attributes {
+            match attr.name.as_str() {
+                "required_version" if self.file.is_tofu() => {
+                    self.checked_constraint(attr, out);
+                }
+                "required_version" => self.required_version_ignored(attr, reads_a_constraint, out),
+                "experiments" | "language" => out.push(
+                    Diagnostic::new(
+                        Code::TerraformSettingIgnored,
+                        format!("The terraform block's \"{}\" argument is ignored by OpenTofu", attr.name),
+                        self.at(attr.range),
+                    )
+                    .with_detail(format!(
+                        "OpenTofu 1.12 ignores \"{}\" in terraform blocks without validating it: it is a Terraform setting. OpenTofu's own settings go in a language block.",
+                        attr.name
+                    )),
+                ),
+                _ => {}
+            }
+        }
+        for required_providers in block.body.blocks_of_kind("required_providers") {
+            for entry in &required_providers.body.attributes {
+                self.provider_requirement(entry, out);
+            }
+        }
+    }
+
+    /// The `version` of a `required_providers` entry: syntax only.
+    fn provider_requirement(&self, entry: &Attribute, out: &mut Vec<Diagnostic>) {
+        let version = match &entry.expr.kind {
+            ExprKind::String(_) | ExprKind::Number(_) => Some(entry),
+            _ => None,
+        };
+        if let Some(shorthand) = version {
+            self.syntax_only_constraint(shorthand, out);
+            return;
+        }
+        let Some(items) = entry.expr.as_object() else {
+            return;
+        };
+        for item in items {
+            let key = item.key.as_keyword().or(item.key.as_str());
+            if key != Some("version") {
+                continue;
+            }
+            match &item.value.kind {
+                ExprKind::String(text) => self.report_malformed(text, item.value.range, out),
+                ExprKind::Template(_) if self.file.is_json() => {}
+                ExprKind::Null => {}
+                _ => out.push(
+                    Diagnostic::new(
+                        Code::InvalidVersionConstraint,
+                        "Invalid version constraint",
+                        self.at(item.value.range),
+                    )
+                    .with_detail("Version must be specified as a string."),
+                ),
+            }
+        }
+    }
+
+    fn syntax_only_constraint(&self, attr: &Attribute, out: &mut Vec<Diagnostic>) {
+        match constraint_text(self.file, attr) {
+            ConstraintText::None => {}
+            ConstraintText::Text(text) => self.report_malformed(&text, attr.expr.range, out),
+            ConstraintText::Invalid { summary, detail } => {
+                out.push(
+                    Diagnostic::new(
+                        Code::InvalidVersionConstraint,
+                        summary,
+                        self.at(attr.expr.range),
+                    )
+                    .with_detail(detail),
+                );
+            }
+        }
+    }
+
+    fn report_malformed(&self, text: &str, range: TextRange, out: &mut Vec<Diagnostic>) {
+        if let Err(error) = Constraints::parse(text) {
+            out.push(
+                Diagnostic::new(
+                    Code::InvalidVersionConstraint,
+                    "Invalid version constraint",
+                    self.at(range),
+                )
+                .with_detail(format!("{}.", error.message.trim_end_matches('.'))),
+            );
+        }
+    }
+
+    fn provider(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let Some(version) = block.body.attribute("version") else {
+            return;
+        };
+        out.push(
+            Diagnostic::new(
+                Code::ProviderVersionDeprecated,
+                "Version constraints inside provider configuration blocks are deprecated",
+                self.at(version.expr.range),
+            )
+            .with_detail("OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block."),
+        );
+        self.syntax_only_constraint(version, out);
+    }
+
+    fn required_version_ignored(
+        &self,
+        attr: &Attribute,
+        reads_a_constraint: bool,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let mut detail = String::from(
+            "OpenTofu 1.12 ignores required_version in .tf and .tf.json files, assuming it constrains Terraform; it does not even check its syntax. To constrain OpenTofu, use a language block (language { compatible_with { opentofu = \"…\" } }) or required_version in a .tofu file.",
+        );
+        let constraint = match constraint_text(self.file, attr) {
+            ConstraintText::Text(text) => Constraints::parse(&text).ok().map(|c| (text, c)),
+            _ => None,
+        };
+        if let Some((_, constraints)) = &constraint {
+            let verdict = if constraints.accepts(self.tofu_version) {
+                "would accept"
+            } else {
+                "would not accept"
+            };
+            detail.push_str(&format!(
+                " This constraint {verdict} OpenTofu v{}.",
+                self.tofu_version
+            ));
+        }
+        let severity = if reads_a_constraint {
+            Severity::Hint
+        } else {
+            Severity::Warning
+        };
+        if reads_a_constraint {
+            detail.push_str(" The module also declares a constraint OpenTofu reads, so this one is evidently meant for Terraform.");
+        }
+        let mut diagnostic = Diagnostic::new(
+            Code::RequiredVersionIgnored,
+            "required_version in a .tf file is ignored by OpenTofu",
+            self.at(attr.range),
+        )
+        .with_severity(severity)
+        .with_detail(detail);
+        if let (Some((text, constraints)), false) = (constraint, reads_a_constraint) {
+            if let Some(fix) = self.required_version_fix(&text, &constraints) {
+                diagnostic = diagnostic.with_fix(fix);
+            }
+        }
+        out.push(diagnostic);
+    }
+
+    /// Declares the constraint where OpenTofu reads it: in a `.tofu` file that
+    /// hides no `.tf` file (a new `versions.tofu` next to `versions.tf` would
+    /// hide all of `versions.tf`).
+    fn required_version_fix(&self, text: &str, constraints: &Constraints) -> Option<Fix> {
+        let quoted = format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""));
+        let excludes_old = Version::parse(LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS)
+            .map(|old| !constraints.accepts(&old))
+            .unwrap_or(false);
+        let snippet = if excludes_old {
+            format!("language {{\n  compatible_with {{\n    opentofu = {quoted}\n  }}\n}}\n")
+        } else {
+            format!("terraform {{\n  required_version = {quoted}\n}}\n")
+        };
+        let title = if excludes_old {
+            "Declare the constraint for OpenTofu in a language block (.tofu file)"
+        } else {
+            "Declare the constraint for OpenTofu in a .tofu file"
+        };
+        // Append to an existing primary .tofu file (not JSON) if there is one.
+        let existing = self.module.primary.iter().copied().find(|&id| {
+            self.module
+                .file(id)
+                .is_some_and(|file| file.name.ends_with(".tofu") && file.read_error.is_none())
+        });
+        if let Some(id) = existing {
+            let file = self.module.file(id)?;
+            let end = tofu_syntax::text::to_u32(file.text.len());
+            let separator = if file.text.is_empty() || file.text.ends_with('\n') {
+                "\n"
+            } else {
+                "\n\n"
+            };
+            return Some(Fix::new(title).with_edit(
+                id,
+                TextRange::empty(end),
+                format!("{separator}{snippet}"),
+            ));
+        }
+        let taken = |name: &str| {
+            let base = name.trim_end_matches(".tofu");
+            self.module.files.iter().any(|file| {
+                file.name == name
+                    || matches!(discovery::classify(&file.name), discovery::FileClass::Config { base_name, .. } if base_name == base)
+            })
+        };
+        let name = [
+            "tofu_version.tofu",
+            "opentofu_version.tofu",
+            "tofu_version_constraint.tofu",
+        ]
+        .into_iter()
+        .find(|name| !taken(name))?;
+        Some(Fix::new(format!("{title}: create {name}")).with_new_file(name, snippet))
+    }
+}
