@@ -234,6 +234,9 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     let declarations = Declarations::collect(&module, &mut found);
     module.declarations = declarations;
     module.diagnostics.extend(found);
+    let mut found = Vec::new();
+    rules::schema::duplicate_imports(&module, &mut found);
+    module.diagnostics.extend(found);
     let mut merged = Vec::new();
     module.effective = merge::merge(&module, config, &mut merged);
     module.diagnostics.extend(merged);

@@ -1,20 +1,34 @@
-//! Checks on blocks as written, before anything is merged: the top-level schema
-//! (block types, labels, stray arguments).
+//! Checks on blocks as written, before anything is merged: OpenTofu's own
+//! schemas (`diagnostics.md` §4.1) with `unsupported-block`,
+//! `unsupported-argument`, `missing-required-argument`, `invalid-block-labels`
+//! and `misplaced-required-providers`; names (`invalid-name`,
+//! `reserved-variable-name`, `reserved-block-type`, `reserved-argument-name`,
+//! §4.9); `repetition-conflict`; and duplicate `import` targets.
 //!
-//! Further per-block rules of `diagnostics.md` §2.2 and §2.7 belong here too.
+//! Bodies that providers, provisioners, backends or child modules define are
+//! out of scope: only the meta-arguments and meta-blocks OpenTofu itself
+//! defines are checked there. Contents of `validation`, `precondition`,
+//! `postcondition`, `assert` and `check` blocks are read in primary files only,
+//! and `language`/`moved`/`import`/`removed` blocks of override files are not
+//! read at all (they get `override-forbidden-block`).
 
-use tofu_syntax::{Block, Code, Diagnostic, FileId, Location, TextRange};
+use tofu_syntax::{
+    Attribute, Block, Body, Code, Diagnostic, ExprKind, FileId, Location, TextRange, TraversalStep,
+};
 
-use crate::analysis::ModuleAnalysis;
+use crate::analysis::{FileRole, ModuleAnalysis};
 use crate::schema::top_level_labels;
 
 pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
     for (index, file) in module.files.iter().enumerate() {
         let Some(source) = &file.source else { continue };
-        let file_id = FileId(tofu_syntax::text::to_u32(index));
-        let json = file.is_json();
+        let checker = Checker {
+            file: FileId(tofu_syntax::text::to_u32(index)),
+            json: file.is_json(),
+            primary: file.role == FileRole::Primary,
+        };
         for attr in &source.body.attributes {
-            let summary = if json {
+            let summary = if checker.json {
                 "Extraneous JSON object property"
             } else {
                 "Unsupported argument"
@@ -23,7 +37,7 @@ pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     Code::UnsupportedArgument,
                     summary,
-                    Location::new(file_id, attr.name_range),
+                    checker.at(attr.name_range),
                 )
                 .with_detail(format!(
                     "An argument named \"{}\" is not expected here.",
@@ -32,27 +46,498 @@ pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
             );
         }
         for block in &source.body.blocks {
-            check_top_level_block(file_id, json, block, out);
+            checker.top_level_block(block, out);
         }
     }
 }
 
-fn check_top_level_block(file: FileId, json: bool, block: &Block, out: &mut Vec<Diagnostic>) {
-    if block.kind == "required_providers" {
-        out.push(
-            Diagnostic::new(
-                Code::MisplacedRequiredProviders,
-                "Invalid required_providers block",
-                Location::new(file, block.kind_range),
-            )
-            .with_detail(
-                "A \"required_providers\" block must be nested inside a \"terraform\" block.",
-            ),
-        );
-        return;
+/// What a body of an OpenTofu-defined block may hold.
+struct Schema {
+    arguments: &'static [&'static str],
+    required: &'static [&'static str],
+    /// Nested block types and their label names.
+    blocks: &'static [(&'static str, &'static [&'static str])],
+}
+
+const CONDITION: Schema = Schema {
+    arguments: &["condition", "error_message"],
+    required: &["condition", "error_message"],
+    blocks: &[],
+};
+const NO_LABELS: &[&str] = &[];
+const NAME: &[&str] = &["name"];
+const TYPE_NAME: &[&str] = &["type", "name"];
+
+struct Checker {
+    file: FileId,
+    json: bool,
+    primary: bool,
+}
+
+impl Checker {
+    fn at(&self, range: TextRange) -> Location {
+        Location::new(self.file, range)
     }
-    let Some(label_names) = top_level_labels(&block.kind) else {
-        let (summary, detail) = if json {
+
+    fn top_level_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        if block.kind == "required_providers" {
+            out.push(
+                Diagnostic::new(
+                    Code::MisplacedRequiredProviders,
+                    "Invalid required_providers block",
+                    self.at(block.kind_range),
+                )
+                .with_detail(
+                    "A \"required_providers\" block must be nested inside a \"terraform\" block.",
+                ),
+            );
+            return;
+        }
+        let Some(label_names) = top_level_labels(&block.kind) else {
+            let (summary, detail) = if self.json {
+                (
+                    "Extraneous JSON object property",
+                    format!("No argument or block type is named \"{}\".", block.kind),
+                )
+            } else {
+                (
+                    "Unsupported block type",
+                    format!("Blocks of type \"{}\" are not expected here.", block.kind),
+                )
+            };
+            out.push(
+                Diagnostic::new(Code::UnsupportedBlock, summary, self.at(block.kind_range))
+                    .with_detail(detail),
+            );
+            return;
+        };
+        if let Some(diagnostic) = check_labels(self.file, self.json, block, label_names) {
+            out.push(diagnostic);
+            return;
+        }
+        self.names(block, out);
+        let overridden = !self.primary;
+        match block.kind.as_str() {
+            "terraform" => self.terraform(block, out),
+            "language" if !overridden => self.body(
+                block,
+                &Schema {
+                    arguments: &["edition", "experiments"],
+                    required: &[],
+                    blocks: &[("compatible_with", NO_LABELS)],
+                },
+                out,
+            ),
+            "variable" => {
+                self.body(
+                    block,
+                    &Schema {
+                        arguments: &[
+                            "description",
+                            "default",
+                            "type",
+                            "sensitive",
+                            "ephemeral",
+                            "const",
+                            "deprecated",
+                            "nullable",
+                        ],
+                        required: &[],
+                        blocks: &[("validation", NO_LABELS)],
+                    },
+                    out,
+                );
+                self.conditions(block, "validation", out);
+            }
+            "output" => {
+                let postconditions: Vec<&Block> =
+                    block.body.blocks_of_kind("postcondition").collect();
+                for postcondition in &postconditions {
+                    out.push(
+                        Diagnostic::new(Code::UnsupportedBlock, "Postconditions are not allowed", self.at(postcondition.kind_range))
+                            .with_detail("Output values may have preconditions, but not postconditions: an output has no result to check after it is evaluated."),
+                    );
+                }
+                self.body_except(
+                    block,
+                    &Schema {
+                        arguments: &[
+                            "description",
+                            "value",
+                            "depends_on",
+                            "sensitive",
+                            "ephemeral",
+                            "deprecated",
+                        ],
+                        required: if overridden { &[] } else { &["value"] },
+                        blocks: &[("precondition", NO_LABELS)],
+                    },
+                    &["postcondition"],
+                    out,
+                );
+                self.conditions(block, "precondition", out);
+            }
+            "locals" => {
+                for nested in &block.body.blocks {
+                    self.unexpected_block(nested, out);
+                }
+            }
+            "resource" | "data" | "ephemeral" => self.resource(block, out),
+            "module" => {
+                self.reserved_blocks(block, &["locals", "provider"], "module", out);
+                self.meta_lifecycle(block, &["enabled"], None, out);
+                self.repetition(block, out);
+            }
+            "provider" => {
+                for attr in &block.body.attributes {
+                    if matches!(attr.name.as_str(), "count" | "depends_on" | "source") {
+                        out.push(
+                            Diagnostic::new(Code::ReservedArgumentName, "Reserved argument name in provider block", self.at(attr.name_range))
+                                .with_detail(format!("The provider argument name \"{}\" is reserved for use by OpenTofu in a future version.", attr.name)),
+                        );
+                    }
+                }
+                self.reserved_blocks(block, &["lifecycle", "locals"], "provider", out);
+            }
+            "check" if !overridden => {
+                self.body(
+                    block,
+                    &Schema {
+                        arguments: &[],
+                        required: &[],
+                        blocks: &[("data", TYPE_NAME), ("assert", NO_LABELS)],
+                    },
+                    out,
+                );
+                self.conditions(block, "assert", out);
+            }
+            "moved" if !overridden => self.body(
+                block,
+                &Schema {
+                    arguments: &["from", "to"],
+                    required: &["from", "to"],
+                    blocks: &[],
+                },
+                out,
+            ),
+            "import" if !overridden => self.body(
+                block,
+                &Schema {
+                    arguments: &["to", "id", "identity", "provider", "for_each"],
+                    required: &["to"],
+                    blocks: &[],
+                },
+                out,
+            ),
+            "removed" if !overridden => {
+                self.body(
+                    block,
+                    &Schema {
+                        arguments: &["from"],
+                        required: &["from"],
+                        blocks: &[("lifecycle", NO_LABELS), ("provisioner", &["type"])],
+                    },
+                    out,
+                );
+                for lifecycle in block.body.blocks_of_kind("lifecycle") {
+                    self.body(
+                        lifecycle,
+                        &Schema {
+                            arguments: &["destroy"],
+                            required: &[],
+                            blocks: &[],
+                        },
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn terraform(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        self.body(
+            block,
+            &Schema {
+                arguments: &["required_version", "experiments", "language"],
+                required: &[],
+                blocks: &[
+                    ("backend", &["type"]),
+                    ("cloud", NO_LABELS),
+                    ("required_providers", NO_LABELS),
+                    ("provider_meta", &["provider"]),
+                    ("encryption", NO_LABELS),
+                ],
+            },
+            out,
+        );
+        for nested in &block.body.blocks {
+            match nested.kind.as_str() {
+                "required_providers" | "provider_meta" => {
+                    for inner in &nested.body.blocks {
+                        self.unexpected_block(inner, out);
+                    }
+                }
+                "encryption" => self.encryption(nested, out),
+                _ => {}
+            }
+        }
+    }
+
+    fn encryption(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        const METHOD_AND_FALLBACK: Schema = Schema {
+            arguments: &["method"],
+            required: &[],
+            blocks: &[("fallback", NO_LABELS)],
+        };
+        self.body(
+            block,
+            &Schema {
+                arguments: &[],
+                required: &[],
+                blocks: &[
+                    ("key_provider", TYPE_NAME),
+                    ("method", TYPE_NAME),
+                    ("state", NO_LABELS),
+                    ("plan", NO_LABELS),
+                    ("remote_state_data_sources", NO_LABELS),
+                ],
+            },
+            out,
+        );
+        for nested in &block.body.blocks {
+            match nested.kind.as_str() {
+                "state" | "plan" => self.body(
+                    nested,
+                    &Schema {
+                        arguments: &["enforced", "method"],
+                        required: &[],
+                        blocks: &[("fallback", NO_LABELS)],
+                    },
+                    out,
+                ),
+                "remote_state_data_sources" => {
+                    self.body(
+                        nested,
+                        &Schema {
+                            arguments: &[],
+                            required: &[],
+                            blocks: &[("default", NO_LABELS), ("remote_state_data_source", NAME)],
+                        },
+                        out,
+                    );
+                    for inner in &nested.body.blocks {
+                        self.body(inner, &METHOD_AND_FALLBACK, out);
+                    }
+                }
+                _ => continue,
+            }
+            for fallback in nested.body.blocks_of_kind("fallback") {
+                self.body(fallback, &METHOD_AND_FALLBACK, out);
+            }
+        }
+    }
+
+    fn resource(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let kind = block.kind.as_str();
+        self.reserved_blocks(block, &["locals"], kind, out);
+        match kind {
+            "resource" => self.meta_lifecycle(
+                block,
+                &[
+                    "create_before_destroy",
+                    "prevent_destroy",
+                    "destroy",
+                    "ignore_changes",
+                    "replace_triggered_by",
+                    "enabled",
+                ],
+                None,
+                out,
+            ),
+            "data" => self.meta_lifecycle(
+                block,
+                &["enabled"],
+                Some("Invalid data resource lifecycle argument"),
+                out,
+            ),
+            _ => {
+                self.meta_lifecycle(
+                    block,
+                    &["enabled"],
+                    Some("Invalid lifecycle configuration for ephemeral resource"),
+                    out,
+                );
+                for nested in &block.body.blocks {
+                    if matches!(nested.kind.as_str(), "connection" | "provisioner") {
+                        out.push(
+                            Diagnostic::new(
+                                Code::UnsupportedBlock,
+                                "Invalid configuration block for ephemeral resource",
+                                self.at(nested.header),
+                            )
+                            .with_detail(format!(
+                                "Ephemeral resources do not support \"{}\" blocks.",
+                                nested.kind
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+        for provisioner in block.body.blocks_of_kind("provisioner") {
+            self.reserved_blocks(provisioner, &["lifecycle"], "provisioner", out);
+        }
+        self.repetition(block, out);
+    }
+
+    /// A `lifecycle` block of `resource`, `data`, `ephemeral` or `module`.
+    /// `special_summary` is the wording for a resource argument in the wrong
+    /// kind of block (data and ephemeral resources accept only `enabled`).
+    fn meta_lifecycle(
+        &self,
+        block: &Block,
+        allowed: &[&str],
+        special_summary: Option<&str>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        const RESOURCE_ARGUMENTS: [&str; 5] = [
+            "create_before_destroy",
+            "prevent_destroy",
+            "destroy",
+            "ignore_changes",
+            "replace_triggered_by",
+        ];
+        let conditions: &[(&str, &[&str])] = if block.kind == "module" {
+            &[]
+        } else {
+            &[("precondition", NO_LABELS), ("postcondition", NO_LABELS)]
+        };
+        for lifecycle in block.body.blocks_of_kind("lifecycle") {
+            for attr in &lifecycle.body.attributes {
+                if allowed.contains(&attr.name.as_str()) {
+                    continue;
+                }
+                match special_summary {
+                    Some(summary) if RESOURCE_ARGUMENTS.contains(&attr.name.as_str()) => {
+                        // The ephemeral wording points at the lifecycle header.
+                        let range = if block.kind == "ephemeral" {
+                            lifecycle.header
+                        } else {
+                            attr.name_range
+                        };
+                        out.push(
+                            Diagnostic::new(Code::UnsupportedArgument, summary, self.at(range))
+                                .with_detail(format!(
+                                    "The lifecycle argument \"{}\" is not available for {} blocks.",
+                                    attr.name,
+                                    if block.kind == "data" {
+                                        "data"
+                                    } else {
+                                        "ephemeral"
+                                    }
+                                )),
+                        );
+                    }
+                    _ => out.push(self.unsupported_argument(attr)),
+                }
+            }
+            for nested in &lifecycle.body.blocks {
+                match conditions.iter().find(|(kind, _)| *kind == nested.kind) {
+                    Some((_, labels)) => {
+                        if let Some(diagnostic) = check_labels(self.file, self.json, nested, labels)
+                        {
+                            out.push(diagnostic);
+                        } else if self.primary {
+                            self.body(nested, &CONDITION, out);
+                        }
+                    }
+                    None => out.push(self.unsupported_block(nested)),
+                }
+            }
+        }
+    }
+
+    /// `validation`/`precondition`/`assert` blocks: read in primary files only.
+    fn conditions(&self, block: &Block, kind: &str, out: &mut Vec<Diagnostic>) {
+        if !self.primary {
+            return;
+        }
+        for nested in block.body.blocks_of_kind(kind) {
+            if nested.labels.is_empty() {
+                self.body(nested, &CONDITION, out);
+            }
+        }
+    }
+
+    fn body(&self, block: &Block, schema: &Schema, out: &mut Vec<Diagnostic>) {
+        self.body_except(block, schema, &[], out);
+    }
+
+    /// Checks a body against a schema; `already_reported` names nested block
+    /// types the caller reports itself.
+    fn body_except(
+        &self,
+        block: &Block,
+        schema: &Schema,
+        already_reported: &[&str],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let body: &Body = &block.body;
+        for attr in &body.attributes {
+            if !schema.arguments.contains(&attr.name.as_str()) {
+                out.push(self.unsupported_argument(attr));
+            }
+        }
+        for nested in &body.blocks {
+            if already_reported.contains(&nested.kind.as_str()) {
+                continue;
+            }
+            match schema.blocks.iter().find(|(kind, _)| *kind == nested.kind) {
+                Some((_, labels)) => {
+                    if let Some(diagnostic) = check_labels(self.file, self.json, nested, labels) {
+                        out.push(diagnostic);
+                    }
+                }
+                None => out.push(self.unsupported_block(nested)),
+            }
+        }
+        for required in schema.required {
+            if body.attribute(required).is_none() {
+                let at = if self.json { body.close } else { body.open };
+                let at = at.unwrap_or(block.header);
+                let at = if self.json {
+                    at
+                } else {
+                    TextRange::empty(at.start)
+                };
+                out.push(
+                    Diagnostic::new(
+                        Code::MissingRequiredArgument,
+                        "Missing required argument",
+                        self.at(at),
+                    )
+                    .with_detail(format!(
+                        "The argument \"{required}\" is required, but no definition was found."
+                    )),
+                );
+            }
+        }
+    }
+
+    fn unsupported_argument(&self, attr: &Attribute) -> Diagnostic {
+        let summary = if self.json {
+            "Extraneous JSON object property"
+        } else {
+            "Unsupported argument"
+        };
+        Diagnostic::new(Code::UnsupportedArgument, summary, self.at(attr.name_range)).with_detail(
+            format!("An argument named \"{}\" is not expected here.", attr.name),
+        )
+    }
+
+    fn unsupported_block(&self, block: &Block) -> Diagnostic {
+        let (summary, detail) = if self.json {
             (
                 "Extraneous JSON object property",
                 format!("No argument or block type is named \"{}\".", block.kind),
@@ -63,19 +548,155 @@ fn check_top_level_block(file: FileId, json: bool, block: &Block, out: &mut Vec<
                 format!("Blocks of type \"{}\" are not expected here.", block.kind),
             )
         };
+        Diagnostic::new(Code::UnsupportedBlock, summary, self.at(block.kind_range))
+            .with_detail(detail)
+    }
+
+    /// A block in a free-form body (`locals`, `required_providers`, `provider_meta`).
+    fn unexpected_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::new(
                 Code::UnsupportedBlock,
-                summary,
-                Location::new(file, block.kind_range),
+                format!("Unexpected \"{}\" block", block.kind),
+                self.at(block.kind_range),
             )
-            .with_detail(detail),
+            .with_detail("Blocks are not allowed here."),
         );
-        return;
-    };
-    if let Some(diagnostic) = check_labels(file, json, block, label_names) {
-        out.push(diagnostic);
     }
+
+    fn reserved_blocks(
+        &self,
+        block: &Block,
+        reserved: &[&str],
+        kind: &str,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        for nested in &block.body.blocks {
+            if reserved.contains(&nested.kind.as_str()) {
+                out.push(
+                    Diagnostic::new(Code::ReservedBlockType, format!("Reserved block type name in {kind} block"), self.at(nested.kind_range))
+                        .with_detail(format!("The block type name \"{}\" is reserved for use by OpenTofu in a future version.", nested.kind)),
+                );
+            }
+        }
+    }
+
+    /// `count`, `for_each` and `lifecycle { enabled }` exclude each other.
+    fn repetition(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let mut found: Vec<(&str, TextRange)> = Vec::new();
+        for name in ["count", "for_each"] {
+            if let Some(attr) = block.body.attribute(name) {
+                found.push((name, attr.range));
+            }
+        }
+        if let Some(enabled) = block
+            .body
+            .blocks_of_kind("lifecycle")
+            .find_map(|lifecycle| lifecycle.body.attribute("enabled"))
+        {
+            found.push(("enabled", enabled.range));
+        }
+        if found.len() < 2 {
+            return;
+        }
+        let mut names: Vec<&str> = found.iter().map(|(name, _)| *name).collect();
+        names.sort_unstable();
+        let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
+        let listed = match quoted.as_slice() {
+            [a, b] => format!("{a} and {b}"),
+            [a, b, c] => format!("{a}, {b}, and {c}"),
+            _ => quoted.join(", "),
+        };
+        let start = found
+            .iter()
+            .map(|(_, r)| r.start)
+            .min()
+            .unwrap_or(block.header.start);
+        let end = found
+            .iter()
+            .map(|(_, r)| r.end)
+            .max()
+            .unwrap_or(block.header.end);
+        out.push(
+            Diagnostic::new(Code::RepetitionConflict, format!("Invalid combination of {listed}"), self.at(TextRange::new(start, end)))
+                .with_detail(format!("The {listed} meta-arguments are mutually exclusive: only one of them may decide how many instances of this {} exist.", block.kind)),
+        );
+    }
+
+    /// `invalid-name` and `reserved-variable-name` on labels.
+    fn names(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let (first, second): (Option<&str>, Option<&str>) = match block.kind.as_str() {
+            "variable" => (Some("Invalid variable name"), None),
+            "output" => (Some("Invalid output name"), None),
+            "module" => (Some("Invalid module instance name"), None),
+            "resource" => (
+                Some("Invalid resource type name"),
+                Some("Invalid resource name"),
+            ),
+            "data" => (
+                Some("Invalid data source name"),
+                Some("Invalid data resource name"),
+            ),
+            "ephemeral" => (
+                Some("Invalid ephemeral resource type name"),
+                Some("Invalid ephemeral resource name"),
+            ),
+            "check" => (Some("Invalid check block name"), None),
+            "locals" => {
+                for attr in &block.body.attributes {
+                    if !is_identifier(&attr.name) {
+                        out.push(invalid_name(
+                            self.at(attr.name_range),
+                            "Invalid local value name",
+                        ));
+                    }
+                }
+                return;
+            }
+            _ => (None, None),
+        };
+        for (label, summary) in block.labels.iter().zip([first, second]) {
+            let Some(summary) = summary else { continue };
+            if !is_identifier(&label.value) {
+                out.push(invalid_name(self.at(label.range), summary));
+            } else if block.kind == "variable" && is_reserved_variable_name(&label.value) {
+                out.push(
+                    Diagnostic::new(Code::ReservedVariableName, "Invalid variable name", self.at(label.range)).with_detail(format!(
+                        "The variable name \"{}\" is reserved due to its special meaning inside module blocks.",
+                        label.value
+                    )),
+                );
+            }
+        }
+    }
+}
+
+fn invalid_name(at: Location, summary: &str) -> Diagnostic {
+    Diagnostic::new(Code::InvalidName, summary, at)
+        .with_detail("A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
+}
+
+fn is_reserved_variable_name(name: &str) -> bool {
+    matches!(
+        name,
+        "source"
+            | "version"
+            | "count"
+            | "for_each"
+            | "depends_on"
+            | "providers"
+            | "_"
+            | "lifecycle"
+            | "locals"
+            | "provider"
+    )
+}
+
+/// An HCL identifier: a letter or `_`, then letters, digits, `_` or `-`.
+pub(crate) fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 /// `invalid-block-labels`: too many or too few labels, with HCL's wording.
@@ -118,4 +739,76 @@ pub(crate) fn check_labels(
             format!("All {kind} blocks must have {n_expected} labels ({expected_list})."),
         ),
     )
+}
+
+/// `duplicate-block` for `import` blocks of the primary files whose `to`
+/// addresses are fully static and equal (`diagnostics.md` §4.2).
+pub(crate) fn duplicate_imports(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<(String, Location)> = Vec::new();
+    for block_ref in &module.declarations.other {
+        let Some(block) = module.block(*block_ref) else {
+            continue;
+        };
+        if block.kind != "import" || module.file(block_ref.file).is_some_and(|f| f.is_json()) {
+            continue;
+        }
+        let Some(address) = block
+            .body
+            .attribute("to")
+            .and_then(|to| static_address(&to.expr))
+        else {
+            continue;
+        };
+        let here = Location::new(block_ref.file, block.header);
+        match seen.iter().find(|(other, _)| *other == address) {
+            Some((_, first)) => out.push(
+                Diagnostic::new(Code::DuplicateBlock, format!("Duplicate import configuration for \"{address}\""), here)
+                    .with_detail(format!(
+                        "An import block for the resource \"{address}\" was already declared at {}. A resource can have only one import block.",
+                        module.describe(*first)
+                    ))
+                    .with_related(*first, "first declared here"),
+            ),
+            None => seen.push((address, here)),
+        }
+    }
+}
+
+/// The text of a reference whose index keys are all constants, e.g.
+/// `module.a["x"].aws_instance.b[0]`; `None` when anything is dynamic.
+fn static_address(expr: &tofu_syntax::Expr) -> Option<String> {
+    let ExprKind::Traversal(traversal) = &expr.kind else {
+        return None;
+    };
+    let mut text = traversal.root.clone();
+    for step in &traversal.steps {
+        match step {
+            TraversalStep::Attr { name, .. } => {
+                text.push('.');
+                text.push_str(name);
+            }
+            TraversalStep::Index { key, .. } => match &key.kind {
+                ExprKind::Number(number) => text.push_str(&format!("[{number}]")),
+                ExprKind::String(value) => text.push_str(&format!("[{value:?}]")),
+                _ => return None,
+            },
+            TraversalStep::Splat { .. } => return None,
+        }
+    }
+    Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        for name in ["a", "_x", "a-b", "é1", "web_1"] {
+            assert!(is_identifier(name), "{name}");
+        }
+        for name in ["", "1a", "-a", "a.b", "a b", "a/b"] {
+            assert!(!is_identifier(name), "{name}");
+        }
+    }
 }
