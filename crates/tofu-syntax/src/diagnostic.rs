@@ -26,7 +26,7 @@ impl Severity {
 }
 
 macro_rules! codes {
-    ($($variant:ident => $name:literal, $severity:ident;)*) => {
+    ($($variant:ident => $name:literal, $severity:ident, $explanation:literal;)*) => {
         /// A diagnostic code of the catalogue (`spec/diagnostics.md`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
@@ -51,6 +51,13 @@ macro_rules! codes {
                 }
             }
 
+            /// What the code means, in one or two sentences (the user docs).
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $explanation,)*
+                }
+            }
+
             pub fn from_name(name: &str) -> Option<Code> {
                 match name {
                     $($name => Some(Code::$variant),)*
@@ -62,68 +69,68 @@ macro_rules! codes {
 }
 
 codes! {
-    SyntaxError => "syntax-error", Error;
-    FileUnreadable => "file-unreadable", Error;
-    FileShadowed => "file-shadowed", Hint;
-    FileIgnored => "file-ignored", Hint;
-    UnsupportedBlock => "unsupported-block", Error;
-    UnsupportedArgument => "unsupported-argument", Error;
-    MissingRequiredArgument => "missing-required-argument", Error;
-    InvalidBlockLabels => "invalid-block-labels", Error;
-    InvalidName => "invalid-name", Error;
-    DuplicateArgument => "duplicate-argument", Error;
-    MisplacedRequiredProviders => "misplaced-required-providers", Error;
-    DuplicateBlock => "duplicate-block", Error;
-    DuplicateLocal => "duplicate-local", Error;
-    DuplicateBackend => "duplicate-backend", Error;
-    OverrideMissingBase => "override-missing-base", Error;
-    OverrideDependsOn => "override-depends-on", Error;
-    OverrideForbiddenBlock => "override-forbidden-block", Error;
-    OverrideIneffective => "override-ineffective", Warning;
-    InvalidVariableDefault => "invalid-variable-default", Error;
-    IncompatibleTofuVersion => "incompatible-tofu-version", Error;
-    InvalidVersionConstraint => "invalid-version-constraint", Error;
-    IneffectiveVersionConstraint => "ineffective-version-constraint", Warning;
-    RequiredVersionIgnored => "required-version-ignored", Warning;
-    TerraformSettingIgnored => "terraform-setting-ignored", Hint;
-    UnsupportedEdition => "unsupported-edition", Error;
-    UnsupportedExperiment => "unsupported-experiment", Error;
-    DuplicateCompatibleWith => "duplicate-compatible-with", Error;
-    ProviderVersionDeprecated => "provider-version-deprecated", Warning;
-    ModuleSourceMissing => "module-source-missing", Error;
-    ModuleSourceNotStatic => "module-source-not-static", Error;
-    ModuleVersionLocalSource => "module-version-local-source", Error;
-    ModuleInvalidRegistrySource => "module-invalid-registry-source", Error;
-    ModuleInvalidSource => "module-invalid-source", Error;
-    ReservedBlockType => "reserved-block-type", Error;
-    ReservedArgumentName => "reserved-argument-name", Error;
-    ReservedVariableName => "reserved-variable-name", Error;
-    RepetitionConflict => "repetition-conflict", Error;
-    InvalidProviderLocalName => "invalid-provider-local-name", Error;
-    InvalidProviderReference => "invalid-provider-reference", Error;
-    InvalidProviderAlias => "invalid-provider-alias", Error;
-    InvalidProviderSource => "invalid-provider-source", Error;
-    InvalidRequiredProviders => "invalid-required-providers", Error;
-    QuotedReferenceDeprecated => "quoted-reference-deprecated", Warning;
-    InvalidTypeConstraint => "invalid-type-constraint", Error;
-    QuotedTypeConstraint => "quoted-type-constraint", Error;
-    InvalidConstantArgument => "invalid-constant-argument", Error;
-    IgnoredObjectAttribute => "ignored-object-attribute", Warning;
-    InvalidDeprecated => "invalid-deprecated", Error;
-    ConstantCondition => "constant-condition", Error;
-    ConditionSelfReference => "condition-self-reference", Error;
-    ValidationConditionReference => "validation-condition-reference", Error;
-    InvalidIgnoreChanges => "invalid-ignore-changes", Error;
-    InvalidReplaceTriggeredBy => "invalid-replace-triggered-by", Error;
-    InvalidDependsOn => "invalid-depends-on", Error;
-    DuplicateNestedBlock => "duplicate-nested-block", Error;
-    InvalidProvisioner => "invalid-provisioner", Error;
-    DestroyProvisionerReference => "destroy-provisioner-reference", Error;
-    InvalidCheckBlock => "invalid-check-block", Error;
-    InvalidAddress => "invalid-address", Error;
-    InvalidImport => "invalid-import", Error;
-    RemovedBlockLifecycle => "removed-block-lifecycle", Warning;
-    InvalidEncryption => "invalid-encryption", Error;
+    SyntaxError => "syntax-error", Error, "A file cannot be parsed: native or JSON syntax errors, bytes that are not UTF-8, a BOM or nothing at all in a JSON file. The rest of the module is still analysed.";
+    FileUnreadable => "file-unreadable", Error, "A configuration file or the module directory cannot be read (permissions, a symlink named like a configuration file that leads nowhere readable).";
+    FileShadowed => "file-shadowed", Hint, "A .tf or .tf.json file is hidden by the .tofu or .tofu.json file of the same base name: OpenTofu does not read it at all.";
+    FileIgnored => "file-ignored", Hint, "An open document ends in a configuration extension, but OpenTofu skips its name (it starts with a dot, ends with ~, or is #…#).";
+    UnsupportedBlock => "unsupported-block", Error, "A block type that the schema OpenTofu defines for this place does not allow.";
+    UnsupportedArgument => "unsupported-argument", Error, "An argument that the schema OpenTofu defines for this place does not allow.";
+    MissingRequiredArgument => "missing-required-argument", Error, "A required argument of an OpenTofu-defined block is missing (output value in primary files, moved from/to, import to, removed from, condition and error_message).";
+    InvalidBlockLabels => "invalid-block-labels", Error, "A block has too many or too few labels; OpenTofu drops it.";
+    InvalidName => "invalid-name", Error, "A block label or local value name is not an identifier.";
+    DuplicateArgument => "duplicate-argument", Error, "The same argument appears twice in one body.";
+    MisplacedRequiredProviders => "misplaced-required-providers", Error, "A required_providers block outside a terraform block.";
+    DuplicateBlock => "duplicate-block", Error, "Two primary-file declarations with the same identity (variable, output, module call, resource, data, ephemeral resource, check, provider configuration with its alias, required_providers, encryption, provider_meta, import target).";
+    DuplicateLocal => "duplicate-local", Error, "A local value defined in two locals blocks.";
+    DuplicateBackend => "duplicate-backend", Error, "More than one backend or cloud block where OpenTofu allows one, or both a backend and a cloud block.";
+    OverrideMissingBase => "override-missing-base", Error, "An override block (or local value) whose target is not declared in any primary file.";
+    OverrideDependsOn => "override-depends-on", Error, "A non-empty depends_on in an override block: OpenTofu refuses to override it.";
+    OverrideForbiddenBlock => "override-forbidden-block", Error, "A block OpenTofu does not allow in override files (language, check, moved, import, removed; validation, precondition, postcondition inside an override block).";
+    OverrideIneffective => "override-ineffective", Warning, "An override that OpenTofu accepts but ignores, such as lifecycle enabled, replace_triggered_by, or an empty depends_on list.";
+    InvalidVariableDefault => "invalid-variable-default", Error, "A variable's default does not convert to its type, or is null while nullable = false; checked in each block and again after each override is merged.";
+    IncompatibleTofuVersion => "incompatible-tofu-version", Error, "A version constraint OpenTofu checks (compatible_with.opentofu, required_version in a .tofu file) rejects the configured OpenTofu version; every other diagnostic of the directory is then withheld.";
+    InvalidVersionConstraint => "invalid-version-constraint", Error, "A version constraint OpenTofu parses is malformed, not a constant, or names a prerelease where OpenTofu forbids it.";
+    IneffectiveVersionConstraint => "ineffective-version-constraint", Warning, "A compatible_with.opentofu constraint accepts OpenTofu 1.11, which cannot read language blocks, so it protects nothing.";
+    RequiredVersionIgnored => "required-version-ignored", Warning, "required_version in a .tf or .tf.json file: OpenTofu 1.12 ignores it (a hint when the module also has a constraint OpenTofu reads).";
+    TerraformSettingIgnored => "terraform-setting-ignored", Hint, "experiments or language in a terraform block: OpenTofu 1.12 ignores both.";
+    UnsupportedEdition => "unsupported-edition", Error, "A language block's edition is not the keyword tofu2024.";
+    UnsupportedExperiment => "unsupported-experiment", Error, "A language block enables an experiment; OpenTofu 1.12 has none.";
+    DuplicateCompatibleWith => "duplicate-compatible-with", Error, "A second compatible_with block in a language block after one that declared opentofu.";
+    ProviderVersionDeprecated => "provider-version-deprecated", Warning, "A version argument in a provider block, which OpenTofu deprecates.";
+    ModuleSourceMissing => "module-source-missing", Error, "A module block in a primary file has no source, even if an override supplies one.";
+    ModuleSourceNotStatic => "module-source-not-static", Error, "A module call's source or version uses something unknown while loading (resources, module outputs, provider functions, non-const variables).";
+    ModuleVersionLocalSource => "module-version-local-source", Error, "A module call sets version but its source is a local path.";
+    ModuleInvalidRegistrySource => "module-invalid-registry-source", Error, "A module call sets version but its source is not a valid registry address.";
+    ModuleInvalidSource => "module-invalid-source", Error, "A module source is neither a local path, a registry address nor a remote address; a bare directory name needs ./ in front.";
+    ReservedBlockType => "reserved-block-type", Error, "A nested block type OpenTofu reserves (locals and provider in module blocks, locals in resources, lifecycle in providers and provisioners).";
+    ReservedArgumentName => "reserved-argument-name", Error, "count, depends_on or source in a provider block.";
+    ReservedVariableName => "reserved-variable-name", Error, "A variable named like a module-block meta-argument (source, version, count, for_each, depends_on, providers, lifecycle, locals, provider, _).";
+    RepetitionConflict => "repetition-conflict", Error, "Two or more of count, for_each and lifecycle enabled in one block.";
+    InvalidProviderLocalName => "invalid-provider-local-name", Error, "A provider local name that is not a valid, normalised name.";
+    InvalidProviderReference => "invalid-provider-reference", Error, "A provider reference that is not of the form NAME or NAME.ALIAS.";
+    InvalidProviderAlias => "invalid-provider-alias", Error, "A provider alias that is not an identifier, or for_each on a provider without alias.";
+    InvalidProviderSource => "invalid-provider-source", Error, "A required_providers source that is not a provider address.";
+    InvalidRequiredProviders => "invalid-required-providers", Error, "A required_providers entry of the wrong shape.";
+    QuotedReferenceDeprecated => "quoted-reference-deprecated", Warning, "A reference or keyword written in quotes where OpenTofu expects it bare.";
+    InvalidTypeConstraint => "invalid-type-constraint", Error, "A variable type that is not a valid type constraint.";
+    QuotedTypeConstraint => "quoted-type-constraint", Error, "A variable type written in quotes, the pre-0.12 form.";
+    InvalidConstantArgument => "invalid-constant-argument", Error, "An argument OpenTofu evaluates while loading is not a constant of the right type.";
+    IgnoredObjectAttribute => "ignored-object-attribute", Warning, "A default sets an object attribute that the variable's type does not have.";
+    InvalidDeprecated => "invalid-deprecated", Error, "A deprecated argument that is empty.";
+    ConstantCondition => "constant-condition", Error, "A condition with no reference at all: it can never change.";
+    ConditionSelfReference => "condition-self-reference", Error, "A precondition or postcondition refers to its own resource instead of self.";
+    ValidationConditionReference => "validation-condition-reference", Error, "A validation condition does not refer to the variable it validates.";
+    InvalidIgnoreChanges => "invalid-ignore-changes", Error, "ignore_changes is neither all nor a static list of attribute references.";
+    InvalidReplaceTriggeredBy => "invalid-replace-triggered-by", Error, "replace_triggered_by holds something other than resource references, count.index and each.key.";
+    InvalidDependsOn => "invalid-depends-on", Error, "depends_on is not a static list of references.";
+    DuplicateNestedBlock => "duplicate-nested-block", Error, "A second lifecycle, connection or _ block where one is allowed.";
+    InvalidProvisioner => "invalid-provisioner", Error, "A removed vendor provisioner, or an invalid when / on_failure keyword.";
+    DestroyProvisionerReference => "destroy-provisioner-reference", Error, "A destroy-time provisioner refers to something other than self, count.index, each.key, path, terraform or tofu.";
+    InvalidCheckBlock => "invalid-check-block", Error, "A check block without a valid assert, with two data blocks, or with count, for_each or lifecycle in its data block.";
+    InvalidAddress => "invalid-address", Error, "A moved, removed or import address of the wrong form.";
+    InvalidImport => "invalid-import", Error, "An import block with a misplaced provider, or with neither or both of id and identity.";
+    RemovedBlockLifecycle => "removed-block-lifecycle", Warning, "A removed block without lifecycle destroy, or whose destroy provisioners will not run.";
+    InvalidEncryption => "invalid-encryption", Error, "Duplicate or invalid blocks in an encryption configuration.";
 }
 
 /// Identifies a file within one module analysis (an index into its file list).

@@ -94,7 +94,7 @@ impl Checker {
             return;
         }
         let Some(label_names) = top_level_labels(&block.kind) else {
-            let (summary, detail) = if self.json {
+            let (summary, mut detail) = if self.json {
                 (
                     "Extraneous JSON object property",
                     format!("No argument or block type is named \"{}\".", block.kind),
@@ -105,6 +105,30 @@ impl Checker {
                     format!("Blocks of type \"{}\" are not expected here.", block.kind),
                 )
             };
+            const TOP_LEVEL: [&str; 14] = [
+                "terraform",
+                "language",
+                "provider",
+                "variable",
+                "locals",
+                "output",
+                "module",
+                "resource",
+                "data",
+                "ephemeral",
+                "check",
+                "moved",
+                "import",
+                "removed",
+            ];
+            let suggestion = TOP_LEVEL
+                .iter()
+                .map(|kind| (crate::merge::edit_distance(&block.kind, kind), kind))
+                .filter(|(distance, _)| *distance <= 2)
+                .min_by_key(|(distance, _)| *distance);
+            if let Some((_, kind)) = suggestion {
+                detail.push_str(&format!(" Did you mean \"{kind}\"?"));
+            }
             out.push(
                 Diagnostic::new(Code::UnsupportedBlock, summary, self.at(block.kind_range))
                     .with_detail(detail),
