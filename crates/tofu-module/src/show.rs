@@ -81,6 +81,29 @@ pub fn render_block(
     renderer.finish()
 }
 
+/// Renders one top-level block of `file` exactly as written, without merging:
+/// what hover shows for a block that has no effective view (an override with
+/// no base, a block OpenTofu rejects or drops, a `moved` block).
+pub fn render_as_written(
+    module: &ModuleAnalysis,
+    file: tofu_syntax::FileId,
+    block: &tofu_syntax::Block,
+    provenance: Provenance,
+) -> String {
+    let mut renderer = Renderer::new(module, provenance);
+    let labels: Vec<String> = block.labels.iter().map(|l| l.value.clone()).collect();
+    let header = header_text(&block.kind, &labels);
+    let body = EffectiveBody::as_written(file, &block.body);
+    if is_empty(&body) {
+        renderer.push(0, format!("{header} {{}}"), None);
+    } else {
+        renderer.push(0, format!("{header} {{"), None);
+        renderer.body(&body, 1, None);
+        renderer.push(0, "}".to_owned(), None);
+    }
+    renderer.finish()
+}
+
 fn is_empty(body: &EffectiveBody) -> bool {
     body.attributes.is_empty() && body.blocks.is_empty()
 }

@@ -1,0 +1,244 @@
+//! An immutable snapshot of every module analysis, and the editor-facing data
+//! shared by all features: file ranges that carry the text they refer to, and
+//! diagnostics ready to publish.
+//!
+//! A [`FileRange`] holds the text its byte range was computed on, so that the
+//! protocol layer converts it to lines and columns against exactly that text,
+//! even when the editor buffer has moved on since.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_module::{FileRole, ModuleAnalysis};
+use tofu_syntax::{Code, Diagnostic, FileId, Location, Severity, TextRange};
+
+use crate::host::{split_path, ModuleSnapshot};
+
+/// A byte range in one file, with the text it refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRange {
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    pub range: TextRange,
+}
+
+/// An entry of a diagnostic's related information.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelatedLocation {
+    pub location: FileRange,
+    pub message: String,
+}
+
+/// One text replacement of a fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileEdit {
+    pub location: FileRange,
+    pub new_text: String,
+}
+
+/// A diagnostic as an editor shows it. The range is never empty when the file
+/// is not (zero-width ranges are widened to one character).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditorDiagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub summary: String,
+    pub detail: String,
+    pub range: TextRange,
+    pub related: Vec<RelatedLocation>,
+    /// The whole file is dead weight for OpenTofu (`file-shadowed`, `file-ignored`).
+    pub unnecessary: bool,
+    pub fix: Option<EditorFix>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditorFix {
+    pub title: String,
+    pub edits: Vec<FileEdit>,
+    /// Files the fix creates (paths that do not exist yet), with their text.
+    pub new_files: Vec<(PathBuf, String)>,
+    pub safe: bool,
+}
+
+/// Everything to publish for one file of a module.
+#[derive(Clone, Debug)]
+pub struct FileDiagnostics {
+    pub path: PathBuf,
+    /// The editor buffer's version when the analysis used a buffer for this file.
+    pub version: Option<i32>,
+    pub text: Arc<str>,
+    pub diagnostics: Vec<EditorDiagnostic>,
+}
+
+/// An immutable view of every stored module analysis. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+}
+
+/// A file of an analysed module, found by path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FileInModule<'a> {
+    pub module: &'a ModuleSnapshot,
+    pub id: FileId,
+}
+
+impl<'a> FileInModule<'a> {
+    pub fn analysis(&self) -> &'a ModuleAnalysis {
+        &self.module.analysis
+    }
+
+    pub fn file(&self) -> Option<&'a tofu_module::ModuleFile> {
+        self.module.analysis.file(self.id)
+    }
+}
+
+impl Analysis {
+    pub(crate) fn new(modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>) -> Analysis {
+        Analysis { modules }
+    }
+
+    /// The analysis of module directory `dir`.
+    pub fn module(&self, dir: &Path) -> Option<&ModuleSnapshot> {
+        self.modules.get(dir)
+    }
+
+    pub fn modules(&self) -> impl Iterator<Item = &ModuleSnapshot> {
+        self.modules.values()
+    }
+
+    pub(crate) fn find_file(&self, path: &Path) -> Option<FileInModule<'_>> {
+        let (dir, name) = split_path(path)?;
+        let module = self.modules.get(&dir)?;
+        let id = module.analysis.file_id(&name)?;
+        Some(FileInModule { module, id })
+    }
+
+    /// The text the analysis used for `path`.
+    pub fn file_text(&self, path: &Path) -> Option<Arc<str>> {
+        let found = self.find_file(path)?;
+        found.file().map(|file| Arc::clone(&file.text))
+    }
+
+    /// Diagnostics for every file of module directory `dir` (every file the
+    /// analysis saw, including files without diagnostics), sorted by path.
+    pub fn module_diagnostics(&self, dir: &Path) -> Vec<FileDiagnostics> {
+        let Some(module) = self.modules.get(dir) else {
+            return Vec::new();
+        };
+        let analysis = &module.analysis;
+        let mut out: Vec<FileDiagnostics> = analysis
+            .files
+            .iter()
+            .map(|file| FileDiagnostics {
+                path: module.path_of(&file.name),
+                version: module.buffer_versions.get(&file.name).copied(),
+                text: Arc::clone(&file.text),
+                diagnostics: Vec::new(),
+            })
+            .collect();
+        for diagnostic in &analysis.diagnostics {
+            let Some(converted) = editor_diagnostic(module, diagnostic) else {
+                continue;
+            };
+            if let Some(slot) = out.get_mut(diagnostic.subject.file.0 as usize) {
+                slot.diagnostics.push(converted);
+            }
+        }
+        for (file, slot) in analysis.files.iter().zip(out.iter_mut()) {
+            let is_open = module.buffer_versions.contains_key(&file.name);
+            if file.role == FileRole::Ignored && is_open {
+                slot.diagnostics.push(file_ignored(&file.text));
+            }
+        }
+        out
+    }
+
+    /// The diagnostics of one file, as [`Analysis::module_diagnostics`] gives them.
+    pub fn file_diagnostics(&self, path: &Path) -> Option<FileDiagnostics> {
+        let (dir, _) = split_path(path)?;
+        self.module_diagnostics(&dir)
+            .into_iter()
+            .find(|file| file.path == path)
+    }
+}
+
+pub(crate) fn file_range(
+    module: &ModuleSnapshot,
+    file: FileId,
+    range: TextRange,
+) -> Option<FileRange> {
+    let file = module.analysis.file(file)?;
+    Some(FileRange {
+        path: module.path_of(&file.name),
+        text: Arc::clone(&file.text),
+        range,
+    })
+}
+
+fn location_range(module: &ModuleSnapshot, location: Location) -> Option<FileRange> {
+    let text = &module.analysis.file(location.file)?.text;
+    let range = location.range.unwrap_or_default().widened(text);
+    file_range(module, location.file, range)
+}
+
+fn editor_diagnostic(module: &ModuleSnapshot, diagnostic: &Diagnostic) -> Option<EditorDiagnostic> {
+    // A diagnostic about the directory itself has no place in a file.
+    diagnostic.subject.range?;
+    let subject = location_range(module, diagnostic.subject)?;
+    let related = diagnostic
+        .related
+        .iter()
+        .filter_map(|related| {
+            Some(RelatedLocation {
+                location: location_range(module, related.location)?,
+                message: related.message.clone(),
+            })
+        })
+        .collect();
+    let fix = diagnostic.fix.as_ref().map(|fix| EditorFix {
+        title: fix.title.clone(),
+        edits: fix
+            .edits
+            .iter()
+            .filter_map(|edit| {
+                Some(FileEdit {
+                    location: file_range(module, edit.file, edit.range)?,
+                    new_text: edit.new_text.clone(),
+                })
+            })
+            .collect(),
+        new_files: fix
+            .new_files
+            .iter()
+            .map(|new_file| (module.path_of(&new_file.name), new_file.text.clone()))
+            .collect(),
+        safe: fix.safe,
+    });
+    Some(EditorDiagnostic {
+        code: diagnostic.code,
+        severity: diagnostic.severity,
+        summary: diagnostic.summary.clone(),
+        detail: diagnostic.detail.clone(),
+        range: subject.range,
+        related,
+        unnecessary: matches!(diagnostic.code, Code::FileShadowed | Code::FileIgnored),
+        fix,
+    })
+}
+
+/// The `file-ignored` hint for an open document whose name OpenTofu skips.
+fn file_ignored(text: &str) -> EditorDiagnostic {
+    let whole = TextRange::from_usize(0, text.len()).widened(text);
+    EditorDiagnostic {
+        code: Code::FileIgnored,
+        severity: Code::FileIgnored.default_severity(),
+        summary: "File ignored: OpenTofu skips this name".to_owned(),
+        detail: "OpenTofu does not read files whose names start with \".\", end with \"~\", or start and end with \"#\": nothing declared here exists for OpenTofu.".to_owned(),
+        range: whole,
+        related: Vec::new(),
+        unnecessary: true,
+        fix: None,
+    }
+}

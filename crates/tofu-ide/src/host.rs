@@ -1,0 +1,480 @@
+//! The analysis host: the inputs of every module directory (files on disk with
+//! open editor buffers laid over them), a parse cache per directory, and the
+//! latest finished analysis of each.
+//!
+//! A change names one file or directory; only the module directory it belongs
+//! to becomes stale. Analysis runs in three steps so that a server can do the
+//! expensive middle one without holding its lock: [`AnalysisHost::start_analysis`]
+//! takes a copy of the inputs (cheap: texts are shared) and the parse cache,
+//! [`AnalysisJob::run`] analyses, [`AnalysisHost::finish_analysis`] stores the
+//! result unless a newer one is already stored. Generations come from one
+//! counter for the whole host, so "newer" is always well defined, also for a
+//! directory that was removed and came back.
+//!
+//! The host does no IO: callers read the disk (through `tofu-vfs`) and hand the
+//! contents in. Files without a configuration extension are never inputs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_module::discovery::has_config_extension;
+use tofu_module::{analyze, Config, FileContent, InputFile, ModuleAnalysis, ParseCache};
+
+use crate::analysis::Analysis;
+
+/// One change to the inputs.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// A file was created or changed on disk.
+    DiskFile { path: PathBuf, content: FileContent },
+    /// A file was deleted from disk.
+    DiskFileRemoved { path: PathBuf },
+    /// Every configuration file of `dir` as just read from disk (replaces what
+    /// was known of that directory on disk).
+    DiskDir { dir: PathBuf, files: Vec<InputFile> },
+    /// A directory was deleted: every module directory at or below it loses
+    /// its disk files.
+    DiskDirRemoved { dir: PathBuf },
+    /// An editor buffer was opened or changed; it hides the disk content.
+    BufferChanged {
+        path: PathBuf,
+        text: Arc<str>,
+        version: i32,
+    },
+    /// An editor buffer was closed; the disk content counts again.
+    BufferClosed { path: PathBuf },
+}
+
+/// What one module directory is made of right now.
+#[derive(Debug, Default)]
+struct ModuleInputs {
+    disk: BTreeMap<String, FileContent>,
+    buffers: BTreeMap<String, Buffer>,
+    /// Bumped (from the host's counter) on every change to this directory.
+    generation: u64,
+    /// `None` while a job holds it.
+    cache: Option<ParseCache>,
+}
+
+#[derive(Clone, Debug)]
+struct Buffer {
+    text: Arc<str>,
+    version: i32,
+}
+
+impl ModuleInputs {
+    fn is_empty(&self) -> bool {
+        self.disk.is_empty() && self.buffers.is_empty()
+    }
+}
+
+/// The finished analysis of one module directory, with what it was computed from.
+#[derive(Clone, Debug)]
+pub struct ModuleSnapshot {
+    pub dir: PathBuf,
+    /// The input generation this analysis reflects.
+    pub generation: u64,
+    pub analysis: Arc<ModuleAnalysis>,
+    /// Editor buffers used instead of disk content, by file name, with the
+    /// document version each one had.
+    pub buffer_versions: BTreeMap<String, i32>,
+}
+
+impl ModuleSnapshot {
+    /// The path of a file of this module.
+    pub fn path_of(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+/// A copy of one directory's inputs, ready to be analysed off the host.
+#[derive(Debug)]
+pub struct AnalysisJob {
+    dir: PathBuf,
+    generation: u64,
+    inputs: Vec<InputFile>,
+    buffer_versions: BTreeMap<String, i32>,
+    config: Config,
+    cache: ParseCache,
+}
+
+/// The result of [`AnalysisJob::run`], to hand back to the host.
+#[derive(Debug)]
+pub struct FinishedAnalysis {
+    pub snapshot: ModuleSnapshot,
+    cache: ParseCache,
+}
+
+impl AnalysisJob {
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Analyses the directory. Pure and synchronous; may take a while for a
+    /// large directory.
+    pub fn run(mut self) -> FinishedAnalysis {
+        let analysis = analyze(&self.inputs, &self.config, &mut self.cache);
+        FinishedAnalysis {
+            snapshot: ModuleSnapshot {
+                dir: self.dir,
+                generation: self.generation,
+                analysis: Arc::new(analysis),
+                buffer_versions: self.buffer_versions,
+            },
+            cache: self.cache,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct AnalysisHost {
+    config: Config,
+    modules: BTreeMap<PathBuf, ModuleInputs>,
+    analyses: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+    last_generation: u64,
+}
+
+/// Splits a file path into its directory and file name.
+pub fn split_path(path: &Path) -> Option<(PathBuf, String)> {
+    let name = path.file_name()?.to_str()?.to_owned();
+    let dir = path.parent()?.to_path_buf();
+    Some((dir, name))
+}
+
+impl AnalysisHost {
+    pub fn new(config: Config) -> AnalysisHost {
+        AnalysisHost {
+            config,
+            ..AnalysisHost::default()
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Replaces the configuration; every directory becomes stale.
+    pub fn set_config(&mut self, config: Config) -> Vec<PathBuf> {
+        self.config = config;
+        let dirs: Vec<PathBuf> = self.modules.keys().cloned().collect();
+        for dir in &dirs {
+            self.touch(dir);
+        }
+        dirs
+    }
+
+    fn next_generation(&mut self) -> u64 {
+        self.last_generation += 1;
+        self.last_generation
+    }
+
+    fn touch(&mut self, dir: &Path) -> &mut ModuleInputs {
+        let generation = self.next_generation();
+        let inputs = self.modules.entry(dir.to_path_buf()).or_default();
+        inputs.generation = generation;
+        inputs
+    }
+
+    /// Applies one change and returns the module directories it made stale.
+    pub fn apply_change(&mut self, change: Change) -> Vec<PathBuf> {
+        match change {
+            Change::DiskFile { path, content } => {
+                let Some((dir, name)) = config_file(&path) else {
+                    return Vec::new();
+                };
+                self.touch(&dir).disk.insert(name, content);
+                vec![dir]
+            }
+            Change::DiskFileRemoved { path } => {
+                let Some((dir, name)) = config_file(&path) else {
+                    return Vec::new();
+                };
+                if !self.modules.contains_key(&dir) {
+                    return Vec::new();
+                }
+                self.touch(&dir).disk.remove(&name);
+                vec![dir]
+            }
+            Change::DiskDir { dir, files } => {
+                let inputs = self.touch(&dir);
+                inputs.disk = files
+                    .into_iter()
+                    .filter(|file| has_config_extension(&file.name))
+                    .map(|file| (file.name, file.content))
+                    .collect();
+                vec![dir]
+            }
+            Change::DiskDirRemoved { dir } => {
+                let affected: Vec<PathBuf> = self
+                    .modules
+                    .keys()
+                    .filter(|known| known.starts_with(&dir))
+                    .cloned()
+                    .collect();
+                for known in &affected {
+                    self.touch(known).disk.clear();
+                }
+                affected
+            }
+            Change::BufferChanged {
+                path,
+                text,
+                version,
+            } => {
+                let Some((dir, name)) = config_file(&path) else {
+                    return Vec::new();
+                };
+                self.touch(&dir)
+                    .buffers
+                    .insert(name, Buffer { text, version });
+                vec![dir]
+            }
+            Change::BufferClosed { path } => {
+                let Some((dir, name)) = config_file(&path) else {
+                    return Vec::new();
+                };
+                if !self.modules.contains_key(&dir) {
+                    return Vec::new();
+                }
+                self.touch(&dir).buffers.remove(&name);
+                vec![dir]
+            }
+        }
+    }
+
+    /// Directories that currently have at least one input file.
+    pub fn module_dirs(&self) -> impl Iterator<Item = &Path> {
+        self.modules
+            .iter()
+            .filter(|(_, inputs)| !inputs.is_empty())
+            .map(|(dir, _)| dir.as_path())
+    }
+
+    /// True when `dir` is known (it has or had inputs).
+    pub fn knows_dir(&self, dir: &Path) -> bool {
+        self.modules.contains_key(dir)
+    }
+
+    /// True when `dir` has an open buffer.
+    pub fn has_buffers(&self, dir: &Path) -> bool {
+        self.modules
+            .get(dir)
+            .is_some_and(|inputs| !inputs.buffers.is_empty())
+    }
+
+    /// True when the stored analysis of `dir` does not reflect its current inputs.
+    pub fn is_stale(&self, dir: &Path) -> bool {
+        let Some(inputs) = self.modules.get(dir) else {
+            return false;
+        };
+        match self.analyses.get(dir) {
+            Some(snapshot) => snapshot.generation < inputs.generation,
+            None => true,
+        }
+    }
+
+    /// Takes a copy of `dir`'s inputs (and its parse cache) for analysis, or
+    /// `None` when the directory is unknown.
+    pub fn start_analysis(&mut self, dir: &Path) -> Option<AnalysisJob> {
+        let config = self.config.clone();
+        let inputs = self.modules.get_mut(dir)?;
+        let mut files: BTreeMap<&str, InputFile> = inputs
+            .disk
+            .iter()
+            .map(|(name, content)| {
+                (
+                    name.as_str(),
+                    InputFile {
+                        name: name.clone(),
+                        content: content.clone(),
+                    },
+                )
+            })
+            .collect();
+        for (name, buffer) in &inputs.buffers {
+            files.insert(
+                name,
+                InputFile::text(name.clone(), Arc::clone(&buffer.text)),
+            );
+        }
+        let buffer_versions = inputs
+            .buffers
+            .iter()
+            .map(|(name, buffer)| (name.clone(), buffer.version))
+            .collect();
+        let job_inputs = files.into_values().collect();
+        Some(AnalysisJob {
+            dir: dir.to_path_buf(),
+            generation: inputs.generation,
+            inputs: job_inputs,
+            buffer_versions,
+            config,
+            cache: inputs.cache.take().unwrap_or_default(),
+        })
+    }
+
+    /// Stores a finished analysis unless a newer one is stored already.
+    /// Returns whether it was stored.
+    pub fn finish_analysis(&mut self, finished: FinishedAnalysis) -> bool {
+        let FinishedAnalysis { snapshot, cache } = finished;
+        if let Some(inputs) = self.modules.get_mut(&snapshot.dir) {
+            if inputs.cache.is_none() {
+                inputs.cache = Some(cache);
+            }
+        }
+        let newer = self
+            .analyses
+            .get(&snapshot.dir)
+            .is_none_or(|stored| stored.generation < snapshot.generation);
+        if newer {
+            Arc::make_mut(&mut self.analyses).insert(snapshot.dir.clone(), snapshot);
+        }
+        newer
+    }
+
+    /// Analyses `dir` now, on this thread, if it is stale.
+    pub fn analyze_now(&mut self, dir: &Path) {
+        if !self.is_stale(dir) {
+            return;
+        }
+        if let Some(job) = self.start_analysis(dir) {
+            let finished = job.run();
+            self.finish_analysis(finished);
+        }
+    }
+
+    /// The number of files parsed so far in `dir` (not found in its cache);
+    /// `None` while a job holds the cache.
+    pub fn n_parsed(&self, dir: &Path) -> Option<u64> {
+        self.modules
+            .get(dir)?
+            .cache
+            .as_ref()
+            .map(|cache| cache.n_parsed)
+    }
+
+    /// An immutable view of every stored analysis.
+    pub fn snapshot(&self) -> Analysis {
+        Analysis::new(Arc::clone(&self.analyses))
+    }
+}
+
+/// The directory and name of a configuration file path; `None` for any other path.
+fn config_file(path: &Path) -> Option<(PathBuf, String)> {
+    let (dir, name) = split_path(path)?;
+    has_config_extension(&name).then_some((dir, name))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn text(content: &str) -> FileContent {
+        FileContent::Text(Arc::from(content))
+    }
+
+    #[test]
+    fn an_edit_reparses_only_the_edited_file_of_its_directory() {
+        let mut host = AnalysisHost::new(Config::default());
+        let dir = PathBuf::from("/w/a");
+        let other = PathBuf::from("/w/b");
+        host.apply_change(Change::DiskDir {
+            dir: dir.clone(),
+            files: vec![
+                InputFile::text("main.tf", "variable \"a\" {}\n"),
+                InputFile::text("other.tf", "variable \"b\" {}\n"),
+                InputFile::text("notes.txt", "ignored"),
+            ],
+        });
+        host.apply_change(Change::DiskFile {
+            path: other.join("main.tf"),
+            content: text("locals {}\n"),
+        });
+        host.analyze_now(&dir);
+        host.analyze_now(&other);
+        assert_eq!(host.n_parsed(&dir), Some(2));
+        let touched = host.apply_change(Change::BufferChanged {
+            path: dir.join("main.tf"),
+            text: Arc::from("variable \"a\" {}\nvariable \"a\" {}\n"),
+            version: 7,
+        });
+        assert_eq!(touched, vec![dir.clone()]);
+        assert!(host.is_stale(&dir));
+        assert!(!host.is_stale(&other));
+        host.analyze_now(&dir);
+        assert_eq!(host.n_parsed(&dir), Some(3));
+        let analysis = host.snapshot();
+        let module = analysis.module(&dir).unwrap();
+        assert_eq!(module.buffer_versions.get("main.tf"), Some(&7));
+        assert_eq!(module.analysis.files.len(), 2);
+        assert_eq!(module.analysis.diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn closing_a_buffer_brings_back_the_disk_content() {
+        let mut host = AnalysisHost::new(Config::default());
+        let path = PathBuf::from("/w/main.tf");
+        host.apply_change(Change::DiskFile {
+            path: path.clone(),
+            content: text("variable \"a\" {}\n"),
+        });
+        host.apply_change(Change::BufferChanged {
+            path: path.clone(),
+            text: Arc::from("oops {\n"),
+            version: 2,
+        });
+        host.analyze_now(Path::new("/w"));
+        assert!(!host
+            .snapshot()
+            .module(Path::new("/w"))
+            .unwrap()
+            .analysis
+            .diagnostics
+            .is_empty());
+        host.apply_change(Change::BufferClosed { path });
+        host.analyze_now(Path::new("/w"));
+        let snapshot = host.snapshot();
+        let module = snapshot.module(Path::new("/w")).unwrap();
+        assert!(module.analysis.diagnostics.is_empty());
+        assert!(module.buffer_versions.is_empty());
+    }
+
+    #[test]
+    fn an_older_analysis_never_replaces_a_newer_one() {
+        let mut host = AnalysisHost::new(Config::default());
+        let path = PathBuf::from("/w/main.tf");
+        host.apply_change(Change::DiskFile {
+            path: path.clone(),
+            content: text("variable \"a\" {}\n"),
+        });
+        let old_job = host.start_analysis(Path::new("/w")).unwrap();
+        host.apply_change(Change::DiskFile {
+            path,
+            content: text("variable \"b\" {}\n"),
+        });
+        let new_job = host.start_analysis(Path::new("/w")).unwrap();
+        assert!(host.finish_analysis(new_job.run()));
+        assert!(!host.finish_analysis(old_job.run()));
+        assert!(!host.is_stale(Path::new("/w")));
+    }
+
+    #[test]
+    fn removing_a_directory_empties_every_module_below_it() {
+        let mut host = AnalysisHost::new(Config::default());
+        for dir in ["/w/a", "/w/a/b", "/w/c"] {
+            host.apply_change(Change::DiskFile {
+                path: Path::new(dir).join("main.tf"),
+                content: text(""),
+            });
+        }
+        let mut affected = host.apply_change(Change::DiskDirRemoved {
+            dir: PathBuf::from("/w/a"),
+        });
+        affected.sort();
+        assert_eq!(affected, [PathBuf::from("/w/a"), PathBuf::from("/w/a/b")]);
+        let dirs: Vec<&Path> = host.module_dirs().collect();
+        assert_eq!(dirs, [Path::new("/w/c")]);
+    }
+}

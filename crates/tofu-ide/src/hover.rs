@@ -1,0 +1,387 @@
+//! Hover: the effective block under the cursor, as `server.md` §Hover asks.
+//!
+//! The markdown's first fenced code block (```` ```hcl ````) is the effective
+//! block after every override, rendered by `tofu_module::show` with a comment on
+//! each part that came from an override file. Below it, plain lines say where
+//! the block was declared and what each override file changed. A block that has
+//! no effective view (an override without a base, a block OpenTofu forbids in
+//! override files, a duplicate or dropped declaration) is shown as written,
+//! with a line saying what OpenTofu does with it. Files OpenTofu does not read
+//! get no hover.
+
+use std::fmt::Write as _;
+
+use tofu_module::show::{
+    render_as_written, render_block, render_locals, render_terraform, Provenance,
+};
+use tofu_module::{
+    address_of, BlockRef, EffectiveAttribute, EffectiveBlock, EffectiveLocal, FileRole,
+    ModuleAnalysis, Origin,
+};
+use tofu_syntax::{Block, Code, TextRange};
+
+use crate::analysis::{Analysis, FileInModule};
+use crate::locate::{block_at, BlockAt};
+
+/// What hover shows: markdown, and the range it is about (the block).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverResult {
+    pub markdown: String,
+    pub range: TextRange,
+}
+
+/// Top-level block types OpenTofu knows (`diagnostics.md` §4.1).
+const KNOWN_BLOCK_TYPES: [&str; 14] = [
+    "terraform",
+    "language",
+    "locals",
+    "moved",
+    "import",
+    "removed",
+    "provider",
+    "variable",
+    "output",
+    "module",
+    "check",
+    "resource",
+    "data",
+    "ephemeral",
+];
+
+/// Blocks OpenTofu refuses in override files.
+const FORBIDDEN_IN_OVERRIDES: [&str; 5] = ["language", "check", "moved", "import", "removed"];
+
+impl Analysis {
+    /// Hover at byte `offset` of the file at `path`.
+    pub fn hover(&self, path: &std::path::Path, offset: u32) -> Option<HoverResult> {
+        let found = self.find_file(path)?;
+        let at = block_at(&found, offset)?;
+        let analysis = found.analysis();
+        let markdown = match at.block.kind.as_str() {
+            "terraform" => terraform_hover(analysis, &at),
+            "locals" => locals_hover(analysis, &at),
+            _ => match analysis.effective.block_containing(at.block_ref) {
+                Some(effective) => effective_block_hover(analysis, effective),
+                None => as_written_hover(&found, &at),
+            },
+        };
+        Some(HoverResult {
+            markdown,
+            range: at.block.range,
+        })
+    }
+}
+
+fn code_block(code: &str) -> String {
+    let mut out = String::from("```hcl\n");
+    out.push_str(code);
+    if !code.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str("```\n");
+    out
+}
+
+/// `main.tf:3` for an origin.
+pub(crate) fn place(analysis: &ModuleAnalysis, origin: Origin) -> String {
+    match analysis.file(origin.file) {
+        Some(file) => format!(
+            "{}:{}",
+            file.name,
+            file.line_index
+                .line_col(&file.text, origin.range.start)
+                .line
+        ),
+        None => "?".to_owned(),
+    }
+}
+
+fn block_origin(analysis: &ModuleAnalysis, block: BlockRef) -> Origin {
+    Origin {
+        file: block.file,
+        range: analysis.block(block).map(|b| b.header).unwrap_or_default(),
+    }
+}
+
+fn within(analysis: &ModuleAnalysis, origin: Origin, block: BlockRef) -> bool {
+    origin.file == block.file
+        && analysis
+            .block(block)
+            .is_some_and(|b| b.range.contains(origin.range.start))
+}
+
+fn effective_block_hover(analysis: &ModuleAnalysis, effective: &EffectiveBlock) -> String {
+    let mut out = code_block(&render_block(
+        analysis,
+        effective,
+        Provenance::OverridesOnly,
+    ));
+    out.push('\n');
+    match effective.base {
+        Some(base) => {
+            let _ = writeln!(
+                out,
+                "Declared in `{}`.",
+                place(analysis, block_origin(analysis, base))
+            );
+        }
+        None => {
+            out.push_str("No primary file declares this provider configuration: an absent default configuration counts as empty, so the override introduces it.\n");
+        }
+    }
+    if effective.overrides.is_empty() {
+        return out;
+    }
+    out.push_str("\nChanged by:\n");
+    for &over in &effective.overrides {
+        let changes = override_changes(analysis, effective, over);
+        let _ = write!(out, "- `{}`", place(analysis, block_origin(analysis, over)));
+        if !changes.is_empty() {
+            let _ = write!(out, ": {}", changes.join(", "));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// What one override block did to the effective block, part by part.
+fn override_changes(
+    analysis: &ModuleAnalysis,
+    effective: &EffectiveBlock,
+    over: BlockRef,
+) -> Vec<String> {
+    let Some(block) = analysis.block(over) else {
+        return Vec::new();
+    };
+    let mut changes = Vec::new();
+    for attr in &block.body.attributes {
+        let text = match effective.body.attribute(&attr.name) {
+            Some(merged) => attribute_change(analysis, merged, over),
+            None => "not applied".to_owned(),
+        };
+        changes.push(format!("`{}` ({text})", attr.name));
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    for nested in &block.body.blocks {
+        let kind = match (nested.kind.as_str(), nested.labels.first()) {
+            ("dynamic", Some(label)) => label.value.as_str(),
+            (kind, _) => kind,
+        };
+        if kinds.contains(&kind) {
+            continue;
+        }
+        kinds.push(kind);
+        let merged: Vec<_> = effective
+            .body
+            .blocks
+            .iter()
+            .filter(|b| b.merge_kind() == kind)
+            .collect();
+        let text = if let Some(mine) = merged.iter().find(|b| within(analysis, b.origin, over)) {
+            match mine.superseded.as_slice() {
+                [] => "added".to_owned(),
+                replaced => format!("replaces {}", places(analysis, replaced)),
+            }
+        } else if let Some(later) = merged
+            .iter()
+            .find(|b| b.superseded.iter().any(|o| within(analysis, *o, over)))
+        {
+            format!("replaced later by `{}`", place(analysis, later.origin))
+        } else {
+            "not applied".to_owned()
+        };
+        changes.push(format!("`{kind}` blocks ({text})"));
+    }
+    changes
+}
+
+fn places(analysis: &ModuleAnalysis, origins: &[Origin]) -> String {
+    origins
+        .iter()
+        .map(|origin| format!("`{}`", place(analysis, *origin)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How the effective attribute relates to the definition in block `over`.
+fn attribute_change(
+    analysis: &ModuleAnalysis,
+    merged: &EffectiveAttribute,
+    over: BlockRef,
+) -> String {
+    let chain: Vec<Origin> = merged
+        .superseded
+        .iter()
+        .copied()
+        .chain(std::iter::once(merged.origin))
+        .collect();
+    let Some(position) = chain.iter().position(|o| within(analysis, *o, over)) else {
+        return "not applied".to_owned();
+    };
+    let mut text = match position.checked_sub(1).and_then(|i| chain.get(i)) {
+        Some(replaced) => format!("replaces `{}`", place(analysis, *replaced)),
+        None => "added".to_owned(),
+    };
+    if position + 1 < chain.len() {
+        let _ = write!(
+            text,
+            "; replaced later by `{}`",
+            place(analysis, merged.origin)
+        );
+    }
+    text
+}
+
+fn terraform_hover(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
+    let view = &analysis.effective.terraform;
+    if !view.blocks.contains(&at.block_ref) {
+        return as_written_text(analysis, at, Some(dropped_note(analysis, at)));
+    }
+    let mut out = code_block(&render_terraform(analysis, Provenance::OverridesOnly));
+    out.push_str("\nThe effective settings of every `terraform` block of the module: ");
+    out.push_str(&places(
+        analysis,
+        &view
+            .blocks
+            .iter()
+            .map(|b| block_origin(analysis, *b))
+            .collect::<Vec<_>>(),
+    ));
+    out.push_str(".\n");
+    out
+}
+
+fn locals_hover(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
+    let mut shown: Vec<EffectiveLocal> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for (index, attr) in at.block.body.attributes.iter().enumerate() {
+        if shown.iter().any(|local| local.name == attr.name) {
+            continue;
+        }
+        let origin = Origin {
+            file: at.block_ref.file,
+            range: attr.range,
+        };
+        match analysis.effective.local(&attr.name) {
+            Some(local) => {
+                let attribute = &local.attribute;
+                let in_effect =
+                    attribute.origin == origin || attribute.superseded.contains(&origin);
+                if !in_effect {
+                    notes.push(format!(
+                        "`{}`: this definition is not in effect; OpenTofu uses the one at `{}`.",
+                        attr.name,
+                        place(analysis, attribute.origin)
+                    ));
+                } else if attribute.origin != origin {
+                    notes.push(format!(
+                        "`{}`: value from `{}`, replacing {}.",
+                        attr.name,
+                        place(analysis, attribute.origin),
+                        places(analysis, &attribute.superseded)
+                    ));
+                }
+                shown.push(local.clone());
+            }
+            None => {
+                if at.role == FileRole::Override {
+                    notes.push(format!(
+                        "`{}`: OpenTofu rejects this override: no primary file defines a local value named \"{}\".",
+                        attr.name, attr.name
+                    ));
+                }
+                let entry = tofu_module::LocalRef {
+                    block: at.block_ref,
+                    attr: index,
+                };
+                shown.push(EffectiveLocal {
+                    name: attr.name.clone(),
+                    base: entry,
+                    overrides: Vec::new(),
+                    attribute: EffectiveAttribute {
+                        name: attr.name.clone(),
+                        origin,
+                        value: attr.expr.range,
+                        superseded: Vec::new(),
+                    },
+                });
+            }
+        }
+    }
+    let mut out = code_block(&render_locals(analysis, &shown, Provenance::OverridesOnly));
+    if !notes.is_empty() {
+        out.push('\n');
+        for note in notes {
+            let _ = writeln!(out, "- {note}");
+        }
+    }
+    out
+}
+
+fn as_written_hover(found: &FileInModule<'_>, at: &BlockAt<'_>) -> String {
+    let analysis = found.analysis();
+    let note = if at.role == FileRole::Override
+        && FORBIDDEN_IN_OVERRIDES.contains(&at.block.kind.as_str())
+    {
+        Some(format!(
+            "OpenTofu rejects this block: `{}` blocks are not allowed in override files.",
+            at.block.kind
+        ))
+    } else if has_label_error(analysis, at) || !KNOWN_BLOCK_TYPES.contains(&at.block.kind.as_str())
+    {
+        Some(dropped_note(analysis, at))
+    } else if let Some(address) = address_of(at.block) {
+        match at.role {
+            FileRole::Override => Some(format!(
+                "OpenTofu rejects this override: no primary file declares `{address}`, so there is nothing to merge it into."
+            )),
+            _ => analysis.declarations.get(&address).map(|declared| {
+                format!(
+                    "OpenTofu reports this duplicate declaration and uses the one at `{}`.",
+                    place(analysis, block_origin(analysis, declared.kept))
+                )
+            }),
+        }
+    } else {
+        None
+    };
+    as_written_text(analysis, at, note)
+}
+
+fn dropped_note(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
+    if has_label_error(analysis, at) {
+        "OpenTofu rejects this block: its labels are wrong, so it is dropped.".to_owned()
+    } else {
+        format!(
+            "OpenTofu rejects this block: `{}` is not a top-level block type.",
+            at.block.kind
+        )
+    }
+}
+
+fn has_label_error(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> bool {
+    analysis.diagnostics.iter().any(|diagnostic| {
+        diagnostic.code == Code::InvalidBlockLabels
+            && diagnostic.subject.file == at.block_ref.file
+            && diagnostic
+                .subject
+                .range
+                .is_some_and(|range| at.block.range.contains_inclusive(range.start))
+    })
+}
+
+fn as_written_text(analysis: &ModuleAnalysis, at: &BlockAt<'_>, note: Option<String>) -> String {
+    let block: &Block = at.block;
+    let mut out = code_block(&render_as_written(
+        analysis,
+        at.block_ref.file,
+        block,
+        Provenance::OverridesOnly,
+    ));
+    if let Some(note) = note {
+        out.push('\n');
+        out.push_str(&note);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,32 @@
+//! Editor features for OpenTofu modules, as plain data.
+//!
+//! [`AnalysisHost`] owns the inputs of every module directory (disk files with
+//! open buffers laid over them), a parse cache per directory and the latest
+//! analysis of each; [`Analysis`] is an immutable snapshot that answers hover,
+//! go to definition, references, document and workspace symbols, code actions
+//! and the diagnostics to publish per file.
+//!
+//! Inputs and outputs are file paths, byte offsets and strings. This crate knows
+//! nothing of the Language Server Protocol (no positions in UTF-16, no URIs, no
+//! JSON), does no IO and runs no async code: the protocol layer reads the disk,
+//! converts positions and decides when to analyse.
+
+mod analysis;
+mod code_actions;
+mod host;
+mod hover;
+mod locate;
+mod navigation;
+mod symbols;
+
+pub use analysis::{
+    Analysis, EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
+};
+pub use code_actions::CodeAction;
+pub use host::{split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot};
+pub use hover::HoverResult;
+pub use navigation::NavigationTarget;
+pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
+
+#[cfg(test)]
+mod tests;

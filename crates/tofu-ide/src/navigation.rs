@@ -1,0 +1,207 @@
+//! Navigation between a base block and the override blocks that change it
+//! (`server.md` §Navigation): go to definition and references.
+//!
+//! Identity is OpenTofu's (`merging.md` §2): a provider's includes its `alias`
+//! value, and local values match per name, entry by entry. Definition works on
+//! a block header (or a local's name); anywhere else it finds nothing.
+
+use std::path::Path;
+
+use tofu_module::{address_of, BlockRef, LocalRef, ModuleAnalysis};
+use tofu_syntax::TextRange;
+
+use crate::analysis::{file_range, Analysis, FileRange};
+use crate::host::ModuleSnapshot;
+use crate::locate::{block_at, focus_range, local_entry_at, on_header};
+
+/// A place to jump to: the range to select and the whole construct around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NavigationTarget {
+    pub focus: FileRange,
+    pub full_range: TextRange,
+}
+
+/// What the cursor names: a top-level block or one local value entry.
+enum Subject {
+    Block(BlockRef),
+    Local(LocalRef),
+}
+
+impl Analysis {
+    /// On an override block header: the base block it merges into. On a base
+    /// block header: the override blocks that change it. The same per entry on
+    /// a local value's name.
+    pub fn goto_definition(&self, path: &Path, offset: u32) -> Vec<NavigationTarget> {
+        let Some((module, subject)) = self.subject_at(path, offset) else {
+            return Vec::new();
+        };
+        let analysis = &module.analysis;
+        match subject {
+            Subject::Block(block_ref) => {
+                let targets = block_definition(analysis, block_ref);
+                targets
+                    .into_iter()
+                    .filter_map(|target| block_target(module, target))
+                    .collect()
+            }
+            Subject::Local(local_ref) => {
+                let Some(name) = local_name(analysis, local_ref) else {
+                    return Vec::new();
+                };
+                let Some(local) = analysis.effective.local(name) else {
+                    return Vec::new();
+                };
+                let targets = if local.base == local_ref {
+                    local.overrides.clone()
+                } else {
+                    vec![local.base]
+                };
+                targets
+                    .into_iter()
+                    .filter_map(|target| local_target(module, target))
+                    .collect()
+            }
+        }
+    }
+
+    /// Every block (or local value entry) with the same identity as the one
+    /// under the cursor, in loading order: primary declarations, then override
+    /// blocks. Without `include_declaration`, the declaration OpenTofu keeps is
+    /// left out.
+    pub fn references(
+        &self,
+        path: &Path,
+        offset: u32,
+        include_declaration: bool,
+    ) -> Vec<NavigationTarget> {
+        let Some((module, subject)) = self.subject_at(path, offset) else {
+            return Vec::new();
+        };
+        let analysis = &module.analysis;
+        let loaded = analysis.primary.iter().chain(analysis.overrides.iter());
+        match subject {
+            Subject::Block(block_ref) => {
+                let Some(address) = analysis.block(block_ref).and_then(address_of) else {
+                    return Vec::new();
+                };
+                let kept = analysis.declarations.get(&address).map(|d| d.kept);
+                let mut targets = Vec::new();
+                for &file in loaded {
+                    let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
+                        continue;
+                    };
+                    for (index, block) in source.body.blocks.iter().enumerate() {
+                        let candidate = BlockRef {
+                            file,
+                            index,
+                            nested: None,
+                        };
+                        if address_of(block).as_ref() != Some(&address)
+                            || (!include_declaration && Some(candidate) == kept)
+                        {
+                            continue;
+                        }
+                        targets.extend(block_target(module, candidate));
+                    }
+                }
+                targets
+            }
+            Subject::Local(local_ref) => {
+                let Some(name) = local_name(analysis, local_ref) else {
+                    return Vec::new();
+                };
+                let kept = analysis.declarations.local(name).map(|d| d.kept);
+                let mut targets = Vec::new();
+                for &file in loaded {
+                    let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
+                        continue;
+                    };
+                    for (index, block) in source.body.blocks.iter().enumerate() {
+                        if block.kind != "locals" {
+                            continue;
+                        }
+                        for (attr, entry) in block.body.attributes.iter().enumerate() {
+                            let candidate = LocalRef {
+                                block: BlockRef {
+                                    file,
+                                    index,
+                                    nested: None,
+                                },
+                                attr,
+                            };
+                            if entry.name != name
+                                || (!include_declaration && Some(candidate) == kept)
+                            {
+                                continue;
+                            }
+                            targets.extend(local_target(module, candidate));
+                        }
+                    }
+                }
+                targets
+            }
+        }
+    }
+
+    fn subject_at(&self, path: &Path, offset: u32) -> Option<(&ModuleSnapshot, Subject)> {
+        let found = self.find_file(path)?;
+        let at = block_at(&found, offset)?;
+        if let Some((local_ref, _)) = local_entry_at(&at, offset) {
+            return Some((found.module, Subject::Local(local_ref)));
+        }
+        let is_json = found.file()?.is_json();
+        on_header(at.block, is_json, offset).then_some((found.module, Subject::Block(at.block_ref)))
+    }
+}
+
+/// The blocks a definition request on `block_ref`'s header leads to.
+fn block_definition(analysis: &ModuleAnalysis, block_ref: BlockRef) -> Vec<BlockRef> {
+    if let Some(effective) = analysis.effective.block_containing(block_ref) {
+        if effective.base == Some(block_ref) {
+            return effective.overrides.clone();
+        }
+        return effective.base.into_iter().collect();
+    }
+    // A duplicate declaration leads to the one OpenTofu keeps.
+    let Some(address) = analysis.block(block_ref).and_then(address_of) else {
+        return Vec::new();
+    };
+    analysis
+        .declarations
+        .get(&address)
+        .filter(|declared| declared.all.contains(&block_ref))
+        .map(|declared| vec![declared.kept])
+        .unwrap_or_default()
+}
+
+fn local_name(analysis: &ModuleAnalysis, local: LocalRef) -> Option<&str> {
+    analysis
+        .block(local.block)?
+        .body
+        .attributes
+        .get(local.attr)
+        .map(|attr| attr.name.as_str())
+}
+
+fn block_target(module: &ModuleSnapshot, target: BlockRef) -> Option<NavigationTarget> {
+    let analysis = &module.analysis;
+    let block = analysis.block(target)?;
+    let is_json = analysis.file(target.file)?.is_json();
+    Some(NavigationTarget {
+        focus: file_range(module, target.file, focus_range(block, is_json))?,
+        full_range: block.range,
+    })
+}
+
+fn local_target(module: &ModuleSnapshot, target: LocalRef) -> Option<NavigationTarget> {
+    let attr = module
+        .analysis
+        .block(target.block)?
+        .body
+        .attributes
+        .get(target.attr)?;
+    Some(NavigationTarget {
+        focus: file_range(module, target.block.file, attr.name_range)?,
+        full_range: attr.range,
+    })
+}

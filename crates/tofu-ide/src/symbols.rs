@@ -1,0 +1,191 @@
+//! Document symbols (one per top-level block, with attributes and nested
+//! blocks as children) and workspace symbols (every declared block and local
+//! value of every module, by address).
+//!
+//! A file OpenTofu does not read (hidden by a `.tofu` twin, skipped by name)
+//! still gets document symbols, parsed on the spot: the outline is about the
+//! text in the editor, not about what OpenTofu loads.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tofu_syntax::{Block, Body, TextRange};
+
+use crate::analysis::{file_range, Analysis, FileRange};
+use crate::locate::focus_range;
+
+/// What a symbol stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// A top-level block; `block_type` says which.
+    Block,
+    /// A block nested in another one.
+    NestedBlock,
+    Attribute,
+    /// A local value (workspace symbols).
+    Local,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentSymbol {
+    /// `resource "aws_instance" "web"`, `lifecycle`, `ami`.
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The block type (`resource`, `variable`, …) for blocks; empty for attributes.
+    pub block_type: String,
+    pub range: TextRange,
+    pub selection_range: TextRange,
+    pub children: Vec<DocumentSymbol>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceSymbol {
+    /// The address: `aws_instance.web`, `variable.region`, `local.name`.
+    pub name: String,
+    pub kind: SymbolKind,
+    pub block_type: String,
+    pub location: FileRange,
+    /// The module directory, for display.
+    pub container: String,
+}
+
+/// The most workspace symbols one query returns.
+const MAX_WORKSPACE_SYMBOLS: usize = 256;
+
+/// `resource "aws_instance" "web"`.
+fn block_title(block: &Block) -> String {
+    let mut title = block.kind.clone();
+    for label in &block.labels {
+        title.push_str(" \"");
+        title.push_str(&label.value);
+        title.push('"');
+    }
+    title
+}
+
+fn body_symbols(body: &Body, is_json: bool) -> Vec<DocumentSymbol> {
+    let mut symbols: Vec<DocumentSymbol> = body
+        .attributes
+        .iter()
+        .map(|attr| DocumentSymbol {
+            name: attr.name.clone(),
+            kind: SymbolKind::Attribute,
+            block_type: String::new(),
+            range: attr.range,
+            selection_range: attr.name_range,
+            children: Vec::new(),
+        })
+        .collect();
+    symbols.extend(body.blocks.iter().map(|block| DocumentSymbol {
+        name: block_title(block),
+        kind: SymbolKind::NestedBlock,
+        block_type: block.kind.clone(),
+        range: block.range.cover(focus_range(block, is_json)),
+        selection_range: focus_range(block, is_json),
+        children: body_symbols(&block.body, is_json),
+    }));
+    symbols.sort_by_key(|symbol| (symbol.range.start, symbol.range.end));
+    symbols
+}
+
+impl Analysis {
+    /// The outline of the file at `path`.
+    pub fn document_symbols(&self, path: &Path) -> Vec<DocumentSymbol> {
+        let Some(found) = self.find_file(path) else {
+            return Vec::new();
+        };
+        let Some(file) = found.file() else {
+            return Vec::new();
+        };
+        let is_json = file.is_json();
+        let source = match &file.source {
+            Some(source) => Arc::clone(source),
+            None if tofu_module::discovery::has_config_extension(&file.name) => {
+                Arc::new(tofu_syntax::parse(&file.name, &file.text))
+            }
+            None => return Vec::new(),
+        };
+        source
+            .body
+            .blocks
+            .iter()
+            .map(|block| DocumentSymbol {
+                name: block_title(block),
+                kind: SymbolKind::Block,
+                block_type: block.kind.clone(),
+                range: block.range.cover(focus_range(block, is_json)),
+                selection_range: focus_range(block, is_json),
+                children: body_symbols(&block.body, is_json),
+            })
+            .collect()
+    }
+
+    /// Declared blocks and local values of every module whose address contains
+    /// `query` (case-insensitively; an empty query matches everything), sorted
+    /// by address then path, at most 256.
+    pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
+        let query = query.to_lowercase();
+        let matches = |name: &str| query.is_empty() || name.to_lowercase().contains(&query);
+        let mut symbols = Vec::new();
+        for module in self.modules() {
+            let analysis = &module.analysis;
+            let container = module.dir.display().to_string();
+            for declared in &analysis.declarations.blocks {
+                let name = declared.address.to_string();
+                let name = name.strip_prefix("resource.").unwrap_or(&name).to_owned();
+                if !matches(&name) {
+                    continue;
+                }
+                let Some(block) = analysis.block(declared.kept) else {
+                    continue;
+                };
+                let Some(file) = analysis.file(declared.kept.file) else {
+                    continue;
+                };
+                let focus = focus_range(block, file.is_json());
+                let Some(location) = file_range(module, declared.kept.file, focus) else {
+                    continue;
+                };
+                symbols.push(WorkspaceSymbol {
+                    name,
+                    kind: SymbolKind::Block,
+                    block_type: block.kind.clone(),
+                    location,
+                    container: container.clone(),
+                });
+            }
+            for declared in &analysis.declarations.locals {
+                let name = format!("local.{}", declared.name);
+                if !matches(&name) {
+                    continue;
+                }
+                let Some(attr) = analysis
+                    .block(declared.kept.block)
+                    .and_then(|block| block.body.attributes.get(declared.kept.attr))
+                else {
+                    continue;
+                };
+                let Some(location) = file_range(module, declared.kept.block.file, attr.name_range)
+                else {
+                    continue;
+                };
+                symbols.push(WorkspaceSymbol {
+                    name,
+                    kind: SymbolKind::Local,
+                    block_type: "locals".to_owned(),
+                    location,
+                    container: container.clone(),
+                });
+            }
+        }
+        symbols.sort_by(|a, b| {
+            (&a.name, &a.location.path, a.location.range.start).cmp(&(
+                &b.name,
+                &b.location.path,
+                b.location.range.start,
+            ))
+        });
+        symbols.truncate(MAX_WORKSPACE_SYMBOLS);
+        symbols
+    }
+}

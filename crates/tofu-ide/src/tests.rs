@@ -1,0 +1,347 @@
+//! Feature tests through one fixture helper: a module written as one string
+//! with `//- name` headers, the cursor marked `$0`, and expectations rendered
+//! as the user sees them (markdown, `file:line` places, symbol outlines).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_module::Config;
+use tofu_syntax::TextRange;
+
+use crate::{Analysis, AnalysisHost, Change, NavigationTarget};
+
+const DIR: &str = "/ws/mod";
+
+/// Builds the module; returns the analysis, the file holding `$0` and the offset.
+fn fixture(text: &str) -> (Analysis, PathBuf, u32) {
+    let mut host = AnalysisHost::new(Config::default());
+    let mut cursor = None;
+    for part in text.split("//- ").filter(|part| !part.trim().is_empty()) {
+        let (name, body) = part.split_once('\n').unwrap();
+        let path = Path::new(DIR).join(name.trim());
+        let body = match body.find("$0") {
+            Some(at) => {
+                cursor = Some((path.clone(), at as u32));
+                body.replacen("$0", "", 1)
+            }
+            None => body.to_owned(),
+        };
+        host.apply_change(Change::BufferChanged {
+            path,
+            text: Arc::from(body),
+            version: 1,
+        });
+    }
+    host.analyze_now(Path::new(DIR));
+    let (path, offset) = cursor.unwrap_or_else(|| (Path::new(DIR).join("main.tf"), 0));
+    (host.snapshot(), path, offset)
+}
+
+fn hover(text: &str) -> String {
+    let (analysis, path, offset) = fixture(text);
+    analysis
+        .hover(&path, offset)
+        .map(|hover| hover.markdown)
+        .unwrap_or_else(|| "null".to_owned())
+}
+
+/// `name:line` of each target's focus, and the focused text.
+fn render_targets(targets: &[NavigationTarget]) -> Vec<String> {
+    targets
+        .iter()
+        .map(|target| {
+            let focus = &target.focus;
+            let line = focus.text[..focus.range.start as usize]
+                .matches('\n')
+                .count()
+                + 1;
+            format!(
+                "{}:{line} {}",
+                focus.path.file_name().unwrap().to_string_lossy(),
+                focus.range.slice(&focus.text)
+            )
+        })
+        .collect()
+}
+
+const OVERRIDDEN: &str = r#"
+//- main.tf
+resource "aws_instance" "web" {
+  ami           = "ami-1"
+  instance_type = "t3.micro"
+  ebs_block_device {
+    device_name = "/dev/sdb"
+  }
+}
+locals {
+  name = "demo"
+  zone = "a"
+}
+//- override.tf
+resource "aws_instance" "web" {
+  instance_type = "t3.large"
+  ebs_block_device {
+    device_name = "/dev/sdc"
+  }
+}
+locals {
+  name = "prod"
+}
+//- z_override.tf.json
+{"resource": {"aws_instance": {"web": {"ami": "ami-2"}}}}
+"#;
+
+fn with_cursor(fixture: &str, file: &str, needle: &str) -> String {
+    let header = format!("//- {file}\n");
+    let start = fixture.find(&header).unwrap() + header.len();
+    let at = start + fixture[start..].find(needle).unwrap();
+    format!("{}$0{}", &fixture[..at], &fixture[at..])
+}
+
+#[test]
+fn hover_shows_the_effective_block_with_override_provenance() {
+    let text = with_cursor(OVERRIDDEN, "main.tf", "ami");
+    assert_eq!(
+        hover(&text),
+        r#"```hcl
+resource "aws_instance" "web" {
+  ami           = "ami-2"     # z_override.tf.json:1
+  instance_type = "t3.large"  # override.tf:2
+  ebs_block_device {          # override.tf:3
+    device_name = "/dev/sdc"
+  }
+}
+```
+
+Declared in `main.tf:1`.
+
+Changed by:
+- `override.tf:1`: `instance_type` (replaces `main.tf:3`), `ebs_block_device` blocks (replaces `main.tf:4`)
+- `z_override.tf.json:1`: `ami` (replaces `main.tf:2`)
+"#
+    );
+    // The same hover from the override block.
+    let from_override = hover(&with_cursor(OVERRIDDEN, "override.tf", "t3.large"));
+    assert_eq!(from_override, hover(&text));
+}
+
+#[test]
+fn hover_on_locals_shows_each_effective_value() {
+    let text = with_cursor(OVERRIDDEN, "main.tf", "zone");
+    assert_eq!(
+        hover(&text),
+        r#"```hcl
+locals {
+  name = "prod"  # override.tf:8
+  zone = "a"
+}
+```
+
+- `name`: value from `override.tf:8`, replacing `main.tf:9`.
+"#
+    );
+}
+
+#[test]
+fn hover_on_an_override_without_base_says_opentofu_rejects_it() {
+    let text = r#"
+//- main.tf
+variable "region" {}
+//- override.tf
+output "missing" {
+  $0value = 1
+}
+moved {
+  from = a.b
+  to   = a.c
+}
+"#;
+    assert_eq!(
+        hover(text),
+        "```hcl\noutput \"missing\" {\n  value = 1  # override.tf:2\n}\n```\n\nOpenTofu rejects this override: no primary file declares `output.missing`, so there is nothing to merge it into.\n"
+    );
+    let moved = text.replace("$0", "").replace("moved {", "mo$0ved {");
+    assert!(hover(&moved).ends_with(
+        "OpenTofu rejects this block: `moved` blocks are not allowed in override files.\n"
+    ));
+}
+
+#[test]
+fn hover_is_null_outside_blocks_and_in_files_opentofu_does_not_read() {
+    let outside = "//- main.tf\nvariable \"a\" {}\n$0\n# comment\n";
+    assert_eq!(hover(outside), "null");
+    let shadowed = "//- main.tf\nvariable \"a\" {$0}\n//- main.tofu\nvariable \"b\" {}\n";
+    assert_eq!(hover(shadowed), "null");
+    let ignored = "//- .main.tf\nvariable \"a\" {$0}\n//- b.tf\nvariable \"b\" {}\n";
+    assert_eq!(hover(ignored), "null");
+}
+
+#[test]
+fn hover_on_terraform_shows_the_synthesized_view() {
+    let text = r#"
+//- main.tf
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+//- override.tf
+terra$0form {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.0" }
+  }
+}
+"#;
+    let markdown = hover(text);
+    assert!(
+        markdown.starts_with("```hcl\nterraform {\n  required_providers {\n"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("# override.tf:3"), "{markdown}");
+    assert!(
+        markdown.ends_with("of the module: `main.tf:1`, `override.tf:1`.\n"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn definition_goes_from_override_to_base_and_back() {
+    let (analysis, path, offset) = fixture(&with_cursor(OVERRIDDEN, "override.tf", "\"web\""));
+    assert_eq!(
+        render_targets(&analysis.goto_definition(&path, offset)),
+        ["main.tf:1 resource \"aws_instance\" \"web\""]
+    );
+    let (analysis, path, offset) = fixture(&with_cursor(OVERRIDDEN, "main.tf", "resource"));
+    assert_eq!(
+        render_targets(&analysis.goto_definition(&path, offset)),
+        [
+            "override.tf:1 resource \"aws_instance\" \"web\"",
+            "z_override.tf.json:1 \"web\""
+        ]
+    );
+    // Inside the body (not on the header) there is nothing to go to.
+    let (analysis, path, offset) = fixture(&with_cursor(OVERRIDDEN, "main.tf", "\"ami-1\""));
+    assert!(analysis.goto_definition(&path, offset).is_empty());
+}
+
+#[test]
+fn definition_and_references_work_per_local_entry() {
+    let (analysis, path, offset) =
+        fixture(&with_cursor(OVERRIDDEN, "override.tf", "name = \"prod\""));
+    assert_eq!(
+        render_targets(&analysis.goto_definition(&path, offset)),
+        ["main.tf:9 name"]
+    );
+    let (analysis, path, offset) = fixture(&with_cursor(OVERRIDDEN, "main.tf", "name = \"demo\""));
+    assert_eq!(
+        render_targets(&analysis.goto_definition(&path, offset)),
+        ["override.tf:8 name"]
+    );
+    assert_eq!(
+        render_targets(&analysis.references(&path, offset, true)),
+        ["main.tf:9 name", "override.tf:8 name"]
+    );
+    assert_eq!(
+        render_targets(&analysis.references(&path, offset, false)),
+        ["override.tf:8 name"]
+    );
+}
+
+#[test]
+fn references_match_providers_by_alias() {
+    let text = r#"
+//- main.tf
+provider "aws" {
+  region = "a"
+}
+provider "aws" {
+  alias = "west"
+}
+//- override.tf
+pro$0vider "aws" {
+  alias  = "west"
+  region = "b"
+}
+provider "aws" {
+  region = "c"
+}
+"#;
+    let (analysis, path, offset) = fixture(text);
+    assert_eq!(
+        render_targets(&analysis.references(&path, offset, true)),
+        [
+            "main.tf:4 provider \"aws\"",
+            "override.tf:1 provider \"aws\""
+        ]
+    );
+}
+
+#[test]
+fn document_symbols_outline_blocks_attributes_and_nested_blocks() {
+    let (analysis, _, _) = fixture(OVERRIDDEN);
+    let symbols = analysis.document_symbols(&Path::new(DIR).join("main.tf"));
+    let outline: Vec<String> = symbols
+        .iter()
+        .map(|symbol| {
+            let children: Vec<&str> = symbol.children.iter().map(|c| c.name.as_str()).collect();
+            format!("{} [{}]", symbol.name, children.join(", "))
+        })
+        .collect();
+    assert_eq!(
+        outline,
+        [
+            "resource \"aws_instance\" \"web\" [ami, instance_type, ebs_block_device]",
+            "locals [name, zone]"
+        ]
+    );
+}
+
+#[test]
+fn workspace_symbols_find_declarations_by_address() {
+    let (analysis, _, _) = fixture(OVERRIDDEN);
+    let names: Vec<String> = analysis
+        .workspace_symbols("")
+        .into_iter()
+        .map(|symbol| symbol.name)
+        .collect();
+    assert_eq!(names, ["aws_instance.web", "local.name", "local.zone"]);
+    let web: Vec<String> = analysis
+        .workspace_symbols("WEB")
+        .into_iter()
+        .map(|symbol| symbol.name)
+        .collect();
+    assert_eq!(web, ["aws_instance.web"]);
+}
+
+#[test]
+fn module_diagnostics_cover_every_file_and_flag_ignored_open_files() {
+    let text =
+        "//- main.tf\nvariable \"a\" {}\nvariable \"a\" {}\n//- .backup.tf\nx\n//- main.tofu\n";
+    let (analysis, _, _) = fixture(text);
+    let files = analysis.module_diagnostics(Path::new(DIR));
+    let rendered: Vec<String> = files
+        .iter()
+        .map(|file| {
+            let codes: Vec<&str> = file.diagnostics.iter().map(|d| d.code.as_str()).collect();
+            format!(
+                "{} v{} [{}]",
+                file.path.file_name().unwrap().to_string_lossy(),
+                file.version.unwrap(),
+                codes.join(", ")
+            )
+        })
+        .collect();
+    assert_eq!(
+        rendered,
+        [
+            ".backup.tf v1 [file-ignored]",
+            "main.tf v1 [file-shadowed]",
+            "main.tofu v1 []"
+        ]
+    );
+    let ignored = &files[0].diagnostics[0];
+    assert!(ignored.unnecessary);
+    assert_eq!(ignored.range, TextRange::new(0, 2));
+}
