@@ -4,6 +4,8 @@
 //! offered, its fix). This test fails when the committed file is stale;
 //! `UPDATE_EXPECT=1 cargo test -p tofu-lens --test docs` rewrites it.
 
+#![allow(clippy::unwrap_used)]
+
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
