@@ -453,14 +453,10 @@ impl Checker {
                         out.push(
                             Diagnostic::new(Code::UnsupportedArgument, summary, self.at(range))
                                 .with_detail(format!(
-                                    "The lifecycle argument \"{}\" is not available for {} blocks.",
-                                    attr.name,
-                                    if block.kind == "data" {
-                                        "data"
-                                    } else {
-                                        "ephemeral"
-                                    }
-                                )),
+                                    "The lifecycle argument \"{}\" is defined only for managed resources (\"resource\" blocks), and is not valid for {} resources.",
+                                attr.name,
+                                if block.kind == "data" { "data" } else { "ephemeral" }
+                            )),
                         );
                     }
                     _ => out.push(self.unsupported_argument(attr)),
@@ -643,7 +639,15 @@ impl Checker {
             .unwrap_or(block.header.end);
         out.push(
             Diagnostic::new(Code::RepetitionConflict, format!("Invalid combination of {listed}"), self.at(TextRange::new(start, end)))
-                .with_detail(format!("The {listed} meta-arguments are mutually exclusive: only one of them may decide how many instances of this {} exist.", block.kind)),
+                .with_detail(format!(
+                    "The {listed} meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of {} to be created.",
+                    match block.kind.as_str() {
+                        "data" => "data sources",
+                        "ephemeral" => "ephemeral resources",
+                        "module" => "module instances",
+                        _ => "resources",
+                    }
+                )),
         );
     }
 
