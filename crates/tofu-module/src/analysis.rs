@@ -231,6 +231,9 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     };
     let mut found = Vec::new();
     rules::schema::check(&module, &mut found);
+    rules::providers::check(&module, &mut found);
+    rules::references::check(&module, &mut found);
+    rules::blocks::check(&module, &mut found);
     let declarations = Declarations::collect(&module, &mut found);
     module.declarations = declarations;
     module.diagnostics.extend(found);

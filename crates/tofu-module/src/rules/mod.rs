@@ -6,7 +6,10 @@
 //! withholds every other diagnostic of the directory (`diagnostics.md` §6),
 //! which `analysis` applies after all rules ran.
 
+pub(crate) mod blocks;
 pub(crate) mod module_calls;
+pub(crate) mod providers;
+pub(crate) mod references;
 pub(crate) mod schema;
 pub(crate) mod variables;
 pub(crate) mod versions;
