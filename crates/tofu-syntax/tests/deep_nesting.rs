@@ -3,6 +3,8 @@
 //! parses on a thread with a small 1 MiB stack, half of what test threads
 //! get, so the margin is measured rather than hoped for.
 
+#![allow(clippy::expect_used)]
+
 use std::thread;
 
 fn parses_on_a_small_stack(name: &'static str, text: String) -> tofu_syntax::SourceFile {
