@@ -43,7 +43,7 @@ pub struct ModuleFile {
     /// The text as given (a lossy decoding for a file that is not UTF-8; empty for
     /// a file that could not be read).
     pub text: Arc<str>,
-    pub line_index: LineIndex,
+    pub line_index: Arc<LineIndex>,
     /// The parsed file, for loaded files that could be read.
     pub source: Option<Arc<SourceFile>>,
     /// Why the file could not be read, if it could not.
@@ -179,22 +179,25 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     cache.begin();
     let mut diagnostics = Vec::new();
     let mut files = Vec::with_capacity(sorted.len());
+    let mut roles = vec![FileRole::Other; sorted.len()];
+    for (list, role) in [
+        (&discovered.primary, FileRole::Primary),
+        (&discovered.overrides, FileRole::Override),
+        (&discovered.ignored, FileRole::Ignored),
+    ] {
+        for &index in list {
+            if let Some(slot) = roles.get_mut(index) {
+                *slot = role;
+            }
+        }
+    }
+    for &(hidden, by) in &discovered.shadowed {
+        if let Some(slot) = roles.get_mut(hidden) {
+            *slot = FileRole::Shadowed { by: id(by) };
+        }
+    }
     for (index, input) in sorted.iter().enumerate() {
-        let role = if discovered.primary.contains(&index) {
-            FileRole::Primary
-        } else if discovered.overrides.contains(&index) {
-            FileRole::Override
-        } else if let Some(&(_, by)) = discovered
-            .shadowed
-            .iter()
-            .find(|(hidden, _)| *hidden == index)
-        {
-            FileRole::Shadowed { by: id(by) }
-        } else if discovered.ignored.contains(&index) {
-            FileRole::Ignored
-        } else {
-            FileRole::Other
-        };
+        let role = roles.get(index).copied().unwrap_or(FileRole::Other);
         let file = load_file(input, role, id(index), cache, &mut diagnostics);
         files.push(file);
     }
@@ -274,11 +277,14 @@ fn load_file(
     let mut file = ModuleFile {
         name: input.name.clone(),
         role,
-        line_index: LineIndex::new(&text),
+        line_index: Arc::new(LineIndex::new("")),
         text: Arc::clone(&text),
         source: None,
         read_error: read_error.clone(),
     };
+    if !role.is_loaded() || read_error.is_some() || parse_upto.is_some() {
+        file.line_index = Arc::new(LineIndex::new(&text));
+    }
     if !role.is_loaded() {
         return file;
     }
@@ -297,7 +303,11 @@ fn load_file(
         return file;
     }
     let source = match parse_upto {
-        None => cache.get_or_parse(&input.name, &text),
+        None => {
+            let (source, line_index) = cache.get_or_parse(&input.name, &text);
+            file.line_index = line_index;
+            source
+        }
         Some(first_bad_byte) => {
             let at = first_bad_byte as usize;
             diagnostics.push(
@@ -314,7 +324,7 @@ fn load_file(
                 valid_end -= 1;
             }
             let valid: Arc<str> = Arc::from(text.get(..valid_end).unwrap_or_default());
-            let mut parsed = (*cache.get_or_parse(&input.name, &valid)).clone();
+            let mut parsed = (*cache.get_or_parse(&input.name, &valid).0).clone();
             parsed.errors.clear();
             parsed
                 .unrecovered

@@ -165,6 +165,19 @@ pub fn discover(names: &[&str]) -> Discovery {
         }
     }
     for list in [&mut discovery.primary, &mut discovery.overrides] {
+        // The .tofu/.tofu.json files of this list by (base name, extension),
+        // so each .tf file finds its twin in one lookup.
+        let hiders: std::collections::HashMap<(&str, Extension), usize> = list
+            .iter()
+            .filter_map(|&index| match classes.get(index) {
+                Some(FileClass::Config {
+                    extension,
+                    base_name,
+                    ..
+                }) if extension.is_tofu() => Some(((base_name.as_str(), *extension), index)),
+                _ => None,
+            })
+            .collect();
         let mut kept = Vec::with_capacity(list.len());
         for &index in list.iter() {
             let hider = match classes.get(index) {
@@ -172,12 +185,9 @@ pub fn discover(names: &[&str]) -> Discovery {
                     extension,
                     base_name,
                     ..
-                }) => extension.hidden_by().and_then(|twin_extension| {
-                    list.iter().copied().find(|&other| {
-                        matches!(classes.get(other), Some(FileClass::Config { extension, base_name: other_base, .. })
-                            if *extension == twin_extension && other_base == base_name)
-                    })
-                }),
+                }) => extension
+                    .hidden_by()
+                    .and_then(|twin| hiders.get(&(base_name.as_str(), twin)).copied()),
                 _ => None,
             };
             match hider {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::SourceFile;
+use tofu_syntax::{LineIndex, SourceFile};
 
 use crate::version::Version;
 
@@ -95,12 +95,14 @@ impl Default for Config {
     }
 }
 
-/// Parsed files by content. Keep one cache per module directory: each analysis
-/// drops the entries it did not use, so the cache holds at most the files of
-/// the latest analysis.
+/// Parsed files (and their line indexes) by file name and content. Keep one
+/// cache per module directory: each analysis drops the entries it did not
+/// use, so the cache holds at most the files of the latest analysis. A file
+/// whose text is the same `Arc` as last time is found without comparing
+/// text, so a keystroke costs one parse, not one hash of every file.
 #[derive(Debug, Default)]
 pub struct ParseCache {
-    entries: HashMap<(bool, Arc<str>), CacheEntry>,
+    entries: HashMap<String, CacheEntry>,
     generation: u64,
     /// How many files were actually parsed (not found in the cache) so far.
     pub n_parsed: u64,
@@ -108,7 +110,9 @@ pub struct ParseCache {
 
 #[derive(Debug)]
 struct CacheEntry {
+    text: Arc<str>,
     source: Arc<SourceFile>,
+    line_index: Arc<LineIndex>,
     last_used: u64,
 }
 
@@ -121,23 +125,32 @@ impl ParseCache {
         self.generation += 1;
     }
 
-    pub(crate) fn get_or_parse(&mut self, name: &str, text: &Arc<str>) -> Arc<SourceFile> {
-        let key = (name.ends_with(".json"), Arc::clone(text));
+    pub(crate) fn get_or_parse(
+        &mut self,
+        name: &str,
+        text: &Arc<str>,
+    ) -> (Arc<SourceFile>, Arc<LineIndex>) {
         let generation = self.generation;
-        if let Some(entry) = self.entries.get_mut(&key) {
-            entry.last_used = generation;
-            return Arc::clone(&entry.source);
+        if let Some(entry) = self.entries.get_mut(name) {
+            if Arc::ptr_eq(&entry.text, text) || *entry.text == **text {
+                entry.last_used = generation;
+                entry.text = Arc::clone(text);
+                return (Arc::clone(&entry.source), Arc::clone(&entry.line_index));
+            }
         }
         self.n_parsed += 1;
         let source = Arc::new(tofu_syntax::parse(name, text));
+        let line_index = Arc::new(LineIndex::new(text));
         self.entries.insert(
-            key,
+            name.to_owned(),
             CacheEntry {
+                text: Arc::clone(text),
                 source: Arc::clone(&source),
+                line_index: Arc::clone(&line_index),
                 last_used: generation,
             },
         );
-        source
+        (source, line_index)
     }
 
     pub(crate) fn finish(&mut self) {
