@@ -13,7 +13,9 @@ pub mod model;
 mod native;
 pub mod text;
 
-pub use diagnostic::{Code, Diagnostic, FileId, Fix, Location, NewFile, Related, Severity, TextEdit};
+pub use diagnostic::{
+    Code, Diagnostic, FileId, Fix, Location, NewFile, Related, Severity, TextEdit,
+};
 pub use model::*;
 pub use text::{LineCol, LineIndex, TextRange};
 

@@ -44,8 +44,16 @@ fn deeply_nested_json_input_is_a_syntax_error() {
         format!("{{\"a\": {}", "{\"b\": ".repeat(100_000)),
         format!("{{\"resource\": {}}}", "{\"x\": ".repeat(10_000)),
         format!("{{\"a\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000)),
-        format!("{{\"locals\": {}1{}}}", "{\"b\": ".repeat(100_000), "}".repeat(100_000)),
-        format!("{{\"variable\": {{\"v\": {{\"default\": {}1{}}}}}}}", "[".repeat(5_000), "]".repeat(5_000)),
+        format!(
+            "{{\"locals\": {}1{}}}",
+            "{\"b\": ".repeat(100_000),
+            "}".repeat(100_000)
+        ),
+        format!(
+            "{{\"variable\": {{\"v\": {{\"default\": {}1{}}}}}}}",
+            "[".repeat(5_000),
+            "]".repeat(5_000)
+        ),
     ];
     for text in cases {
         let file = parses_on_a_small_stack("deep.tf.json", text);
