@@ -17,6 +17,7 @@ mod rules;
 mod schema;
 pub mod show;
 mod terraform;
+pub mod types;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};

@@ -1,0 +1,574 @@
+//! Type constraints as OpenTofu reads a variable's `type` (`diagnostics.md`
+//! §4.14), constant values as it reads a `default` (§4.15), and conversion of
+//! one to the other (`merging.md` §6.1).
+//!
+//! [`parse_type_constraint`] is HCL's `typeexpr.TypeConstraintWithDefaults` on
+//! the syntax-neutral expression model: it returns the type or every error HCL
+//! would report, each as data (summary, detail, range) so that a rule can turn
+//! them into diagnostics. [`parse_variable_type`] adds OpenTofu's own layer on
+//! top (the legacy quoted form, the `list`/`map` shorthands, JSON strings), and
+//! falls back to `any` whenever the type does not parse, as OpenTofu does.
+//!
+//! A JSON `type` string is parsed by handing `t = CONTENT` to the native
+//! adapter of `tofu-syntax` and walking the resulting expression: the type
+//! grammar (and the constant defaults inside `optional(…)`) then runs on one
+//! expression model for both syntaxes, without a second converter from
+//! hcl-edit's tree and without a new dependency. Ranges inside a JSON string are
+//! mapped back byte for byte from the string's first content byte (HCL itself
+//! maps them from the opening quote); escapes make them drift, and they are
+//! clamped to the string.
+//!
+//! Deliberately left out: exact types (`any` is always allowed here, since only
+//! type *constraints* are parsed), and anything that needs evaluation beyond
+//! literals. Recursion is bounded: a type nested deeper than [`MAX_TYPE_DEPTH`]
+//! is taken as `any`.
+
+mod convert;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
+
+pub use convert::{apply_defaults, convert, ConversionError};
+pub use value::{Value, ValueError};
+
+/// Types nested deeper than this are not parsed (they count as `any`).
+pub const MAX_TYPE_DEPTH: usize = 64;
+
+const INVALID_TYPE: &str = "Invalid type specification";
+
+/// A type constraint: a type that may contain `any` and optional attributes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeConstraint {
+    String,
+    Number,
+    Bool,
+    /// `any`: every value conforms.
+    Any,
+    List(Box<TypeConstraint>),
+    Set(Box<TypeConstraint>),
+    Map(Box<TypeConstraint>),
+    Object {
+        attrs: Vec<ObjectAttribute>,
+    },
+    Tuple(Vec<TypeConstraint>),
+}
+
+/// One attribute of an `object({…})` type, in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectAttribute {
+    pub name: String,
+    pub ty: TypeConstraint,
+    /// Written as `optional(T)` or `optional(T, DEFAULT)`.
+    pub optional: bool,
+    /// The default of `optional(T, DEFAULT)`, already converted to `T`.
+    pub default: Option<Value>,
+}
+
+impl TypeConstraint {
+    /// The name cty uses for this type in conversion errors
+    /// (`FriendlyNameForConstraint`): `list of string`, `map of any single type`,
+    /// `object`, `any type`.
+    pub fn friendly_name(&self) -> String {
+        match self {
+            TypeConstraint::String => "string".to_owned(),
+            TypeConstraint::Number => "number".to_owned(),
+            TypeConstraint::Bool => "bool".to_owned(),
+            TypeConstraint::Any => "any type".to_owned(),
+            TypeConstraint::List(element) => format!("list of {}", element_name(element)),
+            TypeConstraint::Set(element) => format!("set of {}", element_name(element)),
+            TypeConstraint::Map(element) => format!("map of {}", element_name(element)),
+            TypeConstraint::Object { .. } => "object".to_owned(),
+            TypeConstraint::Tuple(_) => "tuple".to_owned(),
+        }
+    }
+
+    pub fn attribute(&self, name: &str) -> Option<&ObjectAttribute> {
+        match self {
+            TypeConstraint::Object { attrs } => attrs.iter().find(|attr| attr.name == name),
+            _ => None,
+        }
+    }
+}
+
+fn element_name(element: &TypeConstraint) -> String {
+    match element {
+        TypeConstraint::Any => "any single type".to_owned(),
+        other => other.friendly_name(),
+    }
+}
+
+/// Writes the type in OpenTofu's type syntax, e.g. `map(list(string))`.
+/// Optional defaults are not shown.
+impl fmt::Display for TypeConstraint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeConstraint::String => f.write_str("string"),
+            TypeConstraint::Number => f.write_str("number"),
+            TypeConstraint::Bool => f.write_str("bool"),
+            TypeConstraint::Any => f.write_str("any"),
+            TypeConstraint::List(element) => write!(f, "list({element})"),
+            TypeConstraint::Set(element) => write!(f, "set({element})"),
+            TypeConstraint::Map(element) => write!(f, "map({element})"),
+            TypeConstraint::Tuple(elements) => {
+                f.write_str("tuple([")?;
+                for (index, element) in elements.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{element}")?;
+                }
+                f.write_str("])")
+            }
+            TypeConstraint::Object { attrs } => {
+                f.write_str("object({")?;
+                for (index, attr) in attrs.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    if attr.optional {
+                        write!(f, "{} = optional({})", attr.name, attr.ty)?;
+                    } else {
+                        write!(f, "{} = {}", attr.name, attr.ty)?;
+                    }
+                }
+                f.write_str("})")
+            }
+        }
+    }
+}
+
+/// One error of a type expression, as HCL reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeError {
+    /// "Invalid type specification", or for a bad `optional` default HCL's
+    /// evaluation summary or "Invalid default value for optional attribute".
+    pub summary: String,
+    pub detail: String,
+    pub range: TextRange,
+}
+
+impl TypeError {
+    fn invalid(detail: impl Into<String>, range: TextRange) -> TypeError {
+        TypeError {
+            summary: INVALID_TYPE.to_owned(),
+            detail: detail.into(),
+            range,
+        }
+    }
+}
+
+/// What OpenTofu makes of a variable's `type` argument.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableType {
+    /// The constraint used for conversions: `any` whenever `problem` is set.
+    pub constraint: TypeConstraint,
+    pub problem: Option<VariableTypeProblem>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariableTypeProblem {
+    /// The legacy native form `type = "string"` (`quoted-type-constraint`).
+    /// OpenTofu rejects it and uses `any`, even for `"string"`, `"list"` and
+    /// `"map"`. `written` is the string's value, `None` for a template.
+    Quoted { written: Option<String> },
+    /// The type does not parse (`invalid-type-constraint`); never empty.
+    Invalid(Vec<TypeError>),
+}
+
+/// Reads a variable's `type` expression as OpenTofu's `decodeVariableType`
+/// does. `text` is the whole file the expression's ranges index into.
+pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableType {
+    let parsed = match syntax {
+        Syntax::Native => {
+            if let Some(written) = quoted_string(expr) {
+                return VariableType {
+                    constraint: TypeConstraint::Any,
+                    problem: Some(VariableTypeProblem::Quoted { written }),
+                };
+            }
+            parse_with_shorthands(expr, text)
+        }
+        Syntax::Json => match json_string(expr, text) {
+            Some(content) => {
+                let content_range = TextRange::new(
+                    expr.range.start.saturating_add(1),
+                    expr.range.end.saturating_sub(1).max(expr.range.start),
+                );
+                parse_string_with_shorthands(&content, content_range)
+            }
+            // A JSON number, array, object, bool or null is no type expression.
+            None => match expr.kind {
+                ExprKind::Null => Err(vec![TypeError::invalid(
+                    "The keyword \"null\" is not a valid type specification.",
+                    expr.range,
+                )]),
+                _ => Err(vec![TypeError::invalid(NOT_A_TYPE, expr.range)]),
+            },
+        },
+    };
+    match parsed {
+        Ok(constraint) => VariableType {
+            constraint,
+            problem: None,
+        },
+        Err(errors) => VariableType {
+            constraint: TypeConstraint::Any,
+            problem: Some(VariableTypeProblem::Invalid(errors)),
+        },
+    }
+}
+
+/// HCL's `TypeConstraintWithDefaults` on a native expression: `any` and
+/// `optional(T, DEFAULT)` allowed, no OpenTofu shorthands. `text` is the source
+/// the expression's ranges index into.
+pub fn parse_type_constraint(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+    let mut parser = TypeParser {
+        text,
+        errors: Vec::new(),
+    };
+    let constraint = parser.constraint(expr, 0);
+    if parser.errors.is_empty() {
+        Ok(constraint)
+    } else {
+        Err(parser.errors)
+    }
+}
+
+/// A type expression held in a string (JSON syntax). `content_range` is where
+/// the string's content lies in the file; error ranges are mapped into it.
+pub fn parse_type_constraint_string(
+    content: &str,
+    content_range: TextRange,
+) -> Result<TypeConstraint, Vec<TypeError>> {
+    let (expr, synthetic) = match synthetic_expr(content) {
+        Some(parsed) => parsed,
+        None => {
+            return Err(vec![TypeError::invalid(NOT_A_TYPE, content_range)]);
+        }
+    };
+    parse_type_constraint(&expr, &synthetic).map_err(|errors| remap_errors(errors, content_range))
+}
+
+const NOT_A_TYPE: &str = "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).";
+
+/// The prefix that turns a type string into a one-attribute native file.
+const SYNTHETIC_PREFIX: &str = "t = ";
+
+/// Parses `content` as one native expression. `None` when it is not exactly
+/// one expression.
+fn synthetic_expr(content: &str) -> Option<(Expr, String)> {
+    let synthetic = format!("{SYNTHETIC_PREFIX}{content}\n");
+    let file = tofu_syntax::parse("type.tf", &synthetic);
+    if file.has_errors() || !file.unrecovered.is_empty() || !file.body.blocks.is_empty() {
+        return None;
+    }
+    let [attribute] = file.body.attributes.as_slice() else {
+        return None;
+    };
+    Some((attribute.expr.clone(), synthetic))
+}
+
+fn remap_errors(errors: Vec<TypeError>, content_range: TextRange) -> Vec<TypeError> {
+    let prefix = tofu_syntax::text::to_u32(SYNTHETIC_PREFIX.len());
+    let map = |offset: u32| {
+        content_range
+            .start
+            .saturating_add(offset.saturating_sub(prefix))
+            .min(content_range.end)
+    };
+    errors
+        .into_iter()
+        .map(|error| TypeError {
+            range: TextRange::new(map(error.range.start), map(error.range.end)),
+            ..error
+        })
+        .collect()
+}
+
+/// OpenTofu's shorthands first (`list` = `list(any)`, `map` = `map(any)`, top
+/// level only), then HCL's grammar.
+fn parse_with_shorthands(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+    match keyword(expr) {
+        Some("list") => Ok(TypeConstraint::List(Box::new(TypeConstraint::Any))),
+        Some("map") => Ok(TypeConstraint::Map(Box::new(TypeConstraint::Any))),
+        _ => parse_type_constraint(expr, text),
+    }
+}
+
+fn parse_string_with_shorthands(
+    content: &str,
+    content_range: TextRange,
+) -> Result<TypeConstraint, Vec<TypeError>> {
+    match content {
+        "list" => Ok(TypeConstraint::List(Box::new(TypeConstraint::Any))),
+        "map" => Ok(TypeConstraint::Map(Box::new(TypeConstraint::Any))),
+        _ => parse_type_constraint_string(content, content_range),
+    }
+}
+
+/// A native quoted string or heredoc (HCL's `TemplateExpr`): `Some(value)` for
+/// a literal, `Some(None)` for one with interpolations.
+fn quoted_string(expr: &Expr) -> Option<Option<String>> {
+    match &expr.kind {
+        ExprKind::String(value) => Some(Some(value.clone())),
+        ExprKind::Template(_) => Some(None),
+        _ => None,
+    }
+}
+
+/// The content of a JSON string value, decoded, including one holding `${`.
+fn json_string(expr: &Expr, text: &str) -> Option<String> {
+    match &expr.kind {
+        ExprKind::String(value) => Some(value.clone()),
+        ExprKind::Template(_) => value::decode_json_string(expr.range.slice(text)),
+        _ => None,
+    }
+}
+
+/// HCL's `ExprAsKeyword`: a bare name, or `null`/`true`/`false` (which HCL
+/// turns back into names).
+fn keyword(expr: &Expr) -> Option<&str> {
+    match &expr.kind {
+        ExprKind::Traversal(traversal) if traversal.steps.is_empty() => Some(&traversal.root),
+        ExprKind::Null => Some("null"),
+        ExprKind::Bool(true) => Some("true"),
+        ExprKind::Bool(false) => Some("false"),
+        _ => None,
+    }
+}
+
+/// An object constructor key that is an attribute name: a bare identifier,
+/// not parenthesized, not quoted.
+fn attribute_name(key: &Expr) -> Option<&str> {
+    match &key.kind {
+        ExprKind::Traversal(traversal)
+            if traversal.steps.is_empty() && traversal.root_range == key.range =>
+        {
+            Some(&traversal.root)
+        }
+        ExprKind::Null | ExprKind::Bool(_) => keyword(key),
+        _ => None,
+    }
+}
+
+struct TypeParser<'a> {
+    text: &'a str,
+    errors: Vec<TypeError>,
+}
+
+impl TypeParser<'_> {
+    /// HCL's `getType`: a type, or `any` after pushing errors.
+    fn constraint(&mut self, expr: &Expr, depth: usize) -> TypeConstraint {
+        if depth > MAX_TYPE_DEPTH {
+            return TypeConstraint::Any;
+        }
+        if let Some(word) = keyword(expr) {
+            return match word {
+                "bool" => TypeConstraint::Bool,
+                "string" => TypeConstraint::String,
+                "number" => TypeConstraint::Number,
+                "any" => TypeConstraint::Any,
+                "list" | "map" | "set" => self.fail(
+                    format!("The {word} type constructor requires one argument specifying the element type."),
+                    expr.range,
+                ),
+                "object" => self.fail(OBJECT_ARGUMENT, expr.range),
+                "tuple" => self.fail(TUPLE_ARGUMENT, expr.range),
+                // A bare `optional` is just an unknown keyword to HCL.
+                other => self.fail(
+                    format!("The keyword \"{other}\" is not a valid type specification."),
+                    expr.range,
+                ),
+            };
+        }
+        let ExprKind::Call(call) = &expr.kind else {
+            return self.fail(NOT_A_TYPE, expr.range);
+        };
+        let args_range = self.args_range(expr, call);
+        let name = call.name.as_str();
+        match name {
+            "bool" | "string" | "number" => {
+                return self.fail(
+                    format!("Primitive type keyword \"{name}\" does not expect arguments."),
+                    args_range,
+                );
+            }
+            "any" => {
+                return self.fail(
+                    "Type constraint keyword \"any\" does not expect arguments.",
+                    args_range,
+                );
+            }
+            _ => {}
+        }
+        let single_argument = match call.args.as_slice() {
+            [argument] => Some(argument),
+            _ => None,
+        };
+        let Some(argument) = single_argument else {
+            let subject = match (call.args.get(1), call.args.last()) {
+                (Some(second), Some(last)) => second.range.cover(last.range),
+                _ => args_range,
+            };
+            return match name {
+                "list" | "set" | "map" => self.fail(
+                    format!("The {name} type constructor requires one argument specifying the element type."),
+                    subject,
+                ),
+                "object" => self.fail(OBJECT_ARGUMENT, subject),
+                "tuple" => self.fail(TUPLE_ARGUMENT, subject),
+                _ => self.other_call(expr, call),
+            };
+        };
+        match name {
+            "list" => TypeConstraint::List(Box::new(self.constraint(argument, depth + 1))),
+            "set" => TypeConstraint::Set(Box::new(self.constraint(argument, depth + 1))),
+            "map" => TypeConstraint::Map(Box::new(self.constraint(argument, depth + 1))),
+            "object" => self.object(argument, depth),
+            "tuple" => {
+                let ExprKind::Array(elements) = &argument.kind else {
+                    return self.fail(
+                        "Tuple type constructor requires a list of element types.",
+                        argument.range,
+                    );
+                };
+                TypeConstraint::Tuple(
+                    elements
+                        .iter()
+                        .map(|element| self.constraint(element, depth + 1))
+                        .collect(),
+                )
+            }
+            _ => self.other_call(expr, call),
+        }
+    }
+
+    /// `optional(…)` outside an object attribute, or an unknown constructor.
+    fn other_call(&mut self, expr: &Expr, call: &Call) -> TypeConstraint {
+        if call.name == "optional" {
+            self.fail(OPTIONAL_MISPLACED, call.name_range)
+        } else {
+            self.fail(
+                format!("Keyword \"{}\" is not a valid type constructor.", call.name),
+                expr.range,
+            )
+        }
+    }
+
+    fn object(&mut self, argument: &Expr, depth: usize) -> TypeConstraint {
+        let ExprKind::Object(items) = &argument.kind else {
+            return self.fail(
+                "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
+                argument.range,
+            );
+        };
+        let mut attrs: Vec<ObjectAttribute> = Vec::new();
+        for item in items {
+            let Some(name) = attribute_name(&item.key) else {
+                self.fail(
+                    "Object constructor map keys must be attribute names.",
+                    item.key.range,
+                );
+                continue;
+            };
+            if attrs.iter().any(|attr| attr.name == name) {
+                self.fail(
+                    "Object constructor map keys must be unique.",
+                    item.key.range,
+                );
+                continue;
+            }
+            let mut type_expr = &item.value;
+            let mut optional = false;
+            let mut default_expr = None;
+            if let ExprKind::Call(call) = &item.value.kind {
+                if call.name == "optional" {
+                    let args_range = self.args_range(&item.value, call);
+                    let Some(first) = call.args.first() else {
+                        self.fail(
+                            "Optional attribute modifier requires the attribute type as its argument.",
+                            args_range,
+                        );
+                        continue;
+                    };
+                    match call.args.get(1..).unwrap_or_default() {
+                        [] => optional = true,
+                        [default] => match value::constant_value(default, self.text) {
+                            Ok(value) => {
+                                optional = true;
+                                default_expr = Some((default, value));
+                            }
+                            Err(errors) => {
+                                self.errors
+                                    .extend(errors.into_iter().map(|error| TypeError {
+                                        summary: error.summary,
+                                        detail: error.detail,
+                                        range: error.range,
+                                    }))
+                            }
+                        },
+                        _ => {
+                            self.fail(
+                                "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
+                                args_range,
+                            );
+                        }
+                    }
+                    type_expr = first;
+                }
+            }
+            let ty = self.constraint(type_expr, depth + 1);
+            let mut default = None;
+            if let Some((expr, value)) = default_expr {
+                match convert::convert(&value, &ty) {
+                    Ok(converted) => default = Some(converted),
+                    Err(error) => self.errors.push(TypeError {
+                        summary: "Invalid default value for optional attribute".to_owned(),
+                        detail: format!(
+                            "This default value is not compatible with the attribute's type constraint: {}.",
+                            error.message
+                        ),
+                        range: expr.range,
+                    }),
+                }
+            }
+            attrs.push(ObjectAttribute {
+                name: name.to_owned(),
+                ty,
+                optional,
+                default,
+            });
+        }
+        TypeConstraint::Object { attrs }
+    }
+
+    /// From the call's `(` to its `)`, as HCL's `ArgsRange`.
+    fn args_range(&self, expr: &Expr, call: &Call) -> TextRange {
+        let after_name = call.name_range.end;
+        let open = self
+            .text
+            .get(after_name as usize..expr.range.end as usize)
+            .and_then(|rest| rest.find('('))
+            .map_or(after_name, |at| {
+                after_name.saturating_add(tofu_syntax::text::to_u32(at))
+            });
+        TextRange::new(open, expr.range.end.max(open))
+    }
+
+    fn fail(&mut self, detail: impl Into<String>, range: TextRange) -> TypeConstraint {
+        self.errors.push(TypeError::invalid(detail, range));
+        TypeConstraint::Any
+    }
+}
+
+const OBJECT_ARGUMENT: &str =
+    "The object type constructor requires one argument specifying the attribute types and values as a map.";
+const TUPLE_ARGUMENT: &str =
+    "The tuple type constructor requires one argument specifying the element types as a list.";
+const OPTIONAL_MISPLACED: &str =
+    "Keyword \"optional\" is valid only as a modifier for object type attributes.";

@@ -1,0 +1,432 @@
+//! Converting a constant value to a type constraint, as cty's
+//! `convert.Convert` does for OpenTofu (`merging.md` §6.1).
+//!
+//! cty decides in two steps and so does this module: first on the *types*
+//! (is there any conversion from the value's shape to the constraint?), which
+//! fails with cty's `MismatchMessage` ("bool required", "element 0: number
+//! required", `attribute "a" is required`); then on the *values*, where only
+//! strings can fail ("a number is required", "a bool is required"), with the
+//! path to the failing element kept apart in [`ConversionError::path`] because
+//! OpenTofu prints it in one message and not in another.
+//!
+//! Silent on purpose: an element type `any` accepts every element (cty's
+//! unification of mixed element types is modelled for primitives only, for the
+//! converted value), and unknown or null values convert to everything.
+
+use std::fmt;
+
+use super::value::{canonical_number, is_number, Value};
+use super::TypeConstraint;
+
+/// Conversion recursion deeper than this accepts the value as it is.
+const MAX_CONVERT_DEPTH: usize = 256;
+
+/// Why a value does not convert, in cty's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConversionError {
+    /// Where in the value, as OpenTofu formats paths (`[0]`, `.name`,
+    /// `["key"]`); empty at the top or for a mismatch of shapes.
+    pub path: String,
+    pub message: String,
+}
+
+/// `PATH: MESSAGE`, as OpenTofu's `tfdiags.FormatError` writes it.
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Converts `value` to `ty`, returning the converted value (numbers as
+/// strings, strings as numbers or bools, objects reduced to the type's
+/// attributes with absent optional ones null) or why it does not convert.
+pub fn convert(value: &Value, ty: &TypeConstraint) -> Result<Value, ConversionError> {
+    if !convertible(value, ty, 0) {
+        return Err(ConversionError {
+            path: String::new(),
+            message: mismatch_message(value, ty, 0),
+        });
+    }
+    let mut path = String::new();
+    convert_value(value, ty, &mut path, 0)
+}
+
+/// Fills in the defaults of `optional(T, DEFAULT)` attributes that are absent
+/// or null, at every level, as HCL's `typeexpr.Defaults.Apply` does before
+/// OpenTofu converts a variable's default.
+pub fn apply_defaults(value: &Value, ty: &TypeConstraint) -> Value {
+    apply_defaults_at(value, ty, 0)
+}
+
+fn apply_defaults_at(value: &Value, ty: &TypeConstraint, depth: usize) -> Value {
+    if depth > MAX_CONVERT_DEPTH {
+        return value.clone();
+    }
+    match (value, ty) {
+        (Value::Object(items), TypeConstraint::Object { attrs }) => {
+            let mut applied: Vec<(String, Value)> = items
+                .iter()
+                .map(|(name, item)| {
+                    let item = match ty.attribute(name) {
+                        Some(attr) => apply_defaults_at(item, &attr.ty, depth + 1),
+                        None => item.clone(),
+                    };
+                    (name.clone(), item)
+                })
+                .collect();
+            for attr in attrs {
+                let Some(default) = &attr.default else {
+                    continue;
+                };
+                let filled = apply_defaults_at(default, &attr.ty, depth + 1);
+                match applied.iter_mut().find(|(name, _)| *name == attr.name) {
+                    Some((_, existing)) if existing.is_null() => *existing = filled,
+                    Some(_) => {}
+                    None => applied.push((attr.name.clone(), filled)),
+                }
+            }
+            Value::Object(applied)
+        }
+        (Value::Object(items), TypeConstraint::Map(element)) => Value::Object(
+            items
+                .iter()
+                .map(|(name, item)| (name.clone(), apply_defaults_at(item, element, depth + 1)))
+                .collect(),
+        ),
+        (Value::Tuple(items), TypeConstraint::List(element) | TypeConstraint::Set(element)) => {
+            Value::Tuple(
+                items
+                    .iter()
+                    .map(|item| apply_defaults_at(item, element, depth + 1))
+                    .collect(),
+            )
+        }
+        (Value::Tuple(items), TypeConstraint::Tuple(types)) => Value::Tuple(
+            items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| match types.get(index) {
+                    Some(element) => apply_defaults_at(item, element, depth + 1),
+                    None => item.clone(),
+                })
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
+/// Whether cty has a conversion from the value's type to `ty` (`GetConversionUnsafe`).
+fn convertible(value: &Value, ty: &TypeConstraint, depth: usize) -> bool {
+    if depth > MAX_CONVERT_DEPTH {
+        return true;
+    }
+    match (value, ty) {
+        (_, TypeConstraint::Any) | (Value::Unknown | Value::Null, _) => true,
+        (
+            Value::String(_),
+            TypeConstraint::String | TypeConstraint::Number | TypeConstraint::Bool,
+        )
+        | (Value::Number(_), TypeConstraint::String | TypeConstraint::Number)
+        | (Value::Bool(_), TypeConstraint::String | TypeConstraint::Bool) => true,
+        (Value::Tuple(items), TypeConstraint::List(element) | TypeConstraint::Set(element)) => {
+            matches!(**element, TypeConstraint::Any)
+                || items
+                    .iter()
+                    .all(|item| convertible(item, element, depth + 1))
+        }
+        (Value::Tuple(items), TypeConstraint::Tuple(types)) => {
+            items.len() == types.len()
+                && items
+                    .iter()
+                    .zip(types)
+                    .all(|(item, element)| convertible(item, element, depth + 1))
+        }
+        (Value::Object(items), TypeConstraint::Map(element)) => {
+            matches!(**element, TypeConstraint::Any)
+                || items
+                    .iter()
+                    .all(|(_, item)| convertible(item, element, depth + 1))
+        }
+        (Value::Object(items), TypeConstraint::Object { attrs }) => {
+            attrs.iter().all(|attr| match find(items, &attr.name) {
+                Some(item) => convertible(item, &attr.ty, depth + 1),
+                None => attr.optional,
+            })
+        }
+        _ => false,
+    }
+}
+
+/// cty's `MismatchMessage`, for a value that is not `convertible`.
+fn mismatch_message(value: &Value, ty: &TypeConstraint, depth: usize) -> String {
+    if depth > MAX_CONVERT_DEPTH {
+        return format!("{} required", ty.friendly_name());
+    }
+    match (value, ty) {
+        (Value::Object(items), TypeConstraint::Object { attrs }) => {
+            let mut missing: Vec<&str> = attrs
+                .iter()
+                .filter(|attr| !attr.optional && find(items, &attr.name).is_none())
+                .map(|attr| attr.name.as_str())
+                .collect();
+            missing.sort_unstable();
+            match missing.as_slice() {
+                [] => {}
+                [only] => return format!("attribute {} is required", go_quote(only)),
+                [first, second] => {
+                    return format!(
+                        "attributes {} and {} are required",
+                        go_quote(first),
+                        go_quote(second)
+                    )
+                }
+                [init @ .., last] => {
+                    let listed: Vec<String> = init.iter().map(|name| go_quote(name)).collect();
+                    return format!(
+                        "attributes {}, and {} are required",
+                        listed.join(", "),
+                        go_quote(last)
+                    );
+                }
+            }
+            let mut sorted: Vec<_> = attrs.iter().collect();
+            sorted.sort_by(|a, b| a.name.cmp(&b.name));
+            for attr in sorted {
+                let Some(item) = find(items, &attr.name) else {
+                    continue;
+                };
+                if !convertible(item, &attr.ty, depth + 1) {
+                    return format!(
+                        "attribute {}: {}",
+                        go_quote(&attr.name),
+                        mismatch_message(item, &attr.ty, depth + 1)
+                    );
+                }
+            }
+            "incorrect object attributes".to_owned()
+        }
+        (Value::Tuple(items), TypeConstraint::List(element) | TypeConstraint::Set(element)) => {
+            for (index, item) in items.iter().enumerate() {
+                if !convertible(item, element, depth + 1) {
+                    return format!(
+                        "element {index}: {}",
+                        mismatch_message(item, element, depth + 1)
+                    );
+                }
+            }
+            format!("all elements must be {}", element.friendly_name())
+        }
+        (Value::Object(items), TypeConstraint::Map(element)) => {
+            let mut sorted: Vec<_> = items.iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, item) in sorted {
+                if !convertible(item, element, depth + 1) {
+                    return format!(
+                        "element {}: {}",
+                        go_quote(name),
+                        mismatch_message(item, element, depth + 1)
+                    );
+                }
+            }
+            format!("all elements must be {}", element.friendly_name())
+        }
+        _ => format!("{} required", ty.friendly_name()),
+    }
+}
+
+/// The value-level conversion, for a value that is `convertible`.
+fn convert_value(
+    value: &Value,
+    ty: &TypeConstraint,
+    path: &mut String,
+    depth: usize,
+) -> Result<Value, ConversionError> {
+    if depth > MAX_CONVERT_DEPTH {
+        return Ok(value.clone());
+    }
+    let fail = |path: &String, message: &str| ConversionError {
+        path: path.clone(),
+        message: message.to_owned(),
+    };
+    match (value, ty) {
+        (_, TypeConstraint::Any) => Ok(value.clone()),
+        (Value::Unknown, _) => Ok(Value::Unknown),
+        (Value::Null, _) => Ok(Value::Null),
+        (Value::String(_), TypeConstraint::String)
+        | (Value::Number(_), TypeConstraint::Number)
+        | (Value::Bool(_), TypeConstraint::Bool) => Ok(value.clone()),
+        (Value::String(text), TypeConstraint::Number) => {
+            if is_number(text) {
+                Ok(Value::Number(text.clone()))
+            } else {
+                Err(fail(path, "a number is required"))
+            }
+        }
+        (Value::String(text), TypeConstraint::Bool) => match text.as_str() {
+            "true" | "1" => Ok(Value::Bool(true)),
+            "false" | "0" => Ok(Value::Bool(false)),
+            _ => Err(fail(
+                path,
+                match text.to_lowercase().as_str() {
+                    "true" => "a bool is required; to convert from string, use lowercase \"true\"",
+                    "false" => {
+                        "a bool is required; to convert from string, use lowercase \"false\""
+                    }
+                    _ => "a bool is required",
+                },
+            )),
+        },
+        (Value::Number(number), TypeConstraint::String) => Ok(Value::String(
+            canonical_number(number).unwrap_or_else(|| number.clone()),
+        )),
+        (Value::Bool(value), TypeConstraint::String) => Ok(Value::String(value.to_string())),
+        (Value::Tuple(items), TypeConstraint::List(element) | TypeConstraint::Set(element)) => {
+            let mut converted = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                let mark = path.len();
+                path.push_str(&format!("[{index}]"));
+                let result = convert_value(item, element, path, depth + 1);
+                path.truncate(mark);
+                converted.push(result?);
+            }
+            if matches!(**element, TypeConstraint::Any) {
+                unify_primitives(&mut converted);
+            }
+            Ok(Value::Tuple(converted))
+        }
+        (Value::Tuple(items), TypeConstraint::Tuple(types)) => {
+            let mut converted = Vec::with_capacity(items.len());
+            for (index, (item, element)) in items.iter().zip(types).enumerate() {
+                let mark = path.len();
+                path.push_str(&format!("[{index}]"));
+                let result = convert_value(item, element, path, depth + 1);
+                path.truncate(mark);
+                converted.push(result?);
+            }
+            Ok(Value::Tuple(converted))
+        }
+        (Value::Object(items), TypeConstraint::Map(element)) => {
+            // cty walks an object's attributes in name order: the first
+            // failure in that order is the one reported.
+            let mut order: Vec<usize> = (0..items.len()).collect();
+            order.sort_by(|&a, &b| name_at(items, a).cmp(name_at(items, b)));
+            let mut converted: Vec<Option<Value>> = vec![None; items.len()];
+            for index in order {
+                let Some((name, item)) = items.get(index) else {
+                    continue;
+                };
+                let mark = path.len();
+                path.push_str(&format!("[{}]", go_quote(name)));
+                let result = convert_value(item, element, path, depth + 1);
+                path.truncate(mark);
+                if let Some(slot) = converted.get_mut(index) {
+                    *slot = Some(result?);
+                }
+            }
+            let mut values: Vec<Value> = converted.into_iter().flatten().collect();
+            if matches!(**element, TypeConstraint::Any) {
+                unify_primitives(&mut values);
+            }
+            Ok(Value::Object(
+                items
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .zip(values)
+                    .collect(),
+            ))
+        }
+        (Value::Object(items), TypeConstraint::Object { attrs }) => {
+            let mut order: Vec<&super::ObjectAttribute> = attrs.iter().collect();
+            order.sort_by(|a, b| a.name.cmp(&b.name));
+            let mut converted: Vec<(String, Value)> = Vec::with_capacity(attrs.len());
+            for attr in order {
+                let value = match find(items, &attr.name) {
+                    Some(item) => {
+                        let mark = path.len();
+                        path.push('.');
+                        path.push_str(&attr.name);
+                        let result = convert_value(item, &attr.ty, path, depth + 1);
+                        path.truncate(mark);
+                        result?
+                    }
+                    None => Value::Null,
+                };
+                converted.push((attr.name.clone(), value));
+            }
+            // Back to the type's attribute order.
+            converted.sort_by_key(|(name, _)| {
+                attrs
+                    .iter()
+                    .position(|attr| attr.name == *name)
+                    .unwrap_or(usize::MAX)
+            });
+            Ok(Value::Object(converted))
+        }
+        _ => Err(fail(path, &format!("{} required", ty.friendly_name()))),
+    }
+}
+
+fn find<'v>(items: &'v [(String, Value)], name: &str) -> Option<&'v Value> {
+    items
+        .iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value)
+}
+
+fn name_at(items: &[(String, Value)], index: usize) -> &str {
+    items.get(index).map_or("", |(name, _)| name.as_str())
+}
+
+/// Mixed primitive elements of a `list(any)` or `map(any)` all become strings,
+/// the type cty unifies them to.
+fn unify_primitives(values: &mut [Value]) {
+    let mut kinds = values.iter().filter_map(|value| match value {
+        Value::String(_) => Some(0),
+        Value::Number(_) => Some(1),
+        Value::Bool(_) => Some(2),
+        _ => None,
+    });
+    let all_primitive = values.iter().all(|value| {
+        matches!(
+            value,
+            Value::String(_) | Value::Number(_) | Value::Bool(_) | Value::Null | Value::Unknown
+        )
+    });
+    let Some(first) = kinds.next() else { return };
+    if !all_primitive || kinds.all(|kind| kind == first) {
+        return;
+    }
+    for value in values.iter_mut() {
+        if let Ok(converted) = convert_value(value, &TypeConstraint::String, &mut String::new(), 0)
+        {
+            *value = converted;
+        }
+    }
+}
+
+/// Go's `%q`: the name in double quotes with `"`, `\` and control characters
+/// escaped.
+pub(crate) fn go_quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                quoted.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}

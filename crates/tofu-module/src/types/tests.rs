@@ -1,0 +1,710 @@
+//! Unit tests of type constraints, constant values and conversions: the
+//! conversion table of `merging.md` §6.1 and the grammar rows of
+//! `diagnostics.md` §4.14, one table each.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use tofu_syntax::{Expr, Syntax};
+
+use super::value::{canonical_number, is_number};
+use super::*;
+
+/// The expression of `x = SOURCE` and the text its ranges index into.
+fn native(source: &str) -> (Expr, String) {
+    let text = format!("x = {source}\n");
+    let file = tofu_syntax::parse("test.tf", &text);
+    assert!(file.errors.is_empty(), "{source}: {:?}", file.errors);
+    (file.body.attributes[0].expr.clone(), text)
+}
+
+/// The expression of `"x": SOURCE` in a JSON variable block.
+fn json(source: &str) -> (Expr, String) {
+    let text = format!("{{\"variable\": {{\"v\": {{\"x\": {source}}}}}}}");
+    let file = tofu_syntax::parse("test.tf.json", &text);
+    assert!(file.errors.is_empty(), "{source}: {:?}", file.errors);
+    (file.body.blocks[0].body.attributes[0].expr.clone(), text)
+}
+
+fn native_value(source: &str) -> Value {
+    let (expr, text) = native(source);
+    Value::from_expr(&expr, Syntax::Native, &text)
+}
+
+fn native_type(source: &str) -> TypeConstraint {
+    let (expr, text) = native(source);
+    let parsed = parse_variable_type(&expr, Syntax::Native, &text);
+    assert_eq!(parsed.problem, None, "{source}");
+    parsed.constraint
+}
+
+/// `Ok(())` or the error as OpenTofu prints it in the in-block message.
+fn convert_sources(value: &str, ty: &str) -> Result<(), String> {
+    convert(&native_value(value), &native_type(ty))
+        .map(|_| ())
+        .map_err(|error| error.to_string())
+}
+
+/// Every cell of the §6.1 table: (value, type, expected).
+#[test]
+fn conversion_table() {
+    let table: &[(&str, &str, Result<(), &str>)] = &[
+        // string → …
+        (r#""a""#, "string", Ok(())),
+        (r#""8080""#, "number", Ok(())),
+        (r#""-1.5e3""#, "number", Ok(())),
+        (r#""http""#, "number", Err("a number is required")),
+        (r#"" 1""#, "number", Err("a number is required")),
+        (r#""1_000""#, "number", Err("a number is required")),
+        (r#""0x10""#, "number", Err("a number is required")),
+        (r#""""#, "number", Err("a number is required")),
+        (r#""true""#, "bool", Ok(())),
+        (r#""false""#, "bool", Ok(())),
+        (r#""1""#, "bool", Ok(())),
+        (r#""0""#, "bool", Ok(())),
+        (r#""yes""#, "bool", Err("a bool is required")),
+        (
+            r#""True""#,
+            "bool",
+            Err(r#"a bool is required; to convert from string, use lowercase "true""#),
+        ),
+        (
+            r#""FALSE""#,
+            "bool",
+            Err(r#"a bool is required; to convert from string, use lowercase "false""#),
+        ),
+        (r#""a""#, "list(string)", Err("list of string required")),
+        (r#""a""#, "set(number)", Err("set of number required")),
+        (r#""a""#, "map(string)", Err("map of string required")),
+        (r#""a""#, "object({a = string})", Err("object required")),
+        (r#""a""#, "tuple([string])", Err("tuple required")),
+        (r#""a""#, "any", Ok(())),
+        // number → …
+        ("80", "string", Ok(())),
+        ("80", "number", Ok(())),
+        ("80", "bool", Err("bool required")),
+        ("80", "list(number)", Err("list of number required")),
+        ("80", "map(number)", Err("map of number required")),
+        ("80", "object({})", Err("object required")),
+        ("-80", "any", Ok(())),
+        // bool → …
+        ("true", "string", Ok(())),
+        ("true", "number", Err("number required")),
+        ("false", "bool", Ok(())),
+        ("true", "set(bool)", Err("set of bool required")),
+        ("true", "map(bool)", Err("map of bool required")),
+        ("true", "object({a = bool})", Err("object required")),
+        ("true", "any", Ok(())),
+        // tuple / list → …
+        ("[]", "string", Err("string required")),
+        ("[1]", "number", Err("number required")),
+        ("[true]", "bool", Err("bool required")),
+        (r#"["a", 1, true]"#, "list(string)", Ok(())),
+        (r#"["1", 2]"#, "set(number)", Ok(())),
+        (
+            r#"["a", "x"]"#,
+            "list(number)",
+            Err("[0]: a number is required"),
+        ),
+        (
+            r#"["1", "x"]"#,
+            "list(number)",
+            Err("[1]: a number is required"),
+        ),
+        ("[[1]]", "list(number)", Err("element 0: number required")),
+        (
+            r#"[1, ["a"]]"#,
+            "list(string)",
+            Err("element 1: string required"),
+        ),
+        (
+            "[[1], [true]]",
+            "list(list(number))",
+            Err("element 1: element 0: number required"),
+        ),
+        ("[1]", "map(number)", Err("map of number required")),
+        ("[1]", "object({})", Err("object required")),
+        (r#"[1, "a"]"#, "tuple([number, string])", Ok(())),
+        ("[1]", "tuple([number, string])", Err("tuple required")),
+        (
+            r#"["x"]"#,
+            "tuple([number])",
+            Err("[0]: a number is required"),
+        ),
+        ("[]", "list(object({a = string}))", Ok(())),
+        ("[1, [2], {a = 3}]", "list(any)", Ok(())),
+        ("[1]", "any", Ok(())),
+        // object / map → …
+        ("{}", "string", Err("string required")),
+        ("{a = 1}", "number", Err("number required")),
+        ("{a = 1}", "list(number)", Err("list of number required")),
+        (r#"{a = 1, b = "2"}"#, "map(number)", Ok(())),
+        (
+            r#"{a = 1, b = "x"}"#,
+            "map(number)",
+            Err(r#"["b"]: a number is required"#),
+        ),
+        (
+            "{b = [1], a = [2]}",
+            "map(number)",
+            Err(r#"element "a": number required"#),
+        ),
+        ("{a = 1, b = [2]}", "map(any)", Ok(())),
+        ("{a = 1}", "object({a = number})", Ok(())),
+        ("{a = 1, extra = true}", "object({a = string})", Ok(())),
+        (
+            "{}",
+            "object({a = string})",
+            Err(r#"attribute "a" is required"#),
+        ),
+        (
+            "{}",
+            "object({b = string, a = string})",
+            Err(r#"attributes "a" and "b" are required"#),
+        ),
+        (
+            "{}",
+            "object({c = string, b = string, a = string})",
+            Err(r#"attributes "a", "b", and "c" are required"#),
+        ),
+        ("{}", "object({a = optional(string)})", Ok(())),
+        (
+            r#"{a = "zz"}"#,
+            "object({a = number})",
+            Err(".a: a number is required"),
+        ),
+        (
+            "{a = [1]}",
+            "object({a = number})",
+            Err(r#"attribute "a": number required"#),
+        ),
+        (
+            "{a = {b = 1}}",
+            "object({a = object({b = list(number)})})",
+            Err(r#"attribute "a": attribute "b": list of number required"#),
+        ),
+        (
+            "{k = {b = 1}}",
+            "map(object({a = number}))",
+            Err(r#"element "k": attribute "a" is required"#),
+        ),
+        (
+            "{k = {a = \"x\"}}",
+            "map(object({a = number}))",
+            Err(r#"["k"].a: a number is required"#),
+        ),
+        ("{a = 1}", "tuple([number])", Err("tuple required")),
+        ("{a = 1}", "any", Ok(())),
+        // null → anything
+        ("null", "string", Ok(())),
+        ("null", "number", Ok(())),
+        ("null", "bool", Ok(())),
+        ("null", "list(string)", Ok(())),
+        ("null", "set(string)", Ok(())),
+        ("null", "map(string)", Ok(())),
+        ("null", "object({a = string})", Ok(())),
+        ("null", "any", Ok(())),
+        ("[null]", "list(number)", Ok(())),
+        ("{a = null}", "object({a = number})", Ok(())),
+        // not constants: unknown, converts to anything
+        ("var.x", "number", Ok(())),
+        ("upper(\"a\")", "list(string)", Ok(())),
+        ("\"${var.x}\"", "number", Ok(())),
+        ("[var.x, \"a\"]", "list(number)", Ok(())),
+        ("1 + 1", "bool", Ok(())),
+    ];
+    let mut failures = Vec::new();
+    for (value, ty, expected) in table {
+        let actual = convert_sources(value, ty);
+        let expected = expected.map_err(str::to_owned);
+        if actual != expected {
+            failures.push(format!(
+                "{value} → {ty}: expected {expected:?}, got {actual:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn converted_values_are_what_cty_produces() {
+    let cases: &[(&str, &str, Value)] = &[
+        ("1.0", "string", Value::String("1".into())),
+        ("1e3", "string", Value::String("1000".into())),
+        ("-0.50", "string", Value::String("-0.5".into())),
+        ("true", "string", Value::String("true".into())),
+        (r#""1""#, "bool", Value::Bool(true)),
+        (r#""8080""#, "number", Value::Number("8080".into())),
+        (
+            r#"["a", 1]"#,
+            "list(any)",
+            Value::Tuple(vec![Value::String("a".into()), Value::String("1".into())]),
+        ),
+        (
+            "{b = 1, extra = 2}",
+            "object({a = optional(number), b = string})",
+            Value::Object(vec![
+                ("a".into(), Value::Null),
+                ("b".into(), Value::String("1".into())),
+            ]),
+        ),
+    ];
+    for (value, ty, expected) in cases {
+        let converted = convert(&native_value(value), &native_type(ty)).unwrap();
+        assert_eq!(&converted, expected, "{value} → {ty}");
+    }
+}
+
+#[test]
+fn optional_attribute_defaults_are_applied_before_converting() {
+    let ty = native_type(
+        r#"object({a = optional(string, "x"), b = optional(object({c = optional(number, 1)}), {})})"#,
+    );
+    let applied = apply_defaults(&native_value("{b = null}"), &ty);
+    assert_eq!(
+        applied,
+        Value::Object(vec![
+            (
+                "b".into(),
+                Value::Object(vec![("c".into(), Value::Number("1".into()))])
+            ),
+            ("a".into(), Value::String("x".into())),
+        ])
+    );
+    let list_of = native_type(r#"list(object({a = optional(string, "x")}))"#);
+    assert_eq!(
+        apply_defaults(&native_value("[{}]"), &list_of),
+        Value::Tuple(vec![Value::Object(vec![(
+            "a".into(),
+            Value::String("x".into())
+        )])])
+    );
+    // Null and unknown values are left alone.
+    assert_eq!(apply_defaults(&Value::Null, &ty), Value::Null);
+    assert_eq!(apply_defaults(&Value::Unknown, &ty), Value::Unknown);
+}
+
+#[test]
+fn types_parse_and_display() {
+    let cases = [
+        ("string", "string"),
+        ("number", "number"),
+        ("bool", "bool"),
+        ("any", "any"),
+        ("(string)", "string"),
+        ("list", "list(any)"),
+        ("map", "map(any)"),
+        ("list(string)", "list(string)"),
+        ("set(number)", "set(number)"),
+        ("map(list(any))", "map(list(any))"),
+        ("tuple([string, number])", "tuple([string, number])"),
+        ("tuple([])", "tuple([])"),
+        (
+            "object({a = string, b = optional(number), c = optional(bool, true)})",
+            "object({a = string, b = optional(number), c = optional(bool)})",
+        ),
+        (
+            "object({\n  a = string\n  b = number\n})",
+            "object({a = string, b = number})",
+        ),
+        ("object({})", "object({})"),
+    ];
+    for (source, shown) in cases {
+        assert_eq!(native_type(source).to_string(), shown, "{source}");
+    }
+    let with_default = native_type(r#"object({a = optional(number, "5")})"#);
+    assert_eq!(
+        with_default.attribute("a").unwrap().default,
+        Some(Value::Number("5".into()))
+    );
+}
+
+/// The error rows of §4.14: (type, detail, the text the range covers).
+#[test]
+fn type_grammar_errors() {
+    let table: &[(&str, &str, &str)] = &[
+        ("notatype", r#"The keyword "notatype" is not a valid type specification."#, "notatype"),
+        ("int", r#"The keyword "int" is not a valid type specification."#, "int"),
+        ("null", r#"The keyword "null" is not a valid type specification."#, "null"),
+        ("true", r#"The keyword "true" is not a valid type specification."#, "true"),
+        ("optional", r#"The keyword "optional" is not a valid type specification."#, "optional"),
+        ("set", "The set type constructor requires one argument specifying the element type.", "set"),
+        (
+            "list(list)",
+            "The list type constructor requires one argument specifying the element type.",
+            "list",
+        ),
+        (
+            "map(map)",
+            "The map type constructor requires one argument specifying the element type.",
+            "map",
+        ),
+        (
+            "object",
+            "The object type constructor requires one argument specifying the attribute types and values as a map.",
+            "object",
+        ),
+        (
+            "tuple",
+            "The tuple type constructor requires one argument specifying the element types as a list.",
+            "tuple",
+        ),
+        ("5", NOT_A_TYPE, "5"),
+        ("[string]", NOT_A_TYPE, "[string]"),
+        ("list(\"string\")", NOT_A_TYPE, "\"string\""),
+        ("var.x", NOT_A_TYPE, "var.x"),
+        ("string(5)", r#"Primitive type keyword "string" does not expect arguments."#, "(5)"),
+        ("number()", r#"Primitive type keyword "number" does not expect arguments."#, "()"),
+        ("bool (x)", r#"Primitive type keyword "bool" does not expect arguments."#, "(x)"),
+        ("any(1)", r#"Type constraint keyword "any" does not expect arguments."#, "(1)"),
+        (
+            "list()",
+            "The list type constructor requires one argument specifying the element type.",
+            "()",
+        ),
+        (
+            "map(string, number, bool)",
+            "The map type constructor requires one argument specifying the element type.",
+            "number, bool",
+        ),
+        (
+            "object({}, {})",
+            "The object type constructor requires one argument specifying the attribute types and values as a map.",
+            "{}",
+        ),
+        (
+            "tuple()",
+            "The tuple type constructor requires one argument specifying the element types as a list.",
+            "()",
+        ),
+        (
+            "object([string])",
+            "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
+            "[string]",
+        ),
+        ("tuple({a = string})", "Tuple type constructor requires a list of element types.", "{a = string}"),
+        (
+            r#"object({"a" = string})"#,
+            "Object constructor map keys must be attribute names.",
+            r#""a""#,
+        ),
+        (
+            "object({(a) = string})",
+            "Object constructor map keys must be attribute names.",
+            "(a)",
+        ),
+        ("object({a = string, (\"a\") = number})", "Object constructor map keys must be attribute names.", "(\"a\")"),
+        (
+            "object({a = optional()})",
+            "Optional attribute modifier requires the attribute type as its argument.",
+            "()",
+        ),
+        (
+            "object({a = optional(string, \"x\", 1)})",
+            "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
+            "(string, \"x\", 1)",
+        ),
+        (
+            "optional(string)",
+            r#"Keyword "optional" is valid only as a modifier for object type attributes."#,
+            "optional",
+        ),
+        (
+            "list(optional(string))",
+            r#"Keyword "optional" is valid only as a modifier for object type attributes."#,
+            "optional",
+        ),
+        ("frobnicate(string)", r#"Keyword "frobnicate" is not a valid type constructor."#, "frobnicate(string)"),
+        (
+            "provider::x::y(string)",
+            r#"Keyword "provider::x::y" is not a valid type constructor."#,
+            "provider::x::y(string)",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (source, detail, covered) in table {
+        let (expr, text) = native(source);
+        match parse_type_constraint(&expr, &text) {
+            Ok(ty) => failures.push(format!("{source}: parsed as {ty}")),
+            Err(errors) => {
+                let first = &errors[0];
+                if first.summary != "Invalid type specification"
+                    || first.detail != *detail
+                    || first.range.slice(&text) != *covered
+                {
+                    failures.push(format!(
+                        "{source}: got {:?} on {:?}",
+                        first.detail,
+                        first.range.slice(&text)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn optional_defaults_are_evaluated_and_converted() {
+    let table: &[(&str, &str, &str, &str)] = &[
+        (
+            "object({a = optional(string, var.x)})",
+            "Variables not allowed",
+            "Variables may not be used here.",
+            "var",
+        ),
+        (
+            "object({a = optional(list(string), [upper(\"a\")])})",
+            "Function calls not allowed",
+            "Functions may not be called here.",
+            "upper(\"a\")",
+        ),
+        (
+            "object({a = optional(number, \"x\")})",
+            "Invalid default value for optional attribute",
+            "This default value is not compatible with the attribute's type constraint: a number is required.",
+            "\"x\"",
+        ),
+        (
+            "object({a = optional(list(number), [[1]])})",
+            "Invalid default value for optional attribute",
+            "This default value is not compatible with the attribute's type constraint: element 0: number required.",
+            "[[1]]",
+        ),
+    ];
+    for (source, summary, detail, covered) in table {
+        let (expr, text) = native(source);
+        let errors = parse_type_constraint(&expr, &text).unwrap_err();
+        assert_eq!(errors.len(), 1, "{source}: {errors:?}");
+        assert_eq!(errors[0].summary, *summary, "{source}");
+        assert_eq!(errors[0].detail, *detail, "{source}");
+        assert_eq!(errors[0].range.slice(&text), *covered, "{source}");
+    }
+    // A default tofu-lens cannot evaluate is accepted (and unknown).
+    let ty = native_type("object({a = optional(number, 1 + 2)})");
+    assert_eq!(ty.attribute("a").unwrap().default, Some(Value::Unknown));
+}
+
+/// hcl-edit refuses a repeated object key as a syntax error, so the parser's
+/// own check ("Object constructor map keys must be unique.") is reached only
+/// through a model built by hand.
+#[test]
+fn repeated_object_keys() {
+    let text = "x = object({a = string, a = number})\n";
+    assert!(tofu_syntax::parse("test.tf", text).has_errors());
+    let (mut expr, text) = native("object({a = string, b = number})");
+    if let tofu_syntax::ExprKind::Call(call) = &mut expr.kind {
+        if let tofu_syntax::ExprKind::Object(items) = &mut call.args[0].kind {
+            let first_key = items[0].key.clone();
+            items[1].key = first_key;
+        }
+    }
+    let errors = parse_type_constraint(&expr, &text).unwrap_err();
+    assert_eq!(
+        errors[0].detail,
+        "Object constructor map keys must be unique."
+    );
+}
+
+#[test]
+fn every_error_of_an_object_is_reported() {
+    let (expr, text) = native(r#"object({a = int, "b" = string, c = list()})"#);
+    let errors = parse_type_constraint(&expr, &text).unwrap_err();
+    let covered: Vec<&str> = errors.iter().map(|e| e.range.slice(&text)).collect();
+    assert_eq!(covered, ["int", "\"b\"", "()"]);
+}
+
+#[test]
+fn variable_types_in_both_syntaxes() {
+    // Native quoted strings are the legacy form: always `any`.
+    for source in [
+        r#""string""#,
+        r#""list""#,
+        r#""map""#,
+        r#""nope""#,
+        r#""${x}""#,
+    ] {
+        let (expr, text) = native(source);
+        let parsed = parse_variable_type(&expr, Syntax::Native, &text);
+        assert_eq!(parsed.constraint, TypeConstraint::Any, "{source}");
+        assert!(
+            matches!(parsed.problem, Some(VariableTypeProblem::Quoted { .. })),
+            "{source}"
+        );
+    }
+    // JSON strings hold type expressions.
+    let cases = [
+        (r#""string""#, "string"),
+        (r#""list""#, "list(any)"),
+        (r#""map""#, "map(any)"),
+        (r#""list(string)""#, "list(string)"),
+        (
+            r#""object({a = optional(string, \"x\")})""#,
+            "object({a = optional(string)})",
+        ),
+        (
+            r#""map(object({\n a = number\n}))""#,
+            "map(object({a = number}))",
+        ),
+    ];
+    for (source, shown) in cases {
+        let (expr, text) = json(source);
+        let parsed = parse_variable_type(&expr, Syntax::Json, &text);
+        assert_eq!(parsed.problem, None, "{source}");
+        assert_eq!(parsed.constraint.to_string(), shown, "{source}");
+    }
+    // JSON errors, with ranges inside the string.
+    let errors = [
+        (r#""list(int)""#, "int"),
+        (r#""list(string""#, "list(string"),
+        (r#""string\nx = 1""#, "string\\nx = 1"),
+        ("5", "5"),
+        ("[\"string\"]", "[\"string\"]"),
+        ("null", "null"),
+        (r#""${string}""#, "${string}"),
+    ];
+    for (source, covered) in errors {
+        let (expr, text) = json(source);
+        let parsed = parse_variable_type(&expr, Syntax::Json, &text);
+        assert_eq!(parsed.constraint, TypeConstraint::Any, "{source}");
+        let Some(VariableTypeProblem::Invalid(errors)) = parsed.problem else {
+            panic!("{source}: {:?}", parsed.problem)
+        };
+        assert_eq!(errors[0].range.slice(&text), covered, "{source}");
+    }
+}
+
+#[test]
+fn constant_values() {
+    let native_cases: &[(&str, Value)] = &[
+        ("null", Value::Null),
+        ("true", Value::Bool(true)),
+        ("80", Value::Number("80".into())),
+        ("-80", Value::Number("-80".into())),
+        ("- 1.5", Value::Number("-1.5".into())),
+        ("-(2)", Value::Number("-2".into())),
+        (r#""a\tb""#, Value::String("a\tb".into())),
+        ("\"$${x}\"", Value::String("${x}".into())),
+        ("<<EOT\nhello\nEOT", Value::String("hello\n".into())),
+        (
+            r#"[1, "a", [true]]"#,
+            Value::Tuple(vec![
+                Value::Number("1".into()),
+                Value::String("a".into()),
+                Value::Tuple(vec![Value::Bool(true)]),
+            ]),
+        ),
+        (
+            r#"{a = 5, "b c" = 2, 3 = 4}"#,
+            Value::Object(vec![
+                ("a".into(), Value::Number("5".into())),
+                ("b c".into(), Value::Number("2".into())),
+                ("3".into(), Value::Number("4".into())),
+            ]),
+        ),
+        ("var.x", Value::Unknown),
+        ("local.x[0]", Value::Unknown),
+        ("upper(\"a\")", Value::Unknown),
+        ("\"${var.x}\"", Value::Unknown),
+        ("\"a-${1}\"", Value::Unknown),
+        ("<<EOT\n${var.x}\nEOT", Value::Unknown),
+        ("[1, var.x]", Value::Unknown),
+        ("{(var.k) = 1}", Value::Unknown),
+        ("1 + 2", Value::Unknown),
+        ("!true", Value::Unknown),
+        ("true ? 1 : 2", Value::Unknown),
+        ("[for x in [1] : x]", Value::Unknown),
+    ];
+    for (source, expected) in native_cases {
+        assert_eq!(&native_value(source), expected, "{source}");
+    }
+    let json_cases: &[(&str, Value)] = &[
+        ("null", Value::Null),
+        ("-1.5e2", Value::Number("-1.5e2".into())),
+        (r#""a""#, Value::String("a".into())),
+        // Verbatim, not a template.
+        (r#""${var.x}""#, Value::String("${var.x}".into())),
+        (
+            r#""%{ if x }\u00e9\"""#,
+            Value::String("%{ if x }é\"".into()),
+        ),
+        (
+            r#"{"a": [1, {"b": "${c}"}]}"#,
+            Value::Object(vec![(
+                "a".into(),
+                Value::Tuple(vec![
+                    Value::Number("1".into()),
+                    Value::Object(vec![("b".into(), Value::String("${c}".into()))]),
+                ]),
+            )]),
+        ),
+    ];
+    for (source, expected) in json_cases {
+        let (expr, text) = json(source);
+        assert_eq!(
+            &Value::from_expr(&expr, Syntax::Json, &text),
+            expected,
+            "{source}"
+        );
+    }
+}
+
+#[test]
+fn number_text() {
+    for valid in [
+        "0", "80", "-1", "+1", "1.5", ".5", "5.", "1e3", "1E-3", "2p4", "Inf", "-inf",
+    ] {
+        assert!(is_number(valid), "{valid}");
+    }
+    for invalid in [
+        "", "-", ".", "1e", "1.2.3", "0x10", "1_000", " 1", "1 ", "one", "1e+", "infinity",
+    ] {
+        assert!(!is_number(invalid), "{invalid}");
+    }
+    let canonical = [
+        ("80", "80"),
+        ("080", "80"),
+        ("1.0", "1"),
+        ("1.50", "1.5"),
+        ("1e3", "1000"),
+        ("1.5e1", "15"),
+        ("1e-3", "0.001"),
+        (".5", "0.5"),
+        ("-0.0", "-0"),
+        ("0", "0"),
+        ("+7", "7"),
+        ("123.456e2", "12345.6"),
+    ];
+    for (written, expected) in canonical {
+        assert_eq!(
+            canonical_number(written).as_deref(),
+            Some(expected),
+            "{written}"
+        );
+    }
+    assert_eq!(canonical_number("1e999999"), None);
+    assert_eq!(canonical_number("2p4"), None);
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 5000;
+    let deep_type = format!("{}string{}", "list(".repeat(depth), ")".repeat(depth));
+    let deep_value = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let file = tofu_syntax::parse("deep.tf", &format!("a = {deep_type}\nb = {deep_value}\n"));
+    let text = format!("a = {deep_type}\nb = {deep_value}\n");
+    for attribute in &file.body.attributes {
+        let parsed = parse_variable_type(&attribute.expr, Syntax::Native, &text);
+        let value = Value::from_expr(&attribute.expr, Syntax::Native, &text);
+        let _ = convert(&value, &parsed.constraint);
+        let _ = apply_defaults(&value, &parsed.constraint);
+    }
+    // Values built in code can be deeper than anything parsed.
+    let mut value = Value::Number("1".into());
+    let mut ty = TypeConstraint::Number;
+    for _ in 0..1000 {
+        value = Value::Tuple(vec![value]);
+        ty = TypeConstraint::List(Box::new(ty));
+    }
+    assert!(convert(&value, &ty).is_ok());
+    assert!(convert(&value, &TypeConstraint::String).is_err());
+}

@@ -1,0 +1,373 @@
+//! Constant values, as OpenTofu evaluates arguments while loading: with no
+//! variables and no functions (`diagnostics.md` §4.15).
+//!
+//! Native syntax gives a value for literals, `[…]` and `{…}` of constants,
+//! strings without interpolation and a unary minus on a number; anything else
+//! (references, calls, templates, operators, `for`) makes the whole value
+//! [`Value::Unknown`], which converts to every type, so rules stay silent on it.
+//! JSON syntax gives its literal values, strings verbatim (no template reading
+//! while loading, so `"${var.x}"` is that text).
+//!
+//! Collections keep their structural shape: a list, set or map produced by a
+//! conversion is still a [`Value::Tuple`] or [`Value::Object`]. Numbers keep
+//! their text; [`canonical_number`] gives the text cty would print.
+//! Values nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
+
+use tofu_syntax::{Expr, ExprKind, Syntax, TextRange};
+
+/// Values nested deeper than this are not evaluated (they are unknown).
+pub const MAX_VALUE_DEPTH: usize = 128;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// The number as written (or as a conversion produced it).
+    Number(String),
+    String(String),
+    /// A tuple, or a list or set after conversion.
+    Tuple(Vec<Value>),
+    /// An object, or a map after conversion; keys are unique, in source order.
+    Object(Vec<(String, Value)>),
+    /// Not a constant: converts to anything.
+    Unknown,
+}
+
+impl Value {
+    /// The value of an argument OpenTofu evaluates while loading (`default`).
+    /// `text` is the file the expression's ranges index into.
+    pub fn from_expr(expr: &Expr, syntax: Syntax, text: &str) -> Value {
+        let value = match syntax {
+            Syntax::Native => native_value(expr, text, 0),
+            Syntax::Json => json_value(expr, text, 0),
+        };
+        value.unwrap_or(Value::Unknown)
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Value::Unknown)
+    }
+}
+
+/// An evaluation error HCL reports for a non-constant expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError {
+    pub summary: String,
+    pub detail: String,
+    pub range: TextRange,
+}
+
+/// Evaluates a native expression with no variables and no functions, as HCL's
+/// `Value(nil)` does: the errors HCL would certainly report (a reference, a
+/// function call) or the value. A construct tofu-lens does not evaluate
+/// (operators, conditionals, `for`, templates) gives `Ok(Value::Unknown)`:
+/// it may well be a constant.
+pub fn constant_value(expr: &Expr, text: &str) -> Result<Value, Vec<ValueError>> {
+    let mut has_unevaluated = false;
+    expr.walk(&mut |part| has_unevaluated |= matches!(part.kind, ExprKind::Other(_)));
+    if !has_unevaluated {
+        let mut errors = Vec::new();
+        evaluation_errors(expr, &mut errors, 0);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+    }
+    Ok(native_value(expr, text, 0).unwrap_or(Value::Unknown))
+}
+
+fn evaluation_errors(expr: &Expr, errors: &mut Vec<ValueError>, depth: usize) {
+    if depth > MAX_VALUE_DEPTH {
+        return;
+    }
+    match &expr.kind {
+        ExprKind::Traversal(traversal) => errors.push(ValueError {
+            summary: "Variables not allowed".to_owned(),
+            detail: "Variables may not be used here.".to_owned(),
+            range: traversal.root_range,
+        }),
+        // HCL fails the call before evaluating its arguments.
+        ExprKind::Call(_) => errors.push(ValueError {
+            summary: "Function calls not allowed".to_owned(),
+            detail: "Functions may not be called here.".to_owned(),
+            range: expr.range,
+        }),
+        ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
+            for part in parts {
+                evaluation_errors(part, errors, depth + 1);
+            }
+        }
+        ExprKind::Object(items) => {
+            for item in items {
+                // A bare key is a name, not a reference.
+                if !is_bare_key(&item.key) {
+                    evaluation_errors(&item.key, errors, depth + 1);
+                }
+                evaluation_errors(&item.value, errors, depth + 1);
+            }
+        }
+        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
+    }
+}
+
+fn is_bare_key(key: &Expr) -> bool {
+    matches!(&key.kind, ExprKind::Traversal(traversal)
+        if traversal.steps.is_empty() && traversal.root_range == key.range)
+}
+
+fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
+    if depth > MAX_VALUE_DEPTH {
+        return None;
+    }
+    match &expr.kind {
+        ExprKind::Null => Some(Value::Null),
+        ExprKind::Bool(value) => Some(Value::Bool(*value)),
+        // hcl-edit folds a minus into the literal, spaces included: `- 1.5`.
+        ExprKind::Number(number) => Some(Value::Number(
+            number.chars().filter(|c| !c.is_whitespace()).collect(),
+        )),
+        ExprKind::String(value) => Some(Value::String(value.clone())),
+        ExprKind::Array(items) => items
+            .iter()
+            .map(|item| native_value(item, text, depth + 1))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Tuple),
+        ExprKind::Object(items) => {
+            let mut attributes = Vec::with_capacity(items.len());
+            for item in items {
+                let key = native_key(&item.key, text, depth)?;
+                let value = native_value(&item.value, text, depth + 1)?;
+                insert_attribute(&mut attributes, key, value);
+            }
+            Some(Value::Object(attributes))
+        }
+        // Unary minus is the only operator evaluated: `-5`, `- 5`, `-(5)`.
+        ExprKind::Other(children) => match children.as_slice() {
+            [operand] if expr.range.slice(text).trim_start().starts_with('-') => {
+                match native_value(operand, text, depth + 1)? {
+                    Value::Number(number) => Some(Value::Number(negate(&number))),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        ExprKind::Template(_) | ExprKind::Traversal(_) | ExprKind::Call(_) => None,
+    }
+}
+
+/// An object constructor key: a bare name is that name; anything else is
+/// evaluated and must give a string (numbers and bools convert).
+fn native_key(key: &Expr, text: &str, depth: usize) -> Option<String> {
+    if let ExprKind::Traversal(traversal) = &key.kind {
+        return is_bare_key(key).then(|| traversal.root.clone());
+    }
+    match native_value(key, text, depth + 1)? {
+        Value::String(value) => Some(value),
+        Value::Number(number) => Some(canonical_number(&number).unwrap_or(number)),
+        Value::Bool(value) => Some(value.to_string()),
+        // HCL reads a bare `null` key as the name "null"; a computed null is an error.
+        Value::Null if key.range.slice(text) == "null" => Some("null".to_owned()),
+        _ => None,
+    }
+}
+
+fn json_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
+    if depth > MAX_VALUE_DEPTH {
+        return None;
+    }
+    match &expr.kind {
+        ExprKind::Null => Some(Value::Null),
+        ExprKind::Bool(value) => Some(Value::Bool(*value)),
+        ExprKind::Number(number) => Some(Value::Number(number.clone())),
+        ExprKind::String(value) => Some(Value::String(value.clone())),
+        // A string holding `${` or `%{`: verbatim while loading.
+        ExprKind::Template(_) => decode_json_string(expr.range.slice(text)).map(Value::String),
+        ExprKind::Array(items) => items
+            .iter()
+            .map(|item| json_value(item, text, depth + 1))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Tuple),
+        ExprKind::Object(items) => {
+            let mut attributes = Vec::with_capacity(items.len());
+            for item in items {
+                let key = item.key.as_str()?.to_owned();
+                let value = json_value(&item.value, text, depth + 1)?;
+                insert_attribute(&mut attributes, key, value);
+            }
+            Some(Value::Object(attributes))
+        }
+        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Other(_) => None,
+    }
+}
+
+/// A later key replaces an earlier one in place.
+fn insert_attribute(attributes: &mut Vec<(String, Value)>, key: String, value: Value) {
+    match attributes.iter_mut().find(|(name, _)| *name == key) {
+        Some(existing) => existing.1 = value,
+        None => attributes.push((key, value)),
+    }
+}
+
+fn negate(number: &str) -> String {
+    match number.strip_prefix('-') {
+        Some(positive) => positive.to_owned(),
+        None => format!("-{}", number.strip_prefix('+').unwrap_or(number)),
+    }
+}
+
+/// Decodes a JSON string literal, quotes included. `None` if it is not one.
+pub(crate) fn decode_json_string(literal: &str) -> Option<String> {
+    let quote = literal.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let inner = literal.strip_prefix(quote)?.strip_suffix(quote)?;
+    let mut decoded = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            decoded.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'b' => decoded.push('\u{8}'),
+            'f' => decoded.push('\u{c}'),
+            'n' => decoded.push('\n'),
+            'r' => decoded.push('\r'),
+            't' => decoded.push('\t'),
+            'u' => {
+                let high = hex4(&mut chars)?;
+                let code = if (0xD800..0xDC00).contains(&high) {
+                    if chars.next()? != '\\' || chars.next()? != 'u' {
+                        return None;
+                    }
+                    let low = hex4(&mut chars)?;
+                    0x10000 + ((high - 0xD800) << 10) + (low.checked_sub(0xDC00)? & 0x3FF)
+                } else {
+                    high
+                };
+                decoded.push(char::from_u32(code)?);
+            }
+            other => decoded.push(other),
+        }
+    }
+    Some(decoded)
+}
+
+fn hex4(chars: &mut std::str::Chars<'_>) -> Option<u32> {
+    let mut code = 0;
+    for _ in 0..4 {
+        code = code * 16 + chars.next()?.to_digit(16)?;
+    }
+    Some(code)
+}
+
+/// The parts of a decimal number: sign, all digits, and where the decimal
+/// point falls among them.
+struct Decimal {
+    negative: bool,
+    digits: String,
+    point: i64,
+}
+
+/// Go's `big.ParseFloat(s, 10, …)`, which cty uses to turn a string into a
+/// number: an optional sign, then `Inf`/`inf`, or digits with an optional
+/// fraction and an optional exponent (`e` decimal, `p` binary). No spaces, no
+/// underscores, no `0x`.
+pub(crate) fn is_number(text: &str) -> bool {
+    let unsigned = text
+        .strip_prefix('-')
+        .or_else(|| text.strip_prefix('+'))
+        .unwrap_or(text);
+    if unsigned == "Inf" || unsigned == "inf" {
+        return true;
+    }
+    let mantissa_end = unsigned
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(unsigned.len());
+    let (mantissa, exponent) = unsigned.split_at(mantissa_end);
+    let mut parts = mantissa.split('.');
+    let whole = parts.next().unwrap_or_default();
+    let fraction = parts.next().unwrap_or_default();
+    if parts.next().is_some() || (whole.is_empty() && fraction.is_empty()) {
+        return false;
+    }
+    if exponent.is_empty() {
+        return true;
+    }
+    let Some(exponent_digits) = exponent.strip_prefix(['e', 'E', 'p', 'P']).map(|rest| {
+        rest.strip_prefix('-')
+            .or_else(|| rest.strip_prefix('+'))
+            .unwrap_or(rest)
+    }) else {
+        return false;
+    };
+    !exponent_digits.is_empty() && exponent_digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn parse_decimal(text: &str) -> Option<Decimal> {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let mantissa_end = unsigned.find(['e', 'E']).unwrap_or(unsigned.len());
+    let (mantissa, exponent) = unsigned.split_at(mantissa_end);
+    let exponent: i64 = if exponent.is_empty() {
+        0
+    } else {
+        exponent.get(1..)?.parse().ok()?
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    if !whole
+        .bytes()
+        .chain(fraction.bytes())
+        .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let point = i64::try_from(whole.len()).ok()?.checked_add(exponent)?;
+    Some(Decimal {
+        negative,
+        digits: format!("{whole}{fraction}"),
+        point,
+    })
+}
+
+/// The text cty prints for a number (`big.Float.Text('f', -1)`): no exponent,
+/// no leading or trailing zeros: `1e3` → `1000`, `1.50` → `1.5`. `None` for
+/// forms it does not normalise (binary exponents, infinities, absurd
+/// exponents); callers then keep the text as written.
+pub fn canonical_number(text: &str) -> Option<String> {
+    let decimal = parse_decimal(text)?;
+    let leading_zeros = decimal.digits.bytes().take_while(|b| *b == b'0').count();
+    let significant = decimal.digits.get(leading_zeros..)?.trim_end_matches('0');
+    let sign = if decimal.negative { "-" } else { "" };
+    if significant.is_empty() {
+        return Some(format!("{sign}0"));
+    }
+    let point = decimal
+        .point
+        .checked_sub(i64::try_from(leading_zeros).ok()?)?;
+    if point.unsigned_abs() > 4096 {
+        return None;
+    }
+    let n_significant = i64::try_from(significant.len()).ok()?;
+    let (whole, fraction) = if point <= 0 {
+        let zeros = "0".repeat(usize::try_from(-point).ok()?);
+        ("0".to_owned(), format!("{zeros}{significant}"))
+    } else if point >= n_significant {
+        let zeros = "0".repeat(usize::try_from(point - n_significant).ok()?);
+        (format!("{significant}{zeros}"), String::new())
+    } else {
+        let (whole, fraction) = significant.split_at(usize::try_from(point).ok()?);
+        (whole.to_owned(), fraction.to_owned())
+    };
+    if fraction.is_empty() {
+        Some(format!("{sign}{whole}"))
+    } else {
+        Some(format!("{sign}{whole}.{fraction}"))
+    }
+}
