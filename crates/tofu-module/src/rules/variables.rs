@@ -1,8 +1,438 @@
 //! Variable defaults against their type constraints, in each block and after
 //! each override is merged (`invalid-variable-default`, `merging.md` §6.1).
+//!
+//! Step (a) decodes every `variable` block of every loaded file as OpenTofu's
+//! `decodeVariableBlock` does — primary and override, duplicates too, files
+//! with syntax errors as far as they were recovered: the default must convert
+//! to the block's own `type` (`any` for a primary block without one; an
+//! override without `type` is not converted here) and must not be null when the
+//! block says `nullable = false`. A default that fails to convert is unknown
+//! from then on.
+//!
+//! Step (b) replays OpenTofu's `Variable.merge` for each variable that has
+//! overrides: starting from the kept primary declaration, each override in
+//! application order replaces `type`, `default` and `nullable` when it sets
+//! them, and the merged default is converted again to the merged type. Its
+//! errors go on the override header. An override without a base is never
+//! merged (merging reports `override-missing-base` for it).
+//!
+//! Not done here: the type expression's own errors (`invalid-type-constraint`,
+//! `quoted-type-constraint`); a type that does not parse simply counts as
+//! `any`, as it does for OpenTofu.
 
-use tofu_syntax::Diagnostic;
+use std::collections::HashMap;
 
-use crate::analysis::ModuleAnalysis;
+use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
-pub(crate) fn check(_module: &ModuleAnalysis, _out: &mut Vec<Diagnostic>) {}
+use crate::address::BlockAddress;
+use crate::analysis::{BlockRef, FileRole, ModuleAnalysis};
+use crate::schema::has_valid_labels;
+use crate::types::{apply_defaults, convert, parse_variable_type, TypeConstraint, Value};
+
+const SUMMARY: &str = "Invalid default value for variable";
+const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
+
+pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+    let mut decoded: HashMap<BlockRef, DecodedVariable> = HashMap::new();
+    for (file_index, file) in module.files.iter().enumerate() {
+        if !file.role.is_loaded() {
+            continue;
+        }
+        let Some(source) = &file.source else { continue };
+        let file_id = FileId(tofu_syntax::text::to_u32(file_index));
+        let block_file = BlockFile {
+            id: file_id,
+            syntax: source.syntax,
+            text: &file.text,
+            is_override: file.role == FileRole::Override,
+        };
+        for (index, block) in source.body.blocks.iter().enumerate() {
+            if block.kind != "variable" || !has_valid_labels(block) {
+                continue;
+            }
+            let variable = decode_variable(&block_file, block, out);
+            let block_ref = BlockRef {
+                file: file_id,
+                index,
+                nested: None,
+            };
+            decoded.insert(block_ref, variable);
+        }
+    }
+
+    for effective in &module.effective.blocks {
+        if effective.overrides.is_empty() || !matches!(effective.address, BlockAddress::Variable(_))
+        {
+            continue;
+        }
+        let Some(declared) = module.declarations.get(&effective.address) else {
+            continue;
+        };
+        let Some(base) = decoded.get(&declared.kept) else {
+            continue;
+        };
+        let base_header = module
+            .block(declared.kept)
+            .map(|block| Location::new(declared.kept.file, block.header));
+        let mut merged = MergedVariable::from_base(base);
+        for &override_ref in &effective.overrides {
+            let (Some(override_variable), Some(override_block)) =
+                (decoded.get(&override_ref), module.block(override_ref))
+            else {
+                continue;
+            };
+            let header = Location::new(override_ref.file, override_block.header);
+            for detail in merged.apply(override_variable) {
+                let mut diagnostic = Diagnostic::new(Code::InvalidVariableDefault, SUMMARY, header)
+                    .with_detail(detail);
+                if let Some(base_header) = base_header {
+                    diagnostic =
+                        diagnostic.with_related(base_header, "the block this override changes");
+                }
+                out.push(diagnostic);
+            }
+        }
+    }
+}
+
+/// The file a block is read from.
+struct BlockFile<'a> {
+    id: FileId,
+    syntax: Syntax,
+    text: &'a str,
+    is_override: bool,
+}
+
+/// What `nullable` says, when it can be read as a constant bool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Nullability {
+    Nullable,
+    NotNullable,
+    /// Not a constant bool: OpenTofu reports that elsewhere; stay silent.
+    Unknown,
+}
+
+/// One `variable` block as decoded on its own (step a).
+#[derive(Debug)]
+struct DecodedVariable {
+    /// The type constraint, if the block has one: a primary block without
+    /// `type` has `any`, an override without `type` has none.
+    constraint: Option<TypeConstraint>,
+    /// The default after the in-block conversion (unknown if that failed).
+    default: Option<Value>,
+    /// `nullable`, when the block sets it.
+    nullable: Option<Nullability>,
+}
+
+fn decode_variable(
+    file: &BlockFile<'_>,
+    block: &Block,
+    out: &mut Vec<Diagnostic>,
+) -> DecodedVariable {
+    let body = &block.body;
+    let constraint = match body.attribute("type") {
+        Some(attr) => Some(parse_variable_type(&attr.expr, file.syntax, file.text).constraint),
+        None if file.is_override => None,
+        None => Some(TypeConstraint::Any),
+    };
+    let nullable = body
+        .attribute("nullable")
+        .map(|attr| read_nullability(&attr.expr, file));
+    let default = body.attribute("default").map(|attr| {
+        let mut value = Value::from_expr(&attr.expr, file.syntax, file.text);
+        if let Some(constraint) = &constraint {
+            if !value.is_null() {
+                value = apply_defaults(&value, constraint);
+            }
+            value = match convert(&value, constraint) {
+                Ok(converted) => converted,
+                Err(error) => {
+                    out.push(in_block(file.id, attr.expr.range, format!(
+                        "This default value is not compatible with the variable's type constraint: {error}."
+                    )));
+                    Value::Unknown
+                }
+            };
+        }
+        // An absent `nullable` means nullable, in override blocks too.
+        if nullable == Some(Nullability::NotNullable) && value.is_null() {
+            out.push(in_block(file.id, attr.expr.range, NULL_NOT_ALLOWED.to_owned()));
+        }
+        value
+    });
+    DecodedVariable {
+        constraint,
+        default,
+        nullable,
+    }
+}
+
+fn read_nullability(expr: &Expr, file: &BlockFile<'_>) -> Nullability {
+    let value = Value::from_expr(expr, file.syntax, file.text);
+    match convert(&value, &TypeConstraint::Bool) {
+        Ok(Value::Bool(true)) => Nullability::Nullable,
+        Ok(Value::Bool(false)) => Nullability::NotNullable,
+        _ => Nullability::Unknown,
+    }
+}
+
+fn in_block(file: FileId, range: TextRange, detail: String) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidVariableDefault,
+        SUMMARY,
+        Location::new(file, range),
+    )
+    .with_detail(detail)
+}
+
+/// The variable as merged so far (step b).
+struct MergedVariable {
+    constraint: TypeConstraint,
+    default: Option<Value>,
+    nullable: Nullability,
+}
+
+impl MergedVariable {
+    fn from_base(base: &DecodedVariable) -> MergedVariable {
+        MergedVariable {
+            constraint: base.constraint.clone().unwrap_or(TypeConstraint::Any),
+            default: base.default.clone(),
+            nullable: base.nullable.unwrap_or(Nullability::Nullable),
+        }
+    }
+
+    /// Merges one override and returns the details of the errors OpenTofu
+    /// reports on it.
+    fn apply(&mut self, variable: &DecodedVariable) -> Vec<String> {
+        if let Some(default) = &variable.default {
+            self.default = Some(default.clone());
+        }
+        if let Some(constraint) = &variable.constraint {
+            self.constraint = constraint.clone();
+        }
+        if let Some(nullable) = variable.nullable {
+            self.nullable = nullable;
+        }
+        let mut details = Vec::new();
+        let Some(default) = &self.default else {
+            return details;
+        };
+        match convert(default, &self.constraint) {
+            // A failed conversion keeps the unconverted default, so a later
+            // override can fail on it again.
+            Ok(converted) => self.default = Some(converted),
+            Err(error) => {
+                let reason = error.message;
+                details.push(
+                    match (variable.constraint.is_some(), variable.default.is_some()) {
+                        (true, false) => format!(
+                            "Overriding this variable's type constraint has made its default value invalid: {reason}."
+                        ),
+                        (false, true) => format!(
+                            "The overridden default value for this variable is not compatible with the variable's type constraint: {reason}."
+                        ),
+                        _ => format!(
+                            "This variable's default value is not compatible with its type constraint: {reason}."
+                        ),
+                    },
+                );
+            }
+        }
+        if self.nullable == Nullability::NotNullable
+            && self.default.as_ref().is_some_and(Value::is_null)
+        {
+            details.push(NULL_NOT_ALLOWED.to_owned());
+        }
+        details
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use crate::{analyze, Config, InputFile, ParseCache};
+
+    /// `(file:line, detail)` of every `invalid-variable-default`, in order.
+    fn check(files: &[(&str, &str)]) -> Vec<(String, String)> {
+        let inputs: Vec<InputFile> = files
+            .iter()
+            .map(|(name, text)| InputFile::text(*name, *text))
+            .collect();
+        let module = analyze(&inputs, &Config::default(), &mut ParseCache::new());
+        module
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == tofu_syntax::Code::InvalidVariableDefault)
+            .map(|d| {
+                let file = module.file(d.subject.file).unwrap();
+                let start = d.subject.range.unwrap().start;
+                let line = file.line_index.line_col(&file.text, start).line;
+                (format!("{}:{line}", file.name), d.detail.clone())
+            })
+            .collect()
+    }
+
+    const PORT: &str = "variable \"port\" {\n  type    = number\n  default = 80\n}\n";
+
+    fn port_override(body: &str) -> Vec<(String, String)> {
+        check(&[
+            ("main.tf", PORT),
+            (
+                "override.tf",
+                &format!("variable \"port\" {{\n{body}\n}}\n"),
+            ),
+        ])
+    }
+
+    fn expect(actual: Vec<(String, String)>, expected: &[(&str, &str)]) {
+        let actual: Vec<(&str, &str)> = actual
+            .iter()
+            .map(|(at, detail)| (at.as_str(), detail.as_str()))
+            .collect();
+        assert_eq!(actual, expected);
+    }
+
+    /// The `port` table of merging.md §6.1, with the details OpenTofu prints.
+    #[test]
+    fn port_table() {
+        expect(port_override("  default = \"8080\""), &[]);
+        expect(
+            port_override("  default = \"http\""),
+            &[("override.tf:1", "The overridden default value for this variable is not compatible with the variable's type constraint: a number is required.")],
+        );
+        expect(
+            port_override("  type = bool"),
+            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required.")],
+        );
+        expect(
+            port_override("  nullable = false\n  default  = null"),
+            &[
+                (
+                    "override.tf:1",
+                    "A null default value is not valid when nullable=false.",
+                ),
+                (
+                    "override.tf:3",
+                    "A null default value is not valid when nullable=false.",
+                ),
+            ],
+        );
+        expect(
+            port_override("  type    = bool\n  default = \"yes\""),
+            &[("override.tf:3", "This default value is not compatible with the variable's type constraint: a bool is required.")],
+        );
+    }
+
+    #[test]
+    fn zones_example() {
+        expect(
+            check(&[
+                ("main.tf", "variable \"zones\" {\n  type    = list(string)\n  default = [\"a\"]\n}\n"),
+                ("override.tf", "variable \"zones\" {\n  type = string\n}\n"),
+            ]),
+            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: string required.")],
+        );
+    }
+
+    /// An override that changes neither type nor default: a failed step-b
+    /// conversion keeps the unconverted default, so it fails again.
+    #[test]
+    fn both_or_neither_changed() {
+        expect(
+            check(&[
+                ("main.tf", PORT),
+                ("a_override.tf", "variable \"port\" {\n  type = bool\n}\n"),
+                ("b_override.tf", "variable \"port\" {\n  description = \"p\"\n}\n"),
+            ]),
+            &[
+                ("a_override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required."),
+                ("b_override.tf:1", "This variable's default value is not compatible with its type constraint: bool required."),
+            ],
+        );
+    }
+
+    /// OpenTofu formats the path of a failing element in the block's own
+    /// check, not after merging; a default that failed its own check is
+    /// unknown afterwards.
+    #[test]
+    fn in_block_messages_carry_the_path_and_merge_messages_do_not() {
+        expect(
+            check(&[
+                ("main.tf", "variable \"l\" {\n  type    = list(string)\n  default = [\"1\", \"x\"]\n}\nvariable \"m\" {\n  type    = list(number)\n  default = [1, \"x\"]\n}\n"),
+                ("override.tf", "variable \"l\" {\n  type = list(number)\n}\nvariable \"m\" {\n  type = list(bool)\n}\n"),
+            ]),
+            &[
+                ("main.tf:7", "This default value is not compatible with the variable's type constraint: [1]: a number is required."),
+                ("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: a number is required."),
+            ],
+        );
+    }
+
+    #[test]
+    fn null_with_nullable_false_repeats_for_every_override() {
+        expect(
+            check(&[
+                ("main.tf", "variable \"n\" {\n  default  = null\n  nullable = false\n}\n"),
+                ("override.tf", "variable \"n\" {\n  description = \"a\"\n}\nvariable \"n\" {\n  sensitive = true\n}\n"),
+                ("z_override.tf", "variable \"n\" {\n  nullable = true\n}\n"),
+            ]),
+            &[
+                ("main.tf:2", "A null default value is not valid when nullable=false."),
+                ("override.tf:1", "A null default value is not valid when nullable=false."),
+                ("override.tf:4", "A null default value is not valid when nullable=false."),
+            ],
+        );
+    }
+
+    #[test]
+    fn converted_defaults_carry_over() {
+        // The base converts 1.0 to the string "1", which converts to a bool.
+        expect(
+            check(&[
+                (
+                    "main.tf",
+                    "variable \"s\" {\n  type    = string\n  default = 1.0\n}\n",
+                ),
+                ("override.tf", "variable \"s\" {\n  type = bool\n}\n"),
+            ]),
+            &[],
+        );
+        // Optional attribute defaults of the base type stay in the value.
+        expect(
+            check(&[
+                ("main.tf", "variable \"o\" {\n  type    = object({ a = optional(string, \"x\") })\n  default = {}\n}\n"),
+                ("override.tf", "variable \"o\" {\n  type = object({ a = string })\n}\n"),
+            ]),
+            &[],
+        );
+    }
+
+    #[test]
+    fn override_without_base_is_not_merged() {
+        expect(
+            check(&[
+                ("main.tf", "variable \"other\" {}\n"),
+                ("override.tf", "variable \"port\" {\n  type    = number\n  default = \"x\"\n}\nvariable \"lone\" {\n  default = null\n  nullable = false\n}\n"),
+            ]),
+            &[
+                ("override.tf:3", "This default value is not compatible with the variable's type constraint: a number is required."),
+                ("override.tf:6", "A null default value is not valid when nullable=false."),
+            ],
+        );
+    }
+
+    #[test]
+    fn json_types_and_defaults() {
+        expect(
+            check(&[(
+                "main.tf.json",
+                r#"{"variable": {"a": {"type": "list(string)", "default": "x"}, "b": {"type": "number", "default": "${var.x}"}, "c": {"type": "map", "default": {"k": "v"}}}}"#,
+            )]),
+            &[
+                ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: list of string required."),
+                ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: a number is required."),
+            ],
+        );
+    }
+}
