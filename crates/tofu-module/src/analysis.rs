@@ -314,7 +314,7 @@ fn load_file(
                 Diagnostic::new(
                     Code::SyntaxError,
                     "Invalid character encoding",
-                    Location::new(id, TextRange::from_usize(at, at + 1)),
+                    Location::new(id, TextRange::empty(tofu_syntax::text::to_u32(at)).widened(&text)),
                 )
                 .with_detail("All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor."),
             );

@@ -49,7 +49,12 @@ fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
             }
             Err(error) => error,
         };
-        let error_offset = start + error.location().offset().min(region.len());
+        // hcl-edit may report an offset inside a multi-byte character: move it
+        // back to the start of that character.
+        let mut error_offset = start + error.location().offset().min(region.len());
+        while error_offset > start && !content.is_char_boundary(error_offset) {
+            error_offset -= 1;
+        }
         if file.errors.is_empty() {
             file.errors
                 .push(syntax_error(&error, content, error_offset, base));
@@ -493,6 +498,30 @@ mod tests {
         assert_eq!(file.body.blocks[1].header.slice(text), "output \"o\"");
         assert_eq!(file.unrecovered.len(), 1);
         assert!(file.unrecovered[0].slice(text).starts_with("resource"));
+    }
+
+    #[test]
+    fn error_ranges_stay_on_character_boundaries() {
+        for text in [
+            "a = \"é\u{1F600}\n",
+            "a = é",
+            "a = 1\u{1F600}",
+            "x { \u{1F600} }",
+        ] {
+            let file = parse(text);
+            for error in &file.errors {
+                assert!(
+                    text.is_char_boundary(error.range.start as usize),
+                    "{text:?}: {:?}",
+                    error.range
+                );
+                assert!(
+                    text.is_char_boundary(error.range.end as usize),
+                    "{text:?}: {:?}",
+                    error.range
+                );
+            }
+        }
     }
 
     #[test]
