@@ -28,7 +28,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the Language Server Protocol over stdin/stdout (not yet implemented: exits 2).
+    /// Speak the Language Server Protocol over stdin/stdout until `exit`.
     Serve {
         /// Accepted for VS Code's client, which passes it; stdio is the only transport.
         #[arg(long)]
@@ -79,10 +79,7 @@ fn main() -> ExitCode {
             tofu_version,
             fix,
         } => run_check(paths, format, tofu_version, fix),
-        Command::Serve { .. } => {
-            eprintln!("tofu-lens serve: not yet implemented");
-            ExitCode::from(2)
-        }
+        Command::Serve { .. } => run_serve(),
         Command::Show {
             path,
             address,
@@ -191,6 +188,25 @@ fn check_or_report(paths: &[PathBuf], config: &Config) -> Option<check::CheckRep
             None
         }
     }
+}
+
+/// Serves LSP over stdio until the client sends `exit`. Exits 2 only when the
+/// async runtime cannot start.
+fn run_serve() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("tofu-lens serve: cannot start: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(tofu_lsp::serve_stdio(tofu_lsp::ServerOptions::default()));
+    // Background tasks (workers, the file watcher) end with the runtime.
+    runtime.shutdown_background();
+    ExitCode::SUCCESS
 }
 
 /// Logs go to stderr only (stdout carries results, and LSP messages in `serve`).

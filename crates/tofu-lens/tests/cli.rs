@@ -156,11 +156,77 @@ fn ten_megabyte_file_is_checked() {
     assert_eq!(value[0]["code"], "duplicate-block");
 }
 
+/// One framed LSP message for `serve`'s stdin.
+fn lsp_frame(message: &serde_json::Value) -> Vec<u8> {
+    let body = message.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// Reads one framed message from `serve`'s stdout.
+fn read_lsp_frame(reader: &mut impl std::io::BufRead) -> serde_json::Value {
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = value.parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
 #[test]
-fn serve_says_it_is_not_implemented_yet() {
+fn serve_answers_initialize_and_exits_cleanly_on_exit() {
+    use std::io::{BufReader, Write};
+    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
-    let output = tofu_lens(&["serve"], dir.path());
-    assert_eq!(output.status.code(), Some(2));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+        .args(["serve", "--stdio"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {
+            "general": {"positionEncodings": ["utf-8", "utf-16"]}}}});
+    stdin.write_all(&lsp_frame(&initialize)).unwrap();
+    stdin.flush().unwrap();
+    let response = read_lsp_frame(&mut stdout);
+    assert_eq!(response["id"], 1);
+    let capabilities = &response["result"]["capabilities"];
+    assert_eq!(capabilities["positionEncoding"], "utf-8");
+    assert_eq!(capabilities["textDocumentSync"]["change"], 2);
+    assert_eq!(capabilities["hoverProvider"], true);
+    assert_eq!(response["result"]["serverInfo"]["name"], "tofu-lens");
+    let shutdown = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"});
+    stdin.write_all(&lsp_frame(&shutdown)).unwrap();
+    stdin.flush().unwrap();
+    let response = read_lsp_frame(&mut stdout);
+    assert_eq!(response["id"], 2);
+    assert!(response["result"].is_null(), "{response}");
+    stdin
+        .write_all(&lsp_frame(
+            &serde_json::json!({"jsonrpc": "2.0", "method": "exit"}),
+        ))
+        .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stdout.is_empty(),
+        "nothing but protocol messages on stdout"
+    );
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
 }
 
 fn override_module() -> tempfile::TempDir {

@@ -1,0 +1,407 @@
+//! Handlers that change the session: `initialize`, `initialized`, document
+//! synchronisation, watched files, configuration and workspace folders.
+//!
+//! Each one updates the session synchronously, before any `.await` (STYLE.md
+//! rule 9: notifications can interleave at await points), then schedules the
+//! affected module directories. Documents whose name lacks a configuration
+//! extension, or that are not `file:` URIs, or that match `exclude`, are not
+//! tracked.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tofu_ide::{split_path, Change};
+use tofu_module::discovery::has_config_extension;
+use tower_lsp_server::ls_types::*;
+
+use crate::document::Document;
+use crate::position::PositionEncoding;
+use crate::scheduler::schedule;
+use crate::server::Shared;
+use crate::session::ClientSupport;
+use crate::settings::Settings;
+use crate::uri;
+use crate::workspace::{disk_changed, scan_folders, start_watcher};
+
+/// The glob `server.md` asks the client to watch.
+pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json}";
+
+pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResult {
+    let capabilities = &params.capabilities;
+    let encoding = PositionEncoding::negotiate(
+        capabilities
+            .general
+            .as_ref()
+            .and_then(|general| general.position_encodings.as_deref()),
+    );
+    let workspace = capabilities.workspace.as_ref();
+    let support = ClientSupport {
+        pull_diagnostics: capabilities
+            .text_document
+            .as_ref()
+            .is_some_and(|text| text.diagnostic.is_some()),
+        diagnostic_refresh: workspace
+            .and_then(|w| w.diagnostics.as_ref())
+            .and_then(|d| d.refresh_support)
+            .unwrap_or(false),
+        watched_files_registration: workspace
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false),
+        configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+        work_done_progress: capabilities
+            .window
+            .as_ref()
+            .and_then(|window| window.work_done_progress)
+            .unwrap_or(false),
+        create_files: workspace
+            .and_then(|w| w.workspace_edit.as_ref())
+            .is_some_and(|edit| {
+                edit.document_changes == Some(true)
+                    && edit
+                        .resource_operations
+                        .as_ref()
+                        .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
+            }),
+    };
+    let mut folders: Vec<PathBuf> = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .filter_map(|folder| uri::to_path(&folder.uri))
+        .collect();
+    #[allow(deprecated)] // `root_uri` is the fallback for clients without workspace folders.
+    if folders.is_empty() {
+        folders.extend(params.root_uri.as_ref().and_then(uri::to_path));
+    }
+    let problems = {
+        let mut session = shared.session();
+        session.encoding = encoding;
+        session.support = support;
+        session.folders = folders;
+        let parsed = params
+            .initialization_options
+            .as_ref()
+            .and_then(Settings::from_json);
+        match parsed {
+            Some((settings, problems)) => {
+                session.host.set_config(settings.engine_config());
+                session.settings = settings;
+                problems
+            }
+            None => Vec::new(),
+        }
+    };
+    if !problems.is_empty() {
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move { show_problems(&shared, problems).await });
+    }
+    tracing::info!("initialize: {encoding:?} positions, {support:?}");
+    InitializeResult {
+        capabilities: ServerCapabilities {
+            position_encoding: Some(encoding.kind()),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
+                    ..TextDocumentSyncOptions::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            workspace_symbol_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..CodeActionOptions::default()
+            })),
+            diagnostic_provider: support.pull_diagnostics.then(|| {
+                DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("tofu-lens".to_owned()),
+                    inter_file_dependencies: true,
+                    workspace_diagnostics: true,
+                    ..DiagnosticOptions::default()
+                })
+            }),
+            workspace: Some(WorkspaceServerCapabilities {
+                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                    supported: Some(true),
+                    change_notifications: Some(OneOf::Left(true)),
+                }),
+                file_operations: None,
+            }),
+            ..ServerCapabilities::default()
+        },
+        server_info: Some(ServerInfo {
+            name: "tofu-lens".to_owned(),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        }),
+        offset_encoding: None,
+    }
+}
+
+/// Pulls settings, registers file watching (or starts our own watcher), then
+/// scans the workspace folders in the background.
+pub async fn initialized(shared: &Arc<Shared>) {
+    let (support, folders) = {
+        let session = shared.session();
+        (session.support, session.folders.clone())
+    };
+    if support.configuration {
+        pull_configuration(shared).await;
+    }
+    if support.watched_files_registration {
+        let options = DidChangeWatchedFilesRegistrationOptions {
+            watchers: vec![FileSystemWatcher {
+                glob_pattern: GlobPattern::String(WATCHED_GLOB.to_owned()),
+                kind: None,
+            }],
+        };
+        let registration = Registration {
+            id: "tofu-lens/watched-files".to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        if let Err(error) = shared.client.register_capability(vec![registration]).await {
+            tracing::warn!("cannot register file watching: {error}; watching files myself");
+            start_watcher(shared, &folders);
+        }
+    } else {
+        start_watcher(shared, &folders);
+    }
+    tokio::spawn(scan_folders(Arc::clone(shared), folders));
+}
+
+/// Asks the client for section `tofuLens`; a missing or `null` answer keeps
+/// the current settings.
+async fn pull_configuration(shared: &Arc<Shared>) {
+    let item = ConfigurationItem {
+        scope_uri: None,
+        section: Some("tofuLens".to_owned()),
+    };
+    match shared.client.configuration(vec![item]).await {
+        Ok(values) => {
+            if let Some((settings, problems)) = values.first().and_then(Settings::from_json) {
+                apply_settings(shared, settings, problems).await;
+            }
+        }
+        Err(error) => tracing::debug!("workspace/configuration failed: {error}"),
+    }
+}
+
+pub async fn did_change_configuration(shared: &Arc<Shared>, params: DidChangeConfigurationParams) {
+    let pulls = shared.session().support.configuration;
+    if pulls {
+        pull_configuration(shared).await;
+        return;
+    }
+    let settings = match &params.settings {
+        Value::Object(object) => object.get("tofuLens").unwrap_or(&params.settings),
+        other => other,
+    };
+    if let Some((settings, problems)) = Settings::from_json(settings) {
+        apply_settings(shared, settings, problems).await;
+    }
+}
+
+/// Applies new settings live: a new `tofuVersion` re-analyses everything, a
+/// new scope republishes everything, a new `exclude` rescans the folders.
+async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: Vec<String>) {
+    let (dirs, rescan) = {
+        let mut session = shared.session();
+        let old = std::mem::replace(&mut session.settings, settings.clone());
+        let mut dirs = Vec::new();
+        if old.tofu_version != settings.tofu_version {
+            dirs.extend(session.host.set_config(settings.engine_config()));
+        }
+        if old.scope != settings.scope {
+            for dir in session.known_dirs() {
+                session.dir_state(&dir).force_publish = true;
+                dirs.push(dir);
+            }
+        }
+        let rescan = (old.exclude != settings.exclude).then(|| {
+            for dir in session.known_dirs() {
+                session.dir_state(&dir).needs_disk_read = true;
+                dirs.push(dir);
+            }
+            session.folders.clone()
+        });
+        dirs.sort();
+        dirs.dedup();
+        (dirs, rescan)
+    };
+    schedule(shared, dirs, false);
+    if let Some(folders) = rescan {
+        tokio::spawn(scan_folders(Arc::clone(shared), folders));
+    }
+    show_problems(shared, problems).await;
+}
+
+/// Shows each settings problem once per session.
+async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
+    let fresh: Vec<String> = {
+        let mut session = shared.session();
+        problems
+            .into_iter()
+            .filter(|problem| session.reported_problems.insert(problem.clone()))
+            .collect()
+    };
+    for problem in fresh {
+        tracing::warn!("{problem}");
+        shared
+            .client
+            .show_message(MessageType::WARNING, problem)
+            .await;
+    }
+}
+
+/// The path of a document the server tracks, if it should track it.
+fn tracked_path(shared: &Shared, uri: &Uri) -> Option<PathBuf> {
+    let path = uri::to_path(uri)?;
+    let (_, name) = split_path(&path)?;
+    if !has_config_extension(&name) || shared.session().is_excluded(&path) {
+        return None;
+    }
+    Some(path)
+}
+
+pub fn did_open(shared: &Arc<Shared>, params: DidOpenTextDocumentParams) {
+    let document = params.text_document;
+    let Some(path) = tracked_path(shared, &document.uri) else {
+        return;
+    };
+    let Some((dir, _)) = split_path(&path) else {
+        return;
+    };
+    {
+        let mut session = shared.session();
+        let text: Arc<str> = Arc::from(document.text.as_str());
+        session.documents.insert(
+            path.clone(),
+            Document::new(document.uri, document.version, &document.text),
+        );
+        let known = session.host.knows_dir(&dir);
+        session.host.apply_change(Change::BufferChanged {
+            path,
+            text,
+            version: document.version,
+        });
+        if !known {
+            session.dir_state(&dir).needs_disk_read = true;
+        }
+    }
+    schedule(shared, [dir], true);
+}
+
+pub fn did_change(shared: &Arc<Shared>, params: DidChangeTextDocumentParams) {
+    let Some(path) = uri::to_path(&params.text_document.uri) else {
+        return;
+    };
+    let stale = {
+        let mut session = shared.session();
+        let encoding = session.encoding;
+        let Some(document) = session.documents.get_mut(&path) else {
+            return;
+        };
+        if params.text_document.version <= document.version {
+            tracing::warn!(
+                "{}: version {} after {}",
+                path.display(),
+                params.text_document.version,
+                document.version
+            );
+        }
+        document.apply_changes(
+            params.text_document.version,
+            &params.content_changes,
+            encoding,
+        );
+        let text = document.text();
+        let version = document.version;
+        session.host.apply_change(Change::BufferChanged {
+            path,
+            text,
+            version,
+        })
+    };
+    schedule(shared, stale, true);
+}
+
+pub fn did_save(shared: &Arc<Shared>, params: DidSaveTextDocumentParams) {
+    if let Some(path) = tracked_path(shared, &params.text_document.uri) {
+        disk_changed(shared, vec![path]);
+    }
+}
+
+pub fn did_close(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
+    let Some(path) = uri::to_path(&params.text_document.uri) else {
+        return;
+    };
+    let stale = {
+        let mut session = shared.session();
+        if session.documents.remove(&path).is_none() {
+            return;
+        }
+        let mut stale = session
+            .host
+            .apply_change(Change::BufferClosed { path: path.clone() });
+        let change = if path.is_file() {
+            Change::DiskFile {
+                content: tofu_vfs::read_file(&path),
+                path,
+            }
+        } else {
+            Change::DiskFileRemoved { path }
+        };
+        stale.extend(session.host.apply_change(change));
+        stale.dedup();
+        stale
+    };
+    schedule(shared, stale, true);
+}
+
+pub fn did_change_watched_files(shared: &Arc<Shared>, params: DidChangeWatchedFilesParams) {
+    let paths = params
+        .changes
+        .iter()
+        .filter_map(|event| uri::to_path(&event.uri))
+        .collect();
+    disk_changed(shared, paths);
+}
+
+pub fn did_change_workspace_folders(shared: &Arc<Shared>, params: DidChangeWorkspaceFoldersParams) {
+    let added: Vec<PathBuf> = params
+        .event
+        .added
+        .iter()
+        .filter_map(|folder| uri::to_path(&folder.uri))
+        .collect();
+    let mut stale = Vec::new();
+    {
+        let mut session = shared.session();
+        for removed in params
+            .event
+            .removed
+            .iter()
+            .filter_map(|f| uri::to_path(&f.uri))
+        {
+            session.folders.retain(|folder| *folder != removed);
+            stale.extend(
+                session
+                    .host
+                    .apply_change(Change::DiskDirRemoved { dir: removed }),
+            );
+        }
+        session.folders.extend(added.iter().cloned());
+    }
+    schedule(shared, stale, false);
+    if !added.is_empty() {
+        tokio::spawn(scan_folders(Arc::clone(shared), added));
+    }
+}

@@ -1,0 +1,261 @@
+//! The one place where LSP positions meet byte offsets.
+//!
+//! The engine speaks UTF-8 byte offsets; LSP speaks `(line, character)` with
+//! characters counted in the negotiated encoding (UTF-16 unless the client
+//! offers UTF-8). Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol
+//! says. A leading byte order mark is invisible to editors, so it takes no
+//! room on line 0. A position inside a character (between the halves of a
+//! surrogate pair, say) falls back to the start of that character; a character
+//! past the end of its line means the end of the line.
+//!
+//! [`LineMap`] converts for a `&str` (texts the analysis saw); the `rope_*`
+//! functions do the same for an open document's [`Rope`] while edits are
+//! applied. A test checks that both agree.
+
+use std::sync::Arc;
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
+
+use tofu_syntax::TextRange;
+
+const BOM: char = '\u{feff}';
+
+/// How `Position::character` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionEncoding {
+    Utf8,
+    Utf16,
+}
+
+impl PositionEncoding {
+    /// UTF-8 when the client offers it, UTF-16 (the protocol's default) otherwise.
+    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> PositionEncoding {
+        let offers_utf8 = offered.is_some_and(|kinds| kinds.contains(&PositionEncodingKind::UTF8));
+        if offers_utf8 {
+            PositionEncoding::Utf8
+        } else {
+            PositionEncoding::Utf16
+        }
+    }
+
+    pub fn kind(self) -> PositionEncodingKind {
+        match self {
+            PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
+            PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
+        }
+    }
+
+    fn width(self, c: char) -> u32 {
+        let width = match self {
+            PositionEncoding::Utf8 => c.len_utf8(),
+            PositionEncoding::Utf16 => c.len_utf16(),
+        };
+        tofu_syntax::text::to_u32(width)
+    }
+}
+
+/// Line starts of one text, for converting in both directions.
+#[derive(Clone, Debug)]
+pub struct LineMap {
+    text: Arc<str>,
+    /// Byte offset where each line starts (line 0 after a BOM).
+    line_starts: Vec<usize>,
+    encoding: PositionEncoding,
+}
+
+impl LineMap {
+    pub fn new(text: impl Into<Arc<str>>, encoding: PositionEncoding) -> LineMap {
+        let text: Arc<str> = text.into();
+        let first = if text.starts_with(BOM) {
+            BOM.len_utf8()
+        } else {
+            0
+        };
+        let mut line_starts = vec![first];
+        let bytes = text.as_bytes();
+        for (index, byte) in bytes.iter().enumerate() {
+            match byte {
+                b'\n' => line_starts.push(index + 1),
+                b'\r' if bytes.get(index + 1) != Some(&b'\n') => line_starts.push(index + 1),
+                _ => {}
+            }
+        }
+        LineMap {
+            text,
+            line_starts,
+            encoding,
+        }
+    }
+
+    /// The content of line `line` without its line break, and where it starts.
+    fn line(&self, line: usize) -> Option<(usize, &str)> {
+        let start = *self.line_starts.get(line)?;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let content = self.text.get(start..end)?.trim_end_matches(['\n', '\r']);
+        Some((start, content))
+    }
+
+    /// The position of byte `offset` (clamped to the text and to a character start).
+    pub fn position(&self, offset: u32) -> Position {
+        let offset = (offset as usize).min(self.text.len());
+        let line = self
+            .line_starts
+            .partition_point(|&start| start <= offset)
+            .saturating_sub(1);
+        let Some((start, content)) = self.line(line) else {
+            return Position::new(0, 0);
+        };
+        let mut character = 0u32;
+        for (index, c) in content.char_indices() {
+            if start + index + c.len_utf8() > offset {
+                break;
+            }
+            character += self.encoding.width(c);
+        }
+        Position::new(tofu_syntax::text::to_u32(line), character)
+    }
+
+    pub fn range(&self, range: TextRange) -> Range {
+        Range::new(self.position(range.start), self.position(range.end))
+    }
+
+    /// The byte offset of `position`, or `None` when its line does not exist.
+    /// A character past the end of the line means the end of the line.
+    pub fn offset(&self, position: Position) -> Option<u32> {
+        let (start, content) = self.line(position.line as usize)?;
+        let mut units = 0u32;
+        for (index, c) in content.char_indices() {
+            let width = self.encoding.width(c);
+            if units + width > position.character {
+                return Some(tofu_syntax::text::to_u32(start + index));
+            }
+            units += width;
+        }
+        Some(tofu_syntax::text::to_u32(start + content.len()))
+    }
+
+    /// Both ends of `range` as byte offsets, or `None` when a line does not exist.
+    pub fn text_range(&self, range: Range) -> Option<TextRange> {
+        Some(TextRange::new(
+            self.offset(range.start)?,
+            self.offset(range.end)?,
+        ))
+    }
+}
+
+/// The char index of `position` in `rope`, clamped like [`LineMap::offset`];
+/// a line past the end means the end of the text.
+pub fn rope_char_index(rope: &Rope, position: Position, encoding: PositionEncoding) -> usize {
+    let line = position.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let mut index = rope.line_to_char(line);
+    if line == 0 && rope.get_char(0) == Some(BOM) {
+        index += 1;
+    }
+    let mut units = 0u32;
+    for c in rope.chars_at(index) {
+        if c == '\n' || c == '\r' {
+            break;
+        }
+        let width = encoding.width(c);
+        if units + width > position.character {
+            break;
+        }
+        units += width;
+        index += 1;
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn utf16_counts_surrogate_pairs_as_two_units() {
+        let text = "a😀b\nc";
+        let map = LineMap::new(text, PositionEncoding::Utf16);
+        assert_eq!(map.position(5), Position::new(0, 3));
+        assert_eq!(map.offset(Position::new(0, 3)), Some(5));
+        // Inside the pair: the start of the emoji.
+        assert_eq!(map.offset(Position::new(0, 2)), Some(1));
+        let utf8 = LineMap::new(text, PositionEncoding::Utf8);
+        assert_eq!(utf8.position(5), Position::new(0, 5));
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let text = "a\r\nb\rc\nd";
+        let map = LineMap::new(text, PositionEncoding::Utf16);
+        assert_eq!(map.position(3), Position::new(1, 0));
+        assert_eq!(map.position(5), Position::new(2, 0));
+        assert_eq!(map.position(7), Position::new(3, 0));
+        // Past the end of a line: its end, before the line break.
+        assert_eq!(map.offset(Position::new(0, 9)), Some(1));
+        assert_eq!(map.offset(Position::new(4, 0)), None);
+        // An offset between \r and \n belongs to line 0's end.
+        assert_eq!(map.position(2), Position::new(0, 1));
+    }
+
+    #[test]
+    fn a_bom_takes_no_room() {
+        let text = "\u{feff}ab";
+        let map = LineMap::new(text, PositionEncoding::Utf16);
+        assert_eq!(map.position(3), Position::new(0, 0));
+        assert_eq!(map.offset(Position::new(0, 1)), Some(4));
+        let rope = Rope::from_str(text);
+        assert_eq!(
+            rope_char_index(&rope, Position::new(0, 1), PositionEncoding::Utf16),
+            2
+        );
+    }
+
+    /// The rope and the line map agree on every position of awkward texts.
+    #[test]
+    fn rope_and_line_map_agree() {
+        let texts = [
+            "",
+            "a",
+            "x😀y\r\n\r\n é\rz\n",
+            "\r\r\n\n😀😀\n",
+            "resource \"a\" \"b\" {\r\n  x = \"é😀\"\r\n}\r\n",
+        ];
+        for text in texts {
+            for encoding in [PositionEncoding::Utf8, PositionEncoding::Utf16] {
+                let map = LineMap::new(text, encoding);
+                let rope = Rope::from_str(text);
+                for line in 0..6 {
+                    for character in 0..12 {
+                        let position = Position::new(line, character);
+                        let from_rope =
+                            rope.char_to_byte(rope_char_index(&rope, position, encoding));
+                        match map.offset(position) {
+                            Some(offset) => assert_eq!(
+                                offset as usize, from_rope,
+                                "{text:?} {position:?} {encoding:?}"
+                            ),
+                            None => assert_eq!(from_rope, text.len(), "{text:?} {position:?}"),
+                        }
+                    }
+                }
+                for (offset, _) in text.char_indices() {
+                    let position = map.position(tofu_syntax::text::to_u32(offset));
+                    let back = map.offset(position).unwrap() as usize;
+                    let between_cr_lf =
+                        text[..offset].ends_with('\r') && text[offset..].starts_with('\n');
+                    if !between_cr_lf {
+                        assert_eq!(back, offset, "{text:?} {offset}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Request handlers: hover, definition, references, symbols, code actions and
+//! pull diagnostics.
+//!
+//! Each one brings the analysis of the document's module directory up to
+//! date first (waiting for a running worker rather than racing it), so it
+//! answers about the text the client has now. The query itself runs under
+//! [`guarded`]: a panic becomes an error answer and a log line, and the server
+//! keeps running. Unknown documents and positions outside the text answer
+//! `null` (or an empty list).
+
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_ide::{split_path, Analysis};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::*;
+
+use crate::position::{LineMap, PositionEncoding};
+use crate::scheduler::fresh_snapshot;
+use crate::server::Shared;
+use crate::to_proto::{self, Converter};
+use crate::uri;
+
+/// Runs `query`, turning a panic into an internal-error answer.
+pub fn guarded<T>(name: &str, query: impl FnOnce() -> T) -> Result<T> {
+    std::panic::catch_unwind(AssertUnwindSafe(query)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        tracing::error!("{name} panicked: {message}");
+        Error {
+            code: ErrorCode::InternalError,
+            message: format!("tofu-lens: {name} failed: {message}").into(),
+            data: None,
+        }
+    })
+}
+
+/// A document's path and an up-to-date analysis of its directory.
+async fn prepare(
+    shared: &Arc<Shared>,
+    document: &Uri,
+) -> Option<(PathBuf, Analysis, PositionEncoding)> {
+    let path = uri::to_path(document)?;
+    let (dir, _) = split_path(&path)?;
+    let analysis = fresh_snapshot(shared, &dir).await;
+    let encoding = shared.session().encoding;
+    Some((path, analysis, encoding))
+}
+
+/// The line map of the text the analysis used for `path`.
+fn line_map(analysis: &Analysis, path: &Path, encoding: PositionEncoding) -> Option<LineMap> {
+    Some(LineMap::new(analysis.file_text(path)?, encoding))
+}
+
+pub async fn hover(shared: &Arc<Shared>, params: HoverParams) -> Result<Option<Hover>> {
+    let position = params.text_document_position_params;
+    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    else {
+        return Ok(None);
+    };
+    guarded("hover", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let offset = map.offset(position.position)?;
+        let hover = analysis.hover(&path, offset)?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: hover.markdown,
+            }),
+            range: Some(map.range(hover.range)),
+        })
+    })
+}
+
+pub async fn goto_definition(
+    shared: &Arc<Shared>,
+    params: GotoDefinitionParams,
+) -> Result<Option<GotoDefinitionResponse>> {
+    let position = params.text_document_position_params;
+    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    else {
+        return Ok(None);
+    };
+    guarded("definition", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let offset = map.offset(position.position)?;
+        let targets = analysis.goto_definition(&path, offset);
+        if targets.is_empty() {
+            return None;
+        }
+        let session = shared.session();
+        let locations = Converter::new(&session).locations(&targets);
+        Some(GotoDefinitionResponse::Array(locations))
+    })
+}
+
+pub async fn references(
+    shared: &Arc<Shared>,
+    params: ReferenceParams,
+) -> Result<Option<Vec<Location>>> {
+    let position = params.text_document_position;
+    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    else {
+        return Ok(None);
+    };
+    guarded("references", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let offset = map.offset(position.position)?;
+        let targets = analysis.references(&path, offset, params.context.include_declaration);
+        if targets.is_empty() {
+            return None;
+        }
+        let session = shared.session();
+        Some(Converter::new(&session).locations(&targets))
+    })
+}
+
+pub async fn document_symbol(
+    shared: &Arc<Shared>,
+    params: DocumentSymbolParams,
+) -> Result<Option<DocumentSymbolResponse>> {
+    let Some((path, analysis, encoding)) = prepare(shared, &params.text_document.uri).await else {
+        return Ok(None);
+    };
+    guarded("documentSymbol", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let symbols = analysis.document_symbols(&path);
+        Some(DocumentSymbolResponse::Nested(to_proto::document_symbols(
+            &symbols, &map,
+        )))
+    })
+}
+
+pub async fn workspace_symbol(
+    shared: &Arc<Shared>,
+    params: WorkspaceSymbolParams,
+) -> Result<Option<WorkspaceSymbolResponse>> {
+    let analysis = shared.session().host.snapshot();
+    guarded("workspace/symbol", || {
+        let symbols = analysis.workspace_symbols(&params.query);
+        let session = shared.session();
+        let mut converter = Converter::new(&session);
+        let symbols = symbols
+            .iter()
+            .filter_map(|symbol| to_proto::workspace_symbol(&mut converter, symbol))
+            .collect();
+        Some(WorkspaceSymbolResponse::Flat(symbols))
+    })
+}
+
+pub async fn code_action(
+    shared: &Arc<Shared>,
+    params: CodeActionParams,
+) -> Result<Option<CodeActionResponse>> {
+    let Some((path, analysis, encoding)) = prepare(shared, &params.text_document.uri).await else {
+        return Ok(None);
+    };
+    guarded("codeAction", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let range = map.text_range(params.range)?;
+        let text = analysis.file_text(&path)?;
+        let actions = analysis.code_actions(&path, range);
+        let session = shared.session();
+        let mut converter = Converter::new(&session);
+        let actions: Vec<CodeActionOrCommand> = actions
+            .iter()
+            .filter_map(|action| converter.code_action(action, &path, &text))
+            .map(CodeActionOrCommand::CodeAction)
+            .collect();
+        Some(actions)
+    })
+}
+
+fn full_report(items: Vec<Diagnostic>) -> FullDocumentDiagnosticReport {
+    FullDocumentDiagnosticReport {
+        result_id: None,
+        items,
+    }
+}
+
+pub async fn document_diagnostic(
+    shared: &Arc<Shared>,
+    params: DocumentDiagnosticParams,
+) -> Result<DocumentDiagnosticReportResult> {
+    let items = match prepare(shared, &params.text_document.uri).await {
+        None => Vec::new(),
+        Some((path, analysis, _)) => guarded("textDocument/diagnostic", || {
+            let Some((dir, _)) = split_path(&path) else {
+                return Vec::new();
+            };
+            let session = shared.session();
+            if !session.in_scope(&dir) {
+                return Vec::new();
+            }
+            let Some(file) = analysis.file_diagnostics(&path) else {
+                return Vec::new();
+            };
+            let mut converter = Converter::new(&session);
+            file.diagnostics
+                .iter()
+                .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
+                .collect()
+        })?,
+    };
+    Ok(DocumentDiagnosticReportResult::Report(
+        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: full_report(items),
+        }),
+    ))
+}
+
+pub async fn workspace_diagnostic(
+    shared: &Arc<Shared>,
+    _: WorkspaceDiagnosticParams,
+) -> Result<WorkspaceDiagnosticReportResult> {
+    let dirs = shared.session().known_dirs();
+    let mut analysis = shared.session().host.snapshot();
+    for dir in &dirs {
+        analysis = fresh_snapshot(shared, dir).await;
+    }
+    let items = guarded("workspace/diagnostic", || {
+        let session = shared.session();
+        let mut converter = Converter::new(&session);
+        let mut items = Vec::new();
+        for dir in dirs.iter().filter(|dir| session.in_scope(dir)) {
+            for file in analysis.module_diagnostics(dir) {
+                let Some(uri) = session.uri_for(&file.path) else {
+                    continue;
+                };
+                let diagnostics = file
+                    .diagnostics
+                    .iter()
+                    .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
+                    .collect();
+                items.push(WorkspaceDocumentDiagnosticReport::Full(
+                    WorkspaceFullDocumentDiagnosticReport {
+                        uri,
+                        version: file.version.map(i64::from),
+                        full_document_diagnostic_report: full_report(diagnostics),
+                    },
+                ));
+            }
+        }
+        items
+    })?;
+    Ok(WorkspaceDiagnosticReportResult::Report(
+        WorkspaceDiagnosticReport { items },
+    ))
+}

@@ -1,0 +1,239 @@
+//! When module directories are (re)analysed and their diagnostics published.
+//!
+//! One worker task per directory at most: a change marks the directory stale
+//! and starts a worker if none is running. The worker waits the debounce
+//! window (so a burst of keystrokes costs one analysis), reads the directory
+//! from disk if asked to, analyses the latest inputs off the async threads,
+//! publishes, and goes round again while more changes arrived meanwhile.
+//! Because only that worker publishes for its directory and generations only
+//! grow, a publication is never older than the one before it.
+//!
+//! Publishing covers every file the analysis saw, with an empty list for files
+//! whose diagnostics went away, plus an empty list for files published before
+//! that are gone or left the `diagnostics.scope`. Open documents carry the
+//! version the analysis used. With pull diagnostics nothing is pushed; the
+//! client is asked to refresh instead.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_ide::{Analysis, Change};
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
+
+use crate::server::Shared;
+use crate::to_proto::Converter;
+
+/// Marks `dirs` for analysis and publication, starting workers as needed.
+pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, debounce: bool) {
+    for dir in dirs {
+        let start = {
+            let mut session = shared.session();
+            let state = session.dir_state(&dir);
+            !std::mem::replace(&mut state.worker_running, true)
+        };
+        if start {
+            tokio::spawn(worker(Arc::clone(shared), dir, debounce));
+        }
+    }
+}
+
+async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
+    if debounce {
+        tokio::time::sleep(shared.options.debounce).await;
+    }
+    loop {
+        let analysed = refresh_dir(&shared, &dir).await;
+        if analysed {
+            publish_dir(&shared, &dir).await;
+        }
+        let again = {
+            let mut session = shared.session();
+            let stale = session.host.is_stale(&dir);
+            let state = session.dir_state(&dir);
+            let again = analysed && (stale || state.needs_disk_read || state.force_publish);
+            if !again {
+                state.worker_running = false;
+            }
+            again
+        };
+        if !again {
+            break;
+        }
+        tokio::time::sleep(shared.options.debounce).await;
+    }
+}
+
+/// Brings the analysis of `dir` up to date: reads the directory from disk if
+/// it is marked for that, then analyses if the inputs changed. Returns false
+/// when the analysis panicked (an engine bug; logged, and the directory keeps
+/// its previous analysis until the next change).
+pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
+    let lock = Arc::clone(&shared.session().dir_state(dir).analysis_lock);
+    let _guard = lock.lock().await;
+    let needs_disk_read = std::mem::take(&mut shared.session().dir_state(dir).needs_disk_read);
+    if needs_disk_read {
+        let read_dir = dir.to_path_buf();
+        let read = tokio::task::spawn_blocking(move || tofu_vfs::read_module_dir(&read_dir)).await;
+        let mut session = shared.session();
+        let change = match read {
+            Ok(Ok(files)) => {
+                let files = files
+                    .into_iter()
+                    .filter(|file| !session.is_excluded(&dir.join(&file.name)))
+                    .collect();
+                Change::DiskDir {
+                    dir: dir.to_path_buf(),
+                    files,
+                }
+            }
+            Ok(Err(error)) => {
+                tracing::debug!("cannot read {}: {error}", dir.display());
+                Change::DiskDirRemoved {
+                    dir: dir.to_path_buf(),
+                }
+            }
+            Err(error) => {
+                tracing::error!("reading {} failed: {error}", dir.display());
+                return false;
+            }
+        };
+        if matches!(change, Change::DiskDirRemoved { .. }) {
+            // Only this directory: its subdirectories are modules of their own.
+            session.host.apply_change(Change::DiskDir {
+                dir: dir.to_path_buf(),
+                files: Vec::new(),
+            });
+        } else {
+            session.host.apply_change(change);
+        }
+    }
+    let job = {
+        let mut session = shared.session();
+        if session.host.is_stale(dir) {
+            session.host.start_analysis(dir)
+        } else {
+            None
+        }
+    };
+    let Some(job) = job else {
+        return true;
+    };
+    let started = std::time::Instant::now();
+    match tokio::task::spawn_blocking(move || job.run()).await {
+        Ok(finished) => {
+            tracing::debug!("analysed {} in {:?}", dir.display(), started.elapsed());
+            shared.session().host.finish_analysis(finished);
+            true
+        }
+        Err(error) => {
+            tracing::error!("analysis of {} failed: {error}", dir.display());
+            false
+        }
+    }
+}
+
+/// The latest analysis, after bringing `dir` up to date.
+pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
+    let known = shared.session().host.knows_dir(dir);
+    if known {
+        refresh_dir(shared, dir).await;
+    }
+    shared.session().host.snapshot()
+}
+
+/// Publishes what changed for `dir` since the last publication.
+async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
+    let (publications, refresh) = {
+        let mut session = shared.session();
+        let snapshot = session.host.snapshot();
+        let generation = snapshot.module(dir).map_or(0, |module| module.generation);
+        let in_scope = session.in_scope(dir);
+        if session.support.pull_diagnostics {
+            let state = session.dir_state(dir);
+            let changed = generation > state.published_generation || state.force_publish;
+            state.published_generation = generation;
+            state.force_publish = false;
+            (Vec::new(), changed && session.support.diagnostic_refresh)
+        } else {
+            let state = session.dir_state(dir);
+            let nothing_new = generation <= state.published_generation && !state.force_publish;
+            let nothing_to_clear = !in_scope && state.published_files.is_empty();
+            if nothing_new && (in_scope || nothing_to_clear) {
+                return;
+            }
+            let (publications, current_files) = publications(&session, &snapshot, dir, in_scope);
+            let state = session.dir_state(dir);
+            state.published_generation = generation;
+            state.force_publish = false;
+            state.published_files = current_files;
+            let publications: Vec<(Uri, Vec<Diagnostic>, Option<i32>)> = publications
+                .into_iter()
+                .filter_map(|(path, diagnostics, version)| {
+                    Some((session.uri_for(&path)?, diagnostics, version))
+                })
+                .collect();
+            (publications, false)
+        }
+    };
+    for (uri, diagnostics, version) in publications {
+        shared
+            .client
+            .publish_diagnostics(uri, diagnostics, version)
+            .await;
+    }
+    if refresh {
+        if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
+            tracing::debug!("workspace/diagnostic/refresh failed: {error}");
+        }
+    }
+}
+
+type Publication = (PathBuf, Vec<Diagnostic>, Option<i32>);
+
+/// What to publish for `dir`: every current file (when in scope), then an
+/// empty list for every file published before that is not among them. Also
+/// returns the current files.
+fn publications(
+    session: &crate::session::Session,
+    snapshot: &Analysis,
+    dir: &Path,
+    in_scope: bool,
+) -> (Vec<Publication>, BTreeSet<PathBuf>) {
+    let mut out: Vec<Publication> = Vec::new();
+    if in_scope {
+        let mut converter = Converter::new(session);
+        for file in snapshot.module_diagnostics(dir) {
+            let diagnostics = file
+                .diagnostics
+                .iter()
+                .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
+                .collect();
+            out.push((file.path, diagnostics, file.version));
+        }
+    }
+    if let Some(state) = session.dirs.get(dir) {
+        for gone in &state.published_files {
+            if !out.iter().any(|(path, ..)| path == gone) {
+                let version = session.documents.get(gone).map(|d| d.version);
+                out.push((gone.clone(), Vec::new(), version));
+            }
+        }
+    }
+    let current = if in_scope {
+        snapshot
+            .module(dir)
+            .map(|module| {
+                module
+                    .analysis
+                    .files
+                    .iter()
+                    .map(|file| module.path_of(&file.name))
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        BTreeSet::new()
+    };
+    (out, current)
+}

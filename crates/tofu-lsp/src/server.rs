@@ -1,0 +1,179 @@
+//! The protocol surface: one `LanguageServer` implementation whose methods
+//! read as a table, each delegating to [`crate::notifications`] or
+//! [`crate::requests`], plus the state they share.
+//!
+//! Capabilities follow `server.md` §Protocol: incremental sync with open,
+//! close and save; UTF-8 positions when the client offers them, UTF-16
+//! otherwise; pull diagnostics when the client supports them, push otherwise.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::session::Session;
+use crate::settings::Settings;
+use crate::{notifications, requests};
+
+/// How the server behaves beyond what the client configures.
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// How long a directory waits after a change before it is analysed, so a
+    /// burst of keystrokes costs one analysis.
+    pub debounce: Duration,
+    /// Enables the `tofuLens/panic` request, which panics inside a request
+    /// handler (for tests of the panic guard).
+    pub test_hooks: bool,
+}
+
+impl Default for ServerOptions {
+    fn default() -> ServerOptions {
+        ServerOptions {
+            debounce: Duration::from_millis(30),
+            test_hooks: false,
+        }
+    }
+}
+
+/// What every handler and background task shares.
+#[derive(Debug)]
+pub struct Shared {
+    pub client: Client,
+    pub options: ServerOptions,
+    session: Mutex<Session>,
+    tokens: AtomicU64,
+}
+
+impl Shared {
+    /// The session, locked. Never hold the guard across an `.await`.
+    pub fn session(&self) -> MutexGuard<'_, Session> {
+        self.session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn next_token(&self) -> u64 {
+        self.tokens.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+#[derive(Debug)]
+pub struct Server {
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl Server {
+    pub fn new(client: Client, options: ServerOptions) -> Server {
+        Server {
+            shared: Arc::new(Shared {
+                client,
+                options,
+                session: Mutex::new(Session::new(Settings::default())),
+                tokens: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// `tofuLens/panic`: a request that panics, to show the guard at work.
+    pub async fn test_panic(&self) -> Result<Option<()>> {
+        if !self.shared.options.test_hooks {
+            return Err(tower_lsp_server::jsonrpc::Error::method_not_found());
+        }
+        requests::guarded("tofuLens/panic", || -> Option<()> {
+            panic!("tofuLens/panic was asked to panic")
+        })
+    }
+}
+
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        Ok(notifications::initialize(&self.shared, params))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        notifications::initialized(&self.shared).await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        tracing::info!("shutting down");
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        notifications::did_open(&self.shared, params);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        notifications::did_change(&self.shared, params);
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        notifications::did_save(&self.shared, params);
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        notifications::did_close(&self.shared, params);
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        notifications::did_change_watched_files(&self.shared, params);
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        notifications::did_change_configuration(&self.shared, params).await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        notifications::did_change_workspace_folders(&self.shared, params);
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        requests::hover(&self.shared, params).await
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        requests::goto_definition(&self.shared, params).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        requests::references(&self.shared, params).await
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        requests::document_symbol(&self.shared, params).await
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        requests::workspace_symbol(&self.shared, params).await
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        requests::code_action(&self.shared, params).await
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        requests::document_diagnostic(&self.shared, params).await
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        params: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        requests::workspace_diagnostic(&self.shared, params).await
+    }
+}

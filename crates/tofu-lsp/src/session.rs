@@ -1,0 +1,130 @@
+//! The server's mutable state, behind one short-held lock: open documents,
+//! the analysis host, settings, what the client supports, and per module
+//! directory what was published and whether a worker is on it.
+//!
+//! Handlers change the session synchronously, before their first `.await`
+//! (STYLE.md rule 9), and never hold the lock across an `.await`. Analysis runs
+//! outside the lock on jobs taken from the host; publishing works from
+//! snapshots. The lock is a `std::sync::Mutex`: a panic while it is held
+//! poisons it, and [`crate::server::Shared::session`] recovers the state,
+//! which every method leaves consistent between statements.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_ide::AnalysisHost;
+use tower_lsp_server::ls_types::Uri;
+
+use crate::document::Document;
+use crate::position::PositionEncoding;
+use crate::settings::{DiagnosticsScope, Settings};
+use crate::uri;
+
+/// What the client said it can do (from `initialize`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClientSupport {
+    /// `textDocument/diagnostic`: the client pulls, the server does not push.
+    pub pull_diagnostics: bool,
+    /// `workspace/diagnostic/refresh`.
+    pub diagnostic_refresh: bool,
+    /// Dynamic registration of `workspace/didChangeWatchedFiles`.
+    pub watched_files_registration: bool,
+    /// `workspace/configuration`.
+    pub configuration: bool,
+    /// `window/workDoneProgress`.
+    pub work_done_progress: bool,
+    /// Workspace edits that create files.
+    pub create_files: bool,
+}
+
+/// Publishing state of one module directory.
+#[derive(Debug, Default)]
+pub struct DirState {
+    /// A worker task is debouncing, analysing or publishing this directory.
+    pub worker_running: bool,
+    /// The directory's files must be (re)read from disk before analysing.
+    pub needs_disk_read: bool,
+    /// Publish even if the analysis did not change (scope changed, say).
+    pub force_publish: bool,
+    /// The generation of the analysis last published (0: none yet).
+    pub published_generation: u64,
+    /// Files that got a publication, so that they get an empty one when they
+    /// disappear or leave the scope.
+    pub published_files: BTreeSet<PathBuf>,
+    /// Held while the directory is read or analysed, so that a request that
+    /// needs a fresh analysis waits for the worker instead of redoing its work.
+    pub analysis_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+#[derive(Debug)]
+pub struct Session {
+    pub host: AnalysisHost,
+    pub documents: HashMap<PathBuf, Document>,
+    pub settings: Settings,
+    pub encoding: PositionEncoding,
+    pub support: ClientSupport,
+    pub folders: Vec<PathBuf>,
+    pub dirs: HashMap<PathBuf, DirState>,
+    /// Settings problems already shown, so each is shown once.
+    pub reported_problems: HashSet<String>,
+    /// The file-system watcher, for clients that do not watch files for us.
+    pub watcher: Option<notify::RecommendedWatcher>,
+}
+
+impl Session {
+    pub fn new(settings: Settings) -> Session {
+        Session {
+            host: AnalysisHost::new(settings.engine_config()),
+            documents: HashMap::new(),
+            settings,
+            encoding: PositionEncoding::Utf16,
+            support: ClientSupport::default(),
+            folders: Vec::new(),
+            dirs: HashMap::new(),
+            reported_problems: HashSet::new(),
+            watcher: None,
+        }
+    }
+
+    pub fn dir_state(&mut self, dir: &Path) -> &mut DirState {
+        self.dirs.entry(dir.to_path_buf()).or_default()
+    }
+
+    /// True when `path` matches an `exclude` glob, relative to the workspace
+    /// folder holding it. Paths outside every folder are never excluded.
+    pub fn is_excluded(&self, path: &Path) -> bool {
+        self.folders.iter().any(|folder| {
+            path.strip_prefix(folder).is_ok_and(|relative| {
+                let relative: Vec<String> = relative
+                    .components()
+                    .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                self.settings.exclude.is_excluded(&relative.join("/"))
+            })
+        })
+    }
+
+    /// True when the diagnostics of `dir` are published (`diagnostics.scope`).
+    pub fn in_scope(&self, dir: &Path) -> bool {
+        match self.settings.scope {
+            DiagnosticsScope::Workspace => true,
+            DiagnosticsScope::Open => self.host.has_buffers(dir),
+        }
+    }
+
+    /// The URI to use for `path`: the client's own for an open document.
+    pub fn uri_for(&self, path: &Path) -> Option<Uri> {
+        match self.documents.get(path) {
+            Some(document) => Some(document.uri.clone()),
+            None => uri::from_path(path),
+        }
+    }
+
+    /// Every module directory the server knows.
+    pub fn known_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: BTreeSet<PathBuf> = self.dirs.keys().cloned().collect();
+        dirs.extend(self.host.module_dirs().map(Path::to_path_buf));
+        dirs.into_iter().collect()
+    }
+}

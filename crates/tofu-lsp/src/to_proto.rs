@@ -1,0 +1,247 @@
+//! Turning tofu-ide's plain data into protocol types.
+//!
+//! Every byte range is converted against the text it came with
+//! ([`tofu_ide::FileRange`]), through one [`LineMap`] per file and request;
+//! URIs come from the session (the client's own spelling for open documents).
+//! The message of a diagnostic is its summary, then its detail on the
+//! following lines (`server.md` §Diagnostics).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_ide::{
+    CodeAction as IdeCodeAction, EditorDiagnostic, FileRange, NavigationTarget,
+    SymbolKind as IdeSymbolKind,
+};
+use tofu_syntax::Severity;
+use tower_lsp_server::ls_types::{
+    self as lsp, CodeActionKind, CreateFile, CreateFileOptions, DiagnosticRelatedInformation,
+    DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation, DocumentChanges, Location,
+    NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range, ResourceOp,
+    SymbolKind, TextDocumentEdit, TextEdit, WorkspaceEdit,
+};
+
+use crate::position::{LineMap, PositionEncoding};
+use crate::session::Session;
+
+pub const SOURCE: &str = "tofu-lens";
+
+/// Converts ranges of many files for one request or publication, building
+/// each file's line map once.
+pub struct Converter<'s> {
+    session: &'s Session,
+    encoding: PositionEncoding,
+    maps: HashMap<PathBuf, LineMap>,
+}
+
+impl<'s> Converter<'s> {
+    pub fn new(session: &'s Session) -> Converter<'s> {
+        Converter {
+            session,
+            encoding: session.encoding,
+            maps: HashMap::new(),
+        }
+    }
+
+    fn map(&mut self, path: &Path, text: &Arc<str>) -> &LineMap {
+        self.maps
+            .entry(path.to_path_buf())
+            .or_insert_with(|| LineMap::new(Arc::clone(text), self.encoding))
+    }
+
+    pub fn range(&mut self, location: &FileRange) -> Range {
+        self.map(&location.path, &location.text)
+            .range(location.range)
+    }
+
+    pub fn location(&mut self, location: &FileRange) -> Option<Location> {
+        let uri = self.session.uri_for(&location.path)?;
+        Some(Location::new(uri, self.range(location)))
+    }
+
+    pub fn diagnostic(
+        &mut self,
+        path: &Path,
+        text: &Arc<str>,
+        diagnostic: &EditorDiagnostic,
+    ) -> lsp::Diagnostic {
+        let range = self.map(path, text).range(diagnostic.range);
+        let related: Vec<DiagnosticRelatedInformation> = diagnostic
+            .related
+            .iter()
+            .filter_map(|related| {
+                Some(DiagnosticRelatedInformation {
+                    location: self.location(&related.location)?,
+                    message: related.message.clone(),
+                })
+            })
+            .collect();
+        let mut message = diagnostic.summary.clone();
+        if !diagnostic.detail.is_empty() {
+            message.push('\n');
+            message.push_str(&diagnostic.detail);
+        }
+        lsp::Diagnostic {
+            range,
+            severity: Some(severity(diagnostic.severity)),
+            code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
+            code_description: None,
+            source: Some(SOURCE.to_owned()),
+            message,
+            related_information: (!related.is_empty()).then_some(related),
+            tags: diagnostic
+                .unnecessary
+                .then(|| vec![DiagnosticTag::UNNECESSARY]),
+            data: None,
+        }
+    }
+
+    pub fn locations(&mut self, targets: &[NavigationTarget]) -> Vec<Location> {
+        targets
+            .iter()
+            .filter_map(|target| self.location(&target.focus))
+            .collect()
+    }
+
+    /// A quick fix; `None` when it creates files and the client cannot.
+    pub fn code_action(
+        &mut self,
+        action: &IdeCodeAction,
+        path: &Path,
+        text: &Arc<str>,
+    ) -> Option<lsp::CodeAction> {
+        let diagnostic = self.diagnostic(path, text, &action.diagnostic);
+        let edit = if action.new_files.is_empty() {
+            let mut changes: HashMap<lsp::Uri, Vec<TextEdit>> = HashMap::new();
+            for edit in &action.edits {
+                let uri = self.session.uri_for(&edit.location.path)?;
+                let range = self.range(&edit.location);
+                changes
+                    .entry(uri)
+                    .or_default()
+                    .push(TextEdit::new(range, edit.new_text.clone()));
+            }
+            WorkspaceEdit {
+                changes: Some(changes),
+                ..WorkspaceEdit::default()
+            }
+        } else {
+            if !self.session.support.create_files {
+                return None;
+            }
+            let mut operations = Vec::new();
+            for (new_path, new_text) in &action.new_files {
+                let uri = self.session.uri_for(new_path)?;
+                operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
+                    CreateFile {
+                        uri: uri.clone(),
+                        options: Some(CreateFileOptions {
+                            overwrite: Some(false),
+                            ignore_if_exists: Some(true),
+                        }),
+                        annotation_id: None,
+                    },
+                )));
+                operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                    edits: vec![OneOf::Left(TextEdit::new(
+                        Range::new(Position::new(0, 0), Position::new(0, 0)),
+                        new_text.clone(),
+                    ))],
+                }));
+            }
+            for edit in &action.edits {
+                let uri = self.session.uri_for(&edit.location.path)?;
+                let version = self
+                    .session
+                    .documents
+                    .get(&edit.location.path)
+                    .map(|d| d.version);
+                let range = self.range(&edit.location);
+                operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                    edits: vec![OneOf::Left(TextEdit::new(range, edit.new_text.clone()))],
+                }));
+            }
+            WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(operations)),
+                ..WorkspaceEdit::default()
+            }
+        };
+        Some(lsp::CodeAction {
+            title: action.title.clone(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diagnostic]),
+            edit: Some(edit),
+            is_preferred: Some(action.is_preferred),
+            ..lsp::CodeAction::default()
+        })
+    }
+}
+
+pub fn severity(severity: Severity) -> DiagnosticSeverity {
+    match severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Info => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+/// The symbol kind an editor shows for a block type or an attribute.
+pub fn symbol_kind(kind: IdeSymbolKind, block_type: &str) -> SymbolKind {
+    match kind {
+        IdeSymbolKind::Attribute => SymbolKind::FIELD,
+        IdeSymbolKind::Local => SymbolKind::CONSTANT,
+        IdeSymbolKind::NestedBlock => SymbolKind::OBJECT,
+        IdeSymbolKind::Block => match block_type {
+            "resource" | "data" | "ephemeral" => SymbolKind::STRUCT,
+            "variable" => SymbolKind::VARIABLE,
+            "output" => SymbolKind::PROPERTY,
+            "module" => SymbolKind::MODULE,
+            "provider" => SymbolKind::INTERFACE,
+            "locals" => SymbolKind::NAMESPACE,
+            "terraform" | "language" => SymbolKind::PACKAGE,
+            "check" => SymbolKind::EVENT,
+            _ => SymbolKind::OBJECT,
+        },
+    }
+}
+
+/// Document symbols, nested, converted with one line map.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be set; it is always `None`.
+pub fn document_symbols(
+    symbols: &[tofu_ide::DocumentSymbol],
+    map: &LineMap,
+) -> Vec<lsp::DocumentSymbol> {
+    symbols
+        .iter()
+        .map(|symbol| lsp::DocumentSymbol {
+            name: symbol.name.clone(),
+            detail: None,
+            kind: symbol_kind(symbol.kind, &symbol.block_type),
+            tags: None,
+            deprecated: None,
+            range: map.range(symbol.range),
+            selection_range: map.range(symbol.selection_range),
+            children: (!symbol.children.is_empty())
+                .then(|| document_symbols(&symbol.children, map)),
+        })
+        .collect()
+}
+
+#[allow(deprecated)] // `SymbolInformation::deprecated` must be set; it is always `None`.
+pub fn workspace_symbol(
+    converter: &mut Converter<'_>,
+    symbol: &tofu_ide::WorkspaceSymbol,
+) -> Option<lsp::SymbolInformation> {
+    Some(lsp::SymbolInformation {
+        name: symbol.name.clone(),
+        kind: symbol_kind(symbol.kind, &symbol.block_type),
+        tags: None,
+        deprecated: None,
+        location: converter.location(&symbol.location)?,
+        container_name: Some(symbol.container.clone()),
+    })
+}
