@@ -1,0 +1,586 @@
+//! What OpenTofu's static evaluation of a module call's `source` and `version`
+//! would say, judged from the kinds of references alone (`diagnostics.md` §4.7).
+//!
+//! [`StaticScope::problems`] mirrors OpenTofu's two passes over an expression:
+//! first every reference is validated by kind (`module.X.Y`, provider
+//! functions, resources, `count`, `each`, `self`, …); only if all pass are
+//! they evaluated, which checks `var.X` against an explicit `const = false`,
+//! `terraform.applying`, and the expression of every `local.X`, transitively
+//! (with a guard against cycles and deep chains). [`StaticScope::value`]
+//! gives the value where it is a constant (a literal, or a local holding one)
+//! and [`StaticScope::is_sensitive`] says when the value is certainly marked
+//! sensitive.
+//!
+//! Deliberately left out (`diagnostics.md` §7): undefined variables and locals,
+//! cycles, invalid `path`/`terraform` attributes and malformed references are
+//! not reported, and nothing depends on a variable's value. JSON strings
+//! holding `${…}` are not parsed: their references and values count as
+//! unknown, so nothing is reported about them. Everything here is a pure
+//! function of the analysis.
+
+use std::collections::HashSet;
+
+use tofu_syntax::{
+    Attribute, Body, Call, Code, Diagnostic, Expr, ExprKind, FileId, Location, TextRange,
+    Traversal, TraversalStep,
+};
+
+use crate::address::BlockAddress;
+use crate::analysis::ModuleAnalysis;
+use crate::effective::Origin;
+
+use super::source_address::go_quote;
+
+/// How many locals deep a chain is followed before giving up silently.
+const MAX_LOCAL_DEPTH: usize = 64;
+
+/// The winning definition of an attribute, found in its file's syntax tree.
+#[derive(Clone, Copy)]
+pub(crate) struct WrittenExpr<'m> {
+    pub file: FileId,
+    pub expr: &'m Expr,
+    pub json: bool,
+}
+
+/// The value of an expression, where tofu-lens knows it without evaluating.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum StaticValue {
+    Null,
+    String(String),
+    /// A number as written.
+    Number(String),
+    Bool(bool),
+    /// A tuple or object constructor.
+    Collection,
+    Unknown,
+}
+
+/// Static evaluation over one module's effective configuration.
+pub(crate) struct StaticScope<'m> {
+    module: &'m ModuleAnalysis,
+    /// Locals whose expressions were already checked: their problems do not
+    /// depend on who refers to them, so each is checked once. This also
+    /// breaks cycles and keeps `a = "${b}${b}"` chains linear.
+    checked_locals: HashSet<String>,
+}
+
+impl<'m> StaticScope<'m> {
+    pub fn new(module: &'m ModuleAnalysis) -> StaticScope<'m> {
+        StaticScope {
+            module,
+            checked_locals: HashSet::new(),
+        }
+    }
+
+    /// The syntax tree of the definition recorded at `origin`.
+    pub fn written(&self, origin: Origin) -> Option<WrittenExpr<'m>> {
+        let file = self.module.file(origin.file)?;
+        let source = file.source.as_ref()?;
+        let attribute = find_attribute(&source.body, origin.range)?;
+        Some(WrittenExpr {
+            file: origin.file,
+            expr: &attribute.expr,
+            json: file.is_json(),
+        })
+    }
+
+    /// The text of a file of the module.
+    pub fn file_text(&self, file: FileId) -> Option<&'m str> {
+        self.module.file(file).map(|file| &*file.text)
+    }
+
+    /// `module-source-not-static` diagnostics for evaluating `written` as
+    /// `subject` (`module.NAME.source`), in OpenTofu's order.
+    pub fn problems(&mut self, written: WrittenExpr<'m>, subject: &str) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        self.evaluate(written, subject, 0, &mut out);
+        out
+    }
+
+    /// The constant value of `written`, following locals.
+    pub fn value(&self, written: WrittenExpr<'m>) -> StaticValue {
+        self.value_at(written, 0)
+    }
+
+    /// True when the value is certainly marked sensitive: a `sensitive(…)`
+    /// call or a `sensitive = true` variable, directly, through locals or in a
+    /// template's interpolations.
+    pub fn is_sensitive(&self, written: WrittenExpr<'m>) -> bool {
+        self.sensitive_at(written, &mut HashSet::new())
+    }
+
+    fn evaluate(
+        &mut self,
+        written: WrittenExpr<'m>,
+        subject: &str,
+        depth: usize,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let Some(file) = self.module.file(written.file) else {
+            return;
+        };
+        let mut walk = ReferenceWalk {
+            text: &file.text,
+            json: written.json,
+            bound: Vec::new(),
+            references: Vec::new(),
+            opaque: false,
+        };
+        walk.expr(written.expr);
+        if walk.opaque {
+            return;
+        }
+        let at = |range| Location::new(written.file, range);
+        let mut invalid = false;
+        for reference in &walk.references {
+            let (summary, name) = match &reference.kind {
+                ReferenceKind::ModuleOutput(name) => {
+                    ("Module output not supported in static context", name)
+                }
+                ReferenceKind::ProviderFunction(name) => {
+                    ("Provider function in static context", name)
+                }
+                ReferenceKind::Dynamic(name) => ("Dynamic value in static context", name),
+                _ => continue,
+            };
+            invalid = true;
+            out.push(
+                Diagnostic::new(Code::ModuleSourceNotStatic, summary, at(reference.range))
+                    .with_detail(format!(
+                        "Unable to use {name} in static context, which is required by {subject}"
+                    )),
+            );
+        }
+        if invalid {
+            // OpenTofu stops before evaluating anything when a reference is
+            // of the wrong kind.
+            return;
+        }
+        for reference in &walk.references {
+            match &reference.kind {
+                ReferenceKind::Variable(name)
+                    if self.variable_flag(name, "const") == Some(false) =>
+                {
+                    out.push(
+                        Diagnostic::new(
+                            Code::ModuleSourceNotStatic,
+                            "Unable to use variable in static context",
+                            at(reference.range),
+                        )
+                        .with_detail(format!(
+                            "The variable {} cannot be used in a static context, because it is declared as \"const = false\".",
+                            go_quote(name)
+                        )),
+                    );
+                }
+                ReferenceKind::TerraformAttribute(name) if name == "applying" => {
+                    out.push(
+                        Diagnostic::new(
+                            Code::ModuleSourceNotStatic,
+                            "Invalid attribute in static context",
+                            at(reference.range),
+                        )
+                        .with_detail("The applying attribute can not be used during static evaluation and is only valid in the plan and apply phases of execution"),
+                    );
+                }
+                ReferenceKind::Local(name) => {
+                    if depth >= MAX_LOCAL_DEPTH || !self.checked_locals.insert(name.clone()) {
+                        continue;
+                    }
+                    if let Some(local) = self.local(name) {
+                        self.evaluate(local, &format!("local.{name}"), depth + 1, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn value_at(&self, written: WrittenExpr<'m>, depth: usize) -> StaticValue {
+        match &written.expr.kind {
+            ExprKind::Null => StaticValue::Null,
+            ExprKind::String(text) => StaticValue::String(text.clone()),
+            ExprKind::Number(text) => StaticValue::Number(text.clone()),
+            ExprKind::Bool(value) => StaticValue::Bool(*value),
+            ExprKind::Array(_) | ExprKind::Object(_) => StaticValue::Collection,
+            // `sensitive(x)` is `x` with a mark; `is_sensitive` reports the mark.
+            ExprKind::Call(Call { name, args, .. }) if name == "sensitive" => match args.as_slice()
+            {
+                [arg] => self.value_at(
+                    WrittenExpr {
+                        expr: arg,
+                        ..written
+                    },
+                    depth,
+                ),
+                _ => StaticValue::Unknown,
+            },
+            ExprKind::Traversal(traversal) if depth < MAX_LOCAL_DEPTH => {
+                match local_name(traversal).and_then(|name| self.local(name)) {
+                    Some(local) => self.value_at(local, depth + 1),
+                    None => StaticValue::Unknown,
+                }
+            }
+            _ => StaticValue::Unknown,
+        }
+    }
+
+    /// `visited` holds the locals already looked at in this query: a second
+    /// look cannot change the answer.
+    fn sensitive_at(&self, written: WrittenExpr<'m>, visited: &mut HashSet<String>) -> bool {
+        match &written.expr.kind {
+            ExprKind::Call(Call { name, args, .. }) => name == "sensitive" && args.len() == 1,
+            ExprKind::Traversal(traversal) => {
+                let Some(TraversalStep::Attr { name, .. }) = traversal.steps.first() else {
+                    return false;
+                };
+                match traversal.root.as_str() {
+                    "var" => self.variable_flag(name, "sensitive") == Some(true),
+                    "local" => {
+                        visited.insert(name.clone())
+                            && self
+                                .local(name)
+                                .is_some_and(|local| self.sensitive_at(local, visited))
+                    }
+                    _ => false,
+                }
+            }
+            // Interpolations carry their marks into the result; directives
+            // (`%{if}`) may not use every part, so they are left alone.
+            ExprKind::Template(parts) if !written.json && !self.has_directive(written) => {
+                parts.iter().any(|part| {
+                    self.sensitive_at(
+                        WrittenExpr {
+                            expr: part,
+                            ..written
+                        },
+                        visited,
+                    )
+                })
+            }
+            _ => false,
+        }
+    }
+
+    fn has_directive(&self, written: WrittenExpr<'m>) -> bool {
+        self.module
+            .file(written.file)
+            .is_none_or(|file| written.expr.range.slice(&file.text).contains("%{"))
+    }
+
+    /// The winning expression of `local.NAME`.
+    fn local(&self, name: &str) -> Option<WrittenExpr<'m>> {
+        let local = self.module.effective.local(name)?;
+        self.written(local.attribute.origin)
+    }
+
+    /// A variable's `const` or `sensitive` argument when it is a literal bool.
+    fn variable_flag(&self, variable: &str, argument: &str) -> Option<bool> {
+        let block = self
+            .module
+            .effective
+            .get(&BlockAddress::Variable(variable.to_owned()))?;
+        let attribute = block.body.attribute(argument)?;
+        self.written(attribute.origin)?.expr.as_bool()
+    }
+}
+
+/// `NAME` of a plain `local.NAME` reference.
+fn local_name(traversal: &Traversal) -> Option<&str> {
+    match (traversal.root.as_str(), traversal.steps.as_slice()) {
+        ("local", [TraversalStep::Attr { name, .. }]) => Some(name),
+        _ => None,
+    }
+}
+
+/// The attribute written at `range`, anywhere in `body`.
+fn find_attribute(body: &Body, range: TextRange) -> Option<&Attribute> {
+    if let Some(attribute) = body.attributes.iter().find(|attr| attr.range == range) {
+        return Some(attribute);
+    }
+    body.blocks
+        .iter()
+        .filter(|block| block.range.start <= range.start && range.end <= block.range.end)
+        .find_map(|block| find_attribute(&block.body, range))
+}
+
+/// What a reference names, as OpenTofu's `addrs.ParseRef` reads it.
+#[derive(Debug, PartialEq)]
+enum ReferenceKind {
+    Local(String),
+    Variable(String),
+    /// `path.X`: allowed.
+    Path,
+    /// `terraform.X` or `tofu.X`.
+    TerraformAttribute(String),
+    /// `module.NAME.OUTPUT`, as OpenTofu prints it.
+    ModuleOutput(String),
+    ProviderFunction(String),
+    /// Anything else that parses, as OpenTofu prints it.
+    Dynamic(String),
+    /// A reference OpenTofu refuses to parse (reported elsewhere or not at all).
+    Invalid,
+}
+
+#[derive(Debug)]
+struct Reference {
+    kind: ReferenceKind,
+    range: TextRange,
+}
+
+/// One step of the part of a traversal that HCL keeps as a traversal: names
+/// and literal keys, up to the first splat or computed index.
+enum Step<'e> {
+    Attr(&'e str, TextRange),
+    /// The key as OpenTofu prints it (`[0]`, `["a"]`).
+    Index(String, TextRange),
+}
+
+/// Collects the references of an expression, as HCL's `Variables()` does:
+/// object keys that are bare names and the symbols of `for` expressions do
+/// not count.
+struct ReferenceWalk<'t> {
+    text: &'t str,
+    json: bool,
+    /// Names bound by enclosing `for` expressions and directives.
+    bound: Vec<String>,
+    references: Vec<Reference>,
+    /// Set when a `for` header could not be read: the references are then
+    /// not trustworthy and nothing is reported.
+    opaque: bool,
+}
+
+impl ReferenceWalk<'_> {
+    fn expr(&mut self, expr: &Expr) {
+        match &expr.kind {
+            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
+            // JSON templates are not parsed here; they hold no known references.
+            ExprKind::Template(_) if self.json => {}
+            ExprKind::Template(parts) => {
+                let text = expr.range.slice(self.text);
+                let n_bound = self.bound.len();
+                self.bind_directive_symbols(text);
+                parts.iter().for_each(|part| self.expr(part));
+                self.bound.truncate(n_bound);
+            }
+            ExprKind::Array(items) => items.iter().for_each(|item| self.expr(item)),
+            ExprKind::Object(items) => {
+                for item in items {
+                    if item.key.as_keyword().is_none() {
+                        self.expr(&item.key);
+                    }
+                    self.expr(&item.value);
+                }
+            }
+            ExprKind::Traversal(traversal) => self.traversal(traversal),
+            ExprKind::Call(call) => {
+                if call.name.starts_with("provider::") {
+                    let parts = call.name.split("::").count();
+                    let kind = if parts == 3 || parts == 4 {
+                        ReferenceKind::ProviderFunction(call.name.clone())
+                    } else {
+                        ReferenceKind::Invalid
+                    };
+                    self.references.push(Reference {
+                        kind,
+                        range: call.name_range,
+                    });
+                }
+                call.args.iter().for_each(|arg| self.expr(arg));
+            }
+            ExprKind::Other(children) => {
+                let n_bound = self.bound.len();
+                let text = expr.range.slice(self.text);
+                if let Some(after_for) = for_expression_body(text) {
+                    self.bind_for_symbols(after_for);
+                }
+                children.iter().for_each(|child| self.expr(child));
+                self.bound.truncate(n_bound);
+            }
+        }
+    }
+
+    fn traversal(&mut self, traversal: &Traversal) {
+        let mut steps = Vec::new();
+        let mut literal = true;
+        for step in &traversal.steps {
+            match step {
+                TraversalStep::Attr { name, range } if literal => {
+                    steps.push(Step::Attr(name, *range));
+                }
+                TraversalStep::Index { key, range } => match literal_key(key) {
+                    Some(key) if literal => steps.push(Step::Index(key, *range)),
+                    Some(_) => {}
+                    None => {
+                        literal = false;
+                        self.expr(key);
+                    }
+                },
+                TraversalStep::Splat { .. } => literal = false,
+                TraversalStep::Attr { .. } => {}
+            }
+        }
+        if self.bound.contains(&traversal.root) {
+            return;
+        }
+        self.references
+            .push(classify(&traversal.root, traversal.root_range, &steps));
+    }
+
+    /// `for K, V in` at the start of a `for` expression's body: binds K and V.
+    fn bind_for_symbols(&mut self, after_for: &str) {
+        match for_symbols(after_for) {
+            Some(names) => self.bound.extend(names),
+            // Which roots are symbols is unknown: judge nothing.
+            None => self.opaque = true,
+        }
+    }
+
+    /// `%{ for K, V in … }` directives anywhere in a template: their symbols
+    /// are bound for the whole template (more than HCL does, never less).
+    fn bind_directive_symbols(&mut self, template: &str) {
+        let mut rest = template;
+        while let Some(at) = rest.find("%{") {
+            rest = rest.get(at + 2..).unwrap_or_default();
+            let directive = rest.strip_prefix('~').unwrap_or(rest).trim_start();
+            if let Some(after_for) = directive.strip_prefix("for") {
+                if after_for.starts_with(char::is_whitespace) {
+                    self.bind_for_symbols(after_for);
+                }
+            }
+        }
+    }
+}
+
+/// The text after `for` when `text` is a `for` expression (`[for …]`, `{for …}`).
+fn for_expression_body(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix(['[', '{'])?.trim_start();
+    let after_for = inner.strip_prefix("for")?;
+    after_for
+        .starts_with(char::is_whitespace)
+        .then_some(after_for)
+}
+
+/// The symbols of `K, V in` or `V in`.
+fn for_symbols(after_for: &str) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut rest = after_for;
+    loop {
+        rest = rest.trim_start();
+        let length = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        let name = rest.get(..length).filter(|name| !name.is_empty())?;
+        names.push(name.to_owned());
+        rest = rest.get(length..).unwrap_or_default().trim_start();
+        match rest.strip_prefix(',') {
+            Some(after_comma) if names.len() < 2 => rest = after_comma,
+            Some(_) => return None,
+            None => return rest.starts_with("in").then_some(names),
+        }
+    }
+}
+
+/// A literal index key as OpenTofu prints it, or `None` for a computed one.
+fn literal_key(key: &Expr) -> Option<String> {
+    match &key.kind {
+        ExprKind::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(format!("[{text}]"))
+        }
+        ExprKind::String(text) => Some(format!("[{}]", go_quote(text))),
+        _ => None,
+    }
+}
+
+/// `addrs.ParseRef` for one traversal: what it names and the range OpenTofu
+/// reports (the subject, without the attributes read from it).
+fn classify(root: &str, root_range: TextRange, steps: &[Step<'_>]) -> Reference {
+    let invalid = Reference {
+        kind: ReferenceKind::Invalid,
+        range: root_range,
+    };
+    match root {
+        "count" | "each" | "local" | "path" | "var" | "terraform" | "tofu" => {
+            let Some(Step::Attr(name, range)) = steps.first() else {
+                return invalid;
+            };
+            let name = (*name).to_owned();
+            let kind = match root {
+                "count" | "each" => ReferenceKind::Dynamic(format!("{root}.{name}")),
+                "local" => ReferenceKind::Local(name),
+                "path" => ReferenceKind::Path,
+                "var" => ReferenceKind::Variable(name),
+                _ => ReferenceKind::TerraformAttribute(name),
+            };
+            Reference {
+                kind,
+                range: root_range.cover(*range),
+            }
+        }
+        "data" => resource("data.", root_range, steps).unwrap_or(invalid),
+        "ephemeral" => resource("ephemeral.", root_range, steps).unwrap_or(invalid),
+        "resource" => resource("", root_range, steps).unwrap_or(invalid),
+        "module" => module_reference(root_range, steps).unwrap_or(invalid),
+        "self" => Reference {
+            kind: ReferenceKind::Dynamic("self".to_owned()),
+            range: root_range,
+        },
+        "template" | "lazy" | "arg" => invalid,
+        type_name => {
+            let mut with_type = vec![Step::Attr(type_name, root_range)];
+            with_type.extend(steps.iter().map(|step| match step {
+                Step::Attr(name, range) => Step::Attr(name, *range),
+                Step::Index(key, range) => Step::Index(key.clone(), *range),
+            }));
+            resource("", root_range, &with_type).unwrap_or(invalid)
+        }
+    }
+}
+
+/// `TYPE.NAME[KEY]` after the mode prefix.
+fn resource(prefix: &str, start: TextRange, steps: &[Step<'_>]) -> Option<Reference> {
+    let (Some(Step::Attr(type_name, _)), Some(Step::Attr(name, name_range))) =
+        (steps.first(), steps.get(1))
+    else {
+        return None;
+    };
+    let mut subject = format!("{prefix}{type_name}.{name}");
+    let mut range = start.cover(*name_range);
+    if let Some(Step::Index(key, key_range)) = steps.get(2) {
+        subject.push_str(key);
+        range = range.cover(*key_range);
+    }
+    Some(Reference {
+        kind: ReferenceKind::Dynamic(subject),
+        range,
+    })
+}
+
+/// `module.NAME`, `module.NAME[KEY]`, `module.NAME[KEY].OUTPUT`.
+fn module_reference(start: TextRange, steps: &[Step<'_>]) -> Option<Reference> {
+    let (Step::Attr(name, name_range), rest) = steps.split_first()? else {
+        return None;
+    };
+    let mut subject = format!("module.{name}");
+    let mut range = start.cover(*name_range);
+    let rest = match rest.split_first() {
+        Some((Step::Index(key, key_range), after)) => {
+            subject.push_str(key);
+            range = range.cover(*key_range);
+            after
+        }
+        _ => rest,
+    };
+    let kind = match rest.first() {
+        None => ReferenceKind::Dynamic(subject),
+        Some(Step::Attr(output, output_range)) => {
+            range = range.cover(*output_range);
+            ReferenceKind::ModuleOutput(format!("{subject}.{output}"))
+        }
+        Some(Step::Index(..)) => return None,
+    };
+    Some(Reference { kind, range })
+}
+
+#[cfg(test)]
+mod tests;
