@@ -3,9 +3,377 @@
 //! `invalid-provider-reference`, `invalid-provider-alias`,
 //! `invalid-provider-source`, `invalid-required-providers`, and the provider
 //! part of `quoted-reference-deprecated`.
+//!
+//! Like OpenTofu's decoding, the checks run on every block as written, in
+//! primary and override files alike, before duplicates and merging; blocks
+//! OpenTofu does not read are skipped: blocks with the wrong number of labels,
+//! and `check` and `import` blocks of override files (which only get
+//! `override-forbidden-block`). Where OpenTofu drops a block after an error
+//! (an invalid provider name), nothing more in it is checked.
+//!
+//! Whether a referenced provider configuration exists, and the provider a
+//! resource type implies, are only known once the module tree is built
+//! (`diagnostics.md` §7) and are not checked.
 
-use tofu_syntax::Diagnostic;
+mod expr_view;
+mod names;
+mod reference_syntax;
+mod references;
+mod required_providers;
 
-use crate::analysis::ModuleAnalysis;
+use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
-pub(crate) fn check(_module: &ModuleAnalysis, _out: &mut Vec<Diagnostic>) {}
+use crate::analysis::{FileRole, ModuleAnalysis, ModuleFile};
+use crate::rules::schema::is_identifier;
+use crate::schema::has_valid_labels;
+
+use expr_view::has_references;
+use names::{local_name_detail, local_name_problem, LocalNameProblem};
+use reference_syntax::{parse_expression, StringContent};
+use references::{decode_reference, module_providers, Position};
+
+pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+    for (index, file) in module.files.iter().enumerate() {
+        let Some(source) = &file.source else { continue };
+        if !file.role.is_loaded() {
+            continue;
+        }
+        let scope = FileScope {
+            id: FileId(tofu_syntax::text::to_u32(index)),
+            file,
+        };
+        for block in &source.body.blocks {
+            if has_valid_labels(block) {
+                scope.top_level_block(block, out);
+            }
+        }
+    }
+}
+
+/// One loaded file and the helpers every check of this module shares.
+struct FileScope<'a> {
+    id: FileId,
+    file: &'a ModuleFile,
+}
+
+impl FileScope<'_> {
+    fn json(&self) -> bool {
+        self.file.is_json()
+    }
+
+    fn primary(&self) -> bool {
+        self.file.role == FileRole::Primary
+    }
+
+    fn text(&self) -> &str {
+        &self.file.text
+    }
+
+    fn at(&self, range: TextRange) -> Location {
+        Location::new(self.id, range)
+    }
+
+    /// `main.tf:3,5-20`, as HCL writes a range in a detail.
+    fn describe(&self, range: TextRange) -> String {
+        self.file.describe(range)
+    }
+
+    /// HCL's start range of an expression: the value itself in JSON.
+    fn expr_start(&self, expr: &Expr) -> TextRange {
+        if self.json() {
+            expr.range
+        } else {
+            expr_view::expr_start(self.text(), expr)
+        }
+    }
+
+    /// `invalid-provider-local-name` for `name` when it is invalid or not
+    /// normalised (§4.11), on `subject`. `name_range` is where the name is
+    /// written, for the quick fix; `None` when it cannot be edited exactly.
+    fn local_name_diagnostic(
+        &self,
+        name: &str,
+        summary: &str,
+        subject: TextRange,
+        name_range: Option<TextRange>,
+    ) -> Option<Diagnostic> {
+        let problem = local_name_problem(name)?;
+        let mut diagnostic =
+            Diagnostic::new(Code::InvalidProviderLocalName, summary, self.at(subject))
+                .with_detail(local_name_detail(name, &problem));
+        if let (LocalNameProblem::NotNormalized(normalized), Some(name_range)) =
+            (&problem, name_range)
+        {
+            let written = name_range.slice(self.text());
+            let replacement = if written.starts_with('"') {
+                format!("\"{normalized}\"")
+            } else {
+                normalized.clone()
+            };
+            diagnostic = diagnostic.with_fix(
+                Fix::new(format!("Replace \"{name}\" with \"{normalized}\"")).with_edit(
+                    self.id,
+                    name_range,
+                    replacement,
+                ),
+            );
+        }
+        Some(diagnostic)
+    }
+
+    fn top_level_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        match block.kind.as_str() {
+            "provider" => self.provider_block(block, out),
+            "terraform" => self.terraform_block(block, out),
+            "resource" | "data" | "ephemeral" => self.provider_argument(block, out),
+            "import" if self.primary() && self.import_target_is_read(block) => {
+                self.provider_argument(block, out);
+            }
+            "check" if self.primary() => {
+                for nested in block.body.blocks_of_kind("data") {
+                    if nested.labels.len() == 2 {
+                        self.provider_argument(nested, out);
+                    }
+                }
+            }
+            "module" => {
+                if let Some(attr) = block.body.attribute("providers") {
+                    module_providers(self, attr, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `provider "NAME"`: the name, then `alias` and `for_each`.
+    fn provider_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let Some(label) = block.labels.first() else {
+            return;
+        };
+        if let Some(diagnostic) = self.local_name_diagnostic(
+            &label.value,
+            "Invalid provider local name",
+            block.header,
+            Some(label.range),
+        ) {
+            out.push(diagnostic);
+            // OpenTofu drops the block: nothing else in it is read.
+            return;
+        }
+        let alias = block
+            .body
+            .attribute("alias")
+            .map(|attr| (attr, self.decode_alias(&attr.expr)));
+        if let Some((attr, decoded)) = &alias {
+            let invalid = match decoded {
+                DecodedAlias::Known(alias) => !is_identifier(alias),
+                DecodedAlias::Failed => true,
+                DecodedAlias::Unknown => false,
+            };
+            if invalid {
+                out.push(
+                    Diagnostic::new(
+                        Code::InvalidProviderAlias,
+                        "Invalid provider configuration alias",
+                        self.at(attr.expr.range),
+                    )
+                    .with_detail("An alias must be a valid name. A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."),
+                );
+            }
+        }
+        let Some(for_each) = block.body.attribute("for_each") else {
+            return;
+        };
+        let alias_is_empty = match alias.as_ref().map(|(_, decoded)| decoded) {
+            None | Some(DecodedAlias::Failed) => true,
+            Some(DecodedAlias::Known(alias)) => alias.is_empty(),
+            Some(DecodedAlias::Unknown) => false,
+        };
+        if alias_is_empty {
+            out.push(
+                Diagnostic::new(
+                    Code::InvalidProviderAlias,
+                    "Alias required when using \"for_each\"",
+                    self.at(for_each.expr.range),
+                )
+                .with_detail(
+                    "The for_each argument is allowed only for provider configurations with an alias.",
+                ),
+            );
+        }
+    }
+
+    /// The string OpenTofu decodes `alias` to, with no evaluation context.
+    fn decode_alias(&self, expr: &Expr) -> DecodedAlias {
+        match &expr.kind {
+            ExprKind::String(alias) => DecodedAlias::Known(alias.clone()),
+            // JSON strings are taken verbatim without a context, `${` included.
+            ExprKind::Template(_) if self.json() => StringContent::of(self.text(), expr)
+                .map_or(DecodedAlias::Unknown, |content| {
+                    DecodedAlias::Known(content.value)
+                }),
+            // Every number converts to a string that is no identifier.
+            ExprKind::Number(number) => DecodedAlias::Known(number.clone()),
+            ExprKind::Bool(value) => DecodedAlias::Known(value.to_string()),
+            ExprKind::Template(_) | ExprKind::Other(_) if !has_references(expr) => {
+                DecodedAlias::Unknown
+            }
+            _ => DecodedAlias::Failed,
+        }
+    }
+
+    /// `required_providers` and `provider_meta` inside a `terraform` block.
+    fn terraform_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        for nested in &block.body.blocks {
+            match nested.kind.as_str() {
+                "required_providers" if nested.labels.is_empty() => {
+                    required_providers::check(self, nested, out);
+                }
+                "provider_meta" if nested.labels.len() == 1 => self.provider_meta(nested, out),
+                _ => {}
+            }
+        }
+    }
+
+    /// `provider_meta "NAME"`: OpenTofu evaluates its arguments first and
+    /// checks the name only when they are constants.
+    fn provider_meta(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let Some(label) = block.labels.first() else {
+            return;
+        };
+        let arguments_fail = !block.body.blocks.is_empty()
+            || (!self.json()
+                && block
+                    .body
+                    .attributes
+                    .iter()
+                    .any(|attr| has_references(&attr.expr)));
+        if arguments_fail {
+            return;
+        }
+        out.extend(self.local_name_diagnostic(
+            &label.value,
+            "Invalid provider local name",
+            block.header,
+            Some(label.range),
+        ));
+    }
+
+    /// `provider = …` of a `resource`, `data`, `ephemeral` or `import` block.
+    fn provider_argument(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        if let Some(attr) = block.body.attribute("provider") {
+            decode_reference(self, &attr.expr, "provider", Position::Value, out);
+        }
+    }
+
+    /// OpenTofu reads an `import` block's `provider` only after its `to`
+    /// decoded to a resource address (or when `to` is missing). This mirrors
+    /// that address check closely enough to stay silent where OpenTofu is.
+    fn import_target_is_read(&self, block: &Block) -> bool {
+        let Some(to) = block.body.attribute("to") else {
+            return true;
+        };
+        if !self.json() {
+            return is_resource_address(&to.expr);
+        }
+        let Some(content) = StringContent::of(self.text(), &to.expr) else {
+            return false;
+        };
+        parse_expression(&content.value).is_ok_and(|parsed| is_resource_address(&parsed.expr))
+    }
+}
+
+/// What `alias` decodes to.
+enum DecodedAlias {
+    Known(String),
+    /// Decoding failed (a reference, null, a collection): the alias is empty.
+    Failed,
+    /// A constant tofu-lens does not evaluate (a template, an operator).
+    Unknown,
+}
+
+/// `[module.NAME[KEY]…].[data.|ephemeral.]TYPE.NAME[KEY]`, any key allowed,
+/// as OpenTofu's import address reading (`staticImportAddress`) accepts it.
+fn is_resource_address(expr: &Expr) -> bool {
+    let ExprKind::Traversal(traversal) = &expr.kind else {
+        return false;
+    };
+    if traversal.root_range.start != expr.range.start {
+        return false;
+    }
+    enum Part<'a> {
+        Name(&'a str),
+        Index,
+    }
+    let mut parts = vec![Part::Name(&traversal.root)];
+    for step in &traversal.steps {
+        parts.push(match step {
+            tofu_syntax::TraversalStep::Attr { name, .. } => Part::Name(name),
+            tofu_syntax::TraversalStep::Index { .. } => Part::Index,
+            tofu_syntax::TraversalStep::Splat { .. } => return false,
+        });
+    }
+    let mut parts = parts.into_iter().peekable();
+    while let Some(Part::Name("module")) = parts.peek() {
+        parts.next();
+        if !matches!(parts.next(), Some(Part::Name(_))) {
+            return false;
+        }
+        if matches!(parts.peek(), Some(Part::Index)) {
+            parts.next();
+        }
+    }
+    if let Some(Part::Name("data" | "ephemeral")) = parts.peek() {
+        parts.next();
+    }
+    let resource_type_and_name = matches!(
+        (parts.next(), parts.next()),
+        (Some(Part::Name(_)), Some(Part::Name(_)))
+    );
+    if matches!(parts.peek(), Some(Part::Index)) {
+        parts.next();
+    }
+    resource_type_and_name && parts.next().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn to_expr(text: &str) -> Expr {
+        let source = tofu_syntax::parse("main.tf", &format!("to = {text}\n"));
+        source
+            .body
+            .attributes
+            .into_iter()
+            .next()
+            .map(|attr| attr.expr)
+            .unwrap_or_else(|| panic!("{text} does not parse"))
+    }
+
+    #[test]
+    fn import_targets_that_decode_to_resource_addresses() {
+        for address in [
+            "aws_instance.web",
+            "aws_instance.web[0]",
+            "aws_instance.web[each.key]",
+            "module.a.aws_instance.web",
+            "module.a[\"x\"].module.b[var.i].aws_instance.web[1]",
+            "data.aws_ami.x",
+        ] {
+            assert!(is_resource_address(&to_expr(address)), "{address}");
+        }
+        for address in [
+            "aws_instance",
+            "aws_instance.web.extra",
+            "aws_instance.web[0][1]",
+            "module.a",
+            "module.a.aws_instance",
+            "aws_instance.web[*]",
+            "\"aws_instance.web\"",
+            "(aws_instance.web)",
+        ] {
+            assert!(!is_resource_address(&to_expr(address)), "{address}");
+        }
+    }
+}
