@@ -135,7 +135,14 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
 
 /// The latest analysis, after bringing `dir` up to date.
 pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
-    let known = shared.session().host.knows_dir(dir);
+    let known = {
+        let session = shared.session();
+        session.host.knows_dir(dir)
+            || session
+                .dirs
+                .get(dir)
+                .is_some_and(|state| state.needs_disk_read)
+    };
     if known {
         refresh_dir(shared, dir).await;
     }

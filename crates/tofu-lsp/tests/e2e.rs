@@ -1,0 +1,545 @@
+//! The server end to end, in process: the real tower-lsp-server stack over an
+//! in-memory duplex, driven like an editor on copies of real modules. These
+//! test the protocol contract (publications for every file, versions,
+//! encodings, disk changes, navigation, fixes, robustness); the rules
+//! themselves are tested by fixtures.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{capabilities, codes, overrides_example, uri, TestClient};
+use serde_json::{json, Value};
+
+const FILES: [&str; 7] = [
+    "dev_override.tf",
+    "main.tf",
+    "network.tf",
+    "override.tf",
+    "variables.tf",
+    "versions.tf",
+    "versions.tofu",
+];
+
+async fn start(root: &Path) -> TestClient {
+    TestClient::start(root, capabilities(), json!({}), Value::Null).await
+}
+
+#[tokio::test]
+async fn scan_open_edit_save_publish_every_file_with_versions() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    // The workspace scan publishes for every configuration file, without versions.
+    for name in FILES {
+        let params = client
+            .wait_for_diagnostics(&root.join(name), |_| true)
+            .await;
+        assert!(
+            params.get("version").is_none_or(Value::is_null),
+            "{name}: {params}"
+        );
+    }
+    assert!(client
+        .server_requests
+        .contains(&"client/registerCapability".to_owned()));
+    assert!(client
+        .server_requests
+        .contains(&"workspace/configuration".to_owned()));
+    assert!(client
+        .server_requests
+        .contains(&"window/workDoneProgress/create".to_owned()));
+    let progress = client
+        .wait_for("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    assert_eq!(progress["value"]["message"], "1 module directories");
+
+    let network = root.join("network.tf");
+    let text = fs::read_to_string(&network).unwrap();
+    client.open(&network, 1, &text);
+    let published = client
+        .wait_for_diagnostics(&network, |p| p["version"] == 1)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-local", "duplicate-block"]);
+    let duplicate = &published["diagnostics"][0];
+    assert_eq!(duplicate["source"], "tofu-lens");
+    assert_eq!(duplicate["severity"], 1);
+    assert_eq!(
+        duplicate["range"]["start"],
+        json!({"line": 2, "character": 2})
+    );
+    let message = duplicate["message"].as_str().unwrap();
+    assert!(message.starts_with("Duplicate local value definition\nA local value named \"name\""));
+    let related = &duplicate["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], uri(&root.join("main.tf")));
+    assert_eq!(related["message"], "first defined here");
+
+    // Delete line 3 (`  name = "network"`): the duplicate local goes away, and
+    // the other files of the module are published again too.
+    client.change(&network, 2, [2, 0, 3, 0], "");
+    let published = client
+        .wait_for_diagnostics(&network, |p| p["version"] == 2)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    let main = client
+        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .await;
+    assert_eq!(codes(&main), Vec::<String>::new());
+
+    // Saving re-reads the disk, but the open buffer still wins.
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&network)}}),
+    );
+    let published = client
+        .wait_for_diagnostics(&network, |p| p["version"] == 2)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+
+    // Closing brings back the disk text (still with both duplicates).
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&network)}}),
+    );
+    let published = client
+        .wait_for_diagnostics(&network, |p| p["version"].is_null() && codes(p).len() == 2)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-local", "duplicate-block"]);
+
+    let shadowed = client.drain("textDocument/publishDiagnostics");
+    let versions = shadowed
+        .iter()
+        .rev()
+        .find(|p| p["uri"] == uri(&root.join("versions.tf")));
+    if let Some(versions) = versions {
+        assert_eq!(versions["diagnostics"][0]["tags"], json!([1]));
+    }
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn shadowed_files_are_tagged_unnecessary() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let versions = client
+        .wait_for_diagnostics(&root.join("versions.tf"), |_| true)
+        .await;
+    assert_eq!(codes(&versions), ["file-shadowed"]);
+    assert_eq!(versions["diagnostics"][0]["tags"], json!([1]));
+    assert_eq!(versions["diagnostics"][0]["severity"], 4);
+    client.shutdown().await;
+}
+
+/// `# 😀😀` then CRLF line ends: positions count UTF-16 units, or bytes when
+/// the client picks UTF-8, and edits land where the client meant them.
+#[tokio::test]
+async fn incremental_edits_with_surrogate_pairs_and_crlf() {
+    for (encoding, emoji_width) in [("utf-16", 2u32), ("utf-8", 4u32)] {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().canonicalize().unwrap();
+        let mut capabilities = capabilities();
+        capabilities["general"]["positionEncodings"] = json!([encoding]);
+        let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
+        assert_eq!(
+            client.initialize_result["capabilities"]["positionEncoding"],
+            encoding
+        );
+        let path = root.join("main.tf");
+        client.open(&path, 1, "# 😀😀\r\nvariable \"a\" {}\r\n");
+        let published = client
+            .wait_for_diagnostics(&path, |p| p["version"] == 1)
+            .await;
+        assert!(codes(&published).is_empty(), "{published}");
+        // Insert a second declaration after the emoji on line 0, on its own line.
+        let after_emoji = 2 + 2 * emoji_width;
+        client.change(
+            &path,
+            2,
+            [0, after_emoji, 0, after_emoji],
+            "\r\n/* 😀 */ variable \"a\" {}",
+        );
+        let published = client
+            .wait_for_diagnostics(&path, |p| p["version"] == 2)
+            .await;
+        assert_eq!(codes(&published), ["duplicate-block"]);
+        // The later declaration is on line 2 (after the inserted one on line 1).
+        let range = &published["diagnostics"][0]["range"];
+        assert_eq!(
+            range["start"],
+            json!({"line": 2, "character": 0}),
+            "{encoding}"
+        );
+        // Delete the later declaration by a range that starts at the end of
+        // line 1, spanning its CRLF, and ends at the end of line 2.
+        client.change(&path, 3, [1, 7 + emoji_width + 15, 2, 15], "");
+        let published = client
+            .wait_for_diagnostics(&path, |p| p["version"] == 3)
+            .await;
+        assert!(codes(&published).is_empty(), "{encoding}: {published}");
+        let symbols = client
+            .request(
+                "textDocument/documentSymbol",
+                json!({"textDocument": {"uri": uri(&path)}}),
+            )
+            .await;
+        let names: Vec<&str> = symbols
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["variable \"a\""], "{encoding}");
+        // The declaration after `/* 😀 */ ` starts 9 UTF-16 units or 11 bytes in.
+        let start = &symbols[0]["range"]["start"];
+        assert_eq!(
+            start,
+            &json!({"line": 1, "character": 7 + emoji_width}),
+            "{encoding}"
+        );
+        client.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn files_created_and_deleted_on_disk_are_picked_up() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    client
+        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .await;
+    let extra = root.join("zz_extra.tf");
+    fs::write(&extra, "variable \"instance_type\" {}\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&extra), "type": 1}]}),
+    );
+    let published = client.wait_for_diagnostics(&extra, |_| true).await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    fs::remove_file(&extra).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&extra), "type": 3}]}),
+    );
+    let published = client
+        .wait_for_diagnostics(&extra, |p| codes(p).is_empty())
+        .await;
+    assert!(published.get("version").is_none_or(Value::is_null));
+    // A new module directory appears with its first file.
+    let sub = root.join("modules/net");
+    fs::create_dir_all(&sub).unwrap();
+    fs::write(
+        sub.join("main.tf"),
+        "output \"x\" {\n  value = 1\n}\noutput \"x\" {\n  value = 2\n}\n",
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&sub.join("main.tf")), "type": 1}]}),
+    );
+    let published = client
+        .wait_for_diagnostics(&sub.join("main.tf"), |_| true)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    client.shutdown().await;
+}
+
+/// Neovim registers no file watchers: the server watches the folder itself.
+#[tokio::test]
+async fn without_client_watchers_the_server_watches_the_disk() {
+    let (_temp, root) = overrides_example();
+    let mut capabilities = capabilities();
+    capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": false});
+    let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
+    client
+        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .await;
+    assert!(!client
+        .server_requests
+        .contains(&"client/registerCapability".to_owned()));
+    let extra = root.join("zz_extra.tf");
+    fs::write(&extra, "variable \"region\" {}\n").unwrap();
+    let published = client
+        .wait_for_diagnostics(&extra, |p| !codes(p).is_empty())
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    fs::remove_file(&extra).unwrap();
+    client
+        .wait_for_diagnostics(&extra, |p| codes(p).is_empty())
+        .await;
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn hover_definition_references_and_symbols_on_an_overridden_resource() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    client.open(&main, 1, &fs::read_to_string(&main).unwrap());
+    let position = |path: &Path, line: u32, character: u32| json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}});
+    let hover = client
+        .request("textDocument/hover", position(&main, 1, 4))
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("```hcl\nresource \"aws_instance\" \"web\" {\n"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("instance_type = \"t3.large\""),
+        "{markdown}"
+    );
+    assert!(markdown.contains("# override.tf:3"), "{markdown}");
+    assert!(
+        !markdown.contains("t3.micro"),
+        "superseded values stay out: {markdown}"
+    );
+    assert!(
+        markdown.contains("Changed by:\n- `override.tf:2`"),
+        "{markdown}"
+    );
+    assert_eq!(hover["range"]["start"], json!({"line": 0, "character": 0}));
+
+    // Outside any block: null. An unknown document: null.
+    let blank = client
+        .request("textDocument/hover", position(&main, 13, 0))
+        .await;
+    assert!(blank.is_null(), "{blank}");
+    let unknown = client
+        .request("textDocument/hover", position(&root.join("nope.tf"), 0, 0))
+        .await;
+    assert!(unknown.is_null());
+    let far = client
+        .request("textDocument/hover", position(&main, 9999, 0))
+        .await;
+    assert!(far.is_null());
+
+    let override_tf = root.join("override.tf");
+    let definition = client
+        .request("textDocument/definition", position(&override_tf, 1, 12))
+        .await;
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&main), "range": {"start": {"line": 0, "character": 0},
+                                             "end": {"line": 0, "character": 29}}}])
+    );
+    let back = client
+        .request("textDocument/definition", position(&main, 0, 3))
+        .await;
+    assert_eq!(back[0]["uri"], uri(&override_tf));
+    assert_eq!(
+        back[0]["range"]["start"],
+        json!({"line": 1, "character": 0})
+    );
+
+    let mut references = position(&main, 0, 3);
+    references["context"] = json!({"includeDeclaration": true});
+    let references = client.request("textDocument/references", references).await;
+    let files: Vec<&str> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|location| {
+            location["uri"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(files, ["main.tf", "override.tf"]);
+
+    let symbols = client
+        .request("workspace/symbol", json!({"query": "aws_instance"}))
+        .await;
+    assert_eq!(symbols[0]["name"], "aws_instance.web");
+    assert_eq!(symbols[0]["location"]["uri"], uri(&main));
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn code_actions_apply_the_engines_fixes() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    fs::write(root.join("main.tf"), "variable \"a\" {}\n").unwrap();
+    let text = "moved {\n  from = a.b\n  to   = a.c\n}\n";
+    fs::write(root.join("override.tf"), text).unwrap();
+    let mut client = start(&root).await;
+    let override_tf = root.join("override.tf");
+    client.open(&override_tf, 1, text);
+    let published = client
+        .wait_for_diagnostics(&override_tf, |p| p["version"] == 1)
+        .await;
+    assert_eq!(codes(&published), ["override-forbidden-block"]);
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri(&override_tf)},
+                   "range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}},
+                   "context": {"diagnostics": []}}),
+        )
+        .await;
+    let action = &actions[0];
+    assert_eq!(
+        action["title"],
+        "Remove the moved block from the override file"
+    );
+    assert_eq!(action["kind"], "quickfix");
+    assert_eq!(action["diagnostics"][0]["code"], "override-forbidden-block");
+    let edits = &action["edit"]["changes"][uri(&override_tf)];
+    assert_eq!(edits[0]["newText"], "");
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_panicking_request_is_an_error_and_the_server_keeps_running() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    client.wait_for_diagnostics(&main, |_| true).await;
+    let answer = client.request("tofuLens/panic", Value::Null).await;
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("asked to panic"));
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 0, "character": 1}}),
+        )
+        .await;
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .starts_with("```hcl"));
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn wrong_settings_are_shown_once_and_defaulted() {
+    let (_temp, root) = overrides_example();
+    let init = json!({"tofuLens": {"tofuVersion": 12, "exclude": "nope"}});
+    let mut client =
+        TestClient::start(&root, capabilities(), init, json!({"tofuVersion": 12})).await;
+    let first = client.wait_for("window/showMessage", |_| true).await;
+    assert_eq!(first["type"], 2);
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap()
+            .contains("tofuVersion must be a string"),
+        "{first}"
+    );
+    let second = client.wait_for("window/showMessage", |_| true).await;
+    assert!(
+        second["message"]
+            .as_str()
+            .unwrap()
+            .contains("exclude must be a list"),
+        "{second}"
+    );
+    // The configuration pull repeats the tofuVersion problem: not shown again.
+    client
+        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .await;
+    client
+        .request("workspace/symbol", json!({"query": ""}))
+        .await;
+    assert!(client.drain("window/showMessage").is_empty());
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn scope_open_publishes_only_directories_with_open_documents() {
+    let (_temp, root) = overrides_example();
+    let settings = json!({"diagnostics": {"scope": "open"}});
+    let mut client = TestClient::start(&root, capabilities(), settings.clone(), settings).await;
+    client
+        .wait_for("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    let main = root.join("main.tf");
+    client.open(&main, 1, &fs::read_to_string(&main).unwrap());
+    client
+        .wait_for_diagnostics(&main, |p| p["version"] == 1)
+        .await;
+    // Every file of the directory, open or not, once one is open.
+    let network = client
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
+        .await;
+    assert_eq!(codes(&network), ["duplicate-local", "duplicate-block"]);
+    // Closing the last open document clears the directory.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&main)}}),
+    );
+    client
+        .wait_for_diagnostics(&root.join("network.tf"), |p| codes(p).is_empty())
+        .await;
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn pull_diagnostics_when_the_client_asks_for_them() {
+    let (_temp, root) = overrides_example();
+    let mut capabilities = capabilities();
+    capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
+    let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
+    assert_eq!(
+        client.initialize_result["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"],
+        true
+    );
+    let network = root.join("network.tf");
+    client.open(&network, 1, &fs::read_to_string(&network).unwrap());
+    let report = client
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri(&network)}}),
+        )
+        .await;
+    assert_eq!(report["kind"], "full");
+    let items: Vec<&str> = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(items, ["duplicate-local", "duplicate-block"]);
+    let workspace = client
+        .request("workspace/diagnostic", json!({"previousResultIds": []}))
+        .await;
+    let n_files = workspace["items"].as_array().unwrap().len();
+    assert_eq!(n_files, 7, "{workspace}");
+    client
+        .wait_for("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    assert!(client.drain("textDocument/publishDiagnostics").is_empty());
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn ignored_names_get_only_the_file_ignored_hint() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let backup = root.join(".main.tf");
+    client.open(&backup, 1, "variable \"region\" {}\nnot valid {{{\n");
+    let published = client
+        .wait_for_diagnostics(&backup, |p| p["version"] == 1)
+        .await;
+    assert_eq!(codes(&published), ["file-ignored"]);
+    assert_eq!(published["diagnostics"][0]["tags"], json!([1]));
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(&backup)}, "position": {"line": 0, "character": 1}}),
+        )
+        .await;
+    assert!(hover.is_null());
+    client.shutdown().await;
+}
