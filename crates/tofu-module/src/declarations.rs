@@ -80,7 +80,7 @@ impl Declarations {
                     index,
                     nested: None,
                 };
-                if !has_valid_labels(block) {
+                if !has_valid_labels(block) || is_dropped_provider(block) {
                     continue;
                 }
                 match block.kind.as_str() {
@@ -218,6 +218,15 @@ fn involves_incomplete_file(module: &ModuleAnalysis, files: &[FileId]) -> bool {
             file.source.as_ref().is_some_and(|s| s.has_errors()) || file.is_incomplete()
         })
     })
+}
+
+/// A `provider` block OpenTofu drops because of its local name
+/// (`invalid-provider-local-name`).
+pub(crate) fn is_dropped_provider(block: &Block) -> bool {
+    block.kind == "provider"
+        && block
+            .label(0)
+            .is_some_and(|name| !crate::rules::providers::is_kept_provider_name(name))
 }
 
 /// OpenTofu keeps the last of duplicate variables, outputs and module calls.

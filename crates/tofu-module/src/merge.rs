@@ -60,7 +60,7 @@ pub(crate) fn merge(
                 index,
                 nested: None,
             };
-            if !has_valid_labels(block) {
+            if !has_valid_labels(block) || crate::declarations::is_dropped_provider(block) {
                 continue;
             }
             let mut merger = Merger {

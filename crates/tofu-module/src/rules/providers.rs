@@ -32,6 +32,13 @@ use names::{local_name_detail, local_name_problem, LocalNameProblem};
 use reference_syntax::{parse_expression, StringContent};
 use references::{decode_reference, module_providers, Position};
 
+/// True when OpenTofu keeps a `provider` block with this label: one with an
+/// invalid or non-normalised local name is dropped (no declaration, no base,
+/// no duplicate).
+pub(crate) fn is_kept_provider_name(name: &str) -> bool {
+    names::local_name_problem(name).is_none()
+}
+
 pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
     for (index, file) in module.files.iter().enumerate() {
         let Some(source) = &file.source else { continue };
