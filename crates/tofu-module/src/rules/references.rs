@@ -3,10 +3,151 @@
 //! `validation-condition-reference`, `invalid-ignore-changes`,
 //! `invalid-replace-triggered-by`, `invalid-depends-on`,
 //! `destroy-provisioner-reference`, and the reference/keyword part of
-//! `quoted-reference-deprecated`.
+//! `quoted-reference-deprecated` (elements of `depends_on` and
+//! `ignore_changes`, provisioner `when` and `on_failure`).
+//!
+//! Every block of every loaded file is read the way OpenTofu decodes it,
+//! before duplicates are found or overrides merged, with one exception: the
+//! contents of `validation`, `precondition`, `postcondition`, `assert` and
+//! `check` blocks are read in primary files only. A block with the wrong
+//! number of labels is skipped (OpenTofu drops it), and so is a second
+//! `lifecycle` or `connection` block and a removed vendor provisioner, whose
+//! contents OpenTofu never decodes. Provider references (`provider = "…"`,
+//! module `providers`) are another module's business, and what a reference
+//! names is not checked against declarations (that needs the module tree).
 
-use tofu_syntax::Diagnostic;
+mod conditions;
+mod destroy;
+mod lists;
+mod quoted;
+mod scan;
+mod subject;
+mod traversal;
 
-use crate::analysis::ModuleAnalysis;
+use tofu_syntax::{Block, Diagnostic, FileId, Location, TextRange};
 
-pub(crate) fn check(_module: &ModuleAnalysis, _out: &mut Vec<Diagnostic>) {}
+use crate::address::ResourceMode;
+use crate::analysis::{FileRole, ModuleAnalysis};
+use crate::schema::has_valid_labels;
+
+pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+    for (index, file) in module.files.iter().enumerate() {
+        if !file.role.is_loaded() {
+            continue;
+        }
+        let Some(source) = &file.source else { continue };
+        let in_file = InFile {
+            id: FileId(tofu_syntax::text::to_u32(index)),
+            text: &file.text,
+            json: file.is_json(),
+            primary: file.role == FileRole::Primary,
+        };
+        for block in &source.body.blocks {
+            if has_valid_labels(block) {
+                in_file.top_level_block(block, out);
+            }
+        }
+    }
+}
+
+/// The file being read and what decides how it is read.
+pub(super) struct InFile<'a> {
+    pub id: FileId,
+    pub text: &'a str,
+    pub json: bool,
+    /// Condition-like blocks are read in primary files only.
+    pub primary: bool,
+}
+
+impl InFile<'_> {
+    pub fn at(&self, range: TextRange) -> Location {
+        Location::new(self.id, range)
+    }
+
+    fn top_level_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+        let kind = block.kind.as_str();
+        if matches!(
+            kind,
+            "resource" | "data" | "ephemeral" | "module" | "output"
+        ) {
+            if let Some(depends_on) = block.body.attribute("depends_on") {
+                lists::depends_on(self, depends_on, out);
+            }
+        }
+        match kind {
+            "resource" => {
+                self.resource_lifecycle(block, ResourceMode::Managed, out);
+                destroy::resource(self, block, out);
+            }
+            "data" => self.resource_lifecycle(block, ResourceMode::Data, out),
+            "ephemeral" => self.resource_lifecycle(block, ResourceMode::Ephemeral, out),
+            "output" => {
+                for precondition in nested(block, "precondition") {
+                    conditions::rule(self, precondition, out);
+                }
+            }
+            "variable" => {
+                let name = block.label(0).unwrap_or_default();
+                for validation in nested(block, "validation") {
+                    conditions::validation(self, validation, name, out);
+                }
+            }
+            "check" if self.primary => {
+                for assert in nested(block, "assert") {
+                    conditions::rule(self, assert, out);
+                }
+                // OpenTofu reads one data block per check ("Multiple data
+                // resource blocks" for the others).
+                let first_data = block
+                    .body
+                    .blocks_of_kind("data")
+                    .find(|data| data.labels.len() == 2);
+                if let Some(data) = first_data {
+                    if let Some(depends_on) = data.body.attribute("depends_on") {
+                        lists::depends_on(self, depends_on, out);
+                    }
+                    self.resource_lifecycle(data, ResourceMode::Data, out);
+                }
+            }
+            "removed" => destroy::removed(self, block, out),
+            _ => {}
+        }
+    }
+
+    /// The first `lifecycle` block of a `resource`, `data` or `ephemeral`
+    /// block: its conditions, and for managed resources `ignore_changes` and
+    /// `replace_triggered_by`.
+    fn resource_lifecycle(&self, block: &Block, mode: ResourceMode, out: &mut Vec<Diagnostic>) {
+        let Some(lifecycle) = nested(block, "lifecycle").next() else {
+            return;
+        };
+        if mode == ResourceMode::Managed {
+            if let Some(ignore_changes) = lifecycle.body.attribute("ignore_changes") {
+                lists::ignore_changes(self, ignore_changes, out);
+            }
+            if let Some(replace_triggered_by) = lifecycle.body.attribute("replace_triggered_by") {
+                lists::replace_triggered_by(self, replace_triggered_by, out);
+            }
+        }
+        let resource = conditions::Resource {
+            mode,
+            type_name: block.label(0).unwrap_or_default(),
+            name: block.label(1).unwrap_or_default(),
+        };
+        for rule in lifecycle.body.blocks.iter().filter(|rule| {
+            matches!(rule.kind.as_str(), "precondition" | "postcondition") && rule.labels.is_empty()
+        }) {
+            conditions::rule(self, rule, out);
+            conditions::self_reference(self, rule, &resource, out);
+        }
+    }
+}
+
+/// The nested blocks of one kind that OpenTofu decodes: those without labels
+/// (every nested block type read here takes none, except provisioners).
+fn nested<'a>(block: &'a Block, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+    block
+        .body
+        .blocks_of_kind(kind)
+        .filter(|nested| nested.labels.is_empty())
+}
