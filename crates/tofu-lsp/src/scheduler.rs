@@ -8,13 +8,15 @@
 //! Because only that worker publishes for its directory and generations only
 //! grow, a publication is never older than the one before it.
 //!
-//! Publishing covers every file the analysis saw, with an empty list for files
-//! whose diagnostics went away, plus an empty list for files published before
-//! that are gone or left the `diagnostics.scope`. Open documents carry the
-//! version the analysis used. With pull diagnostics nothing is pushed; the
+//! Publishing covers every file the analysis saw whose diagnostics or version
+//! changed (an empty list for files whose diagnostics went away; a file whose
+//! publication would repeat the last one exactly is not sent again, which
+//! keeps a keystroke in a 1,000-file module from costing 1,000 messages), plus
+//! an empty list for files published before that are gone or left the
+//! `diagnostics.scope`. Open documents carry the version the analysis used. With pull diagnostics nothing is pushed; the
 //! client is asked to refresh instead.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -149,7 +151,10 @@ pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
     shared.session().host.snapshot()
 }
 
-/// Publishes what changed for `dir` since the last publication.
+/// Publishes what changed for `dir` since the last publication: every file
+/// whose diagnostics or version differ from what the client was last sent
+/// (all of them the first time, or when forced), open documents first, and an
+/// empty list for every file that disappeared or left the scope.
 async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     let (publications, refresh) = {
         let mut session = shared.session();
@@ -165,15 +170,41 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         } else {
             let state = session.dir_state(dir);
             let nothing_new = generation <= state.published_generation && !state.force_publish;
-            let nothing_to_clear = !in_scope && state.published_files.is_empty();
+            let nothing_to_clear = !in_scope && state.published.is_empty();
             if nothing_new && (in_scope || nothing_to_clear) {
                 return;
             }
-            let (publications, current_files) = publications(&session, &snapshot, dir, in_scope);
+            let force = state.force_publish;
+            let current = if in_scope {
+                current_diagnostics(&session, &snapshot, dir)
+            } else {
+                Vec::new()
+            };
             let state = session.dir_state(dir);
+            let mut publications: Vec<Publication> = Vec::new();
+            let mut published = BTreeMap::new();
+            for (path, diagnostics, version) in current {
+                let unchanged = state
+                    .published
+                    .get(&path)
+                    .is_some_and(|(old_version, old)| {
+                        *old_version == version && *old == diagnostics
+                    });
+                if force || !unchanged {
+                    publications.push((path.clone(), diagnostics.clone(), version));
+                }
+                published.insert(path, (version, diagnostics));
+            }
+            for (gone, (version, _)) in &state.published {
+                if !published.contains_key(gone) {
+                    publications.push((gone.clone(), Vec::new(), *version));
+                }
+            }
+            state.published = published;
             state.published_generation = generation;
             state.force_publish = false;
-            state.published_files = current_files;
+            // Open documents first: they are what the user is looking at.
+            publications.sort_by_key(|(_, _, version)| version.is_none());
             let publications: Vec<(Uri, Vec<Diagnostic>, Option<i32>)> = publications
                 .into_iter()
                 .filter_map(|(path, diagnostics, version)| {
@@ -198,49 +229,24 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
 
 type Publication = (PathBuf, Vec<Diagnostic>, Option<i32>);
 
-/// What to publish for `dir`: every current file (when in scope), then an
-/// empty list for every file published before that is not among them. Also
-/// returns the current files.
-fn publications(
+/// Every file of `dir` the analysis saw, with its converted diagnostics and
+/// the version of the buffer the analysis used.
+fn current_diagnostics(
     session: &crate::session::Session,
     snapshot: &Analysis,
     dir: &Path,
-    in_scope: bool,
-) -> (Vec<Publication>, BTreeSet<PathBuf>) {
-    let mut out: Vec<Publication> = Vec::new();
-    if in_scope {
-        let mut converter = Converter::new(session);
-        for file in snapshot.module_diagnostics(dir) {
+) -> Vec<Publication> {
+    let mut converter = Converter::new(session);
+    snapshot
+        .module_diagnostics(dir)
+        .into_iter()
+        .map(|file| {
             let diagnostics = file
                 .diagnostics
                 .iter()
                 .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
                 .collect();
-            out.push((file.path, diagnostics, file.version));
-        }
-    }
-    if let Some(state) = session.dirs.get(dir) {
-        for gone in &state.published_files {
-            if !out.iter().any(|(path, ..)| path == gone) {
-                let version = session.documents.get(gone).map(|d| d.version);
-                out.push((gone.clone(), Vec::new(), version));
-            }
-        }
-    }
-    let current = if in_scope {
-        snapshot
-            .module(dir)
-            .map(|module| {
-                module
-                    .analysis
-                    .files
-                    .iter()
-                    .map(|file| module.path_of(&file.name))
-                    .collect()
-            })
-            .unwrap_or_default()
-    } else {
-        BTreeSet::new()
-    };
-    (out, current)
+            (file.path, diagnostics, file.version)
+        })
+        .collect()
 }

@@ -9,12 +9,12 @@
 //! poisons it, and [`crate::server::Shared::session`] recovers the state,
 //! which every method leaves consistent between statements.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_ide::AnalysisHost;
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use crate::document::Document;
 use crate::position::PositionEncoding;
@@ -49,9 +49,10 @@ pub struct DirState {
     pub force_publish: bool,
     /// The generation of the analysis last published (0: none yet).
     pub published_generation: u64,
-    /// Files that got a publication, so that they get an empty one when they
-    /// disappear or leave the scope.
-    pub published_files: BTreeSet<PathBuf>,
+    /// What was last published for each file (version and diagnostics), so
+    /// that an unchanged file is not sent again and a file that disappears or
+    /// leaves the scope gets an empty list.
+    pub published: BTreeMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
     /// Held while the directory is read or analysed, so that a request that
     /// needs a fresh analysis waits for the worker instead of redoing its work.
     pub analysis_lock: Arc<tokio::sync::Mutex<()>>,
