@@ -16,7 +16,13 @@
 //! hcl-edit's tree and without a new dependency. Ranges inside a JSON string are
 //! mapped back byte for byte from the string's first content byte (HCL itself
 //! maps them from the opening quote); escapes make them drift, and they are
-//! clamped to the string.
+//! clamped to the string; an error on the type as a whole covers the whole
+//! string, quotes included, as in HCL.
+//!
+//! Two native forms that the syntax model flattens are told apart from the
+//! source text, because HCL's grammar treats them differently: parentheses
+//! (`(string)` is no type) and a string that is one interpolation and nothing
+//! else (`"${string}"` is no quoted type either, just no type).
 //!
 //! Deliberately left out: exact types (`any` is always allowed here, since only
 //! type *constraints* are parsed), and anything that needs evaluation beyond
@@ -185,7 +191,7 @@ pub enum VariableTypeProblem {
 pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableType {
     let parsed = match syntax {
         Syntax::Native => {
-            if let Some(written) = quoted_string(expr) {
+            if let Some(written) = quoted_string(expr, text) {
                 return VariableType {
                     constraint: TypeConstraint::Any,
                     problem: Some(VariableTypeProblem::Quoted { written }),
@@ -199,7 +205,7 @@ pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableT
                     expr.range.start.saturating_add(1),
                     expr.range.end.saturating_sub(1).max(expr.range.start),
                 );
-                parse_string_with_shorthands(&content, content_range)
+                parse_string_with_shorthands(&content, content_range, expr.range)
             }
             // A JSON number, array, object, bool or null is no type expression.
             None => match expr.kind {
@@ -245,13 +251,38 @@ pub fn parse_type_constraint_string(
     content: &str,
     content_range: TextRange,
 ) -> Result<TypeConstraint, Vec<TypeError>> {
+    parse_json_type(content, content_range, content_range)
+}
+
+/// [`parse_type_constraint_string`] for a JSON string whose whole range,
+/// quotes included, is `string_range`: an error HCL reports on the type
+/// expression as a whole (an unknown keyword, no type at all) covers the
+/// string, as HCL's own range for the JSON expression does.
+fn parse_json_type(
+    content: &str,
+    content_range: TextRange,
+    string_range: TextRange,
+) -> Result<TypeConstraint, Vec<TypeError>> {
     let (expr, synthetic) = match synthetic_expr(content) {
         Some(parsed) => parsed,
         None => {
-            return Err(vec![TypeError::invalid(NOT_A_TYPE, content_range)]);
+            return Err(vec![TypeError::invalid(NOT_A_TYPE, string_range)]);
         }
     };
-    parse_type_constraint(&expr, &synthetic).map_err(|errors| remap_errors(errors, content_range))
+    parse_type_constraint(&expr, &synthetic).map_err(|errors| {
+        let (whole, inner): (Vec<TypeError>, Vec<TypeError>) = errors
+            .into_iter()
+            .partition(|error| error.range == expr.range);
+        let mut mapped: Vec<TypeError> = whole
+            .into_iter()
+            .map(|error| TypeError {
+                range: string_range,
+                ..error
+            })
+            .collect();
+        mapped.extend(remap_errors(inner, content_range));
+        mapped
+    })
 }
 
 const NOT_A_TYPE: &str = "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).";
@@ -293,6 +324,9 @@ fn remap_errors(errors: Vec<TypeError>, content_range: TextRange) -> Vec<TypeErr
 /// OpenTofu's shorthands first (`list` = `list(any)`, `map` = `map(any)`, top
 /// level only), then HCL's grammar.
 fn parse_with_shorthands(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+    if is_parenthesized(expr, text) {
+        return parse_type_constraint(expr, text);
+    }
     match keyword(expr) {
         Some("list") => Ok(TypeConstraint::List(Box::new(TypeConstraint::Any))),
         Some("map") => Ok(TypeConstraint::Map(Box::new(TypeConstraint::Any))),
@@ -303,22 +337,53 @@ fn parse_with_shorthands(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<
 fn parse_string_with_shorthands(
     content: &str,
     content_range: TextRange,
+    string_range: TextRange,
 ) -> Result<TypeConstraint, Vec<TypeError>> {
     match content {
         "list" => Ok(TypeConstraint::List(Box::new(TypeConstraint::Any))),
         "map" => Ok(TypeConstraint::Map(Box::new(TypeConstraint::Any))),
-        _ => parse_type_constraint_string(content, content_range),
+        _ => parse_json_type(content, content_range, string_range),
     }
 }
 
 /// A native quoted string or heredoc (HCL's `TemplateExpr`): `Some(value)` for
-/// a literal, `Some(None)` for one with interpolations.
-fn quoted_string(expr: &Expr) -> Option<Option<String>> {
+/// a literal, `Some(None)` for one with interpolations. A string that is one
+/// interpolation and nothing else (`"${string}"`) is HCL's `TemplateWrapExpr`
+/// instead: no quoted type for OpenTofu, and no type at all.
+fn quoted_string(expr: &Expr, text: &str) -> Option<Option<String>> {
     match &expr.kind {
         ExprKind::String(value) => Some(Some(value.clone())),
+        ExprKind::Template(parts) if is_template_wrap(expr, parts, text) => None,
         ExprKind::Template(_) => Some(None),
         _ => None,
     }
+}
+
+/// `"${EXPR}"`: a quoted template whose only part is one interpolation, with
+/// no literal text around it (HCL's "passthru" template).
+fn is_template_wrap(expr: &Expr, parts: &[Expr], text: &str) -> bool {
+    let [part] = parts else { return false };
+    let (Some(before), Some(after)) = (
+        text.get(expr.range.start as usize..part.range.start as usize),
+        text.get(part.range.end as usize..expr.range.end as usize),
+    ) else {
+        return false;
+    };
+    let Some(opening) = before.strip_prefix("\"${") else {
+        return false;
+    };
+    let opening = opening.strip_prefix('~').unwrap_or(opening);
+    let Some(closing) = after.trim_start().strip_suffix("}\"") else {
+        return false;
+    };
+    opening.trim().is_empty() && matches!(closing, "" | "~")
+}
+
+/// Written in parentheses. The native adapter drops the parentheses from the
+/// model, but HCL keeps them as a `ParenthesesExpr`, which is neither a
+/// keyword, nor a call, nor a list or map constructor to the type grammar.
+fn is_parenthesized(expr: &Expr, text: &str) -> bool {
+    text.as_bytes().get(expr.range.start as usize) == Some(&b'(')
 }
 
 /// The content of a JSON string value, decoded, including one holding `${`.
@@ -366,6 +431,9 @@ impl TypeParser<'_> {
     fn constraint(&mut self, expr: &Expr, depth: usize) -> TypeConstraint {
         if depth > MAX_TYPE_DEPTH {
             return TypeConstraint::Any;
+        }
+        if is_parenthesized(expr, self.text) {
+            return self.fail(NOT_A_TYPE, expr.range);
         }
         if let Some(word) = keyword(expr) {
             return match word {
@@ -431,7 +499,13 @@ impl TypeParser<'_> {
             "map" => TypeConstraint::Map(Box::new(self.constraint(argument, depth + 1))),
             "object" => self.object(argument, depth),
             "tuple" => {
-                let ExprKind::Array(elements) = &argument.kind else {
+                let elements = match &argument.kind {
+                    ExprKind::Array(elements) if !is_parenthesized(argument, self.text) => {
+                        Some(elements)
+                    }
+                    _ => None,
+                };
+                let Some(elements) = elements else {
                     return self.fail(
                         "Tuple type constructor requires a list of element types.",
                         argument.range,
@@ -461,7 +535,11 @@ impl TypeParser<'_> {
     }
 
     fn object(&mut self, argument: &Expr, depth: usize) -> TypeConstraint {
-        let ExprKind::Object(items) = &argument.kind else {
+        let items = match &argument.kind {
+            ExprKind::Object(items) if !is_parenthesized(argument, self.text) => Some(items),
+            _ => None,
+        };
+        let Some(items) = items else {
             return self.fail(
                 "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
                 argument.range,
@@ -487,7 +565,7 @@ impl TypeParser<'_> {
             let mut optional = false;
             let mut default_expr = None;
             if let ExprKind::Call(call) = &item.value.kind {
-                if call.name == "optional" {
+                if call.name == "optional" && !is_parenthesized(&item.value, self.text) {
                     let args_range = self.args_range(&item.value, call);
                     let Some(first) = call.args.first() else {
                         self.fail(

@@ -290,7 +290,6 @@ fn types_parse_and_display() {
         ("number", "number"),
         ("bool", "bool"),
         ("any", "any"),
-        ("(string)", "string"),
         ("list", "list(any)"),
         ("map", "map(any)"),
         ("list(string)", "list(string)"),
@@ -352,6 +351,18 @@ fn type_grammar_errors() {
         ("[string]", NOT_A_TYPE, "[string]"),
         ("list(\"string\")", NOT_A_TYPE, "\"string\""),
         ("var.x", NOT_A_TYPE, "var.x"),
+        // HCL keeps parentheses as an expression of their own, which is no
+        // keyword, call or constructor (checked with the oracle).
+        ("(string)", NOT_A_TYPE, "(string)"),
+        ("(list)", NOT_A_TYPE, "(list)"),
+        ("list((string))", NOT_A_TYPE, "(string)"),
+        ("object({a = (optional(string))})", NOT_A_TYPE, "(optional(string))"),
+        (
+            "object(({a = string}))",
+            "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
+            "({a = string})",
+        ),
+        ("tuple(([string]))", "Tuple type constructor requires a list of element types.", "([string])"),
         ("string(5)", r#"Primitive type keyword "string" does not expect arguments."#, "(5)"),
         ("number()", r#"Primitive type keyword "number" does not expect arguments."#, "()"),
         ("bool (x)", r#"Primitive type keyword "bool" does not expect arguments."#, "(x)"),
@@ -521,7 +532,10 @@ fn variable_types_in_both_syntaxes() {
         r#""list""#,
         r#""map""#,
         r#""nope""#,
-        r#""${x}""#,
+        r#""a${x}""#,
+        r#""${x} ""#,
+        r#""${x}${y}""#,
+        "<<EOT\n${x}\nEOT",
     ] {
         let (expr, text) = native(source);
         let parsed = parse_variable_type(&expr, Syntax::Native, &text);
@@ -552,15 +566,30 @@ fn variable_types_in_both_syntaxes() {
         assert_eq!(parsed.problem, None, "{source}");
         assert_eq!(parsed.constraint.to_string(), shown, "{source}");
     }
-    // JSON errors, with ranges inside the string.
+    // A string that is one interpolation, and parentheses, are no quoted
+    // type and no shorthand: HCL finds no type in them.
+    for source in [r#""${x}""#, r#""${ x ~}""#, "(list)", "(string)"] {
+        let (expr, text) = native(source);
+        let parsed = parse_variable_type(&expr, Syntax::Native, &text);
+        let Some(VariableTypeProblem::Invalid(errors)) = parsed.problem else {
+            panic!("{source}: {:?}", parsed.problem)
+        };
+        assert_eq!(errors[0].detail, NOT_A_TYPE, "{source}");
+        assert_eq!(errors[0].range.slice(&text), source, "{source}");
+    }
+    // JSON errors: inside the string, or the whole string (quotes included,
+    // as HCL reports it) for an error on the type as a whole.
     let errors = [
         (r#""list(int)""#, "int"),
-        (r#""list(string""#, "list(string"),
-        (r#""string\nx = 1""#, "string\\nx = 1"),
+        (r#""list(string""#, r#""list(string""#),
+        (r#""string\nx = 1""#, r#""string\nx = 1""#),
+        (r#""notatype""#, r#""notatype""#),
+        (r#"" notatype""#, r#"" notatype""#),
+        (r#""(string)""#, r#""(string)""#),
         ("5", "5"),
         ("[\"string\"]", "[\"string\"]"),
         ("null", "null"),
-        (r#""${string}""#, "${string}"),
+        (r#""${string}""#, r#""${string}""#),
     ];
     for (source, covered) in errors {
         let (expr, text) = json(source);
