@@ -237,6 +237,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     rules::providers::check(&module, &mut found);
     rules::references::check(&module, &mut found);
     rules::blocks::check(&module, &mut found);
+    rules::types::check(&module, &mut found);
     let declarations = Declarations::collect(&module, &mut found);
     module.declarations = declarations;
     module.diagnostics.extend(found);

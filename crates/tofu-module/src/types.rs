@@ -39,8 +39,9 @@ use std::fmt;
 
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
 
+pub(crate) use convert::go_quote;
 pub use convert::{apply_defaults, convert, ConversionError};
-pub use value::{Value, ValueError};
+pub use value::{constant_value, object_key, Value, ValueError};
 
 /// Types nested deeper than this are not parsed (they count as `any`).
 pub const MAX_TYPE_DEPTH: usize = 64;
@@ -381,8 +382,9 @@ fn is_template_wrap(expr: &Expr, parts: &[Expr], text: &str) -> bool {
 
 /// Written in parentheses. The native adapter drops the parentheses from the
 /// model, but HCL keeps them as a `ParenthesesExpr`, which is neither a
-/// keyword, nor a call, nor a list or map constructor to the type grammar.
-fn is_parenthesized(expr: &Expr, text: &str) -> bool {
+/// keyword, nor a call, nor a list or map constructor to the type grammar
+/// (nor a constructor to OpenTofu's lint of defaults).
+pub(crate) fn is_parenthesized(expr: &Expr, text: &str) -> bool {
     text.as_bytes().get(expr.range.start as usize) == Some(&b'(')
 }
 

@@ -11,5 +11,6 @@ pub(crate) mod module_calls;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod schema;
+pub(crate) mod types;
 pub(crate) mod variables;
 pub(crate) mod versions;

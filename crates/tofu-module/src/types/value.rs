@@ -158,6 +158,15 @@ fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
     }
 }
 
+/// The attribute name a native object constructor key gives when HCL
+/// evaluates it with no variables and no functions: a bare name (also `null`,
+/// `true`, `false`) is that name, a constant string, number or bool converts
+/// to one. `None` when the key is not such a constant (a reference, a call, a
+/// template, a computed null).
+pub fn object_key(key: &Expr, text: &str) -> Option<String> {
+    native_key(key, text, 0)
+}
+
 /// An object constructor key: a bare name is that name; anything else is
 /// evaluated and must give a string (numbers and bools convert).
 fn native_key(key: &Expr, text: &str, depth: usize) -> Option<String> {
