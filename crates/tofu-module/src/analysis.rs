@@ -36,7 +36,7 @@ impl FileRole {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ModuleFile {
     pub name: String,
     pub role: FileRole,
@@ -201,7 +201,6 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         let file = load_file(input, role, id(index), cache, &mut diagnostics);
         files.push(file);
     }
-    cache.finish();
 
     for &(hidden, by) in &discovered.shadowed {
         let (Some(hidden_file), Some(by_file)) = (files.get(hidden), files.get(by)) else {
@@ -232,12 +231,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         effective: EffectiveModule::default(),
         diagnostics,
     };
-    let mut found = Vec::new();
-    rules::schema::check(&module, &mut found);
-    rules::providers::check(&module, &mut found);
-    rules::references::check(&module, &mut found);
-    rules::blocks::check(&module, &mut found);
-    rules::types::check(&module, &mut found);
+    let mut found = as_written_diagnostics(&module, cache);
     let declarations = Declarations::collect(&module, &mut found);
     module.declarations = declarations;
     module.diagnostics.extend(found);
@@ -245,7 +239,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     rules::schema::duplicate_imports(&module, &mut found);
     module.diagnostics.extend(found);
     let mut merged = Vec::new();
-    module.effective = merge::merge(&module, config, &mut merged);
+    module.effective = merge::merge(&module, config, cache, &mut merged);
     module.diagnostics.extend(merged);
     let mut after_merge = Vec::new();
     rules::module_calls::check(&module, &mut after_merge);
@@ -256,7 +250,73 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     module.diagnostics.extend(version_rules);
     withhold_after_version_incompatibility(&mut module.diagnostics);
     sort_diagnostics(&mut module.diagnostics);
+    cache.finish();
     module
+}
+
+/// The rules that read each file's blocks as written
+/// ([`rules::check_as_written`]), run on a one-file view of the module and
+/// cached with the parsed file: after an edit only the edited file is checked
+/// again. Results are stored with the placeholder id `FileId(0)` and given the
+/// file's current id here.
+fn as_written_diagnostics(module: &ModuleAnalysis, cache: &mut ParseCache) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (index, file) in module.files.iter().enumerate() {
+        if !file.role.is_loaded() || file.source.is_none() {
+            continue;
+        }
+        let id = FileId(tofu_syntax::text::to_u32(index));
+        let results = match cache.cached_rules(&file.name, &file.text, file.role) {
+            Some(cached) => cached,
+            None => {
+                let view_id = FileId(0);
+                let view = ModuleAnalysis {
+                    files: vec![file.clone()],
+                    primary: if file.role == FileRole::Primary {
+                        vec![view_id]
+                    } else {
+                        Vec::new()
+                    },
+                    overrides: if file.role == FileRole::Override {
+                        vec![view_id]
+                    } else {
+                        Vec::new()
+                    },
+                    declarations: Declarations::default(),
+                    effective: EffectiveModule::default(),
+                    diagnostics: Vec::new(),
+                };
+                let mut found = Vec::new();
+                rules::check_as_written(&view, &mut found);
+                let found = std::sync::Arc::new(found);
+                cache.store_rules(
+                    &file.name,
+                    &file.text,
+                    file.role,
+                    std::sync::Arc::clone(&found),
+                );
+                found
+            }
+        };
+        out.extend(results.iter().map(|diagnostic| in_file(diagnostic, id)));
+    }
+    out
+}
+
+/// A copy of a diagnostic computed on a one-file view, with `FileId(0)`
+/// replaced by the file's id in the module.
+fn in_file(diagnostic: &Diagnostic, id: FileId) -> Diagnostic {
+    let mut diagnostic = diagnostic.clone();
+    diagnostic.subject.file = id;
+    for related in &mut diagnostic.related {
+        related.location.file = id;
+    }
+    if let Some(fix) = &mut diagnostic.fix {
+        for edit in &mut fix.edits {
+            edit.file = id;
+        }
+    }
+    diagnostic
 }
 
 fn load_file(

@@ -6,7 +6,7 @@
 //! everything else. Overrides merge into the kept declaration. Blocks with wrong
 //! labels are not declarations (OpenTofu drops them).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 

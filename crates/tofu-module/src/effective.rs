@@ -7,7 +7,8 @@
 //! base blocks they replaced; their bodies are as written, except a `resource`
 //! `lifecycle`, which is merged argument by argument.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
 
 use tofu_syntax::{Body, FileId, TextRange};
 
@@ -113,7 +114,10 @@ pub struct EffectiveBlock {
     pub base: Option<BlockRef>,
     /// Override blocks merged into it, in the order they were applied.
     pub overrides: Vec<BlockRef>,
-    pub body: EffectiveBody,
+    /// Shared with the parse cache while no override changed it (copied on
+    /// write), so re-analysing after a keystroke does not rebuild the bodies
+    /// of thousands of untouched blocks.
+    pub body: Arc<EffectiveBody>,
 }
 
 /// One local value after merging.

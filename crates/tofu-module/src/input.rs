@@ -4,7 +4,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::{LineIndex, SourceFile};
+use tofu_syntax::{Diagnostic, FileId, LineIndex, SourceFile};
+
+use crate::analysis::FileRole;
+use crate::effective::EffectiveBody;
 
 use crate::version::Version;
 
@@ -114,6 +117,12 @@ struct CacheEntry {
     source: Arc<SourceFile>,
     line_index: Arc<LineIndex>,
     last_used: u64,
+    /// The diagnostics of the rules that read this file alone, for the role
+    /// they were computed in (file ids are the placeholder `FileId(0)`).
+    rules: Option<(FileRole, Arc<Vec<Diagnostic>>)>,
+    /// The as-written effective body of each top-level block, for the file id
+    /// they were computed with (origins carry it).
+    bodies: Option<(FileId, Arc<Vec<Arc<EffectiveBody>>>)>,
 }
 
 impl ParseCache {
@@ -148,9 +157,73 @@ impl ParseCache {
                 source: Arc::clone(&source),
                 line_index: Arc::clone(&line_index),
                 last_used: generation,
+                rules: None,
+                bodies: None,
             },
         );
         (source, line_index)
+    }
+
+    /// The entry for `name` if it holds exactly `text` (the same allocation:
+    /// [`get_or_parse`](Self::get_or_parse) ran first in this analysis).
+    fn entry_for(&mut self, name: &str, text: &Arc<str>) -> Option<&mut CacheEntry> {
+        self.entries
+            .get_mut(name)
+            .filter(|entry| Arc::ptr_eq(&entry.text, text))
+    }
+
+    pub(crate) fn cached_rules(
+        &mut self,
+        name: &str,
+        text: &Arc<str>,
+        role: FileRole,
+    ) -> Option<Arc<Vec<Diagnostic>>> {
+        let (cached_role, rules) = self.entry_for(name, text)?.rules.as_ref()?;
+        (*cached_role == role).then(|| Arc::clone(rules))
+    }
+
+    pub(crate) fn store_rules(
+        &mut self,
+        name: &str,
+        text: &Arc<str>,
+        role: FileRole,
+        rules: Arc<Vec<Diagnostic>>,
+    ) {
+        if let Some(entry) = self.entry_for(name, text) {
+            entry.rules = Some((role, rules));
+        }
+    }
+
+    /// The as-written effective bodies of the top-level blocks of a parsed file,
+    /// built once per file content and id.
+    pub(crate) fn block_bodies(
+        &mut self,
+        name: &str,
+        text: &Arc<str>,
+        file: FileId,
+        source: &SourceFile,
+    ) -> Arc<Vec<Arc<EffectiveBody>>> {
+        let build = || {
+            Arc::new(
+                source
+                    .body
+                    .blocks
+                    .iter()
+                    .map(|block| Arc::new(EffectiveBody::as_written(file, &block.body)))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let Some(entry) = self.entry_for(name, text) else {
+            return build();
+        };
+        if let Some((cached_file, bodies)) = &entry.bodies {
+            if *cached_file == file {
+                return Arc::clone(bodies);
+            }
+        }
+        let bodies = build();
+        entry.bodies = Some((file, Arc::clone(&bodies)));
+        bodies
     }
 
     pub(crate) fn finish(&mut self) {

@@ -7,19 +7,22 @@
 //! (`override-depends-on`, `override-forbidden-block`). Terraform settings have
 //! their own module, [`crate::terraform`]. Nothing here evaluates expressions.
 
+use std::sync::Arc;
+
 use tofu_syntax::{Attribute, Block, Code, Diagnostic, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::analysis::{BlockRef, ModuleAnalysis};
 use crate::declarations::{address_of, LocalRef};
 use crate::effective::*;
-use crate::input::Config;
+use crate::input::{Config, ParseCache};
 use crate::schema::has_valid_labels;
 use crate::terraform;
 
 pub(crate) fn merge(
     module: &ModuleAnalysis,
     _config: &Config,
+    cache: &mut ParseCache,
     out: &mut Vec<Diagnostic>,
 ) -> EffectiveModule {
     let mut effective = EffectiveModule::default();
@@ -33,7 +36,7 @@ pub(crate) fn merge(
             labels: block.labels.iter().map(|l| l.value.clone()).collect(),
             base: Some(declared.kept),
             overrides: Vec::new(),
-            body: EffectiveBody::as_written(declared.kept.file, &block.body),
+            body: as_written_body(module, cache, declared.kept, block),
         });
     }
     for declared in &module.declarations.locals {
@@ -84,6 +87,25 @@ pub(crate) fn merge(
         );
     }
     effective
+}
+
+/// The as-written body of a declared block, shared from the parse cache for
+/// top-level blocks (a `data` block nested in a `check` is built on the spot).
+fn as_written_body(
+    module: &ModuleAnalysis,
+    cache: &mut ParseCache,
+    block_ref: BlockRef,
+    block: &Block,
+) -> Arc<EffectiveBody> {
+    let file = module.file(block_ref.file);
+    let cached = match (block_ref.nested, file, file.and_then(|f| f.source.as_ref())) {
+        (None, Some(file), Some(source)) => cache
+            .block_bodies(&file.name, &file.text, block_ref.file, source)
+            .get(block_ref.index)
+            .cloned(),
+        _ => None,
+    };
+    cached.unwrap_or_else(|| Arc::new(EffectiveBody::as_written(block_ref.file, &block.body)))
 }
 
 fn local_attribute(module: &ModuleAnalysis, local: LocalRef) -> Option<&Attribute> {
@@ -346,7 +368,7 @@ impl Merger<'_, '_> {
                         labels: block.labels.iter().map(|l| l.value.clone()).collect(),
                         base: None,
                         overrides: Vec::new(),
-                        body: EffectiveBody::default(),
+                        body: Arc::new(EffectiveBody::default()),
                     });
                 }
                 _ => {
@@ -368,7 +390,7 @@ impl Merger<'_, '_> {
         let Some(target) = effective.get_mut(&address) else {
             return;
         };
-        self.apply(target, block, base_header);
+        self.apply(Arc::make_mut(&mut target.body), block, base_header);
         target.overrides.push(block_ref);
     }
 
@@ -434,11 +456,11 @@ impl Merger<'_, '_> {
     }
 
     /// Applies one override block to its target (merging.md §3 and §6).
-    fn apply(&mut self, target: &mut EffectiveBlock, block: &Block, base_header: Option<Location>) {
+    fn apply(&mut self, body: &mut EffectiveBody, block: &Block, base_header: Option<Location>) {
         let kind = block.kind.as_str();
         let aliased = block.body.attribute("alias").is_some();
         for attr in &block.body.attributes {
-            let stays = target.body.attribute(&attr.name).map(|a| a.origin);
+            let stays = body.attribute(&attr.name).map(|a| a.origin);
             match (kind, attr.name.as_str()) {
                 ("output" | "module" | "resource" | "data" | "ephemeral", "depends_on") => {
                     self.depends_on(attr, base_header);
@@ -465,7 +487,7 @@ impl Merger<'_, '_> {
                 ("provider", "for_each") => {}
                 // The alias is the override's identity (equal to the base's), not a change.
                 ("provider", "alias") => {}
-                _ => replace_attribute(&mut target.body, effective_attribute(self.file, attr)),
+                _ => replace_attribute(body, effective_attribute(self.file, attr)),
             }
         }
         let mut seen_kinds: Vec<String> = Vec::new();
@@ -479,11 +501,11 @@ impl Merger<'_, '_> {
                 ("resource" | "data" | "ephemeral" | "module", "lifecycle")
                     if nested.kind == "lifecycle" =>
                 {
-                    self.lifecycle(target, kind, nested);
+                    self.lifecycle(body, kind, nested);
                     continue;
                 }
                 (_, "_") => {
-                    self.escape_block(target, nested);
+                    self.escape_block(body, nested);
                     continue;
                 }
                 _ => {}
@@ -501,7 +523,7 @@ impl Merger<'_, '_> {
                 })
                 .map(|b| effective_nested(self.file, b))
                 .collect();
-            replace_nested_blocks(&mut target.body, &merge_kind, replacements);
+            replace_nested_blocks(body, &merge_kind, replacements);
             seen_kinds.push(merge_kind);
         }
     }
@@ -542,15 +564,15 @@ impl Merger<'_, '_> {
 
     /// `_ { … }` holds ordinary body arguments whose names collide with
     /// meta-arguments: they merge into the base's escape block by name.
-    fn escape_block(&mut self, target: &mut EffectiveBlock, nested: &Block) {
-        let position = target.body.blocks.iter().position(|b| b.kind == "_");
-        let escape = match position.and_then(|i| target.body.blocks.get_mut(i)) {
+    fn escape_block(&mut self, body: &mut EffectiveBody, nested: &Block) {
+        let position = body.blocks.iter().position(|b| b.kind == "_");
+        let escape = match position.and_then(|i| body.blocks.get_mut(i)) {
             Some(escape) => escape,
             None => {
                 let mut fresh = effective_nested(self.file, nested);
                 fresh.body.attributes.clear();
-                target.body.blocks.push(fresh);
-                let Some(last) = target.body.blocks.last_mut() else {
+                body.blocks.push(fresh);
+                let Some(last) = body.blocks.last_mut() else {
                     return;
                 };
                 last
@@ -562,14 +584,10 @@ impl Merger<'_, '_> {
     }
 
     /// A `lifecycle` block is merged argument by argument (merging.md §6.4–6.7).
-    fn lifecycle(&mut self, target: &mut EffectiveBlock, kind: &str, nested: &Block) {
-        let existing = target
-            .body
-            .blocks
-            .iter()
-            .position(|b| b.kind == "lifecycle");
+    fn lifecycle(&mut self, body: &mut EffectiveBody, kind: &str, nested: &Block) {
+        let existing = body.blocks.iter().position(|b| b.kind == "lifecycle");
         for attr in &nested.body.attributes {
-            let base_lifecycle = existing.and_then(|i| target.body.blocks.get(i));
+            let base_lifecycle = existing.and_then(|i| body.blocks.get(i));
             let stays = base_lifecycle
                 .and_then(|l| l.body.attribute(&attr.name))
                 .map(|a| a.origin);
@@ -625,22 +643,17 @@ impl Merger<'_, '_> {
             if !copied {
                 continue;
             }
-            let index = match existing.or_else(|| {
-                target
-                    .body
-                    .blocks
-                    .iter()
-                    .position(|b| b.kind == "lifecycle")
-            }) {
-                Some(index) => index,
-                None => {
-                    let mut fresh = effective_nested(self.file, nested);
-                    fresh.body = EffectiveBody::default();
-                    target.body.blocks.push(fresh);
-                    target.body.blocks.len() - 1
-                }
-            };
-            if let Some(lifecycle) = target.body.blocks.get_mut(index) {
+            let index =
+                match existing.or_else(|| body.blocks.iter().position(|b| b.kind == "lifecycle")) {
+                    Some(index) => index,
+                    None => {
+                        let mut fresh = effective_nested(self.file, nested);
+                        fresh.body = EffectiveBody::default();
+                        body.blocks.push(fresh);
+                        body.blocks.len() - 1
+                    }
+                };
+            if let Some(lifecycle) = body.blocks.get_mut(index) {
                 replace_attribute(&mut lifecycle.body, effective_attribute(self.file, attr));
             }
         }

@@ -14,3 +14,18 @@ pub(crate) mod schema;
 pub(crate) mod types;
 pub(crate) mod variables;
 pub(crate) mod versions;
+
+/// The rules that read one file's blocks as written, in the order they must
+/// run (`blocks` reads what the earlier ones reported inside a block). They
+/// look at nothing but the files of `module`, so the analysis runs them on a
+/// one-file view and caches the result per file.
+pub(crate) fn check_as_written(
+    module: &crate::analysis::ModuleAnalysis,
+    out: &mut Vec<tofu_syntax::Diagnostic>,
+) {
+    schema::check(module, out);
+    providers::check(module, out);
+    references::check(module, out);
+    blocks::check(module, out);
+    types::check(module, out);
+}
