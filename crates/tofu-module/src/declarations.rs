@@ -92,18 +92,24 @@ impl Declarations {
                         if let Some(address) = address_of(block) {
                             declarations.add(module, address, block_ref, out);
                         }
-                        if block.kind == "check" {
-                            for (nested, inner) in block.body.blocks.iter().enumerate() {
-                                if inner.kind != "data" || inner.labels.len() != 2 {
-                                    continue;
-                                }
-                                if let Some(address) = resource_address(ResourceMode::Data, inner) {
-                                    let nested_ref = BlockRef {
-                                        nested: Some(nested),
-                                        ..block_ref
-                                    };
-                                    declarations.add(module, address, nested_ref, out);
-                                }
+                        // OpenTofu declares only the first data block of a check
+                        // (a second one is invalid-check-block and never decoded).
+                        let first_data = block
+                            .body
+                            .blocks
+                            .iter()
+                            .enumerate()
+                            .find(|(_, inner)| inner.kind == "data");
+                        if let (true, Some((nested, inner))) = (block.kind == "check", first_data) {
+                            if let (2, Some(address)) = (
+                                inner.labels.len(),
+                                resource_address(ResourceMode::Data, inner),
+                            ) {
+                                let nested_ref = BlockRef {
+                                    nested: Some(nested),
+                                    ..block_ref
+                                };
+                                declarations.add(module, address, nested_ref, out);
                             }
                         }
                     }
