@@ -84,16 +84,7 @@ fn code_block(code: &str) -> String {
 
 /// `main.tf:3` for an origin.
 pub(crate) fn place(analysis: &ModuleAnalysis, origin: Origin) -> String {
-    match analysis.file(origin.file) {
-        Some(file) => format!(
-            "{}:{}",
-            file.name,
-            file.line_index
-                .line_col(&file.text, origin.range.start)
-                .line
-        ),
-        None => "?".to_owned(),
-    }
+    analysis.place(origin.file, origin.range.start)
 }
 
 fn block_origin(analysis: &ModuleAnalysis, block: BlockRef) -> Origin {

@@ -153,6 +153,22 @@ impl ModuleAnalysis {
         }
     }
 
+    /// `main.tf:3` for a byte offset of a file: how provenance comments and
+    /// hover name the place a part came from.
+    pub fn place(&self, file: FileId, offset: u32) -> String {
+        match self.file(file) {
+            Some(module_file) => format!(
+                "{}:{}",
+                module_file.name,
+                module_file
+                    .line_index
+                    .line_col(&module_file.text, offset)
+                    .line
+            ),
+            None => "?".to_owned(),
+        }
+    }
+
     /// `main.tf:3,1-29` for a location, as HCL writes ranges in details.
     pub fn describe(&self, location: Location) -> String {
         match (self.file(location.file), location.range) {

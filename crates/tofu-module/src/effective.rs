@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::{Body, FileId, TextRange};
+use tofu_syntax::{Block, Body, FileId, TextRange};
 
 use crate::address::BlockAddress;
 use crate::analysis::BlockRef;
@@ -48,6 +48,21 @@ pub struct EffectiveNestedBlock {
 }
 
 impl EffectiveNestedBlock {
+    /// A nested block exactly as written in `file`.
+    pub fn as_written(file: FileId, block: &Block) -> EffectiveNestedBlock {
+        EffectiveNestedBlock {
+            kind: block.kind.clone(),
+            labels: block.labels.iter().map(|l| l.value.clone()).collect(),
+            origin: Origin {
+                file,
+                range: block.header,
+            },
+            range: block.range,
+            body: EffectiveBody::as_written(file, &block.body),
+            superseded: Vec::new(),
+        }
+    }
+
     /// The type this block counts as when merging: `dynamic "x"` counts as `x`.
     pub fn merge_kind(&self) -> &str {
         match (self.kind.as_str(), self.labels.first()) {
@@ -83,17 +98,7 @@ impl EffectiveBody {
             blocks: body
                 .blocks
                 .iter()
-                .map(|block| EffectiveNestedBlock {
-                    kind: block.kind.clone(),
-                    labels: block.labels.iter().map(|l| l.value.clone()).collect(),
-                    origin: Origin {
-                        file,
-                        range: block.header,
-                    },
-                    range: block.range,
-                    body: EffectiveBody::as_written(file, &block.body),
-                    superseded: Vec::new(),
-                })
+                .map(|block| EffectiveNestedBlock::as_written(file, block))
                 .collect(),
         }
     }

@@ -125,17 +125,7 @@ pub(crate) fn effective_attribute(file: FileId, attr: &Attribute) -> EffectiveAt
 }
 
 pub(crate) fn effective_nested(file: FileId, block: &Block) -> EffectiveNestedBlock {
-    EffectiveNestedBlock {
-        kind: block.kind.clone(),
-        labels: block.labels.iter().map(|l| l.value.clone()).collect(),
-        origin: Origin {
-            file,
-            range: block.header,
-        },
-        range: block.range,
-        body: EffectiveBody::as_written(file, &block.body),
-        superseded: Vec::new(),
-    }
+    EffectiveNestedBlock::as_written(file, block)
 }
 
 /// Replaces (or adds) an attribute, remembering what it superseded.

@@ -209,16 +209,7 @@ impl<'a> Renderer<'a> {
 
     /// `file:line` of an origin.
     fn place(&self, origin: Origin) -> String {
-        match self.module.file(origin.file) {
-            Some(file) => format!(
-                "{}:{}",
-                file.name,
-                file.line_index
-                    .line_col(&file.text, origin.range.start)
-                    .line
-            ),
-            None => "?".to_owned(),
-        }
+        self.module.place(origin.file, origin.range.start)
     }
 
     fn is_override(&self, origin: Origin) -> bool {

@@ -128,6 +128,16 @@ impl FileChecker<'_> {
         Location::new(self.file_id, range)
     }
 
+    /// `invalid-version-constraint` for a constraint that is not a constant string.
+    fn not_a_constant(&self, attr: &Attribute, summary: &str, detail: String) -> Diagnostic {
+        Diagnostic::new(
+            Code::InvalidVersionConstraint,
+            summary,
+            self.at(attr.expr.range),
+        )
+        .with_detail(detail)
+    }
+
     fn is_override(&self) -> bool {
         self.file.role == FileRole::Override
     }
@@ -143,14 +153,7 @@ impl FileChecker<'_> {
             ConstraintText::None => return None,
             ConstraintText::Text(text) => text,
             ConstraintText::Invalid { summary, detail } => {
-                out.push(
-                    Diagnostic::new(
-                        Code::InvalidVersionConstraint,
-                        summary,
-                        self.at(attr.expr.range),
-                    )
-                    .with_detail(detail),
-                );
+                out.push(self.not_a_constant(attr, summary, detail));
                 return None;
             }
         };
@@ -379,14 +382,7 @@ impl FileChecker<'_> {
             ConstraintText::None => {}
             ConstraintText::Text(text) => self.report_malformed(&text, attr.expr.range, out),
             ConstraintText::Invalid { summary, detail } => {
-                out.push(
-                    Diagnostic::new(
-                        Code::InvalidVersionConstraint,
-                        summary,
-                        self.at(attr.expr.range),
-                    )
-                    .with_detail(detail),
-                );
+                out.push(self.not_a_constant(attr, summary, detail));
             }
         }
     }
