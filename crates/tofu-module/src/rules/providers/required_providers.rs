@@ -226,11 +226,13 @@ fn check_configuration_aliases(
             );
             continue;
         };
-        // OpenTofu's ParseProviderConfigCompact stops reading after an alias:
-        // `aws.a.b` passes as `aws.a`.
+        // diagnostics.md §4.12: each element is NAME or NAME.ALIAS. (OpenTofu's
+        // ParseProviderConfigCompact stops reading after the alias and accepts
+        // `aws.a.b` as `aws.a`; the spec rejects it, and we follow the spec.)
         let compact = match parts.as_slice() {
-            [TraversalPart::Name(name)]
-            | [TraversalPart::Name(name), TraversalPart::Name(_), ..] => Some(name),
+            [TraversalPart::Name(name)] | [TraversalPart::Name(name), TraversalPart::Name(_)] => {
+                Some(name)
+            }
             _ => None,
         };
         match compact {
