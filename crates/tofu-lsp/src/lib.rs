@@ -22,7 +22,7 @@ mod to_proto;
 mod uri;
 mod workspace;
 
-pub use server::{Server, ServerOptions};
+pub use server::{Server, ServerOptions, MAX_WALK_DIRS};
 pub use settings::{DiagnosticsScope, Settings};
 
 use tower_lsp_server::{ClientSocket, LspService};

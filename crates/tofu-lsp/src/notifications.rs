@@ -22,7 +22,7 @@ use crate::server::Shared;
 use crate::session::ClientSupport;
 use crate::settings::Settings;
 use crate::uri;
-use crate::workspace::{disk_changed, scan_folders, start_watcher};
+use crate::workspace::{disk_changed, scan_folders, unwatch_folder};
 
 /// The glob `server.md` asks the client to watch.
 pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json}";
@@ -145,8 +145,9 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
     }
 }
 
-/// Pulls settings, registers file watching (or starts our own watcher), then
-/// scans the workspace folders in the background.
+/// Pulls settings, registers file watching (or decides to watch the disk
+/// ourselves: the scan then watches every folder it could walk), then scans
+/// the workspace folders in the background.
 pub async fn initialized(shared: &Arc<Shared>) {
     let (support, folders) = {
         let session = shared.session();
@@ -169,10 +170,10 @@ pub async fn initialized(shared: &Arc<Shared>) {
         };
         if let Err(error) = shared.client.register_capability(vec![registration]).await {
             tracing::warn!("cannot register file watching: {error}; watching files myself");
-            start_watcher(shared, &folders);
+            shared.disk_watcher().enabled = true;
         }
     } else {
-        start_watcher(shared, &folders);
+        shared.disk_watcher().enabled = true;
     }
     tokio::spawn(scan_folders(Arc::clone(shared), folders));
 }
@@ -351,9 +352,10 @@ pub fn did_close(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
         let mut stale = session
             .host
             .apply_change(Change::BufferClosed { path: path.clone() });
-        let change = if path.is_file() {
+        let root = split_path(&path).map(|(dir, _)| session.confinement_root(&dir));
+        let change = if let Some(root) = root.filter(|_| path.is_file() || path.is_symlink()) {
             Change::DiskFile {
-                content: tofu_vfs::read_file(&path),
+                content: tofu_vfs::read_file_within(&path, &root),
                 path,
             }
         } else {
@@ -382,23 +384,25 @@ pub fn did_change_workspace_folders(shared: &Arc<Shared>, params: DidChangeWorks
         .iter()
         .filter_map(|folder| uri::to_path(&folder.uri))
         .collect();
+    let removed: Vec<PathBuf> = params
+        .event
+        .removed
+        .iter()
+        .filter_map(|folder| uri::to_path(&folder.uri))
+        .collect();
     let mut stale = Vec::new();
     {
         let mut session = shared.session();
-        for removed in params
-            .event
-            .removed
-            .iter()
-            .filter_map(|f| uri::to_path(&f.uri))
-        {
-            session.folders.retain(|folder| *folder != removed);
-            stale.extend(
-                session
-                    .host
-                    .apply_change(Change::DiskDirRemoved { dir: removed }),
-            );
+        for removed in &removed {
+            session.folders.retain(|folder| folder != removed);
+            stale.extend(session.host.apply_change(Change::DiskDirRemoved {
+                dir: removed.clone(),
+            }));
         }
         session.folders.extend(added.iter().cloned());
+    }
+    for folder in &removed {
+        unwatch_folder(shared, folder);
     }
     schedule(shared, stale, false);
     if !added.is_empty() {

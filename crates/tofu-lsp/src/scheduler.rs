@@ -67,7 +67,8 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
 }
 
 /// Brings the analysis of `dir` up to date: reads the directory from disk if
-/// it is marked for that, then analyses if the inputs changed. Returns false
+/// it is marked for that (nothing whose real location is outside its
+/// workspace folder), then analyses if the inputs changed. Returns false
 /// when the analysis panicked (an engine bug; logged, and the directory keeps
 /// its previous analysis until the next change).
 pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
@@ -76,7 +77,10 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
     let needs_disk_read = std::mem::take(&mut shared.session().dir_state(dir).needs_disk_read);
     if needs_disk_read {
         let read_dir = dir.to_path_buf();
-        let read = tokio::task::spawn_blocking(move || tofu_vfs::read_module_dir(&read_dir)).await;
+        let root = shared.session().confinement_root(dir);
+        let read =
+            tokio::task::spawn_blocking(move || tofu_vfs::read_module_dir_within(&read_dir, &root))
+                .await;
         let mut session = shared.session();
         let change = match read {
             Ok(Ok(files)) => {
@@ -90,7 +94,12 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
                 }
             }
             Ok(Err(error)) => {
-                tracing::debug!("cannot read {}: {error}", dir.display());
+                // A directory deleted since is routine; anything else is worth a line.
+                if error.kind() == std::io::ErrorKind::NotFound {
+                    tracing::debug!("cannot read {}: {error}", dir.display());
+                } else {
+                    tracing::info!("not reading {}: {error}", dir.display());
+                }
                 Change::DiskDirRemoved {
                     dir: dir.to_path_buf(),
                 }

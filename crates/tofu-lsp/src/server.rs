@@ -6,6 +6,8 @@
 //! close and save; UTF-8 positions when the client offers them, UTF-16
 //! otherwise; pull diagnostics when the client supports them, push otherwise.
 
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -27,13 +29,23 @@ pub struct ServerOptions {
     /// Enables the `tofuLens/panic` request, which panics inside a request
     /// handler (for tests of the panic guard).
     pub test_hooks: bool,
+    /// How many directories a walk of one workspace folder (or of a directory
+    /// created in it) may visit. A folder such as `/` or a home directory
+    /// stops there, with a message; what was found is still analysed.
+    pub max_walk_dirs: usize,
 }
+
+/// The default of [`ServerOptions::max_walk_dirs`]: more directories than a
+/// large monorepo has once `.git`, `.terraform`, `node_modules` and hidden
+/// directories are skipped, and a walk that takes about a second.
+pub const MAX_WALK_DIRS: usize = 20_000;
 
 impl Default for ServerOptions {
     fn default() -> ServerOptions {
         ServerOptions {
             debounce: Duration::from_millis(30),
             test_hooks: false,
+            max_walk_dirs: MAX_WALK_DIRS,
         }
     }
 }
@@ -44,13 +56,34 @@ pub struct Shared {
     pub client: Client,
     pub options: ServerOptions,
     session: Mutex<Session>,
+    /// Our own file watcher, apart from the session: adding a large folder to
+    /// it takes a while, and handlers must not wait for that.
+    pub disk_watcher: Mutex<DiskWatcher>,
     tokens: AtomicU64,
+}
+
+/// The server's own file watching, for clients that do not watch files.
+#[derive(Debug, Default)]
+pub struct DiskWatcher {
+    /// True when the client does not watch files for us.
+    pub enabled: bool,
+    /// Started with the first folder it watches.
+    pub watcher: Option<notify::RecommendedWatcher>,
+    /// The folders it watches, recursively.
+    pub folders: BTreeSet<PathBuf>,
 }
 
 impl Shared {
     /// The session, locked. Never hold the guard across an `.await`.
     pub fn session(&self) -> MutexGuard<'_, Session> {
         self.session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Our own file watcher, locked. Never hold the guard across an `.await`.
+    pub fn disk_watcher(&self) -> MutexGuard<'_, DiskWatcher> {
+        self.disk_watcher
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -72,6 +105,7 @@ impl Server {
                 client,
                 options,
                 session: Mutex::new(Session::new(Settings::default())),
+                disk_watcher: Mutex::new(DiskWatcher::default()),
                 tokens: AtomicU64::new(0),
             }),
         }

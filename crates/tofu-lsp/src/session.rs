@@ -69,8 +69,6 @@ pub struct Session {
     pub dirs: HashMap<PathBuf, DirState>,
     /// Settings problems already shown, so each is shown once.
     pub reported_problems: HashSet<String>,
-    /// The file-system watcher, for clients that do not watch files for us.
-    pub watcher: Option<notify::RecommendedWatcher>,
 }
 
 impl Session {
@@ -84,7 +82,6 @@ impl Session {
             folders: Vec::new(),
             dirs: HashMap::new(),
             reported_problems: HashSet::new(),
-            watcher: None,
         }
     }
 
@@ -104,6 +101,23 @@ impl Session {
                 self.settings.exclude.is_excluded(&relative.join("/"))
             })
         })
+    }
+
+    /// The directory nothing may be read from outside of, for files of `dir`:
+    /// the innermost workspace folder holding it, or `dir` itself for a
+    /// document opened from outside every folder. Disk reads resolve links
+    /// and refuse what leads outside it (SECURITY.md).
+    pub fn confinement_root(&self, dir: &Path) -> PathBuf {
+        self.folders
+            .iter()
+            .filter(|folder| dir.starts_with(folder))
+            .max_by_key(|folder| folder.components().count())
+            .map_or_else(|| dir.to_path_buf(), PathBuf::clone)
+    }
+
+    /// True when `path` is inside one of the workspace folders.
+    pub fn in_folders(&self, path: &Path) -> bool {
+        self.folders.iter().any(|folder| path.starts_with(folder))
     }
 
     /// True when the diagnostics of `dir` are published (`diagnostics.scope`).

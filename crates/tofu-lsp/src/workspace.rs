@@ -3,43 +3,100 @@
 //! from watched-file notifications or, for clients that do not watch files
 //! for servers (Neovim), from a `notify` watcher of our own.
 //!
-//! Everything here only reads. Disk contents go into the analysis host; open
-//! documents keep hiding them.
+//! Everything here only reads, and only inside the workspace folders: reads
+//! go through `tofu_vfs::read_*_within`, which refuse files and directories
+//! whose real location is outside the folder, and a path outside every folder
+//! is looked at only when its directory is already known (a document opened
+//! from elsewhere). Walks stop after [`ServerOptions::max_walk_dirs`]
+//! directories; a folder that cannot be read or is too large to walk is
+//! reported with `window/showMessage` and a log line, and is not watched.
+//! Disk contents go into the analysis host; open documents keep hiding them.
+//!
+//! [`ServerOptions::max_walk_dirs`]: crate::ServerOptions::max_walk_dirs
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_ide::{split_path, Change};
 use tofu_module::discovery::has_config_extension;
-use tofu_vfs::WalkLimits;
-use tower_lsp_server::ls_types::ProgressToken;
+use tofu_vfs::{Walk, WalkLimits};
+use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
 use crate::scheduler::{refresh_dir, schedule};
 use crate::server::Shared;
 
+/// Walks one workspace folder and says what went wrong, if anything: the
+/// folder cannot be read, or the walk stopped at the cap.
+fn walk_folder(folder: &Path, limits: &WalkLimits) -> (Walk, Option<String>) {
+    let walk = tofu_vfs::find_module_dirs(folder, limits);
+    for (dir, message) in &walk.unreadable {
+        tracing::debug!("cannot list {}: {message}", dir.display());
+    }
+    if let Some((_, message)) = walk.unreadable.iter().find(|(dir, _)| dir == folder) {
+        let problem = format!(
+            "tofu-lens: cannot read the workspace folder {}: {message}. Nothing in it is analysed.",
+            folder.display()
+        );
+        return (walk, Some(problem));
+    }
+    if !walk.unreadable.is_empty() {
+        tracing::warn!(
+            "{}: {} directories could not be listed",
+            folder.display(),
+            walk.unreadable.len()
+        );
+    }
+    let problem = walk.truncated.then(|| {
+        format!(
+            "tofu-lens: stopped looking for OpenTofu modules in {} after {} directories; \
+             only the {} module directories found so far are analysed. Open a module's \
+             own folder instead.",
+            folder.display(),
+            limits.max_dirs,
+            walk.module_dirs.len()
+        )
+    });
+    (walk, problem)
+}
+
 /// Finds every module directory of `folders`, reads and analyses each one,
 /// reporting progress with counts, then publishes.
 pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
-    let walk_folders = folders.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        let mut dirs = Vec::new();
-        for folder in &walk_folders {
-            let walk = tofu_vfs::find_module_dirs(folder, &WalkLimits::default());
-            if walk.truncated {
-                tracing::warn!(
-                    "{}: stopped walking after {} directories",
-                    folder.display(),
-                    WalkLimits::default().max_dirs
-                );
-            }
-            dirs.extend(walk.module_dirs);
-        }
-        dirs.sort();
-        dirs.dedup();
-        dirs
+    let limits = WalkLimits {
+        max_dirs: shared.options.max_walk_dirs,
+    };
+    let walked = tokio::task::spawn_blocking(move || {
+        folders
+            .into_iter()
+            .map(|folder| {
+                let (walk, problem) = walk_folder(&folder, &limits);
+                (folder, walk, problem)
+            })
+            .collect::<Vec<_>>()
     })
     .await
     .unwrap_or_default();
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    let mut watchable = Vec::new();
+    for (folder, walk, problem) in walked {
+        match problem {
+            Some(problem) => problems.push(problem),
+            None => watchable.push(folder),
+        }
+        found.extend(walk.module_dirs);
+    }
+    found.sort();
+    found.dedup();
+    let watching = Arc::clone(&shared);
+    let _ = tokio::task::spawn_blocking(move || watch_folders(&watching, &watchable)).await;
+    for problem in problems {
+        tracing::warn!("{problem}");
+        shared
+            .client
+            .show_message(MessageType::WARNING, problem)
+            .await;
+    }
     let dirs: Vec<PathBuf> = {
         let mut session = shared.session();
         let dirs: Vec<PathBuf> = found
@@ -96,8 +153,13 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
 }
 
 /// Files or directories changed on disk: each path is looked at as it is now
-/// (it may have been created, changed or deleted since the event).
+/// (it may have been created, changed or deleted since the event). Links to
+/// directories are not followed, and a path outside every workspace folder
+/// counts only when its directory is already known.
 pub fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
+    let limits = WalkLimits {
+        max_dirs: shared.options.max_walk_dirs,
+    };
     let mut stale = Vec::new();
     {
         let mut session = shared.session();
@@ -105,8 +167,8 @@ pub fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
             if session.is_excluded(&path) || is_in_skipped_dir(&session.folders, &path) {
                 continue;
             }
-            let metadata = std::fs::metadata(&path);
-            match metadata {
+            let in_folders = session.in_folders(&path);
+            match std::fs::symlink_metadata(&path) {
                 Err(_) => {
                     let is_known_dir = session.host.module_dirs().any(|dir| dir.starts_with(&path));
                     let change = if is_known_dir {
@@ -117,11 +179,24 @@ pub fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                     stale.extend(session.host.apply_change(change));
                 }
                 Ok(metadata) if metadata.is_dir() => {
-                    let walk = tofu_vfs::find_module_dirs(&path, &WalkLimits::default());
+                    if !in_folders {
+                        continue;
+                    }
+                    let walk = tofu_vfs::find_module_dirs(&path, &limits);
+                    if walk.truncated {
+                        tracing::warn!(
+                            "{}: stopped walking after {} directories",
+                            path.display(),
+                            limits.max_dirs
+                        );
+                    }
                     for dir in walk.module_dirs {
                         session.dir_state(&dir).needs_disk_read = true;
                         stale.push(dir);
                     }
+                }
+                Ok(metadata) if metadata.is_symlink() && path.is_dir() => {
+                    tracing::debug!("not following the directory link {}", path.display());
                 }
                 Ok(_) => {
                     let Some((dir, name)) = split_path(&path) else {
@@ -131,13 +206,14 @@ pub fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                         continue;
                     }
                     if session.host.knows_dir(&dir) {
-                        let content = tofu_vfs::read_file(&path);
+                        let root = session.confinement_root(&dir);
+                        let content = tofu_vfs::read_file_within(&path, &root);
                         stale.extend(
                             session
                                 .host
                                 .apply_change(Change::DiskFile { path, content }),
                         );
-                    } else {
+                    } else if in_folders {
                         session.dir_state(&dir).needs_disk_read = true;
                         stale.push(dir);
                     }
@@ -167,10 +243,53 @@ fn is_in_skipped_dir(folders: &[PathBuf], path: &Path) -> bool {
         .any(|part| tofu_vfs::is_skipped_dir(&part.as_os_str().to_string_lossy()))
 }
 
-/// Starts a recursive `notify` watcher on every workspace folder, feeding
-/// [`disk_changed`]. Kept in the session so it lives as long as the server.
-pub fn start_watcher(shared: &Arc<Shared>, folders: &[PathBuf]) {
+/// Watches `folders` recursively with our own `notify` watcher, when the
+/// client does not watch files for us (the watcher starts with the first
+/// folder); feeds [`disk_changed`]. Folders already watched are left alone.
+/// Blocks while the watcher walks the folders: call it off the async threads.
+pub fn watch_folders(shared: &Arc<Shared>, folders: &[PathBuf]) {
     use notify::Watcher as _;
+    let mut guard = shared.disk_watcher();
+    if !guard.enabled {
+        return;
+    }
+    if guard.watcher.is_none() {
+        guard.watcher = start_watcher(shared);
+    }
+    let state = &mut *guard;
+    let Some(watcher) = state.watcher.as_mut() else {
+        return;
+    };
+    for folder in folders {
+        if state.folders.contains(folder) {
+            continue;
+        }
+        match watcher.watch(folder, notify::RecursiveMode::Recursive) {
+            Ok(()) => {
+                state.folders.insert(folder.clone());
+            }
+            Err(error) => tracing::warn!("cannot watch {}: {error}", folder.display()),
+        }
+    }
+}
+
+/// Stops watching a folder that left the workspace.
+pub fn unwatch_folder(shared: &Arc<Shared>, folder: &Path) {
+    use notify::Watcher as _;
+    let mut guard = shared.disk_watcher();
+    if !guard.folders.remove(folder) {
+        return;
+    }
+    if let Some(watcher) = guard.watcher.as_mut() {
+        if let Err(error) = watcher.unwatch(folder) {
+            tracing::debug!("cannot stop watching {}: {error}", folder.display());
+        }
+    }
+}
+
+/// A `notify` watcher whose events go to [`disk_changed`], one burst at a
+/// time.
+fn start_watcher(shared: &Arc<Shared>) -> Option<notify::RecommendedWatcher> {
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
     let watcher =
         notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
@@ -180,19 +299,13 @@ pub fn start_watcher(shared: &Arc<Shared>, folders: &[PathBuf]) {
             Ok(_) => {}
             Err(error) => tracing::debug!("file watcher: {error}"),
         });
-    let mut watcher = match watcher {
+    let watcher = match watcher {
         Ok(watcher) => watcher,
         Err(error) => {
             tracing::warn!("cannot watch files: {error}");
-            return;
+            return None;
         }
     };
-    for folder in folders {
-        if let Err(error) = watcher.watch(folder, notify::RecursiveMode::Recursive) {
-            tracing::warn!("cannot watch {}: {error}", folder.display());
-        }
-    }
-    shared.session().watcher = Some(watcher);
     let shared = Arc::clone(shared);
     tokio::spawn(async move {
         while let Some(mut paths) = receiver.recv().await {
@@ -205,4 +318,5 @@ pub fn start_watcher(shared: &Arc<Shared>, folders: &[PathBuf]) {
             disk_changed(&shared, paths);
         }
     });
+    Some(watcher)
 }

@@ -5,6 +5,13 @@
 //! Directory symlinks are not followed while walking (no loops, no escaping the
 //! tree); a symlink *named* like a configuration file is read through, as
 //! OpenTofu does, and reported unreadable when it leads nowhere readable.
+//!
+//! The language server reads with [`read_module_dir_within`] and
+//! [`read_file_within`] instead: a file whose real location (links resolved)
+//! is outside the workspace folder is reported unreadable without being read,
+//! and a directory whose real location is outside is not read at all, so a
+//! cloned repository cannot make the editor show files from elsewhere on the
+//! disk. The messages never name the link's target.
 
 use std::fs;
 use std::io;
@@ -111,6 +118,74 @@ pub fn read_module_dir(dir: &Path) -> io::Result<Vec<InputFile>> {
     Ok(files)
 }
 
+/// The message of a file whose real location is outside the workspace folder
+/// (it ends a sentence that names the file).
+pub const OUTSIDE_WORKSPACE: &str =
+    "it is a symlink that leads outside the workspace folder, so tofu-lens does not read it";
+
+/// Like [`read_module_dir`], for the language server: nothing whose real
+/// location is outside `root` is read. A file that is a symlink to a place
+/// outside `root` becomes [`FileContent::Unreadable`] with
+/// [`OUTSIDE_WORKSPACE`]; a symlink inside `root` is read through. Fails when
+/// the directory cannot be listed, or when its own real location is outside
+/// `root` (it was reached through a directory symlink).
+pub fn read_module_dir_within(dir: &Path, root: &Path) -> io::Result<Vec<InputFile>> {
+    let root = fs::canonicalize(root)?;
+    let real_dir = fs::canonicalize(dir)?;
+    if !real_dir.starts_with(&root) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the directory leads outside the workspace folder, so tofu-lens does not read it",
+        ));
+    }
+    let mut files = Vec::new();
+    for entry in fs::read_dir(&real_dir)? {
+        let Ok(entry) = entry else { continue };
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        if file_type.is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !has_config_extension(&name) {
+            continue;
+        }
+        let content = if file_type.is_symlink() {
+            read_confined(&entry.path(), &root)
+        } else {
+            read_file(&entry.path())
+        };
+        files.push(InputFile { name, content });
+    }
+    files.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    Ok(files)
+}
+
+/// Like [`read_file`], for the language server: a file whose real location
+/// is outside `root` is not read ([`OUTSIDE_WORKSPACE`]).
+pub fn read_file_within(path: &Path, root: &Path) -> FileContent {
+    match fs::canonicalize(root) {
+        Ok(root) => read_confined(path, &root),
+        Err(error) => FileContent::Unreadable {
+            message: error.to_string(),
+        },
+    }
+}
+
+/// Reads `path` by its real location, if that is inside `root` (canonical).
+fn read_confined(path: &Path, root: &Path) -> FileContent {
+    match fs::canonicalize(path) {
+        Ok(real) if real.starts_with(root) => read_file(&real),
+        Ok(_) => FileContent::Unreadable {
+            message: OUTSIDE_WORKSPACE.to_owned(),
+        },
+        Err(error) => FileContent::Unreadable {
+            message: error.to_string(),
+        },
+    }
+}
+
 /// Reads one file; never fails (an unreadable file becomes
 /// [`FileContent::Unreadable`]).
 pub fn read_file(path: &Path) -> FileContent {
@@ -172,6 +247,116 @@ mod tests {
                 first_bad_byte: 0,
                 ..
             }
+        ));
+    }
+
+    /// A workspace `root/ws` with a link to a file outside it, a link to a
+    /// file inside it, a dangling link, a link loop and a directory link to
+    /// the outside.
+    #[cfg(unix)]
+    fn workspace_with_links() -> (tempfile::TempDir, PathBuf) {
+        use std::os::unix::fs::symlink;
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().canonicalize().unwrap();
+        let outside = root.join("outside");
+        fs::create_dir(&outside).unwrap();
+        fs::write(outside.join("secret.tf"), "variable \"secret\" {}\n").unwrap();
+        let ws = root.join("ws");
+        fs::create_dir_all(ws.join("shared")).unwrap();
+        fs::write(ws.join("main.tf"), "variable \"a\" {}\n").unwrap();
+        fs::write(ws.join("shared/common.tf"), "variable \"c\" {}\n").unwrap();
+        symlink(outside.join("secret.tf"), ws.join("secret.tf")).unwrap();
+        symlink("../outside/secret.tf", ws.join("relative.tf")).unwrap();
+        symlink("shared/common.tf", ws.join("common.tf")).unwrap();
+        symlink("nowhere.tf", ws.join("dangling.tf")).unwrap();
+        symlink("loop.tf", ws.join("loop.tf")).unwrap();
+        symlink(&outside, ws.join("linked")).unwrap();
+        (temp, ws)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn within_a_root_links_out_of_it_are_not_read() {
+        let (_temp, ws) = workspace_with_links();
+        let files = read_module_dir_within(&ws, &ws).unwrap();
+        let described: Vec<(&str, String)> = files
+            .iter()
+            .map(|file| {
+                let what = match &file.content {
+                    FileContent::Text(text) => format!("text {text:?}"),
+                    FileContent::InvalidUtf8 { .. } => "invalid".to_owned(),
+                    FileContent::Unreadable { message } => format!("unreadable: {message}"),
+                };
+                (file.name.as_str(), what)
+            })
+            .collect();
+        let outside = format!("unreadable: {OUTSIDE_WORKSPACE}");
+        assert_eq!(
+            described[0],
+            ("common.tf", "text \"variable \\\"c\\\" {}\\n\"".to_owned())
+        );
+        assert_eq!(described[1].0, "dangling.tf");
+        assert!(
+            described[1].1.starts_with("unreadable: No such file"),
+            "{described:?}"
+        );
+        assert_eq!(described[2].0, "loop.tf");
+        assert!(described[2].1.contains("symbolic links"), "{described:?}");
+        assert_eq!(
+            described[3],
+            ("main.tf", "text \"variable \\\"a\\\" {}\\n\"".to_owned())
+        );
+        assert_eq!(described[4], ("relative.tf", outside.clone()));
+        assert_eq!(described[5], ("secret.tf", outside.clone()));
+        assert_eq!(described.len(), 6);
+        // No message names where a link leads.
+        assert!(described.iter().all(|(_, what)| !what.contains("outside/")));
+
+        // A directory reached through a link to the outside is not read.
+        let error = read_module_dir_within(&ws.join("linked"), &ws).unwrap_err();
+        assert!(
+            error.to_string().contains("outside the workspace folder"),
+            "{error}"
+        );
+        assert!(!error.to_string().contains("secret"));
+
+        // One file at a time, the same rules.
+        assert!(matches!(
+            read_file_within(&ws.join("secret.tf"), &ws),
+            FileContent::Unreadable { message } if message == OUTSIDE_WORKSPACE
+        ));
+        assert!(matches!(
+            read_file_within(&ws.join("linked/secret.tf"), &ws),
+            FileContent::Unreadable { message } if message == OUTSIDE_WORKSPACE
+        ));
+        assert!(matches!(
+            read_file_within(&ws.join("common.tf"), &ws),
+            FileContent::Text(_)
+        ));
+
+        // `check` (OpenTofu's behaviour) still reads through every link.
+        let files = read_module_dir(&ws).unwrap();
+        let secret = files.iter().find(|file| file.name == "secret.tf").unwrap();
+        assert!(matches!(&secret.content, FileContent::Text(text) if text.contains("secret")));
+    }
+
+    /// The workspace folder may itself be reached through a link: what
+    /// counts is where things really are.
+    #[cfg(unix)]
+    #[test]
+    fn a_workspace_folder_behind_a_link_is_its_real_location() {
+        let (temp, ws) = workspace_with_links();
+        let alias = temp.path().join("alias");
+        std::os::unix::fs::symlink(&ws, &alias).unwrap();
+        let files = read_module_dir_within(&alias, &alias).unwrap();
+        assert_eq!(files.len(), 6);
+        assert!(matches!(
+            read_file_within(&alias.join("common.tf"), &alias),
+            FileContent::Text(_)
+        ));
+        assert!(matches!(
+            read_file_within(&alias.join("secret.tf"), &alias),
+            FileContent::Unreadable { .. }
         ));
     }
 }

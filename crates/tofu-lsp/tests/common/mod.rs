@@ -67,6 +67,15 @@ pub fn capabilities() -> Value {
     })
 }
 
+/// The options tests run the server with: a short debounce, the test hooks.
+pub fn test_options() -> tofu_lsp::ServerOptions {
+    tofu_lsp::ServerOptions {
+        debounce: Duration::from_millis(5),
+        test_hooks: true,
+        ..tofu_lsp::ServerOptions::default()
+    }
+}
+
 impl TestClient {
     /// Starts a server on `root` and completes `initialize`/`initialized`.
     /// `configuration` is what the client answers to `workspace/configuration`.
@@ -76,13 +85,27 @@ impl TestClient {
         init_options: Value,
         configuration: Value,
     ) -> TestClient {
+        TestClient::start_with_options(
+            root,
+            capabilities,
+            init_options,
+            configuration,
+            test_options(),
+        )
+        .await
+    }
+
+    /// [`TestClient::start`] with server options of the test's choosing.
+    pub async fn start_with_options(
+        root: &Path,
+        capabilities: Value,
+        init_options: Value,
+        configuration: Value,
+        options: tofu_lsp::ServerOptions,
+    ) -> TestClient {
         let (client_side, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
         let (client_read, mut client_write) = tokio::io::split(client_side);
-        let options = tofu_lsp::ServerOptions {
-            debounce: Duration::from_millis(5),
-            test_hooks: true,
-        };
         let (service, socket) = tofu_lsp::service(options);
         tokio::spawn(
             tower_lsp_server::Server::new(server_read, server_write, socket).serve(service),
