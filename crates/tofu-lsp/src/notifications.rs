@@ -300,6 +300,10 @@ pub fn did_open(shared: &Arc<Shared>, params: DidOpenTextDocumentParams) {
     schedule(shared, [dir], true);
 }
 
+/// Applies incremental changes. A change whose version is not above the
+/// document's is ignored with a warning: versions only grow (LSP
+/// `VersionedTextDocumentIdentifier`), so it is stale or out of order, and
+/// applying its ranges to a newer text would garble it.
 pub fn did_change(shared: &Arc<Shared>, params: DidChangeTextDocumentParams) {
     let Some(path) = uri::to_path(&params.text_document.uri) else {
         return;
@@ -312,11 +316,12 @@ pub fn did_change(shared: &Arc<Shared>, params: DidChangeTextDocumentParams) {
         };
         if params.text_document.version <= document.version {
             tracing::warn!(
-                "{}: version {} after {}",
+                "{}: ignored a change to version {}, the document is at version {}",
                 path.display(),
                 params.text_document.version,
                 document.version
             );
+            return;
         }
         document.apply_changes(
             params.text_document.version,

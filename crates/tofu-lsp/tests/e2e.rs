@@ -206,6 +206,40 @@ async fn incremental_edits_with_surrogate_pairs_and_crlf() {
     }
 }
 
+/// Versions only grow: a change that is not newer than the document is
+/// stale or out of order, and is ignored rather than applied to a text it
+/// was not meant for.
+#[tokio::test]
+async fn stale_and_out_of_order_versions_are_ignored() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    let path = root.join("main.tf");
+    let mut client = start(&root).await;
+    client.open(&path, 1, "variable \"a\" {}\n");
+    client
+        .wait_for_diagnostics(&path, |p| p["version"] == 1)
+        .await;
+    // Versions may skip.
+    client.change(&path, 3, [1, 0, 1, 0], "variable \"a\" {}\n");
+    let published = client
+        .wait_for_diagnostics(&path, |p| p["version"] == 3)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    // Older, then equal: both would delete everything.
+    client.change(&path, 2, [0, 0, 2, 0], "");
+    client.change(&path, 3, [0, 0, 2, 0], "");
+    client.change(&path, 4, [0, 0, 0, 0], "# ok\n");
+    let published = client
+        .wait_for_diagnostics(&path, |p| p["version"] == 4)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    assert_eq!(
+        published["diagnostics"][0]["range"]["start"],
+        json!({"line": 2, "character": 0})
+    );
+    client.shutdown().await;
+}
+
 #[tokio::test]
 async fn files_created_and_deleted_on_disk_are_picked_up() {
     let (_temp, root) = overrides_example();
