@@ -120,8 +120,22 @@ impl LineMap {
         Position::new(tofu_syntax::text::to_u32(line), character)
     }
 
+    /// The positions of `range`. An end between the `\r` and `\n` of a CRLF,
+    /// which has no position of its own, moves past the `\n` (to the start
+    /// of the next line) rather than back before the `\r`, so that a range
+    /// keeps what it covers: a diagnostic on a lone `\r` of a CRLF would
+    /// otherwise be empty, and invisible.
     pub fn range(&self, range: TextRange) -> Range {
-        Range::new(self.position(range.start), self.position(range.end))
+        let end = range.end as usize;
+        let bytes = self.text.as_bytes();
+        let end_between_cr_lf =
+            end > 0 && bytes.get(end - 1) == Some(&b'\r') && bytes.get(end) == Some(&b'\n');
+        let end = if end_between_cr_lf {
+            self.position(range.end + 1)
+        } else {
+            self.position(range.end)
+        };
+        Range::new(self.position(range.start), end)
     }
 
     /// The byte offset of `position`, or `None` when its line does not exist.
@@ -203,6 +217,26 @@ mod tests {
         assert_eq!(map.offset(Position::new(4, 0)), None);
         // An offset between \r and \n belongs to line 0's end.
         assert_eq!(map.position(2), Position::new(0, 1));
+    }
+
+    #[test]
+    fn a_range_ending_inside_a_crlf_keeps_its_line_break() {
+        let text = "ab\r\ncd";
+        let map = LineMap::new(text, PositionEncoding::Utf16);
+        // Just the `\r`: up to the start of the next line, not empty.
+        assert_eq!(
+            map.range(TextRange::new(2, 3)),
+            Range::new(Position::new(0, 2), Position::new(1, 0))
+        );
+        // Starting between the two: from the end of line 0.
+        assert_eq!(
+            map.range(TextRange::new(3, 5)),
+            Range::new(Position::new(0, 2), Position::new(1, 1))
+        );
+        assert_eq!(
+            map.range(TextRange::new(1, 2)),
+            Range::new(Position::new(0, 1), Position::new(0, 2))
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! definition, reference and code action goes through `position.rs` in both
 //! encodings and must come back to the same byte offset (an offset before a
 //! BOM or between the `\r` and `\n` of a CRLF has no position of its own and
-//! comes back as the start of line 0 or the end of its line). Positions an
+//! comes back as the start of line 0 or the end of its line), and a range
+//! that covers any text must not become empty. Positions an
 //! editor may send (inside a surrogate pair, past the end of a line or of the
 //! file, between CR and LF) must land on a character boundary, and the open
 //! document's rope must agree with the line map on every one of them.
@@ -98,12 +99,22 @@ impl Converted {
     fn check_range(&self, range: TextRange, what: &str) {
         self.check_offset(range.start, what);
         self.check_offset(range.end, what);
+        // Only a BOM has no room: anything else a range covers stays visible.
+        let covers_text = range.end as usize > self.expected_back(range.start as usize);
         for (encoding, map) in &self.maps {
             let converted = map.range(range);
+            let (start, end) = (
+                (converted.start.line, converted.start.character),
+                (converted.end.line, converted.end.character),
+            );
             assert!(
-                (converted.start.line, converted.start.character)
-                    <= (converted.end.line, converted.end.character),
+                start <= end,
                 "{what}: {range:?} became {converted:?} ({encoding:?})"
+            );
+            assert!(
+                !covers_text || start < end,
+                "{what}: {range:?} became the empty {converted:?} ({encoding:?}) in {:?}",
+                self.text
             );
         }
     }

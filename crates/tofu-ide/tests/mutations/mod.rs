@@ -4,12 +4,13 @@
 //! through, the case counts, and a runner that spreads a long run over every
 //! core.
 //!
-//! Case counts: `PROPTEST_CASES` up to [`LONG_RUN_THRESHOLD`] sets the count of
-//! the thorough properties (hover at every position); above it, it selects the
-//! long run, where the bounded properties (small inputs, a bounded number of
-//! probe positions) run that many cases and the thorough ones keep their CI
-//! count. Each property is run by [`run_property`] rather than the `proptest!`
-//! macro, so that the variable means that and nothing else.
+//! Case counts: `PROPTEST_CASES` sets the count of the bounded properties
+//! (small inputs, a bounded number of probe positions) and, up to
+//! [`LONG_RUN_THRESHOLD`], of the thorough ones (hover at every position);
+//! above it, it selects the long run: the bounded properties run that many
+//! cases over every core, and the thorough ones keep their CI count. Each
+//! property is run by [`run_property`] rather than the `proptest!` macro, so
+//! that the variable means that and nothing else.
 
 #![allow(
     dead_code,
@@ -49,13 +50,9 @@ pub fn thorough_cases(ci_cases: u32) -> u32 {
     }
 }
 
-/// Cases for a bounded property: `PROPTEST_CASES` in the long run,
-/// `ci_cases` otherwise.
+/// Cases for a bounded property: `PROPTEST_CASES`, `ci_cases` when unset.
 pub fn bounded_cases(ci_cases: u32) -> u32 {
-    match requested_cases() {
-        Some(cases) if cases > LONG_RUN_THRESHOLD => cases,
-        _ => ci_cases,
-    }
+    requested_cases().unwrap_or(ci_cases)
 }
 
 /// A sample of real files: every syntax, CRLF files, `.tofu`, override
