@@ -1,5 +1,9 @@
 //! The `tofu-lens` binary as a user runs it: exit codes, messages, and odd input
-//! (binary junk, empty and BOM-only files, a 10 MB file, missing paths).
+//! (binary junk, empty and BOM-only files, a 10 MB file, a 100,000-line
+//! `locals` block, symlink loops, files and directories it may not read,
+//! missing paths). UTF-16 and other non-UTF-8 files, dangling links and
+//! directories named like files are fixtures (`tests/fixtures/syntax/not-utf8`,
+//! `unreadable-files`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -154,6 +158,110 @@ fn ten_megabyte_file_is_checked() {
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(value.as_array().unwrap().len(), 1);
     assert_eq!(value[0]["code"], "duplicate-block");
+}
+
+#[test]
+fn hundred_thousand_line_locals_block_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("locals {\n");
+    for i in 0..100_000 {
+        text.push_str(&format!("  l{i} = \"{i}\"\n"));
+    }
+    text.push_str("}\nlocals {\n  l99999 = 1\n}\n");
+    fs::write(dir.path().join("locals.tf"), &text).unwrap();
+    let output = tofu_lens(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value.as_array().unwrap().len(), 1, "{value}");
+    assert_eq!(value[0]["code"], "duplicate-local");
+    assert_eq!(value[0]["range"]["start"]["line"], 100_004);
+    assert_eq!(value[0]["related"][0]["range"]["start"]["line"], 100_001);
+}
+
+/// Links that lead back to themselves (`a.tf -> b.tf -> a.tf`, `self.tf ->
+/// self.tf`) are files that cannot be read; a directory link back up the
+/// tree is never walked, so the walk ends.
+#[cfg(unix)]
+#[test]
+fn symlink_loops_are_unreadable_files_and_never_walked() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), "variable \"a\" {}\n").unwrap();
+    symlink("b.tf", dir.path().join("a.tf")).unwrap();
+    symlink("a.tf", dir.path().join("b.tf")).unwrap();
+    symlink("self.tf", dir.path().join("self.tf")).unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    fs::write(dir.path().join("sub/main.tf"), "variable \"b\" {}\n").unwrap();
+    symlink("..", dir.path().join("sub/up")).unwrap();
+    symlink(".", dir.path().join("sub/here")).unwrap();
+    let output = tofu_lens(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<(&str, &str)> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap(), d["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("./a.tf", "file-unreadable"),
+            ("./b.tf", "file-unreadable"),
+            ("./self.tf", "file-unreadable"),
+        ]
+    );
+    let detail = value[0]["detail"].as_str().unwrap();
+    assert!(detail.contains("symbolic links"), "{detail}");
+    // Both directories were checked, each once.
+    let text = tofu_lens(&["check", "."], dir.path());
+    assert!(
+        stdout(&text).ends_with("3 errors, 0 warnings in 2 module directories.\n"),
+        "{}",
+        stdout(&text)
+    );
+}
+
+/// A file and a directory without read permission. Root (as in CI
+/// containers) reads them anyway: then the test checks they are simply
+/// read, and the unreadable path is covered by the dangling link and the
+/// directory named like a file of `tests/fixtures/syntax/unreadable-files`,
+/// which reach the same `file-unreadable` code.
+#[cfg(unix)]
+#[test]
+fn files_and_directories_without_permission_are_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), "variable \"a\" {}\n").unwrap();
+    let secret = dir.path().join("secret.tf");
+    fs::write(&secret, "variable \"b\" {}\n").unwrap();
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o000)).unwrap();
+    let locked = dir.path().join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::write(locked.join("main.tf"), "variable \"c\" {}\n").unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let privileged = fs::read(&secret).is_ok();
+    let output = tofu_lens(&["check", "--format", "json", "."], dir.path());
+    // Let the temporary directory be removed.
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<(&str, &str)> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap(), d["detail"].as_str().unwrap()))
+        .collect();
+    if privileged {
+        assert_eq!(output.status.code(), Some(0), "{value}");
+        assert!(found.is_empty(), "{found:?}");
+    } else {
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, "./locked");
+        assert!(found[0].1.contains("Permission denied"), "{found:?}");
+        assert_eq!(found[1].0, "./secret.tf");
+        assert!(found[1].1.contains("Permission denied"), "{found:?}");
+    }
 }
 
 /// One framed LSP message for `serve`'s stdin.
