@@ -1,0 +1,103 @@
+// What the extension tells VS Code and the server: which documents go to
+// tofu-lens, the settings it passes on, and how the binary is found.
+//
+// This module does not import `vscode`, so the protocol test loads it as it is
+// and drives the real server with exactly these values.
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+/** The client id: VS Code reads `tofuLens.trace.server` because of it. */
+export const CLIENT_ID = 'tofuLens';
+
+/** The settings section the server asks for (`workspace/configuration`). */
+export const SETTINGS_SECTION = 'tofuLens';
+
+/**
+ * Every file the server reads (server.md, "Languages served"): `.tf`, `.tofu`,
+ * `.tf.json` and `.tofu.json`, whatever language id VS Code gave the file.
+ * The HashiCorp extension calls `.tf` files `terraform`, the OpenTofu one
+ * `opentofu`, VS Code itself `json` for `.tf.json`; a pattern serves them all.
+ */
+export const CONFIG_FILE_GLOB = '**/*.{tf,tofu,tf.json,tofu.json}';
+
+/** The document selector of the language client: files on disk only. */
+export const DOCUMENT_SELECTOR = [{ scheme: 'file', pattern: CONFIG_FILE_GLOB }];
+
+/** Directories never searched when deciding whether a workspace has configuration files. */
+export const SKIPPED_DIRS_GLOB = '**/{.terraform,.git,node_modules}/**';
+
+/** True for a path the server reads, by name alone (case-sensitive, as OpenTofu). */
+export function isConfigFile(fileName: string): boolean {
+  return /\.(tf|tofu|tf\.json|tofu\.json)$/.test(fileName);
+}
+
+/** The settings object the server takes as `initializationOptions` (server.md, "Settings"). */
+export interface ServerSettings {
+  tofuVersion: string;
+  diagnostics: { scope: 'workspace' | 'open' };
+  exclude: string[];
+}
+
+/** Reads a setting below `tofuLens.`, or the fallback (VS Code's `WorkspaceConfiguration.get` fits). */
+export type SettingReader = <T>(key: string, fallback: T) => T;
+
+/** The server's settings, from the `tofuLens.*` settings (defaults as in server.md). */
+export function serverSettings(read: SettingReader): ServerSettings {
+  return {
+    tofuVersion: read('tofuVersion', '1.12.6'),
+    diagnostics: { scope: read<'workspace' | 'open'>('diagnostics.scope', 'workspace') },
+    exclude: read('exclude', ['.terraform/**']),
+  };
+}
+
+/** How the server is started: `<serverPath> serve`; the client appends `--stdio`. */
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export function serverLaunch(command: string, logLevel: string, env: NodeJS.ProcessEnv): ServerLaunch {
+  return { command, args: ['serve'], env: { ...env, TOFU_LENS_LOG: logLevel } };
+}
+
+/**
+ * The absolute path of the server binary, or undefined when there is none: a
+ * bare name (the default, `tofu-lens`) is looked up on PATH, anything with a
+ * slash is taken as a path (`~` is the home directory).
+ */
+export function resolveServerPath(
+  serverPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const wanted = serverPath.trim() || 'tofu-lens';
+  if (wanted.includes('/') || wanted.includes('\\')) {
+    const expanded = wanted.startsWith('~/') ? path.join(os.homedir(), wanted.slice(2)) : wanted;
+    return isExecutable(expanded) ? path.resolve(expanded) : undefined;
+  }
+  const suffixes = platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) {
+      continue;
+    }
+    for (const suffix of suffixes) {
+      const candidate = path.join(dir, wanted + suffix);
+      if (isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,176 @@
+// The VS Code side of tofu-lens: starts `tofu-lens serve --stdio` through
+// vscode-languageclient and wires VS Code to it. Every feature lives in the
+// server; this file only launches it, passes the settings on, shows its log
+// and shows a status bar item while it indexes.
+
+import * as readline from 'readline';
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  RevealOutputChannelOn,
+  type ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+import {
+  CLIENT_ID,
+  CONFIG_FILE_GLOB,
+  DOCUMENT_SELECTOR,
+  SETTINGS_SECTION,
+  SKIPPED_DIRS_GLOB,
+  isConfigFile,
+  resolveServerPath,
+  serverLaunch,
+  serverSettings,
+} from './config';
+import { IndexingStatus } from './indexing';
+import { parseServerLogLine } from './serverLog';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('tofu-lens', { log: true });
+  const protocolLog = vscode.window.createOutputChannel('tofu-lens (protocol)', { log: true });
+  const statusItem = vscode.window.createStatusBarItem('tofuLens.indexing', vscode.StatusBarAlignment.Left, 0);
+  statusItem.name = 'tofu-lens indexing';
+  statusItem.command = 'tofuLens.showLog';
+  const indexing = new IndexingStatus();
+  const showIndexing = (): void => {
+    const text = indexing.text();
+    if (text === undefined) {
+      statusItem.hide();
+      return;
+    }
+    statusItem.text = text;
+    statusItem.tooltip = indexing.tooltip();
+    statusItem.show();
+  };
+
+  const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SETTINGS_SECTION);
+
+  const start = async (): Promise<void> => {
+    const configured = settings().get<string>('serverPath', 'tofu-lens');
+    const command = resolveServerPath(configured);
+    if (command === undefined) {
+      log.error(`cannot find the tofu-lens binary "${configured}" (tofuLens.serverPath)`);
+      const choice = await vscode.window.showErrorMessage(
+        `tofu-lens: cannot find "${configured}". Install it (cargo install --path crates/tofu-lens) or set tofuLens.serverPath.`,
+        'Open Settings',
+      );
+      if (choice === 'Open Settings') {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'tofuLens.serverPath');
+      }
+      return;
+    }
+    const launch = serverLaunch(command, settings().get<string>('logLevel', 'info'), process.env);
+    log.info(`starting ${launch.command} ${launch.args.join(' ')} --stdio`);
+    const serverOptions: ServerOptions = {
+      command: launch.command,
+      args: launch.args,
+      transport: TransportKind.stdio,
+      options: { env: launch.env },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: DOCUMENT_SELECTOR,
+      // Evaluated at every (re)start, so a restart picks up new settings.
+      initializationOptions: () => serverSettings((key, fallback) => settings().get(key, fallback)),
+      // Sends workspace/didChangeConfiguration on every change of tofuLens.*;
+      // the server then asks for the section with workspace/configuration.
+      synchronize: { configurationSection: SETTINGS_SECTION },
+      // vscode-languageclient 10+ pulls only on open unless told otherwise.
+      diagnosticPullOptions: { onChange: true, onSave: true },
+      outputChannel: log,
+      traceOutputChannel: protocolLog,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      stdioOptions: {
+        // With the stdio transport, stdout carries the protocol and is never handed here.
+        stdout: () => undefined,
+        stderr: (input, channel) => {
+          readline.createInterface({ input, crlfDelay: Infinity, terminal: false }).on('line', (line) => {
+            const { level, message } = parseServerLogLine(line);
+            channel[level](message);
+          });
+        },
+      },
+      middleware: {
+        // Our status bar item replaces the client's own window progress for
+        // the server's progress; only `end` goes on, so the client's progress
+        // part lets go of the token without ever showing anything.
+        handleWorkDoneProgress: (token, params, next) => {
+          if (indexing.update(token, params)) {
+            showIndexing();
+          }
+          if (params.kind === 'end') {
+            next(token, params);
+          }
+        },
+      },
+    };
+    client = new LanguageClient(CLIENT_ID, 'tofu-lens', serverOptions, clientOptions);
+    try {
+      await client.start();
+    } catch (error) {
+      log.error(`the server did not start: ${String(error)}`);
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    const running = client;
+    client = undefined;
+    if (running !== undefined) {
+      await running.stop();
+    }
+    indexing.clear();
+    showIndexing();
+  };
+
+  const restart = async (): Promise<void> => {
+    await stop();
+    await start();
+  };
+
+  context.subscriptions.push(
+    log,
+    protocolLog,
+    statusItem,
+    vscode.commands.registerCommand('tofuLens.restartServer', restart),
+    vscode.commands.registerCommand('tofuLens.showLog', () => log.show(true)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('tofuLens.serverPath') || event.affectsConfiguration('tofuLens.logLevel')) {
+        void restart();
+      }
+    }),
+  );
+
+  // Activation on any JSON file must not start a server for a workspace with
+  // no OpenTofu in it: start once a configuration file is open or exists.
+  if (await workspaceHasConfigFiles()) {
+    await start();
+    return;
+  }
+  const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
+    if (document.uri.scheme === 'file' && isConfigFile(document.fileName)) {
+      waiting.dispose();
+      void start();
+    }
+  });
+  context.subscriptions.push(waiting);
+}
+
+export async function deactivate(): Promise<void> {
+  if (client !== undefined) {
+    await client.stop();
+  }
+}
+
+async function workspaceHasConfigFiles(): Promise<boolean> {
+  const open = vscode.workspace.textDocuments.some(
+    (document) => document.uri.scheme === 'file' && isConfigFile(document.fileName),
+  );
+  if (open) {
+    return true;
+  }
+  const found = await vscode.workspace.findFiles(CONFIG_FILE_GLOB, SKIPPED_DIRS_GLOB, 1);
+  return found.length > 0;
+}
