@@ -1,0 +1,342 @@
+-- End-to-end test: a real headless Neovim with editors/neovim on its
+-- runtimepath, `vim.lsp.enable('tofu_lens')`, and the real `tofu-lens` found
+-- on PATH, on a copy of examples/overrides inside a git repository.
+--
+--   nvim --headless -i NONE -u editors/neovim/test/e2e.lua
+--
+-- (editors/neovim/test/run.sh sets PATH and an empty XDG home.) Prints one
+-- `ok`/`not ok` line per test and a `neovim: N passed, M failed` total;
+-- exits non-zero if a test failed.
+
+local test_dir = vim.fs.dirname(vim.fs.abspath(debug.getinfo(1, 'S').source:sub(2)))
+local neovim_dir = vim.fs.dirname(test_dir)
+local repo_root = vim.fs.dirname(vim.fs.dirname(neovim_dir))
+
+vim.opt.runtimepath:prepend(neovim_dir)
+vim.opt.swapfile = false
+vim.opt.shortmess:append('F')
+
+-- What a user's init.lua says.
+vim.lsp.enable('tofu_lens')
+
+local TIMEOUT = 20000
+
+local function out(line)
+  io.stdout:write(line, '\n')
+end
+
+--- Waits until `predicate()` returns a value; fails with `what` after the timeout.
+local function wait_for(what, predicate, timeout)
+  local value
+  local ok = vim.wait(timeout or TIMEOUT, function()
+    value = predicate()
+    return value ~= nil and value ~= false
+  end, 20)
+  assert(ok, 'timed out waiting for ' .. what)
+  return value
+end
+
+local function eq(expected, actual, what)
+  if not vim.deep_equal(expected, actual) then
+    error(('%s: expected %s, got %s'):format(what or 'value', vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+local function write_file(path, text)
+  local file = assert(io.open(path, 'w'))
+  file:write(text)
+  file:close()
+end
+
+-- The fixture: <tmp>/repo/.git and <tmp>/repo/overrides (examples/overrides),
+-- plus a .tofu file with an error of its own.
+local tmp = vim.fn.tempname()
+local repo = tmp .. '/repo'
+local module_dir = repo .. '/overrides'
+vim.fn.mkdir(repo .. '/.git', 'p')
+vim.fn.system({ 'cp', '-R', repo_root .. '/examples/overrides', module_dir })
+assert(vim.v.shell_error == 0, 'copying examples/overrides failed')
+write_file(module_dir .. '/zz_extra.tofu', 'variable "region" {\n  default = "x"\n}\n')
+vim.fn.chdir(module_dir)
+
+local function tofu_lens_client(bufnr)
+  return vim.lsp.get_clients({ bufnr = bufnr or 0, name = 'tofu_lens' })[1]
+end
+
+--- Opens `file` and waits for tofu-lens to attach to it.
+local function edit(file)
+  vim.cmd.edit(vim.fn.fnameescape(module_dir .. '/' .. file))
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = wait_for('tofu_lens to attach to ' .. file, function()
+    local client = tofu_lens_client(bufnr)
+    return client and client.initialized and client
+  end)
+  return bufnr, client
+end
+
+local function tofu_lens_diagnostics(bufnr)
+  local client = tofu_lens_client(bufnr)
+  local result = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.source == 'tofu-lens' then
+      table.insert(result, d)
+    end
+  end
+  table.sort(result, function(a, b)
+    return a.lnum < b.lnum or (a.lnum == b.lnum and a.code < b.code)
+  end)
+  return result, client
+end
+
+local function codes(diagnostics)
+  return vim.tbl_map(function(d)
+    return ('%d:%d %s'):format(d.lnum + 1, d.col + 1, d.code)
+  end, diagnostics)
+end
+
+--- Waits until the buffer's tofu-lens diagnostics are exactly `expected` (as `codes` renders them).
+local function wait_for_diagnostics(bufnr, expected)
+  local last
+  local ok = vim.wait(TIMEOUT, function()
+    last = codes((tofu_lens_diagnostics(bufnr)))
+    return vim.deep_equal(last, expected)
+  end, 20)
+  if not ok then
+    error(('diagnostics of %s: expected %s, still %s'):format(
+      vim.fn.bufname(bufnr),
+      vim.inspect(expected),
+      vim.inspect(last)
+    ))
+  end
+end
+
+--- Hover as the user does it (`K`, i.e. vim.lsp.buf.hover()) at 1-based
+--- line, 0-based byte column; returns the lines of the floating window.
+local function hover_lines(bufnr, line, col)
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_win_set_cursor(0, { line, col })
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(win).relative ~= '' then
+      vim.api.nvim_win_close(win, true)
+    end
+  end
+  vim.lsp.buf.hover()
+  local float = wait_for('the hover window', function()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(win).relative ~= '' then
+        return win
+      end
+    end
+  end)
+  local lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false)
+  vim.api.nvim_win_close(float, true)
+  return lines
+end
+
+--- The hover request itself, for polling (no window).
+local function hover_text(bufnr, line, col)
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = line - 1, character = col },
+  }
+  local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', params, TIMEOUT) or {}
+  for _, response in pairs(responses) do
+    if response.result then
+      return response.result.contents.value
+    end
+  end
+  return nil
+end
+
+local tests = {}
+local function test(name, fn)
+  table.insert(tests, { name = name, fn = fn })
+end
+
+test('filetypes: .tofu is opentofu, .tofu.json and .tf.json are json, .tf is terraform', function()
+  eq('opentofu', vim.filetype.match({ filename = 'versions.tofu' }), '.tofu')
+  eq('json', vim.filetype.match({ filename = 'outputs.tofu.json' }), '.tofu.json')
+  eq('json', vim.filetype.match({ filename = 'outputs.tf.json' }), '.tf.json')
+  local tf_buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(tf_buf, tmp .. '/scratch.tf')
+  vim.api.nvim_buf_set_lines(tf_buf, 0, -1, false, { 'resource "a" "b" {}' })
+  eq('terraform', vim.filetype.match({ buf = tf_buf }), '.tf')
+  vim.api.nvim_buf_delete(tf_buf, { force = true })
+end)
+
+test('root: .terraform, else .git, else the module directory itself', function()
+  local root_dir = vim.lsp.config.tofu_lens.root_dir
+  local function root_of(path)
+    local bufnr = vim.fn.bufadd(path)
+    local found = 'root_dir did not call on_dir'
+    root_dir(bufnr, function(dir)
+      found = dir
+    end)
+    vim.api.nvim_buf_delete(bufnr, { force = true })
+    return found
+  end
+  local lone = tmp .. '/lone'
+  local initialised = repo .. '/envs/prod'
+  vim.fn.mkdir(lone, 'p')
+  vim.fn.mkdir(initialised .. '/.terraform', 'p')
+  eq(repo, root_of(module_dir .. '/main.tf'), 'inside the git repository')
+  eq(initialised, root_of(initialised .. '/main.tf'), 'a directory `tofu init` ran in')
+  eq(lone, root_of(lone .. '/main.tofu'), 'no marker: the module directory')
+  eq('root_dir did not call on_dir', root_of(module_dir .. '/package.json'), 'not a configuration file')
+end)
+
+local network_buf, client
+test('diagnostics in network.tf, and the negotiated encoding is UTF-8', function()
+  network_buf, client = edit('network.tf')
+  eq('terraform', vim.bo[network_buf].filetype, 'filetype')
+  eq(repo, client.root_dir, 'root_dir')
+  eq('utf-8', client.offset_encoding, 'Neovim offers UTF-8 first; server.md picks it')
+  wait_for_diagnostics(network_buf, { '3:3 duplicate-local', '8:1 duplicate-block' })
+  local diagnostics = tofu_lens_diagnostics(network_buf)
+  eq(vim.diagnostic.severity.ERROR, diagnostics[2].severity, 'severity')
+  eq('Duplicate resource "aws_security_group" configuration', vim.split(diagnostics[2].message, '\n')[1], 'summary')
+end)
+
+local main_buf
+test('hover on the overridden resource in main.tf shows the effective block', function()
+  main_buf = edit('main.tf')
+  local lines = table.concat(hover_lines(main_buf, 1, 10), '\n')
+  assert(lines:find('resource "aws_instance" "web" {', 1, true), lines)
+  assert(lines:find('instance_type = "t3.large"  # override.tf:3', 1, true), lines)
+  assert(lines:find('device_name = "/dev/sdc"', 1, true), lines)
+  assert(not lines:find('var.instance_type', 1, true), 'superseded value shown:\n' .. lines)
+end)
+
+test('a .tofu file: filetype opentofu, its diagnostics and hover', function()
+  local tofu_buf = edit('zz_extra.tofu')
+  eq('opentofu', vim.bo[tofu_buf].filetype, 'filetype')
+  wait_for_diagnostics(tofu_buf, { '1:1 duplicate-block' })
+  local versions_buf = edit('versions.tofu')
+  wait_for_diagnostics(versions_buf, {})
+  local text = hover_text(versions_buf, 14, 4)
+  assert(text and text:find('provider "aws" {', 1, true), tostring(text))
+end)
+
+test('a .tofu.json file attaches; another JSON file does not', function()
+  write_file(module_dir .. '/outputs.tofu.json', vim.json.encode({ output = { web_arn = { value = '${aws_instance.web.arn}' } } }))
+  local json_buf = edit('outputs.tofu.json')
+  eq('json', vim.bo[json_buf].filetype, 'filetype')
+  wait_for_diagnostics(json_buf, {})
+  write_file(module_dir .. '/package.json', '{}\n')
+  vim.cmd.edit(vim.fn.fnameescape(module_dir .. '/package.json'))
+  vim.wait(200)
+  eq(nil, tofu_lens_client(0), 'tofu_lens attached to package.json')
+end)
+
+test('a file created on disk is seen by the server', function()
+  -- Neovim registers no file watchers on Linux (didChangeWatchedFiles
+  -- dynamicRegistration = false): the server has to watch by itself.
+  eq(false, client.capabilities.workspace.didChangeWatchedFiles.dynamicRegistration, 'Neovim watches no files here')
+  write_file(module_dir .. '/zz_override.tf', 'resource "aws_instance" "web" {\n  ami = "ami-from-disk"\n}\n')
+  local text = wait_for('hover to show zz_override.tf', function()
+    local text = hover_text(main_buf, 1, 10)
+    return text and text:find('# zz_override.tf:2', 1, true) and text
+  end)
+  assert(text:find('ami-from-disk', 1, true), text)
+end)
+
+--- What the server answers to the pull Neovim makes for `bufnr` on its next change.
+local function pulled_codes(bufnr)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  local response = client:request_sync('textDocument/diagnostic', params, TIMEOUT, bufnr)
+  assert(response and response.result, 'textDocument/diagnostic failed: ' .. vim.inspect(response))
+  local diagnostics = vim.tbl_map(function(d)
+    return { lnum = d.range.start.line, col = d.range.start.character, code = d.code }
+  end, response.result.items)
+  table.sort(diagnostics, function(a, b)
+    return a.lnum < b.lnum or (a.lnum == b.lnum and a.code < b.code)
+  end)
+  return codes(diagnostics)
+end
+
+--- A keystroke and its undo in `bufnr`, shown in the current window: Neovim
+--- pulls diagnostics after each change of a visible buffer.
+local function touch(bufnr)
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { '' })
+  vim.api.nvim_buf_set_lines(bufnr, -2, -1, false, {})
+end
+
+--- Waits until the server's answer for `bufnr` is `expected`, then checks
+--- what the user sees. FIXME(server): with Neovim 0.11 the server answers
+--- pulls only (Neovim offers textDocument/diagnostic) and pushes nothing,
+--- and Neovim 0.11 has no workspace/diagnostic/refresh, so an open buffer
+--- keeps its old diagnostics until it is changed, although server.md says
+--- diagnostics are published for every file after any change to its module
+--- directory. The `stale` expectation pins that; the edit shows the rest.
+local function server_then_buffer(bufnr, expected, stale)
+  local last
+  local ok = vim.wait(TIMEOUT, function()
+    last = pulled_codes(bufnr)
+    return vim.deep_equal(last, expected)
+  end, 50)
+  assert(ok, ('server diagnostics of %s: expected %s, still %s'):format(vim.fn.bufname(bufnr), vim.inspect(expected), vim.inspect(last)))
+  eq(stale, codes((tofu_lens_diagnostics(bufnr))), 'FIXME(server): what the open buffer shows before it is edited')
+  touch(bufnr)
+  wait_for_diagnostics(bufnr, expected)
+end
+
+test('a file created on disk changes the diagnostics of an open buffer', function()
+  -- aa_dup.tf sorts before main.tf: main.tf's aws_instance.web becomes the duplicate.
+  write_file(module_dir .. '/aa_dup.tf', 'resource "aws_instance" "web" {\n  ami = "a"\n}\n')
+  server_then_buffer(main_buf, { '1:1 duplicate-block' }, {})
+  os.remove(module_dir .. '/aa_dup.tf')
+  server_then_buffer(main_buf, {}, { '1:1 duplicate-block' })
+end)
+
+test('settings: tofuVersion from vim.lsp.config, then changed while running', function()
+  -- A new client with the user's setting (versions.tofu wants >= 1.10).
+  client:stop()
+  wait_for('the client to stop', function()
+    return client:is_stopped()
+  end)
+  vim.lsp.config('tofu_lens', { settings = { tofuLens = { tofuVersion = '1.9.0' } } })
+  vim.cmd('bufdo bwipeout!')
+  local versions_buf
+  versions_buf, client = edit('versions.tofu')
+  eq('1.9.0', client.settings.tofuLens.tofuVersion, 'merged setting')
+  eq('workspace', client.settings.tofuLens.diagnostics.scope, 'default kept')
+  wait_for_diagnostics(versions_buf, { '3:3 incompatible-tofu-version' })
+  -- Changed at run time, as `:lua` would: the server asks for the section again.
+  client.settings.tofuLens.tofuVersion = '1.12.6'
+  client:notify('workspace/didChangeConfiguration', { settings = client.settings })
+  server_then_buffer(versions_buf, {}, { '3:3 incompatible-tofu-version' })
+end)
+
+vim.api.nvim_create_autocmd('VimEnter', {
+  once = true,
+  callback = vim.schedule_wrap(function()
+    local passed, failed = 0, 0
+    for index, case in ipairs(tests) do
+      local ok, err = xpcall(case.fn, debug.traceback)
+      if ok then
+        passed = passed + 1
+        out(('ok %d - %s'):format(index, case.name))
+      else
+        failed = failed + 1
+        out(('not ok %d - %s'):format(index, case.name))
+        for _, line in ipairs(vim.split(tostring(err), '\n')) do
+          out('  # ' .. line)
+        end
+      end
+    end
+    out(('neovim: %d passed, %d failed'):format(passed, failed))
+    for _, running in ipairs(vim.lsp.get_clients()) do
+      running:stop()
+    end
+    vim.wait(2000, function()
+      return #vim.lsp.get_clients() == 0
+    end)
+    vim.fn.delete(tmp, 'rf')
+    if failed > 0 then
+      vim.cmd('cquit 1')
+    else
+      vim.cmd('qall!')
+    end
+  end),
+})
