@@ -74,18 +74,25 @@ local function edit(file)
   return bufnr, client
 end
 
-local function tofu_lens_diagnostics(bufnr)
-  local client = tofu_lens_client(bufnr)
-  local result = {}
-  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
-    if d.source == 'tofu-lens' then
-      table.insert(result, d)
+--- Sorts diagnostics (anything with lnum, col and code) by position, then code.
+local function by_position(diagnostics)
+  table.sort(diagnostics, function(a, b)
+    if a.lnum ~= b.lnum then
+      return a.lnum < b.lnum
     end
-  end
-  table.sort(result, function(a, b)
-    return a.lnum < b.lnum or (a.lnum == b.lnum and a.code < b.code)
+    if a.col ~= b.col then
+      return a.col < b.col
+    end
+    return a.code < b.code
   end)
-  return result, client
+  return diagnostics
+end
+
+--- What the user sees: the buffer's diagnostics from tofu-lens.
+local function tofu_lens_diagnostics(bufnr)
+  return by_position(vim.tbl_filter(function(d)
+    return d.source == 'tofu-lens'
+  end, vim.diagnostic.get(bufnr)))
 end
 
 local function codes(diagnostics)
@@ -98,7 +105,7 @@ end
 local function wait_for_diagnostics(bufnr, expected)
   local last
   local ok = vim.wait(TIMEOUT, function()
-    last = codes((tofu_lens_diagnostics(bufnr)))
+    last = codes(tofu_lens_diagnostics(bufnr))
     return vim.deep_equal(last, expected)
   end, 20)
   if not ok then
@@ -245,13 +252,9 @@ local function pulled_codes(bufnr)
   local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
   local response = client:request_sync('textDocument/diagnostic', params, TIMEOUT, bufnr)
   assert(response and response.result, 'textDocument/diagnostic failed: ' .. vim.inspect(response))
-  local diagnostics = vim.tbl_map(function(d)
+  return codes(by_position(vim.tbl_map(function(d)
     return { lnum = d.range.start.line, col = d.range.start.character, code = d.code }
-  end, response.result.items)
-  table.sort(diagnostics, function(a, b)
-    return a.lnum < b.lnum or (a.lnum == b.lnum and a.code < b.code)
-  end)
-  return codes(diagnostics)
+  end, response.result.items)))
 end
 
 --- A keystroke and its undo in `bufnr`, shown in the current window: Neovim
@@ -276,7 +279,7 @@ local function server_then_buffer(bufnr, expected, stale)
     return vim.deep_equal(last, expected)
   end, 50)
   assert(ok, ('server diagnostics of %s: expected %s, still %s'):format(vim.fn.bufname(bufnr), vim.inspect(expected), vim.inspect(last)))
-  eq(stale, codes((tofu_lens_diagnostics(bufnr))), 'FIXME(server): what the open buffer shows before it is edited')
+  eq(stale, codes(tofu_lens_diagnostics(bufnr)), 'FIXME(server): what the open buffer shows before it is edited')
   touch(bufnr)
   wait_for_diagnostics(bufnr, expected)
 end
