@@ -36,15 +36,20 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
             .and_then(|general| general.position_encodings.as_deref()),
     );
     let workspace = capabilities.workspace.as_ref();
+    let diagnostic_refresh = workspace
+        .and_then(|w| w.diagnostics.as_ref())
+        .and_then(|d| d.refresh_support)
+        .unwrap_or(false);
     let support = ClientSupport {
-        pull_diagnostics: capabilities
-            .text_document
-            .as_ref()
-            .is_some_and(|text| text.diagnostic.is_some()),
-        diagnostic_refresh: workspace
-            .and_then(|w| w.diagnostics.as_ref())
-            .and_then(|d| d.refresh_support)
-            .unwrap_or(false),
+        // Pull only from clients the server can ask to pull again: without
+        // `workspace/diagnostic/refresh` (Neovim 0.11, Helix) a change on disk
+        // or in another file would never reach the editor, so they get pushes.
+        pull_diagnostics: diagnostic_refresh
+            && capabilities
+                .text_document
+                .as_ref()
+                .is_some_and(|text| text.diagnostic.is_some()),
+        diagnostic_refresh,
         watched_files_registration: workspace
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|w| w.dynamic_registration)
@@ -168,7 +173,7 @@ pub async fn initialized(shared: &Arc<Shared>) {
             method: "workspace/didChangeWatchedFiles".to_owned(),
             register_options: serde_json::to_value(options).ok(),
         };
-        if let Err(error) = shared.client.register_capability(vec![registration]).await {
+        if let Err(error) = answered(shared.client.register_capability(vec![registration])).await {
             tracing::warn!("cannot register file watching: {error}; watching files myself");
             shared.disk_watcher().enabled = true;
         }
@@ -178,6 +183,26 @@ pub async fn initialized(shared: &Arc<Shared>) {
     tokio::spawn(scan_folders(Arc::clone(shared), folders));
 }
 
+/// How long the server waits for the client to answer one of its requests.
+/// A client that never answers must not keep a handler (and so `exit`)
+/// waiting forever: tower-lsp-server lets pending handlers finish first.
+pub const CLIENT_ANSWER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Awaits the client's answer to a request of the server's, or gives up after
+/// [`CLIENT_ANSWER_TIMEOUT`] with an error.
+pub async fn answered<T>(
+    request: impl std::future::Future<Output = tower_lsp_server::jsonrpc::Result<T>>,
+) -> tower_lsp_server::jsonrpc::Result<T> {
+    match tokio::time::timeout(CLIENT_ANSWER_TIMEOUT, request).await {
+        Ok(result) => result,
+        Err(_) => Err(tower_lsp_server::jsonrpc::Error {
+            code: tower_lsp_server::jsonrpc::ErrorCode::RequestCancelled,
+            message: "the client did not answer in time".into(),
+            data: None,
+        }),
+    }
+}
+
 /// Asks the client for section `tofuLens`; a missing or `null` answer keeps
 /// the current settings.
 async fn pull_configuration(shared: &Arc<Shared>) {
@@ -185,7 +210,7 @@ async fn pull_configuration(shared: &Arc<Shared>) {
         scope_uri: None,
         section: Some("tofuLens".to_owned()),
     };
-    match shared.client.configuration(vec![item]).await {
+    match answered(shared.client.configuration(vec![item])).await {
         Ok(values) => {
             if let Some((settings, problems)) = values.first().and_then(Settings::from_json) {
                 apply_settings(shared, settings, problems).await;

@@ -112,7 +112,9 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     tracing::info!("indexing {n_dirs} module directories");
     let progress = if shared.session().support.work_done_progress {
         let token = ProgressToken::String(format!("tofu-lens/indexing/{}", shared.next_token()));
-        match shared.client.create_work_done_progress(token.clone()).await {
+        match crate::notifications::answered(shared.client.create_work_done_progress(token.clone()))
+            .await
+        {
             Ok(()) => Some(
                 shared
                     .client

@@ -528,6 +528,7 @@ async fn pull_diagnostics_when_the_client_asks_for_them() {
     let (_temp, root) = overrides_example();
     let mut capabilities = capabilities();
     capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
+    capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
     let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
     assert_eq!(
         client.initialize_result["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"],
@@ -558,6 +559,32 @@ async fn pull_diagnostics_when_the_client_asks_for_them() {
         .wait_for("$/progress", |p| p["value"]["kind"] == "end")
         .await;
     assert!(client.drain("textDocument/publishDiagnostics").is_empty());
+    client.shutdown().await;
+}
+
+/// A client that can pull but cannot be asked to pull again (Neovim 0.11,
+/// Helix) would never see changes made on disk or in other files: it gets
+/// pushed diagnostics instead, for every file.
+#[tokio::test]
+async fn clients_that_pull_without_refresh_get_pushes() {
+    let (_temp, root) = overrides_example();
+    let mut capabilities = capabilities();
+    capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
+    let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
+    assert!(client.initialize_result["capabilities"]["diagnosticProvider"].is_null());
+    let network = root.join("network.tf");
+    let published = client
+        .wait_for_diagnostics(&network, |params| {
+            params["diagnostics"]
+                .as_array()
+                .is_some_and(|d| !d.is_empty())
+        })
+        .await;
+    assert_eq!(
+        published["diagnostics"].as_array().map(Vec::len),
+        Some(2),
+        "{published}"
+    );
     client.shutdown().await;
 }
 

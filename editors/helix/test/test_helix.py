@@ -534,7 +534,8 @@ class Helix25_07(Replay, unittest.TestCase):
 
 
 class HelixMaster(Replay, unittest.TestCase):
-    """Helix master at 079a789e: pull diagnostics."""
+    """Helix master at 079a789e: offers pull diagnostics, but spells its refresh
+    capability `workspace.diagnostic`, so the server pushes."""
 
     capabilities_file = "helix-master-079a789e.capabilities.json"
     helix_version = "25.7.1 (079a789e)"
