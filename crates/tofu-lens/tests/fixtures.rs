@@ -56,25 +56,20 @@ fn expect_file(path: &Path, actual: &str) -> Option<String> {
     ))
 }
 
-/// Fixture directories with an `expected.show.hcl` beside their files: the
-/// effective configuration as `tofu-lens show DIR` prints it.
-#[test]
-fn effective_configuration_fixtures() {
-    let cases = case_dirs("expected.show.hcl");
+/// Runs every case that has `expectation` beside its files: `render` gives the
+/// actual output for a case directory, which must equal the expectation file.
+fn run_fixtures(expectation: &str, min_cases: usize, render: impl Fn(&Path) -> String) {
+    let cases = case_dirs(expectation);
     if std::env::var_os("FIXTURE_FILTER").is_none() {
         assert!(
-            cases.len() >= 10,
-            "merge fixtures not found under {}",
+            cases.len() >= min_cases,
+            "{expectation} fixtures not found under {}",
             fixtures_root().display()
         );
     }
     let mut failures = Vec::new();
     for case in &cases {
-        let analysis = tofu_lens::show::load(case, &Config::default()).unwrap();
-        let Ok(actual) = tofu_lens::show::text(&analysis, None) else {
-            panic!("show failed on {}", case.display())
-        };
-        failures.extend(expect_file(&case.join("expected.show.hcl"), &actual));
+        failures.extend(expect_file(&case.join(expectation), &render(case)));
     }
     assert!(
         failures.is_empty(),
@@ -85,29 +80,27 @@ fn effective_configuration_fixtures() {
     );
 }
 
+/// Fixture directories with an `expected.show.hcl` beside their files: the
+/// effective configuration as `tofu-lens show DIR` prints it.
+#[test]
+fn effective_configuration_fixtures() {
+    run_fixtures("expected.show.hcl", 10, |case| {
+        let analysis = tofu_lens::show::load(case, &Config::default()).unwrap();
+        let Ok(text) = tofu_lens::show::text(&analysis, None) else {
+            panic!("show failed on {}", case.display())
+        };
+        text
+    });
+}
+
+/// Fixture directories with an `expected.diagnostics` beside their files:
+/// `tofu-lens check DIR` in the one-line form.
 #[test]
 fn diagnostics_fixtures() {
-    let cases = case_dirs("expected.diagnostics");
-    if std::env::var_os("FIXTURE_FILTER").is_none() {
-        assert!(
-            cases.len() >= 20,
-            "fixtures not found under {}",
-            fixtures_root().display()
-        );
-    }
-    let mut failures = Vec::new();
-    for case in &cases {
-        let report = check::check_paths(std::slice::from_ref(case), &Config::default()).unwrap();
-        let actual = render::short(&report, case);
-        failures.extend(expect_file(&case.join("expected.diagnostics"), &actual));
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} fixtures differ (UPDATE_EXPECT=1 rewrites them):\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    run_fixtures("expected.diagnostics", 20, |case| {
+        let report = check::check_paths(&[case.to_path_buf()], &Config::default()).unwrap();
+        render::short(&report, case)
+    });
 }
 
 /// The modules in `examples/` (what the README runs) have their expected

@@ -65,34 +65,33 @@ pub(crate) fn collect_primary(
                         first,
                     )),
                 },
-                "backend" if nested.labels.len() == 1 => {
-                    match first_backend {
-                        None => first_backend = Some(here),
-                        Some(first) => out.push(duplicate(
-                            module,
-                            Code::DuplicateBackend,
+                // A backend has one label (its type), a cloud block none.
+                "backend" | "cloud"
+                    if nested.labels.len() == usize::from(nested.kind == "backend") =>
+                {
+                    let (first, summary, detail_prefix) = if nested.kind == "backend" {
+                        (
+                            &mut first_backend,
                             "Duplicate backend configuration",
                             "A module may have only one backend configuration. The backend was previously configured at",
-                            "",
-                            here,
-                            first,
-                        )),
-                    }
-                    if view.backend.is_none() {
-                        view.backend = Some(effective_nested(file_id, nested));
-                    }
-                }
-                "cloud" if nested.labels.is_empty() => {
-                    match first_cloud {
-                        None => first_cloud = Some(here),
-                        Some(first) => out.push(duplicate(
-                            module,
-                            Code::DuplicateBackend,
+                        )
+                    } else {
+                        (
+                            &mut first_cloud,
                             "Duplicate cloud configurations",
                             "A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at",
+                        )
+                    };
+                    match *first {
+                        None => *first = Some(here),
+                        Some(earlier) => out.push(duplicate(
+                            module,
+                            Code::DuplicateBackend,
+                            summary,
+                            detail_prefix,
                             "",
                             here,
-                            first,
+                            earlier,
                         )),
                     }
                     if view.backend.is_none() {
