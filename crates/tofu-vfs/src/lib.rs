@@ -94,11 +94,18 @@ pub fn find_module_dirs(root: &Path, limits: &WalkLimits) -> Walk {
     walk
 }
 
-/// Reads every file of `dir` whose name ends in a configuration extension
-/// (including names OpenTofu skips, so callers can tell the user about them).
-/// Subdirectories are not read. Fails only when the directory cannot be listed.
-pub fn read_module_dir(dir: &Path) -> io::Result<Vec<InputFile>> {
-    let mut files = Vec::new();
+/// A directory entry that is not a directory and whose name ends in a
+/// configuration extension.
+struct ConfigEntry {
+    name: String,
+    path: PathBuf,
+    is_symlink: bool,
+}
+
+/// The configuration-file entries of `dir` (names OpenTofu skips included;
+/// subdirectories left out), as both readers below list them.
+fn config_entries(dir: &Path) -> io::Result<Vec<ConfigEntry>> {
+    let mut entries = Vec::new();
     for entry in fs::read_dir(dir)? {
         let Ok(entry) = entry else { continue };
         let Ok(file_type) = entry.file_type() else {
@@ -108,12 +115,28 @@ pub fn read_module_dir(dir: &Path) -> io::Result<Vec<InputFile>> {
             continue;
         }
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !has_config_extension(&name) {
-            continue;
+        if has_config_extension(&name) {
+            entries.push(ConfigEntry {
+                path: entry.path(),
+                is_symlink: file_type.is_symlink(),
+                name,
+            });
         }
-        let content = read_file(&entry.path());
-        files.push(InputFile { name, content });
     }
+    Ok(entries)
+}
+
+/// Reads every file of `dir` whose name ends in a configuration extension
+/// (including names OpenTofu skips, so callers can tell the user about them).
+/// Subdirectories are not read. Fails only when the directory cannot be listed.
+pub fn read_module_dir(dir: &Path) -> io::Result<Vec<InputFile>> {
+    let mut files: Vec<InputFile> = config_entries(dir)?
+        .into_iter()
+        .map(|entry| InputFile {
+            content: read_file(&entry.path),
+            name: entry.name,
+        })
+        .collect();
     files.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     Ok(files)
 }
@@ -138,26 +161,17 @@ pub fn read_module_dir_within(dir: &Path, root: &Path) -> io::Result<Vec<InputFi
             "the directory leads outside the workspace folder, so tofu-lens does not read it",
         ));
     }
-    let mut files = Vec::new();
-    for entry in fs::read_dir(&real_dir)? {
-        let Ok(entry) = entry else { continue };
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        if file_type.is_dir() {
-            continue;
-        }
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !has_config_extension(&name) {
-            continue;
-        }
-        let content = if file_type.is_symlink() {
-            read_confined(&entry.path(), &root)
-        } else {
-            read_file(&entry.path())
-        };
-        files.push(InputFile { name, content });
-    }
+    let mut files: Vec<InputFile> = config_entries(&real_dir)?
+        .into_iter()
+        .map(|entry| InputFile {
+            content: if entry.is_symlink {
+                read_confined(&entry.path, &root)
+            } else {
+                read_file(&entry.path)
+            },
+            name: entry.name,
+        })
+        .collect();
     files.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     Ok(files)
 }
