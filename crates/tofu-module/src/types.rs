@@ -39,7 +39,7 @@ use std::fmt;
 
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
 
-pub(crate) use convert::go_quote;
+pub(crate) use crate::go_text::go_quote;
 pub use convert::{apply_defaults, convert, ConversionError};
 pub use value::{constant_value, object_key, Value, ValueError};
 

@@ -26,7 +26,8 @@ use crate::analysis::ModuleAnalysis;
 use crate::effective::{EffectiveBody, Origin};
 use crate::version::Constraints;
 
-use source_address::{go_quote, is_local, parse_registry, RegistryVerdict, SourceVerdict};
+use crate::go_text::go_quote;
+use source_address::{is_local, parse_registry, RegistryVerdict, SourceVerdict};
 use static_eval::{StaticScope, StaticValue, WrittenExpr};
 
 /// The second paragraph of OpenTofu's registry-address errors.

@@ -17,6 +17,7 @@ use std::fmt;
 
 use super::value::{canonical_number, is_number, Value};
 use super::TypeConstraint;
+use crate::go_text::go_quote;
 
 /// Conversion recursion deeper than this accepts the value as it is.
 const MAX_CONVERT_DEPTH: usize = 256;
@@ -406,27 +407,4 @@ fn unify_primitives(values: &mut [Value]) {
             *value = converted;
         }
     }
-}
-
-/// Go's `%q`: the name in double quotes with `"`, `\` and control characters
-/// escaped.
-pub(crate) fn go_quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                quoted.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
-            c => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
 }

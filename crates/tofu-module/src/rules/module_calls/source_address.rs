@@ -17,6 +17,8 @@
 //! fail later. Strings with control characters are never judged. Every
 //! uncertain case ends in a verdict the caller does not report.
 
+use crate::go_text::go_quote;
+
 /// The prefixes that make a source a local path (`moduleSourceLocalPrefixes`).
 const LOCAL_PREFIXES: [&str; 4] = ["./", "../", ".\\", "..\\"];
 
@@ -384,25 +386,6 @@ fn normalize_hostname(given: &str) -> Hostname {
         }
     }
     Hostname::Valid(format!("{}{port_suffix}", name.to_ascii_lowercase()))
-}
-
-/// Go's `%q` for the strings quoted in OpenTofu's messages.
-pub(crate) fn go_quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\t' => quoted.push_str("\\t"),
-            '\r' => quoted.push_str("\\r"),
-            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
 }
 
 #[cfg(test)]

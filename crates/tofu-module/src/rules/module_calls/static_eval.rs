@@ -29,7 +29,7 @@ use crate::address::BlockAddress;
 use crate::analysis::ModuleAnalysis;
 use crate::effective::Origin;
 
-use super::source_address::go_quote;
+use crate::go_text::go_quote;
 
 /// How many locals deep a chain is followed before giving up silently.
 const MAX_LOCAL_DEPTH: usize = 64;
