@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use tofu_syntax::{Block, Code, Diagnostic, FileId, LineIndex, Location, SourceFile, TextRange};
+use tofu_syntax::{
+    Attribute, Block, Code, Diagnostic, FileId, LineIndex, Location, SourceFile, TextRange,
+};
 
 use crate::declarations::Declarations;
 use crate::discovery;
@@ -87,6 +89,21 @@ impl ModuleFile {
             TextRange::from_usize(start, (end + 1).min(text.len()))
         } else {
             range
+        }
+    }
+
+    /// The attribute written exactly at `range`, at any depth of the file.
+    pub fn attribute_at(&self, range: TextRange) -> Option<&Attribute> {
+        let mut body = &self.source.as_ref()?.body;
+        loop {
+            if let Some(attr) = body.attributes.iter().find(|attr| attr.range == range) {
+                return Some(attr);
+            }
+            body = &body
+                .blocks
+                .iter()
+                .find(|block| block.range.start <= range.start && range.end <= block.range.end)?
+                .body;
         }
     }
 
@@ -260,6 +277,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     let mut after_merge = Vec::new();
     rules::module_calls::check(&module, &mut after_merge);
     rules::variables::check(&module, &mut after_merge);
+    rules::providers::implied_local_names(&module, &mut after_merge);
     module.diagnostics.extend(after_merge);
     let mut version_rules = Vec::new();
     rules::versions::check(&module, &config.parsed_tofu_version(), &mut version_rules);

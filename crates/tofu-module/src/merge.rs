@@ -9,7 +9,9 @@
 
 use std::sync::Arc;
 
-use tofu_syntax::{Attribute, Block, Code, Diagnostic, ExprKind, FileId, Fix, Location, TextRange};
+use tofu_syntax::{
+    Attribute, Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange,
+};
 
 use crate::address::BlockAddress;
 use crate::analysis::{BlockRef, ModuleAnalysis};
@@ -145,12 +147,26 @@ pub(crate) fn replace_attribute(body: &mut EffectiveBody, new: EffectiveAttribut
 }
 
 /// General rule 2: the override's blocks of one type replace every base block
-/// of that type, `dynamic` ones included.
-pub(crate) fn replace_nested_blocks(
+/// of that type, `dynamic` ones included. `removed` are the origins of base
+/// items of that name already taken out (a JSON property written for them).
+fn replace_nested_blocks(
     body: &mut EffectiveBody,
     merge_kind: &str,
+    mut removed: Vec<Origin>,
     replacements: Vec<EffectiveNestedBlock>,
 ) {
+    removed.extend(remove_nested_blocks(body, merge_kind));
+    for (i, mut block) in replacements.into_iter().enumerate() {
+        if i == 0 {
+            block.superseded = std::mem::take(&mut removed);
+        }
+        body.blocks.push(block);
+    }
+}
+
+/// Takes every nested block of `merge_kind` (`dynamic` ones included) out of
+/// `body`, returning where they and what they had replaced came from.
+fn remove_nested_blocks(body: &mut EffectiveBody, merge_kind: &str) -> Vec<Origin> {
     let mut removed = Vec::new();
     body.blocks.retain(|block| {
         if block.merge_kind() == merge_kind {
@@ -161,11 +177,23 @@ pub(crate) fn replace_nested_blocks(
             true
         }
     });
-    for (i, mut block) in replacements.into_iter().enumerate() {
-        if i == 0 {
-            block.superseded = std::mem::take(&mut removed);
+    removed
+}
+
+/// True when a JSON value can stand for nested blocks: an object (one block)
+/// or a non-empty array of objects (one block each). JSON has no block syntax,
+/// so without a provider schema such a property is read as an attribute; an
+/// empty array stands for no blocks at all and so replaces nothing.
+fn json_value_is_blocks(value: &Expr) -> bool {
+    match &value.kind {
+        ExprKind::Object(_) => true,
+        ExprKind::Array(items) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|item| matches!(item.kind, ExprKind::Object(_)))
         }
-        body.blocks.push(block);
+        _ => false,
     }
 }
 
@@ -477,7 +505,16 @@ impl Merger<'_, '_> {
                 ("provider", "for_each") => {}
                 // The alias is the override's identity (equal to the base's), not a change.
                 ("provider", "alias") => {}
-                _ => replace_attribute(body, effective_attribute(self.file, attr)),
+                _ => {
+                    let mut new = effective_attribute(self.file, attr);
+                    // merging.md §3 rule 2 across syntaxes: a JSON property
+                    // holding bodies replaces the base's native blocks of that
+                    // type, as the blocks it stands for would.
+                    if self.is_json() && json_value_is_blocks(&attr.expr) {
+                        new.superseded = remove_nested_blocks(body, &attr.name);
+                    }
+                    replace_attribute(body, new);
+                }
             }
         }
         let mut seen_kinds: Vec<String> = Vec::new();
@@ -513,9 +550,42 @@ impl Merger<'_, '_> {
                 })
                 .map(|b| effective_nested(self.file, b))
                 .collect();
-            replace_nested_blocks(body, &merge_kind, replacements);
+            let json_properties = self.remove_json_block_properties(body, &merge_kind);
+            replace_nested_blocks(body, &merge_kind, json_properties, replacements);
             seen_kinds.push(merge_kind);
         }
+    }
+
+    fn is_json(&self) -> bool {
+        self.module
+            .file(self.file)
+            .is_some_and(|file| file.is_json())
+    }
+
+    /// merging.md §3 rule 2 across syntaxes: override blocks of type X replace
+    /// a base JSON property X that holds bodies (JSON has no block syntax, so
+    /// the property stands for the base's X blocks). Returns what was removed.
+    fn remove_json_block_properties(
+        &self,
+        body: &mut EffectiveBody,
+        merge_kind: &str,
+    ) -> Vec<Origin> {
+        let mut removed = Vec::new();
+        body.attributes.retain(|attr| {
+            let stands_for_blocks = attr.name == merge_kind
+                && self.module.file(attr.origin.file).is_some_and(|file| {
+                    file.is_json()
+                        && file
+                            .attribute_at(attr.origin.range)
+                            .is_some_and(|written| json_value_is_blocks(&written.expr))
+                });
+            if stands_for_blocks {
+                removed.extend(attr.superseded.iter().copied());
+                removed.push(attr.origin);
+            }
+            !stands_for_blocks
+        });
+        removed
     }
 
     fn depends_on(&mut self, attr: &Attribute, base_header: Option<Location>) {
