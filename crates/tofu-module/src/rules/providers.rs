@@ -11,9 +11,12 @@
 //! `override-forbidden-block`). Where OpenTofu drops a block after an error
 //! (an invalid provider name), nothing more in it is checked.
 //!
-//! Whether a referenced provider configuration exists, and the provider a
-//! resource type implies, are only known once the module tree is built
-//! (`diagnostics.md` §7) and are not checked.
+//! One check runs on the merged module instead ([`implied_local_names`]): the
+//! local name a `resource` or `data` block without a `provider` argument
+//! implies must be valid. OpenTofu makes it while building the module tree,
+//! which `tofu validate` does for the directory it runs in. Whether a
+//! referenced provider configuration exists is not checked (`diagnostics.md`
+//! §7).
 
 mod expr_view;
 mod names;
@@ -23,7 +26,9 @@ mod required_providers;
 
 use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
+use crate::address::{BlockAddress, ResourceMode};
 use crate::analysis::{FileRole, ModuleAnalysis, ModuleFile};
+use crate::go_text::go_quote;
 use crate::rules::schema::is_identifier;
 use crate::schema::has_valid_labels;
 
@@ -54,6 +59,48 @@ pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
                 scope.top_level_block(block, out);
             }
         }
+    }
+}
+
+/// `invalid-provider-local-name` for the provider a resource type implies
+/// (the type up to its first `_`: `aws` for `aws_instance`), for every
+/// managed and data resource whose effective configuration has no `provider`
+/// argument, on its header. Ephemeral resources are not checked, as in
+/// OpenTofu; a name that is only not normalised (`AWS`) is accepted.
+pub(crate) fn implied_local_names(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+    for effective in &module.effective.blocks {
+        let BlockAddress::Resource {
+            mode: ResourceMode::Managed | ResourceMode::Data,
+            type_name,
+            ..
+        } = &effective.address
+        else {
+            continue;
+        };
+        if effective.body.attribute("provider").is_some() {
+            continue;
+        }
+        let implied = type_name.split('_').next().unwrap_or_default();
+        let Some(reason) = names::provider_part_problem(implied) else {
+            continue;
+        };
+        let Some((base, block)) = effective
+            .base
+            .and_then(|base| Some((base, module.block(base)?)))
+        else {
+            continue;
+        };
+        out.push(
+            Diagnostic::new(
+                Code::InvalidProviderLocalName,
+                "Invalid provider local name",
+                Location::new(base.file, block.header),
+            )
+            .with_detail(format!(
+                "{} is an invalid implied provider local name: {reason}",
+                go_quote(implied)
+            )),
+        );
     }
 }
 

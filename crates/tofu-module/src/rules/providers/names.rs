@@ -8,7 +8,7 @@
 //! likewise only for what ASCII rules decide.
 
 /// Why a provider name part is invalid: the REASON of OpenTofu's details.
-pub(super) fn provider_part_problem(name: &str) -> Option<&'static str> {
+pub(crate) fn provider_part_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         return Some("must have at least one character");
     }
