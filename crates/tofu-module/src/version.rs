@@ -263,6 +263,39 @@ impl Constraints {
         self.elements.iter().all(|element| element.accepts(version))
     }
 
+    /// The tightest lower bound the list sets, as a `>=` or `>` element:
+    /// `~> 1.11.0`, `= 1.11.0` and `>= 1.11.0` all give `>= 1.11.0`. `None`
+    /// when no element bounds versions from below (`< 2.0`, `!= 1.5`).
+    pub fn lower_bound(&self) -> Option<Constraint> {
+        let mut bound: Option<Constraint> = None;
+        for element in &self.elements {
+            let operator = match element.operator {
+                Operator::Equal | Operator::GreaterEqual | Operator::Pessimistic => {
+                    Operator::GreaterEqual
+                }
+                Operator::Greater => Operator::Greater,
+                Operator::NotEqual | Operator::Less | Operator::LessEqual => continue,
+            };
+            let tighter = bound.as_ref().is_none_or(|current| {
+                match element.version.compare(&current.version) {
+                    Ordering::Greater => true,
+                    Ordering::Equal => operator == Operator::Greater,
+                    Ordering::Less => false,
+                }
+            });
+            if tighter {
+                let text = format!("{} {}", operator.as_str(), element.version);
+                bound = Some(Constraint {
+                    operator,
+                    version: element.version.clone(),
+                    range: 0..text.len(),
+                    text,
+                });
+            }
+        }
+        bound
+    }
+
     /// The first element that has a prerelease (OpenTofu's own constraints
     /// reject these).
     pub fn first_prerelease(&self) -> Option<&Constraint> {
@@ -1083,6 +1116,26 @@ mod tests {
             };
             let _ = element.accepts(&empty);
             let _ = element.accepts(&version("1"));
+        }
+    }
+
+    #[test]
+    fn lower_bound_keeps_the_tightest_bound_from_below() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("~> 1.11.0", Some(">= 1.11.0")),
+            ("= 1.5.7", Some(">= 1.5.7")),
+            ("1.5.7", Some(">= 1.5.7")),
+            (">= 1.3, < 2.0", Some(">= 1.3")),
+            (">= 1.3, > 1.3", Some("> 1.3")),
+            ("> 1.3, >= 1.3", Some("> 1.3")),
+            (">= 0.13, ~> 1.5, != 1.6.0", Some(">= 1.5")),
+            ("< 2.0", None),
+            ("!= 1.5, <= 3", None),
+        ];
+        for (text, expected) in cases {
+            let constraints = Constraints::parse(text).unwrap();
+            let bound = constraints.lower_bound().map(|bound| bound.text);
+            assert_eq!(bound.as_deref(), *expected, "{text}");
         }
     }
 }

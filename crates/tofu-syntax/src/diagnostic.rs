@@ -91,7 +91,7 @@ codes! {
     IncompatibleTofuVersion => "incompatible-tofu-version", Error, "A version constraint OpenTofu checks (compatible_with.opentofu, required_version in a .tofu file) rejects the configured OpenTofu version; every other diagnostic of the directory is then withheld.";
     InvalidVersionConstraint => "invalid-version-constraint", Error, "A version constraint OpenTofu parses is malformed, not a constant, or names a prerelease where OpenTofu forbids it.";
     IneffectiveVersionConstraint => "ineffective-version-constraint", Warning, "A compatible_with.opentofu constraint accepts OpenTofu 1.11, which cannot read language blocks, so it protects nothing.";
-    RequiredVersionIgnored => "required-version-ignored", Warning, "required_version in a .tf or .tf.json file: OpenTofu 1.12 ignores it (a hint when the module also has a constraint OpenTofu reads).";
+    RequiredVersionIgnored => "required-version-ignored", Warning, "required_version in a .tf or .tf.json file: OpenTofu 1.12 ignores it. A warning when the constraint would reject the configured OpenTofu version, a hint otherwise (it accepts the version, or the module also has a constraint OpenTofu reads); reported once per distinct constraint.";
     TerraformSettingIgnored => "terraform-setting-ignored", Hint, "experiments or language in a terraform block: OpenTofu 1.12 ignores both.";
     UnsupportedEdition => "unsupported-edition", Error, "A language block's edition is not the keyword tofu2024.";
     UnsupportedExperiment => "unsupported-experiment", Error, "A language block enables an experiment; OpenTofu 1.12 has none.";

@@ -21,7 +21,7 @@ use crate::version::{Constraints, Version};
 const LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS: &str = "1.11.0";
 
 pub(crate) fn check(module: &ModuleAnalysis, tofu_version: &Version, out: &mut Vec<Diagnostic>) {
-    let reads_a_constraint = module_declares_checked_constraint(module);
+    let mut ignored = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() {
             continue;
@@ -37,11 +37,68 @@ pub(crate) fn check(module: &ModuleAnalysis, tofu_version: &Version, out: &mut V
         for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
             match block.kind.as_str() {
                 "language" => checker.language(block, out),
-                "terraform" => checker.terraform(block, reads_a_constraint, out),
+                "terraform" => checker.terraform(block, &mut ignored, out),
                 "provider" => checker.provider(block, out),
                 _ => {}
             }
         }
+    }
+    report_ignored_required_versions(module, tofu_version, ignored, out);
+}
+
+/// A `required_version` in a `.tf`/`.tf.json` file, which OpenTofu ignores.
+struct IgnoredRequiredVersion<'a> {
+    file_id: FileId,
+    file: &'a ModuleFile,
+    attr: &'a Attribute,
+}
+
+impl IgnoredRequiredVersion<'_> {
+    /// What makes two of them the same: the constraint as OpenTofu would read
+    /// it, or the expression as written when it is no constant.
+    fn key(&self) -> String {
+        match constraint_text(self.file, self.attr) {
+            ConstraintText::Text(text) => text.trim().to_owned(),
+            _ => self.attr.expr.range.slice(&self.file.text).to_owned(),
+        }
+    }
+}
+
+/// One `required-version-ignored` per distinct constraint of the module, on
+/// its first place in loading order (primary files first); the places that
+/// repeat it (a `versions_override.tf` restating `versions.tf`) are related
+/// places of that one diagnostic.
+fn report_ignored_required_versions(
+    module: &ModuleAnalysis,
+    tofu_version: &Version,
+    mut ignored: Vec<IgnoredRequiredVersion<'_>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if ignored.is_empty() {
+        return;
+    }
+    ignored.sort_by_key(|place| (place.file.role != FileRole::Primary, place.file_id));
+    let reads_a_constraint = module_declares_checked_constraint(module);
+    let mut reported: Vec<(String, usize)> = Vec::new();
+    for place in &ignored {
+        let key = place.key();
+        if let Some(&(_, index)) = reported.iter().find(|(seen, _)| *seen == key) {
+            if let Some(first) = out.get_mut(index) {
+                first.related.push(tofu_syntax::Related {
+                    location: Location::new(place.file_id, place.attr.range),
+                    message: "the same constraint, also ignored".to_owned(),
+                });
+            }
+            continue;
+        }
+        let checker = FileChecker {
+            module,
+            file: place.file,
+            file_id: place.file_id,
+            tofu_version,
+        };
+        reported.push((key, out.len()));
+        out.push(checker.required_version_ignored(place.attr, reads_a_constraint));
     }
 }
 
@@ -315,13 +372,24 @@ impl FileChecker<'_> {
         }
     }
 
-    fn terraform(&self, block: &Block, reads_a_constraint: bool, out: &mut Vec<Diagnostic>) {
+    fn terraform<'a>(
+        &self,
+        block: &'a Block,
+        ignored: &mut Vec<IgnoredRequiredVersion<'a>>,
+        out: &mut Vec<Diagnostic>,
+    ) where
+        Self: 'a,
+    {
         for attr in &block.body.attributes {
             match attr.name.as_str() {
                 "required_version" if self.file.is_tofu() => {
                     self.checked_constraint(attr, out);
                 }
-                "required_version" => self.required_version_ignored(attr, reads_a_constraint, out),
+                "required_version" => ignored.push(IgnoredRequiredVersion {
+                    file_id: self.file_id,
+                    file: self.file,
+                    attr,
+                }),
                 "experiments" | "language" => out.push(
                     Diagnostic::new(
                         Code::TerraformSettingIgnored,
@@ -415,12 +483,13 @@ impl FileChecker<'_> {
         self.syntax_only_constraint(version, out);
     }
 
-    fn required_version_ignored(
-        &self,
-        attr: &Attribute,
-        reads_a_constraint: bool,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    /// `required-version-ignored` (`diagnostics.md` §4.5, with issue 16's
+    /// severity): a **warning** only when the ignored constraint would reject
+    /// the configured OpenTofu version and the module declares no constraint
+    /// OpenTofu reads, since only then does ignoring it change anything; a
+    /// **hint** otherwise (it accepts the version, it cannot be read as a
+    /// constraint, or a constraint for OpenTofu sits beside it).
+    fn required_version_ignored(&self, attr: &Attribute, reads_a_constraint: bool) -> Diagnostic {
         let mut detail = String::from(
             "OpenTofu 1.12 ignores required_version in .tf and .tf.json files, assuming it constrains Terraform; it does not even check its syntax. To constrain OpenTofu, use a language block (language { compatible_with { opentofu = \"…\" } }) or required_version in a .tofu file.",
         );
@@ -428,21 +497,24 @@ impl FileChecker<'_> {
             ConstraintText::Text(text) => Constraints::parse(&text).ok().map(|c| (text, c)),
             _ => None,
         };
-        if let Some((_, constraints)) = &constraint {
-            let verdict = if constraints.accepts(self.tofu_version) {
-                "would accept"
+        let rejects_tofu_version = constraint
+            .as_ref()
+            .is_some_and(|(_, constraints)| !constraints.accepts(self.tofu_version));
+        if constraint.is_some() {
+            let verdict = if rejects_tofu_version {
+                "would not accept OpenTofu v{V}: OpenTofu loads the module anyway, although the constraint excludes this version"
             } else {
-                "would not accept"
+                "would accept OpenTofu v{V}, so ignoring it changes nothing for this version"
             };
             detail.push_str(&format!(
-                " This constraint {verdict} OpenTofu v{}.",
-                self.tofu_version
+                " This constraint {}.",
+                verdict.replace("{V}", &self.tofu_version.to_string())
             ));
         }
-        let severity = if reads_a_constraint {
-            Severity::Hint
-        } else {
+        let severity = if rejects_tofu_version && !reads_a_constraint {
             Severity::Warning
+        } else {
+            Severity::Hint
         };
         if reads_a_constraint {
             detail.push_str(" The module also declares a constraint OpenTofu reads, so this one is evidently meant for Terraform.");
@@ -459,14 +531,33 @@ impl FileChecker<'_> {
                 diagnostic = diagnostic.with_fix(fix);
             }
         }
-        out.push(diagnostic);
+        diagnostic
     }
 
     /// Declares the constraint where OpenTofu reads it: in a `.tofu` file that
     /// hides no `.tf` file (a new `versions.tofu` next to `versions.tf` would
     /// hide all of `versions.tf`).
+    ///
+    /// The constraint written never rejects the configured OpenTofu version:
+    /// one that does is replaced by its lower bound (`~> 1.11.0` becomes
+    /// `>= 1.11.0`), and when that still rejects it there is no fix.
     fn required_version_fix(&self, text: &str, constraints: &Constraints) -> Option<Fix> {
-        let quoted = format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""));
+        let (written, constraints) = if constraints.accepts(self.tofu_version) {
+            (text.trim().to_owned(), constraints.clone())
+        } else {
+            let bound = constraints.lower_bound()?;
+            if !bound.accepts(self.tofu_version) {
+                return None;
+            }
+            let text = bound.text.clone();
+            (
+                text,
+                Constraints {
+                    elements: vec![bound],
+                },
+            )
+        };
+        let quoted = format!("\"{}\"", written.replace('\\', "\\\\").replace('"', "\\\""));
         let excludes_old = Version::parse(LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS)
             .map(|old| !constraints.accepts(&old))
             .unwrap_or(false);
@@ -476,9 +567,9 @@ impl FileChecker<'_> {
             format!("terraform {{\n  required_version = {quoted}\n}}\n")
         };
         let title = if excludes_old {
-            "Declare the constraint for OpenTofu in a language block (.tofu file)"
+            format!("Constrain OpenTofu to {quoted} in a language block (.tofu file)")
         } else {
-            "Declare the constraint for OpenTofu in a .tofu file"
+            format!("Constrain OpenTofu to {quoted} in a .tofu file")
         };
         // Append to an existing primary .tofu file (not JSON) if there is one.
         let existing = self.module.primary.iter().copied().find(|&id| {
