@@ -46,7 +46,7 @@ fn is_go_printable(c: char) -> bool {
     }
     let invisible_format = matches!(
         u32::from(c),
-        0xad | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0xfeff
+        0xad | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0xfeff | 0xe0000..=0xe007f
     );
     !(c.is_control() || c.is_whitespace() || invisible_format)
 }
