@@ -15,6 +15,7 @@ use crate::discovery;
 use crate::effective::EffectiveModule;
 use crate::input::{Config, FileContent, InputFile, ParseCache};
 use crate::merge;
+use crate::reporting;
 use crate::rules;
 
 /// What a file is to its module.
@@ -282,7 +283,11 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     let mut version_rules = Vec::new();
     rules::versions::check(&module, &config.parsed_tofu_version(), &mut version_rules);
     module.diagnostics.extend(version_rules);
-    withhold_after_version_incompatibility(&mut module.diagnostics);
+    let mut diagnostics = std::mem::take(&mut module.diagnostics);
+    reporting::apply_suppressions(&module, &mut diagnostics);
+    withhold_after_version_incompatibility(&mut diagnostics);
+    reporting::apply_severity_overrides(config, &mut diagnostics);
+    module.diagnostics = diagnostics;
     sort_diagnostics(&mut module.diagnostics);
     cache.finish();
     module

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::{Diagnostic, FileId, LineIndex, SourceFile};
+use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Severity, SourceFile};
 
 use crate::analysis::FileRole;
 use crate::effective::EffectiveBody;
@@ -62,10 +62,13 @@ impl FileContent {
 }
 
 /// Configuration that changes what the analysis reports.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// The OpenTofu version constraints are checked against (`tofuVersion`).
     pub tofu_version: String,
+    /// Per-code severities the user chose (`diagnostics.severity`): `None`
+    /// turns the code off. Codes not listed keep the rule's severity.
+    pub severity_overrides: Vec<(Code, Option<Severity>)>,
 }
 
 pub const DEFAULT_TOFU_VERSION: &str = "1.12.6";
@@ -84,6 +87,31 @@ impl Config {
             })
     }
 
+    /// Reads one `diagnostics.severity` entry, as the settings and
+    /// `.tofu-lens.toml` give it: a code name and one of `error`, `warning`,
+    /// `info`, `hint` or `off`. The error says what is wrong, in a sentence.
+    pub fn parse_severity_override(
+        code: &str,
+        level: &str,
+    ) -> Result<(Code, Option<Severity>), String> {
+        let Some(parsed_code) = Code::from_name(code) else {
+            return Err(format!("\"{code}\" is not a tofu-lens diagnostic code"));
+        };
+        let severity = match level {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "info" => Some(Severity::Info),
+            "hint" => Some(Severity::Hint),
+            "off" => None,
+            _ => {
+                return Err(format!(
+                    "the severity of {code} must be \"error\", \"warning\", \"info\", \"hint\" or \"off\", not \"{level}\""
+                ))
+            }
+        };
+        Ok((parsed_code, severity))
+    }
+
     /// True when `tofu_version` is usable (callers report it otherwise).
     pub fn tofu_version_is_valid(&self) -> bool {
         Version::parse(self.tofu_version.trim()).is_ok()
@@ -94,6 +122,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             tofu_version: DEFAULT_TOFU_VERSION.to_owned(),
+            severity_overrides: Vec::new(),
         }
     }
 }

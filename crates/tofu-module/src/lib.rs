@@ -14,6 +14,7 @@ pub mod effective;
 mod go_text;
 mod input;
 mod merge;
+mod reporting;
 mod rules;
 mod schema;
 pub mod show;
