@@ -1,9 +1,11 @@
 //! Loading every module directory under the paths a user gave, as `check` does.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use tofu_module::{analyze, Config, ModuleAnalysis, ParseCache};
-use tofu_vfs::WalkLimits;
+use tofu_vfs::{ProjectConfig, WalkLimits};
 
 /// One analysed module directory, with the path to show for it (the user's
 /// PATH joined with the directory below it).
@@ -26,6 +28,8 @@ pub struct CheckReport {
     pub unreadable_dirs: Vec<UnreadableDir>,
     /// Set when a walk stopped at its limit; the message says where.
     pub truncated: Vec<PathBuf>,
+    /// What was wrong in the `.tofu-lens.toml` files read (each says which).
+    pub config_problems: Vec<String>,
 }
 
 impl CheckReport {
@@ -45,7 +49,17 @@ pub struct MissingPath(pub PathBuf);
 /// Finds the module directories of `paths` (a directory is walked; a file stands
 /// for the directory holding it; each directory is checked once) and analyses
 /// each one.
-pub fn check_paths(paths: &[PathBuf], config: &Config) -> Result<CheckReport, MissingPath> {
+///
+/// Each directory is analysed with `config` under the nearest
+/// `.tofu-lens.toml` above it: the file's `tofuVersion` and
+/// `diagnostics.severity` apply over `config`, and directories its `exclude`
+/// globs match (relative to the file's directory) are skipped.
+/// `tofu_version_flag` (`--tofu-version`) wins over the file.
+pub fn check_paths(
+    paths: &[PathBuf],
+    config: &Config,
+    tofu_version_flag: Option<&str>,
+) -> Result<CheckReport, MissingPath> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut report = CheckReport::default();
     for path in paths {
@@ -68,15 +82,24 @@ pub fn check_paths(paths: &[PathBuf], config: &Config) -> Result<CheckReport, Mi
     }
     dirs.sort();
     dirs.dedup();
+    let mut project_configs = ProjectConfigs::default();
     for dir in dirs {
         let readable_dir = if dir.as_os_str().is_empty() {
             Path::new(".")
         } else {
             dir.as_path()
         };
+        let project = project_configs.for_dir(readable_dir);
+        if project.is_some_and(|project| excludes(project, readable_dir)) {
+            continue;
+        }
+        let mut dir_config = project.map_or_else(|| config.clone(), |p| p.apply_to(config));
+        if let Some(version) = tofu_version_flag {
+            dir_config.tofu_version = version.to_owned();
+        }
         match tofu_vfs::read_module_dir(readable_dir) {
             Ok(files) => {
-                let analysis = analyze(&files, config, &mut ParseCache::new());
+                let analysis = analyze(&files, &dir_config, &mut ParseCache::new());
                 if analysis.primary.is_empty() && analysis.overrides.is_empty() {
                     continue;
                 }
@@ -88,5 +111,57 @@ pub fn check_paths(paths: &[PathBuf], config: &Config) -> Result<CheckReport, Mi
             }),
         }
     }
+    report.config_problems = project_configs.problems();
     Ok(report)
+}
+
+/// The `.tofu-lens.toml` of each directory, each file read once.
+#[derive(Default)]
+struct ProjectConfigs {
+    by_dir: HashMap<PathBuf, Option<Rc<ProjectConfig>>>,
+    by_file: HashMap<PathBuf, Rc<ProjectConfig>>,
+}
+
+impl ProjectConfigs {
+    fn for_dir(&mut self, dir: &Path) -> Option<&ProjectConfig> {
+        if !self.by_dir.contains_key(dir) {
+            let found = tofu_vfs::find_project_config(dir).map(|project| {
+                Rc::clone(
+                    self.by_file
+                        .entry(project.path.clone())
+                        .or_insert_with(|| Rc::new(project)),
+                )
+            });
+            self.by_dir.insert(dir.to_path_buf(), found);
+        }
+        self.by_dir.get(dir).and_then(Option::as_deref)
+    }
+
+    /// Every problem of every file read, once, sorted by file.
+    fn problems(&self) -> Vec<String> {
+        let mut files: Vec<&Rc<ProjectConfig>> = self.by_file.values().collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files
+            .into_iter()
+            .flat_map(|project| project.problems.iter().cloned())
+            .collect()
+    }
+}
+
+/// True when the file's `exclude` globs match `dir` (relative to the file's
+/// directory), or a file directly inside it.
+fn excludes(project: &ProjectConfig, dir: &Path) -> bool {
+    let Some(globs) = project.exclude_globs() else {
+        return false;
+    };
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let Ok(relative) = absolute.strip_prefix(project.root()) else {
+        return false;
+    };
+    let relative = relative
+        .components()
+        .map(|component| component.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    globs.is_excluded(&relative) || globs.is_excluded(&format!("{relative}/main.tf"))
 }

@@ -40,9 +40,10 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// The OpenTofu version constraints are checked against.
-        #[arg(long, value_name = "VERSION", default_value = DEFAULT_TOFU_VERSION)]
-        tofu_version: String,
+        /// The OpenTofu version constraints are checked against [default: the tofuVersion of
+        /// .tofu-lens.toml, else 1.12.6]
+        #[arg(long, value_name = "VERSION")]
+        tofu_version: Option<String>,
         /// Apply the safe suggested fixes (e.g. remove depends_on from an override), print what
         /// changed, then report what remains.
         #[arg(long)]
@@ -89,20 +90,31 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String, fix: bool) -> ExitCode {
+fn run_check(
+    paths: Vec<PathBuf>,
+    format: Format,
+    tofu_version_flag: Option<String>,
+    fix: bool,
+) -> ExitCode {
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths
     };
-    let config = Config { tofu_version };
+    let config = Config {
+        tofu_version: tofu_version_flag
+            .clone()
+            .unwrap_or_else(|| DEFAULT_TOFU_VERSION.to_owned()),
+        ..Config::default()
+    };
     if !config.tofu_version_is_valid() {
         eprintln!(
             "tofu-lens check: --tofu-version {:?} is not a version; using {DEFAULT_TOFU_VERSION}",
             config.tofu_version
         );
     }
-    let Some(mut report) = check_or_report(&paths, &config) else {
+    let flag = tofu_version_flag.as_deref();
+    let Some(mut report) = check_or_report(&paths, &config, flag) else {
         return ExitCode::from(2);
     };
     if fix {
@@ -123,10 +135,13 @@ fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String, fix: boo
                 return ExitCode::from(2);
             }
         }
-        let Some(after) = check_or_report(&paths, &config) else {
+        let Some(after) = check_or_report(&paths, &config, flag) else {
             return ExitCode::from(2);
         };
         report = after;
+    }
+    for problem in &report.config_problems {
+        eprintln!("tofu-lens check: {problem}");
     }
     for path in &report.truncated {
         eprintln!(
@@ -152,7 +167,10 @@ fn run_show(
     format: Format,
     tofu_version: String,
 ) -> ExitCode {
-    let config = Config { tofu_version };
+    let config = Config {
+        tofu_version,
+        ..Config::default()
+    };
     let result = show::load(path, &config).and_then(|analysis| match format {
         Format::Text => show::text(&analysis, address),
         Format::Json => show::json(&analysis, address),
@@ -177,8 +195,12 @@ fn run_show(
 }
 
 /// Runs the check, or says why it could not (a PATH that does not exist).
-fn check_or_report(paths: &[PathBuf], config: &Config) -> Option<check::CheckReport> {
-    match check::check_paths(paths, config) {
+fn check_or_report(
+    paths: &[PathBuf],
+    config: &Config,
+    tofu_version_flag: Option<&str>,
+) -> Option<check::CheckReport> {
+    match check::check_paths(paths, config, tofu_version_flag) {
         Ok(report) => Some(report),
         Err(check::MissingPath(path)) => {
             eprintln!(

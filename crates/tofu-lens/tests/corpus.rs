@@ -32,7 +32,7 @@ fn corpus() -> PathBuf {
 fn real_modules_have_errors_only_where_opentofu_reports_them() {
     let corpus = corpus();
     let paths: Vec<PathBuf> = REAL_MODULES.iter().map(|name| corpus.join(name)).collect();
-    let report = check::check_paths(&paths, &Config::default()).unwrap();
+    let report = check::check_paths(&paths, &Config::default(), None).unwrap();
     assert!(
         report.modules.len() > 250,
         "only {} module dirs found",
@@ -64,7 +64,7 @@ fn real_modules_have_errors_only_where_opentofu_reports_them() {
 #[test]
 fn every_corpus_directory_loads_without_panicking() {
     // OpenTofu's own fixtures too: deliberately broken input must not crash us.
-    let report = check::check_paths(&[corpus()], &Config::default()).unwrap();
+    let report = check::check_paths(&[corpus()], &Config::default(), None).unwrap();
     let n_files: usize = report.modules.iter().map(|m| m.analysis.files.len()).sum();
     assert!(n_files > 2000, "only {n_files} files loaded");
     let text = render::text(&report);

@@ -10,7 +10,6 @@
 //! and nothing here writes files.
 
 mod document;
-mod glob;
 mod notifications;
 pub mod position;
 mod requests;

@@ -80,24 +80,29 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
     if folders.is_empty() {
         folders.extend(params.root_uri.as_ref().and_then(uri::to_path));
     }
-    let problems = {
+    // The workspace's .tofu-lens.toml, read before the session is locked.
+    let project = folders
+        .first()
+        .and_then(|folder| tofu_vfs::find_project_config(folder));
+    let defaults = project
+        .as_ref()
+        .map_or_else(Settings::default, Settings::from_project);
+    let mut problems = project.map(|project| project.problems).unwrap_or_default();
+    let parsed = params
+        .initialization_options
+        .as_ref()
+        .and_then(|options| Settings::from_json(options, &defaults));
+    let (settings, settings_problems) = parsed.unwrap_or_else(|| (defaults.clone(), Vec::new()));
+    problems.extend(settings_problems);
+    {
         let mut session = shared.session();
         session.encoding = encoding;
         session.support = support;
         session.folders = folders;
-        let parsed = params
-            .initialization_options
-            .as_ref()
-            .and_then(Settings::from_json);
-        match parsed {
-            Some((settings, problems)) => {
-                session.host.set_config(settings.engine_config());
-                session.settings = settings;
-                problems
-            }
-            None => Vec::new(),
-        }
-    };
+        session.host.set_config(settings.engine_config());
+        session.settings = settings;
+        session.settings_defaults = defaults;
+    }
     if !problems.is_empty() {
         let shared = Arc::clone(shared);
         tokio::spawn(async move { show_problems(&shared, problems).await });
@@ -212,7 +217,11 @@ async fn pull_configuration(shared: &Arc<Shared>) {
     };
     match answered(shared.client.configuration(vec![item])).await {
         Ok(values) => {
-            if let Some((settings, problems)) = values.first().and_then(Settings::from_json) {
+            let defaults = shared.session().settings_defaults.clone();
+            let parsed = values
+                .first()
+                .and_then(|value| Settings::from_json(value, &defaults));
+            if let Some((settings, problems)) = parsed {
                 apply_settings(shared, settings, problems).await;
             }
         }
@@ -230,7 +239,8 @@ pub async fn did_change_configuration(shared: &Arc<Shared>, params: DidChangeCon
         Value::Object(object) => object.get("tofuLens").unwrap_or(&params.settings),
         other => other,
     };
-    if let Some((settings, problems)) = Settings::from_json(settings) {
+    let defaults = shared.session().settings_defaults.clone();
+    if let Some((settings, problems)) = Settings::from_json(settings, &defaults) {
         apply_settings(shared, settings, problems).await;
     }
 }
@@ -242,7 +252,7 @@ async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: Vec<
         let mut session = shared.session();
         let old = std::mem::replace(&mut session.settings, settings.clone());
         let mut dirs = Vec::new();
-        if old.tofu_version != settings.tofu_version {
+        if old.engine_config() != settings.engine_config() {
             dirs.extend(session.host.set_config(settings.engine_config()));
         }
         if old.scope != settings.scope {

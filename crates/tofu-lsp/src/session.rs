@@ -63,6 +63,9 @@ pub struct Session {
     pub host: AnalysisHost,
     pub documents: HashMap<PathBuf, Document>,
     pub settings: Settings,
+    /// What the workspace's `.tofu-lens.toml` sets: the base the editor's
+    /// settings are read over.
+    pub settings_defaults: Settings,
     pub encoding: PositionEncoding,
     pub support: ClientSupport,
     pub folders: Vec<PathBuf>,
@@ -76,6 +79,7 @@ impl Session {
         Session {
             host: AnalysisHost::new(settings.engine_config()),
             documents: HashMap::new(),
+            settings_defaults: settings.clone(),
             settings,
             encoding: PositionEncoding::Utf16,
             support: ClientSupport::default(),

@@ -6,11 +6,16 @@
 //! `tofuVersion`) falls back to its default and comes back as a problem for
 //! the server to show once. Unknown keys are ignored. A missing or `null`
 //! settings object means "keep what you have", which callers decide.
+//!
+//! The defaults are those of the workspace's `.tofu-lens.toml`, if it has
+//! one ([`Settings::from_project`]); what the editor sends wins over them,
+//! key by key (per code for `diagnostics.severity`).
 
 use serde_json::Value;
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
+use tofu_syntax::{Code, Severity};
 
-use crate::glob::ExcludeGlobs;
+use tofu_vfs::{ExcludeGlobs, ProjectConfig};
 
 /// Which module directories get diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +31,8 @@ pub struct Settings {
     pub scope: DiagnosticsScope,
     pub tofu_version: String,
     pub exclude: ExcludeGlobs,
+    /// `diagnostics.severity`: per-code severities, `None` for `off`.
+    pub severity_overrides: Vec<(Code, Option<Severity>)>,
 }
 
 pub const DEFAULT_EXCLUDE: &str = ".terraform/**";
@@ -36,6 +43,7 @@ impl Default for Settings {
             scope: DiagnosticsScope::Workspace,
             tofu_version: DEFAULT_TOFU_VERSION.to_owned(),
             exclude: ExcludeGlobs::new(vec![DEFAULT_EXCLUDE.to_owned()]),
+            severity_overrides: Vec::new(),
         }
     }
 }
@@ -44,24 +52,44 @@ impl Settings {
     pub fn engine_config(&self) -> Config {
         Config {
             tofu_version: self.tofu_version.clone(),
+            severity_overrides: self.severity_overrides.clone(),
         }
     }
 
-    /// Parses a settings object. `None` for `null` or a non-object (keep the
-    /// current settings); otherwise the settings and the problems found.
-    /// `{"tofuLens": {…}}` is unwrapped.
-    pub fn from_json(value: &Value) -> Option<(Settings, Vec<String>)> {
+    /// The defaults a `.tofu-lens.toml` gives: its values over the built-in
+    /// ones. (Its `exclude` globs are taken as relative to the workspace
+    /// folder, which is where the file normally sits.)
+    pub fn from_project(project: &ProjectConfig) -> Settings {
+        let mut settings = Settings::default();
+        if let Some(version) = &project.tofu_version {
+            settings.tofu_version.clone_from(version);
+        }
+        if let Some(globs) = project.exclude_globs() {
+            settings.exclude = globs;
+        }
+        settings
+            .severity_overrides
+            .clone_from(&project.severity_overrides);
+        settings
+    }
+
+    /// Parses a settings object over `defaults` (what `.tofu-lens.toml`
+    /// gives, or [`Settings::default`]). `None` for `null` or a non-object
+    /// (keep the current settings); otherwise the settings and the problems
+    /// found. `{"tofuLens": {…}}` is unwrapped.
+    pub fn from_json(value: &Value, defaults: &Settings) -> Option<(Settings, Vec<String>)> {
         let object = value.as_object()?;
         if let Some(inner) = object.get("tofuLens").filter(|inner| inner.is_object()) {
-            return Settings::from_json(inner);
+            return Settings::from_json(inner, defaults);
         }
-        let mut settings = Settings::default();
+        let mut settings = defaults.clone();
         let mut problems = Vec::new();
         match object.get("tofuVersion") {
             None | Some(Value::Null) => {}
             Some(Value::String(version)) => {
                 let config = Config {
                     tofu_version: version.clone(),
+                    ..Config::default()
                 };
                 if config.tofu_version_is_valid() {
                     settings.tofu_version = version.clone();
@@ -80,19 +108,24 @@ impl Settings {
         }
         match object.get("diagnostics") {
             None | Some(Value::Null) => {}
-            Some(Value::Object(diagnostics)) => match diagnostics.get("scope") {
-                None | Some(Value::Null) => {}
-                Some(Value::String(scope)) if scope == "workspace" => {}
-                Some(Value::String(scope)) if scope == "open" => {
-                    settings.scope = DiagnosticsScope::Open;
+            Some(Value::Object(diagnostics)) => {
+                match diagnostics.get("scope") {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(scope)) if scope == "workspace" => {
+                        settings.scope = DiagnosticsScope::Workspace;
+                    }
+                    Some(Value::String(scope)) if scope == "open" => {
+                        settings.scope = DiagnosticsScope::Open;
+                    }
+                    Some(other) => problems.push(wrong_type(
+                        "diagnostics.scope",
+                        "\"workspace\" or \"open\"",
+                        other,
+                        "\"workspace\"",
+                    )),
                 }
-                Some(other) => problems.push(wrong_type(
-                    "diagnostics.scope",
-                    "\"workspace\" or \"open\"",
-                    other,
-                    "\"workspace\"",
-                )),
-            },
+                read_severity(diagnostics.get("severity"), &mut settings, &mut problems);
+            }
             Some(other) => problems.push(wrong_type(
                 "diagnostics",
                 "an object",
@@ -121,6 +154,43 @@ impl Settings {
     }
 }
 
+/// `diagnostics.severity`: `{CODE: "error"|"warning"|"info"|"hint"|"off"}`,
+/// each code replacing what the defaults say of it.
+fn read_severity(value: Option<&Value>, settings: &mut Settings, problems: &mut Vec<String>) {
+    let levels = match value {
+        None | Some(Value::Null) => return,
+        Some(Value::Object(levels)) => levels,
+        Some(other) => {
+            problems.push(wrong_type(
+                "diagnostics.severity",
+                "an object",
+                other,
+                "the defaults",
+            ));
+            return;
+        }
+    };
+    for (code, level) in levels {
+        let parsed = match level {
+            Value::String(level) => Config::parse_severity_override(code, level),
+            other => Err(format!(
+                "the severity of {code} must be a string, not {other}"
+            )),
+        };
+        match parsed {
+            Ok((code, severity)) => {
+                settings
+                    .severity_overrides
+                    .retain(|(other, _)| *other != code);
+                settings.severity_overrides.push((code, severity));
+            }
+            Err(message) => problems.push(format!(
+                "tofu-lens: setting diagnostics.severity: {message}; ignored."
+            )),
+        }
+    }
+}
+
 fn wrong_type(key: &str, expected: &str, found: &Value, default: &str) -> String {
     format!("tofu-lens: setting {key} must be {expected}, not {found}; using {default}.")
 }
@@ -133,25 +203,55 @@ mod tests {
 
     #[test]
     fn settings_parse_with_defaults_and_problems() {
+        let defaults = Settings::default();
         let (settings, problems) = Settings::from_json(&json!({
             "tofuLens": {"tofuVersion": "1.11.2", "diagnostics": {"scope": "open"}, "exclude": [], "other": 1}
-        }))
+        }), &defaults)
         .unwrap();
         assert!(problems.is_empty());
         assert_eq!(settings.scope, DiagnosticsScope::Open);
         assert_eq!(settings.tofu_version, "1.11.2");
         assert!(!settings.exclude.is_excluded(".terraform/x.tf"));
 
-        let (settings, problems) = Settings::from_json(&json!({
-            "tofuVersion": 12, "diagnostics": {"scope": "everywhere"}, "exclude": "x"
-        }))
+        let (settings, problems) = Settings::from_json(
+            &json!({
+                "tofuVersion": 12, "diagnostics": {"scope": "everywhere"}, "exclude": "x"
+            }),
+            &defaults,
+        )
         .unwrap();
         assert_eq!(settings, Settings::default());
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("tofuVersion must be a string, not 12"));
 
-        let (_, problems) = Settings::from_json(&json!({"tofuVersion": "banana"})).unwrap();
+        let (_, problems) =
+            Settings::from_json(&json!({"tofuVersion": "banana"}), &defaults).unwrap();
         assert_eq!(problems.len(), 1);
-        assert_eq!(Settings::from_json(&Value::Null), None);
+        assert_eq!(Settings::from_json(&Value::Null, &defaults), None);
+    }
+
+    #[test]
+    fn the_editor_wins_over_the_project_file_key_by_key() {
+        let project = ProjectConfig::parse(
+            std::path::Path::new("/w/.tofu-lens.toml"),
+            "tofuVersion = \"1.10.0\"\n[diagnostics.severity]\nfile-shadowed = \"off\"\nduplicate-block = \"warning\"\n",
+        );
+        let defaults = Settings::from_project(&project);
+        assert_eq!(defaults.tofu_version, "1.10.0");
+        let (settings, problems) = Settings::from_json(
+            &json!({"diagnostics": {"severity": {"duplicate-block": "hint", "nope": "off", "file-ignored": 3}}}),
+            &defaults,
+        )
+        .unwrap();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(settings.tofu_version, "1.10.0");
+        assert_eq!(
+            settings.severity_overrides,
+            [
+                (Code::FileShadowed, None),
+                (Code::DuplicateBlock, Some(Severity::Hint)),
+            ]
+        );
+        assert_eq!(settings.engine_config().severity_overrides.len(), 2);
     }
 }

@@ -20,6 +20,12 @@ use std::path::{Path, PathBuf};
 use tofu_module::discovery::{self, has_config_extension};
 use tofu_module::{FileContent, InputFile};
 
+mod glob;
+mod project_config;
+
+pub use glob::ExcludeGlobs;
+pub use project_config::{find_project_config, ProjectConfig, PROJECT_CONFIG_FILE};
+
 /// Directory names never walked into (besides hidden ones).
 pub const SKIPPED_DIRS: [&str; 3] = [".terraform", ".git", "node_modules"];
 

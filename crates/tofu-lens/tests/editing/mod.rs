@@ -180,7 +180,8 @@ pub fn as_editor_sees_all(
 /// What `tofu-lens check --format json` says about every module directory
 /// under `dir`, by path relative to `dir` (files without diagnostics too).
 pub fn check_dir(dir: &Path) -> BTreeMap<PathBuf, Vec<Compared>> {
-    let report = tofu_lens::check::check_paths(&[dir.to_path_buf()], &Config::default()).unwrap();
+    let report =
+        tofu_lens::check::check_paths(&[dir.to_path_buf()], &Config::default(), None).unwrap();
     let mut expected: BTreeMap<PathBuf, Vec<Compared>> = BTreeMap::new();
     for module in &report.modules {
         for file in &module.analysis.files {
