@@ -81,3 +81,52 @@ fn crate_dependency_invariants_hold() {
         }
     }
 }
+
+/// ARCHITECTURE.md's code map as a rule: each workspace crate depends only on
+/// workspace crates to its left in this order (dev-dependencies included:
+/// a test must not reach rightwards either).
+#[test]
+fn workspace_crates_depend_only_leftward() {
+    let order = [
+        "tofu-syntax",
+        "tofu-module",
+        "tofu-vfs",
+        "tofu-ide",
+        "tofu-lsp",
+        "tofu-lens",
+        "tofu-bench",
+    ];
+    let mut problems = Vec::new();
+    for (position, name) in order.iter().enumerate() {
+        let manifest =
+            fs::read_to_string(repo().join("crates").join(name).join("Cargo.toml")).unwrap();
+        let mut in_dependencies = false;
+        for line in manifest.lines() {
+            let line = line.trim();
+            if line.starts_with('[') {
+                in_dependencies = line.contains("dependencies");
+                continue;
+            }
+            if !in_dependencies {
+                continue;
+            }
+            let dependency = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            let Some(index) = order
+                .iter()
+                .position(|crate_name| *crate_name == dependency)
+            else {
+                assert!(
+                    !dependency.starts_with("tofu-"),
+                    "{name} depends on {dependency}, which is not in the code map"
+                );
+                continue;
+            };
+            if index >= position {
+                problems.push(format!(
+                    "{name} depends on {dependency}, which is not to its left"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
