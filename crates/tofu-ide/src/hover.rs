@@ -15,10 +15,10 @@ use tofu_module::show::{
     render_as_written, render_block, render_locals, render_terraform, Provenance,
 };
 use tofu_module::{
-    address_of, BlockRef, EffectiveAttribute, EffectiveBlock, EffectiveLocal, FileRole,
-    ModuleAnalysis, Origin,
+    address_of, BlockFate, BlockRef, DropReason, EffectiveAttribute, EffectiveBlock,
+    EffectiveLocal, FileRole, ModuleAnalysis, Origin,
 };
-use tofu_syntax::{Block, Code, TextRange};
+use tofu_syntax::{Block, TextRange};
 
 use crate::analysis::{Analysis, FileInModule};
 use crate::locate::{block_at, BlockAt};
@@ -29,27 +29,6 @@ pub struct HoverResult {
     pub markdown: String,
     pub range: TextRange,
 }
-
-/// Top-level block types OpenTofu knows (`diagnostics.md` §4.1).
-const KNOWN_BLOCK_TYPES: [&str; 14] = [
-    "terraform",
-    "language",
-    "locals",
-    "moved",
-    "import",
-    "removed",
-    "provider",
-    "variable",
-    "output",
-    "module",
-    "check",
-    "resource",
-    "data",
-    "ephemeral",
-];
-
-/// Blocks OpenTofu refuses in override files.
-const FORBIDDEN_IN_OVERRIDES: [&str; 5] = ["language", "check", "moved", "import", "removed"];
 
 impl Analysis {
     /// Hover at byte `offset` of the file at `path`.
@@ -226,7 +205,11 @@ fn attribute_change(
 fn terraform_hover(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
     let view = &analysis.effective.terraform;
     if !view.blocks.contains(&at.block_ref) {
-        return as_written_text(analysis, at, Some(dropped_note(analysis, at)));
+        let note = match analysis.fate(at.block_ref) {
+            Some(BlockFate::Dropped(reason)) => dropped_note(at, *reason),
+            _ => "OpenTofu does not read this block.".to_owned(),
+        };
+        return as_written_text(analysis, at, Some(note));
     }
     let mut out = code_block(&render_terraform(analysis, Provenance::OverridesOnly));
     out.push_str("\nThe effective settings of every `terraform` block of the module: ");
@@ -311,54 +294,41 @@ fn locals_hover(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
 
 fn as_written_hover(found: &FileInModule<'_>, at: &BlockAt<'_>) -> String {
     let analysis = found.analysis();
-    let note = if at.role == FileRole::Override
-        && FORBIDDEN_IN_OVERRIDES.contains(&at.block.kind.as_str())
-    {
-        Some(format!(
+    let note = match analysis.fate(at.block_ref) {
+        Some(BlockFate::ForbiddenInOverride) => Some(format!(
             "OpenTofu rejects this block: `{}` blocks are not allowed in override files.",
             at.block.kind
-        ))
-    } else if has_label_error(analysis, at) || !KNOWN_BLOCK_TYPES.contains(&at.block.kind.as_str())
-    {
-        Some(dropped_note(analysis, at))
-    } else if let Some(address) = address_of(at.block) {
-        match at.role {
-            FileRole::Override => Some(format!(
+        )),
+        Some(BlockFate::Dropped(reason)) => Some(dropped_note(at, *reason)),
+        Some(BlockFate::NoBase) => address_of(at.block).map(|address| {
+            format!(
                 "OpenTofu rejects this override: no primary file declares `{address}`, so there is nothing to merge it into."
-            )),
-            _ => analysis.declarations.get(&address).map(|declared| {
-                format!(
-                    "OpenTofu reports this duplicate declaration and uses the one at `{}`.",
-                    place(analysis, block_origin(analysis, declared.kept))
-                )
-            }),
-        }
-    } else {
-        None
+            )
+        }),
+        Some(BlockFate::Duplicate { kept }) => Some(format!(
+            "OpenTofu reports this duplicate declaration and uses the one at `{}`.",
+            place(analysis, block_origin(analysis, *kept))
+        )),
+        _ => None,
     };
     as_written_text(analysis, at, note)
 }
 
-fn dropped_note(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
-    if has_label_error(analysis, at) {
-        "OpenTofu rejects this block: its labels are wrong, so it is dropped.".to_owned()
-    } else {
-        format!(
+/// Why OpenTofu drops the block, as hover says it.
+fn dropped_note(at: &BlockAt<'_>, reason: DropReason) -> String {
+    match reason {
+        DropReason::WrongLabels => {
+            "OpenTofu rejects this block: its labels are wrong, so it is dropped.".to_owned()
+        }
+        DropReason::UnknownBlockType => format!(
             "OpenTofu rejects this block: `{}` is not a top-level block type.",
             at.block.kind
-        )
+        ),
+        DropReason::InvalidProviderName => {
+            "OpenTofu rejects this block: its provider local name is invalid, so it is dropped."
+                .to_owned()
+        }
     }
-}
-
-fn has_label_error(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> bool {
-    analysis.diagnostics.iter().any(|diagnostic| {
-        diagnostic.code == Code::InvalidBlockLabels
-            && diagnostic.subject.file == at.block_ref.file
-            && diagnostic
-                .subject
-                .range
-                .is_some_and(|range| at.block.range.contains_inclusive(range.start))
-    })
 }
 
 fn as_written_text(analysis: &ModuleAnalysis, at: &BlockAt<'_>, note: Option<String>) -> String {

@@ -168,6 +168,55 @@ moved {
     ));
 }
 
+/// The line under an as-written block says what OpenTofu does with it, read
+/// from the block's fate in the analysis.
+#[test]
+fn hover_says_the_fate_of_blocks_without_an_effective_view() {
+    let text = r#"
+//- main.tf
+variable "region" {}
+variable "region" {
+  default = "x"
+}
+resource "aws_instance" {}
+bogus "x" {}
+provider "my_test" {}
+terraform "labelled" {}
+//- override.tf
+provider "my_test" {
+  region = "x"
+}
+"#;
+    let note = |file: &str, needle: &str| {
+        let markdown = hover(&with_cursor(text, file, needle));
+        markdown.lines().last().unwrap_or_default().to_owned()
+    };
+    assert_eq!(
+        note("main.tf", "variable \"region\" {}"),
+        "OpenTofu reports this duplicate declaration and uses the one at `main.tf:2`."
+    );
+    assert_eq!(
+        note("main.tf", "resource"),
+        "OpenTofu rejects this block: its labels are wrong, so it is dropped."
+    );
+    assert_eq!(
+        note("main.tf", "bogus"),
+        "OpenTofu rejects this block: `bogus` is not a top-level block type."
+    );
+    assert_eq!(
+        note("main.tf", "provider"),
+        "OpenTofu rejects this block: its provider local name is invalid, so it is dropped."
+    );
+    assert_eq!(
+        note("override.tf", "provider"),
+        "OpenTofu rejects this block: its provider local name is invalid, so it is dropped."
+    );
+    assert_eq!(
+        note("main.tf", "terraform"),
+        "OpenTofu rejects this block: its labels are wrong, so it is dropped."
+    );
+}
+
 #[test]
 fn hover_is_null_outside_blocks_and_in_files_opentofu_does_not_read() {
     let outside = "//- main.tf\nvariable \"a\" {}\n$0\n# comment\n";

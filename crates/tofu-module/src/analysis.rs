@@ -6,198 +6,40 @@
 
 use std::sync::Arc;
 
-use tofu_syntax::{
-    Attribute, Block, Code, Diagnostic, FileId, LineIndex, Location, SourceFile, TextRange,
-};
+use std::ops::Deref;
 
-use crate::declarations::Declarations;
+use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
+
+use crate::declarations;
 use crate::discovery;
-use crate::effective::EffectiveModule;
 use crate::input::{Config, FileContent, InputFile, ParseCache};
 use crate::merge;
+use crate::phases::{FileRole, FileView, LoadedModule, MergedModule, ModuleFile};
 use crate::reporting;
 use crate::rules;
 
-/// What a file is to its module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileRole {
-    Primary,
-    Override,
-    /// A `.tf`/`.tf.json` file hidden by its `.tofu`/`.tofu.json` twin.
-    Shadowed {
-        by: FileId,
-    },
-    /// A configuration extension on a name OpenTofu skips (`.x.tf`, `x.tf~`).
-    Ignored,
-    /// Not a configuration file (other extension or a test file).
-    Other,
-}
-
-impl FileRole {
-    pub fn is_loaded(self) -> bool {
-        matches!(self, FileRole::Primary | FileRole::Override)
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct ModuleFile {
-    pub name: String,
-    pub role: FileRole,
-    /// The text as given (a lossy decoding for a file that is not UTF-8; empty for
-    /// a file that could not be read).
-    pub text: Arc<str>,
-    pub line_index: Arc<LineIndex>,
-    /// The parsed file, for loaded files that could be read.
-    pub source: Option<Arc<SourceFile>>,
-    /// Why the file could not be read, if it could not.
-    pub read_error: Option<String>,
-}
-
-impl ModuleFile {
-    pub fn is_tofu(&self) -> bool {
-        self.name.ends_with(".tofu") || self.name.ends_with(".tofu.json")
-    }
-
-    pub fn is_json(&self) -> bool {
-        self.name.ends_with(".json")
-    }
-
-    /// True when part of the file could not be parsed, so blocks may be missing.
-    pub fn is_incomplete(&self) -> bool {
-        self.read_error.is_some()
-            || self
-                .source
-                .as_ref()
-                .is_some_and(|source| !source.unrecovered.is_empty())
-    }
-
-    /// The range to delete to remove `range` cleanly: widened to whole lines
-    /// when nothing else shares them (indentation, trailing blanks and the line
-    /// break included).
-    pub fn removal_range(&self, range: TextRange) -> TextRange {
-        let text = self.text.as_bytes();
-        let mut start = range.start as usize;
-        while start > 0 && matches!(text.get(start - 1), Some(b' ' | b'\t')) {
-            start -= 1;
-        }
-        let at_line_start = start == 0 || text.get(start - 1) == Some(&b'\n');
-        let mut end = range.end as usize;
-        while matches!(text.get(end), Some(b' ' | b'\t' | b'\r')) {
-            end += 1;
-        }
-        let at_line_end = end >= text.len() || text.get(end) == Some(&b'\n');
-        if at_line_start && at_line_end {
-            TextRange::from_usize(start, (end + 1).min(text.len()))
-        } else {
-            range
-        }
-    }
-
-    /// The attribute written exactly at `range`, at any depth of the file.
-    pub fn attribute_at(&self, range: TextRange) -> Option<&Attribute> {
-        let mut body = &self.source.as_ref()?.body;
-        loop {
-            if let Some(attr) = body.attributes.iter().find(|attr| attr.range == range) {
-                return Some(attr);
-            }
-            body = &body
-                .blocks
-                .iter()
-                .find(|block| block.range.start <= range.start && range.end <= block.range.end)?
-                .body;
-        }
-    }
-
-    /// `main.tf:3,1-29` or `main.tf:3,1-5,2`, as HCL writes ranges in details.
-    pub fn describe(&self, range: TextRange) -> String {
-        let start = self.line_index.line_col(&self.text, range.start);
-        let end = self.line_index.line_col(&self.text, range.end);
-        if start.line == end.line {
-            format!(
-                "{}:{},{}-{}",
-                self.name, start.line, start.column, end.column
-            )
-        } else {
-            format!(
-                "{}:{},{}-{},{}",
-                self.name, start.line, start.column, end.line, end.column
-            )
-        }
-    }
-}
-
-/// A top-level block (or a `data` block nested in a `check`) of a loaded file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BlockRef {
-    pub file: FileId,
-    /// Index in the file's top-level blocks.
-    pub index: usize,
-    /// Index of a nested block inside it (only for `data` inside `check`).
-    pub nested: Option<usize>,
-}
-
+/// The analysis of a module directory: the merged module and every
+/// diagnostic, sorted. It derefs to [`MergedModule`] (and so on down the
+/// phases), so `analysis.files`, `analysis.declarations` and
+/// `analysis.effective` read the phase that produced them.
 #[derive(Debug)]
 pub struct ModuleAnalysis {
-    /// Every input file, sorted byte-wise by name; a [`FileId`] indexes this list.
-    pub files: Vec<ModuleFile>,
-    /// Primary files in loading order.
-    pub primary: Vec<FileId>,
-    /// Override files in loading order.
-    pub overrides: Vec<FileId>,
-    pub declarations: Declarations,
-    pub effective: EffectiveModule,
+    pub merged: MergedModule,
     /// Sorted by file, then position.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl ModuleAnalysis {
-    pub fn file(&self, id: FileId) -> Option<&ModuleFile> {
-        self.files.get(id.0 as usize)
-    }
-
-    pub fn file_id(&self, name: &str) -> Option<FileId> {
-        self.files
-            .iter()
-            .position(|file| file.name == name)
-            .map(|index| FileId(tofu_syntax::text::to_u32(index)))
-    }
-
-    pub fn block(&self, block: BlockRef) -> Option<&Block> {
-        let source = self.file(block.file)?.source.as_ref()?;
-        let top = source.body.blocks.get(block.index)?;
-        match block.nested {
-            Some(nested) => top.body.blocks.get(nested),
-            None => Some(top),
-        }
-    }
-
-    /// `main.tf:3` for a byte offset of a file: how provenance comments and
-    /// hover name the place a part came from.
-    pub fn place(&self, file: FileId, offset: u32) -> String {
-        match self.file(file) {
-            Some(module_file) => format!(
-                "{}:{}",
-                module_file.name,
-                module_file
-                    .line_index
-                    .line_col(&module_file.text, offset)
-                    .line
-            ),
-            None => "?".to_owned(),
-        }
-    }
-
-    /// `main.tf:3,1-29` for a location, as HCL writes ranges in details.
-    pub fn describe(&self, location: Location) -> String {
-        match (self.file(location.file), location.range) {
-            (Some(file), Some(range)) => file.describe(range),
-            (Some(file), None) => file.name.clone(),
-            (None, _) => String::from("?"),
-        }
-    }
-
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+impl Deref for ModuleAnalysis {
+    type Target = MergedModule;
+
+    fn deref(&self) -> &MergedModule {
+        &self.merged
     }
 }
 
@@ -257,40 +99,29 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
 
     let primary: Vec<FileId> = discovered.primary.iter().map(|&i| id(i)).collect();
     let overrides: Vec<FileId> = discovered.overrides.iter().map(|&i| id(i)).collect();
-    let mut module = ModuleAnalysis {
+    let loaded = LoadedModule {
         files,
         primary,
         overrides,
-        declarations: Declarations::default(),
-        effective: EffectiveModule::default(),
-        diagnostics,
     };
-    let mut found = as_written_diagnostics(&module, cache);
-    let declarations = Declarations::collect(&module, &mut found);
-    module.declarations = declarations;
-    module.diagnostics.extend(found);
-    let mut found = Vec::new();
-    rules::schema::duplicate_imports(&module, &mut found);
-    module.diagnostics.extend(found);
-    let mut merged = Vec::new();
-    module.effective = merge::merge(&module, config, cache, &mut merged);
-    module.diagnostics.extend(merged);
-    let mut after_merge = Vec::new();
-    rules::module_calls::check(&module, &mut after_merge);
-    rules::variables::check(&module, &mut after_merge);
-    rules::providers::implied_local_names(&module, &mut after_merge);
-    module.diagnostics.extend(after_merge);
-    let mut version_rules = Vec::new();
-    rules::versions::check(&module, &config.parsed_tofu_version(), &mut version_rules);
-    module.diagnostics.extend(version_rules);
-    let mut diagnostics = std::mem::take(&mut module.diagnostics);
-    reporting::apply_suppressions(&module, &mut diagnostics);
+    let mut found = as_written_diagnostics(&loaded, cache);
+    let declared = declarations::declare(loaded, &mut found);
+    diagnostics.extend(found);
+    rules::schema::duplicate_imports(&declared, &mut diagnostics);
+    let merged = merge::merge(declared, cache, &mut diagnostics);
+    rules::module_calls::check(&merged, &mut diagnostics);
+    rules::variables::check(&merged, &mut diagnostics);
+    rules::providers::implied_local_names(&merged, &mut diagnostics);
+    rules::versions::check(&merged, &config.parsed_tofu_version(), &mut diagnostics);
+    reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);
-    module.diagnostics = diagnostics;
-    sort_diagnostics(&mut module.diagnostics);
+    sort_diagnostics(&mut diagnostics);
     cache.finish();
-    module
+    ModuleAnalysis {
+        merged,
+        diagnostics,
+    }
 }
 
 /// The rules that read each file's blocks as written
@@ -298,7 +129,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
 /// cached with the parsed file: after an edit only the edited file is checked
 /// again. Results are stored with the placeholder id `FileId(0)` and given the
 /// file's current id here.
-fn as_written_diagnostics(module: &ModuleAnalysis, cache: &mut ParseCache) -> Vec<Diagnostic> {
+fn as_written_diagnostics(module: &LoadedModule, cache: &mut ParseCache) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() || file.source.is_none() {
@@ -308,32 +139,16 @@ fn as_written_diagnostics(module: &ModuleAnalysis, cache: &mut ParseCache) -> Ve
         let results = match cache.cached_rules(&file.name, &file.text, file.role) {
             Some(cached) => cached,
             None => {
-                let view_id = FileId(0);
-                let view = ModuleAnalysis {
-                    files: vec![file.clone()],
-                    primary: if file.role == FileRole::Primary {
-                        vec![view_id]
-                    } else {
-                        Vec::new()
-                    },
-                    overrides: if file.role == FileRole::Override {
-                        vec![view_id]
-                    } else {
-                        Vec::new()
-                    },
-                    declarations: Declarations::default(),
-                    effective: EffectiveModule::default(),
-                    diagnostics: Vec::new(),
-                };
                 let mut found = Vec::new();
-                rules::check_as_written(&view, &mut found);
-                let found = std::sync::Arc::new(found);
-                cache.store_rules(
-                    &file.name,
-                    &file.text,
-                    file.role,
-                    std::sync::Arc::clone(&found),
+                rules::check_as_written(
+                    FileView {
+                        id: FileId(0),
+                        file,
+                    },
+                    &mut found,
                 );
+                let found = Arc::new(found);
+                cache.store_rules(&file.name, &file.text, file.role, Arc::clone(&found));
                 found
             }
         };

@@ -11,8 +11,8 @@ use rustc_hash::FxHashMap as HashMap;
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::analysis::{BlockRef, ModuleAnalysis};
-use crate::schema::has_valid_labels;
+use crate::phases::{BlockFate, BlockRef, DeclaredModule, DropReason, LoadedModule};
+use crate::schema::{has_valid_labels, top_level_labels};
 
 #[derive(Debug, Default)]
 pub struct Declarations {
@@ -66,7 +66,11 @@ impl Declarations {
         self.local_index.get(name).and_then(|&i| self.locals.get(i))
     }
 
-    pub(crate) fn collect(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) -> Declarations {
+    fn collect(
+        module: &LoadedModule,
+        fates: &mut HashMap<BlockRef, BlockFate>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Declarations {
         let mut declarations = Declarations::default();
         for &file_id in &module.primary {
             let Some(file) = module.file(file_id) else {
@@ -80,7 +84,8 @@ impl Declarations {
                     index,
                     nested: None,
                 };
-                if !has_valid_labels(block) || is_dropped_provider(block) {
+                if let Some(reason) = drop_reason(block) {
+                    fates.insert(block_ref, BlockFate::Dropped(reason));
                     continue;
                 }
                 match block.kind.as_str() {
@@ -116,12 +121,33 @@ impl Declarations {
                 }
             }
         }
+        for declared in &declarations.blocks {
+            for &block_ref in &declared.all {
+                let fate = if block_ref == declared.kept {
+                    BlockFate::Declared
+                } else {
+                    BlockFate::Duplicate {
+                        kept: declared.kept,
+                    }
+                };
+                fates.insert(block_ref, fate);
+            }
+        }
+        let accumulated = declarations.terraform.iter().chain(&declarations.language);
+        for &block_ref in accumulated.chain(&declarations.other) {
+            fates.insert(block_ref, BlockFate::Accumulated);
+        }
+        for declared in &declarations.locals {
+            for local in &declared.all {
+                fates.insert(local.block, BlockFate::Accumulated);
+            }
+        }
         declarations
     }
 
     fn add(
         &mut self,
-        module: &ModuleAnalysis,
+        module: &LoadedModule,
         address: BlockAddress,
         block_ref: BlockRef,
         out: &mut Vec<Diagnostic>,
@@ -165,7 +191,7 @@ impl Declarations {
 
     fn add_locals(
         &mut self,
-        module: &ModuleAnalysis,
+        module: &LoadedModule,
         block_ref: BlockRef,
         block: &Block,
         out: &mut Vec<Diagnostic>,
@@ -218,12 +244,39 @@ impl Declarations {
     }
 }
 
-fn involves_incomplete_file(module: &ModuleAnalysis, files: &[FileId]) -> bool {
+fn involves_incomplete_file(module: &LoadedModule, files: &[FileId]) -> bool {
     files.iter().any(|&id| {
         module.file(id).is_some_and(|file| {
             file.source.as_ref().is_some_and(|s| s.has_errors()) || file.is_incomplete()
         })
     })
+}
+
+/// Phase 2: what the primary files of `loaded` declare (duplicates are
+/// reported into `out`), with the fate of each primary block.
+pub(crate) fn declare(loaded: LoadedModule, out: &mut Vec<Diagnostic>) -> DeclaredModule {
+    let mut primary_fates = HashMap::default();
+    let declarations = Declarations::collect(&loaded, &mut primary_fates, out);
+    DeclaredModule {
+        loaded,
+        declarations,
+        primary_fates,
+    }
+}
+
+/// Why OpenTofu drops a top-level block while decoding it, if it does: an
+/// unknown block type, the wrong number of labels, or a `provider` block
+/// with an invalid local name.
+pub(crate) fn drop_reason(block: &Block) -> Option<DropReason> {
+    if top_level_labels(&block.kind).is_none() {
+        Some(DropReason::UnknownBlockType)
+    } else if !has_valid_labels(block) {
+        Some(DropReason::WrongLabels)
+    } else if is_dropped_provider(block) {
+        Some(DropReason::InvalidProviderName)
+    } else {
+        None
+    }
 }
 
 /// A `provider` block OpenTofu drops because of its local name

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use tofu_syntax::{Block, Body, FileId, TextRange};
 
 use crate::address::BlockAddress;
-use crate::analysis::BlockRef;
 use crate::declarations::LocalRef;
+use crate::phases::BlockRef;
 
 /// Where a part of the effective configuration was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

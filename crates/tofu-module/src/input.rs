@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Severity, SourceFile};
 
-use crate::analysis::FileRole;
 use crate::effective::EffectiveBody;
+use crate::phases::FileRole;
 
 use crate::version::Version;
 

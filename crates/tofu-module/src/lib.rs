@@ -14,6 +14,7 @@ pub mod effective;
 mod go_text;
 mod input;
 mod merge;
+mod phases;
 mod reporting;
 mod rules;
 mod schema;
@@ -23,10 +24,14 @@ pub mod types;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};
-pub use analysis::{analyze, BlockRef, FileRole, ModuleAnalysis, ModuleFile};
+pub use analysis::{analyze, ModuleAnalysis};
 pub use declarations::{address_of, Declarations, Declared, DeclaredLocal, LocalRef};
 pub use effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal, EffectiveModule,
     EffectiveNestedBlock, EffectiveTerraform, Origin, RequiredVersion,
 };
 pub use input::{Config, FileContent, InputFile, ParseCache, DEFAULT_TOFU_VERSION};
+pub use phases::{
+    BlockFate, BlockRef, DeclaredModule, DropReason, FileRole, LoadedModule, MergedModule,
+    ModuleFile,
+};

@@ -9,22 +9,40 @@
 
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap as HashMap;
 use tofu_syntax::{
     Attribute, Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange,
 };
 
 use crate::address::BlockAddress;
-use crate::analysis::{BlockRef, ModuleAnalysis};
+use crate::declarations::drop_reason;
 use crate::declarations::{address_of, LocalRef};
 use crate::effective::*;
-use crate::input::{Config, ParseCache};
-use crate::schema::has_valid_labels;
+use crate::input::ParseCache;
+use crate::phases::{BlockFate, BlockRef, DeclaredModule, MergedModule};
 use crate::terraform;
 
+/// Phase 3: the effective configuration of `declared` after applying its
+/// override files, with the fate of each override block; what merging
+/// reports goes into `out`.
 pub(crate) fn merge(
-    module: &ModuleAnalysis,
-    _config: &Config,
+    declared: DeclaredModule,
     cache: &mut ParseCache,
+    out: &mut Vec<Diagnostic>,
+) -> MergedModule {
+    let mut override_fates = HashMap::default();
+    let effective = merge_overrides(&declared, cache, &mut override_fates, out);
+    MergedModule {
+        declared,
+        effective,
+        override_fates,
+    }
+}
+
+fn merge_overrides(
+    module: &DeclaredModule,
+    cache: &mut ParseCache,
+    fates: &mut HashMap<BlockRef, BlockFate>,
     out: &mut Vec<Diagnostic>,
 ) -> EffectiveModule {
     let mut effective = EffectiveModule::default();
@@ -65,7 +83,8 @@ pub(crate) fn merge(
                 index,
                 nested: None,
             };
-            if !has_valid_labels(block) || crate::declarations::is_dropped_provider(block) {
+            if let Some(reason) = drop_reason(block) {
+                fates.insert(block_ref, BlockFate::Dropped(reason));
                 continue;
             }
             let mut merger = Merger {
@@ -73,11 +92,23 @@ pub(crate) fn merge(
                 file: file_id,
                 out: &mut *out,
             };
-            match block.kind.as_str() {
-                "language" | "check" | "moved" | "import" | "removed" => merger.forbidden(block),
-                "locals" => merger.locals(&mut effective, block_ref, block),
-                "terraform" => terraform_blocks.push((block_ref, block)),
+            let fate = match block.kind.as_str() {
+                "language" | "check" | "moved" | "import" | "removed" => {
+                    merger.forbidden(block);
+                    Some(BlockFate::ForbiddenInOverride)
+                }
+                "locals" => {
+                    merger.locals(&mut effective, block_ref, block);
+                    Some(BlockFate::MergedInto)
+                }
+                "terraform" => {
+                    terraform_blocks.push((block_ref, block));
+                    Some(BlockFate::MergedInto)
+                }
                 _ => merger.addressable(&mut effective, block_ref, block),
+            };
+            if let Some(fate) = fate {
+                fates.insert(block_ref, fate);
             }
         }
         terraform::apply_override_file(
@@ -94,7 +125,7 @@ pub(crate) fn merge(
 /// The as-written body of a declared block, shared from the parse cache for
 /// top-level blocks (a `data` block nested in a `check` is built on the spot).
 fn as_written_body(
-    module: &ModuleAnalysis,
+    module: &DeclaredModule,
     cache: &mut ParseCache,
     block_ref: BlockRef,
     block: &Block,
@@ -110,7 +141,7 @@ fn as_written_body(
     cached.unwrap_or_else(|| Arc::new(EffectiveBody::as_written(block_ref.file, &block.body)))
 }
 
-fn local_attribute(module: &ModuleAnalysis, local: LocalRef) -> Option<&Attribute> {
+fn local_attribute(module: &DeclaredModule, local: LocalRef) -> Option<&Attribute> {
     module.block(local.block)?.body.attributes.get(local.attr)
 }
 
@@ -217,7 +248,7 @@ fn forbidden_nested(kind: &str) -> Option<(&'static str, &'static str)> {
 }
 
 struct Merger<'a, 'o> {
-    module: &'a ModuleAnalysis,
+    module: &'a DeclaredModule,
     file: FileId,
     out: &'o mut Vec<Diagnostic>,
 }
@@ -370,11 +401,17 @@ impl Merger<'_, '_> {
         }
     }
 
-    fn addressable(&mut self, effective: &mut EffectiveModule, block_ref: BlockRef, block: &Block) {
+    /// Merges an override block with an identity into its base; its fate,
+    /// unless its identity cannot be judged (a provider alias that is no
+    /// literal string).
+    fn addressable(
+        &mut self,
+        effective: &mut EffectiveModule,
+        block_ref: BlockRef,
+        block: &Block,
+    ) -> Option<BlockFate> {
         self.forbidden_nested_blocks(block);
-        let Some(address) = address_of(block) else {
-            return;
-        };
+        let address = address_of(block)?;
         if effective.get(&address).is_none() {
             match &address {
                 BlockAddress::Provider { alias: None, .. } => {
@@ -393,7 +430,7 @@ impl Merger<'_, '_> {
                     if !self.module.declarations.incomplete {
                         self.missing_base(&address, block);
                     }
-                    return;
+                    return Some(BlockFate::NoBase);
                 }
             }
         }
@@ -405,11 +442,10 @@ impl Merger<'_, '_> {
                     .block(base)
                     .map(|b| Location::new(base.file, b.header))
             });
-        let Some(target) = effective.get_mut(&address) else {
-            return;
-        };
+        let target = effective.get_mut(&address)?;
         self.apply(Arc::make_mut(&mut target.body), block, base_header);
         target.overrides.push(block_ref);
+        Some(BlockFate::Overrides { target: address })
     }
 
     fn missing_base(&mut self, address: &BlockAddress, block: &Block) {

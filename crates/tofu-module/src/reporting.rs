@@ -14,15 +14,15 @@
 
 use tofu_syntax::{Code, Diagnostic, FileId, Fix, Location, TextRange};
 
-use crate::analysis::ModuleAnalysis;
 use crate::input::Config;
+use crate::phases::LoadedModule;
 
 /// The comment marker, after `#` or `//` and optional spaces.
 const MARKER: &str = "tofu-lens-ignore:";
 
 /// Removes the diagnostics that inline comments suppress, and adds an
 /// `unused-suppression` for every comment entry that suppressed nothing.
-pub(crate) fn apply_suppressions(module: &ModuleAnalysis, diagnostics: &mut Vec<Diagnostic>) {
+pub(crate) fn apply_suppressions(module: &LoadedModule, diagnostics: &mut Vec<Diagnostic>) {
     let mut unused = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() || file.is_json() || !file.text.contains(MARKER) {

@@ -8,8 +8,9 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::{FileRole, ModuleAnalysis};
+use crate::analysis::ModuleAnalysis;
 use crate::effective::*;
+use crate::phases::FileRole;
 
 /// Which parts carry a provenance comment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,12 +13,12 @@
 
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
-use crate::analysis::{BlockRef, ModuleAnalysis};
 use crate::effective::*;
 use crate::merge::{effective_attribute, effective_nested, replace_attribute};
+use crate::phases::{BlockRef, DeclaredModule};
 
 pub(crate) fn collect_primary(
-    module: &ModuleAnalysis,
+    module: &DeclaredModule,
     out: &mut Vec<Diagnostic>,
 ) -> EffectiveTerraform {
     let mut view = EffectiveTerraform::default();
@@ -162,7 +162,7 @@ pub(crate) fn collect_primary(
 }
 
 fn duplicate(
-    module: &ModuleAnalysis,
+    module: &DeclaredModule,
     code: Code,
     summary: &str,
     detail_prefix: &str,
@@ -182,7 +182,7 @@ fn duplicate(
 
 /// Applies the `terraform` blocks of one override file.
 pub(crate) fn apply_override_file(
-    module: &ModuleAnalysis,
+    module: &DeclaredModule,
     file_id: FileId,
     blocks: &[(BlockRef, &Block)],
     view: &mut EffectiveTerraform,

@@ -33,31 +33,48 @@ mod removed;
 
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location, TextRange};
 
-use crate::analysis::{FileRole, ModuleAnalysis, ModuleFile};
+use crate::phases::{FileRole, FileView, ModuleFile};
 use crate::schema::has_valid_labels;
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
-    for (index, file) in module.files.iter().enumerate() {
-        if !file.role.is_loaded() {
-            continue;
-        }
-        let Some(source) = &file.source else { continue };
-        let checker = FileChecker {
-            module,
-            file,
-            file_id: FileId(tofu_syntax::text::to_u32(index)),
-        };
-        for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
-            checker.top_level_block(block, out);
-        }
+pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let file = view.file;
+    if !file.role.is_loaded() {
+        return;
+    }
+    let Some(source) = &file.source else { return };
+    let json_duplicates = if file.is_json() {
+        source
+            .errors
+            .iter()
+            .filter(|error| error.duplicate_argument)
+            .map(|error| {
+                Diagnostic::new(
+                    Code::DuplicateArgument,
+                    error.summary.clone(),
+                    Location::new(view.id, error.range),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let checker = FileChecker {
+        file,
+        file_id: view.id,
+        json_duplicates,
+    };
+    for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
+        checker.top_level_block(block, out);
     }
 }
 
 /// One loaded file of the module, with what every rule needs to report on it.
 pub(super) struct FileChecker<'a> {
-    module: &'a ModuleAnalysis,
     file: &'a ModuleFile,
     file_id: FileId,
+    /// Duplicate properties in a JSON file: its parser reports them, and
+    /// OpenTofu counts them as errors of the body that holds them.
+    json_duplicates: Vec<Diagnostic>,
 }
 
 impl<'a> FileChecker<'a> {
@@ -166,7 +183,7 @@ impl<'a> FileChecker<'a> {
     /// JSON arguments, which the parser reported (OpenTofu reports them while
     /// decoding the body).
     pub(super) fn errors_within<'d>(
-        &self,
+        &'d self,
         out: &'d [Diagnostic],
         span: TextRange,
     ) -> impl Iterator<Item = &'d Diagnostic> + 'd
@@ -174,14 +191,8 @@ impl<'a> FileChecker<'a> {
         'a: 'd,
     {
         let file_id = self.file_id;
-        let json = self.is_json();
-        let json_duplicates = self
-            .module
-            .diagnostics
-            .iter()
-            .filter(move |d| json && d.code == Code::DuplicateArgument);
         out.iter()
-            .chain(json_duplicates)
+            .chain(&self.json_duplicates)
             .filter(move |d| d.is_error() && d.subject.file == file_id)
             .filter(move |d| d.subject.range.is_some_and(|r| within(r, span)))
     }

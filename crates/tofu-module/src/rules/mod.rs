@@ -17,15 +17,14 @@ pub(crate) mod versions;
 
 /// The rules that read one file's blocks as written, in the order they must
 /// run (`blocks` reads what the earlier ones reported inside a block). They
-/// look at nothing but the files of `module`, so the analysis runs them on a
-/// one-file view and caches the result per file.
+/// see nothing but the one file, so the analysis caches their results with it.
 pub(crate) fn check_as_written(
-    module: &crate::analysis::ModuleAnalysis,
+    file: crate::phases::FileView<'_>,
     out: &mut Vec<tofu_syntax::Diagnostic>,
 ) {
-    schema::check(module, out);
-    providers::check(module, out);
-    references::check(module, out);
-    blocks::check(module, out);
-    types::check(module, out);
+    schema::check(file, out);
+    providers::check(file, out);
+    references::check(file, out);
+    blocks::check(file, out);
+    types::check(file, out);
 }

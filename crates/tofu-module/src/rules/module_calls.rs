@@ -22,8 +22,8 @@ mod static_eval;
 use tofu_syntax::{Code, Diagnostic, ExprKind, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
-use crate::analysis::ModuleAnalysis;
 use crate::effective::{EffectiveBody, Origin};
+use crate::phases::MergedModule;
 use crate::version::Constraints;
 
 use crate::go_text::go_quote;
@@ -33,7 +33,7 @@ use static_eval::{StaticScope, StaticValue, WrittenExpr};
 /// The second paragraph of OpenTofu's registry-address errors.
 const REGISTRY_ASSUMED: &str = "OpenTofu assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.";
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) {
     source_missing(module, out);
     let mut scope = StaticScope::new(module);
     let mut found = Vec::new();
@@ -63,7 +63,7 @@ enum VersionState {
 }
 
 /// `module-source-missing`: a primary-file `module` block without `source`.
-fn source_missing(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) {
     for &file_id in &module.primary {
         let Some(file) = module.file(file_id) else {
             continue;

@@ -27,8 +27,8 @@ mod required_providers;
 use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::analysis::{FileRole, ModuleAnalysis, ModuleFile};
 use crate::go_text::go_quote;
+use crate::phases::{FileRole, FileView, MergedModule, ModuleFile};
 use crate::rules::schema::is_identifier;
 use crate::schema::has_valid_labels;
 
@@ -44,20 +44,20 @@ pub(crate) fn is_kept_provider_name(name: &str) -> bool {
     names::local_name_problem(name).is_none()
 }
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
-    for (index, file) in module.files.iter().enumerate() {
-        let Some(source) = &file.source else { continue };
-        if !file.role.is_loaded() {
-            continue;
-        }
-        let scope = FileScope {
-            id: FileId(tofu_syntax::text::to_u32(index)),
-            file,
-        };
-        for block in &source.body.blocks {
-            if has_valid_labels(block) {
-                scope.top_level_block(block, out);
-            }
+pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(source) = &view.file.source else {
+        return;
+    };
+    if !view.file.role.is_loaded() {
+        return;
+    }
+    let scope = FileScope {
+        id: view.id,
+        file: view.file,
+    };
+    for block in &source.body.blocks {
+        if has_valid_labels(block) {
+            scope.top_level_block(block, out);
         }
     }
 }
@@ -67,7 +67,7 @@ pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
 /// managed and data resource whose effective configuration has no `provider`
 /// argument, on its header. Ephemeral resources are not checked, as in
 /// OpenTofu; a name that is only not normalised (`AWS`) is accepted.
-pub(crate) fn implied_local_names(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+pub(crate) fn implied_local_names(module: &MergedModule, out: &mut Vec<Diagnostic>) {
     for effective in &module.effective.blocks {
         let BlockAddress::Resource {
             mode: ResourceMode::Managed | ResourceMode::Data,

@@ -27,25 +27,24 @@ mod traversal;
 use tofu_syntax::{Block, Diagnostic, FileId, Location, TextRange};
 
 use crate::address::ResourceMode;
-use crate::analysis::{FileRole, ModuleAnalysis};
+use crate::phases::{FileRole, FileView};
 use crate::schema::has_valid_labels;
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
-    for (index, file) in module.files.iter().enumerate() {
-        if !file.role.is_loaded() {
-            continue;
-        }
-        let Some(source) = &file.source else { continue };
-        let in_file = InFile {
-            id: FileId(tofu_syntax::text::to_u32(index)),
-            text: &file.text,
-            json: file.is_json(),
-            primary: file.role == FileRole::Primary,
-        };
-        for block in &source.body.blocks {
-            if has_valid_labels(block) {
-                in_file.top_level_block(block, out);
-            }
+pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let file = view.file;
+    if !file.role.is_loaded() {
+        return;
+    }
+    let Some(source) = &file.source else { return };
+    let in_file = InFile {
+        id: view.id,
+        text: &file.text,
+        json: file.is_json(),
+        primary: file.role == FileRole::Primary,
+    };
+    for block in &source.body.blocks {
+        if has_valid_labels(block) {
+            in_file.top_level_block(block, out);
         }
     }
 }

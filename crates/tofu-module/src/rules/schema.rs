@@ -16,14 +16,15 @@ use tofu_syntax::{
     Attribute, Block, Body, Code, Diagnostic, ExprKind, FileId, Location, TextRange, TraversalStep,
 };
 
-use crate::analysis::{FileRole, ModuleAnalysis};
+use crate::phases::{DeclaredModule, FileRole, FileView};
 use crate::schema::top_level_labels;
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
-    for (index, file) in module.files.iter().enumerate() {
-        let Some(source) = &file.source else { continue };
+pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let file = view.file;
+    {
+        let Some(source) = &file.source else { return };
         let checker = Checker {
-            file: FileId(tofu_syntax::text::to_u32(index)),
+            file: view.id,
             json: file.is_json(),
             primary: file.role == FileRole::Primary,
         };
@@ -771,7 +772,7 @@ pub(crate) fn check_labels(
 
 /// `duplicate-block` for `import` blocks of the primary files whose `to`
 /// addresses are fully static and equal (`diagnostics.md` §4.2).
-pub(crate) fn duplicate_imports(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+pub(crate) fn duplicate_imports(module: &DeclaredModule, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<(String, Location)> = Vec::new();
     for block_ref in &module.declarations.other {
         let Some(block) = module.block(*block_ref) else {

@@ -24,7 +24,7 @@ use tofu_syntax::{
     Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, ObjectItem, Syntax, TextRange,
 };
 
-use crate::analysis::ModuleAnalysis;
+use crate::phases::FileView;
 use crate::schema::has_valid_labels;
 use crate::types::{
     constant_value, convert, go_quote, is_parenthesized, object_key, parse_type_constraint_string,
@@ -38,21 +38,20 @@ const LEGACY_DETAIL: &str = "To provide a full type expression, remove the surro
 const QUOTED_DETAIL_START: &str = "OpenTofu 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu. Remove the quotes around";
 const IGNORED_SUMMARY: &str = "Object attribute is ignored";
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
-    for (file_index, file) in module.files.iter().enumerate() {
-        if !file.role.is_loaded() {
-            continue;
-        }
-        let Some(source) = &file.source else { continue };
-        let block_file = BlockFile {
-            id: FileId(tofu_syntax::text::to_u32(file_index)),
-            syntax: source.syntax,
-            text: &file.text,
-        };
-        for block in &source.body.blocks {
-            if block.kind == "variable" && has_valid_labels(block) {
-                check_variable(&block_file, block, out);
-            }
+pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let file = view.file;
+    if !file.role.is_loaded() {
+        return;
+    }
+    let Some(source) = &file.source else { return };
+    let block_file = BlockFile {
+        id: view.id,
+        syntax: source.syntax,
+        text: &file.text,
+    };
+    for block in &source.body.blocks {
+        if block.kind == "variable" && has_valid_labels(block) {
+            check_variable(&block_file, block, out);
         }
     }
 }

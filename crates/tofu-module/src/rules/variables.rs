@@ -25,14 +25,14 @@ use std::collections::HashMap;
 use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
-use crate::analysis::{BlockRef, FileRole, ModuleAnalysis};
+use crate::phases::{BlockRef, FileRole, MergedModule};
 use crate::schema::has_valid_labels;
 use crate::types::{apply_defaults, convert, parse_variable_type, TypeConstraint, Value};
 
 const SUMMARY: &str = "Invalid default value for variable";
 const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
 
-pub(crate) fn check(module: &ModuleAnalysis, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) {
     let mut decoded: HashMap<BlockRef, DecodedVariable> = HashMap::new();
     for (file_index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() {

@@ -12,15 +12,15 @@ use tofu_syntax::{
     Attribute, Block, Code, Diagnostic, ExprKind, FileId, Fix, Location, Severity, TextRange,
 };
 
-use crate::analysis::{FileRole, ModuleAnalysis, ModuleFile};
 use crate::discovery;
+use crate::phases::{FileRole, MergedModule, ModuleFile};
 use crate::schema::has_valid_labels;
 use crate::version::{Constraints, Version};
 
 /// The version older than every release that understands `language` blocks.
 const LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS: &str = "1.11.0";
 
-pub(crate) fn check(module: &ModuleAnalysis, tofu_version: &Version, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(module: &MergedModule, tofu_version: &Version, out: &mut Vec<Diagnostic>) {
     let mut ignored = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() {
@@ -69,7 +69,7 @@ impl IgnoredRequiredVersion<'_> {
 /// repeat it (a `versions_override.tf` restating `versions.tf`) are related
 /// places of that one diagnostic.
 fn report_ignored_required_versions(
-    module: &ModuleAnalysis,
+    module: &MergedModule,
     tofu_version: &Version,
     mut ignored: Vec<IgnoredRequiredVersion<'_>>,
     out: &mut Vec<Diagnostic>,
@@ -105,7 +105,7 @@ fn report_ignored_required_versions(
 /// True when the module has a constraint OpenTofu reads: any
 /// `compatible_with.opentofu` (override files included) or a `.tofu`
 /// `required_version`.
-fn module_declares_checked_constraint(module: &ModuleAnalysis) -> bool {
+fn module_declares_checked_constraint(module: &MergedModule) -> bool {
     module
         .files
         .iter()
@@ -174,7 +174,7 @@ fn constraint_text(file: &ModuleFile, attr: &Attribute) -> ConstraintText {
 }
 
 struct FileChecker<'a> {
-    module: &'a ModuleAnalysis,
+    module: &'a MergedModule,
     file: &'a ModuleFile,
     file_id: FileId,
     tofu_version: &'a Version,

@@ -76,6 +76,13 @@ pub(super) fn output(checker: &FileChecker<'_>, block: &Block, out: &mut Vec<Dia
 /// `deprecated` itself. `depends_on`, preconditions and a `postcondition` come
 /// after it.
 fn output_decoding_failed(checker: &FileChecker<'_>, block: &Block, out: &[Diagnostic]) -> bool {
+    let postcondition_keywords: Vec<TextRange> = block
+        .body
+        .blocks
+        .iter()
+        .filter(|nested| nested.kind == "postcondition")
+        .map(|nested| nested.kind_range)
+        .collect();
     let nested_bodies: Vec<TextRange> = block
         .body
         .blocks
@@ -91,7 +98,11 @@ fn output_decoding_failed(checker: &FileChecker<'_>, block: &Block, out: &[Diagn
                 .is_some_and(|range| nested_bodies.iter().any(|body| within(range, *body)));
             match diagnostic.code {
                 Code::InvalidBlockLabels => true,
-                Code::UnsupportedBlock => diagnostic.summary != "Postconditions are not allowed",
+                // A postcondition is refused after the checks that matter here.
+                Code::UnsupportedBlock => !diagnostic
+                    .subject
+                    .range
+                    .is_some_and(|range| postcondition_keywords.contains(&range)),
                 Code::UnsupportedArgument
                 | Code::MissingRequiredArgument
                 | Code::DuplicateArgument

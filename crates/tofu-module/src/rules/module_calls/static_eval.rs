@@ -26,8 +26,8 @@ use tofu_syntax::{
 };
 
 use crate::address::BlockAddress;
-use crate::analysis::ModuleAnalysis;
 use crate::effective::Origin;
+use crate::phases::MergedModule;
 
 use crate::go_text::go_quote;
 
@@ -57,7 +57,7 @@ pub(crate) enum StaticValue {
 
 /// Static evaluation over one module's effective configuration.
 pub(crate) struct StaticScope<'m> {
-    module: &'m ModuleAnalysis,
+    module: &'m MergedModule,
     /// Locals whose expressions were already checked: their problems do not
     /// depend on who refers to them, so each is checked once. This also
     /// breaks cycles and keeps `a = "${b}${b}"` chains linear.
@@ -65,7 +65,7 @@ pub(crate) struct StaticScope<'m> {
 }
 
 impl<'m> StaticScope<'m> {
-    pub fn new(module: &'m ModuleAnalysis) -> StaticScope<'m> {
+    pub fn new(module: &'m MergedModule) -> StaticScope<'m> {
         StaticScope {
             module,
             checked_locals: HashSet::new(),
