@@ -17,6 +17,7 @@ mod host;
 mod hover;
 mod locate;
 mod navigation;
+mod overrides_inline;
 mod symbols;
 
 pub use analysis::{
@@ -26,6 +27,7 @@ pub use code_actions::CodeAction;
 pub use host::{split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot};
 pub use hover::HoverResult;
 pub use navigation::NavigationTarget;
+pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
 pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
 
 #[cfg(test)]

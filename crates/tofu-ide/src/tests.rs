@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tofu_module::Config;
 use tofu_syntax::TextRange;
 
-use crate::{Analysis, AnalysisHost, Change, NavigationTarget};
+use crate::{Analysis, AnalysisHost, Change, FileRange, NavigationTarget};
 
 const DIR: &str = "/ws/mod";
 
@@ -393,4 +393,100 @@ fn module_diagnostics_cover_every_file_and_flag_ignored_open_files() {
     let ignored = &files[0].diagnostics[0];
     assert!(ignored.unnecessary);
     assert_eq!(ignored.range, TextRange::new(0, 2));
+}
+
+/// `line:col label` per hint, each part with a target as `[text -> file:line]`.
+fn render_hints(analysis: &Analysis, file: &str) -> Vec<String> {
+    let path = Path::new(DIR).join(file);
+    let text = analysis.file_text(&path).unwrap();
+    let line_col = |target: &FileRange| {
+        let line = target.text[..target.range.start as usize]
+            .matches('\n')
+            .count()
+            + 1;
+        format!(
+            "{}:{line}",
+            target.path.file_name().unwrap().to_string_lossy()
+        )
+    };
+    analysis
+        .inlay_hints(&path, None)
+        .iter()
+        .map(|hint| {
+            let before = &text[..hint.offset as usize];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            let label: String = hint
+                .label
+                .iter()
+                .map(|part| match &part.target {
+                    Some(target) => format!("[{} -> {}]", part.text, line_col(target)),
+                    None => part.text.clone(),
+                })
+                .collect();
+            format!("{line}:{column} {label}")
+        })
+        .collect()
+}
+
+#[test]
+fn inlay_hints_show_what_overrides_change_in_the_base_file() {
+    let (analysis, _, _) = fixture(OVERRIDDEN);
+    assert_eq!(
+        render_hints(&analysis, "main.tf"),
+        [
+            "1:30 overridden by [override.tf -> override.tf:1], [z_override.tf.json -> z_override.tf.json:1]",
+            "2:26 ⟵ \"ami-2\" [(z_override.tf.json:1) -> z_override.tf.json:1]",
+            "3:29 ⟵ \"t3.large\" [(override.tf:2) -> override.tf:2]",
+            "4:19 ⟵ replaced by [override.tf:3 -> override.tf:3]",
+            "9:16 ⟵ \"prod\" [(override.tf:8) -> override.tf:8]",
+        ]
+    );
+    // Override files and files without overridden blocks get none.
+    assert!(render_hints(&analysis, "override.tf").is_empty());
+    let (plain, _, _) = fixture("//- main.tf\nvariable \"a\" {}\n");
+    assert!(render_hints(&plain, "main.tf").is_empty());
+}
+
+#[test]
+fn inlay_hint_values_are_one_line_and_short() {
+    let text = r#"
+//- main.tf
+variable "tags" {
+  default = {}
+}
+//- override.tf
+variable "tags" {
+  default = {
+    Name        = "a very long name that goes on"
+    Environment = "production"
+  }
+}
+"#;
+    let (analysis, _, _) = fixture(text);
+    assert_eq!(
+        render_hints(&analysis, "main.tf"),
+        [
+            "1:16 overridden by [override.tf -> override.tf:1]",
+            "2:15 ⟵ { Name = \"a very long name that goes on… [(override.tf:2) -> override.tf:2]",
+        ]
+    );
+}
+
+#[test]
+fn code_lenses_count_overrides_and_name_the_base() {
+    let (analysis, _, _) = fixture(OVERRIDDEN);
+    let lenses = |file: &str| -> Vec<String> {
+        analysis
+            .code_lenses(&Path::new(DIR).join(file))
+            .iter()
+            .map(|lens| format!("{} ({} targets)", lens.title, lens.targets.len()))
+            .collect()
+    };
+    assert_eq!(lenses("main.tf"), ["2 overrides (2 targets)"]);
+    assert_eq!(lenses("override.tf"), ["overrides main.tf:1 (1 targets)"]);
+    assert_eq!(
+        lenses("z_override.tf.json"),
+        ["overrides main.tf:1 (1 targets)"]
+    );
 }
