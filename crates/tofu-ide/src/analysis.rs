@@ -242,3 +242,16 @@ fn file_ignored(text: &str) -> EditorDiagnostic {
         fix: None,
     }
 }
+
+/// `text` on one line (white space runs folded to one space), cut at
+/// `max_chars` characters with `…`: how hints and completion details show a
+/// value.
+pub(crate) fn one_line(text: &str, max_chars: usize) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if joined.chars().count() <= max_chars {
+        return joined;
+    }
+    let mut cut: String = joined.chars().take(max_chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}

@@ -13,6 +13,7 @@
 
 mod analysis;
 mod code_actions;
+mod completion;
 mod host;
 mod hover;
 mod locate;
@@ -24,6 +25,7 @@ pub use analysis::{
     Analysis, EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
 pub use code_actions::CodeAction;
+pub use completion::{CompletionItem, CompletionKind};
 pub use host::{split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot};
 pub use hover::HoverResult;
 pub use navigation::NavigationTarget;

@@ -227,18 +227,7 @@ fn value_text(analysis: &ModuleAnalysis, attr: &EffectiveAttribute) -> String {
     let Some(file) = analysis.file(attr.origin.file) else {
         return String::new();
     };
-    let one_line = attr
-        .value
-        .slice(&file.text)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if one_line.chars().count() <= MAX_VALUE_CHARS {
-        return one_line;
-    }
-    let mut cut: String = one_line.chars().take(MAX_VALUE_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    crate::analysis::one_line(attr.value.slice(&file.text), MAX_VALUE_CHARS)
 }
 
 fn file_name(analysis: &ModuleAnalysis, file: FileId) -> String {

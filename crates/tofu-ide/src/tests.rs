@@ -490,3 +490,110 @@ fn code_lenses_count_overrides_and_name_the_base() {
         ["overrides main.tf:1 (1 targets)"]
     );
 }
+
+/// `label (detail)` of each completion at the cursor, and the text replaced.
+fn complete(text: &str) -> Vec<String> {
+    let (analysis, path, offset) = fixture(text);
+    let file_text = analysis.file_text(&path).unwrap();
+    analysis
+        .completions(&path, offset)
+        .iter()
+        .map(|item| {
+            format!(
+                "{} [{}] {}",
+                item.label,
+                item.replace.slice(&file_text),
+                item.detail.as_deref().unwrap_or("-")
+            )
+        })
+        .collect()
+}
+
+const COMPLETION_BASE: &str = r#"
+//- main.tf
+variable "region" {
+  default = "eu-west-1"
+}
+locals {
+  name = "web-${var.region}"
+}
+module "net" {
+  source = "./net"
+}
+resource "aws_instance" "web" {
+  ami           = "ami-1"
+  instance_type = "t3.micro"
+  ebs_block_device {
+    device_name = "/dev/sdb"
+  }
+}
+"#;
+
+#[test]
+fn completion_of_references_after_the_dot() {
+    let text =
+        format!("{COMPLETION_BASE}//- outputs.tf\noutput \"x\" {{\n  value = var.re$0\n}}\n");
+    assert_eq!(complete(&text), ["region [re] default = \"eu-west-1\""]);
+    let text = format!(
+        "{COMPLETION_BASE}//- outputs.tf\noutput \"x\" {{\n  value = \"${{local.$0}}\"\n}}\n"
+    );
+    assert_eq!(complete(&text), ["name [] \"web-${var.region}\""]);
+    let text =
+        format!("{COMPLETION_BASE}//- outputs.tf\noutput \"x\" {{\n  value = module.$0\n}}\n");
+    assert_eq!(complete(&text), ["net [] source = \"./net\""]);
+    // Not a reference root: `avar.` or `x.var.`.
+    let text =
+        format!("{COMPLETION_BASE}//- outputs.tf\noutput \"x\" {{\n  value = x.var.$0\n}}\n");
+    assert!(complete(&text).is_empty());
+}
+
+#[test]
+fn completion_in_an_override_file_offers_base_headers_and_base_arguments() {
+    let text = format!(
+        "{COMPLETION_BASE}//- override.tf\nvariable \"region\" {{\n  default = \"us-east-1\"\n}}\nres$0\n"
+    );
+    assert_eq!(
+        complete(&text),
+        [
+            "module \"net\" [res] override the block at main.tf:7",
+            "resource \"aws_instance\" \"web\" [res] override the block at main.tf:10",
+        ]
+    );
+    let text = format!(
+        "{COMPLETION_BASE}//- override.tf\nresource \"aws_instance\" \"web\" {{\n  instance_type = \"t3.large\"\n  $0\n}}\n"
+    );
+    assert_eq!(
+        complete(&text),
+        [
+            "ami [] base: \"ami-1\"",
+            "ebs_block_device [] base block at main.tf:13 (an override replaces all of them)",
+            "count [] resource meta-argument",
+            "for_each [] resource meta-argument",
+            "provider [] resource meta-argument",
+            "depends_on [] resource meta-argument",
+            "lifecycle [] resource block",
+            "provisioner [] resource block",
+            "connection [] resource block",
+        ]
+    );
+}
+
+#[test]
+fn completion_in_a_primary_block_offers_meta_arguments_not_yet_set() {
+    let text = "//- main.tf\nvariable \"a\" {\n  type = string\n  de$0\n}\n";
+    assert_eq!(
+        complete(text),
+        [
+            "default [de] variable meta-argument",
+            "description [de] variable meta-argument",
+            "sensitive [de] variable meta-argument",
+            "nullable [de] variable meta-argument",
+            "ephemeral [de] variable meta-argument",
+            "deprecated [de] variable meta-argument",
+            "validation [de] variable block",
+        ]
+    );
+    // After `=` there is nothing to offer here; at the top level of a primary file neither.
+    assert!(complete("//- main.tf\nvariable \"a\" {\n  type = $0\n}\n").is_empty());
+    assert!(complete("//- main.tf\nvariable \"a\" {}\n$0\n").is_empty());
+}

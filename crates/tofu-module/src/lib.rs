@@ -17,7 +17,7 @@ mod merge;
 mod phases;
 mod reporting;
 mod rules;
-mod schema;
+pub mod schema;
 pub mod show;
 mod terraform;
 pub mod types;
