@@ -20,7 +20,7 @@ use tofu_module::{
 };
 use tofu_syntax::{Block, TextRange};
 
-use crate::analysis::{Analysis, FileInModule};
+use crate::analysis::{one_line, Analysis, FileInModule};
 use crate::locate::{block_at, BlockAt};
 
 /// What hover shows: markdown, and the range it is about (the block).
@@ -36,7 +36,7 @@ impl Analysis {
         let found = self.find_file(path)?;
         let at = block_at(&found, offset)?;
         let analysis = found.analysis();
-        let markdown = match at.block.kind.as_str() {
+        let mut markdown = match at.block.kind.as_str() {
             "terraform" => terraform_hover(analysis, &at),
             "locals" => locals_hover(analysis, &at),
             _ => match analysis.effective.block_containing(at.block_ref) {
@@ -44,11 +44,64 @@ impl Analysis {
                 None => as_written_hover(&found, &at),
             },
         };
+        if let Some(note) = attribute_note(analysis, &at, offset) {
+            markdown.push_str("\n---\n\n");
+            markdown.push_str(&note);
+        }
         Some(HoverResult {
             markdown,
             range: at.block.range,
         })
     }
+}
+
+/// On the name of an argument of a block that has an effective view: whether
+/// that argument is in effect, and what replaced it or what it replaces.
+fn attribute_note(analysis: &ModuleAnalysis, at: &BlockAt<'_>, offset: u32) -> Option<String> {
+    let attr = at
+        .block
+        .body
+        .attributes
+        .iter()
+        .find(|attr| attr.name_range.contains_inclusive(offset))?;
+    let effective = analysis.effective.block_containing(at.block_ref)?;
+    let here = Origin {
+        file: at.block_ref.file,
+        range: attr.range,
+    };
+    let name = &attr.name;
+    let note = match effective.body.attribute(name) {
+        Some(current) if current.origin == here && current.superseded.is_empty() => {
+            format!("`{name}` here is in effect: no override changes it.\n")
+        }
+        Some(current) if current.origin == here => format!(
+            "`{name}` here is in effect; it replaces {}.\n",
+            places(analysis, &current.superseded)
+        ),
+        Some(current) if current.superseded.contains(&here) => {
+            let value = analysis
+                .file(current.origin.file)
+                .map(|file| one_line(current.value.slice(&file.text), 60))
+                .unwrap_or_default();
+            format!(
+                "`{name}` here is replaced by `{}`: the effective value is `{value}`.\n",
+                place(analysis, current.origin)
+            )
+        }
+        _ => match effective
+            .body
+            .blocks
+            .iter()
+            .find(|nested| nested.superseded.contains(&here))
+        {
+            Some(nested) => format!(
+                "`{name}` here is removed: the `{name}` blocks at `{}` replace it.\n",
+                place(analysis, nested.origin)
+            ),
+            None => format!("`{name}` here is not in the effective configuration.\n"),
+        },
+    };
+    Some(note)
 }
 
 fn code_block(code: &str) -> String {

@@ -120,11 +120,19 @@ Declared in `main.tf:1`.
 Changed by:
 - `override.tf:1`: `instance_type` (replaces `main.tf:3`), `ebs_block_device` blocks (replaces `main.tf:4`)
 - `z_override.tf.json:1`: `ami` (replaces `main.tf:2`)
+
+---
+
+`ami` here is replaced by `z_override.tf.json:1`: the effective value is `"ami-2"`.
 "#
     );
-    // The same hover from the override block.
+    // The same block hover from the override block (off an argument's name,
+    // so without the note on one argument).
     let from_override = hover(&with_cursor(OVERRIDDEN, "override.tf", "t3.large"));
-    assert_eq!(from_override, hover(&text));
+    assert_eq!(
+        Some(from_override.as_str()),
+        hover(&text).split("\n---\n").next()
+    );
 }
 
 #[test]
@@ -596,4 +604,48 @@ fn completion_in_a_primary_block_offers_meta_arguments_not_yet_set() {
     // After `=` there is nothing to offer here; at the top level of a primary file neither.
     assert!(complete("//- main.tf\nvariable \"a\" {\n  type = $0\n}\n").is_empty());
     assert!(complete("//- main.tf\nvariable \"a\" {}\n$0\n").is_empty());
+}
+
+/// The last paragraph of a hover on an argument's name says what became of
+/// that argument.
+#[test]
+fn hover_on_an_argument_says_whether_it_is_in_effect() {
+    let note = |file: &str, needle: &str| {
+        let markdown = hover(&with_cursor(OVERRIDDEN, file, needle));
+        markdown
+            .rsplit("---\n\n")
+            .next()
+            .unwrap_or_default()
+            .trim_end()
+            .to_owned()
+    };
+    assert_eq!(
+        note("main.tf", "instance_type"),
+        "`instance_type` here is replaced by `override.tf:2`: the effective value is `\"t3.large\"`."
+    );
+    assert_eq!(
+        note("override.tf", "instance_type"),
+        "`instance_type` here is in effect; it replaces `main.tf:3`."
+    );
+    let plain = "//- main.tf\nvariable \"a\" {\n  type = string\n}\n";
+    let markdown = hover(&with_cursor(plain, "main.tf", "type"));
+    assert!(
+        markdown.ends_with("`type` here is in effect: no override changes it.\n"),
+        "{markdown}"
+    );
+    let json_base = r#"
+//- main.tf.json
+{"resource": {"aws_instance": {"web": {"ebs_block_device": {"device_name": "/dev/sdb"}}}}}
+//- override.tf
+resource "aws_instance" "web" {
+  ebs_block_device {
+    device_name = "/dev/sdc"
+  }
+}
+"#;
+    let markdown = hover(&with_cursor(json_base, "main.tf.json", "ebs_block_device"));
+    assert!(
+        markdown.ends_with("`ebs_block_device` here is removed: the `ebs_block_device` blocks at `override.tf:2` replace it.\n"),
+        "{markdown}"
+    );
 }
