@@ -111,8 +111,12 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     let merged = merge::merge(declared, cache, &mut diagnostics);
     rules::module_calls::check(&merged, &mut diagnostics);
     rules::variables::check(&merged, &mut diagnostics);
-    rules::providers::implied_local_names(&merged, &mut diagnostics);
     rules::versions::check(&merged, &config.parsed_tofu_version(), &mut diagnostics);
+    // OpenTofu builds the module tree, where it checks implied provider
+    // names, only when loading the module reported no error.
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        rules::providers::implied_local_names(&merged, &mut diagnostics);
+    }
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

@@ -26,7 +26,7 @@ mod required_providers;
 
 use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
-use crate::address::{BlockAddress, ResourceMode};
+use crate::address::BlockAddress;
 use crate::go_text::go_quote;
 use crate::phases::{FileRole, FileView, MergedModule, ModuleFile};
 use crate::rules::schema::is_identifier;
@@ -64,17 +64,14 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 
 /// `invalid-provider-local-name` for the provider a resource type implies
 /// (the type up to its first `_`: `aws` for `aws_instance`), for every
-/// managed and data resource whose effective configuration has no `provider`
-/// argument, on its header. Ephemeral resources are not checked, as in
-/// OpenTofu; a name that is only not normalised (`AWS`) is accepted.
+/// managed, data and ephemeral resource whose effective configuration has no
+/// `provider` argument, on its header; a name that is only not normalised
+/// (`AWS`) is accepted. OpenTofu 1.12.6 checks this while building the module
+/// tree, which it does only when loading reported no error, so the caller
+/// runs it only then (both confirmed with `tofu validate`).
 pub(crate) fn implied_local_names(module: &MergedModule, out: &mut Vec<Diagnostic>) {
     for effective in &module.effective.blocks {
-        let BlockAddress::Resource {
-            mode: ResourceMode::Managed | ResourceMode::Data,
-            type_name,
-            ..
-        } = &effective.address
-        else {
+        let BlockAddress::Resource { type_name, .. } = &effective.address else {
             continue;
         };
         if effective.body.attribute("provider").is_some() {
