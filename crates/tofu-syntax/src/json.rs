@@ -33,11 +33,14 @@ pub(crate) fn parse(text: &str) -> SourceFile {
         return file;
     }
     if text.trim().is_empty() {
+        // HCL's words: the missing value, then that the root is no object.
+        let end = TextRange::from_usize(text.len(), text.len());
         file.errors.push(error(
             "Missing value",
-            "The JSON data ends prematurely: a configuration file in JSON syntax must hold an object.",
-            TextRange::from_usize(text.len(), text.len()),
+            "The JSON data ends prematurely.",
+            end,
         ));
+        file.errors.push(error(ROOT_SUMMARY, ROOT_DETAIL, end));
         return file;
     }
     let options = ParseOptions {
@@ -56,23 +59,51 @@ pub(crate) fn parse(text: &str) -> SourceFile {
         Ok(parsed) => parsed,
         Err(parse_error) => {
             let range = parse_error.range();
-            let summary = match parse_error.kind() {
-                ParseErrorKind::MultipleRootJsonValues => "Extraneous data after value",
-                ParseErrorKind::ExpectedObjectValue => "Missing attribute value",
-                ParseErrorKind::UnterminatedObject | ParseErrorKind::UnterminatedArray => {
-                    "Missing value"
+            let error_range = TextRange::from_usize(range.start, range.end);
+            let word = text.get(range.start..range.end).unwrap_or_default();
+            let (summary, detail) = match parse_error.kind() {
+                ParseErrorKind::MultipleRootJsonValues => (
+                    "Extraneous data after value",
+                    "Extra characters appear after the JSON value.".to_owned(),
+                ),
+                ParseErrorKind::UnexpectedWord | ParseErrorKind::UnexpectedToken
+                    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphabetic()) =>
+                {
+                    (
+                        "Invalid JSON keyword",
+                        format!("\"{word}\" is not a valid JSON keyword."),
+                    )
                 }
-                ParseErrorKind::ExpectedColonAfterObjectKey => "Missing property value colon",
-                ParseErrorKind::ExpectedComma => "Missing property separator",
-                ParseErrorKind::TrailingCommasNotAllowed => "Trailing comma in object",
-                ParseErrorKind::String(_) => "Invalid string",
-                _ => "Invalid start of value",
+                ParseErrorKind::ExpectedObjectValue => (
+                    "Missing attribute value",
+                    format!("{}.", parse_error.kind()),
+                ),
+                ParseErrorKind::UnterminatedObject | ParseErrorKind::UnterminatedArray => {
+                    ("Missing value", format!("{}.", parse_error.kind()))
+                }
+                ParseErrorKind::ExpectedColonAfterObjectKey => (
+                    "Missing property value colon",
+                    format!("{}.", parse_error.kind()),
+                ),
+                ParseErrorKind::ExpectedComma => (
+                    "Missing property separator",
+                    format!("{}.", parse_error.kind()),
+                ),
+                ParseErrorKind::TrailingCommasNotAllowed => (
+                    "Trailing comma in object",
+                    format!("{}.", parse_error.kind()),
+                ),
+                ParseErrorKind::String(_) => ("Invalid string", format!("{}.", parse_error.kind())),
+                _ => ("Invalid start of value", format!("{}.", parse_error.kind())),
             };
-            file.errors.push(error(
-                summary,
-                &format!("{}.", parse_error.kind()),
-                TextRange::from_usize(range.start, range.end),
-            ));
+            file.errors.push(error(summary, &detail, error_range));
+            // Where the root value itself cannot be read, HCL also says the
+            // root is no object.
+            let root_start = text.len() - text.trim_start().len();
+            if range.start == root_start {
+                file.errors
+                    .push(error(ROOT_SUMMARY, ROOT_DETAIL, error_range));
+            }
             file.unrecovered.push(whole);
             return file;
         }
@@ -102,12 +133,11 @@ pub(crate) fn parse(text: &str) -> SourceFile {
     file
 }
 
+const ROOT_SUMMARY: &str = "Root value must be object";
+const ROOT_DETAIL: &str = "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.";
+
 fn root_must_be_object(value: &Value<'_>) -> SyntaxError {
-    error(
-        "Root value must be object",
-        "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.",
-        value_range(value),
-    )
+    error(ROOT_SUMMARY, ROOT_DETAIL, value_range(value))
 }
 
 fn error(summary: &str, detail: &str, range: TextRange) -> SyntaxError {
