@@ -48,7 +48,7 @@ pub struct MissingPath(pub PathBuf);
 
 /// Finds the module directories of `paths` (a directory is walked; a file stands
 /// for the directory holding it; each directory is checked once) and analyses
-/// each one.
+/// each one, on every core; the report lists them in path order.
 ///
 /// Each directory is analysed with `config` under the nearest
 /// `.tofu-lens.toml` above it: the file's `tofuVersion` and
@@ -59,6 +59,29 @@ pub fn check_paths(
     paths: &[PathBuf],
     config: &Config,
     tofu_version_flag: Option<&str>,
+) -> Result<CheckReport, MissingPath> {
+    let mut modules = Vec::new();
+    let mut report = check_paths_streaming(
+        paths,
+        config,
+        tofu_version_flag,
+        crate::parallel::default_jobs(),
+        |module| modules.push(module),
+    )?;
+    report.modules = modules;
+    Ok(report)
+}
+
+/// [`check_paths`] for output that need not hold every analysis at once:
+/// `jobs` threads analyse the directories, and `sink` gets each analysed
+/// module in path order as soon as the ones before it are done, then drops
+/// it. The returned report holds everything but the modules.
+pub fn check_paths_streaming(
+    paths: &[PathBuf],
+    config: &Config,
+    tofu_version_flag: Option<&str>,
+    jobs: usize,
+    mut sink: impl FnMut(CheckedModule),
 ) -> Result<CheckReport, MissingPath> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut report = CheckReport::default();
@@ -82,13 +105,11 @@ pub fn check_paths(
     }
     dirs.sort();
     dirs.dedup();
+    // Configuration files are found first, on this thread (each read once).
     let mut project_configs = ProjectConfigs::default();
+    let mut work: Vec<(PathBuf, Config)> = Vec::with_capacity(dirs.len());
     for dir in dirs {
-        let readable_dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir.as_path()
-        };
+        let readable_dir = readable(&dir);
         let project = project_configs.for_dir(readable_dir);
         if project.is_some_and(|project| excludes(project, readable_dir)) {
             continue;
@@ -97,22 +118,47 @@ pub fn check_paths(
         if let Some(version) = tofu_version_flag {
             dir_config.tofu_version = version.to_owned();
         }
-        match tofu_vfs::read_module_dir(readable_dir) {
-            Ok(files) => {
-                let analysis = analyze(&files, &dir_config, &mut ParseCache::new());
-                if analysis.primary.is_empty() && analysis.overrides.is_empty() {
-                    continue;
-                }
-                report.modules.push(CheckedModule { dir, analysis });
-            }
-            Err(error) => report.unreadable_dirs.push(UnreadableDir {
-                dir,
-                message: error.to_string(),
-            }),
-        }
+        work.push((dir, dir_config));
     }
     report.config_problems = project_configs.problems();
+    let mut unreadable = Vec::new();
+    crate::parallel::ordered_map(
+        &work,
+        jobs,
+        |(dir, dir_config)| match tofu_vfs::read_module_dir(readable(dir)) {
+            Ok(files) => {
+                let analysis = analyze(&files, dir_config, &mut ParseCache::new());
+                if analysis.primary.is_empty() && analysis.overrides.is_empty() {
+                    return None;
+                }
+                Some(Ok(CheckedModule {
+                    dir: dir.clone(),
+                    analysis,
+                }))
+            }
+            Err(error) => Some(Err(UnreadableDir {
+                dir: dir.clone(),
+                message: error.to_string(),
+            })),
+        },
+        |outcome| match outcome {
+            Some(Ok(module)) => sink(module),
+            Some(Err(dir)) => unreadable.push(dir),
+            None => {}
+        },
+    );
+    report.unreadable_dirs.extend(unreadable);
     Ok(report)
+}
+
+/// The path to read a directory at: `.` for the empty path a bare file name
+/// leaves.
+fn readable(dir: &Path) -> &Path {
+    if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }
 }
 
 /// The `.tofu-lens.toml` of each directory, each file read once.

@@ -6,5 +6,6 @@
 
 pub mod check;
 pub mod fix;
+pub mod parallel;
 pub mod render;
 pub mod show;
