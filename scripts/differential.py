@@ -84,6 +84,21 @@ def validate(tofu, directory):
     return errors
 
 
+def tofu_lens_errors(binary, roots):
+    """tofu-lens's errors under the roots: {dir: {(file, line, summary)}}."""
+    out = subprocess.run(
+        [binary, "check", "--format", "json", *roots], capture_output=True, text=True
+    ).stdout
+    errors = {}
+    for d in json.loads(out):
+        if d["severity"] != "error":
+            continue
+        path = os.path.normpath(d["file"])
+        line = d["range"]["start"]["line"] if d.get("range") else 0
+        errors.setdefault(os.path.dirname(path), set()).add((path, line, d["summary"]))
+    return errors
+
+
 def main():
     args = sys.argv[1:]
     out_json = None
@@ -99,16 +114,7 @@ def main():
         print("differential: TOFU_LENS_ORACLE_DIR is not set or holds no tofu binary; nothing to compare.")
         return 0
     binary, roots = args[0], args[1:]
-    ours_json = subprocess.run(
-        [binary, "check", "--format", "json", *roots], capture_output=True, text=True
-    ).stdout
-    ours = {}
-    for d in json.loads(ours_json):
-        if d["severity"] != "error":
-            continue
-        path = os.path.normpath(d["file"])
-        line = d["range"]["start"]["line"] if d.get("range") else 0
-        ours.setdefault(os.path.dirname(path), set()).add((path, line, d["summary"]))
+    ours = tofu_lens_errors(binary, roots)
     dirs = module_dirs(roots)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         theirs = dict(zip(dirs, pool.map(lambda d: validate(tofu, d), dirs)))

@@ -20,13 +20,12 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle, validate  # noqa: E402
+from differential import oracle, tofu_lens_errors, validate  # noqa: E402
 
 NAMES = ["web", "db", "app", "net", "cache"]
 TYPES = ["aws_instance", "aws_s3_bucket", "null_resource", "random_id"]
@@ -254,13 +253,7 @@ def main():
         case_dir = os.path.join(root, f"{family}-{i:05d}")
         write(case_dir, FAMILIES[family](rng))
         cases.append((family, case_dir))
-    ours_json = subprocess.run([binary, "check", "--format", "json", root], capture_output=True, text=True).stdout
-    ours = collections.defaultdict(set)
-    for d in json.loads(ours_json):
-        if d["severity"] == "error":
-            path = os.path.normpath(d["file"])
-            line = d["range"]["start"]["line"] if d.get("range") else 0
-            ours[os.path.dirname(path)].add((path, line, d["summary"]))
+    ours = tofu_lens_errors(binary, [root])
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         theirs = list(pool.map(lambda case: validate(tofu, case[1]), cases))
     per_family = collections.defaultdict(lambda: [0, 0])

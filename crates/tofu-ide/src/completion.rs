@@ -153,24 +153,33 @@ fn reference_completions(
         return None;
     }
     let replace = TextRange::from_usize(offset as usize - partial_len, offset as usize);
-    let items = match root {
-        "var." => analysis
+    // Variables and module calls: their name, and one argument as detail.
+    let named_blocks = |kind: CompletionKind, shown: &str| -> Vec<CompletionItem> {
+        analysis
             .effective
             .blocks
             .iter()
-            .filter_map(|block| match &block.address {
-                BlockAddress::Variable(name) => Some(CompletionItem {
+            .filter_map(|block| {
+                let name = match (&block.address, kind) {
+                    (BlockAddress::Variable(name), CompletionKind::Variable)
+                    | (BlockAddress::Module(name), CompletionKind::Module) => name,
+                    _ => return None,
+                };
+                Some(CompletionItem {
                     label: name.clone(),
-                    kind: CompletionKind::Variable,
-                    detail: attribute_value(analysis, block, "default")
-                        .map(|value| format!("default = {value}")),
+                    kind,
+                    detail: attribute_value(analysis, block, shown)
+                        .map(|value| format!("{shown} = {value}")),
                     insert_text: name.clone(),
                     replace,
-                }),
-                _ => None,
+                })
             })
-            .collect(),
-        "local." => analysis
+            .collect()
+    };
+    let items = match root {
+        "var." => named_blocks(CompletionKind::Variable, "default"),
+        "module." => named_blocks(CompletionKind::Module, "source"),
+        _ => analysis
             .effective
             .locals
             .iter()
@@ -182,22 +191,6 @@ fn reference_completions(
                     .map(|file| one_line(local.attribute.value.slice(&file.text))),
                 insert_text: local.name.clone(),
                 replace,
-            })
-            .collect(),
-        _ => analysis
-            .effective
-            .blocks
-            .iter()
-            .filter_map(|block| match &block.address {
-                BlockAddress::Module(name) => Some(CompletionItem {
-                    label: name.clone(),
-                    kind: CompletionKind::Module,
-                    detail: attribute_value(analysis, block, "source")
-                        .map(|value| format!("source = {value}")),
-                    insert_text: name.clone(),
-                    replace,
-                }),
-                _ => None,
             })
             .collect(),
     };
