@@ -3,9 +3,10 @@
 //! Exit codes: 0 when no error was found, 1 when any error was found (or, for
 //! `show`, the address does not exist), 2 on bad usage or an unusable PATH.
 
-// The command line prints its results to stdout and its usage errors to stderr
-// by design; the library crates below never print.
-#![allow(clippy::print_stdout, clippy::print_stderr)]
+// The command line prints its usage errors to stderr by design; the library
+// crates below never print. Results go to stdout through `write_stdout` only,
+// never `print!`, which panics when the reader has gone (`| head`).
+#![allow(clippy::print_stderr)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -135,15 +136,16 @@ fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String, fix: boo
             tofu_vfs::WalkLimits::default().max_dirs
         );
     }
-    match format {
-        Format::Text => print!("{}", render::text(&report)),
-        Format::Json => println!("{}", render::json(&report)),
-    }
-    if report.has_errors() {
+    let output = match format {
+        Format::Text => render::text(&report),
+        Format::Json => render::json(&report) + "\n",
+    };
+    let code = if report.has_errors() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    };
+    write_stdout(&output, code)
 }
 
 fn run_show(
@@ -158,12 +160,11 @@ fn run_show(
         Format::Json => show::json(&analysis, address),
     });
     match result {
-        Ok(text) => {
-            print!("{text}");
+        Ok(mut text) => {
             if !text.ends_with('\n') {
-                println!();
+                text.push('\n');
             }
-            ExitCode::SUCCESS
+            write_stdout(&text, ExitCode::SUCCESS)
         }
         Err(show::ShowError::NotFound(message)) => {
             eprintln!("tofu-lens show: {message}");
@@ -174,6 +175,31 @@ fn run_show(
             ExitCode::from(2)
         }
     }
+}
+
+/// Writes a command's whole output to stdout, then exits with `code`. A reader
+/// that went away (`tofu-lens show . | head -1`) ends the program quietly with
+/// success, as ripgrep does: the output was not wanted any more. Any other write
+/// failure (a full disk) is reported and exits 2.
+///
+/// This is the only place `check` and `show` write to stdout: `print!` panics on
+/// a closed pipe.
+fn write_stdout(text: &str, code: ExitCode) -> ExitCode {
+    match write_all_to_stdout(text) {
+        Ok(()) => code,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("tofu-lens: cannot write the output: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn write_all_to_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
 }
 
 /// Runs the check, or says why it could not (a PATH that does not exist).
