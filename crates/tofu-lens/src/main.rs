@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tofu_lens::{check, render, show};
+use tofu_lens::{check, render, sarif, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
 
 #[derive(Parser)]
@@ -39,8 +39,10 @@ enum Command {
     Check {
         /// Module directories, trees to walk, or files (each stands for its directory). Default: `.`
         paths: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// text: compiler style; json: one array (see the README); sarif: SARIF 2.1.0 for
+        /// code-scanning UIs.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// The OpenTofu version constraints are checked against.
         #[arg(long, value_name = "VERSION", default_value = DEFAULT_TOFU_VERSION)]
         tofu_version: String,
@@ -70,6 +72,13 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
 fn main() -> ExitCode {
     init_logging();
     let cli = Cli::parse();
@@ -90,7 +99,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String, fix: bool) -> ExitCode {
+fn run_check(
+    paths: Vec<PathBuf>,
+    format: CheckFormat,
+    tofu_version: String,
+    fix: bool,
+) -> ExitCode {
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -137,8 +151,9 @@ fn run_check(paths: Vec<PathBuf>, format: Format, tofu_version: String, fix: boo
         );
     }
     let output = match format {
-        Format::Text => render::text(&report),
-        Format::Json => render::json(&report) + "\n",
+        CheckFormat::Text => render::text(&report),
+        CheckFormat::Json => render::json(&report) + "\n",
+        CheckFormat::Sarif => sarif::sarif(&report) + "\n",
     };
     let code = if report.has_errors() {
         ExitCode::from(1)
