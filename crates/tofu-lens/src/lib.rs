@@ -2,10 +2,11 @@
 //! directories on disk and render its results; `serve` runs the language server.
 //!
 //! Rendering lives here, at the edge: the engine hands out plain diagnostics with
-//! byte ranges, and this crate turns them into compiler-style text or JSON.
+//! byte ranges, and this crate turns them into compiler-style text, JSON or SARIF.
 
 pub mod check;
 pub mod fix;
 pub mod parallel;
 pub mod render;
+pub mod sarif;
 pub mod show;

@@ -3,15 +3,16 @@
 //! Exit codes: 0 when no error was found, 1 when any error was found (or, for
 //! `show`, the address does not exist), 2 on bad usage or an unusable PATH.
 
-// The command line prints its results to stdout and its usage errors to stderr
-// by design; the library crates below never print.
-#![allow(clippy::print_stdout, clippy::print_stderr)]
+// The command line prints its usage errors to stderr by design; the library
+// crates below never print. Results go to stdout through `write_stdout` only,
+// never `print!`, which panics when the reader has gone (`| head`).
+#![allow(clippy::print_stderr)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tofu_lens::{check, render, show};
+use tofu_lens::{check, render, sarif, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
 
 #[derive(Parser)]
@@ -38,8 +39,10 @@ enum Command {
     Check {
         /// Module directories, trees to walk, or files (each stands for its directory). Default: `.`
         paths: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// text: compiler style; json: one array (see the README); sarif: SARIF 2.1.0 for
+        /// code-scanning UIs.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// The OpenTofu version constraints are checked against [default: the tofuVersion of
         /// .tofu-lens.toml, else 1.12.6]
         #[arg(long, value_name = "VERSION")]
@@ -70,6 +73,13 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
 fn main() -> ExitCode {
     init_logging();
     let cli = Cli::parse();
@@ -92,7 +102,7 @@ fn main() -> ExitCode {
 
 fn run_check(
     paths: Vec<PathBuf>,
-    format: Format,
+    format: CheckFormat,
     tofu_version_flag: Option<String>,
     fix: bool,
 ) -> ExitCode {
@@ -150,15 +160,17 @@ fn run_check(
             tofu_vfs::WalkLimits::default().max_dirs
         );
     }
-    match format {
-        Format::Text => print!("{}", render::text(&report)),
-        Format::Json => println!("{}", render::json(&report)),
-    }
-    if report.has_errors() {
+    let output = match format {
+        CheckFormat::Text => render::text(&report),
+        CheckFormat::Json => render::json(&report) + "\n",
+        CheckFormat::Sarif => sarif::sarif(&report) + "\n",
+    };
+    let code = if report.has_errors() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    };
+    write_stdout(&output, code)
 }
 
 fn run_show(
@@ -176,12 +188,11 @@ fn run_show(
         Format::Json => show::json(&analysis, address),
     });
     match result {
-        Ok(text) => {
-            print!("{text}");
+        Ok(mut text) => {
             if !text.ends_with('\n') {
-                println!();
+                text.push('\n');
             }
-            ExitCode::SUCCESS
+            write_stdout(&text, ExitCode::SUCCESS)
         }
         Err(show::ShowError::NotFound(message)) => {
             eprintln!("tofu-lens show: {message}");
@@ -192,6 +203,31 @@ fn run_show(
             ExitCode::from(2)
         }
     }
+}
+
+/// Writes a command's whole output to stdout, then exits with `code`. A reader
+/// that went away (`tofu-lens show . | head -1`) ends the program quietly with
+/// success, as ripgrep does: the output was not wanted any more. Any other write
+/// failure (a full disk) is reported and exits 2.
+///
+/// This is the only place `check` and `show` write to stdout: `print!` panics on
+/// a closed pipe.
+fn write_stdout(text: &str, code: ExitCode) -> ExitCode {
+    match write_all_to_stdout(text) {
+        Ok(()) => code,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("tofu-lens: cannot write the output: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn write_all_to_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
 }
 
 /// Runs the check, or says why it could not (a PATH that does not exist).

@@ -425,3 +425,48 @@ fn fix_applies_safe_fixes_and_reports_what_remains() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stdout(&output).contains("error[override-forbidden-block]"));
 }
+
+/// Runs tofu-lens with stdout piped, reads a few bytes, then closes the read
+/// end while the program still has far more than a pipe buffer to write.
+fn run_with_reader_gone(args: &[&str], cwd: &Path) -> std::process::ExitStatus {
+    use std::io::Read as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = child.stdout.take().unwrap();
+    let mut first_bytes = [0u8; 16];
+    reader.read_exact(&mut first_bytes).unwrap();
+    drop(reader);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
+    output.status
+}
+
+#[test]
+fn a_closed_stdout_ends_show_and_check_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    // Several megabytes of output from `show`, and from `check` (every repeat
+    // of `variable "twin"` is a duplicate-block error with an excerpt), far
+    // past any pipe buffer.
+    let mut text = String::new();
+    for i in 0..6000 {
+        text.push_str(&format!(
+            "variable \"v{i}\" {{\n  default = \"a value long enough to make the output big\"\n}}\n"
+        ));
+        text.push_str("variable \"twin\" {}\n");
+    }
+    fs::write(dir.path().join("main.tf"), text).unwrap();
+    for args in [
+        &["show", "."][..],
+        &["check", "."][..],
+        &["check", "--format", "json", "."][..],
+    ] {
+        let status = run_with_reader_gone(args, dir.path());
+        assert!(status.success(), "{args:?} exited with {status}");
+    }
+}
