@@ -61,27 +61,53 @@ pub fn check_paths(
     tofu_version_flag: Option<&str>,
 ) -> Result<CheckReport, MissingPath> {
     let mut modules = Vec::new();
+    let mut unreadable = Vec::new();
     let mut report = check_paths_streaming(
         paths,
         config,
         tofu_version_flag,
         crate::parallel::default_jobs(),
-        |module| modules.push(module),
+        |found| match found {
+            Found::Module(module) => modules.push(*module),
+            Found::Unreadable(dir) => unreadable.push(dir),
+        },
     )?;
     report.modules = modules;
+    report.unreadable_dirs = unreadable;
     Ok(report)
 }
 
+/// What [`check_paths_streaming`] hands its sink.
+#[derive(Debug)]
+pub enum Found {
+    Module(Box<CheckedModule>),
+    Unreadable(UnreadableDir),
+}
+
+/// The order directories are analysed and handed out in: their path as a
+/// string with a `/` after it (the empty path of a bare file name first).
+/// Output is sorted by file path as a string, and in this order a directory
+/// and everything below it are one contiguous run of it.
+pub fn order_key(dir: &Path) -> String {
+    if dir.as_os_str().is_empty() {
+        String::new()
+    } else {
+        format!("{}/", dir.to_string_lossy())
+    }
+}
+
 /// [`check_paths`] for output that need not hold every analysis at once:
-/// `jobs` threads analyse the directories, and `sink` gets each analysed
-/// module in path order as soon as the ones before it are done, then drops
-/// it. The returned report holds everything but the modules.
+/// `jobs` threads analyse the directories, and `sink` gets the directories
+/// that could not be walked, then each analysed module (or unreadable
+/// directory) in [`order_key`] order as soon as the ones before it are done.
+/// The returned report holds everything but the modules and unreadable
+/// directories.
 pub fn check_paths_streaming(
     paths: &[PathBuf],
     config: &Config,
     tofu_version_flag: Option<&str>,
     jobs: usize,
-    mut sink: impl FnMut(CheckedModule),
+    mut sink: impl FnMut(Found),
 ) -> Result<CheckReport, MissingPath> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut report = CheckReport::default();
@@ -103,7 +129,10 @@ pub fn check_paths_streaming(
             dirs.push(path.parent().map_or_else(PathBuf::new, Path::to_path_buf));
         }
     }
-    dirs.sort();
+    for dir in std::mem::take(&mut report.unreadable_dirs) {
+        sink(Found::Unreadable(dir));
+    }
+    dirs.sort_by_cached_key(|dir| order_key(dir));
     dirs.dedup();
     // Configuration files are found first, on this thread (each read once).
     let mut project_configs = ProjectConfigs::default();
@@ -121,7 +150,6 @@ pub fn check_paths_streaming(
         work.push((dir, dir_config));
     }
     report.config_problems = project_configs.problems();
-    let mut unreadable = Vec::new();
     crate::parallel::ordered_map(
         &work,
         jobs,
@@ -142,12 +170,11 @@ pub fn check_paths_streaming(
             })),
         },
         |outcome| match outcome {
-            Some(Ok(module)) => sink(module),
-            Some(Err(dir)) => unreadable.push(dir),
+            Some(Ok(module)) => sink(Found::Module(Box::new(module))),
+            Some(Err(dir)) => sink(Found::Unreadable(dir)),
             None => {}
         },
     );
-    report.unreadable_dirs.extend(unreadable);
     Ok(report)
 }
 

@@ -10,3 +10,4 @@ pub mod parallel;
 pub mod render;
 pub mod sarif;
 pub mod show;
+pub mod stream;

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tofu_lens::stream::{self, StreamFormat};
 use tofu_lens::{check, render, sarif, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
 
@@ -51,6 +52,9 @@ enum Command {
         /// changed, then report what remains.
         #[arg(long)]
         fix: bool,
+        /// How many module directories to analyse at once [default: every core]
+        #[arg(short = 'j', long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// Print the effective configuration of a module after override merging, with provenance.
     Show {
@@ -89,7 +93,15 @@ fn main() -> ExitCode {
             format,
             tofu_version,
             fix,
-        } => run_check(paths, format, tofu_version, fix),
+            jobs,
+        } => run_check(
+            paths,
+            format,
+            tofu_version,
+            fix,
+            jobs.unwrap_or_else(tofu_lens::parallel::default_jobs)
+                .max(1),
+        ),
         Command::Serve { .. } => run_serve(),
         Command::Show {
             path,
@@ -105,6 +117,7 @@ fn run_check(
     format: CheckFormat,
     tofu_version_flag: Option<String>,
     fix: bool,
+    jobs: usize,
 ) -> ExitCode {
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -124,6 +137,41 @@ fn run_check(
         );
     }
     let flag = tofu_version_flag.as_deref();
+    let streamed_format = match format {
+        CheckFormat::Text => Some(StreamFormat::Text),
+        CheckFormat::Json => Some(StreamFormat::Json),
+        CheckFormat::Sarif => None,
+    };
+    if let (Some(stream_format), false) = (streamed_format, fix) {
+        // Written while the directories are analysed: memory holds the
+        // analyses in flight, not the tree.
+        let stdout = std::io::stdout().lock();
+        let streamed =
+            match stream::check_streaming(&paths, &config, flag, jobs, stream_format, stdout) {
+                Ok(streamed) => streamed,
+                Err(check::MissingPath(path)) => {
+                    eprintln!(
+                        "tofu-lens check: {}: no such file or directory",
+                        path.display()
+                    );
+                    return ExitCode::from(2);
+                }
+            };
+        report_walk_problems(&streamed.report);
+        let code = if streamed.has_errors {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
+        return match streamed.write_error {
+            None => code,
+            Some(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Some(error) => {
+                eprintln!("tofu-lens: cannot write the output: {error}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let Some(mut report) = check_or_report(&paths, &config, flag) else {
         return ExitCode::from(2);
     };
@@ -150,16 +198,7 @@ fn run_check(
         };
         report = after;
     }
-    for problem in &report.config_problems {
-        eprintln!("tofu-lens check: {problem}");
-    }
-    for path in &report.truncated {
-        eprintln!(
-            "tofu-lens check: {}: stopped walking after {} directories; name a smaller tree",
-            path.display(),
-            tofu_vfs::WalkLimits::default().max_dirs
-        );
-    }
+    report_walk_problems(&report);
     let output = match format {
         CheckFormat::Text => render::text(&report),
         CheckFormat::Json => render::json(&report) + "\n",
@@ -171,6 +210,21 @@ fn run_check(
         ExitCode::SUCCESS
     };
     write_stdout(&output, code)
+}
+
+/// What `check` says on stderr besides the diagnostics: problems in
+/// `.tofu-lens.toml` files and walks that stopped at their limit.
+fn report_walk_problems(report: &check::CheckReport) {
+    for problem in &report.config_problems {
+        eprintln!("tofu-lens check: {problem}");
+    }
+    for path in &report.truncated {
+        eprintln!(
+            "tofu-lens check: {}: stopped walking after {} directories; name a smaller tree",
+            path.display(),
+            tofu_vfs::WalkLimits::default().max_dirs
+        );
+    }
 }
 
 fn run_show(

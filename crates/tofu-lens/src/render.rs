@@ -12,7 +12,7 @@ use serde::Serialize;
 use tofu_module::ModuleAnalysis;
 use tofu_syntax::{Diagnostic, LineCol, Location, Severity, TextRange};
 
-use crate::check::CheckReport;
+use crate::check::{CheckReport, CheckedModule, UnreadableDir};
 
 /// A position as rendered: 1-based line and column, 0-based byte offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -189,53 +189,56 @@ fn flatten_one(dir: &Path, analysis: &ModuleAnalysis, diagnostic: &Diagnostic) -
     }
 }
 
+/// The diagnostics of one module, resolved for output (unsorted).
+pub fn flatten_module(module: &CheckedModule) -> Vec<FlatDiagnostic> {
+    module
+        .analysis
+        .diagnostics
+        .iter()
+        .map(|diagnostic| flatten_one(&module.dir, &module.analysis, diagnostic))
+        .collect()
+}
+
+/// The `file-unreadable` error of a module directory that could not be read.
+pub fn flatten_unreadable(unreadable: &UnreadableDir) -> FlatDiagnostic {
+    FlatDiagnostic {
+        file: unreadable.dir.to_string_lossy().into_owned(),
+        range: None,
+        severity: "error",
+        code: tofu_syntax::Code::FileUnreadable.as_str(),
+        summary: "Failed to read module directory".to_owned(),
+        detail: format!(
+            "Module directory {} could not be read: {}.",
+            unreadable.dir.display(),
+            unreadable.message
+        ),
+        related: Vec::new(),
+        fix: None,
+        excerpt: None,
+    }
+}
+
+/// The output order: by file (as a string), then position, code and summary.
+pub fn output_order(a: &FlatDiagnostic, b: &FlatDiagnostic) -> std::cmp::Ordering {
+    (
+        a.file.as_str(),
+        a.range.map(|r| (r.start.byte, r.end.byte)),
+        a.code,
+        &a.summary,
+    )
+        .cmp(&(
+            b.file.as_str(),
+            b.range.map(|r| (r.start.byte, r.end.byte)),
+            b.code,
+            &b.summary,
+        ))
+}
+
 /// Every diagnostic of the report, resolved and sorted by file then position.
 pub fn flatten(report: &CheckReport) -> Vec<FlatDiagnostic> {
-    let mut flat: Vec<FlatDiagnostic> = report
-        .modules
-        .iter()
-        .flat_map(|module| {
-            module
-                .analysis
-                .diagnostics
-                .iter()
-                .map(|diagnostic| flatten_one(&module.dir, &module.analysis, diagnostic))
-        })
-        .collect();
-    flat.extend(
-        report
-            .unreadable_dirs
-            .iter()
-            .map(|unreadable| FlatDiagnostic {
-                file: unreadable.dir.to_string_lossy().into_owned(),
-                range: None,
-                severity: "error",
-                code: tofu_syntax::Code::FileUnreadable.as_str(),
-                summary: "Failed to read module directory".to_owned(),
-                detail: format!(
-                    "Module directory {} could not be read: {}.",
-                    unreadable.dir.display(),
-                    unreadable.message
-                ),
-                related: Vec::new(),
-                fix: None,
-                excerpt: None,
-            }),
-    );
-    flat.sort_by(|a, b| {
-        (
-            a.file.as_str(),
-            a.range.map(|r| (r.start.byte, r.end.byte)),
-            a.code,
-            &a.summary,
-        )
-            .cmp(&(
-                b.file.as_str(),
-                b.range.map(|r| (r.start.byte, r.end.byte)),
-                b.code,
-                &b.summary,
-            ))
-    });
+    let mut flat: Vec<FlatDiagnostic> = report.modules.iter().flat_map(flatten_module).collect();
+    flat.extend(report.unreadable_dirs.iter().map(flatten_unreadable));
+    flat.sort_by(output_order);
     flat
 }
 
@@ -243,48 +246,79 @@ pub fn flatten(report: &CheckReport) -> Vec<FlatDiagnostic> {
 pub fn text(report: &CheckReport) -> String {
     let flat = flatten(report);
     let mut out = String::new();
+    let mut counts = Counts::default();
     for diagnostic in &flat {
-        let position = diagnostic
-            .range
-            .map(|range| format!(":{}:{}", range.start.line, range.start.column))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{}{position}: {}[{}]: {}",
-            diagnostic.file, diagnostic.severity, diagnostic.code, diagnostic.summary
-        );
-        for line in diagnostic.detail.lines() {
-            let _ = writeln!(out, "  {line}");
-        }
-        if let (Some(excerpt), Some(range)) = (&diagnostic.excerpt, diagnostic.range) {
-            let number = range.start.line.to_string();
-            let gutter = " ".repeat(number.len());
-            let (from, to) = excerpt.underline;
-            let _ = writeln!(out, "  {gutter} |");
-            let _ = writeln!(out, "  {number} | {}", excerpt.line_text);
-            let _ = writeln!(
-                out,
-                "  {gutter} | {}{}",
-                " ".repeat(from.saturating_sub(1) as usize),
-                "^".repeat(to.saturating_sub(from).max(1) as usize)
-            );
-        }
-        for related in &diagnostic.related {
-            let position = related
-                .range
-                .map(|range| format!(":{}:{}", range.start.line, range.start.column))
-                .unwrap_or_default();
-            let _ = writeln!(out, "  = {}: {}{position}", related.message, related.file);
-        }
-        out.push('\n');
+        counts.add(diagnostic);
+        text_diagnostic(&mut out, diagnostic);
     }
-    out.push_str(&summary_line(report, &flat));
+    out.push_str(&summary_line(report.modules.len(), &counts));
     out.push('\n');
     out
 }
 
-fn summary_line(report: &CheckReport, flat: &[FlatDiagnostic]) -> String {
-    let count = |severity: &str| flat.iter().filter(|d| d.severity == severity).count();
+/// One diagnostic of the text output, with its excerpt and related places,
+/// and the blank line after it.
+pub fn text_diagnostic(out: &mut String, diagnostic: &FlatDiagnostic) {
+    let position = diagnostic
+        .range
+        .map(|range| format!(":{}:{}", range.start.line, range.start.column))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{}{position}: {}[{}]: {}",
+        diagnostic.file, diagnostic.severity, diagnostic.code, diagnostic.summary
+    );
+    for line in diagnostic.detail.lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    if let (Some(excerpt), Some(range)) = (&diagnostic.excerpt, diagnostic.range) {
+        let number = range.start.line.to_string();
+        let gutter = " ".repeat(number.len());
+        let (from, to) = excerpt.underline;
+        let _ = writeln!(out, "  {gutter} |");
+        let _ = writeln!(out, "  {number} | {}", excerpt.line_text);
+        let _ = writeln!(
+            out,
+            "  {gutter} | {}{}",
+            " ".repeat(from.saturating_sub(1) as usize),
+            "^".repeat(to.saturating_sub(from).max(1) as usize)
+        );
+    }
+    for related in &diagnostic.related {
+        let position = related
+            .range
+            .map(|range| format!(":{}:{}", range.start.line, range.start.column))
+            .unwrap_or_default();
+        let _ = writeln!(out, "  = {}: {}{position}", related.message, related.file);
+    }
+    out.push('\n');
+}
+
+/// How many diagnostics of each severity were rendered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    /// Hints and infos together.
+    pub hints: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, diagnostic: &FlatDiagnostic) {
+        match diagnostic.severity {
+            "error" => self.errors += 1,
+            "warning" => self.warnings += 1,
+            _ => self.hints += 1,
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.errors + self.warnings + self.hints
+    }
+}
+
+/// The closing line of the text output.
+pub fn summary_line(n_modules: usize, counts: &Counts) -> String {
     let plural = |n: usize, word: &str| {
         if n == 1 {
             format!("{n} {word}")
@@ -292,25 +326,39 @@ fn summary_line(report: &CheckReport, flat: &[FlatDiagnostic]) -> String {
             format!("{n} {word}s")
         }
     };
-    let n_modules = report.modules.len();
     let modules = plural(n_modules, "module directory").replace("directorys", "directories");
-    if flat.is_empty() {
+    if counts.total() == 0 {
         return format!("No problems found in {modules}.");
     }
     let mut parts = vec![
-        plural(count("error"), "error"),
-        plural(count("warning"), "warning"),
+        plural(counts.errors, "error"),
+        plural(counts.warnings, "warning"),
     ];
-    let n_hints = count("hint") + count("info");
-    if n_hints > 0 {
-        parts.push(plural(n_hints, "hint"));
+    if counts.hints > 0 {
+        parts.push(plural(counts.hints, "hint"));
     }
     format!("{} in {modules}.", parts.join(", "))
 }
 
 /// The JSON array of `check --format json`.
 pub fn json(report: &CheckReport) -> String {
-    serde_json::to_string_pretty(&flatten(report)).unwrap_or_else(|_| "[]".to_owned())
+    let flat = flatten(report);
+    if flat.is_empty() {
+        return "[]".to_owned();
+    }
+    let elements: Vec<String> = flat.iter().map(json_element).collect();
+    format!("[\n{}\n]", elements.join(",\n"))
+}
+
+/// One element of the JSON array, pretty-printed and indented as
+/// `serde_json::to_string_pretty` indents it inside the array.
+pub fn json_element(diagnostic: &FlatDiagnostic) -> String {
+    let pretty = serde_json::to_string_pretty(diagnostic).unwrap_or_else(|_| "{}".to_owned());
+    pretty
+        .lines()
+        .map(|line| format!("  {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// One line per diagnostic, `file:line:col severity code summary`, with file
