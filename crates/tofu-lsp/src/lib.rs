@@ -10,6 +10,7 @@
 //! and nothing here writes files.
 
 mod document;
+mod editing;
 mod notifications;
 pub mod position;
 mod requests;

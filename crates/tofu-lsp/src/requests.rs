@@ -40,7 +40,7 @@ pub fn guarded<T>(name: &str, query: impl FnOnce() -> T) -> Result<T> {
 }
 
 /// A document's path and an up-to-date analysis of its directory.
-async fn prepare(
+pub(crate) async fn prepare(
     shared: &Arc<Shared>,
     document: &Uri,
 ) -> Option<(PathBuf, Analysis, PositionEncoding)> {
@@ -52,7 +52,11 @@ async fn prepare(
 }
 
 /// The line map of the text the analysis used for `path`.
-fn line_map(analysis: &Analysis, path: &Path, encoding: PositionEncoding) -> Option<LineMap> {
+pub(crate) fn line_map(
+    analysis: &Analysis,
+    path: &Path,
+    encoding: PositionEncoding,
+) -> Option<LineMap> {
     Some(LineMap::new(analysis.file_text(path)?, encoding))
 }
 

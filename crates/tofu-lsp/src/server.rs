@@ -18,7 +18,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::session::Session;
 use crate::settings::Settings;
-use crate::{notifications, requests};
+use crate::{editing, notifications, requests};
 
 /// How the server behaves beyond what the client configures.
 #[derive(Clone, Debug)]
@@ -209,5 +209,17 @@ impl LanguageServer for Server {
         params: WorkspaceDiagnosticParams,
     ) -> Result<WorkspaceDiagnosticReportResult> {
         requests::workspace_diagnostic(&self.shared, params).await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        editing::inlay_hint(&self.shared, params).await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        editing::code_lens(&self.shared, params).await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        editing::completion(&self.shared, params).await
     }
 }

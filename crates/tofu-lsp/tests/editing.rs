@@ -1,0 +1,154 @@
+//! Override-aware editing over the protocol, against `examples/overrides`:
+//! inlay hints in a base file (with label parts that jump to the override),
+//! code lenses on both sides of an override, and completion (references after
+//! a dot, base arguments inside an override block). What each shows is the
+//! engine's (`tofu-ide` tests); this checks the protocol edge: positions,
+//! locations and capabilities.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{capabilities, overrides_example, uri, TestClient};
+use serde_json::{json, Value};
+
+async fn start(root: &Path) -> TestClient {
+    TestClient::start(root, capabilities(), json!({}), Value::Null).await
+}
+
+fn label(hint: &Value) -> String {
+    hint["label"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|part| part["value"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn inlay_hints_and_code_lenses_in_a_base_file() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let advertised = &client.initialize_result["capabilities"];
+    assert_eq!(advertised["inlayHintProvider"], true);
+    assert_eq!(advertised["codeLensProvider"]["resolveProvider"], false);
+    assert_eq!(
+        advertised["completionProvider"]["triggerCharacters"],
+        json!(["."])
+    );
+    let main = root.join("main.tf");
+    client.open(&main, 1, &fs::read_to_string(&main).unwrap());
+    let hints = client
+        .request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": uri(&main)}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 100, "character": 0}}}),
+        )
+        .await;
+    let hints = hints.as_array().unwrap();
+    let labels: Vec<String> = hints.iter().map(label).collect();
+    assert!(
+        labels.contains(&"⟵ \"t3.large\" (override.tf:3)".to_owned()),
+        "{labels:?}"
+    );
+    assert!(
+        labels.contains(&"⟵ replaced by override.tf:6".to_owned()),
+        "{labels:?}"
+    );
+    // `  instance_type = var.instance_type` (line 2, 0-based) is 35 characters.
+    let instance_type = hints
+        .iter()
+        .find(|hint| label(hint).contains("t3.large"))
+        .unwrap();
+    assert_eq!(
+        instance_type["position"],
+        json!({"line": 2, "character": 35})
+    );
+    // The place is a part that jumps to the override.
+    let target = instance_type["label"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|part| part.get("location").filter(|l| !l.is_null()))
+        .unwrap();
+    assert_eq!(target["uri"], uri(&root.join("override.tf")));
+    assert_eq!(target["range"]["start"]["line"], 2);
+
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri(&main)}}),
+        )
+        .await;
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|lens| lens["command"]["title"].as_str().unwrap())
+        .collect();
+    assert!(titles.contains(&"1 override"), "{titles:?}");
+    let override_tf = root.join("override.tf");
+    client.open(&override_tf, 1, &fs::read_to_string(&override_tf).unwrap());
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri(&override_tf)}}),
+        )
+        .await;
+    assert_eq!(lenses[0]["command"]["title"], "overrides main.tf:1");
+    assert_eq!(lenses[0]["range"]["start"]["line"], 1);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn completion_after_a_dot_and_inside_an_override_block() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let outputs = root.join("outputs.tf");
+    client.open(&outputs, 1, "output \"n\" {\n  value = local.\n}\n");
+    let items = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri(&outputs)}, "position": {"line": 1, "character": 16}}),
+        )
+        .await;
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["name"]);
+    assert_eq!(
+        items[0]["textEdit"]["range"],
+        json!({"start": {"line": 1, "character": 16}, "end": {"line": 1, "character": 16}})
+    );
+
+    let override_tf = root.join("override.tf");
+    let text = fs::read_to_string(&override_tf).unwrap().replace(
+        "  instance_type = \"t3.large\"\n",
+        "  instance_type = \"t3.large\"\n  ta\n",
+    );
+    client.open(&override_tf, 1, &text);
+    let items = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri(&override_tf)}, "position": {"line": 3, "character": 4}}),
+        )
+        .await;
+    let tags = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["label"] == "tags")
+        .unwrap();
+    assert_eq!(tags["textEdit"]["newText"], "tags = ");
+    assert_eq!(
+        tags["textEdit"]["range"],
+        json!({"start": {"line": 3, "character": 2}, "end": {"line": 3, "character": 4}})
+    );
+    assert!(tags["detail"].as_str().unwrap().starts_with("base: {"));
+    client.shutdown().await;
+}
