@@ -84,6 +84,24 @@ def validate(tofu, directory):
     return errors
 
 
+def take_option(args, key, default=None):
+    """Removes `key VALUE` from args and returns VALUE (or the default)."""
+    if key not in args:
+        return default
+    i = args.index(key)
+    value = args[i + 1]
+    del args[i : i + 2]
+    return value
+
+
+def oracle_or_say(tool):
+    """The oracle's tofu binary, or None after saying why there is none."""
+    tofu = oracle()
+    if tofu is None:
+        print(f"{tool}: TOFU_LENS_ORACLE_DIR is not set or holds no tofu binary; nothing to compare.")
+    return tofu
+
+
 def tofu_lens_errors(binary, roots):
     """tofu-lens's errors under the roots: {dir: {(file, line, summary)}}."""
     out = subprocess.run(
@@ -101,17 +119,12 @@ def tofu_lens_errors(binary, roots):
 
 def main():
     args = sys.argv[1:]
-    out_json = None
-    if "--json" in args:
-        i = args.index("--json")
-        out_json = args[i + 1]
-        del args[i : i + 2]
+    out_json = take_option(args, "--json")
     if len(args) < 2:
         print(__doc__.strip())
         return 2
-    tofu = oracle()
+    tofu = oracle_or_say("differential")
     if tofu is None:
-        print("differential: TOFU_LENS_ORACLE_DIR is not set or holds no tofu binary; nothing to compare.")
         return 0
     binary, roots = args[0], args[1:]
     ours = tofu_lens_errors(binary, roots)

@@ -25,7 +25,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle, tofu_lens_errors, validate  # noqa: E402
+from differential import oracle_or_say, take_option, tofu_lens_errors, validate  # noqa: E402
 
 NAMES = ["web", "db", "app", "net", "cache"]
 TYPES = ["aws_instance", "aws_s3_bucket", "null_resource", "random_id"]
@@ -230,18 +230,13 @@ FAMILIES = {
 
 def main():
     args = sys.argv[1:]
-    options = {"--count": "6000", "--seed": "16", "--keep": None}
-    for key in list(options):
-        if key in args:
-            i = args.index(key)
-            options[key] = args[i + 1]
-            del args[i : i + 2]
+    defaults = [("--count", "6000"), ("--seed", "16"), ("--keep", None)]
+    options = {key: take_option(args, key, default) for key, default in defaults}
     if len(args) != 1:
         print(__doc__.strip())
         return 2
-    tofu = oracle()
+    tofu = oracle_or_say("generate_cases")
     if tofu is None:
-        print("generate_cases: TOFU_LENS_ORACLE_DIR is not set or holds no tofu binary; nothing to compare.")
         return 0
     binary = args[0]
     rng = random.Random(int(options["--seed"]))

@@ -256,13 +256,17 @@ pub fn text(report: &CheckReport) -> String {
     out
 }
 
+/// `:LINE:COLUMN` of a range's start, or nothing for a directory.
+fn line_column_suffix(range: Option<Range>) -> String {
+    range
+        .map(|range| format!(":{}:{}", range.start.line, range.start.column))
+        .unwrap_or_default()
+}
+
 /// One diagnostic of the text output, with its excerpt and related places,
 /// and the blank line after it.
 pub fn text_diagnostic(out: &mut String, diagnostic: &FlatDiagnostic) {
-    let position = diagnostic
-        .range
-        .map(|range| format!(":{}:{}", range.start.line, range.start.column))
-        .unwrap_or_default();
+    let position = line_column_suffix(diagnostic.range);
     let _ = writeln!(
         out,
         "{}{position}: {}[{}]: {}",
@@ -285,10 +289,7 @@ pub fn text_diagnostic(out: &mut String, diagnostic: &FlatDiagnostic) {
         );
     }
     for related in &diagnostic.related {
-        let position = related
-            .range
-            .map(|range| format!(":{}:{}", range.start.line, range.start.column))
-            .unwrap_or_default();
+        let position = line_column_suffix(related.range);
         let _ = writeln!(out, "  = {}: {}{position}", related.message, related.file);
     }
     out.push('\n');
@@ -372,10 +373,7 @@ pub fn short(report: &CheckReport, base: &Path) -> String {
             .strip_prefix(base.as_ref())
             .map(|rest| rest.trim_start_matches('/'))
             .unwrap_or(&diagnostic.file);
-        let position = diagnostic
-            .range
-            .map(|range| format!(":{}:{}", range.start.line, range.start.column))
-            .unwrap_or_default();
+        let position = line_column_suffix(diagnostic.range);
         let _ = writeln!(
             out,
             "{file}{position} {} {} {}",
