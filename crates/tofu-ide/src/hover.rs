@@ -11,17 +11,19 @@
 
 use std::fmt::Write as _;
 
+use tofu_module::reference_sites::{RefTarget, ReferenceSite};
 use tofu_module::show::{
     render_as_written, render_block, render_locals, render_terraform, Provenance,
 };
 use tofu_module::{
-    address_of, BlockFate, BlockRef, DropReason, EffectiveAttribute, EffectiveBlock,
+    address_of, BlockAddress, BlockFate, BlockRef, DropReason, EffectiveAttribute, EffectiveBlock,
     EffectiveLocal, FileRole, ModuleAnalysis, Origin,
 };
 use tofu_syntax::{Block, TextRange};
 
 use crate::analysis::{one_line, Analysis, FileInModule};
 use crate::locate::{block_at, BlockAt};
+use crate::references::site_at;
 
 /// What hover shows: markdown, and the range it is about (the block).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +36,9 @@ impl Analysis {
     /// Hover at byte `offset` of the file at `path`.
     pub fn hover(&self, path: &std::path::Path, offset: u32) -> Option<HoverResult> {
         let found = self.find_file(path)?;
+        if let Some(site) = site_at(found.analysis(), found.id, offset) {
+            return reference_hover(found.analysis(), &site);
+        }
         let at = block_at(&found, offset)?;
         let analysis = found.analysis();
         let mut markdown = match at.block.kind.as_str() {
@@ -53,6 +58,45 @@ impl Analysis {
             range: at.block.range,
         })
     }
+}
+
+/// On a reference: the effective declaration it names (with the override
+/// files that changed it), as on the declaration itself.
+fn reference_hover(analysis: &ModuleAnalysis, site: &ReferenceSite) -> Option<HoverResult> {
+    let address = match &site.target {
+        RefTarget::Local(name) => {
+            let local = analysis.effective.local(name)?;
+            let mut markdown =
+                code_block(&render_locals(analysis, [local], Provenance::OverridesOnly));
+            let _ = write!(
+                markdown,
+                "\nDefined in `{}`",
+                analysis.place(local.base.block.file, local_start(analysis, local.base)?)
+            );
+            if local.overrides.is_empty() {
+                markdown.push_str(".\n");
+            } else {
+                let _ = writeln!(
+                    markdown,
+                    "; the value in effect is from `{}`.",
+                    place(analysis, local.attribute.origin)
+                );
+            }
+            return Some(HoverResult {
+                markdown,
+                range: site.range,
+            });
+        }
+        RefTarget::Variable(name) => BlockAddress::Variable(name.clone()),
+        RefTarget::Output(name) => BlockAddress::Output(name.clone()),
+        RefTarget::ModuleCall(name) => BlockAddress::Module(name.clone()),
+        RefTarget::Resource(address) => address.clone(),
+    };
+    let effective = analysis.effective.get(&address)?;
+    Some(HoverResult {
+        markdown: effective_block_hover(analysis, effective),
+        range: site.range,
+    })
 }
 
 /// On the name of an argument of a block that has an effective view: whether
@@ -117,6 +161,12 @@ fn code_block(code: &str) -> String {
 /// `main.tf:3` for an origin.
 pub(crate) fn place(analysis: &ModuleAnalysis, origin: Origin) -> String {
     analysis.place(origin.file, origin.range.start)
+}
+
+/// Where a local value entry starts.
+fn local_start(analysis: &ModuleAnalysis, local: tofu_module::LocalRef) -> Option<u32> {
+    let block = analysis.block(local.block)?;
+    Some(block.body.attributes.get(local.attr)?.range.start)
 }
 
 fn block_origin(analysis: &ModuleAnalysis, block: BlockRef) -> Origin {

@@ -19,6 +19,7 @@ mod hover;
 mod locate;
 mod navigation;
 mod overrides_inline;
+mod references;
 mod symbols;
 
 pub use analysis::{
@@ -30,6 +31,7 @@ pub use host::{split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, 
 pub use hover::HoverResult;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
+pub use references::RenameResult;
 pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
 
 #[cfg(test)]

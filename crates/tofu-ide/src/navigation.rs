@@ -7,12 +7,14 @@
 
 use std::path::Path;
 
+use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockRef, LocalRef, ModuleAnalysis};
 use tofu_syntax::TextRange;
 
 use crate::analysis::{file_range, Analysis, FileRange};
 use crate::host::ModuleSnapshot;
 use crate::locate::{block_at, focus_range, local_entry_at, on_header};
+use crate::references::{declaration_targets, named_at, site_at, Declarations};
 
 /// A place to jump to: the range to select and the whole construct around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,10 +30,17 @@ enum Subject {
 }
 
 impl Analysis {
-    /// On an override block header: the base block it merges into. On a base
-    /// block header: the override blocks that change it. The same per entry on
-    /// a local value's name.
+    /// On a reference (`var.region`, `local.name`, `aws_instance.web`, …):
+    /// the declaration OpenTofu keeps, then the override blocks that change
+    /// it. On an override block header: the base block it merges into. On a
+    /// base block header: the override blocks that change it. The same per
+    /// entry on a local value's name.
     pub fn goto_definition(&self, path: &Path, offset: u32) -> Vec<NavigationTarget> {
+        if let Some(found) = self.find_file(path) {
+            if let Some(site) = site_at(&found.module.analysis, found.id, offset) {
+                return declaration_nav_targets(found.module, &site.target, false);
+            }
+        }
         let Some((module, subject)) = self.subject_at(path, offset) else {
             return Vec::new();
         };
@@ -74,73 +83,35 @@ impl Analysis {
         offset: u32,
         include_declaration: bool,
     ) -> Vec<NavigationTarget> {
-        let Some((module, subject)) = self.subject_at(path, offset) else {
+        let Some(found) = self.find_file(path) else {
             return Vec::new();
         };
-        let analysis = &module.analysis;
-        let loaded = analysis.primary.iter().chain(analysis.overrides.iter());
-        match subject {
-            Subject::Block(block_ref) => {
-                let Some(address) = analysis.block(block_ref).and_then(address_of) else {
-                    return Vec::new();
-                };
-                let kept = analysis.declarations.get(&address).map(|d| d.kept);
-                let mut targets = Vec::new();
-                for &file in loaded {
-                    let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
-                        continue;
-                    };
-                    for (index, block) in source.body.blocks.iter().enumerate() {
-                        let candidate = BlockRef {
-                            file,
-                            index,
-                            nested: None,
-                        };
-                        if address_of(block).as_ref() != Some(&address)
-                            || (!include_declaration && Some(candidate) == kept)
-                        {
-                            continue;
-                        }
-                        targets.extend(block_target(module, candidate));
-                    }
+        let named = named_at(found.module, found.id, offset);
+        let mut targets = match self.subject_at(path, offset) {
+            Some((module, subject)) => identity_targets(module, subject, include_declaration),
+            None => match &named {
+                Some(named) => {
+                    declaration_nav_targets(found.module, &named.target, !include_declaration)
                 }
-                targets
-            }
-            Subject::Local(local_ref) => {
-                let Some(name) = local_name(analysis, local_ref) else {
-                    return Vec::new();
-                };
-                let kept = analysis.declarations.local(name).map(|d| d.kept);
-                let mut targets = Vec::new();
-                for &file in loaded {
-                    let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
-                        continue;
-                    };
-                    for (index, block) in source.body.blocks.iter().enumerate() {
-                        if block.kind != "locals" {
-                            continue;
-                        }
-                        for (attr, entry) in block.body.attributes.iter().enumerate() {
-                            let candidate = LocalRef {
-                                block: BlockRef {
-                                    file,
-                                    index,
-                                    nested: None,
-                                },
-                                attr,
-                            };
-                            if entry.name != name
-                                || (!include_declaration && Some(candidate) == kept)
-                            {
-                                continue;
-                            }
-                            targets.extend(local_target(module, candidate));
-                        }
-                    }
-                }
-                targets
-            }
+                None => Vec::new(),
+            },
+        };
+        // Every use of it in the module, JSON templates included.
+        if let Some(named) = named {
+            let analysis = &found.module.analysis;
+            targets.extend(
+                reference_sites(analysis)
+                    .iter()
+                    .filter(|site| site.target == named.target)
+                    .filter_map(|site| {
+                        Some(NavigationTarget {
+                            focus: file_range(found.module, site.file, site.range)?,
+                            full_range: site.range,
+                        })
+                    }),
+            );
         }
+        targets
     }
 
     fn subject_at(&self, path: &Path, offset: u32) -> Option<(&ModuleSnapshot, Subject)> {
@@ -151,6 +122,99 @@ impl Analysis {
         }
         let is_json = found.file()?.is_json();
         on_header(at.block, is_json, offset).then_some((found.module, Subject::Block(at.block_ref)))
+    }
+}
+
+/// The declarations of `target` as navigation targets: the one OpenTofu
+/// keeps first, then the override blocks or entries that change it.
+/// `skip_kept` leaves the kept one out.
+fn declaration_nav_targets(
+    module: &ModuleSnapshot,
+    target: &RefTarget,
+    skip_kept: bool,
+) -> Vec<NavigationTarget> {
+    let skip = usize::from(skip_kept);
+    match declaration_targets(&module.analysis, target) {
+        Declarations::Blocks(blocks) => blocks
+            .into_iter()
+            .skip(skip)
+            .filter_map(|block| block_target(module, block))
+            .collect(),
+        Declarations::Locals(locals) => locals
+            .into_iter()
+            .skip(skip)
+            .filter_map(|local| local_target(module, local))
+            .collect(),
+    }
+}
+
+/// Every block (or local entry) with the identity of `subject`.
+fn identity_targets(
+    module: &ModuleSnapshot,
+    subject: Subject,
+    include_declaration: bool,
+) -> Vec<NavigationTarget> {
+    let analysis = &module.analysis;
+    let loaded = analysis.primary.iter().chain(analysis.overrides.iter());
+    match subject {
+        Subject::Block(block_ref) => {
+            let Some(address) = analysis.block(block_ref).and_then(address_of) else {
+                return Vec::new();
+            };
+            let kept = analysis.declarations.get(&address).map(|d| d.kept);
+            let mut targets = Vec::new();
+            for &file in loaded {
+                let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
+                    continue;
+                };
+                for (index, block) in source.body.blocks.iter().enumerate() {
+                    let candidate = BlockRef {
+                        file,
+                        index,
+                        nested: None,
+                    };
+                    if address_of(block).as_ref() != Some(&address)
+                        || (!include_declaration && Some(candidate) == kept)
+                    {
+                        continue;
+                    }
+                    targets.extend(block_target(module, candidate));
+                }
+            }
+            targets
+        }
+        Subject::Local(local_ref) => {
+            let Some(name) = local_name(analysis, local_ref) else {
+                return Vec::new();
+            };
+            let kept = analysis.declarations.local(name).map(|d| d.kept);
+            let mut targets = Vec::new();
+            for &file in loaded {
+                let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
+                    continue;
+                };
+                for (index, block) in source.body.blocks.iter().enumerate() {
+                    if block.kind != "locals" {
+                        continue;
+                    }
+                    for (attr, entry) in block.body.attributes.iter().enumerate() {
+                        let candidate = LocalRef {
+                            block: BlockRef {
+                                file,
+                                index,
+                                nested: None,
+                            },
+                            attr,
+                        };
+                        if entry.name != name || (!include_declaration && Some(candidate) == kept) {
+                            continue;
+                        }
+                        targets.extend(local_target(module, candidate));
+                    }
+                }
+            }
+            targets
+        }
     }
 }
 

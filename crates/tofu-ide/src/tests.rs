@@ -649,3 +649,174 @@ resource "aws_instance" "web" {
         "{markdown}"
     );
 }
+
+const REFERENCING: &str = r#"
+//- main.tf
+variable "region" {
+  default = "eu-west-1"
+}
+locals {
+  name = "web-${var.region}"
+}
+resource "aws_instance" "web" {
+  tags = { Name = local.name, Region = var.region }
+}
+output "ip" {
+  value = aws_instance.web.private_ip
+}
+//- override.tf
+variable "region" {
+  default = "us-east-1"
+}
+locals {
+  name = "prod"
+}
+//- extra.tf.json
+{"output": {"where": {"value": "${var.region}"}}}
+"#;
+
+#[test]
+fn definition_and_references_from_a_use() {
+    let text = with_cursor(REFERENCING, "main.tf", "region }");
+    let (analysis, path, offset) = fixture(&text);
+    assert_eq!(
+        render_targets(&analysis.goto_definition(&path, offset)),
+        [
+            "main.tf:1 variable \"region\"",
+            "override.tf:1 variable \"region\""
+        ]
+    );
+    assert_eq!(
+        render_targets(&analysis.references(&path, offset, true)),
+        [
+            "main.tf:1 variable \"region\"",
+            "override.tf:1 variable \"region\"",
+            "extra.tf.json:1 var.region",
+            "main.tf:5 var.region",
+            "main.tf:8 var.region",
+        ]
+    );
+    // Without the declaration, the kept one is left out; overrides stay.
+    assert_eq!(
+        render_targets(&analysis.references(&path, offset, false))[0],
+        "override.tf:1 variable \"region\""
+    );
+    // From the declaration's header, the same uses.
+    let header = with_cursor(REFERENCING, "main.tf", "variable");
+    let (analysis, path, offset) = fixture(&header);
+    assert_eq!(analysis.references(&path, offset, true).len(), 5);
+}
+
+#[test]
+fn hover_on_a_use_shows_the_effective_declaration() {
+    let markdown = hover(&with_cursor(REFERENCING, "main.tf", "var.region }"));
+    assert!(
+        markdown.starts_with(
+            "```hcl\nvariable \"region\" {\n  default = \"us-east-1\"  # override.tf:2\n"
+        ),
+        "{markdown}"
+    );
+    let markdown = hover(&with_cursor(REFERENCING, "main.tf", "local.name"));
+    assert!(markdown.contains("name = \"prod\""), "{markdown}");
+    assert!(
+        markdown
+            .ends_with("Defined in `main.tf:5`; the value in effect is from `override.tf:5`.\n"),
+        "{markdown}"
+    );
+}
+
+/// `file:line old -> new` of each edit.
+fn rename(text: &str, new_name: &str) -> Result<Vec<String>, String> {
+    let (analysis, path, offset) = fixture(text);
+    analysis.rename(&path, offset, new_name).map(|edits| {
+        edits
+            .iter()
+            .map(|edit| {
+                let start = edit.location.range.start as usize;
+                let line = edit.location.text[..start].matches('\n').count() + 1;
+                format!(
+                    "{}:{line} {} -> {}",
+                    edit.location.path.file_name().unwrap().to_string_lossy(),
+                    edit.location.range.slice(&edit.location.text),
+                    edit.new_text
+                )
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn rename_changes_declarations_overrides_and_every_use() {
+    let text = with_cursor(REFERENCING, "main.tf", "region }");
+    let (analysis, path, offset) = fixture(&text);
+    assert_eq!(
+        analysis.prepare_rename(&path, offset).map(|(_, name)| name),
+        Ok("region".to_owned())
+    );
+    assert_eq!(
+        rename(&text, "zone").unwrap(),
+        [
+            "extra.tf.json:1 region -> zone",
+            "main.tf:1 \"region\" -> \"zone\"",
+            "main.tf:5 region -> zone",
+            "main.tf:8 region -> zone",
+            "override.tf:1 \"region\" -> \"zone\"",
+        ]
+    );
+    let local = with_cursor(REFERENCING, "main.tf", "name = \"web");
+    assert_eq!(
+        rename(&local, "label").unwrap(),
+        [
+            "main.tf:5 name -> label",
+            "main.tf:8 name -> label",
+            "override.tf:5 name -> label",
+        ]
+    );
+    assert!(rename(&text, "9lives")
+        .unwrap_err()
+        .contains("is not a valid name"));
+    let resource = with_cursor(REFERENCING, "main.tf", "web.private_ip");
+    assert_eq!(
+        rename(&resource, "app").unwrap(),
+        ["main.tf:7 \"web\" -> \"app\"", "main.tf:11 web -> app"]
+    );
+}
+
+#[test]
+fn rename_refuses_duplicates_and_names_callers_use() {
+    let text = r#"
+//- main.tf
+variable "a" {}
+variable "b" {}
+output "o" {
+  value = var.a
+}
+"#;
+    let at_a = with_cursor(text, "main.tf", "a\" {}");
+    assert!(rename(&at_a, "b")
+        .unwrap_err()
+        .contains("already declares var.b"));
+    // A module of the workspace calls this one: its variables are part of the call.
+    let mut host = AnalysisHost::new(Config::default());
+    let child = Path::new(DIR).join("child");
+    for (path, body) in [
+        (child.join("main.tf"), "variable \"a\" {}\n"),
+        (
+            Path::new(DIR).join("main.tf"),
+            "module \"c\" {\n  source = \"./child\"\n  a      = 1\n}\n",
+        ),
+    ] {
+        host.apply_change(Change::BufferChanged {
+            path,
+            text: Arc::from(body),
+            version: 1,
+        });
+    }
+    host.analyze_now(&child);
+    host.analyze_now(Path::new(DIR));
+    let analysis = host.snapshot();
+    let refused = analysis
+        .rename(&child.join("main.tf"), 11, "z")
+        .unwrap_err();
+    assert!(refused.contains("module \"c\""), "{refused}");
+}

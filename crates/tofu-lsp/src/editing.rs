@@ -1,10 +1,10 @@
-//! Requests for override-aware editing: inlay hints, code lenses and
-//! completion. The engine (`tofu_ide`) decides what to show; this module only
+//! Requests for override-aware editing: inlay hints, code lenses,
+//! completion and rename. The engine (`tofu_ide`) decides what to show; this module only
 //! converts byte offsets to positions and engine items to protocol items.
 
 use std::sync::Arc;
 
-use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
 use crate::requests::{guarded, line_map, prepare};
@@ -138,5 +138,63 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Variable => CompletionItemKind::VARIABLE,
         tofu_ide::CompletionKind::Local => CompletionItemKind::CONSTANT,
         tofu_ide::CompletionKind::Module => CompletionItemKind::MODULE,
+    }
+}
+
+pub async fn prepare_rename(
+    shared: &Arc<Shared>,
+    params: TextDocumentPositionParams,
+) -> Result<Option<PrepareRenameResponse>> {
+    let Some((path, analysis, encoding)) = prepare(shared, &params.text_document.uri).await else {
+        return Ok(None);
+    };
+    let prepared = guarded("prepareRename", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let offset = map.offset(params.position)?;
+        Some(
+            analysis
+                .prepare_rename(&path, offset)
+                .map(
+                    |(range, placeholder)| PrepareRenameResponse::RangeWithPlaceholder {
+                        range: map.range(range),
+                        placeholder,
+                    },
+                ),
+        )
+    })?;
+    match prepared {
+        None => Ok(None),
+        Some(Ok(response)) => Ok(Some(response)),
+        Some(Err(message)) => Err(refused(message)),
+    }
+}
+
+pub async fn rename(shared: &Arc<Shared>, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+    let position = params.text_document_position;
+    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    else {
+        return Ok(None);
+    };
+    let renamed = guarded("rename", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let offset = map.offset(position.position)?;
+        Some(analysis.rename(&path, offset, &params.new_name))
+    })?;
+    match renamed {
+        None => Ok(None),
+        Some(Err(message)) => Err(refused(message)),
+        Some(Ok(edits)) => {
+            let session = shared.session();
+            Ok(Converter::new(&session).workspace_edit(&edits))
+        }
+    }
+}
+
+/// A rename the engine refuses: the client shows the message.
+fn refused(message: String) -> Error {
+    Error {
+        code: ErrorCode::InvalidRequest,
+        message: message.into(),
+        data: None,
     }
 }

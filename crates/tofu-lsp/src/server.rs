@@ -222,4 +222,15 @@ impl LanguageServer for Server {
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         editing::completion(&self.shared, params).await
     }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        editing::prepare_rename(&self.shared, params).await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        editing::rename(&self.shared, params).await
+    }
 }

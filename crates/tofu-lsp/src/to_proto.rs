@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_ide::{
-    CodeAction as IdeCodeAction, EditorDiagnostic, FileRange, NavigationTarget,
+    CodeAction as IdeCodeAction, EditorDiagnostic, FileEdit, FileRange, NavigationTarget,
     SymbolKind as IdeSymbolKind,
 };
 use tofu_syntax::Severity;
@@ -104,6 +104,23 @@ impl<'s> Converter<'s> {
             .collect()
     }
 
+    /// Text edits of existing files, grouped by document.
+    pub fn workspace_edit(&mut self, edits: &[FileEdit]) -> Option<WorkspaceEdit> {
+        let mut changes: HashMap<lsp::Uri, Vec<TextEdit>> = HashMap::new();
+        for edit in edits {
+            let uri = self.session.uri_for(&edit.location.path)?;
+            let range = self.range(&edit.location);
+            changes
+                .entry(uri)
+                .or_default()
+                .push(TextEdit::new(range, edit.new_text.clone()));
+        }
+        Some(WorkspaceEdit {
+            changes: Some(changes),
+            ..WorkspaceEdit::default()
+        })
+    }
+
     /// A quick fix; `None` when it creates files and the client cannot.
     pub fn code_action(
         &mut self,
@@ -113,19 +130,7 @@ impl<'s> Converter<'s> {
     ) -> Option<lsp::CodeAction> {
         let diagnostic = self.diagnostic(path, text, &action.diagnostic);
         let edit = if action.new_files.is_empty() {
-            let mut changes: HashMap<lsp::Uri, Vec<TextEdit>> = HashMap::new();
-            for edit in &action.edits {
-                let uri = self.session.uri_for(&edit.location.path)?;
-                let range = self.range(&edit.location);
-                changes
-                    .entry(uri)
-                    .or_default()
-                    .push(TextEdit::new(range, edit.new_text.clone()));
-            }
-            WorkspaceEdit {
-                changes: Some(changes),
-                ..WorkspaceEdit::default()
-            }
+            self.workspace_edit(&action.edits)?
         } else {
             if !self.session.support.create_files {
                 return None;

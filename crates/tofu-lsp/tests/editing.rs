@@ -152,3 +152,50 @@ async fn completion_after_a_dot_and_inside_an_override_block() {
     assert!(tags["detail"].as_str().unwrap().starts_with("base: {"));
     client.shutdown().await;
 }
+
+#[tokio::test]
+async fn prepare_rename_and_rename_a_local_with_its_duplicate() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    assert_eq!(
+        client.initialize_result["capabilities"]["renameProvider"]["prepareProvider"],
+        true
+    );
+    let main = root.join("main.tf");
+    let text = fs::read_to_string(&main).unwrap();
+    client.open(&main, 1, &text);
+    // `Name = local.name` on line 10 (0-based): the cursor on `name`.
+    let line = text.lines().nth(10).unwrap();
+    let character = u32::try_from(line.find("local.name").unwrap() + 7).unwrap();
+    let at = json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 10, "character": character}});
+    let prepared = client
+        .request("textDocument/prepareRename", at.clone())
+        .await;
+    assert_eq!(prepared["placeholder"], "name");
+    assert_eq!(prepared["range"]["start"]["line"], 10);
+    let mut params = at.clone();
+    params["newName"] = json!("label");
+    let edit = client.request("textDocument/rename", params).await;
+    let changes = edit["changes"].as_object().unwrap();
+    let n_edits: usize = changes
+        .values()
+        .map(|edits| edits.as_array().unwrap().len())
+        .sum();
+    // main.tf: the declaration and two uses; network.tf: the duplicate entry.
+    assert!(
+        changes.contains_key(&uri(&root.join("network.tf"))),
+        "{edit}"
+    );
+    assert_eq!(n_edits, 4, "{edit}");
+    assert!(changes
+        .values()
+        .flat_map(|edits| edits.as_array().unwrap())
+        .all(|edit| edit["newText"] == "label"));
+    // A name that is not an identifier is refused with a message.
+    let mut params = at;
+    params["newName"] = json!("not a name");
+    let refused = client.request("textDocument/rename", params).await;
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("is not a valid name"), "{message}");
+    client.shutdown().await;
+}

@@ -15,6 +15,7 @@ mod go_text;
 mod input;
 mod merge;
 mod phases;
+pub mod reference_sites;
 mod reporting;
 mod rules;
 pub mod schema;

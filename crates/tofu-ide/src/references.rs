@@ -1,0 +1,337 @@
+//! References resolved through overrides: what `var.region`, `local.name`,
+//! `module.net`, `data.T.N` or `T.N` under the cursor names, its declaration
+//! (and the override blocks that change it), every use of it in the module,
+//! and renaming it.
+//!
+//! Uses come from `tofu_module::reference_sites` (native expressions and JSON
+//! `${…}` templates). A rename edits the declaration's label (every block of
+//! that identity: duplicates and override blocks too) or local value names,
+//! and every use; it refuses a name that is not an identifier, one another
+//! declaration of the same kind already has, and variables and outputs of a
+//! module that another module of the workspace calls (their names are part of
+//! the caller's configuration).
+
+use std::path::Path;
+
+use tofu_module::reference_sites::{reference_sites, RefTarget, ReferenceSite};
+use tofu_module::{address_of, BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
+use tofu_syntax::{Block, FileId, TextRange};
+
+use crate::analysis::{file_range, Analysis, FileEdit, FileRange};
+use crate::host::ModuleSnapshot;
+use crate::locate::{block_at, local_entry_at, on_header};
+
+/// What a rename would change, or why it cannot be done.
+pub type RenameResult = Result<Vec<FileEdit>, String>;
+
+/// What the cursor names, for the reference features.
+#[derive(Clone, Debug)]
+pub(crate) struct Named {
+    pub target: RefTarget,
+    /// The range of the name under the cursor (a use's name, or the
+    /// declaration's label or local name).
+    pub name_range: TextRange,
+}
+
+impl Analysis {
+    /// The range of the name a rename at `offset` would change, and the name.
+    pub fn prepare_rename(&self, path: &Path, offset: u32) -> Result<(TextRange, String), String> {
+        let found = self
+            .find_file(path)
+            .ok_or_else(|| "This file is not part of an analysed module.".to_owned())?;
+        let named = named_at(found.module, found.id, offset)
+            .ok_or_else(|| "Nothing to rename here: put the cursor on a variable, local value, output, module call, resource or data source, or on a reference to one.".to_owned())?;
+        let text = &found
+            .file()
+            .map(|file| file.text.clone())
+            .unwrap_or_default();
+        let name = unquoted(named.name_range.slice(text)).to_owned();
+        Ok((named.name_range, name))
+    }
+
+    /// The edits that rename what is under the cursor to `new_name`.
+    pub fn rename(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
+        let found = self
+            .find_file(path)
+            .ok_or_else(|| "This file is not part of an analysed module.".to_owned())?;
+        let module = found.module;
+        let named = named_at(module, found.id, offset)
+            .ok_or_else(|| "Nothing to rename here.".to_owned())?;
+        if !is_identifier(new_name) {
+            return Err(format!(
+                "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
+            ));
+        }
+        let analysis = &module.analysis;
+        if let Some(existing) = collision(analysis, &named.target, new_name) {
+            return Err(format!(
+                "Cannot rename to \"{new_name}\": the module already declares {existing}, so the rename would create a duplicate."
+            ));
+        }
+        if let Some(caller) = self.caller_of(module, &named.target) {
+            return Err(format!(
+                "Cannot rename: {caller} calls this module, and this name is part of that call. Rename it there too, by hand, or rename something the callers do not see."
+            ));
+        }
+        let mut edits = Vec::new();
+        for (file, range) in declaration_names(analysis, &named.target) {
+            edits.extend(name_edit(module, file, range, new_name));
+        }
+        for site in reference_sites(analysis)
+            .iter()
+            .filter(|site| site.target == named.target)
+        {
+            edits.extend(name_edit(module, site.file, site.name_range, new_name));
+        }
+        edits.sort_by(|a, b| {
+            (&a.location.path, a.location.range.start)
+                .cmp(&(&b.location.path, b.location.range.start))
+        });
+        edits.dedup_by(|a, b| a.location == b.location);
+        Ok(edits)
+    }
+
+    /// A module of the workspace whose `module` block calls `module`'s
+    /// directory with a local source, when `target` is part of that call
+    /// (a variable, or an output).
+    fn caller_of(&self, module: &ModuleSnapshot, target: &RefTarget) -> Option<String> {
+        if !matches!(target, RefTarget::Variable(_) | RefTarget::Output(_)) {
+            return None;
+        }
+        self.modules().find_map(|caller| {
+            caller.analysis.effective.blocks.iter().find_map(|block| {
+                let BlockAddress::Module(name) = &block.address else {
+                    return None;
+                };
+                let source = block.body.attribute("source")?;
+                let file = caller.analysis.file(source.origin.file)?;
+                let written = unquoted(source.value.slice(&file.text));
+                if !(written.starts_with("./") || written.starts_with("../")) {
+                    return None;
+                }
+                let called = normalize(&caller.dir.join(written));
+                (called == normalize(&module.dir)).then(|| {
+                    format!(
+                        "module \"{name}\" in {}",
+                        caller.dir.join(&file.name).display()
+                    )
+                })
+            })
+        })
+    }
+}
+
+/// The reference or declaration name at `offset` of `file`.
+pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Option<Named> {
+    let analysis = &module.analysis;
+    if let Some(site) = site_at(analysis, file, offset) {
+        return Some(Named {
+            target: site.target,
+            name_range: site.name_range,
+        });
+    }
+    let found = crate::analysis::FileInModule { module, id: file };
+    let at = block_at(&found, offset)?;
+    if let Some((_, attr)) = local_entry_at(&at, offset) {
+        return Some(Named {
+            target: RefTarget::Local(attr.name.clone()),
+            name_range: attr.name_range,
+        });
+    }
+    let is_json = found.file()?.is_json();
+    if !on_header(at.block, is_json, offset) {
+        return None;
+    }
+    let target = block_target(at.block)?;
+    Some(Named {
+        target,
+        name_range: name_label(at.block)?,
+    })
+}
+
+/// The use whose range holds `offset`.
+pub(crate) fn site_at(
+    analysis: &ModuleAnalysis,
+    file: FileId,
+    offset: u32,
+) -> Option<ReferenceSite> {
+    reference_sites(analysis)
+        .into_iter()
+        .find(|site| site.file == file && site.range.contains_inclusive(offset))
+}
+
+/// What a declaration block is, as a reference target.
+fn block_target(block: &Block) -> Option<RefTarget> {
+    match address_of(block)? {
+        BlockAddress::Variable(name) => Some(RefTarget::Variable(name)),
+        BlockAddress::Output(name) => Some(RefTarget::Output(name)),
+        BlockAddress::Module(name) => Some(RefTarget::ModuleCall(name)),
+        address @ BlockAddress::Resource { .. } => Some(RefTarget::Resource(address)),
+        BlockAddress::Provider { .. } | BlockAddress::Check(_) => None,
+    }
+}
+
+/// The label a rename changes: the last one (the name).
+fn name_label(block: &Block) -> Option<TextRange> {
+    block.labels.last().map(|label| label.range)
+}
+
+/// Every place the declaration of `target` names it: the name label of each
+/// block with that identity (primary and override files), or each local
+/// value entry with that name.
+pub(crate) fn declaration_names(
+    analysis: &ModuleAnalysis,
+    target: &RefTarget,
+) -> Vec<(FileId, TextRange)> {
+    let mut names = Vec::new();
+    for &file in analysis.primary.iter().chain(&analysis.overrides) {
+        let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
+            continue;
+        };
+        for block in &source.body.blocks {
+            match target {
+                RefTarget::Local(name) if block.kind == "locals" => {
+                    names.extend(
+                        block
+                            .body
+                            .attributes
+                            .iter()
+                            .filter(|attr| &attr.name == name)
+                            .map(|attr| (file, attr.name_range)),
+                    );
+                }
+                RefTarget::Local(_) => {}
+                _ => {
+                    if block_target(block).as_ref() == Some(target) {
+                        names.extend(name_label(block).map(|range| (file, range)));
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The declarations a definition request on a use of `target` leads to: the
+/// one OpenTofu keeps, then the override blocks (or entries) that change it.
+pub(crate) fn declaration_targets(analysis: &ModuleAnalysis, target: &RefTarget) -> Declarations {
+    match target {
+        RefTarget::Local(name) => match analysis.effective.local(name) {
+            Some(local) => Declarations::Locals(
+                std::iter::once(local.base)
+                    .chain(local.overrides.iter().copied())
+                    .collect(),
+            ),
+            None => Declarations::Locals(Vec::new()),
+        },
+        _ => {
+            let address = match target {
+                RefTarget::Variable(name) => BlockAddress::Variable(name.clone()),
+                RefTarget::Output(name) => BlockAddress::Output(name.clone()),
+                RefTarget::ModuleCall(name) => BlockAddress::Module(name.clone()),
+                RefTarget::Resource(address) => address.clone(),
+                RefTarget::Local(_) => return Declarations::Blocks(Vec::new()),
+            };
+            match analysis.effective.get(&address) {
+                Some(effective) => Declarations::Blocks(
+                    effective
+                        .base
+                        .into_iter()
+                        .chain(effective.overrides.iter().copied())
+                        .collect(),
+                ),
+                None => Declarations::Blocks(Vec::new()),
+            }
+        }
+    }
+}
+
+/// Declarations of a target: blocks, or local value entries.
+pub(crate) enum Declarations {
+    Blocks(Vec<BlockRef>),
+    Locals(Vec<LocalRef>),
+}
+
+/// Another declaration named `new_name` of the same kind as `target`.
+fn collision(analysis: &ModuleAnalysis, target: &RefTarget, new_name: &str) -> Option<String> {
+    match target {
+        RefTarget::Local(_) => analysis
+            .effective
+            .local(new_name)
+            .map(|_| format!("local.{new_name}")),
+        RefTarget::Variable(_) => analysis
+            .effective
+            .get(&BlockAddress::Variable(new_name.to_owned()))
+            .map(|_| format!("var.{new_name}")),
+        RefTarget::ModuleCall(_) => analysis
+            .effective
+            .get(&BlockAddress::Module(new_name.to_owned()))
+            .map(|_| format!("module.{new_name}")),
+        RefTarget::Output(_) => analysis
+            .effective
+            .get(&BlockAddress::Output(new_name.to_owned()))
+            .map(|_| format!("output \"{new_name}\"")),
+        RefTarget::Resource(BlockAddress::Resource {
+            mode, type_name, ..
+        }) => {
+            let address = BlockAddress::Resource {
+                mode: *mode,
+                type_name: type_name.clone(),
+                name: new_name.to_owned(),
+            };
+            analysis
+                .effective
+                .get(&address)
+                .map(|_| address.to_string())
+        }
+        RefTarget::Resource(_) => None,
+    }
+}
+
+/// An edit replacing the name at `range`; a quoted label keeps its quotes.
+fn name_edit(
+    module: &ModuleSnapshot,
+    file: FileId,
+    range: TextRange,
+    new_name: &str,
+) -> Option<FileEdit> {
+    let location: FileRange = file_range(module, file, range)?;
+    let written = range.slice(&location.text);
+    let new_text = if written.starts_with('"') {
+        format!("\"{new_name}\"")
+    } else {
+        new_name.to_owned()
+    };
+    Some(FileEdit { location, new_text })
+}
+
+fn unquoted(text: &str) -> &str {
+    text.trim()
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or(text.trim())
+}
+
+/// HCL's identifier: a letter or `_`, then letters, digits, `_` and `-`.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_alphabetic() || first == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `path` with `.` and `..` components resolved lexically.
+fn normalize(path: &Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
