@@ -262,6 +262,42 @@ test('a file created on disk changes the diagnostics of an open buffer', functio
   server_then_buffer(main_buf, {})
 end)
 
+test('inlay hints in main.tf show what override.tf changed', function()
+  local buf = edit('main.tf')
+  vim.lsp.inlay_hint.enable(true, { bufnr = buf })
+  local labels = wait_for('inlay hints', function()
+    local found = {}
+    for _, item in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf })) do
+      local label = item.inlay_hint.label
+      if type(label) == 'table' then
+        label = table.concat(vim.tbl_map(function(part)
+          return part.value
+        end, label))
+      end
+      found[#found + 1] = label
+    end
+    return #found > 0 and found
+  end)
+  assert(vim.tbl_contains(labels, '⟵ "t3.large" (override.tf:3)'), vim.inspect(labels))
+end)
+
+test('rename a local value and its uses through the client', function()
+  local buf = edit('main.tf')
+  -- The cursor on `name` of `Name = local.name` (line 11).
+  local line = vim.api.nvim_buf_get_lines(buf, 10, 11, false)[1]
+  local column = assert(line:find('local.name', 1, true)) + 6
+  vim.api.nvim_win_set_cursor(0, { 11, column - 1 })
+  vim.lsp.buf.rename('label')
+  wait_for('the rename to be applied', function()
+    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+    return text:find('Name = local.label', 1, true) and text:find('label = "demo"', 1, true)
+  end)
+  -- The duplicate entry in network.tf was renamed too (the client opened it).
+  local network = vim.fn.bufnr(module_dir .. '/network.tf')
+  local text = table.concat(vim.api.nvim_buf_get_lines(network, 0, -1, false), '\n')
+  assert(text:find('label = "network"', 1, true), text)
+end)
+
 test('settings: tofuVersion from vim.lsp.config, then changed while running', function()
   -- A new client with the user's setting (versions.tofu wants >= 1.10).
   client:stop()
