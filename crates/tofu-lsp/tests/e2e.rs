@@ -388,7 +388,10 @@ async fn hover_definition_references_and_symbols_on_an_overridden_resource() {
         })
         .collect();
     // The blocks of that identity, then its uses (an output in each file).
-    assert_eq!(files, ["main.tf", "override.tf", "dev_override.tf", "main.tf"]);
+    assert_eq!(
+        files,
+        ["main.tf", "override.tf", "dev_override.tf", "main.tf"]
+    );
 
     let symbols = client
         .request("workspace/symbol", json!({"query": "aws_instance"}))
