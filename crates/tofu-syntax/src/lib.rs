@@ -7,6 +7,7 @@
 //!
 //! It knows nothing of modules, overrides or editors, and does no IO.
 
+mod delimiters;
 pub mod diagnostic;
 mod json;
 pub mod model;

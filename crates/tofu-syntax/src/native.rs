@@ -14,6 +14,7 @@ use hcl_edit::structure::{self as hcl, Structure};
 use hcl_edit::template::{Directive, Element, Template};
 use hcl_edit::Span;
 
+use crate::delimiters;
 use crate::model::*;
 use crate::text::{to_u32, TextRange, BOM};
 
@@ -56,8 +57,15 @@ fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
             error_offset -= 1;
         }
         if file.errors.is_empty() {
-            file.errors
-                .push(syntax_error(&error, content, error_offset, base));
+            match delimiter_errors(content, error_offset, error.message()) {
+                Some(errors) => file.errors.extend(errors.into_iter().map(|mut error| {
+                    error.range = error.range.shifted(base);
+                    error
+                })),
+                None => file
+                    .errors
+                    .push(syntax_error(&error, content, error_offset, base)),
+            }
         }
         let cut = recover_prefix(content, start, error_offset, base, file);
         match next_block_start(content, error_offset) {
@@ -75,6 +83,27 @@ fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
     }
     file.unrecovered
         .push(TextRange::from_usize(start, content.len()).shifted(base));
+}
+
+/// HCL's errors for an unclosed or mismatched delimiter ([`delimiters`]),
+/// when the one the scan finds explains hcl-edit's error at `error_offset`:
+/// it lies before it or on its line (hcl-edit often stops at the end of the
+/// file, or backs up to the start of an argument), or it is a heredoc and
+/// hcl-edit says so.
+fn delimiter_errors(content: &str, error_offset: usize, message: &str) -> Option<Vec<SyntaxError>> {
+    let problem = delimiters::first_problem(content)?;
+    let at = problem.offset();
+    let same_line = || {
+        let (low, high) = (at.min(error_offset), at.max(error_offset));
+        content
+            .get(low..high)
+            .is_some_and(|between| !between.contains('\n'))
+    };
+    let explains = match problem {
+        delimiters::Problem::UnterminatedHeredoc => message.contains("heredoc"),
+        _ => at <= error_offset || same_line(),
+    };
+    explains.then(|| problem.errors(content))
 }
 
 /// Parses the longest part of `content[start..error_offset]` that ends before a
