@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
+use tofu_syntax::{Block, Code, Diagnostic, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::phases::{BlockFate, BlockRef, DeclaredModule, DropReason, LoadedModule};
@@ -169,7 +169,7 @@ impl Declarations {
         if keeps_last(&address) {
             declared.kept = block_ref;
         }
-        if involves_incomplete_file(module, &[earlier.file, block_ref.file]) {
+        if involves_unreliable_block(module, &[earlier, block_ref]) {
             return;
         }
         let (Some(block), Some(earlier_block)) = (module.block(block_ref), module.block(earlier))
@@ -217,7 +217,7 @@ impl Declarations {
             let earlier = declared.kept;
             declared.all.push(local_ref);
             declared.kept = local_ref;
-            if involves_incomplete_file(module, &[earlier.block.file, block_ref.file]) {
+            if involves_unreliable_block(module, &[earlier.block, block_ref]) {
                 continue;
             }
             let Some(earlier_attr) = module
@@ -244,11 +244,32 @@ impl Declarations {
     }
 }
 
-fn involves_incomplete_file(module: &LoadedModule, files: &[FileId]) -> bool {
-    files.iter().any(|&id| {
-        module.file(id).is_some_and(|file| {
-            file.source.as_ref().is_some_and(|s| s.has_errors()) || file.is_incomplete()
-        })
+/// True when one of the blocks may not be what OpenTofu reads: it lies in a
+/// file with syntax errors, at or after the first of them (HCL's recovery
+/// and ours may differ there). Blocks that end before the first error were
+/// parsed whole, by OpenTofu too, so their duplicates are reported.
+fn involves_unreliable_block(module: &LoadedModule, blocks: &[BlockRef]) -> bool {
+    blocks.iter().any(|block_ref| {
+        let Some(file) = module.file(block_ref.file) else {
+            return true;
+        };
+        if file.read_error.is_some() {
+            return true;
+        }
+        let Some(source) = &file.source else {
+            return true;
+        };
+        let first_problem = source
+            .errors
+            .iter()
+            .map(|error| error.range.start)
+            .chain(source.unrecovered.iter().map(|range| range.start))
+            .min();
+        match (first_problem, module.block(*block_ref)) {
+            (None, _) => false,
+            (Some(first), Some(block)) => block.range.end > first,
+            (Some(_), None) => true,
+        }
     })
 }
 
