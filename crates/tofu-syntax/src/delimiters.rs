@@ -100,8 +100,47 @@ pub(crate) fn first_problem(content: &str) -> Option<Problem> {
         bytes: content.as_bytes(),
         at: 0,
         stack: Vec::new(),
+        deep_groups: None,
     };
     scanner.body().err()
+}
+
+/// `content` with every bracket group that opens at depth `max_depth` or
+/// deeper replaced by `0` and spaces (line breaks kept, so every offset
+/// stays where it was), and the replaced ranges. For text nested deeper than
+/// hcl-edit accepts (64 levels) that OpenTofu reads fine. `None` when the
+/// scan finds a problem or nothing that deep.
+pub(crate) fn flatten_deep(content: &str, max_depth: usize) -> Option<(String, Vec<TextRange>)> {
+    let mut scanner = Scanner {
+        bytes: content.as_bytes(),
+        at: 0,
+        stack: Vec::new(),
+        deep_groups: Some((max_depth, Vec::new())),
+    };
+    scanner.body().ok()?;
+    let (_, groups) = scanner.deep_groups?;
+    if groups.is_empty() {
+        return None;
+    }
+    let mut bytes = content.as_bytes().to_vec();
+    for group in &groups {
+        for (index, byte) in bytes
+            .iter_mut()
+            .enumerate()
+            .take(group.end as usize)
+            .skip(group.start as usize)
+        {
+            if *byte != b'\n' && *byte != b'\r' {
+                *byte = if index == group.start as usize {
+                    b'0'
+                } else {
+                    b' '
+                };
+            }
+        }
+    }
+    // Only ASCII replaced whole characters' bytes: still UTF-8.
+    Some((String::from_utf8(bytes).ok()?, groups))
 }
 
 /// `Err` stops the scan at the first problem.
@@ -112,6 +151,9 @@ struct Scanner<'a> {
     at: usize,
     /// Open brackets outside strings: the byte and its offset.
     stack: Vec<(u8, usize)>,
+    /// For [`flatten_deep`]: the depth from which groups are collected, and
+    /// the outermost groups opened at that depth or deeper.
+    deep_groups: Option<(usize, Vec<TextRange>)>,
 }
 
 impl Scanner<'_> {
@@ -136,9 +178,11 @@ impl Scanner<'_> {
                     self.at += 1;
                 }
                 b'}' | b']' | b')' => {
-                    if let Some((open, _)) = self.stack.pop() {
+                    if let Some((open, opened_at)) = self.stack.pop() {
                         match (open, byte) {
-                            (b'{', b'}') | (b'[', b']') | (b'(', b')') => {}
+                            (b'{', b'}') | (b'[', b']') | (b'(', b')') => {
+                                self.closed_group(opened_at);
+                            }
                             (b'[', _) => {
                                 return Err(Problem::MissingItemSeparator { close: self.at })
                             }
@@ -157,6 +201,17 @@ impl Scanner<'_> {
         match self.stack.iter().find(|(open, _)| *open == b'{') {
             Some(&(_, open)) => Err(Problem::UnclosedBlock { open }),
             None => Ok(()),
+        }
+    }
+
+    /// A bracket group opened at `opened_at` just closed (at `self.at`):
+    /// collected when it is an outermost group at the flattening depth.
+    fn closed_group(&mut self, opened_at: usize) {
+        let depth = self.stack.len();
+        if let Some((max_depth, groups)) = &mut self.deep_groups {
+            if depth == *max_depth {
+                groups.push(TextRange::from_usize(opened_at, self.at + 1));
+            }
         }
     }
 
@@ -294,5 +349,24 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(&first_problem(text), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn deep_groups_are_flattened_in_place() {
+        let text = "l {\n  a = [[[1,\n \"]\"]], 2]\n  b = [3]\n}\n";
+        let (flat, groups) = flatten_deep(text, 3).unwrap();
+        assert_eq!(flat, "l {\n  a = [[0  \n     ], 2]\n  b = [3]\n}\n");
+        assert_eq!(groups, [TextRange::from_usize(12, 21)]);
+        assert_eq!(flat.len(), text.len());
+        assert_eq!(flatten_deep("l {\n  b = [3]\n}\n", 3), None);
+        // 100,000 levels: no recursion anywhere.
+        let deep = format!(
+            "l {{\n  a = {}1{}\n}}\n",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        let (flat, groups) = flatten_deep(&deep, 40).unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(flat.len(), deep.len());
     }
 }

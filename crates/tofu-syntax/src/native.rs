@@ -34,11 +34,16 @@ pub(crate) fn parse(text: &str) -> SourceFile {
         errors: Vec::new(),
         unrecovered: Vec::new(),
     };
-    parse_with_recovery(content, to_u32(base), &mut file);
+    parse_with_recovery(content, to_u32(base), &mut file, true);
     file
 }
 
-fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
+/// Bracket groups this deep are flattened when hcl-edit refuses the nesting
+/// (it stops at 64 levels, blocks and template sequences included; OpenTofu
+/// reads thousands).
+const FLATTEN_DEPTH: usize = 40;
+
+fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile, may_flatten: bool) {
     let mut start = 0usize;
     for _ in 0..MAX_RECOVERY_ATTEMPTS {
         let region = content.get(start..).unwrap_or_default();
@@ -50,6 +55,14 @@ fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
             }
             Err(error) => error,
         };
+        if may_flatten && start == 0 && error.to_string().contains("nesting depth") {
+            if let Some((flat, groups)) = delimiters::flatten_deep(content, FLATTEN_DEPTH) {
+                parse_with_recovery(&flat, base, file, false);
+                let groups: Vec<TextRange> = groups.iter().map(|g| g.shifted(base)).collect();
+                forget_flattened_values(&mut file.body, &groups);
+                return;
+            }
+        }
         // hcl-edit may report an offset inside a multi-byte character: move it
         // back to the start of that character.
         let mut error_offset = start + error.location().offset().min(region.len());
@@ -83,6 +96,23 @@ fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile) {
     }
     file.unrecovered
         .push(TextRange::from_usize(start, content.len()).shifted(base));
+}
+
+/// Attributes whose value held a flattened group: their model value would
+/// be a stand-in, so it becomes an expression the rules do not evaluate.
+fn forget_flattened_values(body: &mut Body, groups: &[TextRange]) {
+    for attr in &mut body.attributes {
+        let range = attr.expr.range;
+        if groups
+            .iter()
+            .any(|group| range.start <= group.start && group.end <= range.end)
+        {
+            attr.expr.kind = ExprKind::Other(Vec::new());
+        }
+    }
+    for block in &mut body.blocks {
+        forget_flattened_values(&mut block.body, groups);
+    }
 }
 
 /// HCL's errors for an unclosed or mismatched delimiter ([`delimiters`]),

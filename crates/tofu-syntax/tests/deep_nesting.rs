@@ -60,3 +60,45 @@ fn deeply_nested_json_input_is_a_syntax_error() {
         assert!(file.errors.len() <= 1);
     }
 }
+
+/// OpenTofu reads values nested thousands deep; hcl-edit alone stops at 64
+/// levels. Such values must parse, and the rest of the file with them.
+#[test]
+fn realistic_deep_nesting_is_accepted() {
+    for depth in [65, 1_000, 5_000] {
+        let cases = [
+            format!("a = {}1{}", "[".repeat(depth), "]".repeat(depth)),
+            format!("a = {}1{}", "{b = ".repeat(depth), "}".repeat(depth)),
+            format!("a = {}1{}", "(".repeat(depth), ")".repeat(depth)),
+            format!(
+                "locals {{\n  a = {}\"x\"{}\n}}\nvariable \"after\" {{}}\n",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            ),
+        ];
+        for text in cases {
+            let file = parses_on_a_small_stack("deep.tf", text);
+            assert_eq!(file.errors, Vec::new(), "depth {depth}");
+            assert!(file.unrecovered.is_empty(), "depth {depth}");
+        }
+    }
+    let text = format!(
+        "locals {{\n  a = {}1{}\n}}\nvariable \"after\" {{}}\n",
+        "[".repeat(1_000),
+        "]".repeat(1_000)
+    );
+    let file = parses_on_a_small_stack("deep.tf", text);
+    let types: Vec<&str> = file.body.blocks.iter().map(|b| b.kind.as_str()).collect();
+    assert_eq!(types, ["locals", "variable"]);
+}
+
+#[test]
+fn closed_nesting_100_000_deep_does_not_overflow() {
+    let text = format!(
+        "a = {}1{}\nb = 2\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let file = parses_on_a_small_stack("deep.tf", text);
+    assert!(file.errors.len() <= 1);
+}
