@@ -11,6 +11,7 @@ mod analysis;
 mod declarations;
 pub mod discovery;
 pub mod effective;
+mod expr;
 mod go_text;
 mod input;
 mod merge;

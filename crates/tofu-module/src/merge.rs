@@ -18,6 +18,7 @@ use crate::address::BlockAddress;
 use crate::declarations::drop_reason;
 use crate::declarations::{address_of, LocalRef};
 use crate::effective::*;
+use crate::expr::suggest::{did_you_mean, did_you_mean_by};
 use crate::input::ParseCache;
 use crate::phases::{BlockFate, BlockRef, DeclaredModule, MergedModule};
 use crate::terraform;
@@ -497,7 +498,9 @@ impl Merger<'_, '_> {
             .blocks
             .iter()
             .filter(|declared| same_kind(&declared.address, address));
-        if let Some(near) = closest(address, same_kind) {
+        if let Some(near) = did_you_mean_by(&address.to_string(), same_kind, |declared| {
+            declared.address.to_string()
+        }) {
             detail.push_str(&format!(" Did you mean {}?", near.address));
             if let Some(near_block) = self.module.block(near.kept) {
                 diagnostic = diagnostic.with_related(
@@ -772,46 +775,4 @@ fn same_kind(a: &BlockAddress, b: &BlockAddress) -> bool {
         (BlockAddress::Provider { .. }, BlockAddress::Provider { .. }) => true,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
-}
-
-fn closest<'a>(
-    address: &BlockAddress,
-    candidates: impl Iterator<Item = &'a crate::declarations::Declared>,
-) -> Option<&'a crate::declarations::Declared> {
-    let wanted = address.to_string();
-    candidates
-        .map(|declared| {
-            (
-                edit_distance(&wanted, &declared.address.to_string()),
-                declared,
-            )
-        })
-        .filter(|(distance, _)| *distance <= 2)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, declared)| declared)
-}
-
-fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|candidate| (edit_distance(name, candidate), candidate))
-        .filter(|(distance, _)| *distance <= 2)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}
-
-/// Levenshtein distance over characters (small inputs: names).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
-            let deletion = previous.get(j + 1).copied().unwrap_or(0) + 1;
-            let insertion = current.get(j).copied().unwrap_or(0) + 1;
-            current.push(substitution.min(deletion).min(insertion));
-        }
-        previous = current;
-    }
-    previous.last().copied().unwrap_or(0)
 }

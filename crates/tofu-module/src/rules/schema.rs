@@ -16,6 +16,7 @@ use tofu_syntax::{
     Attribute, Block, Body, Code, Diagnostic, ExprKind, FileId, Location, TextRange, TraversalStep,
 };
 
+use crate::expr::suggest::did_you_mean;
 use crate::phases::{DeclaredModule, FileRole, FileView};
 use crate::schema::top_level_labels;
 
@@ -122,12 +123,7 @@ impl Checker {
                 "import",
                 "removed",
             ];
-            let suggestion = TOP_LEVEL
-                .iter()
-                .map(|kind| (crate::merge::edit_distance(&block.kind, kind), kind))
-                .filter(|(distance, _)| *distance <= 2)
-                .min_by_key(|(distance, _)| *distance);
-            if let Some((_, kind)) = suggestion {
+            if let Some(kind) = did_you_mean(&block.kind, TOP_LEVEL) {
                 detail.push_str(&format!(" Did you mean \"{kind}\"?"));
             }
             out.push(

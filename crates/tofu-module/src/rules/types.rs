@@ -24,6 +24,7 @@ use tofu_syntax::{
     Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, ObjectItem, Syntax, TextRange,
 };
 
+use crate::expr::suggest::did_you_mean_by;
 use crate::phases::FileView;
 use crate::schema::has_valid_labels;
 use crate::types::{
@@ -299,7 +300,8 @@ impl DefaultWalk<'_, '_> {
             "{noun} does not include an attribute named {}, so this definition is unused.",
             go_quote(name)
         );
-        let suggestion = name_suggestion(name, attrs);
+        let suggestion =
+            did_you_mean_by(name, attrs, |attr| attr.name.as_str()).map(|attr| attr.name.as_str());
         if let Some(other) = suggestion {
             detail.push_str(&format!(
                 " Did you mean to set attribute {} instead?",
@@ -393,43 +395,6 @@ fn format_path(path: &[PathStep]) -> String {
         }
     }
     formatted
-}
-
-/// `didyoumean.NameSuggestion`: an attribute within edit distance 2. OpenTofu
-/// takes the first such name in map order, which Go leaves random; tofu-lens
-/// takes the closest, the first in the type on a tie, so the message is stable.
-fn name_suggestion<'a>(name: &str, attrs: &'a [ObjectAttribute]) -> Option<&'a str> {
-    attrs
-        .iter()
-        .map(|attr| (edit_distance(name, &attr.name), attr.name.as_str()))
-        .filter(|(distance, _)| *distance < 3)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, other)| other)
-}
-
-/// Levenshtein distance over characters (`agext/levenshtein` with default
-/// costs).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, a_char) in a.chars().enumerate() {
-        if let Some(first) = current.first_mut() {
-            *first = i + 1;
-        }
-        for (j, b_char) in b.iter().enumerate() {
-            let substitution = previous
-                .get(j)
-                .map_or(usize::MAX, |d| d + usize::from(a_char != *b_char));
-            let deletion = previous.get(j + 1).map_or(usize::MAX, |d| d + 1);
-            let insertion = current.get(j).map_or(usize::MAX, |d| d + 1);
-            if let Some(cell) = current.get_mut(j + 1) {
-                *cell = substitution.min(deletion).min(insertion);
-            }
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous.last().copied().unwrap_or(0)
 }
 
 #[cfg(test)]

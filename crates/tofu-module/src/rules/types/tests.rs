@@ -486,17 +486,6 @@ fn ignored_attributes_in_override_files() {
     assert_eq!(at, [("override.tf:6", "c")]);
 }
 
-#[test]
-fn edit_distance_counts_characters() {
-    use super::edit_distance;
-    assert_eq!(edit_distance("", ""), 0);
-    assert_eq!(edit_distance("name", "nmae"), 2);
-    assert_eq!(edit_distance("size", "sise"), 1);
-    assert_eq!(edit_distance("abc", ""), 3);
-    assert_eq!(edit_distance("é", "e"), 1);
-    assert_eq!(edit_distance("kitten", "sitting"), 3);
-}
-
 /// Deep types and defaults end in a syntax error (hcl-edit stops at 64
 /// levels), never in a stack overflow; the walk follows the type, which
 /// stops at `MAX_TYPE_DEPTH` anyway.
