@@ -4,14 +4,15 @@
 For every module directory under the given roots, OpenTofu validates a temporary
 copy of the directory (no `init`: module and provider installation errors are
 dropped as noise), and its errors are compared with the errors of
-`tofu-lens check --format json` by file, line and summary. Prints each
+`tofu-lens check --format json` by file, line and summary (with `--strict`:
+by file, start and end positions, summary and detail). Prints each
 disagreement and a summary; exits 0 (it is a report, not a test).
 
 The reference lives outside the repository: TOFU_LENS_ORACLE_DIR names a
 directory holding a `tofu` binary (for instance one built from OpenTofu's
 v1.12.6 source with `go build ./cmd/tofu`). Without it this says so and stops.
 
-usage: scripts/differential.py TOFU_LENS_BINARY ROOT... [--json OUT]
+usage: scripts/differential.py TOFU_LENS_BINARY ROOT... [--json OUT] [--strict]
 """
 import json
 import os
@@ -32,6 +33,18 @@ NOISE = (
     "missing or corrupted provider plugins",
     "Inconsistent dependency lock file",
 )
+
+
+# Set by --strict: compare ranges and details too.
+STRICT = False
+
+
+def where_and_what(r, d):
+    """The (position, text) part of an error's key."""
+    if not STRICT:
+        return r["start"]["line"], d["summary"]
+    span = f'{r["start"]["line"]}:{r["start"]["column"]}-{r["end"]["line"]}:{r["end"]["column"]}'
+    return span, f'{d["summary"]} | {d.get("detail", "")}'
 
 
 def oracle():
@@ -80,7 +93,7 @@ def validate(tofu, directory):
         if not r:
             errors.add((directory, 0, d["summary"]))
             continue
-        errors.add((os.path.join(directory, r["filename"]), r["start"]["line"], d["summary"]))
+        errors.add((os.path.join(directory, r["filename"]), *where_and_what(r, d)))
     return errors
 
 
@@ -112,14 +125,18 @@ def tofu_lens_errors(binary, roots):
         if d["severity"] != "error":
             continue
         path = os.path.normpath(d["file"])
-        line = d["range"]["start"]["line"] if d.get("range") else 0
-        errors.setdefault(os.path.dirname(path), set()).add((path, line, d["summary"]))
+        key = where_and_what(d["range"], d) if d.get("range") else (0, d["summary"])
+        errors.setdefault(os.path.dirname(path), set()).add((path, *key))
     return errors
 
 
 def main():
     args = sys.argv[1:]
+    global STRICT
     out_json = take_option(args, "--json")
+    if "--strict" in args:
+        args.remove("--strict")
+        STRICT = True
     if len(args) < 2:
         print(__doc__.strip())
         return 2

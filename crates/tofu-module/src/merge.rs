@@ -18,7 +18,9 @@ use crate::address::BlockAddress;
 use crate::declarations::drop_reason;
 use crate::declarations::{address_of, LocalRef};
 use crate::effective::*;
+use crate::expr::content::StringContent;
 use crate::expr::suggest::{did_you_mean, did_you_mean_by};
+use crate::expr::traversal::parse_traversal;
 use crate::input::ParseCache;
 use crate::phases::{BlockFate, BlockRef, DeclaredModule, MergedModule};
 use crate::terraform;
@@ -273,7 +275,7 @@ impl Merger<'_, '_> {
         let (summary, detail) = match block.kind.as_str() {
             "language" => (
                 "Language selections in override file",
-                "A language block cannot appear in an override file: language settings apply to the whole module and are not merged. Move it to a primary file.",
+                "Language-related settings in \"language\" blocks are not allowed in override files. Place these settings in a normal configuration file.",
             ),
             "check" => ("Can't override check blocks", "Override files cannot override check blocks."),
             "moved" => (
@@ -595,6 +597,28 @@ impl Merger<'_, '_> {
         }
     }
 
+    /// A `depends_on` element's range as OpenTofu gives it: a quoted
+    /// reference's traversal inside the quotes (in JSON, one byte to the left,
+    /// as HCL maps it), anything else whole.
+    fn quoted_reference_range(&self, item: &Expr) -> TextRange {
+        let Some(file) = self.module.file(self.file) else {
+            return item.range;
+        };
+        let Some(content) = StringContent::of(&file.text, item) else {
+            return item.range;
+        };
+        let Some(range) = parse_traversal(&content.value).range() else {
+            return item.range;
+        };
+        if file.is_json() {
+            // HCL's JSON parser counts content offsets from the opening quote.
+            let shifted = range.shifted(item.range.start);
+            TextRange::new(shifted.start, shifted.end.min(item.range.end))
+        } else {
+            content.map(range)
+        }
+    }
+
     fn is_json(&self) -> bool {
         self.module
             .file(self.file)
@@ -642,7 +666,7 @@ impl Merger<'_, '_> {
                 .iter()
                 .find(|item| matches!(item.kind, ExprKind::Traversal(_) | ExprKind::String(_)))
                 .or(items.first())
-                .map_or(attr.expr.range, |item| item.range),
+                .map_or(attr.expr.range, |item| self.quoted_reference_range(item)),
             _ => attr.expr.range,
         };
         let mut diagnostic = Diagnostic::new(

@@ -1,5 +1,11 @@
 //! The expression layer: how OpenTofu reads HCL expressions where it wants
 //! references or names, written once for every rule and for `tofu-ide`.
 //!
+//! - [`content`]: the content of a quoted string, read as native syntax.
+//! - [`start`]: where HCL says an expression starts.
 //! - [`suggest`]: "Did you mean …?" (HCL's `didyoumean`).
+//! - [`traversal`]: HCL's traversal parser, for strings read as references.
+pub(crate) mod content;
+pub(crate) mod start;
 pub(crate) mod suggest;
+pub(crate) mod traversal;

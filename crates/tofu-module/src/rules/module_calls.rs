@@ -23,6 +23,7 @@ use tofu_syntax::{Code, Diagnostic, ExprKind, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::effective::{EffectiveBody, Origin};
+use crate::expr::start::expr_start;
 use crate::phases::MergedModule;
 use crate::version::Constraints;
 
@@ -148,6 +149,21 @@ fn check_call<'m>(
         StaticValue::String(text) => text,
         StaticValue::Number(text) if is_plain_integer(&text) => text,
         StaticValue::Bool(value) => value.to_string(),
+        StaticValue::Collection(kind) => {
+            let text = scope.file_text(source.file).unwrap_or_default();
+            let start = expr_start(text, source.expr, source.json);
+            out.push(
+                Diagnostic::new(
+                    Code::InvalidConstantArgument,
+                    "Unsuitable value type",
+                    Location::new(source.file, start),
+                )
+                .with_detail(format!(
+                    "Unsuitable value: string required, but have {kind}"
+                )),
+            );
+            return;
+        }
         _ => return,
     };
     match version {
@@ -191,7 +207,7 @@ fn check_version<'m>(
     let constraint = match value {
         StaticValue::Null => return VersionState::Absent,
         StaticValue::Unknown => return VersionState::Unknown,
-        StaticValue::Collection => {
+        StaticValue::Collection(_) => {
             out.push(invalid("A string value is required for version."));
             return VersionState::Present(origin);
         }

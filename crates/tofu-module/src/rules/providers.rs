@@ -20,7 +20,6 @@
 
 mod expr_view;
 mod names;
-mod reference_syntax;
 mod references;
 mod required_providers;
 
@@ -32,9 +31,9 @@ use crate::phases::{FileRole, FileView, MergedModule, ModuleFile};
 use crate::rules::schema::is_identifier;
 use crate::schema::has_valid_labels;
 
+use crate::expr::content::{parse_expression, StringContent};
 use expr_view::has_references;
 use names::{local_name_detail, local_name_problem, LocalNameProblem};
-use reference_syntax::{parse_expression, StringContent};
 use references::{decode_reference, module_providers, Position};
 
 /// True when OpenTofu keeps a `provider` block with this label: one with an
@@ -131,11 +130,7 @@ impl FileScope<'_> {
 
     /// HCL's start range of an expression: the value itself in JSON.
     fn expr_start(&self, expr: &Expr) -> TextRange {
-        if self.json() {
-            expr.range
-        } else {
-            expr_view::expr_start(self.text(), expr)
-        }
+        crate::expr::start::expr_start(self.text(), expr, self.json())
     }
 
     /// `invalid-provider-local-name` for `name` when it is invalid or not

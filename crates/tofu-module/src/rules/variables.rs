@@ -27,7 +27,10 @@ use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextR
 use crate::address::BlockAddress;
 use crate::phases::{BlockRef, FileRole, MergedModule};
 use crate::schema::has_valid_labels;
-use crate::types::{apply_defaults, convert, parse_variable_type, TypeConstraint, Value};
+use crate::types::{
+    apply_defaults, convert, is_exact, parse_variable_type, type_mismatch_message, TypeConstraint,
+    Value,
+};
 
 const SUMMARY: &str = "Invalid default value for variable";
 const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
@@ -185,10 +188,24 @@ fn in_block(file: FileId, range: TextRange, detail: String) -> Diagnostic {
     .with_detail(detail)
 }
 
+/// The exact type of `default` once converted to `constraint`, when it
+/// converts and the type has no `any` in it.
+fn exact_type_of(
+    default: Option<&Value>,
+    constraint: Option<&TypeConstraint>,
+) -> Option<TypeConstraint> {
+    let constraint = constraint.filter(|constraint| is_exact(constraint))?;
+    convert(default?, constraint).ok()?;
+    Some(constraint.clone())
+}
+
 /// The variable as merged so far (step b).
 struct MergedVariable {
     constraint: TypeConstraint,
     default: Option<Value>,
+    /// The exact type `default` has once converted (no `any` in it), which
+    /// cty names in a later conversion error.
+    default_type: Option<TypeConstraint>,
     nullable: Nullability,
 }
 
@@ -197,6 +214,7 @@ impl MergedVariable {
         MergedVariable {
             constraint: base.constraint.clone().unwrap_or(TypeConstraint::Any),
             default: base.default.clone(),
+            default_type: exact_type_of(base.default.as_ref(), base.constraint.as_ref()),
             nullable: base.nullable.unwrap_or(Nullability::Nullable),
         }
     }
@@ -206,6 +224,7 @@ impl MergedVariable {
     fn apply(&mut self, variable: &DecodedVariable) -> Vec<String> {
         if let Some(default) = &variable.default {
             self.default = Some(default.clone());
+            self.default_type = None;
         }
         if let Some(constraint) = &variable.constraint {
             self.constraint = constraint.clone();
@@ -220,9 +239,16 @@ impl MergedVariable {
         match convert(default, &self.constraint) {
             // A failed conversion keeps the unconverted default, so a later
             // override can fail on it again.
-            Ok(converted) => self.default = Some(converted),
+            Ok(converted) => {
+                self.default = Some(converted);
+                self.default_type = is_exact(&self.constraint).then(|| self.constraint.clone());
+            }
             Err(error) => {
-                let reason = error.message;
+                let reason = self
+                    .default_type
+                    .as_ref()
+                    .and_then(|have| type_mismatch_message(have, &self.constraint))
+                    .unwrap_or(error.message);
                 details.push(
                     match (variable.constraint.is_some(), variable.default.is_some()) {
                         (true, false) => format!(
@@ -303,7 +329,7 @@ mod tests {
         );
         expect(
             port_override("  type = bool"),
-            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required.")],
+            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required, but have number.")],
         );
         expect(
             port_override("  nullable = false\n  default  = null"),
@@ -331,7 +357,7 @@ mod tests {
                 ("main.tf", "variable \"zones\" {\n  type    = list(string)\n  default = [\"a\"]\n}\n"),
                 ("override.tf", "variable \"zones\" {\n  type = string\n}\n"),
             ]),
-            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: string required.")],
+            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: string required, but have list of string.")],
         );
     }
 
@@ -346,8 +372,8 @@ mod tests {
                 ("b_override.tf", "variable \"port\" {\n  description = \"p\"\n}\n"),
             ]),
             &[
-                ("a_override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required."),
-                ("b_override.tf:1", "This variable's default value is not compatible with its type constraint: bool required."),
+                ("a_override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required, but have number."),
+                ("b_override.tf:1", "This variable's default value is not compatible with its type constraint: bool required, but have number."),
             ],
         );
     }
@@ -430,7 +456,7 @@ mod tests {
                 r#"{"variable": {"a": {"type": "list(string)", "default": "x"}, "b": {"type": "number", "default": "${var.x}"}, "c": {"type": "map", "default": {"k": "v"}}}}"#,
             )]),
             &[
-                ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: list of string required."),
+                ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: list of string required, but have string."),
                 ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: a number is required."),
             ],
         );

@@ -235,8 +235,112 @@ fn mismatch_message(value: &Value, ty: &TypeConstraint, depth: usize) -> String 
             }
             format!("all elements must be {}", element.friendly_name())
         }
-        _ => format!("{} required", ty.friendly_name()),
+        // A structural value of the wrong kind for a collection: cty names
+        // only what is required.
+        (Value::Object(_), TypeConstraint::List(_) | TypeConstraint::Set(_))
+        | (Value::Tuple(_), TypeConstraint::Map(_)) => {
+            format!("{} required", ty.friendly_name())
+        }
+        _ => match value_type_name(value) {
+            Some(have) if !likely_to_confuse(value, ty) => {
+                format!("{} required, but have {have}", ty.friendly_name())
+            }
+            _ => format!("{} required", ty.friendly_name()),
+        },
     }
+}
+
+/// cty's `MismatchMessage` between two exact types, for a value of type
+/// `have` (a default already converted to an earlier type constraint) that
+/// does not convert to `want`. `None` where cty looks inside the values
+/// (objects into objects, structures and collections into collections): the
+/// value-based message then applies.
+pub fn type_mismatch_message(have: &TypeConstraint, want: &TypeConstraint) -> Option<String> {
+    let primitive = |ty: &TypeConstraint| {
+        matches!(
+            ty,
+            TypeConstraint::Bool | TypeConstraint::Number | TypeConstraint::String
+        )
+    };
+    let collection = |ty: &TypeConstraint| {
+        matches!(
+            ty,
+            TypeConstraint::List(_) | TypeConstraint::Set(_) | TypeConstraint::Map(_)
+        )
+    };
+    if !is_exact(have) || (!primitive(have) && collection(want)) {
+        return None;
+    }
+    if matches!(
+        (have, want),
+        (TypeConstraint::Object { .. }, TypeConstraint::Object { .. })
+    ) {
+        return None;
+    }
+    let confusing = primitive(have) == primitive(want)
+        && !matches!(want, TypeConstraint::String)
+        && !matches!(
+            (have, want),
+            (TypeConstraint::Number, TypeConstraint::Bool)
+                | (TypeConstraint::Bool, TypeConstraint::Number)
+                | (TypeConstraint::Tuple(_), TypeConstraint::Object { .. })
+        );
+    Some(if confusing {
+        format!("{} required", want.friendly_name())
+    } else {
+        format!(
+            "{} required, but have {}",
+            want.friendly_name(),
+            have.friendly_name()
+        )
+    })
+}
+
+/// A type without `any` in it: what a value converted to it has exactly.
+pub fn is_exact(ty: &TypeConstraint) -> bool {
+    match ty {
+        TypeConstraint::Any => false,
+        TypeConstraint::String | TypeConstraint::Number | TypeConstraint::Bool => true,
+        TypeConstraint::List(element)
+        | TypeConstraint::Set(element)
+        | TypeConstraint::Map(element) => is_exact(element),
+        TypeConstraint::Object { attrs } => attrs.iter().all(|attr| is_exact(&attr.ty)),
+        TypeConstraint::Tuple(elements) => elements.iter().all(is_exact),
+    }
+}
+
+/// cty's friendly name of a value's own type, where it has one.
+fn value_type_name(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Bool(_) => Some("bool"),
+        Value::Number(_) => Some("number"),
+        Value::String(_) => Some("string"),
+        Value::Tuple(_) => Some("tuple"),
+        Value::Object(_) => Some("object"),
+        Value::Null | Value::Unknown => None,
+    }
+}
+
+/// cty's `typesAreLikelyToCauseConfusion` (go-cty 1.18, OpenTofu 1.12): when
+/// naming both types would mislead, the message names only the one required.
+/// Not confusing: a primitive where a non-primitive is required or the other
+/// way round, bool and number for each other, a tuple where an object is
+/// required.
+fn likely_to_confuse(value: &Value, ty: &TypeConstraint) -> bool {
+    let value_primitive = matches!(value, Value::Bool(_) | Value::Number(_) | Value::String(_));
+    let type_primitive = matches!(
+        ty,
+        TypeConstraint::Bool | TypeConstraint::Number | TypeConstraint::String
+    );
+    if value_primitive != type_primitive || matches!(ty, TypeConstraint::String) {
+        return false;
+    }
+    !matches!(
+        (value, ty),
+        (Value::Number(_), TypeConstraint::Bool)
+            | (Value::Bool(_), TypeConstraint::Number)
+            | (Value::Tuple(_), TypeConstraint::Object { .. })
+    )
 }
 
 /// The value-level conversion, for a value that is `convertible`.

@@ -72,32 +72,72 @@ fn conversion_table() {
             "bool",
             Err(r#"a bool is required; to convert from string, use lowercase "false""#),
         ),
-        (r#""a""#, "list(string)", Err("list of string required")),
-        (r#""a""#, "set(number)", Err("set of number required")),
-        (r#""a""#, "map(string)", Err("map of string required")),
-        (r#""a""#, "object({a = string})", Err("object required")),
-        (r#""a""#, "tuple([string])", Err("tuple required")),
+        (
+            r#""a""#,
+            "list(string)",
+            Err("list of string required, but have string"),
+        ),
+        (
+            r#""a""#,
+            "set(number)",
+            Err("set of number required, but have string"),
+        ),
+        (
+            r#""a""#,
+            "map(string)",
+            Err("map of string required, but have string"),
+        ),
+        (
+            r#""a""#,
+            "object({a = string})",
+            Err("object required, but have string"),
+        ),
+        (
+            r#""a""#,
+            "tuple([string])",
+            Err("tuple required, but have string"),
+        ),
         (r#""a""#, "any", Ok(())),
         // number → …
         ("80", "string", Ok(())),
         ("80", "number", Ok(())),
-        ("80", "bool", Err("bool required")),
-        ("80", "list(number)", Err("list of number required")),
-        ("80", "map(number)", Err("map of number required")),
-        ("80", "object({})", Err("object required")),
+        ("80", "bool", Err("bool required, but have number")),
+        (
+            "80",
+            "list(number)",
+            Err("list of number required, but have number"),
+        ),
+        (
+            "80",
+            "map(number)",
+            Err("map of number required, but have number"),
+        ),
+        ("80", "object({})", Err("object required, but have number")),
         ("-80", "any", Ok(())),
         // bool → …
         ("true", "string", Ok(())),
-        ("true", "number", Err("number required")),
+        ("true", "number", Err("number required, but have bool")),
         ("false", "bool", Ok(())),
-        ("true", "set(bool)", Err("set of bool required")),
-        ("true", "map(bool)", Err("map of bool required")),
-        ("true", "object({a = bool})", Err("object required")),
+        (
+            "true",
+            "set(bool)",
+            Err("set of bool required, but have bool"),
+        ),
+        (
+            "true",
+            "map(bool)",
+            Err("map of bool required, but have bool"),
+        ),
+        (
+            "true",
+            "object({a = bool})",
+            Err("object required, but have bool"),
+        ),
         ("true", "any", Ok(())),
         // tuple / list → …
-        ("[]", "string", Err("string required")),
-        ("[1]", "number", Err("number required")),
-        ("[true]", "bool", Err("bool required")),
+        ("[]", "string", Err("string required, but have tuple")),
+        ("[1]", "number", Err("number required, but have tuple")),
+        ("[true]", "bool", Err("bool required, but have tuple")),
         (r#"["a", 1, true]"#, "list(string)", Ok(())),
         (r#"["1", 2]"#, "set(number)", Ok(())),
         (
@@ -110,19 +150,23 @@ fn conversion_table() {
             "list(number)",
             Err("[1]: a number is required"),
         ),
-        ("[[1]]", "list(number)", Err("element 0: number required")),
+        (
+            "[[1]]",
+            "list(number)",
+            Err("element 0: number required, but have tuple"),
+        ),
         (
             r#"[1, ["a"]]"#,
             "list(string)",
-            Err("element 1: string required"),
+            Err("element 1: string required, but have tuple"),
         ),
         (
             "[[1], [true]]",
             "list(list(number))",
-            Err("element 1: element 0: number required"),
+            Err("element 1: element 0: number required, but have bool"),
         ),
         ("[1]", "map(number)", Err("map of number required")),
-        ("[1]", "object({})", Err("object required")),
+        ("[1]", "object({})", Err("object required, but have tuple")),
         (r#"[1, "a"]"#, "tuple([number, string])", Ok(())),
         ("[1]", "tuple([number, string])", Err("tuple required")),
         (
@@ -134,8 +178,8 @@ fn conversion_table() {
         ("[1, [2], {a = 3}]", "list(any)", Ok(())),
         ("[1]", "any", Ok(())),
         // object / map → …
-        ("{}", "string", Err("string required")),
-        ("{a = 1}", "number", Err("number required")),
+        ("{}", "string", Err("string required, but have object")),
+        ("{a = 1}", "number", Err("number required, but have object")),
         ("{a = 1}", "list(number)", Err("list of number required")),
         (r#"{a = 1, b = "2"}"#, "map(number)", Ok(())),
         (
@@ -146,7 +190,7 @@ fn conversion_table() {
         (
             "{b = [1], a = [2]}",
             "map(number)",
-            Err(r#"element "a": number required"#),
+            Err(r#"element "a": number required, but have tuple"#),
         ),
         ("{a = 1, b = [2]}", "map(any)", Ok(())),
         ("{a = 1}", "object({a = number})", Ok(())),
@@ -175,12 +219,12 @@ fn conversion_table() {
         (
             "{a = [1]}",
             "object({a = number})",
-            Err(r#"attribute "a": number required"#),
+            Err(r#"attribute "a": number required, but have tuple"#),
         ),
         (
             "{a = {b = 1}}",
             "object({a = object({b = list(number)})})",
-            Err(r#"attribute "a": attribute "b": list of number required"#),
+            Err(r#"attribute "a": attribute "b": list of number required, but have number"#),
         ),
         (
             "{k = {b = 1}}",
@@ -478,7 +522,7 @@ fn optional_defaults_are_evaluated_and_converted() {
         (
             "object({a = optional(list(number), [[1]])})",
             "Invalid default value for optional attribute",
-            "This default value is not compatible with the attribute's type constraint: element 0: number required.",
+            "This default value is not compatible with the attribute's type constraint: element 0: number required, but have tuple.",
             "[[1]]",
         ),
     ];

@@ -29,8 +29,9 @@ pub(super) enum Constant {
     /// The number as written.
     Number(String),
     String(String),
-    /// A tuple or object constructor (JSON: an array or object).
-    Collection,
+    /// A tuple or object constructor (JSON: an array or object): cty's
+    /// name for its type, `tuple` or `object`.
+    Collection(&'static str),
     /// Evaluation failed and was reported: the value is unknown.
     Unknown,
     /// Something tofu-lens does not compute (operators, conditionals, `for`).
@@ -57,9 +58,9 @@ impl FileChecker<'_> {
         let converted = match value {
             Constant::String(text) | Constant::Number(text) => Ok(text),
             Constant::Bool(value) => Ok(value.to_string()),
-            Constant::Null => Err("null value is not allowed"),
-            Constant::Collection => Err("string required"),
-            Constant::Unknown => Err("value must be known"),
+            Constant::Null => Err("null value is not allowed".to_owned()),
+            Constant::Collection(kind) => Err(mismatch("string", kind)),
+            Constant::Unknown => Err("value must be known".to_owned()),
             Constant::NotEvaluated => return Decoded::Unchecked,
         };
         self.finish_decoding(expr, converted, evaluation_failed, out)
@@ -73,10 +74,11 @@ impl FileChecker<'_> {
         out.extend(errors);
         let converted = match value {
             Constant::Bool(value) => Ok(value),
-            Constant::String(text) => string_to_bool(&text),
-            Constant::Number(_) | Constant::Collection => Err("bool required"),
-            Constant::Null => Err("null value is not allowed"),
-            Constant::Unknown => Err("value must be known"),
+            Constant::String(text) => string_to_bool(&text).map_err(str::to_owned),
+            Constant::Number(_) => Err(mismatch("bool", "number")),
+            Constant::Collection(kind) => Err(mismatch("bool", kind)),
+            Constant::Null => Err("null value is not allowed".to_owned()),
+            Constant::Unknown => Err("value must be known".to_owned()),
             Constant::NotEvaluated => return Decoded::Unchecked,
         };
         self.finish_decoding(expr, converted, evaluation_failed, out)
@@ -85,7 +87,7 @@ impl FileChecker<'_> {
     fn finish_decoding<T>(
         &self,
         expr: &Expr,
-        converted: Result<T, &str>,
+        converted: Result<T, String>,
         evaluation_failed: bool,
         out: &mut Vec<Diagnostic>,
     ) -> Decoded<T> {
@@ -117,7 +119,8 @@ impl FileChecker<'_> {
             if errors.len() > n_errors_before {
                 // A constructor still has its shape; anything else is unknown.
                 return match expr.kind {
-                    ExprKind::Array(_) | ExprKind::Object(_) => Constant::Collection,
+                    ExprKind::Array(_) => Constant::Collection("tuple"),
+                    ExprKind::Object(_) => Constant::Collection("object"),
                     _ => Constant::Unknown,
                 };
             }
@@ -128,7 +131,8 @@ impl FileChecker<'_> {
             Value::Bool(value) => Constant::Bool(value),
             Value::Number(number) => Constant::Number(number),
             Value::String(text) => Constant::String(text),
-            Value::Tuple(_) | Value::Object(_) => Constant::Collection,
+            Value::Tuple(_) => Constant::Collection("tuple"),
+            Value::Object(_) => Constant::Collection("object"),
             Value::Unknown => Constant::NotEvaluated,
         }
     }
@@ -240,68 +244,9 @@ impl FileChecker<'_> {
         Some(names.split(',').map(str::trim).collect())
     }
 
-    /// Where HCL starts an expression (`expr.StartRange()`): a reference,
-    /// literal or string whole (a quoted string without its quotes), a call's
-    /// name and `(`, the `[` or `{` of a constructor, an operator's left operand.
-    /// JSON: the value.
+    /// Where HCL starts an expression ([`crate::expr::start`]).
     pub(super) fn expr_start(&self, expr: &Expr) -> TextRange {
-        let range = expr.range;
-        if self.is_json() {
-            return range;
-        }
-        let raw = range.slice(self.text());
-        let first_char = TextRange::new(range.start, range.start.saturating_add(1));
-        match &expr.kind {
-            ExprKind::String(_) if raw.starts_with('"') => TextRange::new(
-                range.start.saturating_add(1),
-                range
-                    .end
-                    .saturating_sub(1)
-                    .max(range.start.saturating_add(1)),
-            ),
-            ExprKind::Template(parts) if raw.starts_with('"') => {
-                let content_start = range.start.saturating_add(1);
-                match parts.first() {
-                    // The template opens with an interpolation: its start.
-                    Some(part)
-                        if raw.get(1..).is_some_and(|rest| rest.starts_with("${"))
-                            && part.range.start <= content_start.saturating_add(3) =>
-                    {
-                        self.expr_start(part)
-                    }
-                    // A literal run up to the first interpolation.
-                    _ => {
-                        let end = raw
-                            .get(1..)
-                            .and_then(|rest| rest.find("${").or_else(|| rest.find("%{")))
-                            .map_or(range.end.saturating_sub(1), |at| {
-                                content_start.saturating_add(tofu_syntax::text::to_u32(at))
-                            });
-                        TextRange::new(content_start, end.max(content_start))
-                    }
-                }
-            }
-            ExprKind::Call(call) => {
-                let after_name = call.name_range.end as usize;
-                let open_paren = raw
-                    .get(after_name.saturating_sub(range.start as usize)..)
-                    .and_then(|rest| rest.find('('))
-                    .map(|at| after_name + at + 1);
-                match open_paren {
-                    Some(end) => TextRange::from_usize(call.name_range.start as usize, end),
-                    None => call.name_range,
-                }
-            }
-            ExprKind::Array(_) | ExprKind::Object(_) => first_char,
-            // hcl-edit folds a minus into the number; HCL starts at the operator.
-            ExprKind::Number(_) if raw.starts_with('-') => first_char,
-            ExprKind::Other(children) => match children.first() {
-                _ if self.for_expression_names(expr).is_some() => first_char,
-                Some(left) if left.range.start == range.start => self.expr_start(left),
-                _ => first_char,
-            },
-            _ => range,
-        }
+        crate::expr::start::expr_start(self.text(), expr, self.is_json())
     }
 }
 
@@ -312,6 +257,12 @@ pub(super) fn is_literal(expr: &Expr) -> bool {
         expr.kind,
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_)
     )
+}
+
+/// cty's conversion error for a value of type `have` where `want` is
+/// required (`convert.MismatchMessage` for primitive types).
+fn mismatch(want: &str, have: &str) -> String {
+    format!("{want} required, but have {have}")
 }
 
 /// cty's string-to-bool conversion.

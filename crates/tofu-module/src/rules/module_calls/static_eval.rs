@@ -50,8 +50,8 @@ pub(crate) enum StaticValue {
     /// A number as written.
     Number(String),
     Bool(bool),
-    /// A tuple or object constructor.
-    Collection,
+    /// A tuple or object constructor, with cty's name for its type.
+    Collection(&'static str),
     Unknown,
 }
 
@@ -202,7 +202,8 @@ impl<'m> StaticScope<'m> {
             ExprKind::String(text) => StaticValue::String(text.clone()),
             ExprKind::Number(text) => StaticValue::Number(text.clone()),
             ExprKind::Bool(value) => StaticValue::Bool(*value),
-            ExprKind::Array(_) | ExprKind::Object(_) => StaticValue::Collection,
+            ExprKind::Array(_) => StaticValue::Collection("tuple"),
+            ExprKind::Object(_) => StaticValue::Collection("object"),
             // `sensitive(x)` is `x` with a mark; `is_sensitive` reports the mark.
             ExprKind::Call(Call { name, args, .. }) if name == "sensitive" => match args.as_slice()
             {

@@ -8,34 +8,9 @@
 
 use tofu_syntax::{Expr, ExprKind, TextRange, Traversal, TraversalStep};
 
-use super::reference_syntax::{parse_traversal, StringContent, TraversalPart};
 use super::references::Position;
-
-/// HCL's start range of a native expression (`diagnostics.md` §1,
-/// "expr-start").
-pub(super) fn expr_start(text: &str, expr: &Expr) -> TextRange {
-    let start = expr.range.start as usize;
-    let first = text.get(start..).and_then(|rest| rest.chars().next());
-    let one_char = |c: char| TextRange::from_usize(start, start + c.len_utf8());
-    match (&expr.kind, first) {
-        (_, Some(c @ ('[' | '{' | '(' | '!' | '-'))) => one_char(c),
-        (ExprKind::String(_) | ExprKind::Template(_), Some('"')) if expr.range.len() >= 2 => {
-            TextRange::new(expr.range.start + 1, expr.range.end - 1)
-        }
-        (ExprKind::Call(call), _) => {
-            let after_name = call.name_range.end as usize;
-            let open = text
-                .get(after_name..)
-                .and_then(|rest| rest.find('('))
-                .map_or(after_name, |at| after_name + at + 1);
-            TextRange::from_usize(call.name_range.start as usize, open)
-        }
-        (ExprKind::Other(children), _) => children
-            .first()
-            .map_or(expr.range, |child| expr_start(text, child)),
-        _ => expr.range,
-    }
-}
+use crate::expr::content::StringContent;
+use crate::expr::traversal::{parse_traversal, IndexKey, Part};
 
 /// True when the expression refers to something or calls a function, so that
 /// OpenTofu cannot evaluate it while loading.
@@ -63,7 +38,7 @@ pub(super) fn keyword_literal(expr: &Expr) -> Option<&'static str> {
 /// One step of a reference with its range in the file.
 #[derive(Clone, Debug)]
 pub(super) struct RefStep {
-    pub part: TraversalPart,
+    pub part: Part,
     pub range: TextRange,
 }
 
@@ -125,7 +100,7 @@ impl<'a> ExprView<'a> {
         steps: &[TraversalStep],
     ) -> Option<Vec<RefStep>> {
         let mut out = vec![RefStep {
-            part: TraversalPart::Name(traversal.root.clone()),
+            part: Part::Name(traversal.root.clone()),
             range: self.to_file(traversal.root_range),
         }];
         for step in steps {
@@ -139,12 +114,12 @@ impl<'a> ExprView<'a> {
                         *range
                     };
                     RefStep {
-                        part: TraversalPart::Name(name.clone()),
+                        part: Part::Name(name.clone()),
                         range: self.to_file(with_dot),
                     }
                 }
                 TraversalStep::Index { key, range } if self.is_constant_key(key) => RefStep {
-                    part: TraversalPart::Index,
+                    part: Part::Index(IndexKey::Other),
                     range: self.to_file(*range),
                 },
                 TraversalStep::Index { .. } | TraversalStep::Splat { .. } => return None,

@@ -18,8 +18,9 @@ use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix, Location, Te
 use super::expr_view::{
     has_references, keyword_literal, starts_with_keyword_literal, ExprView, RefStep,
 };
-use super::reference_syntax::{parse_expression, parse_traversal, StringContent, TraversalPart};
 use super::FileScope;
+use crate::expr::content::{parse_expression, StringContent};
+use crate::expr::traversal::{parse_traversal, Part};
 
 /// A provider configuration address as a reference names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,10 +146,7 @@ pub(super) fn module_providers(scope: &FileScope<'_>, attr: &Attribute, out: &mu
 
 /// The parts of a `configuration_aliases` element when it is a static
 /// reference (`hcl.AbsTraversalForExpr`), `None` otherwise.
-pub(super) fn static_reference_parts(
-    scope: &FileScope<'_>,
-    element: &Expr,
-) -> Option<Vec<TraversalPart>> {
+pub(super) fn static_reference_parts(scope: &FileScope<'_>, element: &Expr) -> Option<Vec<Part>> {
     if scope.json() {
         let content = StringContent::of(scope.text(), element)?;
         let parsed = parse_traversal(&content.value);
@@ -159,7 +157,7 @@ pub(super) fn static_reference_parts(
     }
     let view = ExprView::file(scope.text());
     if let Some(name) = keyword_literal(element) {
-        return Some(vec![TraversalPart::Name(name.to_owned())]);
+        return Some(vec![Part::Name(name.to_owned())]);
     }
     let traversal = match &element.kind {
         ExprKind::Traversal(traversal) => traversal,
@@ -243,7 +241,7 @@ fn decode_native(
     };
     let mut steps = steps.into_iter();
     let root = steps.next()?;
-    let TraversalPart::Name(name) = &root.part else {
+    let Part::Name(name) = &root.part else {
         return None;
     };
     let fix_range = candidate.exact.then_some(root.range);
@@ -259,14 +257,14 @@ fn decode_native(
     let stand_alone = "Provider name must either stand alone or be followed by a period and then a configuration alias.";
     let mut alias = None;
     if let Some(second) = steps.next() {
-        let TraversalPart::Name(alias_name) = second.part else {
+        let Part::Name(alias_name) = second.part else {
             out.push(invalid_reference(scope.at(second.range), stand_alone));
             return None;
         };
         alias = Some(alias_name);
     }
     if let Some(third) = steps.next() {
-        if third.part != TraversalPart::Index {
+        if !matches!(third.part, Part::Index(_)) {
             out.push(invalid_reference(scope.at(third.range), stand_alone));
             return None;
         }
@@ -313,7 +311,7 @@ fn candidate(
     };
     if let Some(name) = keyword_literal(expr) {
         candidate.steps = Some(vec![RefStep {
-            part: TraversalPart::Name(name.to_owned()),
+            part: Part::Name(name.to_owned()),
             range: candidate.range,
         }]);
         return Some(candidate);

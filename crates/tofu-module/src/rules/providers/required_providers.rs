@@ -12,9 +12,10 @@ use tofu_syntax::{Attribute, Block, Code, Diagnostic, Expr, ExprKind, ObjectItem
 
 use super::expr_view::has_references;
 use super::names::{provider_part_problem, source_address_error};
-use super::reference_syntax::{StringContent, TraversalPart};
 use super::references::static_reference_parts;
 use super::FileScope;
+use crate::expr::content::StringContent;
+use crate::expr::traversal::Part;
 
 /// Checks the entries of one `required_providers` block.
 pub(super) fn check(scope: &FileScope<'_>, block: &Block, out: &mut Vec<Diagnostic>) {
@@ -230,9 +231,7 @@ fn check_configuration_aliases(
         // ParseProviderConfigCompact stops reading after the alias and accepts
         // `aws.a.b` as `aws.a`; the spec rejects it, and we follow the spec.)
         let compact = match parts.as_slice() {
-            [TraversalPart::Name(name)] | [TraversalPart::Name(name), TraversalPart::Name(_)] => {
-                Some(name)
-            }
+            [Part::Name(name)] | [Part::Name(name), Part::Name(_)] => Some(name),
             _ => None,
         };
         match compact {

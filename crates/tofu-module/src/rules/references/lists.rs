@@ -14,8 +14,9 @@ use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix};
 use super::quoted::{self, Expected};
 use super::scan::{self, Found};
 use super::subject::{parse_provider_function, parse_reference, ReferenceError, Subject};
-use super::traversal::{expr_start, parse_traversal, static_reference};
+use super::traversal::{parse_traversal, static_reference};
 use super::InFile;
+use crate::expr::start::expr_start;
 
 const STATIC_LIST_DETAIL: &str = "A static list expression is required.";
 const STATIC_REFERENCE_DETAIL: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";

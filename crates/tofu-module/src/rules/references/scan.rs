@@ -30,14 +30,7 @@ pub(super) enum Step {
     Index(IndexKey),
 }
 
-/// A constant index key, as written.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum IndexKey {
-    Number(String),
-    String(String),
-    /// `true`, `false` or `null`.
-    Other,
-}
+pub(super) use crate::expr::traversal::IndexKey;
 
 impl Reference {
     /// The name of the attribute right after the root (`index` in `count.index`).
