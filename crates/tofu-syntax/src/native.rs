@@ -225,8 +225,21 @@ fn syntax_error(
     } else {
         "Invalid syntax"
     };
+    // HCL's details where its summary is certain; else hcl-edit's message.
+    let hcl_detail = match summary {
+        "Argument or block definition required" => {
+            Some("An argument or block definition is required here.")
+        }
+        "Missing newline after argument" => Some("An argument definition must end with a newline."),
+        "Invalid expression" => {
+            Some("Expected the start of an expression, but found an invalid expression token.")
+        }
+        _ => None,
+    };
     let detail = if duplicate_argument {
         "The argument is already set in this body; each argument may be set only once.".to_owned()
+    } else if let Some(detail) = hcl_detail {
+        detail.to_owned()
     } else {
         let mut detail = message.to_owned();
         if let Some(first) = detail.get(..1) {

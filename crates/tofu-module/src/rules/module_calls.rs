@@ -25,7 +25,7 @@ use crate::address::BlockAddress;
 use crate::effective::{EffectiveBody, Origin};
 use crate::expr::start::expr_start;
 use crate::phases::MergedModule;
-use crate::version::Constraints;
+use crate::version::{Constraints, MALFORMED_DETAIL};
 
 use crate::go_text::go_quote;
 use source_address::{is_local, parse_registry, RegistryVerdict, SourceVerdict};
@@ -216,11 +216,10 @@ fn check_version<'m>(
         StaticValue::Bool(value) => value.to_string(),
         StaticValue::String(text) => text,
     };
-    if let Err(error) = Constraints::parse(&constraint) {
-        out.push(invalid(&format!(
-            "This string does not use correct version constraint syntax. ({})",
-            error.message.trim_end_matches('.')
-        )));
+    // OpenTofu's detail, which names no reason (go-version's errors are
+    // not shown).
+    if Constraints::parse(&constraint).is_err() {
+        out.push(invalid(MALFORMED_DETAIL));
     }
     VersionState::Present(origin)
 }

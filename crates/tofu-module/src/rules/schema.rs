@@ -398,7 +398,7 @@ impl Checker {
                                 self.at(nested.header),
                             )
                             .with_detail(format!(
-                                "Ephemeral resources do not support \"{}\" blocks.",
+                                "The block type \"{}\" cannot be used in ephemeral resources. This is meant to be used strictly in \"resource\" blocks.",
                                 nested.kind
                             )),
                         );
@@ -447,13 +447,14 @@ impl Checker {
                         } else {
                             attr.name_range
                         };
+                        let detail = if block.kind == "ephemeral" {
+                            format!("The lifecycle argument \"{}\" cannot be used in ephemeral resources. This is meant to be used strictly in \"resource\" blocks.", attr.name)
+                        } else {
+                            format!("The lifecycle argument \"{}\" is defined only for managed resources (\"resource\" blocks), and is not valid for data resources.", attr.name)
+                        };
                         out.push(
                             Diagnostic::new(Code::UnsupportedArgument, summary, self.at(range))
-                                .with_detail(format!(
-                                    "The lifecycle argument \"{}\" is defined only for managed resources (\"resource\" blocks), and is not valid for {} resources.",
-                                attr.name,
-                                if block.kind == "data" { "data" } else { "ephemeral" }
-                            )),
+                                .with_detail(detail),
                         );
                     }
                     _ => out.push(self.unsupported_argument(attr)),
@@ -603,7 +604,7 @@ impl Checker {
         let mut found: Vec<(&str, TextRange)> = Vec::new();
         for name in ["count", "for_each"] {
             if let Some(attr) = block.body.attribute(name) {
-                found.push((name, attr.range));
+                found.push((name, attr.name_range));
             }
         }
         if let Some(enabled) = block
@@ -611,7 +612,7 @@ impl Checker {
             .blocks_of_kind("lifecycle")
             .find_map(|lifecycle| lifecycle.body.attribute("enabled"))
         {
-            found.push(("enabled", enabled.range));
+            found.push(("enabled", enabled.name_range));
         }
         if found.len() < 2 {
             return;
@@ -637,7 +638,9 @@ impl Checker {
         out.push(
             Diagnostic::new(Code::RepetitionConflict, format!("Invalid combination of {listed}"), self.at(TextRange::new(start, end)))
                 .with_detail(format!(
-                    "The {listed} meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of {} to be created.",
+                    "The {listed} meta-arguments are mutually-exclusive. Only one {} be used to be explicit about the number of {} to be created.",
+                    // OpenTofu's module message says "should", the others "may".
+                    if block.kind == "module" { "should" } else { "may" },
                     match block.kind.as_str() {
                         "data" => "data sources",
                         "ephemeral" => "ephemeral resources",

@@ -15,6 +15,7 @@ use tofu_syntax::{
 use crate::discovery;
 use crate::phases::{FileRole, MergedModule, ModuleFile};
 use crate::schema::has_valid_labels;
+use crate::version::MALFORMED_DETAIL;
 use crate::version::{Constraints, Version};
 
 /// The version older than every release that understands `language` blocks.
@@ -216,14 +217,14 @@ impl FileChecker<'_> {
         };
         let constraints = match Constraints::parse(&text) {
             Ok(constraints) => constraints,
-            Err(error) => {
+            Err(_) => {
                 out.push(
                     Diagnostic::new(
                         Code::InvalidVersionConstraint,
                         "Invalid version constraint",
                         self.at(attr.expr.range),
                     )
-                    .with_detail(format!("{}.", error.message.trim_end_matches('.'))),
+                    .with_detail(MALFORMED_DETAIL),
                 );
                 return None;
             }
@@ -241,7 +242,7 @@ impl FileChecker<'_> {
         if !constraints.accepts(self.tofu_version) {
             out.push(
                 Diagnostic::new(Code::IncompatibleTofuVersion, "Incompatible module", self.at(attr.range)).with_detail(format!(
-                    "This module is not compatible with OpenTofu v{}. To proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
+                    "This module is not compatible with OpenTofu v{}.\n\nTo proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
                     self.tofu_version
                 )),
             );
@@ -456,14 +457,14 @@ impl FileChecker<'_> {
     }
 
     fn report_malformed(&self, text: &str, range: TextRange, out: &mut Vec<Diagnostic>) {
-        if let Err(error) = Constraints::parse(text) {
+        if Constraints::parse(text).is_err() {
             out.push(
                 Diagnostic::new(
                     Code::InvalidVersionConstraint,
                     "Invalid version constraint",
                     self.at(range),
                 )
-                .with_detail(format!("{}.", error.message.trim_end_matches('.'))),
+                .with_detail(MALFORMED_DETAIL),
             );
         }
     }
