@@ -2,10 +2,12 @@
 //! references or names, written once for every rule and for `tofu-ide`.
 //!
 //! - [`content`]: the content of a quoted string, read as native syntax.
+//! - [`parse_ref`]: OpenTofu's `addrs.ParseRef`, what a reference refers to.
 //! - [`start`]: where HCL says an expression starts.
 //! - [`suggest`]: "Did you mean …?" (HCL's `didyoumean`).
 //! - [`traversal`]: HCL's traversal parser, for strings read as references.
 pub(crate) mod content;
+pub(crate) mod parse_ref;
 pub(crate) mod start;
 pub(crate) mod suggest;
 pub(crate) mod traversal;

@@ -29,6 +29,8 @@ use crate::address::BlockAddress;
 use crate::effective::Origin;
 use crate::phases::MergedModule;
 
+use crate::expr::parse_ref::{parse_ref, PartRef, StepRef, Subject};
+use crate::expr::traversal::{IndexKey, Part};
 use crate::go_text::go_quote;
 
 /// How many locals deep a chain is followed before giving up silently.
@@ -329,14 +331,6 @@ struct Reference {
     range: TextRange,
 }
 
-/// One step of the part of a traversal that HCL keeps as a traversal: names
-/// and literal keys, up to the first splat or computed index.
-enum Step<'e> {
-    Attr(&'e str, TextRange),
-    /// The key as OpenTofu prints it (`[0]`, `["a"]`).
-    Index(String, TextRange),
-}
-
 /// Collects the references of an expression, as HCL's `Variables()` does:
 /// object keys that are bare names and the symbols of `for` expressions do
 /// not count.
@@ -402,15 +396,18 @@ impl ReferenceWalk<'_> {
     }
 
     fn traversal(&mut self, traversal: &Traversal) {
-        let mut steps = Vec::new();
+        // The part of the traversal HCL keeps: names and literal keys, up to
+        // the first splat or computed index.
+        let mut kept: Vec<(Part, TextRange)> =
+            vec![(Part::Name(traversal.root.clone()), traversal.root_range)];
         let mut literal = true;
         for step in &traversal.steps {
             match step {
                 TraversalStep::Attr { name, range } if literal => {
-                    steps.push(Step::Attr(name, *range));
+                    kept.push((Part::Name(name.clone()), *range));
                 }
                 TraversalStep::Index { key, range } => match literal_key(key) {
-                    Some(key) if literal => steps.push(Step::Index(key, *range)),
+                    Some(key) if literal => kept.push((Part::Index(key), *range)),
                     Some(_) => {}
                     None => {
                         literal = false;
@@ -424,8 +421,7 @@ impl ReferenceWalk<'_> {
         if self.bound.contains(&traversal.root) {
             return;
         }
-        self.references
-            .push(classify(&traversal.root, traversal.root_range, &steps));
+        self.references.push(classify(traversal.root_range, &kept));
     }
 
     /// `for K, V in` at the start of a `for` expression's body: binds K and V.
@@ -482,105 +478,51 @@ fn for_symbols(after_for: &str) -> Option<Vec<String>> {
     }
 }
 
-/// A literal index key as OpenTofu prints it, or `None` for a computed one.
-fn literal_key(key: &Expr) -> Option<String> {
+/// A literal index key, or `None` for a computed one (here a number counts
+/// only when written as digits).
+fn literal_key(key: &Expr) -> Option<IndexKey> {
     match &key.kind {
         ExprKind::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
-            Some(format!("[{text}]"))
+            Some(IndexKey::Number(text.clone()))
         }
-        ExprKind::String(text) => Some(format!("[{}]", go_quote(text))),
+        ExprKind::String(text) => Some(IndexKey::String(text.clone())),
         _ => None,
     }
 }
 
-/// `addrs.ParseRef` for one traversal: what it names and the range OpenTofu
-/// reports (the subject, without the attributes read from it).
-fn classify(root: &str, root_range: TextRange, steps: &[Step<'_>]) -> Reference {
-    let invalid = Reference {
-        kind: ReferenceKind::Invalid,
-        range: root_range,
-    };
-    match root {
-        "count" | "each" | "local" | "path" | "var" | "terraform" | "tofu" => {
-            let Some(Step::Attr(name, range)) = steps.first() else {
-                return invalid;
-            };
-            let name = (*name).to_owned();
-            let kind = match root {
-                "count" | "each" => ReferenceKind::Dynamic(format!("{root}.{name}")),
-                "local" => ReferenceKind::Local(name),
-                "path" => ReferenceKind::Path,
-                "var" => ReferenceKind::Variable(name),
-                _ => ReferenceKind::TerraformAttribute(name),
-            };
-            Reference {
-                kind,
-                range: root_range.cover(*range),
-            }
-        }
-        "data" => resource("data.", root_range, steps).unwrap_or(invalid),
-        "ephemeral" => resource("ephemeral.", root_range, steps).unwrap_or(invalid),
-        "resource" => resource("", root_range, steps).unwrap_or(invalid),
-        "module" => module_reference(root_range, steps).unwrap_or(invalid),
-        "self" => Reference {
-            kind: ReferenceKind::Dynamic("self".to_owned()),
+/// What one reference names, through `addrs.ParseRef`, and the range
+/// OpenTofu reports (the subject, without the attributes read from it).
+fn classify(root_range: TextRange, kept: &[(Part, TextRange)]) -> Reference {
+    let steps: Vec<StepRef<'_>> = kept
+        .iter()
+        .map(|(part, range)| StepRef {
+            part: match part {
+                Part::Name(name) => PartRef::Name(name),
+                Part::Index(key) => PartRef::Index(key),
+            },
+            range: *range,
+        })
+        .collect();
+    let Ok(parsed) = parse_ref(&steps) else {
+        return Reference {
+            kind: ReferenceKind::Invalid,
             range: root_range,
-        },
-        "template" | "lazy" | "arg" => invalid,
-        type_name => {
-            let mut with_type = vec![Step::Attr(type_name, root_range)];
-            with_type.extend(steps.iter().map(|step| match step {
-                Step::Attr(name, range) => Step::Attr(name, *range),
-                Step::Index(key, range) => Step::Index(key.clone(), *range),
-            }));
-            resource("", root_range, &with_type).unwrap_or(invalid)
-        }
+        };
+    };
+    let kind = match parsed.subject {
+        Subject::Local(name) => ReferenceKind::Local(name),
+        Subject::Variable(name) => ReferenceKind::Variable(name),
+        Subject::Path(_) => ReferenceKind::Path,
+        Subject::Terraform { name, .. } => ReferenceKind::TerraformAttribute(name),
+        Subject::ModuleCall {
+            output: Some(_), ..
+        } => ReferenceKind::ModuleOutput(parsed.subject.to_string()),
+        subject => ReferenceKind::Dynamic(subject.to_string()),
+    };
+    Reference {
+        kind,
+        range: parsed.range,
     }
-}
-
-/// `TYPE.NAME[KEY]` after the mode prefix.
-fn resource(prefix: &str, start: TextRange, steps: &[Step<'_>]) -> Option<Reference> {
-    let (Some(Step::Attr(type_name, _)), Some(Step::Attr(name, name_range))) =
-        (steps.first(), steps.get(1))
-    else {
-        return None;
-    };
-    let mut subject = format!("{prefix}{type_name}.{name}");
-    let mut range = start.cover(*name_range);
-    if let Some(Step::Index(key, key_range)) = steps.get(2) {
-        subject.push_str(key);
-        range = range.cover(*key_range);
-    }
-    Some(Reference {
-        kind: ReferenceKind::Dynamic(subject),
-        range,
-    })
-}
-
-/// `module.NAME`, `module.NAME[KEY]`, `module.NAME[KEY].OUTPUT`.
-fn module_reference(start: TextRange, steps: &[Step<'_>]) -> Option<Reference> {
-    let (Step::Attr(name, name_range), rest) = steps.split_first()? else {
-        return None;
-    };
-    let mut subject = format!("module.{name}");
-    let mut range = start.cover(*name_range);
-    let rest = match rest.split_first() {
-        Some((Step::Index(key, key_range), after)) => {
-            subject.push_str(key);
-            range = range.cover(*key_range);
-            after
-        }
-        _ => rest,
-    };
-    let kind = match rest.first() {
-        None => ReferenceKind::Dynamic(subject),
-        Some(Step::Attr(output, output_range)) => {
-            range = range.cover(*output_range);
-            ReferenceKind::ModuleOutput(format!("{subject}.{output}"))
-        }
-        Some(Step::Index(..)) => return None,
-    };
-    Some(Reference { kind, range })
 }
 
 #[cfg(test)]

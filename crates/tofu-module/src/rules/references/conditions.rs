@@ -108,7 +108,7 @@ pub(super) fn self_reference(
         let refers_to_itself = found.references.iter().any(|reference| {
             matches!(
                 parse_reference(reference),
-                Ok(Subject::Resource { mode, type_name, name })
+                Ok(Subject::Resource { mode, type_name, name, .. })
                     if mode == resource.mode && type_name == resource.type_name && name == resource.name
             )
         });

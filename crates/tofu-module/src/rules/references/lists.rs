@@ -13,7 +13,7 @@ use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix};
 
 use super::quoted::{self, Expected};
 use super::scan::{self, Found};
-use super::subject::{parse_provider_function, parse_reference, ReferenceError, Subject};
+use super::subject::{parse_provider_function, parse_reference, RefError, Subject};
 use super::traversal::{parse_traversal, static_reference};
 use super::InFile;
 use crate::expr::start::expr_start;
@@ -233,15 +233,16 @@ fn trigger_references(
 ) {
     let code = Code::InvalidReplaceTriggeredBy;
     let at = in_file.at(element.range);
-    let subjects: Vec<Result<Subject, ReferenceError>> = found
+    // `None`: a provider function.
+    let subjects: Vec<Result<Option<Subject>, RefError>> = found
         .references
         .iter()
-        .map(parse_reference)
+        .map(|reference| parse_reference(reference).map(Some))
         .chain(
             found
                 .provider_functions
                 .iter()
-                .map(|name| parse_provider_function(name)),
+                .map(|name| parse_provider_function(name, element.range).map(|()| None)),
         )
         .collect();
     let mut unparsed = false;
@@ -255,23 +256,20 @@ fn trigger_references(
     let mut n_resources = 0;
     for subject in subjects.iter().filter_map(|subject| subject.as_ref().ok()) {
         let problem = match subject {
-            Subject::Resource { .. } => {
+            Some(Subject::Resource { .. }) => {
                 n_resources += 1;
                 None
             }
-            Subject::Each(name) if name != "key" => Some((
+            Some(Subject::Each(name)) if name != "key" => Some((
                 "Invalid each reference in replace_triggered_by expression",
                 "Only each.key may be used in replace_triggered_by.",
             )),
-            Subject::Count(name) if name != "index" => Some((
+            Some(Subject::Count(name)) if name != "index" => Some((
                 "Invalid count reference in replace_triggered_by expression",
                 "Only count.index may be used in replace_triggered_by.",
             )),
-            Subject::Each(_) | Subject::Count(_) => None,
-            Subject::Variable(_)
-            | Subject::SelfObject
-            | Subject::ProviderFunction
-            | Subject::Other => Some((
+            Some(Subject::Each(_) | Subject::Count(_)) => None,
+            Some(_) | None => Some((
                 "Invalid reference in replace_triggered_by expression",
                 "Only resources, count.index, and each.key may be used in replace_triggered_by.",
             )),
