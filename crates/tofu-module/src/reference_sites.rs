@@ -11,9 +11,12 @@
 //! that is not declared as a resource is not taken for one (a `for` symbol,
 //! a provider configuration in `provider = aws.west`).
 
-use tofu_syntax::{Body, Expr, ExprKind, FileId, TextRange, Traversal, TraversalStep};
+use tofu_syntax::{Body, Expr, FileId, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
+use crate::expr::parse_ref::{parse_ref, StepRef, Subject};
+use crate::expr::traversal::{ParsedStep, Part};
+use crate::expr::walk;
 use crate::phases::MergedModule;
 
 /// What a reference names.
@@ -81,116 +84,50 @@ impl SiteReader<'_> {
     }
 
     fn expr(&mut self, expr: &Expr) {
-        if self.json {
-            self.json_expr(expr);
-            return;
-        }
-        let mut found = Vec::new();
-        expr.walk(&mut |child| {
-            if let ExprKind::Traversal(traversal) = &child.kind {
-                found.extend(self.site(traversal, 0));
+        let found = walk::references(self.text, expr, self.json);
+        for reference in found.references.iter().filter(|reference| reference.exact) {
+            if let Some(site) = self.site(&reference.steps) {
+                self.sites.push(site);
             }
-        });
-        self.sites.extend(found);
+        }
     }
 
-    /// JSON: strings holding `${` are templates; arrays and objects are
-    /// walked (object keys are templates too).
-    fn json_expr(&mut self, expr: &Expr) {
-        match &expr.kind {
-            ExprKind::Template(_) => self.json_template(expr.range),
-            ExprKind::Array(items) => items.iter().for_each(|item| self.json_expr(item)),
-            ExprKind::Object(items) => {
-                for item in items {
-                    self.json_expr(&item.key);
-                    self.json_expr(&item.value);
+    /// The site of a reference, if it names a declaration of the module.
+    fn site(&self, steps: &[ParsedStep]) -> Option<ReferenceSite> {
+        let step_refs: Vec<StepRef<'_>> = steps.iter().map(StepRef::from).collect();
+        let parsed = parse_ref(&step_refs).ok()?;
+        // The step holding the declaration's name: `var.NAME`, `TYPE.NAME`,
+        // `data.TYPE.NAME`.
+        let (target, name_step) = match parsed.subject {
+            Subject::Variable(name) => (RefTarget::Variable(name), 1),
+            Subject::Local(name) => (RefTarget::Local(name), 1),
+            Subject::ModuleCall { name, .. } => (RefTarget::ModuleCall(name), 1),
+            Subject::Resource {
+                mode,
+                type_name,
+                name,
+                ..
+            } => {
+                let prefixed = matches!(steps.first().map(|step| &step.part), Some(Part::Name(root)) if matches!(root.as_str(), "data" | "ephemeral" | "resource"));
+                let target = resource(mode, &type_name, &name);
+                if !prefixed {
+                    // A bare name is a resource only if the module declares one.
+                    let RefTarget::Resource(address) = &target else {
+                        return None;
+                    };
+                    self.module.effective.get(address)?;
                 }
+                (target, if prefixed { 2 } else { 1 })
             }
-            _ => {}
-        }
-    }
-
-    /// The references in a JSON string at `range` (quotes included), read by
-    /// the native parser as the content of a quoted string.
-    fn json_template(&mut self, range: TextRange) {
-        let literal = range.slice(self.text);
-        let Some(content) = literal
-            .strip_prefix('"')
-            .and_then(|rest| rest.strip_suffix('"'))
-        else {
-            return;
+            _ => return None,
         };
-        if content.contains('\\') || content.contains('\n') {
-            return;
-        }
-        const PREFIX: &str = "x = \"";
-        let wrapper = format!("{PREFIX}{content}\"\n");
-        let parsed = tofu_syntax::parse("template.tf", &wrapper);
-        let Some(attr) = parsed.body.attributes.first() else {
-            return;
-        };
-        // Content offset 0 is the byte after the opening quote.
-        let delta = i64::from(range.start) + 1 - i64::try_from(PREFIX.len()).unwrap_or(0);
-        let mut found = Vec::new();
-        attr.expr.walk(&mut |child| {
-            if let ExprKind::Traversal(traversal) = &child.kind {
-                found.extend(self.site(traversal, delta));
-            }
-        });
-        self.sites.extend(found);
-    }
-
-    /// The site of a traversal, if it names a declaration; ranges shifted by
-    /// `delta` bytes.
-    fn site(&self, traversal: &Traversal, delta: i64) -> Option<ReferenceSite> {
-        let attr = |index: usize| match traversal.steps.get(index) {
-            Some(TraversalStep::Attr { name, range }) => Some((name.as_str(), *range)),
-            _ => None,
-        };
-        let (target, name_range) = match traversal.root.as_str() {
-            "var" => {
-                let (name, range) = attr(0)?;
-                (RefTarget::Variable(name.to_owned()), range)
-            }
-            "local" => {
-                let (name, range) = attr(0)?;
-                (RefTarget::Local(name.to_owned()), range)
-            }
-            "module" => {
-                let (name, range) = attr(0)?;
-                (RefTarget::ModuleCall(name.to_owned()), range)
-            }
-            "data" | "ephemeral" | "resource" => {
-                let (type_name, _) = attr(0)?;
-                let (name, range) = attr(1)?;
-                let mode = match traversal.root.as_str() {
-                    "data" => ResourceMode::Data,
-                    "ephemeral" => ResourceMode::Ephemeral,
-                    _ => ResourceMode::Managed,
-                };
-                (resource(mode, type_name, name), range)
-            }
-            "each" | "count" | "self" | "path" | "terraform" | "tofu" => return None,
-            type_name => {
-                let (name, range) = attr(0)?;
-                let target = resource(ResourceMode::Managed, type_name, name);
-                let RefTarget::Resource(address) = &target else {
-                    return None;
-                };
-                self.module.effective.get(address)?;
-                (target, range)
-            }
-        };
-        let shift = |range: TextRange| {
-            let start = u32::try_from(i64::from(range.start) + delta).ok()?;
-            let end = u32::try_from(i64::from(range.end) + delta).ok()?;
-            Some(TextRange::new(start, end))
-        };
+        let root_range = steps.first()?.range;
+        let name_range = steps.get(name_step)?.range;
         Some(ReferenceSite {
             file: self.file,
             target,
-            range: shift(traversal.root_range.cover(name_range))?,
-            name_range: shift(name_range)?,
+            range: root_range.cover(name_range),
+            name_range,
         })
     }
 }

@@ -20,6 +20,12 @@ pub use diagnostic::{
 pub use model::*;
 pub use text::{LineCol, LineIndex, TextRange};
 
+/// Parses a template on its own (e.g. a JSON string's content, which
+/// OpenTofu reads as a template); ranges are relative to `source`.
+pub fn parse_template(source: &str) -> Option<Expr> {
+    native::parse_template(source)
+}
+
 /// Parses one configuration file. `name` decides the syntax: a name ending in
 /// `.json` is JSON syntax, anything else native syntax (`loading.md` §6).
 pub fn parse(name: &str, text: &str) -> SourceFile {

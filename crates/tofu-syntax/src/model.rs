@@ -98,9 +98,37 @@ pub enum ExprKind {
     Traversal(Traversal),
     /// A function call, e.g. `merge(a, b)` or `provider::aws::arn_parse(x)`.
     Call(Call),
-    /// Any other construct (operators, conditionals, `for` and splat expressions,
-    /// indexing of non-references), with its sub-expressions.
+    /// A `for` expression or a `%{ for }` template directive, with the scope
+    /// of the names it binds.
+    For(ForExpr),
+    /// Any other construct (operators, conditionals, indexing and traversal
+    /// of non-references), with its sub-expressions.
     Other(Vec<Expr>),
+}
+
+/// What a `for` builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForKind {
+    /// `[for … : VALUE]`: `body` is the value, then the condition if any.
+    Tuple,
+    /// `{for … : KEY => VALUE}`: `body` is the key, the value, then the
+    /// condition if any.
+    Object,
+    /// `%{ for … }…%{ endfor }` in a template: `body` is its interpolations.
+    Directive,
+}
+
+/// `[for k, v in coll : …]`, `{for …}` or `%{ for v in coll }…%{ endfor }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForExpr {
+    pub kind: ForKind,
+    /// The names it binds (`k` and `v`, or `v`), with their ranges.
+    pub names: Vec<(String, TextRange)>,
+    /// The collection, evaluated outside the names' scope.
+    pub collection: Box<Expr>,
+    /// What is evaluated with the names bound: the key, value and condition
+    /// of a `for` expression, or the interpolations of a directive's body.
+    pub body: Vec<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -193,6 +221,10 @@ impl Expr {
                 }
             }
             ExprKind::Call(call) => call.args.iter().for_each(|arg| arg.walk(visit)),
+            ExprKind::For(for_expr) => {
+                for_expr.collection.walk(visit);
+                for_expr.body.iter().for_each(|part| part.walk(visit));
+            }
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
         }
     }

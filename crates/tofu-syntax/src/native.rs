@@ -278,6 +278,23 @@ struct Converter<'a> {
     base: u32,
 }
 
+/// A template on its own (the content of a JSON string, which OpenTofu
+/// reads as one), as a `Template` expression with ranges relative to
+/// `source`; `None` when it does not parse.
+pub(crate) fn parse_template(source: &str) -> Option<Expr> {
+    let template = hcl_edit::parser::parse_template(source).ok()?;
+    let converter = Converter {
+        text: source,
+        base: 0,
+    };
+    let mut parts = Vec::new();
+    converter.template_elements(template.iter(), &mut parts);
+    Some(Expr {
+        range: TextRange::from_usize(0, source.len()),
+        kind: ExprKind::Template(parts),
+    })
+}
+
 fn convert_body(body: &hcl::Body, text: &str, base: u32) -> Body {
     Converter { text, base }.body(body, None)
 }
@@ -425,14 +442,35 @@ impl Converter<'_> {
                 ExprKind::Other(vec![self.expr(&op.lhs_expr), self.expr(&op.rhs_expr)])
             }
             Expression::ForExpr(for_expr) => {
-                let mut parts = vec![self.expr(&for_expr.intro.collection_expr)];
-                parts.extend(for_expr.key_expr.as_ref().map(|e| self.expr(e)));
-                parts.push(self.expr(&for_expr.value_expr));
-                parts.extend(for_expr.cond.as_ref().map(|c| self.expr(&c.expr)));
-                ExprKind::Other(parts)
+                let intro = &for_expr.intro;
+                let mut body: Vec<Expr> = for_expr.key_expr.iter().map(|e| self.expr(e)).collect();
+                body.push(self.expr(&for_expr.value_expr));
+                body.extend(for_expr.cond.as_ref().map(|c| self.expr(&c.expr)));
+                ExprKind::For(ForExpr {
+                    kind: if for_expr.key_expr.is_some() {
+                        ForKind::Object
+                    } else {
+                        ForKind::Tuple
+                    },
+                    names: self.for_names(intro.key_var.as_ref(), &intro.value_var),
+                    collection: Box::new(self.expr(&intro.collection_expr)),
+                    body,
+                })
             }
         };
         Expr { range, kind }
+    }
+
+    /// The names a `for` binds, key first.
+    fn for_names(
+        &self,
+        key: Option<&hcl_edit::Decorated<hcl_edit::Ident>>,
+        value: &hcl_edit::Decorated<hcl_edit::Ident>,
+    ) -> Vec<(String, TextRange)> {
+        key.into_iter()
+            .chain(std::iter::once(value))
+            .map(|name| (name.as_str().to_owned(), self.range(name.span())))
+            .collect()
     }
 
     fn traversal(&self, traversal: &hcl_edit::expr::Traversal) -> ExprKind {
@@ -517,8 +555,19 @@ impl Converter<'_> {
                         }
                     }
                     Directive::For(for_directive) => {
-                        out.push(self.expr(&for_directive.for_expr.collection_expr));
-                        self.template_elements(for_directive.for_expr.template.iter(), out);
+                        let for_expr = &for_directive.for_expr;
+                        let mut body = Vec::new();
+                        self.template_elements(for_expr.template.iter(), &mut body);
+                        out.push(Expr {
+                            range: self.range(for_directive.span()),
+                            kind: ExprKind::For(ForExpr {
+                                kind: ForKind::Directive,
+                                names: self
+                                    .for_names(for_expr.key_var.as_ref(), &for_expr.value_var),
+                                collection: Box::new(self.expr(&for_expr.collection_expr)),
+                                body,
+                            }),
+                        });
                     }
                 },
             }

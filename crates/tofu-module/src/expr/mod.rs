@@ -6,8 +6,10 @@
 //! - [`start`]: where HCL says an expression starts.
 //! - [`suggest`]: "Did you mean …?" (HCL's `didyoumean`).
 //! - [`traversal`]: HCL's traversal parser, for strings read as references.
+//! - [`walk`]: the one reference walker (`for` scopes, JSON templates).
 pub(crate) mod content;
 pub(crate) mod parse_ref;
 pub(crate) mod start;
 pub(crate) mod suggest;
 pub(crate) mod traversal;
+pub(crate) mod walk;

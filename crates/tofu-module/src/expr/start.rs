@@ -5,7 +5,8 @@
 use tofu_syntax::text::to_u32;
 use tofu_syntax::{Expr, ExprKind, TextRange, TraversalStep};
 
-/// HCL's `StartRange` of `expr` in `text`. In JSON, the whole value. In
+/// HCL's `StartRange` of `expr` in `text`. In JSON, the whole value (an
+/// array's or object's opening bracket). In
 /// native syntax: a reference, literal or call-free value whole; a quoted
 /// string without its quotes (its literal text up to the first template
 /// sequence); a lone `"${…}"` whole; a call's name through its `(`; the
@@ -14,7 +15,14 @@ use tofu_syntax::{Expr, ExprKind, TextRange, TraversalStep};
 /// Parentheses have no start of their own: their content's counts.
 pub(crate) fn expr_start(text: &str, expr: &Expr, json: bool) -> TextRange {
     if json {
-        expr.range
+        // HCL's JSON values start at their opening bracket, or are whole.
+        match expr.kind {
+            ExprKind::Array(_) | ExprKind::Object(_) => TextRange::new(
+                expr.range.start,
+                expr.range.start.saturating_add(1).min(expr.range.end),
+            ),
+            _ => expr.range,
+        }
     } else {
         start_range(text, expr.range, &expr.kind)
     }
@@ -39,7 +47,8 @@ fn start_range(text: &str, range: TextRange, kind: &ExprKind) -> TextRange {
         return start_range(text, TextRange::new(content_start, content_end), kind);
     }
     match kind {
-        ExprKind::Array(_) | ExprKind::Object(_) => first_char,
+        // A constructor or `for` starts at its bracket.
+        ExprKind::Array(_) | ExprKind::Object(_) | ExprKind::For(_) => first_char,
         // hcl-edit folds a minus into the number; HCL starts at the operator.
         ExprKind::Number(_) if source.starts_with('-') => first_char,
         ExprKind::Traversal(traversal) => traversal

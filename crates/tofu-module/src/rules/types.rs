@@ -21,7 +21,8 @@
 //! most, and types nested deeper than [`MAX_TYPE_DEPTH`] are `any`.
 
 use tofu_syntax::{
-    Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, ObjectItem, Syntax, TextRange,
+    Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, ForKind, Location, ObjectItem, Syntax,
+    TextRange,
 };
 
 use crate::expr::suggest::did_you_mean_by;
@@ -267,16 +268,18 @@ impl DefaultWalk<'_, '_> {
             }
             // `[for …]` makes a list or set, `{for …}` a map; each value is
             // converted to the element type.
-            (TypeConstraint::Map(element), ExprKind::Other(parts)) => {
-                if let Some(ForExpr::Object { value }) = for_expr(expr, parts, self.file.text) {
+            (TypeConstraint::Map(element), ExprKind::For(for_expr))
+                if for_expr.kind == ForKind::Object =>
+            {
+                if let Some(value) = for_expr.body.get(1) {
                     self.nested(PathStep::EveryElement, value, element, depth);
                 }
             }
             (
                 TypeConstraint::List(element) | TypeConstraint::Set(element),
-                ExprKind::Other(parts),
-            ) => {
-                if let Some(ForExpr::Tuple { value }) = for_expr(expr, parts, self.file.text) {
+                ExprKind::For(for_expr),
+            ) if for_expr.kind == ForKind::Tuple => {
+                if let Some(value) = for_expr.body.first() {
                     self.nested(PathStep::EveryElement, value, element, depth);
                 }
             }
@@ -346,33 +349,6 @@ impl DefaultWalk<'_, '_> {
                 new_text,
             ),
         )
-    }
-}
-
-/// A `for` expression, by the constructor it makes, with its value expression.
-enum ForExpr<'e> {
-    /// `[for … : VALUE]`
-    Tuple { value: &'e Expr },
-    /// `{for … : KEY => VALUE}`
-    Object { value: &'e Expr },
-}
-
-/// The native adapter gives a `for` expression as `Other([collection, key?,
-/// value, condition?])`; operators, conditionals and indexing are `Other` too,
-/// but their first part starts where they start, while a `for` expression's
-/// collection comes after `[for … in` or `{for … in`.
-fn for_expr<'e>(expr: &Expr, parts: &'e [Expr], text: &str) -> Option<ForExpr<'e>> {
-    let collection = parts.first()?;
-    let opening = text.as_bytes().get(expr.range.start as usize)?;
-    let intro = text.get(expr.range.start as usize + 1..collection.range.start as usize)?;
-    let after_for = intro.trim_start().strip_prefix("for")?;
-    if !after_for.starts_with(char::is_whitespace) {
-        return None;
-    }
-    match opening {
-        b'[' => parts.get(1).map(|value| ForExpr::Tuple { value }),
-        b'{' => parts.get(2).map(|value| ForExpr::Object { value }),
-        _ => None,
     }
 }
 

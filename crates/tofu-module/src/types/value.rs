@@ -68,10 +68,12 @@ pub struct ValueError {
 /// it may well be a constant.
 pub fn constant_value(expr: &Expr, text: &str) -> Result<Value, Vec<ValueError>> {
     let mut has_unevaluated = false;
-    expr.walk(&mut |part| has_unevaluated |= matches!(part.kind, ExprKind::Other(_)));
+    expr.walk(&mut |part| {
+        has_unevaluated |= matches!(part.kind, ExprKind::Other(_) | ExprKind::For(_));
+    });
     if !has_unevaluated {
         let mut errors = Vec::new();
-        evaluation_errors(expr, &mut errors, 0);
+        evaluation_errors(expr, &[], &mut errors, 0);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -79,11 +81,14 @@ pub fn constant_value(expr: &Expr, text: &str) -> Result<Value, Vec<ValueError>>
     Ok(native_value(expr, text, 0).unwrap_or(Value::Unknown))
 }
 
-fn evaluation_errors(expr: &Expr, errors: &mut Vec<ValueError>, depth: usize) {
+/// HCL's errors evaluating `expr` without a context: every reference but
+/// to the names enclosing `for`s bind (`bound`), every call.
+fn evaluation_errors(expr: &Expr, bound: &[&str], errors: &mut Vec<ValueError>, depth: usize) {
     if depth > MAX_VALUE_DEPTH {
         return;
     }
     match &expr.kind {
+        ExprKind::Traversal(traversal) if bound.contains(&traversal.root.as_str()) => {}
         ExprKind::Traversal(traversal) => errors.push(ValueError {
             summary: "Variables not allowed".to_owned(),
             detail: "Variables may not be used here.".to_owned(),
@@ -97,16 +102,28 @@ fn evaluation_errors(expr: &Expr, errors: &mut Vec<ValueError>, depth: usize) {
         }),
         ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
             for part in parts {
-                evaluation_errors(part, errors, depth + 1);
+                evaluation_errors(part, bound, errors, depth + 1);
             }
         }
         ExprKind::Object(items) => {
             for item in items {
                 // A bare key is a name, not a reference.
                 if !is_bare_key(&item.key) {
-                    evaluation_errors(&item.key, errors, depth + 1);
+                    evaluation_errors(&item.key, bound, errors, depth + 1);
                 }
-                evaluation_errors(&item.value, errors, depth + 1);
+                evaluation_errors(&item.value, bound, errors, depth + 1);
+            }
+        }
+        ExprKind::For(for_expr) => {
+            let n_before = errors.len();
+            evaluation_errors(&for_expr.collection, bound, errors, depth + 1);
+            if errors.len() > n_before {
+                return;
+            }
+            let mut inner: Vec<&str> = bound.to_vec();
+            inner.extend(for_expr.names.iter().map(|(name, _)| name.as_str()));
+            for part in &for_expr.body {
+                evaluation_errors(part, &inner, errors, depth + 1);
             }
         }
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
@@ -154,7 +171,9 @@ fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
             }
             _ => None,
         },
-        ExprKind::Template(_) | ExprKind::Traversal(_) | ExprKind::Call(_) => None,
+        ExprKind::Template(_) | ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::For(_) => {
+            None
+        }
     }
 }
 
@@ -208,7 +227,7 @@ fn json_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
             }
             Some(Value::Object(attributes))
         }
-        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Other(_) => None,
+        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Other(_) | ExprKind::For(_) => None,
     }
 }
 

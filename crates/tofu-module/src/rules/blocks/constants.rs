@@ -7,8 +7,9 @@
 //! `for` expression are not references. The value itself comes from
 //! [`Value::from_expr`]. The decoders then convert as `gohcl.DecodeExpression`
 //! does, with "Unsuitable value type" on the expression's start; a value that
-//! failed to evaluate is unknown, and OpenTofu reports that too (`value must be
-//! known`). JSON strings are taken verbatim and never fail to evaluate.
+//! failed to evaluate is not converted, so its evaluation errors are all that
+//! is reported (as `tofu validate` 1.12.6 does). JSON strings are taken
+//! verbatim and never fail to evaluate.
 //!
 //! Deliberately left out: operators, conditionals, templates and `for`
 //! expressions are not computed. Their references and calls are reported, but a
@@ -92,8 +93,10 @@ impl FileChecker<'_> {
         out: &mut Vec<Diagnostic>,
     ) -> Decoded<T> {
         match converted {
-            Ok(value) if !evaluation_failed => Decoded::Value(value),
-            Ok(_) => Decoded::Failed,
+            // OpenTofu does not convert a value whose evaluation failed: the
+            // evaluation errors are all it reports.
+            _ if evaluation_failed => Decoded::Failed,
+            Ok(value) => Decoded::Value(value),
             Err(reason) => {
                 out.push(
                     Diagnostic::new(
@@ -144,11 +147,8 @@ impl FileChecker<'_> {
         match &expr.kind {
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
             ExprKind::Template(parts) => {
-                // Template directives bind names (`%{ for x in … }`): not walked.
-                if !expr.range.slice(self.text()).contains("%{") {
-                    for part in parts {
-                        self.evaluation_errors(part, bound, errors);
-                    }
+                for part in parts {
+                    self.evaluation_errors(part, bound, errors);
                 }
             }
             ExprKind::Array(items) => {
@@ -193,27 +193,23 @@ impl FileChecker<'_> {
                 .with_detail("Functions may not be called here."),
             ),
             ExprKind::Other(children) => {
-                let Some(for_names) = self.for_expression_names(expr) else {
-                    for child in children {
-                        self.evaluation_errors(child, bound, errors);
-                    }
-                    return;
-                };
-                // A `for` expression evaluates its collection first; only when
-                // that succeeds are the key, value and condition evaluated, with
-                // the names it binds (once here, where HCL repeats per element).
-                let Some((collection, rest)) = children.split_first() else {
-                    return;
-                };
+                for child in children {
+                    self.evaluation_errors(child, bound, errors);
+                }
+            }
+            ExprKind::For(for_expr) => {
+                // The collection is evaluated first; only when that succeeds
+                // are the key, value and condition evaluated, with the names
+                // the `for` binds (once here, where HCL repeats per element).
                 let n_errors_before = errors.len();
-                self.evaluation_errors(collection, bound, errors);
+                self.evaluation_errors(&for_expr.collection, bound, errors);
                 if errors.len() > n_errors_before {
                     return;
                 }
                 let mut inner_bound = bound.to_vec();
-                inner_bound.extend(for_names.iter().copied());
-                for child in rest {
-                    self.evaluation_errors(child, &inner_bound, errors);
+                inner_bound.extend(for_expr.names.iter().map(|(name, _)| name.as_str()));
+                for part in &for_expr.body {
+                    self.evaluation_errors(part, &inner_bound, errors);
                 }
             }
         }
@@ -228,20 +224,6 @@ impl FileChecker<'_> {
             }
             _ => is_literal(key),
         }
-    }
-
-    /// The names a `for` expression binds (`[for k, v in …`), or `None` when
-    /// `expr` is not a `for` expression.
-    fn for_expression_names<'t>(&'t self, expr: &Expr) -> Option<Vec<&'t str>> {
-        let raw = expr.range.slice(self.text());
-        let rest = raw.strip_prefix('[').or_else(|| raw.strip_prefix('{'))?;
-        let after_for = rest.trim_start().strip_prefix("for")?;
-        if !after_for.starts_with(char::is_whitespace) {
-            return None;
-        }
-        let names_end = after_for.find(" in ")?;
-        let names = after_for.get(..names_end)?;
-        Some(names.split(',').map(str::trim).collect())
     }
 
     /// Where HCL starts an expression ([`crate::expr::start`]).

@@ -29,8 +29,9 @@ use crate::address::BlockAddress;
 use crate::effective::Origin;
 use crate::phases::MergedModule;
 
-use crate::expr::parse_ref::{parse_ref, PartRef, StepRef, Subject};
-use crate::expr::traversal::{IndexKey, Part};
+use crate::expr::parse_ref::{parse_provider_function, parse_ref, StepRef, Subject};
+use crate::expr::traversal::ParsedStep;
+use crate::expr::walk;
 use crate::go_text::go_quote;
 
 /// How many locals deep a chain is followed before giving up silently.
@@ -121,20 +122,10 @@ impl<'m> StaticScope<'m> {
         let Some(file) = self.module.file(written.file) else {
             return;
         };
-        let mut walk = ReferenceWalk {
-            text: &file.text,
-            json: written.json,
-            bound: Vec::new(),
-            references: Vec::new(),
-            opaque: false,
-        };
-        walk.expr(written.expr);
-        if walk.opaque {
-            return;
-        }
+        let references = references_in(&file.text, written.expr, written.json);
         let at = |range| Location::new(written.file, range);
         let mut invalid = false;
-        for reference in &walk.references {
+        for reference in &references {
             let (summary, name) = match &reference.kind {
                 ReferenceKind::ModuleOutput(name) => {
                     ("Module output not supported in static context", name)
@@ -158,7 +149,7 @@ impl<'m> StaticScope<'m> {
             // of the wrong kind.
             return;
         }
-        for reference in &walk.references {
+        for reference in &references {
             match &reference.kind {
                 ReferenceKind::Variable(name)
                     if self.variable_flag(name, "const") == Some(false) =>
@@ -331,178 +322,47 @@ struct Reference {
     range: TextRange,
 }
 
-/// Collects the references of an expression, as HCL's `Variables()` does:
-/// object keys that are bare names and the symbols of `for` expressions do
-/// not count.
-struct ReferenceWalk<'t> {
-    text: &'t str,
-    json: bool,
-    /// Names bound by enclosing `for` expressions and directives.
-    bound: Vec<String>,
-    references: Vec<Reference>,
-    /// Set when a `for` header could not be read: the references are then
-    /// not trustworthy and nothing is reported.
-    opaque: bool,
-}
-
-impl ReferenceWalk<'_> {
-    fn expr(&mut self, expr: &Expr) {
-        match &expr.kind {
-            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
-            // JSON templates are not parsed here; they hold no known references.
-            ExprKind::Template(_) if self.json => {}
-            ExprKind::Template(parts) => {
-                let text = expr.range.slice(self.text);
-                let n_bound = self.bound.len();
-                self.bind_directive_symbols(text);
-                parts.iter().for_each(|part| self.expr(part));
-                self.bound.truncate(n_bound);
-            }
-            ExprKind::Array(items) => items.iter().for_each(|item| self.expr(item)),
-            ExprKind::Object(items) => {
-                for item in items {
-                    if item.key.as_keyword().is_none() {
-                        self.expr(&item.key);
-                    }
-                    self.expr(&item.value);
-                }
-            }
-            ExprKind::Traversal(traversal) => self.traversal(traversal),
-            ExprKind::Call(call) => {
-                if call.name.starts_with("provider::") {
-                    let parts = call.name.split("::").count();
-                    let kind = if parts == 3 || parts == 4 {
-                        ReferenceKind::ProviderFunction(call.name.clone())
-                    } else {
-                        ReferenceKind::Invalid
-                    };
-                    self.references.push(Reference {
-                        kind,
-                        range: call.name_range,
-                    });
-                }
-                call.args.iter().for_each(|arg| self.expr(arg));
-            }
-            ExprKind::Other(children) => {
-                let n_bound = self.bound.len();
-                let text = expr.range.slice(self.text);
-                if let Some(after_for) = for_expression_body(text) {
-                    self.bind_for_symbols(after_for);
-                }
-                children.iter().for_each(|child| self.expr(child));
-                self.bound.truncate(n_bound);
-            }
-        }
-    }
-
-    fn traversal(&mut self, traversal: &Traversal) {
-        // The part of the traversal HCL keeps: names and literal keys, up to
-        // the first splat or computed index.
-        let mut kept: Vec<(Part, TextRange)> =
-            vec![(Part::Name(traversal.root.clone()), traversal.root_range)];
-        let mut literal = true;
-        for step in &traversal.steps {
-            match step {
-                TraversalStep::Attr { name, range } if literal => {
-                    kept.push((Part::Name(name.clone()), *range));
-                }
-                TraversalStep::Index { key, range } => match literal_key(key) {
-                    Some(key) if literal => kept.push((Part::Index(key), *range)),
-                    Some(_) => {}
-                    None => {
-                        literal = false;
-                        self.expr(key);
-                    }
-                },
-                TraversalStep::Splat { .. } => literal = false,
-                TraversalStep::Attr { .. } => {}
-            }
-        }
-        if self.bound.contains(&traversal.root) {
-            return;
-        }
-        self.references.push(classify(traversal.root_range, &kept));
-    }
-
-    /// `for K, V in` at the start of a `for` expression's body: binds K and V.
-    fn bind_for_symbols(&mut self, after_for: &str) {
-        match for_symbols(after_for) {
-            Some(names) => self.bound.extend(names),
-            // Which roots are symbols is unknown: judge nothing.
-            None => self.opaque = true,
-        }
-    }
-
-    /// `%{ for K, V in … }` directives anywhere in a template: their symbols
-    /// are bound for the whole template (more than HCL does, never less).
-    fn bind_directive_symbols(&mut self, template: &str) {
-        let mut rest = template;
-        while let Some(at) = rest.find("%{") {
-            rest = rest.get(at + 2..).unwrap_or_default();
-            let directive = rest.strip_prefix('~').unwrap_or(rest).trim_start();
-            if let Some(after_for) = directive.strip_prefix("for") {
-                if after_for.starts_with(char::is_whitespace) {
-                    self.bind_for_symbols(after_for);
-                }
-            }
-        }
-    }
-}
-
-/// The text after `for` when `text` is a `for` expression (`[for …]`, `{for …}`).
-fn for_expression_body(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix(['[', '{'])?.trim_start();
-    let after_for = inner.strip_prefix("for")?;
-    after_for
-        .starts_with(char::is_whitespace)
-        .then_some(after_for)
-}
-
-/// The symbols of `K, V in` or `V in`.
-fn for_symbols(after_for: &str) -> Option<Vec<String>> {
-    let mut names = Vec::new();
-    let mut rest = after_for;
-    loop {
-        rest = rest.trim_start();
-        let length = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .unwrap_or(rest.len());
-        let name = rest.get(..length).filter(|name| !name.is_empty())?;
-        names.push(name.to_owned());
-        rest = rest.get(length..).unwrap_or_default().trim_start();
-        match rest.strip_prefix(',') {
-            Some(after_comma) if names.len() < 2 => rest = after_comma,
-            Some(_) => return None,
-            None => return rest.starts_with("in").then_some(names),
-        }
-    }
-}
-
-/// A literal index key, or `None` for a computed one (here a number counts
-/// only when written as digits).
-fn literal_key(key: &Expr) -> Option<IndexKey> {
-    match &key.kind {
-        ExprKind::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
-            Some(IndexKey::Number(text.clone()))
-        }
-        ExprKind::String(text) => Some(IndexKey::String(text.clone())),
-        _ => None,
-    }
+/// The references of an expression ([`crate::expr::walk`]), each read by
+/// `addrs.ParseRef`, and its provider function calls.
+fn references_in(text: &str, expr: &Expr, json: bool) -> Vec<Reference> {
+    let found = walk::references(text, expr, json);
+    let calls = found.provider_functions.into_iter().map(|call| {
+        let kind = match parse_provider_function(&call.name, call.range) {
+            Ok(()) => ReferenceKind::ProviderFunction(call.name),
+            Err(_) => ReferenceKind::Invalid,
+        };
+        (
+            call.range.start,
+            Reference {
+                kind,
+                range: call.range,
+            },
+        )
+    });
+    let mut references: Vec<(u32, Reference)> = found
+        .references
+        .iter()
+        .map(|reference| {
+            let root_range = reference
+                .steps
+                .first()
+                .map(|step| step.range)
+                .unwrap_or_default();
+            (root_range.start, classify(root_range, &reference.steps))
+        })
+        .chain(calls)
+        .collect();
+    references.sort_by_key(|(start, _)| *start);
+    references
+        .into_iter()
+        .map(|(_, reference)| reference)
+        .collect()
 }
 
 /// What one reference names, through `addrs.ParseRef`, and the range
 /// OpenTofu reports (the subject, without the attributes read from it).
-fn classify(root_range: TextRange, kept: &[(Part, TextRange)]) -> Reference {
-    let steps: Vec<StepRef<'_>> = kept
-        .iter()
-        .map(|(part, range)| StepRef {
-            part: match part {
-                Part::Name(name) => PartRef::Name(name),
-                Part::Index(key) => PartRef::Index(key),
-            },
-            range: *range,
-        })
-        .collect();
+fn classify(root_range: TextRange, kept: &[ParsedStep]) -> Reference {
+    let steps: Vec<StepRef<'_>> = kept.iter().map(StepRef::from).collect();
     let Ok(parsed) = parse_ref(&steps) else {
         return Reference {
             kind: ReferenceKind::Invalid,

@@ -7,15 +7,7 @@ fn references(text: &str) -> Vec<(ReferenceKind, String)> {
     let file = tofu_syntax::parse("main.tf", &format!("x = {text}\n"));
     let attribute = file.body.attribute("x").expect("attribute");
     let full = format!("x = {text}\n");
-    let mut walk = ReferenceWalk {
-        text: &full,
-        json: false,
-        bound: Vec::new(),
-        references: Vec::new(),
-        opaque: false,
-    };
-    walk.expr(&attribute.expr);
-    walk.references
+    references_in(&full, &attribute.expr, false)
         .into_iter()
         .map(|reference| {
             let written = reference.range.slice(&full).to_owned();
@@ -73,8 +65,8 @@ fn references_are_read_as_opentofu_parses_them() {
     assert_eq!(
         references("aws_instance.web[var.i].id"),
         [
-            (ReferenceKind::Variable("i".to_owned()), "var.i".to_owned()),
-            (dynamic("aws_instance.web"), "aws_instance.web".to_owned())
+            (dynamic("aws_instance.web"), "aws_instance.web".to_owned()),
+            (ReferenceKind::Variable("i".to_owned()), "var.i".to_owned())
         ]
     );
     assert_eq!(references("self"), [(dynamic("self"), "self".to_owned())]);
@@ -104,20 +96,4 @@ fn bound_symbols_and_object_keys_are_not_references() {
             "var.list".to_owned()
         )]
     );
-}
-
-#[test]
-fn for_headers() {
-    assert_eq!(
-        for_expression_body("[ for x in y : x]"),
-        Some(" x in y : x]")
-    );
-    assert_eq!(for_expression_body("[format(x)]"), None);
-    assert_eq!(for_expression_body("[forx]"), None);
-    assert_eq!(
-        for_symbols(" k , v in x"),
-        Some(vec!["k".to_owned(), "v".to_owned()])
-    );
-    assert_eq!(for_symbols(" in x"), None);
-    assert_eq!(for_symbols(" a, b, c in x"), None);
 }
