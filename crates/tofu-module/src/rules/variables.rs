@@ -188,6 +188,31 @@ fn in_block(file: FileId, range: TextRange, detail: String) -> Diagnostic {
     .with_detail(detail)
 }
 
+/// cty's error converting a null of type `have` to `want`, for the kinds
+/// of type that never convert into each other (a primitive and a structure,
+/// a bool and a number, a map or object and a list, set or tuple, a list or
+/// set and a map or object). `None` where a conversion may exist.
+fn null_conversion_error(have: &TypeConstraint, want: &TypeConstraint) -> Option<String> {
+    use TypeConstraint as T;
+    let primitive = |ty: &TypeConstraint| matches!(ty, T::Bool | T::Number | T::String);
+    match (have, want) {
+        (_, T::Any) | (T::Any, _) => None,
+        (T::Bool, T::Number) | (T::Number, T::Bool) => type_mismatch_message(have, want),
+        _ if primitive(have) && primitive(want) => None,
+        _ if primitive(have) != primitive(want) => type_mismatch_message(have, want),
+        (T::Object { .. }, T::List(_) | T::Set(_))
+        | (T::Tuple(_), T::Map(_))
+        | (T::Map(_), T::List(_) | T::Set(_) | T::Tuple(_))
+        | (T::List(_) | T::Set(_), T::Map(_) | T::Object { .. }) => {
+            Some(format!("{} required", want.friendly_name()))
+        }
+        (T::Object { .. }, T::Tuple(_)) | (T::Tuple(_), T::Object { .. }) => {
+            type_mismatch_message(have, want)
+        }
+        _ => None,
+    }
+}
+
 /// The exact type of `default` once converted to `constraint`, when it
 /// converts and the type has no `any` in it.
 fn exact_type_of(
@@ -236,7 +261,17 @@ impl MergedVariable {
         let Some(default) = &self.default else {
             return details;
         };
-        match convert(default, &self.constraint) {
+        // A null default converted earlier is a typed null: it converts only
+        // where its type does.
+        let typed_null_error = match &self.default_type {
+            Some(have) if default.is_null() => null_conversion_error(have, &self.constraint),
+            _ => None,
+        };
+        let converted = match typed_null_error {
+            Some(message) => Err(message),
+            None => convert(default, &self.constraint).map_err(|error| error.message),
+        };
+        match converted {
             // A failed conversion keeps the unconverted default, so a later
             // override can fail on it again.
             Ok(converted) => {
@@ -248,7 +283,7 @@ impl MergedVariable {
                     .default_type
                     .as_ref()
                     .and_then(|have| type_mismatch_message(have, &self.constraint))
-                    .unwrap_or(error.message);
+                    .unwrap_or(error);
                 details.push(
                     match (variable.constraint.is_some(), variable.default.is_some()) {
                         (true, false) => format!(
