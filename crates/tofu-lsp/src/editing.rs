@@ -22,8 +22,7 @@ pub async fn inlay_hint(
         let map = line_map(&analysis, &path, encoding)?;
         let range = map.text_range(params.range);
         let hints = analysis.inlay_hints(&path, range);
-        let session = shared.session();
-        let mut converter = Converter::new(&session);
+        let mut converter = Converter::new(&shared.session());
         Some(
             hints
                 .iter()
@@ -65,9 +64,8 @@ pub async fn code_lens(
     guarded("codeLens", || {
         let map = line_map(&analysis, &path, encoding)?;
         let lenses = analysis.code_lenses(&path);
-        let session = shared.session();
-        let mut converter = Converter::new(&session);
-        let uri = session.uri_for(&path)?;
+        let mut converter = Converter::new(&shared.session());
+        let uri = converter.uri_for(&path)?;
         Some(
             lenses
                 .iter()
@@ -183,10 +181,7 @@ pub async fn rename(shared: &Arc<Shared>, params: RenameParams) -> Result<Option
     match renamed {
         None => Ok(None),
         Some(Err(message)) => Err(refused(message)),
-        Some(Ok(edits)) => {
-            let session = shared.session();
-            Ok(Converter::new(&session).workspace_edit(&edits))
-        }
+        Some(Ok(edits)) => Ok(Converter::new(&shared.session()).workspace_edit(&edits)),
     }
 }
 

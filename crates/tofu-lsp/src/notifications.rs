@@ -396,27 +396,28 @@ pub fn did_close(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
     let Some(path) = uri::to_path(&params.text_document.uri) else {
         return;
     };
-    let stale = {
+    let (mut stale, root) = {
         let mut session = shared.session();
         if session.documents.remove(&path).is_none() {
             return;
         }
-        let mut stale = session
+        let stale = session
             .host
             .apply_change(Change::BufferClosed { path: path.clone() });
         let root = split_path(&path).map(|(dir, _)| session.confinement_root(&dir));
-        let change = if let Some(root) = root.filter(|_| path.is_file() || path.is_symlink()) {
-            Change::DiskFile {
-                content: tofu_vfs::read_file_within(&path, &root),
-                path,
-            }
-        } else {
-            Change::DiskFileRemoved { path }
-        };
-        stale.extend(session.host.apply_change(change));
-        stale.dedup();
-        stale
+        (stale, root)
     };
+    // What is on disk now takes the buffer's place: read with the session
+    // unlocked.
+    let change = match root.filter(|_| path.is_file() || path.is_symlink()) {
+        Some(root) => Change::DiskFile {
+            content: tofu_vfs::read_file_within(&path, &root),
+            path,
+        },
+        None => Change::DiskFileRemoved { path },
+    };
+    stale.extend(shared.session().host.apply_change(change));
+    stale.dedup();
     schedule(shared, stale, true);
 }
 

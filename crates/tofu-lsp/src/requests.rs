@@ -96,8 +96,7 @@ pub async fn goto_definition(
         if targets.is_empty() {
             return None;
         }
-        let session = shared.session();
-        let locations = Converter::new(&session).locations(&targets);
+        let locations = Converter::new(&shared.session()).locations(&targets);
         Some(GotoDefinitionResponse::Array(locations))
     })
 }
@@ -118,8 +117,7 @@ pub async fn references(
         if targets.is_empty() {
             return None;
         }
-        let session = shared.session();
-        Some(Converter::new(&session).locations(&targets))
+        Some(Converter::new(&shared.session()).locations(&targets))
     })
 }
 
@@ -146,8 +144,7 @@ pub async fn workspace_symbol(
     let analysis = shared.session().host.snapshot();
     guarded("workspace/symbol", || {
         let symbols = analysis.workspace_symbols(&params.query);
-        let session = shared.session();
-        let mut converter = Converter::new(&session);
+        let mut converter = Converter::new(&shared.session());
         let symbols = symbols
             .iter()
             .filter_map(|symbol| to_proto::workspace_symbol(&mut converter, symbol))
@@ -168,8 +165,7 @@ pub async fn code_action(
         let range = map.text_range(params.range)?;
         let text = analysis.file_text(&path)?;
         let actions = analysis.code_actions(&path, range);
-        let session = shared.session();
-        let mut converter = Converter::new(&session);
+        let mut converter = Converter::new(&shared.session());
         let actions: Vec<CodeActionOrCommand> = actions
             .iter()
             .filter_map(|action| converter.code_action(action, &path, &text))
@@ -196,14 +192,16 @@ pub async fn document_diagnostic(
             let Some((dir, _)) = split_path(&path) else {
                 return Vec::new();
             };
-            let session = shared.session();
-            if !session.in_scope(&dir) {
-                return Vec::new();
-            }
+            let mut converter = {
+                let session = shared.session();
+                if !session.in_scope(&dir) {
+                    return Vec::new();
+                }
+                Converter::new(&session)
+            };
             let Some(file) = analysis.file_diagnostics(&path) else {
                 return Vec::new();
             };
-            let mut converter = Converter::new(&session);
             file.diagnostics
                 .iter()
                 .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
@@ -228,12 +226,15 @@ pub async fn workspace_diagnostic(
         analysis = fresh_snapshot(shared, dir).await;
     }
     let items = guarded("workspace/diagnostic", || {
-        let session = shared.session();
-        let mut converter = Converter::new(&session);
+        let (mut converter, in_scope) = {
+            let session = shared.session();
+            let in_scope: Vec<&PathBuf> = dirs.iter().filter(|dir| session.in_scope(dir)).collect();
+            (Converter::new(&session), in_scope)
+        };
         let mut items = Vec::new();
-        for dir in dirs.iter().filter(|dir| session.in_scope(dir)) {
+        for dir in in_scope {
             for file in analysis.module_diagnostics(dir) {
-                let Some(uri) = session.uri_for(&file.path) else {
+                let Some(uri) = converter.uri_for(&file.path) else {
                     continue;
                 };
                 let diagnostics = file

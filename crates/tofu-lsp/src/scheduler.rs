@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_ide::{Analysis, Change};
-use tower_lsp_server::ls_types::{Diagnostic, Uri};
+use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::server::Shared;
 use crate::to_proto::Converter;
@@ -163,89 +163,120 @@ pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
 /// Publishes what changed for `dir` since the last publication: every file
 /// whose diagnostics or version differ from what the client was last sent
 /// (all of them the first time, or when forced), open documents first, and an
-/// empty list for every file that disappeared or left the scope.
+/// empty list for every file that disappeared or left the scope. The
+/// diagnostics are converted with the session unlocked; only this
+/// directory's worker publishes it, so the state read before converting is
+/// still this directory's when the result is stored.
 async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
-    let (publications, refresh) = {
+    let plan = {
         let mut session = shared.session();
         let snapshot = session.host.snapshot();
         let generation = snapshot.module(dir).map_or(0, |module| module.generation);
         let in_scope = session.in_scope(dir);
-        if session.support.pull_diagnostics {
-            let state = session.dir_state(dir);
-            let changed = generation > state.published_generation || state.force_publish;
+        let pull = session.support.pull_diagnostics;
+        let refresh_supported = session.support.diagnostic_refresh;
+        let state = session.dir_state(dir);
+        let nothing_new = generation <= state.published_generation && !state.force_publish;
+        let nothing_to_clear = !in_scope && state.published.is_empty();
+        if pull {
             state.published_generation = generation;
             state.force_publish = false;
-            (Vec::new(), changed && session.support.diagnostic_refresh)
+            Publish::Refresh(!nothing_new && refresh_supported)
+        } else if nothing_new && (in_scope || nothing_to_clear) {
+            Publish::Refresh(false)
         } else {
-            let state = session.dir_state(dir);
-            let nothing_new = generation <= state.published_generation && !state.force_publish;
-            let nothing_to_clear = !in_scope && state.published.is_empty();
-            if nothing_new && (in_scope || nothing_to_clear) {
-                return;
+            let force = std::mem::take(&mut state.force_publish);
+            Publish::Push {
+                snapshot,
+                generation,
+                in_scope,
+                force,
+                converter: Converter::new(&session),
             }
-            let force = state.force_publish;
-            let current = if in_scope {
-                current_diagnostics(&session, &snapshot, dir)
-            } else {
-                Vec::new()
-            };
-            let state = session.dir_state(dir);
-            let mut publications: Vec<Publication> = Vec::new();
-            let mut published = BTreeMap::new();
-            for (path, diagnostics, version) in current {
-                let unchanged = state
-                    .published
-                    .get(&path)
-                    .is_some_and(|(old_version, old)| {
-                        *old_version == version && *old == diagnostics
-                    });
-                if force || !unchanged {
-                    publications.push((path.clone(), diagnostics.clone(), version));
-                }
-                published.insert(path, (version, diagnostics));
-            }
-            for (gone, (version, _)) in &state.published {
-                if !published.contains_key(gone) {
-                    publications.push((gone.clone(), Vec::new(), *version));
-                }
-            }
-            state.published = published;
-            state.published_generation = generation;
-            state.force_publish = false;
-            // Open documents first: they are what the user is looking at.
-            publications.sort_by_key(|(_, _, version)| version.is_none());
-            let publications: Vec<(Uri, Vec<Diagnostic>, Option<i32>)> = publications
-                .into_iter()
-                .filter_map(|(path, diagnostics, version)| {
-                    Some((session.uri_for(&path)?, diagnostics, version))
-                })
-                .collect();
-            (publications, false)
         }
     };
-    for (uri, diagnostics, version) in publications {
+    let (snapshot, generation, in_scope, force, mut converter) = match plan {
+        Publish::Refresh(false) => return,
+        Publish::Refresh(true) => {
+            if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
+                tracing::debug!("workspace/diagnostic/refresh failed: {error}");
+            }
+            return;
+        }
+        Publish::Push {
+            snapshot,
+            generation,
+            in_scope,
+            force,
+            converter,
+        } => (snapshot, generation, in_scope, force, converter),
+    };
+    let current = if in_scope {
+        current_diagnostics(&mut converter, &snapshot, dir)
+    } else {
+        Vec::new()
+    };
+    let publications = {
+        let mut session = shared.session();
+        let state = session.dir_state(dir);
+        let mut publications: Vec<Publication> = Vec::new();
+        let mut published = BTreeMap::new();
+        for (path, diagnostics, version) in current {
+            let unchanged = state
+                .published
+                .get(&path)
+                .is_some_and(|(old_version, old)| *old_version == version && *old == diagnostics);
+            if force || !unchanged {
+                publications.push((path.clone(), diagnostics.clone(), version));
+            }
+            published.insert(path, (version, diagnostics));
+        }
+        for (gone, (version, _)) in &state.published {
+            if !published.contains_key(gone) {
+                publications.push((gone.clone(), Vec::new(), *version));
+            }
+        }
+        state.published = published;
+        state.published_generation = generation;
+        publications
+    };
+    // Open documents first: they are what the user is looking at.
+    let mut publications = publications;
+    publications.sort_by_key(|(_, _, version)| version.is_none());
+    for (path, diagnostics, version) in publications {
+        let Some(uri) = converter.uri_for(&path) else {
+            continue;
+        };
         shared
             .client
             .publish_diagnostics(uri, diagnostics, version)
             .await;
     }
-    if refresh {
-        if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
-            tracing::debug!("workspace/diagnostic/refresh failed: {error}");
-        }
-    }
 }
 
 type Publication = (PathBuf, Vec<Diagnostic>, Option<i32>);
 
+/// What [`publish_dir`] does, decided with the session locked.
+enum Publish {
+    /// Pull mode: ask the client to pull again (or not).
+    Refresh(bool),
+    /// Push mode: convert this snapshot's diagnostics and send what changed.
+    Push {
+        snapshot: Analysis,
+        generation: u64,
+        in_scope: bool,
+        force: bool,
+        converter: Converter,
+    },
+}
+
 /// Every file of `dir` the analysis saw, with its converted diagnostics and
 /// the version of the buffer the analysis used.
 fn current_diagnostics(
-    session: &crate::session::Session,
+    converter: &mut Converter,
     snapshot: &Analysis,
     dir: &Path,
 ) -> Vec<Publication> {
-    let mut converter = Converter::new(session);
     snapshot
         .module_diagnostics(dir)
         .into_iter()

@@ -14,12 +14,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_ide::AnalysisHost;
-use tower_lsp_server::ls_types::{Diagnostic, Uri};
+use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::document::Document;
 use crate::position::PositionEncoding;
 use crate::settings::{DiagnosticsScope, Settings};
-use crate::uri;
 
 /// What the client said it can do (from `initialize`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -131,15 +130,6 @@ impl Session {
             DiagnosticsScope::Open => self.host.has_buffers(dir),
         }
     }
-
-    /// The URI to use for `path`: the client's own for an open document.
-    pub fn uri_for(&self, path: &Path) -> Option<Uri> {
-        match self.documents.get(path) {
-            Some(document) => Some(document.uri.clone()),
-            None => uri::from_path(path),
-        }
-    }
-
     /// Every module directory the server knows.
     pub fn known_dirs(&self) -> Vec<PathBuf> {
         let mut dirs: BTreeSet<PathBuf> = self.dirs.keys().cloned().collect();

@@ -19,7 +19,7 @@ use tower_lsp_server::ls_types::{
     self as lsp, CodeActionKind, CreateFile, CreateFileOptions, DiagnosticRelatedInformation,
     DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation, DocumentChanges, Location,
     NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range, ResourceOp,
-    SymbolKind, TextDocumentEdit, TextEdit, WorkspaceEdit,
+    SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::position::{LineMap, PositionEncoding};
@@ -28,19 +28,39 @@ use crate::session::Session;
 pub const SOURCE: &str = "tofu-lens";
 
 /// Converts ranges of many files for one request or publication, building
-/// each file's line map once.
-pub struct Converter<'s> {
-    session: &'s Session,
+/// each file's line map once. It owns what it needs from the session (the
+/// encoding, the open documents' URIs and versions, what the client
+/// supports), so the
+/// conversion runs after the session lock is released.
+pub struct Converter {
     encoding: PositionEncoding,
+    create_files: bool,
+    /// Each open document's URI (the client's own spelling) and version.
+    open_documents: HashMap<PathBuf, (Uri, i32)>,
     maps: HashMap<PathBuf, LineMap>,
 }
 
-impl<'s> Converter<'s> {
-    pub fn new(session: &'s Session) -> Converter<'s> {
+impl Converter {
+    /// Takes what it needs from the session: call it with the lock held
+    /// only for this statement (`Converter::new(&shared.session())`).
+    pub fn new(session: &Session) -> Converter {
         Converter {
-            session,
             encoding: session.encoding,
+            create_files: session.support.create_files,
+            open_documents: session
+                .documents
+                .iter()
+                .map(|(path, document)| (path.clone(), (document.uri.clone(), document.version)))
+                .collect(),
             maps: HashMap::new(),
+        }
+    }
+
+    /// The URI of `path`: the client's own for an open document.
+    pub fn uri_for(&self, path: &Path) -> Option<Uri> {
+        match self.open_documents.get(path) {
+            Some((uri, _)) => Some(uri.clone()),
+            None => crate::uri::from_path(path),
         }
     }
 
@@ -56,7 +76,7 @@ impl<'s> Converter<'s> {
     }
 
     pub fn location(&mut self, location: &FileRange) -> Option<Location> {
-        let uri = self.session.uri_for(&location.path)?;
+        let uri = self.uri_for(&location.path)?;
         Some(Location::new(uri, self.range(location)))
     }
 
@@ -108,7 +128,7 @@ impl<'s> Converter<'s> {
     pub fn workspace_edit(&mut self, edits: &[FileEdit]) -> Option<WorkspaceEdit> {
         let mut changes: HashMap<lsp::Uri, Vec<TextEdit>> = HashMap::new();
         for edit in edits {
-            let uri = self.session.uri_for(&edit.location.path)?;
+            let uri = self.uri_for(&edit.location.path)?;
             let range = self.range(&edit.location);
             changes
                 .entry(uri)
@@ -132,12 +152,12 @@ impl<'s> Converter<'s> {
         let edit = if action.new_files.is_empty() {
             self.workspace_edit(&action.edits)?
         } else {
-            if !self.session.support.create_files {
+            if !self.create_files {
                 return None;
             }
             let mut operations = Vec::new();
             for (new_path, new_text) in &action.new_files {
-                let uri = self.session.uri_for(new_path)?;
+                let uri = self.uri_for(new_path)?;
                 operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
                     CreateFile {
                         uri: uri.clone(),
@@ -157,12 +177,11 @@ impl<'s> Converter<'s> {
                 }));
             }
             for edit in &action.edits {
-                let uri = self.session.uri_for(&edit.location.path)?;
+                let uri = self.uri_for(&edit.location.path)?;
                 let version = self
-                    .session
-                    .documents
+                    .open_documents
                     .get(&edit.location.path)
-                    .map(|d| d.version);
+                    .map(|(_, version)| *version);
                 let range = self.range(&edit.location);
                 operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
                     text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
@@ -238,7 +257,7 @@ pub fn document_symbols(
 
 #[allow(deprecated)] // `SymbolInformation::deprecated` must be set; it is always `None`.
 pub fn workspace_symbol(
-    converter: &mut Converter<'_>,
+    converter: &mut Converter,
     symbol: &tofu_ide::WorkspaceSymbol,
 ) -> Option<lsp::SymbolInformation> {
     Some(lsp::SymbolInformation {
