@@ -22,7 +22,7 @@ use crate::server::Shared;
 use crate::session::ClientSupport;
 use crate::settings::Settings;
 use crate::uri;
-use crate::workspace::{disk_changed, scan_folders, unwatch_folder};
+use crate::workspace::{queue_disk_changes, scan_folders, unwatch_folder};
 
 /// The glob `server.md` asks the client to watch.
 pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json}";
@@ -388,7 +388,7 @@ pub fn did_change(shared: &Arc<Shared>, params: DidChangeTextDocumentParams) {
 
 pub fn did_save(shared: &Arc<Shared>, params: DidSaveTextDocumentParams) {
     if let Some(path) = tracked_path(shared, &params.text_document.uri) {
-        disk_changed(shared, vec![path]);
+        queue_disk_changes(shared, vec![path]);
     }
 }
 
@@ -427,7 +427,7 @@ pub fn did_change_watched_files(shared: &Arc<Shared>, params: DidChangeWatchedFi
         .iter()
         .filter_map(|event| uri::to_path(&event.uri))
         .collect();
-    disk_changed(shared, paths);
+    queue_disk_changes(shared, paths);
 }
 
 pub fn did_change_workspace_folders(shared: &Arc<Shared>, params: DidChangeWorkspaceFoldersParams) {

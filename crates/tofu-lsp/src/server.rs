@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use tower_lsp_server::jsonrpc::Result;
@@ -29,6 +29,9 @@ pub struct ServerOptions {
     /// Enables the `tofuLens/panic` request, which panics inside a request
     /// handler (for tests of the panic guard).
     pub test_hooks: bool,
+    /// A pause before each changed path is looked at on disk: simulates a
+    /// slow disk in tests (zero otherwise).
+    pub disk_delay: Duration,
     /// How many directories a walk of one workspace folder (or of a directory
     /// created in it) may visit. A folder such as `/` or a home directory
     /// stops there, with a message; what was found is still analysed.
@@ -45,6 +48,7 @@ impl Default for ServerOptions {
         ServerOptions {
             debounce: Duration::from_millis(30),
             test_hooks: false,
+            disk_delay: Duration::ZERO,
             max_walk_dirs: MAX_WALK_DIRS,
         }
     }
@@ -59,6 +63,9 @@ pub struct Shared {
     /// Our own file watcher, apart from the session: adding a large folder to
     /// it takes a while, and handlers must not wait for that.
     pub disk_watcher: Mutex<DiskWatcher>,
+    /// The disk-change queue ([`crate::workspace::queue_disk_changes`]),
+    /// started with the first change.
+    pub disk_changes: OnceLock<tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>>,
     tokens: AtomicU64,
 }
 
@@ -106,6 +113,7 @@ impl Server {
                 options,
                 session: Mutex::new(Session::new(Settings::default())),
                 disk_watcher: Mutex::new(DiskWatcher::default()),
+                disk_changes: OnceLock::new(),
                 tokens: AtomicU64::new(0),
             }),
         }

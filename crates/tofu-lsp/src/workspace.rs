@@ -158,20 +158,45 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
 /// (it may have been created, changed or deleted since the event). Links to
 /// directories are not followed, and a path outside every workspace folder
 /// counts only when its directory is already known.
-pub fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
+///
+/// Runs on the disk-change queue ([`queue_disk_changes`]), never in a
+/// handler: the session is locked only to look paths up and to apply what
+/// was found, never while the disk is read or walked.
+fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
     let limits = WalkLimits {
         max_dirs: shared.options.max_walk_dirs,
     };
+    // 1. What the session knows of each path.
+    let seen: Vec<Seen> = {
+        let session = shared.session();
+        paths
+            .into_iter()
+            .filter(|path| !session.is_excluded(path) && !is_in_skipped_dir(&session.folders, path))
+            .map(|path| {
+                let in_folders = session.in_folders(&path);
+                let known_root = split_path(&path)
+                    .filter(|(dir, _)| session.host.knows_dir(dir))
+                    .map(|(dir, _)| session.confinement_root(&dir));
+                Seen {
+                    path,
+                    in_folders,
+                    known_root,
+                }
+            })
+            .collect()
+    };
+    // 2. The disk, with the session unlocked.
+    let found: Vec<Found> = seen
+        .into_iter()
+        .filter_map(|seen| look_at_disk(seen, &limits, shared.options.disk_delay))
+        .collect();
+    // 3. Apply what was found.
     let mut stale = Vec::new();
     {
         let mut session = shared.session();
-        for path in paths {
-            if session.is_excluded(&path) || is_in_skipped_dir(&session.folders, &path) {
-                continue;
-            }
-            let in_folders = session.in_folders(&path);
-            match std::fs::symlink_metadata(&path) {
-                Err(_) => {
+        for found in found {
+            match found {
+                Found::Gone(path) => {
                     let is_known_dir = session.host.module_dirs().any(|dir| dir.starts_with(&path));
                     let change = if is_known_dir {
                         Change::DiskDirRemoved { dir: path }
@@ -180,52 +205,130 @@ pub fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                     };
                     stale.extend(session.host.apply_change(change));
                 }
-                Ok(metadata) if metadata.is_dir() => {
-                    if !in_folders {
-                        continue;
-                    }
-                    let walk = tofu_vfs::find_module_dirs(&path, &limits);
-                    if walk.truncated {
-                        tracing::warn!(
-                            "{}: stopped walking after {} directories",
-                            path.display(),
-                            limits.max_dirs
-                        );
-                    }
-                    for dir in walk.module_dirs {
+                Found::ModuleDirs(dirs) => {
+                    for dir in dirs {
                         session.dir_state(&dir).needs_disk_read = true;
                         stale.push(dir);
                     }
                 }
-                Ok(metadata) if metadata.is_symlink() && path.is_dir() => {
-                    tracing::debug!("not following the directory link {}", path.display());
-                }
-                Ok(_) => {
-                    let Some((dir, name)) = split_path(&path) else {
-                        continue;
-                    };
-                    if !has_config_extension(&name) {
-                        continue;
-                    }
-                    if session.host.knows_dir(&dir) {
-                        let root = session.confinement_root(&dir);
-                        let content = tofu_vfs::read_file_within(&path, &root);
+                Found::File { path, dir, content } => match content {
+                    Some(content) if session.host.knows_dir(&dir) => {
                         stale.extend(
                             session
                                 .host
                                 .apply_change(Change::DiskFile { path, content }),
                         );
-                    } else if in_folders {
-                        session.dir_state(&dir).needs_disk_read = true;
-                        stale.push(dir);
                     }
-                }
+                    // Not read, or its directory was forgotten since: read
+                    // the directory whole.
+                    _ => {
+                        if session.host.knows_dir(&dir) || session.in_folders(&path) {
+                            session.dir_state(&dir).needs_disk_read = true;
+                            stale.push(dir);
+                        }
+                    }
+                },
             }
         }
     }
     stale.sort();
     stale.dedup();
     schedule(shared, stale, true);
+}
+
+/// A changed path, with what the session knew of it before the disk was read.
+struct Seen {
+    path: PathBuf,
+    in_folders: bool,
+    /// The confinement root of its directory, when that directory is known.
+    known_root: Option<PathBuf>,
+}
+
+/// What a changed path turned out to be on disk.
+enum Found {
+    Gone(PathBuf),
+    /// A directory: the module directories below it.
+    ModuleDirs(Vec<PathBuf>),
+    /// A configuration file, read when its directory is known.
+    File {
+        path: PathBuf,
+        dir: PathBuf,
+        content: Option<tofu_module::FileContent>,
+    },
+}
+
+fn look_at_disk(seen: Seen, limits: &WalkLimits, delay: std::time::Duration) -> Option<Found> {
+    let Seen {
+        path,
+        in_folders,
+        known_root,
+    } = seen;
+    if !delay.is_zero() {
+        std::thread::sleep(delay);
+    }
+    match std::fs::symlink_metadata(&path) {
+        Err(_) => Some(Found::Gone(path)),
+        Ok(metadata) if metadata.is_dir() => {
+            if !in_folders {
+                return None;
+            }
+            let walk = tofu_vfs::find_module_dirs(&path, limits);
+            if walk.truncated {
+                tracing::warn!(
+                    "{}: stopped walking after {} directories",
+                    path.display(),
+                    limits.max_dirs
+                );
+            }
+            Some(Found::ModuleDirs(walk.module_dirs))
+        }
+        Ok(metadata) if metadata.is_symlink() && path.is_dir() => {
+            tracing::debug!("not following the directory link {}", path.display());
+            None
+        }
+        Ok(_) => {
+            let (dir, name) = split_path(&path)?;
+            if !has_config_extension(&name) {
+                return None;
+            }
+            if known_root.is_none() && !in_folders {
+                return None;
+            }
+            let content = known_root.map(|root| tofu_vfs::read_file_within(&path, &root));
+            Some(Found::File { path, dir, content })
+        }
+    }
+}
+
+/// Hands changed paths to the disk-change queue: one task applies them in
+/// the order they came, each burst in one pass, off the async threads, so a
+/// handler returns at once and a checkout of thousands of files never
+/// delays a request.
+pub fn queue_disk_changes(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
+    let sender = shared.disk_changes.get_or_init(|| {
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            while let Some(mut paths) = receiver.recv().await {
+                // Take whatever else is queued: one burst, one pass.
+                while let Ok(more) = receiver.try_recv() {
+                    paths.extend(more);
+                }
+                paths.sort();
+                paths.dedup();
+                let worker = Arc::clone(&shared);
+                if let Err(error) =
+                    tokio::task::spawn_blocking(move || disk_changed(&worker, paths)).await
+                {
+                    tracing::error!("applying disk changes failed: {error}");
+                }
+            }
+        });
+        sender
+    });
+    if sender.send(paths).is_err() {
+        tracing::error!("the disk-change queue has stopped");
+    }
 }
 
 /// True for paths below a directory the walk skips (`.git`, `.terraform`,
@@ -247,7 +350,7 @@ fn is_in_skipped_dir(folders: &[PathBuf], path: &Path) -> bool {
 
 /// Watches `folders` recursively with our own `notify` watcher, when the
 /// client does not watch files for us (the watcher starts with the first
-/// folder); feeds [`disk_changed`]. Folders already watched are left alone.
+/// folder); feeds the disk-change queue. Folders already watched are left alone.
 /// Blocks while the watcher walks the folders: call it off the async threads.
 pub fn watch_folders(shared: &Arc<Shared>, folders: &[PathBuf]) {
     use notify::Watcher as _;
@@ -289,8 +392,7 @@ pub fn unwatch_folder(shared: &Arc<Shared>, folder: &Path) {
     }
 }
 
-/// A `notify` watcher whose events go to [`disk_changed`], one burst at a
-/// time.
+/// A `notify` watcher whose events go to the disk-change queue.
 fn start_watcher(shared: &Arc<Shared>) -> Option<notify::RecommendedWatcher> {
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
     let watcher =
@@ -310,14 +412,8 @@ fn start_watcher(shared: &Arc<Shared>) -> Option<notify::RecommendedWatcher> {
     };
     let shared = Arc::clone(shared);
     tokio::spawn(async move {
-        while let Some(mut paths) = receiver.recv().await {
-            // Take whatever else is queued: one burst, one pass.
-            while let Ok(more) = receiver.try_recv() {
-                paths.extend(more);
-            }
-            paths.sort();
-            paths.dedup();
-            disk_changed(&shared, paths);
+        while let Some(paths) = receiver.recv().await {
+            queue_disk_changes(&shared, paths);
         }
     });
     Some(watcher)
