@@ -1,5 +1,10 @@
-//! An open document: the client's URI, its version and its text as a rope, so
-//! that incremental changes cost the size of the edit, not of the file.
+//! An open document: the client's URI, its version and its text.
+//!
+//! The text is stored once: the `Arc<str>` here is the one the analysis host
+//! holds for the buffer, so the server keeps one copy of each open file.
+//! The analysis reads the whole text after every change anyway, so a change
+//! is applied by building the new text once (the size of the file), which
+//! the host then shares; a rope beside it would only double the memory.
 //!
 //! Changes are applied in the order the client sent them; a range is
 //! converted with the negotiated encoding against the text as it is at that
@@ -8,16 +13,15 @@
 
 use std::sync::Arc;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
-use crate::position::{rope_char_index, PositionEncoding};
+use crate::position::{LineMap, PositionEncoding};
 
 #[derive(Clone, Debug)]
 pub struct Document {
     pub uri: Uri,
     pub version: i32,
-    rope: Rope,
+    text: Arc<str>,
 }
 
 impl Document {
@@ -25,7 +29,7 @@ impl Document {
         Document {
             uri,
             version,
-            rope: Rope::from_str(text),
+            text: Arc::from(text),
         }
     }
 
@@ -36,21 +40,33 @@ impl Document {
         encoding: PositionEncoding,
     ) {
         for change in changes {
-            match change.range {
-                None => self.rope = Rope::from_str(&change.text),
+            self.text = match change.range {
+                None => Arc::from(change.text.as_str()),
                 Some(range) => {
-                    let start = rope_char_index(&self.rope, range.start, encoding);
-                    let end = rope_char_index(&self.rope, range.end, encoding).max(start);
-                    self.rope.remove(start..end);
-                    self.rope.insert(start, &change.text);
+                    let map = LineMap::new(Arc::clone(&self.text), encoding);
+                    let end_of_text = self.text.len();
+                    let offset = |position| {
+                        map.offset(position)
+                            .map_or(end_of_text, |offset| offset as usize)
+                    };
+                    let start = offset(range.start);
+                    let end = offset(range.end).max(start);
+                    let mut text = String::with_capacity(
+                        self.text.len() - (end - start) + change.text.len(),
+                    );
+                    text.push_str(self.text.get(..start).unwrap_or_default());
+                    text.push_str(&change.text);
+                    text.push_str(self.text.get(end..).unwrap_or_default());
+                    Arc::from(text)
                 }
-            }
+            };
         }
         self.version = version;
     }
 
+    /// The text, shared (not copied) with whoever holds it.
     pub fn text(&self) -> Arc<str> {
-        Arc::from(String::from(&self.rope))
+        Arc::clone(&self.text)
     }
 }
 

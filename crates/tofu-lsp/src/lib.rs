@@ -1,5 +1,5 @@
 //! The Language Server Protocol side of tofu-lens, and only that: open
-//! documents (ropey), position-encoding negotiation and conversion (one
+//! documents, position-encoding negotiation and conversion (one
 //! module), settings, workspace scanning and file watching, and when to
 //! analyse and publish per module directory.
 //!

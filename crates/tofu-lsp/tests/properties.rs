@@ -6,8 +6,8 @@
 //! comes back as the start of line 0 or the end of its line), and a range
 //! that covers any text must not become empty. Positions an
 //! editor may send (inside a surrogate pair, past the end of a line or of the
-//! file, between CR and LF) must land on a character boundary, and the open
-//! document's rope must agree with the line map on every one of them.
+//! file, between CR and LF) must land on a character boundary (the open
+//! document applies edits through the same line map).
 //!
 //! The inputs are those of `tofu-ide/tests/properties.rs` (shared module
 //! `mutations`): windows of up to 3,000 bytes of corpus files, mutated, as
@@ -29,28 +29,25 @@ use mutations::{
     Mutation, COMPANION,
 };
 use proptest::prelude::*;
-use ropey::Rope;
 use tofu_ide::{AnalysisHost, Change, FileRange};
-use tofu_lsp::position::{rope_char_index, LineMap, PositionEncoding};
+use tofu_lsp::position::{LineMap, PositionEncoding};
 use tofu_module::{Config, FileContent, InputFile};
 use tofu_syntax::TextRange;
 use tower_lsp_server::ls_types::Position;
 
 const BOM: &str = "\u{feff}";
 
-/// One text, with its rope and a line map per encoding.
+/// One text, with a line map per encoding.
 struct Converted {
     text: Arc<str>,
-    rope: Rope,
     maps: [(PositionEncoding, LineMap); 2],
 }
 
 impl Converted {
     fn new(text: Arc<str>) -> Converted {
-        let rope = Rope::from_str(&text);
         let maps = [PositionEncoding::Utf8, PositionEncoding::Utf16]
             .map(|encoding| (encoding, LineMap::new(Arc::clone(&text), encoding)));
-        Converted { text, rope, maps }
+        Converted { text, maps }
     }
 
     /// Where a byte offset comes back after a round trip through a position.
@@ -67,12 +64,6 @@ impl Converted {
         }
     }
 
-    /// The rope's answer for `position`, as a byte offset.
-    fn rope_offset(&self, position: Position, encoding: PositionEncoding) -> usize {
-        self.rope
-            .char_to_byte(rope_char_index(&self.rope, position, encoding))
-    }
-
     fn check_offset(&self, offset: u32, what: &str) {
         let text = &*self.text;
         assert!(
@@ -87,11 +78,6 @@ impl Converted {
                 back.map(|back| back as usize),
                 Some(expected),
                 "{what}: {offset} -> {position:?} -> {back:?} ({encoding:?}) in {text:?}"
-            );
-            assert_eq!(
-                self.rope_offset(position, *encoding),
-                expected,
-                "{what}: the rope disagrees at {position:?} ({encoding:?}) in {text:?}"
             );
         }
     }
@@ -119,20 +105,17 @@ impl Converted {
         }
     }
 
-    /// A position an editor may send: wherever it points, the line map and
-    /// the rope resolve it to the same character boundary.
+    /// A position an editor may send: wherever it points, the line map
+    /// resolves it to a character boundary (or to no line at all, past the
+    /// end of the text).
     fn check_client_position(&self, position: Position) {
         let text = &*self.text;
         for (encoding, map) in &self.maps {
-            let from_rope = self.rope_offset(position, *encoding);
-            assert!(text.is_char_boundary(from_rope), "{position:?} {text:?}");
-            match map.offset(position) {
-                Some(offset) => assert_eq!(
-                    offset as usize, from_rope,
+            if let Some(offset) = map.offset(position) {
+                assert!(
+                    text.is_char_boundary(offset as usize),
                     "{position:?} ({encoding:?}) in {text:?}"
-                ),
-                // A line past the end: the rope goes to the end of the text.
-                None => assert_eq!(from_rope, text.len(), "{position:?} {text:?}"),
+                );
             }
         }
     }
