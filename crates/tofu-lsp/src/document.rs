@@ -51,9 +51,8 @@ impl Document {
                     };
                     let start = offset(range.start);
                     let end = offset(range.end).max(start);
-                    let mut text = String::with_capacity(
-                        self.text.len() - (end - start) + change.text.len(),
-                    );
+                    let mut text =
+                        String::with_capacity(self.text.len() - (end - start) + change.text.len());
                     text.push_str(self.text.get(..start).unwrap_or_default());
                     text.push_str(&change.text);
                     text.push_str(self.text.get(end..).unwrap_or_default());

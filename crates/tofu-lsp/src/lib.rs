@@ -11,6 +11,7 @@
 
 mod document;
 mod editing;
+mod initialize;
 mod notifications;
 pub mod position;
 mod requests;

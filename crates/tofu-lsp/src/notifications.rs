@@ -1,5 +1,6 @@
-//! Handlers that change the session: `initialize`, `initialized`, document
-//! synchronisation, watched files, configuration and workspace folders.
+//! Handlers that change the session: document synchronisation, watched
+//! files, configuration and workspace folders (`initialize` and
+//! `initialized` are in [`crate::initialize`]).
 //!
 //! Each one updates the session synchronously, before any `.await` (STYLE.md
 //! rule 9: notifications can interleave at await points), then schedules the
@@ -16,189 +17,11 @@ use tofu_module::discovery::has_config_extension;
 use tower_lsp_server::ls_types::*;
 
 use crate::document::Document;
-use crate::position::PositionEncoding;
 use crate::scheduler::schedule;
 use crate::server::Shared;
-use crate::session::ClientSupport;
 use crate::settings::Settings;
 use crate::uri;
 use crate::workspace::{queue_disk_changes, scan_folders, unwatch_folder};
-
-/// The glob `server.md` asks the client to watch.
-pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json}";
-
-pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResult {
-    let capabilities = &params.capabilities;
-    let encoding = PositionEncoding::negotiate(
-        capabilities
-            .general
-            .as_ref()
-            .and_then(|general| general.position_encodings.as_deref()),
-    );
-    let workspace = capabilities.workspace.as_ref();
-    let diagnostic_refresh = workspace
-        .and_then(|w| w.diagnostics.as_ref())
-        .and_then(|d| d.refresh_support)
-        .unwrap_or(false);
-    let support = ClientSupport {
-        // Pull only from clients the server can ask to pull again: without
-        // `workspace/diagnostic/refresh` (Neovim 0.11, Helix) a change on disk
-        // or in another file would never reach the editor, so they get pushes.
-        pull_diagnostics: diagnostic_refresh
-            && capabilities
-                .text_document
-                .as_ref()
-                .is_some_and(|text| text.diagnostic.is_some()),
-        diagnostic_refresh,
-        watched_files_registration: workspace
-            .and_then(|w| w.did_change_watched_files.as_ref())
-            .and_then(|w| w.dynamic_registration)
-            .unwrap_or(false),
-        configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
-        work_done_progress: capabilities
-            .window
-            .as_ref()
-            .and_then(|window| window.work_done_progress)
-            .unwrap_or(false),
-        create_files: workspace
-            .and_then(|w| w.workspace_edit.as_ref())
-            .is_some_and(|edit| {
-                edit.document_changes == Some(true)
-                    && edit
-                        .resource_operations
-                        .as_ref()
-                        .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
-            }),
-    };
-    let mut folders: Vec<PathBuf> = params
-        .workspace_folders
-        .iter()
-        .flatten()
-        .filter_map(|folder| uri::to_path(&folder.uri))
-        .collect();
-    #[allow(deprecated)] // `root_uri` is the fallback for clients without workspace folders.
-    if folders.is_empty() {
-        folders.extend(params.root_uri.as_ref().and_then(uri::to_path));
-    }
-    // The workspace's .tofu-lens.toml, read before the session is locked.
-    let project = folders
-        .first()
-        .and_then(|folder| tofu_vfs::find_project_config(folder));
-    let defaults = project
-        .as_ref()
-        .map_or_else(Settings::default, Settings::from_project);
-    let mut problems = project.map(|project| project.problems).unwrap_or_default();
-    let parsed = params
-        .initialization_options
-        .as_ref()
-        .and_then(|options| Settings::from_json(options, &defaults));
-    let (settings, settings_problems) = parsed.unwrap_or_else(|| (defaults.clone(), Vec::new()));
-    problems.extend(settings_problems);
-    {
-        let mut session = shared.session();
-        session.encoding = encoding;
-        session.support = support;
-        session.folders = folders;
-        session.host.set_config(settings.engine_config());
-        session.settings = settings;
-        session.settings_defaults = defaults;
-    }
-    if !problems.is_empty() {
-        let shared = Arc::clone(shared);
-        tokio::spawn(async move { show_problems(&shared, problems).await });
-    }
-    tracing::info!("initialize: {encoding:?} positions, {support:?}");
-    InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(encoding.kind()),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(
-                TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-                        include_text: Some(false),
-                    })),
-                    ..TextDocumentSyncOptions::default()
-                },
-            )),
-            hover_provider: Some(HoverProviderCapability::Simple(true)),
-            definition_provider: Some(OneOf::Left(true)),
-            references_provider: Some(OneOf::Left(true)),
-            document_symbol_provider: Some(OneOf::Left(true)),
-            workspace_symbol_provider: Some(OneOf::Left(true)),
-            inlay_hint_provider: Some(OneOf::Left(true)),
-            rename_provider: Some(OneOf::Right(RenameOptions {
-                prepare_provider: Some(true),
-                work_done_progress_options: WorkDoneProgressOptions::default(),
-            })),
-            code_lens_provider: Some(CodeLensOptions {
-                resolve_provider: Some(false),
-            }),
-            completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec![".".to_owned()]),
-                ..CompletionOptions::default()
-            }),
-            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
-                ..CodeActionOptions::default()
-            })),
-            diagnostic_provider: support.pull_diagnostics.then(|| {
-                DiagnosticServerCapabilities::Options(DiagnosticOptions {
-                    identifier: Some("tofu-lens".to_owned()),
-                    inter_file_dependencies: true,
-                    workspace_diagnostics: true,
-                    ..DiagnosticOptions::default()
-                })
-            }),
-            workspace: Some(WorkspaceServerCapabilities {
-                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
-                    supported: Some(true),
-                    change_notifications: Some(OneOf::Left(true)),
-                }),
-                file_operations: None,
-            }),
-            ..ServerCapabilities::default()
-        },
-        server_info: Some(ServerInfo {
-            name: "tofu-lens".to_owned(),
-            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
-        }),
-        offset_encoding: None,
-    }
-}
-
-/// Pulls settings, registers file watching (or decides to watch the disk
-/// ourselves: the scan then watches every folder it could walk), then scans
-/// the workspace folders in the background.
-pub async fn initialized(shared: &Arc<Shared>) {
-    let (support, folders) = {
-        let session = shared.session();
-        (session.support, session.folders.clone())
-    };
-    if support.configuration {
-        pull_configuration(shared).await;
-    }
-    if support.watched_files_registration {
-        let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: vec![FileSystemWatcher {
-                glob_pattern: GlobPattern::String(WATCHED_GLOB.to_owned()),
-                kind: None,
-            }],
-        };
-        let registration = Registration {
-            id: "tofu-lens/watched-files".to_owned(),
-            method: "workspace/didChangeWatchedFiles".to_owned(),
-            register_options: serde_json::to_value(options).ok(),
-        };
-        if let Err(error) = answered(shared.client.register_capability(vec![registration])).await {
-            tracing::warn!("cannot register file watching: {error}; watching files myself");
-            shared.disk_watcher().enabled = true;
-        }
-    } else {
-        shared.disk_watcher().enabled = true;
-    }
-    tokio::spawn(scan_folders(Arc::clone(shared), folders));
-}
 
 /// How long the server waits for the client to answer one of its requests.
 /// A client that never answers must not keep a handler (and so `exit`)
@@ -222,7 +45,7 @@ pub async fn answered<T>(
 
 /// Asks the client for section `tofuLens`; a missing or `null` answer keeps
 /// the current settings.
-async fn pull_configuration(shared: &Arc<Shared>) {
+pub(crate) async fn pull_configuration(shared: &Arc<Shared>) {
     let item = ConfigurationItem {
         scope_uri: None,
         section: Some("tofuLens".to_owned()),
@@ -292,7 +115,7 @@ async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: Vec<
 }
 
 /// Shows each settings problem once per session.
-async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
+pub(crate) async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
     let fresh: Vec<String> = {
         let mut session = shared.session();
         problems

@@ -18,7 +18,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::session::Session;
 use crate::settings::Settings;
-use crate::{editing, notifications, requests};
+use crate::{editing, initialize, notifications, requests};
 
 /// How the server behaves beyond what the client configures.
 #[derive(Clone, Debug)]
@@ -132,11 +132,11 @@ impl Server {
 
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        Ok(notifications::initialize(&self.shared, params))
+        Ok(initialize::initialize(&self.shared, params))
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        notifications::initialized(&self.shared).await;
+        initialize::initialized(&self.shared).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
