@@ -17,7 +17,7 @@ use tofu_module::discovery::has_config_extension;
 use tower_lsp_server::ls_types::*;
 
 use crate::document::Document;
-use crate::scheduler::schedule;
+use crate::scheduler::{schedule, Mark};
 use crate::server::Shared;
 use crate::settings::Settings;
 use crate::uri;
@@ -92,13 +92,13 @@ async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: Vec<
         }
         if old.scope != settings.scope {
             for dir in session.known_dirs() {
-                session.dir_state(&dir).force_publish = true;
+                session.scheduling.mark(&dir, Mark::Republish);
                 dirs.push(dir);
             }
         }
         let rescan = (old.exclude != settings.exclude).then(|| {
             for dir in session.known_dirs() {
-                session.dir_state(&dir).needs_disk_read = true;
+                session.scheduling.mark(&dir, Mark::DiskRead);
                 dirs.push(dir);
             }
             session.folders.clone()
@@ -164,7 +164,7 @@ pub fn did_open(shared: &Arc<Shared>, params: DidOpenTextDocumentParams) {
             version: document.version,
         });
         if !known {
-            session.dir_state(&dir).needs_disk_read = true;
+            session.scheduling.mark(&dir, Mark::DiskRead);
         }
     }
     schedule(shared, [dir], true);

@@ -16,7 +16,7 @@
 //! `diagnostics.scope`. Open documents carry the version the analysis used. With pull diagnostics nothing is pushed; the
 //! client is asked to refresh instead.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,12 +26,77 @@ use tower_lsp_server::ls_types::Diagnostic;
 use crate::server::Shared;
 use crate::to_proto::Converter;
 
+/// Why a module directory must be looked at again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// Its files must be (re)read from disk before it is analysed.
+    DiskRead,
+    /// Its diagnostics must be published again even if the analysis did not
+    /// change (the scope changed, say).
+    Republish,
+}
+
+/// The scheduler's state per module directory, behind [`Scheduling::mark`]:
+/// everything else of it is the scheduler's own.
+#[derive(Debug, Default)]
+pub struct Scheduling {
+    dirs: HashMap<PathBuf, DirState>,
+}
+
+impl Scheduling {
+    /// Records that `dir` must be read again or republished; [`schedule`]
+    /// then starts (or keeps) its worker.
+    pub fn mark(&mut self, dir: &Path, mark: Mark) {
+        let state = self.state(dir);
+        match mark {
+            Mark::DiskRead => state.needs_disk_read = true,
+            Mark::Republish => state.force_publish = true,
+        }
+    }
+
+    /// Every directory the scheduler has seen.
+    pub fn dirs(&self) -> impl Iterator<Item = &Path> {
+        self.dirs.keys().map(PathBuf::as_path)
+    }
+
+    /// True when `dir` is waiting to be read from disk.
+    pub fn needs_disk_read(&self, dir: &Path) -> bool {
+        self.dirs
+            .get(dir)
+            .is_some_and(|state| state.needs_disk_read)
+    }
+
+    fn state(&mut self, dir: &Path) -> &mut DirState {
+        self.dirs.entry(dir.to_path_buf()).or_default()
+    }
+}
+
+/// Publishing state of one module directory.
+#[derive(Debug, Default)]
+struct DirState {
+    /// A worker task is debouncing, analysing or publishing this directory.
+    worker_running: bool,
+    /// The directory's files must be (re)read from disk before analysing.
+    needs_disk_read: bool,
+    /// Publish even if the analysis did not change (scope changed, say).
+    force_publish: bool,
+    /// The generation of the analysis last published (0: none yet).
+    published_generation: u64,
+    /// What was last published for each file (version and diagnostics), so
+    /// that an unchanged file is not sent again and a file that disappears or
+    /// leaves the scope gets an empty list.
+    published: BTreeMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
+    /// Held while the directory is read or analysed, so that a request that
+    /// needs a fresh analysis waits for the worker instead of redoing its work.
+    analysis_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
 /// Marks `dirs` for analysis and publication, starting workers as needed.
 pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, debounce: bool) {
     for dir in dirs {
         let start = {
             let mut session = shared.session();
-            let state = session.dir_state(&dir);
+            let state = session.scheduling.state(&dir);
             !std::mem::replace(&mut state.worker_running, true)
         };
         if start {
@@ -52,7 +117,7 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
         let again = {
             let mut session = shared.session();
             let stale = session.host.is_stale(&dir);
-            let state = session.dir_state(&dir);
+            let state = session.scheduling.state(&dir);
             let again = analysed && (stale || state.needs_disk_read || state.force_publish);
             if !again {
                 state.worker_running = false;
@@ -72,9 +137,10 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
 /// when the analysis panicked (an engine bug; logged, and the directory keeps
 /// its previous analysis until the next change).
 pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
-    let lock = Arc::clone(&shared.session().dir_state(dir).analysis_lock);
+    let lock = Arc::clone(&shared.session().scheduling.state(dir).analysis_lock);
     let _guard = lock.lock().await;
-    let needs_disk_read = std::mem::take(&mut shared.session().dir_state(dir).needs_disk_read);
+    let needs_disk_read =
+        std::mem::take(&mut shared.session().scheduling.state(dir).needs_disk_read);
     if needs_disk_read {
         let read_dir = dir.to_path_buf();
         let root = shared.session().confinement_root(dir);
@@ -148,11 +214,7 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
 pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
     let known = {
         let session = shared.session();
-        session.host.knows_dir(dir)
-            || session
-                .dirs
-                .get(dir)
-                .is_some_and(|state| state.needs_disk_read)
+        session.host.knows_dir(dir) || session.scheduling.needs_disk_read(dir)
     };
     if known {
         refresh_dir(shared, dir).await;
@@ -175,7 +237,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         let in_scope = session.in_scope(dir);
         let pull = session.support.pull_diagnostics;
         let refresh_supported = session.support.diagnostic_refresh;
-        let state = session.dir_state(dir);
+        let state = session.scheduling.state(dir);
         let nothing_new = generation <= state.published_generation && !state.force_publish;
         let nothing_to_clear = !in_scope && state.published.is_empty();
         if pull {
@@ -218,7 +280,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     };
     let publications = {
         let mut session = shared.session();
-        let state = session.dir_state(dir);
+        let state = session.scheduling.state(dir);
         let mut publications: Vec<Publication> = Vec::new();
         let mut published = BTreeMap::new();
         for (path, diagnostics, version) in current {

@@ -9,15 +9,14 @@
 //! poisons it, and [`crate::server::Shared::session`] recovers the state,
 //! which every method leaves consistent between statements.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use tofu_ide::AnalysisHost;
-use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::document::Document;
 use crate::position::PositionEncoding;
+use crate::scheduler::Scheduling;
 use crate::settings::{DiagnosticsScope, Settings};
 
 /// What the client said it can do (from `initialize`).
@@ -37,26 +36,6 @@ pub struct ClientSupport {
     pub create_files: bool,
 }
 
-/// Publishing state of one module directory.
-#[derive(Debug, Default)]
-pub struct DirState {
-    /// A worker task is debouncing, analysing or publishing this directory.
-    pub worker_running: bool,
-    /// The directory's files must be (re)read from disk before analysing.
-    pub needs_disk_read: bool,
-    /// Publish even if the analysis did not change (scope changed, say).
-    pub force_publish: bool,
-    /// The generation of the analysis last published (0: none yet).
-    pub published_generation: u64,
-    /// What was last published for each file (version and diagnostics), so
-    /// that an unchanged file is not sent again and a file that disappears or
-    /// leaves the scope gets an empty list.
-    pub published: BTreeMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
-    /// Held while the directory is read or analysed, so that a request that
-    /// needs a fresh analysis waits for the worker instead of redoing its work.
-    pub analysis_lock: Arc<tokio::sync::Mutex<()>>,
-}
-
 #[derive(Debug)]
 pub struct Session {
     pub host: AnalysisHost,
@@ -68,7 +47,8 @@ pub struct Session {
     pub encoding: PositionEncoding,
     pub support: ClientSupport,
     pub folders: Vec<PathBuf>,
-    pub dirs: HashMap<PathBuf, DirState>,
+    /// Per module directory: what must be done and what was published.
+    pub scheduling: Scheduling,
     /// Settings problems already shown, so each is shown once.
     pub reported_problems: HashSet<String>,
 }
@@ -83,13 +63,9 @@ impl Session {
             encoding: PositionEncoding::Utf16,
             support: ClientSupport::default(),
             folders: Vec::new(),
-            dirs: HashMap::new(),
+            scheduling: Scheduling::default(),
             reported_problems: HashSet::new(),
         }
-    }
-
-    pub fn dir_state(&mut self, dir: &Path) -> &mut DirState {
-        self.dirs.entry(dir.to_path_buf()).or_default()
     }
 
     /// True when `path` matches an `exclude` glob, relative to the workspace
@@ -132,7 +108,7 @@ impl Session {
     }
     /// Every module directory the server knows.
     pub fn known_dirs(&self) -> Vec<PathBuf> {
-        let mut dirs: BTreeSet<PathBuf> = self.dirs.keys().cloned().collect();
+        let mut dirs: BTreeSet<PathBuf> = self.scheduling.dirs().map(Path::to_path_buf).collect();
         dirs.extend(self.host.module_dirs().map(Path::to_path_buf));
         dirs.into_iter().collect()
     }

@@ -22,7 +22,7 @@ use tofu_module::discovery::has_config_extension;
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
-use crate::scheduler::{refresh_dir, schedule};
+use crate::scheduler::{refresh_dir, schedule, Mark};
 use crate::server::Shared;
 
 /// Walks one workspace folder and says what went wrong, if anything: the
@@ -104,7 +104,7 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
             .filter(|dir| !session.is_excluded(dir))
             .collect();
         for dir in &dirs {
-            session.dir_state(dir).needs_disk_read = true;
+            session.scheduling.mark(dir, Mark::DiskRead);
         }
         dirs
     };
@@ -207,7 +207,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                 }
                 Found::ModuleDirs(dirs) => {
                     for dir in dirs {
-                        session.dir_state(&dir).needs_disk_read = true;
+                        session.scheduling.mark(&dir, Mark::DiskRead);
                         stale.push(dir);
                     }
                 }
@@ -223,7 +223,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                     // the directory whole.
                     _ => {
                         if session.host.knows_dir(&dir) || session.in_folders(&path) {
-                            session.dir_state(&dir).needs_disk_read = true;
+                            session.scheduling.mark(&dir, Mark::DiskRead);
                             stale.push(dir);
                         }
                     }
