@@ -210,9 +210,10 @@ impl<'m> StaticScope<'m> {
                 _ => StaticValue::Unknown,
             },
             ExprKind::Traversal(traversal) if depth < MAX_LOCAL_DEPTH => {
-                let named = local_name(traversal)
-                    .and_then(|name| self.local(name))
-                    .or_else(|| self.const_default(traversal));
+                // `const` variables are not evaluated (spec §7: their value
+                // may come from the caller), though `tofu validate` uses
+                // their default.
+                let named = local_name(traversal).and_then(|name| self.local(name));
                 match named {
                     Some(written) => self.value_at(written, depth + 1),
                     None => StaticValue::Unknown,
@@ -269,25 +270,6 @@ impl<'m> StaticScope<'m> {
     fn local(&self, name: &str) -> Option<WrittenExpr<'m>> {
         let local = self.module.effective.local(name)?;
         self.written(local.attribute.origin)
-    }
-
-    /// The default of `var.NAME` when the variable is `const = true`: the
-    /// value `tofu validate` evaluates a module with (a caller may pass
-    /// another).
-    fn const_default(&self, traversal: &Traversal) -> Option<WrittenExpr<'m>> {
-        let ("var", [TraversalStep::Attr { name, .. }]) =
-            (traversal.root.as_str(), traversal.steps.as_slice())
-        else {
-            return None;
-        };
-        if self.variable_flag(name, "const") != Some(true) {
-            return None;
-        }
-        let block = self
-            .module
-            .effective
-            .get(&BlockAddress::Variable(name.clone()))?;
-        self.written(block.body.attribute("default")?.origin)
     }
 
     /// A variable's `const` or `sensitive` argument when it is a literal bool.
