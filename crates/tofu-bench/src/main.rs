@@ -18,6 +18,7 @@
 // A command-line tool: its report goes to stdout.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod editing;
 mod lsp;
 mod machine;
 mod peer;
@@ -219,6 +220,48 @@ fn main() {
         ));
     }
 
+    if wanted("editing") || wanted("hover") || wanted("inlay-hints") || wanted("completion") {
+        let (dir, analysis) = editing::analysis(editing::module_with_big_file(module.clone()));
+        let big = dir.join("big.tf");
+        let big_text = editing::file_text(&analysis, &big);
+        let hover_at = editing::hover_offset(&big_text);
+        let small = dir.join("f0001.tf");
+        let complete_at = editing::completion_offset(&editing::file_text(&analysis, &small));
+        let lines = big_text.lines().count();
+        let n_hints = analysis.inlay_hints(&big, None).len();
+        let n_items = analysis.completions(&small, complete_at).len();
+        let hovered = analysis.hover(&big, hover_at).is_some();
+        if n_hints == 0 || n_items == 0 || !hovered {
+            skipped.push(format!(
+                "editing: nothing to measure ({n_hints} hints, {n_items} completions, hover {hovered})"
+            ));
+        }
+        samples.push(measure(
+            "hover",
+            format!("a resource header of big.tf ({lines} lines) in {module_input}"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.hover(&big, hover_at));
+            },
+        ));
+        samples.push(measure(
+            "inlay-hints",
+            format!("all of big.tf ({lines} lines, 27 resources overridden: {n_hints} hints)"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.inlay_hints(&big, None));
+            },
+        ));
+        samples.push(measure(
+            "completion",
+            format!("after `var.` in f0001.tf of {module_input}: {n_items} items"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.completions(&small, complete_at));
+            },
+        ));
+    }
+
     let server_cases = ["lsp-keystroke", "memory"];
     let binary = if server_cases.iter().any(|case| wanted(case)) {
         match serve::server_binary() {
@@ -341,6 +384,16 @@ fn main() {
         };
         println!("| {target} | {shown} | {goal} | {holds} |");
     };
+    for (case, against) in [("inlay-hints", "hover"), ("completion", "hover")] {
+        let ratio = median(case) / median(against);
+        row(
+            &format!("{case} / {against}"),
+            ratio,
+            format!("{ratio:.2}"),
+            "≤ 2",
+            ratio <= 2.0,
+        );
+    }
     let cold_over_parse = median("check-cold") / median("parse");
     row(
         "check-cold / parse",

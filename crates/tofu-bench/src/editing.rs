@@ -1,0 +1,64 @@
+//! The editing features of issue 17 against a hover, in process on
+//! tofu-ide's analysis: inlay hints for a whole 1,000-line base file, and
+//! completion after `var.` in the 1,000-file synthetic module (a thousand
+//! variables to offer), each measured with a hover on the same analysis.
+
+use std::path::{Path, PathBuf};
+
+use tofu_ide::{Analysis, AnalysisHost, Change};
+use tofu_module::{Config, InputFile};
+
+/// The synthetic module plus `big.tf`, a base file of just over 1,000 lines
+/// (53 resources), every other one changed by `big_override.tf`.
+pub fn module_with_big_file(mut module: Vec<InputFile>) -> Vec<InputFile> {
+    let mut big = String::new();
+    let mut changes = String::new();
+    for k in 0..53 {
+        big.push_str(&format!(
+            "resource \"aws_instance\" \"big_{k}\" {{\n  ami           = \"ami-{k:08}\"\n  instance_type = \"t3.micro\"\n  count         = 1\n  monitoring    = true\n\n  ebs_block_device {{\n    device_name = \"/dev/sdb\"\n    volume_size = {k}\n  }}\n\n  root_block_device {{\n    volume_size = 8\n  }}\n\n  tags = {{\n    Name = \"big-{k}\"\n  }}\n}}\n"
+        ));
+        if k % 2 == 0 {
+            changes.push_str(&format!(
+                "resource \"aws_instance\" \"big_{k}\" {{\n  instance_type = \"t3.large\"\n  ebs_block_device {{\n    device_name = \"/dev/sdz\"\n  }}\n}}\n\n"
+            ));
+        }
+    }
+    module.push(InputFile::text("big.tf".to_owned(), big));
+    module.push(InputFile::text("big_override.tf".to_owned(), changes));
+    module
+}
+
+/// The analysis of `files` as the module `/bench/module`.
+pub fn analysis(files: Vec<InputFile>) -> (PathBuf, Analysis) {
+    let dir = PathBuf::from("/bench/module");
+    let mut host = AnalysisHost::new(Config::default());
+    host.apply_change(Change::DiskDir {
+        dir: dir.clone(),
+        files,
+    });
+    host.analyze_now(&dir);
+    (dir, host.snapshot())
+}
+
+/// Where to hover: the header of a resource an override changes.
+pub fn hover_offset(text: &str) -> u32 {
+    offset_of(text, "resource \"aws_instance\" \"big_24\"") + 1
+}
+
+/// Where to complete: right after a `var.` in `f0001.tf`.
+pub fn completion_offset(text: &str) -> u32 {
+    offset_of(text, "var.") + 4
+}
+
+fn offset_of(text: &str, needle: &str) -> u32 {
+    text.find(needle)
+        .and_then(|at| u32::try_from(at).ok())
+        .unwrap_or(0)
+}
+
+pub fn file_text(analysis: &Analysis, path: &Path) -> String {
+    analysis
+        .file_text(path)
+        .map(|text| text.to_string())
+        .unwrap_or_default()
+}
