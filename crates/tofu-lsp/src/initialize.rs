@@ -86,15 +86,9 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
         .and_then(|options| Settings::from_json(options, &defaults));
     let (settings, settings_problems) = parsed.unwrap_or_else(|| (defaults.clone(), Vec::new()));
     problems.extend(settings_problems);
-    {
-        let mut session = shared.session();
-        session.encoding = encoding;
-        session.support = support;
-        session.folders = folders;
-        session.host.set_config(settings.engine_config());
-        session.settings = settings;
-        session.settings_defaults = defaults;
-    }
+    shared
+        .session()
+        .initialize(encoding, support, folders, settings, defaults);
     if !problems.is_empty() {
         let shared = Arc::clone(shared);
         tokio::spawn(async move { show_problems(&shared, problems).await });
@@ -165,7 +159,7 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
 pub async fn initialized(shared: &Arc<Shared>) {
     let (support, folders) = {
         let session = shared.session();
-        (session.support, session.folders.clone())
+        (session.support(), session.folders().to_vec())
     };
     if support.configuration {
         pull_configuration(shared).await;

@@ -52,7 +52,7 @@ pub(crate) async fn pull_configuration(shared: &Arc<Shared>) {
     };
     match answered(shared.client.configuration(vec![item])).await {
         Ok(values) => {
-            let defaults = shared.session().settings_defaults.clone();
+            let defaults = shared.session().settings_defaults().clone();
             let parsed = values
                 .first()
                 .and_then(|value| Settings::from_json(value, &defaults));
@@ -65,7 +65,7 @@ pub(crate) async fn pull_configuration(shared: &Arc<Shared>) {
 }
 
 pub async fn did_change_configuration(shared: &Arc<Shared>, params: DidChangeConfigurationParams) {
-    let pulls = shared.session().support.configuration;
+    let pulls = shared.session().support().configuration;
     if pulls {
         pull_configuration(shared).await;
         return;
@@ -74,7 +74,7 @@ pub async fn did_change_configuration(shared: &Arc<Shared>, params: DidChangeCon
         Value::Object(object) => object.get("tofuLens").unwrap_or(&params.settings),
         other => other,
     };
-    let defaults = shared.session().settings_defaults.clone();
+    let defaults = shared.session().settings_defaults().clone();
     if let Some((settings, problems)) = Settings::from_json(settings, &defaults) {
         apply_settings(shared, settings, problems).await;
     }
@@ -85,23 +85,23 @@ pub async fn did_change_configuration(shared: &Arc<Shared>, params: DidChangeCon
 async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: Vec<String>) {
     let (dirs, rescan) = {
         let mut session = shared.session();
-        let old = std::mem::replace(&mut session.settings, settings.clone());
+        let old = session.replace_settings(settings.clone());
         let mut dirs = Vec::new();
         if old.engine_config() != settings.engine_config() {
-            dirs.extend(session.host.set_config(settings.engine_config()));
+            dirs.extend(session.host_mut().set_config(settings.engine_config()));
         }
         if old.scope != settings.scope {
             for dir in session.known_dirs() {
-                session.scheduling.mark(&dir, Mark::Republish);
+                session.scheduling_mut().mark(&dir, Mark::Republish);
                 dirs.push(dir);
             }
         }
         let rescan = (old.exclude != settings.exclude).then(|| {
             for dir in session.known_dirs() {
-                session.scheduling.mark(&dir, Mark::DiskRead);
+                session.scheduling_mut().mark(&dir, Mark::DiskRead);
                 dirs.push(dir);
             }
-            session.folders.clone()
+            session.folders().to_vec()
         });
         dirs.sort();
         dirs.dedup();
@@ -120,7 +120,7 @@ pub(crate) async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
         let mut session = shared.session();
         problems
             .into_iter()
-            .filter(|problem| session.reported_problems.insert(problem.clone()))
+            .filter(|problem| session.first_report(problem))
             .collect()
     };
     for problem in fresh {
@@ -152,19 +152,18 @@ pub fn did_open(shared: &Arc<Shared>, params: DidOpenTextDocumentParams) {
     };
     {
         let mut session = shared.session();
-        let text: Arc<str> = Arc::from(document.text.as_str());
-        session.documents.insert(
-            path.clone(),
-            Document::new(document.uri, document.version, &document.text),
-        );
-        let known = session.host.knows_dir(&dir);
-        session.host.apply_change(Change::BufferChanged {
+        let opened = Document::new(document.uri, document.version, &document.text);
+        // The one copy of the text, shared by the document and the host.
+        let text = opened.text();
+        session.open_document(path.clone(), opened);
+        let known = session.host().knows_dir(&dir);
+        session.host_mut().apply_change(Change::BufferChanged {
             path,
             text,
             version: document.version,
         });
         if !known {
-            session.scheduling.mark(&dir, Mark::DiskRead);
+            session.scheduling_mut().mark(&dir, Mark::DiskRead);
         }
     }
     schedule(shared, [dir], true);
@@ -180,8 +179,8 @@ pub fn did_change(shared: &Arc<Shared>, params: DidChangeTextDocumentParams) {
     };
     let stale = {
         let mut session = shared.session();
-        let encoding = session.encoding;
-        let Some(document) = session.documents.get_mut(&path) else {
+        let encoding = session.encoding();
+        let Some(document) = session.document_mut(&path) else {
             return;
         };
         if params.text_document.version <= document.version {
@@ -200,7 +199,7 @@ pub fn did_change(shared: &Arc<Shared>, params: DidChangeTextDocumentParams) {
         );
         let text = document.text();
         let version = document.version;
-        session.host.apply_change(Change::BufferChanged {
+        session.host_mut().apply_change(Change::BufferChanged {
             path,
             text,
             version,
@@ -221,11 +220,11 @@ pub fn did_close(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
     };
     let (mut stale, root) = {
         let mut session = shared.session();
-        if session.documents.remove(&path).is_none() {
+        if session.close_document(&path).is_none() {
             return;
         }
         let stale = session
-            .host
+            .host_mut()
             .apply_change(Change::BufferClosed { path: path.clone() });
         let root = split_path(&path).map(|(dir, _)| session.confinement_root(&dir));
         (stale, root)
@@ -239,7 +238,7 @@ pub fn did_close(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
         },
         None => Change::DiskFileRemoved { path },
     };
-    stale.extend(shared.session().host.apply_change(change));
+    stale.extend(shared.session().host_mut().apply_change(change));
     stale.dedup();
     schedule(shared, stale, true);
 }
@@ -270,12 +269,12 @@ pub fn did_change_workspace_folders(shared: &Arc<Shared>, params: DidChangeWorks
     {
         let mut session = shared.session();
         for removed in &removed {
-            session.folders.retain(|folder| folder != removed);
-            stale.extend(session.host.apply_change(Change::DiskDirRemoved {
+            session.remove_folder(removed);
+            stale.extend(session.host_mut().apply_change(Change::DiskDirRemoved {
                 dir: removed.clone(),
             }));
         }
-        session.folders.extend(added.iter().cloned());
+        session.add_folders(added.iter().cloned());
     }
     for folder in &removed {
         unwatch_folder(shared, folder);

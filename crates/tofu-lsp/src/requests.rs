@@ -47,7 +47,7 @@ pub(crate) async fn prepare(
     let path = uri::to_path(document)?;
     let (dir, _) = split_path(&path)?;
     let analysis = fresh_snapshot(shared, &dir).await;
-    let encoding = shared.session().encoding;
+    let encoding = shared.session().encoding();
     Some((path, analysis, encoding))
 }
 
@@ -141,7 +141,7 @@ pub async fn workspace_symbol(
     shared: &Arc<Shared>,
     params: WorkspaceSymbolParams,
 ) -> Result<Option<WorkspaceSymbolResponse>> {
-    let analysis = shared.session().host.snapshot();
+    let analysis = shared.session().host().snapshot();
     guarded("workspace/symbol", || {
         let symbols = analysis.workspace_symbols(&params.query);
         let mut converter = Converter::new(&shared.session());
@@ -221,7 +221,7 @@ pub async fn workspace_diagnostic(
     _: WorkspaceDiagnosticParams,
 ) -> Result<WorkspaceDiagnosticReportResult> {
     let dirs = shared.session().known_dirs();
-    let mut analysis = shared.session().host.snapshot();
+    let mut analysis = shared.session().host().snapshot();
     for dir in &dirs {
         analysis = fresh_snapshot(shared, dir).await;
     }

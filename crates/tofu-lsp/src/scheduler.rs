@@ -96,7 +96,7 @@ pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, d
     for dir in dirs {
         let start = {
             let mut session = shared.session();
-            let state = session.scheduling.state(&dir);
+            let state = session.scheduling_mut().state(&dir);
             !std::mem::replace(&mut state.worker_running, true)
         };
         if start {
@@ -116,8 +116,8 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
         }
         let again = {
             let mut session = shared.session();
-            let stale = session.host.is_stale(&dir);
-            let state = session.scheduling.state(&dir);
+            let stale = session.host().is_stale(&dir);
+            let state = session.scheduling_mut().state(&dir);
             let again = analysed && (stale || state.needs_disk_read || state.force_publish);
             if !again {
                 state.worker_running = false;
@@ -137,10 +137,10 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
 /// when the analysis panicked (an engine bug; logged, and the directory keeps
 /// its previous analysis until the next change).
 pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
-    let lock = Arc::clone(&shared.session().scheduling.state(dir).analysis_lock);
+    let lock = Arc::clone(&shared.session().scheduling_mut().state(dir).analysis_lock);
     let _guard = lock.lock().await;
     let needs_disk_read =
-        std::mem::take(&mut shared.session().scheduling.state(dir).needs_disk_read);
+        std::mem::take(&mut shared.session().scheduling_mut().state(dir).needs_disk_read);
     if needs_disk_read {
         let read_dir = dir.to_path_buf();
         let root = shared.session().confinement_root(dir);
@@ -177,18 +177,18 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
         };
         if matches!(change, Change::DiskDirRemoved { .. }) {
             // Only this directory: its subdirectories are modules of their own.
-            session.host.apply_change(Change::DiskDir {
+            session.host_mut().apply_change(Change::DiskDir {
                 dir: dir.to_path_buf(),
                 files: Vec::new(),
             });
         } else {
-            session.host.apply_change(change);
+            session.host_mut().apply_change(change);
         }
     }
     let job = {
         let mut session = shared.session();
-        if session.host.is_stale(dir) {
-            session.host.start_analysis(dir)
+        if session.host().is_stale(dir) {
+            session.host_mut().start_analysis(dir)
         } else {
             None
         }
@@ -200,7 +200,7 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
     match tokio::task::spawn_blocking(move || job.run()).await {
         Ok(finished) => {
             tracing::debug!("analysed {} in {:?}", dir.display(), started.elapsed());
-            shared.session().host.finish_analysis(finished);
+            shared.session().host_mut().finish_analysis(finished);
             true
         }
         Err(error) => {
@@ -214,12 +214,12 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
 pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
     let known = {
         let session = shared.session();
-        session.host.knows_dir(dir) || session.scheduling.needs_disk_read(dir)
+        session.host().knows_dir(dir) || session.scheduling().needs_disk_read(dir)
     };
     if known {
         refresh_dir(shared, dir).await;
     }
-    shared.session().host.snapshot()
+    shared.session().host().snapshot()
 }
 
 /// Publishes what changed for `dir` since the last publication: every file
@@ -232,12 +232,12 @@ pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
 async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     let plan = {
         let mut session = shared.session();
-        let snapshot = session.host.snapshot();
+        let snapshot = session.host().snapshot();
         let generation = snapshot.module(dir).map_or(0, |module| module.generation);
         let in_scope = session.in_scope(dir);
-        let pull = session.support.pull_diagnostics;
-        let refresh_supported = session.support.diagnostic_refresh;
-        let state = session.scheduling.state(dir);
+        let pull = session.support().pull_diagnostics;
+        let refresh_supported = session.support().diagnostic_refresh;
+        let state = session.scheduling_mut().state(dir);
         let nothing_new = generation <= state.published_generation && !state.force_publish;
         let nothing_to_clear = !in_scope && state.published.is_empty();
         if pull {
@@ -280,7 +280,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     };
     let publications = {
         let mut session = shared.session();
-        let state = session.scheduling.state(dir);
+        let state = session.scheduling_mut().state(dir);
         let mut publications: Vec<Publication> = Vec::new();
         let mut published = BTreeMap::new();
         for (path, diagnostics, version) in current {

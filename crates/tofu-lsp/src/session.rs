@@ -36,21 +36,24 @@ pub struct ClientSupport {
     pub create_files: bool,
 }
 
+/// The fields are private: handlers go through the methods below, so what
+/// may change together changes together (settings and the engine's config,
+/// the client's encoding and support at `initialize`).
 #[derive(Debug)]
 pub struct Session {
-    pub host: AnalysisHost,
-    pub documents: HashMap<PathBuf, Document>,
-    pub settings: Settings,
+    host: AnalysisHost,
+    documents: HashMap<PathBuf, Document>,
+    settings: Settings,
     /// What the workspace's `.tofu-lens.toml` sets: the base the editor's
     /// settings are read over.
-    pub settings_defaults: Settings,
-    pub encoding: PositionEncoding,
-    pub support: ClientSupport,
-    pub folders: Vec<PathBuf>,
+    settings_defaults: Settings,
+    encoding: PositionEncoding,
+    support: ClientSupport,
+    folders: Vec<PathBuf>,
     /// Per module directory: what must be done and what was published.
-    pub scheduling: Scheduling,
+    scheduling: Scheduling,
     /// Settings problems already shown, so each is shown once.
-    pub reported_problems: HashSet<String>,
+    reported_problems: HashSet<String>,
 }
 
 impl Session {
@@ -66,6 +69,91 @@ impl Session {
             scheduling: Scheduling::default(),
             reported_problems: HashSet::new(),
         }
+    }
+
+    /// What `initialize` settles: the client's encoding and abilities, the
+    /// workspace folders, the settings and the project file's defaults.
+    pub fn initialize(
+        &mut self,
+        encoding: PositionEncoding,
+        support: ClientSupport,
+        folders: Vec<PathBuf>,
+        settings: Settings,
+        defaults: Settings,
+    ) {
+        self.encoding = encoding;
+        self.support = support;
+        self.folders = folders;
+        self.host.set_config(settings.engine_config());
+        self.settings = settings;
+        self.settings_defaults = defaults;
+    }
+
+    pub fn host(&self) -> &AnalysisHost {
+        &self.host
+    }
+
+    pub fn host_mut(&mut self) -> &mut AnalysisHost {
+        &mut self.host
+    }
+
+    pub fn encoding(&self) -> PositionEncoding {
+        self.encoding
+    }
+
+    pub fn support(&self) -> ClientSupport {
+        self.support
+    }
+
+    pub fn settings_defaults(&self) -> &Settings {
+        &self.settings_defaults
+    }
+
+    /// Puts `settings` in place and returns the previous ones (the caller
+    /// decides what the difference changes).
+    pub fn replace_settings(&mut self, settings: Settings) -> Settings {
+        std::mem::replace(&mut self.settings, settings)
+    }
+
+    pub fn folders(&self) -> &[PathBuf] {
+        &self.folders
+    }
+
+    pub fn remove_folder(&mut self, folder: &Path) {
+        self.folders.retain(|known| known != folder);
+    }
+
+    pub fn add_folders(&mut self, folders: impl IntoIterator<Item = PathBuf>) {
+        self.folders.extend(folders);
+    }
+
+    pub fn scheduling(&self) -> &Scheduling {
+        &self.scheduling
+    }
+
+    pub fn scheduling_mut(&mut self) -> &mut Scheduling {
+        &mut self.scheduling
+    }
+
+    /// True the first time `problem` is reported.
+    pub fn first_report(&mut self, problem: &str) -> bool {
+        self.reported_problems.insert(problem.to_owned())
+    }
+
+    pub fn documents(&self) -> impl Iterator<Item = (&PathBuf, &Document)> {
+        self.documents.iter()
+    }
+
+    pub fn open_document(&mut self, path: PathBuf, document: Document) {
+        self.documents.insert(path, document);
+    }
+
+    pub fn document_mut(&mut self, path: &Path) -> Option<&mut Document> {
+        self.documents.get_mut(path)
+    }
+
+    pub fn close_document(&mut self, path: &Path) -> Option<Document> {
+        self.documents.remove(path)
     }
 
     /// True when `path` matches an `exclude` glob, relative to the workspace

@@ -45,11 +45,10 @@ impl Converter {
     /// only for this statement (`Converter::new(&shared.session())`).
     pub fn new(session: &Session) -> Converter {
         Converter {
-            encoding: session.encoding,
-            create_files: session.support.create_files,
+            encoding: session.encoding(),
+            create_files: session.support().create_files,
             open_documents: session
-                .documents
-                .iter()
+                .documents()
                 .map(|(path, document)| (path.clone(), (document.uri.clone(), document.version)))
                 .collect(),
             maps: HashMap::new(),

@@ -104,13 +104,13 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
             .filter(|dir| !session.is_excluded(dir))
             .collect();
         for dir in &dirs {
-            session.scheduling.mark(dir, Mark::DiskRead);
+            session.scheduling_mut().mark(dir, Mark::DiskRead);
         }
         dirs
     };
     let n_dirs = dirs.len();
     tracing::info!("indexing {n_dirs} module directories");
-    let progress = if shared.session().support.work_done_progress {
+    let progress = if shared.session().support().work_done_progress {
         let token = ProgressToken::String(format!("tofu-lens/indexing/{}", shared.next_token()));
         match crate::notifications::answered(shared.client.create_work_done_progress(token.clone()))
             .await
@@ -171,11 +171,13 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
         let session = shared.session();
         paths
             .into_iter()
-            .filter(|path| !session.is_excluded(path) && !is_in_skipped_dir(&session.folders, path))
+            .filter(|path| {
+                !session.is_excluded(path) && !is_in_skipped_dir(session.folders(), path)
+            })
             .map(|path| {
                 let in_folders = session.in_folders(&path);
                 let known_root = split_path(&path)
-                    .filter(|(dir, _)| session.host.knows_dir(dir))
+                    .filter(|(dir, _)| session.host().knows_dir(dir))
                     .map(|(dir, _)| session.confinement_root(&dir));
                 Seen {
                     path,
@@ -197,33 +199,36 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
         for found in found {
             match found {
                 Found::Gone(path) => {
-                    let is_known_dir = session.host.module_dirs().any(|dir| dir.starts_with(&path));
+                    let is_known_dir = session
+                        .host()
+                        .module_dirs()
+                        .any(|dir| dir.starts_with(&path));
                     let change = if is_known_dir {
                         Change::DiskDirRemoved { dir: path }
                     } else {
                         Change::DiskFileRemoved { path }
                     };
-                    stale.extend(session.host.apply_change(change));
+                    stale.extend(session.host_mut().apply_change(change));
                 }
                 Found::ModuleDirs(dirs) => {
                     for dir in dirs {
-                        session.scheduling.mark(&dir, Mark::DiskRead);
+                        session.scheduling_mut().mark(&dir, Mark::DiskRead);
                         stale.push(dir);
                     }
                 }
                 Found::File { path, dir, content } => match content {
-                    Some(content) if session.host.knows_dir(&dir) => {
+                    Some(content) if session.host().knows_dir(&dir) => {
                         stale.extend(
                             session
-                                .host
+                                .host_mut()
                                 .apply_change(Change::DiskFile { path, content }),
                         );
                     }
                     // Not read, or its directory was forgotten since: read
                     // the directory whole.
                     _ => {
-                        if session.host.knows_dir(&dir) || session.in_folders(&path) {
-                            session.scheduling.mark(&dir, Mark::DiskRead);
+                        if session.host().knows_dir(&dir) || session.in_folders(&path) {
+                            session.scheduling_mut().mark(&dir, Mark::DiskRead);
                             stale.push(dir);
                         }
                     }
