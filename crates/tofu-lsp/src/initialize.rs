@@ -42,10 +42,15 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
                 .as_ref()
                 .is_some_and(|text| text.diagnostic.is_some()),
         diagnostic_refresh,
+        // A registration is only worth trusting from a client that watches
+        // the disk for it: Helix (25.07) accepts one but reports only the
+        // files it writes itself, so a `git checkout` would go unseen; the
+        // server watches the disk itself for it.
         watched_files_registration: workspace
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|w| w.dynamic_registration)
-            .unwrap_or(false),
+            .unwrap_or(false)
+            && !client_reports_only_its_own_writes(params.client_info.as_ref()),
         configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
         work_done_progress: capabilities
             .window
@@ -184,4 +189,9 @@ pub async fn initialized(shared: &Arc<Shared>) {
         shared.disk_watcher().enabled = true;
     }
     tokio::spawn(scan_folders(Arc::clone(shared), folders));
+}
+
+/// Clients whose file watching covers only the files they write themselves.
+fn client_reports_only_its_own_writes(client: Option<&ClientInfo>) -> bool {
+    client.is_some_and(|client| client.name.eq_ignore_ascii_case("helix"))
 }

@@ -8,6 +8,7 @@
 //! keeps running. Unknown documents and positions outside the text answer
 //! `null` (or an empty list).
 
+use std::collections::{HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -175,9 +176,22 @@ pub async fn code_action(
     })
 }
 
+/// The result id of a report: a digest of what it holds, so a client that
+/// sends it back as `previousResultId` gets `unchanged` until the file's
+/// diagnostics change (the same diagnostics after an edit elsewhere are
+/// still unchanged). Digests are compared only within one server run.
+fn result_id(items: &[Diagnostic]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(items)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
 fn full_report(items: Vec<Diagnostic>) -> FullDocumentDiagnosticReport {
     FullDocumentDiagnosticReport {
-        result_id: None,
+        result_id: Some(result_id(&items)),
         items,
     }
 }
@@ -208,23 +222,43 @@ pub async fn document_diagnostic(
                 .collect()
         })?,
     };
+    let report = full_report(items);
+    if report.result_id.is_some() && report.result_id == params.previous_result_id {
+        return Ok(DocumentDiagnosticReportResult::Report(
+            DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+                related_documents: None,
+                unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                    result_id: report.result_id.unwrap_or_default(),
+                },
+            }),
+        ));
+    }
     Ok(DocumentDiagnosticReportResult::Report(
         DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
             related_documents: None,
-            full_document_diagnostic_report: full_report(items),
+            full_document_diagnostic_report: report,
         }),
     ))
 }
 
+/// Every file of every directory in scope, each `unchanged` when the client
+/// sent the result id of what it holds; and an empty report for every file
+/// the client had a report of that is no longer analysed (deleted, or left
+/// the scope), so its diagnostics go away.
 pub async fn workspace_diagnostic(
     shared: &Arc<Shared>,
-    _: WorkspaceDiagnosticParams,
+    params: WorkspaceDiagnosticParams,
 ) -> Result<WorkspaceDiagnosticReportResult> {
     let dirs = shared.session().known_dirs();
     let mut analysis = shared.session().host().snapshot();
     for dir in &dirs {
         analysis = fresh_snapshot(shared, dir).await;
     }
+    let previous: HashMap<String, String> = params
+        .previous_result_ids
+        .into_iter()
+        .map(|previous| (previous.uri.as_str().to_owned(), previous.value))
+        .collect();
     let items = guarded("workspace/diagnostic", || {
         let (mut converter, in_scope) = {
             let session = shared.session();
@@ -232,24 +266,60 @@ pub async fn workspace_diagnostic(
             (Converter::new(&session), in_scope)
         };
         let mut items = Vec::new();
+        let mut reported: HashSet<String> = HashSet::new();
         for dir in in_scope {
             for file in analysis.module_diagnostics(dir) {
                 let Some(uri) = converter.uri_for(&file.path) else {
                     continue;
                 };
-                let diagnostics = file
+                let diagnostics: Vec<Diagnostic> = file
                     .diagnostics
                     .iter()
                     .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
                     .collect();
-                items.push(WorkspaceDocumentDiagnosticReport::Full(
-                    WorkspaceFullDocumentDiagnosticReport {
+                let report = full_report(diagnostics);
+                let version = file.version.map(i64::from);
+                reported.insert(uri.as_str().to_owned());
+                let unchanged = report
+                    .result_id
+                    .as_ref()
+                    .is_some_and(|id| previous.get(uri.as_str()) == Some(id));
+                items.push(if unchanged {
+                    WorkspaceDocumentDiagnosticReport::Unchanged(
+                        WorkspaceUnchangedDocumentDiagnosticReport {
+                            uri,
+                            version,
+                            unchanged_document_diagnostic_report:
+                                UnchangedDocumentDiagnosticReport {
+                                    result_id: report.result_id.unwrap_or_default(),
+                                },
+                        },
+                    )
+                } else {
+                    WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
                         uri,
-                        version: file.version.map(i64::from),
-                        full_document_diagnostic_report: full_report(diagnostics),
-                    },
-                ));
+                        version,
+                        full_document_diagnostic_report: report,
+                    })
+                });
             }
+        }
+        let mut gone: Vec<&String> = previous
+            .keys()
+            .filter(|uri| !reported.contains(*uri))
+            .collect();
+        gone.sort();
+        for uri in gone {
+            let Ok(uri) = uri.parse::<Uri>() else {
+                continue;
+            };
+            items.push(WorkspaceDocumentDiagnosticReport::Full(
+                WorkspaceFullDocumentDiagnosticReport {
+                    uri,
+                    version: None,
+                    full_document_diagnostic_report: full_report(Vec::new()),
+                },
+            ));
         }
         items
     })?;

@@ -309,6 +309,35 @@ async fn without_client_watchers_the_server_watches_the_disk() {
     client.shutdown().await;
 }
 
+/// Helix accepts a watcher registration but reports only the files it
+/// writes itself: the server watches the disk for it anyway.
+#[tokio::test]
+async fn helix_registers_watchers_but_the_server_watches_the_disk() {
+    let (_temp, root) = overrides_example();
+    let mut client = TestClient::start_as(
+        &root,
+        capabilities(),
+        json!({}),
+        Value::Null,
+        common::test_options(),
+        json!({"name": "helix", "version": "25.7.1"}),
+    )
+    .await;
+    client
+        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .await;
+    assert!(!client
+        .server_requests
+        .contains(&"client/registerCapability".to_owned()));
+    let extra = root.join("zz_checked_out.tf");
+    fs::write(&extra, "variable \"region\" {}\n").unwrap();
+    let published = client
+        .wait_for_diagnostics(&extra, |p| !codes(p).is_empty())
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    client.shutdown().await;
+}
+
 #[tokio::test]
 async fn hover_definition_references_and_symbols_on_an_overridden_resource() {
     let (_temp, root) = overrides_example();
@@ -563,6 +592,76 @@ async fn pull_diagnostics_when_the_client_asks_for_them() {
         .wait_for("$/progress", |p| p["value"]["kind"] == "end")
         .await;
     assert!(client.drain("textDocument/publishDiagnostics").is_empty());
+    client.shutdown().await;
+}
+
+/// Result ids: a report the client already holds comes back `unchanged`
+/// (VS Code sends its ids with every pull), a changed one in full, and a
+/// file the client had a report of that is gone gets an empty report.
+#[tokio::test]
+async fn pulls_with_result_ids_answer_unchanged_and_clear_deleted_files() {
+    let (_temp, root) = overrides_example();
+    let mut capabilities = capabilities();
+    capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
+    capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
+    let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
+    let network = root.join("network.tf");
+    client.open(&network, 1, &fs::read_to_string(&network).unwrap());
+    let pull = |previous: Option<&str>| json!({"textDocument": {"uri": uri(&network)}, "previousResultId": previous});
+    let first = client.request("textDocument/diagnostic", pull(None)).await;
+    assert_eq!(first["kind"], "full");
+    let id = first["resultId"].as_str().unwrap().to_owned();
+    let again = client
+        .request("textDocument/diagnostic", pull(Some(&id)))
+        .await;
+    assert_eq!(again["kind"], "unchanged", "{again}");
+    assert_eq!(again["resultId"], id.as_str());
+    // An edit that changes the file's diagnostics: a full report, a new id.
+    client.change(&network, 2, [0, 0, 0, 0], "locals {\n  name = 1\n}\n");
+    let changed = client
+        .request("textDocument/diagnostic", pull(Some(&id)))
+        .await;
+    assert_eq!(changed["kind"], "full", "{changed}");
+    assert_ne!(changed["resultId"], id.as_str());
+
+    let workspace = client
+        .request("workspace/diagnostic", json!({"previousResultIds": []}))
+        .await;
+    let ids: Vec<Value> = workspace["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| json!({"uri": item["uri"], "value": item["resultId"]}))
+        .collect();
+    let extra = root.join("zz_gone.tf");
+    let mut previous = ids.clone();
+    previous.push(json!({"uri": uri(&extra), "value": "0000"}));
+    let workspace = client
+        .request(
+            "workspace/diagnostic",
+            json!({ "previousResultIds": previous }),
+        )
+        .await;
+    let items = workspace["items"].as_array().unwrap();
+    let kinds: Vec<(&str, &str)> = items
+        .iter()
+        .map(|item| {
+            (
+                item["uri"].as_str().unwrap(),
+                item["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    for id in &ids {
+        let uri = id["uri"].as_str().unwrap();
+        assert!(kinds.contains(&(uri, "unchanged")), "{uri}: {kinds:?}");
+    }
+    let gone = items
+        .iter()
+        .find(|item| item["uri"] == uri(&extra).as_str())
+        .expect("a report for the file that is gone");
+    assert_eq!(gone["kind"], "full");
+    assert_eq!(gone["items"], json!([]));
     client.shutdown().await;
 }
 

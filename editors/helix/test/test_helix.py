@@ -13,7 +13,8 @@ Helix cannot be installed here (no registry ships it), so this replays it:
   `helix-lsp-types`, for release 25.07.1 and for master at 079a789e
   (2026-07-23), which added pull diagnostics. Both offer positions in UTF-8,
   UTF-32, UTF-16 (in that order) and both accept dynamic registration of
-  watched files, though Helix reports only the files it writes itself.
+  watched files, though Helix reports only the files it writes itself (so
+  the server registers none for Helix and watches the disk itself).
   Master spells the refresh capability `workspace.diagnostic` (singular,
   a helix-lsp-types quirk), so a server reading the spec's
   `workspace.diagnostics` sees no refresh support.
@@ -465,12 +466,8 @@ class Replay:
         # Helix offers UTF-8 first; server.md: UTF-8 when offered.
         self.assertEqual(helix.server_capabilities["positionEncoding"], "utf-8")
         self.assertEqual(helix.server_capabilities["textDocumentSync"]["change"], 2)
-        # Helix accepts the registration (and then reports what it writes).
-        registration = helix.wait_for("the watched-files registration", lambda: next(
-            (r for r in helix.registrations if r["method"] == "workspace/didChangeWatchedFiles"), None))
-        globs = [w["globPattern"] for w in registration["registerOptions"]["watchers"]]
-        for name in ["main.tf", "a.tofu", "b.tf.json", "c.tofu.json"]:
-            self.assertTrue(any(globset_match(g, str(self.module / name)) for g in globs), name)
+        # Helix would accept a watcher registration but report only what it
+        # writes itself: the server registers none and watches the disk.
 
         main = self.module / "main.tf"
         helix.open(main, "terraform")  # the hcl language's language-id
@@ -507,7 +504,18 @@ class Replay:
         self.assertEqual(codes(diagnostics), ["duplicate-block"])
         self.assertEqual(diagnostics[0]["range"]["start"], {"line": 0, "character": 9})
 
-        # `:write` of a new override file: Helix reports it as CHANGED.
+        self.assertEqual(
+            [r for r in helix.registrations if r["method"] == "workspace/didChangeWatchedFiles"], [])
+        # Another program (a `git checkout`) writes a file: the server sees it.
+        checked_out = self.module / "zz_checked_out.tf"
+        checked_out.write_text('variable "region" {}\n')
+        by_file = helix.published_files(
+            "diagnostics of a file written by another program",
+            lambda f: codes(f.get("zz_checked_out.tf", [])) == ["duplicate-block"])
+        self.assertEqual(codes(by_file["zz_checked_out.tf"]), ["duplicate-block"])
+        checked_out.unlink()
+
+        # `:write` of a new override file: the server's own watcher sees it.
         helix.write(self.module / "zz_override.tf", 'resource "aws_instance" "web" {\n  ami = "ami-from-helix"\n}\n')
         block = helix.wait_for("hover to show zz_override.tf", lambda: (
             b := first_code_block(helix.hover(main, 0, 10))) and "# zz_override.tf:2" in b and b)

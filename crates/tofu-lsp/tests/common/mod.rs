@@ -103,6 +103,27 @@ impl TestClient {
         configuration: Value,
         options: tofu_lsp::ServerOptions,
     ) -> TestClient {
+        TestClient::start_as(
+            root,
+            capabilities,
+            init_options,
+            configuration,
+            options,
+            Value::Null,
+        )
+        .await
+    }
+
+    /// [`TestClient::start_with_options`] for a client that names itself
+    /// (`clientInfo`).
+    pub async fn start_as(
+        root: &Path,
+        capabilities: Value,
+        init_options: Value,
+        configuration: Value,
+        options: tofu_lsp::ServerOptions,
+        client_info: Value,
+    ) -> TestClient {
         let (client_side, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
         let (client_read, mut client_write) = tokio::io::split(client_side);
@@ -169,7 +190,8 @@ impl TestClient {
             .request(
                 "initialize",
                 json!({"processId": null, "rootUri": uri(root), "workspaceFolders": folder,
-                       "capabilities": capabilities, "initializationOptions": init_options}),
+                       "capabilities": capabilities, "initializationOptions": init_options,
+                       "clientInfo": client_info}),
             )
             .await;
         client.notify("initialized", json!({}));
