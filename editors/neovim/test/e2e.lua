@@ -317,6 +317,32 @@ test('settings: tofuVersion from vim.lsp.config, then changed while running', fu
   server_then_buffer(versions_buf, {})
 end)
 
+test('without the binary on PATH, one clear message and no client', function()
+  client:stop()
+  wait_for('the client to stop', function()
+    return client:is_stopped()
+  end)
+  vim.lsp.config('tofu_lens', { cmd = { 'tofu-lens-not-installed', 'serve' } })
+  vim.g.tofu_lens_missing_reported = nil
+  local messages = {}
+  local notify = vim.notify
+  vim.notify = function(message, level)
+    table.insert(messages, { message, level })
+  end
+  local ok, err = pcall(function()
+    vim.cmd('bufdo bwipeout!')
+    vim.cmd.edit(vim.fs.joinpath(module_dir, 'network.tf'))
+    vim.cmd.edit(vim.fs.joinpath(module_dir, 'main.tf'))
+    vim.wait(200)
+  end)
+  vim.notify = notify
+  assert(ok, err)
+  eq(1, #messages, 'one message for two files')
+  assert(messages[1][1]:find('`tofu-lens-not-installed` is not on PATH', 1, true), messages[1][1])
+  assert(messages[1][1]:find('cargo install --locked', 1, true), messages[1][1])
+  eq(0, #vim.lsp.get_clients({ name = 'tofu_lens' }), 'no client started')
+end)
+
 vim.api.nvim_create_autocmd('VimEnter', {
   once = true,
   callback = vim.schedule_wrap(function()
