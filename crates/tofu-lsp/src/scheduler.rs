@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tofu_ide::{Analysis, Change};
 use tower_lsp_server::ls_types::Diagnostic;
@@ -59,6 +60,11 @@ impl Scheduling {
         self.dirs.keys().map(PathBuf::as_path)
     }
 
+    /// How long the last analysis of `dir` took.
+    pub fn last_analysis(&self, dir: &Path) -> Option<Duration> {
+        self.dirs.get(dir).and_then(|state| state.last_analysis)
+    }
+
     /// True when `dir` is waiting to be read from disk.
     pub fn needs_disk_read(&self, dir: &Path) -> bool {
         self.dirs
@@ -86,6 +92,8 @@ struct DirState {
     /// that an unchanged file is not sent again and a file that disappears or
     /// leaves the scope gets an empty list.
     published: BTreeMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
+    /// How long the last analysis took (unknown before the first).
+    last_analysis: Option<Duration>,
     /// Held while the directory is read or analysed, so that a request that
     /// needs a fresh analysis waits for the worker instead of redoing its work.
     analysis_lock: Arc<tokio::sync::Mutex<()>>,
@@ -105,9 +113,28 @@ pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, d
     }
 }
 
+/// Analyses that took less than this last time run without waiting: a
+/// keystroke in a small directory is published at once, and only expensive
+/// directories wait for a burst of keystrokes to end.
+pub const CHEAP_ANALYSIS: Duration = Duration::from_millis(5);
+
+/// How long `dir` waits before its next analysis: nothing when its last
+/// analysis was cheap, the configured debounce otherwise (and before the
+/// first one, whose cost is unknown).
+fn pause_before_analysis(shared: &Shared, dir: &Path) -> Duration {
+    let last = shared.session().scheduling().last_analysis(dir);
+    match last {
+        Some(took) if took < CHEAP_ANALYSIS => Duration::ZERO,
+        _ => shared.options.debounce,
+    }
+}
+
 async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
     if debounce {
-        tokio::time::sleep(shared.options.debounce).await;
+        let pause = pause_before_analysis(&shared, &dir);
+        if !pause.is_zero() {
+            tokio::time::sleep(pause).await;
+        }
     }
     loop {
         let analysed = refresh_dir(&shared, &dir).await;
@@ -127,7 +154,12 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
         if !again {
             break;
         }
-        tokio::time::sleep(shared.options.debounce).await;
+        let pause = pause_before_analysis(&shared, &dir);
+        if pause.is_zero() {
+            tokio::task::yield_now().await;
+        } else {
+            tokio::time::sleep(pause).await;
+        }
     }
 }
 
@@ -199,8 +231,11 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
     let started = std::time::Instant::now();
     match tokio::task::spawn_blocking(move || job.run()).await {
         Ok(finished) => {
-            tracing::debug!("analysed {} in {:?}", dir.display(), started.elapsed());
-            shared.session().host_mut().finish_analysis(finished);
+            let took = started.elapsed();
+            tracing::debug!("analysed {} in {:?}", dir.display(), took);
+            let mut session = shared.session();
+            session.host_mut().finish_analysis(finished);
+            session.scheduling_mut().state(dir).last_analysis = Some(took);
             true
         }
         Err(error) => {

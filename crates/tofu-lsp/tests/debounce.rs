@@ -1,0 +1,47 @@
+//! The debounce adapts: a directory whose last analysis was cheap is
+//! analysed and published at once after a keystroke; only expensive ones
+//! wait. The server here runs with a 10-second debounce, so a publication
+//! within 5 seconds of the edit shows the wait was skipped.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+use std::fs;
+use std::time::Duration;
+
+use common::{capabilities, codes, overrides_example, test_options, TestClient};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn a_cheap_directory_is_published_without_the_debounce() {
+    let (_temp, root) = overrides_example();
+    let options = tofu_lsp::ServerOptions {
+        debounce: Duration::from_secs(10),
+        ..test_options()
+    };
+    let mut client =
+        TestClient::start_with_options(&root, capabilities(), json!({}), Value::Null, options)
+            .await;
+    let main = root.join("main.tf");
+    // The first analysis comes from the workspace scan, which never waits.
+    client.wait_for_diagnostics(&main, |_| true).await;
+    client.open(&main, 1, &fs::read_to_string(&main).unwrap());
+    client
+        .wait_for_diagnostics(&main, |p| p["version"] == 1)
+        .await;
+    client.change(
+        &main,
+        2,
+        [0, 0, 0, 0],
+        "variable \"zz\" {}\nvariable \"zz\" {}\n",
+    );
+    let published = tokio::time::timeout(
+        Duration::from_secs(5),
+        client.wait_for_diagnostics(&main, |p| p["version"] == 2),
+    )
+    .await
+    .expect("the edit was published without waiting for the 10 s debounce");
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    client.shutdown().await;
+}
