@@ -22,6 +22,7 @@ mod editing;
 mod lsp;
 mod machine;
 mod peer;
+mod peers;
 mod serve;
 mod synthetic;
 
@@ -105,7 +106,13 @@ fn main() {
     // Arguments: [CORPUS_DIR] [--only CASE]. --only runs one case (a name of the
     // table, or `peer`) 20 times as often, for profiling; `memory` and the peer
     // keep their usual number of runs.
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // --peers DIR: tofu-ls and terraform-ls from DIR, side by side (peers.rs).
+    let peers_dir = args.iter().position(|a| a == "--peers").map(|i| {
+        let dir = args.get(i + 1).cloned().unwrap_or_default();
+        args.drain(i..(i + 2).min(args.len()));
+        PathBuf::from(dir)
+    });
     let only = args
         .iter()
         .position(|a| a == "--only")
@@ -351,6 +358,10 @@ fn main() {
         }
     }
 
+    if let Some(dir) = peers_dir.filter(|_| wanted("peers")) {
+        peer_table(&corpus, &dir, &mut skipped);
+    }
+
     println!("| case | input | median ms | p10 ms | p90 ms | p95 ms | runs |");
     println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
     for sample in &samples {
@@ -471,4 +482,64 @@ fn main() {
         println!();
         println!("skipped: {reason}");
     }
+}
+
+/// The language servers side by side (`--peers DIR`), as a Markdown table.
+fn peer_table(corpus: &Path, dir: &Path, skipped: &mut Vec<String>) {
+    let binary = match serve::server_binary() {
+        Ok(binary) => binary,
+        Err(error) => {
+            skipped.push(format!("peers: {error}"));
+            return;
+        }
+    };
+    let workspace = match peers::workspace(corpus, Path::new("examples/overrides")) {
+        Ok(workspace) => workspace,
+        Err(error) => {
+            skipped.push(format!("peers: {error}"));
+            return;
+        }
+    };
+    let (servers, missing) = peers::servers(&binary, dir);
+    skipped.extend(missing);
+    println!("Language servers on one workspace (the cloudposse tree and examples/overrides), opening overrides/main.tf, override.tf and network.tf:");
+    println!();
+    println!("| server | first diagnostics of main.tf | peak RSS | hover p50 | hover shows override.tf's `instance_type` | diagnostics published for the example |");
+    println!("| --- | ---: | ---: | ---: | --- | --- |");
+    for (name, binary) in servers {
+        match peers::run(&name, &binary, workspace.path()) {
+            Ok(run) => {
+                let shown = |d: Option<Duration>| {
+                    d.map_or("none".to_owned(), |d| format!("{} ms", millis(d)))
+                };
+                let published: Vec<String> = run
+                    .diagnostics
+                    .iter()
+                    .map(|(file, n)| format!("{file}: {n}"))
+                    .collect();
+                println!(
+                    "| {} | {} | {} | {} | {} | {} |",
+                    run.name,
+                    shown(run.first_diagnostics),
+                    run.peak_rss.map_or("–".to_owned(), |bytes| format!(
+                        "{:.0} MB",
+                        bytes as f64 / 1e6
+                    )),
+                    shown(run.hover_median),
+                    if run.hover_shows_override {
+                        "yes"
+                    } else {
+                        "no"
+                    },
+                    if published.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        published.join(", ")
+                    }
+                );
+            }
+            Err(error) => skipped.push(format!("peer {name}: {error}")),
+        }
+    }
+    println!();
 }
