@@ -59,8 +59,8 @@ pub(crate) fn collect_primary(
                         module,
                         Code::DuplicateBlock,
                         "Duplicate required providers configuration",
-                        "Required providers were already declared at",
-                        "A module may have only one required_providers block.",
+                        "A module may have only one required providers configuration. The required providers were previously configured at",
+                        "",
                         here,
                         first,
                     )),
@@ -107,8 +107,8 @@ pub(crate) fn collect_primary(
                         module,
                         Code::DuplicateBlock,
                         "Duplicate encryption configuration",
-                        "An encryption configuration was already given at",
-                        "A module may have only one encryption block.",
+                        "A module may have only one encryption configuration. Encryption was previously configured at",
+                        "",
                         here,
                         first,
                     )),
@@ -230,9 +230,17 @@ pub(crate) fn apply_override_file(
         }
     }
     // Backends are applied first, then clouds, so a cloud block wins.
-    for (kind_blocks, summary) in [
-        (&backends, "Duplicate backend configuration"),
-        (&clouds, "Duplicate cloud configurations"),
+    for (kind_blocks, summary, detail_prefix) in [
+        (
+            &backends,
+            "Duplicate backend configuration",
+            "Each override file may have only one backend configuration. A backend was previously configured at",
+        ),
+        (
+            &clouds,
+            "Duplicate cloud configurations",
+            "A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at",
+        ),
     ] {
         match kind_blocks.as_slice() {
             [] => {}
@@ -250,7 +258,7 @@ pub(crate) fn apply_override_file(
                     module,
                     Code::DuplicateBackend,
                     summary,
-                    "An override file may give only one block of this kind; none of them is applied. The first one is at",
+                    detail_prefix,
                     "",
                     Location::new(file_id, second.header),
                     first_location,
@@ -269,8 +277,8 @@ pub(crate) fn apply_override_file(
                 module,
                 Code::DuplicateBlock,
                 "Duplicate encryption configuration",
-                "An encryption configuration was already given in this override file at",
-                "An override file may have only one encryption block.",
+                "Each override file may have only one encryption configuration. Encryption was previously configured at",
+                "",
                 Location::new(file_id, encryption.header),
                 first,
             ));
