@@ -317,6 +317,17 @@ impl AnalysisHost {
     /// Stores a finished analysis unless a newer one is stored already.
     /// Returns whether it was stored.
     pub fn finish_analysis(&mut self, finished: FinishedAnalysis) -> bool {
+        self.finish_analysis_returning_old(finished).0
+    }
+
+    /// [`AnalysisHost::finish_analysis`], handing back the snapshot that is
+    /// no longer needed (the one replaced, or the result if it came too
+    /// late) instead of dropping it here: freeing a large module's analysis
+    /// takes a while, and the caller may do it off its hot path.
+    pub fn finish_analysis_returning_old(
+        &mut self,
+        finished: FinishedAnalysis,
+    ) -> (bool, Option<ModuleSnapshot>) {
         let FinishedAnalysis { snapshot, cache } = finished;
         if let Some(inputs) = self.modules.get_mut(&snapshot.dir) {
             if inputs.cache.is_none() {
@@ -328,9 +339,11 @@ impl AnalysisHost {
             .get(&snapshot.dir)
             .is_none_or(|stored| stored.generation < snapshot.generation);
         if newer {
-            Arc::make_mut(&mut self.analyses).insert(snapshot.dir.clone(), snapshot);
+            let replaced = Arc::make_mut(&mut self.analyses).insert(snapshot.dir.clone(), snapshot);
+            (true, replaced)
+        } else {
+            (false, Some(snapshot))
         }
-        newer
     }
 
     /// Analyses `dir` now, on this thread, if it is stale.

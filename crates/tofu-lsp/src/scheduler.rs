@@ -233,9 +233,17 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
         Ok(finished) => {
             let took = started.elapsed();
             tracing::debug!("analysed {} in {:?}", dir.display(), took);
-            let mut session = shared.session();
-            session.host_mut().finish_analysis(finished);
-            session.scheduling_mut().state(dir).last_analysis = Some(took);
+            let old = {
+                let mut session = shared.session();
+                let (_, old) = session.host_mut().finish_analysis_returning_old(finished);
+                session.scheduling_mut().state(dir).last_analysis = Some(took);
+                old
+            };
+            // Freeing the previous analysis of a large module takes
+            // milliseconds: not under the lock, not before publishing.
+            if let Some(old) = old {
+                tokio::task::spawn_blocking(move || drop(old));
+            }
             true
         }
         Err(error) => {
