@@ -23,6 +23,7 @@ mod lsp;
 mod machine;
 mod peer;
 mod peers;
+mod scale;
 mod serve;
 mod synthetic;
 
@@ -358,6 +359,11 @@ fn main() {
         }
     }
 
+    // The scale case only when asked for (`--only scale`): it builds up to
+    // 50 copies of the corpus and runs the server on each.
+    if only.as_deref() == Some("scale") {
+        scale_table(&corpus, &mut skipped);
+    }
     if let Some(dir) = peers_dir.filter(|_| wanted("peers")) {
         peer_table(&corpus, &dir, &mut skipped);
     }
@@ -539,6 +545,54 @@ fn peer_table(corpus: &Path, dir: &Path, skipped: &mut Vec<String>) {
                 );
             }
             Err(error) => skipped.push(format!("peer {name}: {error}")),
+        }
+    }
+    println!();
+}
+
+/// The scale case (`--only scale`): check and the server over 1, 10 and 50
+/// copies of the corpus, per file.
+fn scale_table(corpus: &Path, skipped: &mut Vec<String>) {
+    let binary = match serve::server_binary() {
+        Ok(binary) => binary,
+        Err(error) => {
+            skipped.push(format!("scale: {error}"));
+            return;
+        }
+    };
+    println!(
+        "Scale: N hard-linked copies of {} (check with every core; the server indexing them):",
+        corpus.display()
+    );
+    println!();
+    println!("| copies | files | check wall s | check CPU s | wall / CPU | check peak RSS MB | check wall µs / file | server indexing s | server VmHWM MB | server KB / file |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for copies in [1, 10, 50] {
+        match scale::run(&binary, corpus, copies, true) {
+            Ok(run) => {
+                let files = run.files.max(1) as f64;
+                let wall = run.check_wall.as_secs_f64();
+                let cpu = run.check_cpu.as_secs_f64();
+                println!(
+                    "| {} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.0} | {} | {} | {} |",
+                    run.copies,
+                    run.files,
+                    wall,
+                    cpu,
+                    wall / cpu.max(f64::MIN_POSITIVE),
+                    run.check_peak_rss as f64 / 1e6,
+                    wall * 1e6 / files,
+                    run.index_time
+                        .map_or("–".to_owned(), |t| format!("{:.2}", t.as_secs_f64())),
+                    run.server_peak_rss
+                        .map_or("–".to_owned(), |b| format!("{:.0}", b as f64 / 1e6)),
+                    run.server_peak_rss.map_or("–".to_owned(), |b| format!(
+                        "{:.1}",
+                        b as f64 / 1e3 / files
+                    )),
+                );
+            }
+            Err(error) => skipped.push(format!("scale, {copies} copies: {error}")),
         }
     }
     println!();
