@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::lsp::{file_uri, Client, Result};
-use crate::serve::TempDir;
+use crate::serve::{self, TempDir};
 
 pub struct PeerRun {
     pub name: String,
@@ -37,26 +37,9 @@ pub struct PeerRun {
 /// A workspace with the corpus tree and the overrides example.
 pub fn workspace(corpus: &Path, example: &Path) -> Result<TempDir> {
     let dir = TempDir::new("peers")?;
-    copy_tree(corpus, &dir.path().join("corpus"))?;
-    copy_tree(example, &dir.path().join("overrides"))?;
+    serve::copy_tree(corpus, &dir.path().join("corpus"), false)?;
+    serve::copy_tree(example, &dir.path().join("overrides"), false)?;
     Ok(dir)
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to).map_err(|error| format!("{}: {error}", to.display()))?;
-    let entries =
-        std::fs::read_dir(from).map_err(|error| format!("{}: {error}", from.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            copy_tree(&path, &target)?;
-        } else if path.is_file() {
-            std::fs::copy(&path, &target)
-                .map_err(|error| format!("{}: {error}", path.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// The servers to run: tofu-lens, then each peer found in `dir`.

@@ -29,32 +29,9 @@ pub fn tree(corpus: &Path, copies: usize) -> Result<(TempDir, usize)> {
     let dir = TempDir::new(&format!("scale-{copies}"))?;
     let mut files = 0;
     for copy in 0..copies {
-        files += link_tree(corpus, &dir.path().join(format!("copy{copy:03}")))?;
+        files += serve::copy_tree(corpus, &dir.path().join(format!("copy{copy:03}")), true)?;
     }
     Ok((dir, files))
-}
-
-fn link_tree(from: &Path, to: &Path) -> Result<usize> {
-    std::fs::create_dir_all(to).map_err(|error| format!("{}: {error}", to.display()))?;
-    let mut files = 0;
-    let entries =
-        std::fs::read_dir(from).map_err(|error| format!("{}: {error}", from.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            files += link_tree(&path, &target)?;
-        } else if path.is_file() {
-            std::fs::hard_link(&path, &target)
-                .or_else(|_| std::fs::copy(&path, &target).map(|_| ()))
-                .map_err(|error| format!("{}: {error}", path.display()))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if tofu_module::discovery::has_config_extension(&name) {
-                files += 1;
-            }
-        }
-    }
-    Ok(files)
 }
 
 /// `tofu-lens check` over `root`: wall time, and the CPU time and peak RSS

@@ -65,6 +65,33 @@ fn build_server(cargo: &Path, exe_dir: &Path) -> Result<()> {
 /// A directory under the system temp dir, removed when dropped.
 pub struct TempDir(PathBuf);
 
+/// Copies the tree `from` to `to` (hard links when `link`, falling back to
+/// copies); returns how many configuration files it holds.
+pub fn copy_tree(from: &Path, to: &Path, link: bool) -> Result<usize> {
+    std::fs::create_dir_all(to).map_err(|error| format!("{}: {error}", to.display()))?;
+    let mut files = 0;
+    let entries =
+        std::fs::read_dir(from).map_err(|error| format!("{}: {error}", from.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            files += copy_tree(&path, &target, link)?;
+        } else if path.is_file() {
+            let linked = link && std::fs::hard_link(&path, &target).is_ok();
+            if !linked {
+                std::fs::copy(&path, &target)
+                    .map_err(|error| format!("{}: {error}", path.display()))?;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if tofu_module::discovery::has_config_extension(&name) {
+                files += 1;
+            }
+        }
+    }
+    Ok(files)
+}
+
 impl TempDir {
     pub fn new(label: &str) -> Result<TempDir> {
         let path = std::env::temp_dir().join(format!("tofu-bench-{}-{label}", std::process::id()));

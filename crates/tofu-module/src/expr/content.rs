@@ -137,6 +137,55 @@ fn syntax_error(summary: &str, detail: &str, range: TextRange) -> SyntaxError {
     }
 }
 
+/// The value of a JSON string literal, quotes included (JSON's escapes
+/// decoded, a surrogate pair joined; single quotes, which the JSON parser
+/// refuses, are read too); `None` when it is not one.
+pub(crate) fn json_string_value(literal: &str) -> Option<String> {
+    let quote = literal.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let inner = literal.strip_prefix(quote)?.strip_suffix(quote)?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let escaped = match chars.next()? {
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let high = hex4(&mut chars)?;
+                if (0xD800..0xDC00).contains(&high) {
+                    if chars.next()? != '\\' || chars.next()? != 'u' {
+                        return None;
+                    }
+                    let low = hex4(&mut chars)?;
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return None;
+                    }
+                    char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?
+                } else {
+                    char::from_u32(high)?
+                }
+            }
+            other => other,
+        };
+        out.push(escaped);
+    }
+    Some(out)
+}
+
+fn hex4(chars: &mut std::str::Chars<'_>) -> Option<u32> {
+    let mut value = 0;
+    for _ in 0..4 {
+        value = value * 16 + chars.next()?.to_digit(16)?;
+    }
+    Some(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

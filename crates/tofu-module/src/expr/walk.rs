@@ -243,49 +243,7 @@ impl Walker<'_> {
     }
 }
 
-/// Decodes a JSON string literal, quotes included; `None` when it is not one.
-pub(crate) fn json_string_content(literal: &str) -> Option<String> {
-    let inner = literal.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        let escaped = match chars.next()? {
-            'b' => '\u{8}',
-            'f' => '\u{c}',
-            'n' => '\n',
-            'r' => '\r',
-            't' => '\t',
-            'u' => {
-                let high = hex4(&mut chars)?;
-                if (0xD800..0xDC00).contains(&high) {
-                    if chars.next()? != '\\' || chars.next()? != 'u' {
-                        return None;
-                    }
-                    let low = hex4(&mut chars)?;
-                    let combined = 0x10000 + ((high - 0xD800) << 10) + low.checked_sub(0xDC00)?;
-                    char::from_u32(combined)?
-                } else {
-                    char::from_u32(high)?
-                }
-            }
-            other => other,
-        };
-        out.push(escaped);
-    }
-    Some(out)
-}
-
-fn hex4(chars: &mut std::str::Chars<'_>) -> Option<u32> {
-    let mut value = 0;
-    for _ in 0..4 {
-        value = value * 16 + chars.next()?.to_digit(16)?;
-    }
-    Some(value)
-}
+pub(crate) use super::content::json_string_value as json_string_content;
 
 #[cfg(test)]
 mod tests {

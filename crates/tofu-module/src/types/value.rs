@@ -246,49 +246,7 @@ fn negate(number: &str) -> String {
     }
 }
 
-/// Decodes a JSON string literal, quotes included. `None` if it is not one.
-pub(crate) fn decode_json_string(literal: &str) -> Option<String> {
-    let quote = literal.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let inner = literal.strip_prefix(quote)?.strip_suffix(quote)?;
-    let mut decoded = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            decoded.push(c);
-            continue;
-        }
-        match chars.next()? {
-            'b' => decoded.push('\u{8}'),
-            'f' => decoded.push('\u{c}'),
-            'n' => decoded.push('\n'),
-            'r' => decoded.push('\r'),
-            't' => decoded.push('\t'),
-            'u' => {
-                let high = hex4(&mut chars)?;
-                let code = if (0xD800..0xDC00).contains(&high) {
-                    if chars.next()? != '\\' || chars.next()? != 'u' {
-                        return None;
-                    }
-                    let low = hex4(&mut chars)?;
-                    0x10000 + ((high - 0xD800) << 10) + (low.checked_sub(0xDC00)? & 0x3FF)
-                } else {
-                    high
-                };
-                decoded.push(char::from_u32(code)?);
-            }
-            other => decoded.push(other),
-        }
-    }
-    Some(decoded)
-}
-
-fn hex4(chars: &mut std::str::Chars<'_>) -> Option<u32> {
-    let mut code = 0;
-    for _ in 0..4 {
-        code = code * 16 + chars.next()?.to_digit(16)?;
-    }
-    Some(code)
-}
+pub(crate) use crate::expr::content::json_string_value as decode_json_string;
 
 /// The parts of a decimal number: sign, all digits, and where the decimal
 /// point falls among them.
