@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::{FileRole, ModuleAnalysis};
+use tofu_module::ModuleAnalysis;
 use tofu_syntax::{Code, Diagnostic, FileId, Location, Severity, TextRange};
 
 use crate::host::{split_path, ModuleSnapshot};
+use crate::summary::ModuleSummary;
 
 /// A byte range in one file, with the text it refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,9 +73,15 @@ pub struct FileDiagnostics {
 }
 
 /// An immutable view of every stored module analysis. Cheap to clone.
+///
+/// Every analysed directory has a summary (diagnostics, symbols, calls);
+/// the full analysis, which hover, navigation, completion and rename read, is
+/// there for the directories the host keeps it for
+/// ([`crate::AnalysisHost::keep_full_analyses`]).
 #[derive(Clone, Debug)]
 pub struct Analysis {
     modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+    summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
 }
 
 /// A file of an analysed module, found by path.
@@ -95,11 +102,14 @@ impl<'a> FileInModule<'a> {
 }
 
 impl Analysis {
-    pub(crate) fn new(modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>) -> Analysis {
-        Analysis { modules }
+    pub(crate) fn new(
+        modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+        summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    ) -> Analysis {
+        Analysis { modules, summaries }
     }
 
-    /// The analysis of module directory `dir`.
+    /// The full analysis of module directory `dir`, where the host keeps it.
     pub fn module(&self, dir: &Path) -> Option<&ModuleSnapshot> {
         self.modules.get(dir)
     }
@@ -123,36 +133,24 @@ impl Analysis {
 
     /// Diagnostics for every file of module directory `dir` (every file the
     /// analysis saw, including files without diagnostics), sorted by path.
+    /// Kept for every analysed directory, also where the full analysis is not.
     pub fn module_diagnostics(&self, dir: &Path) -> Vec<FileDiagnostics> {
-        let Some(module) = self.modules.get(dir) else {
-            return Vec::new();
-        };
-        let analysis = &module.analysis;
-        let mut out: Vec<FileDiagnostics> = analysis
-            .files
-            .iter()
-            .map(|file| FileDiagnostics {
-                path: module.path_of(&file.name),
-                version: module.buffer_versions.get(&file.name).copied(),
-                text: Arc::clone(&file.text),
-                diagnostics: Vec::new(),
-            })
-            .collect();
-        for diagnostic in &analysis.diagnostics {
-            let Some(converted) = editor_diagnostic(module, diagnostic) else {
-                continue;
-            };
-            if let Some(slot) = out.get_mut(diagnostic.subject.file.0 as usize) {
-                slot.diagnostics.push(converted);
-            }
-        }
-        for (file, slot) in analysis.files.iter().zip(out.iter_mut()) {
-            let is_open = module.buffer_versions.contains_key(&file.name);
-            if file.role == FileRole::Ignored && is_open {
-                slot.diagnostics.push(file_ignored(&file.text));
-            }
-        }
-        out
+        self.summaries
+            .get(dir)
+            .map(|summary| summary.files.clone())
+            .unwrap_or_default()
+    }
+
+    /// The input generation of the latest analysis of `dir` (0: none yet).
+    pub fn generation(&self, dir: &Path) -> u64 {
+        self.summaries
+            .get(dir)
+            .map_or(0, |summary| summary.generation)
+    }
+
+    /// The summary of every analysed module directory.
+    pub(crate) fn summaries(&self) -> impl Iterator<Item = &ModuleSummary> {
+        self.summaries.values().map(Arc::as_ref)
     }
 
     /// The diagnostics of one file, as [`Analysis::module_diagnostics`] gives them.
@@ -183,7 +181,10 @@ fn location_range(module: &ModuleSnapshot, location: Location) -> Option<FileRan
     file_range(module, location.file, range)
 }
 
-fn editor_diagnostic(module: &ModuleSnapshot, diagnostic: &Diagnostic) -> Option<EditorDiagnostic> {
+pub(crate) fn editor_diagnostic(
+    module: &ModuleSnapshot,
+    diagnostic: &Diagnostic,
+) -> Option<EditorDiagnostic> {
     // A diagnostic about the directory itself has no place in a file.
     diagnostic.subject.range?;
     let subject = location_range(module, diagnostic.subject)?;
@@ -229,7 +230,7 @@ fn editor_diagnostic(module: &ModuleSnapshot, diagnostic: &Diagnostic) -> Option
 }
 
 /// The `file-ignored` hint for an open document whose name OpenTofu skips.
-fn file_ignored(text: &str) -> EditorDiagnostic {
+pub(crate) fn file_ignored(text: &str) -> EditorDiagnostic {
     let whole = TextRange::from_usize(0, text.len()).widened(text);
     EditorDiagnostic {
         code: Code::FileIgnored,

@@ -22,6 +22,7 @@ use tofu_module::discovery::has_config_extension;
 use tofu_module::{analyze, Config, FileContent, InputFile, ModuleAnalysis, ParseCache};
 
 use crate::analysis::Analysis;
+use crate::summary::ModuleSummary;
 
 /// One change to the inputs.
 #[derive(Clone, Debug)]
@@ -103,6 +104,7 @@ pub struct AnalysisJob {
 #[derive(Debug)]
 pub struct FinishedAnalysis {
     pub snapshot: ModuleSnapshot,
+    summary: Arc<ModuleSummary>,
     cache: ParseCache,
 }
 
@@ -115,13 +117,15 @@ impl AnalysisJob {
     /// large directory.
     pub fn run(mut self) -> FinishedAnalysis {
         let analysis = analyze(&self.inputs, &self.config, &mut self.cache);
+        let snapshot = ModuleSnapshot {
+            dir: self.dir,
+            generation: self.generation,
+            analysis: Arc::new(analysis),
+            buffer_versions: self.buffer_versions,
+        };
         FinishedAnalysis {
-            snapshot: ModuleSnapshot {
-                dir: self.dir,
-                generation: self.generation,
-                analysis: Arc::new(analysis),
-                buffer_versions: self.buffer_versions,
-            },
+            summary: Arc::new(ModuleSummary::new(&snapshot)),
+            snapshot,
             cache: self.cache,
         }
     }
@@ -131,7 +135,17 @@ impl AnalysisJob {
 pub struct AnalysisHost {
     config: Config,
     modules: BTreeMap<PathBuf, ModuleInputs>,
+    /// Full analyses: every directory with an open buffer, and at most
+    /// `keep_full` others, the most recently used.
     analyses: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+    /// The summary of the latest analysis of every directory.
+    summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    /// How many full analyses of directories without open buffers are kept
+    /// (`None`: all of them).
+    keep_full: Option<usize>,
+    /// When each directory with a full analysis was last used.
+    last_used: BTreeMap<PathBuf, u64>,
+    use_clock: u64,
     last_generation: u64,
 }
 
@@ -152,6 +166,15 @@ impl AnalysisHost {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Keeps the full analysis (syntax trees, merged configuration, parse
+    /// cache) of at most `count` directories without open buffers, the most
+    /// recently used ones; the others keep their summary only and are
+    /// analysed again when [`AnalysisHost::has_full_analysis`] says they
+    /// must be. By default every full analysis is kept.
+    pub fn keep_full_analyses(&mut self, count: usize) {
+        self.keep_full = Some(count);
     }
 
     /// Replaces the configuration; every directory becomes stale.
@@ -268,9 +291,24 @@ impl AnalysisHost {
         let Some(inputs) = self.modules.get(dir) else {
             return false;
         };
-        match self.analyses.get(dir) {
-            Some(snapshot) => snapshot.generation < inputs.generation,
+        match self.summaries.get(dir) {
+            Some(summary) => summary.generation < inputs.generation,
             None => true,
+        }
+    }
+
+    /// True when the full analysis of `dir` is stored (it may be stale), not
+    /// only its summary.
+    pub fn has_full_analysis(&self, dir: &Path) -> bool {
+        self.analyses.contains_key(dir)
+    }
+
+    /// Records that `dir`'s full analysis was just used, so that it is among
+    /// the last to be dropped.
+    pub fn mark_used(&mut self, dir: &Path) {
+        if self.analyses.contains_key(dir) {
+            self.use_clock += 1;
+            self.last_used.insert(dir.to_path_buf(), self.use_clock);
         }
     }
 
@@ -320,35 +358,86 @@ impl AnalysisHost {
         self.finish_analysis_returning_old(finished).0
     }
 
-    /// [`AnalysisHost::finish_analysis`], handing back the snapshot that is
-    /// no longer needed (the one replaced, or the result if it came too
-    /// late) instead of dropping it here: freeing a large module's analysis
-    /// takes a while, and the caller may do it off its hot path.
+    /// [`AnalysisHost::finish_analysis`], handing back the full analyses no
+    /// longer kept (the one replaced, the result if it came too late or is
+    /// not kept, those dropped to stay within
+    /// [`AnalysisHost::keep_full_analyses`]) instead of dropping them here:
+    /// freeing a large module's analysis takes a while, and the caller may do
+    /// it off its hot path.
     pub fn finish_analysis_returning_old(
         &mut self,
         finished: FinishedAnalysis,
-    ) -> (bool, Option<ModuleSnapshot>) {
-        let FinishedAnalysis { snapshot, cache } = finished;
-        if let Some(inputs) = self.modules.get_mut(&snapshot.dir) {
+    ) -> (bool, Vec<ModuleSnapshot>) {
+        let FinishedAnalysis {
+            snapshot,
+            summary,
+            cache,
+        } = finished;
+        let dir = snapshot.dir.clone();
+        if let Some(inputs) = self.modules.get_mut(&dir) {
             if inputs.cache.is_none() {
                 inputs.cache = Some(cache);
             }
         }
-        let newer = self
-            .analyses
-            .get(&snapshot.dir)
-            .is_none_or(|stored| stored.generation < snapshot.generation);
+        let stored = self.summaries.get(&dir).map(|stored| stored.generation);
+        let newer = stored.is_none_or(|stored| stored < snapshot.generation);
+        // The same generation again: the full analysis of a directory that
+        // had only its summary left.
+        let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
+        let mut unused = Vec::new();
         if newer {
-            let replaced = Arc::make_mut(&mut self.analyses).insert(snapshot.dir.clone(), snapshot);
-            (true, replaced)
-        } else {
-            (false, Some(snapshot))
+            Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
         }
+        if newer || fills_in {
+            unused.extend(Arc::make_mut(&mut self.analyses).insert(dir.clone(), snapshot));
+            self.mark_used(&dir);
+            unused.extend(self.drop_unused_analyses(&dir));
+        } else {
+            unused.push(snapshot);
+        }
+        (newer || fills_in, unused)
     }
 
-    /// Analyses `dir` now, on this thread, if it is stale.
+    /// Drops the least recently used full analyses of directories without
+    /// open buffers beyond [`AnalysisHost::keep_full_analyses`], with their
+    /// parse caches; never that of `just_stored`, which someone wants now.
+    fn drop_unused_analyses(&mut self, just_stored: &Path) -> Vec<ModuleSnapshot> {
+        let Some(keep) = self.keep_full else {
+            return Vec::new();
+        };
+        let mut closed: Vec<(u64, PathBuf)> = self
+            .analyses
+            .keys()
+            .filter(|dir| !self.has_buffers(dir))
+            .map(|dir| (self.last_used.get(dir).copied().unwrap_or(0), dir.clone()))
+            .collect();
+        let excess = closed.len().saturating_sub(keep);
+        if excess == 0 {
+            return Vec::new();
+        }
+        closed.sort();
+        let mut dropped = Vec::with_capacity(excess);
+        for (_, dir) in closed
+            .into_iter()
+            .filter(|(_, dir)| dir != just_stored)
+            .take(excess)
+        {
+            dropped.extend(Arc::make_mut(&mut self.analyses).remove(&dir));
+            self.last_used.remove(&dir);
+            if let Some(inputs) = self.modules.get_mut(&dir) {
+                if inputs.cache.is_some() {
+                    inputs.cache = Some(ParseCache::new());
+                }
+            }
+        }
+        dropped
+    }
+
+    /// Analyses `dir` now, on this thread, if it is stale or only its
+    /// summary is kept.
     pub fn analyze_now(&mut self, dir: &Path) {
-        if !self.is_stale(dir) {
+        if !self.is_stale(dir) && self.has_full_analysis(dir) {
+            self.mark_used(dir);
             return;
         }
         if let Some(job) = self.start_analysis(dir) {
@@ -369,7 +458,7 @@ impl AnalysisHost {
 
     /// An immutable view of every stored analysis.
     pub fn snapshot(&self) -> Analysis {
-        Analysis::new(Arc::clone(&self.analyses))
+        Analysis::new(Arc::clone(&self.analyses), Arc::clone(&self.summaries))
     }
 }
 
@@ -509,6 +598,103 @@ mod tests {
         let module = snapshot.module(Path::new("/w")).unwrap();
         assert!(module.analysis.diagnostics.is_empty());
         assert!(module.buffer_versions.is_empty());
+    }
+
+    /// Three directories with errors, symbols and a local module call, on a
+    /// host that keeps every full analysis and on one that keeps one.
+    fn three_modules(keep: Option<usize>) -> AnalysisHost {
+        let mut host = AnalysisHost::new(Config::default());
+        if let Some(keep) = keep {
+            host.keep_full_analyses(keep);
+        }
+        for (dir, main) in [
+            ("/w/root", "module \"net\" {\n  source = \"../net\"\n}\nvariable \"a\" {}\nvariable \"a\" {}\n"),
+            ("/w/net", "variable \"cidr\" {}\noutput \"id\" { value = var.cidr }\nlocals { n = 1 }\n"),
+            ("/w/app", "resource \"aws_instance\" \"web\" {\n  depends_on = oops\n}\n"),
+        ] {
+            host.apply_change(Change::DiskDir {
+                dir: PathBuf::from(dir),
+                files: vec![InputFile::text("main.tf", main)],
+            });
+            host.analyze_now(Path::new(dir));
+        }
+        host
+    }
+
+    #[test]
+    fn directories_beyond_the_kept_ones_keep_their_summary_only() {
+        let all = three_modules(None).snapshot();
+        let mut host = three_modules(Some(1));
+        let dirs = ["/w/root", "/w/net", "/w/app"].map(PathBuf::from);
+        // Only the last one analysed keeps its full analysis.
+        let full: Vec<bool> = dirs.iter().map(|dir| host.has_full_analysis(dir)).collect();
+        assert_eq!(full, [false, false, true]);
+        let kept = host.snapshot();
+        assert!(kept.module(&dirs[0]).is_none());
+        for dir in &dirs {
+            assert!(!host.is_stale(dir));
+            assert_eq!(kept.generation(dir), all.generation(dir));
+            let diagnostics = |analysis: &Analysis| {
+                analysis
+                    .module_diagnostics(dir)
+                    .into_iter()
+                    .map(|file| (file.path, file.diagnostics))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(diagnostics(&kept), diagnostics(&all));
+        }
+        assert!(kept
+            .module_diagnostics(&dirs[0])
+            .iter()
+            .any(|file| !file.diagnostics.is_empty()));
+        assert_eq!(kept.workspace_symbols(""), all.workspace_symbols(""));
+        assert_eq!(all.workspace_symbols("").len(), 6);
+        // The caller is found through its summary: renaming the called
+        // module's variable is refused on both hosts.
+        host.analyze_now(&dirs[1]);
+        let net = host.snapshot();
+        assert!(net.module(&dirs[1]).is_some());
+        assert!(net.module(&dirs[0]).is_none());
+        let offset = "variable \"".len() as u32;
+        let main = Path::new("/w/net/main.tf");
+        let refused = net.rename(main, offset, "block").unwrap_err();
+        assert_eq!(refused, all.rename(main, offset, "block").unwrap_err());
+        assert!(
+            refused.contains("module \"net\" in /w/root/main.tf"),
+            "{refused}"
+        );
+        // Analysing `net` again brought back its full analysis; `app`, the
+        // least recently used, lost its own and its parse cache.
+        assert!(!host.has_full_analysis(&dirs[2]));
+        assert_eq!(host.n_parsed(&dirs[2]), Some(0));
+    }
+
+    #[test]
+    fn a_directory_with_an_open_buffer_keeps_its_full_analysis() {
+        let mut host = three_modules(Some(0));
+        let path = PathBuf::from("/w/net/main.tf");
+        host.apply_change(Change::BufferChanged {
+            path,
+            text: Arc::from("variable \"cidr\" {}\n"),
+            version: 1,
+        });
+        host.analyze_now(Path::new("/w/net"));
+        host.analyze_now(Path::new("/w/app"));
+        // Kept: the open one, and the one just analysed (until the next).
+        assert!(host.has_full_analysis(Path::new("/w/net")));
+        assert!(host.has_full_analysis(Path::new("/w/app")));
+        assert!(!host.has_full_analysis(Path::new("/w/root")));
+        host.analyze_now(Path::new("/w/root"));
+        assert!(host.has_full_analysis(Path::new("/w/net")));
+        assert!(!host.has_full_analysis(Path::new("/w/app")));
+        // Closed, it goes with the next analysis of another directory.
+        host.apply_change(Change::BufferClosed {
+            path: PathBuf::from("/w/net/main.tf"),
+        });
+        host.analyze_now(Path::new("/w/net"));
+        host.analyze_now(Path::new("/w/app"));
+        assert!(!host.has_full_analysis(Path::new("/w/net")));
+        assert!(!host.is_stale(Path::new("/w/net")));
     }
 
     #[test]

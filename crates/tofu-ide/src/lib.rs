@@ -20,6 +20,7 @@ mod locate;
 mod navigation;
 mod overrides_inline;
 mod references;
+mod summary;
 mod symbols;
 
 pub use analysis::{

@@ -20,6 +20,7 @@ use tofu_syntax::{Block, FileId, TextRange};
 use crate::analysis::{file_range, Analysis, FileEdit, FileRange};
 use crate::host::ModuleSnapshot;
 use crate::locate::{block_at, local_entry_at, on_header};
+use crate::summary::unquoted;
 
 /// What a rename would change, or why it cannot be done.
 pub type RenameResult = Result<Vec<FileEdit>, String>;
@@ -98,26 +99,9 @@ impl Analysis {
         if !matches!(target, RefTarget::Variable(_) | RefTarget::Output(_)) {
             return None;
         }
-        self.modules().find_map(|caller| {
-            caller.analysis.effective.blocks.iter().find_map(|block| {
-                let BlockAddress::Module(name) = &block.address else {
-                    return None;
-                };
-                let source = block.body.attribute("source")?;
-                let file = caller.analysis.file(source.origin.file)?;
-                let written = unquoted(source.value.slice(&file.text));
-                if !(written.starts_with("./") || written.starts_with("../")) {
-                    return None;
-                }
-                let called = normalize(&caller.dir.join(written));
-                (called == normalize(&module.dir)).then(|| {
-                    format!(
-                        "module \"{name}\" in {}",
-                        caller.dir.join(&file.name).display()
-                    )
-                })
-            })
-        })
+        self.summaries()
+            .find_map(|caller| caller.call_of(&module.dir))
+            .map(str::to_owned)
     }
 }
 
@@ -305,13 +289,6 @@ fn name_edit(
     Some(FileEdit { location, new_text })
 }
 
-fn unquoted(text: &str) -> &str {
-    text.trim()
-        .strip_prefix('"')
-        .and_then(|rest| rest.strip_suffix('"'))
-        .unwrap_or(text.trim())
-}
-
 /// HCL's identifier: a letter or `_`, then letters, digits, `_` and `-`.
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
@@ -319,19 +296,4 @@ fn is_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|first| first.is_alphabetic() || first == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
-/// `path` with `.` and `..` components resolved lexically.
-fn normalize(path: &Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }

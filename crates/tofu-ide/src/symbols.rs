@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use tofu_syntax::{Block, Body, TextRange};
 
-use crate::analysis::{file_range, Analysis, FileRange};
+use crate::analysis::{Analysis, FileRange};
 use crate::locate::focus_range;
 
 /// What a symbol stands for.
@@ -126,58 +126,10 @@ impl Analysis {
     pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
         let query = query.to_lowercase();
         let matches = |name: &str| query.is_empty() || name.to_lowercase().contains(&query);
-        let mut symbols = Vec::new();
-        for module in self.modules() {
-            let analysis = &module.analysis;
-            let container = module.dir.display().to_string();
-            for declared in &analysis.declarations.blocks {
-                let name = declared.address.to_string();
-                let name = name.strip_prefix("resource.").unwrap_or(&name).to_owned();
-                if !matches(&name) {
-                    continue;
-                }
-                let Some(block) = analysis.block(declared.kept) else {
-                    continue;
-                };
-                let Some(file) = analysis.file(declared.kept.file) else {
-                    continue;
-                };
-                let focus = focus_range(block, file.is_json());
-                let Some(location) = file_range(module, declared.kept.file, focus) else {
-                    continue;
-                };
-                symbols.push(WorkspaceSymbol {
-                    name,
-                    kind: SymbolKind::Block,
-                    block_type: block.kind.clone(),
-                    location,
-                    container: container.clone(),
-                });
-            }
-            for declared in &analysis.declarations.locals {
-                let name = format!("local.{}", declared.name);
-                if !matches(&name) {
-                    continue;
-                }
-                let Some(attr) = analysis
-                    .block(declared.kept.block)
-                    .and_then(|block| block.body.attributes.get(declared.kept.attr))
-                else {
-                    continue;
-                };
-                let Some(location) = file_range(module, declared.kept.block.file, attr.name_range)
-                else {
-                    continue;
-                };
-                symbols.push(WorkspaceSymbol {
-                    name,
-                    kind: SymbolKind::Local,
-                    block_type: "locals".to_owned(),
-                    location,
-                    container: container.clone(),
-                });
-            }
-        }
+        let mut symbols: Vec<WorkspaceSymbol> = self
+            .summaries()
+            .flat_map(|summary| summary.symbols(&matches))
+            .collect();
         symbols.sort_by(|a, b| {
             (&a.name, &a.location.path, a.location.range.start).cmp(&(
                 &b.name,

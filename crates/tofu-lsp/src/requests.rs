@@ -18,7 +18,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
 use crate::position::{LineMap, PositionEncoding};
-use crate::scheduler::fresh_snapshot;
+use crate::scheduler::{fresh_snapshot, Need};
 use crate::server::Shared;
 use crate::to_proto::{self, Converter};
 use crate::uri;
@@ -47,7 +47,7 @@ pub(crate) async fn prepare(
 ) -> Option<(PathBuf, Analysis, PositionEncoding)> {
     let path = uri::to_path(document)?;
     let (dir, _) = split_path(&path)?;
-    let analysis = fresh_snapshot(shared, &dir).await;
+    let analysis = fresh_snapshot(shared, &dir, Need::Full).await;
     let encoding = shared.session().encoding();
     Some((path, analysis, encoding))
 }
@@ -252,7 +252,7 @@ pub async fn workspace_diagnostic(
     let dirs = shared.session().known_dirs();
     let mut analysis = shared.session().host().snapshot();
     for dir in &dirs {
-        analysis = fresh_snapshot(shared, dir).await;
+        analysis = fresh_snapshot(shared, dir, Need::Summary).await;
     }
     let previous: HashMap<String, String> = params
         .previous_result_ids

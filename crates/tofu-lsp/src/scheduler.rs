@@ -137,7 +137,7 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
         }
     }
     loop {
-        let analysed = refresh_dir(&shared, &dir).await;
+        let analysed = refresh_dir(&shared, &dir, Need::Summary).await;
         if analysed {
             publish_dir(&shared, &dir).await;
         }
@@ -163,12 +163,23 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
     }
 }
 
+/// What a caller of [`refresh_dir`] needs of a directory's analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Its summary: diagnostics, symbols, module calls.
+    Summary,
+    /// The full analysis (a request on one of its files): a directory that
+    /// has only its summary left is analysed again.
+    Full,
+}
+
 /// Brings the analysis of `dir` up to date: reads the directory from disk if
 /// it is marked for that (nothing whose real location is outside its
-/// workspace folder), then analyses if the inputs changed. Returns false
-/// when the analysis panicked (an engine bug; logged, and the directory keeps
-/// its previous analysis until the next change).
-pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
+/// workspace folder), then analyses if the inputs changed, or if `need` is
+/// [`Need::Full`] and only the summary is kept. Returns false when the
+/// analysis panicked (an engine bug; logged, and the directory keeps its
+/// previous analysis until the next change).
+pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
     let lock = Arc::clone(&shared.session().scheduling_mut().state(dir).analysis_lock);
     let _guard = lock.lock().await;
     let needs_disk_read =
@@ -219,14 +230,23 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
     }
     let job = {
         let mut session = shared.session();
-        if session.host().is_stale(dir) {
-            session.host_mut().start_analysis(dir)
+        let host = session.host_mut();
+        let full_missing = need == Need::Full && !host.has_full_analysis(dir);
+        if host.is_stale(dir) || full_missing {
+            host.start_analysis(dir)
         } else {
+            if need == Need::Full {
+                host.mark_used(dir);
+            }
             None
         }
     };
     let Some(job) = job else {
         return true;
+    };
+    // The semaphore is never closed, so waiting for a permit cannot fail.
+    let Ok(_permit) = shared.analyses_in_flight.acquire().await else {
+        return false;
     };
     let started = std::time::Instant::now();
     match tokio::task::spawn_blocking(move || job.run()).await {
@@ -239,9 +259,10 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
                 session.scheduling_mut().state(dir).last_analysis = Some(took);
                 old
             };
-            // Freeing the previous analysis of a large module takes
-            // milliseconds: not under the lock, not before publishing.
-            if let Some(old) = old {
+            // Freeing the previous analysis of a large module (and those no
+            // longer kept) takes milliseconds: not under the lock, not before
+            // publishing.
+            if !old.is_empty() {
                 tokio::task::spawn_blocking(move || drop(old));
             }
             true
@@ -253,14 +274,26 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path) -> bool {
     }
 }
 
-/// The latest analysis, after bringing `dir` up to date.
-pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path) -> Analysis {
+/// The latest analysis, after bringing `dir` up to date (with its full
+/// analysis when `need` says so).
+pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Analysis {
     let known = {
         let session = shared.session();
         session.host().knows_dir(dir) || session.scheduling().needs_disk_read(dir)
     };
-    if known {
-        refresh_dir(shared, dir).await;
+    if !known {
+        return shared.session().host().snapshot();
+    }
+    // Another directory's analysis may drop this one's full analysis between
+    // the refresh and the snapshot (only where very few are kept); the
+    // snapshot, once taken, holds it.
+    for _ in 0..3 {
+        refresh_dir(shared, dir, need).await;
+        let session = shared.session();
+        let host = session.host();
+        if need == Need::Summary || host.has_full_analysis(dir) || !host.knows_dir(dir) {
+            return host.snapshot();
+        }
     }
     shared.session().host().snapshot()
 }
@@ -276,7 +309,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     let plan = {
         let mut session = shared.session();
         let snapshot = session.host().snapshot();
-        let generation = snapshot.module(dir).map_or(0, |module| module.generation);
+        let generation = snapshot.generation(dir);
         let in_scope = session.in_scope(dir);
         let pull = session.support().pull_diagnostics;
         let refresh_supported = session.support().diagnostic_refresh;

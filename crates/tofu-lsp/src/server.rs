@@ -36,12 +36,23 @@ pub struct ServerOptions {
     /// created in it) may visit. A folder such as `/` or a home directory
     /// stops there, with a message; what was found is still analysed.
     pub max_walk_dirs: usize,
+    /// How many module directories without open documents keep their full
+    /// analysis (syntax trees, merged configuration, parse cache), the most
+    /// recently used; every other directory keeps its diagnostics, symbols
+    /// and module calls only, and is analysed again when a request needs
+    /// more. Bounds the server's memory on a large workspace.
+    pub full_analyses_kept: usize,
 }
 
 /// The default of [`ServerOptions::max_walk_dirs`]: more directories than a
 /// large monorepo has once `.git`, `.terraform`, `node_modules` and hidden
 /// directories are skipped, and a walk that takes about a second.
 pub const MAX_WALK_DIRS: usize = 20_000;
+
+/// The default of [`ServerOptions::full_analyses_kept`]: enough for the
+/// modules a person moves between (a root module and the modules it calls),
+/// few enough that a monorepo costs its summaries, not its syntax trees.
+pub const FULL_ANALYSES_KEPT: usize = 16;
 
 impl Default for ServerOptions {
     fn default() -> ServerOptions {
@@ -50,6 +61,7 @@ impl Default for ServerOptions {
             test_hooks: false,
             disk_delay: Duration::ZERO,
             max_walk_dirs: MAX_WALK_DIRS,
+            full_analyses_kept: FULL_ANALYSES_KEPT,
         }
     }
 }
@@ -66,6 +78,10 @@ pub struct Shared {
     /// The disk-change queue ([`crate::workspace::queue_disk_changes`]),
     /// started with the first change.
     pub disk_changes: OnceLock<tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>>,
+    /// One permit per core for running analyses: indexing a large workspace
+    /// analyses as many directories at once as there are cores, not one per
+    /// blocking thread, so the memory in flight is that of a few directories.
+    pub analyses_in_flight: tokio::sync::Semaphore,
     tokens: AtomicU64,
 }
 
@@ -107,11 +123,14 @@ pub struct Server {
 
 impl Server {
     pub fn new(client: Client, options: ServerOptions) -> Server {
+        let full_analyses_kept = options.full_analyses_kept;
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         Server {
             shared: Arc::new(Shared {
                 client,
                 options,
-                session: Mutex::new(Session::new(Settings::default())),
+                analyses_in_flight: tokio::sync::Semaphore::new(cores),
+                session: Mutex::new(Session::new(Settings::default(), full_analyses_kept)),
                 disk_watcher: Mutex::new(DiskWatcher::default()),
                 disk_changes: OnceLock::new(),
                 tokens: AtomicU64::new(0),

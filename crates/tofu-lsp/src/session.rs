@@ -57,9 +57,13 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(settings: Settings) -> Session {
+    /// A session whose host keeps the full analysis of at most
+    /// `full_analyses_kept` directories without open documents.
+    pub fn new(settings: Settings, full_analyses_kept: usize) -> Session {
+        let mut host = AnalysisHost::new(settings.engine_config());
+        host.keep_full_analyses(full_analyses_kept);
         Session {
-            host: AnalysisHost::new(settings.engine_config()),
+            host,
             documents: HashMap::new(),
             settings_defaults: settings.clone(),
             settings,

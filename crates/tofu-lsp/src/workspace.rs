@@ -22,7 +22,7 @@ use tofu_module::discovery::has_config_extension;
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
-use crate::scheduler::{refresh_dir, schedule, Mark};
+use crate::scheduler::{refresh_dir, schedule, Mark, Need};
 use crate::server::Shared;
 
 /// Walks one workspace folder and says what went wrong, if anything: the
@@ -134,7 +134,7 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     };
     let mut last_percentage = 0;
     for (index, dir) in dirs.iter().enumerate() {
-        refresh_dir(&shared, dir).await;
+        refresh_dir(&shared, dir, Need::Summary).await;
         let done = index + 1;
         let percentage = u32::try_from(done * 100 / n_dirs.max(1)).unwrap_or(100);
         if let Some(progress) = &progress {

@@ -338,6 +338,44 @@ async fn helix_registers_watchers_but_the_server_watches_the_disk() {
     client.shutdown().await;
 }
 
+/// The tests run with no full analysis kept for directories without open
+/// documents (`test_options`): a module nobody opened is published from its
+/// summary, listed in workspace symbols, and analysed again for a request on
+/// one of its files.
+#[tokio::test]
+async fn a_closed_module_is_published_from_its_summary_and_analysed_again_on_request() {
+    let (_temp, root) = overrides_example();
+    let other = root.join("other");
+    fs::create_dir(&other).unwrap();
+    fs::write(
+        other.join("main.tf"),
+        "variable \"a\" {}\nvariable \"a\" {}\n",
+    )
+    .unwrap();
+    let mut client = start(&root).await;
+    let published = client
+        .wait_for_diagnostics(&other.join("main.tf"), |_| true)
+        .await;
+    assert_eq!(codes(&published), ["duplicate-block"]);
+    let main = root.join("main.tf");
+    client.wait_for_diagnostics(&main, |_| true).await;
+
+    let symbols = client
+        .request("workspace/symbol", json!({"query": "aws_instance.web"}))
+        .await;
+    assert_eq!(symbols.as_array().map(Vec::len), Some(1), "{symbols}");
+    assert_eq!(symbols[0]["location"]["uri"], json!(uri(&main)));
+
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 1, "character": 4}}),
+        )
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("# override.tf:3"), "{hover}");
+}
+
 #[tokio::test]
 async fn hover_definition_references_and_symbols_on_an_overridden_resource() {
     let (_temp, root) = overrides_example();

@@ -72,6 +72,10 @@ pub fn test_options() -> tofu_lsp::ServerOptions {
     tofu_lsp::ServerOptions {
         debounce: Duration::from_millis(5),
         test_hooks: true,
+        // No full analysis kept for directories without open documents:
+        // every test also checks that publishing, workspace features and
+        // requests on closed files work from summaries and analyses on demand.
+        full_analyses_kept: 0,
         ..tofu_lsp::ServerOptions::default()
     }
 }

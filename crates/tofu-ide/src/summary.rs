@@ -1,0 +1,223 @@
+//! What is kept of every analysed module directory, also once its full
+//! analysis has been dropped: the diagnostics to publish, the declarations
+//! workspace symbols list, and the module calls with a local source (which a
+//! rename must not break).
+//!
+//! A summary is built with the analysis, off the host (in
+//! [`crate::AnalysisJob::run`]), and is small next to the syntax trees and the
+//! merged configuration it summarises. That is what lets a host keep full
+//! analyses only for the directories someone looks at
+//! ([`crate::AnalysisHost::keep_full_analyses`]) and still publish, list
+//! symbols and check callers for every directory of a large workspace.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_module::{BlockAddress, FileRole};
+use tofu_syntax::TextRange;
+
+use crate::analysis::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
+use crate::host::ModuleSnapshot;
+use crate::locate::focus_range;
+use crate::symbols::{SymbolKind, WorkspaceSymbol};
+
+/// The summary of one module directory's analysis.
+#[derive(Debug)]
+pub struct ModuleSummary {
+    pub dir: PathBuf,
+    /// The input generation the analysis reflects.
+    pub generation: u64,
+    /// Every file the analysis saw, with its diagnostics, in file order.
+    pub(crate) files: Vec<FileDiagnostics>,
+    symbols: Vec<SymbolEntry>,
+    calls: Vec<LocalCall>,
+}
+
+/// A declared block or local value, for workspace symbols. The file is an
+/// index into [`ModuleSummary::files`].
+#[derive(Debug)]
+struct SymbolEntry {
+    name: Box<str>,
+    kind: SymbolKind,
+    block_type: Box<str>,
+    file: u32,
+    range: TextRange,
+}
+
+/// A `module` block whose `source` is a local path.
+#[derive(Debug)]
+struct LocalCall {
+    /// `module "net" in /w/root/main.tf`.
+    description: String,
+    /// The called directory, normalised.
+    called: PathBuf,
+}
+
+impl ModuleSummary {
+    /// Summarises a finished analysis.
+    pub(crate) fn new(module: &ModuleSnapshot) -> ModuleSummary {
+        ModuleSummary {
+            dir: module.dir.clone(),
+            generation: module.generation,
+            files: file_diagnostics(module),
+            symbols: symbol_entries(module),
+            calls: local_calls(module),
+        }
+    }
+
+    /// The workspace symbols of this module whose name `matches`.
+    pub(crate) fn symbols<'a>(
+        &'a self,
+        matches: &'a impl Fn(&str) -> bool,
+    ) -> impl Iterator<Item = WorkspaceSymbol> + 'a {
+        let container = self.dir.display().to_string();
+        self.symbols
+            .iter()
+            .filter(|entry| matches(&entry.name))
+            .filter_map(move |entry| {
+                let file = self.files.get(entry.file as usize)?;
+                Some(WorkspaceSymbol {
+                    name: entry.name.to_string(),
+                    kind: entry.kind,
+                    block_type: entry.block_type.to_string(),
+                    location: FileRange {
+                        path: file.path.clone(),
+                        text: Arc::clone(&file.text),
+                        range: entry.range,
+                    },
+                    container: container.clone(),
+                })
+            })
+    }
+
+    /// A `module` block of this directory that calls `dir` with a local
+    /// source, described for a message.
+    pub(crate) fn call_of(&self, dir: &Path) -> Option<&str> {
+        let dir = normalize(dir);
+        self.calls
+            .iter()
+            .find(|call| call.called == dir)
+            .map(|call| call.description.as_str())
+    }
+}
+
+/// Diagnostics for every file of the module (every file the analysis saw,
+/// including files without diagnostics), in file order.
+fn file_diagnostics(module: &ModuleSnapshot) -> Vec<FileDiagnostics> {
+    let analysis = &module.analysis;
+    let mut out: Vec<FileDiagnostics> = analysis
+        .files
+        .iter()
+        .map(|file| FileDiagnostics {
+            path: module.path_of(&file.name),
+            version: module.buffer_versions.get(&file.name).copied(),
+            text: Arc::clone(&file.text),
+            diagnostics: Vec::new(),
+        })
+        .collect();
+    for diagnostic in &analysis.diagnostics {
+        let Some(converted) = editor_diagnostic(module, diagnostic) else {
+            continue;
+        };
+        if let Some(slot) = out.get_mut(diagnostic.subject.file.0 as usize) {
+            slot.diagnostics.push(converted);
+        }
+    }
+    for (file, slot) in analysis.files.iter().zip(out.iter_mut()) {
+        let is_open = module.buffer_versions.contains_key(&file.name);
+        if file.role == FileRole::Ignored && is_open {
+            slot.diagnostics.push(file_ignored(&file.text));
+        }
+    }
+    out
+}
+
+/// Declared blocks (by address, `resource.` left out) and local values.
+fn symbol_entries(module: &ModuleSnapshot) -> Vec<SymbolEntry> {
+    let analysis = &module.analysis;
+    let mut entries = Vec::new();
+    for declared in &analysis.declarations.blocks {
+        let (Some(block), Some(file)) = (
+            analysis.block(declared.kept),
+            analysis.file(declared.kept.file),
+        ) else {
+            continue;
+        };
+        let name = declared.address.to_string();
+        let name = name.strip_prefix("resource.").unwrap_or(&name);
+        entries.push(SymbolEntry {
+            name: name.into(),
+            kind: SymbolKind::Block,
+            block_type: block.kind.as_str().into(),
+            file: declared.kept.file.0,
+            range: focus_range(block, file.is_json()),
+        });
+    }
+    for declared in &analysis.declarations.locals {
+        let Some(attr) = analysis
+            .block(declared.kept.block)
+            .and_then(|block| block.body.attributes.get(declared.kept.attr))
+        else {
+            continue;
+        };
+        entries.push(SymbolEntry {
+            name: format!("local.{}", declared.name).into(),
+            kind: SymbolKind::Local,
+            block_type: "locals".into(),
+            file: declared.kept.block.file.0,
+            range: attr.name_range,
+        });
+    }
+    entries
+}
+
+/// The effective `module` blocks whose `source` is a local path.
+fn local_calls(module: &ModuleSnapshot) -> Vec<LocalCall> {
+    let analysis = &module.analysis;
+    analysis
+        .effective
+        .blocks
+        .iter()
+        .filter_map(|block| {
+            let BlockAddress::Module(name) = &block.address else {
+                return None;
+            };
+            let source = block.body.attribute("source")?;
+            let file = analysis.file(source.origin.file)?;
+            let written = unquoted(source.value.slice(&file.text));
+            if !(written.starts_with("./") || written.starts_with("../")) {
+                return None;
+            }
+            Some(LocalCall {
+                description: format!(
+                    "module \"{name}\" in {}",
+                    module.dir.join(&file.name).display()
+                ),
+                called: normalize(&module.dir.join(written)),
+            })
+        })
+        .collect()
+}
+
+/// The text of a quoted string as written, without its quotes.
+pub(crate) fn unquoted(text: &str) -> &str {
+    text.trim()
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or(text.trim())
+}
+
+/// `path` with `.` and `..` components resolved lexically.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
