@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::{Block, Body, FileId, TextRange};
+use tofu_syntax::{Attribute, Block, Body, FileId, TextRange};
 
 use crate::address::BlockAddress;
 use crate::declarations::LocalRef;
@@ -78,6 +78,21 @@ pub struct EffectiveBody {
     pub blocks: Vec<EffectiveNestedBlock>,
 }
 
+impl EffectiveAttribute {
+    /// An attribute exactly as written in `file`.
+    pub fn as_written(file: FileId, attr: &Attribute) -> EffectiveAttribute {
+        EffectiveAttribute {
+            name: attr.name.clone(),
+            origin: Origin {
+                file,
+                range: attr.range,
+            },
+            value: attr.expr.range,
+            superseded: Vec::new(),
+        }
+    }
+}
+
 impl EffectiveBody {
     /// A body exactly as written in `file`.
     pub fn as_written(file: FileId, body: &Body) -> EffectiveBody {
@@ -85,15 +100,7 @@ impl EffectiveBody {
             attributes: body
                 .attributes
                 .iter()
-                .map(|attr| EffectiveAttribute {
-                    name: attr.name.clone(),
-                    origin: Origin {
-                        file,
-                        range: attr.range,
-                    },
-                    value: attr.expr.range,
-                    superseded: Vec::new(),
-                })
+                .map(|attr| EffectiveAttribute::as_written(file, attr))
                 .collect(),
             blocks: body
                 .blocks

@@ -70,7 +70,7 @@ fn merge_overrides(
             name: declared.name.clone(),
             base: declared.kept,
             overrides: Vec::new(),
-            attribute: effective_attribute(declared.kept.block.file, attr),
+            attribute: EffectiveAttribute::as_written(declared.kept.block.file, attr),
         });
     }
     effective.terraform = terraform::collect_primary(module, out);
@@ -146,18 +146,6 @@ fn as_written_body(
 
 fn local_attribute(module: &DeclaredModule, local: LocalRef) -> Option<&Attribute> {
     module.block(local.block)?.body.attributes.get(local.attr)
-}
-
-pub(crate) fn effective_attribute(file: FileId, attr: &Attribute) -> EffectiveAttribute {
-    EffectiveAttribute {
-        name: attr.name.clone(),
-        origin: Origin {
-            file,
-            range: attr.range,
-        },
-        value: attr.expr.range,
-        superseded: Vec::new(),
-    }
 }
 
 pub(crate) fn effective_nested(file: FileId, block: &Block) -> EffectiveNestedBlock {
@@ -369,7 +357,7 @@ impl Merger<'_, '_> {
             };
             match effective.local_mut(&attr.name) {
                 Some(local) => {
-                    let mut new = effective_attribute(self.file, attr);
+                    let mut new = EffectiveAttribute::as_written(self.file, attr);
                     let mut superseded = std::mem::take(&mut local.attribute.superseded);
                     superseded.push(local.attribute.origin);
                     new.superseded = superseded;
@@ -547,7 +535,7 @@ impl Merger<'_, '_> {
                 // The alias is the override's identity (equal to the base's), not a change.
                 ("provider", "alias") => {}
                 _ => {
-                    let mut new = effective_attribute(self.file, attr);
+                    let mut new = EffectiveAttribute::as_written(self.file, attr);
                     // merging.md §3 rule 2 across syntaxes: a JSON property
                     // holding bodies replaces the base's native blocks of that
                     // type, as the blocks it stands for would.
@@ -702,7 +690,10 @@ impl Merger<'_, '_> {
             }
         };
         for attr in &nested.body.attributes {
-            replace_attribute(&mut escape.body, effective_attribute(self.file, attr));
+            replace_attribute(
+                &mut escape.body,
+                EffectiveAttribute::as_written(self.file, attr),
+            );
         }
     }
 
@@ -777,7 +768,10 @@ impl Merger<'_, '_> {
                     }
                 };
             if let Some(lifecycle) = body.blocks.get_mut(index) {
-                replace_attribute(&mut lifecycle.body, effective_attribute(self.file, attr));
+                replace_attribute(
+                    &mut lifecycle.body,
+                    EffectiveAttribute::as_written(self.file, attr),
+                );
             }
         }
     }

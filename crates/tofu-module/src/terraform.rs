@@ -14,7 +14,7 @@
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
 use crate::effective::*;
-use crate::merge::{effective_attribute, effective_nested, replace_attribute};
+use crate::merge::{effective_nested, replace_attribute};
 use crate::phases::{BlockRef, DeclaredModule};
 
 pub(crate) fn collect_primary(
@@ -38,7 +38,7 @@ pub(crate) fn collect_primary(
         view.blocks.push(block_ref);
         if let Some(attr) = block.body.attribute("required_version") {
             view.required_versions.push(RequiredVersion {
-                attribute: effective_attribute(file_id, attr),
+                attribute: EffectiveAttribute::as_written(file_id, attr),
                 checked: file.is_tofu(),
             });
         }
@@ -52,7 +52,7 @@ pub(crate) fn collect_primary(
                             .body
                             .attributes
                             .iter()
-                            .map(|attr| effective_attribute(file_id, attr))
+                            .map(|attr| EffectiveAttribute::as_written(file_id, attr))
                             .collect();
                     }
                     Some(first) => out.push(duplicate(
@@ -198,7 +198,7 @@ pub(crate) fn apply_override_file(
         view.blocks.push(block_ref);
         if let Some(attr) = block.body.attribute("required_version") {
             view.required_versions.push(RequiredVersion {
-                attribute: effective_attribute(file_id, attr),
+                attribute: EffectiveAttribute::as_written(file_id, attr),
                 checked: file.is_tofu(),
             });
         }
@@ -210,7 +210,10 @@ pub(crate) fn apply_override_file(
                             attributes: std::mem::take(&mut view.required_providers),
                             blocks: Vec::new(),
                         };
-                        replace_attribute(&mut body, effective_attribute(file_id, entry));
+                        replace_attribute(
+                            &mut body,
+                            EffectiveAttribute::as_written(file_id, entry),
+                        );
                         view.required_providers = body.attributes;
                     }
                 }
