@@ -1,0 +1,611 @@
+// The real VS Code workbench with tofu-lens.vsix installed: code-server (VS Code
+// 1.100 in the browser) on 127.0.0.1, driven by headless Debian Chromium
+// through playwright-core, on a copy of examples/overrides. Every check reads
+// what a person sees, from the workbench's DOM: the Problems panel, squiggles,
+// the hover, go to definition, a quick fix, an inlay hint. A screenshot of
+// each step goes to target/editors/vscode-real/.
+//
+//   TOFU_LENS  the server binary (default: target/release/tofu-lens)
+//   VSIX       the packaged extension (default: editors/vscode/tofu-lens.vsix)
+//   CHROMIUM   the browser (default: /usr/bin/chromium; never downloaded)
+//   VSCODE_REAL_TIMEOUT  seconds for the whole test (default 300); then
+//              code-server and Chromium are ended and every group not yet
+//              passed counts as failed
+//   VSCODE_REAL_KEEP  set: keep the temporary directory (workspace, user data)
+//
+// Last line: `vscode-real: N passed, N failed`, one per assertion group.
+
+'use strict';
+
+const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const { chromium } = require('playwright-core');
+
+const root = path.resolve(__dirname, '../../../..');
+const serverPath = path.resolve(root, process.env.TOFU_LENS || 'target/release/tofu-lens');
+const vsix = path.resolve(root, process.env.VSIX || 'editors/vscode/tofu-lens.vsix');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const shots = path.join(root, 'target/editors/vscode-real');
+const codeServer = path.join(__dirname, 'node_modules/.bin/code-server');
+const overallTimeoutMs = Number(process.env.VSCODE_REAL_TIMEOUT || 300) * 1000;
+
+const groups = [
+  ['a', 'the Problems panel lists the errors with their codes; squiggles in override.tf'],
+  ['b', 'hovering the aws_instance.web header in main.tf shows the effective block'],
+  ['c', 'F12 on the override block header in override.tf opens main.tf'],
+  ['d', 'the quick fix on override-depends-on removes depends_on from override.tf'],
+  ['e', 'an inlay hint in main.tf shows the value override.tf sets'],
+];
+const results = new Map();
+
+let work;
+let codeServerProcess;
+let context;
+let finished = false;
+
+function log(message) {
+  process.stdout.write(`${message}\n`);
+}
+
+async function cleanup() {
+  if (context) {
+    const closing = context.close().catch(() => {});
+    await Promise.race([closing, sleep(10_000)]);
+    context = undefined;
+  }
+  if (codeServerProcess && codeServerProcess.exitCode === null && codeServerProcess.signalCode === null) {
+    // code-server runs in its own process group with the extension host and
+    // tofu-lens under it: end the whole group.
+    const group = -codeServerProcess.pid;
+    try {
+      process.kill(group, 'SIGTERM');
+    } catch {}
+    const exited = new Promise((resolve) => codeServerProcess.once('exit', resolve));
+    await Promise.race([exited, sleep(5_000)]);
+    try {
+      process.kill(group, 'SIGKILL');
+    } catch {}
+  }
+  codeServerProcess = undefined;
+  if (work && !process.env.VSCODE_REAL_KEEP) {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function finish(exitCode) {
+  if (finished) return;
+  finished = true;
+  clearTimeout(hardTimeout);
+  await cleanup();
+  let passed = 0;
+  let failed = 0;
+  for (const [id] of groups) {
+    if (results.get(id) === true) passed += 1;
+    else failed += 1;
+  }
+  log(`vscode-real: ${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 || exitCode !== 0 ? 1 : 0);
+}
+
+const hardTimeout = setTimeout(() => {
+  log(`not ok - the whole test took longer than ${overallTimeoutMs / 1000}s; stopping`);
+  finish(1);
+}, overallTimeoutMs);
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`not ok - interrupted by ${signal}`);
+    finish(1);
+  });
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function httpOk(url) {
+  return new Promise((resolve) => {
+    const request = http.get(url, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on('error', () => resolve(false));
+    request.setTimeout(2_000, () => {
+      request.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Polls `probe` until it returns a truthy value; throws with `what` and the last value. */
+async function until(what, probe, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    last = await probe();
+    if (last) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+    }
+    await sleep(250);
+  }
+}
+
+// Everything that follows reads the workbench the way it is drawn.
+
+/** The editor of the active editor group (not a hover's or a peek's). */
+const activeEditor = '.editor-group-container.active .editor-container .monaco-editor';
+
+/** The visible lines of the active editor, top to bottom, as drawn (inlay hints included). */
+function editorLines(page) {
+  return page.evaluate((selector) => {
+    const editor = document.querySelector(selector);
+    if (!editor) return [];
+    const lines = [...editor.querySelectorAll('.view-lines > .view-line')];
+    return lines
+      .map((line) => ({ top: parseFloat(line.style.top), text: line.textContent.replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top);
+  }, activeEditor);
+}
+
+/** The `data-resource-name` of the active tab. */
+function activeTab(page) {
+  return page.evaluate(() => {
+    const tab = document.querySelector('.editor-group-container.active .tabs-container .tab.active');
+    return tab ? tab.getAttribute('data-resource-name') || tab.getAttribute('aria-label') : null;
+  });
+}
+
+/** Opens a file of the workspace with Quick Open (Ctrl+P), as a person would. */
+async function openFile(page, name) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await until(`"${name}" in Quick Open`, () =>
+    page.evaluate((wanted) => {
+      const row = document.querySelector('.quick-input-widget .monaco-list-row.focused');
+      return row && row.textContent.includes(wanted);
+    }, name),
+  );
+  await page.keyboard.press('Enter');
+  await until(`the ${name} tab`, async () => (await activeTab(page)) === name);
+  await until(`the text of ${name}`, async () => (await editorLines(page)).length > 0);
+}
+
+/** Ctrl+G `line:column` in the active editor. */
+async function goToLine(page, line, column) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await until(`the cursor at Ln ${line}, Col ${column}`, () => statusBarCursor(page).then((s) => s === `Ln ${line}, Col ${column}`));
+}
+
+function statusBarCursor(page) {
+  return page.evaluate(() => {
+    const item = document.querySelector('#status\\.editor\\.selection');
+    return item ? item.textContent.trim() : null;
+  });
+}
+
+/** The text of the Problems panel's rows (the tree is virtual: the rows drawn). */
+function problemRows(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((row) =>
+      row.textContent.replace(/\u00a0/g, ' '),
+    ),
+  );
+}
+
+/**
+ * The codes of the tofu-lens problems the Problems panel lists (drawn as
+ * `tofu-lens(<code>)`: source and code are elements of their own, the
+ * parentheses come from the stylesheet).
+ */
+function problemCodes(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.markers-panel .monaco-list-row .marker-message-details-container')]
+      .filter((row) => row.querySelector('.marker-source')?.textContent === 'tofu-lens')
+      .map((row) => row.querySelector('.marker-code')?.textContent)
+      .sort(),
+  );
+}
+
+/** The Problems badge of the panel's title bar: the number of problems. */
+function problemsBadge(page) {
+  return page.evaluate(() => {
+    for (const item of document.querySelectorAll('.part.panel .composite-bar .action-item')) {
+      const label = item.querySelector('.action-label');
+      if (label && /Problems/.test(label.getAttribute('aria-label') || label.textContent)) {
+        const badge = item.querySelector('.badge-content');
+        return badge ? badge.textContent.trim() : '';
+      }
+    }
+    return null;
+  });
+}
+
+/** Client coordinates of the middle of `needle` in the drawn line that contains it. */
+async function pointOf(page, needle) {
+  const point = await page.evaluate(
+    ({ selector, needle }) => {
+      const editor = document.querySelector(selector);
+      for (const line of editor.querySelectorAll('.view-lines > .view-line')) {
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.data.replace(/\u00a0/g, ' ').indexOf(needle);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + needle.length);
+          const rect = range.getBoundingClientRect();
+          return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+        }
+      }
+      return null;
+    },
+    { selector: activeEditor, needle },
+  );
+  assert.ok(point, `"${needle}" is not drawn in the active editor`);
+  return point;
+}
+
+async function screenshot(page, name) {
+  const file = path.join(shots, name);
+  await page.screenshot({ path: file });
+  log(`# screenshot ${path.relative(root, file)}`);
+}
+
+async function group(id, page, body) {
+  const [, title] = groups.find(([g]) => g === id);
+  if (finished) return;
+  try {
+    await body();
+    if (finished) return;
+    results.set(id, true);
+    log(`ok - ${id}) ${title}`);
+  } catch (error) {
+    // After the overall timeout the page is gone: finish() reports the rest.
+    if (finished) return;
+    results.set(id, false);
+    log(`not ok - ${id}) ${title}`);
+    for (const line of String(error && error.stack ? error.stack : error).split('\n')) log(`#   ${line}`);
+    try {
+      await page.keyboard.press('Escape');
+      await screenshot(page, `failed-${id}.png`);
+    } catch {}
+  }
+}
+
+async function main() {
+  for (const [file, what] of [
+    [serverPath, 'the tofu-lens binary (TOFU_LENS; cargo build --release -p tofu-lens)'],
+    [vsix, 'the .vsix (VSIX; npm run package in editors/vscode)'],
+    [browserPath, 'Chromium (apt-get install chromium)'],
+    [codeServer, 'code-server (npm ci in editors/vscode/test/real)'],
+  ]) {
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: ${what}`);
+  }
+  fs.mkdirSync(shots, { recursive: true });
+  for (const old of fs.readdirSync(shots)) if (old.endsWith('.png')) fs.rmSync(path.join(shots, old));
+
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-lens-vscode-real-'));
+  const workspace = path.join(work, 'overrides');
+  fs.cpSync(path.join(root, 'examples/overrides'), workspace, { recursive: true });
+  const home = path.join(work, 'home');
+  const userData = path.join(work, 'user-data');
+  const extensions = path.join(work, 'extensions');
+  for (const dir of [home, path.join(userData, 'User'), extensions]) fs.mkdirSync(dir, { recursive: true });
+  // code-server, VS Code and the login shell VS Code resolves its environment
+  // from keep everything under the temporary directory.
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+  };
+  const port = await freePort();
+  const config = path.join(work, 'code-server.yaml');
+  fs.writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const common = ['--config', config, '--user-data-dir', userData, '--extensions-dir', extensions];
+
+  const install = spawnSync(codeServer, [...common, '--install-extension', vsix], {
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const installed = `${install.stdout}${install.stderr}`;
+  if (install.status !== 0 || !/successfully installed/i.test(installed)) {
+    throw new Error(`code-server --install-extension failed (${install.status}):\n${installed}`);
+  }
+  log(`# ${installed.trim().split('\n').filter((l) => /install/i.test(l)).pop()}`);
+
+  fs.writeFileSync(
+    path.join(userData, 'User/settings.json'),
+    JSON.stringify(
+      {
+        'tofuLens.serverPath': serverPath,
+        'editor.inlayHints.enabled': 'on',
+        'editor.hover.delay': 300,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'workbench.enableExperiments': false,
+        'security.workspace.trust.enabled': false,
+        'extensions.ignoreRecommendations': true,
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'chat.commandCenter.enabled': false,
+        'window.restoreWindows': 'none',
+        'files.refactoring.autoSave': true,
+      },
+      null,
+      2,
+    ),
+  );
+
+  let serverLog = '';
+  codeServerProcess = spawn(
+    codeServer,
+    [
+      ...common,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      workspace,
+    ],
+    { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  for (const stream of [codeServerProcess.stdout, codeServerProcess.stderr]) {
+    stream.on('data', (chunk) => (serverLog += chunk));
+  }
+  const base = `http://127.0.0.1:${port}`;
+  await until('code-server to answer /healthz', async () => {
+    if (codeServerProcess.exitCode !== null) throw new Error(`code-server exited:\n${serverLog}`);
+    return httpOk(`${base}/healthz`);
+  }, 60_000);
+  log(`# code-server 4.100.3 on ${base}, workspace ${workspace}`);
+
+  context = await chromium.launchPersistentContext(path.join(work, 'chromium-profile'), {
+    executablePath: browserPath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // No name resolves: nothing but 127.0.0.1 is reachable.
+      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+    ],
+    viewport: { width: 1600, height: 1000 },
+    deviceScaleFactor: 1,
+  });
+  log(`# Chromium ${context.browser() ? context.browser().version() : ''}`.trim());
+  const page = context.pages()[0] || (await context.newPage());
+  page.setDefaultTimeout(30_000);
+  await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+
+  // a) Problems panel and squiggles.
+  await group('a', page, async () => {
+    await openFile(page, 'override.tf');
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel').waitFor({ state: 'visible' });
+    const expected = ['duplicate-block', 'duplicate-local', 'override-depends-on', 'override-missing-base'];
+    await until(
+      `the Problems panel to list ${expected.join(', ')}`,
+      async () => JSON.stringify(await problemCodes(page)) === JSON.stringify(expected),
+      90_000,
+    );
+    const rows = await problemRows(page);
+    for (const [file, text] of [
+      ['dev_override.tf', 'Missing base output definition to override'],
+      ['network.tf', 'Duplicate resource "aws_security_group" configuration'],
+      ['override.tf', 'Unsupported override'],
+    ]) {
+      assert.ok(rows.some((r) => r.startsWith(file)), `no ${file} row in the Problems panel:\n${rows.join('\n')}`);
+      assert.ok(rows.some((r) => r.includes(text)), `no "${text}" in the Problems panel:\n${rows.join('\n')}`);
+    }
+    assert.equal(await problemsBadge(page), '4', 'the Problems badge counts the 4 errors');
+    // The squiggle is drawn under `depends_on`'s value, on line 11 of override.tf.
+    const squiggle = await until('a .squiggly-error in override.tf', () =>
+      page.evaluate((selector) => {
+        const editor = document.querySelector(selector);
+        const squiggles = [...editor.querySelectorAll('.view-overlays .squiggly-error')];
+        const line = [...editor.querySelectorAll('.view-lines > .view-line')].find((l) =>
+          l.textContent.replace(/\u00a0/g, ' ').includes('depends_on = ['),
+        );
+        if (!line || squiggles.length === 0) return null;
+        const lineRect = line.getBoundingClientRect();
+        const onLine = squiggles.filter((s) => {
+          const r = s.getBoundingClientRect();
+          return r.width > 0 && Math.abs(r.top - lineRect.top) < 2;
+        });
+        return { count: squiggles.length, onDependsOn: onLine.length };
+      }, activeEditor),
+    );
+    assert.ok(squiggle.onDependsOn >= 1, `no squiggle on the depends_on line: ${JSON.stringify(squiggle)}`);
+    for (const row of rows) log(`#   problems: ${row}`);
+    await screenshot(page, '1-problems-and-squiggles.png');
+  });
+
+  // b) Hover on the block header in main.tf.
+  await group('b', page, async () => {
+    await openFile(page, 'main.tf');
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'override.tf' }).first();
+    // Move onto the name and rest there; if no hover comes, move off and
+    // back, as a person would (at most three times). The name is looked up
+    // again each time: the code lens drawn above the block once the server
+    // answers moves the line down.
+    for (let attempt = 1; ; attempt += 1) {
+      await page.mouse.move(10, 10);
+      const point = await pointOf(page, 'aws_instance');
+      await page.mouse.move(point.x, point.y, { steps: 4 });
+      try {
+        await hover.waitFor({ state: 'visible', timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        log(`#   no hover after 10s (attempt ${attempt}); moving the mouse again`);
+      }
+    }
+    // Let the fade-in finish so that the screenshot shows the hover opaque.
+    await until('the hover to finish fading in', () =>
+      hover.evaluate((element) => element.getAnimations({ subtree: true }).every((a) => a.playState === 'finished')),
+    );
+    const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+    for (const expected of [
+      'resource "aws_instance" "web"',
+      'instance_type = "t3.large"',
+      '# override.tf:3',
+      '# override.tf:6',
+      'device_name = "/dev/sdc"',
+      'Declared in main.tf:1',
+    ]) {
+      assert.ok(text.includes(expected), `the hover lacks ${JSON.stringify(expected)}:\n${text}`);
+    }
+    for (const line of text.split('\n')) log(`#   hover: ${line}`);
+    await screenshot(page, '2-hover-effective-block.png');
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+  });
+
+  // e) Inlay hint in main.tf, after the attribute override.tf replaces.
+  await group('e', page, async () => {
+    if ((await activeTab(page)) !== 'main.tf') await openFile(page, 'main.tf');
+    const hint = await until('an inlay hint after instance_type in main.tf', () =>
+      page.evaluate((selector) => {
+        const editor = document.querySelector(selector);
+        const line = [...editor.querySelectorAll('.view-lines > .view-line')].find((l) =>
+          l.textContent.replace(/\u00a0/g, ' ').includes('instance_type = var.instance_type'),
+        );
+        if (!line || !line.textContent.includes('⟵')) return null;
+        // The hint is injected text: spans of its own after the file's text,
+        // styled by the inlay hint's CSS rule.
+        const spans = [...line.querySelectorAll('span')].filter(
+          (s) => s.children.length === 0 && /\S/.test(s.textContent) && !/instance_type|var\./.test(s.textContent),
+        );
+        const code = [...line.querySelectorAll('span')].find((s) => s.textContent.includes('instance_type'));
+        return {
+          line: line.textContent.replace(/\u00a0/g, ' '),
+          codeColor: getComputedStyle(code).color,
+          spans: spans.map((s) => ({
+            text: s.textContent.replace(/\u00a0/g, ' '),
+            className: s.className,
+            color: getComputedStyle(s).color,
+          })),
+        };
+      }, activeEditor),
+    );
+    assert.match(hint.line, /instance_type = var\.instance_type\s*⟵ "t3\.large" \(?override\.tf:3\)?/);
+    const hintSpans = hint.spans.filter((s) => /⟵|t3\.large|override\.tf/.test(s.text));
+    assert.ok(hintSpans.length > 0, `no span for the hint: ${JSON.stringify(hint)}`);
+    for (const span of hintSpans) {
+      // Monaco draws an inlay hint as injected text styled by a generated
+      // rule (`dyn-rule-*`; no class name says "inlay"), in the inlay hint
+      // colour rather than the text's.
+      assert.match(span.className, /dyn-rule-/, `the hint span is not an inlay decoration: ${JSON.stringify(span)}`);
+      assert.notEqual(span.color, hint.codeColor, `the hint is drawn like the file's text: ${JSON.stringify(hint)}`);
+    }
+    // Not part of the file: the model's text has no hint.
+    assert.ok(!fs.readFileSync(path.join(workspace, 'main.tf'), 'utf8').includes('⟵'));
+    log(`#   inlay hint: ${hint.line.trim()}`);
+    log(`#   hint spans: ${JSON.stringify(hintSpans)}, text colour ${hint.codeColor}`);
+    await screenshot(page, '3-inlay-hint.png');
+  });
+
+  // c) F12 from the override block header in override.tf.
+  await group('c', page, async () => {
+    await openFile(page, 'override.tf');
+    await goToLine(page, 2, 12);
+    await page.keyboard.press('F12');
+    await until('main.tf to become the active tab', async () => (await activeTab(page)) === 'main.tf');
+    await until('the cursor on main.tf line 1', async () => /^Ln 1, Col \d+/.test((await statusBarCursor(page)) || ''));
+    const title = await page.evaluate(() => document.title);
+    assert.match(title, /^main\.tf\b/, `window title: ${title}`);
+    const lines = await editorLines(page);
+    assert.ok(lines.some((l) => l.text.startsWith('resource "aws_instance" "web"')), 'main.tf is shown');
+    log(`#   after F12: tab main.tf, ${await statusBarCursor(page)}, title "${title}"`);
+    await screenshot(page, '4-definition-main-tf.png');
+  });
+
+  // d) Quick fix (Ctrl+.) on override-depends-on in override.tf.
+  await group('d', page, async () => {
+    await openFile(page, 'override.tf');
+    await goToLine(page, 11, 17);
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row.action', { hasText: 'Remove depends_on from the override' });
+    await fix.first().waitFor({ state: 'visible' });
+    // The fix is the focused entry of the Quick Fix menu; Enter applies it, as
+    // the menu's tooltip says (a click lands on the menu's pointer block in
+    // Playwright's hit test).
+    const focused = await page.locator('.action-widget .monaco-list-row.action.focused').innerText();
+    assert.equal(focused.trim(), 'Remove depends_on from the override');
+    await screenshot(page, '5-quick-fix-menu.png');
+    await page.keyboard.press('Enter');
+    await until('the depends_on line to disappear from the override.tf editor', async () => {
+      const lines = await editorLines(page);
+      return lines.length > 0 && !lines.some((l) => l.text.includes('depends_on = ['));
+    });
+    // VS Code saves the files a code action's edit changed
+    // (files.refactoring.autoSave): override.tf on disk lost exactly that line.
+    const original = fs.readFileSync(path.join(root, 'examples/overrides/override.tf'), 'utf8');
+    const expectedText = original.replace('  depends_on = [aws_security_group.web]\n', '');
+    assert.notEqual(expectedText, original);
+    await until('override.tf saved without depends_on', () =>
+      fs.readFileSync(path.join(workspace, 'override.tf'), 'utf8') === expectedText,
+    );
+    await until(
+      'override-depends-on to leave the Problems panel',
+      async () =>
+        JSON.stringify(await problemCodes(page)) ===
+        JSON.stringify(['duplicate-block', 'duplicate-local', 'override-missing-base']),
+      30_000,
+    );
+    assert.equal(await problemsBadge(page), '3', 'the Problems badge counts 3 errors');
+    const lines = (await editorLines(page)).map((l) => l.text);
+    for (const line of lines) log(`#   override.tf: ${line}`);
+    await screenshot(page, '6-quick-fix-applied.png');
+  });
+}
+
+main()
+  .then(() => finish(0))
+  .catch((error) => {
+    if (finished) return;
+    log(`not ok - setup: ${error && error.stack ? error.stack : error}`);
+    finish(1);
+  });
