@@ -120,7 +120,16 @@ describe('VS Code session on examples/overrides', () => {
 
   test('a file created on disk is picked up from the watcher notification', async () => {
     vscode.writeOnDisk('zz_override.tf', 'resource "aws_instance" "web" {\n  ami = "ami-from-disk"\n}\n');
-    const block = firstCodeBlock(await vscode.hover('main.tf', 0, 10));
+    // The server reads changed files off the request path (a checkout never
+    // delays a hover), so a hover sent at once may still see the module
+    // before the change: ask until the new file shows, for up to 20 s.
+    const deadline = Date.now() + 20_000;
+    let block = '';
+    while (Date.now() < deadline) {
+      block = firstCodeBlock(await vscode.hover('main.tf', 0, 10));
+      if (block.includes('zz_override.tf')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.match(block, /ami += "ami-from-disk" +# zz_override\.tf:2/);
   });
 
