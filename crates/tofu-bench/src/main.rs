@@ -7,7 +7,9 @@
 //! files, no cache), `edit-one` (one character changed in one file of a
 //! synthetic 1,000-file module, re-analysed through the parse cache: the
 //! keystroke path) against `check-full-module` (the same module from a cold
-//! cache) and `parse-edited-file` (parsing the files `edit-one` edits).
+//! cache), `edit-one-host` (the same keystrokes through tofu-ide's analysis
+//! host, with the summary every analysis builds) and `parse-edited-file`
+//! (parsing the files `edit-one` edits).
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
 //! own analysis time from its log) and `memory` (peak RSS after indexing the
@@ -190,7 +192,7 @@ fn main() {
             },
         ));
     }
-    if wanted("edit-one") || wanted("parse-edited-file") {
+    if wanted("edit-one") || wanted("edit-one-host") || wanted("parse-edited-file") {
         let mut cache = ParseCache::new();
         let _ = analyze(&module, &config, &mut cache);
         let mut edited = module.clone();
@@ -201,6 +203,41 @@ fn main() {
                 edit(&mut edited, keystroke);
                 std::hint::black_box(analyze(&edited, &config, &mut cache));
             }));
+        }
+        // The same keystrokes through the analysis host, as the server runs
+        // them: the buffer change, a copy of the inputs, the analysis, its
+        // summary (diagnostics, symbols, module calls) and storing the result.
+        if wanted("edit-one-host") {
+            let dir = PathBuf::from("/bench/module");
+            let mut host = tofu_ide::AnalysisHost::new(config.clone());
+            host.apply_change(tofu_ide::Change::DiskDir {
+                dir: dir.clone(),
+                files: module.clone(),
+            });
+            host.analyze_now(&dir);
+            let mut edited = module.clone();
+            let mut keystroke = 0usize;
+            samples.push(measure(
+                "edit-one-host",
+                module_input.clone(),
+                runs(51),
+                || {
+                    keystroke += 1;
+                    edit(&mut edited, keystroke);
+                    let Some(file) = edited.get(keystroke % EDITED_FILES) else {
+                        return;
+                    };
+                    host.apply_change(tofu_ide::Change::BufferChanged {
+                        path: dir.join(&file.name),
+                        text: text_of(file).into(),
+                        version: i32::try_from(keystroke).unwrap_or(i32::MAX),
+                    });
+                    if let Some(job) = host.start_analysis(&dir) {
+                        let finished = job.run();
+                        std::hint::black_box(host.finish_analysis_returning_old(finished));
+                    }
+                },
+            ));
         }
         // The same edits, parsing only the edited file: what edit-one cannot avoid.
         let mut edited = module.clone();
@@ -426,6 +463,14 @@ fn main() {
         format!("{full_over_edit:.1}"),
         "≥ 100",
         full_over_edit >= 100.0,
+    );
+    let host_over_edit = median("edit-one-host") / median("edit-one");
+    row(
+        "edit-one-host / edit-one (what the host and summaries add)",
+        host_over_edit,
+        format!("{host_over_edit:.2}"),
+        "≤ 1.2",
+        host_over_edit <= 1.2,
     );
     let beyond_parse = (median("edit-one") - median("parse-edited-file")) * 1000.0;
     row(

@@ -100,6 +100,20 @@ pub struct AnalysisJob {
     cache: ParseCache,
 }
 
+/// What [`AnalysisHost::finish_analysis_returning_old`] no longer keeps, for
+/// the caller to drop off its hot path.
+#[derive(Debug, Default)]
+pub struct Unused {
+    pub analyses: Vec<ModuleSnapshot>,
+    pub summaries: Vec<Arc<ModuleSummary>>,
+}
+
+impl Unused {
+    pub fn is_empty(&self) -> bool {
+        self.analyses.is_empty() && self.summaries.is_empty()
+    }
+}
+
 /// The result of [`AnalysisJob::run`], to hand back to the host.
 #[derive(Debug)]
 pub struct FinishedAnalysis {
@@ -361,13 +375,11 @@ impl AnalysisHost {
     /// [`AnalysisHost::finish_analysis`], handing back the full analyses no
     /// longer kept (the one replaced, the result if it came too late or is
     /// not kept, those dropped to stay within
-    /// [`AnalysisHost::keep_full_analyses`]) instead of dropping them here:
+    /// [`AnalysisHost::keep_full_analyses`]) and the summary replaced,
+    /// instead of dropping them here:
     /// freeing a large module's analysis takes a while, and the caller may do
     /// it off its hot path.
-    pub fn finish_analysis_returning_old(
-        &mut self,
-        finished: FinishedAnalysis,
-    ) -> (bool, Vec<ModuleSnapshot>) {
+    pub fn finish_analysis_returning_old(&mut self, finished: FinishedAnalysis) -> (bool, Unused) {
         let FinishedAnalysis {
             snapshot,
             summary,
@@ -384,23 +396,30 @@ impl AnalysisHost {
         // The same generation again: the full analysis of a directory that
         // had only its summary left.
         let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
-        let mut unused = Vec::new();
+        let mut unused = Unused::default();
         if newer {
-            Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
+            unused
+                .summaries
+                .extend(Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary));
         }
         if newer || fills_in {
-            unused.extend(Arc::make_mut(&mut self.analyses).insert(dir.clone(), snapshot));
+            unused
+                .analyses
+                .extend(Arc::make_mut(&mut self.analyses).insert(dir.clone(), snapshot));
             self.mark_used(&dir);
-            unused.extend(self.drop_unused_analyses(&dir));
+            unused.analyses.extend(self.drop_unused_analyses(&dir));
         } else {
-            unused.push(snapshot);
+            unused.analyses.push(snapshot);
         }
         (newer || fills_in, unused)
     }
 
     /// Drops the least recently used full analyses of directories without
     /// open buffers beyond [`AnalysisHost::keep_full_analyses`], with their
-    /// parse caches; never that of `just_stored`, which someone wants now.
+    /// parse caches; never that of `just_stored`, which someone wants now,
+    /// nor one whose summary was made with open buffers (it has no symbol
+    /// index; the directory is stale since they closed, and its next
+    /// analysis makes a summary that stands alone).
     fn drop_unused_analyses(&mut self, just_stored: &Path) -> Vec<ModuleSnapshot> {
         let Some(keep) = self.keep_full else {
             return Vec::new();
@@ -408,7 +427,13 @@ impl AnalysisHost {
         let mut closed: Vec<(u64, PathBuf)> = self
             .analyses
             .keys()
-            .filter(|dir| !self.has_buffers(dir))
+            .filter(|dir| {
+                !self.has_buffers(dir)
+                    && self
+                        .summaries
+                        .get(*dir)
+                        .is_some_and(|summary| summary.stands_alone())
+            })
             .map(|dir| (self.last_used.get(dir).copied().unwrap_or(0), dir.clone()))
             .collect();
         let excess = closed.len().saturating_sub(keep);
@@ -687,14 +712,30 @@ mod tests {
         host.analyze_now(Path::new("/w/root"));
         assert!(host.has_full_analysis(Path::new("/w/net")));
         assert!(!host.has_full_analysis(Path::new("/w/app")));
-        // Closed, it goes with the next analysis of another directory.
+        let cidr = |host: &AnalysisHost| {
+            host.snapshot()
+                .workspace_symbols("variable.cidr")
+                .iter()
+                .map(|symbol| symbol.location.path.clone())
+                .collect::<Vec<_>>()
+        };
+        // Open, its symbols come from the full analysis.
+        assert_eq!(cidr(&host), [PathBuf::from("/w/net/main.tf")]);
+        // Closed, it goes once analysed again, with the next analysis of
+        // another directory.
         host.apply_change(Change::BufferClosed {
             path: PathBuf::from("/w/net/main.tf"),
         });
+        // Closed but not analysed again, it stays: its summary has no
+        // symbols to stand in for it.
+        host.analyze_now(Path::new("/w/app"));
+        assert!(host.has_full_analysis(Path::new("/w/net")));
+        assert_eq!(cidr(&host), [PathBuf::from("/w/net/main.tf")]);
         host.analyze_now(Path::new("/w/net"));
         host.analyze_now(Path::new("/w/app"));
         assert!(!host.has_full_analysis(Path::new("/w/net")));
         assert!(!host.is_stale(Path::new("/w/net")));
+        assert_eq!(cidr(&host), [PathBuf::from("/w/net/main.tf")]);
     }
 
     #[test]

@@ -28,11 +28,14 @@ pub use analysis::{
 };
 pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
-pub use host::{split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot};
+pub use host::{
+    split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot, Unused,
+};
 pub use hover::HoverResult;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
 pub use references::RenameResult;
+pub use summary::ModuleSummary;
 pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
 
 #[cfg(test)]

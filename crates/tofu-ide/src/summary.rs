@@ -29,7 +29,10 @@ pub struct ModuleSummary {
     pub generation: u64,
     /// Every file the analysis saw, with its diagnostics, in file order.
     pub(crate) files: Vec<FileDiagnostics>,
-    symbols: Vec<SymbolEntry>,
+    /// `None` for a directory with open buffers: it keeps its full analysis
+    /// (symbols are read from there), and a keystroke need not index its
+    /// declarations.
+    symbols: Option<Vec<SymbolEntry>>,
     calls: Vec<LocalCall>,
 }
 
@@ -60,34 +63,54 @@ impl ModuleSummary {
             dir: module.dir.clone(),
             generation: module.generation,
             files: file_diagnostics(module),
-            symbols: symbol_entries(module),
+            symbols: module
+                .buffer_versions
+                .is_empty()
+                .then(|| symbol_entries(module)),
             calls: local_calls(module),
         }
     }
 
-    /// The workspace symbols of this module whose name `matches`.
-    pub(crate) fn symbols<'a>(
-        &'a self,
-        matches: &'a impl Fn(&str) -> bool,
-    ) -> impl Iterator<Item = WorkspaceSymbol> + 'a {
+    /// True when the summary can stand for the directory without its full
+    /// analysis (it has the symbol index).
+    pub(crate) fn stands_alone(&self) -> bool {
+        self.symbols.is_some()
+    }
+
+    /// The workspace symbols of this module whose name `matches`; `full` is
+    /// the module's full analysis, read where the summary has no symbols.
+    pub(crate) fn symbols(
+        &self,
+        full: Option<&ModuleSnapshot>,
+        matches: &impl Fn(&str) -> bool,
+        out: &mut Vec<WorkspaceSymbol>,
+    ) {
+        let computed;
+        let entries = match (&self.symbols, full) {
+            (Some(entries), _) => entries,
+            (None, Some(module)) => {
+                computed = symbol_entries(module);
+                &computed
+            }
+            (None, None) => return,
+        };
         let container = self.dir.display().to_string();
-        self.symbols
-            .iter()
-            .filter(|entry| matches(&entry.name))
-            .filter_map(move |entry| {
-                let file = self.files.get(entry.file as usize)?;
-                Some(WorkspaceSymbol {
-                    name: entry.name.to_string(),
-                    kind: entry.kind,
-                    block_type: entry.block_type.to_string(),
-                    location: FileRange {
-                        path: file.path.clone(),
-                        text: Arc::clone(&file.text),
-                        range: entry.range,
-                    },
-                    container: container.clone(),
-                })
-            })
+        for entry in entries.iter().filter(|entry| matches(&entry.name)) {
+            let Some(file) = self.files.get(entry.file as usize) else {
+                continue;
+            };
+            out.push(WorkspaceSymbol {
+                name: entry.name.to_string(),
+                kind: entry.kind,
+                block_type: entry.block_type.to_string(),
+                location: FileRange {
+                    path: file.path.clone(),
+                    text: Arc::clone(&file.text),
+                    range: entry.range,
+                },
+                container: container.clone(),
+            });
+        }
     }
 
     /// A `module` block of this directory that calls `dir` with a local

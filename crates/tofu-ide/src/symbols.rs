@@ -126,10 +126,10 @@ impl Analysis {
     pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
         let query = query.to_lowercase();
         let matches = |name: &str| query.is_empty() || name.to_lowercase().contains(&query);
-        let mut symbols: Vec<WorkspaceSymbol> = self
-            .summaries()
-            .flat_map(|summary| summary.symbols(&matches))
-            .collect();
+        let mut symbols = Vec::new();
+        for summary in self.summaries() {
+            summary.symbols(self.module(&summary.dir), &matches, &mut symbols);
+        }
         symbols.sort_by(|a, b| {
             (&a.name, &a.location.path, a.location.range.start).cmp(&(
                 &b.name,
