@@ -84,6 +84,36 @@ fn json_format_follows_the_server_contract() {
     assert!(first["fix"].is_null());
 }
 
+/// Ranges quoted in a detail (`locals.tf:2,3-15`) count columns as HCL does,
+/// in grapheme clusters (OpenTofu 1.12.6 says `2,3-15` here); the range of
+/// the diagnostic itself counts Unicode scalar values, as server.md says.
+#[test]
+fn ranges_in_details_count_grapheme_clusters_as_hcl_does() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/wording-and-ranges/grapheme-columns");
+    let output = tofu_lens(&["check", "--format", "json", "."], &case);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let details: Vec<&str> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(details.len(), 2, "{details:?}");
+    assert!(
+        details[0].contains("at locals.tf:2,3-15."),
+        "{}",
+        details[0]
+    );
+    assert!(
+        details[1].contains("at locals.tf:3,3-18."),
+        "{}",
+        details[1]
+    );
+    // `"🚣‍♀️",` ends at scalar-value column 19 (grapheme column 16).
+    assert_eq!(value[0]["range"]["end"]["column"], 19);
+}
+
 #[test]
 fn missing_path_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();

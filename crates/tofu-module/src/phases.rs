@@ -118,10 +118,11 @@ impl ModuleFile {
         }
     }
 
-    /// `main.tf:3,1-29` or `main.tf:3,1-5,2`, as HCL writes ranges in details.
+    /// `main.tf:3,1-29` or `main.tf:3,1-5,2`, as HCL writes ranges in details
+    /// (columns in grapheme clusters).
     pub fn describe(&self, range: TextRange) -> String {
-        let start = self.line_index.line_col(&self.text, range.start);
-        let end = self.line_index.line_col(&self.text, range.end);
+        let start = self.line_index.hcl_line_col(&self.text, range.start);
+        let end = self.line_index.hcl_line_col(&self.text, range.end);
         if start.line == end.line {
             format!(
                 "{}:{},{}-{}",

@@ -8,6 +8,7 @@
 //! business: the LSP crate converts at its edge.
 
 use std::fmt;
+use unicode_segmentation::UnicodeSegmentation;
 
 /// A half-open range `[start, end)` of byte offsets into one file.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -174,6 +175,29 @@ impl LineIndex {
         }
     }
 
+    /// Line and column of `offset` as HCL counts them in the ranges its
+    /// messages print (`main.tf:3,1-29`): columns in extended grapheme
+    /// clusters (UAX #29), so `🚣‍♀️`, four scalar values, is one column.
+    /// [`LineIndex::line_col`] counts scalar values, as tofu-lens's own
+    /// positions do.
+    pub fn hcl_line_col(&self, text: &str, offset: u32) -> LineCol {
+        let line = self.line_of(offset);
+        let start = self.line_start(line) as usize;
+        let end = (offset as usize).max(start);
+        let column = text
+            .get(start..)
+            .map(|rest| {
+                rest.grapheme_indices(true)
+                    .take_while(|(i, _)| start + i < end)
+                    .count()
+            })
+            .unwrap_or(0);
+        LineCol {
+            line: to_u32(line + 1),
+            column: to_u32(column + 1),
+        }
+    }
+
     /// The text of 0-based `line` without its line break.
     pub fn line_text<'a>(&self, text: &'a str, line: usize) -> &'a str {
         let start = self.line_start(line) as usize;
@@ -191,6 +215,32 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hcl_columns_count_grapheme_clusters() {
+        // `🚣‍♀️` is four scalar values (rower, ZWJ, female sign, VS16) and one
+        // grapheme cluster; `é` written as e + combining acute is two and one.
+        let text = "\u{feff}  rowing = \"\u{1f6a3}\u{200d}\u{2640}\u{fe0f}\"\ne\u{301}x\n";
+        let index = LineIndex::new(text);
+        let end = text.find("\n").unwrap() as u32;
+        assert_eq!(
+            index.line_col(text, end),
+            LineCol {
+                line: 1,
+                column: 18
+            }
+        );
+        assert_eq!(
+            index.hcl_line_col(text, end),
+            LineCol {
+                line: 1,
+                column: 15
+            }
+        );
+        let x = text.find('x').unwrap() as u32;
+        assert_eq!(index.line_col(text, x), LineCol { line: 2, column: 3 });
+        assert_eq!(index.hcl_line_col(text, x), LineCol { line: 2, column: 2 });
+    }
 
     #[test]
     fn columns_count_scalar_values_and_skip_the_bom() {
