@@ -158,21 +158,9 @@ impl LineIndex {
     /// Offsets past the end or inside a character are clamped to the previous
     /// character boundary.
     pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
-        let line = self.line_of(offset);
-        let start = self.line_start(line) as usize;
-        let end = (offset as usize).max(start);
-        let column = text
-            .get(start..)
-            .map(|rest| {
-                rest.char_indices()
-                    .take_while(|(i, _)| start + i < end)
-                    .count()
-            })
-            .unwrap_or(0);
-        LineCol {
-            line: to_u32(line + 1),
-            column: to_u32(column + 1),
-        }
+        self.position(text, offset, |rest, len| {
+            rest.char_indices().take_while(|(i, _)| *i < len).count()
+        })
     }
 
     /// Line and column of `offset` as HCL counts them in the ranges its
@@ -181,17 +169,20 @@ impl LineIndex {
     /// [`LineIndex::line_col`] counts scalar values, as tofu-lens's own
     /// positions do.
     pub fn hcl_line_col(&self, text: &str, offset: u32) -> LineCol {
+        self.position(text, offset, |rest, len| {
+            rest.grapheme_indices(true)
+                .take_while(|(i, _)| *i < len)
+                .count()
+        })
+    }
+
+    /// The line of `offset`, and its column as `columns` counts the units
+    /// that start in the first `len` bytes of the rest of the line.
+    fn position(&self, text: &str, offset: u32, columns: impl Fn(&str, usize) -> usize) -> LineCol {
         let line = self.line_of(offset);
         let start = self.line_start(line) as usize;
-        let end = (offset as usize).max(start);
-        let column = text
-            .get(start..)
-            .map(|rest| {
-                rest.grapheme_indices(true)
-                    .take_while(|(i, _)| start + i < end)
-                    .count()
-            })
-            .unwrap_or(0);
+        let len = (offset as usize).saturating_sub(start);
+        let column = text.get(start..).map_or(0, |rest| columns(rest, len));
         LineCol {
             line: to_u32(line + 1),
             column: to_u32(column + 1),
