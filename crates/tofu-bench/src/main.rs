@@ -1,6 +1,8 @@
 //! `cargo run --release -p tofu-bench [-- CORPUS_DIR] [--only CASE]`: the
 //! benchmark suite of issue 9, printed as Markdown tables with ratios computed
-//! in the same run.
+//! in the same run. `--only scale --plot PATH` also draws the scale table as
+//! an SVG (and its numbers as `PATH` in CSV); `--plot-from CSV [--plot PATH]`
+//! draws such numbers again without running anything (`plot.rs`).
 //!
 //! In process: `parse` (the syntax layer alone over the cloudposse corpus:
 //! the floor), `check-cold` (discovery, merge and every rule over the same
@@ -25,6 +27,7 @@ mod lsp;
 mod machine;
 mod peer;
 mod peers;
+mod plot;
 mod scale;
 mod serve;
 mod synthetic;
@@ -116,6 +119,28 @@ fn main() {
         args.drain(i..(i + 2).min(args.len()));
         PathBuf::from(dir)
     });
+    let mut take = |flag: &str| {
+        let i = args.iter().position(|a| a == flag)?;
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        args.drain(i..(i + 2).min(args.len()));
+        Some(PathBuf::from(value))
+    };
+    let plot_path = take("--plot");
+    if let Some(csv) = take("--plot-from") {
+        let svg = plot_path.unwrap_or_else(|| csv.with_extension("svg"));
+        let drawn = std::fs::read_to_string(&csv)
+            .map_err(|error| format!("cannot read {}: {error}", csv.display()))
+            .and_then(|text| plot::from_csv(&text))
+            .and_then(|(caption, rows)| {
+                std::fs::write(&svg, plot::render(&caption, &rows))
+                    .map_err(|error| format!("cannot write {}: {error}", svg.display()))
+            });
+        if let Err(error) = drawn {
+            eprintln!("tofu-bench: --plot-from: {error}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let only = args
         .iter()
         .position(|a| a == "--only")
@@ -399,7 +424,7 @@ fn main() {
     // The scale case only when asked for (`--only scale`): it builds up to
     // 50 copies of the corpus and runs the server on each.
     if only.as_deref() == Some("scale") {
-        scale_table(&corpus, &mut skipped);
+        scale_table(&corpus, plot_path.as_deref(), &mut skipped);
     }
     if let Some(dir) = peers_dir.filter(|_| wanted("peers")) {
         peer_table(&corpus, &dir, &mut skipped);
@@ -596,8 +621,8 @@ fn peer_table(corpus: &Path, dir: &Path, skipped: &mut Vec<String>) {
 }
 
 /// The scale case (`--only scale`): check and the server over 1, 10 and 50
-/// copies of the corpus, per file.
-fn scale_table(corpus: &Path, skipped: &mut Vec<String>) {
+/// copies of the corpus, per file; drawn to `plot` when given (`plot.rs`).
+fn scale_table(corpus: &Path, plot: Option<&Path>, skipped: &mut Vec<String>) {
     let binary = match serve::server_binary() {
         Ok(binary) => binary,
         Err(error) => {
@@ -612,9 +637,11 @@ fn scale_table(corpus: &Path, skipped: &mut Vec<String>) {
     println!();
     println!("| copies | files | check wall s | check CPU s | wall / CPU | check peak RSS MB | check wall µs / file | server indexing s | server VmHWM MB | server KB / file |");
     println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut rows = Vec::new();
     for copies in [1, 10, 50] {
         match scale::run(&binary, corpus, copies, true) {
             Ok(run) => {
+                rows.push(plot::Row::from(&run));
                 let files = run.files.max(1) as f64;
                 let wall = run.check_wall.as_secs_f64();
                 let cpu = run.check_cpu.as_secs_f64();
@@ -641,4 +668,14 @@ fn scale_table(corpus: &Path, skipped: &mut Vec<String>) {
         }
     }
     println!();
+    let machine = machine::description();
+    let caption = format!(
+        "tofu-bench --only scale at {}, {}: {}",
+        machine::commit(),
+        machine::date(),
+        machine.split(';').next().unwrap_or_default()
+    );
+    if let Some(Err(error)) = plot.map(|svg| plot::save(svg, &caption, &rows)) {
+        skipped.push(format!("scale plot: {error}"));
+    }
 }
