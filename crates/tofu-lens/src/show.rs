@@ -71,7 +71,11 @@ pub fn text(analysis: &ModuleAnalysis, address: Option<&str>) -> Result<String, 
     Ok(match select(analysis, address)? {
         Selection::Module => render_module(analysis, Provenance::Full),
         Selection::Terraform => render_terraform(analysis, Provenance::Full),
-        Selection::Locals => render_locals(analysis, &analysis.effective.locals, Provenance::Full),
+        Selection::Locals => render_locals(
+            analysis,
+            analysis.effective.locals.iter().map(|local| &**local),
+            Provenance::Full,
+        ),
         Selection::Block(block) => render_block(analysis, block, Provenance::Full),
     })
 }

@@ -10,10 +10,9 @@ use std::ops::Deref;
 
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
-use crate::declarations;
 use crate::discovery;
+use crate::incremental;
 use crate::input::{Config, FileContent, InputFile, ParseCache};
-use crate::merge;
 use crate::phases::{FileRole, FileView, LoadedModule, MergedModule, ModuleFile};
 use crate::reporting;
 use crate::rules;
@@ -104,11 +103,10 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         primary,
         overrides,
     };
-    let mut found = as_written_diagnostics(&loaded, cache);
-    let declared = declarations::declare(loaded, &mut found);
+    diagnostics.extend(as_written_diagnostics(&loaded, cache));
+    let (merged, found) = incremental::declare_and_merge(loaded, cache);
     diagnostics.extend(found);
-    rules::schema::duplicate_imports(&declared, &mut diagnostics);
-    let merged = merge::merge(declared, cache, &mut diagnostics);
+    rules::schema::duplicate_imports(&merged, &mut diagnostics);
     rules::module_calls::check(&merged, &mut diagnostics);
     rules::variables::check(&merged, &mut diagnostics);
     rules::versions::check(&merged, &config.parsed_tofu_version(), &mut diagnostics);
@@ -310,12 +308,29 @@ pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
             a.subject.range.map(|r| (r.start, r.end)),
             a.code,
             &a.summary,
+            &a.detail,
         )
             .cmp(&(
                 b.subject.file,
                 b.subject.range.map(|r| (r.start, r.end)),
                 b.code,
                 &b.summary,
+                &b.detail,
             ))
+            .then_with(|| related_key(a).cmp(related_key(b)))
     });
+}
+
+/// Related places in order, so that the order of diagnostics never depends
+/// on the order rules reported them in.
+fn related_key(
+    diagnostic: &Diagnostic,
+) -> impl Iterator<Item = (FileId, Option<(u32, u32)>, &str)> {
+    diagnostic.related.iter().map(|related| {
+        (
+            related.location.file,
+            related.location.range.map(|r| (r.start, r.end)),
+            related.message.as_str(),
+        )
+    })
 }

@@ -7,6 +7,7 @@
 //! labels are not declarations (OpenTofu drops them).
 
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
 
 use tofu_syntax::{Block, Code, Diagnostic, Location};
 
@@ -66,11 +67,7 @@ impl Declarations {
         self.local_index.get(name).and_then(|&i| self.locals.get(i))
     }
 
-    fn collect(
-        module: &LoadedModule,
-        fates: &mut HashMap<BlockRef, BlockFate>,
-        out: &mut Vec<Diagnostic>,
-    ) -> Declarations {
+    fn collect(module: &LoadedModule, fates: &mut HashMap<BlockRef, BlockFate>) -> Declarations {
         let mut declarations = Declarations::default();
         for &file_id in &module.primary {
             let Some(file) = module.file(file_id) else {
@@ -89,33 +86,24 @@ impl Declarations {
                     continue;
                 }
                 match block.kind.as_str() {
-                    "locals" => declarations.add_locals(module, block_ref, block, out),
+                    "locals" => declarations.add_locals(block_ref, block),
                     "terraform" => declarations.terraform.push(block_ref),
                     "language" => declarations.language.push(block_ref),
                     "moved" | "import" | "removed" => declarations.other.push(block_ref),
                     _ => {
                         if let Some(address) = address_of(block) {
-                            declarations.add(module, address, block_ref, out);
+                            declarations.add(address, block_ref);
                         }
                         // OpenTofu declares only the first data block of a check
                         // (a second one is invalid-check-block and never decoded).
-                        let first_data = block
-                            .body
-                            .blocks
-                            .iter()
-                            .enumerate()
-                            .find(|(_, inner)| inner.kind == "data");
-                        if let (true, Some((nested, inner))) = (block.kind == "check", first_data) {
-                            if let (2, Some(address)) = (
-                                inner.labels.len(),
-                                resource_address(ResourceMode::Data, inner),
-                            ) {
-                                let nested_ref = BlockRef {
-                                    nested: Some(nested),
-                                    ..block_ref
-                                };
-                                declarations.add(module, address, nested_ref, out);
-                            }
+                        let checked = first_check_data(block)
+                            .and_then(|(nested, data)| Some((nested, checked_data_address(data)?)));
+                        if let Some((nested, address)) = checked {
+                            let nested_ref = BlockRef {
+                                nested: Some(nested),
+                                ..block_ref
+                            };
+                            declarations.add(address, nested_ref);
                         }
                     }
                 }
@@ -145,13 +133,7 @@ impl Declarations {
         declarations
     }
 
-    fn add(
-        &mut self,
-        module: &LoadedModule,
-        address: BlockAddress,
-        block_ref: BlockRef,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    fn add(&mut self, address: BlockAddress, block_ref: BlockRef) {
         let Some(&slot) = self.index.get(&address) else {
             self.index.insert(address.clone(), self.blocks.len());
             self.blocks.push(Declared {
@@ -164,38 +146,13 @@ impl Declarations {
         let Some(declared) = self.blocks.get_mut(slot) else {
             return;
         };
-        let earlier = declared.kept;
         declared.all.push(block_ref);
         if keeps_last(&address) {
             declared.kept = block_ref;
         }
-        if involves_unreliable_block(module, &[earlier, block_ref]) {
-            return;
-        }
-        let (Some(block), Some(earlier_block)) = (module.block(block_ref), module.block(earlier))
-        else {
-            return;
-        };
-        let earlier_location = Location::new(earlier.file, earlier_block.header);
-        let (summary, detail) = duplicate_wording(&address, &module.describe(earlier_location));
-        out.push(
-            Diagnostic::new(
-                Code::DuplicateBlock,
-                summary,
-                Location::new(block_ref.file, block.header),
-            )
-            .with_detail(detail)
-            .with_related(earlier_location, "first declared here"),
-        );
     }
 
-    fn add_locals(
-        &mut self,
-        module: &LoadedModule,
-        block_ref: BlockRef,
-        block: &Block,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    fn add_locals(&mut self, block_ref: BlockRef, block: &Block) {
         for (attr_index, attr) in block.body.attributes.iter().enumerate() {
             let local_ref = LocalRef {
                 block: block_ref,
@@ -211,36 +168,84 @@ impl Declarations {
                 });
                 continue;
             };
-            let Some(declared) = self.locals.get_mut(slot) else {
-                continue;
-            };
-            let earlier = declared.kept;
-            declared.all.push(local_ref);
-            declared.kept = local_ref;
-            if involves_unreliable_block(module, &[earlier.block, block_ref]) {
-                continue;
+            if let Some(declared) = self.locals.get_mut(slot) {
+                declared.all.push(local_ref);
+                declared.kept = local_ref;
             }
-            let Some(earlier_attr) = module
-                .block(earlier.block)
-                .and_then(|b| b.body.attributes.get(earlier.attr))
-            else {
-                continue;
-            };
-            let earlier_location = Location::new(earlier.block.file, earlier_attr.range);
-            out.push(
-                Diagnostic::new(
-                    Code::DuplicateLocal,
-                    "Duplicate local value definition",
-                    Location::new(block_ref.file, attr.range),
-                )
-                .with_detail(format!(
-                    "A local value named \"{}\" was already defined at {}. Local value names must be unique within a module.",
-                    attr.name,
-                    module.describe(earlier_location)
-                ))
-                .with_related(earlier_location, "first defined here"),
-            );
         }
+    }
+}
+
+/// `duplicate-block` for every declaration of `declared` after the first,
+/// each against the declaration OpenTofu kept up to it (the first one, or
+/// the previous one for the kinds where the last one wins). What each
+/// reports depends on the two blocks it names alone.
+pub(crate) fn duplicates_of(module: &LoadedModule, declared: &Declared, out: &mut Vec<Diagnostic>) {
+    let Some((&first, rest)) = declared.all.split_first() else {
+        return;
+    };
+    let mut earlier = first;
+    for &block_ref in rest {
+        if !involves_unreliable_block(module, &[earlier, block_ref]) {
+            if let (Some(block), Some(earlier_block)) =
+                (module.block(block_ref), module.block(earlier))
+            {
+                let earlier_location = Location::new(earlier.file, earlier_block.header);
+                let (summary, detail) =
+                    duplicate_wording(&declared.address, &module.describe(earlier_location));
+                out.push(
+                    Diagnostic::new(
+                        Code::DuplicateBlock,
+                        summary,
+                        Location::new(block_ref.file, block.header),
+                    )
+                    .with_detail(detail)
+                    .with_related(earlier_location, "first declared here"),
+                );
+            }
+        }
+        if keeps_last(&declared.address) {
+            earlier = block_ref;
+        }
+    }
+}
+
+/// `duplicate-local` for every definition of a local value after the first,
+/// each against the one before it (the last definition wins).
+pub(crate) fn duplicate_locals_of(
+    module: &LoadedModule,
+    declared: &DeclaredLocal,
+    out: &mut Vec<Diagnostic>,
+) {
+    for pair in declared.all.windows(2) {
+        let [earlier, local_ref] = pair else { continue };
+        if involves_unreliable_block(module, &[earlier.block, local_ref.block]) {
+            continue;
+        }
+        let (Some(earlier_attr), Some(attr)) = (
+            module
+                .block(earlier.block)
+                .and_then(|b| b.body.attributes.get(earlier.attr)),
+            module
+                .block(local_ref.block)
+                .and_then(|b| b.body.attributes.get(local_ref.attr)),
+        ) else {
+            continue;
+        };
+        let earlier_location = Location::new(earlier.block.file, earlier_attr.range);
+        out.push(
+            Diagnostic::new(
+                Code::DuplicateLocal,
+                "Duplicate local value definition",
+                Location::new(local_ref.block.file, attr.range),
+            )
+            .with_detail(format!(
+                "A local value named \"{}\" was already defined at {}. Local value names must be unique within a module.",
+                attr.name,
+                module.describe(earlier_location)
+            ))
+            .with_related(earlier_location, "first defined here"),
+        );
     }
 }
 
@@ -273,15 +278,16 @@ fn involves_unreliable_block(module: &LoadedModule, blocks: &[BlockRef]) -> bool
     })
 }
 
-/// Phase 2: what the primary files of `loaded` declare (duplicates are
-/// reported into `out`), with the fate of each primary block.
-pub(crate) fn declare(loaded: LoadedModule, out: &mut Vec<Diagnostic>) -> DeclaredModule {
+/// Phase 2: what the primary files of `loaded` declare, with the fate of
+/// each primary block. Duplicates are reported per identity by
+/// [`duplicates_of`] and [`duplicate_locals_of`].
+pub(crate) fn declare(loaded: LoadedModule) -> DeclaredModule {
     let mut primary_fates = HashMap::default();
-    let declarations = Declarations::collect(&loaded, &mut primary_fates, out);
+    let declarations = Declarations::collect(&loaded, &mut primary_fates);
     DeclaredModule {
         loaded,
-        declarations,
-        primary_fates,
+        declarations: Arc::new(declarations),
+        primary_fates: Arc::new(primary_fates),
     }
 }
 
@@ -341,6 +347,28 @@ pub fn address_of(block: &Block) -> Option<BlockAddress> {
         }
         _ => return None,
     })
+}
+
+/// The first `data` block of a `check`, the one OpenTofu declares.
+pub(crate) fn first_check_data(block: &Block) -> Option<(usize, &Block)> {
+    if block.kind != "check" {
+        return None;
+    }
+    block
+        .body
+        .blocks
+        .iter()
+        .enumerate()
+        .find(|(_, inner)| inner.kind == "data")
+}
+
+/// The identity of the `data` block a `check` declares, when its labels
+/// are right.
+pub(crate) fn checked_data_address(data: &Block) -> Option<BlockAddress> {
+    if data.labels.len() != 2 {
+        return None;
+    }
+    resource_address(ResourceMode::Data, data)
 }
 
 fn resource_address(mode: ResourceMode, block: &Block) -> Option<BlockAddress> {

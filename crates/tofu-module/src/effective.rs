@@ -164,45 +164,82 @@ pub struct EffectiveTerraform {
     pub required_versions: Vec<RequiredVersion>,
 }
 
-#[derive(Debug, Default)]
+/// The merged configuration of a module. Its blocks and local values are
+/// shared (`Arc`) and its indexes are shared whole, so the analysis after a
+/// keystroke rebuilds only the blocks the edit touched and shares the rest
+/// with the analysis before it (`crate::incremental`).
+#[derive(Clone, Debug, Default)]
 pub struct EffectiveModule {
     /// Addressable blocks in order of first declaration (override-introduced
     /// provider configurations last).
-    pub blocks: Vec<EffectiveBlock>,
-    index: HashMap<BlockAddress, usize>,
-    pub locals: Vec<EffectiveLocal>,
-    local_index: HashMap<String, usize>,
+    pub blocks: Vec<Arc<EffectiveBlock>>,
+    index: Arc<HashMap<BlockAddress, usize>>,
+    pub locals: Vec<Arc<EffectiveLocal>>,
+    local_index: Arc<HashMap<String, usize>>,
     pub terraform: EffectiveTerraform,
 }
 
 impl EffectiveModule {
+    /// A module of `blocks` and `locals`, in that order.
+    pub(crate) fn new(
+        blocks: Vec<Arc<EffectiveBlock>>,
+        locals: Vec<Arc<EffectiveLocal>>,
+        terraform: EffectiveTerraform,
+    ) -> EffectiveModule {
+        let index = blocks
+            .iter()
+            .enumerate()
+            .map(|(i, block)| (block.address.clone(), i))
+            .collect();
+        let local_index = locals
+            .iter()
+            .enumerate()
+            .map(|(i, local)| (local.name.clone(), i))
+            .collect();
+        EffectiveModule {
+            blocks,
+            index: Arc::new(index),
+            locals,
+            local_index: Arc::new(local_index),
+            terraform,
+        }
+    }
+
     pub fn get(&self, address: &BlockAddress) -> Option<&EffectiveBlock> {
-        self.index.get(address).and_then(|&i| self.blocks.get(i))
+        self.index
+            .get(address)
+            .and_then(|&i| self.blocks.get(i))
+            .map(|block| &**block)
     }
 
-    pub(crate) fn get_mut(&mut self, address: &BlockAddress) -> Option<&mut EffectiveBlock> {
-        let index = *self.index.get(address)?;
-        self.blocks.get_mut(index)
-    }
-
-    pub(crate) fn insert(&mut self, block: EffectiveBlock) {
-        self.index.insert(block.address.clone(), self.blocks.len());
-        self.blocks.push(block);
+    /// Replaces the block of the same address, which must be there; the
+    /// indexes stay valid because nothing moves.
+    pub(crate) fn replace(&mut self, block: EffectiveBlock) {
+        if let Some(slot) = self
+            .index
+            .get(&block.address)
+            .and_then(|&i| self.blocks.get_mut(i))
+        {
+            *slot = Arc::new(block);
+        }
     }
 
     pub fn local(&self, name: &str) -> Option<&EffectiveLocal> {
-        self.local_index.get(name).and_then(|&i| self.locals.get(i))
-    }
-
-    pub(crate) fn local_mut(&mut self, name: &str) -> Option<&mut EffectiveLocal> {
-        let index = *self.local_index.get(name)?;
-        self.locals.get_mut(index)
-    }
-
-    pub(crate) fn insert_local(&mut self, local: EffectiveLocal) {
         self.local_index
-            .insert(local.name.clone(), self.locals.len());
-        self.locals.push(local);
+            .get(name)
+            .and_then(|&i| self.locals.get(i))
+            .map(|local| &**local)
+    }
+
+    /// Replaces the local value of the same name, which must be there.
+    pub(crate) fn replace_local(&mut self, local: EffectiveLocal) {
+        if let Some(slot) = self
+            .local_index
+            .get(&local.name)
+            .and_then(|&i| self.locals.get_mut(i))
+        {
+            *slot = Arc::new(local);
+        }
     }
 
     /// The effective block a top-level block of a file belongs to: its own
@@ -211,5 +248,6 @@ impl EffectiveModule {
         self.blocks
             .iter()
             .find(|effective| effective.base == Some(block) || effective.overrides.contains(&block))
+            .map(|block| &**block)
     }
 }

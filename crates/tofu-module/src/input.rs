@@ -7,6 +7,7 @@ use std::sync::Arc;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Severity, SourceFile};
 
 use crate::effective::EffectiveBody;
+use crate::incremental::Previous;
 use crate::phases::FileRole;
 
 use crate::version::Version;
@@ -138,6 +139,10 @@ pub struct ParseCache {
     generation: u64,
     /// How many files were actually parsed (not found in the cache) so far.
     pub n_parsed: u64,
+    /// How many analyses reused the one before them (`incremental`) so far.
+    pub n_incremental: u64,
+    /// What the last analysis leaves for the next (`incremental`).
+    previous: Option<Previous>,
 }
 
 #[derive(Debug)]
@@ -253,6 +258,14 @@ impl ParseCache {
         let bodies = build();
         entry.bodies = Some((file, Arc::clone(&bodies)));
         bodies
+    }
+
+    pub(crate) fn take_previous(&mut self) -> Option<Previous> {
+        self.previous.take()
+    }
+
+    pub(crate) fn store_previous(&mut self, previous: Previous) {
+        self.previous = Some(previous);
     }
 
     pub(crate) fn finish(&mut self) {

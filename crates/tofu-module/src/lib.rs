@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod effective;
 mod expr;
 mod go_text;
+mod incremental;
 mod input;
 mod merge;
 mod phases;

@@ -22,107 +22,338 @@ use crate::expr::content::StringContent;
 use crate::expr::suggest::{did_you_mean, did_you_mean_by};
 use crate::expr::traversal::parse_traversal;
 use crate::input::ParseCache;
-use crate::phases::{BlockFate, BlockRef, DeclaredModule, MergedModule};
+use crate::phases::{BlockFate, BlockRef, DeclaredModule};
 use crate::terraform;
 
-/// Phase 3: the effective configuration of `declared` after applying its
-/// override files, with the fate of each override block; what merging
-/// reports goes into `out`.
-pub(crate) fn merge(
-    declared: DeclaredModule,
-    cache: &mut ParseCache,
-    out: &mut Vec<Diagnostic>,
-) -> MergedModule {
-    let mut override_fates = HashMap::default();
-    let effective = merge_overrides(&declared, cache, &mut override_fates, out);
-    MergedModule {
-        declared,
-        effective,
-        override_fates,
+/// What each override block is to the merge. It is decided by the kinds,
+/// labels and local names of the module's blocks alone (what
+/// `incremental` calls a file's shape), so an edit that keeps every file's
+/// shape keeps the plan, and merging can be redone for one identity.
+#[derive(Debug, Default)]
+pub(crate) struct OverridePlan {
+    /// The fate of every top-level block of the override files.
+    pub(crate) fates: Arc<HashMap<BlockRef, BlockFate>>,
+    /// The override blocks merged into each identity, in loading order.
+    targets: HashMap<BlockAddress, Vec<BlockRef>>,
+    /// Default provider configurations that only override files write, in
+    /// the order they are first written.
+    introduced: Vec<BlockAddress>,
+    /// The override entries of each local value, in loading order.
+    local_overrides: HashMap<String, Vec<LocalRef>>,
+    /// Override blocks with nothing to override.
+    no_base: Vec<(BlockRef, BlockAddress)>,
+}
+
+impl OverridePlan {
+    /// Classifies every override block of `module`.
+    pub(crate) fn new(module: &DeclaredModule) -> OverridePlan {
+        let mut plan = OverridePlan::default();
+        let mut fates = HashMap::default();
+        for &file_id in &module.overrides {
+            let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
+                continue;
+            };
+            for (index, block) in source.body.blocks.iter().enumerate() {
+                let block_ref = BlockRef {
+                    file: file_id,
+                    index,
+                    nested: None,
+                };
+                if let Some(reason) = drop_reason(block) {
+                    fates.insert(block_ref, BlockFate::Dropped(reason));
+                    continue;
+                }
+                let fate = match block.kind.as_str() {
+                    "language" | "check" | "moved" | "import" | "removed" => {
+                        BlockFate::ForbiddenInOverride
+                    }
+                    "locals" => {
+                        for (attr, written) in block.body.attributes.iter().enumerate() {
+                            if module.declarations.local(&written.name).is_some() {
+                                plan.local_overrides
+                                    .entry(written.name.clone())
+                                    .or_default()
+                                    .push(LocalRef {
+                                        block: block_ref,
+                                        attr,
+                                    });
+                            }
+                        }
+                        BlockFate::MergedInto
+                    }
+                    "terraform" => BlockFate::MergedInto,
+                    _ => {
+                        let Some(address) = address_of(block) else {
+                            continue;
+                        };
+                        plan.classify(module, block_ref, address)
+                    }
+                };
+                fates.insert(block_ref, fate);
+            }
+        }
+        plan.fates = Arc::new(fates);
+        plan
+    }
+
+    fn classify(
+        &mut self,
+        module: &DeclaredModule,
+        block_ref: BlockRef,
+        address: BlockAddress,
+    ) -> BlockFate {
+        let exists =
+            module.declarations.get(&address).is_some() || self.introduced.contains(&address);
+        if !exists {
+            if !matches!(address, BlockAddress::Provider { alias: None, .. }) {
+                self.no_base.push((block_ref, address));
+                return BlockFate::NoBase;
+            }
+            // An override may introduce a default provider configuration:
+            // an absent one counts as empty.
+            self.introduced.push(address.clone());
+        }
+        self.targets
+            .entry(address.clone())
+            .or_default()
+            .push(block_ref);
+        BlockFate::Overrides { target: address }
+    }
+
+    /// Every identity of the effective configuration: the declarations in
+    /// order, then the provider configurations only overrides introduce.
+    pub(crate) fn identities<'m>(
+        &'m self,
+        module: &'m DeclaredModule,
+    ) -> impl Iterator<Item = (&'m BlockAddress, Option<BlockRef>)> + 'm {
+        let declared = module
+            .declarations
+            .blocks
+            .iter()
+            .map(|declared| (&declared.address, Some(declared.kept)));
+        declared.chain(self.introduced.iter().map(|address| (address, None)))
+    }
+
+    /// The base of an identity (`None` for one only overrides introduce),
+    /// or nothing when the merged configuration has no such identity.
+    pub(crate) fn base_of(
+        &self,
+        module: &DeclaredModule,
+        address: &BlockAddress,
+    ) -> Option<Option<BlockRef>> {
+        match module.declarations.get(address) {
+            Some(declared) => Some(Some(declared.kept)),
+            None => self.introduced.contains(address).then_some(None),
+        }
     }
 }
 
-fn merge_overrides(
+/// The effective block of one identity: its base (`None` for a default
+/// provider configuration only overrides introduce) with every override
+/// block of the plan applied in loading order. What merging reports goes
+/// into `out`; it depends on the base and these override blocks alone.
+pub(crate) fn merge_identity(
     module: &DeclaredModule,
+    plan: &OverridePlan,
     cache: &mut ParseCache,
-    fates: &mut HashMap<BlockRef, BlockFate>,
+    address: &BlockAddress,
+    base: Option<BlockRef>,
     out: &mut Vec<Diagnostic>,
-) -> EffectiveModule {
-    let mut effective = EffectiveModule::default();
-    for declared in &module.declarations.blocks {
-        let Some(block) = module.block(declared.kept) else {
+) -> Option<EffectiveBlock> {
+    let overrides = plan.targets.get(address).map_or(&[][..], Vec::as_slice);
+    let (shape_ref, body) = match base {
+        Some(kept) => {
+            let block = module.block(kept)?;
+            (kept, as_written_body(module, cache, kept, block))
+        }
+        None => (*overrides.first()?, Arc::new(EffectiveBody::default())),
+    };
+    let shape = module.block(shape_ref)?;
+    let mut effective = EffectiveBlock {
+        address: address.clone(),
+        kind: shape.kind.clone(),
+        labels: shape.labels.iter().map(|l| l.value.clone()).collect(),
+        base,
+        overrides: Vec::with_capacity(overrides.len()),
+        body,
+    };
+    let base_header = base.and_then(|kept| {
+        module
+            .block(kept)
+            .map(|block| Location::new(kept.file, block.header))
+    });
+    for &override_ref in overrides {
+        let Some(block) = module.block(override_ref) else {
             continue;
         };
-        effective.insert(EffectiveBlock {
-            address: declared.address.clone(),
-            kind: block.kind.clone(),
-            labels: block.labels.iter().map(|l| l.value.clone()).collect(),
-            base: Some(declared.kept),
-            overrides: Vec::new(),
-            body: as_written_body(module, cache, declared.kept, block),
-        });
-    }
-    for declared in &module.declarations.locals {
-        let Some(attr) = local_attribute(module, declared.kept) else {
-            continue;
+        let mut merger = Merger {
+            module,
+            file: override_ref.file,
+            out: &mut *out,
         };
-        effective.insert_local(EffectiveLocal {
-            name: declared.name.clone(),
-            base: declared.kept,
-            overrides: Vec::new(),
-            attribute: EffectiveAttribute::as_written(declared.kept.block.file, attr),
-        });
+        merger.apply(Arc::make_mut(&mut effective.body), block, base_header);
+        effective.overrides.push(override_ref);
     }
-    effective.terraform = terraform::collect_primary(module, out);
+    Some(effective)
+}
 
+/// The effective value of one local value: its kept definition with the
+/// plan's override entries applied in loading order.
+pub(crate) fn merge_local(
+    module: &DeclaredModule,
+    plan: &OverridePlan,
+    name: &str,
+) -> Option<EffectiveLocal> {
+    let declared = module.declarations.local(name)?;
+    let attr = local_attribute(module, declared.kept)?;
+    let mut local = EffectiveLocal {
+        name: declared.name.clone(),
+        base: declared.kept,
+        overrides: Vec::new(),
+        attribute: EffectiveAttribute::as_written(declared.kept.block.file, attr),
+    };
+    for &local_ref in plan.local_overrides.get(name).into_iter().flatten() {
+        let Some(attr) = local_attribute(module, local_ref) else {
+            continue;
+        };
+        let mut new = EffectiveAttribute::as_written(local_ref.block.file, attr);
+        let mut superseded = std::mem::take(&mut local.attribute.superseded);
+        superseded.push(local.attribute.origin);
+        new.superseded = superseded;
+        local.attribute = new;
+        local.overrides.push(local_ref);
+    }
+    Some(local)
+}
+
+/// What merging reports on one override file that depends on that file
+/// alone (and on which identities and local values exist): block types
+/// refused in overrides, `validation`/`precondition`/`postcondition` inside
+/// override blocks, local values with nothing to override.
+pub(crate) fn override_file_diagnostics(
+    module: &DeclaredModule,
+    file_id: FileId,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
+        return;
+    };
+    let mut merger = Merger {
+        module,
+        file: file_id,
+        out,
+    };
+    for block in &source.body.blocks {
+        if drop_reason(block).is_some() {
+            continue;
+        }
+        match block.kind.as_str() {
+            "language" | "check" | "moved" | "import" | "removed" => merger.forbidden(block),
+            "locals" => merger.missing_locals(block),
+            "terraform" => {}
+            _ => merger.forbidden_nested_blocks(block),
+        }
+    }
+}
+
+/// What merging reports that depends on the whole module: override blocks
+/// with nothing to override (their "Did you mean" reads every declaration).
+pub(crate) fn no_base_diagnostics(
+    module: &DeclaredModule,
+    plan: &OverridePlan,
+    out: &mut Vec<Diagnostic>,
+) {
+    if module.declarations.incomplete {
+        return;
+    }
+    for (block_ref, address) in &plan.no_base {
+        let Some(block) = module.block(*block_ref) else {
+            continue;
+        };
+        Merger {
+            module,
+            file: block_ref.file,
+            out: &mut *out,
+        }
+        .missing_base(address, block);
+    }
+}
+
+/// The synthesized `terraform` view: the primary files' blocks, then each
+/// override file's, in loading order.
+pub(crate) fn merge_terraform(
+    module: &DeclaredModule,
+    out: &mut Vec<Diagnostic>,
+) -> EffectiveTerraform {
+    let mut view = terraform::collect_primary(module, out);
     for &file_id in &module.overrides {
         let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
             continue;
         };
-        let mut terraform_blocks = Vec::new();
-        for (index, block) in source.body.blocks.iter().enumerate() {
-            let block_ref = BlockRef {
-                file: file_id,
-                index,
-                nested: None,
-            };
-            if let Some(reason) = drop_reason(block) {
-                fates.insert(block_ref, BlockFate::Dropped(reason));
-                continue;
-            }
-            let mut merger = Merger {
-                module,
-                file: file_id,
-                out: &mut *out,
-            };
-            let fate = match block.kind.as_str() {
-                "language" | "check" | "moved" | "import" | "removed" => {
-                    merger.forbidden(block);
-                    Some(BlockFate::ForbiddenInOverride)
-                }
-                "locals" => {
-                    merger.locals(&mut effective, block_ref, block);
-                    Some(BlockFate::MergedInto)
-                }
-                "terraform" => {
-                    terraform_blocks.push((block_ref, block));
-                    Some(BlockFate::MergedInto)
-                }
-                _ => merger.addressable(&mut effective, block_ref, block),
-            };
-            if let Some(fate) = fate {
-                fates.insert(block_ref, fate);
-            }
-        }
-        terraform::apply_override_file(
-            module,
-            file_id,
-            &terraform_blocks,
-            &mut effective.terraform,
-            out,
-        );
+        let blocks: Vec<(BlockRef, &Block)> = source
+            .body
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, block)| block.kind == "terraform" && drop_reason(block).is_none())
+            .map(|(index, block)| {
+                let block_ref = BlockRef {
+                    file: file_id,
+                    index,
+                    nested: None,
+                };
+                (block_ref, block)
+            })
+            .collect();
+        terraform::apply_override_file(module, file_id, &blocks, &mut view, out);
     }
-    effective
+    view
+}
+
+/// The effective blocks and local values of a module (its `terraform` view
+/// is merged apart, by [`merge_terraform`]), and the plan they follow.
+pub(crate) struct Merged {
+    pub(crate) effective: EffectiveModule,
+    pub(crate) plan: Arc<OverridePlan>,
+}
+
+/// Phase 3, whole: every identity and local value merged. What each identity
+/// reports goes to `identity_out` and what depends on one override file to
+/// `file_out`, kept apart so that `incremental` can redo one of them.
+pub(crate) fn merge(
+    declared: &DeclaredModule,
+    cache: &mut ParseCache,
+    identity_out: &mut dyn FnMut(&BlockAddress, Vec<Diagnostic>),
+    file_out: &mut dyn FnMut(FileId, Vec<Diagnostic>),
+) -> Merged {
+    let plan = OverridePlan::new(declared);
+    let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
+    for (address, base) in plan.identities(declared) {
+        let mut found = Vec::new();
+        if let Some(block) = merge_identity(declared, &plan, cache, address, base, &mut found) {
+            blocks.push(Arc::new(block));
+        }
+        if !found.is_empty() {
+            identity_out(address, found);
+        }
+    }
+    let locals = declared
+        .declarations
+        .locals
+        .iter()
+        .filter_map(|local| merge_local(declared, &plan, &local.name).map(Arc::new))
+        .collect();
+    for &file_id in &declared.overrides {
+        let mut found = Vec::new();
+        override_file_diagnostics(declared, file_id, &mut found);
+        if !found.is_empty() {
+            file_out(file_id, found);
+        }
+    }
+    Merged {
+        effective: EffectiveModule::new(blocks, locals, EffectiveTerraform::default()),
+        plan: Arc::new(plan),
+    }
 }
 
 /// The as-written body of a declared block, shared from the parse cache for
@@ -349,94 +580,38 @@ impl Merger<'_, '_> {
         self.out.push(diagnostic);
     }
 
-    fn locals(&mut self, effective: &mut EffectiveModule, block_ref: BlockRef, block: &Block) {
-        for (attr_index, attr) in block.body.attributes.iter().enumerate() {
-            let local_ref = LocalRef {
-                block: block_ref,
-                attr: attr_index,
-            };
-            match effective.local_mut(&attr.name) {
-                Some(local) => {
-                    let mut new = EffectiveAttribute::as_written(self.file, attr);
-                    let mut superseded = std::mem::take(&mut local.attribute.superseded);
-                    superseded.push(local.attribute.origin);
-                    new.superseded = superseded;
-                    local.attribute = new;
-                    local.overrides.push(local_ref);
-                }
-                None if self.module.declarations.incomplete => {}
-                None => {
-                    let names = self
-                        .module
-                        .declarations
-                        .locals
-                        .iter()
-                        .map(|l| l.name.as_str());
-                    let mut detail = format!(
-                        "There is no local value named \"{}\". An override file can only override a local value that was already defined in a primary configuration file.",
-                        attr.name
-                    );
-                    if let Some(near) = did_you_mean(&attr.name, names) {
-                        detail.push_str(&format!(" Did you mean \"{near}\"?"));
-                    }
-                    self.out.push(
-                        Diagnostic::new(
-                            Code::OverrideMissingBase,
-                            "Missing base local value definition to override",
-                            self.location(attr.range),
-                        )
-                        .with_detail(detail),
-                    );
-                }
-            }
+    /// `override-missing-base` for the entries of an override `locals`
+    /// block that no primary file defines.
+    fn missing_locals(&mut self, block: &Block) {
+        if self.module.declarations.incomplete {
+            return;
         }
-    }
-
-    /// Merges an override block with an identity into its base; its fate,
-    /// unless its identity cannot be judged (a provider alias that is no
-    /// literal string).
-    fn addressable(
-        &mut self,
-        effective: &mut EffectiveModule,
-        block_ref: BlockRef,
-        block: &Block,
-    ) -> Option<BlockFate> {
-        self.forbidden_nested_blocks(block);
-        let address = address_of(block)?;
-        if effective.get(&address).is_none() {
-            match &address {
-                BlockAddress::Provider { alias: None, .. } => {
-                    // An override may introduce a default provider configuration:
-                    // an absent one counts as empty.
-                    effective.insert(EffectiveBlock {
-                        address: address.clone(),
-                        kind: block.kind.clone(),
-                        labels: block.labels.iter().map(|l| l.value.clone()).collect(),
-                        base: None,
-                        overrides: Vec::new(),
-                        body: Arc::new(EffectiveBody::default()),
-                    });
-                }
-                _ => {
-                    if !self.module.declarations.incomplete {
-                        self.missing_base(&address, block);
-                    }
-                    return Some(BlockFate::NoBase);
-                }
+        for attr in &block.body.attributes {
+            if self.module.declarations.local(&attr.name).is_some() {
+                continue;
             }
+            let names = self
+                .module
+                .declarations
+                .locals
+                .iter()
+                .map(|l| l.name.as_str());
+            let mut detail = format!(
+                "There is no local value named \"{}\". An override file can only override a local value that was already defined in a primary configuration file.",
+                attr.name
+            );
+            if let Some(near) = did_you_mean(&attr.name, names) {
+                detail.push_str(&format!(" Did you mean \"{near}\"?"));
+            }
+            self.out.push(
+                Diagnostic::new(
+                    Code::OverrideMissingBase,
+                    "Missing base local value definition to override",
+                    self.location(attr.range),
+                )
+                .with_detail(detail),
+            );
         }
-        let base_header = effective
-            .get(&address)
-            .and_then(|target| target.base)
-            .and_then(|base| {
-                self.module
-                    .block(base)
-                    .map(|b| Location::new(base.file, b.header))
-            });
-        let target = effective.get_mut(&address)?;
-        self.apply(Arc::make_mut(&mut target.body), block, base_header);
-        target.overrides.push(block_ref);
-        Some(BlockFate::Overrides { target: address })
     }
 
     fn missing_base(&mut self, address: &BlockAddress, block: &Block) {

@@ -257,10 +257,11 @@ pub enum DropReason {
 #[derive(Debug)]
 pub struct DeclaredModule {
     pub loaded: LoadedModule,
-    pub declarations: Declarations,
+    /// Shared with the analysis before an edit that kept every file's shape.
+    pub declarations: Arc<Declarations>,
     /// The fate of every top-level block of the primary files (and of the
     /// `data` block a `check` declares).
-    pub primary_fates: HashMap<BlockRef, BlockFate>,
+    pub primary_fates: Arc<HashMap<BlockRef, BlockFate>>,
 }
 
 /// Phase 3: the declared module and its effective configuration.
@@ -269,7 +270,7 @@ pub struct MergedModule {
     pub declared: DeclaredModule,
     pub effective: EffectiveModule,
     /// The fate of every top-level block of the override files.
-    pub override_fates: HashMap<BlockRef, BlockFate>,
+    pub override_fates: Arc<HashMap<BlockRef, BlockFate>>,
 }
 
 impl MergedModule {

@@ -173,7 +173,11 @@ pub fn render_module(module: &ModuleAnalysis, provenance: Provenance) -> String 
         parts.push(render_terraform(module, provenance));
     }
     if !module.effective.locals.is_empty() {
-        parts.push(render_locals(module, &module.effective.locals, provenance));
+        parts.push(render_locals(
+            module,
+            module.effective.locals.iter().map(|local| &**local),
+            provenance,
+        ));
     }
     for block in &module.effective.blocks {
         parts.push(render_block(module, block, provenance));

@@ -1,0 +1,269 @@
+//! The analysis after an edit, redone from the analysis before it
+//! (`tofu_module`'s incremental road, through the `ParseCache` the caller
+//! keeps), must equal the analysis of the same files done whole, with a
+//! fresh cache: the same diagnostics, declarations, fates and effective
+//! configuration. Every fixture module, every conformance module, the
+//! examples and a sample of the cloudposse corpus (when `../shared` is
+//! there) are edited at random, seeded: characters typed and deleted, lines
+//! duplicated and deleted, comments added. Most edits keep every block's
+//! shape and take the incremental road, which the test checks it did.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stderr,
+    clippy::indexing_slicing
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tofu_module::{analyze, Config, FileContent, InputFile, ModuleAnalysis, ParseCache};
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % (n.max(1) as u64)) as usize
+    }
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every directory under `root` holding a configuration file, sorted.
+fn module_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut has_config = false;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+                has_config |= [".tf", ".tofu", ".tf.json", ".tofu.json"]
+                    .iter()
+                    .any(|ext| name.ends_with(ext));
+            }
+        }
+        if has_config {
+            dirs.push(dir);
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+fn text(file: &InputFile) -> Option<&str> {
+    match &file.content {
+        FileContent::Text(text) => Some(text),
+        _ => None,
+    }
+}
+
+/// The byte offsets of `text` that are character boundaries.
+fn boundary(text: &str, rng: &mut Rng) -> usize {
+    let mut at = rng.below(text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// One random edit of one text file; false when there is none to edit.
+fn edit(files: &mut [InputFile], rng: &mut Rng) -> bool {
+    let editable: Vec<usize> = (0..files.len())
+        .filter(|&i| text(&files[i]).is_some())
+        .collect();
+    if editable.is_empty() {
+        return false;
+    }
+    let index = editable[rng.below(editable.len())];
+    let old = text(&files[index]).unwrap_or_default().to_owned();
+    let new = match rng.below(8) {
+        // Typing: mostly inside bodies, sometimes structure.
+        0..=2 => {
+            let typed = [" ", "#", "x", "\n", "\"", "1", "=", "{", "}", "é"];
+            let at = boundary(&old, rng);
+            format!(
+                "{}{}{}",
+                &old[..at],
+                typed[rng.below(typed.len())],
+                &old[at..]
+            )
+        }
+        // Deleting a few bytes.
+        3 => {
+            let start = boundary(&old, rng);
+            let mut end = (start + 1 + rng.below(8)).min(old.len());
+            while !old.is_char_boundary(end) {
+                end += 1;
+            }
+            format!("{}{}", &old[..start], &old[end..])
+        }
+        // Duplicating or deleting a line.
+        4 | 5 => {
+            let lines: Vec<&str> = old.split_inclusive('\n').collect();
+            if lines.is_empty() {
+                String::from("#\n")
+            } else {
+                let line = rng.below(lines.len());
+                let mut out = String::new();
+                for (i, l) in lines.iter().enumerate() {
+                    if i != line || rng.below(2) == 0 {
+                        out.push_str(l);
+                    }
+                    if i == line {
+                        out.push_str(l);
+                    }
+                }
+                out
+            }
+        }
+        // A comment at the end: nothing but text changes.
+        _ => format!("{old}\n# edited\n"),
+    };
+    files[index].content = FileContent::Text(new.into());
+    true
+}
+
+/// Everything an analysis says, in a form two analyses compare by.
+fn snapshot(analysis: &ModuleAnalysis) -> String {
+    let mut primary: Vec<_> = analysis.primary_fates.iter().collect();
+    primary.sort_by_key(|(block, _)| **block);
+    let mut overrides: Vec<_> = analysis.override_fates.iter().collect();
+    overrides.sort_by_key(|(block, _)| **block);
+    format!(
+        "diagnostics {:#?}\ndeclarations {:#?}\nlocals {:#?}\nincomplete {}\nterraform {:?} language {:?} other {:?}\nprimary fates {:#?}\noverride fates {:#?}\neffective {:#?}\nlocals {:#?}\nterraform {:#?}",
+        analysis.diagnostics,
+        analysis.declarations.blocks,
+        analysis.declarations.locals,
+        analysis.declarations.incomplete,
+        analysis.declarations.terraform,
+        analysis.declarations.language,
+        analysis.declarations.other,
+        primary,
+        overrides,
+        analysis.effective.blocks,
+        analysis.effective.locals,
+        analysis.effective.terraform,
+    )
+}
+
+struct Outcome {
+    edits: u64,
+    incremental: u64,
+}
+
+/// `edits` random edits of the module in `dir`, each analysed both ways.
+fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
+    let mut files = tofu_vfs::read_module_dir(dir).map_err(|e| e.to_string())?;
+    let config = Config::default();
+    let mut cache = ParseCache::new();
+    let mut rng = Rng(seed | 1);
+    let _ = analyze(&files, &config, &mut cache);
+    let mut done = 0;
+    for step in 0..edits {
+        if !edit(&mut files, &mut rng) {
+            break;
+        }
+        done += 1;
+        let again = snapshot(&analyze(&files, &config, &mut cache));
+        let whole = snapshot(&analyze(&files, &config, &mut ParseCache::new()));
+        if again != whole {
+            let at = again
+                .lines()
+                .zip(whole.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            let context = |text: &str| {
+                text.lines()
+                    .skip(at.saturating_sub(5))
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            return Err(format!(
+                "{} (seed {seed}, edit {step}): the incremental analysis differs from the whole one at line {at}\n--- incremental\n{}\n--- whole\n{}",
+                dir.display(),
+                context(&again),
+                context(&whole)
+            ));
+        }
+    }
+    Ok(Outcome {
+        edits: done,
+        incremental: cache.n_incremental,
+    })
+}
+
+fn check_dirs(dirs: &[PathBuf], edits: usize) -> (u64, u64) {
+    let mut failures = Vec::new();
+    let (mut n_edits, mut n_incremental) = (0, 0);
+    for (i, dir) in dirs.iter().enumerate() {
+        match check_dir(dir, 0x5eed + i as u64, edits) {
+            Ok(outcome) => {
+                n_edits += outcome.edits;
+                n_incremental += outcome.incremental;
+            }
+            Err(failure) => failures.push(failure),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} modules differ:\n\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n\n")
+    );
+    (n_edits, n_incremental)
+}
+
+/// The road is taken: most edits keep every shape.
+fn assert_mostly_incremental(what: &str, (edits, incremental): (u64, u64)) {
+    eprintln!("{what}: {incremental} of {edits} edits analysed incrementally");
+    assert!(edits > 0, "{what}: no edits");
+    assert!(
+        incremental * 3 >= edits,
+        "{what}: only {incremental} of {edits} edits took the incremental road"
+    );
+}
+
+#[test]
+fn incremental_equals_whole_on_fixtures_conformance_and_examples() {
+    let mut dirs = module_dirs(&repo().join("tests/fixtures"));
+    dirs.extend(module_dirs(&repo().join("tests/conformance")));
+    dirs.extend(module_dirs(&repo().join("examples")));
+    assert!(
+        dirs.len() > 200,
+        "only {} module directories found",
+        dirs.len()
+    );
+    assert_mostly_incremental("fixtures", check_dirs(&dirs, 25));
+}
+
+#[test]
+fn incremental_equals_whole_on_a_corpus_sample() {
+    let corpus = repo().join("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("skipped: {} is absent", corpus.display());
+        return;
+    }
+    // Every 7th module directory of the corpus, for a sample of real code
+    // that stays quick.
+    let dirs: Vec<PathBuf> = module_dirs(&corpus).into_iter().step_by(7).collect();
+    assert_mostly_incremental("corpus", check_dirs(&dirs, 12));
+}

@@ -1,0 +1,339 @@
+//! Phases 2 and 3 after an edit: reuse what the analysis before it built,
+//! redo what the edit touched (issue 18: a keystroke costs the edit, not the
+//! module).
+//!
+//! What the primary files declare ([`Declarations`], the fate of each primary
+//! block) and what each override block is to the merge ([`OverridePlan`])
+//! depend only on the *shape* of the files: each top-level block's type,
+//! labels and identity, the local names of `locals` blocks, the first `data`
+//! block of a `check`, and whether the file parsed whole. When every changed
+//! file keeps its shape (an edit inside a block body, a comment, a value),
+//! both are shared with the analysis before, and only these are done again:
+//!
+//! - the identities and local values with a block in a changed file:
+//!   their duplicates (each names two blocks of the identity) and their
+//!   merge (base and override blocks of that identity alone);
+//! - what merging reports on a changed override file alone;
+//! - the `terraform` view and the overrides with nothing to override, which
+//!   read the whole module but only a handful of blocks (done every time).
+//!
+//! Everything else is shared: the effective blocks of other identities
+//! (`Arc`s), and what they reported. Anything that changes a shape (a file
+//! added, removed or renamed, a block added or its labels edited) is
+//! analysed whole. The tests `incremental_equals_whole_*` check after
+//! random edits that both roads give the same analysis.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
+use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
+
+use crate::address::BlockAddress;
+use crate::declarations::{
+    address_of, checked_data_address, declare, drop_reason, duplicate_locals_of, duplicates_of,
+    first_check_data, Declarations,
+};
+use crate::effective::EffectiveModule;
+use crate::input::ParseCache;
+use crate::merge::{
+    merge, merge_identity, merge_local, merge_terraform, no_base_diagnostics,
+    override_file_diagnostics, Merged, OverridePlan,
+};
+use crate::phases::{BlockFate, BlockRef, DeclaredModule, FileRole, LoadedModule, MergedModule};
+
+/// What the last analysis of a directory leaves for the next one, kept in
+/// its [`ParseCache`]. Everything in it is shared with that analysis.
+#[derive(Debug)]
+pub(crate) struct Previous {
+    names: Vec<String>,
+    texts: Vec<Arc<str>>,
+    sources: Vec<Option<Arc<SourceFile>>>,
+    incomplete: Vec<bool>,
+    declarations: Arc<Declarations>,
+    primary_fates: Arc<HashMap<BlockRef, BlockFate>>,
+    plan: Arc<OverridePlan>,
+    effective: EffectiveModule,
+    buckets: Arc<Buckets>,
+}
+
+/// What phases 2 and 3 reported, by what it depends on.
+#[derive(Clone, Debug, Default)]
+struct Buckets {
+    /// Duplicates of an identity and what merging into it reported.
+    identities: HashMap<BlockAddress, Vec<Diagnostic>>,
+    /// Duplicates of a local value.
+    locals: HashMap<String, Vec<Diagnostic>>,
+    /// What merging reported on one override file alone.
+    override_files: HashMap<FileId, Vec<Diagnostic>>,
+}
+
+impl Buckets {
+    fn all(&self) -> impl Iterator<Item = &Diagnostic> {
+        let identities = self.identities.values().flatten();
+        let locals = self.locals.values().flatten();
+        identities
+            .chain(locals)
+            .chain(self.override_files.values().flatten())
+    }
+}
+
+/// Phases 2 and 3 of `loaded`: again where the analysis before (in `cache`)
+/// allows, whole otherwise. Returns the merged module and what phases 2 and
+/// 3 reported, unsorted.
+pub(crate) fn declare_and_merge(
+    loaded: LoadedModule,
+    cache: &mut ParseCache,
+) -> (MergedModule, Vec<Diagnostic>) {
+    let previous = cache.take_previous();
+    let changed = previous
+        .as_ref()
+        .and_then(|previous| changed_keeping_shape(previous, &loaded));
+    let (declared, plan, mut effective, buckets, names) = match (previous, changed) {
+        (Some(previous), Some(changed)) => {
+            cache.n_incremental += 1;
+            again(previous, &changed, loaded, cache)
+        }
+        _ => whole(loaded, cache),
+    };
+    let mut out: Vec<Diagnostic> = buckets.all().cloned().collect();
+    no_base_diagnostics(&declared, &plan, &mut out);
+    effective.terraform = merge_terraform(&declared, &mut out);
+    cache.store_previous(Previous {
+        names,
+        texts: declared.files.iter().map(|f| Arc::clone(&f.text)).collect(),
+        sources: declared.files.iter().map(|f| f.source.clone()).collect(),
+        incomplete: declared.files.iter().map(|f| f.is_incomplete()).collect(),
+        declarations: Arc::clone(&declared.declarations),
+        primary_fates: Arc::clone(&declared.primary_fates),
+        plan: Arc::clone(&plan),
+        effective: effective.clone(),
+        buckets,
+    });
+    let override_fates = Arc::clone(&plan.fates);
+    let merged = MergedModule {
+        declared,
+        effective,
+        override_fates,
+    };
+    (merged, out)
+}
+
+type Phases = (
+    DeclaredModule,
+    Arc<OverridePlan>,
+    EffectiveModule,
+    Arc<Buckets>,
+    Vec<String>,
+);
+
+/// Phases 2 and 3 from nothing.
+fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
+    let names = loaded.files.iter().map(|file| file.name.clone()).collect();
+    let declared = declare(loaded);
+    let mut buckets = Buckets::default();
+    for declared_block in &declared.declarations.blocks {
+        let mut found = Vec::new();
+        duplicates_of(&declared, declared_block, &mut found);
+        if !found.is_empty() {
+            buckets
+                .identities
+                .insert(declared_block.address.clone(), found);
+        }
+    }
+    for local in &declared.declarations.locals {
+        let mut found = Vec::new();
+        duplicate_locals_of(&declared, local, &mut found);
+        if !found.is_empty() {
+            buckets.locals.insert(local.name.clone(), found);
+        }
+    }
+    let Merged { effective, plan } = merge(
+        &declared,
+        cache,
+        &mut |address, found| {
+            buckets
+                .identities
+                .entry(address.clone())
+                .or_default()
+                .extend(found);
+        },
+        &mut |file, found| {
+            buckets.override_files.insert(file, found);
+        },
+    );
+    (declared, plan, effective, Arc::new(buckets), names)
+}
+
+/// Phases 2 and 3 again after `changed` files kept their shapes.
+fn again(
+    previous: Previous,
+    changed: &[FileId],
+    loaded: LoadedModule,
+    cache: &mut ParseCache,
+) -> Phases {
+    let declared = DeclaredModule {
+        loaded,
+        declarations: previous.declarations,
+        primary_fates: previous.primary_fates,
+    };
+    let plan = previous.plan;
+    let mut effective = previous.effective;
+    let mut buckets = Arc::unwrap_or_clone(previous.buckets);
+    let (identities, locals) = touched(&declared, changed);
+    for address in identities {
+        buckets.identities.remove(&address);
+        let Some(base) = plan.base_of(&declared, &address) else {
+            continue;
+        };
+        let mut found = Vec::new();
+        if let Some(declared_block) = declared.declarations.get(&address) {
+            duplicates_of(&declared, declared_block, &mut found);
+        }
+        if let Some(block) = merge_identity(&declared, &plan, cache, &address, base, &mut found) {
+            effective.replace(block);
+        }
+        if !found.is_empty() {
+            buckets.identities.insert(address, found);
+        }
+    }
+    for name in locals {
+        buckets.locals.remove(&name);
+        if let Some(local) = declared.declarations.local(&name) {
+            let mut found = Vec::new();
+            duplicate_locals_of(&declared, local, &mut found);
+            if !found.is_empty() {
+                buckets.locals.insert(name.clone(), found);
+            }
+        }
+        if let Some(local) = merge_local(&declared, &plan, &name) {
+            effective.replace_local(local);
+        }
+    }
+    for &file_id in changed {
+        if declared.file(file_id).map(|file| file.role) != Some(FileRole::Override) {
+            continue;
+        }
+        buckets.override_files.remove(&file_id);
+        let mut found = Vec::new();
+        override_file_diagnostics(&declared, file_id, &mut found);
+        if !found.is_empty() {
+            buckets.override_files.insert(file_id, found);
+        }
+    }
+    (declared, plan, effective, Arc::new(buckets), previous.names)
+}
+
+/// The identities and local values with a block in one of `files`.
+fn touched(module: &DeclaredModule, files: &[FileId]) -> (Vec<BlockAddress>, Vec<String>) {
+    let mut identities = Vec::new();
+    let mut locals = Vec::new();
+    for &file_id in files {
+        let Some(file) = module.file(file_id) else {
+            continue;
+        };
+        if !file.role.is_loaded() {
+            continue;
+        }
+        let Some(source) = &file.source else { continue };
+        for block in &source.body.blocks {
+            if drop_reason(block).is_some() {
+                continue;
+            }
+            if block.kind == "locals" {
+                locals.extend(block.body.attributes.iter().map(|attr| attr.name.clone()));
+                continue;
+            }
+            identities.extend(address_of(block));
+            if let Some((_, data)) = first_check_data(block) {
+                identities.extend(checked_data_address(data));
+            }
+        }
+    }
+    identities.sort();
+    identities.dedup();
+    locals.sort();
+    locals.dedup();
+    (identities, locals)
+}
+
+/// The files of `loaded` that changed since `previous`, when none of them
+/// changed its shape and no file was added, removed or renamed; `None`
+/// when the module must be analysed whole.
+fn changed_keeping_shape(previous: &Previous, loaded: &LoadedModule) -> Option<Vec<FileId>> {
+    if loaded.files.len() != previous.names.len() {
+        return None;
+    }
+    let mut changed = Vec::new();
+    for (index, file) in loaded.files.iter().enumerate() {
+        if previous.names.get(index)? != &file.name {
+            return None;
+        }
+        let old_text = previous.texts.get(index)?;
+        let old_source = previous.sources.get(index)?;
+        let same_text = Arc::ptr_eq(old_text, &file.text) || **old_text == *file.text;
+        let same_source = match (old_source, &file.source) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => true,
+            _ => false,
+        };
+        let same_completeness = previous.incomplete.get(index) == Some(&file.is_incomplete());
+        if same_text && same_source && same_completeness {
+            continue;
+        }
+        if file.role.is_loaded() {
+            if !same_completeness {
+                return None;
+            }
+            match (old_source, &file.source) {
+                (Some(old), Some(new)) if same_shape(old, new) => {}
+                (None, None) => {}
+                _ => return None,
+            }
+        }
+        changed.push(FileId(tofu_syntax::text::to_u32(index)));
+    }
+    Some(changed)
+}
+
+/// True when two parses of a file declare the same things in the same
+/// places: what declarations and the override plan read of a file.
+fn same_shape(old: &SourceFile, new: &SourceFile) -> bool {
+    old.body.blocks.len() == new.body.blocks.len()
+        && old
+            .body
+            .blocks
+            .iter()
+            .zip(&new.body.blocks)
+            .all(|(a, b)| same_block_shape(a, b))
+}
+
+fn same_block_shape(old: &Block, new: &Block) -> bool {
+    let same_labels = old.labels.len() == new.labels.len()
+        && old
+            .labels
+            .iter()
+            .zip(&new.labels)
+            .all(|(a, b)| a.value == b.value);
+    if old.kind != new.kind || !same_labels || drop_reason(old) != drop_reason(new) {
+        return false;
+    }
+    match old.kind.as_str() {
+        "locals" => {
+            old.body.attributes.len() == new.body.attributes.len()
+                && old
+                    .body
+                    .attributes
+                    .iter()
+                    .zip(&new.body.attributes)
+                    .all(|(a, b)| a.name == b.name)
+        }
+        "provider" => address_of(old) == address_of(new),
+        "check" => {
+            let data = |block| {
+                first_check_data(block).map(|(index, data)| (index, checked_data_address(data)))
+            };
+            data(old) == data(new)
+        }
+        _ => true,
+    }
+}
