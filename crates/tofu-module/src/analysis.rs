@@ -104,16 +104,15 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         overrides,
     };
     diagnostics.extend(as_written_diagnostics(&loaded, cache));
-    let (merged, found) = incremental::declare_and_merge(loaded, cache);
+    let (merged, found, implied) = incremental::declare_and_merge(loaded, cache);
     diagnostics.extend(found);
     rules::schema::duplicate_imports(&merged, &mut diagnostics);
     rules::module_calls::check(&merged, &mut diagnostics);
-    rules::variables::check(&merged, &mut diagnostics);
     rules::versions::check(&merged, &config.parsed_tofu_version(), &mut diagnostics);
     // OpenTofu builds the module tree, where it checks implied provider
     // names, only when loading the module reported no error.
     if !diagnostics.iter().any(Diagnostic::is_error) {
-        rules::providers::implied_local_names(&merged, &mut diagnostics);
+        diagnostics.extend(implied);
     }
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);

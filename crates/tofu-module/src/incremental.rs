@@ -33,13 +33,14 @@ use crate::declarations::{
     address_of, checked_data_address, declare, drop_reason, duplicate_locals_of, duplicates_of,
     first_check_data, Declarations,
 };
-use crate::effective::EffectiveModule;
+use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
 use crate::input::ParseCache;
 use crate::merge::{
-    merge, merge_identity, merge_local, merge_terraform, no_base_diagnostics,
-    override_file_diagnostics, Merged, OverridePlan,
+    merge_identity, merge_local, merge_terraform, no_base_diagnostics, override_file_diagnostics,
+    OverridePlan,
 };
 use crate::phases::{BlockFate, BlockRef, DeclaredModule, FileRole, LoadedModule, MergedModule};
+use crate::rules;
 
 /// What the last analysis of a directory leaves for the next one, kept in
 /// its [`ParseCache`]. Everything in it is shared with that analysis.
@@ -65,6 +66,9 @@ struct Buckets {
     locals: HashMap<String, Vec<Diagnostic>>,
     /// What merging reported on one override file alone.
     override_files: HashMap<FileId, Vec<Diagnostic>>,
+    /// The implied provider local name of a resource, reported only when
+    /// nothing else is an error.
+    implied: HashMap<BlockAddress, Vec<Diagnostic>>,
 }
 
 impl Buckets {
@@ -78,12 +82,14 @@ impl Buckets {
 }
 
 /// Phases 2 and 3 of `loaded`: again where the analysis before (in `cache`)
-/// allows, whole otherwise. Returns the merged module and what phases 2 and
-/// 3 reported, unsorted.
+/// allows, whole otherwise. Returns the merged module, what phases 2 and 3
+/// and the rules on one merged identity reported (unsorted), and apart
+/// from them the implied provider local names, reported only when nothing
+/// else is an error.
 pub(crate) fn declare_and_merge(
     loaded: LoadedModule,
     cache: &mut ParseCache,
-) -> (MergedModule, Vec<Diagnostic>) {
+) -> (MergedModule, Vec<Diagnostic>, Vec<Diagnostic>) {
     let previous = cache.take_previous();
     let changed = previous
         .as_ref()
@@ -96,6 +102,7 @@ pub(crate) fn declare_and_merge(
         _ => whole(loaded, cache),
     };
     let mut out: Vec<Diagnostic> = buckets.all().cloned().collect();
+    let implied = buckets.implied.values().flatten().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut out);
     effective.terraform = merge_terraform(&declared, &mut out);
     cache.store_previous(Previous {
@@ -115,7 +122,7 @@ pub(crate) fn declare_and_merge(
         effective,
         override_fates,
     };
-    (merged, out)
+    (merged, out, implied)
 }
 
 type Phases = (
@@ -130,38 +137,86 @@ type Phases = (
 fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
     let names = loaded.files.iter().map(|file| file.name.clone()).collect();
     let declared = declare(loaded);
+    let plan = OverridePlan::new(&declared);
     let mut buckets = Buckets::default();
-    for declared_block in &declared.declarations.blocks {
-        let mut found = Vec::new();
-        duplicates_of(&declared, declared_block, &mut found);
-        if !found.is_empty() {
-            buckets
-                .identities
-                .insert(declared_block.address.clone(), found);
+    let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
+    for (address, base) in plan.identities(&declared) {
+        if let Some(block) = judge_identity(&declared, &plan, cache, address, base, &mut buckets) {
+            blocks.push(Arc::new(block));
         }
     }
+    let mut locals = Vec::with_capacity(declared.declarations.locals.len());
     for local in &declared.declarations.locals {
-        let mut found = Vec::new();
-        duplicate_locals_of(&declared, local, &mut found);
-        if !found.is_empty() {
-            buckets.locals.insert(local.name.clone(), found);
+        if let Some(local) = judge_local(&declared, &plan, &local.name, &mut buckets) {
+            locals.push(Arc::new(local));
         }
     }
-    let Merged { effective, plan } = merge(
-        &declared,
-        cache,
-        &mut |address, found| {
-            buckets
-                .identities
-                .entry(address.clone())
-                .or_default()
-                .extend(found);
-        },
-        &mut |file, found| {
-            buckets.override_files.insert(file, found);
-        },
-    );
-    (declared, plan, effective, Arc::new(buckets), names)
+    for &file_id in &declared.overrides {
+        judge_override_file(&declared, file_id, &mut buckets);
+    }
+    let effective = EffectiveModule::new(blocks, locals, EffectiveTerraform::default());
+    (
+        declared,
+        Arc::new(plan),
+        effective,
+        Arc::new(buckets),
+        names,
+    )
+}
+
+/// One identity merged, and what is reported on it alone: its duplicates,
+/// what merging into it reported, the rules on one merged block.
+fn judge_identity(
+    module: &DeclaredModule,
+    plan: &OverridePlan,
+    cache: &mut ParseCache,
+    address: &BlockAddress,
+    base: Option<BlockRef>,
+    buckets: &mut Buckets,
+) -> Option<EffectiveBlock> {
+    let mut found = Vec::new();
+    if let Some(declared) = module.declarations.get(address) {
+        duplicates_of(module, declared, &mut found);
+    }
+    let block = merge_identity(module, plan, cache, address, base, &mut found);
+    let mut implied = Vec::new();
+    if let Some(block) = &block {
+        rules::variables::check_merged(module, block, &mut found);
+        rules::providers::implied_local_name(module, block, &mut implied);
+    }
+    if !found.is_empty() {
+        buckets.identities.insert(address.clone(), found);
+    }
+    if !implied.is_empty() {
+        buckets.implied.insert(address.clone(), implied);
+    }
+    block
+}
+
+/// One local value merged, and its duplicates.
+fn judge_local(
+    module: &DeclaredModule,
+    plan: &OverridePlan,
+    name: &str,
+    buckets: &mut Buckets,
+) -> Option<EffectiveLocal> {
+    if let Some(local) = module.declarations.local(name) {
+        let mut found = Vec::new();
+        duplicate_locals_of(module, local, &mut found);
+        if !found.is_empty() {
+            buckets.locals.insert(name.to_owned(), found);
+        }
+    }
+    merge_local(module, plan, name)
+}
+
+/// What merging reports on one override file alone.
+fn judge_override_file(module: &DeclaredModule, file_id: FileId, buckets: &mut Buckets) {
+    let mut found = Vec::new();
+    override_file_diagnostics(module, file_id, &mut found);
+    if !found.is_empty() {
+        buckets.override_files.insert(file_id, found);
+    }
 }
 
 /// Phases 2 and 3 again after `changed` files kept their shapes.
@@ -182,42 +237,24 @@ fn again(
     let (identities, locals) = touched(&declared, changed);
     for address in identities {
         buckets.identities.remove(&address);
+        buckets.implied.remove(&address);
         let Some(base) = plan.base_of(&declared, &address) else {
             continue;
         };
-        let mut found = Vec::new();
-        if let Some(declared_block) = declared.declarations.get(&address) {
-            duplicates_of(&declared, declared_block, &mut found);
-        }
-        if let Some(block) = merge_identity(&declared, &plan, cache, &address, base, &mut found) {
+        if let Some(block) = judge_identity(&declared, &plan, cache, &address, base, &mut buckets) {
             effective.replace(block);
-        }
-        if !found.is_empty() {
-            buckets.identities.insert(address, found);
         }
     }
     for name in locals {
         buckets.locals.remove(&name);
-        if let Some(local) = declared.declarations.local(&name) {
-            let mut found = Vec::new();
-            duplicate_locals_of(&declared, local, &mut found);
-            if !found.is_empty() {
-                buckets.locals.insert(name.clone(), found);
-            }
-        }
-        if let Some(local) = merge_local(&declared, &plan, &name) {
+        if let Some(local) = judge_local(&declared, &plan, &name, &mut buckets) {
             effective.replace_local(local);
         }
     }
     for &file_id in changed {
-        if declared.file(file_id).map(|file| file.role) != Some(FileRole::Override) {
-            continue;
-        }
-        buckets.override_files.remove(&file_id);
-        let mut found = Vec::new();
-        override_file_diagnostics(&declared, file_id, &mut found);
-        if !found.is_empty() {
-            buckets.override_files.insert(file_id, found);
+        if declared.file(file_id).map(|file| file.role) == Some(FileRole::Override) {
+            buckets.override_files.remove(&file_id);
+            judge_override_file(&declared, file_id, &mut buckets);
         }
     }
     (declared, plan, effective, Arc::new(buckets), previous.names)

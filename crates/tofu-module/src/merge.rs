@@ -310,52 +310,6 @@ pub(crate) fn merge_terraform(
     view
 }
 
-/// The effective blocks and local values of a module (its `terraform` view
-/// is merged apart, by [`merge_terraform`]), and the plan they follow.
-pub(crate) struct Merged {
-    pub(crate) effective: EffectiveModule,
-    pub(crate) plan: Arc<OverridePlan>,
-}
-
-/// Phase 3, whole: every identity and local value merged. What each identity
-/// reports goes to `identity_out` and what depends on one override file to
-/// `file_out`, kept apart so that `incremental` can redo one of them.
-pub(crate) fn merge(
-    declared: &DeclaredModule,
-    cache: &mut ParseCache,
-    identity_out: &mut dyn FnMut(&BlockAddress, Vec<Diagnostic>),
-    file_out: &mut dyn FnMut(FileId, Vec<Diagnostic>),
-) -> Merged {
-    let plan = OverridePlan::new(declared);
-    let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
-    for (address, base) in plan.identities(declared) {
-        let mut found = Vec::new();
-        if let Some(block) = merge_identity(declared, &plan, cache, address, base, &mut found) {
-            blocks.push(Arc::new(block));
-        }
-        if !found.is_empty() {
-            identity_out(address, found);
-        }
-    }
-    let locals = declared
-        .declarations
-        .locals
-        .iter()
-        .filter_map(|local| merge_local(declared, &plan, &local.name).map(Arc::new))
-        .collect();
-    for &file_id in &declared.overrides {
-        let mut found = Vec::new();
-        override_file_diagnostics(declared, file_id, &mut found);
-        if !found.is_empty() {
-            file_out(file_id, found);
-        }
-    }
-    Merged {
-        effective: EffectiveModule::new(blocks, locals, EffectiveTerraform::default()),
-        plan: Arc::new(plan),
-    }
-}
-
 /// The as-written body of a declared block, shared from the parse cache for
 /// top-level blocks (a `data` block nested in a `check` is built on the spot).
 fn as_written_body(

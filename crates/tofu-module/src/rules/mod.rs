@@ -27,4 +27,5 @@ pub(crate) fn check_as_written(
     references::check(file, out);
     blocks::check(file, out);
     types::check(file, out);
+    variables::check_file(file, out);
 }

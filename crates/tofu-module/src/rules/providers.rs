@@ -26,8 +26,9 @@ mod required_providers;
 use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
+use crate::effective::EffectiveBlock;
 use crate::go_text::go_quote;
-use crate::phases::{FileRole, FileView, MergedModule, ModuleFile};
+use crate::phases::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::rules::schema::is_identifier;
 use crate::schema::has_valid_labels;
 
@@ -62,42 +63,44 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// `invalid-provider-local-name` for the provider a resource type implies
-/// (the type up to its first `_`: `aws` for `aws_instance`), for every
-/// managed, data and ephemeral resource whose effective configuration has no
-/// `provider` argument, on its header; a name that is only not normalised
-/// (`AWS`) is accepted. OpenTofu 1.12.6 checks this while building the module
-/// tree, which it does only when loading reported no error, so the caller
-/// runs it only then (both confirmed with `tofu validate`).
-pub(crate) fn implied_local_names(module: &MergedModule, out: &mut Vec<Diagnostic>) {
-    for effective in &module.effective.blocks {
-        let BlockAddress::Resource { type_name, .. } = &effective.address else {
-            continue;
-        };
-        if effective.body.attribute("provider").is_some() {
-            continue;
-        }
-        let implied = type_name.split('_').next().unwrap_or_default();
-        let Some(reason) = names::provider_part_problem(implied) else {
-            continue;
-        };
-        let Some((base, block)) = effective
-            .base
-            .and_then(|base| Some((base, module.block(base)?)))
-        else {
-            continue;
-        };
-        out.push(
-            Diagnostic::new(
-                Code::InvalidProviderLocalName,
-                "Invalid provider local name",
-                Location::new(base.file, block.header),
-            )
-            .with_detail(format!(
-                "{} is an invalid implied provider local name: {reason}",
-                go_quote(implied)
-            )),
-        );
+/// (the type up to its first `_`: `aws` for `aws_instance`), for one
+/// effective managed, data or ephemeral resource with no `provider`
+/// argument, on its header; a name that is only not normalised (`AWS`) is
+/// accepted. OpenTofu 1.12.6 checks this while building the module tree,
+/// which it does only when loading reported no error, so the caller reports
+/// it only then (both confirmed with `tofu validate`).
+pub(crate) fn implied_local_name(
+    module: &LoadedModule,
+    effective: &EffectiveBlock,
+    out: &mut Vec<Diagnostic>,
+) {
+    let BlockAddress::Resource { type_name, .. } = &effective.address else {
+        return;
+    };
+    if effective.body.attribute("provider").is_some() {
+        return;
     }
+    let implied = type_name.split('_').next().unwrap_or_default();
+    let Some(reason) = names::provider_part_problem(implied) else {
+        return;
+    };
+    let Some((base, block)) = effective
+        .base
+        .and_then(|base| Some((base, module.block(base)?)))
+    else {
+        return;
+    };
+    out.push(
+        Diagnostic::new(
+            Code::InvalidProviderLocalName,
+            "Invalid provider local name",
+            Location::new(base.file, block.header),
+        )
+        .with_detail(format!(
+            "{} is an invalid implied provider local name: {reason}",
+            go_quote(implied)
+        )),
+    );
 }
 
 /// One loaded file and the helpers every check of this module shares.

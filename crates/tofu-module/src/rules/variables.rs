@@ -20,12 +20,11 @@
 //! `quoted-type-constraint`); a type that does not parse simply counts as
 //! `any`, as it does for OpenTofu.
 
-use std::collections::HashMap;
-
-use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
+use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, SourceFile, Syntax, TextRange};
 
 use crate::address::BlockAddress;
-use crate::phases::{BlockRef, FileRole, MergedModule};
+use crate::effective::EffectiveBlock;
+use crate::phases::{BlockRef, FileRole, FileView, LoadedModule, ModuleFile};
 use crate::schema::has_valid_labels;
 use crate::types::{
     apply_defaults, convert, is_exact, parse_variable_type, type_mismatch_message, TypeConstraint,
@@ -35,65 +34,54 @@ use crate::types::{
 const SUMMARY: &str = "Invalid default value for variable";
 const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
 
-pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) {
-    let mut decoded: HashMap<BlockRef, DecodedVariable> = HashMap::new();
-    for (file_index, file) in module.files.iter().enumerate() {
-        if !file.role.is_loaded() {
-            continue;
-        }
-        let Some(source) = &file.source else { continue };
-        let file_id = FileId(tofu_syntax::text::to_u32(file_index));
-        let block_file = BlockFile {
-            id: file_id,
-            syntax: source.syntax,
-            text: &file.text,
-            is_override: file.role == FileRole::Override,
-        };
-        for (index, block) in source.body.blocks.iter().enumerate() {
-            if block.kind != "variable" || !has_valid_labels(block) {
-                continue;
-            }
-            let variable = decode_variable(&block_file, block, out);
-            let block_ref = BlockRef {
-                file: file_id,
-                index,
-                nested: None,
-            };
-            decoded.insert(block_ref, variable);
+/// Step (a) on one file as written: every `variable` block decoded alone.
+/// Its results depend on the file alone, so they are cached with it.
+pub(crate) fn check_file(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(block_file) = BlockFile::of(view.id, view.file) else {
+        return;
+    };
+    for block in &block_file.source.body.blocks {
+        if block.kind == "variable" && has_valid_labels(block) {
+            decode_variable(&block_file, block, out);
         }
     }
+}
 
-    for effective in &module.effective.blocks {
-        if effective.overrides.is_empty() || !matches!(effective.address, BlockAddress::Variable(_))
-        {
-            continue;
-        }
-        let Some(declared) = module.declarations.get(&effective.address) else {
+/// Step (b) for one merged variable: what each of its overrides makes of
+/// the default. It reads the variable's own blocks alone.
+pub(crate) fn check_merged(
+    module: &LoadedModule,
+    effective: &EffectiveBlock,
+    out: &mut Vec<Diagnostic>,
+) {
+    if effective.overrides.is_empty() || !matches!(effective.address, BlockAddress::Variable(_)) {
+        return;
+    }
+    let Some(kept) = effective.base else {
+        return;
+    };
+    // What decoding one block reports is step (a)'s, reported per file.
+    let decode = |block_ref: BlockRef| {
+        let block = module.block(block_ref)?;
+        let block_file = BlockFile::of(block_ref.file, module.file(block_ref.file)?)?;
+        Some((block, decode_variable(&block_file, block, &mut Vec::new())))
+    };
+    let Some((base_block, base)) = decode(kept) else {
+        return;
+    };
+    let base_header = Location::new(kept.file, base_block.header);
+    let mut merged = MergedVariable::from_base(&base);
+    for &override_ref in &effective.overrides {
+        let Some((override_block, override_variable)) = decode(override_ref) else {
             continue;
         };
-        let Some(base) = decoded.get(&declared.kept) else {
-            continue;
-        };
-        let base_header = module
-            .block(declared.kept)
-            .map(|block| Location::new(declared.kept.file, block.header));
-        let mut merged = MergedVariable::from_base(base);
-        for &override_ref in &effective.overrides {
-            let (Some(override_variable), Some(override_block)) =
-                (decoded.get(&override_ref), module.block(override_ref))
-            else {
-                continue;
-            };
-            let header = Location::new(override_ref.file, override_block.header);
-            for detail in merged.apply(override_variable) {
-                let mut diagnostic = Diagnostic::new(Code::InvalidVariableDefault, SUMMARY, header)
-                    .with_detail(detail);
-                if let Some(base_header) = base_header {
-                    diagnostic =
-                        diagnostic.with_related(base_header, "the block this override changes");
-                }
-                out.push(diagnostic);
-            }
+        let header = Location::new(override_ref.file, override_block.header);
+        for detail in merged.apply(&override_variable) {
+            out.push(
+                Diagnostic::new(Code::InvalidVariableDefault, SUMMARY, header)
+                    .with_detail(detail)
+                    .with_related(base_header, "the block this override changes"),
+            );
         }
     }
 }
@@ -101,9 +89,27 @@ pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) {
 /// The file a block is read from.
 struct BlockFile<'a> {
     id: FileId,
+    source: &'a SourceFile,
     syntax: Syntax,
     text: &'a str,
     is_override: bool,
+}
+
+impl<'a> BlockFile<'a> {
+    /// A loaded file that was parsed, known as `id`.
+    fn of(id: FileId, file: &'a ModuleFile) -> Option<BlockFile<'a>> {
+        if !file.role.is_loaded() {
+            return None;
+        }
+        let source = file.source.as_deref()?;
+        Some(BlockFile {
+            id,
+            source,
+            syntax: source.syntax,
+            text: &file.text,
+            is_override: file.role == FileRole::Override,
+        })
+    }
 }
 
 /// What `nullable` says, when it can be read as a constant bool.
