@@ -47,8 +47,18 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);
-    let names: Vec<&str> = sorted.iter().map(|input| input.name.as_str()).collect();
-    let discovered = discovery::discover(&names);
+    // The analysis before, if it was of the same file names: then discovery
+    // (names alone) is the same, and phases 2 and 3 may be redone in part.
+    let previous = cache
+        .take_previous()
+        .filter(|previous| previous.has_names(sorted.iter().map(|input| input.name.as_str())));
+    let discovered = match &previous {
+        Some(previous) => previous.discovery().clone(),
+        None => {
+            let names: Vec<&str> = sorted.iter().map(|input| input.name.as_str()).collect();
+            discovery::discover(&names)
+        }
+    };
     let id = |index: usize| FileId(tofu_syntax::text::to_u32(index));
 
     cache.begin();
@@ -104,7 +114,8 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         overrides,
     };
     diagnostics.extend(as_written_diagnostics(&loaded, cache));
-    let (merged, found, implied) = incremental::declare_and_merge(loaded, cache);
+    let (merged, found, implied) =
+        incremental::declare_and_merge(loaded, discovered, previous, cache);
     diagnostics.extend(found);
     rules::schema::duplicate_imports(&merged, &mut diagnostics);
     rules::module_calls::check(&merged, &mut diagnostics);
@@ -190,17 +201,22 @@ fn load_file(
             } => (Arc::clone(text), Some(*first_bad_byte), None),
             FileContent::Unreadable { message } => (Arc::from(""), None, Some(message.clone())),
         };
+    let parsed = match (role.is_loaded(), &read_error, parse_upto) {
+        (true, None, None) => Some(cache.get_or_parse(&input.name, &text)),
+        _ => None,
+    };
+    let (source, line_index) = match parsed {
+        Some((source, line_index)) => (Some(source), line_index),
+        None => (None, Arc::new(LineIndex::new(&text))),
+    };
     let mut file = ModuleFile {
         name: input.name.clone(),
         role,
-        line_index: Arc::new(LineIndex::new("")),
+        line_index,
         text: Arc::clone(&text),
         source: None,
         read_error: read_error.clone(),
     };
-    if !role.is_loaded() || read_error.is_some() || parse_upto.is_some() {
-        file.line_index = Arc::new(LineIndex::new(&text));
-    }
     if !role.is_loaded() {
         return file;
     }
@@ -218,13 +234,10 @@ fn load_file(
         );
         return file;
     }
-    let source = match parse_upto {
-        None => {
-            let (source, line_index) = cache.get_or_parse(&input.name, &text);
-            file.line_index = line_index;
-            source
-        }
-        Some(first_bad_byte) => {
+    let source = match (source, parse_upto) {
+        (Some(source), _) => source,
+        (None, None) => return file,
+        (None, Some(first_bad_byte)) => {
             let at = first_bad_byte as usize;
             diagnostics.push(
                 Diagnostic::new(

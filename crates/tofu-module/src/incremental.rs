@@ -33,6 +33,7 @@ use crate::declarations::{
     address_of, checked_data_address, declare, drop_reason, duplicate_locals_of, duplicates_of,
     first_check_data, Declarations,
 };
+use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
 use crate::input::ParseCache;
 use crate::merge::{
@@ -47,6 +48,7 @@ use crate::rules;
 #[derive(Debug)]
 pub(crate) struct Previous {
     names: Vec<String>,
+    discovery: Discovery,
     texts: Vec<Arc<str>>,
     sources: Vec<Option<Arc<SourceFile>>>,
     incomplete: Vec<bool>,
@@ -55,6 +57,17 @@ pub(crate) struct Previous {
     plan: Arc<OverridePlan>,
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
+}
+
+impl Previous {
+    /// True when the analysis before was of these file names, sorted.
+    pub(crate) fn has_names<'a>(&self, names: impl ExactSizeIterator<Item = &'a str>) -> bool {
+        names.len() == self.names.len() && names.zip(&self.names).all(|(a, b)| a == b)
+    }
+
+    pub(crate) fn discovery(&self) -> &Discovery {
+        &self.discovery
+    }
 }
 
 /// What phases 2 and 3 reported, by what it depends on.
@@ -88,9 +101,10 @@ impl Buckets {
 /// else is an error.
 pub(crate) fn declare_and_merge(
     loaded: LoadedModule,
+    discovery: Discovery,
+    previous: Option<Previous>,
     cache: &mut ParseCache,
 ) -> (MergedModule, Vec<Diagnostic>, Vec<Diagnostic>) {
-    let previous = cache.take_previous();
     let changed = previous
         .as_ref()
         .and_then(|previous| changed_keeping_shape(previous, &loaded));
@@ -107,6 +121,7 @@ pub(crate) fn declare_and_merge(
     effective.terraform = merge_terraform(&declared, &mut out);
     cache.store_previous(Previous {
         names,
+        discovery,
         texts: declared.files.iter().map(|f| Arc::clone(&f.text)).collect(),
         sources: declared.files.iter().map(|f| f.source.clone()).collect(),
         incomplete: declared.files.iter().map(|f| f.is_incomplete()).collect(),

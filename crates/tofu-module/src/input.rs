@@ -1,8 +1,9 @@
 //! What the caller hands in for one module directory, and the parse cache that
 //! makes re-analysis after an edit reparse only the edited file.
 
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Severity, SourceFile};
 
