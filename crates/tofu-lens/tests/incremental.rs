@@ -267,3 +267,54 @@ fn incremental_equals_whole_on_a_corpus_sample() {
     let dirs: Vec<PathBuf> = module_dirs(&corpus).into_iter().step_by(7).collect();
     assert_mostly_incremental("corpus", check_dirs(&dirs, 12));
 }
+
+/// Scripted edits of files that hold no `module` block but define what a
+/// module call's `source` reads: the result of the module-call rules from
+/// before the edit must not be reused.
+#[test]
+fn incremental_redoes_module_calls_when_what_they_read_changes() {
+    let module = |locals: &str, variables: &str| {
+        vec![
+            InputFile::text("main.tf", "module \"net\" {\n  source = local.src\n}\n"),
+            InputFile::text("locals.tf", locals.to_owned()),
+            InputFile::text("variables.tf", variables.to_owned()),
+        ]
+    };
+    let steps = [
+        (
+            "locals {\n  src = \"./net\"\n}\n",
+            "variable \"region\" {}\n",
+        ),
+        (
+            "locals {\n  src = var.region\n}\n",
+            "variable \"region\" {}\n",
+        ),
+        (
+            "locals {\n  src = \"./net\"\n}\n",
+            "variable \"region\" {}\n",
+        ),
+        (
+            "locals {\n  src = \"./${var.region}\"\n}\n",
+            "variable \"region\" {\n  const = true\n}\n",
+        ),
+        (
+            "locals {\n  src = \"./${var.region}\"\n}\n",
+            "variable \"region\" {\n  const = false\n}\n",
+        ),
+    ];
+    let config = Config::default();
+    let mut cache = ParseCache::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (step, (locals, variables)) in steps.iter().enumerate() {
+        let files = module(locals, variables);
+        let again = analyze(&files, &config, &mut cache);
+        let whole = analyze(&files, &config, &mut ParseCache::new());
+        assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
+        seen.insert(whole.diagnostics.len());
+    }
+    assert_eq!(cache.n_incremental, steps.len() as u64 - 1);
+    assert!(
+        seen.len() > 1,
+        "the edits should change what the module-call rules report"
+    );
+}

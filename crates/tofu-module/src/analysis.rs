@@ -11,7 +11,7 @@ use std::ops::Deref;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
 use crate::discovery;
-use crate::incremental;
+use crate::incremental::{self, Memos};
 use crate::input::{Config, FileContent, InputFile, ParseCache};
 use crate::phases::{FileRole, FileView, LoadedModule, MergedModule, ModuleFile};
 use crate::reporting;
@@ -114,12 +114,19 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         overrides,
     };
     diagnostics.extend(as_written_diagnostics(&loaded, cache));
-    let (merged, found, implied) =
-        incremental::declare_and_merge(loaded, discovered, previous, cache);
-    diagnostics.extend(found);
+    let declared = incremental::declare_and_merge(loaded, discovered, previous, cache);
+    let merged = declared.merged;
+    diagnostics.extend(declared.found);
+    let implied = declared.implied;
     rules::schema::duplicate_imports(&merged, &mut diagnostics);
-    rules::module_calls::check(&merged, &mut diagnostics);
-    rules::versions::check(&merged, &config.parsed_tofu_version(), &mut diagnostics);
+    let mut memos = Memos::reusing(declared.memos, declared.changed.as_deref(), config);
+    memos.module_calls(&mut diagnostics, |out| {
+        rules::module_calls::check(&merged, out)
+    });
+    memos.versions(&mut diagnostics, |out| {
+        rules::versions::check(&merged, &config.parsed_tofu_version(), out)
+    });
+    cache.store_memos(memos);
     // OpenTofu builds the module tree, where it checks implied provider
     // names, only when loading the module reported no error.
     if !diagnostics.iter().any(Diagnostic::is_error) {

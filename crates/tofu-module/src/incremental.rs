@@ -35,7 +35,7 @@ use crate::declarations::{
 };
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
-use crate::input::ParseCache;
+use crate::input::{Config, ParseCache};
 use crate::merge::{
     merge_identity, merge_local, merge_terraform, no_base_diagnostics, override_file_diagnostics,
     OverridePlan,
@@ -57,9 +57,15 @@ pub(crate) struct Previous {
     plan: Arc<OverridePlan>,
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
+    /// What the whole-module rules found, set once they ran.
+    memos: Option<Memos>,
 }
 
 impl Previous {
+    pub(crate) fn set_memos(&mut self, memos: Memos) {
+        self.memos = Some(memos);
+    }
+
     /// True when the analysis before was of these file names, sorted.
     pub(crate) fn has_names<'a>(&self, names: impl ExactSizeIterator<Item = &'a str>) -> bool {
         names.len() == self.names.len() && names.zip(&self.names).all(|(a, b)| a == b)
@@ -94,24 +100,39 @@ impl Buckets {
     }
 }
 
-/// Phases 2 and 3 of `loaded`: again where the analysis before (in `cache`)
-/// allows, whole otherwise. Returns the merged module, what phases 2 and 3
-/// and the rules on one merged identity reported (unsorted), and apart
-/// from them the implied provider local names, reported only when nothing
-/// else is an error.
+/// Phases 2 and 3 of a module, and what the analysis after them may reuse.
+pub(crate) struct Declared {
+    pub(crate) merged: MergedModule,
+    /// What phases 2 and 3 and the rules on one merged identity reported,
+    /// unsorted.
+    pub(crate) found: Vec<Diagnostic>,
+    /// The implied provider local names, reported only when nothing else is
+    /// an error.
+    pub(crate) implied: Vec<Diagnostic>,
+    /// The files changed since the analysis before, when this one was
+    /// redone from it.
+    pub(crate) changed: Option<Vec<FileId>>,
+    /// What the whole-module rules found in the analysis before.
+    pub(crate) memos: Option<Memos>,
+}
+
+/// Phases 2 and 3 of `loaded`: again where the analysis before allows,
+/// whole otherwise.
 pub(crate) fn declare_and_merge(
     loaded: LoadedModule,
     discovery: Discovery,
     previous: Option<Previous>,
     cache: &mut ParseCache,
-) -> (MergedModule, Vec<Diagnostic>, Vec<Diagnostic>) {
+) -> Declared {
     let changed = previous
         .as_ref()
         .and_then(|previous| changed_keeping_shape(previous, &loaded));
-    let (declared, plan, mut effective, buckets, names) = match (previous, changed) {
-        (Some(previous), Some(changed)) => {
+    let mut memos = None;
+    let (declared, plan, mut effective, buckets, names) = match (previous, &changed) {
+        (Some(mut previous), Some(changed)) => {
             cache.n_incremental += 1;
-            again(previous, &changed, loaded, cache)
+            memos = previous.memos.take();
+            again(previous, changed, loaded, cache)
         }
         _ => whole(loaded, cache),
     };
@@ -130,6 +151,7 @@ pub(crate) fn declare_and_merge(
         plan: Arc::clone(&plan),
         effective: effective.clone(),
         buckets,
+        memos: None,
     });
     let override_fates = Arc::clone(&plan.fates);
     let merged = MergedModule {
@@ -137,7 +159,97 @@ pub(crate) fn declare_and_merge(
         effective,
         override_fates,
     };
-    (merged, out, implied)
+    Declared {
+        merged,
+        found: out,
+        implied,
+        changed,
+        memos,
+    }
+}
+
+/// The last results of the rules that read the whole merged module, with
+/// the files each read: after an edit that kept every shape and changed
+/// none of those files, a rule's result still holds.
+#[derive(Debug)]
+pub(crate) struct Memos {
+    config: Config,
+    module_calls: Option<RuleMemo>,
+    versions: Option<RuleMemo>,
+}
+
+#[derive(Debug)]
+struct RuleMemo {
+    /// Sorted.
+    reads: Vec<FileId>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Memos {
+    /// What of `old` still holds after `changed` files changed (`None`:
+    /// the module was analysed whole) under `config`.
+    pub(crate) fn reusing(
+        old: Option<Memos>,
+        changed: Option<&[FileId]>,
+        config: &Config,
+    ) -> Memos {
+        let holds = |memo: &RuleMemo| {
+            changed.is_some_and(|changed| {
+                changed
+                    .iter()
+                    .all(|file| memo.reads.binary_search(file).is_err())
+            })
+        };
+        match old {
+            Some(old) if old.config == *config => Memos {
+                config: old.config,
+                module_calls: old.module_calls.filter(holds),
+                versions: old.versions.filter(holds),
+            },
+            _ => Memos {
+                config: config.clone(),
+                module_calls: None,
+                versions: None,
+            },
+        }
+    }
+
+    /// `rules::module_calls::check`, or what it found last time.
+    pub(crate) fn module_calls(
+        &mut self,
+        out: &mut Vec<Diagnostic>,
+        run: impl FnOnce(&mut Vec<Diagnostic>) -> Vec<FileId>,
+    ) {
+        memoized(&mut self.module_calls, out, run);
+    }
+
+    /// `rules::versions::check`, or what it found last time.
+    pub(crate) fn versions(
+        &mut self,
+        out: &mut Vec<Diagnostic>,
+        run: impl FnOnce(&mut Vec<Diagnostic>) -> Vec<FileId>,
+    ) {
+        memoized(&mut self.versions, out, run);
+    }
+}
+
+fn memoized(
+    slot: &mut Option<RuleMemo>,
+    out: &mut Vec<Diagnostic>,
+    run: impl FnOnce(&mut Vec<Diagnostic>) -> Vec<FileId>,
+) {
+    let memo = match slot.take() {
+        Some(memo) => memo,
+        None => {
+            let mut diagnostics = Vec::new();
+            let mut reads = run(&mut diagnostics);
+            reads.sort_unstable();
+            reads.dedup();
+            RuleMemo { reads, diagnostics }
+        }
+    };
+    out.extend(memo.diagnostics.iter().cloned());
+    *slot = Some(memo);
 }
 
 type Phases = (

@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap as HashMap;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Severity, SourceFile};
 
 use crate::effective::EffectiveBody;
-use crate::incremental::Previous;
+use crate::incremental::{Memos, Previous};
 use crate::phases::FileRole;
 
 use crate::version::Version;
@@ -267,6 +267,12 @@ impl ParseCache {
 
     pub(crate) fn store_previous(&mut self, previous: Previous) {
         self.previous = Some(previous);
+    }
+
+    pub(crate) fn store_memos(&mut self, memos: Memos) {
+        if let Some(previous) = &mut self.previous {
+            previous.set_memos(memos);
+        }
     }
 
     pub(crate) fn finish(&mut self) {

@@ -19,7 +19,7 @@
 mod source_address;
 mod static_eval;
 
-use tofu_syntax::{Code, Diagnostic, ExprKind, Fix, Location, TextRange};
+use tofu_syntax::{Code, Diagnostic, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::effective::{EffectiveBody, Origin};
@@ -34,15 +34,19 @@ use static_eval::{StaticScope, StaticValue, WrittenExpr};
 /// The second paragraph of OpenTofu's registry-address errors.
 const REGISTRY_ASSUMED: &str = "OpenTofu assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.";
 
-pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) {
-    source_missing(module, out);
+/// Checks every module call; returns the files the checks read (every file
+/// with a `module` block, and the definitions static evaluation followed).
+pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<FileId> {
+    let mut reads = source_missing(module, out);
     let mut scope = StaticScope::new(module);
     let mut found = Vec::new();
     for block in &module.effective.blocks {
         if let BlockAddress::Module(name) = &block.address {
+            reads.extend(block.base.iter().chain(&block.overrides).map(|b| b.file));
             check_call(&mut scope, name, &block.body, &mut found);
         }
     }
+    reads.extend(scope.into_reads());
     // A call may name the same reference twice; one report is enough.
     let mut unique: Vec<Diagnostic> = Vec::with_capacity(found.len());
     for diagnostic in found {
@@ -51,6 +55,7 @@ pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) {
         }
     }
     out.extend(unique);
+    reads
 }
 
 /// Whether the merged call sets a `version`, as static evaluation decides it.
@@ -64,13 +69,18 @@ enum VersionState {
 }
 
 /// `module-source-missing`: a primary-file `module` block without `source`.
-fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) {
+/// Returns the primary files with a `module` block.
+fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<FileId> {
+    let mut reads = Vec::new();
     for &file_id in &module.primary {
         let Some(file) = module.file(file_id) else {
             continue;
         };
         let Some(source) = &file.source else { continue };
         for block in source.body.blocks_of_kind("module") {
+            if reads.last() != Some(&file_id) {
+                reads.push(file_id);
+            }
             let [label] = block.labels.as_slice() else {
                 continue;
             };
@@ -104,6 +114,7 @@ fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) {
             out.push(diagnostic);
         }
     }
+    reads
 }
 
 /// `version`, then `source`, of one merged call.

@@ -21,14 +21,33 @@ use crate::version::{Constraints, Version};
 /// The version older than every release that understands `language` blocks.
 const LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS: &str = "1.11.0";
 
-pub(crate) fn check(module: &MergedModule, tofu_version: &Version, out: &mut Vec<Diagnostic>) {
+/// Checks the module's version constraints; returns the files the checks
+/// read: those with `language`, `terraform` or `provider` blocks, and the
+/// primary `.tofu` files (a fix may append to one).
+pub(crate) fn check(
+    module: &MergedModule,
+    tofu_version: &Version,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<FileId> {
     let mut ignored = Vec::new();
+    let mut reads = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() {
             continue;
         }
         let Some(source) = &file.source else { continue };
         let file_id = FileId(tofu_syntax::text::to_u32(index));
+        let read = (file.role == FileRole::Primary && file.name.ends_with(".tofu"))
+            || source
+                .body
+                .blocks
+                .iter()
+                .any(|b| matches!(b.kind.as_str(), "language" | "terraform" | "provider"));
+        if read {
+            reads.push(file_id);
+        } else {
+            continue;
+        }
         let checker = FileChecker {
             module,
             file,
@@ -45,6 +64,7 @@ pub(crate) fn check(module: &MergedModule, tofu_version: &Version, out: &mut Vec
         }
     }
     report_ignored_required_versions(module, tofu_version, ignored, out);
+    reads
 }
 
 /// A `required_version` in a `.tf`/`.tf.json` file, which OpenTofu ignores.

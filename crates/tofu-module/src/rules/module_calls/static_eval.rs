@@ -18,6 +18,7 @@
 //! unknown, so nothing is reported about them. Everything here is a pure
 //! function of the analysis.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use tofu_syntax::{
@@ -65,6 +66,9 @@ pub(crate) struct StaticScope<'m> {
     /// depend on who refers to them, so each is checked once. This also
     /// breaks cycles and keeps `a = "${b}${b}"` chains linear.
     checked_locals: HashSet<String>,
+    /// Every file an evaluation read (the definitions it followed), so that
+    /// the analysis after an edit knows when the result still holds.
+    reads: RefCell<Vec<FileId>>,
 }
 
 impl<'m> StaticScope<'m> {
@@ -72,11 +76,22 @@ impl<'m> StaticScope<'m> {
         StaticScope {
             module,
             checked_locals: HashSet::new(),
+            reads: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Every file an evaluation read so far.
+    pub fn into_reads(self) -> Vec<FileId> {
+        self.reads.into_inner()
+    }
+
+    fn read(&self, file: FileId) {
+        self.reads.borrow_mut().push(file);
     }
 
     /// The syntax tree of the definition recorded at `origin`.
     pub fn written(&self, origin: Origin) -> Option<WrittenExpr<'m>> {
+        self.read(origin.file);
         let file = self.module.file(origin.file)?;
         let source = file.source.as_ref()?;
         let attribute = find_attribute(&source.body, origin.range)?;
@@ -89,6 +104,7 @@ impl<'m> StaticScope<'m> {
 
     /// The text of a file of the module.
     pub fn file_text(&self, file: FileId) -> Option<&'m str> {
+        self.read(file);
         self.module.file(file).map(|file| &*file.text)
     }
 
@@ -278,6 +294,10 @@ impl<'m> StaticScope<'m> {
             .module
             .effective
             .get(&BlockAddress::Variable(variable.to_owned()))?;
+        // Whether the argument is set at all depends on every block of it.
+        for block_ref in block.base.iter().chain(&block.overrides) {
+            self.read(block_ref.file);
+        }
         let attribute = block.body.attribute(argument)?;
         self.written(attribute.origin)?.expr.as_bool()
     }
