@@ -534,9 +534,9 @@ fn main() {
     if !keystroke_overhead.is_nan() {
         println!();
         println!(
-            "lsp-keystroke includes the server's debounce (30 ms in tofu-lsp's ServerOptions): \
-             keystroke p50 − server analysis p50 = {keystroke_overhead:.1} ms of debounce, \
-             scheduling, conversion and transport."
+            "lsp-keystroke includes the server's debounce, which is skipped while a directory's \
+             last analysis took under 5 ms (30 ms otherwise): keystroke p50 − server analysis \
+             p50 = {keystroke_overhead:.1} ms of debounce, scheduling, conversion and transport."
         );
     }
     let host_over_edit = median("edit-one-host") / median("edit-one");
