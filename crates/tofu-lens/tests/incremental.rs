@@ -318,3 +318,60 @@ fn incremental_redoes_module_calls_when_what_they_read_changes() {
         "the edits should change what the module-call rules report"
     );
 }
+
+/// Work counted, not timed: after an edit inside one file's blocks, only
+/// that file's identities are merged again (an override file's: the ones it
+/// changes); an edit that renames one takes the whole road.
+#[test]
+fn an_edit_merges_only_the_identities_of_the_edited_file() {
+    let primary = |i: usize, count: usize| {
+        format!(
+            "variable \"v{i}\" {{\n  default = \"x\"\n}}\n\nresource \"aws_instance\" \"a{i}\" {{\n  count = {count}\n}}\n\nresource \"aws_instance\" \"b{i}\" {{\n  ami = \"ami-{i}\"\n}}\n\nlocals {{\n  l{i} = {i}\n}}\n"
+        )
+    };
+    let mut files: Vec<InputFile> = (0..40)
+        .map(|i| InputFile::text(format!("f{i:02}.tf"), primary(i, 1)))
+        .collect();
+    files.push(InputFile::text(
+        "x_override.tf",
+        "resource \"aws_instance\" \"a3\" {\n  count = 2\n}\n",
+    ));
+    let config = Config::default();
+    let mut cache = ParseCache::new();
+    let _ = analyze(&files, &config, &mut cache);
+    assert_eq!(
+        cache.n_merged, 120,
+        "the first analysis merges every identity"
+    );
+
+    let merged_by = |files: &[InputFile], cache: &mut ParseCache| {
+        let before = cache.n_merged;
+        let again = analyze(files, &config, cache);
+        let whole = analyze(files, &config, &mut ParseCache::new());
+        assert_eq!(snapshot(&again), snapshot(&whole));
+        cache.n_merged - before
+    };
+    files[7] = InputFile::text("f07.tf", primary(7, 3));
+    assert_eq!(
+        merged_by(&files, &mut cache),
+        3,
+        "f07.tf declares three identities"
+    );
+    files[40] = InputFile::text(
+        "x_override.tf",
+        "resource \"aws_instance\" \"a3\" {\n  count = 5\n}\n",
+    );
+    assert_eq!(
+        merged_by(&files, &mut cache),
+        1,
+        "the override changes one identity"
+    );
+    assert_eq!(cache.n_incremental, 2);
+    files[9] = InputFile::text("f09.tf", primary(9, 1).replace("\"b9\"", "\"c9\""));
+    assert_eq!(
+        merged_by(&files, &mut cache),
+        120,
+        "a renamed identity: whole"
+    );
+    assert_eq!(cache.n_incremental, 2);
+}

@@ -301,6 +301,7 @@ fn judge_identity(
     base: Option<BlockRef>,
     buckets: &mut Buckets,
 ) -> Option<EffectiveBlock> {
+    cache.n_merged += 1;
     let mut found = Vec::new();
     if let Some(declared) = module.declarations.get(address) {
         duplicates_of(module, declared, &mut found);
