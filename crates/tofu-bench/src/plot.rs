@@ -167,10 +167,15 @@ const SERIES: [Series; 5] = [
 
 /// A white outline under a label, so that lines crossing it leave it legible.
 const HALO: &str = "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\"";
-const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 430.0;
-const TOP: f64 = 78.0;
-const BOTTOM: f64 = 370.0;
+// The panels are stacked, each as wide as the picture: lines close together
+// (0.2 decades) then rise gently enough to leave room for their labels.
+const WIDTH: f64 = 900.0;
+const HEIGHT: f64 = 710.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = WIDTH - 40.0;
+const PANEL_TOP: f64 = 80.0;
+const PANEL_HEIGHT: f64 = 250.0;
+const PANEL_STEP: f64 = 330.0;
 
 /// Where `value` falls between the powers of ten `low` and `high`, from 0 to
 /// 1 (0 for what has no logarithm).
@@ -245,27 +250,26 @@ pub fn render(caption: &str, rows: &[Row]) -> String {
         escape(caption)
     );
     for (panel, heading, unit) in [(0, "(a) time", "seconds"), (1, "(b) memory", "MB")] {
-        let (left, right) = (
-            64.0 + panel as f64 * WIDTH / 2.0,
-            (panel + 1) as f64 * WIDTH / 2.0 - 28.0,
-        );
+        let (left, right) = (LEFT, RIGHT);
+        let top = PANEL_TOP + panel as f64 * PANEL_STEP;
+        let bottom = top + PANEL_HEIGHT;
         let x = |files: f64| left + log_fraction(files, x_range) * (right - left);
         let series: Vec<&Series> = SERIES.iter().filter(|s| s.panel == panel).collect();
         let values = rows
             .iter()
             .flat_map(|r| series.iter().filter_map(|s| (s.value)(r)));
         let y_range = log_bounds(values.filter(usable));
-        let y = |value: f64| BOTTOM - log_fraction(value, y_range) * (BOTTOM - TOP);
+        let y = |value: f64| bottom - log_fraction(value, y_range) * (bottom - top);
         let _ = writeln!(
             svg,
             "<text x=\"{left}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\">{heading}</text>\n\
              <text transform=\"translate({},{}) rotate(-90)\" text-anchor=\"middle\">{unit} (log)</text>\n\
              <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">files (log)</text>",
-            TOP - 10.0,
+            top - 10.0,
             left - 48.0,
-            (TOP + BOTTOM) / 2.0,
+            (top + bottom) / 2.0,
             (left + right) / 2.0,
-            BOTTOM + 38.0
+            bottom + 38.0
         );
         // Gridlines and ticks: 1, 2 and 5 per decade while there are few.
         let (low, high) = (y_range.0.floor() as i32, y_range.1.ceil() as i32);
@@ -293,18 +297,18 @@ pub fn render(caption: &str, rows: &[Row]) -> String {
         for &files in &files {
             let _ = writeln!(
                 svg,
-                "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{TOP}\" y2=\"{BOTTOM}\" stroke=\"#ddd\"/>\
+                "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top}\" y2=\"{bottom}\" stroke=\"#ddd\"/>\
                  <text x=\"{0:.1}\" y=\"{1}\" text-anchor=\"middle\">{2}</text>",
                 x(files),
-                BOTTOM + 18.0,
+                bottom + 18.0,
                 thousands(files as usize)
             );
         }
         let _ = writeln!(
             svg,
-            "<rect x=\"{left}\" y=\"{TOP}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>",
+            "<rect x=\"{left}\" y=\"{top}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>",
             right - left,
-            BOTTOM - TOP
+            bottom - top
         );
         // One polyline per series, its points, and their values, on a white
         // halo where lines cross them, pushed apart where they would overlap.
@@ -338,10 +342,10 @@ pub fn render(caption: &str, rows: &[Row]) -> String {
                 let text = format!("{value:.0$}", s.decimals);
                 // Beside the first point, below and right of the others (under
                 // the line rising from them), above the frame.
-                let ly = (py + if first { 4.0 } else { 11.0 }).min(BOTTOM - 3.0);
+                let ly = (py + if first { 4.0 } else { 11.0 }).min(bottom - 3.0);
                 labels.push((i, px, ly, text, s.colour, first));
             }
-            let ly = TOP + 16.0 + index as f64 * 16.0;
+            let ly = top + 16.0 + index as f64 * 16.0;
             let _ = writeln!(
                 svg,
                 "<line x1=\"{0}\" x2=\"{1}\" y1=\"{ly}\" y2=\"{ly}\" stroke=\"{2}\" stroke-width=\"2\" stroke-dasharray=\"{3}\"/>\
