@@ -146,7 +146,9 @@ pub struct ParseCache {
     /// analysis, those an edit touched in an incremental one).
     pub n_merged: u64,
     /// What the last analysis leaves for the next (`incremental`).
-    previous: Option<Previous>,
+    /// Boxed: a workspace keeps an empty cache for each of thousands of
+    /// directories.
+    previous: Option<Box<Previous>>,
 }
 
 #[derive(Debug)]
@@ -265,11 +267,11 @@ impl ParseCache {
     }
 
     pub(crate) fn take_previous(&mut self) -> Option<Previous> {
-        self.previous.take()
+        self.previous.take().map(|previous| *previous)
     }
 
     pub(crate) fn store_previous(&mut self, previous: Previous) {
-        self.previous = Some(previous);
+        self.previous = Some(Box::new(previous));
     }
 
     pub(crate) fn store_memos(&mut self, memos: Memos) {
