@@ -212,9 +212,13 @@ fn load_file(
         (true, None, None) => Some(cache.get_or_parse(&input.name, &text)),
         _ => None,
     };
-    let (source, line_index) = match parsed {
-        Some((source, line_index)) => (Some(source), line_index),
-        None => (None, Arc::new(LineIndex::new(&text))),
+    let (source, line_index, may_suppress) = match parsed {
+        Some((source, line_index, may_suppress)) => (Some(source), line_index, may_suppress),
+        None => (
+            None,
+            Arc::new(LineIndex::new(&text)),
+            role.is_loaded() && reporting::may_suppress(&text),
+        ),
     };
     let mut file = ModuleFile {
         name: input.name.clone(),
@@ -223,6 +227,7 @@ fn load_file(
         text: Arc::clone(&text),
         source: None,
         read_error: read_error.clone(),
+        may_suppress,
     };
     if !role.is_loaded() {
         return file;

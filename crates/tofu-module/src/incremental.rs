@@ -47,11 +47,8 @@ use crate::rules;
 /// its [`ParseCache`]. Everything in it is shared with that analysis.
 #[derive(Debug)]
 pub(crate) struct Previous {
-    names: Vec<String>,
     discovery: Discovery,
-    texts: Vec<Arc<str>>,
-    sources: Vec<Option<Arc<SourceFile>>>,
-    incomplete: Vec<bool>,
+    files: Files,
     declarations: Arc<Declarations>,
     primary_fates: Arc<HashMap<BlockRef, BlockFate>>,
     plan: Arc<OverridePlan>,
@@ -68,11 +65,51 @@ impl Previous {
 
     /// True when the analysis before was of these file names, sorted.
     pub(crate) fn has_names<'a>(&self, names: impl ExactSizeIterator<Item = &'a str>) -> bool {
-        names.len() == self.names.len() && names.zip(&self.names).all(|(a, b)| a == b)
+        let known = &self.files.names;
+        names.len() == known.len() && names.zip(known).all(|(a, b)| a == b)
     }
 
     pub(crate) fn discovery(&self) -> &Discovery {
         &self.discovery
+    }
+}
+
+/// What each file was in the analysis before, by `FileId`.
+#[derive(Debug)]
+struct Files {
+    names: Vec<String>,
+    texts: Vec<Arc<str>>,
+    sources: Vec<Option<Arc<SourceFile>>>,
+    incomplete: Vec<bool>,
+}
+
+impl Files {
+    fn of(module: &LoadedModule) -> Files {
+        Files {
+            names: module.files.iter().map(|f| f.name.clone()).collect(),
+            texts: module.files.iter().map(|f| Arc::clone(&f.text)).collect(),
+            sources: module.files.iter().map(|f| f.source.clone()).collect(),
+            incomplete: module.files.iter().map(|f| f.is_incomplete()).collect(),
+        }
+    }
+
+    /// The same files, `changed` ones as they are in `module` now.
+    fn update(mut self, module: &LoadedModule, changed: &[FileId]) -> Files {
+        for &id in changed {
+            let index = id.0 as usize;
+            let (Some(file), Some(text), Some(source), Some(incomplete)) = (
+                module.file(id),
+                self.texts.get_mut(index),
+                self.sources.get_mut(index),
+                self.incomplete.get_mut(index),
+            ) else {
+                continue;
+            };
+            *text = Arc::clone(&file.text);
+            source.clone_from(&file.source);
+            *incomplete = file.is_incomplete();
+        }
+        self
     }
 }
 
@@ -128,7 +165,7 @@ pub(crate) fn declare_and_merge(
         .as_ref()
         .and_then(|previous| changed_keeping_shape(previous, &loaded));
     let mut memos = None;
-    let (declared, plan, mut effective, buckets, names) = match (previous, &changed) {
+    let (declared, plan, mut effective, buckets, files) = match (previous, &changed) {
         (Some(mut previous), Some(changed)) => {
             cache.n_incremental += 1;
             memos = previous.memos.take();
@@ -141,11 +178,8 @@ pub(crate) fn declare_and_merge(
     no_base_diagnostics(&declared, &plan, &mut out);
     effective.terraform = merge_terraform(&declared, &mut out);
     cache.store_previous(Previous {
-        names,
         discovery,
-        texts: declared.files.iter().map(|f| Arc::clone(&f.text)).collect(),
-        sources: declared.files.iter().map(|f| f.source.clone()).collect(),
-        incomplete: declared.files.iter().map(|f| f.is_incomplete()).collect(),
+        files,
         declarations: Arc::clone(&declared.declarations),
         primary_fates: Arc::clone(&declared.primary_fates),
         plan: Arc::clone(&plan),
@@ -257,12 +291,12 @@ type Phases = (
     Arc<OverridePlan>,
     EffectiveModule,
     Arc<Buckets>,
-    Vec<String>,
+    Files,
 );
 
 /// Phases 2 and 3 from nothing.
 fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
-    let names = loaded.files.iter().map(|file| file.name.clone()).collect();
+    let files = Files::of(&loaded);
     let declared = declare(loaded);
     let plan = OverridePlan::new(&declared);
     let mut buckets = Buckets::default();
@@ -287,7 +321,7 @@ fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
         Arc::new(plan),
         effective,
         Arc::new(buckets),
-        names,
+        files,
     )
 }
 
@@ -385,7 +419,8 @@ fn again(
             judge_override_file(&declared, file_id, &mut buckets);
         }
     }
-    (declared, plan, effective, Arc::new(buckets), previous.names)
+    let files = previous.files.update(&declared, changed);
+    (declared, plan, effective, Arc::new(buckets), files)
 }
 
 /// The identities and local values with a block in one of `files`.
@@ -425,23 +460,24 @@ fn touched(module: &DeclaredModule, files: &[FileId]) -> (Vec<BlockAddress>, Vec
 /// changed its shape and no file was added, removed or renamed; `None`
 /// when the module must be analysed whole.
 fn changed_keeping_shape(previous: &Previous, loaded: &LoadedModule) -> Option<Vec<FileId>> {
-    if loaded.files.len() != previous.names.len() {
+    let known = &previous.files;
+    if loaded.files.len() != known.names.len() {
         return None;
     }
     let mut changed = Vec::new();
     for (index, file) in loaded.files.iter().enumerate() {
-        if previous.names.get(index)? != &file.name {
+        if known.names.get(index)? != &file.name {
             return None;
         }
-        let old_text = previous.texts.get(index)?;
-        let old_source = previous.sources.get(index)?;
+        let old_text = known.texts.get(index)?;
+        let old_source = known.sources.get(index)?;
         let same_text = Arc::ptr_eq(old_text, &file.text) || **old_text == *file.text;
         let same_source = match (old_source, &file.source) {
             (Some(old), Some(new)) => Arc::ptr_eq(old, new),
             (None, None) => true,
             _ => false,
         };
-        let same_completeness = previous.incomplete.get(index) == Some(&file.is_incomplete());
+        let same_completeness = known.incomplete.get(index) == Some(&file.is_incomplete());
         if same_text && same_source && same_completeness {
             continue;
         }

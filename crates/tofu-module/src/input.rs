@@ -163,6 +163,8 @@ struct CacheEntry {
     /// The as-written effective body of each top-level block, for the file id
     /// they were computed with (origins carry it).
     bodies: Option<(FileId, Arc<Vec<Arc<EffectiveBody>>>)>,
+    /// Whether the text has a suppression comment, found once per text.
+    may_suppress: bool,
 }
 
 impl ParseCache {
@@ -178,18 +180,23 @@ impl ParseCache {
         &mut self,
         name: &str,
         text: &Arc<str>,
-    ) -> (Arc<SourceFile>, Arc<LineIndex>) {
+    ) -> (Arc<SourceFile>, Arc<LineIndex>, bool) {
         let generation = self.generation;
         if let Some(entry) = self.entries.get_mut(name) {
             if Arc::ptr_eq(&entry.text, text) || *entry.text == **text {
                 entry.last_used = generation;
                 entry.text = Arc::clone(text);
-                return (Arc::clone(&entry.source), Arc::clone(&entry.line_index));
+                return (
+                    Arc::clone(&entry.source),
+                    Arc::clone(&entry.line_index),
+                    entry.may_suppress,
+                );
             }
         }
         self.n_parsed += 1;
         let source = Arc::new(tofu_syntax::parse(name, text));
         let line_index = Arc::new(LineIndex::new(text));
+        let may_suppress = crate::reporting::may_suppress(text);
         self.entries.insert(
             name.to_owned(),
             CacheEntry {
@@ -199,9 +206,10 @@ impl ParseCache {
                 last_used: generation,
                 rules: None,
                 bodies: None,
+                may_suppress,
             },
         );
-        (source, line_index)
+        (source, line_index, may_suppress)
     }
 
     /// The entry for `name` if it holds exactly `text` (the same allocation:

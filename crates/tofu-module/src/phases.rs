@@ -61,6 +61,9 @@ pub struct ModuleFile {
     pub source: Option<Arc<SourceFile>>,
     /// Why the file could not be read, if it could not.
     pub read_error: Option<String>,
+    /// Whether the text has a suppression comment's marker (found once per
+    /// text, by the parse cache).
+    pub(crate) may_suppress: bool,
 }
 
 impl ModuleFile {

@@ -22,10 +22,15 @@ const MARKER: &str = "tofu-lens-ignore:";
 
 /// Removes the diagnostics that inline comments suppress, and adds an
 /// `unused-suppression` for every comment entry that suppressed nothing.
+/// True when `text` may hold a suppression comment (it has the marker).
+pub(crate) fn may_suppress(text: &str) -> bool {
+    text.contains(MARKER)
+}
+
 pub(crate) fn apply_suppressions(module: &LoadedModule, diagnostics: &mut Vec<Diagnostic>) {
     let mut unused = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
-        if !file.role.is_loaded() || file.is_json() || !file.text.contains(MARKER) {
+        if !file.role.is_loaded() || file.is_json() || !file.may_suppress {
             continue;
         }
         let file_id = FileId(tofu_syntax::text::to_u32(index));
