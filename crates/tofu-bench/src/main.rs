@@ -11,7 +11,8 @@
 //! keystroke path) against `check-full-module` (the same module from a cold
 //! cache), `edit-one-host` (the same keystrokes through tofu-ide's analysis
 //! host, with the summary every analysis builds) and `parse-edited-file`
-//! (parsing the files `edit-one` edits).
+//! (parsing the files `edit-one` edits); `edit-label` (keystrokes that
+//! rename a block, which the analysis redoes whole) as information.
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
 //! own analysis time from its log) and `memory` (peak RSS after indexing the
@@ -105,6 +106,21 @@ fn edit(module: &mut [InputFile], keystroke: usize) {
         let mut text = text_of(file).to_owned();
         text.push_str(if keystroke % 2 == 0 { "#" } else { "\n" });
         file.content = FileContent::Text(text.into());
+    }
+}
+
+/// The edit `edit-label` makes at its `keystroke`-th run: the label of the
+/// first resource of one of the first [`EDITED_FILES`] files gains or loses
+/// a character (`"r_` and `"rx_`), so that file declares another identity.
+fn edit_label(module: &mut [InputFile], keystroke: usize) {
+    if let Some(file) = module.get_mut(keystroke % EDITED_FILES) {
+        let text = text_of(file);
+        let changed = if text.contains("\"rx_") {
+            text.replacen("\"rx_", "\"r_", 1)
+        } else {
+            text.replacen("\"r_", "\"rx_", 1)
+        };
+        file.content = FileContent::Text(changed.into());
     }
 }
 
@@ -214,6 +230,24 @@ fn main() {
             runs(9),
             || {
                 std::hint::black_box(analyze(&module, &config, &mut ParseCache::new()));
+            },
+        ));
+    }
+    // Keystrokes that change a block's label, which the analysis cannot
+    // redo in part (the set of identities changes): the whole road.
+    if wanted("edit-label") {
+        let mut cache = ParseCache::new();
+        let _ = analyze(&module, &config, &mut cache);
+        let mut edited = module.clone();
+        let mut keystroke = 0usize;
+        samples.push(measure(
+            "edit-label",
+            module_input.clone(),
+            runs(51),
+            || {
+                keystroke += 1;
+                edit_label(&mut edited, keystroke);
+                std::hint::black_box(analyze(&edited, &config, &mut cache));
             },
         ));
     }
@@ -554,6 +588,14 @@ fn main() {
             "lsp-keystroke includes the server's debounce, which is skipped while a directory's \
              last analysis took under 5 ms (30 ms otherwise): keystroke p50 − server analysis \
              p50 = {keystroke_overhead:.1} ms of debounce, scheduling, conversion and transport."
+        );
+    }
+    let label_over_edit = median("edit-label") / median("edit-one");
+    if !label_over_edit.is_nan() {
+        println!(
+            "edit-label / edit-one = {label_over_edit:.1}: a keystroke that renames a block \
+             takes the whole road (edit-label / check-full-module = {:.2}).",
+            median("edit-label") / median("check-full-module")
         );
     }
     let host_over_edit = median("edit-one-host") / median("edit-one");
