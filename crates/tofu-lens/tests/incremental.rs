@@ -166,6 +166,7 @@ fn snapshot(analysis: &ModuleAnalysis) -> String {
 struct Outcome {
     edits: u64,
     incremental: u64,
+    reshaped: u64,
 }
 
 /// `edits` random edits of the module in `dir`, each analysed both ways.
@@ -207,17 +208,19 @@ fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
     Ok(Outcome {
         edits: done,
         incremental: cache.n_incremental,
+        reshaped: cache.n_reshaped,
     })
 }
 
-fn check_dirs(dirs: &[PathBuf], edits: usize) -> (u64, u64) {
+fn check_dirs(dirs: &[PathBuf], edits: usize) -> (u64, u64, u64) {
     let mut failures = Vec::new();
-    let (mut n_edits, mut n_incremental) = (0, 0);
+    let (mut n_edits, mut n_incremental, mut n_reshaped) = (0, 0, 0);
     for (i, dir) in dirs.iter().enumerate() {
         match check_dir(dir, 0x5eed + i as u64, edits) {
             Ok(outcome) => {
                 n_edits += outcome.edits;
                 n_incremental += outcome.incremental;
+                n_reshaped += outcome.reshaped;
             }
             Err(failure) => failures.push(failure),
         }
@@ -229,16 +232,22 @@ fn check_dirs(dirs: &[PathBuf], edits: usize) -> (u64, u64) {
         dirs.len(),
         failures.join("\n\n")
     );
-    (n_edits, n_incremental)
+    (n_edits, n_incremental, n_reshaped)
 }
 
-/// The road is taken: most edits keep every shape.
-fn assert_mostly_incremental(what: &str, (edits, incremental): (u64, u64)) {
-    eprintln!("{what}: {incremental} of {edits} edits analysed incrementally");
+/// Both roads are taken: most edits keep every shape, and some change one.
+fn assert_mostly_incremental(what: &str, (edits, incremental, reshaped): (u64, u64, u64)) {
+    eprintln!(
+        "{what}: of {edits} edits, {incremental} kept every shape and {reshaped} changed one"
+    );
     assert!(edits > 0, "{what}: no edits");
     assert!(
         incremental * 3 >= edits,
         "{what}: only {incremental} of {edits} edits took the incremental road"
+    );
+    assert!(
+        reshaped * 50 >= edits,
+        "{what}: only {reshaped} of {edits} edits changed a shape"
     );
 }
 
@@ -321,7 +330,8 @@ fn incremental_redoes_module_calls_when_what_they_read_changes() {
 
 /// Work counted, not timed: after an edit inside one file's blocks, only
 /// that file's identities are merged again (an override file's: the ones it
-/// changes); an edit that renames one takes the whole road.
+/// changes); an edit that renames one merges the file's identities again,
+/// and a new file the whole module.
 #[test]
 fn an_edit_merges_only_the_identities_of_the_edited_file() {
     let primary = |i: usize, count: usize| {
@@ -370,8 +380,43 @@ fn an_edit_merges_only_the_identities_of_the_edited_file() {
     files[9] = InputFile::text("f09.tf", primary(9, 1).replace("\"b9\"", "\"c9\""));
     assert_eq!(
         merged_by(&files, &mut cache),
-        120,
-        "a renamed identity: whole"
+        3,
+        "a renamed identity: the file's identities, old and new, that exist"
     );
-    assert_eq!(cache.n_incremental, 2);
+    assert_eq!((cache.n_incremental, cache.n_reshaped), (2, 1));
+    files.push(InputFile::text("new.tf", primary(99, 1)));
+    assert_eq!(merged_by(&files, &mut cache), 123, "a new file: whole");
+    assert_eq!((cache.n_incremental, cache.n_reshaped), (2, 1));
+}
+
+/// Scripted edits that add, rename and remove a local value a primary file
+/// defines: what merging reports on an unchanged override file (the local
+/// it overrides is missing, and "Did you mean") must follow.
+#[test]
+fn incremental_redoes_override_files_when_local_values_come_and_go() {
+    let overrides = InputFile::text("x_override.tf", "locals {\n  colour = \"blue\"\n}\n");
+    let steps = [
+        "locals {\n  color = \"red\"\n}\n",
+        "locals {\n  colour = \"red\"\n}\n",
+        "locals {\n  color = \"red\"\n  size  = 1\n}\n",
+        "locals {\n  colr = \"red\"\n}\n",
+    ];
+    let config = Config::default();
+    let mut cache = ParseCache::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (step, locals) in steps.iter().enumerate() {
+        let files = vec![
+            InputFile::text("main.tf", locals.to_owned()),
+            overrides.clone(),
+        ];
+        let again = analyze(&files, &config, &mut cache);
+        let whole = analyze(&files, &config, &mut ParseCache::new());
+        assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
+        seen.insert(format!("{:?}", whole.diagnostics));
+    }
+    assert_eq!(cache.n_reshaped, steps.len() as u64 - 1);
+    assert!(
+        seen.len() > 2,
+        "the edits should change what merging reports"
+    );
 }

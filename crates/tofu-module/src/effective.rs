@@ -212,6 +212,16 @@ impl EffectiveModule {
             .map(|block| &**block)
     }
 
+    /// The block of `address`, shared.
+    pub(crate) fn shared(&self, address: &BlockAddress) -> Option<&Arc<EffectiveBlock>> {
+        self.index.get(address).and_then(|&i| self.blocks.get(i))
+    }
+
+    /// The local value `name`, shared.
+    pub(crate) fn shared_local(&self, name: &str) -> Option<&Arc<EffectiveLocal>> {
+        self.local_index.get(name).and_then(|&i| self.locals.get(i))
+    }
+
     /// Replaces the block of the same address, which must be there; the
     /// indexes stay valid because nothing moves.
     pub(crate) fn replace(&mut self, block: EffectiveBlock) {

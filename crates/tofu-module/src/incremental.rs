@@ -25,7 +25,7 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
 
 use crate::address::BlockAddress;
@@ -161,15 +161,22 @@ pub(crate) fn declare_and_merge(
     previous: Option<Previous>,
     cache: &mut ParseCache,
 ) -> Declared {
-    let changed = previous
+    let changes = previous
         .as_ref()
-        .and_then(|previous| changed_keeping_shape(previous, &loaded));
+        .and_then(|previous| changes(previous, &loaded));
     let mut memos = None;
-    let (declared, plan, mut effective, buckets, files) = match (previous, &changed) {
-        (Some(mut previous), Some(changed)) => {
+    let mut changed = None;
+    let (declared, plan, mut effective, buckets, files) = match (previous, changes) {
+        (Some(mut previous), Some(changes)) if changes.keep_shapes => {
             cache.n_incremental += 1;
             memos = previous.memos.take();
-            again(previous, changed, loaded, cache)
+            let phases = again(previous, &changes.files, loaded, cache);
+            changed = Some(changes.files);
+            phases
+        }
+        (Some(previous), Some(changes)) => {
+            cache.n_reshaped += 1;
+            reshape(previous, &changes.files, loaded, cache)
         }
         _ => whole(loaded, cache),
     };
@@ -325,6 +332,85 @@ fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
     )
 }
 
+/// Phases 2 and 3 again after `changed` files changed their shapes (a block
+/// added, removed or relabelled): declarations and the plan are built whole
+/// (the identities and their order change), but an identity or local value
+/// with no block in a changed file, before or after the edit, has the same
+/// blocks as before, so its merge and what it reported are taken from the
+/// analysis before. What merging reports on override files is redone for
+/// all of them: whether a local value exists, and its "Did you mean", may
+/// have changed.
+fn reshape(
+    previous: Previous,
+    changed: &[FileId],
+    loaded: LoadedModule,
+    cache: &mut ParseCache,
+) -> Phases {
+    let mut before = Touched::default();
+    for &file_id in changed {
+        let index = file_id.0 as usize;
+        if loaded
+            .file(file_id)
+            .is_some_and(|file| file.role.is_loaded())
+        {
+            before.add(previous.files.sources.get(index).and_then(Option::as_deref));
+        }
+    }
+    let files = previous.files.update(&loaded, changed);
+    let declared = declare(loaded);
+    let (now_identities, now_locals) = touched(&declared, changed);
+    before.identities.extend(now_identities);
+    before.locals.extend(now_locals);
+    let touched_identities: HashSet<BlockAddress> = before.identities.into_iter().collect();
+    let touched_locals: HashSet<String> = before.locals.into_iter().collect();
+
+    let plan = OverridePlan::new(&declared);
+    let old = previous.buckets;
+    let mut buckets = Buckets::default();
+    let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
+    for (address, base) in plan.identities(&declared) {
+        let kept = previous.effective.shared(address);
+        if let (false, Some(block)) = (touched_identities.contains(address), kept) {
+            blocks.push(Arc::clone(block));
+            if let Some(found) = old.identities.get(address) {
+                buckets.identities.insert(address.clone(), found.clone());
+            }
+            if let Some(found) = old.implied.get(address) {
+                buckets.implied.insert(address.clone(), found.clone());
+            }
+            continue;
+        }
+        if let Some(block) = judge_identity(&declared, &plan, cache, address, base, &mut buckets) {
+            blocks.push(Arc::new(block));
+        }
+    }
+    let mut locals = Vec::with_capacity(declared.declarations.locals.len());
+    for local in &declared.declarations.locals {
+        let kept = previous.effective.shared_local(&local.name);
+        if let (false, Some(kept)) = (touched_locals.contains(&local.name), kept) {
+            locals.push(Arc::clone(kept));
+            if let Some(found) = old.locals.get(&local.name) {
+                buckets.locals.insert(local.name.clone(), found.clone());
+            }
+            continue;
+        }
+        if let Some(local) = judge_local(&declared, &plan, &local.name, &mut buckets) {
+            locals.push(Arc::new(local));
+        }
+    }
+    for &file_id in &declared.overrides {
+        judge_override_file(&declared, file_id, &mut buckets);
+    }
+    let effective = EffectiveModule::new(blocks, locals, EffectiveTerraform::default());
+    (
+        declared,
+        Arc::new(plan),
+        effective,
+        Arc::new(buckets),
+        files,
+    )
+}
+
 /// One identity merged, and what is reported on it alone: its duplicates,
 /// what merging into it reported, the rules on one merged block.
 fn judge_identity(
@@ -423,48 +509,71 @@ fn again(
     (declared, plan, effective, Arc::new(buckets), files)
 }
 
-/// The identities and local values with a block in one of `files`.
+/// The identities and local values with a block in one of `files`, as
+/// they are in `module`.
 fn touched(module: &DeclaredModule, files: &[FileId]) -> (Vec<BlockAddress>, Vec<String>) {
-    let mut identities = Vec::new();
-    let mut locals = Vec::new();
+    let mut touched = Touched::default();
     for &file_id in files {
-        let Some(file) = module.file(file_id) else {
-            continue;
-        };
-        if !file.role.is_loaded() {
-            continue;
+        if let Some(file) = module.file(file_id).filter(|file| file.role.is_loaded()) {
+            touched.add(file.source.as_deref());
         }
-        let Some(source) = &file.source else { continue };
+    }
+    touched.sorted()
+}
+
+/// Identities and local names that some blocks declare or override.
+#[derive(Default)]
+struct Touched {
+    identities: Vec<BlockAddress>,
+    locals: Vec<String>,
+}
+
+impl Touched {
+    fn add(&mut self, source: Option<&SourceFile>) {
+        let Some(source) = source else { return };
         for block in &source.body.blocks {
             if drop_reason(block).is_some() {
                 continue;
             }
             if block.kind == "locals" {
-                locals.extend(block.body.attributes.iter().map(|attr| attr.name.clone()));
+                let names = block.body.attributes.iter().map(|attr| attr.name.clone());
+                self.locals.extend(names);
                 continue;
             }
-            identities.extend(address_of(block));
+            self.identities.extend(address_of(block));
             if let Some((_, data)) = first_check_data(block) {
-                identities.extend(checked_data_address(data));
+                self.identities.extend(checked_data_address(data));
             }
         }
     }
-    identities.sort();
-    identities.dedup();
-    locals.sort();
-    locals.dedup();
-    (identities, locals)
+
+    fn sorted(mut self) -> (Vec<BlockAddress>, Vec<String>) {
+        self.identities.sort();
+        self.identities.dedup();
+        self.locals.sort();
+        self.locals.dedup();
+        (self.identities, self.locals)
+    }
 }
 
-/// The files of `loaded` that changed since `previous`, when none of them
-/// changed its shape and no file was added, removed or renamed; `None`
-/// when the module must be analysed whole.
-fn changed_keeping_shape(previous: &Previous, loaded: &LoadedModule) -> Option<Vec<FileId>> {
+/// How the files of a module changed since the analysis before.
+struct Changes {
+    files: Vec<FileId>,
+    /// Every changed file declares the same things in the same places.
+    keep_shapes: bool,
+}
+
+/// The files of `loaded` that changed since `previous`, and whether they
+/// kept their shapes; `None` when a file was added, removed or renamed.
+fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
     let known = &previous.files;
     if loaded.files.len() != known.names.len() {
         return None;
     }
-    let mut changed = Vec::new();
+    let mut changes = Changes {
+        files: Vec::new(),
+        keep_shapes: true,
+    };
     for (index, file) in loaded.files.iter().enumerate() {
         if known.names.get(index)? != &file.name {
             return None;
@@ -482,18 +591,16 @@ fn changed_keeping_shape(previous: &Previous, loaded: &LoadedModule) -> Option<V
             continue;
         }
         if file.role.is_loaded() {
-            if !same_completeness {
-                return None;
-            }
-            match (old_source, &file.source) {
-                (Some(old), Some(new)) if same_shape(old, new) => {}
-                (None, None) => {}
-                _ => return None,
-            }
+            let same = match (old_source, &file.source) {
+                (Some(old), Some(new)) => same_shape(old, new),
+                (None, None) => true,
+                _ => false,
+            };
+            changes.keep_shapes &= same && same_completeness;
         }
-        changed.push(FileId(tofu_syntax::text::to_u32(index)));
+        changes.files.push(FileId(tofu_syntax::text::to_u32(index)));
     }
-    Some(changed)
+    Some(changes)
 }
 
 /// True when two parses of a file declare the same things in the same

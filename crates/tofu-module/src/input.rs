@@ -142,6 +142,9 @@ pub struct ParseCache {
     pub n_parsed: u64,
     /// How many analyses reused the one before them (`incremental`) so far.
     pub n_incremental: u64,
+    /// How many analyses after an edit that changed a file's shape reused
+    /// what the edit did not touch (`incremental`) so far.
+    pub n_reshaped: u64,
     /// How many identities were merged so far (all of them in a whole
     /// analysis, those an edit touched in an incremental one).
     pub n_merged: u64,
