@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::{Block, Code, Diagnostic, Location};
+use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::phases::{BlockFate, BlockRef, DeclaredModule, DropReason, LoadedModule};
@@ -68,7 +68,14 @@ impl Declarations {
     }
 
     fn collect(module: &LoadedModule, fates: &mut HashMap<BlockRef, BlockFate>) -> Declarations {
-        let mut declarations = Declarations::default();
+        // Sized once: growing these maps and lists was a tenth of the work.
+        let n_blocks = count_blocks(module, &module.primary);
+        fates.reserve(n_blocks);
+        let mut declarations = Declarations {
+            blocks: Vec::with_capacity(n_blocks),
+            index: HashMap::with_capacity_and_hasher(n_blocks, Default::default()),
+            ..Declarations::default()
+        };
         for &file_id in &module.primary {
             let Some(file) = module.file(file_id) else {
                 continue;
@@ -247,6 +254,15 @@ pub(crate) fn duplicate_locals_of(
             .with_related(earlier_location, "first defined here"),
         );
     }
+}
+
+/// How many top-level blocks `files` hold.
+pub(crate) fn count_blocks(module: &LoadedModule, files: &[FileId]) -> usize {
+    files
+        .iter()
+        .filter_map(|&id| module.file(id)?.source.as_ref())
+        .map(|source| source.body.blocks.len())
+        .sum()
 }
 
 /// True when one of the blocks may not be what OpenTofu reads: it lies in a

@@ -15,8 +15,8 @@ use tofu_syntax::{
 };
 
 use crate::address::BlockAddress;
-use crate::declarations::drop_reason;
 use crate::declarations::{address_of, LocalRef};
+use crate::declarations::{count_blocks, drop_reason};
 use crate::effective::*;
 use crate::expr::content::StringContent;
 use crate::expr::suggest::{did_you_mean, did_you_mean_by};
@@ -48,7 +48,8 @@ impl OverridePlan {
     /// Classifies every override block of `module`.
     pub(crate) fn new(module: &DeclaredModule) -> OverridePlan {
         let mut plan = OverridePlan::default();
-        let mut fates = HashMap::default();
+        let n_blocks = count_blocks(module, &module.overrides);
+        let mut fates = HashMap::with_capacity_and_hasher(n_blocks, Default::default());
         for &file_id in &module.overrides {
             let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
                 continue;
