@@ -12,7 +12,7 @@
 //! cache), `edit-one-host` (the same keystrokes through tofu-ide's analysis
 //! host, with the summary every analysis builds) and `parse-edited-file`
 //! (parsing the files `edit-one` edits); `edit-label` (keystrokes that
-//! rename a block, which the analysis redoes whole) as information.
+//! rename a block, which change the set of identities) as information.
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
 //! own analysis time from its log) and `memory` (peak RSS after indexing the
@@ -233,8 +233,8 @@ fn main() {
             },
         ));
     }
-    // Keystrokes that change a block's label, which the analysis cannot
-    // redo in part (the set of identities changes): the whole road.
+    // Keystrokes that change a block's label: the set of identities
+    // changes, so declarations are built whole (the reshaping road).
     if wanted("edit-label") {
         let mut cache = ParseCache::new();
         let _ = analyze(&module, &config, &mut cache);
@@ -594,7 +594,8 @@ fn main() {
     if !label_over_edit.is_nan() {
         println!(
             "edit-label / edit-one = {label_over_edit:.1}: a keystroke that renames a block \
-             takes the whole road (edit-label / check-full-module = {:.2}).",
+             builds the declarations whole and merges that file's identities again \
+             (edit-label / check-full-module = {:.2}).",
             median("edit-label") / median("check-full-module")
         );
     }
