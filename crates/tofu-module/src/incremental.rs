@@ -304,32 +304,7 @@ type Phases = (
 /// Phases 2 and 3 from nothing.
 fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
     let files = Files::of(&loaded);
-    let declared = declare(loaded);
-    let plan = OverridePlan::new(&declared);
-    let mut buckets = Buckets::default();
-    let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
-    for (address, base) in plan.identities(&declared) {
-        if let Some(block) = judge_identity(&declared, &plan, cache, address, base, &mut buckets) {
-            blocks.push(Arc::new(block));
-        }
-    }
-    let mut locals = Vec::with_capacity(declared.declarations.locals.len());
-    for local in &declared.declarations.locals {
-        if let Some(local) = judge_local(&declared, &plan, &local.name, &mut buckets) {
-            locals.push(Arc::new(local));
-        }
-    }
-    for &file_id in &declared.overrides {
-        judge_override_file(&declared, file_id, &mut buckets);
-    }
-    let effective = EffectiveModule::new(blocks, locals, EffectiveTerraform::default());
-    (
-        declared,
-        Arc::new(plan),
-        effective,
-        Arc::new(buckets),
-        files,
-    )
+    build(declare(loaded), files, None, cache)
 }
 
 /// Phases 2 and 3 again after `changed` files changed their shapes (a block
@@ -346,55 +321,84 @@ fn reshape(
     loaded: LoadedModule,
     cache: &mut ParseCache,
 ) -> Phases {
-    let mut before = Touched::default();
+    let mut touched_before = Touched::default();
     for &file_id in changed {
         let index = file_id.0 as usize;
         if loaded
             .file(file_id)
             .is_some_and(|file| file.role.is_loaded())
         {
-            before.add(previous.files.sources.get(index).and_then(Option::as_deref));
+            touched_before.add(previous.files.sources.get(index).and_then(Option::as_deref));
         }
     }
     let files = previous.files.update(&loaded, changed);
     let declared = declare(loaded);
-    let (now_identities, now_locals) = touched(&declared, changed);
-    before.identities.extend(now_identities);
-    before.locals.extend(now_locals);
-    let touched_identities: HashSet<BlockAddress> = before.identities.into_iter().collect();
-    let touched_locals: HashSet<String> = before.locals.into_iter().collect();
+    let (identities, locals) = touched(&declared, changed);
+    let keep = Keep {
+        effective: &previous.effective,
+        buckets: &previous.buckets,
+        touched_identities: identities
+            .into_iter()
+            .chain(touched_before.identities)
+            .collect(),
+        touched_locals: locals.into_iter().chain(touched_before.locals).collect(),
+    };
+    build(declared, files, Some(keep), cache)
+}
 
+/// What a rebuild takes from the analysis before: the merged blocks, local
+/// values and diagnostics of the identities and local values an edit did
+/// not touch.
+struct Keep<'a> {
+    effective: &'a EffectiveModule,
+    buckets: &'a Buckets,
+    touched_identities: HashSet<BlockAddress>,
+    touched_locals: HashSet<String>,
+}
+
+/// Declarations and the plan of `declared`, every identity and local value
+/// merged or, where `keep` allows, taken from the analysis before.
+fn build(
+    declared: DeclaredModule,
+    files: Files,
+    keep: Option<Keep<'_>>,
+    cache: &mut ParseCache,
+) -> Phases {
     let plan = OverridePlan::new(&declared);
-    let old = previous.buckets;
     let mut buckets = Buckets::default();
     let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
     for (address, base) in plan.identities(&declared) {
-        let kept = previous.effective.shared(address);
-        if let (false, Some(block)) = (touched_identities.contains(address), kept) {
+        let kept = keep.as_ref().and_then(|keep| {
+            let block = keep.effective.shared(address)?;
+            (!keep.touched_identities.contains(address)).then_some((keep, block))
+        });
+        if let Some((keep, block)) = kept {
             blocks.push(Arc::clone(block));
-            if let Some(found) = old.identities.get(address) {
+            if let Some(found) = keep.buckets.identities.get(address) {
                 buckets.identities.insert(address.clone(), found.clone());
             }
-            if let Some(found) = old.implied.get(address) {
+            if let Some(found) = keep.buckets.implied.get(address) {
                 buckets.implied.insert(address.clone(), found.clone());
             }
-            continue;
-        }
-        if let Some(block) = judge_identity(&declared, &plan, cache, address, base, &mut buckets) {
+        } else if let Some(block) =
+            judge_identity(&declared, &plan, cache, address, base, &mut buckets)
+        {
             blocks.push(Arc::new(block));
         }
     }
     let mut locals = Vec::with_capacity(declared.declarations.locals.len());
     for local in &declared.declarations.locals {
-        let kept = previous.effective.shared_local(&local.name);
-        if let (false, Some(kept)) = (touched_locals.contains(&local.name), kept) {
-            locals.push(Arc::clone(kept));
-            if let Some(found) = old.locals.get(&local.name) {
-                buckets.locals.insert(local.name.clone(), found.clone());
+        let name = &local.name;
+        let kept = keep.as_ref().and_then(|keep| {
+            let local = keep.effective.shared_local(name)?;
+            (!keep.touched_locals.contains(name)).then_some((keep, local))
+        });
+        if let Some((keep, local)) = kept {
+            locals.push(Arc::clone(local));
+            if let Some(found) = keep.buckets.locals.get(name) {
+                buckets.locals.insert(name.clone(), found.clone());
             }
-            continue;
-        }
-        if let Some(local) = judge_local(&declared, &plan, &local.name, &mut buckets) {
+        } else if let Some(local) = judge_local(&declared, &plan, name, &mut buckets) {
             locals.push(Arc::new(local));
         }
     }
