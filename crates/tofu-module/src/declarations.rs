@@ -76,42 +76,34 @@ impl Declarations {
             index: HashMap::with_capacity_and_hasher(n_blocks, Default::default()),
             ..Declarations::default()
         };
-        for &file_id in &module.primary {
-            let Some(file) = module.file(file_id) else {
+        declarations.incomplete = module
+            .primary
+            .iter()
+            .any(|&id| module.file(id).is_some_and(|file| file.is_incomplete()));
+        for (block_ref, block) in module.top_level_blocks(&module.primary) {
+            if let Some(reason) = drop_reason(block) {
+                fates.insert(block_ref, BlockFate::Dropped(reason));
                 continue;
-            };
-            declarations.incomplete |= file.is_incomplete();
-            let Some(source) = &file.source else { continue };
-            for (index, block) in source.body.blocks.iter().enumerate() {
-                let block_ref = BlockRef {
-                    file: file_id,
-                    index,
-                    nested: None,
-                };
-                if let Some(reason) = drop_reason(block) {
-                    fates.insert(block_ref, BlockFate::Dropped(reason));
-                    continue;
-                }
-                match block.kind.as_str() {
-                    "locals" => declarations.add_locals(block_ref, block),
-                    "terraform" => declarations.terraform.push(block_ref),
-                    "language" => declarations.language.push(block_ref),
-                    "moved" | "import" | "removed" => declarations.other.push(block_ref),
-                    _ => {
-                        if let Some(address) = address_of(block) {
-                            declarations.add(address, block_ref);
-                        }
-                        // OpenTofu declares only the first data block of a check
-                        // (a second one is invalid-check-block and never decoded).
-                        let checked = first_check_data(block)
-                            .and_then(|(nested, data)| Some((nested, checked_data_address(data)?)));
-                        if let Some((nested, address)) = checked {
-                            let nested_ref = BlockRef {
-                                nested: Some(nested),
-                                ..block_ref
-                            };
-                            declarations.add(address, nested_ref);
-                        }
+            }
+            match block.kind.as_str() {
+                "locals" => declarations.add_locals(block_ref, block),
+                "terraform" => declarations.terraform.push(block_ref),
+                "language" => declarations.language.push(block_ref),
+                "moved" | "import" | "removed" => declarations.other.push(block_ref),
+                _ => {
+                    if let Some(address) = address_of(block) {
+                        declarations.add(address, block_ref);
+                    }
+                    // OpenTofu declares only the first data block of a check
+                    // (a second one is invalid-check-block and never decoded).
+                    let checked = first_check_data(block)
+                        .and_then(|(nested, data)| Some((nested, checked_data_address(data)?)));
+                    if let Some((nested, address)) = checked {
+                        let nested_ref = BlockRef {
+                            nested: Some(nested),
+                            ..block_ref
+                        };
+                        declarations.add(address, nested_ref);
                     }
                 }
             }

@@ -50,48 +50,38 @@ impl OverridePlan {
         let mut plan = OverridePlan::default();
         let n_blocks = count_blocks(module, &module.overrides);
         let mut fates = HashMap::with_capacity_and_hasher(n_blocks, Default::default());
-        for &file_id in &module.overrides {
-            let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
+        for (block_ref, block) in module.top_level_blocks(&module.overrides) {
+            if let Some(reason) = drop_reason(block) {
+                fates.insert(block_ref, BlockFate::Dropped(reason));
                 continue;
-            };
-            for (index, block) in source.body.blocks.iter().enumerate() {
-                let block_ref = BlockRef {
-                    file: file_id,
-                    index,
-                    nested: None,
-                };
-                if let Some(reason) = drop_reason(block) {
-                    fates.insert(block_ref, BlockFate::Dropped(reason));
-                    continue;
-                }
-                let fate = match block.kind.as_str() {
-                    "language" | "check" | "moved" | "import" | "removed" => {
-                        BlockFate::ForbiddenInOverride
-                    }
-                    "locals" => {
-                        for (attr, written) in block.body.attributes.iter().enumerate() {
-                            if module.declarations.local(&written.name).is_some() {
-                                plan.local_overrides
-                                    .entry(written.name.clone())
-                                    .or_default()
-                                    .push(LocalRef {
-                                        block: block_ref,
-                                        attr,
-                                    });
-                            }
-                        }
-                        BlockFate::MergedInto
-                    }
-                    "terraform" => BlockFate::MergedInto,
-                    _ => {
-                        let Some(address) = address_of(block) else {
-                            continue;
-                        };
-                        plan.classify(module, block_ref, address)
-                    }
-                };
-                fates.insert(block_ref, fate);
             }
+            let fate = match block.kind.as_str() {
+                "language" | "check" | "moved" | "import" | "removed" => {
+                    BlockFate::ForbiddenInOverride
+                }
+                "locals" => {
+                    for (attr, written) in block.body.attributes.iter().enumerate() {
+                        if module.declarations.local(&written.name).is_some() {
+                            plan.local_overrides
+                                .entry(written.name.clone())
+                                .or_default()
+                                .push(LocalRef {
+                                    block: block_ref,
+                                    attr,
+                                });
+                        }
+                    }
+                    BlockFate::MergedInto
+                }
+                "terraform" => BlockFate::MergedInto,
+                _ => {
+                    let Some(address) = address_of(block) else {
+                        continue;
+                    };
+                    plan.classify(module, block_ref, address)
+                }
+            };
+            fates.insert(block_ref, fate);
         }
         plan.fates = Arc::new(fates);
         plan

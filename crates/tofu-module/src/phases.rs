@@ -191,6 +191,28 @@ impl LoadedModule {
         }
     }
 
+    /// The top-level blocks of `files` that were parsed, in order, each with
+    /// its reference.
+    pub fn top_level_blocks<'m>(
+        &'m self,
+        files: &'m [FileId],
+    ) -> impl Iterator<Item = (BlockRef, &'m Block)> + 'm {
+        files.iter().flat_map(move |&file| {
+            let blocks = self
+                .file(file)
+                .and_then(|f| f.source.as_ref())
+                .map_or(&[][..], |source| source.body.blocks.as_slice());
+            blocks.iter().enumerate().map(move |(index, block)| {
+                let block_ref = BlockRef {
+                    file,
+                    index,
+                    nested: None,
+                };
+                (block_ref, block)
+            })
+        })
+    }
+
     /// `main.tf:3` for a byte offset of a file: how provenance comments and
     /// hover name the place a part came from.
     pub fn place(&self, file: FileId, offset: u32) -> String {
