@@ -20,21 +20,8 @@ use std::path::{Path, PathBuf};
 
 use tofu_module::{analyze, Config, FileContent, InputFile, ModuleAnalysis, ParseCache};
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % (n.max(1) as u64)) as usize
-    }
-}
+mod editing;
+use editing::Random;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -75,7 +62,7 @@ fn text(file: &InputFile) -> Option<&str> {
 }
 
 /// The byte offsets of `text` that are character boundaries.
-fn boundary(text: &str, rng: &mut Rng) -> usize {
+fn boundary(text: &str, rng: &mut Random) -> usize {
     let mut at = rng.below(text.len() + 1);
     while !text.is_char_boundary(at) {
         at -= 1;
@@ -84,7 +71,7 @@ fn boundary(text: &str, rng: &mut Rng) -> usize {
 }
 
 /// One random edit of one text file; false when there is none to edit.
-fn edit(files: &mut [InputFile], rng: &mut Rng) -> bool {
+fn edit(files: &mut [InputFile], rng: &mut Random) -> bool {
     let editable: Vec<usize> = (0..files.len())
         .filter(|&i| text(&files[i]).is_some())
         .collect();
@@ -98,12 +85,7 @@ fn edit(files: &mut [InputFile], rng: &mut Rng) -> bool {
         0..=2 => {
             let typed = [" ", "#", "x", "\n", "\"", "1", "=", "{", "}", "é"];
             let at = boundary(&old, rng);
-            format!(
-                "{}{}{}",
-                &old[..at],
-                typed[rng.below(typed.len())],
-                &old[at..]
-            )
+            format!("{}{}{}", &old[..at], rng.pick(&typed), &old[at..])
         }
         // Deleting a few bytes.
         3 => {
@@ -174,7 +156,7 @@ fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
     let mut files = tofu_vfs::read_module_dir(dir).map_err(|e| e.to_string())?;
     let config = Config::default();
     let mut cache = ParseCache::new();
-    let mut rng = Rng(seed | 1);
+    let mut rng = Random(seed);
     let _ = analyze(&files, &config, &mut cache);
     let mut done = 0;
     for step in 0..edits {
