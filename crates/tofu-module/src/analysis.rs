@@ -11,7 +11,7 @@ use std::ops::Deref;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
 use crate::discovery;
-use crate::incremental::{self, Memos};
+use crate::incremental;
 use crate::input::{Config, FileContent, InputFile, ParseCache};
 use crate::phases::{FileRole, FileView, LoadedModule, MergedModule, ModuleFile};
 use crate::reporting;
@@ -114,12 +114,12 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         overrides,
     };
     diagnostics.extend(as_written_diagnostics(&loaded, cache));
-    let declared = incremental::declare_and_merge(loaded, discovered, previous, cache);
+    let declared = incremental::declare_and_merge(loaded, discovered, previous, config, cache);
     let merged = declared.merged;
     diagnostics.extend(declared.found);
     let implied = declared.implied;
     rules::schema::duplicate_imports(&merged, &mut diagnostics);
-    let mut memos = Memos::reusing(declared.memos, declared.changed.as_deref(), config);
+    let mut memos = declared.memos;
     memos.module_calls(&mut diagnostics, |out| {
         rules::module_calls::check(&merged, out)
     });

@@ -18,10 +18,12 @@
 //!   read the whole module but only a handful of blocks (done every time).
 //!
 //! Everything else is shared: the effective blocks of other identities
-//! (`Arc`s), and what they reported. Anything that changes a shape (a file
-//! added, removed or renamed, a block added or its labels edited) is
+//! (`Arc`s), and what they reported. An edit that changes a shape (a block
+//! added, removed or relabelled) builds declarations and the plan whole but
+//! still takes the merge of every identity it did not touch from the
+//! analysis before ([`reshape`]); a file added, removed or renamed is
 //! analysed whole. The tests `incremental_equals_whole_*` check after
-//! random edits that both roads give the same analysis.
+//! random edits that every road gives the whole analysis.
 
 use std::sync::Arc;
 
@@ -146,11 +148,9 @@ pub(crate) struct Declared {
     /// The implied provider local names, reported only when nothing else is
     /// an error.
     pub(crate) implied: Vec<Diagnostic>,
-    /// The files changed since the analysis before, when this one was
-    /// redone from it.
-    pub(crate) changed: Option<Vec<FileId>>,
-    /// What the whole-module rules found in the analysis before.
-    pub(crate) memos: Option<Memos>,
+    /// What the whole-module rules found in the analysis before and still
+    /// holds.
+    pub(crate) memos: Memos,
 }
 
 /// Phases 2 and 3 of `loaded`: again where the analysis before allows,
@@ -159,20 +159,22 @@ pub(crate) fn declare_and_merge(
     loaded: LoadedModule,
     discovery: Discovery,
     previous: Option<Previous>,
+    config: &Config,
     cache: &mut ParseCache,
 ) -> Declared {
     let changes = previous
         .as_ref()
         .and_then(|previous| changes(previous, &loaded));
-    let mut memos = None;
-    let mut changed = None;
+    // The whole-module rules' results hold only across edits that kept
+    // every shape (what they read is then known).
+    let mut memos = Memos::new(config);
     let (declared, plan, mut effective, buckets, files) = match (previous, changes) {
         (Some(mut previous), Some(changes)) if changes.keep_shapes => {
             cache.n_incremental += 1;
-            memos = previous.memos.take();
-            let phases = again(previous, &changes.files, loaded, cache);
-            changed = Some(changes.files);
-            phases
+            if let Some(old) = previous.memos.take() {
+                memos = old.still_holding(&changes.files, config);
+            }
+            again(previous, &changes.files, loaded, cache)
         }
         (Some(previous), Some(changes)) => {
             cache.n_reshaped += 1;
@@ -204,7 +206,6 @@ pub(crate) fn declare_and_merge(
         merged,
         found: out,
         implied,
-        changed,
         memos,
     }
 }
@@ -227,31 +228,29 @@ struct RuleMemo {
 }
 
 impl Memos {
-    /// What of `old` still holds after `changed` files changed (`None`:
-    /// the module was analysed whole) under `config`.
-    pub(crate) fn reusing(
-        old: Option<Memos>,
-        changed: Option<&[FileId]>,
-        config: &Config,
-    ) -> Memos {
+    fn new(config: &Config) -> Memos {
+        Memos {
+            config: config.clone(),
+            module_calls: None,
+            versions: None,
+        }
+    }
+
+    /// What still holds after `changed` files changed, every shape kept,
+    /// under `config`.
+    fn still_holding(self, changed: &[FileId], config: &Config) -> Memos {
+        if self.config != *config {
+            return Memos::new(config);
+        }
         let holds = |memo: &RuleMemo| {
-            changed.is_some_and(|changed| {
-                changed
-                    .iter()
-                    .all(|file| memo.reads.binary_search(file).is_err())
-            })
+            changed
+                .iter()
+                .all(|file| memo.reads.binary_search(file).is_err())
         };
-        match old {
-            Some(old) if old.config == *config => Memos {
-                config: old.config,
-                module_calls: old.module_calls.filter(holds),
-                versions: old.versions.filter(holds),
-            },
-            _ => Memos {
-                config: config.clone(),
-                module_calls: None,
-                versions: None,
-            },
+        Memos {
+            module_calls: self.module_calls.filter(holds),
+            versions: self.versions.filter(holds),
+            config: self.config,
         }
     }
 
@@ -321,27 +320,24 @@ fn reshape(
     loaded: LoadedModule,
     cache: &mut ParseCache,
 ) -> Phases {
-    let mut touched_before = Touched::default();
+    // Every identity with a block in a changed file, before the edit or now.
+    let mut touched = Touched::default();
     for &file_id in changed {
-        let index = file_id.0 as usize;
         if loaded
             .file(file_id)
             .is_some_and(|file| file.role.is_loaded())
         {
-            touched_before.add(previous.files.sources.get(index).and_then(Option::as_deref));
+            let index = file_id.0 as usize;
+            touched.add(previous.files.sources.get(index).and_then(Option::as_deref));
         }
     }
     let files = previous.files.update(&loaded, changed);
     let declared = declare(loaded);
-    let (identities, locals) = touched(&declared, changed);
+    touched.add_files(&declared, changed);
     let keep = Keep {
         effective: &previous.effective,
         buckets: &previous.buckets,
-        touched_identities: identities
-            .into_iter()
-            .chain(touched_before.identities)
-            .collect(),
-        touched_locals: locals.into_iter().chain(touched_before.locals).collect(),
+        touched,
     };
     build(declared, files, Some(keep), cache)
 }
@@ -352,8 +348,7 @@ fn reshape(
 struct Keep<'a> {
     effective: &'a EffectiveModule,
     buckets: &'a Buckets,
-    touched_identities: HashSet<BlockAddress>,
-    touched_locals: HashSet<String>,
+    touched: Touched,
 }
 
 /// Declarations and the plan of `declared`, every identity and local value
@@ -370,7 +365,7 @@ fn build(
     for (address, base) in plan.identities(&declared) {
         let kept = keep.as_ref().and_then(|keep| {
             let block = keep.effective.shared(address)?;
-            (!keep.touched_identities.contains(address)).then_some((keep, block))
+            (!keep.touched.identities.contains(address)).then_some((keep, block))
         });
         if let Some((keep, block)) = kept {
             blocks.push(Arc::clone(block));
@@ -391,7 +386,7 @@ fn build(
         let name = &local.name;
         let kept = keep.as_ref().and_then(|keep| {
             let local = keep.effective.shared_local(name)?;
-            (!keep.touched_locals.contains(name)).then_some((keep, local))
+            (!keep.touched.locals.contains(name)).then_some((keep, local))
         });
         if let Some((keep, local)) = kept {
             locals.push(Arc::clone(local));
@@ -486,8 +481,9 @@ fn again(
     let plan = previous.plan;
     let mut effective = previous.effective;
     let mut buckets = Arc::unwrap_or_clone(previous.buckets);
-    let (identities, locals) = touched(&declared, changed);
-    for address in identities {
+    let mut touched = Touched::default();
+    touched.add_files(&declared, changed);
+    for address in touched.identities {
         buckets.identities.remove(&address);
         buckets.implied.remove(&address);
         let Some(base) = plan.base_of(&declared, &address) else {
@@ -497,7 +493,7 @@ fn again(
             effective.replace(block);
         }
     }
-    for name in locals {
+    for name in touched.locals {
         buckets.locals.remove(&name);
         if let Some(local) = judge_local(&declared, &plan, &name, &mut buckets) {
             effective.replace_local(local);
@@ -513,26 +509,24 @@ fn again(
     (declared, plan, effective, Arc::new(buckets), files)
 }
 
-/// The identities and local values with a block in one of `files`, as
-/// they are in `module`.
-fn touched(module: &DeclaredModule, files: &[FileId]) -> (Vec<BlockAddress>, Vec<String>) {
-    let mut touched = Touched::default();
-    for &file_id in files {
-        if let Some(file) = module.file(file_id).filter(|file| file.role.is_loaded()) {
-            touched.add(file.source.as_deref());
-        }
-    }
-    touched.sorted()
-}
-
-/// Identities and local names that some blocks declare or override.
+/// The identities and local values that some blocks declare or override.
 #[derive(Default)]
 struct Touched {
-    identities: Vec<BlockAddress>,
-    locals: Vec<String>,
+    identities: HashSet<BlockAddress>,
+    locals: HashSet<String>,
 }
 
 impl Touched {
+    /// Adds those with a block in one of the loaded `files` of `module`, as
+    /// they are there.
+    fn add_files(&mut self, module: &LoadedModule, files: &[FileId]) {
+        for &file_id in files {
+            if let Some(file) = module.file(file_id).filter(|file| file.role.is_loaded()) {
+                self.add(file.source.as_deref());
+            }
+        }
+    }
+
     fn add(&mut self, source: Option<&SourceFile>) {
         let Some(source) = source else { return };
         for block in &source.body.blocks {
@@ -549,14 +543,6 @@ impl Touched {
                 self.identities.extend(checked_data_address(data));
             }
         }
-    }
-
-    fn sorted(mut self) -> (Vec<BlockAddress>, Vec<String>) {
-        self.identities.sort();
-        self.identities.dedup();
-        self.locals.sort();
-        self.locals.dedup();
-        (self.identities, self.locals)
     }
 }
 
