@@ -70,6 +70,27 @@ fn measure(name: &'static str, input: String, runs: usize, mut work: impl FnMut(
     Sample { name, input, times }
 }
 
+/// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
+/// through one parse cache (warmed by a first analysis), as a server would.
+fn keystrokes(
+    name: &'static str,
+    input: String,
+    runs: usize,
+    module: &[InputFile],
+    config: &Config,
+    edit: fn(&mut [InputFile], usize),
+) -> Sample {
+    let mut cache = ParseCache::new();
+    let _ = analyze(module, config, &mut cache);
+    let mut edited = module.to_vec();
+    let mut keystroke = 0usize;
+    measure(name, input, runs, || {
+        keystroke += 1;
+        edit(&mut edited, keystroke);
+        std::hint::black_box(analyze(&edited, config, &mut cache));
+    })
+}
+
 /// Every module directory under `root`, read into memory once.
 fn load_tree(root: &Path) -> Vec<(PathBuf, Vec<InputFile>)> {
     let walk = tofu_vfs::find_module_dirs(root, &tofu_vfs::WalkLimits::default());
@@ -236,32 +257,27 @@ fn main() {
     // Keystrokes that change a block's label: the set of identities
     // changes, so declarations are built whole (the reshaping road).
     if wanted("edit-label") {
-        let mut cache = ParseCache::new();
-        let _ = analyze(&module, &config, &mut cache);
-        let mut edited = module.clone();
-        let mut keystroke = 0usize;
-        samples.push(measure(
+        let input = module_input.clone();
+        samples.push(keystrokes(
             "edit-label",
-            module_input.clone(),
+            input,
             runs(51),
-            || {
-                keystroke += 1;
-                edit_label(&mut edited, keystroke);
-                std::hint::black_box(analyze(&edited, &config, &mut cache));
-            },
+            &module,
+            &config,
+            edit_label,
         ));
     }
     if wanted("edit-one") || wanted("edit-one-host") || wanted("parse-edited-file") {
-        let mut cache = ParseCache::new();
-        let _ = analyze(&module, &config, &mut cache);
-        let mut edited = module.clone();
-        let mut keystroke = 0usize;
         if wanted("edit-one") {
-            samples.push(measure("edit-one", module_input.clone(), runs(51), || {
-                keystroke += 1;
-                edit(&mut edited, keystroke);
-                std::hint::black_box(analyze(&edited, &config, &mut cache));
-            }));
+            let input = module_input.clone();
+            samples.push(keystrokes(
+                "edit-one",
+                input,
+                runs(51),
+                &module,
+                &config,
+                edit,
+            ));
         }
         // The same keystrokes through the analysis host, as the server runs
         // them: the buffer change, a copy of the inputs, the analysis, its
