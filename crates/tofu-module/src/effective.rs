@@ -206,10 +206,7 @@ impl EffectiveModule {
     }
 
     pub fn get(&self, address: &BlockAddress) -> Option<&EffectiveBlock> {
-        self.index
-            .get(address)
-            .and_then(|&i| self.blocks.get(i))
-            .map(|block| &**block)
+        self.shared(address).map(|block| &**block)
     }
 
     /// The block of `address`, shared.
@@ -235,10 +232,7 @@ impl EffectiveModule {
     }
 
     pub fn local(&self, name: &str) -> Option<&EffectiveLocal> {
-        self.local_index
-            .get(name)
-            .and_then(|&i| self.locals.get(i))
-            .map(|local| &**local)
+        self.shared_local(name).map(|local| &**local)
     }
 
     /// Replaces the local value of the same name, which must be there.

@@ -278,23 +278,16 @@ pub(crate) fn merge_terraform(
 ) -> EffectiveTerraform {
     let mut view = terraform::collect_primary(module, out);
     for &file_id in &module.overrides {
-        let Some(source) = module.file(file_id).and_then(|file| file.source.as_ref()) else {
+        if module
+            .file(file_id)
+            .and_then(|file| file.source.as_ref())
+            .is_none()
+        {
             continue;
-        };
-        let blocks: Vec<(BlockRef, &Block)> = source
-            .body
-            .blocks
-            .iter()
-            .enumerate()
+        }
+        let blocks: Vec<(BlockRef, &Block)> = module
+            .top_level_blocks(std::slice::from_ref(&file_id))
             .filter(|(_, block)| block.kind == "terraform" && drop_reason(block).is_none())
-            .map(|(index, block)| {
-                let block_ref = BlockRef {
-                    file: file_id,
-                    index,
-                    nested: None,
-                };
-                (block_ref, block)
-            })
             .collect();
         terraform::apply_override_file(module, file_id, &blocks, &mut view, out);
     }
