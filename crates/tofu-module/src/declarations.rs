@@ -94,11 +94,7 @@ impl Declarations {
                     if let Some(address) = address_of(block) {
                         declarations.add(address, block_ref);
                     }
-                    // OpenTofu declares only the first data block of a check
-                    // (a second one is invalid-check-block and never decoded).
-                    let checked = first_check_data(block)
-                        .and_then(|(nested, data)| Some((nested, checked_data_address(data)?)));
-                    if let Some((nested, address)) = checked {
+                    if let Some((nested, address)) = checked_data(block) {
                         let nested_ref = BlockRef {
                             nested: Some(nested),
                             ..block_ref
@@ -357,26 +353,23 @@ pub fn address_of(block: &Block) -> Option<BlockAddress> {
     })
 }
 
-/// The first `data` block of a `check`, the one OpenTofu declares.
-pub(crate) fn first_check_data(block: &Block) -> Option<(usize, &Block)> {
+/// The `data` block a `check` declares, by its index in the check's body:
+/// the first one, when its labels are right (a second one is
+/// invalid-check-block and never decoded).
+pub(crate) fn checked_data(block: &Block) -> Option<(usize, BlockAddress)> {
     if block.kind != "check" {
         return None;
     }
-    block
+    let (nested, data) = block
         .body
         .blocks
         .iter()
         .enumerate()
-        .find(|(_, inner)| inner.kind == "data")
-}
-
-/// The identity of the `data` block a `check` declares, when its labels
-/// are right.
-pub(crate) fn checked_data_address(data: &Block) -> Option<BlockAddress> {
+        .find(|(_, inner)| inner.kind == "data")?;
     if data.labels.len() != 2 {
         return None;
     }
-    resource_address(ResourceMode::Data, data)
+    Some((nested, resource_address(ResourceMode::Data, data)?))
 }
 
 fn resource_address(mode: ResourceMode, block: &Block) -> Option<BlockAddress> {

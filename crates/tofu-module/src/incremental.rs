@@ -32,8 +32,8 @@ use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::declarations::{
-    address_of, checked_data_address, declare, drop_reason, duplicate_locals_of, duplicates_of,
-    first_check_data, Declarations,
+    address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of,
+    Declarations,
 };
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
@@ -539,8 +539,8 @@ impl Touched {
                 continue;
             }
             self.identities.extend(address_of(block));
-            if let Some((_, data)) = first_check_data(block) {
-                self.identities.extend(checked_data_address(data));
+            if let Some((_, address)) = checked_data(block) {
+                self.identities.insert(address);
             }
         }
     }
@@ -626,12 +626,7 @@ fn same_block_shape(old: &Block, new: &Block) -> bool {
                     .all(|(a, b)| a.name == b.name)
         }
         "provider" => address_of(old) == address_of(new),
-        "check" => {
-            let data = |block| {
-                first_check_data(block).map(|(index, data)| (index, checked_data_address(data)))
-            };
-            data(old) == data(new)
-        }
+        "check" => checked_data(old) == checked_data(new),
         _ => true,
     }
 }
