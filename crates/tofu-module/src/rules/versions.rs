@@ -37,30 +37,28 @@ pub(crate) fn check(
         }
         let Some(source) = &file.source else { continue };
         let file_id = FileId(tofu_syntax::text::to_u32(index));
-        let read = (file.role == FileRole::Primary && file.name.ends_with(".tofu"))
-            || source
-                .body
-                .blocks
-                .iter()
-                .any(|b| matches!(b.kind.as_str(), "language" | "terraform" | "provider"));
-        if read {
-            reads.push(file_id);
-        } else {
-            continue;
-        }
         let checker = FileChecker {
             module,
             file,
             file_id,
             tofu_version,
         };
-        for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
-            match block.kind.as_str() {
+        let mut read = file.role == FileRole::Primary && file.name.ends_with(".tofu");
+        for block in &source.body.blocks {
+            let kind = block.kind.as_str();
+            if !matches!(kind, "language" | "terraform" | "provider") {
+                continue;
+            }
+            read = true;
+            match kind {
+                _ if !has_valid_labels(block) => {}
                 "language" => checker.language(block, out),
                 "terraform" => checker.terraform(block, &mut ignored, out),
-                "provider" => checker.provider(block, out),
-                _ => {}
+                _ => checker.provider(block, out),
             }
+        }
+        if read {
+            reads.push(file_id);
         }
     }
     report_ignored_required_versions(module, tofu_version, ignored, out);
