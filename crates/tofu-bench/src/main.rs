@@ -36,7 +36,7 @@ mod synthetic;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tofu_module::{analyze, Config, FileContent, InputFile, ParseCache};
+use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile};
 
 /// Timings of one case: median and spread over the runs.
 struct Sample {
@@ -80,7 +80,7 @@ fn keystrokes(
     config: &Config,
     edit: fn(&mut [InputFile], usize),
 ) -> Sample {
-    let mut cache = ParseCache::new();
+    let mut cache = AnalysisCache::new();
     let _ = analyze(module, config, &mut cache);
     let mut edited = module.to_vec();
     let mut keystroke = 0usize;
@@ -232,7 +232,7 @@ fn main() {
     if wanted("check-cold") {
         samples.push(measure("check-cold", corpus_input.clone(), runs(9), || {
             for (_, files) in &tree {
-                std::hint::black_box(analyze(files, &config, &mut ParseCache::new()));
+                std::hint::black_box(analyze(files, &config, &mut AnalysisCache::new()));
             }
         }));
     }
@@ -250,7 +250,7 @@ fn main() {
             module_input.clone(),
             runs(9),
             || {
-                std::hint::black_box(analyze(&module, &config, &mut ParseCache::new()));
+                std::hint::black_box(analyze(&module, &config, &mut AnalysisCache::new()));
             },
         ));
     }

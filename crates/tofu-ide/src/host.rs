@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::has_config_extension;
-use tofu_module::{analyze, Config, FileContent, InputFile, ModuleAnalysis, ParseCache};
+use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
 
 use crate::analysis::Analysis;
 use crate::summary::ModuleSummary;
@@ -55,7 +55,7 @@ struct ModuleInputs {
     /// Bumped (from the host's counter) on every change to this directory.
     generation: u64,
     /// `None` while a job holds it.
-    cache: Option<ParseCache>,
+    cache: Option<AnalysisCache>,
 }
 
 #[derive(Clone, Debug)]
@@ -97,7 +97,7 @@ pub struct AnalysisJob {
     inputs: Vec<InputFile>,
     buffer_versions: BTreeMap<String, i32>,
     config: Config,
-    cache: ParseCache,
+    cache: AnalysisCache,
 }
 
 /// What [`AnalysisHost::finish_analysis_returning_old`] no longer keeps, for
@@ -119,7 +119,7 @@ impl Unused {
 pub struct FinishedAnalysis {
     pub snapshot: ModuleSnapshot,
     summary: Arc<ModuleSummary>,
-    cache: ParseCache,
+    cache: AnalysisCache,
 }
 
 impl AnalysisJob {
@@ -451,7 +451,7 @@ impl AnalysisHost {
             self.last_used.remove(&dir);
             if let Some(inputs) = self.modules.get_mut(&dir) {
                 if inputs.cache.is_some() {
-                    inputs.cache = Some(ParseCache::new());
+                    inputs.cache = Some(AnalysisCache::new());
                 }
             }
         }
@@ -478,7 +478,7 @@ impl AnalysisHost {
             .get(dir)?
             .cache
             .as_ref()
-            .map(|cache| cache.n_parsed)
+            .map(|cache| cache.counters().n_parsed)
     }
 
     /// An immutable view of every stored analysis.
@@ -509,7 +509,7 @@ mod tests {
         let dirs: Vec<PathBuf> = host.module_dirs().map(Path::to_path_buf).collect();
         // Count from zero, so that a cache replaced by a new one counts too.
         for inputs in host.modules.values_mut() {
-            inputs.cache.as_mut().unwrap().n_parsed = 0;
+            inputs.cache.as_mut().unwrap().reset_counters();
         }
         let before = host.snapshot();
         let stale = host.apply_change(change);

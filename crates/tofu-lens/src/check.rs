@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use tofu_module::{analyze, Config, ModuleAnalysis, ParseCache};
+use tofu_module::{analyze, AnalysisCache, Config, ModuleAnalysis};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
 /// One analysed module directory, with the path to show for it (the user's
@@ -155,7 +155,7 @@ pub fn check_paths_streaming(
         jobs,
         |(dir, dir_config)| match tofu_vfs::read_module_dir(readable(dir)) {
             Ok(files) => {
-                let analysis = analyze(&files, dir_config, &mut ParseCache::new());
+                let analysis = analyze(&files, dir_config, &mut AnalysisCache::new());
                 if analysis.primary.is_empty() && analysis.overrides.is_empty() {
                     return None;
                 }

@@ -6,8 +6,8 @@ use std::path::Path;
 use serde::Serialize;
 use tofu_module::show::{render_block, render_locals, render_module, render_terraform, Provenance};
 use tofu_module::{
-    analyze, BlockAddress, Config, EffectiveAttribute, EffectiveBlock, EffectiveBody,
-    ModuleAnalysis, Origin, ParseCache,
+    analyze, AnalysisCache, BlockAddress, Config, EffectiveAttribute, EffectiveBlock,
+    EffectiveBody, ModuleAnalysis, Origin,
 };
 
 #[derive(Debug)]
@@ -34,7 +34,7 @@ pub fn load(path: &Path, config: &Config) -> Result<ModuleAnalysis, ShowError> {
     };
     let files = tofu_vfs::read_module_dir(&dir)
         .map_err(|error| ShowError::Unusable(format!("{}: {error}", dir.display())))?;
-    let analysis = analyze(&files, config, &mut ParseCache::new());
+    let analysis = analyze(&files, config, &mut AnalysisCache::new());
     if analysis.primary.is_empty() && analysis.overrides.is_empty() {
         return Err(ShowError::Unusable(format!(
             "{}: no configuration files in this directory",

@@ -71,7 +71,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use tofu_module::{analyze, Config, ModuleAnalysis, ParseCache};
+use tofu_module::{analyze, AnalysisCache, Config, ModuleAnalysis};
 use tofu_syntax::{Code, Severity, TextRange};
 
 /// Top-level entries of `opentofu-testdata/` that hold no unit, and why.
@@ -1216,7 +1216,11 @@ fn copy_tree(from: &Path, to: &Path) {
 
 fn analyze_dir(dir: &Path) -> std::io::Result<ModuleAnalysis> {
     let inputs = tofu_vfs::read_module_dir(dir)?;
-    Ok(analyze(&inputs, &Config::default(), &mut ParseCache::new()))
+    Ok(analyze(
+        &inputs,
+        &Config::default(),
+        &mut AnalysisCache::new(),
+    ))
 }
 
 /// The path OpenTofu's tests print before a file name of the unit's module

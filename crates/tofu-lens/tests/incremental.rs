@@ -1,5 +1,5 @@
 //! The analysis after an edit, redone from the analysis before it
-//! (`tofu_module`'s incremental road, through the `ParseCache` the caller
+//! (`tofu_module`'s incremental road, through the `AnalysisCache` the caller
 //! keeps), must equal the analysis of the same files done whole, with a
 //! fresh cache: the same diagnostics, declarations, fates and effective
 //! configuration. Every fixture module, every conformance module, the
@@ -18,7 +18,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tofu_module::{analyze, Config, FileContent, InputFile, ModuleAnalysis, ParseCache};
+use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
 
 mod editing;
 use editing::Random;
@@ -155,7 +155,7 @@ struct Outcome {
 fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
     let mut files = tofu_vfs::read_module_dir(dir).map_err(|e| e.to_string())?;
     let config = Config::default();
-    let mut cache = ParseCache::new();
+    let mut cache = AnalysisCache::new();
     let mut rng = Random(seed);
     let _ = analyze(&files, &config, &mut cache);
     let mut done = 0;
@@ -165,7 +165,7 @@ fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
         }
         done += 1;
         let again = snapshot(&analyze(&files, &config, &mut cache));
-        let whole = snapshot(&analyze(&files, &config, &mut ParseCache::new()));
+        let whole = snapshot(&analyze(&files, &config, &mut AnalysisCache::new()));
         if again != whole {
             let at = again
                 .lines()
@@ -189,8 +189,8 @@ fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
     }
     Ok(Outcome {
         edits: done,
-        incremental: cache.n_incremental,
-        reshaped: cache.n_reshaped,
+        incremental: cache.counters().n_shapes_kept,
+        reshaped: cache.counters().n_reshaped,
     })
 }
 
@@ -294,16 +294,16 @@ fn incremental_redoes_module_calls_when_what_they_read_changes() {
         ),
     ];
     let config = Config::default();
-    let mut cache = ParseCache::new();
+    let mut cache = AnalysisCache::new();
     let mut seen = std::collections::BTreeSet::new();
     for (step, (locals, variables)) in steps.iter().enumerate() {
         let files = module(locals, variables);
         let again = analyze(&files, &config, &mut cache);
-        let whole = analyze(&files, &config, &mut ParseCache::new());
+        let whole = analyze(&files, &config, &mut AnalysisCache::new());
         assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
         seen.insert(whole.diagnostics.len());
     }
-    assert_eq!(cache.n_incremental, steps.len() as u64 - 1);
+    assert_eq!(cache.counters().n_shapes_kept, steps.len() as u64 - 1);
     assert!(
         seen.len() > 1,
         "the edits should change what the module-call rules report"
@@ -329,19 +329,20 @@ fn an_edit_merges_only_the_identities_of_the_edited_file() {
         "resource \"aws_instance\" \"a3\" {\n  count = 2\n}\n",
     ));
     let config = Config::default();
-    let mut cache = ParseCache::new();
+    let mut cache = AnalysisCache::new();
     let _ = analyze(&files, &config, &mut cache);
     assert_eq!(
-        cache.n_merged, 120,
+        cache.counters().n_merged,
+        120,
         "the first analysis merges every identity"
     );
 
-    let merged_by = |files: &[InputFile], cache: &mut ParseCache| {
-        let before = cache.n_merged;
+    let merged_by = |files: &[InputFile], cache: &mut AnalysisCache| {
+        let before = cache.counters().n_merged;
         let again = analyze(files, &config, cache);
-        let whole = analyze(files, &config, &mut ParseCache::new());
+        let whole = analyze(files, &config, &mut AnalysisCache::new());
         assert_eq!(snapshot(&again), snapshot(&whole));
-        cache.n_merged - before
+        cache.counters().n_merged - before
     };
     files[7] = InputFile::text("f07.tf", primary(7, 3));
     assert_eq!(
@@ -358,17 +359,23 @@ fn an_edit_merges_only_the_identities_of_the_edited_file() {
         1,
         "the override changes one identity"
     );
-    assert_eq!(cache.n_incremental, 2);
+    assert_eq!(cache.counters().n_shapes_kept, 2);
     files[9] = InputFile::text("f09.tf", primary(9, 1).replace("\"b9\"", "\"c9\""));
     assert_eq!(
         merged_by(&files, &mut cache),
         3,
         "a renamed identity: the file's identities, old and new, that exist"
     );
-    assert_eq!((cache.n_incremental, cache.n_reshaped), (2, 1));
+    assert_eq!(
+        (cache.counters().n_shapes_kept, cache.counters().n_reshaped),
+        (2, 1)
+    );
     files.push(InputFile::text("new.tf", primary(99, 1)));
     assert_eq!(merged_by(&files, &mut cache), 123, "a new file: whole");
-    assert_eq!((cache.n_incremental, cache.n_reshaped), (2, 1));
+    assert_eq!(
+        (cache.counters().n_shapes_kept, cache.counters().n_reshaped),
+        (2, 1)
+    );
 }
 
 /// Scripted edits that add, rename and remove a local value a primary file
@@ -384,7 +391,7 @@ fn incremental_redoes_override_files_when_local_values_come_and_go() {
         "locals {\n  colr = \"red\"\n}\n",
     ];
     let config = Config::default();
-    let mut cache = ParseCache::new();
+    let mut cache = AnalysisCache::new();
     let mut seen = std::collections::BTreeSet::new();
     for (step, locals) in steps.iter().enumerate() {
         let files = vec![
@@ -392,11 +399,11 @@ fn incremental_redoes_override_files_when_local_values_come_and_go() {
             overrides.clone(),
         ];
         let again = analyze(&files, &config, &mut cache);
-        let whole = analyze(&files, &config, &mut ParseCache::new());
+        let whole = analyze(&files, &config, &mut AnalysisCache::new());
         assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
         seen.insert(format!("{:?}", whole.diagnostics));
     }
-    assert_eq!(cache.n_reshaped, steps.len() as u64 - 1);
+    assert_eq!(cache.counters().n_reshaped, steps.len() as u64 - 1);
     assert!(
         seen.len() > 2,
         "the edits should change what merging reports"

@@ -130,3 +130,90 @@ fn workspace_crates_depend_only_leftward() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// The top-level modules of `tofu-module` form layers: no module imports,
+/// directly or through others, a module that imports it. (Doc links are not
+/// imports; comment lines are skipped.)
+#[test]
+fn modules_of_tofu_module_import_each_other_without_circles() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let src = repo().join("crates/tofu-module/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let first = relative.components().next().unwrap();
+        let module = first
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_owned();
+        if module == "lib" {
+            continue;
+        }
+        let code: String = fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let edges = imports.entry(module.clone()).or_default();
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + "crate::".len()..];
+            let names: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                group
+                    .split(',')
+                    .map(|item| item.trim().split("::").next().unwrap_or_default())
+                    .collect()
+            } else {
+                vec![rest
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or_default()]
+            };
+            for name in names {
+                if !name.is_empty() && name != module {
+                    edges.insert(name.to_owned());
+                }
+            }
+        }
+    }
+    assert!(imports.len() > 10, "{imports:?}");
+    // Depth-first search for a path back to where it started.
+    fn path_back(
+        imports: &BTreeMap<String, BTreeSet<String>>,
+        start: &str,
+        at: &str,
+        path: &mut Vec<String>,
+        seen: &mut BTreeSet<String>,
+    ) -> bool {
+        for next in imports.get(at).into_iter().flatten() {
+            if next == start {
+                return true;
+            }
+            if imports.contains_key(next) && seen.insert(next.clone()) {
+                path.push(next.clone());
+                if path_back(imports, start, next, path, seen) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    let mut circles = Vec::new();
+    for module in imports.keys() {
+        let mut path = vec![module.clone()];
+        if path_back(&imports, module, module, &mut path, &mut BTreeSet::new()) {
+            path.push(module.clone());
+            circles.push(path.join(" → "));
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}

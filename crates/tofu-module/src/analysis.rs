@@ -10,12 +10,15 @@ use std::ops::Deref;
 
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
+use crate::cache::AnalysisCache;
 use crate::discovery;
 use crate::incremental;
-use crate::input::{Config, FileContent, InputFile, ParseCache};
-use crate::phases::{FileRole, FileView, LoadedModule, MergedModule, ModuleFile};
+use crate::input::{Config, FileContent, InputFile};
+use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
+use crate::merge::MergedModule;
 use crate::reporting;
 use crate::rules;
+use crate::store::FileStore;
 
 /// The analysis of a module directory: the merged module and every
 /// diagnostic, sorted. It derefs to [`MergedModule`] (and so on down the
@@ -43,17 +46,17 @@ impl Deref for ModuleAnalysis {
 }
 
 /// Analyses one module directory.
-pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) -> ModuleAnalysis {
+pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);
-    // The analysis before, if it was of the same file names: then discovery
-    // (names alone) is the same, and phases 2 and 3 may be redone in part.
-    let previous = cache
-        .take_previous()
-        .filter(|previous| previous.has_names(sorted.iter().map(|input| input.name.as_str())));
-    let discovered = match &previous {
-        Some(previous) => previous.discovery().clone(),
+    // Discovery reads names alone: the analysis before knows it when it was
+    // of the same names.
+    let known = cache
+        .retained
+        .discovery_for(sorted.iter().map(|input| input.name.as_str()));
+    let discovered = match known {
+        Some(discovery) => discovery,
         None => {
             let names: Vec<&str> = sorted.iter().map(|input| input.name.as_str()).collect();
             discovery::discover(&names)
@@ -61,7 +64,8 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     };
     let id = |index: usize| FileId(tofu_syntax::text::to_u32(index));
 
-    cache.begin();
+    let store = &mut cache.store;
+    store.begin();
     let mut diagnostics = Vec::new();
     let mut files = Vec::with_capacity(sorted.len());
     let mut roles = vec![FileRole::Other; sorted.len()];
@@ -83,7 +87,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
     }
     for (index, input) in sorted.iter().enumerate() {
         let role = roles.get(index).copied().unwrap_or(FileRole::Other);
-        let file = load_file(input, role, id(index), cache, &mut diagnostics);
+        let file = load_file(input, role, id(index), store, &mut diagnostics);
         files.push(file);
     }
 
@@ -113,30 +117,26 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
         primary,
         overrides,
     };
-    diagnostics.extend(as_written_diagnostics(&loaded, cache));
-    let declared = incremental::declare_and_merge(loaded, discovered, previous, config, cache);
-    let merged = declared.merged;
-    diagnostics.extend(declared.found);
-    let implied = declared.implied;
-    rules::schema::duplicate_imports(&merged, &mut diagnostics);
-    let mut memos = declared.memos;
-    memos.module_calls(&mut diagnostics, |out| {
-        rules::module_calls::check(&merged, out)
-    });
-    memos.versions(&mut diagnostics, |out| {
-        rules::versions::check(&merged, &config.parsed_tofu_version(), out)
-    });
-    cache.store_memos(memos);
-    // OpenTofu builds the module tree, where it checks implied provider
-    // names, only when loading the module reported no error.
+    diagnostics.extend(as_written_diagnostics(&loaded, store));
+    let judged = incremental::declare_merge_and_judge(
+        loaded,
+        discovered,
+        config,
+        &mut cache.store,
+        &mut cache.retained,
+    );
+    let merged = judged.merged;
+    diagnostics.extend(judged.load);
+    // What OpenTofu reports once loading succeeded (building the module
+    // tree, `validate`) is reported only when loading reported no error.
     if !diagnostics.iter().any(Diagnostic::is_error) {
-        diagnostics.extend(implied);
+        diagnostics.extend(judged.validate);
     }
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);
-    cache.finish();
+    cache.store.finish();
     ModuleAnalysis {
         merged,
         diagnostics,
@@ -144,33 +144,23 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut ParseCache) ->
 }
 
 /// The rules that read each file's blocks as written
-/// ([`rules::check_as_written`]), run on a one-file view of the module and
-/// cached with the parsed file: after an edit only the edited file is checked
-/// again. Results are stored with the placeholder id `FileId(0)` and given the
-/// file's current id here.
-fn as_written_diagnostics(module: &LoadedModule, cache: &mut ParseCache) -> Vec<Diagnostic> {
+/// ([`rules::check_file`]), run on a one-file view of the module and cached
+/// with the parsed file: after an edit only the edited file is checked
+/// again. Results are stored with the placeholder id `FileId(0)` and given
+/// the file's current id here.
+fn as_written_diagnostics(module: &LoadedModule, store: &mut FileStore) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() || file.source.is_none() {
             continue;
         }
         let id = FileId(tofu_syntax::text::to_u32(index));
-        let results = match cache.cached_rules(&file.name, &file.text, file.role) {
-            Some(cached) => cached,
-            None => {
-                let mut found = Vec::new();
-                rules::check_as_written(
-                    FileView {
-                        id: FileId(0),
-                        file,
-                    },
-                    &mut found,
-                );
-                let found = Arc::new(found);
-                cache.store_rules(&file.name, &file.text, file.role, Arc::clone(&found));
-                found
-            }
-        };
+        let results = store.as_written_rules(&file.name, &file.text, file.role, || {
+            rules::check_file(FileView {
+                id: FileId(0),
+                file,
+            })
+        });
         out.extend(results.iter().map(|diagnostic| in_file(diagnostic, id)));
     }
     out
@@ -196,7 +186,7 @@ fn load_file(
     input: &InputFile,
     role: FileRole,
     id: FileId,
-    cache: &mut ParseCache,
+    store: &mut FileStore,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> ModuleFile {
     let (text, parse_upto, read_error): (Arc<str>, Option<u32>, Option<String>) =
@@ -209,11 +199,11 @@ fn load_file(
             FileContent::Unreadable { message } => (Arc::from(""), None, Some(message.clone())),
         };
     let parsed = match (role.is_loaded(), &read_error, parse_upto) {
-        (true, None, None) => Some(cache.get_or_parse(&input.name, &text)),
+        (true, None, None) => Some(store.get_or_parse(&input.name, &text)),
         _ => None,
     };
     let (source, line_index, may_suppress) = match parsed {
-        Some((source, line_index, may_suppress)) => (Some(source), line_index, may_suppress),
+        Some(parsed) => (Some(parsed.source), parsed.line_index, parsed.may_suppress),
         None => (
             None,
             Arc::new(LineIndex::new(&text)),
@@ -265,7 +255,7 @@ fn load_file(
                 valid_end -= 1;
             }
             let valid: Arc<str> = Arc::from(text.get(..valid_end).unwrap_or_default());
-            let mut parsed = (*cache.get_or_parse(&input.name, &valid).0).clone();
+            let mut parsed = (*store.get_or_parse(&input.name, &valid).source).clone();
             parsed.errors.clear();
             parsed
                 .unrecovered

@@ -7,12 +7,13 @@
 //! labels are not declarations (OpenTofu drops them).
 
 use rustc_hash::FxHashMap as HashMap;
+use std::ops::Deref;
 use std::sync::Arc;
 
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::phases::{BlockFate, BlockRef, DeclaredModule, DropReason, LoadedModule};
+use crate::loaded::{BlockRef, LoadedModule};
 use crate::schema::{has_valid_labels, top_level_labels};
 
 #[derive(Debug, Default)]
@@ -316,7 +317,7 @@ pub(crate) fn is_dropped_provider(block: &Block) -> bool {
     block.kind == "provider"
         && block
             .label(0)
-            .is_some_and(|name| !crate::rules::providers::is_kept_provider_name(name))
+            .is_some_and(|name| !crate::names::is_kept_provider_name(name))
 }
 
 /// OpenTofu keeps the last of duplicate variables, outputs and module calls.
@@ -417,5 +418,63 @@ fn duplicate_wording(address: &BlockAddress, at: &str) -> (String, String) {
             "Duplicate provider configuration".to_owned(),
             format!("A provider configuration for \"{name}\" with alias \"{alias}\" was already given at {at}. Each configuration for the same provider must have a distinct alias."),
         ),
+    }
+}
+
+/// What OpenTofu makes of one top-level block of a loaded file (or of a
+/// `data` block nested in a `check`). Hover and the rules read this instead of
+/// deciding it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockFate {
+    /// A primary block OpenTofu keeps as the declaration of its identity.
+    Declared,
+    /// A primary block declaring an identity again: OpenTofu reports it and
+    /// keeps `kept` (the first one, or the last for variables, outputs and
+    /// module calls).
+    Duplicate { kept: BlockRef },
+    /// A primary block without an identity that OpenTofu accumulates
+    /// (`terraform`, `language`, `locals`, `moved`, `import`, `removed`).
+    Accumulated,
+    /// An override block merged into the effective block of `target`.
+    Overrides { target: BlockAddress },
+    /// An override block merged into the module's settings or locals
+    /// (`terraform`, `locals`).
+    MergedInto,
+    /// An override block with nothing to override.
+    NoBase,
+    /// A block type OpenTofu refuses in override files (`language`, `check`,
+    /// `moved`, `import`, `removed`).
+    ForbiddenInOverride,
+    /// Dropped while decoding: nothing of it is declared or merged.
+    Dropped(DropReason),
+}
+
+/// Why OpenTofu dropped a block while decoding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// Not a top-level block type.
+    UnknownBlockType,
+    /// The wrong number of labels for its type.
+    WrongLabels,
+    /// A `provider` block whose local name is invalid or not normalised.
+    InvalidProviderName,
+}
+
+/// Phase 2: the loaded module and what its primary files declare.
+#[derive(Debug)]
+pub struct DeclaredModule {
+    pub loaded: LoadedModule,
+    /// Shared with the analysis before an edit that kept every file's shape.
+    pub declarations: Arc<Declarations>,
+    /// The fate of every top-level block of the primary files (and of the
+    /// `data` block a `check` declares).
+    pub primary_fates: Arc<HashMap<BlockRef, BlockFate>>,
+}
+
+impl Deref for DeclaredModule {
+    type Target = LoadedModule;
+
+    fn deref(&self) -> &LoadedModule {
+        &self.loaded
     }
 }

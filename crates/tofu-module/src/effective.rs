@@ -14,7 +14,7 @@ use tofu_syntax::{Attribute, Block, Body, FileId, TextRange};
 
 use crate::address::BlockAddress;
 use crate::declarations::LocalRef;
-use crate::phases::BlockRef;
+use crate::loaded::BlockRef;
 
 /// Where a part of the effective configuration was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -112,6 +112,23 @@ impl EffectiveBody {
 
     pub fn attribute(&self, name: &str) -> Option<&EffectiveAttribute> {
         self.attributes.iter().find(|attr| attr.name == name)
+    }
+
+    /// Sets `new` in place of the attribute of the same name, which it
+    /// supersedes, or adds it.
+    pub(crate) fn replace_attribute(&mut self, new: EffectiveAttribute) {
+        match self
+            .attributes
+            .iter_mut()
+            .find(|attr| attr.name == new.name)
+        {
+            Some(existing) => {
+                let mut superseded = std::mem::take(&mut existing.superseded);
+                superseded.push(existing.origin);
+                *existing = EffectiveAttribute { superseded, ..new };
+            }
+            None => self.attributes.push(new),
+        }
     }
 }
 

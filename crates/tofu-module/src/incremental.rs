@@ -1,6 +1,6 @@
-//! Phases 2 and 3 after an edit: reuse what the analysis before it built,
-//! redo what the edit touched (issue 18: a keystroke costs the edit, not the
-//! module).
+//! Phases 2 and 3 and the rules on the merged module, after an edit: reuse
+//! what the analysis before built, redo what the edit touched (a keystroke
+//! costs the edit, not the module).
 //!
 //! What the primary files declare ([`Declarations`], the fate of each primary
 //! block) and what each override block is to the merge ([`OverridePlan`])
@@ -8,12 +8,16 @@
 //! labels and identity, the local names of `locals` blocks, the first `data`
 //! block of a `check`, and whether the file parsed whole. When every changed
 //! file keeps its shape (an edit inside a block body, a comment, a value),
-//! both are shared with the analysis before, and only these are done again:
+//! both are shared with the analysis before ([`shapes_kept`]), and only these
+//! are done again:
 //!
 //! - the identities and local values with a block in a changed file:
-//!   their duplicates (each names two blocks of the identity) and their
-//!   merge (base and override blocks of that identity alone);
+//!   their duplicates (each names two blocks of the identity), their merge
+//!   (base and override blocks of that identity alone), and the rules on one
+//!   identity (`rules::IDENTITY_RULES`, whose view hands out nothing else);
 //! - what merging reports on a changed override file alone;
+//! - the rules on the whole module whose recorded reads an edit touched
+//!   (`rules::MODULE_RULES`; [`Memos`]);
 //! - the `terraform` view and the overrides with nothing to override, which
 //!   read the whole module but only a handful of blocks (done every time).
 //!
@@ -21,9 +25,9 @@
 //! (`Arc`s), and what they reported. An edit that changes a shape (a block
 //! added, removed or relabelled) builds declarations and the plan whole but
 //! still takes the merge of every identity it did not touch from the
-//! analysis before ([`reshape`]); a file added, removed or renamed is
-//! analysed whole. The tests `incremental_equals_whole_*` check after
-//! random edits that every road gives the whole analysis.
+//! analysis before ([`reshaped`]); a file added, removed or renamed is
+//! analysed whole ([`whole`]). The tests `incremental_equals_whole_*` check
+//! after random edits that every road gives the whole analysis.
 
 use std::sync::Arc;
 
@@ -32,23 +36,61 @@ use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::declarations::{
-    address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of,
-    Declarations,
+    address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of, BlockFate,
+    Declarations, DeclaredModule,
 };
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
-use crate::input::{Config, ParseCache};
+use crate::input::Config;
+use crate::loaded::{BlockRef, FileRole, LoadedModule};
 use crate::merge::{
     merge_identity, merge_local, merge_terraform, no_base_diagnostics, override_file_diagnostics,
-    OverridePlan,
+    MergedModule, OverridePlan,
 };
-use crate::phases::{BlockFate, BlockRef, DeclaredModule, FileRole, LoadedModule, MergedModule};
-use crate::rules;
+use crate::rules::{self, IdentityView, ModuleView, Phase, Reads};
+use crate::store::FileStore;
 
-/// What the last analysis of a directory leaves for the next one, kept in
-/// its [`ParseCache`]. Everything in it is shared with that analysis.
+/// What incremental analysis keeps between the analyses of one directory,
+/// and how often each road was taken.
+#[derive(Debug, Default)]
+pub(crate) struct Retained {
+    /// Boxed: a workspace keeps an empty one for each of thousands of
+    /// directories.
+    previous: Option<Box<Previous>>,
+    /// How many analyses reused the one before them with every shape kept.
+    pub(crate) n_shapes_kept: u64,
+    /// How many analyses after an edit that changed a file's shape reused
+    /// what the edit did not touch.
+    pub(crate) n_reshaped: u64,
+    /// How many identities were merged (all of them in a whole analysis,
+    /// those an edit touched otherwise).
+    pub(crate) n_merged: u64,
+}
+
+impl Retained {
+    /// The analysis before, if it was of these file names (sorted): then
+    /// discovery (names alone) is the same, and phases 2 and 3 may be redone
+    /// in part.
+    pub(crate) fn discovery_for<'a>(
+        &mut self,
+        names: impl ExactSizeIterator<Item = &'a str>,
+    ) -> Option<Discovery> {
+        let previous = self.previous.as_deref()?;
+        let known = &previous.files.names;
+        let same = names.len() == known.len() && names.zip(known).all(|(a, b)| a == b);
+        if same {
+            Some(previous.discovery.clone())
+        } else {
+            self.previous = None;
+            None
+        }
+    }
+}
+
+/// What the last analysis of a directory leaves for the next one. Everything
+/// in it is shared with that analysis.
 #[derive(Debug)]
-pub(crate) struct Previous {
+struct Previous {
     discovery: Discovery,
     files: Files,
     declarations: Arc<Declarations>,
@@ -56,24 +98,7 @@ pub(crate) struct Previous {
     plan: Arc<OverridePlan>,
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
-    /// What the whole-module rules found, set once they ran.
-    memos: Option<Memos>,
-}
-
-impl Previous {
-    pub(crate) fn set_memos(&mut self, memos: Memos) {
-        self.memos = Some(memos);
-    }
-
-    /// True when the analysis before was of these file names, sorted.
-    pub(crate) fn has_names<'a>(&self, names: impl ExactSizeIterator<Item = &'a str>) -> bool {
-        let known = &self.files.names;
-        names.len() == known.len() && names.zip(known).all(|(a, b)| a == b)
-    }
-
-    pub(crate) fn discovery(&self) -> &Discovery {
-        &self.discovery
-    }
+    memos: Memos,
 }
 
 /// What each file was in the analysis before, by `FileId`.
@@ -115,22 +140,24 @@ impl Files {
     }
 }
 
-/// What phases 2 and 3 reported, by what it depends on.
+/// What phases 2 and 3 and the rules on one identity reported, by what it
+/// depends on.
 #[derive(Clone, Debug, Default)]
 struct Buckets {
-    /// Duplicates of an identity and what merging into it reported.
+    /// Duplicates of an identity, what merging into it reported, and what
+    /// the rules on it found that OpenTofu reports while loading.
     identities: HashMap<BlockAddress, Vec<Diagnostic>>,
     /// Duplicates of a local value.
     locals: HashMap<String, Vec<Diagnostic>>,
     /// What merging reported on one override file alone.
     override_files: HashMap<FileId, Vec<Diagnostic>>,
-    /// The implied provider local name of a resource, reported only when
-    /// nothing else is an error.
-    implied: HashMap<BlockAddress, Vec<Diagnostic>>,
+    /// What the rules on an identity found that OpenTofu reports only once
+    /// loading succeeded.
+    validate: HashMap<BlockAddress, Vec<Diagnostic>>,
 }
 
 impl Buckets {
-    fn all(&self) -> impl Iterator<Item = &Diagnostic> {
+    fn all_load(&self) -> impl Iterator<Item = &Diagnostic> {
         let identities = self.identities.values().flatten();
         let locals = self.locals.values().flatten();
         identities
@@ -139,91 +166,92 @@ impl Buckets {
     }
 }
 
-/// Phases 2 and 3 of a module, and what the analysis after them may reuse.
-pub(crate) struct Declared {
+/// The merged module and what everything after loading reported, by phase.
+pub(crate) struct Judged {
     pub(crate) merged: MergedModule,
-    /// What phases 2 and 3 and the rules on one merged identity reported,
-    /// unsorted.
-    pub(crate) found: Vec<Diagnostic>,
-    /// The implied provider local names, reported only when nothing else is
-    /// an error.
-    pub(crate) implied: Vec<Diagnostic>,
-    /// What the whole-module rules found in the analysis before and still
-    /// holds.
-    pub(crate) memos: Memos,
+    /// What OpenTofu reports while loading, unsorted.
+    pub(crate) load: Vec<Diagnostic>,
+    /// What OpenTofu reports only once loading succeeded, unsorted.
+    pub(crate) validate: Vec<Diagnostic>,
 }
 
-/// Phases 2 and 3 of `loaded`: again where the analysis before allows,
-/// whole otherwise.
-pub(crate) fn declare_and_merge(
+/// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
+/// where the analysis before allows, whole otherwise.
+pub(crate) fn declare_merge_and_judge(
     loaded: LoadedModule,
     discovery: Discovery,
-    previous: Option<Previous>,
     config: &Config,
-    cache: &mut ParseCache,
-) -> Declared {
+    store: &mut FileStore,
+    retained: &mut Retained,
+) -> Judged {
+    let previous = retained.previous.take().map(|previous| *previous);
     let changes = previous
         .as_ref()
         .and_then(|previous| changes(previous, &loaded));
-    // The whole-module rules' results hold only across edits that kept
-    // every shape (what they read is then known).
+    // The module rules' results hold only across edits that kept every
+    // shape (which identities exist is then known).
     let mut memos = Memos::new(config);
-    let (declared, plan, mut effective, buckets, files) = match (previous, changes) {
+    let built = match (previous, changes) {
         (Some(mut previous), Some(changes)) if changes.keep_shapes => {
-            cache.n_incremental += 1;
-            if let Some(old) = previous.memos.take() {
-                memos = old.still_holding(&changes.files, config);
-            }
-            again(previous, &changes.files, loaded, cache)
+            retained.n_shapes_kept += 1;
+            let old = std::mem::replace(&mut previous.memos, Memos::new(config));
+            let (built, touched) = shapes_kept(previous, &changes.files, loaded, store, retained);
+            memos = old.still_holding(&changes.files, &touched, config);
+            built
         }
         (Some(previous), Some(changes)) => {
-            cache.n_reshaped += 1;
-            reshape(previous, &changes.files, loaded, cache)
+            retained.n_reshaped += 1;
+            reshaped(previous, &changes.files, loaded, store, retained)
         }
-        _ => whole(loaded, cache),
+        _ => whole(loaded, store, retained),
     };
-    let mut out: Vec<Diagnostic> = buckets.all().cloned().collect();
-    let implied = buckets.implied.values().flatten().cloned().collect();
-    no_base_diagnostics(&declared, &plan, &mut out);
-    effective.terraform = merge_terraform(&declared, &mut out);
-    cache.store_previous(Previous {
-        discovery,
-        files,
-        declarations: Arc::clone(&declared.declarations),
-        primary_fates: Arc::clone(&declared.primary_fates),
-        plan: Arc::clone(&plan),
-        effective: effective.clone(),
+    let Built {
+        declared,
+        plan,
+        mut effective,
         buckets,
-        memos: None,
-    });
-    let override_fates = Arc::clone(&plan.fates);
+        files,
+    } = built;
+    let mut load: Vec<Diagnostic> = buckets.all_load().cloned().collect();
+    let mut validate: Vec<Diagnostic> = buckets.validate.values().flatten().cloned().collect();
+    no_base_diagnostics(&declared, &plan, &mut load);
+    effective.terraform = merge_terraform(&declared, &mut load);
     let merged = MergedModule {
         declared,
         effective,
-        override_fates,
+        override_fates: Arc::clone(&plan.fates),
     };
-    Declared {
-        merged,
-        found: out,
-        implied,
+    memos.judge(&merged, &mut load, &mut validate);
+    retained.previous = Some(Box::new(Previous {
+        discovery,
+        files,
+        declarations: Arc::clone(&merged.declarations),
+        primary_fates: Arc::clone(&merged.primary_fates),
+        plan,
+        effective: merged.effective.clone(),
+        buckets,
         memos,
+    }));
+    Judged {
+        merged,
+        load,
+        validate,
     }
 }
 
-/// The last results of the rules that read the whole merged module, with
-/// the files each read: after an edit that kept every shape and changed
-/// none of those files, a rule's result still holds.
+/// The last result of each rule on the whole module (`rules::MODULE_RULES`),
+/// by rule, with what it read through its view: after an edit that kept
+/// every shape and touched none of it, under the same configuration, the
+/// result still holds.
 #[derive(Debug)]
-pub(crate) struct Memos {
+struct Memos {
     config: Config,
-    module_calls: Option<RuleMemo>,
-    versions: Option<RuleMemo>,
+    by_rule: HashMap<&'static str, RuleMemo>,
 }
 
 #[derive(Debug)]
 struct RuleMemo {
-    /// Sorted.
-    reads: Vec<FileId>,
+    reads: Reads,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -231,79 +259,70 @@ impl Memos {
     fn new(config: &Config) -> Memos {
         Memos {
             config: config.clone(),
-            module_calls: None,
-            versions: None,
+            by_rule: HashMap::default(),
         }
     }
 
     /// What still holds after `changed` files changed, every shape kept,
-    /// under `config`.
-    fn still_holding(self, changed: &[FileId], config: &Config) -> Memos {
+    /// touching the identities and local values of `touched`, under
+    /// `config`.
+    fn still_holding(self, changed: &[FileId], touched: &Touched, config: &Config) -> Memos {
         if self.config != *config {
             return Memos::new(config);
         }
         let holds = |memo: &RuleMemo| {
-            changed
-                .iter()
-                .all(|file| memo.reads.binary_search(file).is_err())
+            !changed.iter().any(|file| memo.reads.files.contains(file))
+                && memo.reads.identities.is_disjoint(&touched.identities)
+                && memo.reads.locals.is_disjoint(&touched.locals)
         };
+        let mut by_rule = self.by_rule;
+        by_rule.retain(|_, memo| holds(memo));
         Memos {
-            module_calls: self.module_calls.filter(holds),
-            versions: self.versions.filter(holds),
+            by_rule,
             config: self.config,
         }
     }
 
-    /// `rules::module_calls::check`, or what it found last time.
-    pub(crate) fn module_calls(
+    /// Every module rule on `module`: its memo, or a run through a recording
+    /// view.
+    fn judge(
         &mut self,
-        out: &mut Vec<Diagnostic>,
-        run: impl FnOnce(&mut Vec<Diagnostic>) -> Vec<FileId>,
+        module: &MergedModule,
+        load: &mut Vec<Diagnostic>,
+        validate: &mut Vec<Diagnostic>,
     ) {
-        memoized(&mut self.module_calls, out, run);
-    }
-
-    /// `rules::versions::check`, or what it found last time.
-    pub(crate) fn versions(
-        &mut self,
-        out: &mut Vec<Diagnostic>,
-        run: impl FnOnce(&mut Vec<Diagnostic>) -> Vec<FileId>,
-    ) {
-        memoized(&mut self.versions, out, run);
-    }
-}
-
-fn memoized(
-    slot: &mut Option<RuleMemo>,
-    out: &mut Vec<Diagnostic>,
-    run: impl FnOnce(&mut Vec<Diagnostic>) -> Vec<FileId>,
-) {
-    let memo = match slot.take() {
-        Some(memo) => memo,
-        None => {
-            let mut diagnostics = Vec::new();
-            let mut reads = run(&mut diagnostics);
-            reads.sort_unstable();
-            reads.dedup();
-            RuleMemo { reads, diagnostics }
+        for rule in rules::MODULE_RULES {
+            let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
+                let view = ModuleView::new(module, &self.config);
+                let mut diagnostics = Vec::new();
+                (rule.check)(&view, &mut diagnostics);
+                RuleMemo {
+                    reads: view.into_reads(),
+                    diagnostics,
+                }
+            });
+            let out = match rule.phase {
+                Phase::Load => &mut *load,
+                Phase::Validate => &mut *validate,
+            };
+            out.extend(memo.diagnostics.iter().cloned());
         }
-    };
-    out.extend(memo.diagnostics.iter().cloned());
-    *slot = Some(memo);
+    }
 }
 
-type Phases = (
-    DeclaredModule,
-    Arc<OverridePlan>,
-    EffectiveModule,
-    Arc<Buckets>,
-    Files,
-);
+/// Phases 2 and 3 as built by one road.
+struct Built {
+    declared: DeclaredModule,
+    plan: Arc<OverridePlan>,
+    effective: EffectiveModule,
+    buckets: Arc<Buckets>,
+    files: Files,
+}
 
 /// Phases 2 and 3 from nothing.
-fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
+fn whole(loaded: LoadedModule, store: &mut FileStore, retained: &mut Retained) -> Built {
     let files = Files::of(&loaded);
-    build(declare(loaded), files, None, cache)
+    build(declare(loaded), files, None, store, retained)
 }
 
 /// Phases 2 and 3 again after `changed` files changed their shapes (a block
@@ -314,12 +333,13 @@ fn whole(loaded: LoadedModule, cache: &mut ParseCache) -> Phases {
 /// analysis before. What merging reports on override files is redone for
 /// all of them: whether a local value exists, and its "Did you mean", may
 /// have changed.
-fn reshape(
+fn reshaped(
     previous: Previous,
     changed: &[FileId],
     loaded: LoadedModule,
-    cache: &mut ParseCache,
-) -> Phases {
+    store: &mut FileStore,
+    retained: &mut Retained,
+) -> Built {
     // Every identity with a block in a changed file, before the edit or now.
     let mut touched = Touched::default();
     for &file_id in changed {
@@ -339,7 +359,7 @@ fn reshape(
         buckets: &previous.buckets,
         touched,
     };
-    build(declared, files, Some(keep), cache)
+    build(declared, files, Some(keep), store, retained)
 }
 
 /// What a rebuild takes from the analysis before: the merged blocks, local
@@ -357,8 +377,9 @@ fn build(
     declared: DeclaredModule,
     files: Files,
     keep: Option<Keep<'_>>,
-    cache: &mut ParseCache,
-) -> Phases {
+    store: &mut FileStore,
+    retained: &mut Retained,
+) -> Built {
     let plan = OverridePlan::new(&declared);
     let mut buckets = Buckets::default();
     let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
@@ -372,12 +393,18 @@ fn build(
             if let Some(found) = keep.buckets.identities.get(address) {
                 buckets.identities.insert(address.clone(), found.clone());
             }
-            if let Some(found) = keep.buckets.implied.get(address) {
-                buckets.implied.insert(address.clone(), found.clone());
+            if let Some(found) = keep.buckets.validate.get(address) {
+                buckets.validate.insert(address.clone(), found.clone());
             }
-        } else if let Some(block) =
-            judge_identity(&declared, &plan, cache, address, base, &mut buckets)
-        {
+        } else if let Some(block) = judge_identity(
+            &declared,
+            &plan,
+            store,
+            retained,
+            address,
+            base,
+            &mut buckets,
+        ) {
             blocks.push(Arc::new(block));
         }
     }
@@ -401,41 +428,43 @@ fn build(
         judge_override_file(&declared, file_id, &mut buckets);
     }
     let effective = EffectiveModule::new(blocks, locals, EffectiveTerraform::default());
-    (
+    Built {
         declared,
-        Arc::new(plan),
+        plan: Arc::new(plan),
         effective,
-        Arc::new(buckets),
+        buckets: Arc::new(buckets),
         files,
-    )
+    }
 }
 
 /// One identity merged, and what is reported on it alone: its duplicates,
-/// what merging into it reported, the rules on one merged block.
+/// what merging into it reported, the rules on one identity.
 fn judge_identity(
     module: &DeclaredModule,
     plan: &OverridePlan,
-    cache: &mut ParseCache,
+    store: &mut FileStore,
+    retained: &mut Retained,
     address: &BlockAddress,
     base: Option<BlockRef>,
     buckets: &mut Buckets,
 ) -> Option<EffectiveBlock> {
-    cache.n_merged += 1;
+    retained.n_merged += 1;
     let mut found = Vec::new();
     if let Some(declared) = module.declarations.get(address) {
         duplicates_of(module, declared, &mut found);
     }
-    let block = merge_identity(module, plan, cache, address, base, &mut found);
-    let mut implied = Vec::new();
+    let block = merge_identity(module, plan, store, address, base, &mut found);
+    let mut validate = Vec::new();
     if let Some(block) = &block {
-        rules::variables::check_merged(module, block, &mut found);
-        rules::providers::implied_local_name(module, block, &mut implied);
+        let findings = rules::check_identity(&mut IdentityView::new(module, block));
+        found.extend(findings.load);
+        validate = findings.validate;
     }
     if !found.is_empty() {
         buckets.identities.insert(address.clone(), found);
     }
-    if !implied.is_empty() {
-        buckets.implied.insert(address.clone(), implied);
+    if !validate.is_empty() {
+        buckets.validate.insert(address.clone(), validate);
     }
     block
 }
@@ -466,13 +495,15 @@ fn judge_override_file(module: &DeclaredModule, file_id: FileId, buckets: &mut B
     }
 }
 
-/// Phases 2 and 3 again after `changed` files kept their shapes.
-fn again(
+/// Phases 2 and 3 again after `changed` files kept their shapes, and the
+/// identities and local values the edit touched.
+fn shapes_kept(
     previous: Previous,
     changed: &[FileId],
     loaded: LoadedModule,
-    cache: &mut ParseCache,
-) -> Phases {
+    store: &mut FileStore,
+    retained: &mut Retained,
+) -> (Built, Touched) {
     let declared = DeclaredModule {
         loaded,
         declarations: previous.declarations,
@@ -483,19 +514,27 @@ fn again(
     let mut buckets = Arc::unwrap_or_clone(previous.buckets);
     let mut touched = Touched::default();
     touched.add_files(&declared, changed);
-    for address in touched.identities {
-        buckets.identities.remove(&address);
-        buckets.implied.remove(&address);
-        let Some(base) = plan.base_of(&declared, &address) else {
+    for address in &touched.identities {
+        buckets.identities.remove(address);
+        buckets.validate.remove(address);
+        let Some(base) = plan.base_of(&declared, address) else {
             continue;
         };
-        if let Some(block) = judge_identity(&declared, &plan, cache, &address, base, &mut buckets) {
+        if let Some(block) = judge_identity(
+            &declared,
+            &plan,
+            store,
+            retained,
+            address,
+            base,
+            &mut buckets,
+        ) {
             effective.replace(block);
         }
     }
-    for name in touched.locals {
-        buckets.locals.remove(&name);
-        if let Some(local) = judge_local(&declared, &plan, &name, &mut buckets) {
+    for name in &touched.locals {
+        buckets.locals.remove(name);
+        if let Some(local) = judge_local(&declared, &plan, name, &mut buckets) {
             effective.replace_local(local);
         }
     }
@@ -506,7 +545,14 @@ fn again(
         }
     }
     let files = previous.files.update(&declared, changed);
-    (declared, plan, effective, Arc::new(buckets), files)
+    let built = Built {
+        declared,
+        plan,
+        effective,
+        buckets: Arc::new(buckets),
+        files,
+    };
+    (built, touched)
 }
 
 /// The identities and local values that some blocks declare or override.

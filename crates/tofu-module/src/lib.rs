@@ -8,6 +8,7 @@
 
 pub mod address;
 mod analysis;
+mod cache;
 mod declarations;
 pub mod discovery;
 pub mod effective;
@@ -15,26 +16,30 @@ mod expr;
 mod go_text;
 mod incremental;
 mod input;
+mod loaded;
 mod merge;
-mod phases;
+mod names;
 pub mod reference_sites;
 mod reporting;
 mod rules;
 pub mod schema;
 pub mod show;
+mod store;
 mod terraform;
 pub mod types;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};
 pub use analysis::{analyze, ModuleAnalysis};
-pub use declarations::{address_of, Declarations, Declared, DeclaredLocal, LocalRef};
+pub use cache::{AnalysisCache, Counters};
+pub use declarations::{
+    address_of, BlockFate, Declarations, Declared, DeclaredLocal, DeclaredModule, DropReason,
+    LocalRef,
+};
 pub use effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal, EffectiveModule,
     EffectiveNestedBlock, EffectiveTerraform, Origin, RequiredVersion,
 };
-pub use input::{Config, FileContent, InputFile, ParseCache, DEFAULT_TOFU_VERSION};
-pub use phases::{
-    BlockFate, BlockRef, DeclaredModule, DropReason, FileRole, LoadedModule, MergedModule,
-    ModuleFile,
-};
+pub use input::{Config, FileContent, InputFile, DEFAULT_TOFU_VERSION};
+pub use loaded::{BlockRef, FileRole, LoadedModule, ModuleFile};
+pub use merge::MergedModule;

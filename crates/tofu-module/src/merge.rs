@@ -7,6 +7,7 @@
 //! (`override-depends-on`, `override-forbidden-block`). Terraform settings have
 //! their own module, [`crate::terraform`]. Nothing here evaluates expressions.
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -17,13 +18,42 @@ use tofu_syntax::{
 use crate::address::BlockAddress;
 use crate::declarations::{address_of, LocalRef};
 use crate::declarations::{count_blocks, drop_reason};
+use crate::declarations::{BlockFate, DeclaredModule};
 use crate::effective::*;
 use crate::expr::content::StringContent;
 use crate::expr::suggest::{did_you_mean, did_you_mean_by};
 use crate::expr::traversal::parse_traversal;
-use crate::input::ParseCache;
-use crate::phases::{BlockFate, BlockRef, DeclaredModule};
+use crate::loaded::BlockRef;
+use crate::store::FileStore;
 use crate::terraform;
+
+/// Phase 3: the declared module and its effective configuration.
+#[derive(Debug)]
+pub struct MergedModule {
+    pub declared: DeclaredModule,
+    pub effective: EffectiveModule,
+    /// The fate of every top-level block of the override files.
+    pub override_fates: Arc<HashMap<BlockRef, BlockFate>>,
+}
+
+impl MergedModule {
+    /// What OpenTofu makes of a block; `None` for a block of a file it does
+    /// not load, or one it never reads (a `check`'s second `data` block).
+    pub fn fate(&self, block: BlockRef) -> Option<&BlockFate> {
+        self.declared
+            .primary_fates
+            .get(&block)
+            .or_else(|| self.override_fates.get(&block))
+    }
+}
+
+impl Deref for MergedModule {
+    type Target = DeclaredModule;
+
+    fn deref(&self) -> &DeclaredModule {
+        &self.declared
+    }
+}
 
 /// What each override block is to the merge. It is decided by the kinds,
 /// labels and local names of the module's blocks alone (what
@@ -146,7 +176,7 @@ impl OverridePlan {
 pub(crate) fn merge_identity(
     module: &DeclaredModule,
     plan: &OverridePlan,
-    cache: &mut ParseCache,
+    store: &mut FileStore,
     address: &BlockAddress,
     base: Option<BlockRef>,
     out: &mut Vec<Diagnostic>,
@@ -155,7 +185,7 @@ pub(crate) fn merge_identity(
     let (shape_ref, body) = match base {
         Some(kept) => {
             let block = module.block(kept)?;
-            (kept, as_written_body(module, cache, kept, block))
+            (kept, as_written_body(module, store, kept, block))
         }
         None => (*overrides.first()?, Arc::new(EffectiveBody::default())),
     };
@@ -298,13 +328,13 @@ pub(crate) fn merge_terraform(
 /// top-level blocks (a `data` block nested in a `check` is built on the spot).
 fn as_written_body(
     module: &DeclaredModule,
-    cache: &mut ParseCache,
+    store: &mut FileStore,
     block_ref: BlockRef,
     block: &Block,
 ) -> Arc<EffectiveBody> {
     let file = module.file(block_ref.file);
     let cached = match (block_ref.nested, file, file.and_then(|f| f.source.as_ref())) {
-        (None, Some(file), Some(source)) => cache
+        (None, Some(file), Some(source)) => store
             .block_bodies(&file.name, &file.text, block_ref.file, source)
             .get(block_ref.index)
             .cloned(),
@@ -315,26 +345,6 @@ fn as_written_body(
 
 fn local_attribute(module: &DeclaredModule, local: LocalRef) -> Option<&Attribute> {
     module.block(local.block)?.body.attributes.get(local.attr)
-}
-
-pub(crate) fn effective_nested(file: FileId, block: &Block) -> EffectiveNestedBlock {
-    EffectiveNestedBlock::as_written(file, block)
-}
-
-/// Replaces (or adds) an attribute, remembering what it superseded.
-pub(crate) fn replace_attribute(body: &mut EffectiveBody, new: EffectiveAttribute) {
-    match body
-        .attributes
-        .iter_mut()
-        .find(|attr| attr.name == new.name)
-    {
-        Some(existing) => {
-            let mut superseded = std::mem::take(&mut existing.superseded);
-            superseded.push(existing.origin);
-            *existing = EffectiveAttribute { superseded, ..new };
-        }
-        None => body.attributes.push(new),
-    }
 }
 
 /// General rule 2: the override's blocks of one type replace every base block
@@ -655,7 +665,7 @@ impl Merger<'_, '_> {
                     if self.is_json() && json_value_is_blocks(&attr.expr) {
                         new.superseded = remove_nested_blocks(body, &attr.name);
                     }
-                    replace_attribute(body, new);
+                    body.replace_attribute(new);
                 }
             }
         }
@@ -690,7 +700,7 @@ impl Merger<'_, '_> {
                     ("dynamic", Some(label)) => label.value == merge_kind,
                     (other, _) => other == merge_kind,
                 })
-                .map(|b| effective_nested(self.file, b))
+                .map(|b| EffectiveNestedBlock::as_written(self.file, b))
                 .collect();
             let json_properties = self.remove_json_block_properties(body, &merge_kind);
             replace_nested_blocks(body, &merge_kind, json_properties, replacements);
@@ -793,7 +803,7 @@ impl Merger<'_, '_> {
         let escape = match position.and_then(|i| body.blocks.get_mut(i)) {
             Some(escape) => escape,
             None => {
-                let mut fresh = effective_nested(self.file, nested);
+                let mut fresh = EffectiveNestedBlock::as_written(self.file, nested);
                 fresh.body.attributes.clear();
                 body.blocks.push(fresh);
                 let Some(last) = body.blocks.last_mut() else {
@@ -803,10 +813,9 @@ impl Merger<'_, '_> {
             }
         };
         for attr in &nested.body.attributes {
-            replace_attribute(
-                &mut escape.body,
-                EffectiveAttribute::as_written(self.file, attr),
-            );
+            escape
+                .body
+                .replace_attribute(EffectiveAttribute::as_written(self.file, attr));
         }
     }
 
@@ -874,17 +883,16 @@ impl Merger<'_, '_> {
                 match existing.or_else(|| body.blocks.iter().position(|b| b.kind == "lifecycle")) {
                     Some(index) => index,
                     None => {
-                        let mut fresh = effective_nested(self.file, nested);
+                        let mut fresh = EffectiveNestedBlock::as_written(self.file, nested);
                         fresh.body = EffectiveBody::default();
                         body.blocks.push(fresh);
                         body.blocks.len() - 1
                     }
                 };
             if let Some(lifecycle) = body.blocks.get_mut(index) {
-                replace_attribute(
-                    &mut lifecycle.body,
-                    EffectiveAttribute::as_written(self.file, attr),
-                );
+                lifecycle
+                    .body
+                    .replace_attribute(EffectiveAttribute::as_written(self.file, attr));
             }
         }
     }

@@ -17,7 +17,7 @@ use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::{parse_ref, StepRef, Subject};
 use crate::expr::traversal::{ParsedStep, Part};
 use crate::expr::walk;
-use crate::phases::MergedModule;
+use crate::merge::MergedModule;
 
 /// What a reference names.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -145,14 +145,14 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
     use super::*;
-    use crate::{analyze, Config, InputFile, ParseCache};
+    use crate::{analyze, AnalysisCache, Config, InputFile};
 
     fn sites(files: &[(&str, &str)]) -> Vec<String> {
         let inputs: Vec<InputFile> = files
             .iter()
             .map(|(name, text)| InputFile::text(*name, *text))
             .collect();
-        let module = analyze(&inputs, &Config::default(), &mut ParseCache::new());
+        let module = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
         reference_sites(&module)
             .iter()
             .map(|site| {

@@ -15,7 +15,7 @@
 use tofu_syntax::{Code, Diagnostic, FileId, Fix, Location, TextRange};
 
 use crate::input::Config;
-use crate::phases::LoadedModule;
+use crate::loaded::LoadedModule;
 
 /// The comment marker, after `#` or `//` and optional spaces.
 const MARKER: &str = "tofu-lens-ignore:";

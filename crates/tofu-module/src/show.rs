@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::ModuleAnalysis;
 use crate::effective::*;
-use crate::phases::FileRole;
+use crate::loaded::FileRole;
 
 /// Which parts carry a provenance comment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

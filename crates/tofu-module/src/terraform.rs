@@ -13,9 +13,9 @@
 
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
+use crate::declarations::DeclaredModule;
 use crate::effective::*;
-use crate::merge::{effective_nested, replace_attribute};
-use crate::phases::{BlockRef, DeclaredModule};
+use crate::loaded::BlockRef;
 
 pub(crate) fn collect_primary(
     module: &DeclaredModule,
@@ -95,13 +95,13 @@ pub(crate) fn collect_primary(
                         )),
                     }
                     if view.backend.is_none() {
-                        view.backend = Some(effective_nested(file_id, nested));
+                        view.backend = Some(EffectiveNestedBlock::as_written(file_id, nested));
                     }
                 }
                 "encryption" => match first_encryption {
                     None => {
                         first_encryption = Some(here);
-                        view.encryption = Some(effective_nested(file_id, nested));
+                        view.encryption = Some(EffectiveNestedBlock::as_written(file_id, nested));
                     }
                     Some(first) => out.push(duplicate(
                         module,
@@ -134,7 +134,7 @@ pub(crate) fn collect_primary(
                         }
                         view.provider_meta.remove(index);
                     }
-                    view.provider_meta.push(effective_nested(file_id, nested));
+                    view.provider_meta.push(EffectiveNestedBlock::as_written(file_id, nested));
                 }
                 _ => {}
             }
@@ -210,10 +210,7 @@ pub(crate) fn apply_override_file(
                             attributes: std::mem::take(&mut view.required_providers),
                             blocks: Vec::new(),
                         };
-                        replace_attribute(
-                            &mut body,
-                            EffectiveAttribute::as_written(file_id, entry),
-                        );
+                        body.replace_attribute(EffectiveAttribute::as_written(file_id, entry));
                         view.required_providers = body.attributes;
                     }
                 }
@@ -248,7 +245,7 @@ pub(crate) fn apply_override_file(
         match kind_blocks.as_slice() {
             [] => {}
             [only] => {
-                let mut winner = effective_nested(file_id, only);
+                let mut winner = EffectiveNestedBlock::as_written(file_id, only);
                 if let Some(previous) = view.backend.take() {
                     winner.superseded = previous.superseded;
                     winner.superseded.push(previous.origin);
@@ -287,7 +284,7 @@ pub(crate) fn apply_override_file(
             ));
             continue;
         }
-        let incoming = effective_nested(file_id, encryption);
+        let incoming = EffectiveNestedBlock::as_written(file_id, encryption);
         match view.encryption.as_mut() {
             Some(base) => deep_merge(&mut base.body, incoming.body),
             None => view.encryption = Some(incoming),
@@ -305,7 +302,7 @@ fn deep_merge(base: &mut EffectiveBody, incoming: EffectiveBody) {
             // turns it on, which a later check cannot tell without values.
             continue;
         }
-        replace_attribute(base, attr);
+        base.replace_attribute(attr);
     }
     for block in incoming.blocks {
         let position = base

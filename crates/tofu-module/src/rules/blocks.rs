@@ -13,8 +13,8 @@
 //! Several rules depend on whether OpenTofu's decoding of a block failed (an
 //! `assert` with an error does not count, a `removed` block with an error gets
 //! no lifecycle warning, an `encryption` block with a decoding error is not
-//! checked further). They learn it from the errors already in `out`, which the
-//! schema, provider and reference rules filled before this module runs, plus
+//! checked further). They learn it from [`DecodeFailures`], the errors of the
+//! decoding rules (schema, providers, references) handed in as data, plus
 //! their own. What OpenTofu then drops (removed vendor provisioners, an invalid
 //! `encryption` block, a `check`'s broken `data` block) is not dropped here:
 //! declarations are collected elsewhere.
@@ -33,35 +33,20 @@ mod removed;
 
 use tofu_syntax::{Block, Code, Diagnostic, FileId, Location, TextRange};
 
-use crate::phases::{FileRole, FileView, ModuleFile};
+use crate::loaded::{FileRole, FileView, ModuleFile};
+use crate::rules::DecodeFailures;
 use crate::schema::has_valid_labels;
 
-pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(view: FileView<'_>, failures: &DecodeFailures, out: &mut Vec<Diagnostic>) {
     let file = view.file;
     if !file.role.is_loaded() {
         return;
     }
     let Some(source) = &file.source else { return };
-    let json_duplicates = if file.is_json() {
-        source
-            .errors
-            .iter()
-            .filter(|error| error.duplicate_argument)
-            .map(|error| {
-                Diagnostic::new(
-                    Code::DuplicateArgument,
-                    error.summary.clone(),
-                    Location::new(view.id, error.range),
-                )
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
     let checker = FileChecker {
         file,
         file_id: view.id,
-        json_duplicates,
+        failures,
     };
     for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
         checker.top_level_block(block, out);
@@ -72,9 +57,8 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 pub(super) struct FileChecker<'a> {
     file: &'a ModuleFile,
     file_id: FileId,
-    /// Duplicate properties in a JSON file: its parser reports them, and
-    /// OpenTofu counts them as errors of the body that holds them.
-    json_duplicates: Vec<Diagnostic>,
+    /// Where the decoding rules (and the parser) found errors.
+    failures: &'a DecodeFailures,
 }
 
 impl<'a> FileChecker<'a> {
@@ -179,22 +163,24 @@ impl<'a> FileChecker<'a> {
         self.errors_within(out, span).next().is_some()
     }
 
-    /// The errors reported inside `span` of this file, including duplicate
-    /// JSON arguments, which the parser reported (OpenTofu reports them while
-    /// decoding the body).
+    /// The code and range of each error reported inside `span` of this file:
+    /// by the decoding rules, by the parser (duplicate JSON arguments, which
+    /// OpenTofu reports while decoding the body), and by this module so far.
     pub(super) fn errors_within<'d>(
         &'d self,
         out: &'d [Diagnostic],
         span: TextRange,
-    ) -> impl Iterator<Item = &'d Diagnostic> + 'd
+    ) -> impl Iterator<Item = (Code, TextRange)> + 'd
     where
         'a: 'd,
     {
         let file_id = self.file_id;
-        out.iter()
-            .chain(&self.json_duplicates)
+        let own = out
+            .iter()
             .filter(move |d| d.is_error() && d.subject.file == file_id)
-            .filter(move |d| d.subject.range.is_some_and(|r| within(r, span)))
+            .filter_map(|d| Some((d.code, d.subject.range?)))
+            .filter(move |(_, range)| within(*range, span));
+        self.failures.within(span).chain(own)
     }
 }
 

@@ -1,10 +1,24 @@
-//! The diagnostic rules that are not part of loading or merging proper, one
-//! module per family of codes. Each module exposes `check(module, …, out)` and
-//! reads the analysis without changing it.
+//! The registry of diagnostic rules that are not part of loading or merging
+//! proper, by entry point; each family of codes has its own module.
 //!
-//! Order matters only for the version rule: `incompatible-tofu-version`
-//! withholds every other diagnostic of the directory (`diagnostics.md` §6),
-//! which `analysis` applies after all rules ran.
+//! A rule has exactly one entry point, and it receives only what it may read:
+//!
+//! | entry point | receives | run | results kept |
+//! | --- | --- | --- | --- |
+//! | [`FILE_RULES`] | a [`FileView`]: one file as written | once per file text and role | with the parsed file |
+//! | [`IDENTITY_RULES`] | an [`IdentityView`]: one merged identity and its own blocks | when an edit touches a file holding one of its blocks | with the identity |
+//! | [`MODULE_RULES`] | a [`ModuleView`]: everything, each read recorded | when an edit touches what it read, or changes a shape | one memo per rule, with its reads |
+//!
+//! Adding a rule is one line in one of these tables and one function in the
+//! family's module (`ARCHITECTURE.md`, "Adding a diagnostic code").
+//!
+//! File rules come in two stages. Those that are part of OpenTofu's decoding
+//! of a block ([`FileCheck::Decoding`]) run first; their errors say where
+//! decoding failed ([`DecodeFailures`]), which the later stage
+//! ([`FileCheck::AfterDecoding`]) receives as data, so the order of the rules
+//! in the table never matters. Rules with [`Phase::Validate`] model what
+//! OpenTofu reports only once loading succeeded; the analysis withholds
+//! their diagnostics while any error is reported.
 
 pub(crate) mod blocks;
 pub(crate) mod module_calls;
@@ -14,18 +28,181 @@ pub(crate) mod schema;
 pub(crate) mod types;
 pub(crate) mod variables;
 pub(crate) mod versions;
+pub(crate) mod views;
 
-/// The rules that read one file's blocks as written, in the order they must
-/// run (`blocks` reads what the earlier ones reported inside a block). They
-/// see nothing but the one file, so the analysis caches their results with it.
-pub(crate) fn check_as_written(
-    file: crate::phases::FileView<'_>,
-    out: &mut Vec<tofu_syntax::Diagnostic>,
-) {
-    schema::check(file, out);
-    providers::check(file, out);
-    references::check(file, out);
-    blocks::check(file, out);
-    types::check(file, out);
-    variables::check_file(file, out);
+use tofu_syntax::{Diagnostic, TextRange};
+
+use crate::loaded::FileView;
+pub(crate) use views::{IdentityView, ModuleView, Reads, Violation};
+
+/// When OpenTofu reports what a rule finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// While loading the module: always.
+    Load,
+    /// After loading succeeded (building the module tree, `validate`): only
+    /// when nothing else is an error.
+    Validate,
 }
+
+/// A rule on one file as written.
+pub(crate) enum FileCheck {
+    /// Part of OpenTofu's decoding of a block: its errors mark the blocks
+    /// whose decoding failed.
+    Decoding(fn(FileView<'_>, &mut Vec<Diagnostic>)),
+    /// After decoding, told where it failed.
+    AfterDecoding(fn(FileView<'_>, &DecodeFailures, &mut Vec<Diagnostic>)),
+}
+
+/// A rule on one merged identity.
+pub(crate) struct IdentityRule {
+    pub(crate) name: &'static str,
+    pub(crate) phase: Phase,
+    pub(crate) check: fn(&IdentityView<'_>, &mut Vec<Diagnostic>),
+}
+
+/// A rule on the whole merged module.
+pub(crate) struct ModuleRule {
+    pub(crate) name: &'static str,
+    pub(crate) phase: Phase,
+    pub(crate) check: fn(&ModuleView<'_>, &mut Vec<Diagnostic>),
+}
+
+pub(crate) const FILE_RULES: &[FileCheck] = &[
+    FileCheck::Decoding(schema::check),
+    FileCheck::Decoding(providers::check),
+    FileCheck::Decoding(references::check),
+    FileCheck::AfterDecoding(blocks::check),
+    FileCheck::AfterDecoding(|view, _, out| types::check(view, out)),
+    FileCheck::AfterDecoding(|view, _, out| variables::check_file(view, out)),
+];
+
+pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
+    IdentityRule {
+        name: "variable-defaults-merged",
+        phase: Phase::Load,
+        check: variables::check_merged,
+    },
+    IdentityRule {
+        name: "implied-provider-local-name",
+        phase: Phase::Validate,
+        check: providers::implied_local_name,
+    },
+];
+
+pub(crate) const MODULE_RULES: &[ModuleRule] = &[
+    ModuleRule {
+        name: "duplicate-imports",
+        phase: Phase::Load,
+        check: schema::duplicate_imports,
+    },
+    ModuleRule {
+        name: "module-calls",
+        phase: Phase::Load,
+        check: module_calls::check,
+    },
+    ModuleRule {
+        name: "versions",
+        phase: Phase::Load,
+        check: versions::check,
+    },
+];
+
+/// Where OpenTofu's decoding of a file's blocks failed: the errors the
+/// decoding rules reported, and the duplicate JSON properties the parser
+/// reported (OpenTofu counts them as errors of the body holding them).
+#[derive(Debug, Default)]
+pub(crate) struct DecodeFailures {
+    /// The code and range of each error, in the order reported.
+    errors: Vec<(tofu_syntax::Code, TextRange)>,
+}
+
+impl DecodeFailures {
+    fn of(view: FileView<'_>, decoding: &[Diagnostic]) -> DecodeFailures {
+        let reported = decoding
+            .iter()
+            .filter(|diagnostic| diagnostic.is_error() && diagnostic.subject.file == view.id)
+            .filter_map(|diagnostic| Some((diagnostic.code, diagnostic.subject.range?)));
+        let json_duplicates = view
+            .file
+            .source
+            .iter()
+            .filter(|_| view.file.is_json())
+            .flat_map(|source| &source.errors)
+            .filter(|error| error.duplicate_argument)
+            .map(|error| (tofu_syntax::Code::DuplicateArgument, error.range));
+        DecodeFailures {
+            errors: reported.chain(json_duplicates).collect(),
+        }
+    }
+
+    /// The decoding errors inside `span`, with their codes.
+    pub(crate) fn within(
+        &self,
+        span: TextRange,
+    ) -> impl Iterator<Item = (tofu_syntax::Code, TextRange)> + '_ {
+        self.errors
+            .iter()
+            .copied()
+            .filter(move |(_, range)| range.start >= span.start && range.end <= span.end)
+    }
+}
+
+/// Every file rule on one file as written, decoding first.
+pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {
+    let mut decoding = Vec::new();
+    for rule in FILE_RULES {
+        if let FileCheck::Decoding(check) = rule {
+            check(view, &mut decoding);
+        }
+    }
+    let failures = DecodeFailures::of(view, &decoding);
+    let mut out = decoding;
+    for rule in FILE_RULES {
+        if let FileCheck::AfterDecoding(check) = rule {
+            check(view, &failures, &mut out);
+        }
+    }
+    out
+}
+
+/// What the rules on one identity found, by phase.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IdentityFindings {
+    pub(crate) load: Vec<Diagnostic>,
+    pub(crate) validate: Vec<Diagnostic>,
+}
+
+/// Every identity rule on one identity. A read outside the view is a bug of
+/// the rule that made it: debug builds (every test) stop on it, naming the
+/// rule.
+pub(crate) fn check_identity(view: &mut IdentityView<'_>) -> IdentityFindings {
+    let (findings, violations) = run_identity_rules(IDENTITY_RULES, view);
+    debug_assert!(
+        violations.is_empty(),
+        "identity rules read outside their view: {violations:?}"
+    );
+    findings
+}
+
+/// `rules` on one identity, and the reads their view refused.
+fn run_identity_rules(
+    rules: &[IdentityRule],
+    view: &mut IdentityView<'_>,
+) -> (IdentityFindings, Vec<Violation>) {
+    let mut findings = IdentityFindings::default();
+    let mut violations = Vec::new();
+    for rule in rules {
+        view.for_rule(rule.name);
+        let out = match rule.phase {
+            Phase::Load => &mut findings.load,
+            Phase::Validate => &mut findings.validate,
+        };
+        (rule.check)(view, out);
+        violations.extend(view.take_violations());
+    }
+    (findings, violations)
+}
+
+#[cfg(test)]
+mod tests;

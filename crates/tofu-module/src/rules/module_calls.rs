@@ -19,12 +19,12 @@
 mod source_address;
 mod static_eval;
 
-use tofu_syntax::{Code, Diagnostic, ExprKind, FileId, Fix, Location, TextRange};
+use tofu_syntax::{Code, Diagnostic, ExprKind, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::effective::{EffectiveBody, Origin};
 use crate::expr::start::expr_start;
-use crate::phases::MergedModule;
+use crate::rules::ModuleView;
 use crate::version::{Constraints, MALFORMED_DETAIL};
 
 use crate::go_text::go_quote;
@@ -34,19 +34,17 @@ use static_eval::{StaticScope, StaticValue, WrittenExpr};
 /// The second paragraph of OpenTofu's registry-address errors.
 const REGISTRY_ASSUMED: &str = "OpenTofu assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.";
 
-/// Checks every module call; returns the files the checks read (every file
-/// with a `module` block, and the definitions static evaluation followed).
-pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<FileId> {
-    let mut reads = source_missing(module, out);
-    let mut scope = StaticScope::new(module);
+/// Checks every module call.
+pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    source_missing(view, out);
+    let mut scope = StaticScope::new(view);
     let mut found = Vec::new();
-    for block in &module.effective.blocks {
+    let calls = view.effective_blocks(|address| matches!(address, BlockAddress::Module(_)));
+    for block in calls {
         if let BlockAddress::Module(name) = &block.address {
-            reads.extend(block.base.iter().chain(&block.overrides).map(|b| b.file));
             check_call(&mut scope, name, &block.body, &mut found);
         }
     }
-    reads.extend(scope.into_reads());
     // A call may name the same reference twice; one report is enough.
     let mut unique: Vec<Diagnostic> = Vec::with_capacity(found.len());
     for diagnostic in found {
@@ -55,7 +53,6 @@ pub(crate) fn check(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<Fil
         }
     }
     out.extend(unique);
-    reads
 }
 
 /// Whether the merged call sets a `version`, as static evaluation decides it.
@@ -69,18 +66,16 @@ enum VersionState {
 }
 
 /// `module-source-missing`: a primary-file `module` block without `source`.
-/// Returns the primary files with a `module` block.
-fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<FileId> {
-    let mut reads = Vec::new();
-    for &file_id in &module.primary {
-        let Some(file) = module.file(file_id) else {
+fn source_missing(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    for &file_id in view.primary_files() {
+        let blocks = view.blocks_of_kinds(file_id, &["module"]);
+        if blocks.is_empty() {
+            continue;
+        }
+        let Some(file) = view.file(file_id) else {
             continue;
         };
-        let Some(source) = &file.source else { continue };
-        for block in source.body.blocks_of_kind("module") {
-            if reads.last() != Some(&file_id) {
-                reads.push(file_id);
-            }
+        for (_, block) in blocks {
             let [label] = block.labels.as_slice() else {
                 continue;
             };
@@ -99,9 +94,8 @@ fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<FileI
                 Location::new(file_id, at),
             )
             .with_detail("The argument \"source\" is required, but no definition was found.");
-            let from_override = module
-                .effective
-                .get(&BlockAddress::Module(label.value.clone()))
+            let from_override = view
+                .effective(&BlockAddress::Module(label.value.clone()))
                 .and_then(|effective| effective.body.attribute("source"))
                 .filter(|source| source.origin.file != file_id);
             if let Some(source) = from_override {
@@ -114,7 +108,6 @@ fn source_missing(module: &MergedModule, out: &mut Vec<Diagnostic>) -> Vec<FileI
             out.push(diagnostic);
         }
     }
-    reads
 }
 
 /// `version`, then `source`, of one merged call.

@@ -19,30 +19,22 @@
 //! §7).
 
 mod expr_view;
-mod names;
 mod references;
 mod required_providers;
 
 use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
-use crate::effective::EffectiveBlock;
 use crate::go_text::go_quote;
-use crate::phases::{FileRole, FileView, LoadedModule, ModuleFile};
-use crate::rules::schema::is_identifier;
+use crate::loaded::{FileRole, FileView, ModuleFile};
+use crate::names::is_identifier;
+use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
 
 use crate::expr::content::{parse_expression, StringContent};
+use crate::names::{self, local_name_detail, local_name_problem, LocalNameProblem};
 use expr_view::has_references;
-use names::{local_name_detail, local_name_problem, LocalNameProblem};
 use references::{decode_reference, module_providers, Position};
-
-/// True when OpenTofu keeps a `provider` block with this label: one with an
-/// invalid or non-normalised local name is dropped (no declaration, no base,
-/// no duplicate).
-pub(crate) fn is_kept_provider_name(name: &str) -> bool {
-    names::local_name_problem(name).is_none()
-}
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     let Some(source) = &view.file.source else {
@@ -69,11 +61,8 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 /// accepted. OpenTofu 1.12.6 checks this while building the module tree,
 /// which it does only when loading reported no error, so the caller reports
 /// it only then (both confirmed with `tofu validate`).
-pub(crate) fn implied_local_name(
-    module: &LoadedModule,
-    effective: &EffectiveBlock,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn implied_local_name(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let effective = view.effective();
     let BlockAddress::Resource { type_name, .. } = &effective.address else {
         return;
     };
@@ -86,7 +75,7 @@ pub(crate) fn implied_local_name(
     };
     let Some((base, block)) = effective
         .base
-        .and_then(|base| Some((base, module.block(base)?)))
+        .and_then(|base| Some((base, view.block(base)?)))
     else {
         return;
     };

@@ -27,7 +27,7 @@ mod traversal;
 use tofu_syntax::{Block, Diagnostic, FileId, Location, TextRange};
 
 use crate::address::ResourceMode;
-use crate::phases::{FileRole, FileView};
+use crate::loaded::{FileRole, FileView};
 use crate::schema::has_valid_labels;
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {

@@ -17,7 +17,9 @@ use tofu_syntax::{
 };
 
 use crate::expr::suggest::did_you_mean;
-use crate::phases::{DeclaredModule, FileRole, FileView};
+use crate::loaded::{FileRole, FileView};
+use crate::names::is_identifier;
+use crate::rules::ModuleView;
 use crate::schema::top_level_labels;
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
@@ -720,13 +722,6 @@ fn is_reserved_variable_name(name: &str) -> bool {
     )
 }
 
-/// An HCL identifier: a letter or `_`, then letters, digits, `_` or `-`.
-pub(crate) fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
 /// `invalid-block-labels`: too many or too few labels, with HCL's wording.
 pub(crate) fn check_labels(
     file: FileId,
@@ -771,13 +766,19 @@ pub(crate) fn check_labels(
 
 /// `duplicate-block` for `import` blocks of the primary files whose `to`
 /// addresses are fully static and equal (`diagnostics.md` §4.2).
-pub(crate) fn duplicate_imports(module: &DeclaredModule, out: &mut Vec<Diagnostic>) {
+pub(crate) fn duplicate_imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<(String, Location)> = Vec::new();
-    for block_ref in &module.declarations.other {
-        let Some(block) = module.block(*block_ref) else {
+    for block_ref in &view.declarations().other {
+        if view
+            .name(block_ref.file)
+            .is_some_and(|name| name.ends_with(".json"))
+        {
+            continue;
+        }
+        let Some(block) = view.block(*block_ref) else {
             continue;
         };
-        if block.kind != "import" || module.file(block_ref.file).is_some_and(|f| f.is_json()) {
+        if block.kind != "import" {
             continue;
         }
         let Some(address) = block
@@ -793,7 +794,7 @@ pub(crate) fn duplicate_imports(module: &DeclaredModule, out: &mut Vec<Diagnosti
                 Diagnostic::new(Code::DuplicateBlock, format!("Duplicate import configuration for \"{address}\""), here)
                     .with_detail(format!(
                         "An import block for the resource \"{address}\" was already declared at {}. A resource can have only one import block.",
-                        module.describe(*first)
+                        view.describe(*first)
                     ))
                     .with_related(*first, "first declared here"),
             ),
@@ -824,19 +825,4 @@ fn static_address(expr: &tofu_syntax::Expr) -> Option<String> {
         }
     }
     Some(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers() {
-        for name in ["a", "_x", "a-b", "é1", "web_1"] {
-            assert!(is_identifier(name), "{name}");
-        }
-        for name in ["", "1a", "-a", "a.b", "a b", "a/b"] {
-            assert!(!is_identifier(name), "{name}");
-        }
-    }
 }

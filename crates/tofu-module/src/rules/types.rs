@@ -26,7 +26,7 @@ use tofu_syntax::{
 };
 
 use crate::expr::suggest::did_you_mean_by;
-use crate::phases::FileView;
+use crate::loaded::FileView;
 use crate::schema::has_valid_labels;
 use crate::types::{
     constant_value, convert, go_quote, is_parenthesized, object_key, parse_type_constraint_string,

@@ -23,8 +23,8 @@
 use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, SourceFile, Syntax, TextRange};
 
 use crate::address::BlockAddress;
-use crate::effective::EffectiveBlock;
-use crate::phases::{BlockRef, FileRole, FileView, LoadedModule, ModuleFile};
+use crate::loaded::{BlockRef, FileRole, FileView, ModuleFile};
+use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
 use crate::types::{
     apply_defaults, convert, is_exact, parse_variable_type, type_mismatch_message, TypeConstraint,
@@ -49,11 +49,8 @@ pub(crate) fn check_file(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 
 /// Step (b) for one merged variable: what each of its overrides makes of
 /// the default. It reads the variable's own blocks alone.
-pub(crate) fn check_merged(
-    module: &LoadedModule,
-    effective: &EffectiveBlock,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check_merged(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let effective = view.effective();
     if effective.overrides.is_empty() || !matches!(effective.address, BlockAddress::Variable(_)) {
         return;
     }
@@ -62,8 +59,8 @@ pub(crate) fn check_merged(
     };
     // What decoding one block reports is step (a)'s, reported per file.
     let decode = |block_ref: BlockRef| {
-        let block = module.block(block_ref)?;
-        let block_file = BlockFile::of(block_ref.file, module.file(block_ref.file)?)?;
+        let block = view.block(block_ref)?;
+        let block_file = BlockFile::of(block_ref.file, view.file(block_ref.file)?)?;
         Some((block, decode_variable(&block_file, block, &mut Vec::new())))
     };
     let Some((base_block, base)) = decode(kept) else {
@@ -318,7 +315,7 @@ impl MergedVariable {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-    use crate::{analyze, Config, InputFile, ParseCache};
+    use crate::{analyze, AnalysisCache, Config, InputFile};
 
     /// `(file:line, detail)` of every `invalid-variable-default`, in order.
     fn check(files: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -326,7 +323,7 @@ mod tests {
             .iter()
             .map(|(name, text)| InputFile::text(*name, *text))
             .collect();
-        let module = analyze(&inputs, &Config::default(), &mut ParseCache::new());
+        let module = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
         module
             .diagnostics
             .iter()

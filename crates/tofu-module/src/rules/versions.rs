@@ -13,7 +13,8 @@ use tofu_syntax::{
 };
 
 use crate::discovery;
-use crate::phases::{FileRole, MergedModule, ModuleFile};
+use crate::loaded::{is_tofu_name, FileRole, ModuleFile};
+use crate::rules::ModuleView;
 use crate::schema::has_valid_labels;
 use crate::version::MALFORMED_DETAIL;
 use crate::version::{Constraints, Version};
@@ -21,48 +22,42 @@ use crate::version::{Constraints, Version};
 /// The version older than every release that understands `language` blocks.
 const LAST_RELEASE_WITHOUT_LANGUAGE_BLOCKS: &str = "1.11.0";
 
-/// Checks the module's version constraints; returns the files the checks
-/// read: those with `language`, `terraform` or `provider` blocks, and the
-/// primary `.tofu` files (a fix may append to one).
-pub(crate) fn check(
-    module: &MergedModule,
-    tofu_version: &Version,
-    out: &mut Vec<Diagnostic>,
-) -> Vec<FileId> {
+/// Checks the module's version constraints. It reads the files with
+/// `language`, `terraform` or `provider` blocks, and the primary `.tofu`
+/// files a fix may append to.
+pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let tofu_version = view.config().parsed_tofu_version();
     let mut ignored = Vec::new();
-    let mut reads = Vec::new();
-    for (index, file) in module.files.iter().enumerate() {
-        if !file.role.is_loaded() {
+    for file_id in loaded_files(view) {
+        let blocks = view.blocks_of_kinds(file_id, &["language", "terraform", "provider"]);
+        if blocks.is_empty() {
             continue;
         }
-        let Some(source) = &file.source else { continue };
-        let file_id = FileId(tofu_syntax::text::to_u32(index));
+        let Some(file) = view.file(file_id) else {
+            continue;
+        };
         let checker = FileChecker {
-            module,
+            view,
             file,
             file_id,
-            tofu_version,
+            tofu_version: &tofu_version,
         };
-        let mut read = file.role == FileRole::Primary && file.name.ends_with(".tofu");
-        for block in &source.body.blocks {
-            let kind = block.kind.as_str();
-            if !matches!(kind, "language" | "terraform" | "provider") {
-                continue;
-            }
-            read = true;
-            match kind {
+        for (_, block) in blocks {
+            match block.kind.as_str() {
                 _ if !has_valid_labels(block) => {}
                 "language" => checker.language(block, out),
                 "terraform" => checker.terraform(block, &mut ignored, out),
                 _ => checker.provider(block, out),
             }
         }
-        if read {
-            reads.push(file_id);
-        }
     }
-    report_ignored_required_versions(module, tofu_version, ignored, out);
-    reads
+    report_ignored_required_versions(view, &tofu_version, ignored, out);
+}
+
+/// The files OpenTofu loads, in file order.
+fn loaded_files<'a>(view: &'a ModuleView<'_>) -> impl Iterator<Item = FileId> + 'a {
+    view.file_ids()
+        .filter(|&id| view.role(id).is_some_and(FileRole::is_loaded))
 }
 
 /// A `required_version` in a `.tf`/`.tf.json` file, which OpenTofu ignores.
@@ -88,7 +83,7 @@ impl IgnoredRequiredVersion<'_> {
 /// repeat it (a `versions_override.tf` restating `versions.tf`) are related
 /// places of that one diagnostic.
 fn report_ignored_required_versions(
-    module: &MergedModule,
+    view: &ModuleView<'_>,
     tofu_version: &Version,
     mut ignored: Vec<IgnoredRequiredVersion<'_>>,
     out: &mut Vec<Diagnostic>,
@@ -97,7 +92,7 @@ fn report_ignored_required_versions(
         return;
     }
     ignored.sort_by_key(|place| (place.file.role != FileRole::Primary, place.file_id));
-    let reads_a_constraint = module_declares_checked_constraint(module);
+    let reads_a_constraint = module_declares_checked_constraint(view);
     let mut reported: Vec<(String, usize)> = Vec::new();
     for place in &ignored {
         let key = place.key();
@@ -111,7 +106,7 @@ fn report_ignored_required_versions(
             continue;
         }
         let checker = FileChecker {
-            module,
+            view,
             file: place.file,
             file_id: place.file_id,
             tofu_version,
@@ -124,30 +119,19 @@ fn report_ignored_required_versions(
 /// True when the module has a constraint OpenTofu reads: any
 /// `compatible_with.opentofu` (override files included) or a `.tofu`
 /// `required_version`.
-fn module_declares_checked_constraint(module: &MergedModule) -> bool {
-    module
-        .files
-        .iter()
-        .filter(|f| f.role.is_loaded())
-        .any(|file| {
-            let Some(source) = &file.source else {
-                return false;
-            };
-            source
-                .body
-                .blocks
-                .iter()
-                .any(|block| match block.kind.as_str() {
-                    "language" => block
-                        .body
-                        .blocks_of_kind("compatible_with")
-                        .any(|c| c.body.attribute("opentofu").is_some()),
-                    "terraform" => {
-                        file.is_tofu() && block.body.attribute("required_version").is_some()
-                    }
-                    _ => false,
-                })
-        })
+fn module_declares_checked_constraint(view: &ModuleView<'_>) -> bool {
+    loaded_files(view).any(|file_id| {
+        let is_tofu = view.name(file_id).is_some_and(is_tofu_name);
+        view.blocks_of_kinds(file_id, &["language", "terraform"])
+            .into_iter()
+            .any(|(_, block)| match block.kind.as_str() {
+                "language" => block
+                    .body
+                    .blocks_of_kind("compatible_with")
+                    .any(|c| c.body.attribute("opentofu").is_some()),
+                _ => is_tofu && block.body.attribute("required_version").is_some(),
+            })
+    })
 }
 
 /// A constraint's value as OpenTofu reads constants.
@@ -193,7 +177,7 @@ fn constraint_text(file: &ModuleFile, attr: &Attribute) -> ConstraintText {
 }
 
 struct FileChecker<'a> {
-    module: &'a MergedModule,
+    view: &'a ModuleView<'a>,
     file: &'a ModuleFile,
     file_id: FileId,
     tofu_version: &'a Version,
@@ -591,13 +575,17 @@ impl FileChecker<'_> {
             format!("Constrain OpenTofu to {quoted} in a .tofu file")
         };
         // Append to an existing primary .tofu file (not JSON) if there is one.
-        let existing = self.module.primary.iter().copied().find(|&id| {
-            self.module
-                .file(id)
-                .is_some_and(|file| file.name.ends_with(".tofu") && file.read_error.is_none())
+        let existing = self.view.primary_files().iter().copied().find(|&id| {
+            self.view
+                .name(id)
+                .is_some_and(|name| name.ends_with(".tofu"))
+                && self
+                    .view
+                    .file(id)
+                    .is_some_and(|file| file.read_error.is_none())
         });
         if let Some(id) = existing {
-            let file = self.module.file(id)?;
+            let file = self.view.file(id)?;
             let end = tofu_syntax::text::to_u32(file.text.len());
             let separator = if file.text.is_empty() || file.text.ends_with('\n') {
                 "\n"
@@ -612,9 +600,9 @@ impl FileChecker<'_> {
         }
         let taken = |name: &str| {
             let base = name.trim_end_matches(".tofu");
-            self.module.files.iter().any(|file| {
-                file.name == name
-                    || matches!(discovery::classify(&file.name), discovery::FileClass::Config { base_name, .. } if base_name == base)
+            self.view.file_ids().filter_map(|id| self.view.name(id)).any(|file_name| {
+                file_name == name
+                    || matches!(discovery::classify(file_name), discovery::FileClass::Config { base_name, .. } if base_name == base)
             })
         };
         let name = [

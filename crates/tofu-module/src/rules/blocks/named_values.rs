@@ -91,18 +91,12 @@ fn output_decoding_failed(checker: &FileChecker<'_>, block: &Block, out: &[Diagn
         .collect();
     checker
         .errors_within(out, checker.decode_span(block))
-        .any(|diagnostic| {
-            let inside_nested_body = diagnostic
-                .subject
-                .range
-                .is_some_and(|range| nested_bodies.iter().any(|body| within(range, *body)));
-            match diagnostic.code {
+        .any(|(code, range)| {
+            let inside_nested_body = nested_bodies.iter().any(|body| within(range, *body));
+            match code {
                 Code::InvalidBlockLabels => true,
                 // A postcondition is refused after the checks that matter here.
-                Code::UnsupportedBlock => !diagnostic
-                    .subject
-                    .range
-                    .is_some_and(|range| postcondition_keywords.contains(&range)),
+                Code::UnsupportedBlock => !postcondition_keywords.contains(&range),
                 Code::UnsupportedArgument
                 | Code::MissingRequiredArgument
                 | Code::DuplicateArgument

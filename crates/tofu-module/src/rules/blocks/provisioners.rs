@@ -12,7 +12,7 @@ use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind};
 
 use super::nested::{self, Container};
 use super::FileChecker;
-use crate::rules::schema::is_identifier;
+use crate::names::is_identifier;
 
 const REMOVED_VENDOR_PROVISIONERS: [&str; 4] = ["chef", "habitat", "puppet", "salt-masterless"];
 

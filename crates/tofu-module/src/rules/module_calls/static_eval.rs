@@ -18,7 +18,6 @@
 //! unknown, so nothing is reported about them. Everything here is a pure
 //! function of the analysis.
 
-use std::cell::RefCell;
 use std::collections::HashSet;
 
 use tofu_syntax::{
@@ -28,7 +27,7 @@ use tofu_syntax::{
 
 use crate::address::BlockAddress;
 use crate::effective::Origin;
-use crate::phases::MergedModule;
+use crate::rules::ModuleView;
 
 use crate::expr::parse_ref::{parse_provider_function, parse_ref, StepRef, Subject};
 use crate::expr::traversal::ParsedStep;
@@ -61,38 +60,24 @@ pub(crate) enum StaticValue {
 
 /// Static evaluation over one module's effective configuration.
 pub(crate) struct StaticScope<'m> {
-    module: &'m MergedModule,
+    view: &'m ModuleView<'m>,
     /// Locals whose expressions were already checked: their problems do not
     /// depend on who refers to them, so each is checked once. This also
     /// breaks cycles and keeps `a = "${b}${b}"` chains linear.
     checked_locals: HashSet<String>,
-    /// Every file an evaluation read (the definitions it followed), so that
-    /// the analysis after an edit knows when the result still holds.
-    reads: RefCell<Vec<FileId>>,
 }
 
 impl<'m> StaticScope<'m> {
-    pub fn new(module: &'m MergedModule) -> StaticScope<'m> {
+    pub fn new(view: &'m ModuleView<'m>) -> StaticScope<'m> {
         StaticScope {
-            module,
+            view,
             checked_locals: HashSet::new(),
-            reads: RefCell::new(Vec::new()),
         }
-    }
-
-    /// Every file an evaluation read so far.
-    pub fn into_reads(self) -> Vec<FileId> {
-        self.reads.into_inner()
-    }
-
-    fn read(&self, file: FileId) {
-        self.reads.borrow_mut().push(file);
     }
 
     /// The syntax tree of the definition recorded at `origin`.
     pub fn written(&self, origin: Origin) -> Option<WrittenExpr<'m>> {
-        self.read(origin.file);
-        let file = self.module.file(origin.file)?;
+        let file = self.view.file(origin.file)?;
         let source = file.source.as_ref()?;
         let attribute = find_attribute(&source.body, origin.range)?;
         Some(WrittenExpr {
@@ -104,8 +89,7 @@ impl<'m> StaticScope<'m> {
 
     /// The text of a file of the module.
     pub fn file_text(&self, file: FileId) -> Option<&'m str> {
-        self.read(file);
-        self.module.file(file).map(|file| &*file.text)
+        self.view.file(file).map(|file| &*file.text)
     }
 
     /// `module-source-not-static` diagnostics for evaluating `written` as
@@ -135,7 +119,7 @@ impl<'m> StaticScope<'m> {
         depth: usize,
         out: &mut Vec<Diagnostic>,
     ) {
-        let Some(file) = self.module.file(written.file) else {
+        let Some(file) = self.view.file(written.file) else {
             return;
         };
         let references = references_in(&file.text, written.expr, written.json);
@@ -277,27 +261,22 @@ impl<'m> StaticScope<'m> {
     }
 
     fn has_directive(&self, written: WrittenExpr<'m>) -> bool {
-        self.module
+        self.view
             .file(written.file)
             .is_none_or(|file| written.expr.range.slice(&file.text).contains("%{"))
     }
 
     /// The winning expression of `local.NAME`.
     fn local(&self, name: &str) -> Option<WrittenExpr<'m>> {
-        let local = self.module.effective.local(name)?;
+        let local = self.view.local(name)?;
         self.written(local.attribute.origin)
     }
 
     /// A variable's `const` or `sensitive` argument when it is a literal bool.
     fn variable_flag(&self, variable: &str, argument: &str) -> Option<bool> {
         let block = self
-            .module
-            .effective
-            .get(&BlockAddress::Variable(variable.to_owned()))?;
-        // Whether the argument is set at all depends on every block of it.
-        for block_ref in block.base.iter().chain(&block.overrides) {
-            self.read(block_ref.file);
-        }
+            .view
+            .effective(&BlockAddress::Variable(variable.to_owned()))?;
         let attribute = block.body.attribute(argument)?;
         self.written(attribute.origin)?.expr.as_bool()
     }

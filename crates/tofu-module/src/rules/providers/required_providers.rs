@@ -11,11 +11,11 @@
 use tofu_syntax::{Attribute, Block, Code, Diagnostic, Expr, ExprKind, ObjectItem};
 
 use super::expr_view::has_references;
-use super::names::{provider_part_problem, source_address_error};
 use super::references::static_reference_parts;
 use super::FileScope;
 use crate::expr::content::StringContent;
 use crate::expr::traversal::Part;
+use crate::names::{provider_part_problem, source_address_error};
 
 /// Checks the entries of one `required_providers` block.
 pub(super) fn check(scope: &FileScope<'_>, block: &Block, out: &mut Vec<Diagnostic>) {

@@ -6,7 +6,7 @@
 
 use tofu_syntax::Code;
 
-use crate::{analyze, Config, InputFile, ParseCache};
+use crate::{analyze, AnalysisCache, Config, InputFile};
 
 /// One diagnostic of the three codes, as a test compares it.
 #[derive(Debug, PartialEq)]
@@ -27,7 +27,7 @@ fn found(files: &[(&str, &str)]) -> Vec<Found> {
         .iter()
         .map(|(name, text)| InputFile::text(*name, *text))
         .collect();
-    let module = analyze(&inputs, &Config::default(), &mut ParseCache::new());
+    let module = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
     module
         .diagnostics
         .iter()

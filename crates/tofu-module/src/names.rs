@@ -1,11 +1,27 @@
-//! Provider local names (`diagnostics.md` §4.11) and provider source addresses
-//! (§4.13), as OpenTofu's `registry-address` library judges them.
+//! The names OpenTofu accepts: HCL identifiers, provider local names
+//! (`diagnostics.md` §4.11) and provider source addresses (§4.13), as
+//! OpenTofu's `registry-address` library judges them. Declarations read it to
+//! decide which `provider` blocks OpenTofu keeps; the rules, to report.
 //!
 //! A provider name part is one DNS label under IDNA's lookup rules. For ASCII
 //! that means letters, digits and `-`, no leading or trailing `-`, and case
 //! folded to lowercase. Names with other characters are reported only for the
 //! rules that do not depend on the IDNA tables (empty, `.`, `--`); hostnames
 //! likewise only for what ASCII rules decide.
+
+/// An HCL identifier: a letter or `_`, then letters, digits, `_` or `-`.
+pub(crate) fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// True when OpenTofu keeps a `provider` block of this local name: one with
+/// an invalid or non-normalised local name is dropped (no declaration, no
+/// base, no duplicate).
+pub(crate) fn is_kept_provider_name(name: &str) -> bool {
+    local_name_problem(name).is_none()
+}
 
 /// Why a provider name part is invalid: the REASON of OpenTofu's details.
 pub(crate) fn provider_part_problem(name: &str) -> Option<&'static str> {
@@ -28,18 +44,18 @@ pub(crate) fn provider_part_problem(name: &str) -> Option<&'static str> {
 
 /// The normalised form of a valid name part: lowercase. Only ASCII letters
 /// are folded; other characters are left as written.
-pub(super) fn normalized_provider_part(name: &str) -> String {
+pub(crate) fn normalized_provider_part(name: &str) -> String {
     name.to_ascii_lowercase()
 }
 
 /// What is wrong with a provider local name (§4.11).
-pub(super) enum LocalNameProblem {
+pub(crate) enum LocalNameProblem {
     Invalid(&'static str),
     NotNormalized(String),
 }
 
 /// `None` when `name` is a valid, normalised local name.
-pub(super) fn local_name_problem(name: &str) -> Option<LocalNameProblem> {
+pub(crate) fn local_name_problem(name: &str) -> Option<LocalNameProblem> {
     if let Some(reason) = provider_part_problem(name) {
         return Some(LocalNameProblem::Invalid(reason));
     }
@@ -48,7 +64,7 @@ pub(super) fn local_name_problem(name: &str) -> Option<LocalNameProblem> {
 }
 
 /// The detail OpenTofu gives for a local name problem.
-pub(super) fn local_name_detail(name: &str, problem: &LocalNameProblem) -> String {
+pub(crate) fn local_name_detail(name: &str, problem: &LocalNameProblem) -> String {
     match problem {
         LocalNameProblem::Invalid(reason) => {
             format!("{name} is an invalid provider local name: {reason}")
@@ -61,7 +77,7 @@ pub(super) fn local_name_detail(name: &str, problem: &LocalNameProblem) -> Strin
 
 /// An error of a provider source address: summary and detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct SourceError {
+pub(crate) struct SourceError {
     pub summary: &'static str,
     pub detail: String,
 }
@@ -69,7 +85,7 @@ pub(super) struct SourceError {
 const DEFAULT_REGISTRY_HOST: &str = "registry.opentofu.org";
 
 /// Checks a `required_providers` `source` (§4.13), in OpenTofu's order.
-pub(super) fn source_address_error(source: &str) -> Option<SourceError> {
+pub(crate) fn source_address_error(source: &str) -> Option<SourceError> {
     let parts: Vec<&str> = source.split('/').collect();
     if parts.len() > 3 || parts.iter().any(|part| part.is_empty()) {
         return Some(SourceError {
@@ -242,6 +258,16 @@ fn is_ascii_dns_label(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identifiers() {
+        for name in ["a", "_x", "a-b", "é1", "web_1"] {
+            assert!(is_identifier(name), "{name}");
+        }
+        for name in ["", "1a", "-a", "a.b", "a b", "a/b"] {
+            assert!(!is_identifier(name), "{name}");
+        }
+    }
 
     #[test]
     fn local_names() {

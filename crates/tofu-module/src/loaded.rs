@@ -1,32 +1,18 @@
-//! The phases of a module's analysis and the types each one produces, built
-//! complete and then only read:
+//! Phase 1 of a module's analysis: the files of a module directory, their
+//! roles and their parses ([`LoadedModule`]), and the one-file view the
+//! as-written rules read ([`FileView`]).
 //!
-//! 1. [`LoadedModule`]: every input file with its role (primary, override,
-//!    shadowed, ignored) and, for loaded files, its parse. The as-written rules
-//!    read one [`ModuleFile`] at a time, which is why their results can be
-//!    cached per file.
-//! 2. [`DeclaredModule`]: the loaded module plus what its primary files
-//!    declare ([`Declarations`]) and what became of each primary block
-//!    ([`BlockFate`]).
-//! 3. [`MergedModule`]: the declared module plus the effective configuration
-//!    after override merging, and the fate of each override block. The rules
-//!    that judge the merged result read this.
-//!
-//! Each phase owns the one before it and derefs to it, so later phases (and
-//! `tofu-ide`, through [`crate::ModuleAnalysis`]) read `module.files` or
-//! `module.declarations` without knowing which phase produced them; an earlier
-//! phase cannot see what a later one computes. This module holds data only:
-//! the code of each phase lives in `analysis`, `declarations` and `merge`.
+//! The phases are built complete and then only read; each owns the one
+//! before it and derefs to it: [`LoadedModule`] here,
+//! [`crate::declarations::DeclaredModule`] (what the primary files declare,
+//! and what became of each block), [`crate::merge::MergedModule`] (the
+//! effective configuration after override merging). Each phase's type lives
+//! with the code that builds it, so a module imports only the phases before
+//! its own. This module holds data only: loading itself is `analysis`.
 
-use rustc_hash::FxHashMap as HashMap;
-use std::ops::Deref;
 use std::sync::Arc;
 
 use tofu_syntax::{Attribute, Block, FileId, LineIndex, Location, SourceFile, TextRange};
-
-use crate::address::BlockAddress;
-use crate::declarations::Declarations;
-use crate::effective::EffectiveModule;
 
 /// What a file is to its module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +54,7 @@ pub struct ModuleFile {
 
 impl ModuleFile {
     pub fn is_tofu(&self) -> bool {
-        self.name.ends_with(".tofu") || self.name.ends_with(".tofu.json")
+        is_tofu_name(&self.name)
     }
 
     pub fn is_json(&self) -> bool {
@@ -138,6 +124,11 @@ impl ModuleFile {
             )
         }
     }
+}
+
+/// True for a `.tofu` or `.tofu.json` file name.
+pub(crate) fn is_tofu_name(name: &str) -> bool {
+    name.ends_with(".tofu") || name.ends_with(".tofu.json")
 }
 
 /// A top-level block (or a `data` block nested in a `check`) of a loaded file.
@@ -236,91 +227,5 @@ impl LoadedModule {
             (Some(file), None) => file.name.clone(),
             (None, _) => String::from("?"),
         }
-    }
-}
-
-/// What OpenTofu makes of one top-level block of a loaded file (or of a
-/// `data` block nested in a `check`). Hover and the rules read this instead of
-/// deciding it again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BlockFate {
-    /// A primary block OpenTofu keeps as the declaration of its identity.
-    Declared,
-    /// A primary block declaring an identity again: OpenTofu reports it and
-    /// keeps `kept` (the first one, or the last for variables, outputs and
-    /// module calls).
-    Duplicate { kept: BlockRef },
-    /// A primary block without an identity that OpenTofu accumulates
-    /// (`terraform`, `language`, `locals`, `moved`, `import`, `removed`).
-    Accumulated,
-    /// An override block merged into the effective block of `target`.
-    Overrides { target: BlockAddress },
-    /// An override block merged into the module's settings or locals
-    /// (`terraform`, `locals`).
-    MergedInto,
-    /// An override block with nothing to override.
-    NoBase,
-    /// A block type OpenTofu refuses in override files (`language`, `check`,
-    /// `moved`, `import`, `removed`).
-    ForbiddenInOverride,
-    /// Dropped while decoding: nothing of it is declared or merged.
-    Dropped(DropReason),
-}
-
-/// Why OpenTofu dropped a block while decoding it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DropReason {
-    /// Not a top-level block type.
-    UnknownBlockType,
-    /// The wrong number of labels for its type.
-    WrongLabels,
-    /// A `provider` block whose local name is invalid or not normalised.
-    InvalidProviderName,
-}
-
-/// Phase 2: the loaded module and what its primary files declare.
-#[derive(Debug)]
-pub struct DeclaredModule {
-    pub loaded: LoadedModule,
-    /// Shared with the analysis before an edit that kept every file's shape.
-    pub declarations: Arc<Declarations>,
-    /// The fate of every top-level block of the primary files (and of the
-    /// `data` block a `check` declares).
-    pub primary_fates: Arc<HashMap<BlockRef, BlockFate>>,
-}
-
-/// Phase 3: the declared module and its effective configuration.
-#[derive(Debug)]
-pub struct MergedModule {
-    pub declared: DeclaredModule,
-    pub effective: EffectiveModule,
-    /// The fate of every top-level block of the override files.
-    pub override_fates: Arc<HashMap<BlockRef, BlockFate>>,
-}
-
-impl MergedModule {
-    /// What OpenTofu makes of a block; `None` for a block of a file it does
-    /// not load, or one it never reads (a `check`'s second `data` block).
-    pub fn fate(&self, block: BlockRef) -> Option<&BlockFate> {
-        self.declared
-            .primary_fates
-            .get(&block)
-            .or_else(|| self.override_fates.get(&block))
-    }
-}
-
-impl Deref for DeclaredModule {
-    type Target = LoadedModule;
-
-    fn deref(&self) -> &LoadedModule {
-        &self.loaded
-    }
-}
-
-impl Deref for MergedModule {
-    type Target = DeclaredModule;
-
-    fn deref(&self) -> &DeclaredModule {
-        &self.declared
     }
 }

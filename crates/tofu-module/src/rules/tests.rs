@@ -1,0 +1,98 @@
+//! The registry's contract: a rule on one identity that reads another
+//! identity is caught, deterministically and by name.
+
+use tofu_syntax::{Diagnostic, FileId};
+
+use super::*;
+use crate::loaded::BlockRef;
+use crate::{analyze, AnalysisCache, Config, InputFile, ModuleAnalysis};
+
+fn module(files: &[(&str, &str)]) -> ModuleAnalysis {
+    let inputs: Vec<InputFile> = files
+        .iter()
+        .map(|(name, text)| InputFile::text(*name, *text))
+        .collect();
+    analyze(&inputs, &Config::default(), &mut AnalysisCache::new())
+}
+
+/// Every violation `rules` commit on every identity of `analysis`.
+fn violations_of(rules: &[IdentityRule], analysis: &ModuleAnalysis) -> Vec<Violation> {
+    let mut all = Vec::new();
+    for block in &analysis.effective.blocks {
+        let mut view = IdentityView::new(analysis, block);
+        all.extend(run_identity_rules(rules, &mut view).1);
+    }
+    all
+}
+
+/// Deliberately wrong: reads the block after its own, another identity's.
+fn reads_the_next_block(view: &IdentityView<'_>, _out: &mut Vec<Diagnostic>) {
+    if let Some(base) = view.effective().base {
+        let next = BlockRef {
+            index: base.index + 1,
+            ..base
+        };
+        let _ = view.block(next);
+    }
+}
+
+/// Deliberately wrong: reads a file holding none of its blocks.
+fn reads_the_first_file(view: &IdentityView<'_>, _out: &mut Vec<Diagnostic>) {
+    let _ = view.file(FileId(0));
+}
+
+const WRONG: &[IdentityRule] = &[
+    IdentityRule {
+        name: "reads-the-next-block",
+        phase: Phase::Load,
+        check: reads_the_next_block,
+    },
+    IdentityRule {
+        name: "reads-the-first-file",
+        phase: Phase::Load,
+        check: reads_the_first_file,
+    },
+];
+
+#[test]
+fn a_rule_reading_another_identity_is_caught() {
+    let analysis = module(&[
+        ("a.tf", "variable \"a\" {}\n"),
+        ("b.tf", "variable \"b\" {}\nvariable \"c\" {}\n"),
+    ]);
+    let violations = violations_of(WRONG, &analysis);
+    let by_rule = |name: &str| {
+        violations
+            .iter()
+            .filter(|violation| violation.rule == name)
+            .count()
+    };
+    // `b` reads `c`; `a` and `c` ask for blocks that do not exist, which is
+    // refused all the same (the view does not know what is there).
+    assert_eq!(by_rule("reads-the-next-block"), 3, "{violations:#?}");
+    // `b` and `c` read `a.tf`; `a` reads its own file.
+    assert_eq!(by_rule("reads-the-first-file"), 2, "{violations:#?}");
+    assert!(
+        violations
+            .iter()
+            .all(|violation| violation.read.starts_with("block")
+                || violation.read.starts_with("file"))
+    );
+}
+
+#[test]
+fn the_registered_identity_rules_read_only_their_own_blocks() {
+    let analysis = module(&[
+        (
+            "main.tf",
+            "variable \"a\" {\n  type = number\n  default = 1\n}\nresource \"aws_instance\" \"web\" {}\nvariable \"a\" {}\n",
+        ),
+        (
+            "override.tf",
+            "variable \"a\" {\n  type = string\n}\nresource \"aws_instance\" \"web\" {\n  ami = \"x\"\n}\n",
+        ),
+        ("other.tf", "variable \"b\" {}\n"),
+    ]);
+    assert!(analysis.effective.blocks.len() >= 3);
+    assert_eq!(violations_of(IDENTITY_RULES, &analysis), []);
+}
