@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use tofu_module::schema::meta_arguments;
+use tofu_module::schema::top_level;
 use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleAnalysis};
 use tofu_syntax::{Block, TextRange};
 
@@ -284,13 +284,16 @@ fn meta_argument_items(
     proposed: &[CompletionItem],
     replace: TextRange,
 ) -> Vec<CompletionItem> {
-    let (arguments, blocks) = meta_arguments(&block.kind);
+    let Some(schema) = top_level(&block.kind) else {
+        return Vec::new();
+    };
     let taken = |name: &str| {
         block.body.attribute(name).is_some()
             || block.body.blocks.iter().any(|b| b.kind == name)
             || proposed.iter().any(|item| item.label == name)
     };
-    let arguments = arguments
+    let arguments = schema
+        .arguments
         .iter()
         .filter(|name| !taken(name))
         .map(|name| CompletionItem {
@@ -300,8 +303,8 @@ fn meta_argument_items(
             insert_text: format!("{name} = "),
             replace,
         });
-    let blocks = blocks
-        .iter()
+    let blocks = schema
+        .block_kinds()
         .filter(|name| !taken(name))
         .map(|name| CompletionItem {
             label: (*name).to_owned(),

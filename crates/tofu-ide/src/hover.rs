@@ -12,6 +12,7 @@
 use std::fmt::Write as _;
 
 use tofu_module::reference_sites::{RefTarget, ReferenceSite};
+use tofu_module::schema::{top_level, Rest};
 use tofu_module::show::{
     render_as_written, render_block, render_locals, render_terraform, Provenance,
 };
@@ -99,8 +100,10 @@ fn reference_hover(analysis: &ModuleAnalysis, site: &ReferenceSite) -> Option<Ho
     })
 }
 
-/// On the name of an argument of a block that has an effective view: whether
-/// that argument is in effect, and what replaced it or what it replaces.
+/// On the name of an argument of a block that has an effective view: what
+/// defines the argument when OpenTofu does (a meta-argument, from OpenTofu's
+/// schema table), whether it is in effect, and what replaced it or what it
+/// replaces.
 fn attribute_note(analysis: &ModuleAnalysis, at: &BlockAt<'_>, offset: u32) -> Option<String> {
     let attr = at
         .block
@@ -114,6 +117,19 @@ fn attribute_note(analysis: &ModuleAnalysis, at: &BlockAt<'_>, offset: u32) -> O
         range: attr.range,
     };
     let name = &attr.name;
+    let kind = &at.block.kind;
+    let defined_by = top_level(kind)
+        .filter(|schema| schema.defines_argument(name))
+        .and_then(|schema| match schema.rest {
+            Rest::DefinedBy(owner) => Some(owner),
+            Rest::Nothing | Rest::Entries => None,
+        });
+    let meta = match defined_by {
+        Some(owner) => format!(
+            "`{name}` is a meta-argument: OpenTofu defines it in every `{kind}` block, and {owner} defines the rest of the body.\n\n"
+        ),
+        None => String::new(),
+    };
     let note = match effective.body.attribute(name) {
         Some(current) if current.origin == here && current.superseded.is_empty() => {
             format!("`{name}` here is in effect: no override changes it.\n")
@@ -145,7 +161,7 @@ fn attribute_note(analysis: &ModuleAnalysis, at: &BlockAt<'_>, offset: u32) -> O
             None => format!("`{name}` here is not in the effective configuration.\n"),
         },
     };
-    Some(note)
+    Some(meta + &note)
 }
 
 fn code_block(code: &str) -> String {
@@ -420,9 +436,24 @@ fn as_written_hover(found: &FileInModule<'_>, at: &BlockAt<'_>) -> String {
 /// Why OpenTofu drops the block, as hover says it.
 fn dropped_note(at: &BlockAt<'_>, reason: DropReason) -> String {
     match reason {
-        DropReason::WrongLabels => {
-            "OpenTofu rejects this block: its labels are wrong, so it is dropped.".to_owned()
-        }
+        DropReason::WrongLabels => match top_level(&at.block.kind) {
+            Some(schema) if schema.labels.is_empty() => format!(
+                "OpenTofu rejects this block: `{}` blocks take no labels, so it is dropped.",
+                schema.kind
+            ),
+            Some(schema) => format!(
+                "OpenTofu rejects this block: `{}` blocks take {} ({}), so it is dropped.",
+                schema.kind,
+                match schema.labels.len() {
+                    1 => "one label".to_owned(),
+                    n => format!("{n} labels"),
+                },
+                schema.labels.join(", ")
+            ),
+            None => {
+                "OpenTofu rejects this block: its labels are wrong, so it is dropped.".to_owned()
+            }
+        },
         DropReason::UnknownBlockType => format!(
             "OpenTofu rejects this block: `{}` is not a top-level block type.",
             at.block.kind

@@ -205,7 +205,7 @@ provider "my_test" {
     );
     assert_eq!(
         note("main.tf", "resource"),
-        "OpenTofu rejects this block: its labels are wrong, so it is dropped."
+        "OpenTofu rejects this block: `resource` blocks take 2 labels (type, name), so it is dropped."
     );
     assert_eq!(
         note("main.tf", "bogus"),
@@ -221,7 +221,7 @@ provider "my_test" {
     );
     assert_eq!(
         note("main.tf", "terraform"),
-        "OpenTofu rejects this block: its labels are wrong, so it is dropped."
+        "OpenTofu rejects this block: `terraform` blocks take no labels, so it is dropped."
     );
 }
 
@@ -597,9 +597,16 @@ fn completion_in_a_primary_block_offers_meta_arguments_not_yet_set() {
             "sensitive [de] variable meta-argument",
             "nullable [de] variable meta-argument",
             "ephemeral [de] variable meta-argument",
+            // The checker accepts `const`; completion reads the same table.
+            "const [de] variable meta-argument",
             "deprecated [de] variable meta-argument",
             "validation [de] variable block",
         ]
+    );
+    // Every block type OpenTofu defines is in that table, `moved` too.
+    assert_eq!(
+        complete("//- main.tf\nmoved {\n  from = a.b\n  $0\n}\n"),
+        ["to [] moved meta-argument"]
     );
     // After `=` there is nothing to offer here; at the top level of a primary file neither.
     assert!(complete("//- main.tf\nvariable \"a\" {\n  type = $0\n}\n").is_empty());
@@ -626,6 +633,13 @@ fn hover_on_an_argument_says_whether_it_is_in_effect() {
     assert_eq!(
         note("override.tf", "instance_type"),
         "`instance_type` here is in effect; it replaces `main.tf:3`."
+    );
+    // OpenTofu's schema table says who defines an argument.
+    let counted = "//- main.tf\nresource \"aws_instance\" \"web\" {\n  count = 2\n}\n";
+    let markdown = hover(&with_cursor(counted, "main.tf", "count"));
+    assert!(
+        markdown.contains("`count` is a meta-argument: OpenTofu defines it in every `resource` block, and the provider defines the rest of the body."),
+        "{markdown}"
     );
     let plain = "//- main.tf\nvariable \"a\" {\n  type = string\n}\n";
     let markdown = hover(&with_cursor(plain, "main.tf", "type"));

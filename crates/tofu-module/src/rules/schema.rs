@@ -20,7 +20,10 @@ use crate::expr::suggest::did_you_mean;
 use crate::loaded::{FileRole, FileView};
 use crate::names::is_identifier;
 use crate::rules::ModuleView;
-use crate::schema::top_level_labels;
+use crate::schema::{
+    top_level, BlockSchema, ASSERT, ENCRYPTION, FALLBACK, MANAGED_LIFECYCLE_ARGUMENTS,
+    PRECONDITION, TERRAFORM, TOP_LEVEL, VALIDATION,
+};
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     let file = view.file;
@@ -55,23 +58,6 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// What a body of an OpenTofu-defined block may hold.
-struct Schema {
-    arguments: &'static [&'static str],
-    required: &'static [&'static str],
-    /// Nested block types and their label names.
-    blocks: &'static [(&'static str, &'static [&'static str])],
-}
-
-const CONDITION: Schema = Schema {
-    arguments: &["condition", "error_message"],
-    required: &["condition", "error_message"],
-    blocks: &[],
-};
-const NO_LABELS: &[&str] = &[];
-const NAME: &[&str] = &["name"];
-const TYPE_NAME: &[&str] = &["type", "name"];
-
 struct Checker {
     file: FileId,
     json: bool,
@@ -97,7 +83,7 @@ impl Checker {
             );
             return;
         }
-        let Some(label_names) = top_level_labels(&block.kind) else {
+        let Some(schema) = top_level(&block.kind) else {
             let (summary, mut detail) = if self.json {
                 (
                     "Extraneous JSON object property",
@@ -109,23 +95,9 @@ impl Checker {
                     format!("Blocks of type \"{}\" are not expected here.", block.kind),
                 )
             };
-            const TOP_LEVEL: [&str; 14] = [
-                "terraform",
-                "language",
-                "provider",
-                "variable",
-                "locals",
-                "output",
-                "module",
-                "resource",
-                "data",
-                "ephemeral",
-                "check",
-                "moved",
-                "import",
-                "removed",
-            ];
-            if let Some(kind) = did_you_mean(&block.kind, TOP_LEVEL) {
+            if let Some(kind) =
+                did_you_mean(&block.kind, TOP_LEVEL.iter().map(|schema| schema.kind))
+            {
                 detail.push_str(&format!(" Did you mean \"{kind}\"?"));
             }
             out.push(
@@ -134,7 +106,7 @@ impl Checker {
             );
             return;
         };
-        if let Some(diagnostic) = check_labels(self.file, self.json, block, label_names) {
+        if let Some(diagnostic) = check_labels(self.file, self.json, block, schema.labels) {
             out.push(diagnostic);
             return;
         }
@@ -142,35 +114,10 @@ impl Checker {
         let overridden = !self.primary;
         match block.kind.as_str() {
             "terraform" => self.terraform(block, out),
-            "language" if !overridden => self.body(
-                block,
-                &Schema {
-                    arguments: &["edition", "experiments"],
-                    required: &[],
-                    blocks: &[("compatible_with", NO_LABELS)],
-                },
-                out,
-            ),
+            "language" if !overridden => self.body(block, schema, out),
             "variable" => {
-                self.body(
-                    block,
-                    &Schema {
-                        arguments: &[
-                            "description",
-                            "default",
-                            "type",
-                            "sensitive",
-                            "ephemeral",
-                            "const",
-                            "deprecated",
-                            "nullable",
-                        ],
-                        required: &[],
-                        blocks: &[("validation", NO_LABELS)],
-                    },
-                    out,
-                );
-                self.conditions(block, "validation", out);
+                self.body(block, schema, out);
+                self.conditions(block, &VALIDATION, out);
             }
             "output" => {
                 let postconditions: Vec<&Block> =
@@ -181,34 +128,18 @@ impl Checker {
                             .with_detail("Output values may have preconditions, but not postconditions: an output has no result to check after it is evaluated."),
                     );
                 }
-                self.body_except(
-                    block,
-                    &Schema {
-                        arguments: &[
-                            "description",
-                            "value",
-                            "depends_on",
-                            "sensitive",
-                            "ephemeral",
-                            "deprecated",
-                        ],
-                        required: if overridden { &[] } else { &["value"] },
-                        blocks: &[("precondition", NO_LABELS)],
-                    },
-                    &["postcondition"],
-                    out,
-                );
-                self.conditions(block, "precondition", out);
+                self.body_except(block, schema, &["postcondition"], out);
+                self.conditions(block, &PRECONDITION, out);
             }
             "locals" => {
                 for nested in &block.body.blocks {
                     self.unexpected_block(nested, out);
                 }
             }
-            "resource" | "data" | "ephemeral" => self.resource(block, out),
+            "resource" | "data" | "ephemeral" => self.resource(block, schema, out),
             "module" => {
                 self.reserved_blocks(block, &["locals", "provider"], "module", out);
-                self.meta_lifecycle(block, &["enabled"], None, out);
+                self.meta_lifecycle(block, schema, None, out);
                 self.repetition(block, out);
             }
             "provider" => {
@@ -223,55 +154,16 @@ impl Checker {
                 self.reserved_blocks(block, &["lifecycle", "locals"], "provider", out);
             }
             "check" if !overridden => {
-                self.body(
-                    block,
-                    &Schema {
-                        arguments: &[],
-                        required: &[],
-                        blocks: &[("data", TYPE_NAME), ("assert", NO_LABELS)],
-                    },
-                    out,
-                );
-                self.conditions(block, "assert", out);
+                self.body(block, schema, out);
+                self.conditions(block, &ASSERT, out);
             }
-            "moved" if !overridden => self.body(
-                block,
-                &Schema {
-                    arguments: &["from", "to"],
-                    required: &["from", "to"],
-                    blocks: &[],
-                },
-                out,
-            ),
-            "import" if !overridden => self.body(
-                block,
-                &Schema {
-                    arguments: &["to", "id", "identity", "provider", "for_each"],
-                    required: &["to"],
-                    blocks: &[],
-                },
-                out,
-            ),
+            "moved" | "import" if !overridden => self.body(block, schema, out),
             "removed" if !overridden => {
-                self.body(
-                    block,
-                    &Schema {
-                        arguments: &["from"],
-                        required: &["from"],
-                        blocks: &[("lifecycle", NO_LABELS), ("provisioner", &["type"])],
-                    },
-                    out,
-                );
-                for lifecycle in block.body.blocks_of_kind("lifecycle") {
-                    self.body(
-                        lifecycle,
-                        &Schema {
-                            arguments: &["destroy"],
-                            required: &[],
-                            blocks: &[],
-                        },
-                        out,
-                    );
+                self.body(block, schema, out);
+                if let Some(lifecycle_schema) = schema.nested("lifecycle") {
+                    for lifecycle in block.body.blocks_of_kind("lifecycle") {
+                        self.body(lifecycle, lifecycle_schema, out);
+                    }
                 }
             }
             _ => {}
@@ -279,21 +171,7 @@ impl Checker {
     }
 
     fn terraform(&self, block: &Block, out: &mut Vec<Diagnostic>) {
-        self.body(
-            block,
-            &Schema {
-                arguments: &["required_version", "experiments", "language"],
-                required: &[],
-                blocks: &[
-                    ("backend", &["type"]),
-                    ("cloud", NO_LABELS),
-                    ("required_providers", NO_LABELS),
-                    ("provider_meta", &["provider"]),
-                    ("encryption", NO_LABELS),
-                ],
-            },
-            out,
-        );
+        self.body(block, &TERRAFORM, out);
         for nested in &block.body.blocks {
             match nested.kind.as_str() {
                 "required_providers" | "provider_meta" => {
@@ -307,87 +185,47 @@ impl Checker {
         }
     }
 
+    /// An `encryption` block, two levels deep: its targets, and their
+    /// `fallback` blocks (whose own bodies are not read).
     fn encryption(&self, block: &Block, out: &mut Vec<Diagnostic>) {
-        const METHOD_AND_FALLBACK: Schema = Schema {
-            arguments: &["method"],
-            required: &[],
-            blocks: &[("fallback", NO_LABELS)],
-        };
-        self.body(
-            block,
-            &Schema {
-                arguments: &[],
-                required: &[],
-                blocks: &[
-                    ("key_provider", TYPE_NAME),
-                    ("method", TYPE_NAME),
-                    ("state", NO_LABELS),
-                    ("plan", NO_LABELS),
-                    ("remote_state_data_sources", NO_LABELS),
-                ],
-            },
-            out,
-        );
+        self.body(block, &ENCRYPTION, out);
         for nested in &block.body.blocks {
+            let Some(schema) = ENCRYPTION.nested(&nested.kind) else {
+                continue;
+            };
             match nested.kind.as_str() {
-                "state" | "plan" => self.body(
-                    nested,
-                    &Schema {
-                        arguments: &["enforced", "method"],
-                        required: &[],
-                        blocks: &[("fallback", NO_LABELS)],
-                    },
-                    out,
-                ),
+                "state" | "plan" => self.body(nested, schema, out),
                 "remote_state_data_sources" => {
-                    self.body(
-                        nested,
-                        &Schema {
-                            arguments: &[],
-                            required: &[],
-                            blocks: &[("default", NO_LABELS), ("remote_state_data_source", NAME)],
-                        },
-                        out,
-                    );
+                    self.body(nested, schema, out);
+                    // Every block inside, known or not, is read as a target.
+                    let default = schema.nested("default").unwrap_or(&FALLBACK);
                     for inner in &nested.body.blocks {
-                        self.body(inner, &METHOD_AND_FALLBACK, out);
+                        self.body(inner, schema.nested(&inner.kind).unwrap_or(default), out);
                     }
                 }
                 _ => continue,
             }
             for fallback in nested.body.blocks_of_kind("fallback") {
-                self.body(fallback, &METHOD_AND_FALLBACK, out);
+                self.body(fallback, &FALLBACK, out);
             }
         }
     }
 
-    fn resource(&self, block: &Block, out: &mut Vec<Diagnostic>) {
+    fn resource(&self, block: &Block, schema: &BlockSchema, out: &mut Vec<Diagnostic>) {
         let kind = block.kind.as_str();
         self.reserved_blocks(block, &["locals"], kind, out);
         match kind {
-            "resource" => self.meta_lifecycle(
-                block,
-                &[
-                    "create_before_destroy",
-                    "prevent_destroy",
-                    "destroy",
-                    "ignore_changes",
-                    "replace_triggered_by",
-                    "enabled",
-                ],
-                None,
-                out,
-            ),
+            "resource" => self.meta_lifecycle(block, schema, None, out),
             "data" => self.meta_lifecycle(
                 block,
-                &["enabled"],
+                schema,
                 Some("Invalid data resource lifecycle argument"),
                 out,
             ),
             _ => {
                 self.meta_lifecycle(
                     block,
-                    &["enabled"],
+                    schema,
                     Some("Invalid lifecycle configuration for ephemeral resource"),
                     out,
                 );
@@ -414,35 +252,27 @@ impl Checker {
         self.repetition(block, out);
     }
 
-    /// A `lifecycle` block of `resource`, `data`, `ephemeral` or `module`.
-    /// `special_summary` is the wording for a resource argument in the wrong
-    /// kind of block (data and ephemeral resources accept only `enabled`).
+    /// A `lifecycle` block of `resource`, `data`, `ephemeral` or `module`
+    /// (`schema` is the block's). `special_summary` is the wording for a
+    /// managed resource's argument in another kind of block (data and
+    /// ephemeral resources accept only `enabled`).
     fn meta_lifecycle(
         &self,
         block: &Block,
-        allowed: &[&str],
+        schema: &BlockSchema,
         special_summary: Option<&str>,
         out: &mut Vec<Diagnostic>,
     ) {
-        const RESOURCE_ARGUMENTS: [&str; 5] = [
-            "create_before_destroy",
-            "prevent_destroy",
-            "destroy",
-            "ignore_changes",
-            "replace_triggered_by",
-        ];
-        let conditions: &[(&str, &[&str])] = if block.kind == "module" {
-            &[]
-        } else {
-            &[("precondition", NO_LABELS), ("postcondition", NO_LABELS)]
+        let Some(lifecycle_schema) = schema.nested("lifecycle") else {
+            return;
         };
         for lifecycle in block.body.blocks_of_kind("lifecycle") {
             for attr in &lifecycle.body.attributes {
-                if allowed.contains(&attr.name.as_str()) {
+                if lifecycle_schema.defines_argument(&attr.name) {
                     continue;
                 }
                 match special_summary {
-                    Some(summary) if RESOURCE_ARGUMENTS.contains(&attr.name.as_str()) => {
+                    Some(summary) if MANAGED_LIFECYCLE_ARGUMENTS.contains(&attr.name.as_str()) => {
                         // The ephemeral wording points at the lifecycle header.
                         let range = if block.kind == "ephemeral" {
                             lifecycle.header
@@ -463,13 +293,14 @@ impl Checker {
                 }
             }
             for nested in &lifecycle.body.blocks {
-                match conditions.iter().find(|(kind, _)| *kind == nested.kind) {
-                    Some((_, labels)) => {
-                        if let Some(diagnostic) = check_labels(self.file, self.json, nested, labels)
+                match lifecycle_schema.nested(&nested.kind) {
+                    Some(condition) => {
+                        if let Some(diagnostic) =
+                            check_labels(self.file, self.json, nested, condition.labels)
                         {
                             out.push(diagnostic);
                         } else if self.primary {
-                            self.body(nested, &CONDITION, out);
+                            self.body(nested, condition, out);
                         }
                     }
                     None => out.push(self.unsupported_block(nested)),
@@ -479,27 +310,28 @@ impl Checker {
     }
 
     /// `validation`/`precondition`/`assert` blocks: read in primary files only.
-    fn conditions(&self, block: &Block, kind: &str, out: &mut Vec<Diagnostic>) {
+    fn conditions(&self, block: &Block, condition: &BlockSchema, out: &mut Vec<Diagnostic>) {
         if !self.primary {
             return;
         }
-        for nested in block.body.blocks_of_kind(kind) {
+        for nested in block.body.blocks_of_kind(condition.kind) {
             if nested.labels.is_empty() {
-                self.body(nested, &CONDITION, out);
+                self.body(nested, condition, out);
             }
         }
     }
 
-    fn body(&self, block: &Block, schema: &Schema, out: &mut Vec<Diagnostic>) {
+    fn body(&self, block: &Block, schema: &BlockSchema, out: &mut Vec<Diagnostic>) {
         self.body_except(block, schema, &[], out);
     }
 
     /// Checks a body against a schema; `already_reported` names nested block
-    /// types the caller reports itself.
+    /// types the caller reports itself. Arguments are required in primary
+    /// files only.
     fn body_except(
         &self,
         block: &Block,
-        schema: &Schema,
+        schema: &BlockSchema,
         already_reported: &[&str],
         out: &mut Vec<Diagnostic>,
     ) {
@@ -513,16 +345,19 @@ impl Checker {
             if already_reported.contains(&nested.kind.as_str()) {
                 continue;
             }
-            match schema.blocks.iter().find(|(kind, _)| *kind == nested.kind) {
-                Some((_, labels)) => {
-                    if let Some(diagnostic) = check_labels(self.file, self.json, nested, labels) {
+            match schema.nested(&nested.kind) {
+                Some(nested_schema) => {
+                    if let Some(diagnostic) =
+                        check_labels(self.file, self.json, nested, nested_schema.labels)
+                    {
                         out.push(diagnostic);
                     }
                 }
                 None => out.push(self.unsupported_block(nested)),
             }
         }
-        for required in schema.required {
+        let required = if self.primary { schema.required } else { &[] };
+        for required in required {
             if body.attribute(required).is_none() {
                 let at = if self.json { body.close } else { body.open };
                 let at = at.unwrap_or(block.header);
