@@ -2,8 +2,9 @@
 //! files, configuration and workspace folders (`initialize` and
 //! `initialized` are in [`crate::initialize`]).
 //!
-//! Each one updates the session synchronously, before any `.await` (STYLE.md
-//! rule 9: notifications can interleave at await points), then schedules the
+//! Each one updates the session synchronously, before any `.await`
+//! (ARCHITECTURE.md, `tofu-lsp`: notifications can interleave at await
+//! points), then schedules the
 //! affected module directories. Documents whose name lacks a configuration
 //! extension, or that are not `file:` URIs, or that match `exclude`, are not
 //! tracked.

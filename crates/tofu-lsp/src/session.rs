@@ -3,7 +3,7 @@
 //! directory what was published and whether a worker is on it.
 //!
 //! Handlers change the session synchronously, before their first `.await`
-//! (STYLE.md rule 9), and never hold the lock across an `.await`. Analysis runs
+//! (ARCHITECTURE.md, `tofu-lsp`), and never hold the lock across an `.await`. Analysis runs
 //! outside the lock on jobs taken from the host; publishing works from
 //! snapshots. The lock is a `std::sync::Mutex`: a panic while it is held
 //! poisons it, and [`crate::server::Shared::session`] recovers the state,

@@ -1,7 +1,7 @@
 //! OpenTofu's own block schemas (`diagnostics.md` §4.1), as one table: the
 //! top-level block types and their labels, and for every block OpenTofu
 //! defines, the arguments and nested blocks it defines there. The checker
-//! (`rules::schema`), completion and hover all read this table, so what
+//! (`rules::bodies`), completion and hover all read this table, so what
 //! OpenTofu accepts is written once.
 //!
 //! Where a provider, a provisioner, a backend, the called module or a key

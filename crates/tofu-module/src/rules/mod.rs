@@ -24,7 +24,7 @@ pub(crate) mod blocks;
 pub(crate) mod module_calls;
 pub(crate) mod providers;
 pub(crate) mod references;
-pub(crate) mod schema;
+pub(crate) mod bodies;
 pub(crate) mod types;
 pub(crate) mod variables;
 pub(crate) mod versions;
@@ -69,7 +69,7 @@ pub(crate) struct ModuleRule {
 }
 
 pub(crate) const FILE_RULES: &[FileCheck] = &[
-    FileCheck::Decoding(schema::check),
+    FileCheck::Decoding(bodies::check),
     FileCheck::Decoding(providers::check),
     FileCheck::Decoding(references::check),
     FileCheck::AfterDecoding(blocks::check),
@@ -94,7 +94,7 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
     ModuleRule {
         name: "duplicate-imports",
         phase: Phase::Load,
-        check: schema::duplicate_imports,
+        check: bodies::duplicate_imports,
     },
     ModuleRule {
         name: "module-calls",

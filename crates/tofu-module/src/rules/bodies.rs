@@ -1,5 +1,6 @@
-//! Checks on blocks as written, before anything is merged: OpenTofu's own
-//! schemas (`diagnostics.md` §4.1) with `unsupported-block`,
+//! Checks on the bodies of blocks as written, before anything is merged,
+//! against OpenTofu's own schemas (the table in `crate::schema`,
+//! `diagnostics.md` §4.1): `unsupported-block`,
 //! `unsupported-argument`, `missing-required-argument`, `invalid-block-labels`
 //! and `misplaced-required-providers`; names (`invalid-name`,
 //! `reserved-variable-name`, `reserved-block-type`, `reserved-argument-name`,
