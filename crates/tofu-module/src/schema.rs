@@ -338,7 +338,26 @@ pub const TOP_LEVEL: &[&BlockSchema] = &[
 /// The schema of a top-level block type, or `None` for a type OpenTofu does
 /// not define at the top level.
 pub fn top_level(kind: &str) -> Option<&'static BlockSchema> {
-    TOP_LEVEL.iter().copied().find(|schema| schema.kind == kind)
+    // A match, not a search of TOP_LEVEL: declarations ask this for every
+    // block after every edit (the test below keeps the two in step).
+    let schema = match kind {
+        "terraform" => &TERRAFORM,
+        "language" => &LANGUAGE,
+        "provider" => &PROVIDER,
+        "variable" => &VARIABLE,
+        "locals" => &LOCALS,
+        "output" => &OUTPUT,
+        "module" => &MODULE,
+        "resource" => &RESOURCE,
+        "data" => &DATA,
+        "ephemeral" => &EPHEMERAL,
+        "check" => &CHECK,
+        "moved" => &MOVED,
+        "import" => &IMPORT,
+        "removed" => &REMOVED,
+        _ => return None,
+    };
+    Some(schema)
 }
 
 /// The label names of a top-level block type, or `None` for a type OpenTofu

@@ -21,10 +21,10 @@
 //! their diagnostics while any error is reported.
 
 pub(crate) mod blocks;
+pub(crate) mod bodies;
 pub(crate) mod module_calls;
 pub(crate) mod providers;
 pub(crate) mod references;
-pub(crate) mod bodies;
 pub(crate) mod types;
 pub(crate) mod variables;
 pub(crate) mod versions;
