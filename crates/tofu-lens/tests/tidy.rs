@@ -56,7 +56,7 @@ fn every_module_opens_with_a_doc_paragraph_and_is_tidy() {
 /// the engine crates depend only on crates to their left.
 #[test]
 fn crate_dependency_invariants_hold() {
-    let engine = ["tofu-syntax", "tofu-module", "tofu-vfs", "tofu-ide"];
+    let engine = ["tofu-syntax", "tofu-fmt", "tofu-module", "tofu-vfs", "tofu-ide"];
     for name in engine {
         let manifest =
             fs::read_to_string(repo().join("crates").join(name).join("Cargo.toml")).unwrap();
@@ -89,6 +89,7 @@ fn crate_dependency_invariants_hold() {
 fn workspace_crates_depend_only_leftward() {
     let order = [
         "tofu-syntax",
+        "tofu-fmt",
         "tofu-module",
         "tofu-vfs",
         "tofu-ide",
