@@ -1,7 +1,9 @@
 //! The `tofu-lens` binary: argument parsing, logging setup and exit codes.
 //!
 //! Exit codes: 0 when no error was found, 1 when any error was found (or, for
-//! `show`, the address does not exist), 2 on bad usage or an unusable PATH.
+//! `show`, the address does not exist), 2 on bad usage or an unusable PATH;
+//! `fmt` has `tofu fmt`'s (2 on syntax errors, 3 when `--check` finds a file
+//! that would change).
 
 // The command line prints its usage errors to stderr by design; the library
 // crates below never print. Results go to stdout through `write_stdout` only,
@@ -56,6 +58,32 @@ enum Command {
         #[arg(short = 'j', long, value_name = "N")]
         jobs: Option<usize>,
     },
+    /// Format files as `tofu fmt` does (same options, same exit codes; `-` is stdin to stdout).
+    Fmt {
+        /// Files, directories (their .tf, .tofu, .tfvars, .tftest.hcl, .tofutest.hcl files) or
+        /// `-`. Default: `.`
+        paths: Vec<PathBuf>,
+        /// Write nothing; exit 3 when a file would change.
+        #[arg(long)]
+        check: bool,
+        /// Print a unified diff of each change.
+        #[arg(long)]
+        diff: bool,
+        /// Write the formatted files back (`--write=false` to not).
+        #[arg(long, value_name = "BOOL", default_value_t = true, num_args = 0..=1,
+              default_missing_value = "true", action = clap::ArgAction::Set)]
+        write: bool,
+        /// List the files that change (`--list=false` to not).
+        #[arg(long, value_name = "BOOL", default_value_t = true, num_args = 0..=1,
+              default_missing_value = "true", action = clap::ArgAction::Set)]
+        list: bool,
+        /// Also process subdirectories.
+        #[arg(long)]
+        recursive: bool,
+        /// Accepted for `tofu fmt` compatibility; the output has no colour.
+        #[arg(long)]
+        no_color: bool,
+    },
     /// Print the effective configuration of a module after override merging, with provenance.
     Show {
         /// The module directory (a file stands for its directory).
@@ -103,6 +131,24 @@ fn main() -> ExitCode {
                 .max(1),
         ),
         Command::Serve { .. } => run_serve(),
+        Command::Fmt {
+            paths,
+            check,
+            diff,
+            write,
+            list,
+            recursive,
+            no_color: _,
+        } => run_fmt(
+            &paths,
+            &tofu_lens::fmt::FmtOptions {
+                list,
+                write,
+                diff,
+                check,
+                recursive,
+            },
+        ),
         Command::Show {
             path,
             address,
@@ -300,6 +346,21 @@ fn check_or_report(
             None
         }
     }
+}
+
+/// `fmt`: the exit code is `tofu fmt`'s.
+fn run_fmt(paths: &[PathBuf], options: &tofu_lens::fmt::FmtOptions) -> ExitCode {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut stdin = std::io::stdin().lock();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut stderr = std::io::stderr().lock();
+    let mut io = tofu_lens::fmt::FmtIo {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        cwd,
+    };
+    ExitCode::from(tofu_lens::fmt::run(paths, options, &mut io))
 }
 
 /// Serves LSP over stdio until the client sends `exit`. Exits 2 only when the

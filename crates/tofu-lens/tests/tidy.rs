@@ -56,7 +56,13 @@ fn every_module_opens_with_a_doc_paragraph_and_is_tidy() {
 /// the engine crates depend only on crates to their left.
 #[test]
 fn crate_dependency_invariants_hold() {
-    let engine = ["tofu-syntax", "tofu-fmt", "tofu-module", "tofu-vfs", "tofu-ide"];
+    let engine = [
+        "tofu-syntax",
+        "tofu-fmt",
+        "tofu-module",
+        "tofu-vfs",
+        "tofu-ide",
+    ];
     for name in engine {
         let manifest =
             fs::read_to_string(repo().join("crates").join(name).join("Cargo.toml")).unwrap();
