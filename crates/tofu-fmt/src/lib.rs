@@ -20,6 +20,8 @@ mod lexer;
 mod quote;
 mod rewrite;
 mod structure;
+#[cfg(test)]
+mod tests;
 
 use tofu_syntax::{SyntaxError, TextRange};
 
@@ -69,21 +71,32 @@ pub fn format_edits(text: &str) -> Result<Vec<Edit>, NotFormatted> {
 }
 
 /// The edits of [`format_edits`] that fall inside the top-level blocks and
-/// attributes (whole lines of them) that `range` touches.
+/// attributes that `range` touches. Each top-level item owns its whole lines
+/// and the comments and blank lines before it (the last one also what
+/// follows it), so a range over the whole file formats the whole file.
 pub fn format_range_edits(text: &str, range: TextRange) -> Result<Vec<Edit>, NotFormatted> {
     let formatted = Formatted::new(text)?;
-    let spans: Vec<(usize, usize)> = formatted
-        .items
-        .iter()
-        .filter_map(|item| {
-            let first = formatted.tokens.get(item.tokens.start)?;
-            let last = formatted.tokens.get(item.tokens.end.checked_sub(1)?)?;
-            let start = formatted.base + first.start;
-            let end = formatted.base + last.end;
-            let touches = range.start as usize <= end && start <= range.end as usize;
-            touches.then(|| line_span(text, start, end))
-        })
-        .collect();
+    let mut spans = Vec::new();
+    let mut previous_end = 0;
+    for item in &formatted.items {
+        let Some(last) = item
+            .tokens
+            .end
+            .checked_sub(1)
+            .and_then(|last| formatted.tokens.get(last))
+        else {
+            continue;
+        };
+        let (_, line_end) = line_span(text, formatted.base + last.end, formatted.base + last.end);
+        spans.push((previous_end, line_end.max(previous_end)));
+        previous_end = line_end;
+    }
+    match spans.last_mut() {
+        Some(last) => last.1 = text.len(),
+        None => spans.push((0, text.len())),
+    }
+    let (range_start, range_end) = (range.start as usize, range.end as usize);
+    spans.retain(|(start, end)| *start <= range_end && range_start <= *end);
     Ok(formatted
         .edits(text)
         .into_iter()

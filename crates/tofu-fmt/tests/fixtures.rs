@@ -25,7 +25,10 @@ fn cases() -> Vec<PathBuf> {
         .filter(|path| path.join("input.tf").is_file())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 15, "expected the fmt fixture cases in {root:?}");
+    assert!(
+        cases.len() >= 15,
+        "expected the fmt fixture cases in {root:?}"
+    );
     cases
 }
 
@@ -88,8 +91,11 @@ fn fixtures_format_as_tofu_fmt_does() {
                     let _ = fs::remove_file(&refused_path);
                 }
                 Err(()) => {
-                    fs::write(&refused_path, "tofu fmt refuses this input: it has syntax errors\n")
-                        .unwrap();
+                    fs::write(
+                        &refused_path,
+                        "tofu fmt refuses this input: it has syntax errors\n",
+                    )
+                    .unwrap();
                     let _ = fs::remove_file(&expected_path);
                 }
             }
@@ -102,7 +108,9 @@ fn fixtures_format_as_tofu_fmt_does() {
         };
         if let Some(oracle_says) = oracle(&input) {
             if oracle_says != expected {
-                problems.push(format!("{name}: the expectation is not what tofu fmt writes"));
+                problems.push(format!(
+                    "{name}: the expectation is not what tofu fmt writes"
+                ));
             }
         }
         if ours != expected {
