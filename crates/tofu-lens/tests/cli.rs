@@ -500,3 +500,205 @@ fn a_closed_stdout_ends_show_and_check_quietly() {
         assert!(status.success(), "{args:?} exited with {status}");
     }
 }
+
+fn tofu_lens_with_stdin(args: &[&str], cwd: &Path, stdin: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A tree for `fmt`: two files to format (one in a subdirectory), one
+/// formatted, and files `fmt` never touches (JSON, hidden, other names).
+fn fmt_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("sub")).unwrap();
+    fs::create_dir_all(root.join(".hidden")).unwrap();
+    fs::write(root.join("a.tf"), "a=1\nbb = 2\n").unwrap();
+    fs::write(root.join("b.tofu"), "b = 1\n").unwrap();
+    fs::write(root.join("c.tf.json"), "{\"x\":1}").unwrap();
+    fs::write(root.join(".d.tf"), "d=1\n").unwrap();
+    fs::write(root.join("e.hcl"), "e=1\n").unwrap();
+    fs::write(root.join("sub/f.tfvars"), "f=1\n").unwrap();
+    fs::write(root.join(".hidden/g.tf"), "g=1\n").unwrap();
+    dir
+}
+
+#[test]
+fn fmt_check_lists_what_would_change_and_exits_three() {
+    let dir = fmt_tree();
+    let output = tofu_lens(&["fmt", "--check"], dir.path());
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(stdout(&output), "a.tf\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.tf")).unwrap(),
+        "a=1\nbb = 2\n"
+    );
+
+    let output = tofu_lens(
+        &["fmt", "--check", "--recursive", "--list=false"],
+        dir.path(),
+    );
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(stdout(&output), "");
+
+    let output = tofu_lens(&["fmt", "--check", "b.tofu"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn fmt_writes_lists_and_then_has_nothing_to_do() {
+    let dir = fmt_tree();
+    let output = tofu_lens(&["fmt", "--recursive"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "a.tf\nsub/f.tfvars\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.tf")).unwrap(),
+        "a  = 1\nbb = 2\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("sub/f.tfvars")).unwrap(),
+        "f = 1\n"
+    );
+    // Never touched: JSON, hidden files and directories, other extensions.
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".d.tf")).unwrap(),
+        "d=1\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".hidden/g.tf")).unwrap(),
+        "g=1\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("e.hcl")).unwrap(),
+        "e=1\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("c.tf.json")).unwrap(),
+        "{\"x\":1}"
+    );
+    let again = tofu_lens(&["fmt", "--recursive", "--check"], dir.path());
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(stdout(&again), "");
+}
+
+#[test]
+fn fmt_diff_without_writing() {
+    let dir = fmt_tree();
+    let output = tofu_lens(&["fmt", "--diff", "--write=false", "a.tf"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "a.tf\n--- old/a.tf\n+++ new/a.tf\n@@ -1,2 +1,2 @@\n-a=1\n+a  = 1\n bb = 2\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.tf")).unwrap(),
+        "a=1\nbb = 2\n"
+    );
+}
+
+#[test]
+fn fmt_stdin_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = tofu_lens_with_stdin(&["fmt", "-"], dir.path(), "x=\"${y}\"\n");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "x = y\n");
+    let output = tofu_lens_with_stdin(&["fmt", "--check", "-"], dir.path(), "x=1\n");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(stdout(&output), "");
+    let output = tofu_lens_with_stdin(&["fmt", "--diff", "-"], dir.path(), "x=1\n");
+    assert_eq!(
+        stdout(&output),
+        "--- old/<stdin>\n+++ new/<stdin>\n@@ -1 +1 @@\n-x=1\n+x = 1\n"
+    );
+    let output = tofu_lens_with_stdin(&["fmt", "-"], dir.path(), "x = {\n");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("<stdin>:"));
+}
+
+#[test]
+fn fmt_syntax_errors_bad_names_and_missing_paths_exit_two() {
+    let dir = fmt_tree();
+    fs::write(dir.path().join("broken.tf"), "x = {\n").unwrap();
+    let output = tofu_lens(&["fmt", "--check"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    // As tofu fmt: under --check nothing is listed once a file is refused.
+    assert_eq!(stdout(&output), "");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("broken.tf:"));
+    // Without --check the other files are still formatted.
+    let output = tofu_lens(&["fmt"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "a.tf\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("broken.tf")).unwrap(),
+        "x = {\n"
+    );
+
+    assert_eq!(
+        tofu_lens(&["fmt", "e.hcl"], dir.path()).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        tofu_lens(&["fmt", "missing.tf"], dir.path()).status.code(),
+        Some(2)
+    );
+}
+
+/// With `TOFU_LENS_ORACLE_DIR` naming OpenTofu's binary: the same listing,
+/// diff and exit code as `tofu fmt` on the same tree. Skipped without it.
+#[test]
+fn fmt_agrees_with_tofu_fmt_when_the_oracle_is_present() {
+    let Some(oracle) = std::env::var_os("TOFU_LENS_ORACLE_DIR")
+        .map(|dir| Path::new(&dir).join("tofu"))
+        .filter(|tofu| tofu.is_file())
+    else {
+        return;
+    };
+    for args in [
+        &["-check"][..],
+        &["-check", "-recursive"][..],
+        &["-diff", "-write=false", "-recursive"][..],
+        &["-recursive"][..],
+    ] {
+        let ours_dir = fmt_tree();
+        let theirs_dir = fmt_tree();
+        let ours_args: Vec<String> = std::iter::once("fmt".to_owned())
+            .chain(args.iter().map(|arg| format!("-{arg}")))
+            .collect();
+        let ours = Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+            .args(&ours_args)
+            .current_dir(ours_dir.path())
+            .output()
+            .unwrap();
+        let theirs = Command::new(&oracle)
+            .arg("fmt")
+            .args(args)
+            .env("TF_CLI_CONFIG_FILE", "/dev/null")
+            .current_dir(theirs_dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
+        assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}");
+        for file in ["a.tf", "sub/f.tfvars"] {
+            assert_eq!(
+                fs::read(ours_dir.path().join(file)).unwrap(),
+                fs::read(theirs_dir.path().join(file)).unwrap(),
+                "{args:?} {file}"
+            );
+        }
+    }
+}
