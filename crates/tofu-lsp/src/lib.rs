@@ -3,7 +3,8 @@
 //! module), settings, workspace scanning and file watching, and when to
 //! analyse and publish per module directory.
 //!
-//! Analysis lives in `tofu-ide` and below; this crate knows nothing of HCL.
+//! Analysis lives in `tofu-ide` and below, formatting in `tofu-fmt`; this
+//! crate knows nothing of HCL.
 //! State is a [`session::Session`] behind one short-held lock; handlers change
 //! it before their first `.await`, and analysis runs outside the lock. Logs go
 //! through `tracing` (the binary sends them to stderr); nothing here prints,
@@ -11,6 +12,7 @@
 
 mod document;
 mod editing;
+mod formatting;
 mod initialize;
 mod notifications;
 pub mod position;

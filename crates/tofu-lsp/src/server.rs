@@ -18,7 +18,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::session::Session;
 use crate::settings::Settings;
-use crate::{editing, initialize, notifications, requests};
+use crate::{editing, formatting, initialize, notifications, requests};
 
 /// How the server behaves beyond what the client configures.
 #[derive(Clone, Debug)]
@@ -259,5 +259,16 @@ impl LanguageServer for Server {
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         editing::rename(&self.shared, params).await
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        formatting::formatting(&self.shared, params).await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        formatting::range_formatting(&self.shared, params).await
     }
 }

@@ -749,3 +749,109 @@ async fn ignored_names_get_only_the_file_ignored_hint() {
     assert!(hover.is_null());
     client.shutdown().await;
 }
+
+/// Applies LSP text edits (UTF-16 positions, `\n` line breaks) to `text`.
+fn apply_lsp_edits(text: &str, edits: &Value) -> String {
+    let offset = |position: &Value| {
+        let line = position["line"].as_u64().unwrap() as usize;
+        let character = position["character"].as_u64().unwrap() as usize;
+        let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        let mut bytes = 0;
+        for c in text[line_start..].chars() {
+            if units >= character || c == '\n' {
+                break;
+            }
+            units += c.len_utf16();
+            bytes += c.len_utf8();
+        }
+        line_start + bytes
+    };
+    let mut edits: Vec<&Value> = edits.as_array().unwrap().iter().collect();
+    edits.sort_by_key(|edit| offset(&edit["range"]["start"]));
+    let mut out = text.to_owned();
+    for edit in edits.iter().rev() {
+        let (start, end) = (
+            offset(&edit["range"]["start"]),
+            offset(&edit["range"]["end"]),
+        );
+        out.replace_range(start..end, edit["newText"].as_str().unwrap());
+    }
+    out
+}
+
+#[tokio::test]
+async fn formatting_gives_minimal_edits_and_none_for_syntax_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let main = root.join("main.tf");
+    let text = "resource aws_instance web {\nami=\"x\"\n  instance_type = \"${var.t}\"\n}\n\nlocals {\n     name = \"😀\"   # smile\n     id=1\n}\n";
+    fs::write(&main, text).unwrap();
+    let mut client = start(&root).await;
+    let advertised = &client.initialize_result["capabilities"];
+    assert_eq!(advertised["documentFormattingProvider"], true);
+    assert_eq!(advertised["documentRangeFormattingProvider"], true);
+    client.open(&main, 1, text);
+    client
+        .wait_for_diagnostics(&main, |p| p["version"] == 1)
+        .await;
+
+    let options = json!({"tabSize": 2, "insertSpaces": true});
+    let edits = client
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri(&main)}, "options": options}),
+        )
+        .await;
+    let formatted = "resource \"aws_instance\" \"web\" {\n  ami           = \"x\"\n  instance_type = var.t\n}\n\nlocals {\n  name = \"😀\" # smile\n  id   = 1\n}\n";
+    assert_eq!(apply_lsp_edits(text, &edits), formatted);
+    // Minimal: small edits where the text changes, not one whole-file edit.
+    let edits = edits.as_array().unwrap();
+    assert!(edits.len() >= 6, "{edits:?}");
+    assert!(edits
+        .iter()
+        .all(|edit| edit["newText"].as_str().unwrap().len() < 40));
+
+    // Range formatting: only the block the range touches (the locals).
+    let edits = client
+        .request(
+            "textDocument/rangeFormatting",
+            json!({"textDocument": {"uri": uri(&main)}, "options": options,
+                   "range": {"start": {"line": 7, "character": 0}, "end": {"line": 7, "character": 3}}}),
+        )
+        .await;
+    assert_eq!(
+        apply_lsp_edits(text, &edits),
+        text.replace(
+            "     name = \"😀\"   # smile\n     id=1",
+            "  name = \"😀\" # smile\n  id   = 1"
+        )
+    );
+
+    // A syntax error: no edits.
+    client.change(&main, 2, [8, 0, 9, 0], "");
+    client
+        .wait_for_diagnostics(&main, |p| p["version"] == 2)
+        .await;
+    let edits = client
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri(&main)}, "options": options}),
+        )
+        .await;
+    assert_eq!(edits, json!([]));
+
+    // A document that is not open, or JSON: nothing to say.
+    let json_file = root.join("x.tf.json");
+    fs::write(&json_file, "{}").unwrap();
+    for path in [&json_file, &root.join("other.tf")] {
+        let edits = client
+            .request(
+                "textDocument/formatting",
+                json!({"textDocument": {"uri": uri(path)}, "options": options}),
+            )
+            .await;
+        assert_eq!(edits, Value::Null);
+    }
+    client.shutdown().await;
+}
