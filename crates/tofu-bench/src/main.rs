@@ -18,12 +18,15 @@
 //! own analysis time from its log) and `memory` (peak RSS after indexing the
 //! corpus, with `lsp-index`, the time indexing took). The peer (`peer.rs`):
 //! `hcl2json-parse`, HashiCorp's parser compiled to WASM on the same files.
+//! Formatting (`fmt.rs`): `fmt-tree` against OpenTofu's `tofu fmt` on the
+//! corpus, `fmt-1000-lines` against parsing the same file.
 //! Absolute times on a shared machine are noisy; the ratios are what we track.
 
 // A command-line tool: its report goes to stdout.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod editing;
+mod fmt;
 mod lsp;
 mod machine;
 mod peer;
@@ -147,8 +150,9 @@ fn edit_label(module: &mut [InputFile], keystroke: usize) {
 
 fn main() {
     // Arguments: [CORPUS_DIR] [--only CASE]. --only runs one case (a name of the
-    // table, or `peer`) 20 times as often, for profiling; `memory` and the peer
-    // keep their usual number of runs.
+    // table, or `peer`, or `fmt` for the formatting cases) 20 times as often,
+    // for profiling; `memory`, the peer and the fmt trees keep their usual
+    // number of runs.
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // --peers DIR: tofu-ls and terraform-ls from DIR, side by side (peers.rs).
     let peers_dir = args.iter().position(|a| a == "--peers").map(|i| {
@@ -382,7 +386,12 @@ fn main() {
         ));
     }
 
-    let server_cases = ["lsp-keystroke", "memory"];
+    if wanted("fmt-1000-lines") || wanted("fmt") {
+        let text = fmt::unformatted_big_file(&editing::module_with_big_file(module.clone()));
+        fmt::file_cases(&text, runs(101), &mut samples);
+    }
+
+    let server_cases = ["lsp-keystroke", "memory", "fmt-tree", "fmt"];
     let binary = if server_cases.iter().any(|case| wanted(case)) {
         match serve::server_binary() {
             Ok(binary) => Some(binary),
@@ -417,6 +426,17 @@ fn main() {
             }
             Err(error) => skipped.push(format!("lsp-keystroke: {error}")),
         }
+    }
+    if let (Some(binary), true) = (&binary, wanted("fmt-tree") || wanted("fmt")) {
+        // Five runs even under --only: tofu fmt takes seconds on the tree.
+        fmt::tree_cases(
+            binary,
+            &corpus,
+            &corpus_input,
+            5,
+            &mut samples,
+            &mut skipped,
+        );
     }
     let mut peak_rss: Vec<u64> = Vec::new();
     if let (Some(binary), true) = (&binary, wanted("memory")) {
@@ -572,6 +592,14 @@ fn main() {
         "< 0.2",
         cold_over_peer < 0.2,
     );
+    let fmt_over_tofu = median("fmt-tree") / median("tofu-fmt-tree");
+    row(
+        "fmt-tree / tofu-fmt-tree",
+        fmt_over_tofu,
+        format!("{fmt_over_tofu:.3}"),
+        "≤ 0.2",
+        fmt_over_tofu <= 0.2,
+    );
     peak_rss.sort_unstable();
     let megabytes = |bytes: u64| bytes as f64 / 1e6;
     let peak_mb = peak_rss
@@ -613,6 +641,13 @@ fn main() {
              builds the declarations whole and merges that file's identities again \
              (edit-label / check-full-module = {:.2}).",
             median("edit-label") / median("check-full-module")
+        );
+    }
+    let fmt_over_parse = median("fmt-1000-lines") / median("parse-1000-lines");
+    if !fmt_over_parse.is_nan() {
+        println!(
+            "fmt-1000-lines / parse-1000-lines = {fmt_over_parse:.2}: formatting a file (the \
+             syntax check included) against parsing it."
         );
     }
     let host_over_edit = median("edit-one-host") / median("edit-one");
