@@ -8,7 +8,9 @@ OpenTofu's fmt fixtures (`*_in.tf` of internal/command/testdata/fmt, from
 5,000) files made by perturbing the blanks of corpus files at random
 (seeded): indentation stripped, doubled or made up, alignment collapsed,
 spaces around operators removed or added, blank lines and trailing blanks
-added, CRLF line breaks. Heredoc bodies are never touched.
+added, CRLF line breaks; and, for tofu fmt's rewrites, block labels
+unquoted and simple values wrapped as "${...}". Heredoc bodies are never
+touched.
 
 All inputs are written to two temporary trees; `tofu fmt -recursive` formats
 one in place and `BIN fmt --recursive` the other, then the trees are compared
@@ -36,6 +38,8 @@ import time
 
 SUFFIXES = (".tf", ".tofu", ".tfvars", ".tftest.hcl", ".tofutest.hcl")
 HEREDOC_OPEN = re.compile(r"<<-?([A-Za-z_][A-Za-z0-9_-]*)\s*$")
+BLOCK_HEADER = re.compile(r'^(\s*[A-Za-z_][\w-]*)((?:\s+"[A-Za-z_][\w-]*")+)(\s*\{.*)$')
+SIMPLE_ATTRIBUTE = re.compile(r'^(\s*[A-Za-z_][\w-]*\s*=\s*)([A-Za-z_][\w.\-\[\]()*, ]*)$')
 OPERATORS = ["==", "!=", "<=", ">=", "&&", "||", "=>", "=", ",", ":", "?", "+", "*", "/", "%", "(", ")", "[", "]", "{", "}"]
 
 
@@ -117,7 +121,8 @@ def perturb(text, rng):
     """One perturbed copy of `text`; heredoc bodies are kept as they are."""
     lines = text.split("\n")
     ops = rng.sample(
-        ["strip", "double", "random-indent", "collapse", "nospace", "spaces", "blank", "trailing", "tabs"],
+        ["strip", "double", "random-indent", "collapse", "nospace", "spaces", "blank", "trailing", "tabs",
+         "unquote-labels", "interpolate"],
         rng.randint(1, 4),
     )
     rate = rng.choice([0.1, 0.3, 0.7, 1.0])
@@ -147,6 +152,14 @@ def perturb(text, rng):
                     body = map_code(body, remove_spaces)
                 elif op == "spaces" and not opened:
                     body = map_code(body, lambda code: add_spaces(code, rng))
+                elif op == "unquote-labels" and not opened:
+                    header = BLOCK_HEADER.match(body)
+                    if header:
+                        body = header.group(1) + header.group(2).replace('"', "") + header.group(3)
+                elif op == "interpolate" and not opened:
+                    attribute = SIMPLE_ATTRIBUTE.match(body)
+                    if attribute and attribute.group(2).count("(") == attribute.group(2).count(")"):
+                        body = attribute.group(1) + '"${' + attribute.group(2).rstrip() + '}"'
                 elif op == "trailing" and not opened:
                     body = body + rng.choice([" ", "  ", "\t", " \t"])
             line = indent + body
