@@ -11,6 +11,11 @@
 //! processed, and the exit code is 2 (with `check`, nothing is listed then).
 //! Stdin is written to stdout formatted, or as a diff with `diff`, or not at
 //! all with `check`.
+//!
+//! `--diff` runs the system's `diff -u` on two temporary files, as
+//! `tofu fmt -diff` does, so the hunks are the same as its; where there is
+//! no `diff` program, a built-in Myers diff prints an equivalent unified
+//! diff (which may pair equal lines differently).
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -122,7 +127,7 @@ impl Run {
             if changed {
                 let _ = io
                     .stdout
-                    .write_all(unified_diff("<stdin>", &text, &formatted).as_bytes());
+                    .write_all(diff_text("<stdin>", &text, &formatted).as_bytes());
             }
         } else if !self.options.check {
             let _ = io.stdout.write_all(formatted.as_bytes());
@@ -241,7 +246,7 @@ impl Run {
         if self.options.diff {
             let _ = io
                 .stdout
-                .write_all(unified_diff(&shown, &text, &formatted).as_bytes());
+                .write_all(diff_text(&shown, &text, &formatted).as_bytes());
         }
     }
 
@@ -306,6 +311,42 @@ fn clean(path: &Path) -> PathBuf {
         }
     }
     out.iter().map(|component| component.as_os_str()).collect()
+}
+
+/// The diff `--diff` prints: the system's `diff -u`, as `tofu fmt` runs
+/// it, or [`unified_diff`] when it cannot be run.
+fn diff_text(name: &str, old: &str, new: &str) -> String {
+    system_diff(name, old, new).unwrap_or_else(|| unified_diff(name, old, new))
+}
+
+fn system_diff(name: &str, old: &str, new: &str) -> Option<String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "tofu-lens-fmt-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir(&dir).ok()?;
+    let (old_path, new_path) = (dir.join("old"), dir.join("new"));
+    let output = std::fs::write(&old_path, old)
+        .and_then(|()| std::fs::write(&new_path, new))
+        .and_then(|()| {
+            std::process::Command::new("diff")
+                .arg(format!("--label=old/{name}"))
+                .arg(format!("--label=new/{name}"))
+                .arg("-u")
+                .arg(&old_path)
+                .arg(&new_path)
+                .output()
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output.ok()?;
+    // 1: the files differ (0 would be no difference, >1 trouble).
+    if output.status.code() != Some(1) {
+        return None;
+    }
+    String::from_utf8(output.stdout).ok()
 }
 
 /// A unified diff (three lines of context) between `old` and `new`, headed
