@@ -387,17 +387,16 @@ fn locals_hover(analysis: &ModuleAnalysis, at: &BlockAt<'_>) -> String {
                     block: at.block_ref,
                     attr: index,
                 };
-                shown.push(EffectiveLocal {
-                    name: attr.name.clone(),
-                    base: entry,
-                    overrides: Vec::new(),
-                    attribute: EffectiveAttribute {
+                shown.push(EffectiveLocal::as_written(
+                    attr.name.clone(),
+                    entry,
+                    EffectiveAttribute {
                         name: attr.name.clone(),
                         origin,
                         value: attr.expr.range,
                         superseded: Vec::new(),
                     },
-                });
+                ));
             }
         }
     }

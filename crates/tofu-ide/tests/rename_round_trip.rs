@@ -122,7 +122,15 @@ impl Module {
                     .into_owned();
                 file.diagnostics
                     .iter()
-                    .map(|d| (name.clone(), d.code.as_str().to_owned(), d.summary.clone()))
+                    // A summary may name the variable (`unused-declaration`):
+                    // compared without the rename's suffix.
+                    .map(|d| {
+                        (
+                            name.clone(),
+                            d.code.as_str().to_owned(),
+                            d.summary.replace(SUFFIX, ""),
+                        )
+                    })
                     .collect::<Vec<_>>()
             })
             .collect();

@@ -46,6 +46,22 @@ impl CheckReport {
 #[derive(Debug)]
 pub struct MissingPath(pub PathBuf);
 
+/// The configuration `check` starts from, before each directory's
+/// `.tofu-lens.toml`: the given OpenTofu version (or the default), and
+/// `unused-declaration` off unless `unused` (those hints are for editors;
+/// in CI they are opt-in, and a severity in the file replaces this).
+pub fn check_config(tofu_version: Option<String>, unused: bool) -> Config {
+    let severity_overrides = if unused {
+        Vec::new()
+    } else {
+        vec![(tofu_syntax::Code::UnusedDeclaration, None)]
+    };
+    Config {
+        tofu_version: tofu_version.unwrap_or_else(|| tofu_module::DEFAULT_TOFU_VERSION.to_owned()),
+        severity_overrides,
+    }
+}
+
 /// Finds the module directories of `paths` (a directory is walked; a file stands
 /// for the directory holding it; each directory is checked once) and analyses
 /// each one, on every core; the report lists them in path order.

@@ -54,6 +54,10 @@ enum Command {
         /// changed, then report what remains.
         #[arg(long)]
         fix: bool,
+        /// Also report variables, local values and data sources nothing refers to
+        /// (unused-declaration hints, off unless this or .tofu-lens.toml turns them on).
+        #[arg(long)]
+        unused: bool,
         /// How many module directories to analyse at once [default: every core]
         #[arg(short = 'j', long, value_name = "N")]
         jobs: Option<usize>,
@@ -121,14 +125,19 @@ fn main() -> ExitCode {
             format,
             tofu_version,
             fix,
+            unused,
             jobs,
         } => run_check(
             paths,
             format,
             tofu_version,
-            fix,
-            jobs.unwrap_or_else(tofu_lens::parallel::default_jobs)
-                .max(1),
+            CheckOptions {
+                fix,
+                unused,
+                jobs: jobs
+                    .unwrap_or_else(tofu_lens::parallel::default_jobs)
+                    .max(1),
+            },
         ),
         Command::Serve { .. } => run_serve(),
         Command::Fmt {
@@ -158,24 +167,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// The switches of `check` beyond its paths and format.
+struct CheckOptions {
+    fix: bool,
+    unused: bool,
+    jobs: usize,
+}
+
 fn run_check(
     paths: Vec<PathBuf>,
     format: CheckFormat,
     tofu_version_flag: Option<String>,
-    fix: bool,
-    jobs: usize,
+    options: CheckOptions,
 ) -> ExitCode {
+    let CheckOptions { fix, unused, jobs } = options;
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths
     };
-    let config = Config {
-        tofu_version: tofu_version_flag
-            .clone()
-            .unwrap_or_else(|| DEFAULT_TOFU_VERSION.to_owned()),
-        ..Config::default()
-    };
+    let config = check::check_config(tofu_version_flag.clone(), unused);
     if !config.tofu_version_is_valid() {
         eprintln!(
             "tofu-lens check: --tofu-version {:?} is not a version; using {DEFAULT_TOFU_VERSION}",

@@ -98,7 +98,12 @@ fn effective_configuration_fixtures() {
 #[test]
 fn diagnostics_fixtures() {
     run_fixtures("expected.diagnostics", 20, |case| {
-        let report = check::check_paths(&[case.to_path_buf()], &Config::default(), None).unwrap();
+        let report = check::check_paths(
+            &[case.to_path_buf()],
+            &check::check_config(None, false),
+            None,
+        )
+        .unwrap();
         render::short(&report, case)
     });
 }
@@ -118,8 +123,12 @@ fn examples_match_their_expectations() {
         }
         n_examples += 1;
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let report =
-            check::check_paths(std::slice::from_ref(&dir), &Config::default(), None).unwrap();
+        let report = check::check_paths(
+            std::slice::from_ref(&dir),
+            &check::check_config(None, false),
+            None,
+        )
+        .unwrap();
         let actual = render::short(&report, &dir);
         failures.extend(expect_file(
             &expectations.join(format!("{name}.diagnostics")),

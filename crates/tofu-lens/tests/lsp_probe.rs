@@ -50,7 +50,7 @@ fn lsp_probe_sees_what_check_reports() {
     seen.sort();
 
     let check = Command::new(binary)
-        .args(["check", "--format", "json", "."])
+        .args(["check", "--unused", "--format", "json", "."])
         .current_dir(&example)
         .output()
         .unwrap();

@@ -127,11 +127,16 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
     );
     let merged = judged.merged;
     diagnostics.extend(judged.load);
-    // What OpenTofu reports once loading succeeded (building the module
-    // tree, `validate`) is reported only when loading reported no error.
-    if !diagnostics.iter().any(Diagnostic::is_error) {
-        diagnostics.extend(judged.validate);
+    // Each later phase of OpenTofu runs only when the ones before it
+    // reported no error: building the module tree, the graph's cycle check,
+    // then `validate`'s walk.
+    for phase in [judged.tree, judged.cycles, judged.walk] {
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            break;
+        }
+        diagnostics.extend(phase);
     }
+    diagnostics.extend(judged.unused);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

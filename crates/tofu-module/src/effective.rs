@@ -15,6 +15,7 @@ use tofu_syntax::{Attribute, Block, Body, FileId, TextRange};
 use crate::address::BlockAddress;
 use crate::declarations::LocalRef;
 use crate::loaded::BlockRef;
+use crate::node_refs::NodeReferences;
 
 /// Where a part of the effective configuration was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -147,6 +148,8 @@ pub struct EffectiveBlock {
     /// write), so re-analysing after a keystroke does not rebuild the bodies
     /// of thousands of untouched blocks.
     pub body: Arc<EffectiveBody>,
+    /// Its references, by evaluation unit (filled after merging).
+    pub(crate) references: Arc<NodeReferences>,
 }
 
 /// One local value after merging.
@@ -157,6 +160,25 @@ pub struct EffectiveLocal {
     /// Override entries applied to it, in order.
     pub overrides: Vec<LocalRef>,
     pub attribute: EffectiveAttribute,
+    /// Its references (filled after merging).
+    pub(crate) references: Arc<NodeReferences>,
+}
+
+impl EffectiveLocal {
+    /// A local value as one definition writes it, with no overrides.
+    pub fn as_written(
+        name: String,
+        base: LocalRef,
+        attribute: EffectiveAttribute,
+    ) -> EffectiveLocal {
+        EffectiveLocal {
+            name,
+            base,
+            overrides: Vec::new(),
+            attribute,
+            references: Arc::default(),
+        }
+    }
 }
 
 /// A `required_version` of the module and whether OpenTofu 1.12 reads it.

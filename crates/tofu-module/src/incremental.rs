@@ -39,15 +39,20 @@ use crate::declarations::{
     address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of, BlockFate,
     Declarations, DeclaredModule,
 };
+use crate::declared_names::DeclaredNames;
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
+use crate::graph;
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, LoadedModule};
 use crate::merge::{
     merge_identity, merge_local, merge_terraform, no_base_diagnostics, override_file_diagnostics,
     MergedModule, OverridePlan,
 };
-use crate::rules::{self, IdentityView, ModuleView, Phase, Reads};
+use crate::node_refs::{self, Node};
+use crate::rules::{
+    self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
+};
 use crate::store::FileStore;
 
 /// What incremental analysis keeps between the analyses of one directory,
@@ -96,6 +101,7 @@ struct Previous {
     declarations: Arc<Declarations>,
     primary_fates: Arc<HashMap<BlockRef, BlockFate>>,
     plan: Arc<OverridePlan>,
+    names: Arc<DeclaredNames>,
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
     memos: Memos,
@@ -144,25 +150,44 @@ impl Files {
 /// depends on.
 #[derive(Clone, Debug, Default)]
 struct Buckets {
-    /// Duplicates of an identity, what merging into it reported, and what
-    /// the rules on it found that OpenTofu reports while loading.
-    identities: HashMap<BlockAddress, Vec<Diagnostic>>,
+    /// Duplicates of an identity and what merging into it reported.
+    merged: HashMap<BlockAddress, Vec<Diagnostic>>,
     /// Duplicates of a local value.
     locals: HashMap<String, Vec<Diagnostic>>,
     /// What merging reported on one override file alone.
     override_files: HashMap<FileId, Vec<Diagnostic>>,
-    /// What the rules on an identity found that OpenTofu reports only once
-    /// loading succeeded.
-    validate: HashMap<BlockAddress, Vec<Diagnostic>>,
+    /// What the rules on each identity and local value found, with the
+    /// names they asked about.
+    rules: HashMap<Node, Judgement>,
+}
+
+/// What the rules on one identity or local value found.
+#[derive(Clone, Debug, Default)]
+struct Judgement {
+    findings: IdentityFindings,
+    names: NameReads,
 }
 
 impl Buckets {
     fn all_load(&self) -> impl Iterator<Item = &Diagnostic> {
-        let identities = self.identities.values().flatten();
+        let merged = self.merged.values().flatten();
         let locals = self.locals.values().flatten();
-        identities
+        let rules = self.rules.values().flat_map(|judged| &judged.findings.load);
+        merged
             .chain(locals)
             .chain(self.override_files.values().flatten())
+            .chain(rules)
+    }
+
+    fn all_tree(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.rules.values().flat_map(|judged| &judged.findings.tree)
+    }
+
+    fn walk(&self) -> impl Iterator<Item = (&Node, &[Diagnostic])> {
+        self.rules
+            .iter()
+            .filter(|(_, judged)| !judged.findings.walk.is_empty())
+            .map(|(node, judged)| (node, judged.findings.walk.as_slice()))
     }
 }
 
@@ -171,8 +196,16 @@ pub(crate) struct Judged {
     pub(crate) merged: MergedModule,
     /// What OpenTofu reports while loading, unsorted.
     pub(crate) load: Vec<Diagnostic>,
-    /// What OpenTofu reports only once loading succeeded, unsorted.
-    pub(crate) validate: Vec<Diagnostic>,
+    /// What OpenTofu reports while building the module tree, once loading
+    /// succeeded.
+    pub(crate) tree: Vec<Diagnostic>,
+    /// Dependency cycles, reported once the tree was built.
+    pub(crate) cycles: Vec<Diagnostic>,
+    /// What `validate`'s walk reports when there is no cycle: each node's
+    /// findings unless a node it depends on failed.
+    pub(crate) walk: Vec<Diagnostic>,
+    /// Declarations nothing refers to (tofu-lens's own hint).
+    pub(crate) unused: Vec<Diagnostic>,
 }
 
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
@@ -208,12 +241,13 @@ pub(crate) fn declare_merge_and_judge(
     let Built {
         declared,
         plan,
+        names,
         mut effective,
         buckets,
         files,
     } = built;
     let mut load: Vec<Diagnostic> = buckets.all_load().cloned().collect();
-    let mut validate: Vec<Diagnostic> = buckets.validate.values().flatten().cloned().collect();
+    let mut tree: Vec<Diagnostic> = buckets.all_tree().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut load);
     effective.terraform = merge_terraform(&declared, &mut load);
     let merged = MergedModule {
@@ -221,13 +255,15 @@ pub(crate) fn declare_merge_and_judge(
         effective,
         override_fates: Arc::clone(&plan.fates),
     };
-    memos.judge(&merged, &mut load, &mut validate);
+    memos.judge(&merged, &mut load, &mut tree);
+    let graph = graph::judge(&merged, buckets.walk());
     retained.previous = Some(Box::new(Previous {
         discovery,
         files,
         declarations: Arc::clone(&merged.declarations),
         primary_fates: Arc::clone(&merged.primary_fates),
         plan,
+        names,
         effective: merged.effective.clone(),
         buckets,
         memos,
@@ -235,7 +271,10 @@ pub(crate) fn declare_merge_and_judge(
     Judged {
         merged,
         load,
-        validate,
+        tree,
+        cycles: graph.cycles,
+        walk: graph.walk,
+        unused: graph.unused,
     }
 }
 
@@ -289,7 +328,7 @@ impl Memos {
         &mut self,
         module: &MergedModule,
         load: &mut Vec<Diagnostic>,
-        validate: &mut Vec<Diagnostic>,
+        tree: &mut Vec<Diagnostic>,
     ) {
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
@@ -303,7 +342,7 @@ impl Memos {
             });
             let out = match rule.phase {
                 Phase::Load => &mut *load,
-                Phase::Validate => &mut *validate,
+                Phase::Tree | Phase::Walk => &mut *tree,
             };
             out.extend(memo.diagnostics.iter().cloned());
         }
@@ -314,6 +353,7 @@ impl Memos {
 struct Built {
     declared: DeclaredModule,
     plan: Arc<OverridePlan>,
+    names: Arc<DeclaredNames>,
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
     files: Files,
@@ -330,9 +370,10 @@ fn whole(loaded: LoadedModule, store: &mut FileStore, retained: &mut Retained) -
 /// (the identities and their order change), but an identity or local value
 /// with no block in a changed file, before or after the edit, has the same
 /// blocks as before, so its merge and what it reported are taken from the
-/// analysis before. What merging reports on override files is redone for
-/// all of them: whether a local value exists, and its "Did you mean", may
-/// have changed.
+/// analysis before; its rules are judged again only when a name they asked
+/// about changed. What merging reports on override files is redone for all
+/// of them: whether a local value exists, and its "Did you mean", may have
+/// changed.
 fn reshaped(
     previous: Previous,
     changed: &[FileId],
@@ -357,6 +398,7 @@ fn reshaped(
     let keep = Keep {
         effective: &previous.effective,
         buckets: &previous.buckets,
+        names: &previous.names,
         touched,
     };
     build(declared, files, Some(keep), store, retained)
@@ -368,6 +410,7 @@ fn reshaped(
 struct Keep<'a> {
     effective: &'a EffectiveModule,
     buckets: &'a Buckets,
+    names: &'a DeclaredNames,
     touched: Touched,
 }
 
@@ -381,6 +424,11 @@ fn build(
     retained: &mut Retained,
 ) -> Built {
     let plan = OverridePlan::new(&declared);
+    let names = DeclaredNames::of(&declared, &plan);
+    let name_changes = keep
+        .as_ref()
+        .map(|keep| keep.names.changes(&names))
+        .unwrap_or_default();
     let mut buckets = Buckets::default();
     let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
     for (address, base) in plan.identities(&declared) {
@@ -390,15 +438,22 @@ fn build(
         });
         if let Some((keep, block)) = kept {
             blocks.push(Arc::clone(block));
-            if let Some(found) = keep.buckets.identities.get(address) {
-                buckets.identities.insert(address.clone(), found.clone());
+            if let Some(found) = keep.buckets.merged.get(address) {
+                buckets.merged.insert(address.clone(), found.clone());
             }
-            if let Some(found) = keep.buckets.validate.get(address) {
-                buckets.validate.insert(address.clone(), found.clone());
+            let node = Node::Block(address.clone());
+            match keep.buckets.rules.get(&node) {
+                Some(judged) if !judged.names.touched_by(&name_changes) => {
+                    buckets.rules.insert(node, judged.clone());
+                }
+                // No bucket: the rules found nothing and asked about no name.
+                None => {}
+                Some(_) => judge_rules(&declared, Subject::Block(block), &names, &mut buckets),
             }
         } else if let Some(block) = judge_identity(
             &declared,
             &plan,
+            &names,
             store,
             retained,
             address,
@@ -420,7 +475,15 @@ fn build(
             if let Some(found) = keep.buckets.locals.get(name) {
                 buckets.locals.insert(name.clone(), found.clone());
             }
-        } else if let Some(local) = judge_local(&declared, &plan, name, &mut buckets) {
+            let node = Node::Local(name.clone());
+            match keep.buckets.rules.get(&node) {
+                Some(judged) if !judged.names.touched_by(&name_changes) => {
+                    buckets.rules.insert(node, judged.clone());
+                }
+                None => {}
+                Some(_) => judge_rules(&declared, Subject::Local(local), &names, &mut buckets),
+            }
+        } else if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
             locals.push(Arc::new(local));
         }
     }
@@ -431,17 +494,39 @@ fn build(
     Built {
         declared,
         plan: Arc::new(plan),
+        names: Arc::new(names),
         effective,
         buckets: Arc::new(buckets),
         files,
     }
 }
 
+/// The rules on one identity or local value, into its bucket.
+fn judge_rules(
+    module: &DeclaredModule,
+    subject: Subject<'_>,
+    names: &DeclaredNames,
+    buckets: &mut Buckets,
+) {
+    let node = match subject {
+        Subject::Block(block) => Node::Block(block.address.clone()),
+        Subject::Local(local) => Node::Local(local.name.clone()),
+    };
+    let (findings, names) = rules::check_identity(&mut IdentityView::new(module, subject, names));
+    if findings.is_empty() && names.is_empty() {
+        buckets.rules.remove(&node);
+    } else {
+        buckets.rules.insert(node, Judgement { findings, names });
+    }
+}
+
 /// One identity merged, and what is reported on it alone: its duplicates,
 /// what merging into it reported, the rules on one identity.
+#[allow(clippy::too_many_arguments)] // The phases an identity's judgement reads, each once.
 fn judge_identity(
     module: &DeclaredModule,
     plan: &OverridePlan,
+    names: &DeclaredNames,
     store: &mut FileStore,
     retained: &mut Retained,
     address: &BlockAddress,
@@ -454,36 +539,38 @@ fn judge_identity(
         duplicates_of(module, declared, &mut found);
     }
     let block = merge_identity(module, plan, store, address, base, &mut found);
-    let mut validate = Vec::new();
-    if let Some(block) = &block {
-        let findings = rules::check_identity(&mut IdentityView::new(module, block));
-        found.extend(findings.load);
-        validate = findings.validate;
+    if found.is_empty() {
+        buckets.merged.remove(address);
+    } else {
+        buckets.merged.insert(address.clone(), found);
     }
-    if !found.is_empty() {
-        buckets.identities.insert(address.clone(), found);
-    }
-    if !validate.is_empty() {
-        buckets.validate.insert(address.clone(), validate);
-    }
-    block
+    let mut block = block?;
+    block.references = node_refs::of_block(module, &block);
+    judge_rules(module, Subject::Block(&block), names, buckets);
+    Some(block)
 }
 
-/// One local value merged, and its duplicates.
+/// One local value merged, its duplicates, and the rules on it.
 fn judge_local(
     module: &DeclaredModule,
     plan: &OverridePlan,
+    names: &DeclaredNames,
     name: &str,
     buckets: &mut Buckets,
 ) -> Option<EffectiveLocal> {
     if let Some(local) = module.declarations.local(name) {
         let mut found = Vec::new();
         duplicate_locals_of(module, local, &mut found);
-        if !found.is_empty() {
+        if found.is_empty() {
+            buckets.locals.remove(name);
+        } else {
             buckets.locals.insert(name.to_owned(), found);
         }
     }
-    merge_local(module, plan, name)
+    let mut local = merge_local(module, plan, name)?;
+    local.references = node_refs::of_local(module, &local);
+    judge_rules(module, Subject::Local(&local), names, buckets);
+    Some(local)
 }
 
 /// What merging reports on one override file alone.
@@ -510,19 +597,21 @@ fn shapes_kept(
         primary_fates: previous.primary_fates,
     };
     let plan = previous.plan;
+    let names = previous.names;
     let mut effective = previous.effective;
     let mut buckets = Arc::unwrap_or_clone(previous.buckets);
     let mut touched = Touched::default();
     touched.add_files(&declared, changed);
     for address in &touched.identities {
-        buckets.identities.remove(address);
-        buckets.validate.remove(address);
+        buckets.merged.remove(address);
+        buckets.rules.remove(&Node::Block(address.clone()));
         let Some(base) = plan.base_of(&declared, address) else {
             continue;
         };
         if let Some(block) = judge_identity(
             &declared,
             &plan,
+            &names,
             store,
             retained,
             address,
@@ -534,7 +623,8 @@ fn shapes_kept(
     }
     for name in &touched.locals {
         buckets.locals.remove(name);
-        if let Some(local) = judge_local(&declared, &plan, name, &mut buckets) {
+        buckets.rules.remove(&Node::Local(name.clone()));
+        if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
             effective.replace_local(local);
         }
     }
@@ -548,6 +638,7 @@ fn shapes_kept(
     let built = Built {
         declared,
         plan,
+        names,
         effective,
         buckets: Arc::new(buckets),
         files,
@@ -640,7 +731,8 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
 }
 
 /// True when two parses of a file declare the same things in the same
-/// places: what declarations and the override plan read of a file.
+/// places: what declarations, the override plan and the declared names read
+/// of a file.
 fn same_shape(old: &SourceFile, new: &SourceFile) -> bool {
     old.body.blocks.len() == new.body.blocks.len()
         && old
@@ -672,6 +764,11 @@ fn same_block_shape(old: &Block, new: &Block) -> bool {
                     .all(|(a, b)| a.name == b.name)
         }
         "provider" => address_of(old) == address_of(new),
+        // Whether a resource or module call repeats is part of what other
+        // identities' rules know of it (`declared_names`).
+        "resource" | "data" | "ephemeral" | "module" => ["count", "for_each"]
+            .iter()
+            .all(|name| old.body.attribute(name).is_some() == new.body.attribute(name).is_some()),
         "check" => checked_data(old) == checked_data(new),
         _ => true,
     }

@@ -155,6 +155,11 @@ impl OverridePlan {
         declared.chain(self.introduced.iter().map(|address| (address, None)))
     }
 
+    /// The override blocks merged into an identity, in loading order.
+    pub(crate) fn overrides_of(&self, address: &BlockAddress) -> &[BlockRef] {
+        self.targets.get(address).map_or(&[][..], Vec::as_slice)
+    }
+
     /// The base of an identity (`None` for one only overrides introduce),
     /// or nothing when the merged configuration has no such identity.
     pub(crate) fn base_of(
@@ -197,6 +202,7 @@ pub(crate) fn merge_identity(
         base,
         overrides: Vec::with_capacity(overrides.len()),
         body,
+        references: Arc::default(),
     };
     let base_header = base.and_then(|kept| {
         module
@@ -232,6 +238,7 @@ pub(crate) fn merge_local(
         base: declared.kept,
         overrides: Vec::new(),
         attribute: EffectiveAttribute::as_written(declared.kept.block.file, attr),
+        references: Arc::default(),
     };
     for &local_ref in plan.local_overrides.get(name).into_iter().flatten() {
         let Some(attr) = local_attribute(module, local_ref) else {

@@ -131,6 +131,13 @@ codes! {
     InvalidImport => "invalid-import", Error, "An import block with a misplaced provider, or with neither or both of id and identity.";
     RemovedBlockLifecycle => "removed-block-lifecycle", Warning, "A removed block without lifecycle destroy, or whose destroy provisioners will not run.";
     InvalidEncryption => "invalid-encryption", Error, "Duplicate or invalid blocks in an encryption configuration.";
+    UndeclaredReference => "undeclared-reference", Error, "A reference to an input variable, local value, resource, data source, ephemeral resource or module call the module does not declare, or to a data source scoped to a check from outside it; reported as tofu validate does.";
+    ResourceInstanceKey => "resource-instance-key", Error, "A resource reference whose instance key does not match the resource: none where count or for_each needs one, one where neither is set, or the .count attribute OpenTofu removed.";
+    UnavailableReference => "unavailable-reference", Error, "each, count or self where OpenTofu provides none: each.* without for_each, count.index without count, self outside provisioners, connections and postconditions.";
+    InvalidReference => "invalid-reference", Error, "A reference OpenTofu cannot read: a malformed traversal, an attribute count, each, path, terraform or tofu does not have, an index that is not an instance key, an attribute of an object in depends_on.";
+    SelfReferencingLocal => "self-referencing-local", Error, "A local value that uses its own result.";
+    ReferenceCycle => "reference-cycle", Error, "Objects whose references form a cycle. OpenTofu reports the cycle without a place; tofu-lens puts it on one reference of the cycle and relates the others.";
+    UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
 }
 

@@ -57,9 +57,15 @@ pub(crate) struct Found {
 
 /// The references of `expr`, written in `text` (in JSON syntax if `json`).
 pub(crate) fn references(text: &str, expr: &Expr, json: bool) -> Found {
+    references_bound(text, expr, json, &[])
+}
+
+/// The same, with `bound` names (a `dynamic` block's iterator) not
+/// references.
+pub(crate) fn references_bound(text: &str, expr: &Expr, json: bool, bound: &[String]) -> Found {
     let mut walker = Walker {
         text,
-        bound: Vec::new(),
+        bound: bound.to_vec(),
         found: Found::default(),
         map: Map::File,
     };

@@ -26,6 +26,7 @@ pub(crate) mod module_calls;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod types;
+pub(crate) mod validate;
 pub(crate) mod variables;
 pub(crate) mod versions;
 pub(crate) mod views;
@@ -33,16 +34,20 @@ pub(crate) mod views;
 use tofu_syntax::{Diagnostic, TextRange};
 
 use crate::loaded::FileView;
-pub(crate) use views::{IdentityView, ModuleView, Reads, Violation};
+pub(crate) use views::{IdentityView, ModuleView, NameReads, Reads, Subject, Violation};
 
-/// When OpenTofu reports what a rule finds.
+/// When OpenTofu reports what a rule finds. Each phase runs only when the
+/// ones before it reported no error (`analysis`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
     /// While loading the module: always.
     Load,
-    /// After loading succeeded (building the module tree, `validate`): only
-    /// when nothing else is an error.
-    Validate,
+    /// While building the module tree, once loading succeeded.
+    Tree,
+    /// During `validate`'s walk of the dependency graph, once the tree was
+    /// built and the graph has no cycle; and only for a node none of whose
+    /// dependencies failed (`graph`). Identity rules only.
+    Walk,
 }
 
 /// A rule on one file as written.
@@ -85,8 +90,13 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
     },
     IdentityRule {
         name: "implied-provider-local-name",
-        phase: Phase::Validate,
+        phase: Phase::Tree,
         check: providers::implied_local_name,
+    },
+    IdentityRule {
+        name: "references",
+        phase: Phase::Walk,
+        check: validate::check,
     },
 ];
 
@@ -170,19 +180,26 @@ pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdentityFindings {
     pub(crate) load: Vec<Diagnostic>,
-    pub(crate) validate: Vec<Diagnostic>,
+    pub(crate) tree: Vec<Diagnostic>,
+    pub(crate) walk: Vec<Diagnostic>,
 }
 
-/// Every identity rule on one identity. A read outside the view is a bug of
-/// the rule that made it: debug builds (every test) stop on it, naming the
-/// rule.
-pub(crate) fn check_identity(view: &mut IdentityView<'_>) -> IdentityFindings {
+impl IdentityFindings {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.load.is_empty() && self.tree.is_empty() && self.walk.is_empty()
+    }
+}
+
+/// Every identity rule on one identity, and the names they asked about. A
+/// read outside the view is a bug of the rule that made it: debug builds
+/// (every test) stop on it, naming the rule.
+pub(crate) fn check_identity(view: &mut IdentityView<'_>) -> (IdentityFindings, NameReads) {
     let (findings, violations) = run_identity_rules(IDENTITY_RULES, view);
     debug_assert!(
         violations.is_empty(),
         "identity rules read outside their view: {violations:?}"
     );
-    findings
+    (findings, view.take_name_reads())
 }
 
 /// `rules` on one identity, and the reads their view refused.
@@ -196,7 +213,8 @@ fn run_identity_rules(
         view.for_rule(rule.name);
         let out = match rule.phase {
             Phase::Load => &mut findings.load,
-            Phase::Validate => &mut findings.validate,
+            Phase::Tree => &mut findings.tree,
+            Phase::Walk => &mut findings.walk,
         };
         (rule.check)(view, out);
         violations.extend(view.take_violations());

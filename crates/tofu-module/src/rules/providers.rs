@@ -62,7 +62,9 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 /// which it does only when loading reported no error, so the caller reports
 /// it only then (both confirmed with `tofu validate`).
 pub(crate) fn implied_local_name(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let effective = view.effective();
+    let Some(effective) = view.effective() else {
+        return;
+    };
     let BlockAddress::Resource { type_name, .. } = &effective.address else {
         return;
     };

@@ -4,6 +4,7 @@
 use tofu_syntax::{Diagnostic, FileId};
 
 use super::*;
+use crate::declared_names::DeclaredNames;
 use crate::loaded::BlockRef;
 use crate::{analyze, AnalysisCache, Config, InputFile, ModuleAnalysis};
 
@@ -18,8 +19,13 @@ fn module(files: &[(&str, &str)]) -> ModuleAnalysis {
 /// Every violation `rules` commit on every identity of `analysis`.
 fn violations_of(rules: &[IdentityRule], analysis: &ModuleAnalysis) -> Vec<Violation> {
     let mut all = Vec::new();
+    let names = DeclaredNames::default();
     for block in &analysis.effective.blocks {
-        let mut view = IdentityView::new(analysis, block);
+        let mut view = IdentityView::new(analysis, Subject::Block(block), &names);
+        all.extend(run_identity_rules(rules, &mut view).1);
+    }
+    for local in &analysis.effective.locals {
+        let mut view = IdentityView::new(analysis, Subject::Local(local), &names);
         all.extend(run_identity_rules(rules, &mut view).1);
     }
     all
@@ -27,7 +33,7 @@ fn violations_of(rules: &[IdentityRule], analysis: &ModuleAnalysis) -> Vec<Viola
 
 /// Deliberately wrong: reads the block after its own, another identity's.
 fn reads_the_next_block(view: &IdentityView<'_>, _out: &mut Vec<Diagnostic>) {
-    if let Some(base) = view.effective().base {
+    if let Some(base) = view.effective().and_then(|effective| effective.base) {
         let next = BlockRef {
             index: base.index + 1,
             ..base

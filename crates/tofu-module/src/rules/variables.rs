@@ -50,7 +50,9 @@ pub(crate) fn check_file(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
 /// Step (b) for one merged variable: what each of its overrides makes of
 /// the default. It reads the variable's own blocks alone.
 pub(crate) fn check_merged(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let effective = view.effective();
+    let Some(effective) = view.effective() else {
+        return;
+    };
     if effective.overrides.is_empty() || !matches!(effective.address, BlockAddress::Variable(_)) {
         return;
     }

@@ -29,10 +29,12 @@ use tofu_syntax::{Block, FileId};
 
 use crate::address::BlockAddress;
 use crate::declarations::{Declarations, DeclaredModule};
+use crate::declared_names::{Declared, DeclaredNames, NameChanges};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
+use crate::node_refs::NodeReferences;
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,35 +45,96 @@ pub(crate) struct Violation {
     pub(crate) read: String,
 }
 
+/// What a rule on one identity judges: a merged block or a local value.
+#[derive(Clone, Copy)]
+pub(crate) enum Subject<'a> {
+    Block(&'a EffectiveBlock),
+    Local(&'a EffectiveLocal),
+}
+
+/// The names a rule on one identity asked about (see `declared_names`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NameReads {
+    pub(crate) variables: HashSet<String>,
+    pub(crate) locals: HashSet<String>,
+    pub(crate) modules: HashSet<String>,
+    pub(crate) objects: HashSet<BlockAddress>,
+    /// Every name of a kind was read (a "Did you mean" over all of them).
+    pub(crate) all_variables: bool,
+    pub(crate) all_locals: bool,
+    pub(crate) all_modules: bool,
+}
+
+impl NameReads {
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == NameReads::default()
+    }
+
+    /// True when an answer given to these reads may have changed.
+    pub(crate) fn touched_by(&self, changes: &NameChanges) -> bool {
+        let kind = |all: bool, read: &HashSet<String>, changed: &HashSet<String>| {
+            !changed.is_empty() && (all || !read.is_disjoint(changed))
+        };
+        kind(self.all_variables, &self.variables, &changes.variables)
+            || kind(self.all_locals, &self.locals, &changes.locals)
+            || kind(self.all_modules, &self.modules, &changes.modules)
+            || !self.objects.is_disjoint(&changes.objects)
+    }
+}
+
 /// One merged identity, as a rule on it may read it.
 pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,
-    effective: &'a EffectiveBlock,
-    /// Its blocks: the kept declaration, duplicates and overrides.
+    subject: Subject<'a>,
+    names: &'a DeclaredNames,
+    /// Its blocks: the kept declaration, duplicates and overrides (for a
+    /// local value, the `locals` blocks that define it).
     own_blocks: Vec<BlockRef>,
     rule: &'static str,
     violations: RefCell<Vec<Violation>>,
+    name_reads: RefCell<NameReads>,
 }
 
 impl<'a> IdentityView<'a> {
-    pub(crate) fn new(module: &'a DeclaredModule, effective: &'a EffectiveBlock) -> Self {
-        let mut own_blocks: Vec<BlockRef> = effective
-            .base
-            .iter()
-            .chain(&effective.overrides)
-            .copied()
-            .collect();
-        if let Some(declared) = module.declarations.get(&effective.address) {
-            own_blocks.extend(declared.all.iter().copied());
-        }
+    pub(crate) fn new(
+        module: &'a DeclaredModule,
+        subject: Subject<'a>,
+        names: &'a DeclaredNames,
+    ) -> Self {
+        let mut own_blocks: Vec<BlockRef> = match subject {
+            Subject::Block(effective) => {
+                let mut own: Vec<BlockRef> = effective
+                    .base
+                    .iter()
+                    .chain(&effective.overrides)
+                    .copied()
+                    .collect();
+                if let Some(declared) = module.declarations.get(&effective.address) {
+                    own.extend(declared.all.iter().copied());
+                }
+                own
+            }
+            Subject::Local(local) => {
+                let mut own: Vec<BlockRef> = std::iter::once(local.base)
+                    .chain(local.overrides.iter().copied())
+                    .map(|local_ref| local_ref.block)
+                    .collect();
+                if let Some(declared) = module.declarations.local(&local.name) {
+                    own.extend(declared.all.iter().map(|local_ref| local_ref.block));
+                }
+                own
+            }
+        };
         own_blocks.sort_unstable();
         own_blocks.dedup();
         IdentityView {
             module,
-            effective,
+            subject,
+            names,
             own_blocks,
             rule: "",
             violations: RefCell::new(Vec::new()),
+            name_reads: RefCell::new(NameReads::default()),
         }
     }
 
@@ -85,6 +148,11 @@ impl<'a> IdentityView<'a> {
         std::mem::take(&mut *self.violations.borrow_mut())
     }
 
+    /// The names asked about so far.
+    pub(crate) fn take_name_reads(&self) -> NameReads {
+        std::mem::take(&mut *self.name_reads.borrow_mut())
+    }
+
     fn refuse(&self, read: String) {
         self.violations.borrow_mut().push(Violation {
             rule: self.rule,
@@ -92,9 +160,28 @@ impl<'a> IdentityView<'a> {
         });
     }
 
-    /// The effective block of the identity.
-    pub(crate) fn effective(&self) -> &'a EffectiveBlock {
-        self.effective
+    /// The effective block, when the identity is a block.
+    pub(crate) fn effective(&self) -> Option<&'a EffectiveBlock> {
+        match self.subject {
+            Subject::Block(effective) => Some(effective),
+            Subject::Local(_) => None,
+        }
+    }
+
+    /// The merged local value, when the identity is one.
+    pub(crate) fn local(&self) -> Option<&'a EffectiveLocal> {
+        match self.subject {
+            Subject::Local(local) => Some(local),
+            Subject::Block(_) => None,
+        }
+    }
+
+    /// The identity's references, by evaluation unit.
+    pub(crate) fn references(&self) -> &'a NodeReferences {
+        match self.subject {
+            Subject::Block(effective) => &effective.references,
+            Subject::Local(local) => &local.references,
+        }
     }
 
     /// One of the identity's own blocks; any other is refused.
@@ -113,6 +200,52 @@ impl<'a> IdentityView<'a> {
             return None;
         }
         self.module.file(file)
+    }
+
+    /// Whether the module declares the input variable `name` (recorded).
+    pub(crate) fn declares_variable(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .variables
+            .insert(name.to_owned());
+        self.names.variables.iter().any(|declared| declared == name)
+    }
+
+    /// Whether the module declares the local value `name` (recorded).
+    pub(crate) fn declares_local(&self, name: &str) -> bool {
+        self.name_reads.borrow_mut().locals.insert(name.to_owned());
+        self.names.locals.iter().any(|declared| declared == name)
+    }
+
+    /// Whether the module declares the module call `name` (recorded).
+    pub(crate) fn declares_module(&self, name: &str) -> bool {
+        self.name_reads.borrow_mut().modules.insert(name.to_owned());
+        self.names.modules.iter().any(|declared| declared == name)
+    }
+
+    /// A declared resource or module call, with its repetition and scope
+    /// (recorded).
+    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a Declared> {
+        self.name_reads.borrow_mut().objects.insert(address.clone());
+        self.names.objects.get(address)
+    }
+
+    /// Every variable name, for a suggestion (recorded as all of them).
+    pub(crate) fn variable_names(&self) -> &'a [String] {
+        self.name_reads.borrow_mut().all_variables = true;
+        &self.names.variables
+    }
+
+    /// Every local value name (likewise).
+    pub(crate) fn local_names(&self) -> &'a [String] {
+        self.name_reads.borrow_mut().all_locals = true;
+        &self.names.locals
+    }
+
+    /// Every module call name, sorted (likewise).
+    pub(crate) fn module_names(&self) -> &'a [String] {
+        self.name_reads.borrow_mut().all_modules = true;
+        &self.names.modules
     }
 }
 

@@ -1,0 +1,131 @@
+//! What a rule on one identity may know of the module's other declarations:
+//! which names exist (variables, local values, module calls, resources of
+//! each mode), whether a resource or module call repeats with `count` or
+//! `for_each`, and which `check` a data source is scoped to.
+//!
+//! All of it follows from the shapes of the files (block kinds, labels,
+//! local names, and since the reference rules whether a block sets `count`
+//! or `for_each`), so it is built once per shape and shared while every edit
+//! keeps its shape. After an edit that changes a shape, [`DeclaredNames::changes`]
+//! says which names changed, and only the identities that asked about one
+//! of them are judged again (`rules::views::NameReads`).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::address::BlockAddress;
+use crate::declarations::DeclaredModule;
+use crate::merge::OverridePlan;
+
+/// How a resource or module call repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Repetition {
+    Single,
+    Count,
+    ForEach,
+}
+
+/// A declared resource or module call, as other identities may see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Declared {
+    pub(crate) repetition: Repetition,
+    /// The `check` block a data source is nested in.
+    pub(crate) check: Option<String>,
+}
+
+/// The names the module declares.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct DeclaredNames {
+    pub(crate) variables: Vec<String>,
+    pub(crate) locals: Vec<String>,
+    /// Sorted (OpenTofu suggests module names in sorted order).
+    pub(crate) modules: Vec<String>,
+    pub(crate) objects: HashMap<BlockAddress, Declared>,
+}
+
+impl DeclaredNames {
+    /// The names `module` declares, with the repetition its blocks (primary
+    /// and override) give each resource and module call.
+    pub(crate) fn of(module: &DeclaredModule, plan: &OverridePlan) -> DeclaredNames {
+        let mut names = DeclaredNames::default();
+        for declared in &module.declarations.blocks {
+            let address = &declared.address;
+            match address {
+                BlockAddress::Variable(name) => names.variables.push(name.clone()),
+                BlockAddress::Module(name) => names.modules.push(name.clone()),
+                _ => {}
+            }
+            if !matches!(
+                address,
+                BlockAddress::Resource { .. } | BlockAddress::Module(_)
+            ) {
+                continue;
+            }
+            let blocks =
+                std::iter::once(declared.kept).chain(plan.overrides_of(address).iter().copied());
+            let mut repetition = Repetition::Single;
+            for block in blocks.filter_map(|block_ref| module.block(block_ref)) {
+                if block.body.attribute("count").is_some() {
+                    repetition = Repetition::Count;
+                } else if block.body.attribute("for_each").is_some() {
+                    repetition = Repetition::ForEach;
+                }
+            }
+            let check = declared.kept.nested.and_then(|_| {
+                let check = module.block(crate::loaded::BlockRef {
+                    nested: None,
+                    ..declared.kept
+                })?;
+                Some(check.labels.first()?.value.clone())
+            });
+            names
+                .objects
+                .insert(address.clone(), Declared { repetition, check });
+        }
+        names.locals = module
+            .declarations
+            .locals
+            .iter()
+            .map(|local| local.name.clone())
+            .collect();
+        names.modules.sort();
+        names
+    }
+
+    /// What changed from `self` to `new`.
+    pub(crate) fn changes(&self, new: &DeclaredNames) -> NameChanges {
+        let symmetric = |old: &[String], new: &[String]| -> HashSet<String> {
+            let old_set: HashSet<&String> = old.iter().collect();
+            let new_set: HashSet<&String> = new.iter().collect();
+            old_set
+                .symmetric_difference(&new_set)
+                .map(|name| (*name).clone())
+                .collect()
+        };
+        let mut objects = HashSet::default();
+        for (address, declared) in &self.objects {
+            if new.objects.get(address) != Some(declared) {
+                objects.insert(address.clone());
+            }
+        }
+        for address in new.objects.keys() {
+            if !self.objects.contains_key(address) {
+                objects.insert(address.clone());
+            }
+        }
+        NameChanges {
+            variables: symmetric(&self.variables, &new.variables),
+            locals: symmetric(&self.locals, &new.locals),
+            modules: symmetric(&self.modules, &new.modules),
+            objects,
+        }
+    }
+}
+
+/// The names whose declaration changed between two shapes.
+#[derive(Debug, Default)]
+pub(crate) struct NameChanges {
+    pub(crate) variables: HashSet<String>,
+    pub(crate) locals: HashSet<String>,
+    pub(crate) modules: HashSet<String>,
+    pub(crate) objects: HashSet<BlockAddress>,
+}

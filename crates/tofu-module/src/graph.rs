@@ -1,0 +1,569 @@
+//! The dependency graph of the merged module, as `tofu validate` builds it
+//! from references (`spec/diagnostics.md` §7): its cycles
+//! (`reference-cycle`), which nodes' findings the walk reports, and the
+//! declarations nothing refers to (`unused-declaration`).
+//!
+//! Vertices are the module's identities and local values, plus one per
+//! module output read (`module.c.output.o`, which depends on the call).
+//! Edges are the references OpenTofu draws one for (`node_refs`), to
+//! declared objects only; an object's references to itself draw none.
+//! OpenTofu names every vertex of a strongly connected component in one
+//! `Cycle: …` error without a range, in no fixed order; tofu-lens keeps the
+//! summary, lists a cycle through the component first, puts the error on
+//! the first reference of that cycle and relates the others.
+//!
+//! When the graph has a cycle, `validate` stops before its walk: nothing
+//! the walk reports is reported. Otherwise a node whose walk failed makes
+//! every node that depends on it, directly or not, silent.
+//!
+//! Unused declarations: a variable, local value or data source that no
+//! other node, `import` block or unevaluated argument refers to. Not
+//! reported when a file could not be parsed whole (a reference may be in
+//! what was lost).
+
+use rustc_hash::FxHashMap as HashMap;
+use tofu_syntax::{Code, Diagnostic, Fix, Location};
+
+use crate::address::{BlockAddress, ResourceMode};
+use crate::expr::parse_ref::Subject;
+use crate::merge::MergedModule;
+use crate::node_refs::{expression_refs, Node, NodeReferences, Ref};
+
+/// What the graph decides.
+#[derive(Debug, Default)]
+pub(crate) struct GraphOutcome {
+    pub(crate) cycles: Vec<Diagnostic>,
+    pub(crate) walk: Vec<Diagnostic>,
+    pub(crate) unused: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Vertex {
+    Node(Node),
+    ModuleOutput { call: String, output: String },
+}
+
+/// One edge, with the reference that draws it (none for the edge from a
+/// module output to its call).
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    to: usize,
+    at: Option<Location>,
+}
+
+struct Graph {
+    vertices: Vec<Vertex>,
+    index: HashMap<Vertex, usize>,
+    edges: Vec<Vec<Edge>>,
+}
+
+impl Graph {
+    fn vertex(&mut self, vertex: Vertex) -> usize {
+        if let Some(&index) = self.index.get(&vertex) {
+            return index;
+        }
+        let index = self.vertices.len();
+        self.vertices.push(vertex.clone());
+        self.index.insert(vertex, index);
+        self.edges.push(Vec::new());
+        index
+    }
+}
+
+/// The graph's verdict on `module`, given each node's walk findings.
+pub(crate) fn judge<'a>(
+    module: &MergedModule,
+    walk: impl Iterator<Item = (&'a Node, &'a [Diagnostic])>,
+) -> GraphOutcome {
+    let mut graph = Graph {
+        vertices: Vec::new(),
+        index: HashMap::default(),
+        edges: Vec::new(),
+    };
+    let mut nodes: Vec<(Node, &NodeReferences)> = Vec::new();
+    for block in &module.effective.blocks {
+        if !matches!(block.address, BlockAddress::Provider { .. }) {
+            nodes.push((Node::Block(block.address.clone()), &block.references));
+        }
+    }
+    for local in &module.effective.locals {
+        nodes.push((Node::Local(local.name.clone()), &local.references));
+    }
+    for (node, _) in &nodes {
+        graph.vertex(Vertex::Node(node.clone()));
+    }
+    for (node, references) in &nodes {
+        let from = graph.vertex(Vertex::Node(node.clone()));
+        for reference in references.edges() {
+            let Some(target) = target(&graph, reference) else {
+                continue;
+            };
+            let to = match target {
+                Vertex::ModuleOutput { ref call, .. } => {
+                    let call_vertex = Vertex::Node(Node::Block(BlockAddress::Module(call.clone())));
+                    let Some(&call_index) = graph.index.get(&call_vertex) else {
+                        continue;
+                    };
+                    let output = graph.vertex(target);
+                    if graph.edges.get(output).is_some_and(Vec::is_empty) {
+                        if let Some(out) = graph.edges.get_mut(output) {
+                            out.push(Edge {
+                                to: call_index,
+                                at: None,
+                            });
+                        }
+                    }
+                    output
+                }
+                Vertex::Node(_) => match graph.index.get(&target) {
+                    Some(&index) => index,
+                    None => continue,
+                },
+            };
+            if to == from {
+                continue;
+            }
+            let at = reference_location(reference);
+            if let Some(out) = graph.edges.get_mut(from) {
+                out.push(Edge { to, at: Some(at) });
+            }
+        }
+    }
+    let mut outcome = GraphOutcome {
+        unused: unused(module, &nodes),
+        ..GraphOutcome::default()
+    };
+    let components = strongly_connected(&graph);
+    for component in components.iter().filter(|component| component.len() > 1) {
+        if let Some(diagnostic) = cycle(&graph, component) {
+            outcome.cycles.push(diagnostic);
+        }
+    }
+    if !outcome.cycles.is_empty() {
+        return outcome;
+    }
+    let walk: Vec<(&Node, &[Diagnostic])> = walk.collect();
+    let failed: Vec<usize> = walk
+        .iter()
+        .filter(|(_, found)| found.iter().any(Diagnostic::is_error))
+        .filter_map(|(node, _)| graph.index.get(&Vertex::Node((*node).clone())).copied())
+        .collect();
+    let silenced = dependents(&graph, &failed);
+    for (node, found) in walk {
+        let quiet = graph
+            .index
+            .get(&Vertex::Node(node.clone()))
+            .is_some_and(|&index| silenced.get(index).copied().unwrap_or(false));
+        if !quiet {
+            outcome.walk.extend(found.iter().cloned());
+        }
+    }
+    outcome
+}
+
+/// The vertex a reference leads to, when it names a declared object.
+fn target(graph: &Graph, reference: &Ref) -> Option<Vertex> {
+    let parsed = reference.parsed.as_ref().ok()?;
+    let node = match &parsed.subject {
+        Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+        Subject::Local(name) => Node::Local(name.clone()),
+        Subject::Resource {
+            mode,
+            type_name,
+            name,
+            ..
+        } => Node::Block(BlockAddress::Resource {
+            mode: *mode,
+            type_name: type_name.clone(),
+            name: name.clone(),
+        }),
+        Subject::ModuleCall {
+            name,
+            output: Some(output),
+            ..
+        } => {
+            return Some(Vertex::ModuleOutput {
+                call: name.clone(),
+                output: output.clone(),
+            })
+        }
+        _ => return None,
+    };
+    let vertex = Vertex::Node(node);
+    graph.index.contains_key(&vertex).then_some(vertex)
+}
+
+fn reference_location(reference: &Ref) -> Location {
+    let range = match &reference.parsed {
+        Ok(parsed) => parsed.range,
+        Err(error) => error.range,
+    };
+    Location::new(reference.file, range)
+}
+
+/// Every vertex that depends, directly or not, on one of `failed`.
+fn dependents(graph: &Graph, failed: &[usize]) -> Vec<bool> {
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); graph.vertices.len()];
+    for (from, edges) in graph.edges.iter().enumerate() {
+        for edge in edges {
+            if let Some(list) = incoming.get_mut(edge.to) {
+                list.push(from);
+            }
+        }
+    }
+    let mut silenced = vec![false; graph.vertices.len()];
+    let mut queue: Vec<usize> = Vec::new();
+    for &vertex in failed {
+        queue.extend(incoming.get(vertex).into_iter().flatten().copied());
+    }
+    while let Some(vertex) = queue.pop() {
+        let Some(slot) = silenced.get_mut(vertex) else {
+            continue;
+        };
+        if *slot {
+            continue;
+        }
+        *slot = true;
+        queue.extend(incoming.get(vertex).into_iter().flatten().copied());
+    }
+    silenced
+}
+
+/// Tarjan's strongly connected components, without recursion.
+fn strongly_connected(graph: &Graph) -> Vec<Vec<usize>> {
+    let n = graph.vertices.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index.get(root).copied() != Some(usize::MAX) {
+            continue;
+        }
+        // (vertex, next edge to look at)
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (vertex, ref mut edge_at)) = work.last_mut() {
+            if *edge_at == 0 && index.get(vertex).copied() == Some(usize::MAX) {
+                set(&mut index, vertex, next);
+                set(&mut low, vertex, next);
+                next += 1;
+                stack.push(vertex);
+                set(&mut on_stack, vertex, true);
+            }
+            let edges = graph.edges.get(vertex).map_or(&[][..], Vec::as_slice);
+            if let Some(edge) = edges.get(*edge_at) {
+                *edge_at += 1;
+                let to = edge.to;
+                if index.get(to).copied() == Some(usize::MAX) {
+                    work.push((to, 0));
+                } else if on_stack.get(to).copied().unwrap_or(false) {
+                    let lowest = get(&low, vertex).min(get(&index, to));
+                    set(&mut low, vertex, lowest);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                let lowest = get(&low, parent).min(get(&low, vertex));
+                set(&mut low, parent, lowest);
+            }
+            if get(&low, vertex) == get(&index, vertex) {
+                let mut component = Vec::new();
+                while let Some(member) = stack.pop() {
+                    set(&mut on_stack, member, false);
+                    component.push(member);
+                    if member == vertex {
+                        break;
+                    }
+                }
+                component.sort_unstable();
+                components.push(component);
+            }
+        }
+    }
+    components
+}
+
+fn get(values: &[usize], at: usize) -> usize {
+    values.get(at).copied().unwrap_or(usize::MAX)
+}
+
+fn set<T>(values: &mut [T], at: usize, value: T) {
+    if let Some(slot) = values.get_mut(at) {
+        *slot = value;
+    }
+}
+
+/// The `Cycle: …` error of one strongly connected component.
+fn cycle(graph: &Graph, component: &[usize]) -> Option<Diagnostic> {
+    // Start at the first declared node of the component (a module output
+    // has no reference of its own).
+    let start = component
+        .iter()
+        .copied()
+        .find(|&vertex| matches!(graph.vertices.get(vertex), Some(Vertex::Node(_))))?;
+    let path = cycle_through(graph, component, start)?;
+    let mut names: Vec<String> = path
+        .iter()
+        .filter_map(|(vertex, _)| graph.vertices.get(*vertex).map(vertex_name))
+        .collect();
+    for &vertex in component {
+        if !path.iter().any(|(on_path, _)| *on_path == vertex) {
+            names.extend(graph.vertices.get(vertex).map(vertex_name));
+        }
+    }
+    let steps: Vec<(String, String, Option<Location>)> = path
+        .iter()
+        .enumerate()
+        .filter_map(|(position, (vertex, edge))| {
+            let next = path.get((position + 1) % path.len())?.0;
+            Some((
+                graph.vertices.get(*vertex).map(vertex_address)?,
+                graph.vertices.get(next).map(vertex_address)?,
+                edge.at,
+            ))
+        })
+        .collect();
+    let (_, _, first_at) = steps.first()?;
+    let subject = (*first_at)?;
+    let walked: Vec<String> = steps
+        .iter()
+        .map(|(from, to, _)| format!("{from} refers to {to}"))
+        .collect();
+    let mut diagnostic = Diagnostic::new(
+        Code::ReferenceCycle,
+        format!("Cycle: {}", names.join(", ")),
+        subject,
+    )
+    .with_detail(format!(
+        "OpenTofu cannot order these objects, because each depends on the next: {}. OpenTofu reports the cycle without a place; this is one reference in it.",
+        walked.join(", ")
+    ));
+    for (from, to, at) in steps.iter().skip(1) {
+        if let Some(at) = at {
+            diagnostic = diagnostic.with_related(*at, format!("{from} refers to {to}"));
+        }
+    }
+    Some(diagnostic)
+}
+
+/// A shortest cycle from `start` back to it inside `component`: each vertex
+/// with the edge it leaves by.
+fn cycle_through(graph: &Graph, component: &[usize], start: usize) -> Option<Vec<(usize, Edge)>> {
+    let inside = |vertex: usize| component.binary_search(&vertex).is_ok();
+    let mut came_from: HashMap<usize, (usize, Edge)> = HashMap::default();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(vertex) = queue.pop_front() {
+        for edge in graph.edges.get(vertex).into_iter().flatten() {
+            if !inside(edge.to) {
+                continue;
+            }
+            if edge.to == start {
+                let mut path = vec![(vertex, *edge)];
+                let mut at = vertex;
+                while at != start {
+                    let &(previous, previous_edge) = came_from.get(&at)?;
+                    path.push((previous, previous_edge));
+                    at = previous;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if edge.to != start && !came_from.contains_key(&edge.to) {
+                came_from.insert(edge.to, (vertex, *edge));
+                queue.push_back(edge.to);
+            }
+        }
+    }
+    None
+}
+
+/// How OpenTofu names a vertex in a `Cycle:` error.
+fn vertex_name(vertex: &Vertex) -> String {
+    match vertex {
+        Vertex::Node(Node::Local(name)) => format!("local.{name} (expand)"),
+        Vertex::Node(Node::Block(address)) => match address {
+            BlockAddress::Variable(name) => format!("var.{name} (expand, reference)"),
+            BlockAddress::Output(name) => format!("output.{name} (expand)"),
+            BlockAddress::Module(name) => format!("module.{name} (expand)"),
+            BlockAddress::Check(name) => format!("check.{name} (expand)"),
+            _ => vertex_address(vertex),
+        },
+        Vertex::ModuleOutput { call, output } => format!("module.{call}.output.{output} (expand)"),
+    }
+}
+
+/// A vertex as a reference writes it.
+fn vertex_address(vertex: &Vertex) -> String {
+    match vertex {
+        Vertex::Node(Node::Local(name)) => format!("local.{name}"),
+        Vertex::Node(Node::Block(address)) => match address {
+            BlockAddress::Variable(name) => format!("var.{name}"),
+            BlockAddress::Output(name) => format!("output.{name}"),
+            BlockAddress::Module(name) => format!("module.{name}"),
+            BlockAddress::Check(name) => format!("check.{name}"),
+            BlockAddress::Resource {
+                mode,
+                type_name,
+                name,
+            } => match mode {
+                ResourceMode::Managed => format!("{type_name}.{name}"),
+                ResourceMode::Data => format!("data.{type_name}.{name}"),
+                ResourceMode::Ephemeral => format!("ephemeral.{type_name}.{name}"),
+            },
+            BlockAddress::Provider { name, alias } => match alias {
+                Some(alias) => format!("provider.{name}.{alias}"),
+                None => format!("provider.{name}"),
+            },
+        },
+        Vertex::ModuleOutput { call, output } => format!("module.{call}.{output}"),
+    }
+}
+
+/// `unused-declaration` for variables, local values and data sources that
+/// nothing else refers to.
+fn unused(module: &MergedModule, nodes: &[(Node, &NodeReferences)]) -> Vec<Diagnostic> {
+    let incomplete = module.declarations.incomplete
+        || module
+            .primary
+            .iter()
+            .chain(&module.overrides)
+            .any(|&id| module.file(id).is_some_and(|file| file.is_incomplete()));
+    if incomplete {
+        return Vec::new();
+    }
+    let mut used: rustc_hash::FxHashSet<Node> = rustc_hash::FxHashSet::default();
+    let mut mark = |from: Option<&Node>, reference: &Ref| {
+        let Ok(parsed) = &reference.parsed else {
+            return;
+        };
+        let node = match &parsed.subject {
+            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+            Subject::Local(name) => Node::Local(name.clone()),
+            Subject::Resource {
+                mode: ResourceMode::Data,
+                type_name,
+                name,
+                ..
+            } => Node::Block(BlockAddress::Resource {
+                mode: ResourceMode::Data,
+                type_name: type_name.clone(),
+                name: name.clone(),
+            }),
+            _ => return,
+        };
+        if from != Some(&node) {
+            used.insert(node);
+        }
+    };
+    for (node, references) in nodes {
+        for reference in references.all() {
+            mark(Some(node), reference);
+        }
+    }
+    for block in &module.effective.blocks {
+        if matches!(block.address, BlockAddress::Provider { .. }) {
+            for reference in block.references.all() {
+                mark(None, reference);
+            }
+        }
+    }
+    for &block_ref in &module.declarations.other {
+        let (Some(block), Some(file)) = (module.block(block_ref), module.file(block_ref.file))
+        else {
+            continue;
+        };
+        if block.kind != "import" {
+            continue;
+        }
+        for attribute in &block.body.attributes {
+            for reference in expression_refs(block_ref.file, file, &attribute.expr, &[]) {
+                mark(None, &reference);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for block in &module.effective.blocks {
+        let node = Node::Block(block.address.clone());
+        if used.contains(&node) {
+            continue;
+        }
+        let (summary, what) = match &block.address {
+            BlockAddress::Variable(name) => (
+                format!("variable {} is declared but not used", quoted(name)),
+                format!("var.{name}"),
+            ),
+            BlockAddress::Resource {
+                mode: ResourceMode::Data,
+                type_name,
+                name,
+            } => (
+                format!(
+                    "data {} {} is declared but not used",
+                    quoted(type_name),
+                    quoted(name)
+                ),
+                format!("data.{type_name}.{name}"),
+            ),
+            _ => continue,
+        };
+        let Some(base) = block.base else { continue };
+        let (Some(written), Some(file)) = (module.block(base), module.file(base.file)) else {
+            continue;
+        };
+        let mut diagnostic = Diagnostic::new(
+            Code::UnusedDeclaration,
+            summary,
+            Location::new(base.file, written.header),
+        )
+        .with_detail(format!("Nothing in this module refers to {what}."));
+        if block.overrides.is_empty() && base.nested.is_none() && !file.is_json() {
+            diagnostic = diagnostic.with_fix(
+                Fix::new(format!("Remove the unused declaration of {what}")).with_edit(
+                    base.file,
+                    file.removal_range(written.range),
+                    "",
+                ),
+            );
+        }
+        found.push(diagnostic);
+    }
+    for local in &module.effective.locals {
+        if used.contains(&Node::Local(local.name.clone())) {
+            continue;
+        }
+        let kept = local.base;
+        let Some(attribute) = module
+            .block(kept.block)
+            .and_then(|block| block.body.attributes.get(kept.attr))
+        else {
+            continue;
+        };
+        let mut diagnostic = Diagnostic::new(
+            Code::UnusedDeclaration,
+            format!("local.{} is declared but not used", local.name),
+            Location::new(kept.block.file, attribute.name_range),
+        )
+        .with_detail(format!(
+            "Nothing in this module refers to local.{}.",
+            local.name
+        ));
+        if let Some(file) = module.file(kept.block.file) {
+            if local.overrides.is_empty() && !file.is_json() {
+                diagnostic =
+                    diagnostic.with_fix(
+                        Fix::new(format!("Remove the unused local value {}", local.name))
+                            .with_edit(kept.block.file, file.removal_range(attribute.range), ""),
+                    );
+            }
+        }
+        found.push(diagnostic);
+    }
+    found
+}
+
+fn quoted(name: &str) -> String {
+    crate::go_text::go_quote(name)
+}

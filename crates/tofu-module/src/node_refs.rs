@@ -1,0 +1,520 @@
+//! The reference index of the merged module: for each node of OpenTofu's
+//! dependency graph (a merged identity, or a local value), the references of
+//! its effective configuration, grouped into the evaluation units OpenTofu's
+//! `validate` walk judges them in.
+//!
+//! Only what is in effect after override merging is read: a definition an
+//! override replaced contributes nothing, one it added is read in the
+//! override file. Each reference keeps what `addrs.ParseRef` makes of it
+//! (`expr::parse_ref`, the same reading `reference_sites` gives editors) and
+//! the range of the steps read from its subject.
+//!
+//! What forms a unit follows OpenTofu 1.12.6 (`/work/notes`-style evidence in
+//! `docs/oracle.md`): a resource's body is one unit (with its `dynamic`
+//! contents, whose iterator names are bound there), `count` and `for_each`
+//! are units of their own (evaluated with no instance), `depends_on` items are
+//! judged in order, each condition block is a unit (a resource's `condition`
+//! and `error_message` apart), each provisioner and connection is a unit, each
+//! module argument is a unit (where `count` and `each` are never judged), an
+//! output's preconditions come before its value. Arguments OpenTofu reads but
+//! `validate` does not evaluate (`lifecycle` `enabled`, `prevent_destroy`,
+//! `replace_triggered_by`, provider configurations, module `source` and
+//! `version`) are kept apart as `unevaluated`: they still count as uses and
+//! as dependency edges where OpenTofu adds one.
+
+use std::sync::Arc;
+
+use tofu_syntax::{Block, Body, Expr, FileId, TextRange};
+
+use crate::address::BlockAddress;
+use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal};
+use crate::expr::parse_ref::{parse_ref, RefError, Reference, StepRef};
+use crate::expr::walk;
+use crate::loaded::{LoadedModule, ModuleFile};
+
+/// A node of OpenTofu's dependency graph that the module declares.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Node {
+    Block(BlockAddress),
+    Local(String),
+}
+
+/// The references of one node, by unit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeReferences {
+    pub units: Vec<Unit>,
+    /// References OpenTofu reads but `validate` does not judge.
+    pub unevaluated: Vec<Ref>,
+    /// Edges OpenTofu adds for unevaluated references (`enabled`,
+    /// `replace_triggered_by`, …) are in `unevaluated`; these are the ones it
+    /// does not add (destroy-time provisioners), kept as uses only.
+    pub uses_only: Vec<Ref>,
+}
+
+impl NodeReferences {
+    /// Every reference, judged or not.
+    pub fn all(&self) -> impl Iterator<Item = &Ref> {
+        self.units
+            .iter()
+            .flat_map(|unit| &unit.refs)
+            .chain(&self.unevaluated)
+            .chain(&self.uses_only)
+    }
+
+    /// The references OpenTofu draws a dependency edge for. A module
+    /// argument's edge goes from the child's variable, which is inside the
+    /// child: the call itself depends only on its `count`, `for_each` and
+    /// `depends_on`.
+    pub fn edges(&self) -> impl Iterator<Item = &Ref> {
+        self.units
+            .iter()
+            .filter(|unit| unit.kind != UnitKind::ModuleArgument)
+            .flat_map(|unit| &unit.refs)
+            .chain(&self.unevaluated)
+    }
+}
+
+/// A group of references OpenTofu evaluates together: a static error in it
+/// (a resource or module that does not exist, `self` out of place) hides its
+/// other errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub refs: Vec<Ref>,
+    /// In conditions, OpenTofu evaluates the expression even after a static
+    /// error, with nothing defined: each reference from this one on then
+    /// also gets `Unknown variable` on its root.
+    pub unknown_after_static: Option<usize>,
+}
+
+/// Where a unit is, which decides what `count`, `each` and `self` mean there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    /// A resource body, a condition, a provisioner: with the block's own
+    /// repetition.
+    Instance { self_allowed: bool },
+    /// A `count` or `for_each` expression: evaluated with no instance.
+    Repetition,
+    /// `depends_on`: items in order, and none after the first error.
+    DependsOn,
+    /// A module argument: `count` and `each` are not judged there.
+    ModuleArgument,
+    /// A local value, an output value or precondition, a variable
+    /// validation, a check assertion: no instance.
+    Plain,
+    /// An output's value, judged only when its preconditions hold.
+    OutputValue,
+    /// A provisioner after the first: judged only while the resource has no
+    /// error so far.
+    LaterProvisioner,
+}
+
+/// One reference, as `addrs.ParseRef` reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ref {
+    pub file: FileId,
+    pub parsed: Result<Reference, RefError>,
+    /// The steps read from the subject (`.id` of `aws_instance.web.id`).
+    pub remaining: Option<TextRange>,
+    /// The first of those steps, when it is an attribute name.
+    pub first_attribute: Option<String>,
+    /// False inside a JSON string with escapes (every range is the string's).
+    pub exact: bool,
+    /// The root name and its range (`var` of `var.x`).
+    pub root: String,
+    pub root_range: TextRange,
+}
+
+/// The references of an expression written in `file`, with names bound by
+/// enclosing `dynamic` blocks skipped.
+pub(crate) fn expression_refs(
+    file_id: FileId,
+    file: &ModuleFile,
+    expr: &Expr,
+    bound: &[String],
+) -> Vec<Ref> {
+    let found = walk::references_bound(&file.text, expr, file.is_json(), bound);
+    found
+        .references
+        .iter()
+        .map(|found| {
+            let steps: Vec<StepRef<'_>> = found.steps.iter().map(StepRef::from).collect();
+            let parsed = parse_ref(&steps);
+            let subject_end = match &parsed {
+                Ok(reference) => reference.range.end,
+                Err(error) => error.range.end,
+            };
+            let after: Vec<_> = found
+                .steps
+                .iter()
+                .filter(|step| step.range.start >= subject_end && !step.range.is_empty())
+                .collect();
+            // From the end of the subject: HCL's attribute steps include
+            // their dot.
+            let remaining = after
+                .last()
+                .map(|last| TextRange::new(subject_end, last.range.end.max(subject_end)));
+            let first_attribute = after.first().and_then(|step| match &step.part {
+                crate::expr::traversal::Part::Name(name) => Some(name.clone()),
+                crate::expr::traversal::Part::Index(_) => None,
+            });
+            let (root, root_range) = match found.steps.first() {
+                Some(step) => match &step.part {
+                    crate::expr::traversal::Part::Name(name) => (name.clone(), step.range),
+                    crate::expr::traversal::Part::Index(_) => (String::new(), step.range),
+                },
+                None => (String::new(), TextRange::default()),
+            };
+            Ref {
+                file: file_id,
+                parsed,
+                remaining: remaining.filter(|_| found.exact),
+                first_attribute,
+                exact: found.exact,
+                root,
+                root_range,
+            }
+        })
+        .collect()
+}
+
+/// The references of a merged identity.
+pub(crate) fn of_block(module: &LoadedModule, effective: &EffectiveBlock) -> Arc<NodeReferences> {
+    let mut reader = Reader {
+        module,
+        refs: NodeReferences::default(),
+    };
+    let body = &effective.body;
+    match &effective.address {
+        BlockAddress::Resource { .. } => reader.resource(body),
+        BlockAddress::Module(_) => reader.module_call(body),
+        BlockAddress::Output(_) => reader.output(body),
+        BlockAddress::Variable(_) => {
+            for validation in body.blocks.iter().filter(|b| b.kind == "validation") {
+                reader.condition_unit(validation, Unknown::Nothing);
+            }
+        }
+        BlockAddress::Check(_) => {
+            for assert in body.blocks.iter().filter(|b| b.kind == "assert") {
+                reader.condition_unit(assert, Unknown::ErrorMessage);
+            }
+        }
+        BlockAddress::Provider { .. } => {
+            let mut refs = Vec::new();
+            reader.body_refs(body, &[], &mut refs);
+            reader.refs.unevaluated = refs;
+        }
+    }
+    Arc::new(reader.refs)
+}
+
+/// The references of a merged local value.
+pub(crate) fn of_local(module: &LoadedModule, local: &EffectiveLocal) -> Arc<NodeReferences> {
+    let mut reader = Reader {
+        module,
+        refs: NodeReferences::default(),
+    };
+    let refs = reader.attribute(&local.attribute, &[]);
+    reader.unit(UnitKind::Plain, refs);
+    Arc::new(reader.refs)
+}
+
+/// What OpenTofu evaluates in a condition block after a static error.
+#[derive(Clone, Copy)]
+enum Unknown {
+    Nothing,
+    All,
+    ErrorMessage,
+}
+
+struct Reader<'m> {
+    module: &'m LoadedModule,
+    refs: NodeReferences,
+}
+
+impl Reader<'_> {
+    fn unit(&mut self, kind: UnitKind, refs: Vec<Ref>) {
+        self.refs.units.push(Unit {
+            kind,
+            refs,
+            unknown_after_static: None,
+        });
+    }
+
+    /// The references of an effective attribute, read where it was written.
+    fn attribute(&self, attribute: &EffectiveAttribute, bound: &[String]) -> Vec<Ref> {
+        let file_id = attribute.origin.file;
+        let Some(file) = self.module.file(file_id) else {
+            return Vec::new();
+        };
+        let Some(written) = file.attribute_at(attribute.origin.range) else {
+            return Vec::new();
+        };
+        expression_refs(file_id, file, &written.expr, bound)
+    }
+
+    /// Every reference of an effective body, nested blocks included.
+    fn body_refs(&self, body: &EffectiveBody, bound: &[String], out: &mut Vec<Ref>) {
+        for attribute in &body.attributes {
+            out.extend(self.attribute(attribute, bound));
+        }
+        for nested in &body.blocks {
+            self.nested_refs(nested.origin.file, nested.range, &nested.body, bound, out);
+        }
+    }
+
+    /// A nested block's references; a `dynamic` block's `for_each` is read
+    /// outside its iterator's scope, its `content` inside.
+    fn nested_refs(
+        &self,
+        file_id: FileId,
+        range: TextRange,
+        body: &EffectiveBody,
+        bound: &[String],
+        out: &mut Vec<Ref>,
+    ) {
+        let written = self
+            .module
+            .file(file_id)
+            .and_then(|file| Some((file, find_block(&file.source.as_ref()?.body, range)?)));
+        match written {
+            Some((file, block)) if block.kind == "dynamic" => {
+                self.dynamic_refs(file_id, file, block, bound, out)
+            }
+            _ => self.body_refs(body, bound, out),
+        }
+    }
+
+    fn dynamic_refs(
+        &self,
+        file_id: FileId,
+        file: &ModuleFile,
+        block: &Block,
+        bound: &[String],
+        out: &mut Vec<Ref>,
+    ) {
+        let iterator = block
+            .body
+            .attribute("iterator")
+            .and_then(|attr| match &attr.expr.kind {
+                tofu_syntax::ExprKind::Traversal(t) if t.steps.is_empty() => Some(t.root.clone()),
+                _ => None,
+            })
+            .or_else(|| block.labels.first().map(|label| label.value.clone()));
+        for attr in &block.body.attributes {
+            if attr.name != "iterator" {
+                out.extend(expression_refs(file_id, file, &attr.expr, bound));
+            }
+        }
+        let mut inner: Vec<String> = bound.to_vec();
+        inner.extend(iterator);
+        for nested in &block.body.blocks {
+            if nested.kind == "content" {
+                self.written_body_refs(file_id, file, &nested.body, &inner, out);
+            }
+        }
+    }
+
+    /// Every reference of a body as written in one file.
+    fn written_body_refs(
+        &self,
+        file_id: FileId,
+        file: &ModuleFile,
+        body: &Body,
+        bound: &[String],
+        out: &mut Vec<Ref>,
+    ) {
+        for attr in &body.attributes {
+            out.extend(expression_refs(file_id, file, &attr.expr, bound));
+        }
+        for nested in &body.blocks {
+            if nested.kind == "dynamic" {
+                self.dynamic_refs(file_id, file, nested, bound, out);
+            } else {
+                self.written_body_refs(file_id, file, &nested.body, bound, out);
+            }
+        }
+    }
+
+    /// A condition block as one unit: `condition`, then `error_message`.
+    /// `unknown` says what OpenTofu evaluates after a static error: nothing
+    /// (a variable's validation), all of it (an output's precondition), or
+    /// `error_message` alone (a check's assertion).
+    fn condition_unit(&mut self, block: &crate::effective::EffectiveNestedBlock, unknown: Unknown) {
+        let mut refs = Vec::new();
+        let condition = block.body.attribute("condition");
+        if let Some(condition) = condition {
+            refs.extend(self.attribute(condition, &[]));
+        }
+        let n_condition = refs.len();
+        for attribute in &block.body.attributes {
+            if attribute.name != "condition" {
+                refs.extend(self.attribute(attribute, &[]));
+            }
+        }
+        let unknown_after_static = match unknown {
+            Unknown::Nothing => None,
+            Unknown::All => Some(0),
+            Unknown::ErrorMessage => Some(n_condition),
+        };
+        self.refs.units.push(Unit {
+            kind: UnitKind::Plain,
+            refs,
+            unknown_after_static,
+        });
+    }
+
+    fn resource(&mut self, body: &EffectiveBody) {
+        let mut body_refs = Vec::new();
+        for attribute in &body.attributes {
+            let refs = self.attribute(attribute, &[]);
+            match attribute.name.as_str() {
+                "count" | "for_each" => self.unit(UnitKind::Repetition, refs),
+                "depends_on" => self.unit(UnitKind::DependsOn, refs),
+                "provider" => {}
+                _ => body_refs.extend(refs),
+            }
+        }
+        let mut later = Vec::new();
+        let mut n_provisioners = 0;
+        for nested in &body.blocks {
+            match nested.kind.as_str() {
+                "lifecycle" => {
+                    for attribute in &nested.body.attributes {
+                        if attribute.name != "ignore_changes" {
+                            let refs = self.attribute(attribute, &[]);
+                            self.refs.unevaluated.extend(refs);
+                        }
+                    }
+                    for condition in &nested.body.blocks {
+                        let self_allowed = condition.kind == "postcondition";
+                        for attribute in &condition.body.attributes {
+                            let refs = self.attribute(attribute, &[]);
+                            later.push(Unit {
+                                kind: UnitKind::Instance { self_allowed },
+                                refs,
+                                unknown_after_static: Some(0),
+                            });
+                        }
+                    }
+                }
+                "provisioner" => {
+                    let destroy = nested.body.attribute("when").is_some_and(|when| {
+                        self.module
+                            .file(when.origin.file)
+                            .is_some_and(|file| when.value.slice(&file.text).trim() == "destroy")
+                    });
+                    let mut refs = Vec::new();
+                    let mut connection = Vec::new();
+                    // `when` and `on_failure` are keywords, not references.
+                    for attribute in &nested.body.attributes {
+                        if !matches!(attribute.name.as_str(), "when" | "on_failure") {
+                            refs.extend(self.attribute(attribute, &[]));
+                        }
+                    }
+                    for inner in &nested.body.blocks {
+                        let target = if inner.kind == "connection" {
+                            &mut connection
+                        } else {
+                            &mut refs
+                        };
+                        self.nested_refs(inner.origin.file, inner.range, &inner.body, &[], target);
+                    }
+                    if destroy {
+                        self.refs.uses_only.extend(refs);
+                        self.refs.uses_only.extend(connection);
+                        continue;
+                    }
+                    let kind = if n_provisioners == 0 {
+                        UnitKind::Instance { self_allowed: true }
+                    } else {
+                        UnitKind::LaterProvisioner
+                    };
+                    n_provisioners += 1;
+                    later.push(Unit {
+                        kind,
+                        refs,
+                        unknown_after_static: None,
+                    });
+                    if !connection.is_empty() {
+                        later.push(Unit {
+                            kind,
+                            refs: connection,
+                            unknown_after_static: None,
+                        });
+                    }
+                }
+                "connection" => {
+                    let mut refs = Vec::new();
+                    self.body_refs(&nested.body, &[], &mut refs);
+                    later.push(Unit {
+                        kind: UnitKind::Instance { self_allowed: true },
+                        refs,
+                        unknown_after_static: None,
+                    });
+                }
+                _ => {
+                    self.nested_refs(
+                        nested.origin.file,
+                        nested.range,
+                        &nested.body,
+                        &[],
+                        &mut body_refs,
+                    );
+                }
+            }
+        }
+        self.unit(
+            UnitKind::Instance {
+                self_allowed: false,
+            },
+            body_refs,
+        );
+        self.refs.units.extend(later);
+    }
+
+    fn module_call(&mut self, body: &EffectiveBody) {
+        for attribute in &body.attributes {
+            let refs = self.attribute(attribute, &[]);
+            match attribute.name.as_str() {
+                "count" | "for_each" => self.unit(UnitKind::Repetition, refs),
+                "depends_on" => self.unit(UnitKind::DependsOn, refs),
+                "source" | "version" => self.refs.uses_only.extend(refs),
+                "providers" => {}
+                _ => self.unit(UnitKind::ModuleArgument, refs),
+            }
+        }
+        for nested in &body.blocks {
+            let mut refs = Vec::new();
+            self.body_refs(&nested.body, &[], &mut refs);
+            self.refs.unevaluated.extend(refs);
+        }
+    }
+
+    fn output(&mut self, body: &EffectiveBody) {
+        for precondition in body.blocks.iter().filter(|b| b.kind == "precondition") {
+            self.condition_unit(precondition, Unknown::All);
+        }
+        for attribute in &body.attributes {
+            let refs = self.attribute(attribute, &[]);
+            match attribute.name.as_str() {
+                "value" => self.unit(UnitKind::OutputValue, refs),
+                "depends_on" => self.unit(UnitKind::DependsOn, refs),
+                _ => self.refs.uses_only.extend(refs),
+            }
+        }
+    }
+}
+
+/// The block written exactly at `range`, at any depth of `body`.
+fn find_block(body: &Body, range: TextRange) -> Option<&Block> {
+    for block in &body.blocks {
+        if block.range == range {
+            return Some(block);
+        }
+        if block.range.start <= range.start && range.end <= block.range.end {
+            return find_block(&block.body, range);
+        }
+    }
+    None
+}

@@ -1,0 +1,560 @@
+//! What `tofu validate` reports about one node's references, without
+//! provider schemas (`diagnostics.md` §7, OpenTofu 1.12.6's
+//! `tofu/evaluate_valid.go` and `tofu/evaluate.go`): `undeclared-reference`,
+//! `resource-instance-key`, `unavailable-reference`, `invalid-reference`,
+//! `self-referencing-local`.
+//!
+//! The node's references come by evaluation unit (`node_refs`). In each
+//! unit the static checks run first (references that do not parse,
+//! resources and module calls that are not declared or not reachable, wrong
+//! instance keys, `self` out of place); when one fails, the unit's other
+//! references are not judged, as OpenTofu does not evaluate it further.
+//! Otherwise input variables, local values, `count`, `each`, `path`,
+//! `terraform` and `tofu` are judged. `depends_on` items are judged in order
+//! and none after the first error; a provisioner after the first is judged
+//! only while the resource has no error; an output's value only when its
+//! preconditions hold. Whether a node is reported at all (a node it depends
+//! on may have failed, the graph may have a cycle) is `graph`'s decision.
+//!
+//! In conditions OpenTofu evaluates the expression even after a static error,
+//! with nothing defined, and adds `Unknown variable` on the root of each
+//! reference it evaluates (`node_refs::Unit::unknown_after_static`).
+//!
+//! Not done: the zero-range diagnostics OpenTofu adds for a bare `var` or
+//! `each` (with an empty file name), checks that need a provider's schema,
+//! and `replace_triggered_by` (a tofu-lens load-time rule checks its form).
+
+use tofu_syntax::{Code, Diagnostic, Fix, Location, TextRange};
+
+use crate::address::{BlockAddress, ResourceMode};
+use crate::declared_names::Repetition;
+use crate::expr::parse_ref::{Reference, Subject};
+use crate::expr::suggest::did_you_mean;
+use crate::go_text::go_quote;
+use crate::node_refs::{Ref, Unit, UnitKind};
+use crate::rules::IdentityView;
+
+/// The `references` identity rule.
+pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    if let Some(local) = view.local() {
+        let own = format!("local.{}", local.name);
+        let mut self_references = Vec::new();
+        for reference in view.references().all() {
+            if let Ok(Reference {
+                subject: Subject::Local(name),
+                range,
+            }) = &reference.parsed
+            {
+                if *name == local.name {
+                    self_references.push(
+                        Diagnostic::new(
+                            Code::SelfReferencingLocal,
+                            "Self-referencing local value",
+                            Location::new(reference.file, *range),
+                        )
+                        .with_detail(format!(
+                            "Local value {own} cannot use its own result as part of its expression."
+                        )),
+                    );
+                }
+            }
+        }
+        if !self_references.is_empty() {
+            out.extend(self_references);
+            return;
+        }
+    }
+    let repetition = view.effective().map_or(Repetition::Single, |effective| {
+        if effective.body.attribute("count").is_some() {
+            Repetition::Count
+        } else if effective.body.attribute("for_each").is_some() {
+            Repetition::ForEach
+        } else {
+            Repetition::Single
+        }
+    });
+    let check = view
+        .effective()
+        .and_then(|effective| match &effective.address {
+            BlockAddress::Check(name) => Some(name.clone()),
+            _ => None,
+        });
+    let judge = Judge {
+        view,
+        repetition,
+        check,
+    };
+    let mut n_errors = 0;
+    let mut preconditions_failed = false;
+    for unit in &view.references().units {
+        match unit.kind {
+            UnitKind::LaterProvisioner if n_errors > 0 => continue,
+            UnitKind::OutputValue if preconditions_failed => continue,
+            _ => {}
+        }
+        let before = out.len();
+        judge.unit(unit, out);
+        let failed = out.len() > before;
+        if failed {
+            n_errors += 1;
+            if unit.kind == UnitKind::Plain {
+                preconditions_failed = true;
+            }
+        }
+    }
+}
+
+struct Judge<'v, 'a> {
+    view: &'v IdentityView<'a>,
+    repetition: Repetition,
+    /// The check block this node is, for its scoped data source.
+    check: Option<String>,
+}
+
+/// What judging one reference found: nothing, a static error (which stops
+/// the unit), or dynamic errors.
+enum Verdict {
+    Fine,
+    Static(Vec<Diagnostic>),
+    Dynamic(Diagnostic),
+}
+
+impl Judge<'_, '_> {
+    fn unit(&self, unit: &Unit, out: &mut Vec<Diagnostic>) {
+        if unit.kind == UnitKind::DependsOn {
+            self.depends_on(unit, out);
+            return;
+        }
+        let mut statics = Vec::new();
+        let mut dynamics = Vec::new();
+        for reference in &unit.refs {
+            match self.reference(unit.kind, reference) {
+                Verdict::Fine => {}
+                Verdict::Static(found) => statics.extend(found),
+                Verdict::Dynamic(found) => dynamics.push(found),
+            }
+        }
+        if statics.is_empty() {
+            out.extend(dynamics);
+            return;
+        }
+        out.extend(statics);
+        let cascade = unit
+            .unknown_after_static
+            .and_then(|from| unit.refs.get(from..))
+            .unwrap_or_default();
+        for reference in cascade
+            .iter()
+            .filter(|reference| !reference.root.is_empty())
+        {
+            out.push(
+                Diagnostic::new(
+                    Code::UndeclaredReference,
+                    "Unknown variable",
+                    Location::new(reference.file, reference.root_range),
+                )
+                .with_detail(format!(
+                    "There is no variable named {}.",
+                    go_quote(&reference.root)
+                )),
+            );
+        }
+    }
+
+    /// `depends_on`: each item's extra steps are an error; items are
+    /// evaluated in order until the first error.
+    fn depends_on(&self, unit: &Unit, out: &mut Vec<Diagnostic>) {
+        let mut failed = false;
+        for reference in &unit.refs {
+            if let (Ok(_), Some(remaining)) = (&reference.parsed, reference.remaining) {
+                out.push(
+                    Diagnostic::new(
+                        Code::InvalidReference,
+                        "Invalid depends_on reference",
+                        Location::new(reference.file, remaining),
+                    )
+                    .with_detail("References in depends_on must be to a whole object (resource, etc), not to an attribute of an object."),
+                );
+                failed = true;
+            }
+            if failed {
+                continue;
+            }
+            match self.reference(unit.kind, reference) {
+                Verdict::Fine => {}
+                Verdict::Static(found) => {
+                    out.extend(found);
+                    failed = true;
+                }
+                Verdict::Dynamic(found) => {
+                    out.push(found);
+                    failed = true;
+                }
+            }
+        }
+    }
+
+    fn reference(&self, kind: UnitKind, reference: &Ref) -> Verdict {
+        let parsed = match &reference.parsed {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                return Verdict::Static(vec![Diagnostic::new(
+                    Code::InvalidReference,
+                    error.summary,
+                    Location::new(reference.file, error.range),
+                )
+                .with_detail(error.detail.clone())])
+            }
+        };
+        let at = Location::new(reference.file, parsed.range);
+        match &parsed.subject {
+            Subject::Resource {
+                mode,
+                type_name,
+                name,
+                key,
+            } => self.resource(reference, at, *mode, type_name, name, key.is_some()),
+            Subject::ModuleCall { name, .. } => self.module_call(reference, at, name),
+            Subject::SelfObject => {
+                let allowed = matches!(kind, UnitKind::Instance { self_allowed: true })
+                    || kind == UnitKind::LaterProvisioner;
+                if allowed {
+                    return Verdict::Fine;
+                }
+                Verdict::Static(vec![Diagnostic::new(
+                    Code::UnavailableReference,
+                    "Invalid \"self\" reference",
+                    at,
+                )
+                .with_detail("The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.")])
+            }
+            Subject::Variable(name) => self.variable(reference, at, name),
+            Subject::Local(name) => self.local(reference, at, name),
+            Subject::Count(name) => self.count(kind, at, name),
+            Subject::Each(name) => self.each(kind, at, name),
+            Subject::Path(name) => path(at, name),
+            Subject::Terraform { root, name } => terraform(at, root, name),
+        }
+    }
+
+    fn resource(
+        &self,
+        reference: &Ref,
+        at: Location,
+        mode: ResourceMode,
+        type_name: &str,
+        name: &str,
+        has_key: bool,
+    ) -> Verdict {
+        let address = |mode: ResourceMode| BlockAddress::Resource {
+            mode,
+            type_name: type_name.to_owned(),
+            name: name.to_owned(),
+        };
+        let shown = |mode: ResourceMode| match mode {
+            ResourceMode::Managed => format!("{type_name}.{name}"),
+            ResourceMode::Data => format!("data.{type_name}.{name}"),
+            ResourceMode::Ephemeral => format!("ephemeral.{type_name}.{name}"),
+        };
+        let adjective = |mode: ResourceMode| match mode {
+            ResourceMode::Managed => "managed",
+            ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
+        };
+        let Some(declared) = self.view.declared(&address(mode)) else {
+            let others: &[ResourceMode] = match mode {
+                ResourceMode::Managed => &[ResourceMode::Data, ResourceMode::Ephemeral],
+                ResourceMode::Data => &[ResourceMode::Managed, ResourceMode::Ephemeral],
+                ResourceMode::Ephemeral => &[ResourceMode::Managed, ResourceMode::Data],
+            };
+            let suggestion = others
+                .iter()
+                .copied()
+                .find(|other| self.view.declared(&address(*other)).is_some());
+            let mut detail = format!(
+                "There is no {} resource {} {} definition in the root module.",
+                adjective(mode),
+                go_quote(type_name),
+                go_quote(name)
+            );
+            if let Some(other) = suggestion {
+                detail.push_str(&format!(
+                    "\n\nDid you mean the {} resource {}?",
+                    other.keyword(),
+                    shown(other)
+                ));
+            }
+            return Verdict::Static(vec![Diagnostic::new(
+                Code::UndeclaredReference,
+                "Reference to undeclared resource",
+                at,
+            )
+            .with_detail(detail)]);
+        };
+        if let Some(check) = &declared.check {
+            if self.check.as_ref() != Some(check) {
+                return Verdict::Static(vec![Diagnostic::new(
+                    Code::UndeclaredReference,
+                    "Reference to scoped resource",
+                    at,
+                )
+                .with_detail(format!(
+                    "The referenced {} resource {} {} is not available from this context.",
+                    adjective(mode),
+                    go_quote(type_name),
+                    go_quote(name)
+                ))]);
+            }
+        }
+        let mut found = Vec::new();
+        let repeated = match declared.repetition {
+            Repetition::Count => Some(("count", "count.index")),
+            Repetition::ForEach => Some(("for_each", "each.key")),
+            Repetition::Single => None,
+        };
+        match (repeated, has_key) {
+            (Some((argument, index)), false) if reference.remaining.is_some() => {
+                found.push(
+                    Diagnostic::new(Code::ResourceInstanceKey, "Missing resource instance key", at)
+                        .with_detail(format!(
+                            "Because {} has \"{argument}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {}[{index}]",
+                            shown(mode),
+                            shown(mode)
+                        )),
+                );
+            }
+            (None, true) => found.push(
+                Diagnostic::new(Code::ResourceInstanceKey, "Unexpected resource instance key", at)
+                    .with_detail(format!(
+                        "Because {} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.",
+                        shown(mode)
+                    )),
+            ),
+            _ => {}
+        }
+        if reference.first_attribute.as_deref() == Some("count") {
+            found.push(
+                Diagnostic::new(Code::ResourceInstanceKey, "Invalid resource count attribute", at)
+                    .with_detail(format!(
+                        "The special \"count\" attribute is no longer supported after OpenTofu v0.12. Instead, use length({}) to count resource instances.",
+                        shown(mode)
+                    )),
+            );
+        }
+        if found.is_empty() {
+            Verdict::Fine
+        } else {
+            Verdict::Static(found)
+        }
+    }
+
+    fn module_call(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
+        if self.view.declares_module(name) {
+            return Verdict::Fine;
+        }
+        let mut detail = format!(
+            "No module call named {} is declared in the root module.",
+            go_quote(name)
+        );
+        let suggestion = did_you_mean(name, self.view.module_names().iter().map(String::as_str));
+        let mut diagnostic = Diagnostic::new(
+            Code::UndeclaredReference,
+            "Reference to undeclared module",
+            at,
+        );
+        if let Some(suggestion) = suggestion {
+            detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
+            if let Some(fix) = rename_fix(self.view, reference, at, "module", name, suggestion) {
+                diagnostic = diagnostic.with_fix(fix);
+            }
+        }
+        Verdict::Static(vec![diagnostic.with_detail(detail)])
+    }
+
+    fn variable(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
+        if self.view.declares_variable(name) {
+            return Verdict::Fine;
+        }
+        let suggestion = did_you_mean(name, self.view.variable_names().iter().map(String::as_str));
+        let mut detail = format!(
+            "An input variable with the name {} has not been declared.",
+            go_quote(name)
+        );
+        let mut diagnostic = Diagnostic::new(
+            Code::UndeclaredReference,
+            "Reference to undeclared input variable",
+            at,
+        );
+        match suggestion {
+            Some(suggestion) => {
+                detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
+                if let Some(fix) = rename_fix(self.view, reference, at, "var", name, suggestion) {
+                    diagnostic = diagnostic.with_fix(fix);
+                }
+            }
+            None => detail.push_str(&format!(
+                " This variable can be declared with a variable {} {{}} block.",
+                go_quote(name)
+            )),
+        }
+        Verdict::Dynamic(diagnostic.with_detail(detail))
+    }
+
+    fn local(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
+        if self.view.declares_local(name) {
+            return Verdict::Fine;
+        }
+        let suggestion = did_you_mean(name, self.view.local_names().iter().map(String::as_str));
+        let mut detail = format!(
+            "A local value with the name {} has not been declared.",
+            go_quote(name)
+        );
+        let mut diagnostic = Diagnostic::new(
+            Code::UndeclaredReference,
+            "Reference to undeclared local value",
+            at,
+        );
+        if let Some(suggestion) = suggestion {
+            detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
+            if let Some(fix) = rename_fix(self.view, reference, at, "local", name, suggestion) {
+                diagnostic = diagnostic.with_fix(fix);
+            }
+        }
+        Verdict::Dynamic(diagnostic.with_detail(detail))
+    }
+
+    fn count(&self, kind: UnitKind, at: Location, name: &str) -> Verdict {
+        if name != "index" {
+            return Verdict::Dynamic(
+                Diagnostic::new(Code::InvalidReference, "Invalid \"count\" attribute", at)
+                    .with_detail(format!(
+                        "The \"count\" object does not have an attribute named {}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set.",
+                        go_quote(name)
+                    )),
+            );
+        }
+        if self.instance(kind) == Some(Repetition::Count) || kind == UnitKind::ModuleArgument {
+            return Verdict::Fine;
+        }
+        Verdict::Dynamic(
+            Diagnostic::new(
+                Code::UnavailableReference,
+                "Reference to \"count\" in non-counted context",
+                at,
+            )
+            .with_detail("The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set."),
+        )
+    }
+
+    fn each(&self, kind: UnitKind, at: Location, name: &str) -> Verdict {
+        let diagnostic = match name {
+            "key" | "value" => {
+                if self.instance(kind) == Some(Repetition::ForEach)
+                    || kind == UnitKind::ModuleArgument
+                {
+                    return Verdict::Fine;
+                }
+                if name == "key" {
+                    Diagnostic::new(
+                        Code::UnavailableReference,
+                        "Reference to \"each\" in context without for_each",
+                        at,
+                    )
+                    .with_detail("The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.")
+                } else {
+                    Diagnostic::new(
+                        Code::UnavailableReference,
+                        "each.value cannot be used in this context",
+                        at,
+                    )
+                    .with_detail("A reference to \"each.value\" has been used in a context in which it is unavailable, such as when the configuration no longer contains the value in its \"for_each\" expression. Remove this reference to each.value in your configuration to work around this error.")
+                }
+            }
+            _ => Diagnostic::new(Code::InvalidReference, "Invalid \"each\" attribute", at)
+                .with_detail(format!(
+                    "The \"each\" object does not have an attribute named {}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set.",
+                    go_quote(name)
+                )),
+        };
+        Verdict::Dynamic(diagnostic)
+    }
+
+    /// The repetition `count` and `each` see in a unit of this kind.
+    fn instance(&self, kind: UnitKind) -> Option<Repetition> {
+        match kind {
+            UnitKind::Instance { .. } | UnitKind::LaterProvisioner => Some(self.repetition),
+            _ => None,
+        }
+    }
+}
+
+/// `path.NAME`: `cwd`, `module` and `root` exist.
+fn path(at: Location, name: &str) -> Verdict {
+    const NAMES: [&str; 3] = ["cwd", "module", "root"];
+    if NAMES.contains(&name) {
+        return Verdict::Fine;
+    }
+    let mut detail = format!(
+        "The \"path\" object does not have an attribute named {}.",
+        go_quote(name)
+    );
+    if let Some(suggestion) = did_you_mean(name, NAMES) {
+        detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
+    }
+    Verdict::Dynamic(
+        Diagnostic::new(Code::InvalidReference, "Invalid \"path\" attribute", at)
+            .with_detail(detail),
+    )
+}
+
+/// `terraform.NAME` and `tofu.NAME`: `workspace` and `applying` exist.
+fn terraform(at: Location, root: &str, name: &str) -> Verdict {
+    let detail = match name {
+        "workspace" | "applying" => return Verdict::Fine,
+        "env" => format!(
+            "The {root}.env attribute was deprecated in v0.10 and removed in v0.12. The \"state environment\" concept was renamed to \"workspace\" in v0.12, and so the workspace name can now be accessed using the {root}.workspace attribute."
+        ),
+        _ => format!(
+            "The {} object does not have an attribute named {}. The only supported attribute is {root}.workspace, the name of the currently-selected workspace.",
+            go_quote(root),
+            go_quote(name)
+        ),
+    };
+    Verdict::Dynamic(
+        Diagnostic::new(
+            Code::InvalidReference,
+            format!("Invalid \"{root}\" attribute"),
+            at,
+        )
+        .with_detail(detail),
+    )
+}
+
+/// "Did you mean" as a quick fix: the name after `ROOT.` replaced, when
+/// it is written where the reference says (not in a JSON string with
+/// escapes). Not safe: the suggestion is a guess.
+fn rename_fix(
+    view: &IdentityView<'_>,
+    reference: &Ref,
+    at: Location,
+    root: &str,
+    name: &str,
+    suggestion: &str,
+) -> Option<Fix> {
+    let range = at.range?;
+    let text = &view.file(reference.file)?.text;
+    let written = range.slice(text);
+    let after_root = written.strip_prefix(root)?.strip_prefix('.')?;
+    if !reference.exact || !after_root.starts_with(name) {
+        return None;
+    }
+    let name_start = range.start as usize + root.len() + 1;
+    let name_range = TextRange::from_usize(name_start, name_start + name.len());
+    Some(
+        Fix::new(format!("Replace with {root}.{suggestion}")).with_edit(
+            reference.file,
+            name_range,
+            suggestion,
+        ),
+    )
+}

@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""Seeded generator of modules for the reference rules, judged by OpenTofu.
+
+Each case is a small module directory (one to three files, native or JSON
+syntax, sometimes with an override file) whose blocks refer to each other:
+input variables, local values, `terraform_data` resources with and without
+`count` or `for_each`, outputs with preconditions, checks, module calls to
+undeclared modules; with references that are misspelt, undeclared, out of
+context (`each`, `count`, `self`, `path`, `terraform`), indexed wrongly, in
+`depends_on`, in conditions and provisioners, and chains of locals and
+resources that may close into cycles. Only what OpenTofu judges without a
+provider schema is written (`terraform_data` and its attributes, the
+`local-exec` provisioner).
+
+With TOFU_LENS_ORACLE_DIR set (a directory holding a `tofu` binary), every
+case is checked by `tofu validate -json` and by `tofu-lens check`, and the
+agreement on (file, line, summary) of the errors is printed per family, with
+each class of disagreement and an example. A cycle has no place in
+OpenTofu's output and its names come in no fixed order: cycles compare by
+their sorted names alone. `--keep DIR` writes the disagreeing cases there.
+
+usage: scripts/generate_references.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR]
+"""
+import collections
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import oracle_or_say, take_option  # noqa: E402
+
+NAMES = ["web", "db", "app", "net", "cache", "queue"]
+
+
+def typo(rng, name):
+    """A misspelling within edit distance 1 or 2, or a different name."""
+    choice = rng.random()
+    if choice < 0.35 and len(name) > 2:
+        i = rng.randrange(len(name) - 1)
+        return name[:i] + name[i + 1] + name[i] + name[i + 2 :]
+    if choice < 0.7:
+        return name + rng.choice(["s", "x", "_1"])
+    return rng.choice(["nope", "missing", "other_thing", "zz"])
+
+
+class Module:
+    """The declarations a case makes, and the references it may write."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.variables = rng.sample(NAMES, rng.randint(1, 3))
+        self.locals = rng.sample(["name", "tags", "size", "zone", "mode"], rng.randint(1, 3))
+        self.resources = {}
+        for name in rng.sample(NAMES, rng.randint(1, 3)):
+            self.resources[name] = rng.choice(["single", "single", "count", "for_each"])
+        self.validations = {}
+
+    def good(self):
+        rng = self.rng
+        kind = rng.choice(["var", "local", "resource", "path", "terraform"])
+        if kind == "var":
+            return f"var.{rng.choice(self.variables)}"
+        if kind == "local":
+            return f"local.{rng.choice(self.locals)}"
+        if kind == "resource":
+            name = rng.choice(list(self.resources))
+            shape = self.resources[name]
+            key = {"single": "", "count": "[0]", "for_each": '["a"]'}[shape]
+            return f"terraform_data.{name}{key}.{rng.choice(['output', 'id', 'input'])}"
+        if kind == "path":
+            return f"path.{rng.choice(['module', 'root', 'cwd'])}"
+        return "terraform.workspace"
+
+    def bad(self, place):
+        """A reference OpenTofu rejects (or not, in some places)."""
+        rng = self.rng
+        kind = rng.choice(
+            ["var", "local", "resource", "data", "module", "each", "count", "self", "path", "terraform", "key", "nokey", "countattr", "eachattr"]
+        )
+        if kind == "var":
+            return f"var.{typo(rng, rng.choice(self.variables))}"
+        if kind == "local":
+            return f"local.{typo(rng, rng.choice(self.locals))}"
+        if kind == "resource":
+            return f"terraform_data.{typo(rng, rng.choice(list(self.resources)))}.output"
+        if kind == "data":
+            return f"data.terraform_remote_state.{rng.choice(NAMES)}.outputs"
+        if kind == "module":
+            return f"module.{rng.choice(NAMES)}.out"
+        if kind == "each":
+            return rng.choice(["each.key", "each.value"])
+        if kind == "count":
+            return "count.index"
+        if kind == "self":
+            return "self.output"
+        if kind == "path":
+            return f"path.{rng.choice(['modul', 'here', 'rot'])}"
+        if kind == "terraform":
+            return f"terraform.{rng.choice(['workspaces', 'env', 'version'])}"
+        if kind == "eachattr":
+            return "each.item"
+        if kind == "countattr":
+            return "count.value"
+        name = rng.choice(list(self.resources))
+        shape = self.resources[name]
+        if kind == "key":
+            return f"terraform_data.{name}[0].output" if shape == "single" else f"terraform_data.{name}.output"
+        return f"terraform_data.{name}.count"
+
+    def expr(self, place, n_bad):
+        rng = self.rng
+        parts = [self.good() for _ in range(rng.randint(0, 2))]
+        parts += [self.bad(place) for _ in range(n_bad)]
+        rng.shuffle(parts)
+        if not parts:
+            return '"constant"'
+        form = rng.random()
+        if form < 0.4:
+            return "[" + ", ".join(parts) + "]"
+        if form < 0.7:
+            return '"' + "-".join("${jsonencode(" + p + ")}" for p in parts) + '"'
+        if form < 0.85:
+            return "{ " + ", ".join(f"k{i} = {p}" for i, p in enumerate(parts)) + " }"
+        return f"[for x in [1] : [{', '.join(parts)}, x]]"
+
+
+def native_case(rng, family):
+    m = Module(rng)
+    bad_rate = {"clean": 0.0, "undeclared": 0.35, "contexts": 0.35, "cycles": 0.1, "mixed": 0.25}[family]
+
+    def n_bad():
+        return 1 if rng.random() < bad_rate else 0
+
+    blocks = []
+    for name in m.variables:
+        body = "  type = any\n  default = null\n"
+        if rng.random() < 0.25:
+            other = m.expr("validation", n_bad())
+            body += f"  validation {{\n    condition     = var.{name} == null || length({other}) > 0\n    error_message = \"bad\"\n  }}\n"
+        blocks.append(f'variable "{name}" {{\n{body}}}\n')
+    local_lines = []
+    for i, name in enumerate(m.locals):
+        if family == "cycles" and rng.random() < 0.6:
+            target = rng.choice(m.locals + list(m.resources))
+            ref = f"local.{target}" if target in m.locals else f"terraform_data.{target}"
+            if target in m.resources and m.resources[target] != "single":
+                ref += "[*]" if m.resources[target] == "count" else ""
+            local_lines.append(f"  {name} = [{ref}]")
+        else:
+            local_lines.append(f"  {name} = {m.expr('local', n_bad())}")
+    blocks.append("locals {\n" + "\n".join(local_lines) + "\n}\n")
+    for name, shape in m.resources.items():
+        lines = []
+        if shape == "count":
+            lines.append(f"  count = {rng.choice(['2', 'length(var.' + rng.choice(m.variables) + ' == null ? [1] : [1, 2])'])}")
+        elif shape == "for_each":
+            lines.append('  for_each = toset(["a", "b"])')
+        if family == "cycles" and rng.random() < 0.5:
+            target = rng.choice(m.locals)
+            lines.append(f"  input = local.{target}")
+        else:
+            lines.append(f"  input = {m.expr('resource', n_bad())}")
+        if rng.random() < 0.3:
+            lines.append(f"  triggers_replace = {m.expr('resource', n_bad())}")
+        if rng.random() < 0.25:
+            others = [f"terraform_data.{o}" for o in m.resources if o != name or family == "mixed"]
+            if rng.random() < bad_rate:
+                others.append(rng.choice([f"terraform_data.{typo(rng, name)}", f"var.{rng.choice(NAMES)}", "terraform_data.x.output"]))
+            if others:
+                lines.append(f"  depends_on = [{', '.join(others)}]")
+        if rng.random() < 0.25:
+            kind = rng.choice(["precondition", "postcondition"])
+            lines.append(
+                f"  lifecycle {{\n    {kind} {{\n      condition     = length({m.expr('condition', n_bad())}) > 0\n      error_message = \"no\"\n    }}\n  }}"
+            )
+        if rng.random() < 0.2:
+            lines.append(f"  provisioner \"local-exec\" {{\n    command = \"echo ${{jsonencode({rng.choice(['self.output', m.good(), m.bad('provisioner')])})}}\"\n  }}")
+        blocks.append(f'resource "terraform_data" "{name}" {{\n' + "\n".join(lines) + "\n}\n")
+    for i in range(rng.randint(0, 2)):
+        body = f"  value = {m.expr('output', n_bad())}\n"
+        if rng.random() < 0.3:
+            body += f"  precondition {{\n    condition     = {m.expr('condition', n_bad())} != null\n    error_message = \"no\"\n  }}\n"
+        blocks.append(f'output "o{i}" {{\n{body}}}\n')
+    if rng.random() < 0.2:
+        blocks.append(
+            f'check "c" {{\n  assert {{\n    condition     = {m.expr("assert", n_bad())} != null\n    error_message = "no"\n  }}\n}}\n'
+        )
+    rng.shuffle(blocks)
+    files = {}
+    n_files = rng.randint(1, 3)
+    for i, block in enumerate(blocks):
+        name = ["main.tf", "variables.tf", "outputs.tf"][i % n_files]
+        files[name] = files.get(name, "") + block
+    if family == "mixed" and rng.random() < 0.4:
+        # An override that adds a reference, or changes one.
+        name = rng.choice(list(m.resources))
+        files["override.tf"] = f'resource "terraform_data" "{name}" {{\n  input = {m.expr("override", 1)}\n}}\n'
+    return files
+
+
+def json_case(rng):
+    m = Module(rng)
+
+    def template(n_bad):
+        parts = [m.good() for _ in range(rng.randint(0, 1))] + [m.bad("json") for _ in range(n_bad)]
+        rng.shuffle(parts)
+        return "-".join("${jsonencode(" + p + ")}" for p in parts) or "plain"
+
+    doc = {
+        "variable": {name: {"default": None} for name in m.variables},
+        "locals": {name: template(1 if rng.random() < 0.4 else 0) for name in m.locals},
+        "resource": {"terraform_data": {}},
+    }
+    for name, shape in m.resources.items():
+        body = {"input": template(1 if rng.random() < 0.4 else 0)}
+        if shape == "count":
+            body["count"] = 2
+        elif shape == "for_each":
+            body["for_each"] = '${toset(["a", "b"])}'
+        doc["resource"]["terraform_data"][name] = body
+    files = {"main.tf.json": json.dumps(doc, indent=2) + "\n"}
+    if rng.random() < 0.4:
+        files["extra.tf"] = f"output \"o\" {{\n  value = {m.expr('output', 1 if rng.random() < 0.5 else 0)}\n}}\n"
+    return files
+
+
+FAMILIES = {
+    "clean": lambda rng: native_case(rng, "clean"),
+    "undeclared": lambda rng: native_case(rng, "undeclared"),
+    "contexts": lambda rng: native_case(rng, "contexts"),
+    "cycles": lambda rng: native_case(rng, "cycles"),
+    "mixed": lambda rng: native_case(rng, "mixed"),
+    "json": json_case,
+}
+
+
+def write(case_dir, files):
+    os.makedirs(case_dir, exist_ok=True)
+    for name, text in files.items():
+        with open(os.path.join(case_dir, name), "w") as f:
+            f.write(text)
+
+
+def key(file, line, summary):
+    if summary.startswith("Cycle: "):
+        return ("", 0, "Cycle: " + ", ".join(sorted(summary[len("Cycle: "):].split(", "))))
+    return (file, line, summary)
+
+
+def theirs(tofu, case_dir):
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in os.listdir(case_dir):
+            shutil.copy(os.path.join(case_dir, name), tmp)
+        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
+        out = subprocess.run([tofu, "validate", "-json", "-no-color"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+    try:
+        diagnostics = json.loads(out.stdout).get("diagnostics", [])
+    except json.JSONDecodeError:
+        return None  # OpenTofu crashed (depends_on = [self] does): not judged.
+    found = set()
+    for d in diagnostics:
+        if d.get("severity") != "error":
+            continue
+        r = d.get("range")
+        if r and r.get("filename") == "":
+            continue  # the zero-range "" duplicates OpenTofu adds for a bare `var`
+        found.add(key(r["filename"] if r else "", r["start"]["line"] if r else 0, d["summary"]))
+    return found
+
+
+def ours(binary, case_dir):
+    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=case_dir, capture_output=True, text=True)
+    found = set()
+    for d in json.loads(out.stdout or "[]"):
+        if d["severity"] != "error":
+            continue
+        found.add(key(d["file"].removeprefix("./"), d["range"]["start"]["line"], d["summary"]))
+    return found
+
+
+def main():
+    args = sys.argv[1:]
+    options = {k: take_option(args, k, v) for k, v in [("--count", "5000"), ("--seed", "26"), ("--keep", None)]}
+    if len(args) != 1:
+        print(__doc__.strip())
+        return 2
+    tofu = oracle_or_say("generate_references")
+    if tofu is None:
+        return 0
+    binary = os.path.abspath(args[0])
+    rng = random.Random(int(options["--seed"]))
+    root = tempfile.mkdtemp(prefix="tofu-lens-refs-")
+    cases = []
+    for i in range(int(options["--count"])):
+        family = rng.choice(sorted(FAMILIES))
+        case_dir = os.path.join(root, f"{family}-{i:05d}")
+        write(case_dir, FAMILIES[family](rng))
+        cases.append((family, case_dir))
+
+    def judge(case):
+        family, case_dir = case
+        return family, case_dir, theirs(tofu, case_dir), ours(binary, case_dir)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(judge, cases))
+    per_family = collections.defaultdict(lambda: [0, 0])
+    classes = collections.Counter()
+    examples = {}
+    for family, case_dir, their, our in results:
+        if their is None:
+            continue
+        per_family[family][1] += 1
+        if their == our:
+            per_family[family][0] += 1
+            continue
+        k = (family, tuple(sorted({e[2] for e in our - their})), tuple(sorted({e[2] for e in their - our})))
+        classes[k] += 1
+        examples.setdefault(k, case_dir)
+        if options["--keep"]:
+            shutil.copytree(case_dir, os.path.join(options["--keep"], os.path.basename(case_dir)), dirs_exist_ok=True)
+    agree = sum(a for a, _ in per_family.values())
+    total = sum(n for _, n in per_family.values())
+    n_errors = sum(len(t) for _, _, t, _ in results if t)
+    print(f"cases: {total}, agreeing: {agree} ({100 * agree / max(total, 1):.2f} %), OpenTofu errors in all: {n_errors}")
+    for family in sorted(per_family):
+        a, n = per_family[family]
+        print(f"  {family:12} {a:5} / {n:5}  {100 * a / max(n, 1):.1f} %")
+    for (family, only_ours, only_theirs), n in classes.most_common():
+        print(f"{n:5} {family}: tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {examples[(family, only_ours, only_theirs)]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
