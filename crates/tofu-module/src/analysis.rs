@@ -11,6 +11,7 @@ use std::ops::Deref;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
 use crate::cache::AnalysisCache;
+use crate::declare_fix;
 use crate::discovery;
 use crate::incremental;
 use crate::input::{Config, FileContent, InputFile};
@@ -137,6 +138,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
         diagnostics.extend(phase);
     }
     diagnostics.extend(judged.unused);
+    declare_fix::add_fixes(&merged, &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

@@ -255,8 +255,14 @@ pub(crate) fn declare_merge_and_judge(
         effective,
         override_fates: Arc::clone(&plan.fates),
     };
-    memos.judge(&merged, &mut load, &mut tree);
-    let graph = graph::judge(&merged, buckets.walk());
+    let mut module_walk = Vec::new();
+    memos.judge(&merged, &mut load, &mut tree, &mut module_walk);
+    let mut graph = graph::judge(&merged, buckets.walk());
+    // What module rules find in the walk belongs to no node; a cycle stops
+    // the walk before it, as it stops the nodes'.
+    if graph.cycles.is_empty() {
+        graph.walk.extend(module_walk);
+    }
     retained.previous = Some(Box::new(Previous {
         discovery,
         files,
@@ -329,6 +335,7 @@ impl Memos {
         module: &MergedModule,
         load: &mut Vec<Diagnostic>,
         tree: &mut Vec<Diagnostic>,
+        walk: &mut Vec<Diagnostic>,
     ) {
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
@@ -342,7 +349,8 @@ impl Memos {
             });
             let out = match rule.phase {
                 Phase::Load => &mut *load,
-                Phase::Tree | Phase::Walk => &mut *tree,
+                Phase::Tree => &mut *tree,
+                Phase::Walk => &mut *walk,
             };
             out.extend(memo.diagnostics.iter().cloned());
         }

@@ -10,6 +10,7 @@ pub mod address;
 mod analysis;
 mod cache;
 mod declarations;
+mod declare_fix;
 mod declared_names;
 pub mod discovery;
 pub mod effective;

@@ -137,45 +137,82 @@ pub(crate) fn expression_refs(
     found
         .references
         .iter()
-        .map(|found| {
-            let steps: Vec<StepRef<'_>> = found.steps.iter().map(StepRef::from).collect();
-            let parsed = parse_ref(&steps);
-            let subject_end = match &parsed {
-                Ok(reference) => reference.range.end,
-                Err(error) => error.range.end,
-            };
-            let after: Vec<_> = found
-                .steps
-                .iter()
-                .filter(|step| step.range.start >= subject_end && !step.range.is_empty())
-                .collect();
-            // From the end of the subject: HCL's attribute steps include
-            // their dot.
-            let remaining = after
-                .last()
-                .map(|last| TextRange::new(subject_end, last.range.end.max(subject_end)));
-            let first_attribute = after.first().and_then(|step| match &step.part {
-                crate::expr::traversal::Part::Name(name) => Some(name.clone()),
-                crate::expr::traversal::Part::Index(_) => None,
-            });
-            let (root, root_range) = match found.steps.first() {
-                Some(step) => match &step.part {
-                    crate::expr::traversal::Part::Name(name) => (name.clone(), step.range),
-                    crate::expr::traversal::Part::Index(_) => (String::new(), step.range),
-                },
-                None => (String::new(), TextRange::default()),
-            };
-            Ref {
-                file: file_id,
-                parsed,
-                remaining: remaining.filter(|_| found.exact),
-                first_attribute,
-                exact: found.exact,
-                root,
-                root_range,
-            }
-        })
+        .map(|found| reference_of(file_id, &found.steps, found.exact))
         .collect()
+}
+
+/// One reference from its static steps.
+fn reference_of(
+    file_id: FileId,
+    found_steps: &[crate::expr::traversal::ParsedStep],
+    exact: bool,
+) -> Ref {
+    let steps: Vec<StepRef<'_>> = found_steps.iter().map(StepRef::from).collect();
+    let parsed = parse_ref(&steps);
+    let subject_end = match &parsed {
+        Ok(reference) => reference.range.end,
+        Err(error) => error.range.end,
+    };
+    let after: Vec<_> = found_steps
+        .iter()
+        .filter(|step| step.range.start >= subject_end && !step.range.is_empty())
+        .collect();
+    // From the end of the subject: HCL's attribute steps include their dot.
+    let remaining = after
+        .last()
+        .map(|last| TextRange::new(subject_end, last.range.end.max(subject_end)));
+    let first_attribute = after.first().and_then(|step| match &step.part {
+        crate::expr::traversal::Part::Name(name) => Some(name.clone()),
+        crate::expr::traversal::Part::Index(_) => None,
+    });
+    let (root, root_range) = match found_steps.first() {
+        Some(step) => match &step.part {
+            crate::expr::traversal::Part::Name(name) => (name.clone(), step.range),
+            crate::expr::traversal::Part::Index(_) => (String::new(), step.range),
+        },
+        None => (String::new(), TextRange::default()),
+    };
+    Ref {
+        file: file_id,
+        parsed,
+        remaining: remaining.filter(|_| exact),
+        first_attribute,
+        exact,
+        root,
+        root_range,
+    }
+}
+
+/// The references of a `depends_on` list. In JSON its strings are
+/// traversals, not templates; OpenTofu's range for one starts at the opening
+/// quote (and spans the traversal's length).
+fn depends_on_refs(file_id: FileId, file: &ModuleFile, expr: &Expr) -> Vec<Ref> {
+    if !file.is_json() {
+        return expression_refs(file_id, file, expr, &[]);
+    }
+    let tofu_syntax::ExprKind::Array(items) = &expr.kind else {
+        return Vec::new();
+    };
+    let mut refs = Vec::new();
+    for item in items {
+        let tofu_syntax::ExprKind::String(content) = &item.kind else {
+            continue;
+        };
+        let parsed = crate::expr::traversal::parse_traversal(content);
+        if parsed.error.is_some() || parsed.steps.is_empty() {
+            continue;
+        }
+        let steps: Vec<crate::expr::traversal::ParsedStep> = parsed
+            .steps
+            .into_iter()
+            .map(|step| crate::expr::traversal::ParsedStep {
+                part: step.part,
+                range: step.range.shifted(item.range.start),
+            })
+            .collect();
+        refs.push(reference_of(file_id, &steps, true));
+    }
+    refs
 }
 
 /// The references of a merged identity.
@@ -251,6 +288,18 @@ impl Reader<'_> {
             return Vec::new();
         };
         expression_refs(file_id, file, &written.expr, bound)
+    }
+
+    /// The references of an effective `depends_on`.
+    fn depends_on(&self, attribute: &EffectiveAttribute) -> Vec<Ref> {
+        let file_id = attribute.origin.file;
+        let Some(file) = self.module.file(file_id) else {
+            return Vec::new();
+        };
+        let Some(written) = file.attribute_at(attribute.origin.range) else {
+            return Vec::new();
+        };
+        depends_on_refs(file_id, file, &written.expr)
     }
 
     /// Every reference of an effective body, nested blocks included.
@@ -370,7 +419,10 @@ impl Reader<'_> {
             let refs = self.attribute(attribute, &[]);
             match attribute.name.as_str() {
                 "count" | "for_each" => self.unit(UnitKind::Repetition, refs),
-                "depends_on" => self.unit(UnitKind::DependsOn, refs),
+                "depends_on" => {
+                    let refs = self.depends_on(attribute);
+                    self.unit(UnitKind::DependsOn, refs);
+                }
                 "provider" => {}
                 _ => body_refs.extend(refs),
             }
@@ -478,7 +530,10 @@ impl Reader<'_> {
             let refs = self.attribute(attribute, &[]);
             match attribute.name.as_str() {
                 "count" | "for_each" => self.unit(UnitKind::Repetition, refs),
-                "depends_on" => self.unit(UnitKind::DependsOn, refs),
+                "depends_on" => {
+                    let refs = self.depends_on(attribute);
+                    self.unit(UnitKind::DependsOn, refs);
+                }
                 "source" | "version" => self.refs.uses_only.extend(refs),
                 "providers" => {}
                 _ => self.unit(UnitKind::ModuleArgument, refs),
@@ -499,7 +554,10 @@ impl Reader<'_> {
             let refs = self.attribute(attribute, &[]);
             match attribute.name.as_str() {
                 "value" => self.unit(UnitKind::OutputValue, refs),
-                "depends_on" => self.unit(UnitKind::DependsOn, refs),
+                "depends_on" => {
+                    let refs = self.depends_on(attribute);
+                    self.unit(UnitKind::DependsOn, refs);
+                }
                 _ => self.refs.uses_only.extend(refs),
             }
         }

@@ -45,8 +45,8 @@ pub(crate) enum Phase {
     /// While building the module tree, once loading succeeded.
     Tree,
     /// During `validate`'s walk of the dependency graph, once the tree was
-    /// built and the graph has no cycle; and only for a node none of whose
-    /// dependencies failed (`graph`). Identity rules only.
+    /// built and the graph has no cycle; for an identity rule, only on a node
+    /// none of whose dependencies failed (`graph`).
     Walk,
 }
 
@@ -115,6 +115,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "versions",
         phase: Phase::Load,
         check: versions::check,
+    },
+    ModuleRule {
+        name: "import-references",
+        phase: Phase::Walk,
+        check: validate::imports,
     },
 ];
 

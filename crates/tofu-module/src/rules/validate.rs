@@ -31,8 +31,8 @@ use crate::declared_names::Repetition;
 use crate::expr::parse_ref::{Reference, Subject};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
-use crate::node_refs::{Ref, Unit, UnitKind};
-use crate::rules::IdentityView;
+use crate::node_refs::{expression_refs, Ref, Unit, UnitKind};
+use crate::rules::{IdentityView, ModuleView};
 
 /// The `references` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
@@ -376,28 +376,13 @@ impl Judge<'_, '_> {
             return Verdict::Fine;
         }
         let suggestion = did_you_mean(name, self.view.variable_names().iter().map(String::as_str));
-        let mut detail = format!(
-            "An input variable with the name {} has not been declared.",
-            go_quote(name)
-        );
-        let mut diagnostic = Diagnostic::new(
-            Code::UndeclaredReference,
-            "Reference to undeclared input variable",
-            at,
-        );
-        match suggestion {
-            Some(suggestion) => {
-                detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
-                if let Some(fix) = rename_fix(self.view, reference, at, "var", name, suggestion) {
-                    diagnostic = diagnostic.with_fix(fix);
-                }
-            }
-            None => detail.push_str(&format!(
-                " This variable can be declared with a variable {} {{}} block.",
-                go_quote(name)
-            )),
+        let mut diagnostic = undeclared_variable(at, name, suggestion);
+        if let Some(fix) = suggestion
+            .and_then(|suggestion| rename_fix(self.view, reference, at, "var", name, suggestion))
+        {
+            diagnostic = diagnostic.with_fix(fix);
         }
-        Verdict::Dynamic(diagnostic.with_detail(detail))
+        Verdict::Dynamic(diagnostic)
     }
 
     fn local(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
@@ -405,22 +390,13 @@ impl Judge<'_, '_> {
             return Verdict::Fine;
         }
         let suggestion = did_you_mean(name, self.view.local_names().iter().map(String::as_str));
-        let mut detail = format!(
-            "A local value with the name {} has not been declared.",
-            go_quote(name)
-        );
-        let mut diagnostic = Diagnostic::new(
-            Code::UndeclaredReference,
-            "Reference to undeclared local value",
-            at,
-        );
-        if let Some(suggestion) = suggestion {
-            detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
-            if let Some(fix) = rename_fix(self.view, reference, at, "local", name, suggestion) {
-                diagnostic = diagnostic.with_fix(fix);
-            }
+        let mut diagnostic = undeclared_local(at, name, suggestion);
+        if let Some(fix) = suggestion
+            .and_then(|suggestion| rename_fix(self.view, reference, at, "local", name, suggestion))
+        {
+            diagnostic = diagnostic.with_fix(fix);
         }
-        Verdict::Dynamic(diagnostic.with_detail(detail))
+        Verdict::Dynamic(diagnostic)
     }
 
     fn count(&self, kind: UnitKind, at: Location, name: &str) -> Verdict {
@@ -486,6 +462,96 @@ impl Judge<'_, '_> {
             _ => None,
         }
     }
+}
+
+/// `import` blocks: OpenTofu's walk evaluates `id` and `for_each`, where an
+/// input variable or local value must be declared (their `to` is an
+/// address, and what it names is not checked).
+pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let declarations = view.declarations();
+    for &block_ref in &declarations.other {
+        let Some(block) = view.block(block_ref) else {
+            continue;
+        };
+        let Some(file) = view.file(block_ref.file) else {
+            continue;
+        };
+        if block.kind != "import" {
+            continue;
+        }
+        for attribute in block
+            .body
+            .attributes
+            .iter()
+            .filter(|attribute| matches!(attribute.name.as_str(), "id" | "for_each"))
+        {
+            for reference in expression_refs(block_ref.file, file, &attribute.expr, &[]) {
+                let Ok(parsed) = &reference.parsed else {
+                    continue;
+                };
+                let at = Location::new(reference.file, parsed.range);
+                match &parsed.subject {
+                    Subject::Variable(name)
+                        if declarations
+                            .get(&BlockAddress::Variable(name.clone()))
+                            .is_none() =>
+                    {
+                        let names =
+                            declarations.blocks.iter().filter_map(|declared| {
+                                match &declared.address {
+                                    BlockAddress::Variable(name) => Some(name.as_str()),
+                                    _ => None,
+                                }
+                            });
+                        out.push(undeclared_variable(at, name, did_you_mean(name, names)));
+                    }
+                    Subject::Local(name) if declarations.local(name).is_none() => {
+                        let names = declarations.locals.iter().map(|local| local.name.as_str());
+                        out.push(undeclared_local(at, name, did_you_mean(name, names)));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// "Reference to undeclared input variable", in OpenTofu's words.
+fn undeclared_variable(at: Location, name: &str, suggestion: Option<&str>) -> Diagnostic {
+    let mut detail = format!(
+        "An input variable with the name {} has not been declared.",
+        go_quote(name)
+    );
+    match suggestion {
+        Some(suggestion) => detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion))),
+        None => detail.push_str(&format!(
+            " This variable can be declared with a variable {} {{}} block.",
+            go_quote(name)
+        )),
+    }
+    Diagnostic::new(
+        Code::UndeclaredReference,
+        "Reference to undeclared input variable",
+        at,
+    )
+    .with_detail(detail)
+}
+
+/// "Reference to undeclared local value", in OpenTofu's words.
+fn undeclared_local(at: Location, name: &str, suggestion: Option<&str>) -> Diagnostic {
+    let mut detail = format!(
+        "A local value with the name {} has not been declared.",
+        go_quote(name)
+    );
+    if let Some(suggestion) = suggestion {
+        detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
+    }
+    Diagnostic::new(
+        Code::UndeclaredReference,
+        "Reference to undeclared local value",
+        at,
+    )
+    .with_detail(detail)
 }
 
 /// `path.NAME`: `cwd`, `module` and `root` exist.
