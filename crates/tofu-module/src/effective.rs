@@ -15,7 +15,7 @@ use tofu_syntax::{Attribute, Block, Body, FileId, TextRange};
 use crate::address::BlockAddress;
 use crate::declarations::LocalRef;
 use crate::loaded::BlockRef;
-use crate::node_refs::NodeReferences;
+use crate::refs::NodeReferences;
 
 /// Where a part of the effective configuration was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -27,7 +27,8 @@ use tofu_syntax::{Code, Diagnostic, Fix, Location};
 use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::Subject;
 use crate::merge::MergedModule;
-use crate::node_refs::{expression_refs, Node, NodeReferences, Ref};
+use crate::node_refs::expression_refs;
+use crate::refs::{Node, NodeReferences, Ref};
 
 /// What the graph decides.
 #[derive(Debug, Default)]

@@ -49,7 +49,8 @@ use crate::merge::{
     merge_identity, merge_local, merge_terraform, no_base_diagnostics, override_file_diagnostics,
     MergedModule, OverridePlan,
 };
-use crate::node_refs::{self, Node};
+use crate::node_refs;
+use crate::refs::Node;
 use crate::rules::{
     self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
 };

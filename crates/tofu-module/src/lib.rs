@@ -24,6 +24,7 @@ mod merge;
 mod names;
 mod node_refs;
 pub mod reference_sites;
+mod refs;
 mod reporting;
 mod rules;
 pub mod schema;

@@ -31,7 +31,8 @@ use crate::declared_names::Repetition;
 use crate::expr::parse_ref::{Reference, Subject};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
-use crate::node_refs::{expression_refs, Ref, Unit, UnitKind};
+use crate::node_refs::expression_refs;
+use crate::refs::{Ref, Unit, UnitKind};
 use crate::rules::{IdentityView, ModuleView};
 
 /// The `references` identity rule.

@@ -34,7 +34,7 @@ use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
-use crate::node_refs::NodeReferences;
+use crate::refs::NodeReferences;
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,102 @@
+//! The reference index's data: the nodes of OpenTofu's dependency graph and
+//! the references of each, by evaluation unit. `node_refs` reads them from
+//! the effective configuration; effective blocks and local values carry
+//! them; the reference rules and the graph read them.
+
+use tofu_syntax::{FileId, TextRange};
+
+use crate::address::BlockAddress;
+use crate::expr::parse_ref::{RefError, Reference};
+
+/// A node of OpenTofu's dependency graph that the module declares.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Node {
+    Block(BlockAddress),
+    Local(String),
+}
+
+/// The references of one node, by unit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeReferences {
+    pub units: Vec<Unit>,
+    /// References OpenTofu reads but `validate` does not judge.
+    pub unevaluated: Vec<Ref>,
+    /// Edges OpenTofu adds for unevaluated references (`enabled`,
+    /// `replace_triggered_by`, …) are in `unevaluated`; these are the ones it
+    /// does not add (destroy-time provisioners), kept as uses only.
+    pub uses_only: Vec<Ref>,
+}
+
+impl NodeReferences {
+    /// Every reference, judged or not.
+    pub fn all(&self) -> impl Iterator<Item = &Ref> {
+        self.units
+            .iter()
+            .flat_map(|unit| &unit.refs)
+            .chain(&self.unevaluated)
+            .chain(&self.uses_only)
+    }
+
+    /// The references OpenTofu draws a dependency edge for. A module
+    /// argument's edge goes from the child's variable, which is inside the
+    /// child: the call itself depends only on its `count`, `for_each` and
+    /// `depends_on`.
+    pub fn edges(&self) -> impl Iterator<Item = &Ref> {
+        self.units
+            .iter()
+            .filter(|unit| unit.kind != UnitKind::ModuleArgument)
+            .flat_map(|unit| &unit.refs)
+            .chain(&self.unevaluated)
+    }
+}
+
+/// A group of references OpenTofu evaluates together: a static error in it
+/// (a resource or module that does not exist, `self` out of place) hides its
+/// other errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub refs: Vec<Ref>,
+    /// In conditions, OpenTofu evaluates the expression even after a static
+    /// error, with nothing defined: each reference from this one on then
+    /// also gets `Unknown variable` on its root.
+    pub unknown_after_static: Option<usize>,
+}
+
+/// Where a unit is, which decides what `count`, `each` and `self` mean there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    /// A resource body, a condition, a provisioner: with the block's own
+    /// repetition.
+    Instance { self_allowed: bool },
+    /// A `count` or `for_each` expression: evaluated with no instance.
+    Repetition,
+    /// `depends_on`: items in order, and none after the first error.
+    DependsOn,
+    /// A module argument: `count` and `each` are not judged there.
+    ModuleArgument,
+    /// A local value, an output value or precondition, a variable
+    /// validation, a check assertion: no instance.
+    Plain,
+    /// An output's value, judged only when its preconditions hold.
+    OutputValue,
+    /// A provisioner after the first: judged only while the resource has no
+    /// error so far.
+    LaterProvisioner,
+}
+
+/// One reference, as `addrs.ParseRef` reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ref {
+    pub file: FileId,
+    pub parsed: Result<Reference, RefError>,
+    /// The steps read from the subject (`.id` of `aws_instance.web.id`).
+    pub remaining: Option<TextRange>,
+    /// The first of those steps, when it is an attribute name.
+    pub first_attribute: Option<String>,
+    /// False inside a JSON string with escapes (every range is the string's).
+    pub exact: bool,
+    /// The root name and its range (`var` of `var.x`).
+    pub root: String,
+    pub root_range: TextRange,
+}
