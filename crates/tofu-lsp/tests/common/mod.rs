@@ -128,6 +128,14 @@ impl TestClient {
         options: tofu_lsp::ServerOptions,
         client_info: Value,
     ) -> TestClient {
+        // These tests are about the protocol: without settings of their own,
+        // the unused-declaration hints on the variables they declare would
+        // only add noise (the rule has its fixtures).
+        let init_options = if init_options == json!({}) {
+            json!({"diagnostics": {"severity": {"unused-declaration": "off"}}})
+        } else {
+            init_options
+        };
         let (client_side, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
         let (client_read, mut client_write) = tokio::io::split(client_side);
