@@ -21,7 +21,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tofu_module::Config;
 
 /// splitmix64: small, seeded, good enough to pick edits.
 pub struct Random(pub u64);
@@ -179,9 +178,10 @@ pub fn as_editor_sees_all(
 
 /// What `tofu-lens check --format json` says about every module directory
 /// under `dir`, by path relative to `dir` (files without diagnostics too).
+/// Like `check` (and the test servers), without unused-declaration hints.
 pub fn check_dir(dir: &Path) -> BTreeMap<PathBuf, Vec<Compared>> {
-    let report =
-        tofu_lens::check::check_paths(&[dir.to_path_buf()], &Config::default(), None).unwrap();
+    let config = tofu_lens::check::check_config(None, false);
+    let report = tofu_lens::check::check_paths(&[dir.to_path_buf()], &config, None).unwrap();
     let mut expected: BTreeMap<PathBuf, Vec<Compared>> = BTreeMap::new();
     for module in &report.modules {
         for file in &module.analysis.files {
