@@ -1,7 +1,8 @@
 // The VS Code side of tofu-lens: starts `tofu-lens serve --stdio` through
 // vscode-languageclient and wires VS Code to it. Every feature lives in the
-// server; this file only launches it, passes the settings on, shows its log
-// and shows a status bar item while it indexes.
+// server; this file only launches it, passes the settings on, shows its log,
+// shows a status bar item while it indexes, and shows `.tf` files that no
+// other extension claims as OpenTofu (the grammar and language configuration).
 
 import * as readline from 'readline';
 import * as vscode from 'vscode';
@@ -25,6 +26,7 @@ import {
   serverSettings,
 } from './config';
 import { IndexingStatus } from './indexing';
+import { LANGUAGE_ID, LanguageChoices, claimsPlainText } from './language';
 import { parseServerLogLine } from './serverLog';
 
 let client: LanguageClient | undefined;
@@ -48,6 +50,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
 
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SETTINGS_SECTION);
+
+  // Before anything slower: files already open as Plain Text get their colours.
+  context.subscriptions.push(...showPlainTextFilesAsOpenTofu(log));
 
   const start = async (): Promise<void> => {
     const configured = settings().get<string>('serverPath', 'tofu-lens');
@@ -162,6 +167,47 @@ export async function deactivate(): Promise<void> {
   if (client !== undefined) {
     await client.stop();
   }
+}
+
+/**
+ * Shows files that open as Plain Text and are OpenTofu by name (`.tf`,
+ * `.tfvars`, ...: see language.ts) as OpenTofu, now and whenever one opens,
+ * unless someone changed that document's language while it was shown.
+ */
+function showPlainTextFilesAsOpenTofu(log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const choices = new LanguageChoices();
+  const claim = (document: vscode.TextDocument): void => {
+    const uri = document.uri.toString();
+    const associations = vscode.workspace.getConfiguration('files', document).get<Record<string, string>>('associations');
+    if (choices.isChosen(uri) || !claimsPlainText(document.uri.path, document.languageId, associations)) {
+      return;
+    }
+    vscode.languages.setTextDocumentLanguage(document, LANGUAGE_ID).then(undefined, (error: unknown) => {
+      log.warn(`could not show ${document.uri.fsPath} as OpenTofu: ${String(error)}`);
+    });
+  };
+  vscode.workspace.textDocuments.forEach(claim);
+  return [
+    vscode.workspace.onDidOpenTextDocument(claim),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      const uri = document.uri.toString();
+      choices.closed(uri, document.languageId, isShownInTab(uri));
+    }),
+  ];
+}
+
+function isShownInTab(uri: string): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some(({ input }) => {
+      if (input instanceof vscode.TabInputText) {
+        return input.uri.toString() === uri;
+      }
+      if (input instanceof vscode.TabInputTextDiff) {
+        return input.original.toString() === uri || input.modified.toString() === uri;
+      }
+      return false;
+    }),
+  );
 }
 
 async function workspaceHasConfigFiles(): Promise<boolean> {

@@ -12,23 +12,76 @@ const { test } = require('node:test');
 const { minimatch } = require('minimatch');
 
 const config = require('../out/config.js');
+const language = require('../out/language.js');
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
 const extensionSource = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
 
-test('contributes only the opentofu language, for .tofu and .tofu.json', () => {
+test('contributes the opentofu language for .tofu only, with its grammar; .tf stays unclaimed', () => {
   // `terraform` (HashiCorp) and `opentofu` for `.tf` (OpenTofu extension) stay
-  // theirs: contributing `terraform` or claiming `.tf` would fight over files.
+  // theirs: VS Code gives a file extension claimed by two languages to the
+  // extension whose folder sorts last, so claiming `.tf` would take it from
+  // HashiCorp's. `.tf` files nobody claims are switched at run time instead.
   assert.deepEqual(
     manifest.contributes.languages.map(({ id, extensions }) => ({ id, extensions })),
-    [{ id: 'opentofu', extensions: ['.tofu', '.tofu.json'] }],
+    [{ id: 'opentofu', extensions: ['.tofu'] }],
   );
-  assert.equal(manifest.contributes.grammars, undefined, 'no grammar that could replace the OpenTofu extension\'s');
+  const [opentofu] = manifest.contributes.languages;
+  // VS Code colours a hover's ```hcl block with the language whose id or
+  // alias is `hcl` (getLanguageIdByLanguageName): the server's hovers say hcl.
+  assert.ok(opentofu.aliases.includes('hcl'), 'the alias hcl colours the hovers\' fenced blocks');
+  assert.equal(opentofu.aliases[0], 'OpenTofu', 'the name in the status bar');
+  assert.ok(!opentofu.filenamePatterns, 'a pattern would beat other extensions\' .tf claims');
+  // A scope name of its own: source.hcl (HashiCorp HCL) and
+  // source.hcl.terraform (HashiCorp Terraform) stay theirs.
+  assert.deepEqual(manifest.contributes.grammars, [
+    { language: 'opentofu', scopeName: 'source.opentofu', path: './syntaxes/opentofu.tmLanguage.json' },
+  ]);
+  const grammar = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'syntaxes/opentofu.tmLanguage.json'), 'utf8'));
+  assert.equal(grammar.scopeName, 'source.opentofu');
+  const languageConfiguration = JSON.parse(fs.readFileSync(path.join(__dirname, '..', opentofu.configuration), 'utf8'));
+  assert.deepEqual(languageConfiguration.comments, { lineComment: '#', blockComment: ['/*', '*/'] });
+  for (const pair of ['{}', '[]', '()']) {
+    assert.ok(languageConfiguration.brackets.some(([open, close]) => open + close === pair), pair);
+    assert.ok(languageConfiguration.autoClosingPairs.some(({ open, close }) => open + close === pair), pair);
+  }
+  const word = new RegExp(languageConfiguration.wordPattern, 'g');
+  assert.deepEqual('aws_instance.web-1 = var.x-y'.match(word), ['aws_instance', 'web-1', 'var', 'x-y'], 'identifiers keep their dashes');
+});
+
+test('Plain Text .tf, .tfvars and test files become opentofu, unless a file association names them', () => {
+  const claims = (file, id = 'plaintext', associations = undefined) => language.claimsPlainText(file, id, associations);
+  for (const file of ['/w/main.tf', '/w/prod.tfvars', '/w/t/a.tftest.hcl', '/w/t/a.tofutest.hcl']) {
+    assert.ok(claims(file), file);
+    assert.ok(!claims(file, 'terraform'), `${file} as terraform stays terraform`);
+    assert.ok(!claims(file, 'opentofu'), `${file} is already opentofu`);
+  }
+  for (const file of ['/w/notes.txt', '/w/main.tf.bak', '/w/a.hcl', '/w/a.tf.json']) {
+    assert.ok(!claims(file), file);
+  }
+  assert.ok(!claims('/w/main.tf', 'plaintext', { '*.tf': 'plaintext' }), 'the user mapped *.tf');
+  assert.ok(!claims('/w/m/main.tf', 'plaintext', { '**/m/*.tf': 'plaintext' }), 'a pattern on the path');
+  assert.ok(!claims('/w/main.tf', 'plaintext', { 'main.tf': 'terraform' }), 'a file name');
+  assert.ok(claims('/w/main.tf', 'plaintext', { '*.txt': 'plaintext', '**/other/*.tf': 'x' }), 'other patterns');
+  assert.ok(claims('/w/prod.tfvars', 'plaintext', { '*.tf': 'plaintext' }), '*.tf does not name .tfvars');
+
+  // Someone changed an open document from OpenTofu to another language: it
+  // stays as chosen until it is really closed.
+  const choices = new language.LanguageChoices();
+  choices.closed('file:///w/main.tf', 'plaintext', true); // our own switch from Plain Text
+  assert.ok(!choices.isChosen('file:///w/main.tf'));
+  choices.closed('file:///w/main.tf', 'opentofu', true); // the language picker, the tab still open
+  assert.ok(choices.isChosen('file:///w/main.tf'));
+  choices.closed('file:///w/main.tf', 'plaintext', false); // the tab closed
+  assert.ok(!choices.isChosen('file:///w/main.tf'));
+  assert.match(extensionSource, /onDidOpenTextDocument\(claim\)/);
+  assert.match(extensionSource, /textDocuments\.forEach\(claim\)/);
 });
 
 test('activates on each language a configuration file can have', () => {
-  for (const language of ['terraform', 'opentofu', 'hcl', 'json']) {
-    assert.ok(manifest.activationEvents.includes(`onLanguage:${language}`), language);
+  // plaintext: a .tf file that no extension claims opens as Plain Text.
+  for (const id of ['terraform', 'opentofu', 'hcl', 'json', 'plaintext']) {
+    assert.ok(manifest.activationEvents.includes(`onLanguage:${id}`), id);
   }
 });
 
