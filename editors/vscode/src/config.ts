@@ -63,6 +63,45 @@ export function serverLaunch(command: string, logLevel: string, env: NodeJS.Proc
   return { command, args: ['serve'], env: { ...env, TOFU_LENS_LOG: logLevel } };
 }
 
+/** Where a platform package carries the binary, relative to the extension's directory. */
+export function bundledServerEntry(platform: NodeJS.Platform = process.platform): string {
+  return path.join('server', platform === 'win32' ? 'tofu-lens.exe' : 'tofu-lens');
+}
+
+/** The binary to run and why that one. */
+export interface ServerChoice {
+  path: string;
+  origin: 'setting' | 'bundled' | 'PATH';
+}
+
+/**
+ * Which binary runs, from `tofuLens.serverPath` (`setting`) and the binary
+ * bundled in the extension (`bundled`, the absolute path of
+ * `server/tofu-lens` whether or not it exists):
+ * - empty (the default): the bundled binary when this package has one, else
+ *   `tofu-lens` on PATH (the package without a binary);
+ * - a bare name (`tofu-lens`): that name on PATH, even with a bundled binary;
+ * - anything with a slash: that path.
+ * Undefined when the binary chosen does not exist.
+ */
+export function chooseServer(
+  setting: string,
+  bundled: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): ServerChoice | undefined {
+  const wanted = setting.trim();
+  if (wanted !== '') {
+    const found = resolveServerPath(wanted, env, platform);
+    return found === undefined ? undefined : { path: found, origin: 'setting' };
+  }
+  if (isFile(bundled)) {
+    return { path: bundled, origin: 'bundled' };
+  }
+  const onPath = resolveServerPath('tofu-lens', env, platform);
+  return onPath === undefined ? undefined : { path: onPath, origin: 'PATH' };
+}
+
 /**
  * The absolute path of the server binary, or undefined when there is none: a
  * bare name (the default, `tofu-lens`) is looked up on PATH, anything with a
@@ -91,6 +130,14 @@ export function resolveServerPath(
     }
   }
   return undefined;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isExecutable(file: string): boolean {

@@ -1,9 +1,11 @@
 // The VS Code side of tofu-lens: starts `tofu-lens serve --stdio` through
 // vscode-languageclient and wires VS Code to it. Every feature lives in the
-// server; this file only launches it, passes the settings on, shows its log,
-// shows a status bar item while it indexes, and shows `.tf` files that no
-// other extension claims as OpenTofu (the grammar and language configuration).
+// server; this file only launches it (the binary bundled in the package, or
+// the one the settings name), passes the settings on, shows its log, shows a
+// status bar item while it indexes, and shows `.tf` files that no other
+// extension claims as OpenTofu (the grammar and language configuration).
 
+import * as fs from 'fs';
 import * as readline from 'readline';
 import * as vscode from 'vscode';
 import {
@@ -20,8 +22,9 @@ import {
   DOCUMENT_SELECTOR,
   SETTINGS_SECTION,
   SKIPPED_DIRS_GLOB,
+  bundledServerEntry,
+  chooseServer,
   isConfigFile,
-  resolveServerPath,
   serverLaunch,
   serverSettings,
 } from './config';
@@ -54,13 +57,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Before anything slower: files already open as Plain Text get their colours.
   context.subscriptions.push(...showPlainTextFilesAsOpenTofu(log));
 
+  const bundled = context.asAbsolutePath(bundledServerEntry());
+  ensureExecutable(bundled);
+
   const start = async (): Promise<void> => {
-    const configured = settings().get<string>('serverPath', 'tofu-lens');
-    const command = resolveServerPath(configured);
-    if (command === undefined) {
-      log.error(`cannot find the tofu-lens binary "${configured}" (tofuLens.serverPath)`);
+    const configured = settings().get<string>('serverPath', '');
+    const server = chooseServer(configured, bundled);
+    if (server === undefined) {
+      const wanted = configured.trim() === '' ? 'tofu-lens (on PATH; this package bundles no binary)' : configured;
+      log.error(`cannot find the tofu-lens binary ${JSON.stringify(wanted)} (tofuLens.serverPath)`);
       const choice = await vscode.window.showErrorMessage(
-        `tofu-lens: cannot find "${configured}". Install it (cargo install --path crates/tofu-lens) or set tofuLens.serverPath.`,
+        `tofu-lens: cannot find ${JSON.stringify(configured.trim() || 'tofu-lens')}. Install the extension's package for your platform, install tofu-lens on PATH (cargo install --path crates/tofu-lens), or set tofuLens.serverPath.`,
         'Open Settings',
       );
       if (choice === 'Open Settings') {
@@ -68,8 +75,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
       return;
     }
-    const launch = serverLaunch(command, settings().get<string>('logLevel', 'info'), process.env);
-    log.info(`starting ${launch.command} ${launch.args.join(' ')} --stdio`);
+    const launch = serverLaunch(server.path, settings().get<string>('logLevel', 'info'), process.env);
+    const origin = { setting: 'tofuLens.serverPath', bundled: 'bundled with the extension', PATH: 'found on PATH' }[server.origin];
+    log.info(`starting ${launch.command} ${launch.args.join(' ')} --stdio (${origin})`);
     const serverOptions: ServerOptions = {
       command: launch.command,
       args: launch.args,
@@ -208,6 +216,21 @@ function isShownInTab(uri: string): boolean {
       return false;
     }),
   );
+}
+
+/**
+ * The bundled binary must be executable; VS Code keeps the mode the .vsix
+ * records, but an unpacker that drops it must not leave the server unstartable.
+ */
+function ensureExecutable(file: string): void {
+  try {
+    const { mode } = fs.statSync(file);
+    if (process.platform !== 'win32' && (mode & 0o111) === 0) {
+      fs.chmodSync(file, mode | 0o755);
+    }
+  } catch {
+    // No bundled binary: the package without one.
+  }
 }
 
 async function workspaceHasConfigFiles(): Promise<boolean> {

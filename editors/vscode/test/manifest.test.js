@@ -49,6 +49,14 @@ test('contributes the opentofu language for .tofu only, with its grammar; .tf st
   assert.deepEqual('aws_instance.web-1 = var.x-y'.match(word), ['aws_instance', 'web-1', 'var', 'x-y'], 'identifiers keep their dashes');
 });
 
+test('the .vsix carries the grammar, the language configuration and the bundled binary', () => {
+  const ignore = fs.readFileSync(path.join(__dirname, '..', '.vscodeignore'), 'utf8').split('\n');
+  for (const file of ['dist/extension.js', 'language-configuration.json', 'syntaxes/opentofu.tmLanguage.json', 'server/tofu-lens']) {
+    assert.ok(ignore.includes(`!${file}`), file);
+  }
+  assert.equal(manifest.scripts.package, 'node scripts/package.js');
+});
+
 test('Plain Text .tf, .tfvars and test files become opentofu, unless a file association names them', () => {
   const claims = (file, id = 'plaintext', associations = undefined) => language.claimsPlainText(file, id, associations);
   for (const file of ['/w/main.tf', '/w/prod.tfvars', '/w/t/a.tftest.hcl', '/w/t/a.tofutest.hcl']) {
@@ -107,7 +115,7 @@ test('the server settings are the ones server.md lists, with its defaults', () =
   });
   assert.deepEqual(defaults, { tofuVersion: '1.12.6', diagnostics: { scope: 'workspace' }, exclude: ['.terraform/**'] });
   assert.deepEqual(properties['tofuLens.diagnostics.scope'].enum, ['workspace', 'open']);
-  assert.equal(properties['tofuLens.serverPath'].default, 'tofu-lens');
+  assert.equal(properties['tofuLens.serverPath'].default, '', 'empty: the bundled binary, else PATH');
   assert.equal(properties['tofuLens.serverPath'].scope, 'machine', 'a workspace cannot pick the binary VS Code runs');
   assert.match(extensionSource, /configurationSection: SETTINGS_SECTION/, 'changes are sent to the server');
 });
@@ -136,4 +144,32 @@ test('serverPath: a bare name is looked up on PATH, a path is taken as it is', (
   }
   const launch = config.serverLaunch('/bin/tofu-lens', 'debug', { HOME: '/h' });
   assert.deepEqual(launch, { command: '/bin/tofu-lens', args: ['serve'], env: { HOME: '/h', TOFU_LENS_LOG: 'debug' } });
+});
+
+test('the server: the bundled binary by default, PATH without one, the setting first', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-lens-choice-'));
+  try {
+    const onPath = path.join(dir, 'bin', 'tofu-lens');
+    const bundled = path.join(dir, 'extension', config.bundledServerEntry('linux'));
+    const other = path.join(dir, 'other', 'tofu-lens');
+    for (const file of [onPath, bundled, other]) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+    }
+    const env = { PATH: path.dirname(onPath) };
+    assert.equal(config.bundledServerEntry('linux'), path.join('server', 'tofu-lens'));
+    assert.equal(config.bundledServerEntry('win32'), path.join('server', 'tofu-lens.exe'));
+    assert.deepEqual(config.chooseServer('', bundled, env, 'linux'), { path: bundled, origin: 'bundled' });
+    assert.deepEqual(config.chooseServer('  ', bundled, { PATH: '' }, 'linux'), { path: bundled, origin: 'bundled' });
+    assert.deepEqual(config.chooseServer('tofu-lens', bundled, env, 'linux'), { path: onPath, origin: 'setting' }, 'a name prefers PATH');
+    assert.deepEqual(config.chooseServer(other, bundled, env, 'linux'), { path: other, origin: 'setting' });
+    const missing = path.join(dir, 'extension-without', 'server', 'tofu-lens');
+    assert.deepEqual(config.chooseServer('', missing, env, 'linux'), { path: onPath, origin: 'PATH' }, 'no bundled binary');
+    assert.equal(config.chooseServer('', missing, { PATH: '' }, 'linux'), undefined);
+    assert.equal(config.chooseServer('tofu-lens', bundled, { PATH: '' }, 'linux'), undefined, 'a name is never the bundled one');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  assert.match(extensionSource, /chooseServer\(configured, bundled\)/);
+  assert.match(extensionSource, /asAbsolutePath\(bundledServerEntry\(\)\)/);
 });
