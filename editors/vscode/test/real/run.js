@@ -1,12 +1,20 @@
-// The real VS Code workbench with tofu-lens.vsix installed: code-server (VS Code
-// 1.100 in the browser) on 127.0.0.1, driven by headless Debian Chromium
-// through playwright-core, on a copy of examples/overrides. Every check reads
-// what a person sees, from the workbench's DOM: the Problems panel, squiggles,
-// the hover, go to definition, a quick fix, an inlay hint. A screenshot of
-// each step goes to target/editors/vscode-real/.
+// The real VS Code workbench with the platform .vsix installed (the one that
+// carries the binary): code-server (VS Code 1.100 in the browser) on
+// 127.0.0.1, driven by headless Debian Chromium through playwright-core, on a
+// copy of examples/overrides. Every check reads what a person sees, from the
+// workbench's DOM: the colours and the language of a .tf file, the Problems
+// panel, squiggles, the hover (coloured), go to definition, a quick fix, an
+// inlay hint, format on save. A screenshot of each step goes to
+// target/editors/vscode-real/.
 //
-//   TOFU_LENS  the server binary (default: target/release/tofu-lens)
-//   VSIX       the packaged extension (default: editors/vscode/tofu-lens.vsix)
+// The installed .vsix is the whole install: no tofuLens.serverPath is set,
+// and code-server runs with a PATH from which every directory holding a
+// tofu-lens is removed; the test checks that the server VS Code started is
+// the binary inside the installed extension.
+//
+//   VSIX       the packaged extension (default:
+//              editors/vscode/tofu-lens-<target>.vsix, e.g. linux-x64, from
+//              `npm run package -- --server target/release/tofu-lens`)
 //   CHROMIUM   the browser (default: /usr/bin/chromium; never downloaded)
 //   VSCODE_REAL_TIMEOUT  seconds for the whole test (default 300); then
 //              code-server and Chromium are ended and every group not yet
@@ -28,19 +36,22 @@ const path = require('node:path');
 const { chromium } = require('playwright-core');
 
 const root = path.resolve(__dirname, '../../../..');
-const serverPath = path.resolve(root, process.env.TOFU_LENS || 'target/release/tofu-lens');
-const vsix = path.resolve(root, process.env.VSIX || 'editors/vscode/tofu-lens.vsix');
+const { hostTarget, vsixName } = require('../../scripts/target.js');
+const vsix = path.resolve(root, process.env.VSIX || `editors/vscode/${vsixName(hostTarget())}`);
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = path.join(root, 'target/editors/vscode-real');
 const codeServer = path.join(__dirname, 'node_modules/.bin/code-server');
 const overallTimeoutMs = Number(process.env.VSCODE_REAL_TIMEOUT || 300) * 1000;
 
 const groups = [
+  ['f', 'main.tf is OpenTofu in the status bar and coloured by the grammar: a keyword and a string differ'],
   ['a', 'the Problems panel lists the errors with their codes; squiggles in override.tf'],
+  ['g', 'the server VS Code runs is the binary inside the installed .vsix (no serverPath, none on PATH)'],
   ['b', 'hovering the aws_instance.web header in main.tf shows the effective block'],
   ['c', 'F12 on the override block header in override.tf opens main.tf'],
   ['d', 'the quick fix on override-depends-on removes depends_on from override.tf'],
   ['e', 'an inlay hint in main.tf shows the value override.tf sets'],
+  ['h', 'format on save: over-indented main.tf is saved as tofu fmt writes it'],
 ];
 const results = new Map();
 
@@ -270,6 +281,82 @@ async function pointOf(page, needle) {
   return point;
 }
 
+/** The language of the active editor, as the status bar names it ("Plain Text", "OpenTofu"). */
+function statusBarLanguage(page) {
+  return page.evaluate(() => {
+    const item = document.querySelector('#status\\.editor\\.mode');
+    return item ? item.textContent.trim() : null;
+  });
+}
+
+/**
+ * The tokens drawn inside `where` (a locator: an editor, a hover): for each needle, the class and colour of the innermost span
+ * whose text contains it; and every `mtk*` class drawn. Monaco draws each
+ * token as a span with the class `mtkN` of its colour (N indexes the theme's
+ * colour map), merging neighbours of one colour.
+ */
+function drawnTokens(where, needles) {
+  return where.evaluate(
+    (root, needles) => {
+      const spans = [...root.querySelectorAll('span')].filter((s) => s.children.length === 0 && /\bmtk\d+\b/.test(s.className));
+      const text = (s) => s.textContent.replace(/\u00a0/g, ' ');
+      const found = {};
+      for (const needle of needles) {
+        const span = spans.find((s) => text(s).includes(needle));
+        found[needle] = span ? { text: text(span), className: span.className, color: getComputedStyle(span).color } : null;
+      }
+      return { tokens: found, classes: [...new Set(spans.map((s) => s.className.match(/\bmtk\d+\b/)[0]))].sort() };
+    },
+    needles,
+  );
+}
+
+/** PATH without the directories that hold a tofu-lens. */
+function pathWithoutTofuLens(value) {
+  return value
+    .split(path.delimiter)
+    .filter((dir) => dir && !fs.existsSync(path.join(dir, 'tofu-lens')))
+    .join(path.delimiter);
+}
+
+/** The running processes whose executable is named tofu-lens: pid, parent, executable, arguments. */
+function tofuLensProcesses() {
+  const found = [];
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const exe = fs.readlinkSync(`/proc/${pid}/exe`);
+      if (path.basename(exe) !== 'tofu-lens') continue;
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      found.push({ pid: Number(pid), exe, args });
+    } catch {}
+  }
+  return found;
+}
+
+/** True when `pid` descends from `ancestor` (through /proc/PID/stat's parent ids). */
+function descendsFrom(pid, ancestor) {
+  for (let current = pid; current > 1; ) {
+    if (current === ancestor) return true;
+    try {
+      const stat = fs.readFileSync(`/proc/${current}/stat`, 'utf8');
+      current = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** Every file under `dir` whose name matches `pattern`. */
+function findFiles(dir, pattern, out = []) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) findFiles(file, pattern, out);
+    else if (pattern.test(entry.name)) out.push(file);
+  }
+  return out;
+}
+
 async function screenshot(page, name) {
   const file = path.join(shots, name);
   await page.screenshot({ path: file });
@@ -299,8 +386,7 @@ async function group(id, page, body) {
 
 async function main() {
   for (const [file, what] of [
-    [serverPath, 'the tofu-lens binary (TOFU_LENS; cargo build --release -p tofu-lens)'],
-    [vsix, 'the .vsix (VSIX; npm run package in editors/vscode)'],
+    [vsix, 'the .vsix (VSIX; npm run package -- --server ../../target/release/tofu-lens in editors/vscode)'],
     [browserPath, 'Chromium (apt-get install chromium)'],
     [codeServer, 'code-server (npm ci in editors/vscode/test/real)'],
   ]) {
@@ -317,14 +403,21 @@ async function main() {
   const extensions = path.join(work, 'extensions');
   for (const dir of [home, path.join(userData, 'User'), extensions]) fs.mkdirSync(dir, { recursive: true });
   // code-server, VS Code and the login shell VS Code resolves its environment
-  // from keep everything under the temporary directory.
+  // from keep everything under the temporary directory. No tofu-lens on PATH:
+  // the installed extension must bring its own.
   const env = {
     ...process.env,
+    PATH: pathWithoutTofuLens(process.env.PATH || ''),
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
   };
+  for (const shell of [['sh', '-c'], ['bash', '-lc']]) {
+    const which = spawnSync(shell[0], [...shell.slice(1), 'command -v tofu-lens'], { env, encoding: 'utf8' });
+    assert.notEqual(which.status, 0, `${shell.join(' ')} finds tofu-lens on PATH: ${which.stdout}`);
+  }
+  log(`# PATH without tofu-lens: ${env.PATH}`);
   const port = await freePort();
   const config = path.join(work, 'code-server.yaml');
   fs.writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
@@ -345,7 +438,8 @@ async function main() {
     path.join(userData, 'User/settings.json'),
     JSON.stringify(
       {
-        'tofuLens.serverPath': serverPath,
+        // No tofuLens.serverPath: the binary in the .vsix.
+        '[opentofu]': { 'editor.formatOnSave': true },
         'editor.inlayHints.enabled': 'on',
         'editor.hover.delay': 300,
         'workbench.startupEditor': 'none',
@@ -419,6 +513,37 @@ async function main() {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
 
+  // f) Colours: main.tf is OpenTofu (a .tf file no other extension claims is
+  // switched from Plain Text) and the grammar colours it.
+  await group('f', page, async () => {
+    await openFile(page, 'main.tf');
+    const language = await until('the status bar to name the language OpenTofu', async () => {
+      const name = await statusBarLanguage(page);
+      return name === 'OpenTofu' ? name : null;
+    }, 30_000).catch(async (error) => {
+      throw new Error(`${error.message}; the status bar says ${JSON.stringify(await statusBarLanguage(page))}`);
+    });
+    assert.notEqual(language, 'Plain Text');
+    const needles = ['resource', 'ami-0abcdef1234567890', 'instance_type', 'var', '10'];
+    const drawn = await until('main.tf drawn in the grammar\'s colours', async () => {
+      const result = await drawnTokens(page.locator(activeEditor).first(), needles);
+      const { resource, 'ami-0abcdef1234567890': string } = (result && result.tokens) || {};
+      return resource && string && resource.className !== string.className ? result : null;
+    }, 30_000).catch(async (error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(await drawnTokens(page.locator(activeEditor).first(), needles))}`);
+    });
+    const keyword = drawn.tokens.resource;
+    const string = drawn.tokens['ami-0abcdef1234567890'];
+    assert.equal(keyword.text, 'resource', `the block type is a token of its own: ${JSON.stringify(keyword)}`);
+    assert.notEqual(keyword.color, string.color, `the keyword and the string have one colour: ${JSON.stringify(drawn)}`);
+    assert.ok(drawn.classes.length >= 5, `main.tf is drawn in ${drawn.classes.length} colours: ${drawn.classes}`);
+    log(`#   status bar language: ${language}`);
+    log(`#   keyword ${JSON.stringify(keyword)}, string ${JSON.stringify(string)}`);
+    log(`#   other tokens: ${JSON.stringify(needles.slice(2).map((n) => drawn.tokens[n]))}`);
+    log(`#   token classes drawn: ${drawn.classes.join(' ')}`);
+    await screenshot(page, '0-colours-main-tf.png');
+  });
+
   // a) Problems panel and squiggles.
   await group('a', page, async () => {
     await openFile(page, 'override.tf');
@@ -462,6 +587,30 @@ async function main() {
     await screenshot(page, '1-problems-and-squiggles.png');
   });
 
+  // g) The diagnostics above came from the binary inside the installed
+  // extension: with no tofuLens.serverPath and no tofu-lens on PATH, that is
+  // the only one there is; check that VS Code runs it, and nothing else.
+  await group('g', page, async () => {
+    const installedServer = path.join(extensions, fs.readdirSync(extensions).find((d) => d.startsWith('tofu-lens.')), 'server/tofu-lens');
+    assert.ok(fs.existsSync(installedServer), `${installedServer} is missing`);
+    assert.ok((fs.statSync(installedServer).mode & 0o111) !== 0, 'the installed binary is executable');
+    const ours = await until('the tofu-lens started by VS Code', () => {
+      const running = tofuLensProcesses().filter((p) => descendsFrom(p.pid, codeServerProcess.pid));
+      return running.length > 0 ? running : null;
+    });
+    for (const server of ours) {
+      assert.equal(server.exe, installedServer, `VS Code runs ${server.exe}, not the installed extension's binary`);
+      assert.deepEqual(server.args.slice(1), ['serve', '--stdio']);
+    }
+    const logs = findFiles(path.join(userData, 'logs'), /tofu-lens\.log$/);
+    const started = logs
+      .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n'))
+      .find((line) => line.includes('starting '));
+    assert.ok(started && started.includes(`starting ${installedServer} serve --stdio (bundled with the extension)`), `the extension's log says: ${started}`);
+    log(`#   server process: ${ours.map((p) => `${p.pid} ${p.exe} ${p.args.slice(1).join(' ')}`).join('; ')}`);
+    log(`#   extension log: ${started.replace(/^.*?\[info\] /, '')}`);
+  });
+
   // b) Hover on the block header in main.tf.
   await group('b', page, async () => {
     await openFile(page, 'main.tf');
@@ -498,6 +647,15 @@ async function main() {
       assert.ok(text.includes(expected), `the hover lacks ${JSON.stringify(expected)}:\n${text}`);
     }
     for (const line of text.split('\n')) log(`#   hover: ${line}`);
+    // The fenced ```hcl block is coloured: VS Code tokenizes it with the
+    // language whose id or alias is hcl, the extension's opentofu.
+    const hoverTokens = await drawnTokens(hover, ['resource', 't3.large']);
+    assert.ok(hoverTokens, 'the hover has contents');
+    const { resource: hoverKeyword, 't3.large': hoverString } = hoverTokens.tokens;
+    assert.ok(hoverKeyword && hoverString, `no tokens in the hover: ${JSON.stringify(hoverTokens)}`);
+    assert.notEqual(hoverKeyword.color, hoverString.color, `the hover's code is one colour: ${JSON.stringify(hoverTokens)}`);
+    assert.ok(hoverTokens.classes.length >= 4, `the hover's code has ${hoverTokens.classes.length} colours`);
+    log(`#   hover colours: keyword ${JSON.stringify(hoverKeyword)}, string ${JSON.stringify(hoverString)}, classes ${hoverTokens.classes.join(' ')}`);
     await screenshot(page, '2-hover-effective-block.png');
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
@@ -599,6 +757,34 @@ async function main() {
     const lines = (await editorLines(page)).map((l) => l.text);
     for (const line of lines) log(`#   override.tf: ${line}`);
     await screenshot(page, '6-quick-fix-applied.png');
+  });
+
+  // h) Format on save ("[opentofu]": {"editor.formatOnSave": true}): line 3
+  // of main.tf indented by four more spaces, then Ctrl+S; tofu-lens answers
+  // textDocument/formatting and the file is saved as tofu fmt writes it.
+  await group('h', page, async () => {
+    await openFile(page, 'main.tf');
+    const original = fs.readFileSync(path.join(workspace, 'main.tf'), 'utf8');
+    const line3 = original.split('\n')[2];
+    assert.equal(line3, '  instance_type = var.instance_type');
+    await goToLine(page, 3, 1);
+    await page.keyboard.type('    ');
+    await until('the edit in the editor', async () =>
+      (await editorLines(page)).some((l) => l.text.startsWith(`    ${line3}`)),
+    );
+    await screenshot(page, '7-before-format-on-save.png');
+    await page.keyboard.press('Control+S');
+    await until('main.tf saved, formatted', () => fs.readFileSync(path.join(workspace, 'main.tf'), 'utf8') === original, 30_000)
+      .catch((error) => {
+        throw new Error(`${error.message}; on disk:\n${fs.readFileSync(path.join(workspace, 'main.tf'), 'utf8')}`);
+      });
+    await until('the editor to show the formatted line', async () =>
+      (await editorLines(page)).some((l) => l.text.startsWith(line3) && !l.text.startsWith(`  ${line3}`)),
+    );
+    const dirty = await page.evaluate(() => !!document.querySelector('.editor-group-container.active .tab.active.dirty'));
+    assert.ok(!dirty, 'main.tf is saved');
+    log(`#   saved line 3: ${JSON.stringify(fs.readFileSync(path.join(workspace, 'main.tf'), 'utf8').split('\n')[2])}`);
+    await screenshot(page, '8-format-on-save.png');
   });
 }
 
