@@ -52,6 +52,7 @@ const groups = [
   ['d', 'the quick fix on override-depends-on removes depends_on from override.tf'],
   ['e', 'an inlay hint in main.tf shows the value override.tf sets'],
   ['h', 'format on save: over-indented main.tf is saved as tofu fmt writes it'],
+  ['i', 'a .tf file changed to Plain Text with Change Language Mode stays Plain Text'],
 ];
 const results = new Map();
 
@@ -785,6 +786,42 @@ async function main() {
     assert.ok(!dirty, 'main.tf is saved');
     log(`#   saved line 3: ${JSON.stringify(fs.readFileSync(path.join(workspace, 'main.tf'), 'utf8').split('\n')[2])}`);
     await screenshot(page, '8-format-on-save.png');
+  });
+
+  // i) The extension switches .tf files that open as Plain Text to OpenTofu,
+  // but not one whose language a person changed: Change Language Mode →
+  // Plain Text on variables.tf stays Plain Text.
+  await group('i', page, async () => {
+    await openFile(page, 'variables.tf');
+    await until('variables.tf as OpenTofu', async () => (await statusBarLanguage(page)) === 'OpenTofu');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>Change Language Mode');
+    await until('the Change Language Mode command', () =>
+      page.evaluate(() => {
+        const row = document.querySelector('.quick-input-widget .monaco-list-row.focused');
+        return row && row.textContent.includes('Change Language Mode');
+      }),
+    );
+    await page.keyboard.press('Enter');
+    await until('the language picker', () =>
+      page.evaluate(() => !!document.querySelector('.quick-input-widget .quick-input-box input[aria-label*="language" i], .quick-input-widget .quick-input-box input[placeholder*="Language" i]')),
+    );
+    await input.fill('Plain Text');
+    await until('Plain Text in the language picker', () =>
+      page.evaluate(() => {
+        const row = document.querySelector('.quick-input-widget .monaco-list-row.focused');
+        return row && /^Plain Text/.test(row.textContent.trim());
+      }),
+    );
+    await page.keyboard.press('Enter');
+    await until('the status bar to say Plain Text', async () => (await statusBarLanguage(page)) === 'Plain Text');
+    // Long enough for the extension host to see the close and open that a
+    // language change sends, and to switch the file back if it were to.
+    await sleep(3_000);
+    assert.equal(await statusBarLanguage(page), 'Plain Text', 'the extension switched the file back');
+    await screenshot(page, '9-plain-text-kept.png');
   });
 }
 
