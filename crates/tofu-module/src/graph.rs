@@ -28,7 +28,7 @@ use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::Subject;
 use crate::merge::MergedModule;
 use crate::node_refs::expression_refs;
-use crate::refs::{Node, NodeReferences, Ref};
+use crate::refs::{Node, Ref};
 
 /// What the graph decides.
 #[derive(Debug, Default)]
@@ -52,10 +52,18 @@ struct Edge {
     at: Option<Location>,
 }
 
-struct Graph {
+/// The graph of a merged module, kept between analyses: an edit that keeps
+/// every shape resolves again only the references of the nodes it touched
+/// (`update`), and judging the graph is then integer work over it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Graph {
     vertices: Vec<Vertex>,
     index: HashMap<Vertex, usize>,
+    /// The dependency edges out of each vertex.
     edges: Vec<Vec<Edge>>,
+    /// The variables, local values and data sources each vertex's
+    /// references name, itself left out (for `unused-declaration`).
+    uses: Vec<Vec<usize>>,
 }
 
 impl Graph {
@@ -67,76 +75,121 @@ impl Graph {
         self.vertices.push(vertex.clone());
         self.index.insert(vertex, index);
         self.edges.push(Vec::new());
+        self.uses.push(Vec::new());
         index
+    }
+
+    /// The graph of `module`, from nothing.
+    pub(crate) fn build(module: &MergedModule) -> Graph {
+        let mut graph = Graph::default();
+        for block in &module.effective.blocks {
+            graph.vertex(Vertex::Node(Node::Block(block.address.clone())));
+        }
+        for local in &module.effective.locals {
+            graph.vertex(Vertex::Node(Node::Local(local.name.clone())));
+        }
+        for index in 0..graph.vertices.len() {
+            graph.resolve(module, index);
+        }
+        graph
+    }
+
+    /// The same graph after an edit that kept every shape and touched these
+    /// identities and local values: only their references are resolved
+    /// again (the others' edges, and the places they were drawn at, are in
+    /// files the edit did not change).
+    pub(crate) fn update(&mut self, module: &MergedModule, touched: impl Iterator<Item = Node>) {
+        for node in touched {
+            if let Some(&index) = self.index.get(&Vertex::Node(node)) {
+                self.resolve(module, index);
+            }
+        }
+    }
+
+    /// The edges and uses of one node's vertex, from its references.
+    fn resolve(&mut self, module: &MergedModule, from: usize) {
+        let references = match self.vertices.get(from) {
+            Some(Vertex::Node(Node::Block(address))) => {
+                module.effective.get(address).map(|block| &block.references)
+            }
+            Some(Vertex::Node(Node::Local(name))) => {
+                module.effective.local(name).map(|local| &local.references)
+            }
+            _ => None,
+        };
+        let Some(references) = references else {
+            return;
+        };
+        let is_provider = matches!(
+            self.vertices.get(from),
+            Some(Vertex::Node(Node::Block(BlockAddress::Provider { .. })))
+        );
+        let mut edges = Vec::new();
+        if !is_provider {
+            for reference in references.edges() {
+                let Some(target) = target(self, reference) else {
+                    continue;
+                };
+                let to = match target {
+                    Vertex::ModuleOutput { ref call, .. } => {
+                        let call_vertex =
+                            Vertex::Node(Node::Block(BlockAddress::Module(call.clone())));
+                        let Some(&call_index) = self.index.get(&call_vertex) else {
+                            continue;
+                        };
+                        let output = self.vertex(target);
+                        if let Some(out) = self.edges.get_mut(output) {
+                            if out.is_empty() {
+                                out.push(Edge {
+                                    to: call_index,
+                                    at: None,
+                                });
+                            }
+                        }
+                        output
+                    }
+                    Vertex::Node(_) => match self.index.get(&target) {
+                        Some(&index) => index,
+                        None => continue,
+                    },
+                };
+                if to != from {
+                    edges.push(Edge {
+                        to,
+                        at: Some(reference_location(reference)),
+                    });
+                }
+            }
+        }
+        let mut uses: Vec<usize> = references
+            .all()
+            .filter_map(|reference| used_vertex(self, reference))
+            .filter(|&used| used != from)
+            .collect();
+        uses.sort_unstable();
+        uses.dedup();
+        if let Some(slot) = self.edges.get_mut(from) {
+            *slot = edges;
+        }
+        if let Some(slot) = self.uses.get_mut(from) {
+            *slot = uses;
+        }
     }
 }
 
 /// The graph's verdict on `module`, given each node's walk findings.
 pub(crate) fn judge<'a>(
     module: &MergedModule,
+    graph: &Graph,
     walk: impl Iterator<Item = (&'a Node, &'a [Diagnostic])>,
 ) -> GraphOutcome {
-    let mut graph = Graph {
-        vertices: Vec::new(),
-        index: HashMap::default(),
-        edges: Vec::new(),
-    };
-    let mut nodes: Vec<(Node, &NodeReferences)> = Vec::new();
-    for block in &module.effective.blocks {
-        if !matches!(block.address, BlockAddress::Provider { .. }) {
-            nodes.push((Node::Block(block.address.clone()), &block.references));
-        }
-    }
-    for local in &module.effective.locals {
-        nodes.push((Node::Local(local.name.clone()), &local.references));
-    }
-    for (node, _) in &nodes {
-        graph.vertex(Vertex::Node(node.clone()));
-    }
-    for (node, references) in &nodes {
-        let from = graph.vertex(Vertex::Node(node.clone()));
-        for reference in references.edges() {
-            let Some(target) = target(&graph, reference) else {
-                continue;
-            };
-            let to = match target {
-                Vertex::ModuleOutput { ref call, .. } => {
-                    let call_vertex = Vertex::Node(Node::Block(BlockAddress::Module(call.clone())));
-                    let Some(&call_index) = graph.index.get(&call_vertex) else {
-                        continue;
-                    };
-                    let output = graph.vertex(target);
-                    if graph.edges.get(output).is_some_and(Vec::is_empty) {
-                        if let Some(out) = graph.edges.get_mut(output) {
-                            out.push(Edge {
-                                to: call_index,
-                                at: None,
-                            });
-                        }
-                    }
-                    output
-                }
-                Vertex::Node(_) => match graph.index.get(&target) {
-                    Some(&index) => index,
-                    None => continue,
-                },
-            };
-            if to == from {
-                continue;
-            }
-            let at = reference_location(reference);
-            if let Some(out) = graph.edges.get_mut(from) {
-                out.push(Edge { to, at: Some(at) });
-            }
-        }
-    }
     let mut outcome = GraphOutcome {
-        unused: unused(module, &nodes),
+        unused: unused(module, graph),
         ..GraphOutcome::default()
     };
-    let components = strongly_connected(&graph);
+    let components = strongly_connected(graph);
     for component in components.iter().filter(|component| component.len() > 1) {
-        if let Some(diagnostic) = cycle(&graph, component) {
+        if let Some(diagnostic) = cycle(graph, component) {
             outcome.cycles.push(diagnostic);
         }
     }
@@ -149,12 +202,17 @@ pub(crate) fn judge<'a>(
         .filter(|(_, found)| found.iter().any(Diagnostic::is_error))
         .filter_map(|(node, _)| graph.index.get(&Vertex::Node((*node).clone())).copied())
         .collect();
-    let silenced = dependents(&graph, &failed);
+    let silenced = if failed.is_empty() {
+        Vec::new()
+    } else {
+        dependents(graph, &failed)
+    };
     for (node, found) in walk {
-        let quiet = graph
-            .index
-            .get(&Vertex::Node(node.clone()))
-            .is_some_and(|&index| silenced.get(index).copied().unwrap_or(false));
+        let quiet = !silenced.is_empty()
+            && graph
+                .index
+                .get(&Vertex::Node(node.clone()))
+                .is_some_and(|&index| silenced.get(index).copied().unwrap_or(false));
         if !quiet {
             outcome.walk.extend(found.iter().cloned());
         }
@@ -423,9 +481,31 @@ fn vertex_address(vertex: &Vertex) -> String {
     }
 }
 
+/// The vertex of the variable, local value or data source a reference
+/// names (what `unused-declaration` counts as a use).
+fn used_vertex(graph: &Graph, reference: &Ref) -> Option<usize> {
+    let parsed = reference.parsed.as_ref().ok()?;
+    let node = match &parsed.subject {
+        Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+        Subject::Local(name) => Node::Local(name.clone()),
+        Subject::Resource {
+            mode: ResourceMode::Data,
+            type_name,
+            name,
+            ..
+        } => Node::Block(BlockAddress::Resource {
+            mode: ResourceMode::Data,
+            type_name: type_name.clone(),
+            name: name.clone(),
+        }),
+        _ => return None,
+    };
+    graph.index.get(&Vertex::Node(node)).copied()
+}
+
 /// `unused-declaration` for variables, local values and data sources that
 /// nothing else refers to.
-fn unused(module: &MergedModule, nodes: &[(Node, &NodeReferences)]) -> Vec<Diagnostic> {
+fn unused(module: &MergedModule, graph: &Graph) -> Vec<Diagnostic> {
     let incomplete = module.declarations.incomplete
         || module
             .primary
@@ -435,39 +515,11 @@ fn unused(module: &MergedModule, nodes: &[(Node, &NodeReferences)]) -> Vec<Diagn
     if incomplete {
         return Vec::new();
     }
-    let mut used: rustc_hash::FxHashSet<Node> = rustc_hash::FxHashSet::default();
-    let mut mark = |from: Option<&Node>, reference: &Ref| {
-        let Ok(parsed) = &reference.parsed else {
-            return;
-        };
-        let node = match &parsed.subject {
-            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
-            Subject::Local(name) => Node::Local(name.clone()),
-            Subject::Resource {
-                mode: ResourceMode::Data,
-                type_name,
-                name,
-                ..
-            } => Node::Block(BlockAddress::Resource {
-                mode: ResourceMode::Data,
-                type_name: type_name.clone(),
-                name: name.clone(),
-            }),
-            _ => return,
-        };
-        if from != Some(&node) {
-            used.insert(node);
-        }
-    };
-    for (node, references) in nodes {
-        for reference in references.all() {
-            mark(Some(node), reference);
-        }
-    }
-    for block in &module.effective.blocks {
-        if matches!(block.address, BlockAddress::Provider { .. }) {
-            for reference in block.references.all() {
-                mark(None, reference);
+    let mut used = vec![false; graph.vertices.len()];
+    for uses in &graph.uses {
+        for &vertex in uses {
+            if let Some(slot) = used.get_mut(vertex) {
+                *slot = true;
             }
         }
     }
@@ -481,16 +533,20 @@ fn unused(module: &MergedModule, nodes: &[(Node, &NodeReferences)]) -> Vec<Diagn
         }
         for attribute in &block.body.attributes {
             for reference in expression_refs(block_ref.file, file, &attribute.expr, &[]) {
-                mark(None, &reference);
+                if let Some(slot) = used_vertex(graph, &reference).and_then(|v| used.get_mut(v)) {
+                    *slot = true;
+                }
             }
         }
     }
+    let is_used = |node: Node| {
+        graph
+            .index
+            .get(&Vertex::Node(node))
+            .is_none_or(|&index| used.get(index).copied().unwrap_or(true))
+    };
     let mut found = Vec::new();
     for block in &module.effective.blocks {
-        let node = Node::Block(block.address.clone());
-        if used.contains(&node) {
-            continue;
-        }
         let (summary, what) = match &block.address {
             BlockAddress::Variable(name) => (
                 format!("variable {} is declared but not used", quoted(name)),
@@ -510,6 +566,9 @@ fn unused(module: &MergedModule, nodes: &[(Node, &NodeReferences)]) -> Vec<Diagn
             ),
             _ => continue,
         };
+        if is_used(Node::Block(block.address.clone())) {
+            continue;
+        }
         let Some(base) = block.base else { continue };
         let (Some(written), Some(file)) = (module.block(base), module.file(base.file)) else {
             continue;
@@ -532,7 +591,7 @@ fn unused(module: &MergedModule, nodes: &[(Node, &NodeReferences)]) -> Vec<Diagn
         found.push(diagnostic);
     }
     for local in &module.effective.locals {
-        if used.contains(&Node::Local(local.name.clone())) {
+        if is_used(Node::Local(local.name.clone())) {
             continue;
         }
         let kept = local.base;

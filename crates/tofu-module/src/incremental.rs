@@ -42,7 +42,7 @@ use crate::declarations::{
 use crate::declared_names::DeclaredNames;
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
-use crate::graph;
+use crate::graph::{self, Graph};
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, LoadedModule};
 use crate::merge::{
@@ -106,6 +106,7 @@ struct Previous {
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
     memos: Memos,
+    graph: Graph,
 }
 
 /// What each file was in the analysis before, by `FileId`.
@@ -225,12 +226,17 @@ pub(crate) fn declare_merge_and_judge(
     // The module rules' results hold only across edits that kept every
     // shape (which identities exist is then known).
     let mut memos = Memos::new(config);
+    // The dependency graph, and the nodes whose references to resolve again
+    // (`None`: build it whole).
+    let mut kept_graph = None;
     let built = match (previous, changes) {
         (Some(mut previous), Some(changes)) if changes.keep_shapes => {
             retained.n_shapes_kept += 1;
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
+            let graph = std::mem::take(&mut previous.graph);
             let (built, touched) = shapes_kept(previous, &changes.files, loaded, store, retained);
             memos = old.still_holding(&changes.files, &touched, config);
+            kept_graph = Some((graph, touched));
             built
         }
         (Some(previous), Some(changes)) => {
@@ -258,7 +264,16 @@ pub(crate) fn declare_merge_and_judge(
     };
     let mut module_walk = Vec::new();
     memos.judge(&merged, &mut load, &mut tree, &mut module_walk);
-    let mut graph = graph::judge(&merged, buckets.walk());
+    let dependencies = match kept_graph {
+        Some((mut graph, touched)) => {
+            let identities = touched.identities.into_iter().map(Node::Block);
+            let locals = touched.locals.into_iter().map(Node::Local);
+            graph.update(&merged, identities.chain(locals));
+            graph
+        }
+        None => Graph::build(&merged),
+    };
+    let mut graph = graph::judge(&merged, &dependencies, buckets.walk());
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
@@ -274,6 +289,7 @@ pub(crate) fn declare_merge_and_judge(
         effective: merged.effective.clone(),
         buckets,
         memos,
+        graph: dependencies,
     }));
     Judged {
         merged,
