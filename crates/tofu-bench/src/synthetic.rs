@@ -1,6 +1,10 @@
 //! A synthetic module generated from a seed: variables, resources, module
 //! calls, locals, outputs, about 10 % override files and some JSON files, so
 //! the keystroke benchmark has a large module that exercises every merge path.
+//! It is a valid module, as real ones mostly are: since the reference rules
+//! (2026-11-26), each output indexes the counted resource it reads, which
+//! OpenTofu requires (900 outputs reported "Missing resource instance key"
+//! before).
 
 use tofu_module::InputFile;
 
@@ -58,7 +62,7 @@ pub fn module(n_files: usize, seed: u64) -> Vec<InputFile> {
             ));
         }
         text.push_str(&format!(
-            "output \"out_{i}\" {{\n  value = aws_instance.r_{i}_0.id\n}}\n"
+            "output \"out_{i}\" {{\n  value = aws_instance.r_{i}_0[0].id\n}}\n"
         ));
         files.push(InputFile::text(format!("f{i:04}.tf"), text));
     }
