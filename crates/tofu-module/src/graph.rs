@@ -64,6 +64,25 @@ pub(crate) struct Graph {
     /// The variables, local values and data sources each vertex's
     /// references name, itself left out (for `unused-declaration`).
     uses: Vec<Vec<usize>>,
+    /// What judging found last time, and the edges, uses and failures it
+    /// was found for: after a keystroke that changed none of them, it holds.
+    memo: Memo,
+}
+
+/// What `judge` derives from the graph's structure alone.
+#[derive(Clone, Debug, Default)]
+struct Memo {
+    /// Bumped whenever an edge's target changes.
+    edges_version: u64,
+    /// Bumped whenever a use changes.
+    uses_version: u64,
+    /// The components with a cycle, for `edges_version`.
+    cycles: Option<(u64, Vec<Vec<usize>>)>,
+    /// Whether each vertex is used, for `uses_version`.
+    used: Option<(u64, Vec<bool>)>,
+    /// Which vertices depend on a failed one, for `edges_version` and the
+    /// failed vertices.
+    silenced: Option<(u64, Vec<usize>, Vec<bool>)>,
 }
 
 impl Graph {
@@ -169,51 +188,110 @@ impl Graph {
         uses.sort_unstable();
         uses.dedup();
         if let Some(slot) = self.edges.get_mut(from) {
+            let same_targets = slot.len() == edges.len()
+                && slot.iter().zip(&edges).all(|(old, new)| old.to == new.to);
+            if !same_targets {
+                self.memo.edges_version += 1;
+            }
             *slot = edges;
         }
         if let Some(slot) = self.uses.get_mut(from) {
+            if *slot != uses {
+                self.memo.uses_version += 1;
+            }
             *slot = uses;
         }
+    }
+
+    /// The components with a cycle (memoized by the edges).
+    fn cycles(&mut self) -> &[Vec<usize>] {
+        let version = self.memo.edges_version;
+        if !matches!(&self.memo.cycles, Some((seen, _)) if *seen == version) {
+            let components: Vec<Vec<usize>> = strongly_connected(self)
+                .into_iter()
+                .filter(|component| component.len() > 1)
+                .collect();
+            self.memo.cycles = Some((version, components));
+        }
+        self.memo
+            .cycles
+            .as_ref()
+            .map_or(&[][..], |(_, components)| components.as_slice())
+    }
+
+    /// Whether each vertex is named by another's references (memoized by
+    /// the uses).
+    fn used(&mut self) -> &[bool] {
+        let version = self.memo.uses_version;
+        if !matches!(&self.memo.used, Some((seen, _)) if *seen == version) {
+            let mut used = vec![false; self.vertices.len()];
+            for &vertex in self.uses.iter().flatten() {
+                if let Some(slot) = used.get_mut(vertex) {
+                    *slot = true;
+                }
+            }
+            self.memo.used = Some((version, used));
+        }
+        self.memo
+            .used
+            .as_ref()
+            .map_or(&[][..], |(_, used)| used.as_slice())
+    }
+
+    /// Which vertices depend, directly or not, on one of `failed` (sorted;
+    /// memoized by the edges and the failures).
+    fn silenced(&mut self, failed: Vec<usize>) -> &[bool] {
+        let version = self.memo.edges_version;
+        let holds = matches!(&self.memo.silenced, Some((seen, seen_failed, _)) if *seen == version && *seen_failed == failed);
+        if !holds {
+            let silenced = dependents(self, &failed);
+            self.memo.silenced = Some((version, failed, silenced));
+        }
+        self.memo
+            .silenced
+            .as_ref()
+            .map_or(&[][..], |(_, _, silenced)| silenced.as_slice())
     }
 }
 
 /// The graph's verdict on `module`, given each node's walk findings.
 pub(crate) fn judge<'a>(
     module: &MergedModule,
-    graph: &Graph,
+    graph: &mut Graph,
     walk: impl Iterator<Item = (&'a Node, &'a [Diagnostic])>,
 ) -> GraphOutcome {
     let mut outcome = GraphOutcome {
         unused: unused(module, graph),
         ..GraphOutcome::default()
     };
-    let components = strongly_connected(graph);
-    for component in components.iter().filter(|component| component.len() > 1) {
-        if let Some(diagnostic) = cycle(graph, component) {
-            outcome.cycles.push(diagnostic);
-        }
-    }
-    if !outcome.cycles.is_empty() {
+    let components = graph.cycles().to_vec();
+    let cycles: Vec<Diagnostic> = components
+        .iter()
+        .filter_map(|component| cycle(graph, component))
+        .collect();
+    if !cycles.is_empty() {
+        outcome.cycles = cycles;
         return outcome;
     }
-    let walk: Vec<(&Node, &[Diagnostic])> = walk.collect();
-    let failed: Vec<usize> = walk
+    let walk: Vec<(usize, &[Diagnostic])> = walk
+        .filter_map(|(node, found)| {
+            let index = graph.index.get(&Vertex::Node(node.clone()))?;
+            Some((*index, found))
+        })
+        .collect();
+    let mut failed: Vec<usize> = walk
         .iter()
         .filter(|(_, found)| found.iter().any(Diagnostic::is_error))
-        .filter_map(|(node, _)| graph.index.get(&Vertex::Node((*node).clone())).copied())
+        .map(|(index, _)| *index)
         .collect();
+    failed.sort_unstable();
     let silenced = if failed.is_empty() {
-        Vec::new()
+        &[][..]
     } else {
-        dependents(graph, &failed)
+        graph.silenced(failed)
     };
-    for (node, found) in walk {
-        let quiet = !silenced.is_empty()
-            && graph
-                .index
-                .get(&Vertex::Node(node.clone()))
-                .is_some_and(|&index| silenced.get(index).copied().unwrap_or(false));
-        if !quiet {
+    for (index, found) in walk {
+        if !silenced.get(index).copied().unwrap_or(false) {
             outcome.walk.extend(found.iter().cloned());
         }
     }
@@ -505,7 +583,7 @@ fn used_vertex(graph: &Graph, reference: &Ref) -> Option<usize> {
 
 /// `unused-declaration` for variables, local values and data sources that
 /// nothing else refers to.
-fn unused(module: &MergedModule, graph: &Graph) -> Vec<Diagnostic> {
+fn unused(module: &MergedModule, graph: &mut Graph) -> Vec<Diagnostic> {
     let incomplete = module.declarations.incomplete
         || module
             .primary
@@ -515,14 +593,7 @@ fn unused(module: &MergedModule, graph: &Graph) -> Vec<Diagnostic> {
     if incomplete {
         return Vec::new();
     }
-    let mut used = vec![false; graph.vertices.len()];
-    for uses in &graph.uses {
-        for &vertex in uses {
-            if let Some(slot) = used.get_mut(vertex) {
-                *slot = true;
-            }
-        }
-    }
+    let mut used = graph.used().to_vec();
     for &block_ref in &module.declarations.other {
         let (Some(block), Some(file)) = (module.block(block_ref), module.file(block_ref.file))
         else {
@@ -539,14 +610,15 @@ fn unused(module: &MergedModule, graph: &Graph) -> Vec<Diagnostic> {
             }
         }
     }
-    let is_used = |node: Node| {
-        graph
-            .index
-            .get(&Vertex::Node(node))
-            .is_none_or(|&index| used.get(index).copied().unwrap_or(true))
+    // The graph's first vertices are the effective blocks, then the local
+    // values, in the module's order (`Graph::build`).
+    let n_blocks = module.effective.blocks.len();
+    let used_at = |index: usize, is_it: &dyn Fn(&Node) -> bool| match graph.vertices.get(index) {
+        Some(Vertex::Node(vertex)) if is_it(vertex) => used.get(index).copied().unwrap_or(true),
+        _ => true,
     };
     let mut found = Vec::new();
-    for block in &module.effective.blocks {
+    for (index, block) in module.effective.blocks.iter().enumerate() {
         let (summary, what) = match &block.address {
             BlockAddress::Variable(name) => (
                 format!("variable {} is declared but not used", quoted(name)),
@@ -566,7 +638,9 @@ fn unused(module: &MergedModule, graph: &Graph) -> Vec<Diagnostic> {
             ),
             _ => continue,
         };
-        if is_used(Node::Block(block.address.clone())) {
+        let is_block =
+            |node: &Node| matches!(node, Node::Block(address) if *address == block.address);
+        if used_at(index, &is_block) {
             continue;
         }
         let Some(base) = block.base else { continue };
@@ -590,8 +664,9 @@ fn unused(module: &MergedModule, graph: &Graph) -> Vec<Diagnostic> {
         }
         found.push(diagnostic);
     }
-    for local in &module.effective.locals {
-        if is_used(Node::Local(local.name.clone())) {
+    for (index, local) in module.effective.locals.iter().enumerate() {
+        let is_local = |node: &Node| matches!(node, Node::Local(name) if *name == local.name);
+        if used_at(n_blocks + index, &is_local) {
             continue;
         }
         let kept = local.base;

@@ -264,7 +264,7 @@ pub(crate) fn declare_merge_and_judge(
     };
     let mut module_walk = Vec::new();
     memos.judge(&merged, &mut load, &mut tree, &mut module_walk);
-    let dependencies = match kept_graph {
+    let mut dependencies = match kept_graph {
         Some((mut graph, touched)) => {
             let identities = touched.identities.into_iter().map(Node::Block);
             let locals = touched.locals.into_iter().map(Node::Local);
@@ -273,7 +273,7 @@ pub(crate) fn declare_merge_and_judge(
         }
         None => Graph::build(&merged),
     };
-    let mut graph = graph::judge(&merged, &dependencies, buckets.walk());
+    let mut graph = graph::judge(&merged, &mut dependencies, buckets.walk());
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
