@@ -52,13 +52,23 @@ struct Edge {
     at: Option<Location>,
 }
 
-/// The graph of a merged module, kept between analyses: an edit that keeps
-/// every shape resolves again only the references of the nodes it touched
-/// (`update`), and judging the graph is then integer work over it.
+/// The graph of a merged module, kept between analyses. A vertex keeps its
+/// number for as long as the graph lives (absent while its object is not
+/// declared), so an edit resolves again only the references of the nodes
+/// it judged again: those it touched, and after a change of shape those
+/// whose rules asked about a name that changed (`update`). Judging the
+/// graph is then integer work over it, memoized by what it derives from.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Graph {
     vertices: Vec<Vertex>,
-    index: HashMap<Vertex, usize>,
+    blocks: HashMap<BlockAddress, usize>,
+    locals: HashMap<String, usize>,
+    outputs: HashMap<(String, String), usize>,
+    /// Whether each vertex's object is declared now.
+    present: Vec<bool>,
+    /// The vertex of each effective block, then of each local value, in
+    /// the module's order.
+    positions: Vec<usize>,
     /// The dependency edges out of each vertex.
     edges: Vec<Vec<Edge>>,
     /// The variables, local values and data sources each vertex's
@@ -86,91 +96,166 @@ struct Memo {
 }
 
 impl Graph {
-    fn vertex(&mut self, vertex: Vertex) -> usize {
-        if let Some(&index) = self.index.get(&vertex) {
-            return index;
-        }
-        let index = self.vertices.len();
-        self.vertices.push(vertex.clone());
-        self.index.insert(vertex, index);
+    fn push(&mut self, vertex: Vertex) -> usize {
+        let id = self.vertices.len();
+        self.vertices.push(vertex);
+        self.present.push(false);
         self.edges.push(Vec::new());
         self.uses.push(Vec::new());
-        index
+        id
+    }
+
+    /// The vertex of a node declared now.
+    fn id_of(&self, node: &Node) -> Option<usize> {
+        let id = match node {
+            Node::Block(address) => self.blocks.get(address),
+            Node::Local(name) => self.locals.get(name),
+        }?;
+        self.present
+            .get(*id)
+            .copied()
+            .unwrap_or(false)
+            .then_some(*id)
     }
 
     /// The graph of `module`, from nothing.
     pub(crate) fn build(module: &MergedModule) -> Graph {
         let mut graph = Graph::default();
-        for block in &module.effective.blocks {
-            graph.vertex(Vertex::Node(Node::Block(block.address.clone())));
-        }
-        for local in &module.effective.locals {
-            graph.vertex(Vertex::Node(Node::Local(local.name.clone())));
-        }
-        for index in 0..graph.vertices.len() {
-            graph.resolve(module, index);
+        for id in graph.place(module) {
+            graph.resolve(module, id);
         }
         graph
     }
 
-    /// The same graph after an edit that kept every shape and touched these
-    /// identities and local values: only their references are resolved
-    /// again (the others' edges, and the places they were drawn at, are in
-    /// files the edit did not change).
-    pub(crate) fn update(&mut self, module: &MergedModule, touched: impl Iterator<Item = Node>) {
-        for node in touched {
-            if let Some(&index) = self.index.get(&Vertex::Node(node)) {
-                self.resolve(module, index);
+    /// The same graph after an edit: the vertices of what `module` declares
+    /// now, and the references of `judged` (the nodes judged again) and of
+    /// new vertices resolved again. The others' edges, and the places they
+    /// were drawn at, are in files the edit did not change, and name nothing
+    /// whose declaration changed.
+    pub(crate) fn update(
+        &mut self,
+        module: &MergedModule,
+        reshaped: bool,
+        judged: impl Iterator<Item = Node>,
+    ) {
+        let mut fresh = Vec::new();
+        if reshaped {
+            fresh = self.place(module);
+            self.memo.edges_version += 1;
+            self.memo.uses_version += 1;
+        }
+        for id in fresh {
+            self.resolve(module, id);
+        }
+        for node in judged {
+            if let Some(id) = self.id_of(&node) {
+                self.resolve(module, id);
             }
         }
     }
 
+    /// Marks the vertices of what `module` declares present (others absent,
+    /// with no edges and no uses), in the module's order; returns the
+    /// vertices it had to add.
+    fn place(&mut self, module: &MergedModule) -> Vec<usize> {
+        let mut fresh = Vec::new();
+        self.present.iter_mut().for_each(|present| *present = false);
+        self.positions.clear();
+        self.positions
+            .reserve(module.effective.blocks.len() + module.effective.locals.len());
+        for block in &module.effective.blocks {
+            let id = match self.blocks.get(&block.address) {
+                Some(&id) => id,
+                None => {
+                    let id = self.push(Vertex::Node(Node::Block(block.address.clone())));
+                    self.blocks.insert(block.address.clone(), id);
+                    fresh.push(id);
+                    id
+                }
+            };
+            set(&mut self.present, id, true);
+            self.positions.push(id);
+        }
+        for local in &module.effective.locals {
+            let id = match self.locals.get(&local.name) {
+                Some(&id) => id,
+                None => {
+                    let id = self.push(Vertex::Node(Node::Local(local.name.clone())));
+                    self.locals.insert(local.name.clone(), id);
+                    fresh.push(id);
+                    id
+                }
+            };
+            set(&mut self.present, id, true);
+            self.positions.push(id);
+        }
+        for ((call, _), &id) in &self.outputs {
+            let call_present = self
+                .blocks
+                .get(&BlockAddress::Module(call.clone()))
+                .is_some_and(|&call_id| self.present.get(call_id).copied().unwrap_or(false));
+            if let Some(slot) = self.present.get_mut(id) {
+                *slot = call_present;
+            }
+        }
+        for id in 0..self.vertices.len() {
+            if !self.present.get(id).copied().unwrap_or(false) {
+                set(&mut self.edges, id, Vec::new());
+                set(&mut self.uses, id, Vec::new());
+            }
+        }
+        fresh
+    }
+
+    /// The vertex of a module output read by a reference (added on first
+    /// use, with its edge to the call).
+    fn output(&mut self, call: &str, output: &str) -> Option<usize> {
+        let call_id = self.id_of(&Node::Block(BlockAddress::Module(call.to_owned())))?;
+        let key = (call.to_owned(), output.to_owned());
+        let id = match self.outputs.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.push(Vertex::ModuleOutput {
+                    call: key.0.clone(),
+                    output: key.1.clone(),
+                });
+                self.outputs.insert(key, id);
+                id
+            }
+        };
+        set(&mut self.present, id, true);
+        set(
+            &mut self.edges,
+            id,
+            vec![Edge {
+                to: call_id,
+                at: None,
+            }],
+        );
+        Some(id)
+    }
+
     /// The edges and uses of one node's vertex, from its references.
     fn resolve(&mut self, module: &MergedModule, from: usize) {
-        let references = match self.vertices.get(from) {
-            Some(Vertex::Node(Node::Block(address))) => {
-                module.effective.get(address).map(|block| &block.references)
-            }
-            Some(Vertex::Node(Node::Local(name))) => {
-                module.effective.local(name).map(|local| &local.references)
-            }
-            _ => None,
+        let (references, is_provider) = match self.vertices.get(from) {
+            Some(Vertex::Node(Node::Block(address))) => (
+                module.effective.get(address).map(|block| &block.references),
+                matches!(address, BlockAddress::Provider { .. }),
+            ),
+            Some(Vertex::Node(Node::Local(name))) => (
+                module.effective.local(name).map(|local| &local.references),
+                false,
+            ),
+            _ => (None, false),
         };
         let Some(references) = references else {
             return;
         };
-        let is_provider = matches!(
-            self.vertices.get(from),
-            Some(Vertex::Node(Node::Block(BlockAddress::Provider { .. })))
-        );
         let mut edges = Vec::new();
         if !is_provider {
             for reference in references.edges() {
-                let Some(target) = target(self, reference) else {
+                let Some(to) = self.target(reference) else {
                     continue;
-                };
-                let to = match target {
-                    Vertex::ModuleOutput { ref call, .. } => {
-                        let call_vertex =
-                            Vertex::Node(Node::Block(BlockAddress::Module(call.clone())));
-                        let Some(&call_index) = self.index.get(&call_vertex) else {
-                            continue;
-                        };
-                        let output = self.vertex(target);
-                        if let Some(out) = self.edges.get_mut(output) {
-                            if out.is_empty() {
-                                out.push(Edge {
-                                    to: call_index,
-                                    at: None,
-                                });
-                            }
-                        }
-                        output
-                    }
-                    Vertex::Node(_) => match self.index.get(&target) {
-                        Some(&index) => index,
-                        None => continue,
-                    },
                 };
                 if to != from {
                     edges.push(Edge {
@@ -203,6 +288,32 @@ impl Graph {
         }
     }
 
+    /// The vertex a reference leads to, when it names a declared object.
+    fn target(&mut self, reference: &Ref) -> Option<usize> {
+        let parsed = reference.parsed.as_ref().ok()?;
+        let node = match &parsed.subject {
+            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+            Subject::Local(name) => Node::Local(name.clone()),
+            Subject::Resource {
+                mode,
+                type_name,
+                name,
+                ..
+            } => Node::Block(BlockAddress::Resource {
+                mode: *mode,
+                type_name: type_name.clone(),
+                name: name.clone(),
+            }),
+            Subject::ModuleCall {
+                name,
+                output: Some(output),
+                ..
+            } => return self.output(name, output),
+            _ => return None,
+        };
+        self.id_of(&node)
+    }
+
     /// The components with a cycle (memoized by the edges).
     fn cycles(&mut self) -> &[Vec<usize>] {
         let version = self.memo.edges_version;
@@ -229,6 +340,11 @@ impl Graph {
                 if let Some(slot) = used.get_mut(vertex) {
                     *slot = true;
                 }
+            }
+            // An absent vertex is used by nothing that is declared now, and
+            // a use of one is no use (its object is not declared).
+            for (slot, present) in used.iter_mut().zip(&self.present) {
+                *slot &= *present;
             }
             self.memo.used = Some((version, used));
         }
@@ -274,10 +390,7 @@ pub(crate) fn judge<'a>(
         return outcome;
     }
     let walk: Vec<(usize, &[Diagnostic])> = walk
-        .filter_map(|(node, found)| {
-            let index = graph.index.get(&Vertex::Node(node.clone()))?;
-            Some((*index, found))
-        })
+        .filter_map(|(node, found)| Some((graph.id_of(node)?, found)))
         .collect();
     let mut failed: Vec<usize> = walk
         .iter()
@@ -298,38 +411,6 @@ pub(crate) fn judge<'a>(
     outcome
 }
 
-/// The vertex a reference leads to, when it names a declared object.
-fn target(graph: &Graph, reference: &Ref) -> Option<Vertex> {
-    let parsed = reference.parsed.as_ref().ok()?;
-    let node = match &parsed.subject {
-        Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
-        Subject::Local(name) => Node::Local(name.clone()),
-        Subject::Resource {
-            mode,
-            type_name,
-            name,
-            ..
-        } => Node::Block(BlockAddress::Resource {
-            mode: *mode,
-            type_name: type_name.clone(),
-            name: name.clone(),
-        }),
-        Subject::ModuleCall {
-            name,
-            output: Some(output),
-            ..
-        } => {
-            return Some(Vertex::ModuleOutput {
-                call: name.clone(),
-                output: output.clone(),
-            })
-        }
-        _ => return None,
-    };
-    let vertex = Vertex::Node(node);
-    graph.index.contains_key(&vertex).then_some(vertex)
-}
-
 fn reference_location(reference: &Ref) -> Location {
     let range = match &reference.parsed {
         Ok(parsed) => parsed.range,
@@ -343,6 +424,9 @@ fn dependents(graph: &Graph, failed: &[usize]) -> Vec<bool> {
     let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); graph.vertices.len()];
     for (from, edges) in graph.edges.iter().enumerate() {
         for edge in edges {
+            if !graph.present.get(edge.to).copied().unwrap_or(false) {
+                continue;
+            }
             if let Some(list) = incoming.get_mut(edge.to) {
                 list.push(from);
             }
@@ -393,6 +477,9 @@ fn strongly_connected(graph: &Graph) -> Vec<Vec<usize>> {
             if let Some(edge) = edges.get(*edge_at) {
                 *edge_at += 1;
                 let to = edge.to;
+                if !graph.present.get(to).copied().unwrap_or(false) {
+                    continue;
+                }
                 if index.get(to).copied() == Some(usize::MAX) {
                     work.push((to, 0));
                 } else if on_stack.get(to).copied().unwrap_or(false) {
@@ -578,7 +665,7 @@ fn used_vertex(graph: &Graph, reference: &Ref) -> Option<usize> {
         }),
         _ => return None,
     };
-    graph.index.get(&Vertex::Node(node)).copied()
+    graph.id_of(&node)
 }
 
 /// `unused-declaration` for variables, local values and data sources that
@@ -610,12 +697,17 @@ fn unused(module: &MergedModule, graph: &mut Graph) -> Vec<Diagnostic> {
             }
         }
     }
-    // The graph's first vertices are the effective blocks, then the local
-    // values, in the module's order (`Graph::build`).
+    // `positions` gives the vertex of each effective block, then of each
+    // local value, in the module's order.
     let n_blocks = module.effective.blocks.len();
-    let used_at = |index: usize, is_it: &dyn Fn(&Node) -> bool| match graph.vertices.get(index) {
-        Some(Vertex::Node(vertex)) if is_it(vertex) => used.get(index).copied().unwrap_or(true),
-        _ => true,
+    let used_at = |position: usize, is_it: &dyn Fn(&Node) -> bool| {
+        let Some(&id) = graph.positions.get(position) else {
+            return true;
+        };
+        match graph.vertices.get(id) {
+            Some(Vertex::Node(vertex)) if is_it(vertex) => used.get(id).copied().unwrap_or(true),
+            _ => true,
+        }
     };
     let mut found = Vec::new();
     for (index, block) in module.effective.blocks.iter().enumerate() {

@@ -236,11 +236,12 @@ pub(crate) fn declare_merge_and_judge(
             let graph = std::mem::take(&mut previous.graph);
             let (built, touched) = shapes_kept(previous, &changes.files, loaded, store, retained);
             memos = old.still_holding(&changes.files, &touched, config);
-            kept_graph = Some((graph, touched));
+            kept_graph = Some((graph, false));
             built
         }
-        (Some(previous), Some(changes)) => {
+        (Some(mut previous), Some(changes)) => {
             retained.n_reshaped += 1;
+            kept_graph = Some((std::mem::take(&mut previous.graph), true));
             reshaped(previous, &changes.files, loaded, store, retained)
         }
         _ => whole(loaded, store, retained),
@@ -252,6 +253,7 @@ pub(crate) fn declare_merge_and_judge(
         mut effective,
         buckets,
         files,
+        judged,
     } = built;
     let mut load: Vec<Diagnostic> = buckets.all_load().cloned().collect();
     let mut tree: Vec<Diagnostic> = buckets.all_tree().cloned().collect();
@@ -265,10 +267,8 @@ pub(crate) fn declare_merge_and_judge(
     let mut module_walk = Vec::new();
     memos.judge(&merged, &mut load, &mut tree, &mut module_walk);
     let mut dependencies = match kept_graph {
-        Some((mut graph, touched)) => {
-            let identities = touched.identities.into_iter().map(Node::Block);
-            let locals = touched.locals.into_iter().map(Node::Local);
-            graph.update(&merged, identities.chain(locals));
+        Some((mut graph, reshaped)) => {
+            graph.update(&merged, reshaped, judged.into_iter());
             graph
         }
         None => Graph::build(&merged),
@@ -382,6 +382,9 @@ struct Built {
     effective: EffectiveModule,
     buckets: Arc<Buckets>,
     files: Files,
+    /// The identities and local values judged anew (merged, or their rules
+    /// run again): the graph resolves their references again.
+    judged: Vec<Node>,
 }
 
 /// Phases 2 and 3 from nothing.
@@ -455,6 +458,7 @@ fn build(
         .map(|keep| keep.names.changes(&names))
         .unwrap_or_default();
     let mut buckets = Buckets::default();
+    let mut judged = Vec::new();
     let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
     for (address, base) in plan.identities(&declared) {
         let kept = keep.as_ref().and_then(|keep| {
@@ -473,7 +477,10 @@ fn build(
                 }
                 // No bucket: the rules found nothing and asked about no name.
                 None => {}
-                Some(_) => judge_rules(&declared, Subject::Block(block), &names, &mut buckets),
+                Some(_) => {
+                    judge_rules(&declared, Subject::Block(block), &names, &mut buckets);
+                    judged.push(Node::Block(address.clone()));
+                }
             }
         } else if let Some(block) = judge_identity(
             &declared,
@@ -485,6 +492,7 @@ fn build(
             base,
             &mut buckets,
         ) {
+            judged.push(Node::Block(address.clone()));
             blocks.push(Arc::new(block));
         }
     }
@@ -506,9 +514,13 @@ fn build(
                     buckets.rules.insert(node, judged.clone());
                 }
                 None => {}
-                Some(_) => judge_rules(&declared, Subject::Local(local), &names, &mut buckets),
+                Some(_) => {
+                    judge_rules(&declared, Subject::Local(local), &names, &mut buckets);
+                    judged.push(Node::Local(name.clone()));
+                }
             }
         } else if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
+            judged.push(Node::Local(name.clone()));
             locals.push(Arc::new(local));
         }
     }
@@ -523,6 +535,7 @@ fn build(
         effective,
         buckets: Arc::new(buckets),
         files,
+        judged,
     }
 }
 
@@ -537,7 +550,13 @@ fn judge_rules(
         Subject::Block(block) => Node::Block(block.address.clone()),
         Subject::Local(local) => Node::Local(local.name.clone()),
     };
-    let (findings, names) = rules::check_identity(&mut IdentityView::new(module, subject, names));
+    let (findings, mut names) =
+        rules::check_identity(&mut IdentityView::new(module, subject, names));
+    let references = match subject {
+        Subject::Block(block) => &block.references,
+        Subject::Local(local) => &local.references,
+    };
+    names.add_names_of(references);
     if findings.is_empty() && names.is_empty() {
         buckets.rules.remove(&node);
     } else {
@@ -660,6 +679,8 @@ fn shapes_kept(
         }
     }
     let files = previous.files.update(&declared, changed);
+    let identities = touched.identities.iter().cloned().map(Node::Block);
+    let locals = touched.locals.iter().cloned().map(Node::Local);
     let built = Built {
         declared,
         plan,
@@ -667,6 +688,7 @@ fn shapes_kept(
         effective,
         buckets: Arc::new(buckets),
         files,
+        judged: identities.chain(locals).collect(),
     };
     (built, touched)
 }

@@ -31,6 +31,7 @@ use crate::address::BlockAddress;
 use crate::declarations::{Declarations, DeclaredModule};
 use crate::declared_names::{Declared, DeclaredNames, NameChanges};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
+use crate::expr::parse_ref::Subject as RefSubject;
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
@@ -52,17 +53,23 @@ pub(crate) enum Subject<'a> {
     Local(&'a EffectiveLocal),
 }
 
-/// The names a rule on one identity asked about (see `declared_names`).
+/// The names a rule on one identity asked about (see `declared_names`):
+/// kept with every identity, so kept small (one list, no hash sets).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct NameReads {
-    pub(crate) variables: HashSet<String>,
-    pub(crate) locals: HashSet<String>,
-    pub(crate) modules: HashSet<String>,
-    pub(crate) objects: HashSet<BlockAddress>,
+    reads: Vec<NameRead>,
     /// Every name of a kind was read (a "Did you mean" over all of them).
-    pub(crate) all_variables: bool,
-    pub(crate) all_locals: bool,
-    pub(crate) all_modules: bool,
+    all_variables: bool,
+    all_locals: bool,
+    all_modules: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum NameRead {
+    Variable(String),
+    Local(String),
+    Module(String),
+    Object(BlockAddress),
 }
 
 impl NameReads {
@@ -70,15 +77,54 @@ impl NameReads {
         *self == NameReads::default()
     }
 
+    fn add(&mut self, read: NameRead) {
+        if !self.reads.contains(&read) {
+            self.reads.push(read);
+        }
+    }
+
+    /// Adds every name the references name: the dependency graph resolves a
+    /// node's references (evaluated or not) against the declarations, so a
+    /// change of one of these names must resolve them again.
+    pub(crate) fn add_names_of(&mut self, references: &NodeReferences) {
+        for reference in references.all() {
+            let Ok(parsed) = &reference.parsed else {
+                continue;
+            };
+            let read = match &parsed.subject {
+                RefSubject::Variable(name) => NameRead::Variable(name.clone()),
+                RefSubject::Local(name) => NameRead::Local(name.clone()),
+                RefSubject::ModuleCall { name, .. } => NameRead::Module(name.clone()),
+                RefSubject::Resource {
+                    mode,
+                    type_name,
+                    name,
+                    ..
+                } => NameRead::Object(BlockAddress::Resource {
+                    mode: *mode,
+                    type_name: type_name.clone(),
+                    name: name.clone(),
+                }),
+                _ => continue,
+            };
+            self.add(read);
+        }
+    }
+
     /// True when an answer given to these reads may have changed.
     pub(crate) fn touched_by(&self, changes: &NameChanges) -> bool {
-        let kind = |all: bool, read: &HashSet<String>, changed: &HashSet<String>| {
-            !changed.is_empty() && (all || !read.is_disjoint(changed))
-        };
-        kind(self.all_variables, &self.variables, &changes.variables)
-            || kind(self.all_locals, &self.locals, &changes.locals)
-            || kind(self.all_modules, &self.modules, &changes.modules)
-            || !self.objects.is_disjoint(&changes.objects)
+        if (self.all_variables && !changes.variables.is_empty())
+            || (self.all_locals && !changes.locals.is_empty())
+            || (self.all_modules && !changes.modules.is_empty())
+        {
+            return true;
+        }
+        self.reads.iter().any(|read| match read {
+            NameRead::Variable(name) => changes.variables.contains(name),
+            NameRead::Local(name) => changes.locals.contains(name),
+            NameRead::Module(name) => changes.modules.contains(name),
+            NameRead::Object(address) => changes.objects.contains(address),
+        })
     }
 }
 
@@ -206,27 +252,32 @@ impl<'a> IdentityView<'a> {
     pub(crate) fn declares_variable(&self, name: &str) -> bool {
         self.name_reads
             .borrow_mut()
-            .variables
-            .insert(name.to_owned());
+            .add(NameRead::Variable(name.to_owned()));
         self.names.variables.iter().any(|declared| declared == name)
     }
 
     /// Whether the module declares the local value `name` (recorded).
     pub(crate) fn declares_local(&self, name: &str) -> bool {
-        self.name_reads.borrow_mut().locals.insert(name.to_owned());
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Local(name.to_owned()));
         self.names.locals.iter().any(|declared| declared == name)
     }
 
     /// Whether the module declares the module call `name` (recorded).
     pub(crate) fn declares_module(&self, name: &str) -> bool {
-        self.name_reads.borrow_mut().modules.insert(name.to_owned());
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
         self.names.modules.iter().any(|declared| declared == name)
     }
 
     /// A declared resource or module call, with its repetition and scope
     /// (recorded).
     pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a Declared> {
-        self.name_reads.borrow_mut().objects.insert(address.clone());
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Object(address.clone()));
         self.names.objects.get(address)
     }
 
