@@ -28,7 +28,7 @@ use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::Subject;
 use crate::merge::MergedModule;
 use crate::node_refs::expression_refs;
-use crate::refs::{Node, Ref};
+use crate::refs::{Node, NodeRef, Ref};
 
 /// What the graph decides.
 #[derive(Debug, Default)]
@@ -107,9 +107,16 @@ impl Graph {
 
     /// The vertex of a node declared now.
     fn id_of(&self, node: &Node) -> Option<usize> {
+        self.id_of_ref(match node {
+            Node::Block(address) => NodeRef::Block(address),
+            Node::Local(name) => NodeRef::Local(name),
+        })
+    }
+
+    fn id_of_ref(&self, node: NodeRef<'_>) -> Option<usize> {
         let id = match node {
-            Node::Block(address) => self.blocks.get(address),
-            Node::Local(name) => self.locals.get(name),
+            NodeRef::Block(address) => self.blocks.get(address),
+            NodeRef::Local(name) => self.locals.get(name),
         }?;
         self.present
             .get(*id)
@@ -374,7 +381,7 @@ impl Graph {
 pub(crate) fn judge<'a>(
     module: &MergedModule,
     graph: &mut Graph,
-    walk: impl Iterator<Item = (&'a Node, &'a [Diagnostic])>,
+    walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
 ) -> GraphOutcome {
     let mut outcome = GraphOutcome {
         unused: unused(module, graph),
@@ -390,7 +397,7 @@ pub(crate) fn judge<'a>(
         return outcome;
     }
     let walk: Vec<(usize, &[Diagnostic])> = walk
-        .filter_map(|(node, found)| Some((graph.id_of(node)?, found)))
+        .filter_map(|(node, found)| Some((graph.id_of_ref(node)?, found)))
         .collect();
     let mut failed: Vec<usize> = walk
         .iter()

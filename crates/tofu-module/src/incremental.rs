@@ -50,7 +50,7 @@ use crate::merge::{
     MergedModule, OverridePlan,
 };
 use crate::node_refs;
-use crate::refs::Node;
+use crate::refs::{Node, NodeRef};
 use crate::rules::{
     self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
 };
@@ -160,7 +160,9 @@ struct Buckets {
     override_files: HashMap<FileId, Vec<Diagnostic>>,
     /// What the rules on each identity and local value found, with the
     /// names they asked about.
-    rules: HashMap<Node, Judgement>,
+    /// (Shared: an edit keeps most of them as they are.)
+    block_rules: HashMap<BlockAddress, Arc<Judgement>>,
+    local_rules: HashMap<String, Arc<Judgement>>,
 }
 
 /// What the rules on one identity or local value found.
@@ -174,7 +176,11 @@ impl Buckets {
     fn all_load(&self) -> impl Iterator<Item = &Diagnostic> {
         let merged = self.merged.values().flatten();
         let locals = self.locals.values().flatten();
-        let rules = self.rules.values().flat_map(|judged| &judged.findings.load);
+        let rules = self
+            .block_rules
+            .values()
+            .chain(self.local_rules.values())
+            .flat_map(|judged| &judged.findings.load);
         merged
             .chain(locals)
             .chain(self.override_files.values().flatten())
@@ -182,12 +188,23 @@ impl Buckets {
     }
 
     fn all_tree(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.rules.values().flat_map(|judged| &judged.findings.tree)
+        self.block_rules
+            .values()
+            .chain(self.local_rules.values())
+            .flat_map(|judged| &judged.findings.tree)
     }
 
-    fn walk(&self) -> impl Iterator<Item = (&Node, &[Diagnostic])> {
-        self.rules
+    fn walk(&self) -> impl Iterator<Item = (NodeRef<'_>, &[Diagnostic])> {
+        let blocks = self
+            .block_rules
             .iter()
+            .map(|(address, judged)| (NodeRef::Block(address), judged));
+        let locals = self
+            .local_rules
+            .iter()
+            .map(|(name, judged)| (NodeRef::Local(name), judged));
+        blocks
+            .chain(locals)
             .filter(|(_, judged)| !judged.findings.walk.is_empty())
             .map(|(node, judged)| (node, judged.findings.walk.as_slice()))
     }
@@ -470,10 +487,11 @@ fn build(
             if let Some(found) = keep.buckets.merged.get(address) {
                 buckets.merged.insert(address.clone(), found.clone());
             }
-            let node = Node::Block(address.clone());
-            match keep.buckets.rules.get(&node) {
+            match keep.buckets.block_rules.get(address) {
                 Some(judged) if !judged.names.touched_by(&name_changes) => {
-                    buckets.rules.insert(node, judged.clone());
+                    buckets
+                        .block_rules
+                        .insert(address.clone(), Arc::clone(judged));
                 }
                 // No bucket: the rules found nothing and asked about no name.
                 None => {}
@@ -508,10 +526,9 @@ fn build(
             if let Some(found) = keep.buckets.locals.get(name) {
                 buckets.locals.insert(name.clone(), found.clone());
             }
-            let node = Node::Local(name.clone());
-            match keep.buckets.rules.get(&node) {
+            match keep.buckets.local_rules.get(name) {
                 Some(judged) if !judged.names.touched_by(&name_changes) => {
-                    buckets.rules.insert(node, judged.clone());
+                    buckets.local_rules.insert(name.clone(), Arc::clone(judged));
                 }
                 None => {}
                 Some(_) => {
@@ -546,10 +563,6 @@ fn judge_rules(
     names: &DeclaredNames,
     buckets: &mut Buckets,
 ) {
-    let node = match subject {
-        Subject::Block(block) => Node::Block(block.address.clone()),
-        Subject::Local(local) => Node::Local(local.name.clone()),
-    };
     let (findings, mut names) =
         rules::check_identity(&mut IdentityView::new(module, subject, names));
     let references = match subject {
@@ -557,10 +570,21 @@ fn judge_rules(
         Subject::Local(local) => &local.references,
     };
     names.add_names_of(references);
-    if findings.is_empty() && names.is_empty() {
-        buckets.rules.remove(&node);
-    } else {
-        buckets.rules.insert(node, Judgement { findings, names });
+    let judged = (!findings.is_empty() || !names.is_empty())
+        .then(|| Arc::new(Judgement { findings, names }));
+    match (subject, judged) {
+        (Subject::Block(block), Some(judged)) => {
+            buckets.block_rules.insert(block.address.clone(), judged);
+        }
+        (Subject::Block(block), None) => {
+            buckets.block_rules.remove(&block.address);
+        }
+        (Subject::Local(local), Some(judged)) => {
+            buckets.local_rules.insert(local.name.clone(), judged);
+        }
+        (Subject::Local(local), None) => {
+            buckets.local_rules.remove(&local.name);
+        }
     }
 }
 
@@ -648,7 +672,7 @@ fn shapes_kept(
     touched.add_files(&declared, changed);
     for address in &touched.identities {
         buckets.merged.remove(address);
-        buckets.rules.remove(&Node::Block(address.clone()));
+        buckets.block_rules.remove(address);
         let Some(base) = plan.base_of(&declared, address) else {
             continue;
         };
@@ -667,7 +691,7 @@ fn shapes_kept(
     }
     for name in &touched.locals {
         buckets.locals.remove(name);
-        buckets.rules.remove(&Node::Local(name.clone()));
+        buckets.local_rules.remove(name);
         if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
             effective.replace_local(local);
         }

@@ -15,6 +15,13 @@ pub enum Node {
     Local(String),
 }
 
+/// A node, borrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeRef<'a> {
+    Block(&'a BlockAddress),
+    Local(&'a str),
+}
+
 /// The references of one node, by unit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NodeReferences {
