@@ -229,7 +229,54 @@ def json_case(rng):
     return files
 
 
+def override_case(rng):
+    """A module and an override file that changes what it refers to."""
+    files = native_case(rng, "undeclared")
+    m = Module(rng)
+    names = [n for n in NAMES if f'resource "terraform_data" "{n}"' in "".join(files.values())]
+    pieces = []
+    if names and rng.random() < 0.8:
+        name = rng.choice(names)
+        pieces.append(f'resource "terraform_data" "{name}" {{\n  input = {m.expr("override", 1 if rng.random() < 0.5 else 0)}\n}}\n')
+    if rng.random() < 0.3:
+        pieces.append(f'output "only_in_override" {{\n  value = 1\n}}\n')
+    if rng.random() < 0.4:
+        local_names = [n for n in ["name", "tags", "size", "zone", "mode"] if f"  {n} =" in "".join(files.values())]
+        if local_names:
+            pieces.append(f"locals {{\n  {rng.choice(local_names)} = {m.expr('override', 1 if rng.random() < 0.5 else 0)}\n}}\n")
+    if pieces:
+        files[rng.choice(["override.tf", "main_override.tf"])] = "".join(pieces)
+    if rng.random() < 0.3 and "main.tf" in files:
+        files["main.tofu"] = files.pop("main.tf")
+    return files
+
+
+def check_case(rng):
+    """Checks with scoped data sources, and variables validated against others."""
+    m = Module(rng)
+    blocks = [f'variable "{name}" {{\n  type = any\n  default = null\n}}\n' for name in m.variables]
+    other = rng.choice(m.variables)
+    blocks.append(
+        f'variable "checked" {{\n  default = 1\n  validation {{\n    condition     = var.checked > 0 && {m.expr("validation", 1 if rng.random() < 0.4 else 0)} != null\n    error_message = "no"\n  }}\n}}\n'
+    )
+    blocks.append(
+        'check "c" {\n  data "terraform_remote_state" "s" {\n    backend = "local"\n  }\n  assert {\n'
+        f'    condition     = data.terraform_remote_state.s.outputs != null && {m.expr("assert", 1 if rng.random() < 0.3 else 0)} != null\n'
+        '    error_message = "no"\n  }\n}\n'
+    )
+    if rng.random() < 0.5:
+        blocks.append('output "scoped" {\n  value = data.terraform_remote_state.s.outputs\n}\n')
+    blocks.append("locals {\n" + "\n".join(f"  {n} = {m.expr('local', 1 if rng.random() < 0.3 else 0)}" for n in m.locals) + "\n}\n")
+    for name, shape in m.resources.items():
+        repeat = {"single": "", "count": "  count = 2\n", "for_each": '  for_each = toset(["a"])\n'}[shape]
+        blocks.append(f'resource "terraform_data" "{name}" {{\n{repeat}  input = {m.expr("resource", 1 if rng.random() < 0.3 else 0)}\n}}\n')
+    rng.shuffle(blocks)
+    return {"main.tf": "".join(blocks)}
+
+
 FAMILIES = {
+    "overrides": override_case,
+    "checks": check_case,
     "clean": lambda rng: native_case(rng, "clean"),
     "undeclared": lambda rng: native_case(rng, "undeclared"),
     "contexts": lambda rng: native_case(rng, "contexts"),

@@ -28,7 +28,7 @@ use tofu_syntax::{Block, Body, Expr, FileId, TextRange};
 
 use crate::address::BlockAddress;
 use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal};
-use crate::expr::parse_ref::{parse_ref, StepRef};
+use crate::expr::parse_ref::{parse_ref, StepRef, Subject};
 use crate::expr::walk;
 use crate::loaded::{LoadedModule, ModuleFile};
 use crate::refs::{NodeReferences, Ref, Unit, UnitKind};
@@ -61,9 +61,30 @@ fn reference_of(
         Ok(reference) => reference.range.end,
         Err(error) => error.range.end,
     };
+    // The steps read from the subject: those after the ones it consists of
+    // (counted, since in a JSON string with escapes every range is the
+    // string's).
+    let consumed = match &parsed {
+        Ok(reference) => match &reference.subject {
+            Subject::Resource { key, .. } => {
+                let prefixed = matches!(
+                    found_steps.first().map(|step| &step.part),
+                    Some(crate::expr::traversal::Part::Name(root)) if matches!(root.as_str(), "data" | "ephemeral" | "resource")
+                );
+                usize::from(prefixed) + 2 + usize::from(key.is_some())
+            }
+            Subject::ModuleCall { key, output, .. } => {
+                2 + usize::from(key.is_some()) + usize::from(output.is_some())
+            }
+            Subject::SelfObject => 1,
+            _ => 2,
+        },
+        Err(_) => found_steps.len(),
+    };
     let after: Vec<_> = found_steps
+        .get(consumed..)
+        .unwrap_or_default()
         .iter()
-        .filter(|step| step.range.start >= subject_end && !step.range.is_empty())
         .collect();
     // From the end of the subject: HCL's attribute steps include their dot.
     let remaining = after
@@ -83,7 +104,7 @@ fn reference_of(
     Ref {
         file: file_id,
         parsed,
-        remaining: remaining.filter(|_| exact),
+        remaining,
         first_attribute,
         exact,
         root,
