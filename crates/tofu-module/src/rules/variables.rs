@@ -218,6 +218,17 @@ fn null_conversion_error(have: &TypeConstraint, want: &TypeConstraint) -> Option
     }
 }
 
+/// True when cty converts between the primitive types `have` and `want`:
+/// every pair but a bool and a number.
+fn primitive_conversion_exists(have: &TypeConstraint, want: &TypeConstraint) -> bool {
+    use TypeConstraint as T;
+    match (have, want) {
+        (T::Bool, T::Number) | (T::Number, T::Bool) => false,
+        (T::Bool | T::Number | T::String, T::Bool | T::Number | T::String) => true,
+        _ => false,
+    }
+}
+
 /// The exact type of `default` once converted to `constraint`, when it
 /// converts and the type has no `any` in it.
 fn exact_type_of(
@@ -284,9 +295,13 @@ impl MergedVariable {
                 self.default_type = is_exact(&self.constraint).then(|| self.constraint.clone());
             }
             Err(error) => {
+                // cty names the types only where no conversion exists;
+                // where one does (a string to a number or a bool), the
+                // conversion's own error stands: "a number is required".
                 let reason = self
                     .default_type
                     .as_ref()
+                    .filter(|have| !primitive_conversion_exists(have, &self.constraint))
                     .and_then(|have| type_mismatch_message(have, &self.constraint))
                     .unwrap_or(error);
                 details.push(
@@ -431,6 +446,23 @@ mod tests {
             &[
                 ("main.tf:7", "This default value is not compatible with the variable's type constraint: [1]: a number is required."),
                 ("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: a number is required."),
+            ],
+        );
+    }
+
+    /// A string default that an override's type makes a number or a bool
+    /// gets the conversion's error, as cty reports it when a conversion
+    /// exists (`scripts/differential.py --strict`).
+    #[test]
+    fn a_string_default_overridden_to_number_or_bool_says_a_number_is_required() {
+        expect(
+            check(&[
+                ("main.tf", "variable \"port\" {\n  type    = string\n  default = \"http\"\n}\nvariable \"on\" {\n  type    = string\n  default = \"yes\"\n}\n"),
+                ("override.tf", "variable \"port\" {\n  type = number\n}\nvariable \"on\" {\n  type = bool\n}\n"),
+            ]),
+            &[
+                ("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: a number is required."),
+                ("override.tf:4", "Overriding this variable's type constraint has made its default value invalid: a bool is required."),
             ],
         );
     }
