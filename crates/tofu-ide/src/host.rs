@@ -686,7 +686,9 @@ mod tests {
         let refused = net.rename(main, offset, "block").unwrap_err();
         assert_eq!(refused, all.rename(main, offset, "block").unwrap_err());
         assert!(
-            refused.contains("module \"net\" in /w/root/main.tf"),
+            refused
+                .message()
+                .contains("module \"net\" in /w/root/main.tf"),
             "{refused}"
         );
         // Analysing `net` again brought back its full analysis; `app`, the

@@ -34,7 +34,7 @@ pub use host::{
 pub use hover::HoverResult;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
-pub use references::RenameResult;
+pub use references::{RenameRefused, RenameResult};
 pub use summary::ModuleSummary;
 pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
 

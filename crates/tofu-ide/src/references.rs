@@ -23,7 +23,38 @@ use crate::locate::{block_at, local_entry_at, on_header};
 use crate::summary::unquoted;
 
 /// What a rename would change, or why it cannot be done.
-pub type RenameResult = Result<Vec<FileEdit>, String>;
+pub type RenameResult = Result<Vec<FileEdit>, RenameRefused>;
+
+/// Why a rename cannot be done, with a message for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenameRefused {
+    /// The new name is not an identifier: the request asks for something
+    /// that can never be done, whatever the configuration.
+    InvalidName(String),
+    /// Nothing to rename under the cursor, or the rename would break the
+    /// configuration (a duplicate, a name a caller uses).
+    NotPossible(String),
+}
+
+impl RenameRefused {
+    pub fn message(&self) -> &str {
+        match self {
+            RenameRefused::InvalidName(message) | RenameRefused::NotPossible(message) => message,
+        }
+    }
+}
+
+impl std::fmt::Display for RenameRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl From<RenameRefused> for String {
+    fn from(refused: RenameRefused) -> String {
+        refused.to_string()
+    }
+}
 
 /// What the cursor names, for the reference features.
 #[derive(Clone, Debug)]
@@ -36,12 +67,14 @@ pub(crate) struct Named {
 
 impl Analysis {
     /// The range of the name a rename at `offset` would change, and the name.
-    pub fn prepare_rename(&self, path: &Path, offset: u32) -> Result<(TextRange, String), String> {
-        let found = self
-            .find_file(path)
-            .ok_or_else(|| "This file is not part of an analysed module.".to_owned())?;
+    pub fn prepare_rename(
+        &self,
+        path: &Path,
+        offset: u32,
+    ) -> Result<(TextRange, String), RenameRefused> {
+        let found = self.find_file(path).ok_or_else(not_analysed)?;
         let named = named_at(found.module, found.id, offset)
-            .ok_or_else(|| "Nothing to rename here: put the cursor on a variable, local value, output, module call, resource or data source, or on a reference to one.".to_owned())?;
+            .ok_or_else(|| RenameRefused::NotPossible("Nothing to rename here: put the cursor on a variable, local value, output, module call, resource or data source, or on a reference to one.".to_owned()))?;
         let text = &found
             .file()
             .map(|file| file.text.clone())
@@ -52,27 +85,25 @@ impl Analysis {
 
     /// The edits that rename what is under the cursor to `new_name`.
     pub fn rename(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
-        let found = self
-            .find_file(path)
-            .ok_or_else(|| "This file is not part of an analysed module.".to_owned())?;
+        if !is_identifier(new_name) {
+            return Err(RenameRefused::InvalidName(format!(
+                "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
+            )));
+        }
+        let found = self.find_file(path).ok_or_else(not_analysed)?;
         let module = found.module;
         let named = named_at(module, found.id, offset)
-            .ok_or_else(|| "Nothing to rename here.".to_owned())?;
-        if !is_identifier(new_name) {
-            return Err(format!(
-                "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
-            ));
-        }
+            .ok_or_else(|| RenameRefused::NotPossible("Nothing to rename here.".to_owned()))?;
         let analysis = &module.analysis;
         if let Some(existing) = collision(analysis, &named.target, new_name) {
-            return Err(format!(
+            return Err(RenameRefused::NotPossible(format!(
                 "Cannot rename to \"{new_name}\": the module already declares {existing}, so the rename would create a duplicate."
-            ));
+            )));
         }
         if let Some(caller) = self.caller_of(module, &named.target) {
-            return Err(format!(
+            return Err(RenameRefused::NotPossible(format!(
                 "Cannot rename: {caller} calls this module, and this name is part of that call. Rename it there too, by hand, or rename something the callers do not see."
-            ));
+            )));
         }
         let mut edits = Vec::new();
         for (file, range) in declaration_names(analysis, &named.target) {
@@ -103,6 +134,10 @@ impl Analysis {
             .find_map(|caller| caller.call_of(&module.dir))
             .map(str::to_owned)
     }
+}
+
+fn not_analysed() -> RenameRefused {
+    RenameRefused::NotPossible("This file is not part of an analysed module.".to_owned())
 }
 
 /// The reference or declaration name at `offset` of `file`.

@@ -740,7 +740,7 @@ fn hover_on_a_use_shows_the_effective_declaration() {
 }
 
 /// `file:line old -> new` of each edit.
-fn rename(text: &str, new_name: &str) -> Result<Vec<String>, String> {
+fn rename(text: &str, new_name: &str) -> Result<Vec<String>, crate::RenameRefused> {
     let (analysis, path, offset) = fixture(text);
     analysis.rename(&path, offset, new_name).map(|edits| {
         edits
@@ -786,9 +786,11 @@ fn rename_changes_declarations_overrides_and_every_use() {
             "override.tf:5 name -> label",
         ]
     );
-    assert!(rename(&text, "9lives")
-        .unwrap_err()
-        .contains("is not a valid name"));
+    let refused = rename(&text, "9lives").unwrap_err();
+    assert!(
+        matches!(&refused, crate::RenameRefused::InvalidName(message) if message.starts_with("\"9lives\" is not a valid name: ")),
+        "{refused:?}"
+    );
     let resource = with_cursor(REFERENCING, "main.tf", "web.private_ip");
     assert_eq!(
         rename(&resource, "app").unwrap(),
@@ -809,6 +811,7 @@ output "o" {
     let at_a = with_cursor(text, "main.tf", "a\" {}");
     assert!(rename(&at_a, "b")
         .unwrap_err()
+        .message()
         .contains("already declares var.b"));
     // A module of the workspace calls this one: its variables are part of the call.
     let mut host = AnalysisHost::new(Config::default());
@@ -832,5 +835,8 @@ output "o" {
     let refused = analysis
         .rename(&child.join("main.tf"), 11, "z")
         .unwrap_err();
-    assert!(refused.contains("module \"c\""), "{refused}");
+    assert!(
+        matches!(&refused, crate::RenameRefused::NotPossible(message) if message.contains("module \"c\"")),
+        "{refused}"
+    );
 }

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use tofu_ide::RenameRefused;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
@@ -185,11 +186,20 @@ pub async fn rename(shared: &Arc<Shared>, params: RenameParams) -> Result<Option
     }
 }
 
-/// A rename the engine refuses: the client shows the message.
-fn refused(message: String) -> Error {
+/// LSP's `RequestFailed`: the request was valid, but the server cannot do it.
+const REQUEST_FAILED: i64 = -32803;
+
+/// A rename the engine refuses, as an error the client shows: a new name
+/// that is not an identifier is an invalid parameter; anything else (nothing
+/// to rename there, a duplicate, a caller's name) a request that failed.
+fn refused(refusal: RenameRefused) -> Error {
+    let code = match refusal {
+        RenameRefused::InvalidName(_) => ErrorCode::InvalidParams,
+        RenameRefused::NotPossible(_) => ErrorCode::ServerError(REQUEST_FAILED),
+    };
     Error {
-        code: ErrorCode::InvalidRequest,
-        message: message.into(),
+        code,
+        message: refusal.to_string().into(),
         data: None,
     }
 }

@@ -192,10 +192,20 @@ async fn prepare_rename_and_rename_a_local_with_its_duplicate() {
         .flat_map(|edits| edits.as_array().unwrap())
         .all(|edit| edit["newText"] == "label"));
     // A name that is not an identifier is refused with a message.
-    let mut params = at;
+    let mut params = at.clone();
     params["newName"] = json!("not a name");
     let refused = client.request("textDocument/rename", params).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}"); // InvalidParams
     let message = refused["error"]["message"].as_str().unwrap();
-    assert!(message.contains("is not a valid name"), "{message}");
+    assert!(
+        message.starts_with("\"not a name\" is not a valid name: a name must start"),
+        "{message}"
+    );
+    // A valid name, but nothing to rename at `ami`: LSP's RequestFailed.
+    let on_argument = json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 1, "character": 3},
+                             "newName": "image"});
+    let refused = client.request("textDocument/rename", on_argument).await;
+    assert_eq!(refused["error"]["code"], -32803, "{refused}");
+    assert_eq!(refused["error"]["message"], "Nothing to rename here.");
     client.shutdown().await;
 }
