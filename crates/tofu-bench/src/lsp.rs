@@ -195,25 +195,27 @@ impl Client {
         self.notify("initialized", json!({}))
     }
 
-    /// Waits until the initial indexing is over: its progress has ended and
-    /// diagnostics have been published for `n_files` distinct files (every
-    /// configuration file is published once at first), or, after the end of
-    /// progress, none arrived for a second. Returns the number of files
-    /// published.
-    pub fn wait_indexed(&mut self, n_files: usize, timeout: Duration) -> Result<usize> {
+    /// Waits until the initial indexing is over: its progress has ended
+    /// (the scan analyses every directory, ends its progress, then
+    /// publishes) and no diagnostics arrived for a second. Only files with
+    /// problems are published, so their number is not known in advance.
+    /// Returns the number of files published and when the last publication
+    /// (or the end of progress, if none came after it) arrived.
+    pub fn wait_indexed(&mut self, timeout: Duration) -> Result<(usize, Instant)> {
         let deadline = Instant::now() + timeout;
         let mut published = std::collections::HashSet::new();
         let mut progress_ended = false;
+        let mut last_event = Instant::now();
         let quiet = Duration::from_secs(1);
         loop {
             let wait_until = if progress_ended {
-                (Instant::now() + quiet).min(deadline)
+                (last_event + quiet).min(deadline)
             } else {
                 deadline
             };
             let Some(message) = self.next_notification(wait_until)? else {
                 if progress_ended {
-                    return Ok(published.len());
+                    return Ok((published.len(), last_event));
                 }
                 return Err(format!(
                     "indexing did not end within {timeout:?} ({} files published)",
@@ -226,15 +228,16 @@ impl Client {
                     if let Some(uri) = params.get("uri").and_then(Value::as_str) {
                         published.insert(uri.to_owned());
                     }
+                    last_event = Instant::now();
                 }
                 Some("$/progress") => {
                     let kind = params.pointer("/value/kind").and_then(Value::as_str);
-                    progress_ended |= kind == Some("end");
+                    if kind == Some("end") {
+                        progress_ended = true;
+                        last_event = Instant::now();
+                    }
                 }
                 _ => {}
-            }
-            if progress_ended && published.len() >= n_files {
-                return Ok(published.len());
             }
         }
     }

@@ -99,7 +99,7 @@ pub fn run(binary: &Path, corpus: &Path, copies: usize, with_server: bool) -> Re
     let root: PathBuf = tree.path().to_path_buf();
     let (check_wall, check_cpu, check_peak_rss) = check(binary, &root)?;
     let (index_time, server_peak_rss) = if with_server {
-        let indexed = serve::memory(binary, &root, files)?;
+        let indexed = serve::memory(binary, &root)?;
         (Some(indexed.index_time), Some(indexed.peak_rss))
     } else {
         (None, None)

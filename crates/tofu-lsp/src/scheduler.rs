@@ -8,13 +8,16 @@
 //! Because only that worker publishes for its directory and generations only
 //! grow, a publication is never older than the one before it.
 //!
-//! Publishing covers every file the analysis saw whose diagnostics or version
-//! changed (an empty list for files whose diagnostics went away; a file whose
-//! publication would repeat the last one exactly is not sent again, which
-//! keeps a keystroke in a 1,000-file module from costing 1,000 messages), plus
-//! an empty list for files published before that are gone or left the
-//! `diagnostics.scope`. Open documents carry the version the analysis used. With pull diagnostics nothing is pushed; the
-//! client is asked to refresh instead.
+//! Publishing covers every file the analysis saw that has diagnostics, when
+//! they or the file's version changed (a file whose publication would repeat
+//! the last one exactly is not sent again, which keeps a keystroke in a
+//! 1,000-file module from costing 1,000 messages). A clean file is published
+//! only to clear what the client was sent before (an empty list when its
+//! problems went away, it is gone or it left the `diagnostics.scope`), so
+//! indexing a workspace sends one message per file with problems, not one
+//! per file; open documents are the exception, every version of one is
+//! answered, empty or not, with the version the analysis used. With pull
+//! diagnostics nothing is pushed; the client is asked to refresh instead.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -88,9 +91,10 @@ struct DirState {
     force_publish: bool,
     /// The generation of the analysis last published (0: none yet).
     published_generation: u64,
-    /// What was last published for each file (version and diagnostics), so
-    /// that an unchanged file is not sent again and a file that disappears or
-    /// leaves the scope gets an empty list.
+    /// What was last published (version and diagnostics) for each file with
+    /// diagnostics or open when published, so that an unchanged file is not
+    /// sent again and one whose diagnostics go away, disappears or leaves
+    /// the scope gets an empty list. A clean file never published is absent.
     published: BTreeMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
     /// How long the last analysis took (unknown before the first).
     last_analysis: Option<Duration>,
@@ -299,9 +303,10 @@ pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Ana
 }
 
 /// Publishes what changed for `dir` since the last publication: every file
-/// whose diagnostics or version differ from what the client was last sent
-/// (all of them the first time, or when forced), open documents first, and an
-/// empty list for every file that disappeared or left the scope. The
+/// with diagnostics, or open, whose diagnostics or version differ from what
+/// the client was last sent (all of them when forced), open documents first,
+/// and an empty list for every file whose published diagnostics went away,
+/// or that disappeared or left the scope with some. The
 /// diagnostics are converted with the session unlocked; only this
 /// directory's worker publishes it, so the state read before converting is
 /// still this directory's when the result is stored.
@@ -360,17 +365,25 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         let mut publications: Vec<Publication> = Vec::new();
         let mut published = BTreeMap::new();
         for (path, diagnostics, version) in current {
-            let unchanged = state
-                .published
-                .get(&path)
+            let previous = state.published.get(&path);
+            // The client shows diagnostics for this file that may have to go.
+            let held = previous.is_some_and(|(_, old)| !old.is_empty());
+            // A clean file the client holds nothing for is not published
+            // (at start-up, most files of a workspace), except an open
+            // document, whose every version is answered.
+            let wanted = !diagnostics.is_empty() || held || version.is_some();
+            if !wanted {
+                continue;
+            }
+            let unchanged = previous
                 .is_some_and(|(old_version, old)| *old_version == version && *old == diagnostics);
             if force || !unchanged {
                 publications.push((path.clone(), diagnostics.clone(), version));
             }
             published.insert(path, (version, diagnostics));
         }
-        for (gone, (version, _)) in &state.published {
-            if !published.contains_key(gone) {
+        for (gone, (version, old)) in &state.published {
+            if !published.contains_key(gone) && !old.is_empty() {
                 publications.push((gone.clone(), Vec::new(), *version));
             }
         }

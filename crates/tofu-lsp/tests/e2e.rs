@@ -14,15 +14,16 @@ use std::path::Path;
 use common::{capabilities, codes, overrides_example, uri, TestClient};
 use serde_json::{json, Value};
 
-const FILES: [&str; 7] = [
+/// The files of `examples/overrides` with problems, in publication order.
+const FILES_WITH_PROBLEMS: [&str; 4] = [
     "dev_override.tf",
-    "main.tf",
     "network.tf",
     "override.tf",
-    "variables.tf",
     "versions.tf",
-    "versions.tofu",
 ];
+
+/// Its clean files, which are never published unless they get problems.
+const CLEAN_FILES: [&str; 3] = ["main.tf", "variables.tf", "versions.tofu"];
 
 async fn start(root: &Path) -> TestClient {
     TestClient::start(root, capabilities(), json!({}), Value::Null).await
@@ -32,8 +33,8 @@ async fn start(root: &Path) -> TestClient {
 async fn scan_open_edit_save_publish_every_file_with_versions() {
     let (_temp, root) = overrides_example();
     let mut client = start(&root).await;
-    // The workspace scan publishes for every configuration file, without versions.
-    for name in FILES {
+    // The workspace scan publishes every file with problems, without versions.
+    for name in FILES_WITH_PROBLEMS {
         let params = client
             .wait_for_diagnostics(&root.join(name), |_| true)
             .await;
@@ -113,6 +114,16 @@ async fn scan_open_edit_save_publish_every_file_with_versions() {
     assert_eq!(codes(&published), ["duplicate-local", "duplicate-block"]);
 
     let shadowed = client.drain("textDocument/publishDiagnostics");
+    // Clean files were never published: not at start-up (every publication
+    // of the scan came before those waited for above), not after the edits
+    // elsewhere.
+    for name in CLEAN_FILES.iter().filter(|name| **name != "main.tf") {
+        let file_uri = uri(&root.join(name));
+        assert!(
+            !shadowed.iter().any(|p| p["uri"] == file_uri.as_str()),
+            "{name} was published: {shadowed:?}"
+        );
+    }
     let versions = shadowed
         .iter()
         .rev()
@@ -120,6 +131,64 @@ async fn scan_open_edit_save_publish_every_file_with_versions() {
     if let Some(versions) = versions {
         assert_eq!(versions["diagnostics"][0]["tags"], json!([1]));
     }
+    client.shutdown().await;
+}
+
+/// Only files with problems are published: a clean file gets nothing at
+/// start-up; a file whose problems go away gets an empty list, once; an open
+/// document gets every version, clean or not.
+#[tokio::test]
+async fn clean_files_are_published_only_to_clear_what_was_sent() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    let clean = root.join("a_clean.tf");
+    let fixed = root.join("b_fixed.tf");
+    let broken = root.join("c_broken.tf");
+    fs::write(&clean, "variable \"a\" {}\n").unwrap();
+    fs::write(&fixed, "variable \"b\" {}\nvariable \"b\" {}\n").unwrap();
+    fs::write(&broken, "variable \"c\" {}\nvariable \"c\" {}\n").unwrap();
+    let mut client = start(&root).await;
+    // One worker publishes a directory, in file order: a publication of
+    // a_clean.tf would have come before these.
+    for path in [&fixed, &broken] {
+        let published = client.wait_for_diagnostics(path, |_| true).await;
+        assert_eq!(codes(&published), ["duplicate-block"]);
+    }
+    let not_clean = |publications: &[Value], path: &Path| {
+        publications
+            .iter()
+            .filter(|p| p["uri"] == uri(path).as_str())
+            .count()
+    };
+    let early = client.drain("textDocument/publishDiagnostics");
+    assert_eq!(not_clean(&early, &clean), 0, "{early:?}");
+
+    // b_fixed.tf is fixed on disk: one empty list clears it.
+    fs::write(&fixed, "variable \"b\" {}\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&fixed), "type": 2}]}),
+    );
+    let cleared = client.wait_for_diagnostics(&fixed, |_| true).await;
+    assert!(codes(&cleared).is_empty(), "{cleared}");
+    // Then c_broken.tf: cleared too, and nothing for the files already clean.
+    fs::write(&broken, "variable \"c\" {}\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&broken), "type": 2}]}),
+    );
+    let cleared = client.wait_for_diagnostics(&broken, |_| true).await;
+    assert!(codes(&cleared).is_empty(), "{cleared}");
+    let later = client.drain("textDocument/publishDiagnostics");
+    assert_eq!(not_clean(&later, &clean), 0, "{later:?}");
+    assert_eq!(not_clean(&later, &fixed), 0, "{later:?}");
+
+    // An open document is answered at every version, even when clean.
+    client.open(&clean, 1, "variable \"a\" {}\n");
+    let published = client
+        .wait_for_diagnostics(&clean, |p| p["version"] == 1)
+        .await;
+    assert!(codes(&published).is_empty(), "{published}");
     client.shutdown().await;
 }
 
@@ -245,7 +314,7 @@ async fn files_created_and_deleted_on_disk_are_picked_up() {
     let (_temp, root) = overrides_example();
     let mut client = start(&root).await;
     client
-        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
         .await;
     let extra = root.join("zz_extra.tf");
     fs::write(&extra, "variable \"instance_type\" {}\n").unwrap();
@@ -291,7 +360,7 @@ async fn without_client_watchers_the_server_watches_the_disk() {
     capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": false});
     let mut client = TestClient::start(&root, capabilities, json!({}), Value::Null).await;
     client
-        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
         .await;
     assert!(!client
         .server_requests
@@ -324,7 +393,7 @@ async fn helix_registers_watchers_but_the_server_watches_the_disk() {
     )
     .await;
     client
-        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
         .await;
     assert!(!client
         .server_requests
@@ -358,7 +427,9 @@ async fn a_closed_module_is_published_from_its_summary_and_analysed_again_on_req
         .await;
     assert_eq!(codes(&published), ["duplicate-block"]);
     let main = root.join("main.tf");
-    client.wait_for_diagnostics(&main, |_| true).await;
+    client
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
+        .await;
 
     let symbols = client
         .request("workspace/symbol", json!({"query": "aws_instance.web"}))
@@ -511,7 +582,9 @@ async fn a_panicking_request_is_an_error_and_the_server_keeps_running() {
     let (_temp, root) = overrides_example();
     let mut client = start(&root).await;
     let main = root.join("main.tf");
-    client.wait_for_diagnostics(&main, |_| true).await;
+    client
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
+        .await;
     let answer = client.request("tofuLens/panic", Value::Null).await;
     assert_eq!(answer["error"]["code"], -32603, "{answer}");
     assert!(answer["error"]["message"]
@@ -556,7 +629,7 @@ async fn wrong_settings_are_shown_once_and_defaulted() {
     );
     // The configuration pull repeats the tofuVersion problem: not shown again.
     client
-        .wait_for_diagnostics(&root.join("main.tf"), |_| true)
+        .wait_for_diagnostics(&root.join("network.tf"), |_| true)
         .await;
     client
         .request("workspace/symbol", json!({"query": ""}))
