@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use tofu_module::reference_sites::{RefTarget, ReferenceSite};
 use tofu_module::schema::{top_level, Rest};
 use tofu_module::show::{
-    render_as_written, render_block, render_locals, render_terraform, Provenance,
+    render_as_written, render_block, render_locals, render_terraform, replaces_blocks, Provenance,
 };
 use tofu_module::{
     address_of, BlockAddress, BlockFate, BlockRef, DropReason, EffectiveAttribute, EffectiveBlock,
@@ -244,6 +244,17 @@ fn override_changes(
     };
     let mut changes = Vec::new();
     for attr in &block.body.attributes {
+        // A JSON property standing for the blocks it replaced.
+        if let Some(merged) = effective.body.attribute(&attr.name).filter(|merged| {
+            within(analysis, merged.origin, over) && replaces_blocks(analysis, merged)
+        }) {
+            changes.push(format!(
+                "`{}` blocks (replaces {})",
+                attr.name,
+                places(analysis, &merged.superseded)
+            ));
+            continue;
+        }
         let text = match effective.body.attribute(&attr.name) {
             Some(merged) => attribute_change(analysis, merged, over),
             None => "not applied".to_owned(),

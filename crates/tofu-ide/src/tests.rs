@@ -135,6 +135,58 @@ Changed by:
     );
 }
 
+/// A JSON override's array of objects over native `ingress` blocks: hover
+/// shows the blocks OpenTofu makes of it, in HCL, not a JSON value.
+#[test]
+fn hover_shows_a_json_property_that_replaced_blocks_as_those_blocks() {
+    let text = r#"
+//- main.tf
+resource "aws_security_group" "web" {
+  name = "web"
+  ingress {
+    from_port = 80
+  }
+  ingress {
+    from_port = 443
+  }
+}
+//- override.tf.json
+{
+  "resource": {"aws_security_group": {"web": {
+    "ingress": [
+      {"from_port": 22, "cidr_blocks": ["10.0.0.0/8"]},
+      {"from_port": 8080}
+    ]
+  }}}
+}
+"#;
+    assert_eq!(
+        hover(&with_cursor(text, "main.tf", "name")),
+        r#"```hcl
+resource "aws_security_group" "web" {
+  name = "web"
+  ingress {  # override.tf.json:4
+    from_port   = 22
+    cidr_blocks = ["10.0.0.0/8"]
+  }
+  ingress {  # override.tf.json:5
+    from_port = 8080
+  }
+}
+```
+
+Declared in `main.tf:1`.
+
+Changed by:
+- `override.tf.json:2`: `ingress` blocks (replaces `main.tf:3`, `main.tf:6`)
+
+---
+
+`name` here is in effect: no override changes it.
+"#
+    );
+}
+
 #[test]
 fn hover_on_locals_shows_each_effective_value() {
     let text = with_cursor(OVERRIDDEN, "main.tf", "zone");

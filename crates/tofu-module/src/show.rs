@@ -2,11 +2,15 @@
 //! what `tofu-lens show` prints and what hover puts in its code block.
 //!
 //! Values are slices of the user's own source (JSON values are valid HCL
-//! expressions too), re-indented but never reprinted. Single-line attributes
+//! expressions too), re-indented but never reprinted; a JSON property that
+//! replaced native nested blocks is shown as the blocks it stands for, its
+//! objects' properties as their arguments. Single-line attributes
 //! get a trailing `# file:line` comment; a heredoc gets it on the line above,
 //! where it cannot change the heredoc.
 
 use std::fmt::Write as _;
+
+use tofu_syntax::{Body, Expr, ExprKind, TextRange};
 
 use crate::analysis::ModuleAnalysis;
 use crate::effective::*;
@@ -103,6 +107,15 @@ pub fn render_as_written(
         renderer.push(0, "}".to_owned(), None);
     }
     renderer.finish()
+}
+
+/// True when `attr` is a JSON property that replaced native nested blocks of
+/// its name and stands for blocks itself (an object, or an array of
+/// objects): rendered as those blocks, and described as blocks by hover.
+pub fn replaces_blocks(module: &ModuleAnalysis, attr: &EffectiveAttribute) -> bool {
+    Renderer::new(module, Provenance::OverridesOnly)
+        .json_blocks(attr)
+        .is_some()
 }
 
 fn is_empty(body: &EffectiveBody) -> bool {
@@ -295,6 +308,22 @@ impl<'a> Renderer<'a> {
         indent: usize,
         parent: Option<Origin>,
     ) {
+        let (as_blocks, attributes): (Vec<&EffectiveAttribute>, Vec<&EffectiveAttribute>) =
+            attributes
+                .iter()
+                .partition(|attr| self.json_blocks(attr).is_some());
+        self.plain_attributes(&attributes, indent, parent);
+        for attr in as_blocks {
+            self.json_property_as_blocks(attr, indent, parent);
+        }
+    }
+
+    fn plain_attributes(
+        &mut self,
+        attributes: &[&EffectiveAttribute],
+        indent: usize,
+        parent: Option<Origin>,
+    ) {
         let width = attributes
             .iter()
             .filter(|attr| !self.value_text(attr, indent).contains('\n'))
@@ -320,6 +349,109 @@ impl<'a> Renderer<'a> {
             if let Some(superseded) = superseded {
                 self.push(indent, String::new(), Some(superseded));
             }
+        }
+    }
+
+    /// The bodies a JSON property stands for when it replaced native nested
+    /// blocks of its name (`merging.md` §3 rule 2 across syntaxes: an object
+    /// is one block, an array of objects one block each): what OpenTofu
+    /// makes of it, so it is shown as those blocks, not as a JSON value.
+    /// `None` for any other attribute.
+    fn json_blocks(&self, attr: &EffectiveAttribute) -> Option<Vec<&'a Expr>> {
+        let file = self.module.file(attr.origin.file)?;
+        if !file.is_json() {
+            return None;
+        }
+        let replaced_blocks = attr
+            .superseded
+            .iter()
+            .any(|origin| self.is_nested_block_header(*origin));
+        if !replaced_blocks {
+            return None;
+        }
+        let written = file.attribute_at(attr.origin.range)?;
+        match &written.expr.kind {
+            ExprKind::Object(_) => Some(vec![&written.expr]),
+            ExprKind::Array(items)
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|item| matches!(item.kind, ExprKind::Object(_))) =>
+            {
+                Some(items.iter().collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// True when `origin` is the header of a nested block (not an attribute).
+    fn is_nested_block_header(&self, origin: Origin) -> bool {
+        fn holds_header(body: &Body, header: TextRange) -> bool {
+            body.blocks.iter().any(|block| {
+                block.header == header
+                    || (block.range.contains(header.start) && holds_header(&block.body, header))
+            })
+        }
+        self.module
+            .file(origin.file)
+            .and_then(|file| file.source.as_ref())
+            .is_some_and(|source| {
+                source.body.blocks.iter().any(|block| {
+                    block.range.contains(origin.range.start)
+                        && holds_header(&block.body, origin.range)
+                })
+            })
+    }
+
+    /// A JSON property that stands for blocks, as those blocks: one
+    /// `NAME { … }` per object, its properties as arguments.
+    fn json_property_as_blocks(
+        &mut self,
+        attr: &EffectiveAttribute,
+        indent: usize,
+        parent: Option<Origin>,
+    ) {
+        let Some(bodies) = self.json_blocks(attr) else {
+            return;
+        };
+        let file = attr.origin.file;
+        for (index, body) in bodies.into_iter().enumerate() {
+            let origin = Origin {
+                file,
+                range: body.range,
+            };
+            let comment = self.comment_for(origin, parent);
+            let items = body.as_object().unwrap_or_default();
+            if items.is_empty() {
+                self.push(indent, format!("{} {{}}", attr.name), comment);
+            } else {
+                self.push(indent, format!("{} {{", attr.name), comment);
+            }
+            if index == 0 {
+                if let Some(superseded) = self.superseded_comment(&attr.superseded) {
+                    self.push(indent + 1, String::new(), Some(superseded));
+                }
+            }
+            if items.is_empty() {
+                continue;
+            }
+            let arguments: Vec<EffectiveAttribute> = items
+                .iter()
+                .filter_map(|item| {
+                    Some(EffectiveAttribute {
+                        name: item.key.as_str()?.to_owned(),
+                        origin: Origin {
+                            file,
+                            range: item.key.range.cover(item.value.range),
+                        },
+                        value: item.value.range,
+                        superseded: Vec::new(),
+                    })
+                })
+                .collect();
+            let arguments: Vec<&EffectiveAttribute> = arguments.iter().collect();
+            self.plain_attributes(&arguments, indent + 1, Some(origin));
+            self.push(indent, "}".to_owned(), None);
         }
     }
 
