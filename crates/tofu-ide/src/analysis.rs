@@ -6,12 +6,13 @@
 //! protocol layer converts it to lines and columns against exactly that text,
 //! even when the editor buffer has moved on since.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::ModuleAnalysis;
-use tofu_syntax::{Code, Diagnostic, FileId, Location, Severity, TextRange};
+use tofu_syntax::{Code, Diagnostic, FileId, Location, Severity, SourceFile, TextRange};
 
 use crate::host::{split_path, ModuleSnapshot};
 use crate::summary::ModuleSummary;
@@ -84,6 +85,23 @@ pub struct Analysis {
     summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
 }
 
+/// A file's text and syntax model ([`Analysis::parsed_file`]).
+pub(crate) struct ParsedFile<'a> {
+    pub found: FileInModule<'a>,
+    pub text: &'a str,
+    pub source: Cow<'a, SourceFile>,
+}
+
+impl ParsedFile<'_> {
+    /// The module's analysis, for a file OpenTofu loads.
+    pub fn loaded_module(&self) -> Option<&ModuleAnalysis> {
+        self.found
+            .file()
+            .is_some_and(|file| file.role.is_loaded())
+            .then(|| self.found.analysis())
+    }
+}
+
 /// A file of an analysed module, found by path.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FileInModule<'a> {
@@ -123,6 +141,24 @@ impl Analysis {
         let module = self.modules.get(&dir)?;
         let id = module.analysis.file_id(&name)?;
         Some(FileInModule { module, id })
+    }
+
+    /// The text and syntax model of a file of an analysed module: the
+    /// analysis's parse, or for a file OpenTofu does not load (hidden by its
+    /// `.tofu` twin, skipped by name) a parse made now, so editor features
+    /// that read syntax only work there too.
+    pub(crate) fn parsed_file(&self, path: &Path) -> Option<ParsedFile<'_>> {
+        let found = self.find_file(path)?;
+        let file = found.file()?;
+        let source = match &file.source {
+            Some(source) => Cow::Borrowed(source.as_ref()),
+            None => Cow::Owned(tofu_syntax::parse(&file.name, &file.text)),
+        };
+        Some(ParsedFile {
+            found,
+            text: &file.text,
+            source,
+        })
     }
 
     /// The text the analysis used for `path`.

@@ -14,8 +14,10 @@
 mod analysis;
 mod code_actions;
 mod completion;
+mod highlight;
 mod host;
 mod hover;
+mod lexer;
 mod locate;
 mod navigation;
 mod overrides_inline;
@@ -28,6 +30,7 @@ pub use analysis::{
 };
 pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
+pub use highlight::{Highlight, HighlightKind, NameKind};
 pub use host::{
     split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot, Unused,
 };

@@ -12,6 +12,8 @@ use tofu_syntax::TextRange;
 
 use crate::{Analysis, AnalysisHost, Change, FileRange, NavigationTarget};
 
+mod highlights;
+
 const DIR: &str = "/ws/mod";
 
 /// Builds the module; returns the analysis, the file holding `$0` and the offset.

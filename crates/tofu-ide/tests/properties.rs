@@ -2,7 +2,8 @@
 //! sends half-typed text (truncated anywhere, spans deleted or duplicated,
 //! brackets, quotes, template openers, heredoc markers, CR, NUL, BOMs, invalid
 //! UTF-8, multi-byte and astral characters inserted), go through discovery,
-//! merge, every rule, hover, navigation, symbols and `show`. Nothing may
+//! merge, every rule, hover, navigation, symbols, `show` and semantic
+//! tokens. Nothing may
 //! panic, and every range the engine hands out must lie inside its file, on
 //! character boundaries. (The same inputs go through the UTF-16 conversion in
 //! `tofu-lsp/tests/properties.rs`.)
@@ -80,6 +81,16 @@ fn analyse(files: Vec<InputFile>) -> (PathBuf, Analysis) {
         for symbol in snapshot.document_symbols(&path) {
             check_in_text(&file.text, symbol.range, "symbol");
             check_in_text(&file.text, symbol.selection_range, "symbol selection");
+        }
+        let mut previous_end = 0;
+        for highlight in snapshot.semantic_tokens(&path, None).unwrap_or_default() {
+            check_in_text(&file.text, highlight.range, "semantic token");
+            assert!(!highlight.range.is_empty(), "an empty semantic token");
+            assert!(
+                highlight.range.start >= previous_end,
+                "semantic tokens overlap or are out of order"
+            );
+            previous_end = highlight.range.end;
         }
     }
     (dir, snapshot)

@@ -120,6 +120,7 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
             inlay_hint_provider: Some(OneOf::Left(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
+            semantic_tokens_provider: Some(crate::semantic_tokens::capability()),
             rename_provider: Some(OneOf::Right(RenameOptions {
                 prepare_provider: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),

@@ -18,6 +18,7 @@ mod notifications;
 pub mod position;
 mod requests;
 mod scheduler;
+mod semantic_tokens;
 mod server;
 mod session;
 mod settings;

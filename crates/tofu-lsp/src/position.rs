@@ -151,6 +151,47 @@ impl LineMap {
         Some(tofu_syntax::text::to_u32(start + content.len()))
     }
 
+    /// The part of `range` on each line it touches, line breaks left out:
+    /// where each part starts and its length in the encoding's units, in
+    /// order. Empty parts are left out. For clients that cannot take a
+    /// semantic token spanning lines.
+    pub fn line_parts(&self, range: TextRange) -> Vec<(Position, u32)> {
+        let start = self.position(range.start);
+        let end = self.position(range.end);
+        if start.line == end.line {
+            let length = end.character.saturating_sub(start.character);
+            return if length > 0 {
+                vec![(start, length)]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut parts = Vec::new();
+        for line in start.line..=end.line {
+            let from = if line == start.line {
+                start.character
+            } else {
+                0
+            };
+            let to = if line == end.line {
+                end.character
+            } else {
+                self.line_units(line as usize)
+            };
+            if to > from {
+                parts.push((Position::new(line, from), to - from));
+            }
+        }
+        parts
+    }
+
+    /// The length of line `line` without its line break, in the encoding's units.
+    fn line_units(&self, line: usize) -> u32 {
+        self.line(line).map_or(0, |(_, content)| {
+            content.chars().map(|c| self.encoding.width(c)).sum()
+        })
+    }
+
     /// Both ends of `range` as byte offsets, or `None` when a line does not exist.
     pub fn text_range(&self, range: Range) -> Option<TextRange> {
         Some(TextRange::new(
@@ -209,6 +250,24 @@ mod tests {
             map.range(TextRange::new(1, 2)),
             Range::new(Position::new(0, 1), Position::new(0, 2))
         );
+    }
+
+    #[test]
+    fn line_parts_cut_a_range_at_line_breaks() {
+        let text = "/* 😀\r\n\r\nab */ x";
+        let map = LineMap::new(text, PositionEncoding::Utf16);
+        let comment = TextRange::new(0, 16);
+        assert_eq!(
+            map.line_parts(comment),
+            [(Position::new(0, 0), 5), (Position::new(2, 0), 5)]
+        );
+        let utf8 = LineMap::new(text, PositionEncoding::Utf8);
+        assert_eq!(utf8.line_parts(comment)[0], (Position::new(0, 0), 7));
+        assert_eq!(
+            map.line_parts(TextRange::new(17, 18)),
+            [(Position::new(2, 6), 1)]
+        );
+        assert!(map.line_parts(TextRange::new(3, 3)).is_empty());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::session::Session;
 use crate::settings::Settings;
-use crate::{editing, formatting, initialize, notifications, requests};
+use crate::{editing, formatting, initialize, notifications, requests, semantic_tokens};
 
 /// How the server behaves beyond what the client configures.
 #[derive(Clone, Debug)]
@@ -270,5 +270,19 @@ impl LanguageServer for Server {
         params: DocumentRangeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
         formatting::range_formatting(&self.shared, params).await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        semantic_tokens::full(&self.shared, params).await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        semantic_tokens::range(&self.shared, params).await
     }
 }
