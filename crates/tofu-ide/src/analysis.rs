@@ -177,6 +177,19 @@ impl Analysis {
             .unwrap_or_default()
     }
 
+    /// The names of the files the latest analysis of `dir` saw, or `None`
+    /// when `dir` has not been analysed.
+    pub(crate) fn file_names(&self, dir: &Path) -> Option<Vec<String>> {
+        let summary = self.summaries.get(dir)?;
+        Some(
+            summary
+                .files
+                .iter()
+                .filter_map(|file| file.path.file_name()?.to_str().map(str::to_owned))
+                .collect(),
+        )
+    }
+
     /// The input generation of the latest analysis of `dir` (0: none yet).
     pub fn generation(&self, dir: &Path) -> u64 {
         self.summaries

@@ -18,10 +18,12 @@ mod highlight;
 mod host;
 mod hover;
 mod lexer;
+mod links;
 mod locate;
 mod navigation;
 mod overrides_inline;
 mod references;
+mod structure;
 mod summary;
 mod symbols;
 
@@ -35,9 +37,11 @@ pub use host::{
     split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot, Unused,
 };
 pub use hover::HoverResult;
+pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
-pub use references::{RenameRefused, RenameResult};
+pub use references::{NameOccurrence, RenameRefused, RenameResult};
+pub use structure::{FoldKind, FoldingRange};
 pub use summary::ModuleSummary;
 pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
 

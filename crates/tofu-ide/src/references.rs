@@ -1,7 +1,7 @@
 //! References resolved through overrides: what `var.region`, `local.name`,
 //! `module.net`, `data.T.N` or `T.N` under the cursor names, its declaration
-//! (and the override blocks that change it), every use of it in the module,
-//! and renaming it.
+//! (and the override blocks that change it), every use of it in the module
+//! (and in one file, for highlighting), and renaming it.
 //!
 //! Uses come from `tofu_module::reference_sites` (native expressions and JSON
 //! `${…}` templates). A rename edits the declaration's label (every block of
@@ -54,6 +54,16 @@ impl From<RenameRefused> for String {
     fn from(refused: RenameRefused) -> String {
         refused.to_string()
     }
+}
+
+/// One place a name occurs in a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameOccurrence {
+    /// The declaration's label or local value name; a use from its root to
+    /// the name (`var.region`).
+    pub range: TextRange,
+    /// True for the declaration (what writes the name), false for a use.
+    pub declaration: bool,
 }
 
 /// What the cursor names, for the reference features.
@@ -121,6 +131,40 @@ impl Analysis {
         });
         edits.dedup_by(|a, b| a.location == b.location);
         Ok(edits)
+    }
+
+    /// Where the name under the cursor occurs in this file: the declaration's
+    /// name (every block of its identity and every local value entry of
+    /// that name written here) and every use, in file order. Empty when the
+    /// cursor is on no name.
+    pub fn document_highlights(&self, path: &Path, offset: u32) -> Vec<NameOccurrence> {
+        let Some(found) = self.find_file(path) else {
+            return Vec::new();
+        };
+        let Some(named) = named_at(found.module, found.id, offset) else {
+            return Vec::new();
+        };
+        let analysis = &found.module.analysis;
+        let mut occurrences: Vec<NameOccurrence> = declaration_names(analysis, &named.target)
+            .into_iter()
+            .filter(|(file, _)| *file == found.id)
+            .map(|(_, range)| NameOccurrence {
+                range,
+                declaration: true,
+            })
+            .collect();
+        occurrences.extend(
+            reference_sites(analysis)
+                .into_iter()
+                .filter(|site| site.file == found.id && site.target == named.target)
+                .map(|site| NameOccurrence {
+                    range: site.range,
+                    declaration: false,
+                }),
+        );
+        occurrences.sort_by_key(|occurrence| occurrence.range.start);
+        occurrences.dedup();
+        occurrences
     }
 
     /// A module of the workspace whose `module` block calls `module`'s

@@ -231,7 +231,7 @@ pub(crate) fn unquoted(text: &str) -> &str {
 }
 
 /// `path` with `.` and `..` components resolved lexically.
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -13,6 +13,7 @@ use tofu_syntax::TextRange;
 use crate::{Analysis, AnalysisHost, Change, FileRange, NavigationTarget};
 
 mod highlights;
+mod structure;
 
 const DIR: &str = "/ws/mod";
 

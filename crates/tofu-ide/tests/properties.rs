@@ -2,8 +2,8 @@
 //! sends half-typed text (truncated anywhere, spans deleted or duplicated,
 //! brackets, quotes, template openers, heredoc markers, CR, NUL, BOMs, invalid
 //! UTF-8, multi-byte and astral characters inserted), go through discovery,
-//! merge, every rule, hover, navigation, symbols, `show` and semantic
-//! tokens. Nothing may
+//! merge, every rule, hover, navigation, symbols, `show`, semantic tokens,
+//! folding, selection ranges, highlights of a name and links. Nothing may
 //! panic, and every range the engine hands out must lie inside its file, on
 //! character boundaries. (The same inputs go through the UTF-16 conversion in
 //! `tofu-lsp/tests/properties.rs`.)
@@ -92,6 +92,12 @@ fn analyse(files: Vec<InputFile>) -> (PathBuf, Analysis) {
             );
             previous_end = highlight.range.end;
         }
+        for fold in snapshot.folding_ranges(&path).unwrap_or_default() {
+            check_in_text(&file.text, fold.range, "folding range");
+        }
+        for link in snapshot.document_links(&path) {
+            check_in_text(&file.text, link.range, "document link");
+        }
     }
     (dir, snapshot)
 }
@@ -108,6 +114,18 @@ fn probe(snapshot: &Analysis, path: &Path, text: &str, offset: u32) {
     for target in snapshot.references(path, offset, true) {
         check_file_range(&target.focus, "reference");
         check_in_text(&target.focus.text, target.full_range, "reference block");
+    }
+    for occurrence in snapshot.document_highlights(path, offset) {
+        check_in_text(text, occurrence.range, "document highlight");
+    }
+    let selections = snapshot.selection_ranges(path, offset).unwrap_or_default();
+    for pair in selections.windows(2) {
+        let (inner, outer) = (pair[0], pair[1]);
+        check_in_text(text, inner, "selection range");
+        assert!(
+            outer.start <= inner.start && inner.end <= outer.end && outer != inner,
+            "selection ranges do not nest: {inner:?} in {outer:?}"
+        );
     }
 }
 

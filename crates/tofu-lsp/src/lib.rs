@@ -11,6 +11,7 @@
 //! and nothing here writes files.
 
 mod document;
+mod document_requests;
 mod editing;
 mod formatting;
 mod initialize;

@@ -185,6 +185,18 @@ impl LineMap {
         parts
     }
 
+    /// True when nothing but blanks follows `offset` on its line.
+    pub fn rest_of_line_is_blank(&self, offset: u32) -> bool {
+        self.text
+            .get(offset as usize..)
+            .unwrap_or_default()
+            .split(['\n', '\r'])
+            .next()
+            .unwrap_or_default()
+            .trim_matches([' ', '\t'])
+            .is_empty()
+    }
+
     /// The length of line `line` without its line break, in the encoding's units.
     fn line_units(&self, line: usize) -> u32 {
         self.line(line).map_or(0, |(_, content)| {

@@ -18,7 +18,9 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::session::Session;
 use crate::settings::Settings;
-use crate::{editing, formatting, initialize, notifications, requests, semantic_tokens};
+use crate::{
+    document_requests, editing, formatting, initialize, notifications, requests, semantic_tokens,
+};
 
 /// How the server behaves beyond what the client configures.
 #[derive(Clone, Debug)]
@@ -284,5 +286,27 @@ impl LanguageServer for Server {
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
         semantic_tokens::range(&self.shared, params).await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        document_requests::document_highlight(&self.shared, params).await
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        document_requests::document_link(&self.shared, params).await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        document_requests::folding_range(&self.shared, params).await
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        document_requests::selection_range(&self.shared, params).await
     }
 }

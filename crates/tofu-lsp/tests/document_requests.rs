@@ -1,7 +1,9 @@
 //! Requests about one document over the protocol: semantic tokens (decoded
-//! with the advertised legend, lengths in UTF-16). What each holds is the
-//! engine's business (`tofu-ide` tests); this checks the protocol edge:
-//! positions, lines, kinds and the legend.
+//! with the advertised legend, lengths in UTF-16), highlights of a name,
+//! links on module sources (to a file of the workspace, a file outside it
+//! read from disk, a registry page), folding and selection ranges. What
+//! each holds is the engine's business (`tofu-ide` tests); this checks the
+//! protocol edge: positions, lines, kinds and the legend.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -10,7 +12,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::{capabilities, uri, TestClient};
+use common::{capabilities, overrides_example, uri, TestClient};
 use serde_json::{json, Value};
 
 async fn start(root: &Path) -> TestClient {
@@ -109,6 +111,154 @@ async fn semantic_tokens_are_decoded_with_the_legend() {
     assert_eq!(
         decode(&range["data"], &legend, text),
         ["property ami", "parameter var.ami", "comment # é"]
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn highlights_folding_and_selection_in_a_base_file() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let advertised = &client.initialize_result["capabilities"];
+    assert_eq!(advertised["documentHighlightProvider"], true);
+    assert_eq!(advertised["foldingRangeProvider"], true);
+    assert_eq!(advertised["selectionRangeProvider"], true);
+    let main = root.join("main.tf");
+    let text = fs::read_to_string(&main).unwrap();
+    client.open(&main, 1, &text);
+    let document = json!({"uri": uri(&main)});
+
+    // `Name = local.name` (line 10): the entry in `locals` writes it, both
+    // uses read it.
+    let character = u32::try_from(text.lines().nth(10).unwrap().find("name").unwrap()).unwrap();
+    let at = json!({"textDocument": document, "position": {"line": 10, "character": character}});
+    let highlights = client
+        .request("textDocument/documentHighlight", at.clone())
+        .await;
+    let found: Vec<(u64, u64)> = highlights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["range"]["start"]["line"].as_u64().unwrap(),
+                h["kind"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [(10, 2), (15, 2), (19, 3)], "{highlights}");
+
+    let folds = client
+        .request(
+            "textDocument/foldingRange",
+            json!({"textDocument": document}),
+        )
+        .await;
+    let found: Vec<(u64, u64, &str)> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["startLine"].as_u64().unwrap(),
+                f["endLine"].as_u64().unwrap(),
+                f["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (0, 12, "region"),
+            (4, 7, "region"),
+            (9, 11, "region"),
+            (14, 16, "region"),
+            (18, 20, "region"),
+            (22, 24, "region"),
+        ]
+    );
+
+    let selection = client
+        .request(
+            "textDocument/selectionRange",
+            json!({"textDocument": document, "positions": [{"line": 10, "character": character}]}),
+        )
+        .await;
+    let mut ranges = Vec::new();
+    let mut current = &selection[0];
+    while !current.is_null() {
+        ranges.push(current["range"].clone());
+        current = &current["parent"];
+    }
+    assert_eq!(
+        ranges[0],
+        json!({"start": {"line": 10, "character": character}, "end": {"line": 10, "character": character + 4}})
+    );
+    assert_eq!(
+        ranges.last().unwrap()["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert!(ranges.len() >= 6, "{selection}");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn module_sources_link_to_files_and_registry_pages() {
+    let temp = tempfile::tempdir().unwrap();
+    let base = temp.path().canonicalize().unwrap();
+    let root = base.join("ws");
+    fs::create_dir_all(root.join("net")).unwrap();
+    fs::create_dir_all(base.join("shared")).unwrap();
+    fs::write(root.join("net/variables.tf"), "variable \"a\" {}\n").unwrap();
+    fs::write(root.join("net/main.tf"), "variable \"b\" {}\n").unwrap();
+    fs::write(
+        base.join("shared/outputs.tf"),
+        "output \"x\" {\n  value = 1\n}\n",
+    )
+    .unwrap();
+    fs::write(base.join("shared/.hidden.tf"), "").unwrap();
+    let main = root.join("main.tf");
+    let text = "module \"net\" {\n  source = \"./net\"\n}\nmodule \"shared\" {\n  source = \"../shared\"\n}\nmodule \"vpc\" {\n  source = \"registry.terraform.io/terraform-aws-modules/vpc/aws\"\n}\nmodule \"git\" {\n  source = \"git::https://example.com/x.git\"\n}\n";
+    fs::write(&main, text).unwrap();
+    let mut client = start(&root).await;
+    assert_eq!(
+        client.initialize_result["capabilities"]["documentLinkProvider"]["resolveProvider"],
+        false
+    );
+    client.open(&main, 1, text);
+    let links = client
+        .request(
+            "textDocument/documentLink",
+            json!({"textDocument": {"uri": uri(&main)}}),
+        )
+        .await;
+    let found: Vec<(Value, String)> = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|link| {
+            (
+                link["range"].clone(),
+                link["target"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                json!({"start": {"line": 1, "character": 12}, "end": {"line": 1, "character": 17}}),
+                uri(&root.join("net/main.tf")),
+            ),
+            (
+                json!({"start": {"line": 4, "character": 12}, "end": {"line": 4, "character": 21}}),
+                uri(&base.join("shared/outputs.tf")),
+            ),
+            (
+                json!({"start": {"line": 7, "character": 12}, "end": {"line": 7, "character": 63}}),
+                "https://registry.terraform.io/modules/terraform-aws-modules/vpc/aws".to_owned(),
+            ),
+        ]
     );
     client.shutdown().await;
 }
