@@ -302,13 +302,19 @@ class HelixSession:
             self.refreshes += 1
         return None
 
-    def wait_for(self, what, predicate, timeout=TIMEOUT):
+    def wait_for(self, what, predicate, timeout=TIMEOUT, poll=None):
+        """Until `predicate()` holds, handling what the server sends. A
+        predicate that asks the server something (a hover) needs `poll`:
+        it is asked again that many seconds after the last message, since
+        the server may have nothing to send meanwhile (a clean file it
+        picked up from the disk is not published)."""
         deadline = time.monotonic() + timeout
         while True:
             value = predicate()
             if value:
                 return value
-            if not self._pump(deadline):
+            until = deadline if poll is None else min(deadline, time.monotonic() + poll)
+            if not self._pump(until) and until >= deadline:
                 raise AssertionError(f"timed out waiting for {what}\n" + b"".join(self.stderr).decode(errors="replace"))
 
     def request(self, method, params):
@@ -518,7 +524,7 @@ class Replay:
         # `:write` of a new override file: the server's own watcher sees it.
         helix.write(self.module / "zz_override.tf", 'resource "aws_instance" "web" {\n  ami = "ami-from-helix"\n}\n')
         block = helix.wait_for("hover to show zz_override.tf", lambda: (
-            b := first_code_block(helix.hover(main, 0, 10))) and "# zz_override.tf:2" in b and b)
+            b := first_code_block(helix.hover(main, 0, 10))) and "# zz_override.tf:2" in b and b, poll=0.05)
         self.assertIn("ami-from-helix", block)
         self.assertEqual(helix.shutdown(), 0)
 
