@@ -434,6 +434,27 @@ def globset_match(glob, path):
     return any(globset_match(glob[:start] + choice + glob[end + 1:], path) for choice in glob[start + 1:end].split(","))
 
 
+def language_named(name):
+    return next(language for language in load_languages()["language"] if language["name"] == name)
+
+
+def apply_edits(text, edits):
+    """`text` with LSP edits applied, positions in UTF-8 (Helix's encoding)."""
+    lines = text.encode().split(b"\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    data = text.encode()
+
+    def offset(position):
+        return starts[position["line"]] + position["character"]
+
+    for edit in sorted(edits, key=lambda e: offset(e["range"]["start"]), reverse=True):
+        start, end = offset(edit["range"]["start"]), offset(edit["range"]["end"])
+        data = data[:start] + edit["newText"].encode() + data[end:]
+    return data.decode()
+
+
 def codes(diagnostics):
     return sorted(d["code"] for d in diagnostics)
 
@@ -526,6 +547,36 @@ class Replay:
         block = helix.wait_for("hover to show zz_override.tf", lambda: (
             b := first_code_block(helix.hover(main, 0, 10))) and "# zz_override.tf:2" in b and b, poll=0.05)
         self.assertIn("ami-from-helix", block)
+        self.assertEqual(helix.shutdown(), 0)
+
+    def test_format_on_save_and_symbol_references(self):
+        """`:write` with `auto-format` (Helix's default for hcl, set for
+        opentofu here) sends textDocument/formatting with Helix's options and
+        applies the edits before saving; `space h` selects the ranges of
+        textDocument/documentHighlight."""
+        self.assertIs(language_named("opentofu").get("auto-format"), True)
+        helix = self.start()
+        self.assertIs(helix.server_capabilities["documentFormattingProvider"], True)
+        self.assertIs(helix.server_capabilities["documentHighlightProvider"], True)
+        messy = self.module / "zz_fmt.tofu"
+        messy.write_text('variable "x" {\n    default="a"\n  type   = string\n}\n')
+        helix.open(messy, "opentofu")
+        # helix-view's Document::format: tab width and spaces from the language's indent.
+        edits = helix.request("textDocument/formatting", {
+            "textDocument": {"uri": uri_of(messy)},
+            "options": {"tabSize": 2, "insertSpaces": True}})
+        self.assertEqual(apply_edits(messy.read_text(), edits),
+                         'variable "x" {\n  default = "a"\n  type    = string\n}\n')
+
+        main = self.module / "main.tf"
+        helix.open(main, "terraform")
+        # `space h` on `name` of `Name = local.name` (line 10).
+        line = main.read_text().splitlines()[10]
+        references = helix.request("textDocument/documentHighlight", {
+            "textDocument": {"uri": uri_of(main)},
+            "position": {"line": 10, "character": line.index("local.name") + 6}})
+        self.assertEqual([(r["range"]["start"]["line"], r["kind"]) for r in references],
+                         [(10, 2), (15, 2), (19, 3)])
         self.assertEqual(helix.shutdown(), 0)
 
     def test_settings_from_config(self):

@@ -281,6 +281,81 @@ test('inlay hints in main.tf show what override.tf changed', function()
   assert(vim.tbl_contains(labels, '⟵ "t3.large" (override.tf:3)'), vim.inspect(labels))
 end)
 
+test('semantic tokens colour main.tf by meaning', function()
+  local buf = edit('main.tf')
+  -- Neovim asks for semantic tokens by itself once the server offers them.
+  local function type_at(row, col)
+    for _, token in ipairs(vim.lsp.semantic_tokens.get_at_pos(buf, row, col) or {}) do
+      return token.type
+    end
+  end
+  wait_for('semantic tokens in main.tf', function()
+    return type_at(0, 0)
+  end)
+  eq('keyword', type_at(0, 0), '`resource`')
+  eq('type', type_at(0, 10), '"aws_instance"')
+  local line = vim.api.nvim_buf_get_lines(buf, 2, 3, false)[1]
+  eq('parameter', type_at(2, assert(line:find('var.instance_type', 1, true)) - 1), 'var.instance_type')
+end)
+
+test('the name under the cursor is highlighted: its declaration written, its uses read', function()
+  local buf = edit('main.tf')
+  local line = vim.api.nvim_buf_get_lines(buf, 10, 11, false)[1]
+  vim.api.nvim_win_set_cursor(0, { 11, assert(line:find('local.name', 1, true)) + 6 })
+  local params = vim.lsp.util.make_position_params(0, 'utf-8')
+  local responses = vim.lsp.buf_request_sync(buf, 'textDocument/documentHighlight', params, TIMEOUT) or {}
+  local found = {}
+  for _, response in pairs(responses) do
+    for _, highlight in ipairs(response.result or {}) do
+      table.insert(found, { highlight.range.start.line + 1, highlight.kind })
+    end
+  end
+  eq({ { 11, 2 }, { 16, 2 }, { 20, 3 } }, found, 'lines and kinds (2 read, 3 write)')
+end)
+
+test('folds come from the server with vim.lsp.foldexpr()', function()
+  local buf = edit('main.tf')
+  vim.wo.foldmethod = 'expr'
+  vim.wo.foldexpr = 'v:lua.vim.lsp.foldexpr()'
+  -- The resource block (lines 1-13) and its nested block (5-8).
+  wait_for('folding ranges', function()
+    return vim.fn.foldlevel(6) == 2 and vim.fn.foldlevel(2) == 1
+  end)
+  eq(0, vim.fn.foldlevel(14), 'between blocks')
+  vim.wo.foldmethod = 'manual'
+  vim.api.nvim_set_current_buf(buf)
+end)
+
+test('format on save, as the README configures it', function()
+  -- The README's snippet, word for word.
+  vim.api.nvim_create_autocmd('LspAttach', {
+    group = vim.api.nvim_create_augroup('tofu_lens.format_on_save', {}),
+    callback = function(args)
+      local client = vim.lsp.get_client_by_id(args.data.client_id)
+      if not client or client.name ~= 'tofu_lens' then
+        return
+      end
+      vim.api.nvim_create_autocmd('BufWritePre', {
+        group = vim.api.nvim_create_augroup('tofu_lens.format_on_save.' .. args.buf, {}),
+        buffer = args.buf,
+        callback = function()
+          vim.lsp.buf.format({ bufnr = args.buf, id = client.id, timeout_ms = 2000 })
+        end,
+      })
+    end,
+  })
+  local path = module_dir .. '/zz_fmt.tf'
+  write_file(path, 'variable "x" {\n    default="a"\n  type   = string\n}\n')
+  edit('zz_fmt.tf')
+  vim.cmd('silent write')
+  local file = assert(io.open(path))
+  local written = file:read('a')
+  file:close()
+  eq('variable "x" {\n  default = "a"\n  type    = string\n}\n', written, 'the file on disk')
+  vim.cmd('bwipeout!')
+  os.remove(path)
+end)
+
 test('rename a local value and its uses through the client', function()
   local buf = edit('main.tf')
   -- The cursor on `name` of `Name = local.name` (line 11).
