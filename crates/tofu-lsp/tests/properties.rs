@@ -1,6 +1,7 @@
 //! UTF-16 (and UTF-8) conversion of everything the engine reports, on mutated
 //! real files: each range of a diagnostic, related place, fix, symbol, hover,
-//! definition, reference and code action goes through `position.rs` in both
+//! definition, reference, code action and semantic token (cut at line
+//! breaks as the protocol sends it) goes through `position.rs` in both
 //! encodings and must come back to the same byte offset (an offset before a
 //! BOM or between the `\r` and `\n` of a CRLF has no position of its own and
 //! comes back as the start of line 0 or the end of its line), and a range
@@ -101,6 +102,44 @@ impl Converted {
                 !covers_text || start < end,
                 "{what}: {range:?} became the empty {converted:?} ({encoding:?}) in {:?}",
                 self.text
+            );
+        }
+    }
+
+    /// A semantic token's range cut at line breaks, in both encodings: the
+    /// parts cover exactly the range's text without its line breaks, none
+    /// of them empty or across a line.
+    fn check_token(&self, range: TextRange, what: &str) {
+        self.check_range(range, what);
+        let text = &*self.text;
+        let covered = range.slice(text);
+        let expected: String = covered
+            .chars()
+            .filter(|c| !matches!(c, '\n' | '\r'))
+            .collect();
+        for (encoding, map) in &self.maps {
+            let mut parts = String::new();
+            for (start, length) in map.line_parts(range) {
+                assert!(
+                    length > 0,
+                    "{what}: an empty part of {range:?} ({encoding:?})"
+                );
+                let from = map.offset(start).unwrap() as usize;
+                let to = map
+                    .offset(Position::new(start.line, start.character + length))
+                    .unwrap() as usize;
+                let part = &text[from..to];
+                assert!(
+                    !part.contains(['\n', '\r']),
+                    "{what}: a part of {range:?} crosses a line ({encoding:?}) in {text:?}"
+                );
+                parts.push_str(part);
+            }
+            // A BOM takes no room in positions.
+            assert_eq!(
+                parts,
+                expected.trim_start_matches('\u{feff}'),
+                "{what}: {range:?} ({encoding:?}) in {text:?}"
             );
         }
     }
@@ -224,6 +263,14 @@ fn every_reported_range_round_trips_through_utf16_and_utf8() {
                     let converted = texts.of(&file.path, &file.text);
                     converted.check_range(symbol.range, "symbol");
                     converted.check_range(symbol.selection_range, "symbol selection");
+                }
+                for highlight in snapshot
+                    .semantic_tokens(&file.path, None)
+                    .unwrap_or_default()
+                {
+                    texts
+                        .of(&file.path, &file.text)
+                        .check_token(highlight.range, "semantic token");
                 }
                 let boundaries: Vec<u32> = (0..=file.text.len())
                     .filter(|&i| file.text.is_char_boundary(i))
