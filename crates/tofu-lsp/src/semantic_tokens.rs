@@ -153,7 +153,11 @@ pub async fn range(
     };
     guarded("semanticTokens/range", || {
         let map = line_map(&analysis, &path, encoding)?;
-        let within = map.text_range(params.range)?;
+        // A range may end past the last line (clients send the line count):
+        // up to the end, then.
+        let start = map.offset(params.range.start).unwrap_or(u32::MAX);
+        let end = map.offset(params.range.end).unwrap_or(u32::MAX);
+        let within = tofu_syntax::TextRange::new(start, end.max(start));
         let highlights = analysis.semantic_tokens(&path, Some(within))?;
         Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
             result_id: None,

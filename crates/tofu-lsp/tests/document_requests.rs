@@ -112,6 +112,18 @@ async fn semantic_tokens_are_decoded_with_the_legend() {
         decode(&range["data"], &legend, text),
         ["property ami", "parameter var.ami", "comment # é"]
     );
+    // A range that ends past the last line goes to the end of the text.
+    let tail = client
+        .request(
+            "textDocument/semanticTokens/range",
+            json!({"textDocument": {"uri": uri(&main)},
+                   "range": {"start": {"line": 5, "character": 0}, "end": {"line": 99, "character": 0}}}),
+        )
+        .await;
+    assert_eq!(
+        decode(&tail["data"], &legend, text),
+        ["keyword variable", "parameter.declaration \"ami\""]
+    );
     client.shutdown().await;
 }
 
