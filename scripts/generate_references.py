@@ -19,7 +19,7 @@ each class of disagreement and an example. A cycle has no place in
 OpenTofu's output and its names come in no fixed order: cycles compare by
 their sorted names alone. `--keep DIR` writes the disagreeing cases there.
 
-usage: scripts/generate_references.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR]
+usage: scripts/generate_references.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR] [--strict]
 """
 import collections
 import json
@@ -293,10 +293,20 @@ def write(case_dir, files):
             f.write(text)
 
 
-def key(file, line, summary):
+STRICT = False
+
+
+def key(file, line, summary, column=0, detail=""):
+    """What two diagnostics must share to agree: file, line and summary; with
+    --strict also the column and the detail (but for the "Did you mean" pick,
+    which OpenTofu makes in Go's random map order). A cycle has no place and
+    its names no order."""
     if summary.startswith("Cycle: "):
         return ("", 0, "Cycle: " + ", ".join(sorted(summary[len("Cycle: "):].split(", "))))
-    return (file, line, summary)
+    if not STRICT:
+        return (file, line, summary)
+    detail = detail.split(" Did you mean")[0]
+    return (file, line, summary, column, detail)
 
 
 def theirs(tofu, case_dir):
@@ -316,7 +326,15 @@ def theirs(tofu, case_dir):
         r = d.get("range")
         if r and r.get("filename") == "":
             continue  # the zero-range "" duplicates OpenTofu adds for a bare `var`
-        found.add(key(r["filename"] if r else "", r["start"]["line"] if r else 0, d["summary"]))
+        found.add(
+            key(
+                r["filename"] if r else "",
+                r["start"]["line"] if r else 0,
+                d["summary"],
+                r["start"]["column"] if r else 0,
+                d.get("detail", ""),
+            )
+        )
     return found
 
 
@@ -326,12 +344,17 @@ def ours(binary, case_dir):
     for d in json.loads(out.stdout or "[]"):
         if d["severity"] != "error":
             continue
-        found.add(key(d["file"].removeprefix("./"), d["range"]["start"]["line"], d["summary"]))
+        start = d["range"]["start"]
+        found.add(key(d["file"].removeprefix("./"), start["line"], d["summary"], start["column"], d["detail"]))
     return found
 
 
 def main():
     args = sys.argv[1:]
+    global STRICT
+    if "--strict" in args:
+        args.remove("--strict")
+        STRICT = True
     options = {k: take_option(args, k, v) for k, v in [("--count", "5000"), ("--seed", "26"), ("--keep", None)]}
     if len(args) != 1:
         print(__doc__.strip())

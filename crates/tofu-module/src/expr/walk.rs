@@ -13,8 +13,9 @@
 //! In JSON, strings are templates (`"${var.x}"`), object keys included; a
 //! string without `${` or `%{` holds no reference. Ranges inside a JSON
 //! string map into the file when its content is written without escapes;
-//! otherwise every such range is the whole string and the reference is
-//! marked inexact.
+//! otherwise they are offsets into the decoded content added to where it
+//! starts, as HCL reports them (an escape before a reference shifts it), and
+//! the reference is marked inexact.
 
 use tofu_syntax::{Expr, ExprKind, TextRange, TraversalStep};
 
@@ -85,8 +86,14 @@ enum Map {
     Shifted {
         start: u32,
     },
-    /// A template parsed from a JSON string with escapes: its whole range.
-    Whole(TextRange),
+    /// A template parsed from a JSON string with escapes, whose content
+    /// starts at `start`: as HCL does, offsets into the decoded content are
+    /// added to `start` (so an escape before a reference shifts its range),
+    /// kept within the string `whole`.
+    Decoded {
+        start: u32,
+        whole: TextRange,
+    },
 }
 
 impl Map {
@@ -94,7 +101,11 @@ impl Map {
         match self {
             Map::File => range,
             Map::Shifted { start } => range.shifted(start),
-            Map::Whole(whole) => whole,
+            Map::Decoded { start, whole } => {
+                let shifted = range.shifted(start);
+                let clamp = |offset: u32| offset.clamp(whole.start, whole.end);
+                TextRange::new(clamp(shifted.start), clamp(shifted.end))
+            }
         }
     }
 }
@@ -147,7 +158,7 @@ impl Walker<'_> {
                 if !self.bound.contains(&traversal.root) {
                     self.found.references.push(FoundRef {
                         steps,
-                        exact: !matches!(self.map, Map::Whole(_)),
+                        exact: !matches!(self.map, Map::Decoded { .. }),
                     });
                 }
                 for step in rest {
@@ -233,7 +244,10 @@ impl Walker<'_> {
                 start: range.start.saturating_add(1),
             }
         } else {
-            Map::Whole(range)
+            Map::Decoded {
+                start: range.start.saturating_add(1),
+                whole: range,
+            }
         };
         let mut inner = Walker {
             text: &content,
