@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::discovery::has_config_extension;
+use tofu_module::discovery::is_module_file;
 use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
 
 use crate::analysis::Analysis;
@@ -237,7 +237,7 @@ impl AnalysisHost {
                 let inputs = self.touch(&dir);
                 inputs.disk = files
                     .into_iter()
-                    .filter(|file| has_config_extension(&file.name))
+                    .filter(|file| is_module_file(&file.name))
                     .map(|file| (file.name, file.content))
                     .collect();
                 vec![dir]
@@ -490,7 +490,7 @@ impl AnalysisHost {
 /// The directory and name of a configuration file path; `None` for any other path.
 fn config_file(path: &Path) -> Option<(PathBuf, String)> {
     let (dir, name) = split_path(path)?;
-    has_config_extension(&name).then_some((dir, name))
+    is_module_file(&name).then_some((dir, name))
 }
 
 #[cfg(test)]

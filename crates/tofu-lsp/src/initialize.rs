@@ -17,7 +17,7 @@ use crate::uri;
 use crate::workspace::scan_folders;
 
 /// The glob `server.md` asks the client to watch.
-pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json}";
+pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}";
 
 pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResult {
     let capabilities = &params.capabilities;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tofu_ide::{split_path, Change};
-use tofu_module::discovery::has_config_extension;
+use tofu_module::discovery::is_module_file;
 use tower_lsp_server::ls_types::*;
 
 use crate::document::Document;
@@ -137,7 +137,7 @@ pub(crate) async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
 fn tracked_path(shared: &Shared, uri: &Uri) -> Option<PathBuf> {
     let path = uri::to_path(uri)?;
     let (_, name) = split_path(&path)?;
-    if !has_config_extension(&name) || shared.session().is_excluded(&path) {
+    if !is_module_file(&name) || shared.session().is_excluded(&path) {
         return None;
     }
     Some(path)

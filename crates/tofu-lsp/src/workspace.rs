@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_ide::{split_path, Change};
-use tofu_module::discovery::has_config_extension;
+use tofu_module::discovery::is_module_file;
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
@@ -293,7 +293,7 @@ fn look_at_disk(seen: Seen, limits: &WalkLimits, delay: std::time::Duration) -> 
         }
         Ok(_) => {
             let (dir, name) = split_path(&path)?;
-            if !has_config_extension(&name) {
+            if !is_module_file(&name) {
                 return None;
             }
             if known_root.is_none() && !in_folders {

@@ -68,12 +68,16 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
     let store = &mut cache.store;
     store.begin();
     let mut diagnostics = Vec::new();
+    // What `.tfvars` files say, held apart: `validate` never reads them, so
+    // they neither wait for nor hold back its phases.
+    let mut values_diagnostics = Vec::new();
     let mut files = Vec::with_capacity(sorted.len());
     let mut roles = vec![FileRole::Other; sorted.len()];
     for (list, role) in [
         (&discovered.primary, FileRole::Primary),
         (&discovered.overrides, FileRole::Override),
         (&discovered.ignored, FileRole::Ignored),
+        (&discovered.values, FileRole::Values),
     ] {
         for &index in list {
             if let Some(slot) = roles.get_mut(index) {
@@ -88,7 +92,12 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
     }
     for (index, input) in sorted.iter().enumerate() {
         let role = roles.get(index).copied().unwrap_or(FileRole::Other);
-        let file = load_file(input, role, id(index), store, &mut diagnostics);
+        let sink = if role == FileRole::Values {
+            &mut values_diagnostics
+        } else {
+            &mut diagnostics
+        };
+        let file = load_file(input, role, id(index), store, sink);
         files.push(file);
     }
 
@@ -138,6 +147,8 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
         diagnostics.extend(phase);
     }
     diagnostics.extend(judged.unused);
+    diagnostics.extend(values_diagnostics);
+    diagnostics.extend(judged.plan);
     declare_fix::add_fixes(&merged, &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
@@ -205,7 +216,11 @@ fn load_file(
             } => (Arc::clone(text), Some(*first_bad_byte), None),
             FileContent::Unreadable { message } => (Arc::from(""), None, Some(message.clone())),
         };
-    let parsed = match (role.is_loaded(), &read_error, parse_upto) {
+    let parsed = match (
+        role.is_loaded() || role == FileRole::Values,
+        &read_error,
+        parse_upto,
+    ) {
         (true, None, None) => Some(store.get_or_parse(&input.name, &text)),
         _ => None,
     };
@@ -226,7 +241,7 @@ fn load_file(
         read_error: read_error.clone(),
         may_suppress,
     };
-    if !role.is_loaded() {
+    if !role.is_loaded() && role != FileRole::Values {
         return file;
     }
     if let Some(message) = read_error {

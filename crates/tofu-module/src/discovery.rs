@@ -118,6 +118,25 @@ pub fn has_config_extension(name: &str) -> bool {
         .any(|ext| name.ends_with(ext.suffix()))
 }
 
+/// True for a variable definitions file (`*.tfvars`, `*.tfvars.json`).
+pub fn is_values_file(name: &str) -> bool {
+    name.ends_with(".tfvars") || name.ends_with(".tfvars.json")
+}
+
+/// True for a values file `tofu plan` reads without being told
+/// (`terraform.tfvars`, `*.auto.tfvars` and their JSON forms).
+pub fn is_auto_values_file(name: &str) -> bool {
+    matches!(name, "terraform.tfvars" | "terraform.tfvars.json")
+        || name.ends_with(".auto.tfvars")
+        || name.ends_with(".auto.tfvars.json")
+}
+
+/// True for every file a module directory's analysis reads: configuration
+/// files and variable definitions files.
+pub fn is_module_file(name: &str) -> bool {
+    has_config_extension(name) || is_values_file(name)
+}
+
 /// The outcome of discovery for one directory: indices into the name list given
 /// to [`discover`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -130,6 +149,8 @@ pub struct Discovery {
     pub shadowed: Vec<(usize, usize)>,
     /// Names with a configuration extension that OpenTofu skips by name.
     pub ignored: Vec<usize>,
+    /// Variable definitions files (`.tfvars`, `.tfvars.json`), sorted.
+    pub values: Vec<usize>,
 }
 
 impl Discovery {
@@ -160,6 +181,11 @@ pub fn discover(names: &[&str]) -> Discovery {
                     .is_some_and(|name| has_config_extension(name)) =>
             {
                 discovery.ignored.push(index);
+            }
+            Some(FileClass::Skipped(SkipReason::NotConfiguration))
+                if names.get(index).is_some_and(|name| is_values_file(name)) =>
+            {
+                discovery.values.push(index);
             }
             _ => {}
         }

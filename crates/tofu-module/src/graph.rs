@@ -17,7 +17,8 @@
 //! every node that depends on it, directly or not, silent.
 //!
 //! Unused declarations: a variable, local value or data source that no
-//! other node, `import` block or unevaluated argument refers to. Not
+//! other node, `import` block or unevaluated argument refers to (and, for a
+//! variable, that no `.tfvars` file of the directory sets). Not
 //! reported when a file could not be parsed whole (a reference may be in
 //! what was lost).
 
@@ -26,6 +27,7 @@ use tofu_syntax::{Code, Diagnostic, Fix, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::Subject;
+use crate::loaded::FileRole;
 use crate::merge::MergedModule;
 use crate::node_refs::expression_refs;
 use crate::refs::{Node, NodeRef, Ref};
@@ -701,6 +703,23 @@ fn unused(module: &MergedModule, graph: &mut Graph) -> Vec<Diagnostic> {
                 if let Some(slot) = used_vertex(graph, &reference).and_then(|v| used.get_mut(v)) {
                     *slot = true;
                 }
+            }
+        }
+    }
+    // A variable a `.tfvars` file sets is used.
+    for file in module
+        .files
+        .iter()
+        .filter(|file| file.role == FileRole::Values)
+    {
+        for attribute in file
+            .source
+            .iter()
+            .flat_map(|source| &source.body.attributes)
+        {
+            let variable = Node::Block(BlockAddress::Variable(attribute.name.clone()));
+            if let Some(slot) = graph.id_of(&variable).and_then(|id| used.get_mut(id)) {
+                *slot = true;
             }
         }
     }

@@ -225,6 +225,8 @@ pub(crate) struct Judged {
     pub(crate) walk: Vec<Diagnostic>,
     /// Declarations nothing refers to (tofu-lens's own hint).
     pub(crate) unused: Vec<Diagnostic>,
+    /// What `tofu plan` reports about variable values, never held back.
+    pub(crate) plan: Vec<Diagnostic>,
 }
 
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
@@ -282,7 +284,8 @@ pub(crate) fn declare_merge_and_judge(
         override_fates: Arc::clone(&plan.fates),
     };
     let mut module_walk = Vec::new();
-    memos.judge(&merged, &mut load, &mut tree, &mut module_walk);
+    let mut values = Vec::new();
+    memos.judge(&merged, &mut load, &mut tree, &mut module_walk, &mut values);
     let mut dependencies = match kept_graph {
         Some((mut graph, reshaped)) => {
             graph.update(&merged, reshaped, judged.into_iter());
@@ -315,6 +318,7 @@ pub(crate) fn declare_merge_and_judge(
         cycles: graph.cycles,
         walk: graph.walk,
         unused: graph.unused,
+        plan: values,
     }
 }
 
@@ -370,6 +374,7 @@ impl Memos {
         load: &mut Vec<Diagnostic>,
         tree: &mut Vec<Diagnostic>,
         walk: &mut Vec<Diagnostic>,
+        plan: &mut Vec<Diagnostic>,
     ) {
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
@@ -385,6 +390,7 @@ impl Memos {
                 Phase::Load => &mut *load,
                 Phase::Tree => &mut *tree,
                 Phase::Walk => &mut *walk,
+                Phase::Plan => &mut *plan,
             };
             out.extend(memo.diagnostics.iter().cloned());
         }

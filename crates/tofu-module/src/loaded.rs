@@ -25,6 +25,9 @@ pub enum FileRole {
     },
     /// A configuration extension on a name OpenTofu skips (`.x.tf`, `x.tf~`).
     Ignored,
+    /// A variable definitions file (`.tfvars`, `.tfvars.json`): not
+    /// configuration, but parsed and checked against the variables.
+    Values,
     /// Not a configuration file (other extension or a test file).
     Other,
 }

@@ -137,6 +137,8 @@ codes! {
     InvalidReference => "invalid-reference", Error, "A reference OpenTofu cannot read: a malformed traversal, an attribute count, each, path, terraform or tofu does not have, an index that is not an instance key, an attribute of an object in depends_on.";
     SelfReferencingLocal => "self-referencing-local", Error, "A local value that uses its own result.";
     ReferenceCycle => "reference-cycle", Error, "Objects whose references form a cycle. OpenTofu reports the cycle without a place; tofu-lens puts it on one reference of the cycle and relates the others.";
+    UndeclaredValue => "undeclared-value", Warning, "A .tfvars file sets a variable the module does not declare (tofu plan warns; OpenTofu gives no place, tofu-lens puts it on the value).";
+    InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type.";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
 }
@@ -299,8 +301,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            70,
-            "the catalogue has 69 codes (62 load-time, 7 of validate's) and unused-suppression"
+            72,
+            "the catalogue has 71 codes (62 load-time, 7 of validate's, 2 of plan's) and unused-suppression"
         );
     }
 }

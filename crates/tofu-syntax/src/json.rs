@@ -16,6 +16,16 @@ use crate::model::*;
 use crate::text::{TextRange, BOM};
 
 pub(crate) fn parse(text: &str) -> SourceFile {
+    parse_in(text, Context::Top)
+}
+
+/// A variable definitions file (`.tfvars.json`): every property of the root
+/// object is an attribute (HCL's `JustAttributes`).
+pub(crate) fn parse_values(text: &str) -> SourceFile {
+    parse_in(text, Context::Attributes)
+}
+
+fn parse_in(text: &str, top: Context<'static>) -> SourceFile {
     let mut file = SourceFile {
         syntax: Syntax::Json,
         body: Body::default(),
@@ -118,11 +128,11 @@ pub(crate) fn parse(text: &str) -> SourceFile {
     };
     let mut reader = Reader { errors: Vec::new() };
     match &root {
-        Value::Object(object) => reader.body_into(object, Context::Top, &mut file.body),
+        Value::Object(object) => reader.body_into(object, top, &mut file.body),
         Value::Array(array) => {
             for element in &array.elements {
                 match element {
-                    Value::Object(object) => reader.body_into(object, Context::Top, &mut file.body),
+                    Value::Object(object) => reader.body_into(object, top, &mut file.body),
                     other => reader.errors.push(root_must_be_object(other)),
                 }
             }
@@ -154,11 +164,16 @@ fn error(summary: &str, detail: &str, range: TextRange) -> SyntaxError {
 enum Context<'a> {
     Top,
     Inside(&'a str),
+    /// Every property is an attribute.
+    Attributes,
 }
 
 /// The number of labels of nested block `name` in `context`, or `None` when
 /// `name` is an attribute there.
 fn block_labels(context: Context<'_>, name: &str) -> Option<usize> {
+    if context == Context::Attributes {
+        return None;
+    }
     let Context::Inside(parent) = context else {
         return Some(match name {
             "resource" | "data" | "ephemeral" => 2,

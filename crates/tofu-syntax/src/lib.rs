@@ -27,9 +27,13 @@ pub fn parse_template(source: &str) -> Option<Expr> {
 }
 
 /// Parses one configuration file. `name` decides the syntax: a name ending in
-/// `.json` is JSON syntax, anything else native syntax (`loading.md` §6).
+/// `.json` is JSON syntax, anything else native syntax (`loading.md` §6). In
+/// a variable definitions file in JSON (`.tfvars.json`) every property is an
+/// attribute.
 pub fn parse(name: &str, text: &str) -> SourceFile {
-    if name.ends_with(".json") {
+    if name.ends_with(".tfvars.json") {
+        json::parse_values(text)
+    } else if name.ends_with(".json") {
         json::parse(text)
     } else {
         native::parse(text)

@@ -17,7 +17,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use tofu_module::discovery::{self, has_config_extension};
+use tofu_module::discovery::{self, is_module_file};
 use tofu_module::{FileContent, InputFile};
 
 mod glob;
@@ -121,7 +121,7 @@ fn config_entries(dir: &Path) -> io::Result<Vec<ConfigEntry>> {
             continue;
         }
         let name = entry.file_name().to_string_lossy().into_owned();
-        if has_config_extension(&name) {
+        if is_module_file(&name) {
             entries.push(ConfigEntry {
                 path: entry.path(),
                 is_symlink: file_type.is_symlink(),

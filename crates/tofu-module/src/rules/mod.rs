@@ -27,6 +27,7 @@ pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod types;
 pub(crate) mod validate;
+pub(crate) mod values;
 pub(crate) mod variables;
 pub(crate) mod versions;
 pub(crate) mod views;
@@ -48,6 +49,10 @@ pub(crate) enum Phase {
     /// built and the graph has no cycle; for an identity rule, only on a node
     /// none of whose dependencies failed (`graph`).
     Walk,
+    /// What `tofu plan` reports about variable values (`.tfvars` files):
+    /// `validate` never reads them, so they neither wait for the phases
+    /// before nor hold back any. Module rules only.
+    Plan,
 }
 
 /// A rule on one file as written.
@@ -120,6 +125,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "import-references",
         phase: Phase::Walk,
         check: validate::imports,
+    },
+    ModuleRule {
+        name: "variable-values",
+        phase: Phase::Plan,
+        check: values::check,
     },
 ];
 
@@ -219,7 +229,7 @@ fn run_identity_rules(
         let out = match rule.phase {
             Phase::Load => &mut findings.load,
             Phase::Tree => &mut findings.tree,
-            Phase::Walk => &mut findings.walk,
+            Phase::Walk | Phase::Plan => &mut findings.walk,
         };
         (rule.check)(view, out);
         violations.extend(view.take_violations());
