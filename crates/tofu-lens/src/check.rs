@@ -4,7 +4,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use tofu_module::{analyze, AnalysisCache, Config, ModuleAnalysis};
+use std::sync::{Arc, Mutex};
+
+use tofu_module::tree::{local_source_path, ModuleInterface, ModuleTree};
+use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
 /// One analysed module directory, with the path to show for it (the user's
@@ -166,14 +169,22 @@ pub fn check_paths_streaming(
         work.push((dir, dir_config));
     }
     report.config_problems = project_configs.problems();
+    let children = Children::default();
     crate::parallel::ordered_map(
         &work,
         jobs,
         |(dir, dir_config)| match tofu_vfs::read_module_dir(readable(dir)) {
             Ok(files) => {
-                let analysis = analyze(&files, dir_config, &mut AnalysisCache::new());
+                let mut cache = AnalysisCache::new();
+                let mut analysis = analyze(&files, dir_config, &mut cache);
                 if analysis.primary.is_empty() && analysis.overrides.is_empty() {
                     return None;
+                }
+                // Judged again in its module tree when it calls local modules
+                // (the cache keeps all but what the tree changes).
+                let tree = children.tree(readable(dir), &analysis.module_sources());
+                if !tree.is_empty() {
+                    analysis = analyze_in_tree(&files, dir_config, &tree, &mut cache);
                 }
                 Some(Ok(CheckedModule {
                     dir: dir.clone(),
@@ -192,6 +203,99 @@ pub fn check_paths_streaming(
         },
     );
     Ok(report)
+}
+
+/// What `check` knows of the module directories local calls name: each
+/// one's interface and the local sources it calls itself, found once and
+/// shared between threads.
+#[derive(Default)]
+struct Children {
+    known: Mutex<HashMap<PathBuf, Option<Arc<Child>>>>,
+}
+
+struct Child {
+    interface: Arc<ModuleInterface>,
+    /// The directories of its own local calls.
+    calls: Vec<PathBuf>,
+}
+
+/// How deep a chain of local calls is followed looking for a loop.
+const MAX_CALL_DEPTH: usize = 64;
+
+impl Children {
+    /// The module tree of the directory `dir` whose module calls have these
+    /// sources: each local source's interface, and the sources that lead
+    /// back to `dir`.
+    fn tree(&self, dir: &Path, sources: &[String]) -> ModuleTree {
+        let mut tree = ModuleTree::default();
+        let Ok(home) = std::fs::canonicalize(dir) else {
+            return tree;
+        };
+        for source in sources {
+            let Some(relative) = local_source_path(source) else {
+                continue;
+            };
+            let Ok(child_dir) = std::fs::canonicalize(home.join(&relative)) else {
+                continue;
+            };
+            if self.leads_to(&child_dir, &home, 0, &mut Vec::new()) {
+                tree.loops.insert(source.clone());
+                continue;
+            }
+            if let Some(child) = self.child(&child_dir) {
+                tree.children
+                    .insert(source.clone(), Arc::clone(&child.interface));
+            }
+        }
+        tree
+    }
+
+    /// True when `from`, or a directory its local calls reach, is `target`.
+    fn leads_to(&self, from: &Path, target: &Path, depth: usize, seen: &mut Vec<PathBuf>) -> bool {
+        if from == target {
+            return true;
+        }
+        if depth > MAX_CALL_DEPTH || seen.iter().any(|dir| dir == from) {
+            return false;
+        }
+        seen.push(from.to_path_buf());
+        let Some(child) = self.child(from) else {
+            return false;
+        };
+        child
+            .calls
+            .iter()
+            .any(|next| self.leads_to(next, target, depth + 1, seen))
+    }
+
+    /// A directory's interface and calls, analysed on its own once.
+    fn child(&self, dir: &Path) -> Option<Arc<Child>> {
+        if let Ok(known) = self.known.lock() {
+            if let Some(found) = known.get(dir) {
+                return found.clone();
+            }
+        }
+        let found = tofu_vfs::read_module_dir(dir).ok().and_then(|files| {
+            let analysis = analyze(&files, &Config::default(), &mut AnalysisCache::new());
+            if analysis.primary.is_empty() && analysis.overrides.is_empty() {
+                return None;
+            }
+            let calls = analysis
+                .module_sources()
+                .iter()
+                .filter_map(|source| local_source_path(source))
+                .filter_map(|relative| std::fs::canonicalize(dir.join(relative)).ok())
+                .collect();
+            Some(Arc::new(Child {
+                interface: Arc::new(analysis.interface()),
+                calls,
+            }))
+        });
+        if let Ok(mut known) = self.known.lock() {
+            known.insert(dir.to_path_buf(), found.clone());
+        }
+        found
+    }
 }
 
 /// The path to read a directory at: `.` for the empty path a bare file name

@@ -20,6 +20,7 @@ use crate::merge::MergedModule;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
+use crate::tree::{ModuleInterface, ModuleTree};
 
 /// The analysis of a module directory: the merged module and every
 /// diagnostic, sorted. It derefs to [`MergedModule`] (and so on down the
@@ -36,6 +37,34 @@ impl ModuleAnalysis {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// What a caller of this module may know of it.
+    pub fn interface(&self) -> ModuleInterface {
+        ModuleInterface::of(&self.merged, self.has_errors())
+    }
+
+    /// The `source` of each module call written as a plain string, as the
+    /// module tree is keyed (a call's directory is resolved from it).
+    pub fn module_sources(&self) -> Vec<String> {
+        let mut sources: Vec<String> = self
+            .effective
+            .blocks
+            .iter()
+            .filter(|block| matches!(block.address, crate::address::BlockAddress::Module(_)))
+            .filter_map(|block| {
+                let attribute = block.body.attribute("source")?;
+                let file = self.file(attribute.origin.file)?;
+                let written = file.attribute_at(attribute.origin.range)?;
+                match &written.expr.kind {
+                    tofu_syntax::ExprKind::String(text) => Some(text.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
+        sources.sort();
+        sources.dedup();
+        sources
+    }
 }
 
 impl Deref for ModuleAnalysis {
@@ -46,8 +75,18 @@ impl Deref for ModuleAnalysis {
     }
 }
 
-/// Analyses one module directory.
+/// Analyses one module directory on its own.
 pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache) -> ModuleAnalysis {
+    analyze_in_tree(inputs, config, &ModuleTree::default(), cache)
+}
+
+/// Analyses one module directory with what the modules it calls declare.
+pub fn analyze_in_tree(
+    inputs: &[InputFile],
+    config: &Config,
+    tree: &ModuleTree,
+    cache: &mut AnalysisCache,
+) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);
@@ -132,6 +171,7 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
         loaded,
         discovered,
         config,
+        tree,
         &mut cache.store,
         &mut cache.retained,
     );

@@ -10,11 +10,14 @@
 //! says which names changed, and only the identities that asked about one
 //! of them are judged again (`rules::views::NameReads`).
 
+use std::sync::Arc;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::address::BlockAddress;
 use crate::declarations::DeclaredModule;
 use crate::merge::OverridePlan;
+use crate::tree::{ModuleInterface, ModuleTree};
 
 /// How a resource or module call repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,19 +36,27 @@ pub(crate) struct Declared {
 }
 
 /// The names the module declares.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct DeclaredNames {
     pub(crate) variables: Vec<String>,
     pub(crate) locals: Vec<String>,
     /// Sorted (OpenTofu suggests module names in sorted order).
     pub(crate) modules: Vec<String>,
     pub(crate) objects: HashMap<BlockAddress, Declared>,
+    /// What each module call's directory declares, when the tree knows it.
+    pub(crate) children: HashMap<String, Arc<ModuleInterface>>,
+    /// Module calls whose source leads back up the tree.
+    pub(crate) loops: HashSet<String>,
 }
 
 impl DeclaredNames {
     /// The names `module` declares, with the repetition its blocks (primary
     /// and override) give each resource and module call.
-    pub(crate) fn of(module: &DeclaredModule, plan: &OverridePlan) -> DeclaredNames {
+    pub(crate) fn of(
+        module: &DeclaredModule,
+        plan: &OverridePlan,
+        tree: &ModuleTree,
+    ) -> DeclaredNames {
         let mut names = DeclaredNames::default();
         for declared in &module.declarations.blocks {
             let address = &declared.address;
@@ -63,11 +74,26 @@ impl DeclaredNames {
             let blocks =
                 std::iter::once(declared.kept).chain(plan.overrides_of(address).iter().copied());
             let mut repetition = Repetition::Single;
+            let mut source = None;
             for block in blocks.filter_map(|block_ref| module.block(block_ref)) {
                 if block.body.attribute("count").is_some() {
                     repetition = Repetition::Count;
                 } else if block.body.attribute("for_each").is_some() {
                     repetition = Repetition::ForEach;
+                }
+                if let Some(attribute) = block.body.attribute("source") {
+                    source = match &attribute.expr.kind {
+                        tofu_syntax::ExprKind::String(text) => Some(text.clone()),
+                        _ => None,
+                    };
+                }
+            }
+            if let (BlockAddress::Module(name), Some(source)) = (address, &source) {
+                if let Some(child) = tree.children.get(source) {
+                    names.children.insert(name.clone(), Arc::clone(child));
+                }
+                if tree.loops.contains(source) {
+                    names.loops.insert(name.clone());
                 }
             }
             let check = declared.kept.nested.and_then(|_| {
@@ -101,6 +127,22 @@ impl DeclaredNames {
                 .map(|name| (*name).clone())
                 .collect()
         };
+        let mut modules = symmetric(&self.modules, &new.modules);
+        for (name, child) in &self.children {
+            if new
+                .children
+                .get(name)
+                .is_none_or(|other| !Arc::ptr_eq(child, other) && child != other)
+            {
+                modules.insert(name.clone());
+            }
+        }
+        for name in new.children.keys() {
+            if !self.children.contains_key(name) {
+                modules.insert(name.clone());
+            }
+        }
+        modules.extend(self.loops.symmetric_difference(&new.loops).cloned());
         let mut objects = HashSet::default();
         for (address, declared) in &self.objects {
             if new.objects.get(address) != Some(declared) {
@@ -115,7 +157,7 @@ impl DeclaredNames {
         NameChanges {
             variables: symmetric(&self.variables, &new.variables),
             locals: symmetric(&self.locals, &new.locals),
-            modules: symmetric(&self.modules, &new.modules),
+            modules,
             objects,
         }
     }

@@ -22,6 +22,8 @@
 //! reported when a file could not be parsed whole (a reference may be in
 //! what was lost).
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap as HashMap;
 use tofu_syntax::{Code, Diagnostic, Fix, Location};
 
@@ -31,6 +33,7 @@ use crate::loaded::FileRole;
 use crate::merge::MergedModule;
 use crate::node_refs::expression_refs;
 use crate::refs::{Node, NodeRef, Ref};
+use crate::tree::ModuleInterface;
 
 /// What the graph decides.
 #[derive(Debug, Default)]
@@ -92,9 +95,9 @@ struct Memo {
     cycles: Option<(u64, Vec<Vec<usize>>)>,
     /// Whether each vertex is used, for `uses_version`.
     used: Option<(u64, Vec<bool>)>,
-    /// Which vertices depend on a failed one, for `edges_version` and the
-    /// failed vertices.
-    silenced: Option<(u64, Vec<usize>, Vec<bool>)>,
+    /// Which vertices depend on a failed one, for `edges_version`, the
+    /// failed vertices and the dangling outputs.
+    silenced: Option<(u64, [Vec<usize>; 2], Vec<bool>)>,
 }
 
 impl Graph {
@@ -363,14 +366,17 @@ impl Graph {
             .map_or(&[][..], |(_, used)| used.as_slice())
     }
 
-    /// Which vertices depend, directly or not, on one of `failed` (sorted;
-    /// memoized by the edges and the failures).
-    fn silenced(&mut self, failed: Vec<usize>) -> &[bool] {
+    /// Which vertices depend, directly or not, on one of `failed` other
+    /// than through a `dangling` output (both sorted; memoized by the edges
+    /// and both lists).
+    fn silenced(&mut self, failed: Vec<usize>, dangling: Vec<usize>) -> &[bool] {
         let version = self.memo.edges_version;
-        let holds = matches!(&self.memo.silenced, Some((seen, seen_failed, _)) if *seen == version && *seen_failed == failed);
+        let key = [failed, dangling];
+        let holds = matches!(&self.memo.silenced, Some((seen, seen_key, _)) if *seen == version && *seen_key == key);
         if !holds {
-            let silenced = dependents(self, &failed);
-            self.memo.silenced = Some((version, failed, silenced));
+            let [failed, dangling] = &key;
+            let silenced = dependents(self, failed, dangling);
+            self.memo.silenced = Some((version, key, silenced));
         }
         self.memo
             .silenced
@@ -384,6 +390,7 @@ pub(crate) fn judge<'a>(
     module: &MergedModule,
     graph: &mut Graph,
     walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
+    children: &HashMap<String, Arc<ModuleInterface>>,
 ) -> GraphOutcome {
     let mut outcome = GraphOutcome {
         unused: unused(module, graph),
@@ -410,7 +417,20 @@ pub(crate) fn judge<'a>(
     let silenced = if failed.is_empty() {
         &[][..]
     } else {
-        graph.silenced(failed)
+        // OpenTofu's graph has no vertex for an output the child lacks, so
+        // nothing waits on the call through it: the reference is judged.
+        let mut dangling: Vec<usize> = graph
+            .outputs
+            .iter()
+            .filter(|((call, output), _)| {
+                children
+                    .get(call)
+                    .is_some_and(|child| !child.incomplete && child.output(output).is_none())
+            })
+            .map(|(_, &id)| id)
+            .collect();
+        dangling.sort_unstable();
+        graph.silenced(failed, dangling)
     };
     for (index, found) in walk {
         if !silenced.get(index).copied().unwrap_or(false) {
@@ -428,10 +448,14 @@ fn reference_location(reference: &Ref) -> Location {
     Location::new(reference.file, range)
 }
 
-/// Every vertex that depends, directly or not, on one of `failed`.
-fn dependents(graph: &Graph, failed: &[usize]) -> Vec<bool> {
+/// Every vertex that depends, directly or not, on one of `failed`, except
+/// through one of `dangling` (sorted).
+fn dependents(graph: &Graph, failed: &[usize], dangling: &[usize]) -> Vec<bool> {
     let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); graph.vertices.len()];
     for (from, edges) in graph.edges.iter().enumerate() {
+        if dangling.binary_search(&from).is_ok() {
+            continue;
+        }
         for edge in edges {
             if !graph.present.get(edge.to).copied().unwrap_or(false) {
                 continue;

@@ -55,6 +55,7 @@ use crate::rules::{
     self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
 };
 use crate::store::FileStore;
+use crate::tree::ModuleTree;
 
 /// What incremental analysis keeps between the analyses of one directory,
 /// and how often each road was taken.
@@ -107,6 +108,8 @@ struct Previous {
     buckets: Arc<Buckets>,
     memos: Memos,
     graph: Graph,
+    /// The module tree the analysis was made in.
+    tree: ModuleTree,
 }
 
 /// What each file was in the analysis before, by `FileId`.
@@ -235,6 +238,7 @@ pub(crate) fn declare_merge_and_judge(
     loaded: LoadedModule,
     discovery: Discovery,
     config: &Config,
+    tree: &ModuleTree,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Judged {
@@ -249,7 +253,8 @@ pub(crate) fn declare_merge_and_judge(
     // (`None`: build it whole).
     let mut kept_graph = None;
     let built = match (previous, changes) {
-        (Some(mut previous), Some(changes)) if changes.keep_shapes => {
+        // A new module tree changes what the names say of module calls.
+        (Some(mut previous), Some(changes)) if changes.keep_shapes && previous.tree == *tree => {
             retained.n_shapes_kept += 1;
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
             let graph = std::mem::take(&mut previous.graph);
@@ -261,9 +266,9 @@ pub(crate) fn declare_merge_and_judge(
         (Some(mut previous), Some(changes)) => {
             retained.n_reshaped += 1;
             kept_graph = Some((std::mem::take(&mut previous.graph), true));
-            reshaped(previous, &changes.files, loaded, store, retained)
+            reshaped(previous, &changes.files, loaded, tree, store, retained)
         }
-        _ => whole(loaded, store, retained),
+        _ => whole(loaded, tree, store, retained),
     };
     let Built {
         declared,
@@ -275,7 +280,7 @@ pub(crate) fn declare_merge_and_judge(
         judged,
     } = built;
     let mut load: Vec<Diagnostic> = buckets.all_load().cloned().collect();
-    let mut tree: Vec<Diagnostic> = buckets.all_tree().cloned().collect();
+    let mut tree_phase: Vec<Diagnostic> = buckets.all_tree().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut load);
     effective.terraform = merge_terraform(&declared, &mut load);
     let merged = MergedModule {
@@ -285,7 +290,13 @@ pub(crate) fn declare_merge_and_judge(
     };
     let mut module_walk = Vec::new();
     let mut values = Vec::new();
-    memos.judge(&merged, &mut load, &mut tree, &mut module_walk, &mut values);
+    memos.judge(
+        &merged,
+        &mut load,
+        &mut tree_phase,
+        &mut module_walk,
+        &mut values,
+    );
     let mut dependencies = match kept_graph {
         Some((mut graph, reshaped)) => {
             graph.update(&merged, reshaped, judged.into_iter());
@@ -293,7 +304,7 @@ pub(crate) fn declare_merge_and_judge(
         }
         None => Graph::build(&merged),
     };
-    let mut graph = graph::judge(&merged, &mut dependencies, buckets.walk());
+    let mut graph = graph::judge(&merged, &mut dependencies, buckets.walk(), &names.children);
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
@@ -310,11 +321,12 @@ pub(crate) fn declare_merge_and_judge(
         buckets,
         memos,
         graph: dependencies,
+        tree: tree.clone(),
     }));
     Judged {
         merged,
         load,
-        tree,
+        tree: tree_phase,
         cycles: graph.cycles,
         walk: graph.walk,
         unused: graph.unused,
@@ -411,9 +423,14 @@ struct Built {
 }
 
 /// Phases 2 and 3 from nothing.
-fn whole(loaded: LoadedModule, store: &mut FileStore, retained: &mut Retained) -> Built {
+fn whole(
+    loaded: LoadedModule,
+    tree: &ModuleTree,
+    store: &mut FileStore,
+    retained: &mut Retained,
+) -> Built {
     let files = Files::of(&loaded);
-    build(declare(loaded), files, None, store, retained)
+    build(declare(loaded), files, None, tree, store, retained)
 }
 
 /// Phases 2 and 3 again after `changed` files changed their shapes (a block
@@ -429,6 +446,7 @@ fn reshaped(
     previous: Previous,
     changed: &[FileId],
     loaded: LoadedModule,
+    tree: &ModuleTree,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -452,7 +470,7 @@ fn reshaped(
         names: &previous.names,
         touched,
     };
-    build(declared, files, Some(keep), store, retained)
+    build(declared, files, Some(keep), tree, store, retained)
 }
 
 /// What a rebuild takes from the analysis before: the merged blocks, local
@@ -471,11 +489,12 @@ fn build(
     declared: DeclaredModule,
     files: Files,
     keep: Option<Keep<'_>>,
+    tree: &ModuleTree,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
     let plan = OverridePlan::new(&declared);
-    let names = DeclaredNames::of(&declared, &plan);
+    let names = DeclaredNames::of(&declared, &plan, tree);
     let name_changes = keep
         .as_ref()
         .map(|keep| keep.names.changes(&names))
@@ -843,9 +862,14 @@ fn same_block_shape(old: &Block, new: &Block) -> bool {
         "provider" => address_of(old) == address_of(new),
         // Whether a resource or module call repeats is part of what other
         // identities' rules know of it (`declared_names`).
-        "resource" | "data" | "ephemeral" | "module" => ["count", "for_each"]
-            .iter()
-            .all(|name| old.body.attribute(name).is_some() == new.body.attribute(name).is_some()),
+        // A module call's `source` says which child it reads.
+        "resource" | "data" | "ephemeral" | "module" => {
+            ["count", "for_each"].iter().all(|name| {
+                old.body.attribute(name).is_some() == new.body.attribute(name).is_some()
+            }) && (old.kind != "module"
+                || old.body.attribute("source").map(|source| &source.expr.kind)
+                    == new.body.attribute("source").map(|source| &source.expr.kind))
+        }
         "check" => checked_data(old) == checked_data(new),
         _ => true,
     }

@@ -31,11 +31,12 @@ pub mod schema;
 pub mod show;
 mod store;
 mod terraform;
+pub mod tree;
 pub mod types;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};
-pub use analysis::{analyze, ModuleAnalysis};
+pub use analysis::{analyze, analyze_in_tree, ModuleAnalysis};
 pub use cache::{AnalysisCache, Counters};
 pub use declarations::{
     address_of, BlockFate, Declarations, Declared, DeclaredLocal, DeclaredModule, DropReason,

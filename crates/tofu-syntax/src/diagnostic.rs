@@ -137,6 +137,10 @@ codes! {
     InvalidReference => "invalid-reference", Error, "A reference OpenTofu cannot read: a malformed traversal, an attribute count, each, path, terraform or tofu does not have, an index that is not an instance key, an attribute of an object in depends_on.";
     SelfReferencingLocal => "self-referencing-local", Error, "A local value that uses its own result.";
     ReferenceCycle => "reference-cycle", Error, "Objects whose references form a cycle. OpenTofu reports the cycle without a place; tofu-lens puts it on one reference of the cycle and relates the others.";
+    UndeclaredModuleInput => "undeclared-module-input", Error, "A module call passes an argument the called module declares no variable for (local modules, or registry ones after tofu init).";
+    MissingModuleInput => "missing-module-input", Error, "A module call leaves out a variable the called module declares without a default.";
+    UndeclaredModuleOutput => "undeclared-module-output", Error, "A reference to an output the called module does not declare (module.NAME.OUTPUT).";
+    ModuleCallLoop => "module-call-loop", Error, "A module call whose source leads back to the calling module, directly or through other calls.";
     UndeclaredValue => "undeclared-value", Warning, "A .tfvars file sets a variable the module does not declare (tofu plan warns; OpenTofu gives no place, tofu-lens puts it on the value).";
     InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type.";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
@@ -301,8 +305,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            72,
-            "the catalogue has 71 codes (62 load-time, 7 of validate's, 2 of plan's) and unused-suppression"
+            76,
+            "the catalogue has 75 codes (62 load-time, 11 of validate's and the module tree, 2 of plan's) and unused-suppression"
         );
     }
 }

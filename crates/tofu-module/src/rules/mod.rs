@@ -23,6 +23,7 @@
 pub(crate) mod blocks;
 pub(crate) mod bodies;
 pub(crate) mod module_calls;
+pub(crate) mod module_tree;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod types;
@@ -102,6 +103,16 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         name: "references",
         phase: Phase::Walk,
         check: validate::check,
+    },
+    IdentityRule {
+        name: "module-arguments",
+        phase: Phase::Tree,
+        check: module_tree::arguments,
+    },
+    IdentityRule {
+        name: "module-argument-values",
+        phase: Phase::Walk,
+        check: module_tree::argument_values,
     },
 ];
 

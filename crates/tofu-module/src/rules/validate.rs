@@ -113,11 +113,13 @@ struct Judge<'v, 'a> {
 }
 
 /// What judging one reference found: nothing, a static error (which stops
-/// the unit), or dynamic errors.
+/// the unit), a dynamic error, or an error of evaluating the unit (which
+/// OpenTofu reaches only when no reference failed).
 enum Verdict {
     Fine,
     Static(Vec<Diagnostic>),
     Dynamic(Diagnostic),
+    Evaluation(Diagnostic),
 }
 
 impl Judge<'_, '_> {
@@ -128,15 +130,21 @@ impl Judge<'_, '_> {
         }
         let mut statics = Vec::new();
         let mut dynamics = Vec::new();
+        let mut evaluations = Vec::new();
         for reference in &unit.refs {
             match self.reference(unit.kind, reference) {
                 Verdict::Fine => {}
                 Verdict::Static(found) => statics.extend(found),
                 Verdict::Dynamic(found) => dynamics.push(found),
+                Verdict::Evaluation(found) => evaluations.push(found),
             }
         }
         if statics.is_empty() {
-            out.extend(dynamics);
+            if dynamics.is_empty() {
+                out.extend(evaluations);
+            } else {
+                out.extend(dynamics);
+            }
             return;
         }
         out.extend(statics);
@@ -191,6 +199,8 @@ impl Judge<'_, '_> {
                     out.push(found);
                     failed = true;
                 }
+                // `depends_on` names objects; it reads none of their outputs.
+                Verdict::Evaluation(_) => {}
             }
         }
     }
@@ -215,7 +225,9 @@ impl Judge<'_, '_> {
                 name,
                 key,
             } => self.resource(reference, at, *mode, type_name, name, key.is_some()),
-            Subject::ModuleCall { name, .. } => self.module_call(reference, at, name),
+            Subject::ModuleCall {
+                name, key, output, ..
+            } => self.module_call(reference, at, name, key.is_some(), output.as_deref()),
             Subject::SelfObject => {
                 let allowed = matches!(kind, UnitKind::Instance { self_allowed: true })
                     || kind == UnitKind::LaterProvisioner;
@@ -349,9 +361,16 @@ impl Judge<'_, '_> {
         }
     }
 
-    fn module_call(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
+    fn module_call(
+        &self,
+        reference: &Ref,
+        at: Location,
+        name: &str,
+        has_key: bool,
+        output: Option<&str>,
+    ) -> Verdict {
         if self.view.declares_module(name) {
-            return Verdict::Fine;
+            return self.module_output(reference, at, name, has_key, output);
         }
         let mut detail = format!(
             "No module call named {} is declared in the root module.",
@@ -370,6 +389,53 @@ impl Judge<'_, '_> {
             }
         }
         Verdict::Static(vec![diagnostic.with_detail(detail)])
+    }
+
+    /// `module.NAME.OUTPUT` of a single call whose child the tree knows:
+    /// the output must exist (an error of evaluating the unit, on the
+    /// `.OUTPUT` step, as HCL reports it).
+    fn module_output(
+        &self,
+        reference: &Ref,
+        at: Location,
+        name: &str,
+        has_key: bool,
+        output: Option<&str>,
+    ) -> Verdict {
+        let Some(output) = output else {
+            return Verdict::Fine;
+        };
+        let single = self
+            .view
+            .declared(&BlockAddress::Module(name.to_owned()))
+            .is_some_and(|declared| declared.repetition == Repetition::Single);
+        if has_key || !single || !reference.exact {
+            return Verdict::Fine;
+        }
+        let Some(child) = self.view.child(name) else {
+            return Verdict::Fine;
+        };
+        if child.incomplete || child.output(output).is_some() {
+            return Verdict::Fine;
+        }
+        let Some(range) = at.range else {
+            return Verdict::Fine;
+        };
+        let length = tofu_syntax::text::to_u32(output.len()) + 1;
+        let step = TextRange::new(range.end.saturating_sub(length), range.end);
+        // HCL reads the call's outputs as an object: no suggestion.
+        let detail = format!(
+            "This object does not have an attribute named {}.",
+            go_quote(output)
+        );
+        Verdict::Evaluation(
+            Diagnostic::new(
+                Code::UndeclaredModuleOutput,
+                "Unsupported attribute",
+                Location::new(reference.file, step),
+            )
+            .with_detail(detail),
+        )
     }
 
     fn variable(&self, reference: &Ref, at: Location, name: &str) -> Verdict {

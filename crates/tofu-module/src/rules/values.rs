@@ -130,18 +130,21 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             let at = Location::new(file_id, attribute.expr.range);
             let detail = if flag("ephemeral") {
                 format!(
-                    "The given value is not suitable for var.{name}, which is ephemeral: {error}. Invalid value defined at {}.",
+                    "The given value is not suitable for var.{name}, which is ephemeral: {}. Invalid value defined at {}.",
+                    error.message,
                     view.describe(at)
                 )
             } else if flag("sensitive") {
                 format!(
-                    "The given value is not suitable for var.{name}, which is sensitive: {error}. Invalid value defined at {}.",
+                    "The given value is not suitable for var.{name}, which is sensitive: {}. Invalid value defined at {}.",
+                    error.message,
                     view.describe(at)
                 )
             } else {
                 format!(
-                    "The given value is not suitable for var.{name} declared at {}: {error}.",
-                    view.describe(declaration)
+                    "The given value is not suitable for var.{name} declared at {}: {}.",
+                    view.describe(declaration),
+                    error.message
                 )
             };
             out.push(

@@ -36,6 +36,7 @@ use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
 use crate::refs::NodeReferences;
+use crate::tree::ModuleInterface;
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -291,6 +292,23 @@ impl<'a> IdentityView<'a> {
     pub(crate) fn local_names(&self) -> &'a [String] {
         self.name_reads.borrow_mut().all_locals = true;
         &self.names.locals
+    }
+
+    /// What the module tree says the directory of module call `name`
+    /// declares (recorded as a read of the call).
+    pub(crate) fn child(&self, name: &str) -> Option<&'a ModuleInterface> {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        self.names.children.get(name).map(|child| &**child)
+    }
+
+    /// Whether module call `name` leads back up the tree (recorded).
+    pub(crate) fn loops(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        self.names.loops.contains(name)
     }
 
     /// Every module call name, sorted (likewise).

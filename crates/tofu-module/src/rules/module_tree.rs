@@ -1,0 +1,250 @@
+//! A module call against the module it calls (issue 27, `spec/diagnostics.md`
+//! §7), as `tofu validate` judges it after `tofu init`:
+//! `undeclared-module-input` and `missing-module-input` (OpenTofu checks the
+//! call's body against the child's variables while building its graph),
+//! `invalid-variable-value` for a constant argument of the wrong type (in
+//! the walk; OpenTofu puts it on the child's variable, here it is on the
+//! argument, the variable named in the detail), and `module-call-loop`.
+//!
+//! What the child declares comes from the module tree the analysis was given
+//! (`crate::tree`); a call whose child is unknown (a registry source before
+//! `tofu init`) or could not be loaded cleanly is not judged. `source`,
+//! `version`, `count`, `for_each`, `providers` and `depends_on` are
+//! meta-arguments, not inputs. Only constant values (literals and
+//! constructors of them) are judged against a variable's type.
+
+use tofu_syntax::{Code, Diagnostic, Location, TextRange};
+
+use crate::address::BlockAddress;
+use crate::expr::suggest::did_you_mean;
+use crate::go_text::go_quote;
+use crate::rules::IdentityView;
+use crate::tree::local_source_path;
+use crate::types::{apply_defaults, constant_value, convert};
+
+const META_ARGUMENTS: [&str; 6] = [
+    "source",
+    "version",
+    "count",
+    "for_each",
+    "providers",
+    "depends_on",
+];
+
+/// The `module-arguments` identity rule: each argument is a variable of the
+/// child, and each required variable is set.
+pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(effective) = view.effective() else {
+        return;
+    };
+    let BlockAddress::Module(name) = &effective.address else {
+        return;
+    };
+    if view.loops(name) {
+        if let Some(source) = effective.body.attribute("source") {
+            out.push(
+                Diagnostic::new(
+                    Code::ModuleCallLoop,
+                    "Module call cycle",
+                    Location::new(source.origin.file, source.value),
+                )
+                .with_detail(format!(
+                    "module.{name} calls a module whose calls lead back to this one: OpenTofu would install and load it without end."
+                )),
+            );
+        }
+        return;
+    }
+    let Some(child) = view.child(name) else {
+        return;
+    };
+    if child.incomplete {
+        return;
+    }
+    let names: Vec<&str> = child
+        .variables
+        .iter()
+        .map(|variable| variable.name.as_str())
+        .collect();
+    // OpenTofu reads an overridden call's merged body leniently (the base
+    // and each override by partial content), so neither reports an argument
+    // the child lacks; the required ones are judged on the base alone.
+    let overridden = !effective.overrides.is_empty();
+    for attribute in effective.body.attributes.iter().filter(|_| !overridden) {
+        if META_ARGUMENTS.contains(&attribute.name.as_str())
+            || child.variable(&attribute.name).is_some()
+        {
+            continue;
+        }
+        let Some(file) = view.file(attribute.origin.file) else {
+            continue;
+        };
+        let Some(written) = file.attribute_at(attribute.origin.range) else {
+            continue;
+        };
+        let (summary, mut detail) = if file.is_json() {
+            (
+                "Extraneous JSON object property",
+                format!(
+                    "No argument or block type is named {}.",
+                    go_quote(&attribute.name)
+                ),
+            )
+        } else {
+            (
+                "Unsupported argument",
+                format!(
+                    "An argument named {} is not expected here.",
+                    go_quote(&attribute.name)
+                ),
+            )
+        };
+        if let Some(suggestion) = did_you_mean(&attribute.name, names.iter().copied()) {
+            detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
+        }
+        out.push(
+            Diagnostic::new(
+                Code::UndeclaredModuleInput,
+                summary,
+                Location::new(attribute.origin.file, written.name_range),
+            )
+            .with_detail(detail),
+        );
+    }
+    for block in effective.body.blocks.iter().filter(|_| !overridden) {
+        if block.kind == "lifecycle"
+            || view
+                .file(block.origin.file)
+                .is_none_or(|file| file.is_json())
+        {
+            continue;
+        }
+        let start = block.origin.range.start;
+        out.push(
+            Diagnostic::new(
+                Code::UndeclaredModuleInput,
+                "Unsupported block type",
+                Location::new(
+                    block.origin.file,
+                    TextRange::new(
+                        start,
+                        start.saturating_add(u32::try_from(block.kind.len()).unwrap_or(0)),
+                    ),
+                ),
+            )
+            .with_detail(format!(
+                "Blocks of type {} are not expected here.",
+                go_quote(&block.kind)
+            )),
+        );
+    }
+    let Some(base) = effective.base else {
+        return;
+    };
+    let (Some(block), Some(file)) = (view.block(base), view.file(base.file)) else {
+        return;
+    };
+    for variable in child.variables.iter().filter(|variable| variable.required) {
+        let set = if overridden {
+            block.body.attribute(&variable.name).is_some()
+        } else {
+            effective.body.attribute(&variable.name).is_some()
+        };
+        if set {
+            continue;
+        }
+        let at = if file.is_json() {
+            block.body.close
+        } else {
+            block.body.open.map(|open| TextRange::empty(open.start))
+        }
+        .unwrap_or(block.header);
+        out.push(
+            Diagnostic::new(
+                Code::MissingModuleInput,
+                "Missing required argument",
+                Location::new(base.file, at),
+            )
+            .with_detail(format!(
+                "The argument {} is required, but no definition was found.",
+                go_quote(&variable.name)
+            )),
+        );
+    }
+}
+
+/// The `module-argument-values` identity rule: a constant argument converts
+/// to the type of the child's variable.
+pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(effective) = view.effective() else {
+        return;
+    };
+    let BlockAddress::Module(name) = &effective.address else {
+        return;
+    };
+    let Some(child) = view.child(name) else {
+        return;
+    };
+    if child.incomplete {
+        return;
+    }
+    let source = effective.body.attribute("source").and_then(|attribute| {
+        let file = view.file(attribute.origin.file)?;
+        let text = attribute.value.slice(&file.text);
+        local_source_path(text.trim().trim_matches('"'))
+    });
+    for attribute in &effective.body.attributes {
+        let Some(variable) = child.variable(&attribute.name) else {
+            continue;
+        };
+        if META_ARGUMENTS.contains(&attribute.name.as_str()) {
+            continue;
+        }
+        let Some(file) = view.file(attribute.origin.file) else {
+            continue;
+        };
+        let Some(written) = file.attribute_at(attribute.origin.range) else {
+            continue;
+        };
+        let Ok(mut value) = constant_value(&written.expr, &file.text) else {
+            continue;
+        };
+        if !value.is_null() {
+            value = apply_defaults(&value, &variable.constraint);
+        }
+        let Err(error) = convert(&value, &variable.constraint) else {
+            continue;
+        };
+        let address = format!("module.{name}.var.{}", variable.name);
+        let at = Location::new(attribute.origin.file, written.expr.range);
+        let declared_at = match &source {
+            Some(path) if path != "." => format!("{path}/{}", variable.declared_at),
+            _ => variable.declared_at.clone(),
+        };
+        let detail = if variable.ephemeral || variable.sensitive {
+            let what = if variable.ephemeral {
+                "ephemeral"
+            } else {
+                "sensitive"
+            };
+            format!(
+                "The given value is not suitable for {address}, which is {what}: {}. Invalid value defined at {}.",
+                error.message,
+                file.describe(written.expr.range)
+            )
+        } else {
+            format!(
+                "The given value is not suitable for {address} declared at {declared_at}: {}.",
+                error.message
+            )
+        };
+        out.push(
+            Diagnostic::new(
+                Code::InvalidVariableValue,
+                "Invalid value for input variable",
+                at,
+            )
+            .with_detail(detail),
+        );
+    }
+}
