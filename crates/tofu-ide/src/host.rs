@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::is_module_file;
-use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
+use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
 
 use crate::analysis::Analysis;
+use crate::module_tree::{callers_of, tree_of, Summaries};
 use crate::summary::ModuleSummary;
 
 /// One change to the inputs.
@@ -98,6 +99,9 @@ pub struct AnalysisJob {
     buffer_versions: BTreeMap<String, i32>,
     config: Config,
     cache: AnalysisCache,
+    /// Every directory's summary when the job started: the module tree is
+    /// read from them.
+    summaries: Arc<Summaries>,
 }
 
 /// What [`AnalysisHost::finish_analysis_returning_old`] no longer keeps, for
@@ -130,7 +134,30 @@ impl AnalysisJob {
     /// Analyses the directory. Pure and synchronous; may take a while for a
     /// large directory.
     pub fn run(mut self) -> FinishedAnalysis {
-        let analysis = analyze(&self.inputs, &self.config, &mut self.cache);
+        // The tree of the calls the directory had; judged again in the tree
+        // of the calls it has now when they differ (a call was added).
+        let before = self
+            .summaries
+            .get(&self.dir)
+            .map(|summary| summary.sources.as_slice())
+            .unwrap_or_default();
+        let tree = tree_of(&self.dir, before, &self.summaries);
+        let mut analysis = analyze_in_tree(&self.inputs, &self.config, &tree, &mut self.cache);
+        let now: Vec<(String, Option<PathBuf>)> = analysis
+            .module_sources()
+            .into_iter()
+            .map(|source| {
+                let called = tofu_module::tree::local_source_path(&source)
+                    .map(|relative| crate::summary::normalize(&self.dir.join(relative)));
+                (source, called)
+            })
+            .collect();
+        if now.as_slice() != before {
+            let tree_now = tree_of(&self.dir, &now, &self.summaries);
+            if tree_now != tree {
+                analysis = analyze_in_tree(&self.inputs, &self.config, &tree_now, &mut self.cache);
+            }
+        }
         let snapshot = ModuleSnapshot {
             dir: self.dir,
             generation: self.generation,
@@ -161,6 +188,9 @@ pub struct AnalysisHost {
     last_used: BTreeMap<PathBuf, u64>,
     use_clock: u64,
     last_generation: u64,
+    /// Callers made stale by a change of the modules they call, not yet
+    /// handed out ([`AnalysisHost::take_stale_callers`]).
+    stale_callers: Vec<PathBuf>,
 }
 
 /// Splits a file path into its directory and file name.
@@ -363,6 +393,7 @@ impl AnalysisHost {
             buffer_versions,
             config,
             cache: inputs.cache.take().unwrap_or_default(),
+            summaries: Arc::clone(&self.summaries),
         })
     }
 
@@ -398,9 +429,9 @@ impl AnalysisHost {
         let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
         let mut unused = Unused::default();
         if newer {
-            unused
-                .summaries
-                .extend(Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary));
+            let old = Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
+            self.mark_callers(&dir, old.as_deref());
+            unused.summaries.extend(old);
         }
         if newer || fills_in {
             unused
@@ -412,6 +443,37 @@ impl AnalysisHost {
             unused.analyses.push(snapshot);
         }
         (newer || fills_in, unused)
+    }
+
+    /// Marks stale the callers of `dir` that its new summary concerns: those
+    /// that call it when its interface changed, and those that reach it when
+    /// its own calls changed (a loop may have opened or closed).
+    fn mark_callers(&mut self, dir: &Path, old: Option<&ModuleSummary>) {
+        let Some(new) = self.summaries.get(dir) else {
+            return;
+        };
+        let interface_changed = old.is_none_or(|old| {
+            !Arc::ptr_eq(&old.interface, &new.interface) && old.interface != new.interface
+        });
+        let calls_changed = old.is_none_or(|old| old.sources != new.sources);
+        if !interface_changed && !calls_changed {
+            return;
+        }
+        let callers = callers_of(dir, &self.summaries, calls_changed);
+        for caller in callers {
+            if self.modules.contains_key(&caller) {
+                self.touch(&caller);
+                if !self.stale_callers.contains(&caller) {
+                    self.stale_callers.push(caller);
+                }
+            }
+        }
+    }
+
+    /// The callers made stale since the last call, for the caller to analyse
+    /// (each is stale: [`AnalysisHost::is_stale`]).
+    pub fn take_stale_callers(&mut self) -> Vec<PathBuf> {
+        std::mem::take(&mut self.stale_callers)
     }
 
     /// Drops the least recently used full analyses of directories without
@@ -471,6 +533,21 @@ impl AnalysisHost {
         }
     }
 
+    /// [`AnalysisHost::analyze_now`], then the callers that made stale, until
+    /// none is left (bounded: a caller is analysed again only when a module
+    /// it calls changed its interface or calls).
+    pub fn analyze_now_with_callers(&mut self, dir: &Path) {
+        self.analyze_now(dir);
+        let mut budget = self.modules.len().saturating_mul(2);
+        while let Some(caller) = self.stale_callers.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            self.analyze_now(&caller);
+        }
+    }
+
     /// The number of files parsed so far in `dir` (not found in its cache);
     /// `None` while a job holds the cache.
     pub fn n_parsed(&self, dir: &Path) -> Option<u64> {
@@ -514,7 +591,7 @@ mod tests {
         let before = host.snapshot();
         let stale = host.apply_change(change);
         for dir in &stale {
-            host.analyze_now(dir);
+            host.analyze_now_with_callers(dir);
         }
         for dir in &dirs {
             assert!(!host.is_stale(dir), "{} left stale", dir.display());
@@ -642,7 +719,7 @@ mod tests {
                 dir: PathBuf::from(dir),
                 files: vec![InputFile::text("main.tf", main)],
             });
-            host.analyze_now(Path::new(dir));
+            host.analyze_now_with_callers(Path::new(dir));
         }
         host
     }
@@ -776,5 +853,97 @@ mod tests {
         assert_eq!(affected, [PathBuf::from("/w/a"), PathBuf::from("/w/a/b")]);
         let dirs: Vec<&Path> = host.module_dirs().collect();
         assert_eq!(dirs, [Path::new("/w/c")]);
+    }
+
+    fn codes(host: &AnalysisHost, dir: &Path) -> Vec<&'static str> {
+        let snapshot = host.snapshot();
+        let module = snapshot.module(dir).unwrap();
+        module
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.is_error())
+            .map(|diagnostic| diagnostic.code.as_str())
+            .collect()
+    }
+
+    /// Issue 27: a caller is judged against the summary of the module it
+    /// calls; a keystroke in the child that keeps its interface re-analyses
+    /// the child alone, a new variable re-analyses its caller too.
+    #[test]
+    fn a_child_interface_change_re_checks_its_callers_only() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let child = PathBuf::from("/w/root/modules/child");
+        let other = PathBuf::from("/w/other");
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "module \"c\" {\n  source = \"./modules/child\"\n  a = 1\n  b = 2\n}\n",
+            )],
+        });
+        host.apply_change(Change::DiskDir {
+            dir: child.clone(),
+            files: vec![InputFile::text("variables.tf", "variable \"a\" {}\n")],
+        });
+        host.apply_change(Change::DiskDir {
+            dir: other.clone(),
+            files: vec![InputFile::text("main.tf", "locals {}\n")],
+        });
+        // The caller first, before the child is known: its call is not judged.
+        for dir in [&root, &child, &other] {
+            host.analyze_now_with_callers(dir);
+        }
+        assert_eq!(codes(&host, &root), ["undeclared-module-input"]);
+
+        let (_, reanalysed) = work_for(
+            &mut host,
+            Change::BufferChanged {
+                path: child.join("variables.tf"),
+                text: Arc::from("variable \"a\" {} # a comment\n"),
+                version: 1,
+            },
+        );
+        assert_eq!(reanalysed, 1, "a keystroke that keeps the interface");
+
+        let (_, reanalysed) = work_for(
+            &mut host,
+            Change::BufferChanged {
+                path: child.join("variables.tf"),
+                text: Arc::from("variable \"a\" {} # a comment\nvariable \"b\" {}\n"),
+                version: 2,
+            },
+        );
+        assert_eq!(reanalysed, 2, "the child and its caller");
+        assert!(codes(&host, &root).is_empty());
+    }
+
+    /// Calls that lead back to their own directory are reported, and
+    /// analysing them terminates.
+    #[test]
+    fn module_call_loops_terminate_and_are_reported() {
+        let mut host = AnalysisHost::new(Config::default());
+        let a = PathBuf::from("/w/a");
+        let b = PathBuf::from("/w/b");
+        host.apply_change(Change::DiskDir {
+            dir: a.clone(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "module \"b\" {\n  source = \"../b\"\n}\n",
+            )],
+        });
+        host.apply_change(Change::DiskDir {
+            dir: b.clone(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "module \"a\" {\n  source = \"../a\"\n}\n",
+            )],
+        });
+        host.analyze_now_with_callers(&a);
+        host.analyze_now_with_callers(&b);
+        assert!(!host.is_stale(&a) && !host.is_stale(&b));
+        assert_eq!(codes(&host, &a), ["module-call-loop"]);
+        assert_eq!(codes(&host, &b), ["module-call-loop"]);
     }
 }

@@ -20,6 +20,7 @@ mod hover;
 mod lexer;
 mod links;
 mod locate;
+mod module_tree;
 mod navigation;
 mod overrides_inline;
 mod references;

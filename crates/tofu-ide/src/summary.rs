@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use tofu_module::tree::{local_source_path, ModuleInterface};
 use tofu_module::{BlockAddress, FileRole};
 use tofu_syntax::TextRange;
 
@@ -34,6 +35,11 @@ pub struct ModuleSummary {
     /// declarations.
     symbols: Option<Vec<SymbolEntry>>,
     calls: Vec<LocalCall>,
+    /// What its callers may know of it (variables, outputs).
+    pub(crate) interface: Arc<ModuleInterface>,
+    /// The `source` of each of its module calls written as a plain string,
+    /// with the directory it names when it is a local path.
+    pub(crate) sources: Vec<(String, Option<PathBuf>)>,
 }
 
 /// A declared block or local value, for workspace symbols. The file is an
@@ -68,7 +74,25 @@ impl ModuleSummary {
                 .is_empty()
                 .then(|| symbol_entries(module)),
             calls: local_calls(module),
+            interface: Arc::new(module.analysis.interface()),
+            sources: module
+                .analysis
+                .module_sources()
+                .into_iter()
+                .map(|source| {
+                    let called = local_source_path(&source)
+                        .map(|relative| normalize(&module.dir.join(relative)));
+                    (source, called)
+                })
+                .collect(),
         }
+    }
+
+    /// The directories its local module calls name.
+    pub(crate) fn called_dirs(&self) -> impl Iterator<Item = &Path> {
+        self.sources
+            .iter()
+            .filter_map(|(_, called)| called.as_deref())
     }
 
     /// True when the summary can stand for the directory without its full

@@ -257,12 +257,17 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         Ok(finished) => {
             let took = started.elapsed();
             tracing::debug!("analysed {} in {:?}", dir.display(), took);
-            let old = {
+            let (old, callers) = {
                 let mut session = shared.session();
                 let (_, old) = session.host_mut().finish_analysis_returning_old(finished);
                 session.scheduling_mut().state(dir).last_analysis = Some(took);
-                old
+                (old, session.host_mut().take_stale_callers())
             };
+            // A module whose interface changed: its callers judge their
+            // calls again.
+            if !callers.is_empty() {
+                schedule(shared, callers, true);
+            }
             // Freeing the previous analysis of a large module (and those no
             // longer kept) takes milliseconds: not under the lock, not before
             // publishing.
