@@ -16,6 +16,7 @@
 use tofu_syntax::{Code, Diagnostic, Location, TextRange};
 
 use crate::address::BlockAddress;
+use crate::effective::{EffectiveAttribute, EffectiveBody, EffectiveNestedBlock};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::rules::IdentityView;
@@ -30,6 +31,38 @@ const META_ARGUMENTS: [&str; 6] = [
     "providers",
     "depends_on",
 ];
+
+/// The escaping block: its arguments are inputs even where their names are
+/// meta-arguments'; nothing in it is a meta-argument block.
+const ESCAPE: &str = "_";
+
+/// A call's input arguments: those of its body that are not meta-arguments,
+/// and every argument of its escaping blocks.
+fn inputs(body: &EffectiveBody) -> impl Iterator<Item = &EffectiveAttribute> {
+    body.attributes
+        .iter()
+        .filter(|attribute| !META_ARGUMENTS.contains(&attribute.name.as_str()))
+        .chain(
+            body.blocks
+                .iter()
+                .filter(|block| block.kind == ESCAPE)
+                .flat_map(|block| &block.body.attributes),
+        )
+}
+
+/// The blocks of a call's body that are no meta-argument block (`lifecycle`
+/// outside an escaping block is reserved), inside escaping blocks too.
+fn unsupported_blocks(body: &EffectiveBody) -> impl Iterator<Item = &EffectiveNestedBlock> {
+    body.blocks
+        .iter()
+        .filter(|block| block.kind != "lifecycle" && block.kind != ESCAPE)
+        .chain(
+            body.blocks
+                .iter()
+                .filter(|block| block.kind == ESCAPE)
+                .flat_map(|block| &block.body.blocks),
+        )
+}
 
 /// The `module-arguments` identity rule: each argument is a variable of the
 /// child, and each required variable is set.
@@ -70,10 +103,8 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     // and each override by partial content), so neither reports an argument
     // the child lacks; the required ones are judged on the base alone.
     let overridden = !effective.overrides.is_empty();
-    for attribute in effective.body.attributes.iter().filter(|_| !overridden) {
-        if META_ARGUMENTS.contains(&attribute.name.as_str())
-            || child.variable(&attribute.name).is_some()
-        {
+    for attribute in inputs(&effective.body).filter(|_| !overridden) {
+        if child.variable(&attribute.name).is_some() {
             continue;
         }
         let Some(file) = view.file(attribute.origin.file) else {
@@ -111,11 +142,10 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             .with_detail(detail),
         );
     }
-    for block in effective.body.blocks.iter().filter(|_| !overridden) {
-        if block.kind == "lifecycle"
-            || view
-                .file(block.origin.file)
-                .is_none_or(|file| file.is_json())
+    for block in unsupported_blocks(&effective.body).filter(|_| !overridden) {
+        if view
+            .file(block.origin.file)
+            .is_none_or(|file| file.is_json())
         {
             continue;
         }
@@ -147,8 +177,12 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     for variable in child.variables.iter().filter(|variable| variable.required) {
         let set = if overridden {
             block.body.attribute(&variable.name).is_some()
+                || block
+                    .body
+                    .blocks_of_kind(ESCAPE)
+                    .any(|escape| escape.body.attribute(&variable.name).is_some())
         } else {
-            effective.body.attribute(&variable.name).is_some()
+            inputs(&effective.body).any(|input| input.name == variable.name)
         };
         if set {
             continue;
@@ -193,13 +227,10 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         let text = attribute.value.slice(&file.text);
         local_source_path(text.trim().trim_matches('"'))
     });
-    for attribute in &effective.body.attributes {
+    for attribute in inputs(&effective.body) {
         let Some(variable) = child.variable(&attribute.name) else {
             continue;
         };
-        if META_ARGUMENTS.contains(&attribute.name.as_str()) {
-            continue;
-        }
         let Some(file) = view.file(attribute.origin.file) else {
             continue;
         };
