@@ -182,7 +182,7 @@ pub fn check_paths_streaming(
                 }
                 // Judged again in its module tree when it calls local modules
                 // (the cache keeps all but what the tree changes).
-                let tree = children.tree(readable(dir), &analysis.module_sources());
+                let tree = children.tree(readable(dir), &analysis.module_calls());
                 if !tree.is_empty() {
                     analysis = analyze_in_tree(&files, dir_config, &tree, &mut cache);
                 }
@@ -223,16 +223,28 @@ struct Child {
 const MAX_CALL_DEPTH: usize = 64;
 
 impl Children {
-    /// The module tree of the directory `dir` whose module calls have these
-    /// sources: each local source's interface, and the sources that lead
-    /// back to `dir`.
-    fn tree(&self, dir: &Path, sources: &[String]) -> ModuleTree {
+    /// The module tree of the directory `dir` whose module calls are these
+    /// (name, source): each local source's interface, and the sources that
+    /// lead back to `dir`; other sources through the directories `tofu init`
+    /// installed them in (`.terraform/modules/modules.json`).
+    fn tree(&self, dir: &Path, calls: &[(String, String)]) -> ModuleTree {
         let mut tree = ModuleTree::default();
         let Ok(home) = std::fs::canonicalize(dir) else {
             return tree;
         };
-        for source in sources {
+        let mut installed: Option<HashMap<String, PathBuf>> = None;
+        for (name, source) in calls {
             let Some(relative) = local_source_path(source) else {
+                let installed = installed.get_or_insert_with(|| installed_modules(&home));
+                let child = installed
+                    .get(name)
+                    .and_then(|child_dir| std::fs::canonicalize(child_dir).ok())
+                    .and_then(|child_dir| self.child(&child_dir));
+                if let Some(child) = child {
+                    tree.children
+                        .entry(source.clone())
+                        .or_insert_with(|| Arc::clone(&child.interface));
+                }
                 continue;
             };
             let Ok(child_dir) = std::fs::canonicalize(home.join(&relative)) else {
@@ -296,6 +308,33 @@ impl Children {
         }
         found
     }
+}
+
+/// The directories `tofu init` installed the root module's calls in, by
+/// call name, from `.terraform/modules/modules.json` (nothing when there is
+/// none or it does not parse).
+fn installed_modules(root: &Path) -> HashMap<String, PathBuf> {
+    let Ok(text) = std::fs::read_to_string(root.join(".terraform/modules/modules.json")) else {
+        return HashMap::new();
+    };
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return HashMap::new();
+    };
+    let Some(modules) = manifest
+        .get("Modules")
+        .and_then(serde_json::Value::as_array)
+    else {
+        return HashMap::new();
+    };
+    modules
+        .iter()
+        .filter_map(|module| {
+            let key = module.get("Key")?.as_str()?;
+            let dir = module.get("Dir")?.as_str()?;
+            // Calls of the root module only: nested keys are `a.b`.
+            (!key.is_empty() && !key.contains('.')).then(|| (key.to_owned(), root.join(dir)))
+        })
+        .collect()
 }
 
 /// The path to read a directory at: `.` for the empty path a bare file name

@@ -47,23 +47,34 @@ impl ModuleAnalysis {
     /// module tree is keyed (a call's directory is resolved from it).
     pub fn module_sources(&self) -> Vec<String> {
         let mut sources: Vec<String> = self
-            .effective
-            .blocks
-            .iter()
-            .filter(|block| matches!(block.address, crate::address::BlockAddress::Module(_)))
-            .filter_map(|block| {
-                let attribute = block.body.attribute("source")?;
-                let file = self.file(attribute.origin.file)?;
-                let written = file.attribute_at(attribute.origin.range)?;
-                match &written.expr.kind {
-                    tofu_syntax::ExprKind::String(text) => Some(text.clone()),
-                    _ => None,
-                }
-            })
+            .module_calls()
+            .into_iter()
+            .map(|(_, source)| source)
             .collect();
         sources.sort();
         sources.dedup();
         sources
+    }
+
+    /// Each module call's name and `source`, where the source is a plain
+    /// string, in declaration order.
+    pub fn module_calls(&self) -> Vec<(String, String)> {
+        self.effective
+            .blocks
+            .iter()
+            .filter_map(|block| {
+                let crate::address::BlockAddress::Module(name) = &block.address else {
+                    return None;
+                };
+                let attribute = block.body.attribute("source")?;
+                let file = self.file(attribute.origin.file)?;
+                let written = file.attribute_at(attribute.origin.range)?;
+                match &written.expr.kind {
+                    tofu_syntax::ExprKind::String(text) => Some((name.clone(), text.clone())),
+                    _ => None,
+                }
+            })
+            .collect()
     }
 }
 

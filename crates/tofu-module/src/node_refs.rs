@@ -469,6 +469,14 @@ impl Reader<'_> {
             }
         }
         for nested in &body.blocks {
+            // The escaping block's arguments are arguments like the others.
+            if nested.kind == "_" {
+                for attribute in &nested.body.attributes {
+                    let refs = self.attribute(attribute, &[]);
+                    self.unit(UnitKind::ModuleArgument, refs);
+                }
+                continue;
+            }
             let mut refs = Vec::new();
             self.body_refs(&nested.body, &[], &mut refs);
             self.refs.unevaluated.extend(refs);

@@ -16,7 +16,7 @@
 use tofu_syntax::{Code, Diagnostic, Location, TextRange};
 
 use crate::address::BlockAddress;
-use crate::effective::{EffectiveAttribute, EffectiveBody, EffectiveNestedBlock};
+use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveNestedBlock};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::rules::IdentityView;
@@ -168,43 +168,70 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             )),
         );
     }
+    // With an escaping block OpenTofu reads the merged body whole, in other
+    // words (and gives no place).
+    if has_escape(&effective.body) {
+        for variable in child.variables.iter().filter(|variable| variable.required) {
+            if !inputs(&effective.body).any(|input| input.name == variable.name) {
+                out.extend(missing(view, effective, &variable.name, "was not set"));
+            }
+        }
+        return;
+    }
     let Some(base) = effective.base else {
         return;
     };
-    let (Some(block), Some(file)) = (view.block(base), view.file(base.file)) else {
+    let Some(block) = view.block(base) else {
         return;
     };
     for variable in child.variables.iter().filter(|variable| variable.required) {
         let set = if overridden {
             block.body.attribute(&variable.name).is_some()
-                || block
-                    .body
-                    .blocks_of_kind(ESCAPE)
-                    .any(|escape| escape.body.attribute(&variable.name).is_some())
         } else {
             inputs(&effective.body).any(|input| input.name == variable.name)
         };
-        if set {
-            continue;
+        if !set {
+            out.extend(missing(
+                view,
+                effective,
+                &variable.name,
+                "no definition was found",
+            ));
         }
-        let at = if file.is_json() {
-            block.body.close
-        } else {
-            block.body.open.map(|open| TextRange::empty(open.start))
-        }
-        .unwrap_or(block.header);
-        out.push(
-            Diagnostic::new(
-                Code::MissingModuleInput,
-                "Missing required argument",
-                Location::new(base.file, at),
-            )
-            .with_detail(format!(
-                "The argument {} is required, but no definition was found.",
-                go_quote(&variable.name)
-            )),
-        );
     }
+}
+
+fn has_escape(body: &EffectiveBody) -> bool {
+    body.blocks.iter().any(|block| block.kind == ESCAPE)
+}
+
+/// `Missing required argument`, at the `{` of the call's base block (its
+/// closing `}` in JSON).
+fn missing(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    variable: &str,
+    why: &str,
+) -> Option<Diagnostic> {
+    let base = effective.base?;
+    let (block, file) = (view.block(base)?, view.file(base.file)?);
+    let at = if file.is_json() {
+        block.body.close
+    } else {
+        block.body.open.map(|open| TextRange::empty(open.start))
+    }
+    .unwrap_or(block.header);
+    Some(
+        Diagnostic::new(
+            Code::MissingModuleInput,
+            "Missing required argument",
+            Location::new(base.file, at),
+        )
+        .with_detail(format!(
+            "The argument {} is required, but {why}.",
+            go_quote(variable)
+        )),
+    )
 }
 
 /// The `module-argument-values` identity rule: a constant argument converts

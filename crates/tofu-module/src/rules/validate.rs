@@ -405,11 +405,12 @@ impl Judge<'_, '_> {
         let Some(output) = output else {
             return Verdict::Fine;
         };
+        // One instance: a single call unkeyed, a repeated one keyed.
         let single = self
             .view
             .declared(&BlockAddress::Module(name.to_owned()))
             .is_some_and(|declared| declared.repetition == Repetition::Single);
-        if has_key || !single || !reference.exact {
+        if has_key == single || !reference.exact {
             return Verdict::Fine;
         }
         let Some(child) = self.view.child(name) else {

@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""Seeded generator of module trees for the module-tree rules, judged by OpenTofu.
+
+Each case is a root module calling one to three local children (`./modules/X`,
+sometimes a sibling through `../`), a child sometimes calling a grandchild.
+Children declare variables (typed, with and without defaults, sensitive),
+outputs, and sometimes an override file that gives a variable a default.
+Callers pass arguments that are right, misspelt, undeclared, missing,
+of the wrong type (literals and constructors), meta-arguments (`count`,
+`for_each`, `depends_on`), escaping blocks `_`, nested blocks; they read
+`module.X.OUTPUT` (existing or not, keyed for repeated calls); the root
+sometimes has an override file for a call, a JSON caller, and `.tfvars`.
+
+With TOFU_LENS_ORACLE_DIR set, every case is initialised (`tofu init
+-backend=false`, offline: local modules only) and checked by `tofu validate
+-json`, and by `tofu-lens check`; errors are compared by (file, line,
+summary), or with `--strict` also column and detail. Two differences are by
+design and compared accordingly:
+
+- "Invalid value for input variable": OpenTofu places it on the child's
+  variable, tofu-lens on the caller's argument (the detail names the
+  variable): compared by summary and detail alone.
+- "Missing required argument ... was not set" (a call with an escaping
+  block): OpenTofu gives no place, tofu-lens the call's `{`: likewise.
+- OpenTofu stops building the graph at the first module call whose
+  arguments fail, in Go's random map order; tofu-lens reports every call.
+  Those errors also stop the walk of every module of the tree, where
+  tofu-lens judges each directory on its own. A case agrees when
+  OpenTofu's errors are tofu-lens's with the argument errors of the other
+  calls and the walk's errors left out.
+
+usage: scripts/generate_module_trees.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR] [--strict]
+"""
+import collections
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import oracle_or_say, take_option  # noqa: E402
+
+VARIABLE_NAMES = ["name", "size", "tags", "enabled", "zones", "settings", "cidr"]
+OUTPUT_NAMES = ["id", "arn", "names", "config"]
+CHILD_NAMES = ["net", "app", "db"]
+
+# (type, good literals, bad literals)
+TYPES = [
+    ("string", ['"a"', "1", "true"], ['["a"]', "{ a = 1 }"]),
+    ("number", ["3", '"4"'], ['"many"', "[1]", "true"]),
+    ("bool", ["true", '"false"'], ['"yes"', "1", "[true]"]),
+    ("list(string)", ['["a", "b"]', "[]", "[1, 2]"], ['"a"', "{ a = 1 }", "[[1]]"]),
+    ("map(number)", ["{ a = 1 }", '{ b = "2" }'], ['{ a = "x" }', '["a"]', "1"]),
+    ("object({ size = number, tags = optional(map(string), {}) })", ['{ size = 1 }', '{ size = "2", tags = { a = "b" } }'], ['{ size = "big" }', '{ tags = {} }', '"x"']),
+    ("any", ['"a"', "[1]", "{ a = 1 }"], []),
+]
+
+
+def typo(rng, name):
+    choice = rng.random()
+    if choice < 0.4 and len(name) > 2:
+        i = rng.randrange(len(name) - 1)
+        return name[:i] + name[i + 1] + name[i] + name[i + 2 :]
+    if choice < 0.7:
+        return name + rng.choice(["s", "x"])
+    return rng.choice(["nope", "other_thing", "zz"])
+
+
+class Child:
+    def __init__(self, rng, name):
+        self.name = name
+        self.variables = {}
+        for var in rng.sample(VARIABLE_NAMES, rng.randint(1, 4)):
+            ty = rng.choice(TYPES)
+            self.variables[var] = {
+                "type": ty,
+                "required": rng.random() < 0.5,
+                "sensitive": rng.random() < 0.15,
+                "override_default": False,
+            }
+        self.outputs = rng.sample(OUTPUT_NAMES, rng.randint(1, 3))
+        self.override = None
+        required = [v for v, d in self.variables.items() if d["required"]]
+        if required and rng.random() < 0.2:
+            var = rng.choice(required)
+            self.variables[var]["override_default"] = True
+            self.override = f'variable "{var}" {{\n  default = null\n}}\n'
+        self.calls = []
+
+    def is_required(self, var):
+        d = self.variables[var]
+        return d["required"] and not d["override_default"]
+
+    def files(self):
+        out = []
+        for var, d in self.variables.items():
+            lines = [f'variable "{var}" {{', f"  type = {d['type'][0]}"]
+            if not d["required"]:
+                lines.append("  default = null")
+            if d["sensitive"]:
+                lines.append("  sensitive = true")
+            out.append("\n".join(lines) + "\n}\n")
+        for output in self.outputs:
+            out.append(f'output "{output}" {{\n  value = "{output}"\n}}\n')
+        files = {"main.tf": "\n".join(out)}
+        if self.override:
+            files["variables_override.tf"] = self.override
+        return files
+
+
+def argument_value(rng, var, d, bad_rate):
+    ty = d["type"]
+    if ty[2] and rng.random() < bad_rate:
+        return rng.choice(ty[2])
+    if rng.random() < 0.1:
+        return "var.input"
+    return rng.choice(ty[1])
+
+
+def call_block(rng, call, child, source, wrong, json_syntax=False):
+    """A module block calling `child`; `wrong` is how likely a mistake is."""
+    args = []
+    for var in child.variables:
+        if child.is_required(var):
+            if rng.random() < 1 - wrong * 0.3:
+                args.append((var, argument_value(rng, var, child.variables[var], wrong)))
+        elif rng.random() < 0.5:
+            args.append((var, argument_value(rng, var, child.variables[var], wrong)))
+    if rng.random() < wrong:
+        args.append((typo(rng, rng.choice(list(child.variables))), '"x"'))
+    repetition = None
+    roll = rng.random()
+    if roll < 0.15:
+        repetition = "count"
+    elif roll < 0.3:
+        repetition = "for_each"
+    if json_syntax:
+        body = {"source": source}
+        if repetition == "count":
+            body["count"] = 2
+        for name, value in args:
+            body[name] = json_value(value)
+        return body, repetition
+    lines = [f'module "{call}" {{', f'  source = "{source}"']
+    if repetition == "count":
+        lines.append("  count  = 2")
+    elif repetition == "for_each":
+        lines.append('  for_each = toset(["a", "b"])')
+    if rng.random() < 0.1:
+        lines.append("  depends_on = [terraform_data.r]")
+    escape = []
+    for name, value in args:
+        if rng.random() < 0.08:
+            escape.append(f"    {name} = {value}")
+        else:
+            lines.append(f"  {name} = {value}")
+    if escape:
+        lines.append("  _ {")
+        lines.extend(escape)
+        lines.append("  }")
+    if rng.random() < wrong * 0.15:
+        lines.append("  nested {\n  }")
+    if rng.random() < 0.05:
+        lines.append("  lifecycle {\n  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n", repetition
+
+
+def json_value(value):
+    """The JSON form of the few literals the generator writes."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return "${" + value + "}"
+
+
+def output_reference(rng, call, child, repetition, wrong):
+    output = rng.choice(child.outputs)
+    if rng.random() < wrong:
+        output = typo(rng, output)
+    key = {"count": "[0]", "for_each": '["a"]', None: ""}[repetition]
+    return f"module.{call}{key}.{output}"
+
+
+def case(rng):
+    wrong = rng.choice([0.0, 0.2, 0.5])
+    files = {}
+    children = {}
+    n = rng.randint(1, 3)
+    for name in rng.sample(CHILD_NAMES, n):
+        children[name] = Child(rng, name)
+    # A child sometimes calls another (a grandchild, or a sibling).
+    names = list(children)
+    if len(names) > 1 and rng.random() < 0.3:
+        caller, callee = rng.sample(names, 2)
+        children[caller].calls.append(callee)
+    root = ['variable "input" {\n  type = any\n  default = null\n}\n', 'resource "terraform_data" "r" {}\n']
+    json_caller = rng.random() < 0.1
+    json_blocks = {}
+    reps = {}
+    for name, child in children.items():
+        source = f"./modules/{name}"
+        if json_caller and rng.random() < 0.5:
+            body, rep = call_block(rng, name, child, source, wrong, json_syntax=True)
+            json_blocks[name] = body
+        else:
+            block, rep = call_block(rng, name, child, source, wrong)
+            root.append(block)
+        reps[name] = rep
+    outputs = []
+    for i in range(rng.randint(0, 3)):
+        name = rng.choice(names)
+        outputs.append(f'output "o{i}" {{\n  value = {output_reference(rng, name, children[name], reps[name], wrong)}\n}}\n')
+    root.extend(outputs)
+    files["main.tf"] = "\n".join(root)
+    if json_blocks:
+        files["calls.tf.json"] = json.dumps({"module": json_blocks}, indent=2) + "\n"
+    overridden = [n for n in names if n not in json_blocks]
+    if overridden and rng.random() < 0.2:
+        name = rng.choice(overridden)
+        child = children[name]
+        var = rng.choice(list(child.variables))
+        lines = [f'module "{name}" {{']
+        if rng.random() < 0.5:
+            lines.append(f"  {var} = {argument_value(rng, var, child.variables[var], wrong)}")
+        else:
+            lines.append(f'  {typo(rng, var)} = "x"')
+        files["override.tf"] = "\n".join(lines) + "\n}\n"
+    for name, child in children.items():
+        child_files = child.files()
+        for callee in child.calls:
+            block, _ = call_block(rng, callee, children[callee], f"../{callee}", wrong)
+            child_files["main.tf"] += "\n" + block
+        for file, text in child_files.items():
+            files[f"modules/{name}/{file}"] = text
+    return files
+
+
+def write(case_dir, files):
+    for name, text in files.items():
+        path = os.path.join(case_dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+
+STRICT = False
+TREE_SUMMARIES = {"Unsupported argument", "Missing required argument", "Unsupported block type", "Extraneous JSON object property"}
+MOVED = "Invalid value for input variable"
+
+
+def tail_paths(detail):
+    """A detail with module addresses and paths cut to their last step: a
+    child's own call is judged in the child's directory by tofu-lens, from
+    the root by OpenTofu (`module.net.module.app.var.x` declared at
+    `modules/app/main.tf` there, `module.app.var.x` at `../app/main.tf` here)."""
+    detail = re.sub(r"for (module\.[\w-]+\.)*(module\.[\w-]+\.var\.)", r"for \2", detail)
+    detail = re.sub(r"defined at (?:[\w.-]+/)*([\w.-]+\.tf(?:\.json)?:)", r"defined at \1", detail)
+    return re.sub(r"(?:[\w.-]+/)*([\w.-]+/[\w.-]+\.tf(?:\.json)?:)", r"\1", detail)
+
+
+# Where tofu-lens put each place-less key, by case: to group it with its call.
+PLACES = {}
+
+
+def key(file, line, summary, column=0, detail=""):
+    detail = tail_paths(detail.split(" Did you mean")[0])
+    # OpenTofu gives no place for these; tofu-lens gives the call's.
+    if summary == MOVED or detail.endswith("but was not set."):
+        return ("", 0, summary, 0, detail)
+    if not STRICT:
+        return (file, line, summary)
+    return (file, line, summary, column, detail)
+
+
+def theirs(tofu, case_dir):
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(case_dir, tmp, dirs_exist_ok=True)
+        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
+        subprocess.run([tofu, "init", "-backend=false", "-input=false", "-no-color"], cwd=tmp, capture_output=True, env=env, timeout=120)
+        out = subprocess.run([tofu, "validate", "-json", "-no-color"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+    try:
+        diagnostics = json.loads(out.stdout).get("diagnostics", [])
+    except json.JSONDecodeError:
+        return None
+    found = set()
+    for d in diagnostics:
+        if d.get("severity") != "error":
+            continue
+        r = d.get("range")
+        if r and r.get("filename") == "":
+            continue
+        found.add(key(r["filename"] if r else "", r["start"]["line"] if r else 0, d["summary"], r["start"]["column"] if r else 0, d.get("detail", "")))
+    return found
+
+
+def ours(binary, case_dir):
+    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=case_dir, capture_output=True, text=True)
+    found = set()
+    for d in json.loads(out.stdout or "[]"):
+        if d["severity"] != "error":
+            continue
+        start = d["range"]["start"]
+        file = d["file"].removeprefix("./")
+        k = key(file, start["line"], d["summary"], start["column"], d["detail"])
+        PLACES[(case_dir, k)] = (file, start["line"])
+        found.add(k)
+    return found
+
+
+def module_block_of(case_dir, file, line):
+    """The module block (file, first line) holding `line` of `file`: the
+    last `module "NAME" {` (native) or `    "NAME": {` (JSON) line before it."""
+    try:
+        with open(os.path.join(case_dir, file)) as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return (file, 0)
+    start = 0
+    for i, text in enumerate(lines[:line], start=1):
+        native = text.startswith("module ")
+        json_call = file.endswith(".json") and text.startswith('    "') and text.rstrip().endswith("{")
+        if native or json_call:
+            start = i
+    return (file, start)
+
+
+def agrees(case_dir, their, our):
+    """Equal once tofu-lens's argument errors of the calls OpenTofu did not
+    reach are left out (and the walk errors OpenTofu then never found)."""
+    tree_theirs = {e for e in their if e[2] in TREE_SUMMARIES}
+    tree_ours = {e for e in our if e[2] in TREE_SUMMARIES}
+    if not tree_theirs:
+        return False
+    groups = collections.defaultdict(set)
+    for e in tree_ours:
+        file, line = PLACES.get((case_dir, e), (e[0], e[1]))
+        groups[module_block_of(case_dir, file, line)].add(e)
+    for group in groups.values():
+        if group == tree_theirs:
+            return their - tree_theirs == {e for e in our - tree_ours if e[2] not in WALK}
+    return False
+
+
+# What OpenTofu reports in the walk, after the graph is built.
+WALK = {
+    MOVED,
+    "Unsupported attribute",
+    "Reference to undeclared input variable",
+    "Reference to undeclared resource",
+    "Reference to undeclared local value",
+    "Reference to undeclared module",
+}
+
+
+def main():
+    args = sys.argv[1:]
+    global STRICT
+    if "--strict" in args:
+        args.remove("--strict")
+        STRICT = True
+    options = {k: take_option(args, k, v) for k, v in [("--count", "1000"), ("--seed", "27"), ("--keep", None)]}
+    if len(args) != 1:
+        print(__doc__.strip())
+        return 2
+    tofu = oracle_or_say("generate_module_trees")
+    if tofu is None:
+        return 0
+    binary = os.path.abspath(args[0])
+    rng = random.Random(int(options["--seed"]))
+    root = tempfile.mkdtemp(prefix="tofu-lens-trees-")
+    cases = []
+    for i in range(int(options["--count"])):
+        case_dir = os.path.join(root, f"tree-{i:05d}")
+        write(case_dir, case(rng))
+        cases.append(case_dir)
+
+    def judge(case_dir):
+        return case_dir, theirs(tofu, case_dir), ours(binary, case_dir)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(judge, cases))
+    total = agree = first_call = 0
+    classes = collections.Counter()
+    examples = {}
+    n_errors = 0
+    for case_dir, their, our in results:
+        if their is None:
+            continue
+        total += 1
+        n_errors += len(their)
+        if their == our:
+            agree += 1
+            continue
+        if agrees(case_dir, their, our):
+            agree += 1
+            first_call += 1
+            continue
+        k = (tuple(sorted({e[2] for e in our - their})), tuple(sorted({e[2] for e in their - our})))
+        classes[k] += 1
+        examples.setdefault(k, case_dir)
+        if options["--keep"]:
+            shutil.copytree(case_dir, os.path.join(options["--keep"], os.path.basename(case_dir)), dirs_exist_ok=True)
+    print(f"cases: {total}, agreeing: {agree} ({100 * agree / max(total, 1):.2f} %; {first_call} where OpenTofu stopped at its first failing call), OpenTofu errors in all: {n_errors}")
+    for (only_ours, only_theirs), n in classes.most_common():
+        print(f"{n:5} tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {examples[(only_ours, only_theirs)]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
