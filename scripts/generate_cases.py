@@ -11,9 +11,10 @@ With TOFU_LENS_ORACLE_DIR set (a directory holding a `tofu` binary), every
 case is checked by `tofu validate -json` and by tofu-lens, and the agreement
 rate per family is printed with each disagreement class (family, where, and
 the summaries on each side). `--keep DIR` writes the disagreeing cases there,
-ready to become fixtures once resolved.
+ready to become fixtures once resolved. With `--strict` errors are compared
+by their whole range and detail too, as `differential.py --strict` does.
 
-usage: scripts/generate_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR]
+usage: scripts/generate_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR] [--strict]
 """
 import collections
 import json
@@ -25,6 +26,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import differential  # noqa: E402
 from differential import oracle_or_say, take_option, tofu_lens_errors, validate  # noqa: E402
 
 NAMES = ["web", "db", "app", "net", "cache"]
@@ -230,6 +232,9 @@ FAMILIES = {
 
 def main():
     args = sys.argv[1:]
+    if "--strict" in args:
+        args.remove("--strict")
+        differential.STRICT = True
     defaults = [("--count", "6000"), ("--seed", "16"), ("--keep", None)]
     options = {key: take_option(args, key, default) for key, default in defaults}
     if len(args) != 1:

@@ -132,7 +132,10 @@ def call_block(rng, call, child, source, wrong, json_syntax=False):
         elif rng.random() < 0.5:
             args.append((var, argument_value(rng, var, child.variables[var], wrong)))
     if rng.random() < wrong:
-        args.append((typo(rng, rng.choice(list(child.variables))), '"x"'))
+        name = typo(rng, rng.choice(list(child.variables)))
+        # A name written twice is a syntax error that stops `tofu init`.
+        if all(name != written for written, _ in args):
+            args.append((name, '"x"'))
     repetition = None
     roll = rng.random()
     if roll < 0.15:
@@ -172,9 +175,10 @@ def call_block(rng, call, child, source, wrong, json_syntax=False):
 
 
 def json_value(value):
-    """The JSON form of the few literals the generator writes."""
+    """The JSON form of the few literals the generator writes: object
+    constructors become JSON objects; a reference a template."""
     try:
-        return json.loads(value)
+        return json.loads(re.sub(r"(\w+) = ", r'"\1": ', value))
     except json.JSONDecodeError:
         return "${" + value + "}"
 
@@ -250,7 +254,13 @@ def write(case_dir, files):
 
 
 STRICT = False
-TREE_SUMMARIES = {"Unsupported argument", "Missing required argument", "Unsupported block type", "Extraneous JSON object property"}
+TREE_SUMMARIES = {
+    "Unsupported argument",
+    "Missing required argument",
+    "Unsupported block type",
+    "Extraneous JSON object property",
+    "Duplicate argument",
+}
 MOVED = "Invalid value for input variable"
 
 

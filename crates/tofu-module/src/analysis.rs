@@ -31,6 +31,9 @@ pub struct ModuleAnalysis {
     pub merged: MergedModule,
     /// Sorted by file, then position.
     pub diagnostics: Vec<Diagnostic>,
+    /// Loading the module reported an error: OpenTofu would stop there, and
+    /// what it declares is not to be trusted by its callers.
+    pub load_failed: bool,
 }
 
 impl ModuleAnalysis {
@@ -40,7 +43,7 @@ impl ModuleAnalysis {
 
     /// What a caller of this module may know of it.
     pub fn interface(&self) -> ModuleInterface {
-        ModuleInterface::of(&self.merged, self.has_errors())
+        ModuleInterface::of(&self.merged, self.load_failed)
     }
 
     /// The `source` of each module call written as a plain string, as the
@@ -188,6 +191,7 @@ pub fn analyze_in_tree(
     );
     let merged = judged.merged;
     diagnostics.extend(judged.load);
+    let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
     // reported no error: building the module tree, the graph's cycle check,
     // then `validate`'s walk.
@@ -209,6 +213,7 @@ pub fn analyze_in_tree(
     ModuleAnalysis {
         merged,
         diagnostics,
+        load_failed,
     }
 }
 

@@ -109,11 +109,6 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         phase: Phase::Tree,
         check: module_tree::arguments,
     },
-    IdentityRule {
-        name: "module-argument-values",
-        phase: Phase::Walk,
-        check: module_tree::argument_values,
-    },
 ];
 
 pub(crate) const MODULE_RULES: &[ModuleRule] = &[

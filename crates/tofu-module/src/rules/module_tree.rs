@@ -37,7 +37,9 @@ const META_ARGUMENTS: [&str; 6] = [
 const ESCAPE: &str = "_";
 
 /// A call's input arguments: those of its body that are not meta-arguments,
-/// and every argument of its escaping blocks.
+/// and those of its escaping blocks the body does not set (an override's
+/// argument wins over the base's escaped one; within one block, setting
+/// both is a `Duplicate argument`).
 fn inputs(body: &EffectiveBody) -> impl Iterator<Item = &EffectiveAttribute> {
     body.attributes
         .iter()
@@ -46,7 +48,8 @@ fn inputs(body: &EffectiveBody) -> impl Iterator<Item = &EffectiveAttribute> {
             body.blocks
                 .iter()
                 .filter(|block| block.kind == ESCAPE)
-                .flat_map(|block| &block.body.attributes),
+                .flat_map(|block| &block.body.attributes)
+                .filter(|attribute| body.attribute(&attribute.name).is_none()),
         )
 }
 
@@ -103,6 +106,49 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     // and each override by partial content), so neither reports an argument
     // the child lacks; the required ones are judged on the base alone.
     let overridden = !effective.overrides.is_empty();
+    // An argument set both in the body and in an escaping block (of one
+    // block: merging with an override is lenient here too).
+    let escapes = effective
+        .body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == ESCAPE);
+    for escape in escapes.filter(|_| !overridden) {
+        for attribute in &escape.body.attributes {
+            let Some(first) = effective
+                .body
+                .attributes
+                .iter()
+                .find(|first| first.name == attribute.name)
+            else {
+                continue;
+            };
+            let (Some(file), Some(first_file)) = (
+                view.file(attribute.origin.file),
+                view.file(first.origin.file),
+            ) else {
+                continue;
+            };
+            let (Some(written), Some(first_written)) = (
+                file.attribute_at(attribute.origin.range),
+                first_file.attribute_at(first.origin.range),
+            ) else {
+                continue;
+            };
+            out.push(
+                Diagnostic::new(
+                    Code::UndeclaredModuleInput,
+                    "Duplicate argument",
+                    Location::new(attribute.origin.file, written.name_range),
+                )
+                .with_detail(format!(
+                    "Argument {} was already set at {}",
+                    go_quote(&attribute.name),
+                    first_file.describe(first_written.name_range)
+                )),
+            );
+        }
+    }
     for attribute in inputs(&effective.body).filter(|_| !overridden) {
         if child.variable(&attribute.name).is_some() {
             continue;
@@ -234,8 +280,8 @@ fn missing(
     )
 }
 
-/// The `module-argument-values` identity rule: a constant argument converts
-/// to the type of the child's variable.
+/// A constant argument converts to the type of the child's variable (part of
+/// the `references` rule's walk: judged once the call expanded).
 pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     let Some(effective) = view.effective() else {
         return;

@@ -87,10 +87,30 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     };
     let mut n_errors = 0;
     let mut preconditions_failed = false;
-    for unit in &view.references().units {
+    // A module call's arguments are evaluated once the call expanded: its
+    // `count`, `for_each` and `depends_on` first, and nothing more when one
+    // of them failed.
+    let units = &view.references().units;
+    let expansion = |unit: &&Unit| matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn);
+    let is_call = matches!(
+        view.effective().map(|effective| &effective.address),
+        Some(BlockAddress::Module(_))
+    );
+    let ordered: Vec<&Unit> = if is_call {
+        units
+            .iter()
+            .filter(expansion)
+            .chain(units.iter().filter(|unit| !expansion(unit)))
+            .collect()
+    } else {
+        units.iter().collect()
+    };
+    let mut expansion_failed = false;
+    for unit in ordered {
         match unit.kind {
             UnitKind::LaterProvisioner if n_errors > 0 => continue,
             UnitKind::OutputValue if preconditions_failed => continue,
+            UnitKind::ModuleArgument if expansion_failed => continue,
             _ => {}
         }
         let before = out.len();
@@ -101,7 +121,14 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             if unit.kind == UnitKind::Plain {
                 preconditions_failed = true;
             }
+            if is_call && matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn) {
+                expansion_failed = true;
+            }
         }
+    }
+    // The arguments' values against the child's variables, once expanded.
+    if is_call && !expansion_failed {
+        crate::rules::module_tree::argument_values(view, out);
     }
 }
 
