@@ -35,6 +35,7 @@ mod plot;
 mod scale;
 mod serve;
 mod synthetic;
+mod tree;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -391,7 +392,7 @@ fn main() {
         fmt::file_cases(&text, runs(101), &mut samples);
     }
 
-    let server_cases = ["lsp-keystroke", "memory", "fmt-tree", "fmt"];
+    let server_cases = ["lsp-keystroke", "memory", "fmt-tree", "fmt", "tree"];
     let binary = if server_cases.iter().any(|case| wanted(case)) {
         match serve::server_binary() {
             Ok(binary) => Some(binary),
@@ -425,6 +426,34 @@ fn main() {
                 }
             }
             Err(error) => skipped.push(format!("lsp-keystroke: {error}")),
+        }
+    }
+    if let (Some(binary), true) = (&binary, wanted("tree")) {
+        match tree::tree_edits(binary, runs(51)) {
+            Ok(edits) => {
+                let input = format!(
+                    "a root calling 20 local children of 50 files ({} files)",
+                    edits.n_files
+                );
+                match edits.interface {
+                    Ok(times) => samples.push(Sample {
+                        name: "tree-interface-edit",
+                        input: format!(
+                            "{input}: a child's variable renamed and back, didChange → the root's publication"
+                        ),
+                        times,
+                    }),
+                    Err(error) => skipped.push(format!("tree-interface-edit: {error}")),
+                }
+                samples.push(Sample {
+                    name: "tree-child-keystroke",
+                    input: format!(
+                        "{input}: a keystroke in a string of a child, didChange → its publication"
+                    ),
+                    times: edits.keystroke,
+                });
+            }
+            Err(error) => skipped.push(format!("tree: {error}")),
         }
     }
     if let (Some(binary), true) = (&binary, wanted("fmt-tree") || wanted("fmt")) {

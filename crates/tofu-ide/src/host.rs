@@ -22,7 +22,7 @@ use tofu_module::discovery::is_module_file;
 use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
 
 use crate::analysis::Analysis;
-use crate::module_tree::{callers_of, tree_of, Summaries};
+use crate::module_tree::{callers_of, is_called, tree_of, Summaries};
 use crate::summary::ModuleSummary;
 
 /// One change to the inputs.
@@ -164,8 +164,9 @@ impl AnalysisJob {
             analysis: Arc::new(analysis),
             buffer_versions: self.buffer_versions,
         };
+        let called = is_called(&snapshot.dir, &self.summaries);
         FinishedAnalysis {
-            summary: Arc::new(ModuleSummary::new(&snapshot)),
+            summary: Arc::new(ModuleSummary::new(&snapshot, called)),
             snapshot,
             cache: self.cache,
         }
@@ -188,8 +189,9 @@ pub struct AnalysisHost {
     last_used: BTreeMap<PathBuf, u64>,
     use_clock: u64,
     last_generation: u64,
-    /// Callers made stale by a change of the modules they call, not yet
-    /// handed out ([`AnalysisHost::take_stale_callers`]).
+    /// Directories made stale by another's new summary (callers of a module
+    /// whose interface changed, modules newly called that have no interface
+    /// yet), not yet handed out ([`AnalysisHost::take_stale_callers`]).
     stale_callers: Vec<PathBuf>,
 }
 
@@ -452,12 +454,36 @@ impl AnalysisHost {
         let Some(new) = self.summaries.get(dir) else {
             return;
         };
-        let interface_changed = old.is_none_or(|old| {
-            !Arc::ptr_eq(&old.interface, &new.interface) && old.interface != new.interface
+        let interface_changed = old.is_none_or(|old| match (&old.interface, &new.interface) {
+            (Some(old), Some(new)) => !Arc::ptr_eq(old, new) && old != new,
+            (None, None) => false,
+            _ => true,
         });
         let calls_changed = old.is_none_or(|old| old.sources != new.sources);
         if !interface_changed && !calls_changed {
             return;
+        }
+        // A module this one now calls, analysed while nobody called it, has
+        // no interface yet: analysed again, it computes one.
+        let uncomputed: Vec<PathBuf> = if calls_changed {
+            new.called_dirs()
+                .filter(|called| {
+                    self.summaries
+                        .get(*called)
+                        .is_some_and(|summary| summary.interface.is_none())
+                })
+                .map(Path::to_path_buf)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for called in uncomputed {
+            if self.modules.contains_key(&called) {
+                self.touch(&called);
+                if !self.stale_callers.contains(&called) {
+                    self.stale_callers.push(called);
+                }
+            }
         }
         let callers = callers_of(dir, &self.summaries, calls_changed);
         for caller in callers {
@@ -470,8 +496,9 @@ impl AnalysisHost {
         }
     }
 
-    /// The callers made stale since the last call, for the caller to analyse
-    /// (each is stale: [`AnalysisHost::is_stale`]).
+    /// The directories made stale by other directories' analyses since the
+    /// last call (callers, and modules newly called), for the caller to
+    /// analyse (each is stale: [`AnalysisHost::is_stale`]).
     pub fn take_stale_callers(&mut self) -> Vec<PathBuf> {
         std::mem::take(&mut self.stale_callers)
     }
@@ -917,6 +944,34 @@ mod tests {
         );
         assert_eq!(reanalysed, 2, "the child and its caller");
         assert!(codes(&host, &root).is_empty());
+    }
+
+    /// A module analysed before anyone called it has no interface; the
+    /// caller analysed later has it computed, and is judged against it.
+    #[test]
+    fn a_module_analysed_before_its_caller_is_judged_once_called() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let child = PathBuf::from("/w/root/child");
+        host.apply_change(Change::DiskDir {
+            dir: child.clone(),
+            files: vec![InputFile::text("variables.tf", "variable \"a\" {}\n")],
+        });
+        host.analyze_now_with_callers(&child);
+        assert!(host
+            .snapshot()
+            .summaries()
+            .all(|summary| summary.interface.is_none()));
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "module \"c\" {\n  source = \"./child\"\n}\n",
+            )],
+        });
+        host.analyze_now_with_callers(&root);
+        assert!(!host.is_stale(&root) && !host.is_stale(&child));
+        assert_eq!(codes(&host, &root), ["missing-module-input"]);
     }
 
     /// Calls that lead back to their own directory are reported, and

@@ -35,9 +35,11 @@ pub(crate) fn tree_of(
             tree.loops.insert(source.clone());
             continue;
         }
-        if let Some(child) = summaries.get(called) {
-            tree.children
-                .insert(source.clone(), Arc::clone(&child.interface));
+        if let Some(interface) = summaries
+            .get(called)
+            .and_then(|child| child.interface.as_ref())
+        {
+            tree.children.insert(source.clone(), Arc::clone(interface));
         }
     }
     tree
@@ -86,4 +88,11 @@ pub(crate) fn callers_of(dir: &Path, summaries: &Summaries, transitive: bool) ->
         }
     }
     found
+}
+
+/// True when a directory of `summaries` calls `dir`.
+pub(crate) fn is_called(dir: &Path, summaries: &Summaries) -> bool {
+    summaries
+        .values()
+        .any(|summary| summary.called_dirs().any(|called| called == dir))
 }

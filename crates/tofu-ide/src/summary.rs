@@ -35,8 +35,10 @@ pub struct ModuleSummary {
     /// declarations.
     symbols: Option<Vec<SymbolEntry>>,
     calls: Vec<LocalCall>,
-    /// What its callers may know of it (variables, outputs).
-    pub(crate) interface: Arc<ModuleInterface>,
+    /// What its callers may know of it (variables, outputs); `None` when no
+    /// directory called it as it was analysed (a keystroke in a module no
+    /// one calls does not compute it).
+    pub(crate) interface: Option<Arc<ModuleInterface>>,
     /// The `source` of each of its module calls written as a plain string,
     /// with the directory it names when it is a local path.
     pub(crate) sources: Vec<(String, Option<PathBuf>)>,
@@ -64,7 +66,7 @@ struct LocalCall {
 
 impl ModuleSummary {
     /// Summarises a finished analysis.
-    pub(crate) fn new(module: &ModuleSnapshot) -> ModuleSummary {
+    pub(crate) fn new(module: &ModuleSnapshot, called: bool) -> ModuleSummary {
         ModuleSummary {
             dir: module.dir.clone(),
             generation: module.generation,
@@ -74,7 +76,7 @@ impl ModuleSummary {
                 .is_empty()
                 .then(|| symbol_entries(module)),
             calls: local_calls(module),
-            interface: Arc::new(module.analysis.interface()),
+            interface: called.then(|| Arc::new(module.analysis.interface())),
             sources: module
                 .analysis
                 .module_sources()

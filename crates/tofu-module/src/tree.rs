@@ -75,6 +75,12 @@ impl ModuleInterface {
             ..ModuleInterface::default()
         };
         for block in &analysis.effective.blocks {
+            if !matches!(
+                block.address,
+                BlockAddress::Variable(_) | BlockAddress::Output(_)
+            ) {
+                continue;
+            }
             let Some(base) = block.base else { continue };
             let Some(header) = analysis.block(base).map(|written| written.header) else {
                 continue;
