@@ -148,13 +148,14 @@ impl Client {
         }
     }
 
-    /// Waits for the publication of `uri`'s diagnostics at `version`.
+    /// Waits for the publication of `uri`'s diagnostics at `version`;
+    /// returns its `params` (`uri`, `version`, `diagnostics`).
     pub fn wait_for_publication(
         &mut self,
         uri: &str,
         version: i64,
         timeout: Duration,
-    ) -> Result<()> {
+    ) -> Result<Value> {
         let deadline = Instant::now() + timeout;
         while let Some(message) = self.next_notification(deadline)? {
             if message.get("method").and_then(Value::as_str)
@@ -166,7 +167,7 @@ impl Client {
             if params.get("uri").and_then(Value::as_str) == Some(uri)
                 && params.get("version").and_then(Value::as_i64) == Some(version)
             {
-                return Ok(());
+                return Ok(params.clone());
             }
         }
         Err(format!(
