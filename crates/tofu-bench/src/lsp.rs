@@ -78,9 +78,14 @@ impl Client {
         self.child.id()
     }
 
+    /// Writes one framed message in one `write`: `write!` on the unbuffered
+    /// pipe made four (header, length, blank line, body), each of which could
+    /// wake the server's reader before the message was whole.
     fn send(&mut self, message: &Value) -> Result<()> {
         let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len())
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.stdin
+            .write_all(framed.as_bytes())
             .and_then(|()| self.stdin.flush())
             .map_err(|error| format!("cannot write to the server: {error}"))
     }
