@@ -268,9 +268,12 @@ def tail_paths(detail):
     """A detail with module addresses and paths cut to their last step: a
     child's own call is judged in the child's directory by tofu-lens, from
     the root by OpenTofu (`module.net.module.app.var.x` declared at
-    `modules/app/main.tf` there, `module.app.var.x` at `../app/main.tf` here)."""
+    `modules/app/main.tf` there, `module.app.var.x` at `../app/main.tf` here;
+    an undeclared resource "in module.net" there, "in the root module" here)."""
     detail = re.sub(r"for (module\.[\w-]+\.)*(module\.[\w-]+\.var\.)", r"for \2", detail)
     detail = re.sub(r"defined at (?:[\w.-]+/)*([\w.-]+\.tf(?:\.json)?:)", r"defined at \1", detail)
+    # "… definition in module.app." from the root, "in the root module." here.
+    detail = re.sub(r"definition in (?:(?:module\.[\w-]+\.?)+|the root module\.)", "definition in MODULE.", detail)
     return re.sub(r"(?:[\w.-]+/)*([\w.-]+/[\w.-]+\.tf(?:\.json)?:)", r"\1", detail)
 
 

@@ -78,9 +78,14 @@ impl Client {
         self.child.id()
     }
 
+    /// Writes one framed message in one `write`: `write!` on the unbuffered
+    /// pipe made four (header, length, blank line, body), each of which could
+    /// wake the server's reader before the message was whole.
     fn send(&mut self, message: &Value) -> Result<()> {
         let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len())
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.stdin
+            .write_all(framed.as_bytes())
             .and_then(|()| self.stdin.flush())
             .map_err(|error| format!("cannot write to the server: {error}"))
     }
@@ -148,13 +153,14 @@ impl Client {
         }
     }
 
-    /// Waits for the publication of `uri`'s diagnostics at `version`.
+    /// Waits for the publication of `uri`'s diagnostics at `version`;
+    /// returns its `params` (`uri`, `version`, `diagnostics`).
     pub fn wait_for_publication(
         &mut self,
         uri: &str,
         version: i64,
         timeout: Duration,
-    ) -> Result<()> {
+    ) -> Result<Value> {
         let deadline = Instant::now() + timeout;
         while let Some(message) = self.next_notification(deadline)? {
             if message.get("method").and_then(Value::as_str)
@@ -166,7 +172,7 @@ impl Client {
             if params.get("uri").and_then(Value::as_str) == Some(uri)
                 && params.get("version").and_then(Value::as_i64) == Some(version)
             {
-                return Ok(());
+                return Ok(params.clone());
             }
         }
         Err(format!(

@@ -13,10 +13,15 @@
 //! host, with the summary every analysis builds) and `parse-edited-file`
 //! (parsing the files `edit-one` edits); `edit-label` (keystrokes that
 //! rename a block, which change the set of identities) as information.
+//! On the reference variant of the module (`synthetic::with_references`):
+//! `edit-flip` (a keystroke that adds or removes an error), `edit-rename-local`
+//! (one that renames a local value 500 expressions read) and
+//! `hover-reference` (hover on a `var.` reference).
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
-//! own analysis time from its log) and `memory` (peak RSS after indexing the
-//! corpus, with `lsp-index`, the time indexing took). The peer (`peer.rs`):
+//! own analysis time from its log), `lsp-flip`, `lsp-rename-local` and
+//! `lsp-hover` (the same three on the variant), and `memory` (peak RSS after
+//! indexing the corpus, with `lsp-index`, the time indexing took). The peer (`peer.rs`):
 //! `hcl2json-parse`, HashiCorp's parser compiled to WASM on the same files.
 //! Formatting (`fmt.rs`): `fmt-tree` against OpenTofu's `tofu fmt` on the
 //! corpus, `fmt-1000-lines` against parsing the same file.
@@ -149,6 +154,47 @@ fn edit_label(module: &mut [InputFile], keystroke: usize) {
     }
 }
 
+/// Replaces the first `from` in file `name` of `module` by `to`, or the
+/// first `to` by `from` when `from` is not there: a keystroke that toggles.
+fn toggle(module: &mut [InputFile], name: &str, from: &str, to: &str) {
+    if let Some(file) = module.iter_mut().find(|file| file.name == name) {
+        let text = text_of(file);
+        let changed = if text.contains(from) {
+            text.replacen(from, to, 1)
+        } else {
+            text.replacen(to, from, 1)
+        };
+        file.content = FileContent::Text(changed.into());
+    }
+}
+
+/// The edit `edit-flip` makes: the default of `variable "flip"` (`type =
+/// number`) goes from `"1"` to `"x"` (`invalid-variable-default`) and back.
+fn edit_flip(module: &mut [InputFile], _keystroke: usize) {
+    toggle(
+        module,
+        synthetic::FLIP_FILE,
+        synthetic::FLIP_VALID,
+        synthetic::FLIP_INVALID,
+    );
+}
+
+/// The edit `edit-rename-local` makes: `local.shared` is renamed
+/// `local.shares` and back, so its 500 uses become undeclared and declared.
+fn edit_rename_local(module: &mut [InputFile], _keystroke: usize) {
+    toggle(
+        module,
+        synthetic::SHARED_FILE,
+        &format!("  {} =", synthetic::SHARED_NAME),
+        &format!("  {} =", synthetic::SHARED_RENAMED),
+    );
+}
+
+/// Where `hover-reference` and `lsp-hover` hover: on the `var.var_1` that the
+/// first resource of `f0001.tf` reads (its variable's block is rendered).
+const HOVERED_FILE: &str = "f0001.tf";
+const HOVERED_REFERENCE: &str = "var.var_1\n";
+
 fn main() {
     // Arguments: [CORPUS_DIR] [--only CASE]. --only runs one case (a name of the
     // table, or `peer`, or `fmt` for the formatting cases) 20 times as often,
@@ -272,6 +318,70 @@ fn main() {
             edit_label,
         ));
     }
+    // The reference variant: a keystroke that adds or removes an error, one
+    // that renames a local value 500 expressions read, a hover on a reference.
+    let reference_cases = [
+        "edit-flip",
+        "edit-rename-local",
+        "hover-reference",
+        "lsp-flip",
+        "lsp-rename-local",
+        "lsp-hover",
+    ];
+    let (reference_module, readers) = if reference_cases.iter().any(|case| wanted(case)) {
+        synthetic::with_references(module.clone(), 500)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let reference_input = format!(
+        "synthetic module, seed 42, with variable \"flip\" and local.shared read by {} resources ({} files)",
+        readers.len(),
+        reference_module.len()
+    );
+    let hovered = reference_module
+        .iter()
+        .find(|file| file.name == HOVERED_FILE)
+        .and_then(|file| text_of(file).find(HOVERED_REFERENCE))
+        .map_or(0, |at| at + 4);
+    if wanted("edit-flip") {
+        samples.push(keystrokes(
+            "edit-flip",
+            format!("{reference_input}: the flip default \"1\" ↔ \"x\""),
+            runs(51),
+            &reference_module,
+            &config,
+            edit_flip,
+        ));
+    }
+    if wanted("edit-rename-local") {
+        samples.push(keystrokes(
+            "edit-rename-local",
+            format!("{reference_input}: local.shared ↔ local.shares"),
+            runs(51),
+            &reference_module,
+            &config,
+            edit_rename_local,
+        ));
+    }
+    if wanted("hover-reference") {
+        let (dir, analysis) = editing::analysis(reference_module.clone());
+        let path = dir.join(HOVERED_FILE);
+        let offset = u32::try_from(hovered).unwrap_or(0);
+        if analysis.hover(&path, offset).is_none() {
+            skipped.push(format!(
+                "hover-reference: no hover at {HOVERED_FILE}:{hovered}"
+            ));
+        }
+        samples.push(measure(
+            "hover-reference",
+            format!("`var.var_1` in {HOVERED_FILE} of the {reference_input}"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.hover(&path, offset));
+            },
+        ));
+    }
+
     if wanted("edit-one") || wanted("edit-one-host") || wanted("parse-edited-file") {
         if wanted("edit-one") {
             let input = module_input.clone();
@@ -392,7 +502,16 @@ fn main() {
         fmt::file_cases(&text, runs(101), &mut samples);
     }
 
-    let server_cases = ["lsp-keystroke", "memory", "fmt-tree", "fmt", "tree"];
+    let server_cases = [
+        "lsp-keystroke",
+        "lsp-flip",
+        "lsp-rename-local",
+        "lsp-hover",
+        "memory",
+        "fmt-tree",
+        "fmt",
+        "tree",
+    ];
     let binary = if server_cases.iter().any(|case| wanted(case)) {
         match serve::server_binary() {
             Ok(binary) => Some(binary),
@@ -454,6 +573,71 @@ fn main() {
                 });
             }
             Err(error) => skipped.push(format!("tree: {error}")),
+        }
+    }
+    if let (Some(binary), true) = (&binary, wanted("lsp-flip")) {
+        match serve::lsp_flip(binary, &reference_module, runs(101)) {
+            Ok(keystrokes) => {
+                samples.push(Sample {
+                    name: "lsp-flip",
+                    input: format!(
+                        "{reference_input}: the flip default \"1\" ↔ \"x\", didChange → publishDiagnostics with or without the error"
+                    ),
+                    times: keystrokes.latencies,
+                });
+                if !keystrokes.server_times.is_empty() {
+                    samples.push(Sample {
+                        name: "lsp-flip-server",
+                        input: "the same keystrokes, analysis time from the server's debug log"
+                            .to_owned(),
+                        times: keystrokes.server_times,
+                    });
+                }
+            }
+            Err(error) => skipped.push(format!("lsp-flip: {error}")),
+        }
+    }
+    if let (Some(binary), true) = (&binary, wanted("lsp-rename-local")) {
+        // Each keystroke publishes 501 files: fewer of them.
+        match serve::lsp_rename_local(binary, &reference_module, &readers, runs(21)) {
+            Ok(renames) => {
+                samples.push(Sample {
+                    name: "lsp-rename-local",
+                    input: format!(
+                        "{reference_input}: local.shared ↔ local.shares, didChange → the edited document's publishDiagnostics"
+                    ),
+                    times: renames.to_document,
+                });
+                samples.push(Sample {
+                    name: "lsp-rename-local-all",
+                    input: format!(
+                        "the same keystrokes, didChange → the last of the {} files whose references changed",
+                        readers.len()
+                    ),
+                    times: renames.to_all,
+                });
+                if !renames.server_times.is_empty() {
+                    samples.push(Sample {
+                        name: "lsp-rename-local-server",
+                        input: "the same keystrokes, analysis time from the server's debug log"
+                            .to_owned(),
+                        times: renames.server_times,
+                    });
+                }
+            }
+            Err(error) => skipped.push(format!("lsp-rename-local: {error}")),
+        }
+    }
+    if let (Some(binary), true) = (&binary, wanted("lsp-hover")) {
+        match serve::lsp_hover(binary, &reference_module, HOVERED_FILE, hovered, runs(101)) {
+            Ok(times) => samples.push(Sample {
+                name: "lsp-hover",
+                input: format!(
+                    "`var.var_1` in {HOVERED_FILE} of the {reference_input}, request → response over stdio"
+                ),
+                times,
+            }),
+            Err(error) => skipped.push(format!("lsp-hover: {error}")),
         }
     }
     if let (Some(binary), true) = (&binary, wanted("fmt-tree") || wanted("fmt")) {
@@ -601,6 +785,13 @@ fn main() {
             1.0,
         ),
         ("lsp-keystroke", "keystroke → publishDiagnostics", 10.0),
+        (
+            "lsp-flip",
+            "a keystroke that adds or removes an error → publishDiagnostics",
+            3.0,
+        ),
+        ("hover-reference", "hover on a reference, in process", 1.0),
+        ("lsp-hover", "hover on a reference, over stdio", 1.0),
     ] {
         let ms = median(case) * 1000.0;
         row(
@@ -661,6 +852,17 @@ fn main() {
              p50 = {keystroke_overhead:.1} ms of debounce, scheduling, conversion and transport."
         );
     }
+    let hover_ms = median("hover") * 1000.0;
+    if !hover_ms.is_nan() {
+        println!(
+            "inlay-hints / hover and completion / hover (issue 17) are measured against the \
+             in-process hover of a resource header, {hover_ms:.3} ms since hover reads only the \
+             file under the cursor (it read the whole module before, 1.8 ms and more): inlay hints \
+             {:.3} ms, completion {:.3} ms.",
+            median("inlay-hints") * 1000.0,
+            median("completion") * 1000.0
+        );
+    }
     let label_over_edit = median("edit-label") / median("edit-one");
     if !label_over_edit.is_nan() {
         println!(
@@ -668,6 +870,16 @@ fn main() {
              builds the declarations whole and merges that file's identities again \
              (edit-label / check-full-module = {:.2}).",
             median("edit-label") / median("check-full-module")
+        );
+    }
+    let rename = median("edit-rename-local") * 1000.0;
+    let rename_lsp = median("lsp-rename-local") * 1000.0;
+    if !rename.is_nan() || !rename_lsp.is_nan() {
+        println!(
+            "A keystroke that renames a local value 500 expressions read (information): \
+             {rename:.2} ms in process (edit-rename-local p50), {rename_lsp:.2} ms to the edited \
+             document's publication and {:.2} ms to the last of the 500 files' over stdio.",
+            median("lsp-rename-local-all") * 1000.0
         );
     }
     let fmt_over_parse = median("fmt-1000-lines") / median("parse-1000-lines");

@@ -1,6 +1,10 @@
 //! The cases measured through the real server, `tofu-lens serve`, over stdio:
-//! `lsp-keystroke` (didChange → publishDiagnostics on the synthetic module)
-//! and `memory` (peak RSS after indexing a tree, with the time indexing took).
+//! `lsp-keystroke` (didChange → publishDiagnostics on the synthetic module),
+//! on the reference variant of that module `lsp-flip` (a keystroke that adds
+//! or removes an error), `lsp-rename-local` (a keystroke that undeclares 500
+//! references, or declares them again) and `lsp-hover` (hover on a
+//! reference), and `memory` (peak RSS after indexing a tree, with the time
+//! indexing took).
 //!
 //! The server binary is the one next to the bench binary. When the bench runs
 //! under `cargo run`, it first has cargo build that binary with the same
@@ -127,38 +131,128 @@ const TYPED_FILE: &str = "f0001.tf";
 const TYPED_LINE: u32 = 3;
 const TYPED_COLUMN: u32 = 17; // after `  description = "`
 
-/// Writes `module` to a temp dir, starts the server on it, waits for the
-/// initial indexing, opens one file, then sends `n_keystrokes` one-character
-/// didChange edits, each time waiting for the diagnostics of that version.
+/// A server on a module written to a temp dir, past its initial indexing.
+/// The client is dropped (the server killed if still running) before the
+/// directory is removed.
+pub struct ModuleServer {
+    pub client: Client,
+    pub dir: PathBuf,
+    _temp: TempDir,
+}
+
+impl ModuleServer {
+    /// Writes `module` to a temp dir, starts the server on it with
+    /// `TOFU_LENS_LOG=log_spec`, and waits for the initial indexing.
+    pub fn start(
+        binary: &Path,
+        module: &[InputFile],
+        label: &str,
+        log_spec: &str,
+    ) -> Result<ModuleServer> {
+        let temp = TempDir::new(label)?;
+        let dir = temp.path().join("module");
+        std::fs::create_dir_all(&dir).map_err(|error| error.to_string())?;
+        for file in module {
+            std::fs::write(dir.join(&file.name), crate::text_of(file))
+                .map_err(|error| format!("cannot write {}: {error}", file.name))?;
+        }
+        let mut client = Client::spawn(binary, log_spec)?;
+        client.initialize(&dir)?;
+        client.wait_indexed(Duration::from_secs(120))?;
+        Ok(ModuleServer {
+            client,
+            dir,
+            _temp: temp,
+        })
+    }
+
+    /// Opens `name` of `module` (version 1) and waits for its diagnostics,
+    /// as an editor opening a file does; returns its URI and text.
+    pub fn open(&mut self, module: &[InputFile], name: &str) -> Result<(String, String)> {
+        let file = module
+            .iter()
+            .find(|file| file.name == name)
+            .ok_or_else(|| format!("the module has no {name}"))?;
+        let text = crate::text_of(file).to_owned();
+        let uri = file_uri(&self.dir.join(name));
+        self.client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {
+                "uri": uri, "languageId": "opentofu", "version": 1, "text": text
+            }}),
+        )?;
+        self.client
+            .wait_for_publication(&uri, 1, Duration::from_secs(30))?;
+        Ok((uri, text))
+    }
+
+    /// Shuts the server down; the analysis times of its last `n` analyses,
+    /// from its debug log (`analysed DIR in TIME`).
+    pub fn finish(self, n: usize) -> Vec<Duration> {
+        let log = self.client.shutdown();
+        let analysed: Vec<Duration> = log.iter().filter_map(|line| analysis_time(line)).collect();
+        analysed
+            .get(analysed.len().saturating_sub(n)..)
+            .unwrap_or_default()
+            .to_vec()
+    }
+}
+
+/// The log the keystroke cases ask of the server: the scheduler's analysis
+/// times.
+const SCHEDULER_LOG: &str = "info,tofu_lsp::scheduler=debug";
+
+/// The LSP position (line, UTF-16 character) of byte `offset` of `text`.
+fn position(text: &str, offset: usize) -> serde_json::Value {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let character = before
+        .get(line_start..)
+        .map_or(0, |rest| rest.encode_utf16().count());
+    json!({"line": line, "character": character})
+}
+
+/// A didChange replacing byte range `at..at + old_len` of `text` by `new`.
+fn change(
+    uri: &str,
+    version: i64,
+    text: &str,
+    at: usize,
+    old_len: usize,
+    new: &str,
+) -> serde_json::Value {
+    json!({
+        "textDocument": {"uri": uri, "version": version},
+        "contentChanges": [{
+            "range": {"start": position(text, at), "end": position(text, at + old_len)},
+            "text": new
+        }]
+    })
+}
+
+/// Whether a publication's `params` hold a diagnostic with `code`.
+fn has_code(params: &serde_json::Value, code: &str) -> bool {
+    params
+        .get("diagnostics")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|diagnostics| {
+            diagnostics.iter().any(|diagnostic| {
+                diagnostic.get("code").and_then(serde_json::Value::as_str) == Some(code)
+            })
+        })
+}
+
+/// Starts the server on `module`, waits for the initial indexing, opens one
+/// file, then sends `n_keystrokes` one-character didChange edits, each time
+/// waiting for the diagnostics of that version.
 pub fn lsp_keystroke(
     binary: &Path,
     module: &[InputFile],
     n_keystrokes: usize,
 ) -> Result<Keystrokes> {
-    let temp = TempDir::new("keystroke")?;
-    let dir = temp.path().join("module");
-    std::fs::create_dir_all(&dir).map_err(|error| error.to_string())?;
-    for file in module {
-        std::fs::write(dir.join(&file.name), crate::text_of(file))
-            .map_err(|error| format!("cannot write {}: {error}", file.name))?;
-    }
-    let typed = module
-        .iter()
-        .find(|file| file.name == TYPED_FILE)
-        .ok_or("the synthetic module has no f0001.tf")?;
-    let mut client = Client::spawn(binary, "info,tofu_lsp::scheduler=debug")?;
-    client.initialize(&dir)?;
-    client.wait_indexed(Duration::from_secs(120))?;
-
-    let uri = file_uri(&dir.join(TYPED_FILE));
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {
-            "uri": uri, "languageId": "opentofu", "version": 1, "text": crate::text_of(typed)
-        }}),
-    )?;
-    client.wait_for_publication(&uri, 1, Duration::from_secs(30))?;
-
+    let mut server = ModuleServer::start(binary, module, "keystroke", SCHEDULER_LOG)?;
+    let (uri, _) = server.open(module, TYPED_FILE)?;
     let mut latencies = Vec::with_capacity(n_keystrokes);
     for keystroke in 0..n_keystrokes {
         let version = i64::try_from(keystroke).unwrap_or(i64::MAX - 2) + 2;
@@ -170,21 +264,172 @@ pub fn lsp_keystroke(
             "contentChanges": [{"range": {"start": position, "end": position}, "text": letter.to_string()}]
         });
         let start = Instant::now();
-        client.notify("textDocument/didChange", params)?;
-        client.wait_for_publication(&uri, version, Duration::from_secs(30))?;
+        server.client.notify("textDocument/didChange", params)?;
+        server
+            .client
+            .wait_for_publication(&uri, version, Duration::from_secs(30))?;
         latencies.push(start.elapsed());
     }
-    let log = client.shutdown();
-    let analysed: Vec<Duration> = log.iter().filter_map(|line| analysis_time(line)).collect();
     // The last analyses are the keystrokes' (before them: indexing, the open).
-    let server_times = analysed
-        .get(analysed.len().saturating_sub(n_keystrokes)..)
-        .unwrap_or_default()
-        .to_vec();
+    let server_times = server.finish(n_keystrokes);
     Ok(Keystrokes {
         latencies,
         server_times,
     })
+}
+
+/// `lsp-flip`: keystrokes in the default of `variable "flip"` (`type =
+/// number`) of the reference variant (`synthetic::with_references`), turning
+/// `"1"` into `"x"` and back, so that every keystroke adds or removes an
+/// `invalid-variable-default` error: each is timed from writing the
+/// didChange to reading the publication of its version, which must carry
+/// the error exactly when the default is `"x"`.
+pub fn lsp_flip(binary: &Path, module: &[InputFile], n_keystrokes: usize) -> Result<Keystrokes> {
+    use crate::synthetic::{FLIP_FILE, FLIP_VALID};
+    let mut server = ModuleServer::start(binary, module, "flip", SCHEDULER_LOG)?;
+    let (uri, text) = server.open(module, FLIP_FILE)?;
+    let at = text
+        .find(FLIP_VALID)
+        .map(|at| at + FLIP_VALID.len() - 2)
+        .ok_or("the flip file has no flip variable")?;
+    let mut latencies = Vec::with_capacity(n_keystrokes);
+    for keystroke in 0..n_keystrokes {
+        let version = i64::try_from(keystroke).unwrap_or(i64::MAX - 2) + 2;
+        let invalid = keystroke % 2 == 0;
+        let params = change(&uri, version, &text, at, 1, if invalid { "x" } else { "1" });
+        let start = Instant::now();
+        server.client.notify("textDocument/didChange", params)?;
+        let published =
+            server
+                .client
+                .wait_for_publication(&uri, version, Duration::from_secs(30))?;
+        latencies.push(start.elapsed());
+        if has_code(&published, "invalid-variable-default") != invalid {
+            return Err(format!(
+                "keystroke {keystroke}: invalid-variable-default {} in the publication",
+                if invalid { "missing" } else { "still" }
+            ));
+        }
+    }
+    let server_times = server.finish(n_keystrokes);
+    Ok(Keystrokes {
+        latencies,
+        server_times,
+    })
+}
+
+/// What `lsp-rename-local` measured.
+pub struct Renames {
+    /// From writing the didChange to reading the edited document's
+    /// publication (open documents are published first).
+    pub to_document: Vec<Duration>,
+    /// From writing it to reading the last of the publications of the files
+    /// whose references the rename undeclared or declared again.
+    pub to_all: Vec<Duration>,
+    pub server_times: Vec<Duration>,
+}
+
+/// `lsp-rename-local`: keystrokes that rename `local.shared` of the
+/// reference variant to `local.shares` and back, so that the 500 files that
+/// read it gain or lose an `undeclared-reference` error each time.
+pub fn lsp_rename_local(
+    binary: &Path,
+    module: &[InputFile],
+    readers: &[String],
+    n_keystrokes: usize,
+) -> Result<Renames> {
+    use crate::synthetic::{SHARED_FILE, SHARED_NAME};
+    let mut server = ModuleServer::start(binary, module, "rename", SCHEDULER_LOG)?;
+    let (uri, text) = server.open(module, SHARED_FILE)?;
+    let at = text
+        .find(&format!("  {SHARED_NAME} ="))
+        .map(|at| at + 2 + SHARED_NAME.len() - 1)
+        .ok_or("the shared file has no shared local")?;
+    let reader_uris: std::collections::HashSet<String> = readers
+        .iter()
+        .map(|name| file_uri(&server.dir.join(name)))
+        .collect();
+    let mut renames = Renames {
+        to_document: Vec::with_capacity(n_keystrokes),
+        to_all: Vec::with_capacity(n_keystrokes),
+        server_times: Vec::new(),
+    };
+    for keystroke in 0..n_keystrokes {
+        let version = i64::try_from(keystroke).unwrap_or(i64::MAX - 2) + 2;
+        let renamed = keystroke % 2 == 0;
+        let params = change(&uri, version, &text, at, 1, if renamed { "s" } else { "d" });
+        let start = Instant::now();
+        server.client.notify("textDocument/didChange", params)?;
+        let deadline = start + Duration::from_secs(60);
+        let mut document = None;
+        let mut seen = std::collections::HashSet::new();
+        while document.is_none() || seen.len() < reader_uris.len() {
+            let Some(message) = server.client.next_notification(deadline)? else {
+                return Err(format!(
+                    "keystroke {keystroke}: {} of {} files published within a minute",
+                    seen.len(),
+                    reader_uris.len()
+                ));
+            };
+            if message.get("method").and_then(serde_json::Value::as_str)
+                != Some("textDocument/publishDiagnostics")
+            {
+                continue;
+            }
+            let params = message.get("params").cloned().unwrap_or_default();
+            let published = params
+                .get("uri")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default();
+            if published == uri
+                && params.get("version").and_then(serde_json::Value::as_i64) == Some(version)
+            {
+                document = Some(start.elapsed());
+            } else if reader_uris.contains(published) {
+                if has_code(&params, "undeclared-reference") != renamed {
+                    return Err(format!(
+                        "keystroke {keystroke}: {published} published {} undeclared-reference",
+                        if renamed { "without" } else { "with" }
+                    ));
+                }
+                seen.insert(published.to_owned());
+            }
+        }
+        renames.to_all.push(start.elapsed());
+        renames.to_document.extend(document);
+    }
+    renames.server_times = server.finish(n_keystrokes);
+    Ok(renames)
+}
+
+/// `lsp-hover`: `n` hover requests at byte `offset` of `name` (opened
+/// first, as an editor does), each timed from writing the request to reading
+/// its answer, which must not be empty.
+pub fn lsp_hover(
+    binary: &Path,
+    module: &[InputFile],
+    name: &str,
+    offset: usize,
+    n: usize,
+) -> Result<Vec<Duration>> {
+    let mut server = ModuleServer::start(binary, module, "hover", "info")?;
+    let (uri, text) = server.open(module, name)?;
+    let params = json!({"textDocument": {"uri": uri}, "position": position(&text, offset)});
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let start = Instant::now();
+        let hover = server.client.request(
+            "textDocument/hover",
+            params.clone(),
+            Duration::from_secs(10),
+        )?;
+        times.push(start.elapsed());
+        if hover.is_null() {
+            return Err(format!("no hover at {name}:{offset}"));
+        }
+    }
+    server.finish(0);
+    Ok(times)
 }
 
 /// What `memory` measured on one run.
@@ -193,7 +438,6 @@ pub struct Indexed {
     pub peak_rss: u64,
     /// From spawning the server to the last initial publication.
     pub index_time: Duration,
-    /// How many files the initial indexing published: those with problems.
     pub n_published: usize,
 }
 

@@ -5,6 +5,12 @@
 //! (2026-11-26), each output indexes the counted resource it reads, which
 //! OpenTofu requires (900 outputs reported "Missing resource instance key"
 //! before).
+//!
+//! [`with_references`] makes the variant the reference cases type into: the
+//! same files, plus a `number` variable whose default a keystroke makes
+//! invalid (`flip`, in [`FLIP_FILE`]) and a local value (`shared`, in
+//! [`SHARED_FILE`]) that 500 resources of other files read, so renaming it
+//! leaves 500 references undeclared.
 
 use tofu_module::InputFile;
 
@@ -74,4 +80,121 @@ pub fn module(n_files: usize, seed: u64) -> Vec<InputFile> {
         files.push(InputFile::text(format!("o{o:03}_override.tf"), text));
     }
     files
+}
+
+/// The file of the variant that declares `variable "flip"`.
+pub const FLIP_FILE: &str = "f0001.tf";
+/// The flip variable's default as the variant has it: a string that converts
+/// to the `number` the variable wants. One keystroke (`1` → `x`) makes it
+/// `"x"`, which does not (`invalid-variable-default`).
+pub const FLIP_VALID: &str = "default = \"1\"";
+pub const FLIP_INVALID: &str = "default = \"x\"";
+/// The file of the variant that declares `local.shared`.
+pub const SHARED_FILE: &str = "f0002.tf";
+/// The local value's name, and the name one keystroke renames it to.
+pub const SHARED_NAME: &str = "shared";
+pub const SHARED_RENAMED: &str = "shares";
+
+/// `files` (a [`module`]) with `variable "flip"` added to [`FLIP_FILE`],
+/// `locals { shared = … }` to [`SHARED_FILE`], and a `Shared =
+/// local.shared` tag in the first resource of the first `uses` other HCL
+/// primary files. Returns the files and the names of those that read
+/// `local.shared`. The module stays valid: nothing new is reported but the
+/// unused-declaration hint nothing needs.
+pub fn with_references(mut files: Vec<InputFile>, uses: usize) -> (Vec<InputFile>, Vec<String>) {
+    let mut readers = Vec::new();
+    for file in &mut files {
+        let tofu_module::FileContent::Text(text) = &file.content else {
+            continue;
+        };
+        let mut text = text.to_string();
+        if file.name == FLIP_FILE {
+            text.push_str(&format!(
+                "\nvariable \"flip\" {{\n  type    = number\n  {FLIP_VALID}\n}}\n"
+            ));
+        }
+        if file.name == SHARED_FILE {
+            text.push_str(&format!(
+                "\nlocals {{\n  {SHARED_NAME} = \"shared-value\"\n}}\n"
+            ));
+        } else if readers.len() < uses
+            && !file.name.ends_with(".json")
+            && !file.name.contains("_override")
+        {
+            let tagged = text.replacen(
+                "    Name = local.local_",
+                &format!("    Shared = local.{SHARED_NAME}\n    Name = local.local_"),
+                1,
+            );
+            if tagged != text {
+                readers.push(file.name.clone());
+                text = tagged;
+            }
+        }
+        file.content = tofu_module::FileContent::Text(text.into());
+    }
+    (files, readers)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_variant_is_valid_and_each_keystroke_changes_what_is_reported() {
+        let (files, readers) = with_references(module(1_000, 42), 500);
+        assert_eq!(files.len(), 1_000);
+        assert_eq!(readers.len(), 500);
+        assert!(!readers.iter().any(|name| name == SHARED_FILE));
+        let config = tofu_module::Config::default();
+        let codes = |files: &[InputFile]| {
+            let analysis =
+                tofu_module::analyze(files, &config, &mut tofu_module::AnalysisCache::new());
+            let mut codes: Vec<(String, String)> = analysis
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == tofu_syntax::Severity::Error)
+                .map(|d| {
+                    let file = analysis
+                        .file(d.subject.file)
+                        .map(|f| f.name.clone())
+                        .unwrap_or_default();
+                    (file, d.code.as_str().to_owned())
+                })
+                .collect();
+            codes.sort();
+            codes
+        };
+        assert_eq!(codes(&files), vec![]);
+
+        let mut flipped = files.clone();
+        replace_in(&mut flipped, FLIP_FILE, FLIP_VALID, FLIP_INVALID);
+        assert_eq!(
+            codes(&flipped),
+            vec![(FLIP_FILE.to_owned(), "invalid-variable-default".to_owned())]
+        );
+
+        let mut renamed = files.clone();
+        replace_in(
+            &mut renamed,
+            SHARED_FILE,
+            &format!("{SHARED_NAME} ="),
+            &format!("{SHARED_RENAMED} ="),
+        );
+        let undeclared = codes(&renamed);
+        assert_eq!(undeclared.len(), 500);
+        assert!(undeclared
+            .iter()
+            .all(|(file, code)| code == "undeclared-reference" && readers.contains(file)));
+    }
+
+    fn replace_in(files: &mut [InputFile], name: &str, from: &str, to: &str) {
+        let file = files.iter_mut().find(|file| file.name == name).unwrap();
+        let tofu_module::FileContent::Text(text) = &file.content else {
+            panic!("{name} is not text");
+        };
+        assert!(text.contains(from));
+        file.content = tofu_module::FileContent::Text(text.replacen(from, to, 1).into());
+    }
 }

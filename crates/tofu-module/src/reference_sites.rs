@@ -48,21 +48,38 @@ pub struct ReferenceSite {
 pub fn reference_sites(module: &MergedModule) -> Vec<ReferenceSite> {
     let mut sites = Vec::new();
     for file_id in module.primary.iter().chain(&module.overrides) {
-        let Some(file) = module.file(*file_id) else {
-            continue;
-        };
-        let Some(source) = &file.source else { continue };
-        let mut reader = SiteReader {
-            module,
-            file: *file_id,
-            text: &file.text,
-            json: file.is_json(),
-            sites: &mut sites,
-        };
-        reader.body(&source.body);
+        read_file(module, *file_id, &mut sites);
     }
     sites.sort_by_key(|site| (site.file, site.range.start));
     sites
+}
+
+/// The references of one loaded file to the module's declarations, in file
+/// order: [`reference_sites`] of that file alone, without reading the
+/// others (what the cursor is on needs only its own file; a module of
+/// 1,000 files costs a thousand times more to read whole).
+pub fn file_reference_sites(module: &MergedModule, file: FileId) -> Vec<ReferenceSite> {
+    let mut sites = Vec::new();
+    if module.primary.contains(&file) || module.overrides.contains(&file) {
+        read_file(module, file, &mut sites);
+    }
+    sites.sort_by_key(|site| site.range.start);
+    sites
+}
+
+fn read_file(module: &MergedModule, file_id: FileId, sites: &mut Vec<ReferenceSite>) {
+    let Some(file) = module.file(file_id) else {
+        return;
+    };
+    let Some(source) = &file.source else { return };
+    let mut reader = SiteReader {
+        module,
+        file: file_id,
+        text: &file.text,
+        json: file.is_json(),
+        sites,
+    };
+    reader.body(&source.body);
 }
 
 struct SiteReader<'a> {
@@ -153,8 +170,17 @@ mod tests {
             .map(|(name, text)| InputFile::text(*name, *text))
             .collect();
         let module = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
-        reference_sites(&module)
-            .iter()
+        let all = reference_sites(&module);
+        // One file's sites are the module's sites in that file.
+        for file in module.primary.iter().chain(&module.overrides) {
+            let mine: Vec<_> = all
+                .iter()
+                .filter(|site| site.file == *file)
+                .cloned()
+                .collect();
+            assert_eq!(file_reference_sites(&module, *file), mine);
+        }
+        all.iter()
             .map(|site| {
                 let file = module.file(site.file).unwrap();
                 format!(
