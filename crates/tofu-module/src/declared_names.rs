@@ -40,6 +40,10 @@ pub(crate) struct Declared {
 pub(crate) struct DeclaredNames {
     pub(crate) variables: Vec<String>,
     pub(crate) locals: Vec<String>,
+    /// The same names, to look one up (a module with hundreds of names reads
+    /// them from every reference).
+    variable_set: HashSet<String>,
+    local_set: HashSet<String>,
     /// Sorted (OpenTofu suggests module names in sorted order).
     pub(crate) modules: Vec<String>,
     pub(crate) objects: HashMap<BlockAddress, Declared>,
@@ -47,6 +51,53 @@ pub(crate) struct DeclaredNames {
     pub(crate) children: HashMap<String, Arc<ModuleInterface>>,
     /// Module calls whose source leads back up the tree.
     pub(crate) loops: HashSet<String>,
+    /// "Did you mean" answers given so far, by list and missing name: a
+    /// misspelt name read in 500 places is compared with every declared name
+    /// once, not 500 times. Names never change under it (a new set of names
+    /// is a new `DeclaredNames`).
+    pub(crate) suggestions: SuggestionCache,
+}
+
+/// Which list of names a suggestion is drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum NameList {
+    Variables,
+    Locals,
+    Modules,
+}
+
+/// See [`DeclaredNames::suggestions`]; equal to any other (a cache).
+#[derive(Debug, Default)]
+pub(crate) struct SuggestionCache(std::sync::Mutex<HashMap<(NameList, String), Option<String>>>);
+
+impl PartialEq for SuggestionCache {
+    fn eq(&self, _: &SuggestionCache) -> bool {
+        true
+    }
+}
+
+impl DeclaredNames {
+    /// The declared name of `list` closest to `given`, as
+    /// [`crate::expr::suggest::did_you_mean`] picks it (memoized).
+    pub(crate) fn suggest(&self, list: NameList, given: &str) -> Option<String> {
+        let key = (list, given.to_owned());
+        if let Ok(cache) = self.suggestions.0.lock() {
+            if let Some(found) = cache.get(&key) {
+                return found.clone();
+            }
+        }
+        let names = match list {
+            NameList::Variables => &self.variables,
+            NameList::Locals => &self.locals,
+            NameList::Modules => &self.modules,
+        };
+        let found = crate::expr::suggest::did_you_mean(given, names.iter().map(String::as_str))
+            .map(str::to_owned);
+        if let Ok(mut cache) = self.suggestions.0.lock() {
+            cache.insert(key, found.clone());
+        }
+        found
+    }
 }
 
 impl DeclaredNames {
@@ -114,7 +165,24 @@ impl DeclaredNames {
             .map(|local| local.name.clone())
             .collect();
         names.modules.sort();
+        names.variable_set = names.variables.iter().cloned().collect();
+        names.local_set = names.locals.iter().cloned().collect();
         names
+    }
+
+    pub(crate) fn has_variable(&self, name: &str) -> bool {
+        self.variable_set.contains(name)
+    }
+
+    pub(crate) fn has_local(&self, name: &str) -> bool {
+        self.local_set.contains(name)
+    }
+
+    /// Module call names are sorted.
+    pub(crate) fn has_module(&self, name: &str) -> bool {
+        self.modules
+            .binary_search_by(|declared| declared.as_str().cmp(name))
+            .is_ok()
     }
 
     /// What changed from `self` to `new`.

@@ -10,8 +10,12 @@ pub(crate) fn did_you_mean_by<T, N: AsRef<str>>(
     candidates: impl IntoIterator<Item = T>,
     name: impl Fn(&T) -> N,
 ) -> Option<T> {
+    let length = given.chars().count();
     candidates
         .into_iter()
+        // The distance is at least the difference in length: most names are
+        // ruled out without computing it.
+        .filter(|candidate| name(candidate).as_ref().chars().count().abs_diff(length) < 3)
         .map(|candidate| (edit_distance(given, name(&candidate).as_ref()), candidate))
         .filter(|(distance, _)| *distance < 3)
         .min_by_key(|(distance, _)| *distance)

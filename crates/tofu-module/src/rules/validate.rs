@@ -27,7 +27,7 @@
 use tofu_syntax::{Code, Diagnostic, Fix, Location, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::declared_names::Repetition;
+use crate::declared_names::{NameList, Repetition};
 use crate::expr::parse_ref::{Reference, Subject};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
@@ -403,7 +403,8 @@ impl Judge<'_, '_> {
             "No module call named {} is declared in the root module.",
             go_quote(name)
         );
-        let suggestion = did_you_mean(name, self.view.module_names().iter().map(String::as_str));
+        let suggestion = self.view.suggest(NameList::Modules, name);
+        let suggestion = suggestion.as_deref();
         let mut diagnostic = Diagnostic::new(
             Code::UndeclaredReference,
             "Reference to undeclared module",
@@ -470,7 +471,8 @@ impl Judge<'_, '_> {
         if self.view.declares_variable(name) {
             return Verdict::Fine;
         }
-        let suggestion = did_you_mean(name, self.view.variable_names().iter().map(String::as_str));
+        let suggestion = self.view.suggest(NameList::Variables, name);
+        let suggestion = suggestion.as_deref();
         let mut diagnostic = undeclared_variable(at, name, suggestion);
         if let Some(fix) = suggestion
             .and_then(|suggestion| rename_fix(self.view, reference, at, "var", name, suggestion))
@@ -484,7 +486,8 @@ impl Judge<'_, '_> {
         if self.view.declares_local(name) {
             return Verdict::Fine;
         }
-        let suggestion = did_you_mean(name, self.view.local_names().iter().map(String::as_str));
+        let suggestion = self.view.suggest(NameList::Locals, name);
+        let suggestion = suggestion.as_deref();
         let mut diagnostic = undeclared_local(at, name, suggestion);
         if let Some(fix) = suggestion
             .and_then(|suggestion| rename_fix(self.view, reference, at, "local", name, suggestion))

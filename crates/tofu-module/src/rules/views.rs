@@ -29,7 +29,7 @@ use tofu_syntax::{Block, FileId};
 
 use crate::address::BlockAddress;
 use crate::declarations::{Declarations, DeclaredModule};
-use crate::declared_names::{Declared, DeclaredNames, NameChanges};
+use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::expr::parse_ref::Subject as RefSubject;
 use crate::input::Config;
@@ -254,7 +254,7 @@ impl<'a> IdentityView<'a> {
         self.name_reads
             .borrow_mut()
             .add(NameRead::Variable(name.to_owned()));
-        self.names.variables.iter().any(|declared| declared == name)
+        self.names.has_variable(name)
     }
 
     /// Whether the module declares the local value `name` (recorded).
@@ -262,7 +262,7 @@ impl<'a> IdentityView<'a> {
         self.name_reads
             .borrow_mut()
             .add(NameRead::Local(name.to_owned()));
-        self.names.locals.iter().any(|declared| declared == name)
+        self.names.has_local(name)
     }
 
     /// Whether the module declares the module call `name` (recorded).
@@ -270,7 +270,7 @@ impl<'a> IdentityView<'a> {
         self.name_reads
             .borrow_mut()
             .add(NameRead::Module(name.to_owned()));
-        self.names.modules.iter().any(|declared| declared == name)
+        self.names.has_module(name)
     }
 
     /// A declared resource or module call, with its repetition and scope
@@ -282,16 +282,18 @@ impl<'a> IdentityView<'a> {
         self.names.objects.get(address)
     }
 
-    /// Every variable name, for a suggestion (recorded as all of them).
-    pub(crate) fn variable_names(&self) -> &'a [String] {
-        self.name_reads.borrow_mut().all_variables = true;
-        &self.names.variables
-    }
-
-    /// Every local value name (likewise).
-    pub(crate) fn local_names(&self) -> &'a [String] {
-        self.name_reads.borrow_mut().all_locals = true;
-        &self.names.locals
+    /// The declared name of `list` closest to `given`, for "Did you mean"
+    /// (recorded as a read of all of them).
+    pub(crate) fn suggest(&self, list: NameList, given: &str) -> Option<String> {
+        {
+            let mut reads = self.name_reads.borrow_mut();
+            match list {
+                NameList::Variables => reads.all_variables = true,
+                NameList::Locals => reads.all_locals = true,
+                NameList::Modules => reads.all_modules = true,
+            }
+        }
+        self.names.suggest(list, given)
     }
 
     /// What the module tree says the directory of module call `name`
@@ -309,12 +311,6 @@ impl<'a> IdentityView<'a> {
             .borrow_mut()
             .add(NameRead::Module(name.to_owned()));
         self.names.loops.contains(name)
-    }
-
-    /// Every module call name, sorted (likewise).
-    pub(crate) fn module_names(&self) -> &'a [String] {
-        self.name_reads.borrow_mut().all_modules = true;
-        &self.names.modules
     }
 }
 
