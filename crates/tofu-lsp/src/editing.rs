@@ -137,6 +137,7 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Variable => CompletionItemKind::VARIABLE,
         tofu_ide::CompletionKind::Local => CompletionItemKind::CONSTANT,
         tofu_ide::CompletionKind::Module => CompletionItemKind::MODULE,
+        tofu_ide::CompletionKind::Output => CompletionItemKind::FIELD,
     }
 }
 
