@@ -207,18 +207,15 @@ impl Analysis {
         self.summaries.get(dir).map(Arc::as_ref)
     }
 
-    /// This analysis with the full analyses of `modules` added where it has
-    /// none for their directory: a request across the module boundary
-    /// gathers those of the called and calling modules
-    /// ([`Analysis::related_dirs`]), which the host may not keep all at
-    /// once, and those of modules it does not hold
-    /// ([`crate::analyze_detached`]).
+    /// This analysis with the full analyses of `modules` in place of what
+    /// it holds for their directories: a request across the module boundary
+    /// gathers those of the called and calling modules, brought up to date
+    /// ([`Analysis::related_dirs`]), which the host may not keep all at once,
+    /// and those of modules it does not hold ([`crate::analyze_detached`]).
     pub fn with_modules(&self, modules: impl IntoIterator<Item = ModuleSnapshot>) -> Analysis {
         let mut all = Arc::clone(&self.modules);
         for module in modules {
-            if !all.contains_key(&module.dir) {
-                Arc::make_mut(&mut all).insert(module.dir.clone(), module);
-            }
+            Arc::make_mut(&mut all).insert(module.dir.clone(), module);
         }
         Analysis {
             modules: all,
