@@ -106,8 +106,20 @@ impl Analysis {
                 "Cannot rename to \"{new_name}\": OpenTofu reserves this variable name for its special meaning inside module blocks."
             ));
         }
+        let declared = declaration_names(analysis, target);
+        if declared.is_empty() {
+            let what = match target {
+                RefTarget::Output(_) => "output",
+                _ => "variable",
+            };
+            return not_possible(format!(
+                "Cannot rename: the module at {} declares no {what} \"{}\".",
+                interface.dir.display(),
+                interface.name()
+            ));
+        }
         let mut edits = Vec::new();
-        for (file, range) in declaration_names(analysis, target) {
+        for (file, range) in declared {
             edits.extend(name_edit(module, file, range, new_name));
         }
         for site in reference_sites(analysis)

@@ -443,10 +443,9 @@ impl Analysis {
 
     /// The module directories besides the file's own whose full analyses a
     /// request at `offset` of `path` reads: the called module's, when the
-    /// position is in a `module` block or on `module.NAME…` (also while
-    /// typing one, read from the text); with
-    /// `with_callers`, also those of every module that calls the module the
-    /// named variable or output belongs to (references and rename). Sorted,
+    /// position is in a `module` block or on `module.NAME…`; with
+    /// `with_callers` (references, rename), also the module the named
+    /// variable or output belongs to and every module that calls it. Sorted,
     /// without the file's own directory.
     pub fn related_dirs(&self, path: &Path, offset: u32, with_callers: bool) -> Vec<PathBuf> {
         let Some((own_dir, _)) = split_path(path) else {
@@ -456,9 +455,8 @@ impl Analysis {
         if let Some(found) = self.find_file(path) {
             let called = self
                 .call_at(&found, offset)
-                .and_then(|call| self.called_dir(&own_dir, &call).map(Path::to_path_buf))
-                .or_else(|| self.completion_call_dir(&found, offset));
-            dirs.extend(called);
+                .and_then(|call| self.called_dir(&own_dir, &call));
+            dirs.extend(called.map(Path::to_path_buf));
         }
         if with_callers {
             if let Some(at) = self.interface_at(path, offset) {
@@ -474,6 +472,22 @@ impl Analysis {
         dirs.dedup();
         dirs.retain(|dir| *dir != own_dir);
         dirs
+    }
+
+    /// [`Analysis::related_dirs`] for completion: the called module's
+    /// directory, also while a `module` block or `module.NAME.` is being
+    /// typed (read from the text, where the analysis may have lost the
+    /// block).
+    pub fn completion_dirs(&self, path: &Path, offset: u32) -> Vec<PathBuf> {
+        let Some(found) = self.find_file(path) else {
+            return Vec::new();
+        };
+        let own_dir = &found.module.dir;
+        let called = self
+            .call_at(&found, offset)
+            .and_then(|call| self.called_dir(own_dir, &call).map(Path::to_path_buf))
+            .or_else(|| self.completion_call_dir(&found, offset));
+        called.into_iter().filter(|dir| dir != own_dir).collect()
     }
 
     /// The module call the position is in: inside a top-level `module`

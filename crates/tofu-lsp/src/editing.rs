@@ -9,7 +9,7 @@ use tofu_ide::RenameRefused;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
-use crate::requests::{guarded, line_map, prepare, prepare_across};
+use crate::requests::{guarded, line_map, prepare, prepare_across, Reach};
 use crate::server::Shared;
 use crate::to_proto::Converter;
 
@@ -108,7 +108,7 @@ pub async fn completion(
         shared,
         &position.text_document.uri,
         position.position,
-        false,
+        Reach::Typing,
     )
     .await
     else {
@@ -178,8 +178,13 @@ pub async fn prepare_rename(
 
 pub async fn rename(shared: &Arc<Shared>, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let position = params.text_document_position;
-    let Some((path, analysis, encoding)) =
-        prepare_across(shared, &position.text_document.uri, position.position, true).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Callers,
+    )
+    .await
     else {
         return Ok(None);
     };

@@ -57,21 +57,37 @@ pub(crate) async fn prepare(
     Some((path, analysis, encoding))
 }
 
+/// What a request reads across the module boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// The called module (hover, definition).
+    Called,
+    /// The called module, also of a block being typed (completion).
+    Typing,
+    /// The module the named variable or output belongs to, and every module
+    /// that calls it (references, rename).
+    Callers,
+}
+
 /// [`prepare`], with the full analyses of the module directories a request
 /// at `position` reads across the module boundary
-/// ([`Analysis::related_dirs`]; with their callers for references and
-/// rename), each brought up to date first.
+/// ([`Analysis::related_dirs`], [`Analysis::completion_dirs`]), each brought
+/// up to date first.
 pub(crate) async fn prepare_across(
     shared: &Arc<Shared>,
     document: &Uri,
     position: Position,
-    with_callers: bool,
+    reach: Reach,
 ) -> Option<(PathBuf, Analysis, PositionEncoding)> {
     let (path, analysis, encoding) = prepare(shared, document).await?;
     let dirs = guarded("related modules", || {
         let map = line_map(&analysis, &path, encoding)?;
         let offset = map.offset(position)?;
-        Some(analysis.related_dirs(&path, offset, with_callers))
+        Some(match reach {
+            Reach::Called => analysis.related_dirs(&path, offset, false),
+            Reach::Typing => analysis.completion_dirs(&path, offset),
+            Reach::Callers => analysis.related_dirs(&path, offset, true),
+        })
     })
     .ok()
     .flatten()
@@ -150,7 +166,7 @@ pub async fn hover(shared: &Arc<Shared>, params: HoverParams) -> Result<Option<H
         shared,
         &position.text_document.uri,
         position.position,
-        false,
+        Reach::Called,
     )
     .await
     else {
@@ -179,7 +195,7 @@ pub async fn goto_definition(
         shared,
         &position.text_document.uri,
         position.position,
-        false,
+        Reach::Called,
     )
     .await
     else {
@@ -202,8 +218,13 @@ pub async fn references(
     params: ReferenceParams,
 ) -> Result<Option<Vec<Location>>> {
     let position = params.text_document_position;
-    let Some((path, analysis, encoding)) =
-        prepare_across(shared, &position.text_document.uri, position.position, true).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Callers,
+    )
+    .await
     else {
         return Ok(None);
     };

@@ -340,6 +340,14 @@ fn rename_refuses_names_a_call_already_sets_or_opentofu_reserves() {
     );
     let refused = rename(&tags, "name").unwrap_err();
     assert!(refused.contains("already declares var.name"), "{refused}");
+    // An argument the called module does not declare is not renamed in
+    // every caller.
+    let extra = with_cursor(TREE, "examples/simple/main.tf", "extra");
+    let refused = rename(&extra, "more").unwrap_err();
+    assert!(
+        refused.contains("/ws/mod/modules/net declares no variable \"extra\""),
+        "{refused}"
+    );
 }
 
 #[test]
@@ -428,6 +436,24 @@ fn related_dirs_name_what_a_request_reads_across_the_boundary() {
         dirs(&with_cursor(TREE, "examples/simple/main.tf", "cidr"), true),
         ["mod", "mod/examples/json", "mod/modules/net"]
     );
+    // While typing, the block is lost to a syntax error: completion reads
+    // the call from the text.
+    let completing = |text: &str| -> Vec<String> {
+        let (analysis, path, offset) = fixture(text);
+        analysis
+            .completion_dirs(&path, offset)
+            .iter()
+            .map(|dir| dir.strip_prefix("/ws").unwrap().display().to_string())
+            .collect()
+    };
+    let typing = format!(
+        "{TREE}//- calls.tf\nmodule \"other\" {{\n  source = \"./modules/net\"\n  ci$0\n}}\n"
+    );
+    assert!(dirs(&typing, false).is_empty());
+    assert_eq!(completing(&typing), ["mod/modules/net"]);
+    let typing = format!("{TREE}//- more.tf\nlocals {{\n  x = module.net.$0\n}}\n");
+    assert_eq!(completing(&typing), ["mod/modules/net"]);
+    assert!(completing(&with_cursor(TREE, "main.tf", "output")).is_empty());
 }
 
 /// A registry call after `tofu init`: the manifest gives its directory,
