@@ -845,6 +845,66 @@ mod tests {
         assert!(!host.is_stale(Path::new("/w")));
     }
 
+    /// `tofu init`'s module manifest is an input of the directory above
+    /// `.terraform`: from a single file change or with the directory's
+    /// files, never analysed, gone when the file or the directory goes.
+    #[test]
+    fn the_module_manifest_is_an_input_of_its_directory() {
+        let manifest =
+            r#"{"Modules":[{"Key":"vpc","Source":"x/vpc/aws","Dir":".terraform/modules/vpc"}]}"#;
+        let root = PathBuf::from("/w/root");
+        let installed = |host: &AnalysisHost| {
+            host.snapshot()
+                .summary(&root)
+                .map(|summary| summary.installed().to_vec())
+                .unwrap_or_default()
+        };
+        let vpc = || vec![("vpc".to_owned(), ".terraform/modules/vpc".to_owned())];
+        let main = InputFile::text("main.tf", "module \"vpc\" {\n  source = \"x/vpc/aws\"\n}\n");
+        let mut host = AnalysisHost::new(Config::default());
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![main.clone(), InputFile::text(MODULE_MANIFEST, manifest)],
+        });
+        host.analyze_now(&root);
+        assert_eq!(installed(&host), vpc());
+        let analysis = host.snapshot();
+        assert_eq!(analysis.module(&root).unwrap().analysis.files.len(), 1);
+        assert_eq!(
+            analysis.called_dir(&root, "vpc"),
+            Some(Path::new("/w/root/.terraform/modules/vpc"))
+        );
+        let path = root.join(MODULE_MANIFEST);
+        assert_eq!(
+            split_input_path(&path),
+            Some((root.clone(), MODULE_MANIFEST.to_owned()))
+        );
+        let stale = host.apply_change(Change::DiskFileRemoved { path: path.clone() });
+        assert_eq!(stale, std::slice::from_ref(&root));
+        host.analyze_now(&root);
+        assert!(installed(&host).is_empty());
+        host.apply_change(Change::DiskFile {
+            path,
+            content: text(manifest),
+        });
+        host.analyze_now(&root);
+        assert_eq!(installed(&host), vpc());
+        // Read again without it: gone.
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![main],
+        });
+        host.analyze_now(&root);
+        assert!(installed(&host).is_empty());
+        // An editor buffer never stands for it.
+        let buffer = Change::BufferChanged {
+            path: root.join(MODULE_MANIFEST),
+            text: Arc::from(manifest),
+            version: 1,
+        };
+        assert!(host.apply_change(buffer).is_empty());
+    }
+
     #[test]
     fn removing_a_directory_empties_every_module_below_it() {
         let mut host = AnalysisHost::new(Config::default());
