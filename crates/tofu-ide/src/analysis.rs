@@ -202,6 +202,33 @@ impl Analysis {
         self.summaries.values().map(Arc::as_ref)
     }
 
+    /// The summary of `dir`, when it was analysed.
+    pub(crate) fn summary(&self, dir: &Path) -> Option<&ModuleSummary> {
+        self.summaries.get(dir).map(Arc::as_ref)
+    }
+
+    /// This analysis with the full analyses of `modules` in place of what
+    /// it holds for their directories: a request across the module boundary
+    /// gathers those of the called and calling modules, brought up to date
+    /// ([`Analysis::related_dirs`]), which the host may not keep all at once,
+    /// and those of modules it does not hold ([`crate::analyze_detached`]).
+    pub fn with_modules(&self, modules: impl IntoIterator<Item = ModuleSnapshot>) -> Analysis {
+        let mut all = Arc::clone(&self.modules);
+        for module in modules {
+            Arc::make_mut(&mut all).insert(module.dir.clone(), module);
+        }
+        Analysis {
+            modules: all,
+            summaries: Arc::clone(&self.summaries),
+        }
+    }
+
+    /// True when `dir` is a module directory of the host (it has a summary),
+    /// not one analysed for a single request.
+    pub fn holds_dir(&self, dir: &Path) -> bool {
+        self.summaries.contains_key(dir)
+    }
+
     /// The diagnostics of one file, as [`Analysis::module_diagnostics`] gives them.
     pub fn file_diagnostics(&self, path: &Path) -> Option<FileDiagnostics> {
         let (dir, _) = split_path(path)?;

@@ -9,6 +9,12 @@
 //!   block types the override does not set yet, with the base value as detail.
 //! - Inside any block: the arguments and nested blocks OpenTofu itself
 //!   defines for its type (`count`, `for_each`, `lifecycle`, …) not set yet.
+//! - Across the module boundary: inside a `module` block whose directory is
+//!   known, the called module's variables the call does not set yet
+//!   (required ones first, marked), with their default, type and
+//!   description; after `module.NAME.`, the called module's outputs.
+//! - At the start of a line of a `.tfvars` file: the module's variables the
+//!   file does not set yet.
 //!
 //! Provider schemas are deliberately absent: tofu-ls completes resource
 //! arguments from them; this completes what only the module knows.
@@ -16,7 +22,7 @@
 use std::path::Path;
 
 use tofu_module::schema::top_level;
-use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleAnalysis};
+use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleAnalysis, ModuleFile};
 use tofu_syntax::{Block, TextRange};
 
 use crate::analysis::Analysis;
@@ -43,6 +49,8 @@ pub enum CompletionKind {
     Variable,
     Local,
     Module,
+    /// An output of a called module (after `module.NAME.`).
+    Output,
 }
 
 /// The longest detail shown for a value before it is cut with `…`.
@@ -58,74 +66,301 @@ impl Analysis {
         let Some(file) = found.file() else {
             return Vec::new();
         };
+        if file.role == FileRole::Values {
+            return values_completions(analysis, file, offset);
+        }
         if !file.role.is_loaded() {
             return Vec::new();
         }
+        let dir = &found.module.dir;
         let text = &file.text;
         let before = text.get(..offset as usize).unwrap_or_default();
         let line_before = before.rsplit('\n').next().unwrap_or_default();
+        if let Some((call, replace)) = output_call_before(line_before, offset) {
+            let called = self.called_dir(dir, &call);
+            return match called.and_then(|called| self.module(called)) {
+                Some(child) => output_items(&child.analysis, replace),
+                None => Vec::new(),
+            };
+        }
         if let Some(items) = reference_completions(analysis, line_before, offset) {
             return items;
         }
-        let word_len = line_before
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-            .map(char::len_utf8)
-            .sum::<usize>();
-        let before_word = line_before
-            .get(..line_before.len() - word_len)
-            .unwrap_or_default();
-        if !before_word.trim().is_empty() || file.is_json() {
-            // Only a word at the start of a line names an argument or a block.
-            return Vec::new();
-        }
-        let replace = TextRange::from_usize(offset as usize - word_len, offset as usize);
-        // A half-typed word (`de` where `default = …` will be) is a syntax
-        // error that loses its block, so the blocks are read from the text
-        // with that word blanked out (same offsets).
-        let blanked: String = text
-            .char_indices()
-            .map(|(i, c)| {
-                if replace.contains(tofu_syntax::text::to_u32(i)) && c != '\n' {
-                    ' '
-                } else {
-                    c
+        let Some((block, replace)) = word_in_block(file, offset) else {
+            return match (enclosing_line_start(file, offset), file.role) {
+                (Some(replace), FileRole::Override) => {
+                    override_headers(analysis, found.id, replace)
                 }
-            })
-            .collect();
-        let parsed = tofu_syntax::parse(&file.name, &blanked);
-        let enclosing = parsed
+                _ => Vec::new(),
+            };
+        };
+        let inside_body = block.body.open.is_some_and(|open| open.end <= offset)
+            && block.body.close.is_none_or(|close| offset <= close.start);
+        let in_nested = block
             .body
             .blocks
             .iter()
-            .find(|block| block.range.contains(offset));
-        match enclosing {
-            None if file.role == FileRole::Override => {
-                override_headers(analysis, found.id, replace)
-            }
-            None => Vec::new(),
-            Some(block) => {
-                let inside_body = block.body.open.is_some_and(|open| open.end <= offset)
-                    && block.body.close.is_none_or(|close| offset <= close.start);
-                let in_nested = block
-                    .body
-                    .blocks
-                    .iter()
-                    .any(|nested| nested.range.contains(offset));
-                if !inside_body || in_nested {
-                    return Vec::new();
-                }
-                let mut items = Vec::new();
-                let base = address_of(block).and_then(|address| analysis.effective.get(&address));
-                if let (FileRole::Override, Some(base)) = (file.role, base) {
-                    items.extend(base_arguments(analysis, base, block, replace));
-                }
-                items.extend(meta_argument_items(block, &items, replace));
-                items
+            .any(|nested| nested.range.contains(offset));
+        if !inside_body || in_nested {
+            return Vec::new();
+        }
+        let mut items = Vec::new();
+        let address = address_of(&block);
+        let base = address
+            .as_ref()
+            .and_then(|address| analysis.effective.get(address));
+        if let (FileRole::Override, Some(base)) = (file.role, base) {
+            items.extend(base_arguments(analysis, base, &block, replace));
+        }
+        if let Some(BlockAddress::Module(_)) = &address {
+            let child = self
+                .block_call_dir(dir, &block)
+                .and_then(|called| self.module(&called));
+            if let Some(child) = child {
+                items.extend(call_arguments(&child.analysis, base, &block, replace));
             }
         }
+        items.extend(meta_argument_items(&block, &items, replace));
+        items
     }
+
+    /// The called directory a completion at `offset` of `found` reads: the
+    /// call of the `module` block the cursor is in, or of `module.NAME.`
+    /// before it (read from the text: while typing, the analysis may have
+    /// lost the block).
+    pub(crate) fn completion_call_dir(
+        &self,
+        found: &crate::analysis::FileInModule<'_>,
+        offset: u32,
+    ) -> Option<std::path::PathBuf> {
+        let file = found.file()?;
+        if !file.role.is_loaded() {
+            return None;
+        }
+        let dir = &found.module.dir;
+        let before = file.text.get(..offset as usize).unwrap_or_default();
+        let line_before = before.rsplit('\n').next().unwrap_or_default();
+        if let Some((call, _)) = output_call_before(line_before, offset) {
+            return self.called_dir(dir, &call).map(Path::to_path_buf);
+        }
+        let (block, _) = word_in_block(file, offset)?;
+        match address_of(&block)? {
+            BlockAddress::Module(_) => self.block_call_dir(dir, &block),
+            _ => None,
+        }
+    }
+}
+
+/// The length of the word (letters, digits, `_`, `-`) that ends `text`.
+fn word_len(text: &str) -> usize {
+    text.chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .map(char::len_utf8)
+        .sum()
+}
+
+/// The range of a partial word at `offset` that stands alone at the start of
+/// its line (where an argument or block name goes), in a native file.
+fn enclosing_line_start(file: &ModuleFile, offset: u32) -> Option<TextRange> {
+    if file.is_json() {
+        return None;
+    }
+    let before = file.text.get(..offset as usize)?;
+    let line_before = before.rsplit('\n').next().unwrap_or_default();
+    let word = word_len(line_before);
+    let before_word = line_before.get(..line_before.len() - word)?;
+    if !before_word.trim().is_empty() {
+        return None;
+    }
+    Some(TextRange::from_usize(
+        offset as usize - word,
+        offset as usize,
+    ))
+}
+
+/// The file parsed with the partial word at `offset` blanked out (same
+/// offsets): a half-typed word (`de` where `default = …` will be) is a
+/// syntax error that loses its block.
+fn blanked_parse(file: &ModuleFile, replace: TextRange) -> tofu_syntax::SourceFile {
+    let blanked: String = file
+        .text
+        .char_indices()
+        .map(|(i, c)| {
+            if replace.contains(tofu_syntax::text::to_u32(i)) && c != '\n' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    tofu_syntax::parse(&file.name, &blanked)
+}
+
+/// The top-level block around a partial word at the start of a line, and
+/// the word's range.
+fn word_in_block(file: &ModuleFile, offset: u32) -> Option<(Block, TextRange)> {
+    let replace = enclosing_line_start(file, offset)?;
+    let parsed = blanked_parse(file, replace);
+    let block = parsed
+        .body
+        .blocks
+        .into_iter()
+        .find(|block| block.range.contains(offset))?;
+    Some((block, replace))
+}
+
+/// `module.NAME.` (or `module.NAME[KEY].`) then a partial name: the call and
+/// the partial name's range.
+fn output_call_before(line_before: &str, offset: u32) -> Option<(String, TextRange)> {
+    let partial = word_len(line_before);
+    let before_partial = line_before.get(..line_before.len() - partial)?;
+    let mut rest = before_partial.strip_suffix('.')?;
+    if let Some(before_key) = rest.strip_suffix(']') {
+        rest = before_key.get(..before_key.rfind('[')?)?;
+    }
+    let name_len = word_len(rest);
+    let call = rest.get(rest.len() - name_len..)?;
+    let before_call = rest.get(..rest.len() - name_len)?.strip_suffix("module.")?;
+    let starts_reference = !before_call
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-');
+    (!call.is_empty() && starts_reference).then(|| {
+        (
+            call.to_owned(),
+            TextRange::from_usize(offset as usize - partial, offset as usize),
+        )
+    })
+}
+
+/// A called module's outputs, with their value and description.
+fn output_items(child: &ModuleAnalysis, replace: TextRange) -> Vec<CompletionItem> {
+    child
+        .effective
+        .blocks
+        .iter()
+        .filter_map(|block| {
+            let BlockAddress::Output(name) = &block.address else {
+                return None;
+            };
+            let mut parts = Vec::new();
+            parts.extend(attribute_value(child, block, "value").map(|v| format!("value = {v}")));
+            parts.extend(description(child, block));
+            Some(CompletionItem {
+                label: name.clone(),
+                kind: CompletionKind::Output,
+                detail: (!parts.is_empty()).then(|| parts.join("; ")),
+                insert_text: name.clone(),
+                replace,
+            })
+        })
+        .collect()
+}
+
+/// A called module's variables that neither this `module` block nor the
+/// call's effective block (`call`, with what other files set) sets yet:
+/// required ones (no default) first, each group in declaration order.
+fn call_arguments(
+    child: &ModuleAnalysis,
+    call: Option<&EffectiveBlock>,
+    block: &Block,
+    replace: TextRange,
+) -> Vec<CompletionItem> {
+    let set = |name: &str| {
+        block.body.attribute(name).is_some()
+            || call.is_some_and(|call| call.body.attribute(name).is_some())
+    };
+    let mut items: Vec<(bool, CompletionItem)> = child
+        .effective
+        .blocks
+        .iter()
+        .filter_map(|variable| {
+            let BlockAddress::Variable(name) = &variable.address else {
+                return None;
+            };
+            if set(name) {
+                return None;
+            }
+            let required = variable.body.attribute("default").is_none();
+            Some((
+                !required,
+                CompletionItem {
+                    label: name.clone(),
+                    kind: CompletionKind::Argument,
+                    detail: Some(variable_detail(child, variable)),
+                    insert_text: format!("{name} = "),
+                    replace,
+                },
+            ))
+        })
+        .collect();
+    items.sort_by_key(|(optional, _)| *optional);
+    items.into_iter().map(|(_, item)| item).collect()
+}
+
+/// At the start of a line of a `.tfvars` file (not inside a value): the
+/// module's variables the file does not set yet.
+fn values_completions(
+    analysis: &ModuleAnalysis,
+    file: &ModuleFile,
+    offset: u32,
+) -> Vec<CompletionItem> {
+    let Some(replace) = enclosing_line_start(file, offset) else {
+        return Vec::new();
+    };
+    let parsed = blanked_parse(file, replace);
+    let attributes = &parsed.body.attributes;
+    if attributes.iter().any(|attr| attr.range.contains(offset)) {
+        return Vec::new();
+    }
+    analysis
+        .effective
+        .blocks
+        .iter()
+        .filter_map(|variable| {
+            let BlockAddress::Variable(name) = &variable.address else {
+                return None;
+            };
+            if attributes.iter().any(|attr| &attr.name == name) {
+                return None;
+            }
+            Some(CompletionItem {
+                label: name.clone(),
+                kind: CompletionKind::Variable,
+                detail: Some(variable_detail(analysis, variable)),
+                insert_text: format!("{name} = "),
+                replace,
+            })
+        })
+        .collect()
+}
+
+/// How completion describes a variable: `required` or its default, its
+/// type, its description (`required; type = string; The VPC's CIDR block.`).
+fn variable_detail(analysis: &ModuleAnalysis, variable: &EffectiveBlock) -> String {
+    let mut parts = vec![match attribute_value(analysis, variable, "default") {
+        Some(default) => format!("default = {default}"),
+        None => "required".to_owned(),
+    }];
+    parts.extend(attribute_value(analysis, variable, "type").map(|t| format!("type = {t}")));
+    parts.extend(description(analysis, variable));
+    parts.join("; ")
+}
+
+/// The longest description shown in a completion's detail.
+const MAX_DESCRIPTION_CHARS: usize = 100;
+
+/// A block's `description`: the string's content, or the expression as
+/// written, on one line.
+fn description(analysis: &ModuleAnalysis, block: &EffectiveBlock) -> Option<String> {
+    let attr = block.body.attribute("description")?;
+    let file = analysis.file(attr.origin.file)?;
+    let text = match file.attribute_at(attr.origin.range).map(|a| &a.expr.kind) {
+        Some(tofu_syntax::ExprKind::String(value)) => value.clone(),
+        _ => attr.value.slice(&file.text).to_owned(),
+    };
+    Some(crate::analysis::one_line(&text, MAX_DESCRIPTION_CHARS))
 }
 
 /// `var.`, `local.` and `module.` followed by a partial name.

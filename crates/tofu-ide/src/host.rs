@@ -12,16 +12,23 @@
 //! directory that was removed and came back.
 //!
 //! The host does no IO: callers read the disk (through `tofu-vfs`) and hand the
-//! contents in. Files without a configuration extension are never inputs.
+//! contents in. Files without a configuration extension are never inputs,
+//! except the directory's module manifest (`.terraform/modules/modules.json`,
+//! [`MODULE_MANIFEST`]), which `tofu init` writes: it is kept beside the
+//! files, is not analysed, and only says which directories the directory's
+//! registry and remote module calls read (the summary's calls).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::is_module_file;
-use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
+use tofu_module::{
+    analyze, analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis,
+};
 
 use crate::analysis::Analysis;
+use crate::module_calls::{manifest_dirs, resolve_source, MODULE_MANIFEST};
 use crate::module_tree::{callers_of, is_called, tree_of, Summaries};
 use crate::summary::ModuleSummary;
 
@@ -53,6 +60,8 @@ pub enum Change {
 struct ModuleInputs {
     disk: BTreeMap<String, FileContent>,
     buffers: BTreeMap<String, Buffer>,
+    /// The directory's `.terraform/modules/modules.json`, as read from disk.
+    manifest: Option<FileContent>,
     /// Bumped (from the host's counter) on every change to this directory.
     generation: u64,
     /// `None` while a job holds it.
@@ -97,6 +106,7 @@ pub struct AnalysisJob {
     generation: u64,
     inputs: Vec<InputFile>,
     buffer_versions: BTreeMap<String, i32>,
+    manifest: Option<Arc<str>>,
     config: Config,
     cache: AnalysisCache,
     /// Every directory's summary when the job started: the module tree is
@@ -143,15 +153,12 @@ impl AnalysisJob {
             .unwrap_or_default();
         let tree = tree_of(&self.dir, before, &self.summaries);
         let mut analysis = analyze_in_tree(&self.inputs, &self.config, &tree, &mut self.cache);
-        let now: Vec<(String, Option<PathBuf>)> = analysis
-            .module_sources()
-            .into_iter()
-            .map(|source| {
-                let called = tofu_module::tree::local_source_path(&source)
-                    .map(|relative| crate::summary::normalize(&self.dir.join(relative)));
-                (source, called)
-            })
-            .collect();
+        let installed = self
+            .manifest
+            .as_deref()
+            .map(manifest_dirs)
+            .unwrap_or_default();
+        let now = module_sources(&analysis, &self.dir, &installed);
         if now.as_slice() != before {
             let tree_now = tree_of(&self.dir, &now, &self.summaries);
             if tree_now != tree {
@@ -166,7 +173,7 @@ impl AnalysisJob {
         };
         let called = is_called(&snapshot.dir, &self.summaries);
         FinishedAnalysis {
-            summary: Arc::new(ModuleSummary::new(&snapshot, called)),
+            summary: Arc::new(ModuleSummary::new(&snapshot, &installed, called)),
             snapshot,
             cache: self.cache,
         }
@@ -249,29 +256,43 @@ impl AnalysisHost {
     pub fn apply_change(&mut self, change: Change) -> Vec<PathBuf> {
         match change {
             Change::DiskFile { path, content } => {
-                let Some((dir, name)) = config_file(&path) else {
+                let Some((dir, name)) = split_input_path(&path) else {
                     return Vec::new();
                 };
-                self.touch(&dir).disk.insert(name, content);
+                let inputs = self.touch(&dir);
+                if name == MODULE_MANIFEST {
+                    inputs.manifest = Some(content);
+                } else {
+                    inputs.disk.insert(name, content);
+                }
                 vec![dir]
             }
             Change::DiskFileRemoved { path } => {
-                let Some((dir, name)) = config_file(&path) else {
+                let Some((dir, name)) = split_input_path(&path) else {
                     return Vec::new();
                 };
                 if !self.modules.contains_key(&dir) {
                     return Vec::new();
                 }
-                self.touch(&dir).disk.remove(&name);
+                let inputs = self.touch(&dir);
+                if name == MODULE_MANIFEST {
+                    inputs.manifest = None;
+                } else {
+                    inputs.disk.remove(&name);
+                }
                 vec![dir]
             }
             Change::DiskDir { dir, files } => {
                 let inputs = self.touch(&dir);
-                inputs.disk = files
-                    .into_iter()
-                    .filter(|file| is_module_file(&file.name))
-                    .map(|file| (file.name, file.content))
-                    .collect();
+                inputs.manifest = None;
+                inputs.disk.clear();
+                for file in files {
+                    if file.name == MODULE_MANIFEST {
+                        inputs.manifest = Some(file.content);
+                    } else if is_module_file(&file.name) {
+                        inputs.disk.insert(file.name, file.content);
+                    }
+                }
                 vec![dir]
             }
             Change::DiskDirRemoved { dir } => {
@@ -282,7 +303,9 @@ impl AnalysisHost {
                     .cloned()
                     .collect();
                 for known in &affected {
-                    self.touch(known).disk.clear();
+                    let inputs = self.touch(known);
+                    inputs.disk.clear();
+                    inputs.manifest = None;
                 }
                 affected
             }
@@ -388,11 +411,16 @@ impl AnalysisHost {
             .map(|(name, buffer)| (name.clone(), buffer.version))
             .collect();
         let job_inputs = files.into_values().collect();
+        let manifest = match &inputs.manifest {
+            Some(FileContent::Text(text)) => Some(Arc::clone(text)),
+            _ => None,
+        };
         Some(AnalysisJob {
             dir: dir.to_path_buf(),
             generation: inputs.generation,
             inputs: job_inputs,
             buffer_versions,
+            manifest,
             config,
             cache: inputs.cache.take().unwrap_or_default(),
             summaries: Arc::clone(&self.summaries),
@@ -591,10 +619,67 @@ impl AnalysisHost {
     }
 }
 
-/// The directory and name of a configuration file path; `None` for any other path.
+/// The module directory and the input name of a path: a configuration or
+/// variable definitions file's directory and name, or for a module manifest
+/// (`DIR/.terraform/modules/modules.json`) `DIR` and [`MODULE_MANIFEST`];
+/// `None` for any other path.
+pub fn split_input_path(path: &Path) -> Option<(PathBuf, String)> {
+    let manifest = Path::new(MODULE_MANIFEST);
+    if path.ends_with(manifest) {
+        let mut dir = path.to_path_buf();
+        for _ in manifest.components() {
+            dir.pop();
+        }
+        return Some((dir, MODULE_MANIFEST.to_owned()));
+    }
+    let (dir, name) = split_path(path)?;
+    is_module_file(&name).then_some((dir, name))
+}
+
+/// The `source` of each module call of `analysis` written as a plain
+/// string, with the directory it names: a local path's, or the one the
+/// module manifest lists for the call (`installed`).
+pub(crate) fn module_sources(
+    analysis: &ModuleAnalysis,
+    dir: &Path,
+    installed: &[(String, String)],
+) -> Vec<(String, Option<PathBuf>)> {
+    let mut sources: Vec<(String, Option<PathBuf>)> = analysis
+        .module_calls()
+        .into_iter()
+        .map(|(name, source)| {
+            let called = resolve_source(dir, &name, &source, installed);
+            (source, called)
+        })
+        .collect();
+    sources.sort();
+    sources.dedup();
+    sources
+}
+
+/// The directory and name of a configuration or variable definitions file
+/// path (what an editor buffer may stand for); `None` for any other path.
 fn config_file(path: &Path) -> Option<(PathBuf, String)> {
     let (dir, name) = split_path(path)?;
     is_module_file(&name).then_some((dir, name))
+}
+
+/// Analyses a module directory the host does not hold (outside the
+/// workspace, or installed by `tofu init` under `.terraform`), for one
+/// request: the result is not stored, and has no summary.
+pub fn analyze_detached(dir: PathBuf, files: &[InputFile], config: &Config) -> ModuleSnapshot {
+    let files: Vec<InputFile> = files
+        .iter()
+        .filter(|file| is_module_file(&file.name))
+        .cloned()
+        .collect();
+    let analysis = analyze(&files, config, &mut AnalysisCache::new());
+    ModuleSnapshot {
+        dir,
+        generation: 0,
+        analysis: Arc::new(analysis),
+        buffer_versions: BTreeMap::new(),
+    }
 }
 
 #[cfg(test)]
@@ -738,7 +823,7 @@ mod tests {
             host.keep_full_analyses(keep);
         }
         for (dir, main) in [
-            ("/w/root", "module \"net\" {\n  source = \"../net\"\n}\nvariable \"a\" {}\nvariable \"a\" {}\n"),
+            ("/w/root", "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\nvariable \"a\" {}\nvariable \"a\" {}\n"),
             ("/w/net", "variable \"cidr\" {}\noutput \"id\" { value = var.cidr }\nlocals { n = 1 }\n"),
             ("/w/app", "resource \"aws_instance\" \"web\" {\n  depends_on = oops\n}\n"),
         ] {
@@ -780,20 +865,40 @@ mod tests {
         assert_eq!(kept.workspace_symbols(""), all.workspace_symbols(""));
         assert_eq!(all.workspace_symbols("").len(), 6);
         // The caller is found through its summary: renaming the called
-        // module's variable is refused on both hosts.
+        // module's variable renames the caller's argument too, once the
+        // caller's full analysis is at hand; without it, nothing is renamed.
         host.analyze_now(&dirs[1]);
         let net = host.snapshot();
         assert!(net.module(&dirs[1]).is_some());
         assert!(net.module(&dirs[0]).is_none());
         let offset = "variable \"".len() as u32;
         let main = Path::new("/w/net/main.tf");
+        assert_eq!(net.related_dirs(main, offset, true), [dirs[0].clone()]);
         let refused = net.rename(main, offset, "block").unwrap_err();
-        assert_eq!(refused, all.rename(main, offset, "block").unwrap_err());
         assert!(
             refused
                 .message()
-                .contains("module \"net\" in /w/root/main.tf"),
+                .contains("module \"net\" in /w/root/main.tf calls this module, and its analysis is not available"),
             "{refused}"
+        );
+        let everywhere = all.rename(main, offset, "block").unwrap();
+        let touched: Vec<String> = everywhere
+            .iter()
+            .map(|edit| format!("{} {}", edit.location.path.display(), edit.new_text))
+            .collect();
+        assert_eq!(
+            touched,
+            [
+                "/w/net/main.tf \"block\"",
+                "/w/net/main.tf block",
+                "/w/root/main.tf block"
+            ]
+        );
+        let root_module = all.module(&dirs[0]).cloned().unwrap();
+        assert_eq!(
+            net.with_modules([root_module])
+                .rename(main, offset, "block"),
+            Ok(everywhere)
         );
         // Analysing `net` again brought back its full analysis; `app`, the
         // least recently used, lost its own and its parse cache.
@@ -862,6 +967,66 @@ mod tests {
         assert!(host.finish_analysis(new_job.run()));
         assert!(!host.finish_analysis(old_job.run()));
         assert!(!host.is_stale(Path::new("/w")));
+    }
+
+    /// `tofu init`'s module manifest is an input of the directory above
+    /// `.terraform`: from a single file change or with the directory's
+    /// files, never analysed, gone when the file or the directory goes.
+    #[test]
+    fn the_module_manifest_is_an_input_of_its_directory() {
+        let manifest =
+            r#"{"Modules":[{"Key":"vpc","Source":"x/vpc/aws","Dir":".terraform/modules/vpc"}]}"#;
+        let root = PathBuf::from("/w/root");
+        let installed = |host: &AnalysisHost| {
+            host.snapshot()
+                .summary(&root)
+                .map(|summary| summary.installed().to_vec())
+                .unwrap_or_default()
+        };
+        let vpc = || vec![("vpc".to_owned(), ".terraform/modules/vpc".to_owned())];
+        let main = InputFile::text("main.tf", "module \"vpc\" {\n  source = \"x/vpc/aws\"\n}\n");
+        let mut host = AnalysisHost::new(Config::default());
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![main.clone(), InputFile::text(MODULE_MANIFEST, manifest)],
+        });
+        host.analyze_now(&root);
+        assert_eq!(installed(&host), vpc());
+        let analysis = host.snapshot();
+        assert_eq!(analysis.module(&root).unwrap().analysis.files.len(), 1);
+        assert_eq!(
+            analysis.called_dir(&root, "vpc"),
+            Some(Path::new("/w/root/.terraform/modules/vpc"))
+        );
+        let path = root.join(MODULE_MANIFEST);
+        assert_eq!(
+            split_input_path(&path),
+            Some((root.clone(), MODULE_MANIFEST.to_owned()))
+        );
+        let stale = host.apply_change(Change::DiskFileRemoved { path: path.clone() });
+        assert_eq!(stale, std::slice::from_ref(&root));
+        host.analyze_now(&root);
+        assert!(installed(&host).is_empty());
+        host.apply_change(Change::DiskFile {
+            path,
+            content: text(manifest),
+        });
+        host.analyze_now(&root);
+        assert_eq!(installed(&host), vpc());
+        // Read again without it: gone.
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![main],
+        });
+        host.analyze_now(&root);
+        assert!(installed(&host).is_empty());
+        // An editor buffer never stands for it.
+        let buffer = Change::BufferChanged {
+            path: root.join(MODULE_MANIFEST),
+            text: Arc::from(manifest),
+            version: 1,
+        };
+        assert!(host.apply_change(buffer).is_empty());
     }
 
     #[test]

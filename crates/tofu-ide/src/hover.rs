@@ -8,8 +8,15 @@
 //! override files, a duplicate or dropped declaration) is shown as written,
 //! with a line saying what OpenTofu does with it. Files OpenTofu does not read
 //! get no hover.
+//!
+//! Across the module boundary: on an argument of a `module` block, the called
+//! module's effective variable (then what became of the argument); on
+//! `module.NAME.OUTPUT`, its effective output; each with the place it is
+//! declared, relative to the caller. On a name in a `.tfvars` file, the
+//! variable it sets.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use tofu_module::reference_sites::{RefTarget, ReferenceSite};
 use tofu_module::schema::{top_level, Rest};
@@ -24,6 +31,7 @@ use tofu_syntax::{Block, TextRange};
 
 use crate::analysis::{one_line, Analysis, FileInModule};
 use crate::locate::{block_at, BlockAt};
+use crate::module_calls::{relative_path, Interface, Side};
 use crate::references::site_at;
 
 /// What hover shows: markdown, and the range it is about (the block).
@@ -37,6 +45,35 @@ impl Analysis {
     /// Hover at byte `offset` of the file at `path`.
     pub fn hover(&self, path: &std::path::Path, offset: u32) -> Option<HoverResult> {
         let found = self.find_file(path)?;
+        if let Some(at) = self.interface_at(path, offset) {
+            let markdown = match at.side {
+                Side::Caller => {
+                    let mut markdown = self.interface_hover(&at.interface, &found.module.dir);
+                    let note = block_at(&found, offset)
+                        .and_then(|block| attribute_note(found.analysis(), &block, offset));
+                    if let (Some(markdown), Some(note)) = (&mut markdown, note) {
+                        markdown.push_str("\n---\n\n");
+                        markdown.push_str(&note);
+                    }
+                    markdown
+                }
+                Side::Values => {
+                    let name = at.interface.name().to_owned();
+                    found
+                        .analysis()
+                        .effective
+                        .get(&BlockAddress::Variable(name))
+                        .map(|effective| effective_block_hover(found.analysis(), effective))
+                }
+                Side::Module => None,
+            };
+            if let Some(markdown) = markdown {
+                return Some(HoverResult {
+                    markdown,
+                    range: at.name_range,
+                });
+            }
+        }
         if let Some(site) = site_at(found.analysis(), found.id, offset) {
             return reference_hover(found.analysis(), &site);
         }
@@ -58,6 +95,47 @@ impl Analysis {
             markdown,
             range: at.block.range,
         })
+    }
+}
+
+impl Analysis {
+    /// A called module's effective variable or output, with where it is
+    /// declared and changed, relative to the caller's directory `from_dir`.
+    fn interface_hover(&self, interface: &Interface, from_dir: &Path) -> Option<String> {
+        let module = self.module(&interface.dir)?;
+        let analysis = &module.analysis;
+        let (address, what) = match &interface.target {
+            RefTarget::Variable(name) => (BlockAddress::Variable(name.clone()), "Variable"),
+            RefTarget::Output(name) => (BlockAddress::Output(name.clone()), "Output"),
+            _ => return None,
+        };
+        let effective = analysis.effective.get(&address)?;
+        let located = |block: BlockRef| {
+            let place = place(analysis, block_origin(analysis, block));
+            format!("`{}`", relative_path(from_dir, &module.dir.join(place)))
+        };
+        let mut out = code_block(&render_block(
+            analysis,
+            effective,
+            Provenance::OverridesOnly,
+        ));
+        let _ = write!(
+            out,
+            "\n{what} of the module `{}`",
+            relative_path(from_dir, &module.dir)
+        );
+        if let Some(base) = effective.base {
+            let _ = write!(out, ", declared in {}", located(base));
+        }
+        if !effective.overrides.is_empty() {
+            let overrides: Vec<String> = effective.overrides.iter().map(|o| located(*o)).collect();
+            let _ = write!(out, "; changed by {}", overrides.join(", "));
+        }
+        out.push_str(".\n");
+        if what == "Variable" && effective.body.attribute("default").is_none() {
+            out.push_str("\nRequired: it has no default, so every call must set it.\n");
+        }
+        Some(out)
     }
 }
 

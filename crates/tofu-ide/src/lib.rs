@@ -12,6 +12,7 @@
 //! converts positions and decides when to analyse.
 
 mod analysis;
+mod boundary;
 mod code_actions;
 mod completion;
 mod highlight;
@@ -20,6 +21,7 @@ mod hover;
 mod lexer;
 mod links;
 mod locate;
+mod module_calls;
 mod module_tree;
 mod navigation;
 mod overrides_inline;
@@ -35,10 +37,12 @@ pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
 pub use highlight::{Highlight, HighlightKind, NameKind};
 pub use host::{
-    split_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, ModuleSnapshot, Unused,
+    analyze_detached, split_input_path, split_path, AnalysisHost, AnalysisJob, Change,
+    FinishedAnalysis, ModuleSnapshot, Unused,
 };
 pub use hover::HoverResult;
 pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};
+pub use module_calls::MODULE_MANIFEST;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
 pub use references::{NameOccurrence, RenameRefused, RenameResult};

@@ -16,7 +16,7 @@ use tofu_module::discovery::{classify, FileClass};
 use tofu_syntax::{ExprKind, TextRange};
 
 use crate::analysis::Analysis;
-use crate::summary::normalize;
+use crate::module_calls::normalize;
 
 /// A link from a range of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]

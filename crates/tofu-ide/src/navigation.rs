@@ -3,17 +3,22 @@
 //!
 //! Identity is OpenTofu's (`merging.md` §2): a provider's includes its `alias`
 //! value, and local values match per name, entry by entry. Definition works on
-//! a block header (or a local's name); anywhere else it finds nothing.
+//! a block header (or a local's name) and on a reference; across the module
+//! boundary, on an argument of a `module` block (the called module's
+//! variable), on `module.NAME.OUTPUT` (its output) and on a `.tfvars` name
+//! (the variable); anywhere else it finds nothing. References of a variable
+//! or output include every caller's (`boundary`).
 
 use std::path::Path;
 
 use tofu_module::reference_sites::{reference_sites, RefTarget};
-use tofu_module::{address_of, BlockRef, LocalRef, ModuleAnalysis};
+use tofu_module::{address_of, BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
 use tofu_syntax::TextRange;
 
 use crate::analysis::{file_range, Analysis, FileRange};
 use crate::host::ModuleSnapshot;
 use crate::locate::{block_at, focus_range, local_entry_at, on_header};
+use crate::module_calls::Side;
 use crate::references::{declaration_targets, named_at, site_at, Declarations};
 
 /// A place to jump to: the range to select and the whole construct around it.
@@ -36,6 +41,14 @@ impl Analysis {
     /// base block header: the override blocks that change it. The same per
     /// entry on a local value's name.
     pub fn goto_definition(&self, path: &Path, offset: u32) -> Vec<NavigationTarget> {
+        if let Some(at) = self.interface_at(path, offset) {
+            if at.side != Side::Module {
+                let Some(module) = self.module(&at.interface.dir) else {
+                    return Vec::new();
+                };
+                return declaration_nav_targets(module, &at.interface.target, false);
+            }
+        }
         if let Some(found) = self.find_file(path) {
             if let Some(site) = site_at(&found.module.analysis, found.id, offset) {
                 return declaration_nav_targets(found.module, &site.target, false);
@@ -83,6 +96,9 @@ impl Analysis {
         offset: u32,
         include_declaration: bool,
     ) -> Vec<NavigationTarget> {
+        if let Some(at) = self.interface_at(path, offset) {
+            return self.interface_references(&at.interface, include_declaration);
+        }
         let Some(found) = self.find_file(path) else {
             return Vec::new();
         };
@@ -128,7 +144,7 @@ impl Analysis {
 /// The declarations of `target` as navigation targets: the one OpenTofu
 /// keeps first, then the override blocks or entries that change it.
 /// `skip_kept` leaves the kept one out.
-fn declaration_nav_targets(
+pub(crate) fn declaration_nav_targets(
     module: &ModuleSnapshot,
     target: &RefTarget,
     skip_kept: bool,
@@ -162,26 +178,11 @@ fn identity_targets(
                 return Vec::new();
             };
             let kept = analysis.declarations.get(&address).map(|d| d.kept);
-            let mut targets = Vec::new();
-            for &file in loaded {
-                let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
-                    continue;
-                };
-                for (index, block) in source.body.blocks.iter().enumerate() {
-                    let candidate = BlockRef {
-                        file,
-                        index,
-                        nested: None,
-                    };
-                    if address_of(block).as_ref() != Some(&address)
-                        || (!include_declaration && Some(candidate) == kept)
-                    {
-                        continue;
-                    }
-                    targets.extend(block_target(module, candidate));
-                }
-            }
-            targets
+            blocks_of_identity(analysis, &address)
+                .into_iter()
+                .filter(|block| include_declaration || Some(*block) != kept)
+                .filter_map(|block| block_target(module, block))
+                .collect()
         }
         Subject::Local(local_ref) => {
             let Some(name) = local_name(analysis, local_ref) else {
@@ -218,6 +219,30 @@ fn identity_targets(
     }
 }
 
+/// Every top-level block of the loaded files with identity `address`, in
+/// loading order (primary files, then override files).
+pub(crate) fn blocks_of_identity(
+    analysis: &ModuleAnalysis,
+    address: &BlockAddress,
+) -> Vec<BlockRef> {
+    let mut blocks = Vec::new();
+    for &file in analysis.primary.iter().chain(analysis.overrides.iter()) {
+        let Some(source) = analysis.file(file).and_then(|f| f.source.as_ref()) else {
+            continue;
+        };
+        for (index, block) in source.body.blocks.iter().enumerate() {
+            if address_of(block).as_ref() == Some(address) {
+                blocks.push(BlockRef {
+                    file,
+                    index,
+                    nested: None,
+                });
+            }
+        }
+    }
+    blocks
+}
+
 /// The blocks a definition request on `block_ref`'s header leads to.
 fn block_definition(analysis: &ModuleAnalysis, block_ref: BlockRef) -> Vec<BlockRef> {
     if let Some(effective) = analysis.effective.block_containing(block_ref) {
@@ -247,7 +272,7 @@ fn local_name(analysis: &ModuleAnalysis, local: LocalRef) -> Option<&str> {
         .map(|attr| attr.name.as_str())
 }
 
-fn block_target(module: &ModuleSnapshot, target: BlockRef) -> Option<NavigationTarget> {
+pub(crate) fn block_target(module: &ModuleSnapshot, target: BlockRef) -> Option<NavigationTarget> {
     let analysis = &module.analysis;
     let block = analysis.block(target)?;
     let is_json = analysis.file(target.file)?.is_json();

@@ -6,10 +6,11 @@
 //! Uses come from `tofu_module::reference_sites` (native expressions and JSON
 //! `${…}` templates). A rename edits the declaration's label (every block of
 //! that identity: duplicates and override blocks too) or local value names,
-//! and every use; it refuses a name that is not an identifier, one another
-//! declaration of the same kind already has, and variables and outputs of a
-//! module that another module of the workspace calls (their names are part of
-//! the caller's configuration).
+//! and every use; it refuses a name that is not an identifier and one another
+//! declaration of the same kind already has. A variable or output is renamed
+//! across the module boundary (`boundary`): also in `.tfvars` files and in
+//! every caller's arguments and `module.NAME.OUTPUT` uses, from any of those
+//! places.
 
 use std::path::Path;
 
@@ -22,6 +23,7 @@ use tofu_syntax::{Block, FileId, TextRange};
 use crate::analysis::{file_range, Analysis, FileEdit, FileRange};
 use crate::host::ModuleSnapshot;
 use crate::locate::{block_at, local_entry_at, on_header};
+use crate::module_calls::InterfaceAt;
 use crate::summary::unquoted;
 
 /// What a rename would change, or why it cannot be done.
@@ -85,14 +87,18 @@ impl Analysis {
         offset: u32,
     ) -> Result<(TextRange, String), RenameRefused> {
         let found = self.find_file(path).ok_or_else(not_analysed)?;
-        let named = named_at(found.module, found.id, offset)
-            .ok_or_else(|| RenameRefused::NotPossible("Nothing to rename here: put the cursor on a variable, local value, output, module call, resource or data source, or on a reference to one.".to_owned()))?;
+        let name_range = match self.interface_at(path, offset) {
+            Some(InterfaceAt { name_range, .. }) => name_range,
+            None => named_at(found.module, found.id, offset)
+                .ok_or_else(|| RenameRefused::NotPossible("Nothing to rename here: put the cursor on a variable, local value, output, module call, resource or data source, or on a reference to one.".to_owned()))?
+                .name_range,
+        };
         let text = &found
             .file()
             .map(|file| file.text.clone())
             .unwrap_or_default();
-        let name = unquoted(named.name_range.slice(text)).to_owned();
-        Ok((named.name_range, name))
+        let name = unquoted(name_range.slice(text)).to_owned();
+        Ok((name_range, name))
     }
 
     /// The edits that rename what is under the cursor to `new_name`.
@@ -103,6 +109,9 @@ impl Analysis {
             )));
         }
         let found = self.find_file(path).ok_or_else(not_analysed)?;
+        if let Some(at) = self.interface_at(path, offset) {
+            return self.interface_rename(&at.interface, new_name);
+        }
         let module = found.module;
         let named = named_at(module, found.id, offset)
             .ok_or_else(|| RenameRefused::NotPossible("Nothing to rename here.".to_owned()))?;
@@ -110,11 +119,6 @@ impl Analysis {
         if let Some(existing) = collision(analysis, &named.target, new_name) {
             return Err(RenameRefused::NotPossible(format!(
                 "Cannot rename to \"{new_name}\": the module already declares {existing}, so the rename would create a duplicate."
-            )));
-        }
-        if let Some(caller) = self.caller_of(module, &named.target) {
-            return Err(RenameRefused::NotPossible(format!(
-                "Cannot rename: {caller} calls this module, and this name is part of that call. Rename it there too, by hand, or rename something the callers do not see."
             )));
         }
         let mut edits = Vec::new();
@@ -168,18 +172,6 @@ impl Analysis {
         occurrences.dedup();
         occurrences
     }
-
-    /// A module of the workspace whose `module` block calls `module`'s
-    /// directory with a local source, when `target` is part of that call
-    /// (a variable, or an output).
-    fn caller_of(&self, module: &ModuleSnapshot, target: &RefTarget) -> Option<String> {
-        if !matches!(target, RefTarget::Variable(_) | RefTarget::Output(_)) {
-            return None;
-        }
-        self.summaries()
-            .find_map(|caller| caller.call_of(&module.dir))
-            .map(str::to_owned)
-    }
 }
 
 fn not_analysed() -> RenameRefused {
@@ -188,10 +180,22 @@ fn not_analysed() -> RenameRefused {
 
 /// The reference or declaration name at `offset` of `file`.
 pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Option<Named> {
-    let analysis = &module.analysis;
-    if let Some(site) = site_at(analysis, file, offset) {
+    named_among(module, file, offset, &reference_sites(&module.analysis))
+}
+
+/// [`named_at`], with the module's reference sites already at hand.
+pub(crate) fn named_among(
+    module: &ModuleSnapshot,
+    file: FileId,
+    offset: u32,
+    sites: &[ReferenceSite],
+) -> Option<Named> {
+    let site = sites
+        .iter()
+        .find(|site| site.file == file && site.range.contains_inclusive(offset));
+    if let Some(site) = site {
         return Some(Named {
-            target: site.target,
+            target: site.target.clone(),
             name_range: site.name_range,
         });
     }
@@ -320,7 +324,11 @@ pub(crate) enum Declarations {
 }
 
 /// Another declaration named `new_name` of the same kind as `target`.
-fn collision(analysis: &ModuleAnalysis, target: &RefTarget, new_name: &str) -> Option<String> {
+pub(crate) fn collision(
+    analysis: &ModuleAnalysis,
+    target: &RefTarget,
+    new_name: &str,
+) -> Option<String> {
     match target {
         RefTarget::Local(_) => analysis
             .effective
@@ -356,7 +364,7 @@ fn collision(analysis: &ModuleAnalysis, target: &RefTarget, new_name: &str) -> O
 }
 
 /// An edit replacing the name at `range`; a quoted label keeps its quotes.
-fn name_edit(
+pub(crate) fn name_edit(
     module: &ModuleSnapshot,
     file: FileId,
     range: TextRange,

@@ -1,7 +1,8 @@
 //! What is kept of every analysed module directory, also once its full
 //! analysis has been dropped: the diagnostics to publish, the declarations
-//! workspace symbols list, and the module calls with a local source (which a
-//! rename must not break).
+//! workspace symbols list, and the module calls whose directory is known
+//! (local sources, and those `tofu init` recorded), by which references and
+//! rename find the callers of a module.
 //!
 //! A summary is built with the analysis, off the host (in
 //! [`crate::AnalysisJob::run`]), and is small next to the syntax trees and the
@@ -13,13 +14,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::tree::{local_source_path, ModuleInterface};
-use tofu_module::{BlockAddress, FileRole};
+use tofu_module::tree::ModuleInterface;
+use tofu_module::FileRole;
 use tofu_syntax::TextRange;
 
 use crate::analysis::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
-use crate::host::ModuleSnapshot;
+use crate::host::{module_sources, ModuleSnapshot};
 use crate::locate::focus_range;
+use crate::module_calls::{resolved_calls, ResolvedCall};
 use crate::symbols::{SymbolKind, WorkspaceSymbol};
 
 /// The summary of one module directory's analysis.
@@ -34,13 +36,16 @@ pub struct ModuleSummary {
     /// (symbols are read from there), and a keystroke need not index its
     /// declarations.
     symbols: Option<Vec<SymbolEntry>>,
-    calls: Vec<LocalCall>,
+    calls: Vec<ResolvedCall>,
+    /// The direct calls the directory's module manifest lists, `(Key, Dir)`.
+    installed: Vec<(String, String)>,
     /// What its callers may know of it (variables, outputs); `None` when no
     /// directory called it as it was analysed (a keystroke in a module no
     /// one calls does not compute it).
     pub(crate) interface: Option<Arc<ModuleInterface>>,
     /// The `source` of each of its module calls written as a plain string,
-    /// with the directory it names when it is a local path.
+    /// with the directory it names when known (a local path, or the module
+    /// manifest's entry).
     pub(crate) sources: Vec<(String, Option<PathBuf>)>,
 }
 
@@ -55,18 +60,15 @@ struct SymbolEntry {
     range: TextRange,
 }
 
-/// A `module` block whose `source` is a local path.
-#[derive(Debug)]
-struct LocalCall {
-    /// `module "net" in /w/root/main.tf`.
-    description: String,
-    /// The called directory, normalised.
-    called: PathBuf,
-}
-
 impl ModuleSummary {
-    /// Summarises a finished analysis.
-    pub(crate) fn new(module: &ModuleSnapshot, called: bool) -> ModuleSummary {
+    /// Summarises a finished analysis; `installed` are the direct calls the
+    /// directory's `.terraform/modules/modules.json` lists; `called` says
+    /// whether another directory calls it (then its interface is computed).
+    pub(crate) fn new(
+        module: &ModuleSnapshot,
+        installed: &[(String, String)],
+        called: bool,
+    ) -> ModuleSummary {
         ModuleSummary {
             dir: module.dir.clone(),
             generation: module.generation,
@@ -75,18 +77,10 @@ impl ModuleSummary {
                 .buffer_versions
                 .is_empty()
                 .then(|| symbol_entries(module)),
-            calls: local_calls(module),
+            calls: resolved_calls(module, installed),
+            installed: installed.to_vec(),
             interface: called.then(|| Arc::new(module.analysis.interface())),
-            sources: module
-                .analysis
-                .module_sources()
-                .into_iter()
-                .map(|source| {
-                    let called = local_source_path(&source)
-                        .map(|relative| normalize(&module.dir.join(relative)));
-                    (source, called)
-                })
-                .collect(),
+            sources: module_sources(&module.analysis, &module.dir, installed),
         }
     }
 
@@ -139,14 +133,14 @@ impl ModuleSummary {
         }
     }
 
-    /// A `module` block of this directory that calls `dir` with a local
-    /// source, described for a message.
-    pub(crate) fn call_of(&self, dir: &Path) -> Option<&str> {
-        let dir = normalize(dir);
-        self.calls
-            .iter()
-            .find(|call| call.called == dir)
-            .map(|call| call.description.as_str())
+    /// The module calls of this directory whose called directory is known.
+    pub(crate) fn calls(&self) -> &[ResolvedCall] {
+        &self.calls
+    }
+
+    /// The direct calls the directory's module manifest lists, `(Key, Dir)`.
+    pub(crate) fn installed(&self) -> &[(String, String)] {
+        &self.installed
     }
 }
 
@@ -220,53 +214,10 @@ fn symbol_entries(module: &ModuleSnapshot) -> Vec<SymbolEntry> {
     entries
 }
 
-/// The effective `module` blocks whose `source` is a local path.
-fn local_calls(module: &ModuleSnapshot) -> Vec<LocalCall> {
-    let analysis = &module.analysis;
-    analysis
-        .effective
-        .blocks
-        .iter()
-        .filter_map(|block| {
-            let BlockAddress::Module(name) = &block.address else {
-                return None;
-            };
-            let source = block.body.attribute("source")?;
-            let file = analysis.file(source.origin.file)?;
-            let written = unquoted(source.value.slice(&file.text));
-            if !(written.starts_with("./") || written.starts_with("../")) {
-                return None;
-            }
-            Some(LocalCall {
-                description: format!(
-                    "module \"{name}\" in {}",
-                    module.dir.join(&file.name).display()
-                ),
-                called: normalize(&module.dir.join(written)),
-            })
-        })
-        .collect()
-}
-
 /// The text of a quoted string as written, without its quotes.
 pub(crate) fn unquoted(text: &str) -> &str {
     text.trim()
         .strip_prefix('"')
         .and_then(|rest| rest.strip_suffix('"'))
         .unwrap_or(text.trim())
-}
-
-/// `path` with `.` and `..` components resolved lexically.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }

@@ -1,5 +1,6 @@
 //! Requests for override-aware editing: inlay hints, code lenses,
-//! completion and rename. The engine (`tofu_ide`) decides what to show; this module only
+//! completion and rename (the last two across the module boundary too:
+//! they bring in the called or calling modules first). The engine (`tofu_ide`) decides what to show; this module only
 //! converts byte offsets to positions and engine items to protocol items.
 
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use tofu_ide::RenameRefused;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
-use crate::requests::{guarded, line_map, prepare};
+use crate::requests::{guarded, line_map, prepare, prepare_across, Reach};
 use crate::server::Shared;
 use crate::to_proto::Converter;
 
@@ -103,7 +104,13 @@ pub async fn completion(
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
     let position = params.text_document_position;
-    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Typing,
+    )
+    .await
     else {
         return Ok(None);
     };
@@ -137,6 +144,7 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Variable => CompletionItemKind::VARIABLE,
         tofu_ide::CompletionKind::Local => CompletionItemKind::CONSTANT,
         tofu_ide::CompletionKind::Module => CompletionItemKind::MODULE,
+        tofu_ide::CompletionKind::Output => CompletionItemKind::FIELD,
     }
 }
 
@@ -170,7 +178,13 @@ pub async fn prepare_rename(
 
 pub async fn rename(shared: &Arc<Shared>, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let position = params.text_document_position;
-    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Callers,
+    )
+    .await
     else {
         return Ok(None);
     };

@@ -19,6 +19,10 @@ use crate::workspace::scan_folders;
 /// The glob `server.md` asks the client to watch.
 pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}";
 
+/// The module manifest `tofu init` writes (which directory each installed
+/// module call reads), watched beside the configuration files.
+pub const MANIFEST_GLOB: &str = "**/.terraform/modules/modules.json";
+
 pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResult {
     let capabilities = &params.capabilities;
     let encoding = PositionEncoding::negotiate(
@@ -181,10 +185,13 @@ pub async fn initialized(shared: &Arc<Shared>) {
     }
     if support.watched_files_registration {
         let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: vec![FileSystemWatcher {
-                glob_pattern: GlobPattern::String(WATCHED_GLOB.to_owned()),
-                kind: None,
-            }],
+            watchers: [WATCHED_GLOB, MANIFEST_GLOB]
+                .into_iter()
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(glob.to_owned()),
+                    kind: None,
+                })
+                .collect(),
         };
         let registration = Registration {
             id: "tofu-lens/watched-files".to_owned(),

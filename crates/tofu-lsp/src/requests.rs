@@ -3,7 +3,12 @@
 //!
 //! Each one brings the analysis of the document's module directory up to
 //! date first (waiting for a running worker rather than racing it), so it
-//! answers about the text the client has now. The query itself runs under
+//! answers about the text the client has now. Requests that read across the
+//! module boundary (hover, definition, completion, references, rename) also
+//! bring in the called or calling modules the engine names
+//! ([`prepare_across`]): their full analyses, or for a called module the
+//! host does not hold (one `tofu init` installed under `.terraform`) an
+//! analysis made for the request from the disk. The query itself runs under
 //! [`guarded`]: a panic becomes an error answer and a log line, and the server
 //! keeps running. Unknown documents and positions outside the text answer
 //! `null` (or an empty list).
@@ -13,7 +18,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_ide::{split_path, Analysis};
+use tofu_ide::{analyze_detached, split_path, Analysis, ModuleSnapshot};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 
@@ -52,6 +57,100 @@ pub(crate) async fn prepare(
     Some((path, analysis, encoding))
 }
 
+/// What a request reads across the module boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// The called module (hover, definition).
+    Called,
+    /// The called module, also of a block being typed (completion).
+    Typing,
+    /// The module the named variable or output belongs to, and every module
+    /// that calls it (references, rename).
+    Callers,
+}
+
+/// [`prepare`], with the full analyses of the module directories a request
+/// at `position` reads across the module boundary
+/// ([`Analysis::related_dirs`], [`Analysis::completion_dirs`]), each brought
+/// up to date first.
+pub(crate) async fn prepare_across(
+    shared: &Arc<Shared>,
+    document: &Uri,
+    position: Position,
+    reach: Reach,
+) -> Option<(PathBuf, Analysis, PositionEncoding)> {
+    let (path, analysis, encoding) = prepare(shared, document).await?;
+    let dirs = guarded("related modules", || {
+        let map = line_map(&analysis, &path, encoding)?;
+        let offset = map.offset(position)?;
+        Some(match reach {
+            Reach::Called => analysis.related_dirs(&path, offset, false),
+            Reach::Typing => analysis.completion_dirs(&path, offset),
+            Reach::Callers => analysis.related_dirs(&path, offset, true),
+        })
+    })
+    .ok()
+    .flatten()
+    .unwrap_or_default();
+    if dirs.is_empty() {
+        return Some((path, analysis, encoding));
+    }
+    let (own_dir, _) = split_path(&path)?;
+    let modules = related_modules(shared, &own_dir, dirs).await;
+    Some((path, analysis.with_modules(modules), encoding))
+}
+
+/// The full analyses of `dirs`: up to date for directories the host holds;
+/// for the others (under `.terraform`, excluded), read from the disk and
+/// analysed for this request only, when they are inside the confinement
+/// root of `own_dir` (the workspace folder holding it).
+async fn related_modules(
+    shared: &Arc<Shared>,
+    own_dir: &Path,
+    dirs: Vec<PathBuf>,
+) -> Vec<ModuleSnapshot> {
+    let mut modules = Vec::new();
+    let mut outside = Vec::new();
+    for dir in dirs {
+        let held = {
+            let session = shared.session();
+            session.host().knows_dir(&dir) || session.scheduling().needs_disk_read(&dir)
+        };
+        if held {
+            let snapshot = fresh_snapshot(shared, &dir, Need::Full).await;
+            modules.extend(snapshot.module(&dir).cloned());
+        } else {
+            outside.push(dir);
+        }
+    }
+    if outside.is_empty() {
+        return modules;
+    }
+    let (root, config) = {
+        let session = shared.session();
+        (
+            session.confinement_root(own_dir),
+            session.host().config().clone(),
+        )
+    };
+    let detached = tokio::task::spawn_blocking(move || {
+        outside
+            .into_iter()
+            .filter(|dir| dir.starts_with(&root))
+            .filter_map(|dir| {
+                let files = tofu_vfs::read_module_dir_within(&dir, &root).ok()?;
+                (!files.is_empty()).then(|| analyze_detached(dir, &files, &config))
+            })
+            .collect::<Vec<_>>()
+    })
+    .await;
+    match detached {
+        Ok(detached) => modules.extend(detached),
+        Err(error) => tracing::error!("analysing called modules failed: {error}"),
+    }
+    modules
+}
+
 /// The line map of the text the analysis used for `path`.
 pub(crate) fn line_map(
     analysis: &Analysis,
@@ -63,7 +162,13 @@ pub(crate) fn line_map(
 
 pub async fn hover(shared: &Arc<Shared>, params: HoverParams) -> Result<Option<Hover>> {
     let position = params.text_document_position_params;
-    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Called,
+    )
+    .await
     else {
         return Ok(None);
     };
@@ -86,7 +191,13 @@ pub async fn goto_definition(
     params: GotoDefinitionParams,
 ) -> Result<Option<GotoDefinitionResponse>> {
     let position = params.text_document_position_params;
-    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Called,
+    )
+    .await
     else {
         return Ok(None);
     };
@@ -107,7 +218,13 @@ pub async fn references(
     params: ReferenceParams,
 ) -> Result<Option<Vec<Location>>> {
     let position = params.text_document_position;
-    let Some((path, analysis, encoding)) = prepare(shared, &position.text_document.uri).await
+    let Some((path, analysis, encoding)) = prepare_across(
+        shared,
+        &position.text_document.uri,
+        position.position,
+        Reach::Callers,
+    )
+    .await
     else {
         return Ok(None);
     };

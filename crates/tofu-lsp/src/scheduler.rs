@@ -195,15 +195,21 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
     if needs_disk_read {
         let read_dir = dir.to_path_buf();
         let root = shared.session().confinement_root(dir);
-        let read =
-            tokio::task::spawn_blocking(move || tofu_vfs::read_module_dir_within(&read_dir, &root))
-                .await;
+        let read = tokio::task::spawn_blocking(move || {
+            let files = tofu_vfs::read_module_dir_within(&read_dir, &root)?;
+            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root)))
+        })
+        .await;
         let mut session = shared.session();
         let change = match read {
-            Ok(Ok(files)) => {
+            Ok(Ok((files, manifest))) => {
+                // The manifest is read even where `.terraform/**` is
+                // excluded (the default): it is not analysed, it only says
+                // where the directory's installed modules are.
                 let files = files
                     .into_iter()
                     .filter(|file| !session.is_excluded(&dir.join(&file.name)))
+                    .chain(manifest)
                     .collect();
                 Change::DiskDir {
                     dir: dir.to_path_buf(),
@@ -284,6 +290,23 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
             tracing::error!("analysis of {} failed: {error}", dir.display());
             false
         }
+    }
+}
+
+/// The module manifest `tofu init` wrote in `dir`
+/// (`.terraform/modules/modules.json`), as an input of the directory, when
+/// there is one that can be read inside `root`.
+fn read_manifest(dir: &Path, root: &Path) -> Option<tofu_module::InputFile> {
+    let path = dir.join(tofu_ide::MODULE_MANIFEST);
+    if !path.is_file() {
+        return None;
+    }
+    match tofu_vfs::read_file_within(&path, root) {
+        content @ tofu_module::FileContent::Text(_) => Some(tofu_module::InputFile {
+            name: tofu_ide::MODULE_MANIFEST.to_owned(),
+            content,
+        }),
+        _ => None,
     }
 }
 

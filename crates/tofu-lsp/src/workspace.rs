@@ -11,14 +11,16 @@
 //! directories; a folder that cannot be read or is too large to walk is
 //! reported with `window/showMessage` and a log line, and is not watched.
 //! Disk contents go into the analysis host; open documents keep hiding them.
+//! A directory's module manifest (`.terraform/modules/modules.json`, which
+//! `tofu init` writes) counts as an input of that directory, although
+//! `.terraform` is skipped and excluded by default.
 //!
 //! [`ServerOptions::max_walk_dirs`]: crate::ServerOptions::max_walk_dirs
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_ide::{split_path, Change};
-use tofu_module::discovery::is_module_file;
+use tofu_ide::{split_input_path, Change, MODULE_MANIFEST};
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
@@ -172,11 +174,17 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
         paths
             .into_iter()
             .filter(|path| {
-                !session.is_excluded(path) && !is_in_skipped_dir(session.folders(), path)
+                // A module manifest is below `.terraform`, which is skipped
+                // and excluded by default: it counts for its directory.
+                let counted = match split_input_path(path) {
+                    Some((dir, name)) if name == MODULE_MANIFEST => dir,
+                    _ => path.clone(),
+                };
+                !session.is_excluded(&counted) && !is_in_skipped_dir(session.folders(), &counted)
             })
             .map(|path| {
                 let in_folders = session.in_folders(&path);
-                let known_root = split_path(&path)
+                let known_root = split_input_path(&path)
                     .filter(|(dir, _)| session.host().knows_dir(dir))
                     .map(|(dir, _)| session.confinement_root(&dir));
                 Seen {
@@ -292,10 +300,7 @@ fn look_at_disk(seen: Seen, limits: &WalkLimits, delay: std::time::Duration) -> 
             None
         }
         Ok(_) => {
-            let (dir, name) = split_path(&path)?;
-            if !is_module_file(&name) {
-                return None;
-            }
+            let (dir, _) = split_input_path(&path)?;
             if known_root.is_none() && !in_folders {
                 return None;
             }

@@ -2,6 +2,8 @@
 //! `module.X`, `data.T.N`, `ephemeral.T.N` and `T.N` (a managed resource the
 //! module declares) in every loaded file, with the range of the name, so that
 //! editors can go to the effective declaration, list the uses and rename.
+//! A `module.X.OUTPUT` site also carries the output it reads, which the
+//! called module declares (editors follow it across the module boundary).
 //!
 //! Native expressions are read from the syntax model's traversals. In JSON,
 //! strings are templates: a string holding `${` is read as one, and its
@@ -41,6 +43,10 @@ pub struct ReferenceSite {
     pub range: TextRange,
     /// The name itself (`region`, `web`): what a rename replaces.
     pub name_range: TextRange,
+    /// For `module.NAME.OUTPUT` (or `module.NAME[KEY].OUTPUT`): the output
+    /// read from the call, and the range of its name. The called module
+    /// declares it; editors follow it there.
+    pub output: Option<(String, TextRange)>,
 }
 
 /// Every reference of the module's loaded files to its own declarations, in
@@ -115,10 +121,20 @@ impl SiteReader<'_> {
         let parsed = parse_ref(&step_refs).ok()?;
         // The step holding the declaration's name: `var.NAME`, `TYPE.NAME`,
         // `data.TYPE.NAME`.
+        let mut output = None;
         let (target, name_step) = match parsed.subject {
             Subject::Variable(name) => (RefTarget::Variable(name), 1),
             Subject::Local(name) => (RefTarget::Local(name), 1),
-            Subject::ModuleCall { name, .. } => (RefTarget::ModuleCall(name), 1),
+            Subject::ModuleCall {
+                name,
+                key,
+                output: read,
+            } => {
+                // The output is the step after the name, or after its key.
+                let output_step = if key.is_some() { 3 } else { 2 };
+                output = read.zip(steps.get(output_step).map(|step| step.range));
+                (RefTarget::ModuleCall(name), 1)
+            }
             Subject::Resource {
                 mode,
                 type_name,
@@ -145,6 +161,7 @@ impl SiteReader<'_> {
             target,
             range: root_range.cover(name_range),
             name_range,
+            output,
         })
     }
 }
@@ -183,8 +200,16 @@ mod tests {
         all.iter()
             .map(|site| {
                 let file = module.file(site.file).unwrap();
+                let output = site
+                    .output
+                    .as_ref()
+                    .map(|(name, range)| {
+                        assert_eq!(range.slice(&file.text), name);
+                        format!(" output {name}")
+                    })
+                    .unwrap_or_default();
                 format!(
-                    "{} {:?} [{}] [{}]",
+                    "{} {:?} [{}] [{}]{output}",
                     file.name,
                     site.target,
                     site.range.slice(&file.text),
@@ -203,6 +228,7 @@ mod tests {
 locals {
   name = "web-${var.region}"
   ids  = [for i in aws_instance.web : i.id]
+  one  = module.app["a"].first_id
 }
 resource "aws_instance" "web" {
   count = length(module.net.ids) + each.key
@@ -222,7 +248,8 @@ data "aws_az" "a" {}
             [
                 "main.tf Variable(\"region\") [var.region] [region]",
                 "main.tf Resource(Resource { mode: Managed, type_name: \"aws_instance\", name: \"web\" }) [aws_instance.web] [web]",
-                "main.tf ModuleCall(\"net\") [module.net] [net]",
+                "main.tf ModuleCall(\"app\") [module.app] [app] output first_id",
+                "main.tf ModuleCall(\"net\") [module.net] [net] output ids",
                 "main.tf Local(\"name\") [local.name] [name]",
                 "main.tf Resource(Resource { mode: Data, type_name: \"aws_az\", name: \"a\" }) [data.aws_az.a] [a]",
                 "out.tf.json Variable(\"region\") [var.region] [region]",

@@ -77,14 +77,19 @@ LANGUAGE_SERVER_FEATURES = {
 # Top-level keys: [[language]], [language-server], [[grammar]], use-grammars.
 TOP_LEVEL_KEYS = {"language", "language-server", "grammar", "use-grammars"}
 # What Helix's own languages.toml (25.07.1) defines that this file refers to:
-# the hcl language (file-types hcl, tf, nomad), the hcl and json grammars, and
-# the terraform-ls and vscode-json-language-server servers.
-HELIX_LANGUAGES = {"hcl": {"file-types": ["hcl", "tf", "nomad"], "language-servers": ["terraform-ls"]}}
+# the hcl language (file-types hcl, tf, nomad), the tfvars language
+# (file-types tfvars, language-id terraform-vars, grammar hcl), the hcl and
+# json grammars, and the terraform-ls and vscode-json-language-server servers.
+HELIX_LANGUAGES = {
+    "hcl": {"file-types": ["hcl", "tf", "nomad"], "language-servers": ["terraform-ls"]},
+    "tfvars": {"file-types": ["tfvars"], "language-id": "terraform-vars", "grammar": "hcl",
+               "language-servers": ["terraform-ls"]},
+}
 HELIX_GRAMMARS = {"hcl", "json"}
 HELIX_LANGUAGE_SERVERS = {"terraform-ls", "vscode-json-language-server"}
 
 # server.md, "Languages served", and "Settings" with their defaults.
-SERVED_SUFFIXES = [".tf", ".tofu", ".tf.json", ".tofu.json"]
+SERVED_SUFFIXES = [".tf", ".tofu", ".tf.json", ".tofu.json", ".tfvars", ".tfvars.json"]
 SERVER_SETTINGS = {"tofuVersion": "1.12.6", "diagnostics": {"scope": "workspace"}, "exclude": [".terraform/**"]}
 
 
@@ -171,10 +176,13 @@ class LanguagesTomlSchema(unittest.TestCase):
                 self.assertEqual(servers[0], "tofu-lens", f"{path} is {name}")
         self.assertEqual(helix_language_for("/work/module/package.json", self.languages), (None, None))
         self.assertEqual(helix_language_for("/work/module/x.tofu", self.languages)[0], "opentofu")
+        self.assertEqual(helix_language_for("/work/module/terraform.tfvars", self.languages)[0], "tfvars")
+        self.assertEqual(helix_language_for("/work/module/prod.auto.tfvars.json", self.languages)[0], "opentofu-json")
 
-    def test_hcl_keeps_terraform_ls(self):
-        hcl = next(language for language in self.languages if language["name"] == "hcl")
-        self.assertEqual(hcl["language-servers"], ["tofu-lens", "terraform-ls"])
+    def test_hcl_and_tfvars_keep_terraform_ls(self):
+        for name in ("hcl", "tfvars"):
+            language = next(language for language in self.languages if language["name"] == name)
+            self.assertEqual(language["language-servers"], ["tofu-lens", "terraform-ls"], name)
 
     def test_new_languages_have_queries(self):
         # Helix reads queries by language name: runtime/queries/<name>/.
@@ -577,6 +585,32 @@ class Replay:
             "position": {"line": 10, "character": line.index("local.name") + 6}})
         self.assertEqual([(r["range"]["start"]["line"], r["kind"]) for r in references],
                          [(10, 2), (15, 2), (19, 3)])
+        self.assertEqual(helix.shutdown(), 0)
+
+    def test_tfvars_and_a_called_module(self):
+        """A .tfvars file (Helix's tfvars language, language-id
+        terraform-vars): its diagnostics, hover and `gd` to the variable; and
+        `gd` on an argument of a module block opens the called module."""
+        (self.module / "zz.auto.tfvars").write_text('instance_type = "t3.small"\nzone          = "a"\n')
+        (self.module / "modules" / "net").mkdir(parents=True)
+        (self.module / "modules" / "net" / "inputs.tf").write_text('variable "cidr" {\n  type = string\n}\n')
+        (self.module / "zz_calls.tf").write_text('module "net" {\n  source = "./modules/net"\n  cidr   = "10.0.0.0/16"\n}\n')
+        helix = self.start()
+        values = self.module / "zz.auto.tfvars"
+        helix.open(values, HELIX_LANGUAGES["tfvars"]["language-id"])
+        self.assertEqual(codes(helix.diagnostics(values)), ["undeclared-value"])
+        self.assertIn('variable "instance_type" {', first_code_block(helix.hover(values, 0, 2)))
+
+        def definition(path, line, character):
+            locations = helix.request("textDocument/definition", {
+                "textDocument": {"uri": uri_of(path)}, "position": {"line": line, "character": character}})
+            return [(path_of(l["uri"]).relative_to(self.module).as_posix(), l["range"]["start"]["line"])
+                    for l in locations or []]
+
+        self.assertEqual(definition(values, 0, 2), [("variables.tf", 5)])
+        calls = self.module / "zz_calls.tf"
+        helix.open(calls, "terraform")
+        self.assertEqual(definition(calls, 2, 3), [("modules/net/inputs.tf", 0)])
         self.assertEqual(helix.shutdown(), 0)
 
     def test_settings_from_config(self):

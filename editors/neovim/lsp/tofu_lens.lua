@@ -4,15 +4,16 @@
 -- takes; `vim.lsp.config('tofu_lens', { ... })` changes any field.
 --
 -- The server reads files ending in .tf, .tofu, .tf.json and .tofu.json
--- (server.md, "Languages served"). Neovim calls them terraform (or tf, when
--- the first line starts with / or ;), opentofu (plugin/tofu_lens.lua) and
--- json; root_dir attaches only to those file names, so other JSON files never
--- start the server.
+-- (server.md, "Languages served"), and the variable definitions files
+-- .tfvars and .tfvars.json. Neovim calls them terraform (or tf, when the
+-- first line starts with / or ;), opentofu (plugin/tofu_lens.lua),
+-- terraform-vars and json; root_dir attaches only to those file names, so
+-- other JSON files never start the server.
 
 ---@param name string
 ---@return boolean
 local function is_config_file(name)
-  for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json' }) do
+  for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json', '.tfvars', '.tfvars.json' }) do
     if name:sub(-#suffix) == suffix then
       return true
     end
@@ -23,7 +24,7 @@ end
 ---@type vim.lsp.Config
 return {
   cmd = { 'tofu-lens', 'serve' },
-  filetypes = { 'terraform', 'tf', 'opentofu', 'hcl', 'json' },
+  filetypes = { 'terraform', 'tf', 'opentofu', 'terraform-vars', 'hcl', 'json' },
   -- Searched in this order: the nearest directory that `tofu init` ran in,
   -- else the repository; else the module directory of the file itself.
   root_markers = { '.terraform', '.git' },

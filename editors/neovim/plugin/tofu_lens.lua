@@ -22,7 +22,7 @@ vim.api.nvim_create_autocmd('FileType', {
 -- once, clearly, that tofu-lens is missing and how to install it, when a
 -- configuration file is opened with the server enabled.
 vim.api.nvim_create_autocmd('FileType', {
-  pattern = { 'terraform', 'tf', 'opentofu', 'hcl', 'json' },
+  pattern = { 'terraform', 'tf', 'opentofu', 'terraform-vars', 'hcl', 'json' },
   group = vim.api.nvim_create_augroup('tofu_lens_missing_binary', { clear = true }),
   callback = function(args)
     if vim.g.tofu_lens_missing_reported or not (vim.lsp.is_enabled and vim.lsp.is_enabled('tofu_lens')) then
@@ -30,7 +30,7 @@ vim.api.nvim_create_autocmd('FileType', {
     end
     local name = vim.api.nvim_buf_get_name(args.buf)
     local served = false
-    for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json' }) do
+    for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json', '.tfvars', '.tfvars.json' }) do
       served = served or name:sub(-#suffix) == suffix
     end
     local cmd = vim.lsp.config.tofu_lens and vim.lsp.config.tofu_lens.cmd

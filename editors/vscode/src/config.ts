@@ -16,11 +16,13 @@ export const SETTINGS_SECTION = 'tofuLens';
 
 /**
  * Every file the server reads (server.md, "Languages served"): `.tf`, `.tofu`,
- * `.tf.json` and `.tofu.json`, whatever language id VS Code gave the file.
- * The HashiCorp extension calls `.tf` files `terraform`, the OpenTofu one
- * `opentofu`, VS Code itself `json` for `.tf.json`; a pattern serves them all.
+ * `.tf.json` and `.tofu.json`, and the variable definitions files `.tfvars`
+ * and `.tfvars.json`, whatever language id VS Code gave the file. The
+ * HashiCorp extension calls `.tf` files `terraform` and `.tfvars` files
+ * `terraform-vars`, the OpenTofu one `opentofu`, VS Code itself `json` for
+ * `.tf.json`; a pattern serves them all.
  */
-export const CONFIG_FILE_GLOB = '**/*.{tf,tofu,tf.json,tofu.json}';
+export const CONFIG_FILE_GLOB = '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}';
 
 /** The document selector of the language client: files on disk only. */
 export const DOCUMENT_SELECTOR = [{ scheme: 'file', pattern: CONFIG_FILE_GLOB }];
@@ -30,7 +32,7 @@ export const SKIPPED_DIRS_GLOB = '**/{.terraform,.git,node_modules}/**';
 
 /** True for a path the server reads, by name alone (case-sensitive, as OpenTofu). */
 export function isConfigFile(fileName: string): boolean {
-  return /\.(tf|tofu|tf\.json|tofu\.json)$/.test(fileName);
+  return /\.(tf|tofu|tf\.json|tofu\.json|tfvars|tfvars\.json)$/.test(fileName);
 }
 
 /** The settings object the server takes as `initializationOptions` (server.md, "Settings"). */

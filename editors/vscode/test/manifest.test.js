@@ -88,19 +88,34 @@ test('Plain Text .tf, .tfvars and test files become opentofu, unless a file asso
 
 test('activates on each language a configuration file can have', () => {
   // plaintext: a .tf file that no extension claims opens as Plain Text.
-  for (const id of ['terraform', 'opentofu', 'hcl', 'json', 'plaintext']) {
+  // terraform-vars: the HashiCorp extension's language for .tfvars files.
+  for (const id of ['terraform', 'terraform-vars', 'opentofu', 'hcl', 'json', 'plaintext']) {
     assert.ok(manifest.activationEvents.includes(`onLanguage:${id}`), id);
   }
 });
 
-test('the document selector takes configuration files whatever their language id', () => {
-  assert.deepEqual(config.DOCUMENT_SELECTOR, [{ scheme: 'file', pattern: '**/*.{tf,tofu,tf.json,tofu.json}' }]);
+test('the document selector takes configuration and variable definitions files whatever their language id', () => {
+  assert.deepEqual(config.DOCUMENT_SELECTOR, [
+    { scheme: 'file', pattern: '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}' },
+  ]);
+  assert.ok(
+    manifest.activationEvents.includes(`workspaceContains:${config.CONFIG_FILE_GLOB}`),
+    'the workspace is searched for the same files',
+  );
   const matches = (file) => minimatch(file, config.DOCUMENT_SELECTOR[0].pattern, { dot: true });
-  for (const file of ['/w/main.tf', '/w/m/versions.tofu', '/w/a.tf.json', '/w/.b.tofu.json', '/w/override.tf']) {
+  for (const file of [
+    '/w/main.tf',
+    '/w/m/versions.tofu',
+    '/w/a.tf.json',
+    '/w/.b.tofu.json',
+    '/w/override.tf',
+    '/w/terraform.tfvars',
+    '/w/env/prod.auto.tfvars.json',
+  ]) {
     assert.ok(matches(file), file);
     assert.ok(config.isConfigFile(file), file);
   }
-  for (const file of ['/w/x.tfvars', '/w/package.json', '/w/x.hcl', '/w/main.TF', '/w/main.tf.bak']) {
+  for (const file of ['/w/x.tfvars.bak', '/w/package.json', '/w/x.hcl', '/w/main.TF', '/w/main.tf.bak']) {
     assert.ok(!matches(file), file);
     assert.ok(!config.isConfigFile(file), file);
   }

@@ -6,6 +6,7 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { after, before, describe, test } = require('node:test');
 
@@ -47,7 +48,12 @@ describe('VS Code session on examples/overrides', () => {
       vscode.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'),
     );
     const globs = registration.registerOptions.watchers.map((w) => w.globPattern);
-    assert.deepEqual(globs, ['**/*.{tf,tofu,tf.json,tofu.json}']);
+    // Configuration and variable definitions files, and the module manifest
+    // `tofu init` writes (which directory each installed module call reads).
+    assert.deepEqual(globs, [
+      '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}',
+      '**/.terraform/modules/modules.json',
+    ]);
   });
 
   test('indexing progress drives the status bar item', async () => {
@@ -144,6 +150,44 @@ describe('VS Code session on examples/overrides', () => {
   });
 });
 
+describe('across the module boundary, and .tfvars files', () => {
+  let root;
+  let vscode;
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-lens-vscode-tree-'));
+    const files = {
+      'main.tf': 'module "net" {\n  source = "./modules/net"\n  cidr   = "10.0.0.0/16"\n}\n',
+      'variables.tf': 'variable "region" {\n  type = string\n}\n',
+      'terraform.tfvars': 'region = "eu-west-1"\nzone   = "a"\n',
+      'modules/net/variables.tf': 'variable "cidr" {\n  type = string\n}\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    }
+    vscode = await VsCodeSession.start(root);
+    await vscode.indexed();
+  });
+
+  after(async () => {
+    await vscode.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('definition on a module argument opens the called module\'s variable', async () => {
+    vscode.open('main.tf', 'terraform');
+    assert.deepEqual(await vscode.definition('main.tf', 2, 3), ['modules/net/variables.tf:0']);
+  });
+
+  test('a .tfvars file (terraform-vars) is served: diagnostics, hover, definition', async () => {
+    vscode.open('terraform.tfvars', 'terraform-vars');
+    assert.deepEqual(codes(await vscode.documentDiagnostics('terraform.tfvars')), ['undeclared-value']);
+    assert.match(firstCodeBlock(await vscode.hover('terraform.tfvars', 0, 2)), /^variable "region" \{/);
+    assert.deepEqual(await vscode.definition('terraform.tfvars', 0, 2), ['variables.tf:0']);
+  });
+});
+
 describe('settings', () => {
   test('tofuVersion from initializationOptions, then from a configuration change', async () => {
     const fixture = fixtureModule();
@@ -186,7 +230,8 @@ describe('settings', () => {
       const everywhere = await vscode.workspaceDiagnostics('diagnostics of other/main.tf', (files) =>
         (files.get('other/main.tf') ?? []).length > 0,
       );
-      assert.deepEqual(codes(everywhere.get('other/main.tf')), ['duplicate-block']);
+      // `x` is used nowhere: the editor also gets the unused-declaration hint.
+      assert.deepEqual(codes(everywhere.get('other/main.tf')), ['duplicate-block', 'unused-declaration']);
     } finally {
       await vscode.shutdown();
       fs.rmSync(fixture.root, { recursive: true, force: true });

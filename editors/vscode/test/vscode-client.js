@@ -294,6 +294,15 @@ class VsCodeSession {
     });
   }
 
+  /** Go to definition (F12): the places as `path:line`, the path below the folder. */
+  async definition(file, line, character) {
+    const locations = await this.connection.sendRequest('textDocument/definition', {
+      textDocument: { uri: this.uri(file) },
+      position: { line, character },
+    });
+    return (locations ?? []).map((location) => `${this.relative(location.uri)}:${location.range.start.line}`);
+  }
+
   /**
    * The diagnostics VS Code shows for an open file: pulled with
    * `textDocument/diagnostic` (as the client does on open and change) when

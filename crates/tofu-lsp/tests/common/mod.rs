@@ -28,6 +28,8 @@ pub struct TestClient {
     next_id: i64,
     /// Methods of the requests the server sent us, in order.
     pub server_requests: Vec<String>,
+    /// The params of each `client/registerCapability` the server sent.
+    pub registrations: Vec<Value>,
     /// The `initialize` result.
     pub initialize_result: Value,
 }
@@ -195,6 +197,7 @@ impl TestClient {
             buffered: VecDeque::new(),
             next_id: 0,
             server_requests: Vec::new(),
+            registrations: Vec::new(),
             initialize_result: Value::Null,
         };
         let folder = json!([{"uri": uri(root), "name": "root"}]);
@@ -244,6 +247,9 @@ impl TestClient {
         if message.get("id").is_some() {
             if let Some(method) = message["method"].as_str() {
                 self.server_requests.push(method.to_owned());
+                if method == "client/registerCapability" {
+                    self.registrations.push(message["params"].clone());
+                }
             }
         }
         message

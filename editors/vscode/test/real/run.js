@@ -3,8 +3,9 @@
 // 127.0.0.1, driven by headless Debian Chromium through playwright-core, on a
 // copy of examples/overrides. Every check reads what a person sees, from the
 // workbench's DOM: the colours and the language of a .tf file, the Problems
-// panel, squiggles, the hover (coloured), go to definition, a quick fix, an
-// inlay hint, format on save. A screenshot of each step goes to
+// panel, squiggles, the hover (coloured), go to definition (also from a
+// module argument into the called module), a quick fix, an inlay hint,
+// format on save. A screenshot of each step goes to
 // target/editors/vscode-real/.
 //
 // The installed .vsix is the whole install: no tofuLens.serverPath is set,
@@ -49,6 +50,7 @@ const groups = [
   ['g', 'the server VS Code runs is the binary inside the installed .vsix (no serverPath, none on PATH)'],
   ['b', 'hovering the aws_instance.web header in main.tf shows the effective block'],
   ['c', 'F12 on the override block header in override.tf opens main.tf'],
+  ['j', "F12 on an argument of a module block opens the called module's variable"],
   ['d', 'the quick fix on override-depends-on removes depends_on from override.tf'],
   ['e', 'an inlay hint in main.tf shows the value override.tf sets'],
   ['h', 'format on save: over-indented main.tf is saved as tofu fmt writes it'],
@@ -399,6 +401,16 @@ async function main() {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-lens-vscode-real-'));
   const workspace = path.join(work, 'overrides');
   fs.cpSync(path.join(root, 'examples/overrides'), workspace, { recursive: true });
+  // A call of a local module, for F12 across the module boundary (j).
+  fs.mkdirSync(path.join(workspace, 'modules/net'), { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, 'modules/net/inputs.tf'),
+    'variable "cidr" {\n  type = string\n}\n\noutput "cidr" {\n  value = var.cidr\n}\n',
+  );
+  fs.writeFileSync(
+    path.join(workspace, 'calls.tf'),
+    'module "net" {\n  source = "./modules/net"\n  cidr   = "10.0.0.0/16"\n}\n',
+  );
   const home = path.join(work, 'home');
   const userData = path.join(work, 'user-data');
   const extensions = path.join(work, 'extensions');
@@ -719,6 +731,20 @@ async function main() {
     assert.ok(lines.some((l) => l.text.startsWith('resource "aws_instance" "web"')), 'main.tf is shown');
     log(`#   after F12: tab main.tf, ${await statusBarCursor(page)}, title "${title}"`);
     await screenshot(page, '4-definition-main-tf.png');
+  });
+
+  // j) F12 from the argument `cidr` of module "net" in calls.tf: the
+  // variable it sets, in the called module.
+  await group('j', page, async () => {
+    await openFile(page, 'calls.tf');
+    await goToLine(page, 3, 4);
+    await page.keyboard.press('F12');
+    await until('inputs.tf of modules/net to become the active tab', async () => (await activeTab(page)) === 'inputs.tf');
+    await until('the cursor on inputs.tf line 1', async () => /^Ln 1, Col \d+/.test((await statusBarCursor(page)) || ''));
+    const lines = await editorLines(page);
+    assert.ok(lines.some((l) => l.text.startsWith('variable "cidr"')), 'the variable is shown');
+    log(`#   after F12: tab inputs.tf, ${await statusBarCursor(page)}`);
+    await screenshot(page, '4b-definition-into-module.png');
   });
 
   // d) Quick fix (Ctrl+.) on override-depends-on in override.tf.

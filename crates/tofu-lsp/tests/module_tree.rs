@@ -1,0 +1,287 @@
+//! Requests across the module boundary and `.tfvars` files, end to end: a
+//! root module calling a local child and (after `tofu init`) a registry
+//! module, an example calling the child with `../../`, and a
+//! `terraform.tfvars`. The server keeps no full analysis of closed
+//! directories (`common::test_options`), so every request here brings in
+//! the called and calling modules it reads.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{capabilities, codes, uri, TestClient};
+use serde_json::{json, Value};
+
+const MANIFEST: &str = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"vpc","Source":"registry.opentofu.org/terraform-aws-modules/vpc/aws","Version":"5.1.0","Dir":".terraform/modules/vpc"}]}"#;
+
+/// The workspace; the manifest is written only when `initialised`.
+fn tree(initialised: bool) -> (tempfile::TempDir, PathBuf) {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    let files: [(&str, &str); 7] = [
+        (
+            "main.tf",
+            "module \"net\" {\n  source = \"./modules/net\"\n  cidr   = \"10.0.0.0/16\"\n}\nmodule \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.1.0\"\n  name    = \"main\"\n}\noutput \"vpc\" {\n  value = module.net.vpc_id\n}\n",
+        ),
+        ("variables.tf", "variable \"region\" {\n  type = string\n}\n"),
+        ("terraform.tfvars", "region = \"eu-west-1\"\nzone   = \"a\"\n"),
+        (
+            "modules/net/variables.tf",
+            "variable \"cidr\" {\n  type        = string\n  description = \"The VPC's CIDR block.\"\n}\n",
+        ),
+        (
+            "modules/net/outputs.tf",
+            "output \"vpc_id\" {\n  value = var.cidr\n}\n",
+        ),
+        (
+            "examples/simple/main.tf",
+            "module \"net\" {\n  source = \"../../modules/net\"\n  cidr   = \"10.1.0.0/16\"\n}\n",
+        ),
+        (
+            ".terraform/modules/vpc/variables.tf",
+            "variable \"name\" {\n  type = string\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        let path = root.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    if initialised {
+        fs::write(root.join(".terraform/modules/modules.json"), MANIFEST).unwrap();
+    }
+    (temp, root)
+}
+
+async fn start(root: &Path) -> TestClient {
+    let mut client = TestClient::start(root, capabilities(), json!({}), Value::Null).await;
+    // Indexing is over once the last directory is published.
+    client
+        .wait_for_diagnostics(&root.join("terraform.tfvars"), |_| true)
+        .await;
+    client
+}
+
+fn at(path: &Path, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}})
+}
+
+/// `uri-relative-to-root:line` of each location.
+fn places(root: &Path, locations: &Value) -> Vec<String> {
+    let prefix = format!("{}/", uri(root));
+    locations
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|location| {
+            format!(
+                "{}:{}",
+                location["uri"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches(&prefix),
+                location["range"]["start"]["line"]
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn definition_hover_references_and_rename_cross_into_the_called_module() {
+    let (_temp, root) = tree(true);
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+
+    // The argument `cidr` of module "net".
+    let definition = client
+        .request("textDocument/definition", at(&main, 2, 3))
+        .await;
+    assert_eq!(places(&root, &definition), ["modules/net/variables.tf:0"]);
+    // `module.net.vpc_id`, on `vpc_id`.
+    let hover = client
+        .request("textDocument/hover", at(&main, 10, 22))
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.contains(
+            "Output of the module `modules/net`, declared in `modules/net/outputs.tf:1`."
+        ),
+        "{markdown}"
+    );
+    // The registry call's argument, through the manifest, into `.terraform`
+    // (which the server does not index).
+    let definition = client
+        .request("textDocument/definition", at(&main, 7, 3))
+        .await;
+    assert_eq!(
+        places(&root, &definition),
+        [".terraform/modules/vpc/variables.tf:0"]
+    );
+
+    // From the child's declaration: every caller's argument.
+    let variables = root.join("modules/net/variables.tf");
+    let mut params = at(&variables, 0, 11);
+    params["context"] = json!({"includeDeclaration": true});
+    let references = client.request("textDocument/references", params).await;
+    assert_eq!(
+        places(&root, &references),
+        [
+            "modules/net/variables.tf:0",
+            "modules/net/outputs.tf:1",
+            "main.tf:2",
+            "examples/simple/main.tf:2"
+        ]
+    );
+    let mut params = at(&variables, 0, 11);
+    params["newName"] = json!("cidr_block");
+    let edit = client.request("textDocument/rename", params).await;
+    let prefix = format!("{}/", uri(&root));
+    let mut renamed: Vec<String> = edit["changes"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{edit}"))
+        .iter()
+        .flat_map(|(file, edits)| {
+            let file = file.trim_start_matches(&prefix).to_owned();
+            edits
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |edit| format!("{file} {}", edit["newText"]))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    renamed.sort();
+    assert_eq!(
+        renamed,
+        [
+            "examples/simple/main.tf \"cidr_block\"",
+            "main.tf \"cidr_block\"",
+            "modules/net/outputs.tf \"cidr_block\"",
+            "modules/net/variables.tf \"\\\"cidr_block\\\"\"",
+        ]
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn completion_offers_the_called_modules_variables_and_outputs() {
+    let (_temp, root) = tree(true);
+    let mut client = start(&root).await;
+    let calls = root.join("calls.tf");
+    let text = "module \"other\" {\n  source = \"./modules/net\"\n  \n}\noutput \"o\" {\n  value = module.net.\n}\n";
+    client.open(&calls, 1, text);
+    client.wait_for_diagnostics(&calls, |_| true).await;
+    let items = client
+        .request("textDocument/completion", at(&calls, 2, 2))
+        .await;
+    let first = &items[0];
+    assert_eq!(first["label"], "cidr");
+    assert_eq!(
+        first["detail"],
+        "required; type = string; The VPC's CIDR block."
+    );
+    assert_eq!(first["textEdit"]["newText"], "cidr = ");
+    let items = client
+        .request("textDocument/completion", at(&calls, 5, 21))
+        .await;
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["vpc_id"]);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn tfvars_files_are_published_opened_and_answered() {
+    let (_temp, root) = tree(true);
+    let mut client = TestClient::start(&root, capabilities(), json!({}), Value::Null).await;
+    let values = root.join("terraform.tfvars");
+    // Published at indexing, like any file with problems.
+    let published = client.wait_for_diagnostics(&values, |_| true).await;
+    assert_eq!(codes(&published), ["undeclared-value"]);
+    // The watched files include them, and the module manifest.
+    let globs: Vec<&Value> = client
+        .registrations
+        .iter()
+        .flat_map(|params| params["registrations"].as_array().unwrap())
+        .filter(|registration| registration["method"] == "workspace/didChangeWatchedFiles")
+        .flat_map(|registration| {
+            registration["registerOptions"]["watchers"]
+                .as_array()
+                .unwrap()
+        })
+        .map(|watcher| &watcher["globPattern"])
+        .collect();
+    assert_eq!(
+        globs,
+        [
+            "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}",
+            "**/.terraform/modules/modules.json"
+        ]
+    );
+    // Opened, every version is answered.
+    client.open(&values, 3, "region = \"eu-west-1\"\n\n");
+    let published = client
+        .wait_for_diagnostics(&values, |p| p["version"] == 3)
+        .await;
+    assert!(codes(&published).is_empty());
+    let hover = client
+        .request("textDocument/hover", at(&values, 0, 2))
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("```hcl\nvariable \"region\" {"),
+        "{markdown}"
+    );
+    let definition = client
+        .request("textDocument/definition", at(&values, 0, 2))
+        .await;
+    assert_eq!(places(&root, &definition), ["variables.tf:0"]);
+    client.shutdown().await;
+}
+
+/// `tofu init` writes the manifest while the server runs: the watched-file
+/// notification makes the registry call resolvable.
+#[tokio::test]
+async fn a_manifest_written_by_tofu_init_is_picked_up() {
+    let (_temp, root) = tree(false);
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    let definition = client
+        .request("textDocument/definition", at(&main, 7, 3))
+        .await;
+    assert!(definition.is_null(), "{definition}");
+    let manifest = root.join(".terraform/modules/modules.json");
+    fs::write(&manifest, MANIFEST).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&manifest), "type": 1}]}),
+    );
+    // The change is applied off the request path: ask again until it is
+    // (each request is a round trip to the server; no sleeping).
+    let started = std::time::Instant::now();
+    loop {
+        let definition = client
+            .request("textDocument/definition", at(&main, 7, 3))
+            .await;
+        if !definition.is_null() {
+            assert_eq!(
+                places(&root, &definition),
+                [".terraform/modules/vpc/variables.tf:0"]
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < common::TIMEOUT,
+            "the manifest was never picked up"
+        );
+        tokio::task::yield_now().await;
+    }
+    client.shutdown().await;
+}
