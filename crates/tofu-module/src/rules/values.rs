@@ -24,8 +24,7 @@ use crate::types::{apply_defaults, constant_value, convert, parse_variable_type,
 /// The `values` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     // The files `tofu plan` reads by itself, in its order (a later value
-    // replaces an earlier one, which is then not judged): terraform.tfvars,
-    // its JSON twin, then the *.auto.tfvars files by name. Any other file
+    // replaces an earlier one, which is then not judged). Any other file
     // is judged on its own, as passed with -var-file after them.
     let mut auto: Vec<FileId> = Vec::new();
     let mut named: Vec<FileId> = Vec::new();
@@ -41,11 +40,10 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     }
     auto.sort_by_key(|&id| {
         let name = view.name(id).unwrap_or_default();
-        (
-            !name.starts_with("terraform.tfvars"),
-            name.ends_with(".json"),
-            name.to_owned(),
-        )
+        // terraform.tfvars, then terraform.tfvars.json, then the
+        // *.auto.tfvars(.json) files by name, as a directory listing gives
+        // them: JSON and native files interleaved.
+        (!name.starts_with("terraform.tfvars"), name.to_owned())
     });
     let mut winners: Vec<(FileId, usize)> = Vec::new();
     for &file_id in &auto {
