@@ -40,7 +40,10 @@ use std::fmt;
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
 
 pub(crate) use crate::go_text::go_quote;
-pub use convert::{apply_defaults, convert, is_exact, type_mismatch_message, ConversionError};
+pub use convert::{
+    apply_defaults, convert, is_exact, type_conversion_error, type_mismatch_message,
+    ConversionError,
+};
 pub use value::{constant_value, object_key, Value, ValueError};
 
 /// Types nested deeper than this are not parsed (they count as `any`).

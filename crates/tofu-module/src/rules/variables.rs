@@ -27,8 +27,8 @@ use crate::loaded::{BlockRef, FileRole, FileView, ModuleFile};
 use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
 use crate::types::{
-    apply_defaults, convert, is_exact, parse_variable_type, type_mismatch_message, TypeConstraint,
-    Value,
+    apply_defaults, convert, is_exact, parse_variable_type, type_conversion_error,
+    type_mismatch_message, TypeConstraint, Value,
 };
 
 const SUMMARY: &str = "Invalid default value for variable";
@@ -193,31 +193,6 @@ fn in_block(file: FileId, range: TextRange, detail: String) -> Diagnostic {
     .with_detail(detail)
 }
 
-/// cty's error converting a null of type `have` to `want`, for the kinds
-/// of type that never convert into each other (a primitive and a structure,
-/// a bool and a number, a map or object and a list, set or tuple, a list or
-/// set and a map or object). `None` where a conversion may exist.
-fn null_conversion_error(have: &TypeConstraint, want: &TypeConstraint) -> Option<String> {
-    use TypeConstraint as T;
-    let primitive = |ty: &TypeConstraint| matches!(ty, T::Bool | T::Number | T::String);
-    match (have, want) {
-        (_, T::Any) | (T::Any, _) => None,
-        (T::Bool, T::Number) | (T::Number, T::Bool) => type_mismatch_message(have, want),
-        _ if primitive(have) && primitive(want) => None,
-        _ if primitive(have) != primitive(want) => type_mismatch_message(have, want),
-        (T::Object { .. }, T::List(_) | T::Set(_))
-        | (T::Tuple(_), T::Map(_))
-        | (T::Map(_), T::List(_) | T::Set(_) | T::Tuple(_))
-        | (T::List(_) | T::Set(_), T::Map(_) | T::Object { .. }) => {
-            Some(format!("{} required", want.friendly_name()))
-        }
-        (T::Object { .. }, T::Tuple(_)) | (T::Tuple(_), T::Object { .. }) => {
-            type_mismatch_message(have, want)
-        }
-        _ => None,
-    }
-}
-
 /// True when cty converts between the primitive types `have` and `want`:
 /// every pair but a bool and a number.
 fn primitive_conversion_exists(have: &TypeConstraint, want: &TypeConstraint) -> bool {
@@ -280,7 +255,7 @@ impl MergedVariable {
         // A null default converted earlier is a typed null: it converts only
         // where its type does.
         let typed_null_error = match &self.default_type {
-            Some(have) if default.is_null() => null_conversion_error(have, &self.constraint),
+            Some(have) if default.is_null() => type_conversion_error(have, &self.constraint),
             _ => None,
         };
         let converted = match typed_null_error {

@@ -512,3 +512,241 @@ fn unify_primitives(values: &mut [Value]) {
         }
     }
 }
+
+/// cty's verdict on the *types* alone, for a value of the exact type `have`
+/// (a typed null, whose conversion cty decides before looking at it):
+/// `None` where a conversion exists, else cty's `MismatchMessage`. Where cty
+/// names the first of several mismatched attributes in map order (random),
+/// this names the first by name.
+pub fn type_conversion_error(have: &TypeConstraint, want: &TypeConstraint) -> Option<String> {
+    (!conversion_exists(have, want, 0)).then(|| type_mismatch(have, want, 0))
+}
+
+/// cty's `GetConversionUnsafe(have, want) != nil`.
+fn conversion_exists(have: &TypeConstraint, want: &TypeConstraint, depth: usize) -> bool {
+    use TypeConstraint as T;
+    if depth > MAX_CONVERT_DEPTH {
+        return true;
+    }
+    let next = depth + 1;
+    match (have, want) {
+        (_, T::Any) | (T::Any, _) => true,
+        (T::Bool, T::Number) | (T::Number, T::Bool) => false,
+        (T::Bool | T::Number | T::String, T::Bool | T::Number | T::String) => true,
+        (T::Object { attrs: have }, T::Object { attrs: want }) => {
+            want.iter().all(
+                |wanted| match have.iter().find(|attr| attr.name == wanted.name) {
+                    Some(attr) => conversion_exists(&attr.ty, &wanted.ty, next),
+                    None => wanted.optional,
+                },
+            )
+        }
+        (T::Tuple(have), T::Tuple(want)) => {
+            have.len() == want.len()
+                && have
+                    .iter()
+                    .zip(want)
+                    .all(|(have, want)| conversion_exists(have, want, next))
+        }
+        (T::List(have) | T::Set(have), T::List(want) | T::Set(want))
+        | (T::Map(have), T::Map(want)) => conversion_exists(have, want, next),
+        (T::Tuple(elements), T::List(want) | T::Set(want)) => {
+            elements_convert(elements.iter(), want, next)
+        }
+        (T::Object { attrs }, T::Map(want)) => {
+            elements_convert(attrs.iter().map(|attr| &attr.ty), want, next)
+        }
+        // An optional attribute may be absent from the map: cty leaves its
+        // conversion to the value.
+        (T::Map(have), T::Object { attrs }) => attrs
+            .iter()
+            .all(|attr| attr.optional || conversion_exists(have, &attr.ty, next)),
+        _ => false,
+    }
+}
+
+/// The elements of a tuple or an object converting to a collection's
+/// element type; to `any`, cty unifies them, modelled for equal and
+/// primitive types (which unify to a string).
+fn elements_convert<'t>(
+    mut elements: impl Iterator<Item = &'t TypeConstraint> + Clone,
+    want: &TypeConstraint,
+    depth: usize,
+) -> bool {
+    if *want == TypeConstraint::Any {
+        let mut first = elements.clone();
+        let Some(head) = first.next() else {
+            return true;
+        };
+        let primitive = |ty: &TypeConstraint| {
+            matches!(
+                ty,
+                TypeConstraint::Bool | TypeConstraint::Number | TypeConstraint::String
+            )
+        };
+        return elements.all(|ty| same_type(ty, head) || (primitive(ty) && primitive(head)));
+    }
+    elements.all(|ty| conversion_exists(ty, want, depth))
+}
+
+/// Type equality as cty's `Equals` sees the type of a converted value:
+/// optional markers and defaults left out.
+fn same_type(a: &TypeConstraint, b: &TypeConstraint) -> bool {
+    use TypeConstraint as T;
+    match (a, b) {
+        (T::List(a), T::List(b)) | (T::Set(a), T::Set(b)) | (T::Map(a), T::Map(b)) => {
+            same_type(a, b)
+        }
+        (T::Tuple(a), T::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_type(a, b))
+        }
+        (T::Object { attrs: a }, T::Object { attrs: b }) => {
+            a.len() == b.len()
+                && a.iter().all(|attr| {
+                    b.iter()
+                        .any(|other| other.name == attr.name && same_type(&attr.ty, &other.ty))
+                })
+        }
+        (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+fn has_any(ty: &TypeConstraint) -> bool {
+    use TypeConstraint as T;
+    match ty {
+        T::Any => true,
+        T::List(element) | T::Set(element) | T::Map(element) => has_any(element),
+        T::Object { attrs } => attrs.iter().any(|attr| has_any(&attr.ty)),
+        T::Tuple(elements) => elements.iter().any(has_any),
+        T::String | T::Number | T::Bool => false,
+    }
+}
+
+/// cty's `MismatchMessage(got, want)` on types.
+fn type_mismatch(got: &TypeConstraint, want: &TypeConstraint, depth: usize) -> String {
+    use TypeConstraint as T;
+    let required = || format!("{} required", want.friendly_name());
+    if depth > MAX_CONVERT_DEPTH {
+        return required();
+    }
+    let next = depth + 1;
+    let collection = |ty: &TypeConstraint| matches!(ty, T::List(_) | T::Set(_) | T::Map(_));
+    match (got, want) {
+        (T::Object { attrs: got }, T::Object { attrs: want }) => {
+            let mut missing: Vec<&str> = Vec::new();
+            let mut wanted: Vec<_> = want.iter().collect();
+            wanted.sort_by(|a, b| a.name.cmp(&b.name));
+            let mut mismatch = None;
+            for attr in wanted {
+                match got.iter().find(|have| have.name == attr.name) {
+                    None if !attr.optional => missing.push(&attr.name),
+                    Some(have)
+                        if mismatch.is_none()
+                            && !same_type(&have.ty, &attr.ty)
+                            && !conversion_exists(&have.ty, &attr.ty, next) =>
+                    {
+                        mismatch = Some(format!(
+                            "attribute {}: {}",
+                            go_quote(&attr.name),
+                            type_mismatch(&have.ty, &attr.ty, next)
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            match missing.as_slice() {
+                [] => mismatch.unwrap_or_else(|| "incorrect object attributes".to_owned()),
+                [one] => format!("attribute {} is required", go_quote(one)),
+                [a, b] => format!(
+                    "attributes {} and {} are required",
+                    go_quote(a),
+                    go_quote(b)
+                ),
+                [init @ .., last] => {
+                    let init: Vec<String> = init.iter().map(|name| go_quote(name)).collect();
+                    format!(
+                        "attributes {}, and {} are required",
+                        init.join(", "),
+                        go_quote(last)
+                    )
+                }
+            }
+        }
+        (T::Tuple(_), T::List(element)) if **element == T::Any => {
+            "all list elements must have the same type".to_owned()
+        }
+        (T::Tuple(_), T::Set(element)) if **element == T::Any => {
+            "all set elements must have the same type".to_owned()
+        }
+        (T::Object { .. }, T::Map(element)) if **element == T::Any => {
+            "all map elements must have the same type".to_owned()
+        }
+        (T::Tuple(elements), T::List(element) | T::Set(element)) => elements
+            .iter()
+            .enumerate()
+            .find(|(_, ty)| !same_type(ty, element) && !conversion_exists(ty, element, next))
+            .map(|(index, ty)| format!("element {index}: {}", type_mismatch(ty, element, next)))
+            .unwrap_or_else(|| format!("all elements must be {}", element.friendly_name())),
+        (T::Object { attrs }, T::Map(element)) => {
+            let mut attrs: Vec<_> = attrs.iter().collect();
+            attrs.sort_by(|a, b| a.name.cmp(&b.name));
+            attrs
+                .iter()
+                .find(|attr| {
+                    !same_type(&attr.ty, element) && !conversion_exists(&attr.ty, element, next)
+                })
+                .map(|attr| {
+                    format!(
+                        "element {}: {}",
+                        go_quote(&attr.name),
+                        type_mismatch(&attr.ty, element, next)
+                    )
+                })
+                .unwrap_or_else(|| format!("all elements must be {}", element.friendly_name()))
+        }
+        (T::Tuple(_) | T::Object { .. }, _) if collection(want) => required(),
+        (T::List(_) | T::Set(_), T::List(_) | T::Set(_)) | (T::Map(_), T::Map(_)) => {
+            let (T::List(have) | T::Set(have) | T::Map(have)) = got else {
+                return required();
+            };
+            let (noun, T::List(element) | T::Set(element) | T::Map(element)) = (
+                match want {
+                    T::List(_) => "list element type",
+                    T::Set(_) => "set element type",
+                    _ => "map element type",
+                },
+                want,
+            ) else {
+                return required();
+            };
+            format!("incorrect {noun}: {}", type_mismatch(have, element, next))
+        }
+        _ if collection(got) && collection(want) => required(),
+        _ if !types_confuse(got, want) => format!(
+            "{} required, but have {}",
+            want.friendly_name(),
+            got.friendly_name()
+        ),
+        _ => required(),
+    }
+}
+
+/// cty's `typesAreLikelyToCauseConfusion`.
+fn types_confuse(got: &TypeConstraint, want: &TypeConstraint) -> bool {
+    use TypeConstraint as T;
+    let primitive = |ty: &TypeConstraint| matches!(ty, T::Bool | T::Number | T::String);
+    let element = |ty: &TypeConstraint| match ty {
+        T::List(element) | T::Set(element) | T::Map(element) => Some(has_any(element)),
+        _ => None,
+    };
+    if primitive(got) != primitive(want) || *want == T::String {
+        return false;
+    }
+    if matches!((got, want), (T::Bool, T::Number) | (T::Number, T::Bool)) {
+        return false;
+    }
+    if element(got) == Some(false) && element(want) == Some(true) {
+        return false;
+    }
+    !matches!((got, want), (T::Tuple(_), T::Object { .. }))
+}

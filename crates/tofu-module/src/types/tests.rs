@@ -781,3 +781,83 @@ fn deep_nesting_does_not_overflow() {
     assert!(convert(&value, &ty).is_ok());
     assert!(convert(&value, &TypeConstraint::String).is_err());
 }
+
+/// A typed null converts where its type does (cty decides on the types
+/// before the value): the messages as `tofu validate` printed them for an
+/// override changing the type of a variable whose default is `null`.
+#[test]
+fn conversions_between_types() {
+    let table: &[(&str, &str, Option<&str>)] = &[
+        ("string", "number", None),
+        ("bool", "number", Some("number required, but have bool")),
+        (
+            "string",
+            "list(string)",
+            Some("list of string required, but have string"),
+        ),
+        (
+            "object({ size = number, tags = map(string) })",
+            "map(number)",
+            Some(r#"element "tags": number required, but have map of string"#),
+        ),
+        (
+            "object({ size = number, count = number })",
+            "map(string)",
+            None,
+        ),
+        (
+            "object({ a = string })",
+            "object({ a = number, b = string })",
+            Some(r#"attribute "b" is required"#),
+        ),
+        (
+            "object({ a = bool })",
+            "object({ a = number })",
+            Some(r#"attribute "a": number required, but have bool"#),
+        ),
+        (
+            "object({ a = string })",
+            "object({ a = string, b = optional(number) })",
+            None,
+        ),
+        (
+            "tuple([string, bool])",
+            "list(number)",
+            Some("element 1: number required, but have bool"),
+        ),
+        ("tuple([string, number])", "list(string)", None),
+        (
+            "tuple([string, list(string)])",
+            "list(any)",
+            Some("all list elements must have the same type"),
+        ),
+        (
+            "list(bool)",
+            "list(number)",
+            Some("incorrect list element type: number required, but have bool"),
+        ),
+        ("list(string)", "set(number)", None),
+        (
+            "map(bool)",
+            "map(number)",
+            Some("incorrect map element type: number required, but have bool"),
+        ),
+        ("map(string)", "object({ a = number })", None),
+        (
+            "map(list(string))",
+            "object({ a = string })",
+            Some("object required"),
+        ),
+        (
+            "map(number)",
+            "object({ size = number, tags = optional(map(string), {}) })",
+            None,
+        ),
+        ("set(string)", "list(number)", None),
+        ("object({ x = list(string) })", "map(list(number))", None),
+    ];
+    for &(have, want, expected) in table {
+        let error = type_conversion_error(&native_type(have), &native_type(want));
+        assert_eq!(error.as_deref(), expected, "{have} → {want}");
+    }
+}
