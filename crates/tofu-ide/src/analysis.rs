@@ -273,6 +273,19 @@ pub(crate) fn editor_diagnostic(
                 message: related.message.clone(),
             })
         })
+        .chain(
+            diagnostic
+                .related_outside
+                .iter()
+                .map(|related| RelatedLocation {
+                    location: FileRange {
+                        path: crate::module_calls::normalize(&module.path_of(&related.path)),
+                        text: Arc::clone(&related.text),
+                        range: related.range.widened(&related.text),
+                    },
+                    message: related.message.clone(),
+                }),
+        )
         .collect();
     let fix = diagnostic.fix.as_ref().map(|fix| EditorFix {
         title: fix.title.clone(),

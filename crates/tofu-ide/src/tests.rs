@@ -52,7 +52,7 @@ pub(crate) fn fixture(text: &str) -> (Analysis, PathBuf, u32) {
     }
     let dirs: Vec<PathBuf> = host.module_dirs().map(Path::to_path_buf).collect();
     for dir in dirs {
-        host.analyze_now(&dir);
+        host.analyze_now_with_callers(&dir);
     }
     let (path, offset) = cursor.unwrap_or_else(|| (Path::new(DIR).join("main.tf"), 0));
     (host.snapshot(), path, offset)

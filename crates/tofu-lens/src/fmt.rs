@@ -295,7 +295,7 @@ fn display_path(cwd: &Path, path: &Path) -> String {
 }
 
 /// A path with `.` and `name/..` removed, lexically.
-fn clean(path: &Path) -> PathBuf {
+pub(crate) fn clean(path: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();
     for component in path.components() {
         match component {

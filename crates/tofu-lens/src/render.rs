@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use tofu_module::ModuleAnalysis;
-use tofu_syntax::{Diagnostic, LineCol, Location, Severity, TextRange};
+use tofu_syntax::{Diagnostic, LineCol, LineIndex, Location, Severity, TextRange};
 
 use crate::check::{CheckReport, CheckedModule, UnreadableDir};
 
@@ -90,19 +90,35 @@ fn display_path(dir: &Path, name: &str) -> String {
 /// to one character, as editors get them.
 fn resolve(analysis: &ModuleAnalysis, location: Location) -> Option<Range> {
     let file = analysis.file(location.file)?;
-    let range = location.range?.widened(&file.text);
+    Some(resolve_in(&file.line_index, &file.text, location.range?))
+}
+
+fn resolve_in(line_index: &LineIndex, text: &str, range: TextRange) -> Range {
+    let range = range.widened(text);
     let position = |offset: u32| {
-        let LineCol { line, column } = file.line_index.line_col(&file.text, offset);
+        let LineCol { line, column } = line_index.line_col(text, offset);
         Position {
             line,
             column,
             byte: offset,
         }
     };
-    Some(Range {
+    Range {
         start: position(range.start),
         end: position(range.end),
-    })
+    }
+}
+
+/// A file of another module directory, named from `dir` (`./modules/net/variables.tf`,
+/// `examples/main.tf` for `examples/complete` and `../main.tf`).
+fn display_outside(dir: &Path, path: &str) -> String {
+    let cleaned = crate::fmt::clean(&dir.join(path));
+    let shown = if dir.starts_with(".") && cleaned.is_relative() && !cleaned.starts_with("..") {
+        Path::new(".").join(cleaned)
+    } else {
+        cleaned
+    };
+    shown.to_string_lossy().into_owned()
 }
 
 fn excerpt(analysis: &ModuleAnalysis, location: Location) -> Option<Excerpt> {
@@ -152,6 +168,15 @@ fn flatten_one(dir: &Path, analysis: &ModuleAnalysis, diagnostic: &Diagnostic) -
                 range: resolve(analysis, related.location),
                 message: related.message.clone(),
             })
+            .chain(diagnostic.related_outside.iter().map(|related| RelatedOut {
+                file: display_outside(dir, &related.path),
+                range: Some(resolve_in(
+                    &LineIndex::new(&related.text),
+                    &related.text,
+                    related.range,
+                )),
+                message: related.message.clone(),
+            }))
             .collect(),
         fix: diagnostic.fix.as_ref().map(|fix| FixOut {
             title: fix.title.clone(),

@@ -84,6 +84,55 @@ fn json_format_follows_the_server_contract() {
     assert!(first["fix"].is_null());
 }
 
+/// "Invalid value for input variable" is on the caller's argument and
+/// relates the called module's variable, named from where `check` was run.
+#[test]
+fn an_invalid_module_argument_relates_the_childs_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("modules/net")).unwrap();
+    fs::create_dir_all(root.join("examples/simple")).unwrap();
+    fs::write(
+        root.join("modules/net/variables.tf"),
+        "# Inputs.\nvariable \"cidr\" {\n  type = string\n}\n",
+    )
+    .unwrap();
+    let call = |source: &str| {
+        format!("module \"net\" {{\n  source = \"{source}\"\n  cidr   = [\"10.0.0.0/16\"]\n}}\n")
+    };
+    fs::write(root.join("main.tf"), call("./modules/net")).unwrap();
+    fs::write(
+        root.join("examples/simple/main.tf"),
+        call("../../modules/net"),
+    )
+    .unwrap();
+    for (arg, file, related) in [
+        (".", "./main.tf", "./modules/net/variables.tf"),
+        (
+            "examples/simple",
+            "examples/simple/main.tf",
+            "modules/net/variables.tf",
+        ),
+    ] {
+        let output = tofu_lens(&["check", "--format", "json", arg], root);
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let found: Vec<&serde_json::Value> = value
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "invalid-variable-value" && d["file"] == file)
+            .collect();
+        assert_eq!(found.len(), 1, "{arg}: {value}");
+        assert_eq!(found[0]["range"]["start"]["line"], 3);
+        let place = &found[0]["related"][0];
+        assert_eq!(place["file"], related, "{arg}");
+        assert_eq!(place["range"]["start"]["line"], 2);
+        assert_eq!(place["range"]["start"]["column"], 1);
+        assert_eq!(place["range"]["start"]["byte"], 10);
+        assert_eq!(place["message"], "module.net.var.cidr is declared here");
+    }
+}
+
 /// Ranges quoted in a detail (`locals.tf:2,3-15`) count columns as HCL does,
 /// in grapheme clusters (OpenTofu 1.12.6 says `2,3-15` here); the range of
 /// the diagnostic itself counts Unicode scalar values, as server.md says.

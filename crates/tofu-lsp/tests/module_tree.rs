@@ -285,3 +285,40 @@ async fn a_manifest_written_by_tofu_init_is_picked_up() {
     }
     client.shutdown().await;
 }
+
+/// An argument of the wrong type is an error on the argument, and the
+/// editor can follow its related information to the called module's
+/// variable.
+#[tokio::test]
+async fn an_invalid_argument_relates_the_called_modules_variable() {
+    let (_temp, root) = tree(true);
+    let mut client = start(&root).await;
+    let example = root.join("examples/simple/main.tf");
+    client.open(
+        &example,
+        2,
+        "module \"net\" {\n  source = \"../../modules/net\"\n  cidr   = [\"10.1.0.0/16\"]\n}\n",
+    );
+    let published = client
+        .wait_for_diagnostics(&example, |p| p["version"] == 2)
+        .await;
+    assert_eq!(codes(&published), ["invalid-variable-value"]);
+    let diagnostic = &published["diagnostics"][0];
+    assert_eq!(diagnostic["range"]["start"]["line"], 2);
+    let related = &diagnostic["relatedInformation"];
+    let locations: Vec<Value> = related
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|related| related["location"].clone())
+        .collect();
+    assert_eq!(
+        places(&root, &Value::Array(locations)),
+        ["modules/net/variables.tf:0"]
+    );
+    assert_eq!(
+        related[0]["message"],
+        "module.net.var.cidr is declared here"
+    );
+    client.shutdown().await;
+}

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use crate::address::BlockAddress;
 use crate::merge::MergedModule;
 use crate::types::{parse_variable_type, TypeConstraint};
+use tofu_syntax::TextRange;
 
 /// What a caller may know of a module directory.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,7 +31,7 @@ pub struct ModuleInterface {
     pub incomplete: bool,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct InterfaceVariable {
     pub name: String,
     /// No default: a caller must set it.
@@ -39,8 +40,37 @@ pub struct InterfaceVariable {
     /// Where it is declared, as HCL writes a range in a detail, relative to
     /// the module's directory (`main.tf:1,1-18`).
     pub declared_at: String,
+    /// The same place as a file and a byte range, for a caller's related
+    /// location.
+    pub place: Option<DeclarationPlace>,
     pub sensitive: bool,
     pub ephemeral: bool,
+}
+
+/// Two variables are the same to a caller when everything but `place` is:
+/// `declared_at` says the same line and columns, and a caller's diagnostics
+/// relate the variable through the text they were made with, so text that
+/// moved by bytes (an edit above the block, within a line) but not by lines
+/// does not make every caller judged again.
+impl PartialEq for InterfaceVariable {
+    fn eq(&self, other: &InterfaceVariable) -> bool {
+        self.name == other.name
+            && self.required == other.required
+            && self.constraint == other.constraint
+            && self.declared_at == other.declared_at
+            && self.sensitive == other.sensitive
+            && self.ephemeral == other.ephemeral
+    }
+}
+
+/// A block's header in a file of a module directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclarationPlace {
+    /// The file's name in the module's directory.
+    pub file: String,
+    /// The file's text, which `header` indexes into.
+    pub text: Arc<str>,
+    pub header: TextRange,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -86,6 +116,11 @@ impl ModuleInterface {
                 continue;
             };
             let declared_at = analysis.describe(tofu_syntax::Location::new(base.file, header));
+            let place = analysis.file(base.file).map(|file| DeclarationPlace {
+                file: file.name.clone(),
+                text: Arc::clone(&file.text),
+                header,
+            });
             match &block.address {
                 BlockAddress::Variable(name) => {
                     let text_of = |argument: &str| {
@@ -113,6 +148,7 @@ impl ModuleInterface {
                         required: block.body.attribute("default").is_none(),
                         constraint,
                         declared_at,
+                        place,
                         sensitive: flag("sensitive"),
                         ephemeral: flag("ephemeral"),
                     });

@@ -4,6 +4,8 @@
 //! the edges. Codes are stable strings from `spec/diagnostics.md`: they are never
 //! renamed or reused, because users filter on them in CI.
 
+use std::sync::Arc;
+
 use crate::text::TextRange;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -173,6 +175,21 @@ pub struct Related {
     pub message: String,
 }
 
+/// A related place in a file of another module directory: the variable of a
+/// called module that a caller's argument is judged against. It carries the
+/// file's text as analysed, so that every consumer can place it without the
+/// other module's analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelatedOutside {
+    /// The file, relative to the diagnostic's module directory and
+    /// `/`-separated (`modules/net/variables.tf`, `../shared/main.tf`).
+    pub path: String,
+    /// That file's text, which `range` indexes into.
+    pub text: Arc<str>,
+    pub range: TextRange,
+    pub message: String,
+}
+
 /// One text replacement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextEdit {
@@ -247,6 +264,8 @@ pub struct Diagnostic {
     /// directory itself (then `subject.range` is `None` as well).
     pub subject: Location,
     pub related: Vec<Related>,
+    /// Related places in other module directories.
+    pub related_outside: Vec<RelatedOutside>,
     pub fix: Option<Fix>,
 }
 
@@ -259,6 +278,7 @@ impl Diagnostic {
             detail: String::new(),
             subject,
             related: Vec::new(),
+            related_outside: Vec::new(),
             fix: None,
         }
     }
@@ -273,6 +293,11 @@ impl Diagnostic {
             location,
             message: message.into(),
         });
+        self
+    }
+
+    pub fn with_related_outside(mut self, related: RelatedOutside) -> Diagnostic {
+        self.related_outside.push(related);
         self
     }
 

@@ -15,7 +15,7 @@ mod native;
 pub mod text;
 
 pub use diagnostic::{
-    Code, Diagnostic, FileId, Fix, Location, NewFile, Related, Severity, TextEdit,
+    Code, Diagnostic, FileId, Fix, Location, NewFile, Related, RelatedOutside, Severity, TextEdit,
 };
 pub use model::*;
 pub use text::{LineCol, LineIndex, TextRange};

@@ -613,3 +613,45 @@ fn tfvars_diagnostics_are_published_with_the_module() {
     let codes: Vec<&str> = dev.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["invalid-variable-value", "undeclared-value"]);
 }
+
+/// OpenTofu puts "Invalid value for input variable" on the called module's
+/// variable; tofu-lens puts it on the argument and relates the variable, in
+/// the child's file, whichever directory is analysed first.
+#[test]
+fn an_invalid_argument_relates_the_called_modules_variable() {
+    let (analysis, _, _) = fixture(
+        r#"
+//- examples/simple/main.tf
+module "net" {
+  source = "../../modules/net"
+  cidr   = ["10.0.0.0/16"]
+}
+//- modules/net/variables.tf
+# The network's inputs.
+variable "cidr" {
+  type = string
+}
+"#,
+    );
+    let path = Path::new(DIR).join("examples/simple/main.tf");
+    let published = analysis.file_diagnostics(&path).unwrap();
+    let related: Vec<String> = published
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.code == tofu_syntax::Code::InvalidVariableValue)
+        .flat_map(|diagnostic| &diagnostic.related)
+        .map(|related| {
+            let at = &related.location;
+            let shown = &at.text[at.range.start as usize..at.range.end as usize];
+            format!(
+                "{} ({})",
+                place(&at.path, &at.text, at.range.start, shown),
+                related.message
+            )
+        })
+        .collect();
+    assert_eq!(
+        related,
+        [r#"modules/net/variables.tf:2 variable "cidr" (module.net.var.cidr is declared here)"#]
+    );
+}

@@ -4,7 +4,8 @@
 //! call's body against the child's variables while building its graph),
 //! `invalid-variable-value` for a constant argument of the wrong type (in
 //! the walk; OpenTofu puts it on the child's variable, here it is on the
-//! argument, the variable named in the detail), and `module-call-loop`.
+//! argument, the variable named in the detail and related), and
+//! `module-call-loop`.
 //!
 //! What the child declares comes from the module tree the analysis was given
 //! (`crate::tree`); a call whose child is unknown (a registry source before
@@ -13,7 +14,9 @@
 //! meta-arguments, not inputs. Only constant values (literals and
 //! constructors of them) are judged against a variable's type.
 
-use tofu_syntax::{Code, Diagnostic, Location, TextRange};
+use std::sync::Arc;
+
+use tofu_syntax::{Code, Diagnostic, Location, RelatedOutside, TextRange};
 
 use crate::address::BlockAddress;
 use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveNestedBlock};
@@ -342,13 +345,26 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
                 error.message
             )
         };
-        out.push(
-            Diagnostic::new(
-                Code::InvalidVariableValue,
-                "Invalid value for input variable",
-                at,
-            )
-            .with_detail(detail),
-        );
+        let mut diagnostic = Diagnostic::new(
+            Code::InvalidVariableValue,
+            "Invalid value for input variable",
+            at,
+        )
+        .with_detail(detail);
+        // OpenTofu puts the error on the variable; here it is on the
+        // argument, and the variable is related where the child's
+        // directory is known from the caller's (a local source).
+        if let (Some(path), Some(place)) = (&source, &variable.place) {
+            diagnostic = diagnostic.with_related_outside(RelatedOutside {
+                path: match path.as_str() {
+                    "." => place.file.clone(),
+                    dir => format!("{dir}/{}", place.file),
+                },
+                text: Arc::clone(&place.text),
+                range: place.header,
+                message: format!("{address} is declared here"),
+            });
+        }
+        out.push(diagnostic);
     }
 }
