@@ -9,7 +9,8 @@ Callers pass arguments that are right, misspelt, undeclared, missing,
 of the wrong type (literals and constructors), meta-arguments (`count`,
 `for_each`, `depends_on`), escaping blocks `_`, nested blocks; they read
 `module.X.OUTPUT` (existing or not, keyed for repeated calls); the root
-sometimes has an override file for a call, a JSON caller, and `.tfvars`.
+sometimes has an override file for a call, and a JSON caller (`.tfvars` files
+have their own generator, `generate_tfvars.py`).
 
 With TOFU_LENS_ORACLE_DIR set, every case is initialised (`tofu init
 -backend=false`, offline: local modules only) and checked by `tofu validate
