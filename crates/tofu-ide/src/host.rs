@@ -348,6 +348,24 @@ impl AnalysisHost {
         self.modules.contains_key(dir)
     }
 
+    /// The directories the module calls of `dir` name (local sources, and
+    /// those its manifest records) that the host holds nothing for: modules
+    /// `tofu init` installed under `.terraform`, which the workspace walk
+    /// skips, or directories that do not exist.
+    pub fn unknown_called_dirs(&self, dir: &Path) -> Vec<PathBuf> {
+        let Some(summary) = self.summaries.get(dir) else {
+            return Vec::new();
+        };
+        let mut unknown: Vec<PathBuf> = summary
+            .called_dirs()
+            .filter(|called| !self.knows_dir(called))
+            .map(Path::to_path_buf)
+            .collect();
+        unknown.sort();
+        unknown.dedup();
+        unknown
+    }
+
     /// True when `dir` has an open buffer.
     pub fn has_buffers(&self, dir: &Path) -> bool {
         self.modules

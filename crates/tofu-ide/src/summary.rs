@@ -84,7 +84,8 @@ impl ModuleSummary {
         }
     }
 
-    /// The directories its local module calls name.
+    /// The directories its module calls name (local sources, and those the
+    /// module manifest records).
     pub(crate) fn called_dirs(&self) -> impl Iterator<Item = &Path> {
         self.sources
             .iter()

@@ -58,6 +58,11 @@ impl Scheduling {
         }
     }
 
+    /// True when the scheduler has seen `dir`.
+    pub fn knows(&self, dir: &Path) -> bool {
+        self.dirs.contains_key(dir)
+    }
+
     /// Every directory the scheduler has seen.
     pub fn dirs(&self) -> impl Iterator<Item = &Path> {
         self.dirs.keys().map(PathBuf::as_path)
@@ -66,6 +71,28 @@ impl Scheduling {
     /// How long the last analysis of `dir` took.
     pub fn last_analysis(&self, dir: &Path) -> Option<Duration> {
         self.dirs.get(dir).and_then(|state| state.last_analysis)
+    }
+
+    /// Records that `dir` is known only as a called module
+    /// ([`DirState::called_only`]) and must be read from disk.
+    pub fn mark_called_only(&mut self, dir: &Path) {
+        let state = self.state(dir);
+        state.called_only = true;
+        state.needs_disk_read = true;
+    }
+
+    /// True when `dir` is known only as a called module.
+    pub fn is_called_only(&self, dir: &Path) -> bool {
+        self.dirs.get(dir).is_some_and(|state| state.called_only)
+    }
+
+    /// The called-only directories below `prefix`.
+    pub fn called_only_below(&self, prefix: &Path) -> Vec<PathBuf> {
+        self.dirs
+            .iter()
+            .filter(|(dir, state)| state.called_only && dir.starts_with(prefix))
+            .map(|(dir, _)| dir.clone())
+            .collect()
     }
 
     /// True when `dir` is waiting to be read from disk.
@@ -102,6 +129,11 @@ struct DirState {
     published: HashMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
     /// How long the last analysis took (unknown before the first).
     last_analysis: Option<Duration>,
+    /// Read because a module call names it, not found by the workspace
+    /// walk (a module `tofu init` installed under `.terraform`): analysed so
+    /// that its callers are judged against it, read whatever `exclude`
+    /// says, and published only while one of its files is open.
+    called_only: bool,
     /// Held while the directory is read or analysed, so that a request that
     /// needs a fresh analysis waits for the worker instead of redoing its work.
     analysis_lock: Arc<tokio::sync::Mutex<()>>,
@@ -206,9 +238,13 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
                 // The manifest is read even where `.terraform/**` is
                 // excluded (the default): it is not analysed, it only says
                 // where the directory's installed modules are.
+                // A called-only directory is read whole: `exclude` keeps
+                // `.terraform` out of the workspace, not out of the modules
+                // the workspace calls.
+                let called_only = session.scheduling().is_called_only(dir);
                 let files = files
                     .into_iter()
-                    .filter(|file| !session.is_excluded(&dir.join(&file.name)))
+                    .filter(|file| called_only || !session.is_excluded(&dir.join(&file.name)))
                     .chain(manifest)
                     .collect();
                 Change::DiskDir {
@@ -267,16 +303,22 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         Ok(finished) => {
             let took = started.elapsed();
             tracing::debug!("analysed {} in {:?}", dir.display(), took);
-            let (old, callers) = {
+            let (old, callers, called) = {
                 let mut session = shared.session();
                 let (_, old) = session.host_mut().finish_analysis_returning_old(finished);
                 session.scheduling_mut().state(dir).last_analysis = Some(took);
-                (old, session.host_mut().take_stale_callers())
+                let called = called_only_dirs(&mut session, dir);
+                (old, session.host_mut().take_stale_callers(), called)
             };
             // A module whose interface changed: its callers judge their
             // calls again.
             if !callers.is_empty() {
                 schedule(shared, callers, true);
+            }
+            // Modules it calls that nothing else brought in: read and
+            // analysed, then this directory is judged against them.
+            if !called.is_empty() {
+                schedule(shared, called, false);
             }
             // Freeing the previous analysis of a large module (and those no
             // longer kept) takes milliseconds: not under the lock, not before
@@ -291,6 +333,23 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
             false
         }
     }
+}
+
+/// The directories the calls of `dir` name that the host holds nothing for,
+/// inside the workspace folder of `dir`, marked to be read as called-only.
+fn called_only_dirs(session: &mut crate::session::Session, dir: &Path) -> Vec<PathBuf> {
+    let root = session.confinement_root(dir);
+    let unknown: Vec<PathBuf> = session
+        .host()
+        .unknown_called_dirs(dir)
+        .into_iter()
+        .filter(|called| called.starts_with(&root))
+        .filter(|called| !session.scheduling().knows(called))
+        .collect();
+    for called in &unknown {
+        session.scheduling_mut().mark_called_only(called);
+    }
+    unknown
 }
 
 /// The module manifest `tofu init` wrote in `dir`
@@ -347,7 +406,8 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         let mut session = shared.session();
         let snapshot = session.host().snapshot();
         let generation = snapshot.generation(dir);
-        let in_scope = session.in_scope(dir);
+        let in_scope = session.in_scope(dir)
+            && (!session.scheduling().is_called_only(dir) || session.host().has_buffers(dir));
         let pull = session.support().pull_diagnostics;
         let refresh_supported = session.support().diagnostic_refresh;
         let state = session.scheduling_mut().state(dir);

@@ -226,6 +226,15 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                 }
                 Found::File { path, dir, content } => match content {
                     Some(content) if session.host().knows_dir(&dir) => {
+                        // A new manifest: `tofu init` ran, and may have
+                        // replaced the modules it installed.
+                        if path.ends_with(MODULE_MANIFEST) {
+                            let installed = dir.join(".terraform").join("modules");
+                            for called in session.scheduling().called_only_below(&installed) {
+                                session.scheduling_mut().mark(&called, Mark::DiskRead);
+                                stale.push(called);
+                            }
+                        }
                         stale.extend(
                             session
                                 .host_mut()

@@ -322,3 +322,43 @@ async fn an_invalid_argument_relates_the_called_modules_variable() {
     );
     client.shutdown().await;
 }
+
+/// After `tofu init`, a call to an installed module is judged as `check`
+/// judges it: the module under `.terraform/modules` is read and analysed
+/// (the walk skips it), and its own diagnostics are not published.
+#[tokio::test]
+async fn calls_into_installed_modules_are_judged_and_installed_modules_are_not_published() {
+    let (_temp, root) = tree(true);
+    fs::write(
+        root.join(".terraform/modules/vpc/versions.tf"),
+        "terraform {\n  required_version = \">= 1.0\"\n}\n",
+    )
+    .unwrap();
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    let text = fs::read_to_string(&main)
+        .unwrap()
+        .replace("  name    = \"main\"", "  nmae    = \"main\"");
+    client.open(&main, 2, &text);
+    let published = client
+        .wait_for_diagnostics(&main, |p| {
+            p["version"] == 2 && codes(p).iter().any(|c| c == "undeclared-module-input")
+        })
+        .await;
+    assert_eq!(
+        codes(&published),
+        ["missing-module-input", "undeclared-module-input"]
+    );
+    // Round trips give a stray publication time to arrive.
+    for _ in 0..3 {
+        client.request("textDocument/hover", at(&main, 7, 3)).await;
+    }
+    let installed = format!("{}/.terraform/", uri(&root));
+    let stray: Vec<Value> = client
+        .drain("textDocument/publishDiagnostics")
+        .into_iter()
+        .filter(|p| p["uri"].as_str().unwrap().starts_with(&installed))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+    client.shutdown().await;
+}
