@@ -144,7 +144,7 @@ codes! {
     UndeclaredModuleOutput => "undeclared-module-output", Error, "A reference to an output the called module does not declare (module.NAME.OUTPUT).";
     ModuleCallLoop => "module-call-loop", Error, "A module call whose source leads back to the calling module, directly or through other calls.";
     UndeclaredValue => "undeclared-value", Warning, "A .tfvars file sets a variable the module does not declare (tofu plan warns; OpenTofu gives no place, tofu-lens puts it on the value).";
-    InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type.";
+    InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type (OpenTofu puts it on the variable's declaration; tofu-lens on the value, the declaration related).";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
 }
