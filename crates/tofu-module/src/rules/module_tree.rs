@@ -217,35 +217,35 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             )),
         );
     }
-    // With an escaping block OpenTofu reads the merged body whole, in other
-    // words (and gives no place).
-    if has_escape(&effective.body) {
-        for variable in child.variables.iter().filter(|variable| variable.required) {
-            if !inputs(&effective.body).any(|input| input.name == variable.name) {
-                out.extend(missing(view, effective, &variable.name, "was not set"));
-            }
-        }
-        return;
-    }
     let Some(base) = effective.base else {
         return;
     };
     let Some(block) = view.block(base) else {
         return;
     };
+    // With an escaping block OpenTofu reads the body whole, in other words
+    // (and gives no place).
+    let (escaping, why) = if has_escape(&effective.body) {
+        (true, "was not set")
+    } else {
+        (false, "no definition was found")
+    };
     for variable in child.variables.iter().filter(|variable| variable.required) {
+        let name = variable.name.as_str();
         let set = if overridden {
-            block.body.attribute(&variable.name).is_some()
+            block.body.attribute(name).is_some()
+                || (escaping
+                    && block
+                        .body
+                        .blocks
+                        .iter()
+                        .filter(|nested| nested.kind == ESCAPE)
+                        .any(|nested| nested.body.attribute(name).is_some()))
         } else {
-            inputs(&effective.body).any(|input| input.name == variable.name)
+            inputs(&effective.body).any(|input| input.name == name)
         };
         if !set {
-            out.extend(missing(
-                view,
-                effective,
-                &variable.name,
-                "no definition was found",
-            ));
+            out.extend(missing(view, effective, name, why));
         }
     }
 }
