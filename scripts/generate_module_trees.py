@@ -4,11 +4,14 @@
 Each case is a root module calling one to three local children (`./modules/X`,
 sometimes a sibling through `../`), a child sometimes calling a grandchild.
 Children declare variables (typed, with and without defaults, sensitive),
-outputs, and sometimes an override file that gives a variable a default.
+outputs (constant, or depending on a variable directly, through a local
+value or through a resource), and sometimes an override file that gives a
+variable a default.
 Callers pass arguments that are right, misspelt, undeclared, missing,
 of the wrong type (literals and constructors), meta-arguments (`count`,
 `for_each`, `depends_on`), escaping blocks `_`, nested blocks; they read
-`module.X.OUTPUT` (existing or not, keyed for repeated calls); the root
+`module.X.OUTPUT` (existing or not, keyed for repeated calls), also in
+arguments and a local value, which may close a cycle through a call; the root
 sometimes has an override file for a call, and a JSON caller (`.tfvars` files
 have their own generator, `generate_tfvars.py`).
 
@@ -28,7 +31,11 @@ design and compared accordingly:
   Those errors also stop the walk of every module of the tree, where
   tofu-lens judges each directory on its own. A case agrees when
   OpenTofu's errors are tofu-lens's with the argument errors of the other
-  calls and the walk's errors left out.
+  calls, the cycles and the walk's errors left out.
+- A cycle (through a called module's input and output, or not): OpenTofu
+  names its objects in no fixed order and gives it no place, so cycles are
+  compared by their sorted names; and it stops the whole tree's walk,
+  where tofu-lens still walks the directories without one.
 
 usage: scripts/generate_module_trees.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR] [--strict]
 """
@@ -84,7 +91,19 @@ class Child:
                 "sensitive": rng.random() < 0.15,
                 "override_default": False,
             }
+        if rng.random() < 0.35:
+            self.variables[rng.choice(list(self.variables))]["type"] = TYPES[-1]
         self.outputs = rng.sample(OUTPUT_NAMES, rng.randint(1, 3))
+        # An output may depend on a variable, directly, through a local
+        # value or through a resource: a caller feeding it back (into a
+        # variable of type `any`) closes a cycle through the module.
+        self.output_values = {}
+        plain = [v for v, d in self.variables.items() if not d["sensitive"]]
+        untyped = [v for v in plain if self.variables[v]["type"][0] == "any"]
+        for output in self.outputs:
+            if plain and rng.random() < 0.45:
+                var = rng.choice(untyped if untyped and rng.random() < 0.6 else plain)
+                self.output_values[output] = (var, rng.choice(["direct", "local", "resource"]))
         self.override = None
         required = [v for v, d in self.variables.items() if d["required"]]
         if required and rng.random() < 0.2:
@@ -107,31 +126,48 @@ class Child:
                 lines.append("  sensitive = true")
             out.append("\n".join(lines) + "\n}\n")
         for output in self.outputs:
-            out.append(f'output "{output}" {{\n  value = "{output}"\n}}\n')
+            var, style = self.output_values.get(output, (None, None))
+            if style == "direct":
+                value = f"var.{var}"
+            elif style == "local":
+                out.append(f"locals {{\n  via_{output} = var.{var}\n}}\n")
+                value = f"local.via_{output}"
+            elif style == "resource":
+                out.append(f'resource "terraform_data" "via_{output}" {{\n  input = var.{var}\n}}\n')
+                value = f"terraform_data.via_{output}.output"
+            else:
+                value = f'"{output}"'
+            out.append(f'output "{output}" {{\n  value = {value}\n}}\n')
         files = {"main.tf": "\n".join(out)}
         if self.override:
             files["variables_override.tf"] = self.override
         return files
 
 
-def argument_value(rng, var, d, bad_rate):
+def argument_value(rng, var, d, bad_rate, feedback=False):
     ty = d["type"]
     if ty[2] and rng.random() < bad_rate:
         return rng.choice(ty[2])
     if rng.random() < 0.1:
         return "var.input"
+    # A module output (filled in later, `FEEDBACK`), only where any value
+    # fits: validate knows some outputs' values.
+    if feedback and ty[0] == "any" and rng.random() < 0.7:
+        return f"FEEDBACK_{var}"
     return rng.choice(ty[1])
 
 
-def call_block(rng, call, child, source, wrong, json_syntax=False):
-    """A module block calling `child`; `wrong` is how likely a mistake is."""
+def call_block(rng, call, child, source, wrong, json_syntax=False, feedback=False):
+    """A module block calling `child`; `wrong` is how likely a mistake is;
+    with `feedback`, an argument may read a module output (`FEEDBACK`)."""
     args = []
     for var in child.variables:
         if child.is_required(var):
             if rng.random() < 1 - wrong * 0.3:
-                args.append((var, argument_value(rng, var, child.variables[var], wrong)))
+                args.append((var, argument_value(rng, var, child.variables[var], wrong, feedback)))
         elif rng.random() < 0.5:
-            args.append((var, argument_value(rng, var, child.variables[var], wrong)))
+            args.append((var, argument_value(rng, var, child.variables[var], wrong, feedback)))
+    args = [(name, value.replace("FEEDBACK_", f"FEEDBACK@{call}_")) for name, value in args]
     if rng.random() < wrong:
         name = typo(rng, rng.choice(list(child.variables)))
         # A name written twice is a syntax error that stops `tofu init`.
@@ -208,15 +244,18 @@ def case(rng):
     json_caller = rng.random() < 0.1
     json_blocks = {}
     reps = {}
+    feedback = rng.random() < 0.5
     for name, child in children.items():
         source = f"./modules/{name}"
         if json_caller and rng.random() < 0.5:
-            body, rep = call_block(rng, name, child, source, wrong, json_syntax=True)
+            body, rep = call_block(rng, name, child, source, wrong, json_syntax=True, feedback=feedback)
             json_blocks[name] = body
         else:
-            block, rep = call_block(rng, name, child, source, wrong)
+            block, rep = call_block(rng, name, child, source, wrong, feedback=feedback)
             root.append(block)
         reps[name] = rep
+    if feedback and rng.random() < 0.4:
+        root.append("locals {\n  feed = FEEDBACK\n}\n")
     outputs = []
     for i in range(rng.randint(0, 3)):
         name = rng.choice(names)
@@ -236,6 +275,32 @@ def case(rng):
         else:
             lines.append(f'  {typo(rng, var)} = "x"')
         files["override.tf"] = "\n".join(lines) + "\n}\n"
+    has_feed = "feed = FEEDBACK" in files["main.tf"]
+
+    dependent = [(n, o) for n in names for o in children[n].output_values]
+
+    def feed(match):
+        if has_feed and rng.random() < 0.3:
+            return "local.feed"
+        # The argument's own call, through an output depending on it: a
+        # cycle of one call.
+        call, var = match.group(1), match.group(2)
+        own = [o for o, (v, _) in children[call].output_values.items() if v == var] if call in children else []
+        own = own if call in reps else []
+        if own and rng.random() < 0.4:
+            key = {"count": "[0]", "for_each": '["a"]', None: ""}[reps[call]]
+            return f"module.{call}{key}.{rng.choice(own)}"
+        if dependent and rng.random() < 0.7:
+            name, output = rng.choice(dependent)
+            key = {"count": "[0]", "for_each": '["a"]', None: ""}[reps[name]]
+            return f"module.{name}{key}.{output}"
+        name = rng.choice(names)
+        return output_reference(rng, name, children[name], reps[name], 0.0)
+
+    for file in list(files):
+        # Inside a JSON string, the reference's quotes are escaped.
+        fill = (lambda match: json.dumps(feed(match))[1:-1]) if file.endswith(".json") else feed
+        files[file] = re.sub(r"\bFEEDBACK(?:@([a-z]+)_([a-z]+))?", fill, files[file])
     for name, child in children.items():
         child_files = child.files()
         for callee in child.calls:
@@ -283,6 +348,10 @@ PLACES = {}
 
 
 def key(file, line, summary, column=0, detail=""):
+    # OpenTofu names a cycle's objects in no fixed order, and gives it no
+    # place: compared by the names alone.
+    if summary.startswith("Cycle: "):
+        return ("", 0, "Cycle: " + ", ".join(sorted(summary[len("Cycle: "):].split(", "))), 0, "")[: 5 if STRICT else 3]
     detail = tail_paths(detail.split(" Did you mean")[0])
     # OpenTofu gives no place for these; tofu-lens gives the call's.
     if summary == MOVED or detail.endswith("but was not set."):
@@ -344,9 +413,17 @@ def module_block_of(case_dir, file, line):
     return (file, start)
 
 
+def is_cycle(error):
+    return error[2].startswith("Cycle: ")
+
+
 def agrees(case_dir, their, our):
     """Equal once tofu-lens's argument errors of the calls OpenTofu did not
-    reach are left out (and the walk errors OpenTofu then never found)."""
+    reach are left out (and the cycles and walk errors OpenTofu then never
+    found); or, where OpenTofu found a cycle in the tree, once the walk
+    errors tofu-lens finds in the directories without one are left out."""
+    if any(is_cycle(e) for e in their):
+        return their == {e for e in our if e[2] not in WALK}
     tree_theirs = {e for e in their if e[2] in TREE_SUMMARIES}
     tree_ours = {e for e in our if e[2] in TREE_SUMMARIES}
     if not tree_theirs:
@@ -357,7 +434,7 @@ def agrees(case_dir, their, our):
         groups[module_block_of(case_dir, file, line)].add(e)
     for group in groups.values():
         if group == tree_theirs:
-            return their - tree_theirs == {e for e in our - tree_ours if e[2] not in WALK}
+            return their - tree_theirs == {e for e in our - tree_ours if e[2] not in WALK and not is_cycle(e)}
     return False
 
 

@@ -4,9 +4,13 @@
 //! declarations nothing refers to (`unused-declaration`).
 //!
 //! Vertices are the module's identities and local values, plus one per
-//! module output read (`module.c.output.o`, which depends on the call).
-//! Edges are the references OpenTofu draws one for (`node_refs`), to
-//! declared objects only; an object's references to itself draw none.
+//! module output read (`module.c.output.o`, which depends on the call and
+//! on the inputs the child says it depends on) and one per module argument
+//! (`module.c.var.v`, which depends on the argument's references): a cycle
+//! through a called module is found here, named as OpenTofu names it, the
+//! child's part taken from its interface. Edges are the references
+//! OpenTofu draws one for (`node_refs`), to declared objects only; an
+//! object's references to itself draw none.
 //! OpenTofu names every vertex of a strongly connected component in one
 //! `Cycle: …` error without a range, in no fixed order; tofu-lens keeps the
 //! summary, lists a cycle through the component first, puts the error on
@@ -32,7 +36,7 @@ use crate::expr::parse_ref::Subject;
 use crate::loaded::FileRole;
 use crate::merge::MergedModule;
 use crate::node_refs::expression_refs;
-use crate::refs::{Node, NodeRef, Ref};
+use crate::refs::{Node, NodeRef, NodeReferences, Ref};
 use crate::tree::ModuleInterface;
 
 /// What the graph decides.
@@ -46,7 +50,16 @@ pub(crate) struct GraphOutcome {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Vertex {
     Node(Node),
-    ModuleOutput { call: String, output: String },
+    ModuleOutput {
+        call: String,
+        output: String,
+    },
+    /// A called module's input variable, which depends on the argument's
+    /// references (OpenTofu's `module.c.var.v (expand, input)`).
+    ModuleInput {
+        call: String,
+        variable: String,
+    },
 }
 
 /// One edge, with the reference that draws it (none for the edge from a
@@ -69,6 +82,7 @@ pub(crate) struct Graph {
     blocks: HashMap<BlockAddress, usize>,
     locals: HashMap<String, usize>,
     outputs: HashMap<(String, String), usize>,
+    inputs: HashMap<(String, String), usize>,
     /// Whether each vertex's object is declared now.
     present: Vec<bool>,
     /// The vertex of each effective block, then of each local value, in
@@ -201,7 +215,7 @@ impl Graph {
             set(&mut self.present, id, true);
             self.positions.push(id);
         }
-        for ((call, _), &id) in &self.outputs {
+        for ((call, _), &id) in self.outputs.iter().chain(&self.inputs) {
             let call_present = self
                 .blocks
                 .get(&BlockAddress::Module(call.clone()))
@@ -236,15 +250,118 @@ impl Graph {
             }
         };
         set(&mut self.present, id, true);
-        set(
-            &mut self.edges,
-            id,
-            vec![Edge {
+        // Its edges to the call's inputs are the child's (`refresh_outputs`).
+        if self.edges.get(id).is_none_or(Vec::is_empty) {
+            set(
+                &mut self.edges,
+                id,
+                vec![Edge {
+                    to: call_id,
+                    at: None,
+                }],
+            );
+        }
+        Some(id)
+    }
+
+    /// The vertex of a called module's input variable (added on first use).
+    fn input(&mut self, call: &str, variable: &str) -> usize {
+        let key = (call.to_owned(), variable.to_owned());
+        match self.inputs.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.push(Vertex::ModuleInput {
+                    call: key.0.clone(),
+                    variable: key.1.clone(),
+                });
+                self.inputs.insert(key, id);
+                set(&mut self.present, id, true);
+                id
+            }
+        }
+    }
+
+    /// The edges of a module call's inputs, from its arguments' references;
+    /// an input no longer set has none.
+    fn resolve_inputs(&mut self, call: &str, references: &NodeReferences) {
+        let mut set_now: Vec<usize> = Vec::new();
+        for (variable, unit) in &references.arguments {
+            let id = self.input(call, variable);
+            let mut edges = Vec::new();
+            for reference in references
+                .units
+                .get(*unit)
+                .into_iter()
+                .flat_map(|unit| &unit.refs)
+            {
+                if let Some(to) = self.target(reference) {
+                    edges.push(Edge {
+                        to,
+                        at: Some(reference_location(reference)),
+                    });
+                }
+            }
+            self.set_edges(id, edges);
+            set_now.push(id);
+        }
+        let unset: Vec<usize> = self
+            .inputs
+            .iter()
+            .filter(|((of, _), id)| of == call && !set_now.contains(id))
+            .map(|(_, &id)| id)
+            .collect();
+        for id in unset {
+            self.set_edges(id, Vec::new());
+        }
+    }
+
+    /// Replaces a vertex's edges, counting a change of their targets.
+    fn set_edges(&mut self, id: usize, edges: Vec<Edge>) {
+        if let Some(slot) = self.edges.get_mut(id) {
+            let same_targets = slot.len() == edges.len()
+                && slot.iter().zip(&edges).all(|(old, new)| old.to == new.to);
+            if !same_targets {
+                self.memo.edges_version += 1;
+            }
+            *slot = edges;
+        }
+    }
+
+    /// The edges of each module output read: to its call, and to the call's
+    /// inputs for the variables the child says the output depends on.
+    fn refresh_outputs(&mut self, children: &HashMap<String, Arc<ModuleInterface>>) {
+        let outputs: Vec<((String, String), usize)> = self
+            .outputs
+            .iter()
+            .map(|(key, &id)| (key.clone(), id))
+            .collect();
+        for ((call, output), id) in outputs {
+            if !self.present.get(id).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(call_id) = self.id_of(&Node::Block(BlockAddress::Module(call.clone()))) else {
+                continue;
+            };
+            let mut edges = vec![Edge {
                 to: call_id,
                 at: None,
-            }],
-        );
-        Some(id)
+            }];
+            let depends_on = children
+                .get(&call)
+                .and_then(|child| child.output(&output))
+                .map(|output| output.depends_on.as_slice())
+                .unwrap_or_default();
+            for dependency in depends_on {
+                let key = (call.clone(), dependency.variable.clone());
+                if let Some(&input) = self.inputs.get(&key) {
+                    edges.push(Edge {
+                        to: input,
+                        at: None,
+                    });
+                }
+            }
+            self.set_edges(id, edges);
+        }
     }
 
     /// The edges and uses of one node's vertex, from its references.
@@ -284,13 +401,11 @@ impl Graph {
             .collect();
         uses.sort_unstable();
         uses.dedup();
-        if let Some(slot) = self.edges.get_mut(from) {
-            let same_targets = slot.len() == edges.len()
-                && slot.iter().zip(&edges).all(|(old, new)| old.to == new.to);
-            if !same_targets {
-                self.memo.edges_version += 1;
-            }
-            *slot = edges;
+        self.set_edges(from, edges);
+        if let Some(Vertex::Node(Node::Block(BlockAddress::Module(call)))) =
+            self.vertices.get(from).cloned()
+        {
+            self.resolve_inputs(&call, references);
         }
         if let Some(slot) = self.uses.get_mut(from) {
             if *slot != uses {
@@ -303,27 +418,15 @@ impl Graph {
     /// The vertex a reference leads to, when it names a declared object.
     fn target(&mut self, reference: &Ref) -> Option<usize> {
         let parsed = reference.parsed.as_ref().ok()?;
-        let node = match &parsed.subject {
-            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
-            Subject::Local(name) => Node::Local(name.clone()),
-            Subject::Resource {
-                mode,
-                type_name,
-                name,
-                ..
-            } => Node::Block(BlockAddress::Resource {
-                mode: *mode,
-                type_name: type_name.clone(),
-                name: name.clone(),
-            }),
-            Subject::ModuleCall {
-                name,
-                output: Some(output),
-                ..
-            } => return self.output(name, output),
-            _ => return None,
-        };
-        self.id_of(&node)
+        if let Subject::ModuleCall {
+            name,
+            output: Some(output),
+            ..
+        } = &parsed.subject
+        {
+            return self.output(name, output);
+        }
+        self.id_of(&reference.node()?)
     }
 
     /// The components with a cycle (memoized by the edges).
@@ -396,10 +499,11 @@ pub(crate) fn judge<'a>(
         unused: unused(module, graph),
         ..GraphOutcome::default()
     };
+    graph.refresh_outputs(children);
     let components = graph.cycles().to_vec();
     let cycles: Vec<Diagnostic> = components
         .iter()
-        .filter_map(|component| cycle(graph, component))
+        .filter_map(|component| cycle(graph, component, children))
         .collect();
     if !cycles.is_empty() {
         outcome.cycles = cycles;
@@ -554,13 +658,22 @@ fn set<T>(values: &mut [T], at: usize, value: T) {
 }
 
 /// The `Cycle: …` error of one strongly connected component.
-fn cycle(graph: &Graph, component: &[usize]) -> Option<Diagnostic> {
+fn cycle(
+    graph: &Graph,
+    component: &[usize],
+    children: &HashMap<String, Arc<ModuleInterface>>,
+) -> Option<Diagnostic> {
     // Start at the first declared node of the component (a module output
-    // has no reference of its own).
-    let start = component
-        .iter()
-        .copied()
-        .find(|&vertex| matches!(graph.vertices.get(vertex), Some(Vertex::Node(_))))?;
+    // has no reference of its own), or at a module input when the cycle
+    // runs through module calls alone.
+    let starts_with = |wanted: fn(&Vertex) -> bool| {
+        component
+            .iter()
+            .copied()
+            .find(|&vertex| graph.vertices.get(vertex).is_some_and(wanted))
+    };
+    let start = starts_with(|vertex| matches!(vertex, Vertex::Node(_)))
+        .or_else(|| starts_with(|vertex| matches!(vertex, Vertex::ModuleInput { .. })))?;
     let path = cycle_through(graph, component, start)?;
     let mut names: Vec<String> = path
         .iter()
@@ -571,6 +684,7 @@ fn cycle(graph: &Graph, component: &[usize]) -> Option<Diagnostic> {
             names.extend(graph.vertices.get(vertex).map(vertex_name));
         }
     }
+    names.extend(inside_children(graph, component, children));
     let steps: Vec<(String, String, Option<Location>)> = path
         .iter()
         .enumerate()
@@ -585,9 +699,14 @@ fn cycle(graph: &Graph, component: &[usize]) -> Option<Diagnostic> {
         .collect();
     let (_, _, first_at) = steps.first()?;
     let subject = (*first_at)?;
+    // An edge without a reference is drawn by the module a call reads an
+    // output of (the output depends on the input) or to the call itself.
     let walked: Vec<String> = steps
         .iter()
-        .map(|(from, to, _)| format!("{from} refers to {to}"))
+        .map(|(from, to, at)| match at {
+            Some(_) => format!("{from} refers to {to}"),
+            None => format!("{from} depends on {to}"),
+        })
         .collect();
     let mut diagnostic = Diagnostic::new(
         Code::ReferenceCycle,
@@ -604,6 +723,52 @@ fn cycle(graph: &Graph, component: &[usize]) -> Option<Diagnostic> {
         }
     }
     Some(diagnostic)
+}
+
+/// What a cycle through called modules passes inside them, as OpenTofu
+/// names it: each input variable where the child reads it
+/// (`module.c.var.v (expand, reference)`), and what lies between it and the
+/// output the cycle leaves by.
+fn inside_children(
+    graph: &Graph,
+    component: &[usize],
+    children: &HashMap<String, Arc<ModuleInterface>>,
+) -> Vec<String> {
+    let in_component = |call: &str, variable: &str| {
+        graph
+            .inputs
+            .get(&(call.to_owned(), variable.to_owned()))
+            .is_some_and(|id| component.binary_search(id).is_ok())
+    };
+    let mut names: Vec<String> = Vec::new();
+    for &vertex in component {
+        match graph.vertices.get(vertex) {
+            Some(Vertex::ModuleInput { call, variable }) => {
+                names.push(format!("module.{call}.var.{variable} (expand, reference)"));
+            }
+            Some(Vertex::ModuleOutput { call, output }) => {
+                let depends_on = children
+                    .get(call)
+                    .and_then(|child| child.output(output))
+                    .map(|output| output.depends_on.as_slice())
+                    .unwrap_or_default();
+                for dependency in depends_on {
+                    if in_component(call, &dependency.variable) {
+                        names.extend(
+                            dependency
+                                .through
+                                .iter()
+                                .map(|name| format!("module.{call}.{name}")),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|name| seen.insert(name.clone()));
+    names
 }
 
 /// A shortest cycle from `start` back to it inside `component`: each vertex
@@ -640,42 +805,20 @@ fn cycle_through(graph: &Graph, component: &[usize], start: usize) -> Option<Vec
 /// How OpenTofu names a vertex in a `Cycle:` error.
 fn vertex_name(vertex: &Vertex) -> String {
     match vertex {
-        Vertex::Node(Node::Local(name)) => format!("local.{name} (expand)"),
-        Vertex::Node(Node::Block(address)) => match address {
-            BlockAddress::Variable(name) => format!("var.{name} (expand, reference)"),
-            BlockAddress::Output(name) => format!("output.{name} (expand)"),
-            BlockAddress::Module(name) => format!("module.{name} (expand)"),
-            BlockAddress::Check(name) => format!("check.{name} (expand)"),
-            _ => vertex_address(vertex),
-        },
+        Vertex::Node(node) => node.cycle_name(),
         Vertex::ModuleOutput { call, output } => format!("module.{call}.output.{output} (expand)"),
+        Vertex::ModuleInput { call, variable } => {
+            format!("module.{call}.var.{variable} (expand, input)")
+        }
     }
 }
 
 /// A vertex as a reference writes it.
 fn vertex_address(vertex: &Vertex) -> String {
     match vertex {
-        Vertex::Node(Node::Local(name)) => format!("local.{name}"),
-        Vertex::Node(Node::Block(address)) => match address {
-            BlockAddress::Variable(name) => format!("var.{name}"),
-            BlockAddress::Output(name) => format!("output.{name}"),
-            BlockAddress::Module(name) => format!("module.{name}"),
-            BlockAddress::Check(name) => format!("check.{name}"),
-            BlockAddress::Resource {
-                mode,
-                type_name,
-                name,
-            } => match mode {
-                ResourceMode::Managed => format!("{type_name}.{name}"),
-                ResourceMode::Data => format!("data.{type_name}.{name}"),
-                ResourceMode::Ephemeral => format!("ephemeral.{type_name}.{name}"),
-            },
-            BlockAddress::Provider { name, alias } => match alias {
-                Some(alias) => format!("provider.{name}.{alias}"),
-                None => format!("provider.{name}"),
-            },
-        },
+        Vertex::Node(node) => node.address_text(),
         Vertex::ModuleOutput { call, output } => format!("module.{call}.{output}"),
+        Vertex::ModuleInput { call, variable } => format!("module.{call}.var.{variable}"),
     }
 }
 

@@ -199,6 +199,14 @@ struct Reader<'m> {
 }
 
 impl Reader<'_> {
+    /// A module argument's unit, recorded under its name.
+    fn argument(&mut self, name: &str, refs: Vec<Ref>) {
+        self.refs
+            .arguments
+            .push((name.to_owned(), self.refs.units.len()));
+        self.unit(UnitKind::ModuleArgument, refs);
+    }
+
     fn unit(&mut self, kind: UnitKind, refs: Vec<Ref>) {
         self.refs.units.push(Unit {
             kind,
@@ -465,7 +473,7 @@ impl Reader<'_> {
                 }
                 "source" | "version" => self.refs.uses_only.extend(refs),
                 "providers" => {}
-                _ => self.unit(UnitKind::ModuleArgument, refs),
+                name => self.argument(name, refs),
             }
         }
         for nested in &body.blocks {
@@ -473,7 +481,7 @@ impl Reader<'_> {
             if nested.kind == "_" {
                 for attribute in &nested.body.attributes {
                     let refs = self.attribute(attribute, &[]);
-                    self.unit(UnitKind::ModuleArgument, refs);
+                    self.argument(&attribute.name, refs);
                 }
                 continue;
             }

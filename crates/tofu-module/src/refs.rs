@@ -5,14 +5,56 @@
 
 use tofu_syntax::{FileId, TextRange};
 
-use crate::address::BlockAddress;
-use crate::expr::parse_ref::{RefError, Reference};
+use crate::address::{BlockAddress, ResourceMode};
+use crate::expr::parse_ref::{RefError, Reference, Subject};
 
 /// A node of OpenTofu's dependency graph that the module declares.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Node {
     Block(BlockAddress),
     Local(String),
+}
+
+impl Node {
+    /// How OpenTofu names the node in a `Cycle:` error.
+    pub(crate) fn cycle_name(&self) -> String {
+        match self {
+            Node::Local(name) => format!("local.{name} (expand)"),
+            Node::Block(address) => match address {
+                BlockAddress::Variable(name) => format!("var.{name} (expand, reference)"),
+                BlockAddress::Output(name) => format!("output.{name} (expand)"),
+                BlockAddress::Module(name) => format!("module.{name} (expand)"),
+                BlockAddress::Check(name) => format!("check.{name} (expand)"),
+                _ => self.address_text(),
+            },
+        }
+    }
+
+    /// The node as a reference writes it.
+    pub(crate) fn address_text(&self) -> String {
+        match self {
+            Node::Local(name) => format!("local.{name}"),
+            Node::Block(address) => match address {
+                BlockAddress::Variable(name) => format!("var.{name}"),
+                BlockAddress::Output(name) => format!("output.{name}"),
+                BlockAddress::Module(name) => format!("module.{name}"),
+                BlockAddress::Check(name) => format!("check.{name}"),
+                BlockAddress::Resource {
+                    mode,
+                    type_name,
+                    name,
+                } => match mode {
+                    ResourceMode::Managed => format!("{type_name}.{name}"),
+                    ResourceMode::Data => format!("data.{type_name}.{name}"),
+                    ResourceMode::Ephemeral => format!("ephemeral.{type_name}.{name}"),
+                },
+                BlockAddress::Provider { name, alias } => match alias {
+                    Some(alias) => format!("provider.{name}.{alias}"),
+                    None => format!("provider.{name}"),
+                },
+            },
+        }
+    }
 }
 
 /// A node, borrowed.
@@ -32,6 +74,10 @@ pub struct NodeReferences {
     /// `replace_triggered_by`, …) are in `unevaluated`; these are the ones it
     /// does not add (destroy-time provisioners), kept as uses only.
     pub uses_only: Vec<Ref>,
+    /// A module call's arguments: each name with the index of its unit in
+    /// `units` (the child's input variable depends on that unit's
+    /// references).
+    pub arguments: Vec<(String, usize)>,
 }
 
 impl NodeReferences {
@@ -106,4 +152,27 @@ pub struct Ref {
     /// The root name and its range (`var` of `var.x`).
     pub root: String,
     pub root_range: TextRange,
+}
+
+impl Ref {
+    /// The variable, local value or resource it names (a module output is
+    /// a vertex of the graph, not a node of the module).
+    pub(crate) fn node(&self) -> Option<Node> {
+        let parsed = self.parsed.as_ref().ok()?;
+        Some(match &parsed.subject {
+            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+            Subject::Local(name) => Node::Local(name.clone()),
+            Subject::Resource {
+                mode,
+                type_name,
+                name,
+                ..
+            } => Node::Block(BlockAddress::Resource {
+                mode: *mode,
+                type_name: type_name.clone(),
+                name: name.clone(),
+            }),
+            _ => return None,
+        })
+    }
 }

@@ -3,18 +3,20 @@
 //! the caller of [`crate::analyze_in_tree`], which knows the directories.
 //!
 //! A [`ModuleInterface`] is what a caller may know of a module: its merged
-//! variables (whether required, their type) and outputs; a summary, so a
-//! caller's analysis never holds a child's syntax trees. [`ModuleTree`] maps
+//! variables (whether required, their type, where declared) and outputs
+//! (with the variables each depends on, for cycles through the call); a
+//! summary, so a caller's analysis never holds a child's syntax trees. [`ModuleTree`] maps
 //! a call's `source` as written to the interface of the directory it names,
 //! and marks sources whose directory calls back up the tree (a loop).
 //! Sources the caller could not resolve (a registry address before `tofu
 //! init`) are absent: their calls are not judged.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::address::BlockAddress;
 use crate::merge::MergedModule;
+use crate::refs::{Node, NodeReferences};
 use crate::types::{parse_variable_type, TypeConstraint};
 use tofu_syntax::TextRange;
 
@@ -78,6 +80,19 @@ pub struct InterfaceOutput {
     pub name: String,
     /// Where it is declared (`outputs.tf:3,1-20`).
     pub declared_at: String,
+    /// The module's variables its value depends on, by name: a caller's
+    /// argument for one of them that reads this output closes a cycle.
+    pub depends_on: Vec<OutputDependency>,
+}
+
+/// A variable an output depends on, directly or through other objects of
+/// the module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputDependency {
+    pub variable: String,
+    /// OpenTofu's names of the objects on the way (`local.z (expand)`,
+    /// `terraform_data.r`), sorted: the child's part of a caller's cycle.
+    pub through: Vec<String>,
 }
 
 impl ModuleInterface {
@@ -104,6 +119,7 @@ impl ModuleInterface {
                 || analysis.files.iter().any(|file| file.is_incomplete()),
             ..ModuleInterface::default()
         };
+        let mut dependencies = output_dependencies(analysis);
         for block in &analysis.effective.blocks {
             if !matches!(
                 block.address,
@@ -156,6 +172,7 @@ impl ModuleInterface {
                 BlockAddress::Output(name) => interface.outputs.push(InterfaceOutput {
                     name: name.clone(),
                     declared_at,
+                    depends_on: dependencies.remove(name).unwrap_or_default(),
                 }),
                 _ => {}
             }
@@ -164,6 +181,99 @@ impl ModuleInterface {
         interface.outputs.sort_by(|a, b| a.name.cmp(&b.name));
         interface
     }
+}
+
+/// For each output, the variables its value depends on through the
+/// module's references (the edges OpenTofu's graph draws), and what lies
+/// between. A path through a module the module calls is not followed.
+fn output_dependencies(module: &MergedModule) -> HashMap<String, Vec<OutputDependency>> {
+    let mut nodes: Vec<(Node, Option<&NodeReferences>)> = Vec::new();
+    for block in &module.effective.blocks {
+        let references =
+            (!matches!(block.address, BlockAddress::Provider { .. })).then_some(&*block.references);
+        nodes.push((Node::Block(block.address.clone()), references));
+    }
+    for local in &module.effective.locals {
+        nodes.push((Node::Local(local.name.clone()), Some(&*local.references)));
+    }
+    let index: HashMap<&Node, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(at, (node, _))| (node, at))
+        .collect();
+    let mut forward: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    let mut backward: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (from, (_, references)) in nodes.iter().enumerate() {
+        let Some(references) = references else {
+            continue;
+        };
+        for reference in references.edges() {
+            let Some(&to) = reference.node().as_ref().and_then(|n| index.get(n)) else {
+                continue;
+            };
+            if to != from {
+                if let Some(edges) = forward.get_mut(from) {
+                    edges.push(to);
+                }
+                if let Some(edges) = backward.get_mut(to) {
+                    edges.push(from);
+                }
+            }
+        }
+    }
+    let is_variable = |at: usize| {
+        matches!(
+            nodes.get(at),
+            Some((Node::Block(BlockAddress::Variable(_)), _))
+        )
+    };
+    // What reaches each variable that some output reaches.
+    let mut reaching: HashMap<usize, Vec<bool>> = HashMap::new();
+    let mut out: HashMap<String, Vec<OutputDependency>> = HashMap::new();
+    for (at, (node, _)) in nodes.iter().enumerate() {
+        let Node::Block(BlockAddress::Output(name)) = node else {
+            continue;
+        };
+        let reached = reach(&forward, at);
+        let mut dependencies = Vec::new();
+        for variable in (0..nodes.len()).filter(|&v| is_variable(v) && flag(&reached, v)) {
+            let back = reaching
+                .entry(variable)
+                .or_insert_with(|| reach(&backward, variable));
+            let mut through: Vec<String> = (0..nodes.len())
+                .filter(|&n| n != at && n != variable && flag(&reached, n) && flag(back, n))
+                .filter_map(|n| nodes.get(n).map(|(node, _)| node.cycle_name()))
+                .collect();
+            through.sort();
+            if let Some((Node::Block(BlockAddress::Variable(variable)), _)) = nodes.get(variable) {
+                dependencies.push(OutputDependency {
+                    variable: variable.clone(),
+                    through,
+                });
+            }
+        }
+        dependencies.sort_by(|a, b| a.variable.cmp(&b.variable));
+        out.insert(name.clone(), dependencies);
+    }
+    out
+}
+
+/// Which vertices `edges` lead to from `start` (itself only through a cycle).
+fn reach(edges: &[Vec<usize>], start: usize) -> Vec<bool> {
+    let mut seen = vec![false; edges.len()];
+    let mut stack: Vec<usize> = edges.get(start).cloned().unwrap_or_default();
+    while let Some(at) = stack.pop() {
+        match seen.get_mut(at) {
+            Some(slot) if !*slot => *slot = true,
+            _ => continue,
+        }
+        stack.extend(edges.get(at).into_iter().flatten().copied());
+    }
+    seen
+}
+
+fn flag(flags: &[bool], at: usize) -> bool {
+    flags.get(at).copied().unwrap_or(false)
 }
 
 /// The modules one directory calls, by `source` as written in the call.
