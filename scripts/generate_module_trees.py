@@ -280,7 +280,8 @@ def case(rng):
     dependent = [(n, o) for n in names for o in children[n].output_values]
 
     def feed(match):
-        if has_feed and rng.random() < 0.3:
+        # (Not the local value's own: that is another rule.)
+        if has_feed and match.group(1) and rng.random() < 0.3:
             return "local.feed"
         # The argument's own call, through an output depending on it: a
         # cycle of one call.
@@ -446,6 +447,7 @@ WALK = {
     "Reference to undeclared resource",
     "Reference to undeclared local value",
     "Reference to undeclared module",
+    "Self-referencing local value",
 }
 
 

@@ -185,77 +185,109 @@ impl ModuleInterface {
 
 /// For each output, the variables its value depends on through the
 /// module's references (the edges OpenTofu's graph draws), and what lies
-/// between. A path through a module the module calls is not followed.
+/// between. A path through a module the module calls is not followed. Only
+/// what the outputs depend on is visited: after each keystroke in a called
+/// module this runs again, and most of a module is no output's concern.
 fn output_dependencies(module: &MergedModule) -> HashMap<String, Vec<OutputDependency>> {
-    let mut nodes: Vec<(Node, Option<&NodeReferences>)> = Vec::new();
+    let references_of = |node: &Node| -> Option<&NodeReferences> {
+        match node {
+            Node::Block(BlockAddress::Provider { .. }) => None,
+            Node::Block(address) => module.effective.get(address).map(|b| &*b.references),
+            Node::Local(name) => module.effective.local(name).map(|l| &*l.references),
+        }
+    };
+    // The vertices visited, numbered, with their edges.
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut index: HashMap<Node, usize> = HashMap::new();
+    let mut forward: Vec<Vec<usize>> = Vec::new();
+    let mut number = |node: Node, nodes: &mut Vec<Node>, forward: &mut Vec<Vec<usize>>| {
+        *index.entry(node.clone()).or_insert_with(|| {
+            nodes.push(node);
+            forward.push(Vec::new());
+            nodes.len() - 1
+        })
+    };
+    let mut outputs: Vec<(String, usize)> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut expanded: Vec<bool> = Vec::new();
     for block in &module.effective.blocks {
-        let references =
-            (!matches!(block.address, BlockAddress::Provider { .. })).then_some(&*block.references);
-        nodes.push((Node::Block(block.address.clone()), references));
+        if let BlockAddress::Output(name) = &block.address {
+            let at = number(Node::Block(block.address.clone()), &mut nodes, &mut forward);
+            outputs.push((name.clone(), at));
+            stack.push(at);
+        }
     }
-    for local in &module.effective.locals {
-        nodes.push((Node::Local(local.name.clone()), Some(&*local.references)));
-    }
-    let index: HashMap<&Node, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(at, (node, _))| (node, at))
-        .collect();
-    let mut forward: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    let mut backward: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    for (from, (_, references)) in nodes.iter().enumerate() {
-        let Some(references) = references else {
+    while let Some(at) = stack.pop() {
+        expanded.resize(nodes.len(), false);
+        match expanded.get_mut(at) {
+            Some(done) if !*done => *done = true,
+            _ => continue,
+        }
+        let Some(references) = nodes.get(at).and_then(|node| references_of(node)) else {
             continue;
         };
-        for reference in references.edges() {
-            let Some(&to) = reference.node().as_ref().and_then(|n| index.get(n)) else {
-                continue;
-            };
-            if to != from {
-                if let Some(edges) = forward.get_mut(from) {
+        let targets: Vec<Node> = references
+            .edges()
+            .filter_map(|reference| reference.node())
+            .filter(|target| is_declared(module, target))
+            .collect();
+        for target in targets {
+            let to = number(target, &mut nodes, &mut forward);
+            if to != at {
+                if let Some(edges) = forward.get_mut(at) {
                     edges.push(to);
                 }
-                if let Some(edges) = backward.get_mut(to) {
-                    edges.push(from);
-                }
+                stack.push(to);
             }
         }
     }
-    let is_variable = |at: usize| {
-        matches!(
-            nodes.get(at),
-            Some((Node::Block(BlockAddress::Variable(_)), _))
-        )
+    let mut backward: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (from, edges) in forward.iter().enumerate() {
+        for &to in edges {
+            if let Some(slot) = backward.get_mut(to) {
+                slot.push(from);
+            }
+        }
+    }
+    let variable_name = |at: usize| match nodes.get(at) {
+        Some(Node::Block(BlockAddress::Variable(name))) => Some(name.clone()),
+        _ => None,
     };
-    // What reaches each variable that some output reaches.
+    // What reaches each variable some output reaches.
     let mut reaching: HashMap<usize, Vec<bool>> = HashMap::new();
     let mut out: HashMap<String, Vec<OutputDependency>> = HashMap::new();
-    for (at, (node, _)) in nodes.iter().enumerate() {
-        let Node::Block(BlockAddress::Output(name)) = node else {
-            continue;
-        };
+    for (name, at) in outputs {
         let reached = reach(&forward, at);
         let mut dependencies = Vec::new();
-        for variable in (0..nodes.len()).filter(|&v| is_variable(v) && flag(&reached, v)) {
+        for variable in (0..nodes.len()).filter(|&v| flag(&reached, v)) {
+            let Some(variable_name) = variable_name(variable) else {
+                continue;
+            };
             let back = reaching
                 .entry(variable)
                 .or_insert_with(|| reach(&backward, variable));
             let mut through: Vec<String> = (0..nodes.len())
                 .filter(|&n| n != at && n != variable && flag(&reached, n) && flag(back, n))
-                .filter_map(|n| nodes.get(n).map(|(node, _)| node.cycle_name()))
+                .filter_map(|n| nodes.get(n).map(Node::cycle_name))
                 .collect();
             through.sort();
-            if let Some((Node::Block(BlockAddress::Variable(variable)), _)) = nodes.get(variable) {
-                dependencies.push(OutputDependency {
-                    variable: variable.clone(),
-                    through,
-                });
-            }
+            dependencies.push(OutputDependency {
+                variable: variable_name,
+                through,
+            });
         }
         dependencies.sort_by(|a, b| a.variable.cmp(&b.variable));
-        out.insert(name.clone(), dependencies);
+        out.insert(name, dependencies);
     }
     out
+}
+
+/// A node the module declares.
+fn is_declared(module: &MergedModule, node: &Node) -> bool {
+    match node {
+        Node::Block(address) => module.effective.get(address).is_some(),
+        Node::Local(name) => module.effective.local(name).is_some(),
+    }
 }
 
 /// Which vertices `edges` lead to from `start` (itself only through a cycle).
