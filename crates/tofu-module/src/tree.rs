@@ -223,7 +223,7 @@ fn output_dependencies(module: &MergedModule) -> HashMap<String, Vec<OutputDepen
             Some(done) if !*done => *done = true,
             _ => continue,
         }
-        let Some(references) = nodes.get(at).and_then(|node| references_of(node)) else {
+        let Some(references) = nodes.get(at).and_then(&references_of) else {
             continue;
         };
         let targets: Vec<Node> = references
