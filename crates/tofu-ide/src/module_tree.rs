@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::tree::ModuleTree;
+use tofu_module::tree::{local_source_path, ModuleTree};
 
 use crate::summary::ModuleSummary;
 
@@ -40,6 +40,12 @@ pub(crate) fn tree_of(
             .and_then(|child| child.interface.as_ref())
         {
             tree.children.insert(source.clone(), Arc::clone(interface));
+            if local_source_path(source).is_none() {
+                tree.installed.insert(
+                    source.clone(),
+                    crate::module_calls::relative_path(dir, called),
+                );
+            }
         }
     }
     tree

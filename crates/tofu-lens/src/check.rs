@@ -244,6 +244,14 @@ impl Children {
                     tree.children
                         .entry(source.clone())
                         .or_insert_with(|| Arc::clone(&child.interface));
+                    if let Some(relative) = installed
+                        .get(name)
+                        .and_then(|child_dir| child_dir.strip_prefix(&home).ok())
+                    {
+                        tree.installed
+                            .entry(source.clone())
+                            .or_insert_with(|| slash_path(relative));
+                    }
                 }
                 continue;
             };
@@ -313,6 +321,15 @@ impl Children {
 /// The directories `tofu init` installed the root module's calls in, by
 /// call name, from `.terraform/modules/modules.json` (nothing when there is
 /// none or it does not parse).
+/// A relative path with `/` separators, `.` components left out.
+fn slash_path(path: &Path) -> String {
+    path.components()
+        .filter(|part| !matches!(part, std::path::Component::CurDir))
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 fn installed_modules(root: &Path) -> HashMap<String, PathBuf> {
     let Ok(text) = std::fs::read_to_string(root.join(".terraform/modules/modules.json")) else {
         return HashMap::new();

@@ -133,6 +133,28 @@ fn an_invalid_module_argument_relates_the_childs_variable() {
     }
 }
 
+/// A module `tofu init` installed is named by its directory, as OpenTofu
+/// names it in the detail (`tofu validate` 1.12.6 printed this detail), and
+/// related there.
+#[test]
+fn an_invalid_argument_of_an_installed_module_names_its_directory() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/module-tree/installed-invalid-value");
+    let output = tofu_lens(&["check", "--format", "json", "."], &case);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found = &value[0];
+    assert_eq!(found["code"], "invalid-variable-value", "{value}");
+    assert_eq!(
+        found["detail"],
+        "The given value is not suitable for module.vpc.var.cidr declared at .terraform/modules/vpc/main.tf:5,1-16: string required, but have tuple."
+    );
+    assert_eq!(
+        found["related"][0]["file"],
+        "./.terraform/modules/vpc/main.tf"
+    );
+    assert_eq!(found["related"][0]["range"]["start"]["line"], 5);
+}
+
 /// Ranges quoted in a detail (`locals.tf:2,3-15`) count columns as HCL does,
 /// in grapheme clusters (OpenTofu 1.12.6 says `2,3-15` here); the range of
 /// the diagnostic itself counts Unicode scalar values, as server.md says.

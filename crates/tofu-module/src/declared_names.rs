@@ -49,6 +49,9 @@ pub(crate) struct DeclaredNames {
     pub(crate) objects: HashMap<BlockAddress, Declared>,
     /// What each module call's directory declares, when the tree knows it.
     pub(crate) children: HashMap<String, Arc<ModuleInterface>>,
+    /// The directory of each module call `tofu init` installed, relative to
+    /// this one (a local call's is its source).
+    pub(crate) installed: HashMap<String, String>,
     /// Module calls whose source leads back up the tree.
     pub(crate) loops: HashSet<String>,
     /// "Did you mean" answers given so far, by list and missing name: a
@@ -143,6 +146,9 @@ impl DeclaredNames {
                 if let Some(child) = tree.children.get(source) {
                     names.children.insert(name.clone(), Arc::clone(child));
                 }
+                if let Some(dir) = tree.installed.get(source) {
+                    names.installed.insert(name.clone(), dir.clone());
+                }
                 if tree.loops.contains(source) {
                     names.loops.insert(name.clone());
                 }
@@ -211,6 +217,16 @@ impl DeclaredNames {
             }
         }
         modules.extend(self.loops.symmetric_difference(&new.loops).cloned());
+        for (name, dir) in &self.installed {
+            if new.installed.get(name) != Some(dir) {
+                modules.insert(name.clone());
+            }
+        }
+        for name in new.installed.keys() {
+            if !self.installed.contains_key(name) {
+                modules.insert(name.clone());
+            }
+        }
         let mut objects = HashSet::default();
         for (address, declared) in &self.objects {
             if new.objects.get(address) != Some(declared) {

@@ -315,6 +315,9 @@ pub struct ModuleTree {
     /// Sources whose directory is this one, or calls back to it through
     /// other calls.
     pub loops: BTreeSet<String>,
+    /// Sources that are no local path, by the directory `tofu init`
+    /// installed them in, relative to this one (`.terraform/modules/vpc`).
+    pub installed: BTreeMap<String, String>,
 }
 
 impl ModuleTree {

@@ -23,7 +23,6 @@ use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, Effect
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::rules::IdentityView;
-use crate::tree::local_source_path;
 use crate::types::{apply_defaults, constant_value, convert};
 
 const META_ARGUMENTS: [&str; 6] = [
@@ -298,11 +297,20 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     if child.incomplete {
         return;
     }
-    let source = effective.body.attribute("source").and_then(|attribute| {
+    let written_source = effective.body.attribute("source").and_then(|attribute| {
         let file = view.file(attribute.origin.file)?;
-        let text = attribute.value.slice(&file.text);
-        local_source_path(text.trim().trim_matches('"'))
+        Some(
+            attribute
+                .value
+                .slice(&file.text)
+                .trim()
+                .trim_matches('"')
+                .to_owned(),
+        )
     });
+    // The child's directory relative to this one, as OpenTofu names its
+    // files (`modules/net/main.tf`, `.terraform/modules/vpc/main.tf`).
+    let source = view.child_dir(name, written_source.as_deref());
     for attribute in inputs(&effective.body) {
         let Some(variable) = child.variable(&attribute.name) else {
             continue;

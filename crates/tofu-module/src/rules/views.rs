@@ -36,7 +36,7 @@ use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
 use crate::refs::NodeReferences;
-use crate::tree::ModuleInterface;
+use crate::tree::{local_source_path, ModuleInterface};
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -303,6 +303,17 @@ impl<'a> IdentityView<'a> {
             .borrow_mut()
             .add(NameRead::Module(name.to_owned()));
         self.names.children.get(name).map(|child| &**child)
+    }
+
+    /// The directory module call `name` names, relative to this one: its
+    /// local source, or where `tofu init` installed it (recorded).
+    pub(crate) fn child_dir(&self, name: &str, source: Option<&str>) -> Option<String> {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        source
+            .and_then(local_source_path)
+            .or_else(|| self.names.installed.get(name).cloned())
     }
 
     /// Whether module call `name` leads back up the tree (recorded).
