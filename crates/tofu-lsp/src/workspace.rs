@@ -229,8 +229,10 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                         // A new manifest: `tofu init` ran, and may have
                         // replaced the modules it installed.
                         if path.ends_with(MODULE_MANIFEST) {
-                            let installed = dir.join(".terraform").join("modules");
-                            for called in session.scheduling().called_only_below(&installed) {
+                            // The manifest's directory holds what it installed.
+                            let manifest = dir.join(MODULE_MANIFEST);
+                            let installed = manifest.parent().unwrap_or(&dir);
+                            for called in session.scheduling().called_only_below(installed) {
                                 session.scheduling_mut().mark(&called, Mark::DiskRead);
                                 stale.push(called);
                             }

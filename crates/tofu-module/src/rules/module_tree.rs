@@ -311,6 +311,11 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     // The child's directory relative to this one, as OpenTofu names its
     // files (`modules/net/main.tf`, `.terraform/modules/vpc/main.tf`).
     let source = view.child_dir(name, written_source.as_deref());
+    // A name in the child's directory, named from this one.
+    let in_child = |name: &str| match source.as_deref() {
+        Some(dir) if dir != "." => format!("{dir}/{name}"),
+        _ => name.to_owned(),
+    };
     for attribute in inputs(&effective.body) {
         let Some(variable) = child.variable(&attribute.name) else {
             continue;
@@ -332,10 +337,7 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         };
         let address = format!("module.{name}.var.{}", variable.name);
         let at = Location::new(attribute.origin.file, written.expr.range);
-        let declared_at = match &source {
-            Some(path) if path != "." => format!("{path}/{}", variable.declared_at),
-            _ => variable.declared_at.clone(),
-        };
+        let declared_at = in_child(&variable.declared_at);
         let detail = if variable.ephemeral || variable.sensitive {
             let what = if variable.ephemeral {
                 "ephemeral"
@@ -361,13 +363,10 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         .with_detail(detail);
         // OpenTofu puts the error on the variable; here it is on the
         // argument, and the variable is related where the child's
-        // directory is known from the caller's (a local source).
-        if let (Some(path), Some(place)) = (&source, &variable.place) {
+        // directory is known (a local source, or where tofu init put it).
+        if let (Some(_), Some(place)) = (&source, &variable.place) {
             diagnostic = diagnostic.with_related_outside(RelatedOutside {
-                path: match path.as_str() {
-                    "." => place.file.clone(),
-                    dir => format!("{dir}/{}", place.file),
-                },
+                path: in_child(&place.file),
                 text: Arc::clone(&place.text),
                 range: place.header,
                 message: format!("{address} is declared here"),
