@@ -97,6 +97,12 @@ def validate(tofu, directory):
     return errors
 
 
+def cycle_summary(summary):
+    """A `Cycle: …` summary with its names sorted: OpenTofu lists them in no
+    fixed order."""
+    return "Cycle: " + ", ".join(sorted(summary[len("Cycle: "):].split(", ")))
+
+
 def take_option(args, key, default=None):
     """Removes `key VALUE` from args and returns VALUE (or the default)."""
     if key not in args:

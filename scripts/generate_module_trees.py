@@ -51,7 +51,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option  # noqa: E402
+from differential import cycle_summary, oracle_or_say, take_option  # noqa: E402
 
 VARIABLE_NAMES = ["name", "size", "tags", "enabled", "zones", "settings", "cidr"]
 OUTPUT_NAMES = ["id", "arn", "names", "config"]
@@ -352,7 +352,7 @@ def key(file, line, summary, column=0, detail=""):
     # OpenTofu names a cycle's objects in no fixed order, and gives it no
     # place: compared by the names alone.
     if summary.startswith("Cycle: "):
-        return ("", 0, "Cycle: " + ", ".join(sorted(summary[len("Cycle: "):].split(", "))), 0, "")[: 5 if STRICT else 3]
+        return ("", 0, cycle_summary(summary), 0, "")[: 5 if STRICT else 3]
     detail = tail_paths(detail.split(" Did you mean")[0])
     # OpenTofu gives no place for these; tofu-lens gives the call's.
     if summary == MOVED or detail.endswith("but was not set."):

@@ -32,7 +32,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option  # noqa: E402
+from differential import cycle_summary, oracle_or_say, take_option  # noqa: E402
 
 NAMES = ["web", "db", "app", "net", "cache", "queue"]
 
@@ -302,7 +302,7 @@ def key(file, line, summary, column=0, detail=""):
     which OpenTofu makes in Go's random map order). A cycle has no place and
     its names no order."""
     if summary.startswith("Cycle: "):
-        return ("", 0, "Cycle: " + ", ".join(sorted(summary[len("Cycle: "):].split(", "))))
+        return ("", 0, cycle_summary(summary))
     if not STRICT:
         return (file, line, summary)
     detail = detail.split(" Did you mean")[0]

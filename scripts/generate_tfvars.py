@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from differential import oracle_or_say, take_option  # noqa: E402
-from generate_module_trees import TYPES, json_value, typo  # noqa: E402
+from generate_module_trees import TYPES, json_value, typo, write  # noqa: E402
 
 NAMES = ["region", "size", "tags", "enabled", "zones", "settings", "cidr", "owner"]
 AUTO = ["terraform.tfvars", "terraform.tfvars.json", "a.auto.tfvars", "b.auto.tfvars.json", "z.auto.tfvars"]
@@ -80,13 +80,6 @@ def case(rng):
         else:
             files[file] = "".join(f"{k} = {v}\n" for k, v in values.items())
     return files
-
-
-def write(case_dir, files):
-    os.makedirs(case_dir, exist_ok=True)
-    for name, text in files.items():
-        with open(os.path.join(case_dir, name), "w") as f:
-            f.write(text)
 
 
 UNDECLARED = re.compile(r'does not declare a variable named "([^"]+)" but a value was found in file "([^"]+)"')
