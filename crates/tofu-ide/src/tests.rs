@@ -58,7 +58,7 @@ pub(crate) fn fixture(text: &str) -> (Analysis, PathBuf, u32) {
     (host.snapshot(), path, offset)
 }
 
-fn hover(text: &str) -> String {
+pub(crate) fn hover(text: &str) -> String {
     let (analysis, path, offset) = fixture(text);
     analysis
         .hover(&path, offset)
@@ -571,7 +571,7 @@ fn code_lenses_count_overrides_and_name_the_base() {
 }
 
 /// `label (detail)` of each completion at the cursor, and the text replaced.
-fn complete(text: &str) -> Vec<String> {
+pub(crate) fn complete(text: &str) -> Vec<String> {
     let (analysis, path, offset) = fixture(text);
     let file_text = analysis.file_text(&path).unwrap();
     analysis

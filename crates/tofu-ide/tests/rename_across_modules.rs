@@ -24,8 +24,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
+mod common;
+
+use common::{module_dirs, variables};
 use tofu_ide::{AnalysisHost, Change};
-use tofu_module::discovery::has_config_extension;
 use tofu_module::{Config, FileContent, InputFile};
 
 const CHILDREN: usize = 20;
@@ -34,36 +36,6 @@ const REPOSITORIES: [&str; 2] = ["terraform-aws-vpc", "terraform-aws-components"
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-/// Module directories below `root` (hidden ones skipped), with their
-/// configuration files (name to text).
-fn module_dirs(root: &Path, out: &mut BTreeMap<PathBuf, BTreeMap<String, String>>) {
-    let Ok(entries) = fs::read_dir(root) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    let mut files = BTreeMap::new();
-    for path in &entries {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if path.is_file() && has_config_extension(&name) {
-            if let Ok(text) = fs::read_to_string(path) {
-                files.insert(name, text);
-            }
-        }
-    }
-    if !files.is_empty() {
-        out.insert(root.to_path_buf(), files);
-    }
-    for path in entries {
-        let hidden = path
-            .file_name()
-            .is_some_and(|name| name.to_string_lossy().starts_with('.'));
-        if path.is_dir() && !hidden {
-            module_dirs(&path, out);
-        }
-    }
 }
 
 fn normalize(path: &Path) -> PathBuf {
@@ -97,23 +69,6 @@ fn called_dirs(dir: &Path, files: &BTreeMap<String, String>) -> Vec<PathBuf> {
         }
     }
     called
-}
-
-/// The name of every variable of `files` as written, with the file and the
-/// offset of a character inside its label.
-fn variables(files: &BTreeMap<String, String>) -> Vec<(String, String, u32)> {
-    let mut found = Vec::new();
-    for (name, text) in files {
-        let parsed = tofu_syntax::parse(name, text);
-        for block in &parsed.body.blocks {
-            if block.kind == "variable" {
-                if let Some(label) = block.labels.first() {
-                    found.push((name.clone(), label.value.clone(), label.range.start + 1));
-                }
-            }
-        }
-    }
-    found
 }
 
 struct Workspace {

@@ -12,11 +12,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::{module_dirs, variables};
 use tofu_ide::{AnalysisHost, Change};
-use tofu_module::discovery::has_config_extension;
 use tofu_module::{Config, FileContent, InputFile};
 
 const MODULES: usize = 20;
@@ -24,53 +25,6 @@ const SUFFIX: &str = "_renamed_tl";
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/terraform-aws-components")
-}
-
-/// Module directories below `root` in path order, with their configuration
-/// files (name to text).
-fn module_dirs(root: &Path, out: &mut Vec<(PathBuf, BTreeMap<String, String>)>) {
-    let Ok(entries) = fs::read_dir(root) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    let mut files = BTreeMap::new();
-    for path in &entries {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if path.is_file() && has_config_extension(&name) {
-            if let Ok(text) = fs::read_to_string(path) {
-                files.insert(name, text);
-            }
-        }
-    }
-    if !files.is_empty() {
-        out.push((root.to_path_buf(), files));
-    }
-    for path in entries {
-        let hidden = path
-            .file_name()
-            .is_some_and(|name| name.to_string_lossy().starts_with('.'));
-        if path.is_dir() && !hidden {
-            module_dirs(&path, out);
-        }
-    }
-}
-
-/// The name of every variable of `files` as written, with the file and the
-/// offset of a character inside its label.
-fn variables(files: &BTreeMap<String, String>) -> Vec<(String, String, u32)> {
-    let mut found = Vec::new();
-    for (name, text) in files {
-        let parsed = tofu_syntax::parse(name, text);
-        for block in &parsed.body.blocks {
-            if block.kind == "variable" {
-                if let Some(label) = block.labels.first() {
-                    found.push((name.clone(), label.value.clone(), label.range.start + 1));
-                }
-            }
-        }
-    }
-    found
 }
 
 struct Module {
@@ -180,7 +134,7 @@ fn renaming_every_variable_and_back_restores_every_byte() {
         eprintln!("skipped: {} is missing", root.display());
         return;
     }
-    let mut dirs = Vec::new();
+    let mut dirs = BTreeMap::new();
     module_dirs(&root, &mut dirs);
     let chosen: Vec<_> = dirs
         .into_iter()

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{fixture, with_cursor, DIR};
+use super::{complete, fixture, hover, with_cursor, DIR};
 use crate::{Analysis, FileEdit, NavigationTarget};
 
 const TREE: &str = r#"
@@ -112,31 +112,6 @@ fn rename(text: &str, new_name: &str) -> Result<Vec<String>, String> {
         .rename(&path, offset, new_name)
         .map(|edits| render_edits(&edits))
         .map_err(String::from)
-}
-
-fn hover(text: &str) -> String {
-    let (analysis, path, offset) = fixture(text);
-    analysis
-        .hover(&path, offset)
-        .map(|hover| hover.markdown)
-        .unwrap_or_else(|| "null".to_owned())
-}
-
-fn complete(text: &str) -> Vec<String> {
-    let (analysis, path, offset) = fixture(text);
-    let file_text = analysis.file_text(&path).unwrap();
-    analysis
-        .completions(&path, offset)
-        .iter()
-        .map(|item| {
-            format!(
-                "{} [{}] {}",
-                item.label,
-                item.replace.slice(&file_text),
-                item.detail.as_deref().unwrap_or("-")
-            )
-        })
-        .collect()
 }
 
 #[test]
