@@ -59,6 +59,7 @@ fn crate_dependency_invariants_hold() {
     let engine = [
         "tofu-syntax",
         "tofu-fmt",
+        "tofu-eval",
         "tofu-module",
         "tofu-vfs",
         "tofu-ide",
@@ -96,6 +97,8 @@ fn workspace_crates_depend_only_leftward() {
     let order = [
         "tofu-syntax",
         "tofu-fmt",
+        "tofu-eval",
+        "tofu-schema",
         "tofu-module",
         "tofu-vfs",
         "tofu-ide",

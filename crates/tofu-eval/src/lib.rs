@@ -1,0 +1,10 @@
+//! OpenTofu's values and what computes them: the value model (null,
+//! unknown, primitive, collection and structural values with their marks),
+//! type constraints and the conversions between types, the built-in
+//! functions, and the evaluation of expressions of the syntax model.
+//!
+//! It reads expressions of `tofu-syntax`'s model and knows nothing of
+//! modules, overrides, providers or editors: whoever evaluates gives the
+//! values of the names an expression refers to (an evaluation scope), and
+//! what a function reads from disk (`file`, `templatefile`, …) comes
+//! through the same scope. No IO, no clock, no global state.
