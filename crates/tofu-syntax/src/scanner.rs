@@ -159,9 +159,12 @@ pub struct Scanner<'a> {
     text: &'a str,
     at: usize,
     mode: ScanMode,
-    /// What is being scanned, innermost last; the text's own expressions
-    /// at the bottom, never popped.
-    nesting: Vec<Nesting<'a>>,
+    /// What is being scanned: the innermost nesting, kept apart from the
+    /// stack of those around it (read once per token).
+    current: Nesting<'a>,
+    /// The nestings around `current`, outermost first; empty while the
+    /// text's own expressions are scanned.
+    around: Vec<Nesting<'a>>,
     problems: Vec<ScanProblem>,
 }
 
@@ -199,10 +202,11 @@ impl<'a> Scanner<'a> {
             text,
             at: 0,
             mode,
-            nesting: vec![Nesting::Expressions {
+            current: Nesting::Expressions {
                 braces: 0,
                 sequence: None,
-            }],
+            },
+            around: Vec::new(),
             problems: Vec::new(),
         }
     }
@@ -229,37 +233,45 @@ impl<'a> Scanner<'a> {
     }
 
     fn step(&mut self) -> Step {
-        match self.nesting.last().copied() {
-            Some(Nesting::Expressions { braces, sequence }) => {
-                self.expression_step(braces, sequence)
-            }
-            Some(Nesting::Quoted { open }) => self.quoted_step(open),
-            Some(Nesting::Heredoc {
+        match self.current {
+            Nesting::Expressions { braces, sequence } => self.expression_step(braces, sequence),
+            Nesting::Quoted { open } => self.quoted_step(open),
+            Nesting::Heredoc {
                 opener,
                 marker,
                 line_start,
-            }) => self.heredoc_step(opener, marker, line_start),
-            None => Step::End,
+            } => self.heredoc_step(opener, marker, line_start),
+        }
+    }
+
+    /// A nesting begins inside the current one.
+    fn enter(&mut self, nesting: Nesting<'a>) {
+        self.around
+            .push(std::mem::replace(&mut self.current, nesting));
+    }
+
+    /// The current nesting ends; the text's own expressions never do.
+    fn leave(&mut self) {
+        if let Some(outer) = self.around.pop() {
+            self.current = outer;
         }
     }
 
     /// Sets the brace count of the innermost expressions.
     fn set_braces(&mut self, count: usize) {
-        if let Some(Nesting::Expressions { braces, .. }) = self.nesting.last_mut() {
+        if let Nesting::Expressions { braces, .. } = &mut self.current {
             *braces = count;
         }
     }
 
     fn expression_step(&mut self, braces: usize, sequence: Option<TextRange>) -> Step {
         use TokenKind::*;
-        while matches!(self.byte(0), Some(b' ' | b'\t')) {
-            self.at += 1;
-        }
+        self.skip_until(|byte| byte != b' ' && byte != b'\t');
         let start = self.at;
         let Some(byte) = self.byte(0) else {
             return match sequence {
                 Some(open) => {
-                    self.nesting.pop();
+                    self.leave();
                     self.problems
                         .push(ScanProblem::UnclosedTemplateSequence { open });
                     Step::Again
@@ -267,10 +279,19 @@ impl<'a> Scanner<'a> {
                 None => Step::End,
             };
         };
+        // The commonest tokens first, by plain comparisons: a jump table
+        // for every token mispredicts often.
+        if byte.is_ascii_alphabetic() || byte == b'_' {
+            self.at += ident_len(self.text, start);
+            return Step::Yield(self.token(Ident, start));
+        }
+        if byte == b'\n' {
+            self.at += 1;
+            return Step::Yield(self.token(Newline, start));
+        }
         let next = self.byte(1);
         let in_sequence = sequence.is_some() && braces == 0;
         let (kind, len) = match byte {
-            b'\n' => (Newline, 1),
             b'\r' if next == Some(b'\n') => (Newline, 2),
             b'#' => (Comment, line_comment_len(self.text, start)),
             b'/' if next == Some(b'/') => (Comment, line_comment_len(self.text, start)),
@@ -287,7 +308,7 @@ impl<'a> Scanner<'a> {
                 }
             }
             b'"' => {
-                self.nesting.push(Nesting::Quoted { open: start });
+                self.enter(Nesting::Quoted { open: start });
                 (OQuote, 1)
             }
             b'<' if next == Some(b'<') => return self.heredoc_opener(),
@@ -297,7 +318,7 @@ impl<'a> Scanner<'a> {
                 (OBrace, 1)
             }
             b'}' if in_sequence => {
-                self.nesting.pop();
+                self.leave();
                 (TemplateSeqEnd, 1)
             }
             b'}' => {
@@ -305,7 +326,7 @@ impl<'a> Scanner<'a> {
                 (CBrace, 1)
             }
             b'~' if in_sequence && next == Some(b'}') => {
-                self.nesting.pop();
+                self.leave();
                 (TemplateSeqEnd, 2)
             }
             b'[' => (OBrack, 1),
@@ -378,7 +399,7 @@ impl<'a> Scanner<'a> {
         }
         self.at += line_break;
         let opener = self.token(TokenKind::OHeredoc, start);
-        self.nesting.push(Nesting::Heredoc {
+        self.enter(Nesting::Heredoc {
             opener: opener.range,
             marker,
             line_start: line_break > 0,
@@ -390,17 +411,20 @@ impl<'a> Scanner<'a> {
     fn quoted_step(&mut self, open: usize) -> Step {
         let start = self.at;
         loop {
+            self.skip_until(|byte| matches!(byte, b'\n' | b'\r' | b'"' | b'\\' | b'$' | b'%'));
             match self.byte(0) {
                 None | Some(b'\n' | b'\r' | b'"') => break,
                 Some(b'\\') => {
+                    // The escaped character's first byte; the rest of a
+                    // multi-byte one is skipped with the literal text.
                     self.at += 1;
                     if !matches!(self.byte(0), None | Some(b'\n' | b'\r')) {
-                        self.at += char_len(self.text, self.at);
+                        self.at += 1;
                     }
                 }
                 Some(b'$' | b'%') if self.byte(1) == Some(b'{') => break,
                 Some(b'$' | b'%') if self.at_escaped_sequence() => self.at += 3,
-                Some(_) => self.at += char_len(self.text, self.at),
+                Some(_) => self.at += 1,
             }
         }
         if self.at > start {
@@ -408,13 +432,13 @@ impl<'a> Scanner<'a> {
         }
         match self.byte(0) {
             Some(b'"') => {
-                self.nesting.pop();
+                self.leave();
                 self.at += 1;
                 Step::Yield(self.token(TokenKind::CQuote, start))
             }
             Some(b'$' | b'%') => Step::Yield(self.template_sequence()),
             _ => {
-                self.nesting.pop();
+                self.leave();
                 let string = TextRange::from_usize(open, self.at);
                 self.problems
                     .push(ScanProblem::UnterminatedString { string });
@@ -429,13 +453,14 @@ impl<'a> Scanner<'a> {
         let start = self.at;
         if line_start {
             if let Some(len) = closing_marker_len(self.text, start, marker) {
-                self.nesting.pop();
+                self.leave();
                 self.at += len;
                 return Step::Yield(self.token(TokenKind::CHeredoc, start));
             }
         }
         let mut ended_line = false;
         loop {
+            self.skip_until(|byte| matches!(byte, b'\n' | b'$' | b'%'));
             match self.byte(0) {
                 None => break,
                 Some(b'\n') => {
@@ -445,10 +470,10 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b'$' | b'%') if self.byte(1) == Some(b'{') => break,
                 Some(b'$' | b'%') if self.at_escaped_sequence() => self.at += 3,
-                Some(_) => self.at += char_len(self.text, self.at),
+                Some(_) => self.at += 1,
             }
         }
-        if let Some(Nesting::Heredoc { line_start, .. }) = self.nesting.last_mut() {
+        if let Nesting::Heredoc { line_start, .. } = &mut self.current {
             *line_start = ended_line;
         }
         if self.at > start {
@@ -457,7 +482,7 @@ impl<'a> Scanner<'a> {
         match self.byte(0) {
             Some(_) => Step::Yield(self.template_sequence()),
             None => {
-                self.nesting.pop();
+                self.leave();
                 self.problems
                     .push(ScanProblem::UnterminatedHeredoc { opener });
                 Step::Again
@@ -475,11 +500,22 @@ impl<'a> Scanner<'a> {
         };
         self.at += if self.byte(2) == Some(b'~') { 3 } else { 2 };
         let token = self.token(kind, start);
-        self.nesting.push(Nesting::Expressions {
+        self.enter(Nesting::Expressions {
             braces: 0,
             sequence: Some(token.range),
         });
         token
+    }
+
+    /// Moves on to the next byte `stop` holds for, or to the end of the
+    /// text. Every byte it stops at is ASCII, so it never stops inside a
+    /// character.
+    fn skip_until(&mut self, stop: impl Fn(u8) -> bool) {
+        let rest = self.text.as_bytes().get(self.at..).unwrap_or_default();
+        self.at += rest
+            .iter()
+            .position(|byte| stop(*byte))
+            .unwrap_or(rest.len());
     }
 
     /// `$${` or `%%{`: a literal `${` or `%{`.
@@ -492,6 +528,9 @@ impl<'a> Scanner<'a> {
 impl Iterator for Scanner<'_> {
     type Item = Token;
 
+    // Inlined into the caller's loop (another crate): one call per token
+    // otherwise.
+    #[inline]
     fn next(&mut self) -> Option<Token> {
         loop {
             if self.stopped() {
@@ -507,20 +546,29 @@ impl Iterator for Scanner<'_> {
 }
 
 /// An identifier at `at`: a letter or `_`, then letters, digits, `_` and
-/// `-`; its length in bytes, 0 when there is none.
+/// `-`; its length in bytes, 0 when there is none. ASCII is judged byte by
+/// byte, anything else by Unicode's XID classes.
 fn ident_len(text: &str, at: usize) -> usize {
-    let rest = text.get(at..).unwrap_or_default();
-    let mut chars = rest.char_indices();
-    match chars.next() {
-        Some((_, first)) if is_xid_start(first) || first == '_' => {}
+    let bytes = text.as_bytes();
+    let char_at = |index: usize| text.get(index..).and_then(|rest| rest.chars().next());
+    let mut end = match bytes.get(at) {
+        Some(byte) if byte.is_ascii_alphabetic() || *byte == b'_' => at + 1,
+        Some(byte) if !byte.is_ascii() => match char_at(at) {
+            Some(first) if is_xid_start(first) => at + first.len_utf8(),
+            _ => return 0,
+        },
         _ => return 0,
-    }
-    for (offset, c) in chars {
-        if !(is_xid_continue(c) || c == '-') {
-            return offset;
+    };
+    loop {
+        match bytes.get(end) {
+            Some(byte) if byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-') => end += 1,
+            Some(byte) if !byte.is_ascii() => match char_at(end) {
+                Some(next) if is_xid_continue(next) => end += next.len_utf8(),
+                _ => return end - at,
+            },
+            _ => return end - at,
         }
     }
-    rest.len()
 }
 
 /// The length of the character at `at` (1 past the end, so a scan always
