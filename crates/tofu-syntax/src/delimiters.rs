@@ -137,11 +137,12 @@ pub(crate) fn flatten_deep(content: &str, max_depth: usize) -> Option<(String, V
     Some((String::from_utf8(bytes).ok()?, groups))
 }
 
-/// Whether the walk goes on after a token.
+/// Whether the walk goes on after a token or a scan problem.
 enum Flow {
     Continue,
-    /// Text the walk does not understand (an object brace closed by `]`):
-    /// no problem of its own to report.
+    /// Text the walk does not understand (an object brace closed by `]`, a
+    /// comment opened inside `${ }` that never ends): no problem of its own
+    /// to report.
     Stop,
 }
 
@@ -174,7 +175,9 @@ impl<'a> DelimiterWalk<'a> {
             let token = scanner.next();
             // A problem is recorded before the token after it.
             for problem in scanner.problems().iter().skip(n_problems_seen) {
-                self.scan_problem(*problem)?;
+                if let Flow::Stop = self.scan_problem(*problem)? {
+                    return Ok(());
+                }
             }
             n_problems_seen = scanner.problems().len();
             let Some(token) = token else { break };
@@ -239,7 +242,7 @@ impl<'a> DelimiterWalk<'a> {
         }
     }
 
-    fn scan_problem(&self, problem: ScanProblem) -> Result<(), Problem> {
+    fn scan_problem(&self, problem: ScanProblem) -> Result<Flow, Problem> {
         let unclosed_sequence = self
             .sequences
             .first()
@@ -264,9 +267,15 @@ impl<'a> DelimiterWalk<'a> {
             ScanProblem::UnterminatedHeredoc { .. } => {
                 Err(unclosed_sequence.unwrap_or(Problem::UnterminatedHeredoc))
             }
+            // A `/*` inside `${ }` that never ends takes the rest of the
+            // text, and what it leaves open is its doing: OpenTofu reports
+            // the expression, as hcl-edit does.
+            ScanProblem::UnterminatedComment { .. } if unclosed_sequence.is_some() => {
+                Ok(Flow::Stop)
+            }
             ScanProblem::InvalidCharacter { .. }
             | ScanProblem::InvalidHeredocOpener { .. }
-            | ScanProblem::UnterminatedComment { .. } => Ok(()),
+            | ScanProblem::UnterminatedComment { .. } => Ok(Flow::Continue),
         }
     }
 }
@@ -293,6 +302,10 @@ mod tests {
             // the sequence unclosed.
             ("l {\n  a = \"$${x\"\n}\n", None),
             ("l {\n  a = \"${ \"abc\n  }\"\n}\n", Some(Problem::UnclosedInterpolation { open: 11 })),
+            // A `/*` in `${ }` that never ends leaves hcl-edit's error; one
+            // outside leaves the block open.
+            ("l {\n  a = \"${b/*}\"\n}\n", None),
+            ("l {\n  a = 1 /*\n}\n", Some(Problem::UnclosedBlock { open: 2 })),
             // Delimiters in comments, strings and heredocs do not count.
             ("# {\n// [\n/* ( */\nl {\n  a = \"{[(\\\"\"\n  b = <<-EOT\n  }\n  EOT\n  c = \"${ {a = \"}\"} }\"\n}\n", None),
         ];
