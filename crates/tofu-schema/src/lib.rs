@@ -15,6 +15,7 @@ pub mod address;
 pub mod json_decode;
 pub mod json_encode;
 pub mod model;
+pub mod plugin;
 pub mod types;
 
 pub use address::ProviderAddress;
