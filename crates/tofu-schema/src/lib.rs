@@ -12,6 +12,7 @@
 //! type as the schema states it, meant to map onto tofu-eval's types.
 
 pub mod address;
+pub mod install;
 pub mod json_decode;
 pub mod json_encode;
 pub mod model;

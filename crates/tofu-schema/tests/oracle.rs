@@ -94,3 +94,26 @@ fn schemas_read_from_the_real_providers_equal_opentofus() {
         "schema-openstack.json",
     );
 }
+
+#[test]
+fn package_hashes_equal_the_lock_files_that_tofu_init_wrote() {
+    let Some(oracle) = oracle_dir() else {
+        eprintln!("TOFU_LENS_PROVIDER_ORACLE does not name the oracle directory: nothing compared");
+        return;
+    };
+    for (lock_file, package) in [
+        (
+            "locks/m1-time.terraform.lock.hcl",
+            "plugins/registry.opentofu.org/hashicorp/time/0.14.2/linux_amd64",
+        ),
+        (
+            "locks/m2-openstack.terraform.lock.hcl",
+            "plugins/registry.opentofu.org/terraform-provider-openstack/openstack/3.4.0/linux_amd64",
+        ),
+    ] {
+        let text = std::fs::read_to_string(oracle.join(lock_file)).unwrap();
+        let locked = tofu_schema::install::parse_lock_file(&text);
+        let hash = tofu_schema::install::package_hash_v1(&oracle.join(package)).unwrap();
+        assert_eq!(locked[0].hashes, [hash], "{lock_file}");
+    }
+}
