@@ -12,15 +12,19 @@
 //! type as the schema states it, meant to map onto tofu-eval's types.
 
 pub mod address;
+pub mod cache;
 pub mod install;
 pub mod json_decode;
 pub mod json_encode;
 pub mod model;
 pub mod plugin;
+pub mod read;
 pub mod types;
 
 pub use address::ProviderAddress;
+pub use cache::{CacheKey, SchemaCache};
 pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
 pub use json_encode::encode_providers_schema_json;
 pub use model::*;
+pub use read::{read_provider_schema, LoadedSchema, SchemaOrigin, SchemaReadError, SchemaRequest};
 pub use types::{ObjectType, SchemaType, TypeError};

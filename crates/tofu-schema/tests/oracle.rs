@@ -117,3 +117,66 @@ fn package_hashes_equal_the_lock_files_that_tofu_init_wrote() {
         assert_eq!(locked[0].hashes, [hash], "{lock_file}");
     }
 }
+
+#[test]
+fn a_schema_read_once_comes_from_the_cache_after() {
+    let Some(oracle) = oracle_dir() else {
+        eprintln!("TOFU_LENS_PROVIDER_ORACLE does not name the oracle directory: nothing compared");
+        return;
+    };
+    use tofu_schema::install::{parse_lock_file, Platform, SearchDirs};
+    use tofu_schema::{read_provider_schema, SchemaCache, SchemaOrigin, SchemaRequest};
+    let lock = std::fs::read_to_string(oracle.join("locks/m1-time.terraform.lock.hcl")).unwrap();
+    let locked = parse_lock_file(&lock).remove(0);
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = SchemaCache::new(cache_dir.path());
+    let search = SearchDirs {
+        plugin_cache_dir: Some(oracle.join("plugins")),
+        ..SearchDirs::default()
+    };
+    let request = SchemaRequest {
+        address: &locked.address,
+        search: &search,
+        platform: &Platform::parse("linux_amd64").unwrap(),
+        locked: Some(&locked),
+        accepts: &|_| true,
+        cache: Some(&cache),
+        run_providers: true,
+        socket_dir: Some(cache_dir.path()),
+        timeouts: Timeouts::default(),
+    };
+    let first = read_provider_schema(&request).unwrap();
+    assert_eq!(first.origin, SchemaOrigin::Provider);
+    assert!(first.cache_store_error.is_none());
+    let second = read_provider_schema(&request).unwrap();
+    assert_eq!(second.origin, SchemaOrigin::Cache);
+    assert_eq!(second.schema, first.schema);
+    // With running turned off, the cache still answers.
+    let offline = SchemaRequest {
+        run_providers: false,
+        ..request
+    };
+    assert_eq!(
+        read_provider_schema(&offline).unwrap().origin,
+        SchemaOrigin::Cache
+    );
+    // A corrupt entry is read again from the provider and replaced.
+    let entry = cache.entry_path(&tofu_schema::CacheKey {
+        address: locked.address.clone(),
+        version: first.package.version.clone(),
+        package_hash: first.package_hash.clone(),
+    });
+    std::fs::write(&entry, "{").unwrap();
+    let request = SchemaRequest {
+        run_providers: true,
+        ..offline
+    };
+    assert_eq!(
+        read_provider_schema(&request).unwrap().origin,
+        SchemaOrigin::Provider
+    );
+    assert_eq!(
+        read_provider_schema(&request).unwrap().origin,
+        SchemaOrigin::Cache
+    );
+}

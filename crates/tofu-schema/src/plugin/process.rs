@@ -217,9 +217,13 @@ impl ProviderProcess {
             error,
         })?;
         let stderr = Arc::new(Mutex::new(Vec::new()));
+        let (stderr_closed_sender, stderr_closed) = mpsc::channel::<()>();
         if let Some(pipe) = child.stderr.take() {
             let kept = Arc::clone(&stderr);
-            thread::spawn(move || keep_tail(pipe, &kept));
+            thread::spawn(move || {
+                keep_tail(pipe, &kept);
+                drop(stderr_closed_sender);
+            });
         }
         let (line_sender, line_receiver) = mpsc::channel();
         if let Some(pipe) = child.stdout.take() {
@@ -234,6 +238,9 @@ impl ProviderProcess {
             Ok(Some(line)) => line,
             Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                 let status = started.wait_for_exit(deadline);
+                // Let the reader take in the last of stderr before quoting it.
+                let _ =
+                    stderr_closed.recv_timeout(deadline.saturating_duration_since(Instant::now()));
                 return Err(PluginError::ExitedEarly {
                     status,
                     stderr: started.stderr_text(),
