@@ -11,12 +11,23 @@
 //! the next store replaces it. Stores write a temporary file and rename it
 //! over the entry, so a reader never sees half an entry. The directory is
 //! the caller's; nothing is ever deleted.
+//!
+//! Finding an entry needs the package's hash, and hashing a provider
+//! (tens of megabytes) costs more than the rest of a cache hit, so the
+//! cache also remembers each package's hash with its fingerprint (sizes,
+//! modification times and inodes of its files) under
+//! `DIR/package-hashes/`; a matching fingerprint gives the hash without
+//! reading the package. That only ever selects a cached schema: a package
+//! is always hashed in full before it is run.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use sha2::{Digest, Sha256};
+
 use crate::address::ProviderAddress;
+use crate::install::package_hash::package_fingerprint;
 use crate::json_decode::decode_providers_schema_json;
 use crate::json_encode::encode_providers_schema_json;
 use crate::model::ProviderSchema;
@@ -77,22 +88,59 @@ impl SchemaCache {
             .map(|(_, schema)| schema)
     }
 
+    /// The hash remembered for the package at `package` (a directory or
+    /// an archive), if its files still have the fingerprint they had when
+    /// it was hashed. Only for finding cache entries: a package is hashed
+    /// anew before it is run.
+    pub fn remembered_package_hash(&self, package: &Path) -> Option<String> {
+        let fingerprint = package_fingerprint(package).ok()?;
+        let text = fs::read_to_string(self.package_hash_path(&fingerprint)).ok()?;
+        let (hash, remembered) = text.split_once('\n')?;
+        (remembered == fingerprint).then(|| hash.to_owned())
+    }
+
+    /// Remembers `hash` for the package at `package` (see
+    /// [`SchemaCache::remembered_package_hash`]).
+    pub fn remember_package_hash(&self, package: &Path, hash: &str) -> io::Result<()> {
+        let fingerprint = package_fingerprint(package)?;
+        let path = self.package_hash_path(&fingerprint);
+        write_replacing(&path, &format!("{hash}\n{fingerprint}"))
+    }
+
+    /// `DIR/package-hashes/NAME`, NAME from the package's path (the first
+    /// line of its fingerprint).
+    fn package_hash_path(&self, fingerprint: &str) -> PathBuf {
+        let package_path = fingerprint.lines().next().unwrap_or_default();
+        let digest = Sha256::digest(package_path.as_bytes());
+        let name: String = digest
+            .iter()
+            .take(16)
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        self.dir.join("package-hashes").join(name)
+    }
+
     /// Stores `schema` under `key`, replacing any entry.
     pub fn store(&self, key: &CacheKey, schema: &ProviderSchema) -> io::Result<()> {
-        let path = self.entry_path(key);
-        let parent = path
-            .parent()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no cache directory"))?;
-        fs::create_dir_all(parent)?;
         let mut text = entry_header(key);
         text.push('\n');
         text.push_str(&encode_providers_schema_json(&[(&key.address, schema)]));
-        let temporary = temporary_path(&path);
-        fs::write(&temporary, text)?;
-        fs::rename(&temporary, &path).inspect_err(|_| {
-            let _ = fs::remove_file(&temporary);
-        })
+        write_replacing(&self.entry_path(key), &text)
     }
+}
+
+/// Writes `text` to a temporary file beside `path` and renames it over
+/// `path`, creating the directory if needed.
+fn write_replacing(path: &Path, text: &str) -> io::Result<()> {
+    let parent = path
+        .parent()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no cache directory"))?;
+    fs::create_dir_all(parent)?;
+    let temporary = temporary_path(path);
+    fs::write(&temporary, text)?;
+    fs::rename(&temporary, path).inspect_err(|_| {
+        let _ = fs::remove_file(&temporary);
+    })
 }
 
 fn entry_header(key: &CacheKey) -> String {
@@ -167,6 +215,23 @@ mod tests {
             path.file_name().unwrap(),
             "h1_08eov2Ls9iQ_g6nDlwjVk_fGB6Wo7X4CvmgitYg3LP4_.json"
         );
+    }
+
+    #[test]
+    fn a_package_hash_is_remembered_until_a_file_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = SchemaCache::new(dir.path().join("cache"));
+        let package = dir.path().join("package");
+        fs::create_dir(&package).unwrap();
+        fs::write(package.join("terraform-provider-x"), "one").unwrap();
+        assert_eq!(cache.remembered_package_hash(&package), None);
+        cache.remember_package_hash(&package, "h1:one").unwrap();
+        assert_eq!(
+            cache.remembered_package_hash(&package).as_deref(),
+            Some("h1:one")
+        );
+        fs::write(package.join("terraform-provider-x"), "two!").unwrap();
+        assert_eq!(cache.remembered_package_hash(&package), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Getting one provider's schema from what is installed: choose the
-//! package, hash it, take the schema from the cache when an entry has that
+//! package, hash it (or take the hash the cache remembers for its
+//! unchanged files), take the schema from the cache when an entry has that
 //! hash, else check the package against the lock file, run it, read the
 //! schema, shut it down and store the schema in the cache.
 //!
@@ -139,6 +140,18 @@ impl fmt::Display for SchemaReadError {
 
 impl std::error::Error for SchemaReadError {}
 
+fn cache_key(
+    request: &SchemaRequest<'_>,
+    package: &InstalledPackage,
+    package_hash: &str,
+) -> CacheKey {
+    CacheKey {
+        address: request.address.clone(),
+        version: package.version.clone(),
+        package_hash: package_hash.to_owned(),
+    }
+}
+
 /// Reads the schema of `request.address` (see the module doc for the steps).
 pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema, SchemaReadError> {
     let installed = find_installed(request.search, request.address);
@@ -154,6 +167,21 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
         PackageLocation::Directory(dir) => (dir.clone(), false),
         PackageLocation::Archive(archive) => (archive.clone(), true),
     };
+    let remembered = request
+        .cache
+        .and_then(|cache| Some((cache, cache.remembered_package_hash(&package_path)?)));
+    if let Some((cache, remembered_hash)) = remembered {
+        let key = cache_key(request, &package, &remembered_hash);
+        if let Some(schema) = cache.load(&key) {
+            return Ok(LoadedSchema {
+                schema,
+                package,
+                package_hash: remembered_hash,
+                origin: SchemaOrigin::Cache,
+                cache_store_error: None,
+            });
+        }
+    }
     let hashed = if packed {
         package_hash_zip(&package_path)
     } else {
@@ -163,19 +191,19 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
         package: package_path.clone(),
         error,
     })?;
-    let key = CacheKey {
-        address: request.address.clone(),
-        version: package.version.clone(),
-        package_hash: package_hash.clone(),
-    };
-    if let Some(schema) = request.cache.and_then(|cache| cache.load(&key)) {
-        return Ok(LoadedSchema {
-            schema,
-            package,
-            package_hash,
-            origin: SchemaOrigin::Cache,
-            cache_store_error: None,
-        });
+    let key = cache_key(request, &package, &package_hash);
+    if let Some(cache) = request.cache {
+        // Only a speed-up for the next lookup: failing to remember is harmless.
+        let _ = cache.remember_package_hash(&package_path, &package_hash);
+        if let Some(schema) = cache.load(&key) {
+            return Ok(LoadedSchema {
+                schema,
+                package,
+                package_hash,
+                origin: SchemaOrigin::Cache,
+                cache_store_error: None,
+            });
+        }
     }
     if !request.run_providers {
         return Err(SchemaReadError::RunningDisabled);

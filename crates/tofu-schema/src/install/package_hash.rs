@@ -46,6 +46,38 @@ pub fn package_hash_zip(archive: &Path) -> io::Result<String> {
     Ok(format!("zh:{}", hex(&file_sha256(archive)?)))
 }
 
+/// What the file system says about a package's files without reading
+/// them: each file's relative path, size, modification time and inode, in
+/// path order (a directory or an archive alike). Equal fingerprints mean
+/// the files were not replaced or rewritten through the file system's
+/// usual interfaces, which is what lets a cache remember a package's hash
+/// instead of reading tens of megabytes again. Never used to decide
+/// whether to run a package: that always hashes.
+pub fn package_fingerprint(package: &Path) -> io::Result<String> {
+    use std::os::unix::fs::MetadataExt;
+    let package = fs::canonicalize(package)?;
+    let mut files = Vec::new();
+    if fs::metadata(&package)?.is_dir() {
+        collect_files(&package, "", &mut files)?;
+    } else {
+        files.push((String::new(), package.clone()));
+    }
+    files.sort_by(|(left, _), (right, _)| left.cmp(right));
+    let mut fingerprint = format!("{}\n", package.display());
+    for (relative, path) in files {
+        let metadata = fs::metadata(&path)?;
+        let _ = writeln!(
+            fingerprint,
+            "{} {} {} {} {relative}",
+            metadata.len(),
+            metadata.mtime(),
+            metadata.mtime_nsec(),
+            metadata.ino()
+        );
+    }
+    Ok(fingerprint)
+}
+
 /// Whether `hash` (`h1:…`, `zh:…`) is one this crate can compute for a
 /// package of the given kind.
 pub fn hash_scheme_applies(hash: &str, packed: bool) -> bool {
@@ -148,6 +180,18 @@ mod tests {
         assert_eq!(package_hash_v1(dir.path()).unwrap(), expected);
         assert!(hash_scheme_applies(&expected, false));
         assert!(!hash_scheme_applies(&expected, true));
+    }
+
+    #[test]
+    fn a_fingerprint_changes_when_a_file_is_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("terraform-provider-x");
+        fs::write(&file, "one").unwrap();
+        let before = package_fingerprint(dir.path()).unwrap();
+        assert_eq!(package_fingerprint(dir.path()).unwrap(), before);
+        fs::write(&file, "two!").unwrap();
+        assert_ne!(package_fingerprint(dir.path()).unwrap(), before);
+        assert!(package_fingerprint(&file).is_ok());
     }
 
     #[test]
