@@ -120,6 +120,20 @@ impl SchemaCache {
         self.dir.join("package-hashes").join(name)
     }
 
+    /// Where the packed package `key` names is unpacked to run it:
+    /// `DIR/unpacked/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH-HASH/`.
+    pub fn unpacked_package_dir(&self, key: &CacheKey, platform: &str) -> PathBuf {
+        let entry = self.entry_path(key);
+        let hash_name = entry.file_stem().unwrap_or_default().to_string_lossy();
+        self.dir
+            .join("unpacked")
+            .join(&key.address.hostname)
+            .join(&key.address.namespace)
+            .join(&key.address.type_name)
+            .join(sanitize_version(&key.version))
+            .join(format!("{}-{hash_name}", sanitize_version(platform)))
+    }
+
     /// Stores `schema` under `key`, replacing any entry.
     pub fn store(&self, key: &CacheKey, schema: &ProviderSchema) -> io::Result<()> {
         let mut text = entry_header(key);

@@ -1,7 +1,8 @@
 //! Getting one provider's schema from what is installed: choose the
 //! package, hash it (or take the hash the cache remembers for its
 //! unchanged files), take the schema from the cache when an entry has that
-//! hash, else check the package against the lock file, run it, read the
+//! hash, else check the package against the lock file, unpack it if it is
+//! a mirror's archive (into the cache directory), run it, read the
 //! schema, shut it down and store the schema in the cache.
 //!
 //! Trust: a provider is run only when running is allowed, the lock file
@@ -24,6 +25,7 @@ use crate::install::discovery::{
 };
 use crate::install::lock_file::LockedProvider;
 use crate::install::package_hash::{hash_scheme_applies, package_hash_v1, package_hash_zip};
+use crate::install::unpack::unpack_zip;
 use crate::model::ProviderSchema;
 use crate::plugin::{ClientError, ProviderClient, Timeouts};
 
@@ -81,8 +83,10 @@ pub enum SchemaReadError {
         computed: String,
         locked: Vec<String>,
     },
-    /// A packed archive: it would have to be unpacked before it can run.
+    /// A packed archive, and no cache directory to unpack it into.
     PackedPackage { archive: PathBuf },
+    /// A packed archive that could not be unpacked.
+    Unpacking { archive: PathBuf, error: io::Error },
     /// The package holds no `terraform-provider-TYPE` executable.
     NoExecutable { package: PathBuf },
     /// Starting or talking to the provider failed.
@@ -127,9 +131,12 @@ impl fmt::Display for SchemaReadError {
             ),
             SchemaReadError::PackedPackage { archive } => write!(
                 formatter,
-                "{} is a packed archive; tofu-lens runs unpacked packages only (run tofu init)",
+                "{} is a packed archive, and there is no cache directory to unpack it into",
                 archive.display()
             ),
+            SchemaReadError::Unpacking { archive, error } => {
+                write!(formatter, "could not unpack {}: {error}", archive.display())
+            }
             SchemaReadError::NoExecutable { package } => {
                 write!(formatter, "{} holds no provider executable", package.display())
             }
@@ -221,15 +228,27 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
                 .collect(),
         });
     }
-    if packed {
-        return Err(SchemaReadError::PackedPackage {
-            archive: package_path,
-        });
-    }
+    let package_dir = if packed {
+        let cache = request
+            .cache
+            .ok_or_else(|| SchemaReadError::PackedPackage {
+                archive: package_path.clone(),
+            })?;
+        let unpacked = cache.unpacked_package_dir(&key, &package.platform);
+        if !unpacked.is_dir() {
+            unpack_zip(&package_path, &unpacked).map_err(|error| SchemaReadError::Unpacking {
+                archive: package_path.clone(),
+                error,
+            })?;
+        }
+        unpacked
+    } else {
+        package_path.clone()
+    };
     let executable =
-        find_executable(&package_path, &request.address.type_name).ok_or_else(|| {
+        find_executable(&package_dir, &request.address.type_name).ok_or_else(|| {
             SchemaReadError::NoExecutable {
-                package: package_path.clone(),
+                package: package_dir.clone(),
             }
         })?;
     let mut client = ProviderClient::start(&executable, request.socket_dir, request.timeouts)
@@ -248,3 +267,6 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
         cache_store_error,
     })
 }
+
+#[cfg(test)]
+mod tests;

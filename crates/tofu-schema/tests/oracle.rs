@@ -180,3 +180,61 @@ fn a_schema_read_once_comes_from_the_cache_after() {
         SchemaOrigin::Cache
     );
 }
+
+/// msgpack of an object whose values are strings or null, keys in order.
+fn msgpack_object(entries: &[(&str, Option<&str>)]) -> Vec<u8> {
+    let mut bytes = vec![0x80 | u8::try_from(entries.len()).unwrap()];
+    let string = |bytes: &mut Vec<u8>, text: &str| {
+        bytes.push(0xa0 | u8::try_from(text.len()).unwrap());
+        bytes.extend_from_slice(text.as_bytes());
+    };
+    for (name, value) in entries {
+        string(&mut bytes, name);
+        match value {
+            Some(text) => string(&mut bytes, text),
+            None => bytes.push(0xc0),
+        }
+    }
+    bytes
+}
+
+#[test]
+fn the_providers_own_validator_answers_validate_resource_config() {
+    let Some(oracle) = oracle_dir() else {
+        eprintln!("TOFU_LENS_PROVIDER_ORACLE does not name the oracle directory: nothing compared");
+        return;
+    };
+    use tofu_schema::plugin::messages::DiagnosticSeverity;
+    use tofu_schema::plugin::DynamicValue;
+    let executable = oracle.join(
+        "plugins/registry.opentofu.org/hashicorp/time/0.14.2/linux_amd64/terraform-provider-time_v0.14.2",
+    );
+    let mut client = ProviderClient::start(&executable, None, Timeouts::default()).unwrap();
+    client.read_schema().unwrap();
+    let config = |duration| {
+        DynamicValue::Msgpack(msgpack_object(&[
+            ("create_duration", Some(duration)),
+            ("destroy_duration", None),
+            ("id", None),
+            ("triggers", None),
+        ]))
+    };
+    let diagnostics = client
+        .validate_resource_config("time_sleep", &config("10x"))
+        .unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0].severity, DiagnosticSeverity::Error);
+    assert_eq!(diagnostics[0].summary, "Invalid Attribute Value Match");
+    assert!(
+        diagnostics[0]
+            .detail
+            .starts_with("Attribute create_duration must be a number immediately followed by ms"),
+        "{}",
+        diagnostics[0].detail
+    );
+    assert!(client
+        .validate_resource_config("time_sleep", &config("30s"))
+        .unwrap()
+        .is_empty());
+    client.shutdown();
+}
