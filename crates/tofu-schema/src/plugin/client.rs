@@ -120,10 +120,7 @@ impl ProviderClient {
     /// failure is ignored, as OpenTofu ignores it), and functions from
     /// `GetFunctions` that the schema response did not list.
     pub fn read_schema(&mut self) -> Result<ProviderSchema, ClientError> {
-        let method = match self.protocol() {
-            ProtocolVersion::Five => "GetSchema",
-            ProtocolVersion::Six => "GetProviderSchema",
-        };
+        let method = self.by_protocol("GetSchema", "GetProviderSchema");
         let bytes = self.process.call_provider(method, &[])?;
         let response = decode_provider_schema_response(&bytes, self.protocol())
             .map_err(|error| ClientError::Message { method, error })?;
@@ -155,10 +152,7 @@ impl ProviderClient {
         type_name: &str,
         config: &DynamicValue,
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
-        let method = match self.protocol() {
-            ProtocolVersion::Five => "ValidateResourceTypeConfig",
-            ProtocolVersion::Six => "ValidateResourceConfig",
-        };
+        let method = self.by_protocol("ValidateResourceTypeConfig", "ValidateResourceConfig");
         self.validate(method, type_name, config)
     }
 
@@ -168,10 +162,7 @@ impl ProviderClient {
         type_name: &str,
         config: &DynamicValue,
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
-        let method = match self.protocol() {
-            ProtocolVersion::Five => "ValidateDataSourceConfig",
-            ProtocolVersion::Six => "ValidateDataResourceConfig",
-        };
+        let method = self.by_protocol("ValidateDataSourceConfig", "ValidateDataResourceConfig");
         self.validate(method, type_name, config)
     }
 
@@ -190,10 +181,7 @@ impl ProviderClient {
         &mut self,
         config: &DynamicValue,
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
-        let method = match self.protocol() {
-            ProtocolVersion::Five => "PrepareProviderConfig",
-            ProtocolVersion::Six => "ValidateProviderConfig",
-        };
+        let method = self.by_protocol("PrepareProviderConfig", "ValidateProviderConfig");
         let request = MessageWriter::new().bytes(1, &config.encode()).finish();
         let bytes = self.process.call_provider(method, &request)?;
         decode_diagnostics_field(&bytes, 2).map_err(|error| ClientError::Message { method, error })
@@ -202,10 +190,7 @@ impl ProviderClient {
     /// `StopProvider` (protocol 5: `Stop`): asks the provider to cancel
     /// what it is doing; its error text, if any.
     pub fn stop_provider(&mut self) -> Result<String, ClientError> {
-        let method = match self.protocol() {
-            ProtocolVersion::Five => "Stop",
-            ProtocolVersion::Six => "StopProvider",
-        };
+        let method = self.by_protocol("Stop", "StopProvider");
         let bytes = self.process.call_provider(method, &[])?;
         let mut reader = super::protobuf::MessageReader::new(&bytes);
         let mut text = String::new();
@@ -220,6 +205,14 @@ impl ProviderClient {
             }
         }
         Ok(text)
+    }
+
+    /// The method's name on this provider's protocol.
+    fn by_protocol(&self, five: &'static str, six: &'static str) -> &'static str {
+        match self.protocol() {
+            ProtocolVersion::Five => five,
+            ProtocolVersion::Six => six,
+        }
     }
 
     /// What the provider wrote to stderr so far.
