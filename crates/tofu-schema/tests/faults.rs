@@ -163,6 +163,21 @@ fn a_handshake_naming_no_socket_fails_to_connect_and_is_killed() {
 }
 
 #[test]
+fn a_provider_that_never_answers_a_call_times_out_and_is_killed() {
+    // The socket exists and accepts connections, but nobody answers.
+    let socket_dir = tempfile::tempdir().unwrap();
+    let socket = socket_dir.path().join("plugin.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let fake = Fake::install(
+        &format!("echo '1|5|unix|{}|grpc|'\nexec sleep 60", socket.display()),
+        "linux_amd64",
+    );
+    let error = fake.read(&fake.locked());
+    assert_eq!(error.to_string(), "GetSchema failed: timed out");
+    fake.assert_no_process_left();
+}
+
+#[test]
 fn a_provider_for_another_platform_is_not_run() {
     let fake = Fake::install("exec sleep 60", "darwin_arm64");
     let error = fake.read(&fake.locked_with(Vec::new()));
