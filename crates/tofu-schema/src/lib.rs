@@ -5,11 +5,17 @@
 //! or `tofu providers schema -json` output, kept in a cache on disk.
 //!
 //! The model ([`model`], [`types`]) is plain data that the rules of
-//! `tofu-module` read, with its decoders (JSON here; the plugin protocol's
-//! messages with the client). Finding, starting and caching providers is
-//! the IO this crate adds, kept apart from the model so that the engine's
-//! analysis stays free of it. Attribute types are [`SchemaType`], a cty
-//! type as the schema states it, meant to map onto tofu-eval's types.
+//! `tofu-module` read, with its decoders ([`json_decode`] for `tofu
+//! providers schema -json`, [`plugin::messages`] for the plugin protocol).
+//! Finding packages ([`install`]), running providers ([`plugin`]), the
+//! cache ([`cache`]) and putting them together ([`read`]) are the IO this
+//! crate adds, kept apart from the model so that the engine's analysis
+//! stays free of it. Attribute types are [`SchemaType`], a cty type as the
+//! schema states it, meant to map onto tofu-eval's types.
+//!
+//! Invariants: no tokio (the plugin client is blocking, with deadlines), no
+//! serde, no environment variables (the caller passes directories, platform
+//! and trust in), and no provider process outlives the value that started it.
 
 pub mod address;
 pub mod cache;
