@@ -60,6 +60,7 @@ fn crate_dependency_invariants_hold() {
         "tofu-syntax",
         "tofu-fmt",
         "tofu-eval",
+        "tofu-schema",
         "tofu-module",
         "tofu-vfs",
         "tofu-ide",

@@ -1,10 +1,36 @@
 //! Provider schemas: what the arguments, nested blocks and attributes of a
 //! provider's resource, data source, ephemeral resource and provider
-//! configuration are (types from `tofu-eval`), and where a schema comes
-//! from: the provider packages `tofu init` installed, read by starting the
-//! provider as OpenTofu does, or `tofu providers schema -json` output, kept
-//! in a cache on disk.
+//! configuration are, and where a schema comes from: the provider packages
+//! `tofu init` installed, read by starting the provider as OpenTofu does,
+//! or `tofu providers schema -json` output, kept in a cache on disk.
 //!
-//! The model is plain data that the rules of `tofu-module` read; finding,
-//! starting and caching providers is the IO this crate adds, kept apart
-//! from the model so that the engine's analysis stays free of it.
+//! The model ([`model`], [`types`]) is plain data that the rules of
+//! `tofu-module` read, with its decoders ([`json_decode`] for `tofu
+//! providers schema -json`, [`plugin::messages`] for the plugin protocol).
+//! Finding packages ([`install`]), running providers ([`plugin`]), the
+//! cache ([`cache`]) and putting them together ([`read`]) are the IO this
+//! crate adds, kept apart from the model so that the engine's analysis
+//! stays free of it. Attribute types are [`SchemaType`], a cty type as the
+//! schema states it, meant to map onto tofu-eval's types.
+//!
+//! Invariants: no tokio (the plugin client is blocking, with deadlines), no
+//! serde, no environment variables (the caller passes directories, platform
+//! and trust in), and no provider process outlives the value that started it.
+
+pub mod address;
+pub mod cache;
+pub mod install;
+pub mod json_decode;
+pub mod json_encode;
+pub mod model;
+pub mod plugin;
+pub mod read;
+pub mod types;
+
+pub use address::ProviderAddress;
+pub use cache::{CacheKey, SchemaCache};
+pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
+pub use json_encode::encode_providers_schema_json;
+pub use model::*;
+pub use read::{read_provider_schema, LoadedSchema, SchemaOrigin, SchemaReadError, SchemaRequest};
+pub use types::{ObjectType, SchemaType, TypeError};
