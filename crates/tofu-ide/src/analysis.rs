@@ -279,7 +279,7 @@ pub(crate) fn editor_diagnostic(
                 .iter()
                 .map(|related| RelatedLocation {
                     location: FileRange {
-                        path: crate::module_calls::normalize(&module.path_of(&related.path)),
+                        path: tofu_module::calls::normalize_path(&module.path_of(&related.path)),
                         text: Arc::clone(&related.text),
                         range: related.range.widened(&related.text),
                     },
