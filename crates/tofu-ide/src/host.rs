@@ -23,11 +23,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::is_module_file;
-use tofu_module::{
-    analyze, analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis,
-};
+use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile};
 
 use crate::analysis::Analysis;
+use crate::snapshot::{split_path, ModuleSnapshot};
 use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
 
 use crate::module_calls::MODULE_MANIFEST;
@@ -79,25 +78,6 @@ struct Buffer {
 impl ModuleInputs {
     fn is_empty(&self) -> bool {
         self.disk.is_empty() && self.buffers.is_empty()
-    }
-}
-
-/// The finished analysis of one module directory, with what it was computed from.
-#[derive(Clone, Debug)]
-pub struct ModuleSnapshot {
-    pub dir: PathBuf,
-    /// The input generation this analysis reflects.
-    pub generation: u64,
-    pub analysis: Arc<ModuleAnalysis>,
-    /// Editor buffers used instead of disk content, by file name, with the
-    /// document version each one had.
-    pub buffer_versions: BTreeMap<String, i32>,
-}
-
-impl ModuleSnapshot {
-    /// The path of a file of this module.
-    pub fn path_of(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
     }
 }
 
@@ -210,13 +190,6 @@ pub struct AnalysisHost {
     /// whose interface changed, modules newly called that have no interface
     /// yet), not yet handed out ([`AnalysisHost::take_stale_callers`]).
     stale_callers: Vec<PathBuf>,
-}
-
-/// Splits a file path into its directory and file name.
-pub fn split_path(path: &Path) -> Option<(PathBuf, String)> {
-    let name = path.file_name()?.to_str()?.to_owned();
-    let dir = path.parent()?.to_path_buf();
-    Some((dir, name))
 }
 
 impl AnalysisHost {
@@ -691,24 +664,6 @@ pub fn split_input_path(path: &Path) -> Option<(PathBuf, String)> {
 fn config_file(path: &Path) -> Option<(PathBuf, String)> {
     let (dir, name) = split_path(path)?;
     is_module_file(&name).then_some((dir, name))
-}
-
-/// Analyses a module directory the host does not hold (outside the
-/// workspace, or installed by `tofu init` under `.terraform`), for one
-/// request: the result is not stored, and has no summary.
-pub fn analyze_detached(dir: PathBuf, files: &[InputFile], config: &Config) -> ModuleSnapshot {
-    let files: Vec<InputFile> = files
-        .iter()
-        .filter(|file| is_module_file(&file.name))
-        .cloned()
-        .collect();
-    let analysis = analyze(&files, config, &mut AnalysisCache::new());
-    ModuleSnapshot {
-        dir,
-        generation: 0,
-        analysis: Arc::new(analysis),
-        buffer_versions: BTreeMap::new(),
-    }
 }
 
 #[cfg(test)]

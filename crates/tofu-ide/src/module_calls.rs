@@ -16,18 +16,19 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use tofu_module::calls::{normalize_path, resolve_call, ModuleCall};
+use tofu_module::calls::{normalize_path, resolve_call};
 
 use tofu_module::reference_sites::{reference_sites, RefTarget, ReferenceSite};
 use tofu_module::schema::MODULE;
 use tofu_module::{address_of, BlockAddress, FileRole, ModuleAnalysis};
 use tofu_syntax::{Attribute, Block, ExprKind, FileId, TextRange};
 
-use crate::analysis::{Analysis, FileInModule};
-use crate::host::{split_path, ModuleSnapshot};
+use crate::analysis::Analysis;
 use crate::locate::block_at;
-use crate::references::named_among;
-use crate::summary::ModuleSummary;
+use crate::locate::named_among;
+use crate::snapshot::split_path;
+use crate::snapshot::FileInModule;
+use crate::summary::{ModuleSummary, ResolvedCall};
 
 /// Where `tofu init` records the directories of the modules it installed,
 /// relative to the root module's directory. The analysis host keeps it as an
@@ -35,17 +36,6 @@ use crate::summary::ModuleSummary;
 /// the directory, or an [`tofu_module::InputFile`] of this name in
 /// [`crate::Change::DiskDir`]).
 pub use tofu_module::calls::MODULE_MANIFEST;
-
-/// A `module` block of a directory whose called directory is known.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ResolvedCall {
-    /// The call's name (`module "NAME"`).
-    pub name: String,
-    /// The called directory, normalised.
-    pub called: PathBuf,
-    /// `module "net" in /w/root/main.tf`, for messages.
-    pub description: String,
-}
 
 /// A variable or output of a module directory: what a caller's argument or
 /// `module.NAME.OUTPUT`, a use inside the module, its declaration or a
@@ -83,35 +73,6 @@ pub(crate) enum Side {
     Values,
     /// In a caller: an argument of its `module` block, or `module.NAME.OUTPUT`.
     Caller,
-}
-
-/// The calls of `module` whose directory is known (of `module_calls`, its
-/// calls as resolved), each described by the file holding its `source`.
-pub(crate) fn resolved_calls(
-    module: &ModuleSnapshot,
-    module_calls: &[ModuleCall],
-) -> Vec<ResolvedCall> {
-    let analysis = &module.analysis;
-    module_calls
-        .iter()
-        .filter_map(|call| {
-            let called = call.dir.clone()?;
-            let block = analysis
-                .effective
-                .get(&BlockAddress::Module(call.name.clone()))?;
-            let source = block.body.attribute("source")?;
-            let file = analysis.file(source.origin.file)?;
-            Some(ResolvedCall {
-                name: call.name.clone(),
-                called,
-                description: format!(
-                    "module \"{}\" in {}",
-                    call.name,
-                    module.dir.join(&file.name).display()
-                ),
-            })
-        })
-        .collect()
 }
 
 /// The value of an attribute written as a literal string.

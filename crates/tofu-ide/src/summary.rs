@@ -16,14 +16,36 @@ use std::sync::Arc;
 
 use tofu_module::calls::{ModuleCall, ModuleManifest};
 use tofu_module::interface::ModuleInterface;
+use tofu_module::BlockAddress;
 use tofu_module::FileRole;
 use tofu_syntax::TextRange;
 
-use crate::analysis::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
-use crate::host::ModuleSnapshot;
+use crate::diagnostics::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
 use crate::locate::focus_range;
-use crate::module_calls::{resolved_calls, ResolvedCall};
-use crate::symbols::{SymbolKind, WorkspaceSymbol};
+use crate::snapshot::ModuleSnapshot;
+
+/// What a symbol stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// A top-level block; `block_type` says which.
+    Block,
+    /// A block nested in another one.
+    NestedBlock,
+    Attribute,
+    /// A local value (workspace symbols).
+    Local,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceSymbol {
+    /// The address: `aws_instance.web`, `variable.region`, `local.name`.
+    pub name: String,
+    pub kind: SymbolKind,
+    pub block_type: String,
+    pub location: FileRange,
+    /// The module directory, for display.
+    pub container: String,
+}
 
 /// The summary of one module directory's analysis.
 #[derive(Debug)]
@@ -225,4 +247,44 @@ pub(crate) fn unquoted(text: &str) -> &str {
         .strip_prefix('"')
         .and_then(|rest| rest.strip_suffix('"'))
         .unwrap_or(text.trim())
+}
+
+/// A `module` block of a directory whose called directory is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ResolvedCall {
+    /// The call's name (`module "NAME"`).
+    pub name: String,
+    /// The called directory, normalised.
+    pub called: PathBuf,
+    /// `module "net" in /w/root/main.tf`, for messages.
+    pub description: String,
+}
+
+/// The calls of `module` whose directory is known (of `module_calls`, its
+/// calls as resolved), each described by the file holding its `source`.
+pub(crate) fn resolved_calls(
+    module: &ModuleSnapshot,
+    module_calls: &[ModuleCall],
+) -> Vec<ResolvedCall> {
+    let analysis = &module.analysis;
+    module_calls
+        .iter()
+        .filter_map(|call| {
+            let called = call.dir.clone()?;
+            let block = analysis
+                .effective
+                .get(&BlockAddress::Module(call.name.clone()))?;
+            let source = block.body.attribute("source")?;
+            let file = analysis.file(source.origin.file)?;
+            Some(ResolvedCall {
+                name: call.name.clone(),
+                called,
+                description: format!(
+                    "module \"{}\" in {}",
+                    call.name,
+                    module.dir.join(&file.name).display()
+                ),
+            })
+        })
+        .collect()
 }
