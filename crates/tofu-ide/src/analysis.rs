@@ -11,6 +11,7 @@ use tofu_module::ModuleAnalysis;
 use tofu_syntax::SourceFile;
 
 use crate::diagnostics::FileDiagnostics;
+use crate::shared_files::SharedFiles;
 use crate::snapshot::{split_path, FileInModule, ModuleSnapshot};
 use crate::summary::ModuleSummary;
 
@@ -24,6 +25,8 @@ use crate::summary::ModuleSummary;
 pub struct Analysis {
     modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
     summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    /// Which paths are one real file (symlinks).
+    pub(crate) shared: Arc<SharedFiles>,
 }
 
 /// A file's text and syntax model ([`Analysis::parsed_file`]).
@@ -47,8 +50,13 @@ impl Analysis {
     pub(crate) fn new(
         modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
         summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+        shared: Arc<SharedFiles>,
     ) -> Analysis {
-        Analysis { modules, summaries }
+        Analysis {
+            modules,
+            summaries,
+            shared,
+        }
     }
 
     /// The full analysis of module directory `dir`, where the host keeps it.
@@ -144,6 +152,7 @@ impl Analysis {
         Analysis {
             modules: all,
             summaries: Arc::clone(&self.summaries),
+            shared: Arc::clone(&self.shared),
         }
     }
 

@@ -31,6 +31,7 @@ use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
 
 use crate::module_calls::MODULE_MANIFEST;
 use crate::module_tree::{ReachedDirs, Summaries};
+use crate::shared_files::SharedFiles;
 use crate::summary::ModuleSummary;
 
 /// One change to the inputs.
@@ -61,6 +62,9 @@ pub enum Change {
 struct ModuleInputs {
     disk: BTreeMap<String, FileContent>,
     buffers: BTreeMap<String, Buffer>,
+    /// The text of files open in the editor through another path of the
+    /// same real file (a symlink): over the disk content, under buffers.
+    mirrors: BTreeMap<String, Arc<str>>,
     /// The directory's `.terraform/modules/modules.json`, as read from disk.
     manifest: Option<FileContent>,
     /// Bumped (from the host's counter) on every change to this directory.
@@ -186,6 +190,8 @@ pub struct AnalysisHost {
     last_used: BTreeMap<PathBuf, u64>,
     use_clock: u64,
     last_generation: u64,
+    /// Which paths are one real file (symlinks), as the caller said.
+    shared: Arc<SharedFiles>,
     /// Directories made stale by another's new summary (callers of a module
     /// whose interface changed, modules newly called that have no interface
     /// yet), not yet handed out ([`AnalysisHost::take_stale_callers`]).
@@ -235,8 +241,56 @@ impl AnalysisHost {
         inputs
     }
 
+    /// Records which configuration files of `dir` are links to another
+    /// file (`(file name, the real file's path)`, in the paths the host
+    /// uses), replacing what was recorded for `dir`. A file several
+    /// directories hold is then changed in all of them at once, and rename
+    /// and references reach every directory holding it.
+    pub fn set_links(&mut self, dir: &Path, links: Vec<(String, PathBuf)>) {
+        if !self.shared.is_empty() || !links.is_empty() {
+            Arc::make_mut(&mut self.shared).set_dir_links(dir, links);
+        }
+    }
+
     /// Applies one change and returns the module directories it made stale.
+    /// A change to a file that other paths link to (or that links to
+    /// another) is applied through every path of that file.
     pub fn apply_change(&mut self, change: Change) -> Vec<PathBuf> {
+        let others = match &change {
+            Change::DiskFile { path, .. }
+            | Change::BufferChanged { path, .. }
+            | Change::BufferClosed { path } => self.shared.other_paths(path),
+            _ => Vec::new(),
+        };
+        let mut stale = Vec::new();
+        for other in others {
+            let Some((dir, name)) = config_file(&other) else {
+                continue;
+            };
+            if !self.modules.contains_key(&dir) {
+                continue;
+            }
+            let inputs = self.touch(&dir);
+            match &change {
+                Change::DiskFile { content, .. } => {
+                    inputs.disk.insert(name, content.clone());
+                }
+                Change::BufferChanged { text, .. } => {
+                    inputs.mirrors.insert(name, Arc::clone(text));
+                }
+                _ => {
+                    inputs.mirrors.remove(&name);
+                }
+            }
+            stale.push(dir);
+        }
+        stale.extend(self.apply_own_change(change));
+        stale.sort();
+        stale.dedup();
+        stale
+    }
+
+    fn apply_own_change(&mut self, change: Change) -> Vec<PathBuf> {
         match change {
             Change::DiskFile { path, content } => {
                 let Some((dir, name)) = split_input_path(&path) else {
@@ -400,6 +454,9 @@ impl AnalysisHost {
                 )
             })
             .collect();
+        for (name, text) in &inputs.mirrors {
+            files.insert(name, InputFile::text(name.clone(), Arc::clone(text)));
+        }
         for (name, buffer) in &inputs.buffers {
             files.insert(
                 name,
@@ -638,7 +695,11 @@ impl AnalysisHost {
 
     /// An immutable view of every stored analysis.
     pub fn snapshot(&self) -> Analysis {
-        Analysis::new(Arc::clone(&self.analyses), Arc::clone(&self.summaries))
+        Analysis::new(
+            Arc::clone(&self.analyses),
+            Arc::clone(&self.summaries),
+            Arc::clone(&self.shared),
+        )
     }
 }
 

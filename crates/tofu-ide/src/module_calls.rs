@@ -333,8 +333,9 @@ impl Analysis {
     /// request at `offset` of `path` reads: the called module's, when the
     /// position is in a `module` block or on `module.NAME…`; with
     /// `with_callers` (references, rename), also the module the named
-    /// variable or output belongs to and every module that calls it. Sorted,
-    /// without the file's own directory.
+    /// variable or output belongs to and every module that calls it, and the
+    /// directories holding a file one of those holds (a symlink; with their
+    /// callers). Sorted, without the file's own directory.
     pub fn related_dirs(&self, path: &Path, offset: u32, with_callers: bool) -> Vec<PathBuf> {
         let Some((own_dir, _)) = split_path(path) else {
             return Vec::new();
@@ -354,6 +355,22 @@ impl Analysis {
                         .into_iter()
                         .map(|(caller, _)| caller.to_path_buf()),
                 );
+            }
+            if !self.shared.is_empty() {
+                let mut sharing: Vec<PathBuf> = std::iter::once(&own_dir)
+                    .chain(&dirs)
+                    .flat_map(|dir| self.shared.dirs_sharing_with(dir))
+                    .collect();
+                sharing.sort();
+                sharing.dedup();
+                for dir in &sharing {
+                    dirs.extend(
+                        self.callers_of(dir)
+                            .into_iter()
+                            .map(|(caller, _)| caller.to_path_buf()),
+                    );
+                }
+                dirs.extend(sharing);
             }
         }
         dirs.sort();

@@ -98,6 +98,19 @@ impl Analysis {
         offset: u32,
         include_declaration: bool,
     ) -> Vec<NavigationTarget> {
+        if self.shared.is_empty() {
+            return self.references_in_dir(path, offset, include_declaration);
+        }
+        self.references_through_links(path, offset, include_declaration)
+    }
+
+    /// [`Analysis::references`] in the directory of `path` alone.
+    pub(crate) fn references_in_dir(
+        &self,
+        path: &Path,
+        offset: u32,
+        include_declaration: bool,
+    ) -> Vec<NavigationTarget> {
         if let Some(at) = self.interface_at(path, offset) {
             return self.interface_references(&at.interface, include_declaration);
         }

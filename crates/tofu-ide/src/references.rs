@@ -93,6 +93,14 @@ impl Analysis {
 
     /// The edits that rename what is under the cursor to `new_name`.
     pub fn rename(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
+        if self.shared.is_empty() {
+            return self.rename_in_dir(path, offset, new_name);
+        }
+        self.rename_through_links(path, offset, new_name)
+    }
+
+    /// [`Analysis::rename`] in the directory of `path` alone.
+    pub(crate) fn rename_in_dir(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
         if !is_identifier(new_name) {
             return Err(RenameRefused::InvalidName(format!(
                 "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
