@@ -1,10 +1,6 @@
-//! An immutable snapshot of every module analysis, and the editor-facing data
-//! shared by all features: file ranges that carry the text they refer to, and
-//! diagnostics ready to publish.
-//!
-//! A [`FileRange`] holds the text its byte range was computed on, so that the
-//! protocol layer converts it to lines and columns against exactly that text,
-//! even when the editor buffer has moved on since.
+//! An immutable snapshot of every module analysis the host keeps, which
+//! every feature reads: full analyses by directory, and the summary of
+//! every analysed directory.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -12,66 +8,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::ModuleAnalysis;
-use tofu_syntax::{Code, Diagnostic, FileId, Location, Severity, SourceFile, TextRange};
+use tofu_syntax::SourceFile;
 
-use crate::host::{split_path, ModuleSnapshot};
+use crate::diagnostics::FileDiagnostics;
+use crate::shared_files::SharedFiles;
+use crate::snapshot::{split_path, FileInModule, ModuleSnapshot};
 use crate::summary::ModuleSummary;
-
-/// A byte range in one file, with the text it refers to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileRange {
-    pub path: PathBuf,
-    pub text: Arc<str>,
-    pub range: TextRange,
-}
-
-/// An entry of a diagnostic's related information.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RelatedLocation {
-    pub location: FileRange,
-    pub message: String,
-}
-
-/// One text replacement of a fix.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileEdit {
-    pub location: FileRange,
-    pub new_text: String,
-}
-
-/// A diagnostic as an editor shows it. The range is never empty when the file
-/// is not (zero-width ranges are widened to one character).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EditorDiagnostic {
-    pub code: Code,
-    pub severity: Severity,
-    pub summary: String,
-    pub detail: String,
-    pub range: TextRange,
-    pub related: Vec<RelatedLocation>,
-    /// The whole file is dead weight for OpenTofu (`file-shadowed`, `file-ignored`).
-    pub unnecessary: bool,
-    pub fix: Option<EditorFix>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EditorFix {
-    pub title: String,
-    pub edits: Vec<FileEdit>,
-    /// Files the fix creates (paths that do not exist yet), with their text.
-    pub new_files: Vec<(PathBuf, String)>,
-    pub safe: bool,
-}
-
-/// Everything to publish for one file of a module.
-#[derive(Clone, Debug)]
-pub struct FileDiagnostics {
-    pub path: PathBuf,
-    /// The editor buffer's version when the analysis used a buffer for this file.
-    pub version: Option<i32>,
-    pub text: Arc<str>,
-    pub diagnostics: Vec<EditorDiagnostic>,
-}
 
 /// An immutable view of every stored module analysis. Cheap to clone.
 ///
@@ -83,6 +25,8 @@ pub struct FileDiagnostics {
 pub struct Analysis {
     modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
     summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    /// Which paths are one real file (symlinks).
+    pub(crate) shared: Arc<SharedFiles>,
 }
 
 /// A file's text and syntax model ([`Analysis::parsed_file`]).
@@ -102,29 +46,17 @@ impl ParsedFile<'_> {
     }
 }
 
-/// A file of an analysed module, found by path.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FileInModule<'a> {
-    pub module: &'a ModuleSnapshot,
-    pub id: FileId,
-}
-
-impl<'a> FileInModule<'a> {
-    pub fn analysis(&self) -> &'a ModuleAnalysis {
-        &self.module.analysis
-    }
-
-    pub fn file(&self) -> Option<&'a tofu_module::ModuleFile> {
-        self.module.analysis.file(self.id)
-    }
-}
-
 impl Analysis {
     pub(crate) fn new(
         modules: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
         summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+        shared: Arc<SharedFiles>,
     ) -> Analysis {
-        Analysis { modules, summaries }
+        Analysis {
+            modules,
+            summaries,
+            shared,
+        }
     }
 
     /// The full analysis of module directory `dir`, where the host keeps it.
@@ -220,6 +152,7 @@ impl Analysis {
         Analysis {
             modules: all,
             summaries: Arc::clone(&self.summaries),
+            shared: Arc::clone(&self.shared),
         }
     }
 
@@ -236,112 +169,4 @@ impl Analysis {
             .into_iter()
             .find(|file| file.path == path)
     }
-}
-
-pub(crate) fn file_range(
-    module: &ModuleSnapshot,
-    file: FileId,
-    range: TextRange,
-) -> Option<FileRange> {
-    let file = module.analysis.file(file)?;
-    Some(FileRange {
-        path: module.path_of(&file.name),
-        text: Arc::clone(&file.text),
-        range,
-    })
-}
-
-fn location_range(module: &ModuleSnapshot, location: Location) -> Option<FileRange> {
-    let text = &module.analysis.file(location.file)?.text;
-    let range = location.range.unwrap_or_default().widened(text);
-    file_range(module, location.file, range)
-}
-
-pub(crate) fn editor_diagnostic(
-    module: &ModuleSnapshot,
-    diagnostic: &Diagnostic,
-) -> Option<EditorDiagnostic> {
-    // A diagnostic about the directory itself has no place in a file.
-    diagnostic.subject.range?;
-    let subject = location_range(module, diagnostic.subject)?;
-    let related = diagnostic
-        .related
-        .iter()
-        .filter_map(|related| {
-            Some(RelatedLocation {
-                location: location_range(module, related.location)?,
-                message: related.message.clone(),
-            })
-        })
-        .chain(
-            diagnostic
-                .related_outside
-                .iter()
-                .map(|related| RelatedLocation {
-                    location: FileRange {
-                        path: crate::module_calls::normalize(&module.path_of(&related.path)),
-                        text: Arc::clone(&related.text),
-                        range: related.range.widened(&related.text),
-                    },
-                    message: related.message.clone(),
-                }),
-        )
-        .collect();
-    let fix = diagnostic.fix.as_ref().map(|fix| EditorFix {
-        title: fix.title.clone(),
-        edits: fix
-            .edits
-            .iter()
-            .filter_map(|edit| {
-                Some(FileEdit {
-                    location: file_range(module, edit.file, edit.range)?,
-                    new_text: edit.new_text.clone(),
-                })
-            })
-            .collect(),
-        new_files: fix
-            .new_files
-            .iter()
-            .map(|new_file| (module.path_of(&new_file.name), new_file.text.clone()))
-            .collect(),
-        safe: fix.safe,
-    });
-    Some(EditorDiagnostic {
-        code: diagnostic.code,
-        severity: diagnostic.severity,
-        summary: diagnostic.summary.clone(),
-        detail: diagnostic.detail.clone(),
-        range: subject.range,
-        related,
-        unnecessary: matches!(diagnostic.code, Code::FileShadowed | Code::FileIgnored),
-        fix,
-    })
-}
-
-/// The `file-ignored` hint for an open document whose name OpenTofu skips.
-pub(crate) fn file_ignored(text: &str) -> EditorDiagnostic {
-    let whole = TextRange::from_usize(0, text.len()).widened(text);
-    EditorDiagnostic {
-        code: Code::FileIgnored,
-        severity: Code::FileIgnored.default_severity(),
-        summary: "File ignored: OpenTofu skips this name".to_owned(),
-        detail: "OpenTofu does not read files whose names start with \".\", end with \"~\", or start and end with \"#\": nothing declared here exists for OpenTofu.".to_owned(),
-        range: whole,
-        related: Vec::new(),
-        unnecessary: true,
-        fix: None,
-    }
-}
-
-/// `text` on one line (white space runs folded to one space), cut at
-/// `max_chars` characters with `…`: how hints and completion details show a
-/// value.
-pub(crate) fn one_line(text: &str, max_chars: usize) -> String {
-    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if joined.chars().count() <= max_chars {
-        return joined;
-    }
-    let mut cut: String = joined.chars().take(max_chars.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
 }

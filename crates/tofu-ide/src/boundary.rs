@@ -17,7 +17,8 @@
 use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::BlockAddress;
 
-use crate::analysis::{file_range, Analysis};
+use crate::analysis::Analysis;
+use crate::diagnostics::file_range;
 use crate::module_calls::{caller_names, is_reserved_variable_name, values_names, Interface};
 use crate::navigation::{block_target, blocks_of_identity, NavigationTarget};
 use crate::references::{collision, declaration_names, name_edit, RenameRefused, RenameResult};

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use tofu_syntax::TextRange;
 
-use crate::analysis::{Analysis, EditorDiagnostic, FileEdit};
+use crate::analysis::Analysis;
+use crate::diagnostics::{EditorDiagnostic, FileEdit};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeAction {

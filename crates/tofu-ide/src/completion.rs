@@ -130,7 +130,7 @@ impl Analysis {
     /// lost the block).
     pub(crate) fn completion_call_dir(
         &self,
-        found: &crate::analysis::FileInModule<'_>,
+        found: &crate::snapshot::FileInModule<'_>,
         offset: u32,
     ) -> Option<std::path::PathBuf> {
         let file = found.file()?;
@@ -360,7 +360,7 @@ fn description(analysis: &ModuleAnalysis, block: &EffectiveBlock) -> Option<Stri
         Some(tofu_syntax::ExprKind::String(value)) => value.clone(),
         _ => attr.value.slice(&file.text).to_owned(),
     };
-    Some(crate::analysis::one_line(&text, MAX_DESCRIPTION_CHARS))
+    Some(crate::diagnostics::one_line(&text, MAX_DESCRIPTION_CHARS))
 }
 
 /// `var.`, `local.` and `module.` followed by a partial name.
@@ -562,5 +562,5 @@ fn attribute_value(
 }
 
 fn one_line(text: &str) -> String {
-    crate::analysis::one_line(text, MAX_DETAIL_CHARS)
+    crate::diagnostics::one_line(text, MAX_DETAIL_CHARS)
 }

@@ -29,10 +29,12 @@ use tofu_module::{
 };
 use tofu_syntax::{Block, TextRange};
 
-use crate::analysis::{one_line, Analysis, FileInModule};
+use crate::analysis::Analysis;
+use crate::diagnostics::one_line;
+use crate::locate::site_at;
 use crate::locate::{block_at, BlockAt};
 use crate::module_calls::{relative_path, Interface, Side};
-use crate::references::site_at;
+use crate::snapshot::FileInModule;
 
 /// What hover shows: markdown, and the range it is about (the block).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,10 +15,12 @@ mod analysis;
 mod boundary;
 mod code_actions;
 mod completion;
+mod diagnostics;
 mod highlight;
 mod host;
 mod hover;
 mod lexer;
+mod linked;
 mod links;
 mod locate;
 mod module_calls;
@@ -26,29 +28,30 @@ mod module_tree;
 mod navigation;
 mod overrides_inline;
 mod references;
+mod shared_files;
+mod snapshot;
 mod structure;
 mod summary;
 mod symbols;
 
-pub use analysis::{
-    Analysis, EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
-};
+pub use analysis::Analysis;
 pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
-pub use highlight::{Highlight, HighlightKind, NameKind};
-pub use host::{
-    analyze_detached, split_input_path, split_path, AnalysisHost, AnalysisJob, Change,
-    FinishedAnalysis, ModuleSnapshot, Unused,
+pub use diagnostics::{
+    EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
+pub use highlight::{Highlight, HighlightKind, NameKind};
+pub use host::{split_input_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, Unused};
 pub use hover::HoverResult;
 pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};
 pub use module_calls::MODULE_MANIFEST;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
 pub use references::{NameOccurrence, RenameRefused, RenameResult};
+pub use snapshot::{analyze_detached, split_path, ModuleSnapshot};
 pub use structure::{FoldKind, FoldingRange};
-pub use summary::ModuleSummary;
-pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
+pub use summary::{ModuleSummary, SymbolKind, WorkspaceSymbol};
+pub use symbols::DocumentSymbol;
 
 #[cfg(test)]
 mod tests;

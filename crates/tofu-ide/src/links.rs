@@ -16,7 +16,7 @@ use tofu_module::discovery::{classify, FileClass};
 use tofu_syntax::{ExprKind, TextRange};
 
 use crate::analysis::Analysis;
-use crate::module_calls::normalize;
+use tofu_module::calls::{local_source, normalize_path};
 
 /// A link from a range of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,8 +64,8 @@ impl Analysis {
             } else {
                 written
             };
-            let target = if value.starts_with("./") || value.starts_with("../") {
-                let called = normalize(&dir.join(value));
+            let target = if let Some(relative) = local_source(value) {
+                let called = normalize_path(&dir.join(relative));
                 let first = self.file_names(&called).and_then(|names| {
                     first_configuration_file(names.iter().map(String::as_str)).map(str::to_owned)
                 });

@@ -15,11 +15,13 @@ use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
 use tofu_syntax::TextRange;
 
-use crate::analysis::{file_range, Analysis, FileRange};
-use crate::host::ModuleSnapshot;
+use crate::analysis::Analysis;
+use crate::diagnostics::{file_range, FileRange};
 use crate::locate::{block_at, focus_range, local_entry_at, on_header};
+use crate::locate::{named_at, site_at};
 use crate::module_calls::Side;
-use crate::references::{declaration_targets, named_at, site_at, Declarations};
+use crate::references::{declaration_targets, Declarations};
+use crate::snapshot::ModuleSnapshot;
 
 /// A place to jump to: the range to select and the whole construct around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +93,19 @@ impl Analysis {
     /// blocks. Without `include_declaration`, the declaration OpenTofu keeps is
     /// left out.
     pub fn references(
+        &self,
+        path: &Path,
+        offset: u32,
+        include_declaration: bool,
+    ) -> Vec<NavigationTarget> {
+        if self.shared.is_empty() {
+            return self.references_in_dir(path, offset, include_declaration);
+        }
+        self.references_through_links(path, offset, include_declaration)
+    }
+
+    /// [`Analysis::references`] in the directory of `path` alone.
+    pub(crate) fn references_in_dir(
         &self,
         path: &Path,
         offset: u32,

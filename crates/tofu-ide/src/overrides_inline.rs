@@ -22,8 +22,9 @@ use std::path::Path;
 use tofu_module::{EffectiveAttribute, FileRole, ModuleAnalysis, Origin};
 use tofu_syntax::{FileId, TextRange};
 
-use crate::analysis::{file_range, Analysis, FileRange};
-use crate::host::ModuleSnapshot;
+use crate::analysis::Analysis;
+use crate::diagnostics::{file_range, FileRange};
+use crate::snapshot::ModuleSnapshot;
 
 /// One inlay hint: where it goes and its label, in parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,7 +228,7 @@ fn value_text(analysis: &ModuleAnalysis, attr: &EffectiveAttribute) -> String {
     let Some(file) = analysis.file(attr.origin.file) else {
         return String::new();
     };
-    crate::analysis::one_line(attr.value.slice(&file.text), MAX_VALUE_CHARS)
+    crate::diagnostics::one_line(attr.value.slice(&file.text), MAX_VALUE_CHARS)
 }
 
 fn file_name(analysis: &ModuleAnalysis, file: FileId) -> String {

@@ -27,7 +27,7 @@ pub(crate) fn fixture(text: &str) -> (Analysis, PathBuf, u32) {
     let mut cursor = None;
     for part in text.split("//- ").filter(|part| !part.trim().is_empty()) {
         let (name, body) = part.split_once('\n').unwrap();
-        let path = crate::module_calls::normalize(&Path::new(DIR).join(name.trim()));
+        let path = tofu_module::calls::normalize_path(&Path::new(DIR).join(name.trim()));
         let body = match body.find("$0") {
             Some(at) => {
                 cursor = Some((path.clone(), at as u32));

@@ -229,12 +229,14 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         let root = shared.session().confinement_root(dir);
         let read = tokio::task::spawn_blocking(move || {
             let files = tofu_vfs::read_module_dir_within(&read_dir, &root)?;
-            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root)))
+            let links = tofu_vfs::linked_files(&read_dir, &root);
+            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root), links))
         })
         .await;
         let mut session = shared.session();
         let change = match read {
-            Ok(Ok((files, manifest))) => {
+            Ok(Ok((files, manifest, links))) => {
+                session.host_mut().set_links(dir, links);
                 // The manifest is read even where `.terraform/**` is
                 // excluded (the default): it is not analysed, it only says
                 // where the directory's installed modules are.

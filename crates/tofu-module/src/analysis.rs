@@ -11,16 +11,17 @@ use std::ops::Deref;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
 use crate::cache::AnalysisCache;
+use crate::calls::CalledModules;
 use crate::declare_fix;
 use crate::discovery;
 use crate::incremental;
 use crate::input::{Config, FileContent, InputFile};
+use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
-use crate::tree::{ModuleInterface, ModuleTree};
 
 /// The analysis of a module directory: the merged module and every
 /// diagnostic, sorted. It derefs to [`MergedModule`] (and so on down the
@@ -91,14 +92,14 @@ impl Deref for ModuleAnalysis {
 
 /// Analyses one module directory on its own.
 pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache) -> ModuleAnalysis {
-    analyze_in_tree(inputs, config, &ModuleTree::default(), cache)
+    analyze_in_tree(inputs, config, &CalledModules::default(), cache)
 }
 
 /// Analyses one module directory with what the modules it calls declare.
 pub fn analyze_in_tree(
     inputs: &[InputFile],
     config: &Config,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     cache: &mut AnalysisCache,
 ) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();

@@ -15,9 +15,10 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::address::BlockAddress;
+use crate::calls::CalledModules;
 use crate::declarations::DeclaredModule;
+use crate::interface::ModuleInterface;
 use crate::merge::OverridePlan;
-use crate::tree::{ModuleInterface, ModuleTree};
 
 /// How a resource or module call repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +110,7 @@ impl DeclaredNames {
     pub(crate) fn of(
         module: &DeclaredModule,
         plan: &OverridePlan,
-        tree: &ModuleTree,
+        tree: &CalledModules,
     ) -> DeclaredNames {
         let mut names = DeclaredNames::default();
         for declared in &module.declarations.blocks {

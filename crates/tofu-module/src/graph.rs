@@ -33,11 +33,11 @@ use tofu_syntax::{Code, Diagnostic, Fix, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::Subject;
+use crate::interface::ModuleInterface;
 use crate::loaded::FileRole;
 use crate::merge::MergedModule;
 use crate::node_refs::expression_refs;
 use crate::refs::{Node, NodeRef, NodeReferences, Ref};
-use crate::tree::ModuleInterface;
 
 /// What the graph decides.
 #[derive(Debug, Default)]

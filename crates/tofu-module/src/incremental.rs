@@ -35,6 +35,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
 
 use crate::address::BlockAddress;
+use crate::calls::CalledModules;
 use crate::declarations::{
     address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of, BlockFate,
     Declarations, DeclaredModule,
@@ -55,7 +56,6 @@ use crate::rules::{
     self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
 };
 use crate::store::FileStore;
-use crate::tree::ModuleTree;
 
 /// What incremental analysis keeps between the analyses of one directory,
 /// and how often each road was taken.
@@ -109,7 +109,7 @@ struct Previous {
     memos: Memos,
     graph: Graph,
     /// The module tree the analysis was made in.
-    tree: ModuleTree,
+    tree: CalledModules,
 }
 
 /// What each file was in the analysis before, by `FileId`.
@@ -238,7 +238,7 @@ pub(crate) fn declare_merge_and_judge(
     loaded: LoadedModule,
     discovery: Discovery,
     config: &Config,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Judged {
@@ -425,7 +425,7 @@ struct Built {
 /// Phases 2 and 3 from nothing.
 fn whole(
     loaded: LoadedModule,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -446,7 +446,7 @@ fn reshaped(
     previous: Previous,
     changed: &[FileId],
     loaded: LoadedModule,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -489,7 +489,7 @@ fn build(
     declared: DeclaredModule,
     files: Files,
     keep: Option<Keep<'_>>,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {

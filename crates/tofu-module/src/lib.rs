@@ -9,6 +9,7 @@
 pub mod address;
 mod analysis;
 mod cache;
+pub mod calls;
 mod declarations;
 mod declare_fix;
 mod declared_names;
@@ -19,6 +20,7 @@ mod go_text;
 mod graph;
 mod incremental;
 mod input;
+pub mod interface;
 mod loaded;
 mod merge;
 mod names;
@@ -31,7 +33,6 @@ pub mod schema;
 pub mod show;
 mod store;
 mod terraform;
-pub mod tree;
 pub mod types;
 pub mod version;
 

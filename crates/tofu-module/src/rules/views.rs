@@ -28,15 +28,16 @@ use rustc_hash::FxHashSet as HashSet;
 use tofu_syntax::{Block, FileId};
 
 use crate::address::BlockAddress;
+use crate::calls::local_source;
 use crate::declarations::{Declarations, DeclaredModule};
 use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::expr::parse_ref::Subject as RefSubject;
 use crate::input::Config;
+use crate::interface::ModuleInterface;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
 use crate::refs::NodeReferences;
-use crate::tree::{local_source_path, ModuleInterface};
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -312,7 +313,7 @@ impl<'a> IdentityView<'a> {
             .borrow_mut()
             .add(NameRead::Module(name.to_owned()));
         source
-            .and_then(local_source_path)
+            .and_then(local_source)
             .or_else(|| self.names.installed.get(name).cloned())
     }
 

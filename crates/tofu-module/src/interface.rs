@@ -1,17 +1,12 @@
-//! The module tree as one directory's analysis sees it (issue 27,
-//! `spec/diagnostics.md` §7): the interface of each module it calls, given by
-//! the caller of [`crate::analyze_in_tree`], which knows the directories.
-//!
-//! A [`ModuleInterface`] is what a caller may know of a module: its merged
-//! variables (whether required, their type, where declared) and outputs
-//! (with the variables each depends on, for cycles through the call); a
-//! summary, so a caller's analysis never holds a child's syntax trees. [`ModuleTree`] maps
-//! a call's `source` as written to the interface of the directory it names,
-//! and marks sources whose directory calls back up the tree (a loop).
-//! Sources the caller could not resolve (a registry address before `tofu
-//! init`) are absent: their calls are not judged.
+//! What a caller may know of a module it calls (issue 27,
+//! `spec/diagnostics.md` §7): a [`ModuleInterface`], its merged variables
+//! (whether required, their type, where declared) and outputs (with the
+//! variables each depends on, for cycles through the call). A summary, so
+//! a caller's analysis never holds a child's syntax trees; the caller of
+//! [`crate::analyze_in_tree`] hands each call's interface in
+//! ([`crate::calls::CalledModules`]).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::address::BlockAddress;
@@ -306,65 +301,4 @@ fn reach(edges: &[Vec<usize>], start: usize) -> Vec<bool> {
 
 fn flag(flags: &[bool], at: usize) -> bool {
     flags.get(at).copied().unwrap_or(false)
-}
-
-/// The modules one directory calls, by `source` as written in the call.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ModuleTree {
-    pub children: BTreeMap<String, Arc<ModuleInterface>>,
-    /// Sources whose directory is this one, or calls back to it through
-    /// other calls.
-    pub loops: BTreeSet<String>,
-    /// Sources that are no local path, by the directory `tofu init`
-    /// installed them in, relative to this one (`.terraform/modules/vpc`).
-    pub installed: BTreeMap<String, String>,
-}
-
-impl ModuleTree {
-    pub fn is_empty(&self) -> bool {
-        self.children.is_empty() && self.loops.is_empty()
-    }
-}
-
-/// The directory a local module source names, relative to the caller's
-/// directory, `.` and `..` resolved as far as they go (`./a/../b` is `b`,
-/// `../x` stays `../x`); `None` for a source that is not a local path.
-pub fn local_source_path(source: &str) -> Option<String> {
-    if !(source.starts_with("./") || source.starts_with("../")) {
-        return None;
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    for part in source.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if matches!(parts.last(), Some(last) if *last != "..") {
-                    parts.pop();
-                } else {
-                    parts.push("..");
-                }
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(if parts.is_empty() {
-        ".".to_owned()
-    } else {
-        parts.join("/")
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_sources_resolve_relative_to_the_caller() {
-        assert_eq!(local_source_path("./child").as_deref(), Some("child"));
-        assert_eq!(local_source_path("./a/../b/").as_deref(), Some("b"));
-        assert_eq!(local_source_path("../..").as_deref(), Some("../.."));
-        assert_eq!(local_source_path("./").as_deref(), Some("."));
-        assert_eq!(local_source_path("hashicorp/consul/aws"), None);
-        assert_eq!(local_source_path("git::https://x/y.git"), None);
-    }
 }
