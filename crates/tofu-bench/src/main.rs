@@ -37,47 +37,19 @@ mod machine;
 mod peer;
 mod peers;
 mod plot;
+mod sample;
 mod scale;
 mod serve;
 mod synthetic;
 mod tree;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile};
 
-/// Timings of one case: median and spread over the runs.
-struct Sample {
-    name: &'static str,
-    input: String,
-    times: Vec<Duration>,
-}
-
-impl Sample {
-    fn percentile(&self, p: f64) -> Duration {
-        let mut sorted = self.times.clone();
-        sorted.sort();
-        let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-        sorted.get(index).copied().unwrap_or_default()
-    }
-
-    fn median(&self) -> Duration {
-        self.percentile(0.5)
-    }
-}
-
-fn measure(name: &'static str, input: String, runs: usize, mut work: impl FnMut()) -> Sample {
-    work(); // warm-up: page cache, allocator
-    let times = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            work();
-            start.elapsed()
-        })
-        .collect();
-    Sample { name, input, times }
-}
+use sample::{measure, Sample};
+use synthetic::text_of;
 
 /// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
 /// through one parse cache (warmed by a first analysis), as a server would.
@@ -111,14 +83,6 @@ fn load_tree(root: &Path) -> Vec<(PathBuf, Vec<InputFile>)> {
                 .map(|files| (dir, files))
         })
         .collect()
-}
-
-fn text_of(file: &InputFile) -> &str {
-    match &file.content {
-        FileContent::Text(text) => text,
-        FileContent::InvalidUtf8 { text, .. } => text,
-        FileContent::Unreadable { .. } => "",
-    }
 }
 
 fn millis(duration: Duration) -> String {

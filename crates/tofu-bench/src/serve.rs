@@ -153,7 +153,7 @@ impl ModuleServer {
         let dir = temp.path().join("module");
         std::fs::create_dir_all(&dir).map_err(|error| error.to_string())?;
         for file in module {
-            std::fs::write(dir.join(&file.name), crate::text_of(file))
+            std::fs::write(dir.join(&file.name), crate::synthetic::text_of(file))
                 .map_err(|error| format!("cannot write {}: {error}", file.name))?;
         }
         let mut client = Client::spawn(binary, log_spec)?;
@@ -173,7 +173,7 @@ impl ModuleServer {
             .iter()
             .find(|file| file.name == name)
             .ok_or_else(|| format!("the module has no {name}"))?;
-        let text = crate::text_of(file).to_owned();
+        let text = crate::synthetic::text_of(file).to_owned();
         let uri = file_uri(&self.dir.join(name));
         self.client.notify(
             "textDocument/didOpen",

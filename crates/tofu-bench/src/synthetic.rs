@@ -12,7 +12,17 @@
 //! [`SHARED_FILE`]) that 500 resources of other files read, so renaming it
 //! leaves 500 references undeclared.
 
-use tofu_module::InputFile;
+use tofu_module::{FileContent, InputFile};
+
+/// The text of an input file (what was read of it, for a file that is not
+/// UTF-8; nothing for one that could not be read).
+pub fn text_of(file: &InputFile) -> &str {
+    match &file.content {
+        FileContent::Text(text) => text,
+        FileContent::InvalidUtf8 { text, .. } => text,
+        FileContent::Unreadable { .. } => "",
+    }
+}
 
 /// A small deterministic generator (xorshift), so the module is the same on
 /// every machine without a dependency.
