@@ -12,6 +12,11 @@ pub struct ServerOptions {
     /// How long a directory waits after a change before it is analysed, so a
     /// burst of keystrokes costs one analysis.
     pub debounce: Duration,
+    /// A directory whose last analysis took less than this does not wait
+    /// for [`ServerOptions::debounce`]: a keystroke in a small directory is
+    /// published at once, and only expensive directories wait for a burst of
+    /// keystrokes to end.
+    pub cheap_analysis: Duration,
     /// Enables the `tofuLens/panic` request, which panics inside a request
     /// handler (for tests of the panic guard).
     pub test_hooks: bool,
@@ -40,10 +45,15 @@ pub const MAX_WALK_DIRS: usize = 20_000;
 /// few enough that a monorepo costs its summaries, not its syntax trees.
 pub const FULL_ANALYSES_KEPT: usize = 16;
 
+/// The default of [`ServerOptions::cheap_analysis`]: well under a
+/// keystroke's interval, and above what a module of a few dozen files costs.
+pub const CHEAP_ANALYSIS: Duration = Duration::from_millis(5);
+
 impl Default for ServerOptions {
     fn default() -> ServerOptions {
         ServerOptions {
             debounce: Duration::from_millis(30),
+            cheap_analysis: CHEAP_ANALYSIS,
             test_hooks: false,
             disk_delay: Duration::ZERO,
             max_walk_dirs: MAX_WALK_DIRS,

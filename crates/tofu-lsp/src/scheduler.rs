@@ -45,18 +45,14 @@ pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, d
     }
 }
 
-/// Analyses that took less than this last time run without waiting: a
-/// keystroke in a small directory is published at once, and only expensive
-/// directories wait for a burst of keystrokes to end.
-pub const CHEAP_ANALYSIS: Duration = Duration::from_millis(5);
-
 /// How long `dir` waits before its next analysis: nothing when its last
-/// analysis was cheap, the configured debounce otherwise (and before the
-/// first one, whose cost is unknown).
+/// analysis was cheap ([`crate::options::ServerOptions::cheap_analysis`]),
+/// the configured debounce otherwise (and before the first one, whose cost
+/// is unknown).
 fn pause_before_analysis(shared: &Shared, dir: &Path) -> Duration {
     let last = shared.session().scheduling().last_analysis(dir);
     match last {
-        Some(took) if took < CHEAP_ANALYSIS => Duration::ZERO,
+        Some(took) if took < shared.options.cheap_analysis => Duration::ZERO,
         _ => shared.options.debounce,
     }
 }
