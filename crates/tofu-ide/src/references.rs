@@ -160,9 +160,9 @@ impl Analysis {
             })
             .collect();
         occurrences.extend(
-            reference_sites(analysis)
+            file_reference_sites(analysis, found.id)
                 .into_iter()
-                .filter(|site| site.file == found.id && site.target == named.target)
+                .filter(|site| site.target == named.target)
                 .map(|site| NameOccurrence {
                     range: site.range,
                     declaration: false,
@@ -180,7 +180,12 @@ fn not_analysed() -> RenameRefused {
 
 /// The reference or declaration name at `offset` of `file`.
 pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Option<Named> {
-    named_among(module, file, offset, &reference_sites(&module.analysis))
+    named_among(
+        module,
+        file,
+        offset,
+        &file_reference_sites(&module.analysis, file),
+    )
 }
 
 /// [`named_at`], with the module's reference sites already at hand.
