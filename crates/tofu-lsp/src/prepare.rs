@@ -114,17 +114,15 @@ pub async fn prepare_position(
     let Some(offset) = guarded(name, || line_map.offset(position.position))? else {
         return Ok(None);
     };
-    let related_dirs = match reach {
+    // A panic here is the engine's: the request goes on without the other
+    // modules.
+    let related_dirs = guarded("related modules", || match reach {
         Reach::OwnModule => Vec::new(),
-        // A panic here is the engine's: the request goes on without the
-        // other modules.
-        reach => guarded("related modules", || match reach {
-            Reach::Typing => analysis.completion_dirs(&path, offset),
-            Reach::Callers => analysis.related_dirs(&path, offset, true),
-            Reach::Called | Reach::OwnModule => analysis.related_dirs(&path, offset, false),
-        })
-        .unwrap_or_default(),
-    };
+        Reach::Called => analysis.related_dirs(&path, offset, false),
+        Reach::Typing => analysis.completion_dirs(&path, offset),
+        Reach::Callers => analysis.related_dirs(&path, offset, true),
+    })
+    .unwrap_or_default();
     let analysis = match split_path(&path) {
         Some((own_dir, _)) if !related_dirs.is_empty() => {
             let modules = related_modules(shared, &own_dir, related_dirs).await;
