@@ -6,9 +6,7 @@
 //! file hidden by its `.tofu` twin or skipped by name has none, so every
 //! feature built on this answers nothing there.
 
-use tofu_module::reference_sites::{
-    file_reference_sites, reference_sites, RefTarget, ReferenceSite,
-};
+use tofu_module::reference_sites::{file_reference_sites, RefTarget, ReferenceSite};
 use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef, ModuleAnalysis};
 use tofu_syntax::{Attribute, Block, FileId, TextRange};
 
@@ -104,7 +102,12 @@ pub(crate) struct Named {
 
 /// The reference or declaration name at `offset` of `file`.
 pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Option<Named> {
-    named_among(module, file, offset, &reference_sites(&module.analysis))
+    named_among(
+        module,
+        file,
+        offset,
+        &file_reference_sites(&module.analysis, file),
+    )
 }
 
 /// [`named_at`], with the module's reference sites already at hand.

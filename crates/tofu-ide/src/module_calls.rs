@@ -17,8 +17,9 @@
 use std::path::{Component, Path, PathBuf};
 
 use tofu_module::calls::{normalize_path, resolve_call};
-
-use tofu_module::reference_sites::{reference_sites, RefTarget, ReferenceSite};
+use tofu_module::reference_sites::{
+    file_reference_sites, reference_sites, RefTarget, ReferenceSite,
+};
 use tofu_module::schema::MODULE;
 use tofu_module::{address_of, BlockAddress, FileRole, ModuleAnalysis};
 use tofu_syntax::{Attribute, Block, ExprKind, FileId, TextRange};
@@ -313,7 +314,9 @@ impl Analysis {
                 side: Side::Caller,
             });
         }
-        let sites = reference_sites(found.analysis());
+        // Only the file's own uses: hover and definition ask on every
+        // request, and the whole module's cost as much as its size.
+        let sites = file_reference_sites(found.analysis(), found.id);
         if let Some((call, output, range)) = output_use_among(&sites, found.id, offset) {
             return Some(InterfaceAt {
                 interface: Interface {
@@ -398,7 +401,7 @@ impl Analysis {
     /// The module call the position is in: inside a top-level `module`
     /// block, or on a `module.NAME` reference.
     fn call_at(&self, found: &FileInModule<'_>, offset: u32) -> Option<String> {
-        let sites = reference_sites(found.analysis());
+        let sites = file_reference_sites(found.analysis(), found.id);
         if let Some((call, _, _)) = output_use_among(&sites, found.id, offset) {
             return Some(call);
         }

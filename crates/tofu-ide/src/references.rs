@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use tofu_module::reference_sites::{reference_sites, RefTarget};
+use tofu_module::reference_sites::{file_reference_sites, reference_sites, RefTarget};
 use tofu_module::{BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
 use tofu_syntax::{FileId, TextRange};
 
@@ -158,9 +158,9 @@ impl Analysis {
             })
             .collect();
         occurrences.extend(
-            reference_sites(analysis)
+            file_reference_sites(analysis, found.id)
                 .into_iter()
-                .filter(|site| site.file == found.id && site.target == named.target)
+                .filter(|site| site.target == named.target)
                 .map(|site| NameOccurrence {
                     range: site.range,
                     declaration: false,

@@ -15,7 +15,7 @@
 //! `tofu init` writes) counts as an input of that directory, although
 //! `.terraform` is skipped and excluded by default.
 //!
-//! [`ServerOptions::max_walk_dirs`]: crate::ServerOptions::max_walk_dirs
+//! [`ServerOptions::max_walk_dirs`]: crate::options::ServerOptions::max_walk_dirs
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,8 +24,10 @@ use tofu_ide::{split_input_path, Change, MODULE_MANIFEST};
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
-use crate::scheduler::{refresh_dir, schedule, Mark, Need};
-use crate::server::Shared;
+use crate::client_requests::answered;
+use crate::scheduler::{refresh_dir, schedule, Need};
+use crate::scheduling::Mark;
+use crate::shared::Shared;
 
 /// Walks one workspace folder and says what went wrong, if anything: the
 /// folder cannot be read, or the walk stopped at the cap.
@@ -114,9 +116,7 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     tracing::info!("indexing {n_dirs} module directories");
     let progress = if shared.session().support().work_done_progress {
         let token = ProgressToken::String(format!("tofu-lens/indexing/{}", shared.next_token()));
-        match crate::notifications::answered(shared.client.create_work_done_progress(token.clone()))
-            .await
-        {
+        match answered(shared.client.create_work_done_progress(token.clone())).await {
             Ok(()) => Some(
                 shared
                     .client

@@ -1,29 +1,22 @@
-//! `initialize` and `initialized`: what the client can do, the position
-//! encoding, the workspace folders, the settings the client passed and the
-//! project's `.tofu-lens.toml`, the capabilities the server offers; then,
-//! once initialized, the settings pull, file watching and the first scan.
+//! `initialize`: what the client can do, the position encoding, the
+//! workspace folders, the settings the client passed and the project's
+//! `.tofu-lens.toml`, and the capabilities the server offers (the settings
+//! pull, file watching and the first scan follow in `initialized`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
-use crate::notifications::{answered, pull_configuration, show_problems};
+use crate::client_requests::show_problems;
 use crate::position::PositionEncoding;
-use crate::server::Shared;
+use crate::semantic_tokens;
 use crate::session::ClientSupport;
 use crate::settings::Settings;
+use crate::shared::Shared;
 use crate::uri;
-use crate::workspace::scan_folders;
 
-/// The glob `server.md` asks the client to watch.
-pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}";
-
-/// The module manifest `tofu init` writes (which directory each installed
-/// module call reads), watched beside the configuration files.
-pub const MANIFEST_GLOB: &str = "**/.terraform/modules/modules.json";
-
-pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResult {
+pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResult {
     let capabilities = &params.capabilities;
     let encoding = PositionEncoding::negotiate(
         capabilities
@@ -124,7 +117,7 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
             inlay_hint_provider: Some(OneOf::Left(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
-            semantic_tokens_provider: Some(crate::semantic_tokens::capability()),
+            semantic_tokens_provider: Some(semantic_tokens::capability()),
             document_highlight_provider: Some(OneOf::Left(true)),
             document_link_provider: Some(DocumentLinkOptions {
                 resolve_provider: Some(false),
@@ -170,42 +163,6 @@ pub fn initialize(shared: &Arc<Shared>, params: InitializeParams) -> InitializeR
         }),
         offset_encoding: None,
     }
-}
-
-/// Pulls settings, registers file watching (or decides to watch the disk
-/// ourselves: the scan then watches every folder it could walk), then scans
-/// the workspace folders in the background.
-pub async fn initialized(shared: &Arc<Shared>) {
-    let (support, folders) = {
-        let session = shared.session();
-        (session.support(), session.folders().to_vec())
-    };
-    if support.configuration {
-        pull_configuration(shared).await;
-    }
-    if support.watched_files_registration {
-        let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: [WATCHED_GLOB, MANIFEST_GLOB]
-                .into_iter()
-                .map(|glob| FileSystemWatcher {
-                    glob_pattern: GlobPattern::String(glob.to_owned()),
-                    kind: None,
-                })
-                .collect(),
-        };
-        let registration = Registration {
-            id: "tofu-lens/watched-files".to_owned(),
-            method: "workspace/didChangeWatchedFiles".to_owned(),
-            register_options: serde_json::to_value(options).ok(),
-        };
-        if let Err(error) = answered(shared.client.register_capability(vec![registration])).await {
-            tracing::warn!("cannot register file watching: {error}; watching files myself");
-            shared.disk_watcher().enabled = true;
-        }
-    } else {
-        shared.disk_watcher().enabled = true;
-    }
-    tokio::spawn(scan_folders(Arc::clone(shared), folders));
 }
 
 /// Clients whose file watching covers only the files they write themselves.

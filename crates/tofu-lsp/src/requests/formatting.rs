@@ -1,6 +1,6 @@
-//! `textDocument/formatting` and `textDocument/rangeFormatting`: the
-//! `tofu-fmt` engine's minimal edits on an open document, converted to
-//! protocol ranges by `position.rs`.
+//! `textDocument/formatting`: the `tofu-fmt` engine's minimal edits on an
+//! open document, converted to protocol ranges by `position.rs`
+//! (`rangeFormatting` goes through [`format_document`] too).
 //!
 //! Only open documents are formatted, from the text the client sent last
 //! (the disk plays no part); a document that `tofu fmt` would not format
@@ -13,28 +13,23 @@ use std::path::Path;
 use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::*;
+use tower_lsp_server::ls_types::{DocumentFormattingParams, Range, TextEdit, Uri};
 
+use crate::panic_guard::guarded;
 use crate::position::LineMap;
-use crate::requests::guarded;
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::uri;
 
-pub async fn formatting(
+pub async fn handle(
     shared: &Arc<Shared>,
     params: DocumentFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
     format_document(shared, &params.text_document.uri, None)
 }
 
-pub async fn range_formatting(
-    shared: &Arc<Shared>,
-    params: DocumentRangeFormattingParams,
-) -> Result<Option<Vec<TextEdit>>> {
-    format_document(shared, &params.text_document.uri, Some(params.range))
-}
-
-fn format_document(
+/// The edits that format `document`, or only the top-level blocks and
+/// attributes `range` touches.
+pub fn format_document(
     shared: &Arc<Shared>,
     document: &Uri,
     range: Option<Range>,
