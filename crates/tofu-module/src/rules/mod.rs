@@ -22,6 +22,7 @@
 
 pub(crate) mod blocks;
 pub(crate) mod bodies;
+pub(crate) mod decode_failures;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod providers;
@@ -33,9 +34,10 @@ pub(crate) mod variables;
 pub(crate) mod versions;
 pub(crate) mod views;
 
-use tofu_syntax::{Diagnostic, TextRange};
+use tofu_syntax::Diagnostic;
 
 use crate::loaded::FileView;
+use decode_failures::DecodeFailures;
 pub(crate) use views::{IdentityView, ModuleView, NameReads, Reads, Subject, Violation};
 
 /// When OpenTofu reports what a rule finds. Each phase runs only when the
@@ -138,46 +140,6 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         check: values::check,
     },
 ];
-
-/// Where OpenTofu's decoding of a file's blocks failed: the errors the
-/// decoding rules reported, and the duplicate JSON properties the parser
-/// reported (OpenTofu counts them as errors of the body holding them).
-#[derive(Debug, Default)]
-pub(crate) struct DecodeFailures {
-    /// The code and range of each error, in the order reported.
-    errors: Vec<(tofu_syntax::Code, TextRange)>,
-}
-
-impl DecodeFailures {
-    fn of(view: FileView<'_>, decoding: &[Diagnostic]) -> DecodeFailures {
-        let reported = decoding
-            .iter()
-            .filter(|diagnostic| diagnostic.is_error() && diagnostic.subject.file == view.id)
-            .filter_map(|diagnostic| Some((diagnostic.code, diagnostic.subject.range?)));
-        let json_duplicates = view
-            .file
-            .source
-            .iter()
-            .filter(|_| view.file.is_json())
-            .flat_map(|source| &source.errors)
-            .filter(|error| error.duplicate_argument)
-            .map(|error| (tofu_syntax::Code::DuplicateArgument, error.range));
-        DecodeFailures {
-            errors: reported.chain(json_duplicates).collect(),
-        }
-    }
-
-    /// The decoding errors inside `span`, with their codes.
-    pub(crate) fn within(
-        &self,
-        span: TextRange,
-    ) -> impl Iterator<Item = (tofu_syntax::Code, TextRange)> + '_ {
-        self.errors
-            .iter()
-            .copied()
-            .filter(move |(_, range)| range.start >= span.start && range.end <= span.end)
-    }
-}
 
 /// Every file rule on one file as written, decoding first.
 pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {

@@ -11,9 +11,9 @@ use tofu_syntax::{Block, Code, Diagnostic};
 
 use crate::address::ResourceMode;
 
+use super::in_file::InFile;
 use super::scan::{self, Found};
 use super::subject::{parse_reference, Subject};
-use super::InFile;
 
 /// The resource whose lifecycle holds a condition.
 pub(super) struct Resource<'a> {

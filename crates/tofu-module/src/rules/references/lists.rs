@@ -11,11 +11,11 @@
 
 use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix};
 
+use super::in_file::InFile;
 use super::quoted::{self, Expected};
 use super::scan::{self, Found};
 use super::subject::{parse_provider_function, parse_reference, RefError, Subject};
 use super::traversal::{parse_traversal, static_reference};
-use super::InFile;
 use crate::expr::start::expr_start;
 
 const STATIC_LIST_DETAIL: &str = "A static list expression is required.";
