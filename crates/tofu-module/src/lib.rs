@@ -15,6 +15,7 @@ mod declared_names;
 pub mod discovery;
 pub mod effective;
 mod expr;
+mod file_text;
 mod go_text;
 mod graph;
 mod incremental;
@@ -46,6 +47,7 @@ pub use effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal, EffectiveModule,
     EffectiveNestedBlock, EffectiveTerraform, Origin, RequiredVersion,
 };
+pub use file_text::FileText;
 pub use input::{Config, FileContent, InputFile, DEFAULT_TOFU_VERSION};
 pub use loaded::{BlockRef, FileRole, LoadedModule, ModuleFile};
 pub use merge::MergedModule;

@@ -38,6 +38,7 @@ mod tests;
 
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
 
+use crate::file_text::FileText;
 pub(crate) use crate::go_text::go_quote;
 pub use constraint::{ObjectAttribute, TypeConstraint};
 pub use convert::{
@@ -91,7 +92,12 @@ pub enum VariableTypeProblem {
 
 /// Reads a variable's `type` expression as OpenTofu's `decodeVariableType`
 /// does. `text` is the whole file the expression's ranges index into.
-pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableType {
+pub fn parse_variable_type<'t>(
+    expr: &Expr,
+    syntax: Syntax,
+    text: impl Into<FileText<'t>>,
+) -> VariableType {
+    let text = text.into();
     let parsed = match syntax {
         Syntax::Native => {
             if let Some(written) = quoted_string(expr, text) {
@@ -135,7 +141,11 @@ pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableT
 /// HCL's `TypeConstraintWithDefaults` on a native expression: `any` and
 /// `optional(T, DEFAULT)` allowed, no OpenTofu shorthands. `text` is the source
 /// the expression's ranges index into.
-pub fn parse_type_constraint(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+pub fn parse_type_constraint<'t>(
+    expr: &Expr,
+    text: impl Into<FileText<'t>>,
+) -> Result<TypeConstraint, Vec<TypeError>> {
+    let text = text.into();
     let mut parser = TypeParser {
         text,
         errors: Vec::new(),
@@ -226,7 +236,10 @@ fn remap_errors(errors: Vec<TypeError>, content_range: TextRange) -> Vec<TypeErr
 
 /// OpenTofu's shorthands first (`list` = `list(any)`, `map` = `map(any)`, top
 /// level only), then HCL's grammar.
-fn parse_with_shorthands(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+fn parse_with_shorthands(
+    expr: &Expr,
+    text: FileText<'_>,
+) -> Result<TypeConstraint, Vec<TypeError>> {
     if is_parenthesized(expr, text) {
         return parse_type_constraint(expr, text);
     }
@@ -253,7 +266,7 @@ fn parse_string_with_shorthands(
 /// a literal, `Some(None)` for one with interpolations. A string that is one
 /// interpolation and nothing else (`"${string}"`) is HCL's `TemplateWrapExpr`
 /// instead: no quoted type for OpenTofu, and no type at all.
-fn quoted_string(expr: &Expr, text: &str) -> Option<Option<String>> {
+fn quoted_string(expr: &Expr, text: FileText<'_>) -> Option<Option<String>> {
     match &expr.kind {
         ExprKind::String(value) => Some(Some(value.clone())),
         ExprKind::Template(parts) if is_template_wrap(expr, parts, text) => None,
@@ -264,11 +277,11 @@ fn quoted_string(expr: &Expr, text: &str) -> Option<Option<String>> {
 
 /// `"${EXPR}"`: a quoted template whose only part is one interpolation, with
 /// no literal text around it (HCL's "passthru" template).
-fn is_template_wrap(expr: &Expr, parts: &[Expr], text: &str) -> bool {
+fn is_template_wrap(expr: &Expr, parts: &[Expr], text: FileText<'_>) -> bool {
     let [part] = parts else { return false };
     let (Some(before), Some(after)) = (
-        text.get(expr.range.start as usize..part.range.start as usize),
-        text.get(part.range.end as usize..expr.range.end as usize),
+        text.get(expr.range.start as usize, part.range.start as usize),
+        text.get(part.range.end as usize, expr.range.end as usize),
     ) else {
         return false;
     };
@@ -286,15 +299,15 @@ fn is_template_wrap(expr: &Expr, parts: &[Expr], text: &str) -> bool {
 /// model, but HCL keeps them as a `ParenthesesExpr`, which is neither a
 /// keyword, nor a call, nor a list or map constructor to the type grammar
 /// (nor a constructor to OpenTofu's lint of defaults).
-pub(crate) fn is_parenthesized(expr: &Expr, text: &str) -> bool {
-    text.as_bytes().get(expr.range.start as usize) == Some(&b'(')
+pub(crate) fn is_parenthesized<'t>(expr: &Expr, text: impl Into<FileText<'t>>) -> bool {
+    text.into().byte_at(expr.range.start as usize) == Some(b'(')
 }
 
 /// The content of a JSON string value, decoded, including one holding `${`.
-fn json_string(expr: &Expr, text: &str) -> Option<String> {
+fn json_string(expr: &Expr, text: FileText<'_>) -> Option<String> {
     match &expr.kind {
         ExprKind::String(value) => Some(value.clone()),
-        ExprKind::Template(_) => value::decode_json_string(expr.range.slice(text)),
+        ExprKind::Template(_) => value::decode_json_string(text.slice(expr.range)),
         _ => None,
     }
 }
@@ -326,7 +339,7 @@ fn attribute_name(key: &Expr) -> Option<&str> {
 }
 
 struct TypeParser<'a> {
-    text: &'a str,
+    text: FileText<'a>,
     errors: Vec<TypeError>,
 }
 
@@ -534,7 +547,7 @@ impl TypeParser<'_> {
         let after_name = call.name_range.end;
         let open = self
             .text
-            .get(after_name as usize..expr.range.end as usize)
+            .get(after_name as usize, expr.range.end as usize)
             .and_then(|rest| rest.find('('))
             .map_or(after_name, |at| {
                 after_name.saturating_add(tofu_syntax::text::to_u32(at))

@@ -137,6 +137,9 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             ) else {
                 continue;
             };
+            let Some(first_place) = first_file.describe(first_written.name_range) else {
+                continue;
+            };
             out.push(
                 Diagnostic::new(
                     Code::UndeclaredModuleInput,
@@ -146,7 +149,7 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
                 .with_detail(format!(
                     "Argument {} was already set at {}",
                     go_quote(&attribute.name),
-                    first_file.describe(first_written.name_range)
+                    first_place
                 )),
             );
         }
@@ -300,9 +303,8 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     let written_source = effective.body.attribute("source").and_then(|attribute| {
         let file = view.file(attribute.origin.file)?;
         Some(
-            attribute
-                .value
-                .slice(&file.text)
+            file.text(attribute.value)?
+                .slice(attribute.value)
                 .trim()
                 .trim_matches('"')
                 .to_owned(),
@@ -326,7 +328,10 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         let Some(written) = file.attribute_at(attribute.origin.range) else {
             continue;
         };
-        let Ok(mut value) = constant_value(&written.expr, &file.text) else {
+        let Some(text) = file.text(written.expr.range) else {
+            continue;
+        };
+        let Ok(mut value) = constant_value(&written.expr, text) else {
             continue;
         };
         if !value.is_null() {
@@ -344,10 +349,12 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
             } else {
                 "sensitive"
             };
+            let Some(place) = file.describe(written.expr.range) else {
+                continue;
+            };
             format!(
-                "The given value is not suitable for {address}, which is {what}: {}. Invalid value defined at {}.",
+                "The given value is not suitable for {address}, which is {what}: {}. Invalid value defined at {place}.",
                 error.message,
-                file.describe(written.expr.range)
             )
         } else {
             format!(

@@ -1,7 +1,8 @@
 //! The registry's contract: a rule on one identity that reads another
-//! identity is caught, deterministically and by name.
+//! identity (its blocks, or anything of its own files outside its own
+//! blocks) is caught, deterministically and by name.
 
-use tofu_syntax::{Diagnostic, FileId};
+use tofu_syntax::{Diagnostic, FileId, TextRange};
 
 use super::*;
 use crate::declared_names::DeclaredNames;
@@ -47,6 +48,20 @@ fn reads_the_first_file(view: &IdentityView<'_>, _out: &mut Vec<Diagnostic>) {
     let _ = view.file(FileId(0));
 }
 
+/// Deliberately wrong: reads its own file's text just past its own block,
+/// which belongs to no block of its identity (here, the next identity's
+/// block or the file's last line break).
+fn reads_past_its_block(view: &IdentityView<'_>, _out: &mut Vec<Diagnostic>) {
+    let Some(base) = view.effective().and_then(|effective| effective.base) else {
+        return;
+    };
+    let (Some(block), Some(file)) = (view.block(base), view.file(base.file)) else {
+        return;
+    };
+    let past = TextRange::new(block.range.end, block.range.end.saturating_add(1));
+    let _ = file.text(past);
+}
+
 const WRONG: &[IdentityRule] = &[
     IdentityRule {
         name: "reads-the-next-block",
@@ -84,6 +99,24 @@ fn a_rule_reading_another_identity_is_caught() {
             .all(|violation| violation.read.starts_with("block")
                 || violation.read.starts_with("file"))
     );
+}
+
+#[test]
+fn a_rule_reading_past_its_blocks_in_its_own_file_is_caught() {
+    let analysis = module(&[("b.tf", "variable \"b\" {}\nvariable \"c\" {}\n")]);
+    let violations = violations_of(
+        &[IdentityRule {
+            name: "reads-past-its-block",
+            phase: Phase::Load,
+            check: reads_past_its_block,
+        }],
+        &analysis,
+    );
+    // `b` reads the line break before `c`, `c` the file's last line break.
+    assert_eq!(violations.len(), 2, "{violations:#?}");
+    assert!(violations
+        .iter()
+        .all(|violation| violation.rule == "reads-past-its-block"));
 }
 
 #[test]

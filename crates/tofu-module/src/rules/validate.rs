@@ -706,8 +706,7 @@ fn rename_fix(
     suggestion: &str,
 ) -> Option<Fix> {
     let range = at.range?;
-    let text = &view.file(reference.file)?.text;
-    let written = range.slice(text);
+    let written = view.file(reference.file)?.text(range)?.slice(range);
     let after_root = written.strip_prefix(root)?.strip_prefix('.')?;
     if !reference.exact || !after_root.starts_with(name) {
         return None;

@@ -20,9 +20,10 @@
 //! `quoted-type-constraint`); a type that does not parse simply counts as
 //! `any`, as it does for OpenTofu.
 
-use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, SourceFile, Syntax, TextRange};
+use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
+use crate::file_text::FileText;
 use crate::loaded::{BlockRef, FileRole, FileView, ModuleFile};
 use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
@@ -37,10 +38,13 @@ const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=
 /// Step (a) on one file as written: every `variable` block decoded alone.
 /// Its results depend on the file alone, so they are cached with it.
 pub(crate) fn check_file(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(source) = view.file.source.as_deref() else {
+        return;
+    };
     let Some(block_file) = BlockFile::of(view.id, view.file) else {
         return;
     };
-    for block in &block_file.source.body.blocks {
+    for block in &source.body.blocks {
         if block.kind == "variable" && has_valid_labels(block) {
             decode_variable(&block_file, block, out);
         }
@@ -62,7 +66,16 @@ pub(crate) fn check_merged(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     // What decoding one block reports is step (a)'s, reported per file.
     let decode = |block_ref: BlockRef| {
         let block = view.block(block_ref)?;
-        let block_file = BlockFile::of(block_ref.file, view.file(block_ref.file)?)?;
+        let file = view.file(block_ref.file)?;
+        if !file.role().is_loaded() {
+            return None;
+        }
+        let block_file = BlockFile {
+            id: block_ref.file,
+            syntax: file.syntax()?,
+            text: file.text(block.range)?,
+            is_override: file.role() == FileRole::Override,
+        };
         Some((block, decode_variable(&block_file, block, &mut Vec::new())))
     };
     let Some((base_block, base)) = decode(kept) else {
@@ -88,9 +101,9 @@ pub(crate) fn check_merged(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
 /// The file a block is read from.
 struct BlockFile<'a> {
     id: FileId,
-    source: &'a SourceFile,
     syntax: Syntax,
-    text: &'a str,
+    /// The file's text, or the part holding the block.
+    text: FileText<'a>,
     is_override: bool,
 }
 
@@ -103,9 +116,8 @@ impl<'a> BlockFile<'a> {
         let source = file.source.as_deref()?;
         Some(BlockFile {
             id,
-            source,
             syntax: source.syntax,
-            text: &file.text,
+            text: FileText::whole(&file.text),
             is_override: file.role == FileRole::Override,
         })
     }

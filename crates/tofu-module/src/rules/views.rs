@@ -7,12 +7,16 @@
 //! reads is known without trusting the rule:
 //!
 //! - An identity view hands out that identity's effective block, its own
-//!   blocks (its kept declaration, its duplicates, its overrides) and the
-//!   files that hold them. A request for any other block or file is refused
-//!   and recorded as a [`Violation`] naming the rule; the registry reports
-//!   those (a debug assertion, and the test
-//!   `a_rule_reading_another_identity_is_caught`), so a rule that reads too
-//!   much fails deterministically instead of being served stale results.
+//!   blocks (its kept declaration, its duplicates, its overrides) and, of
+//!   the files that hold them, only what lies inside those blocks
+//!   ([`IdentityFile`]: text, attributes and places there, the file's role
+//!   and syntax; for a local value, inside its own definitions). A request
+//!   for any other block, file or range is refused and recorded as a
+//!   [`Violation`] naming the rule. The registry reports those (a debug
+//!   assertion; the tests in `rules/tests.rs` catch deliberately wrong rules reading
+//!   another identity's block, another file, and their own file past their
+//!   block), so a rule that reads too much fails deterministically instead
+//!   of being served stale results.
 //! - A module view hands out anything, and records every file, identity and
 //!   local value it handed out ([`Reads`]). A rule's last result is reused
 //!   while an edit keeps every file's shape and touches none of what it
@@ -25,13 +29,14 @@
 use std::cell::RefCell;
 
 use rustc_hash::FxHashSet as HashSet;
-use tofu_syntax::{Block, FileId};
+use tofu_syntax::{Attribute, Block, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
-use crate::declarations::{Declarations, DeclaredModule};
+use crate::declarations::{Declarations, DeclaredModule, LocalRef};
 use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::expr::parse_ref::Subject as RefSubject;
+use crate::file_text::FileText;
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
@@ -134,9 +139,12 @@ pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,
     subject: Subject<'a>,
     names: &'a DeclaredNames,
-    /// Its blocks: the kept declaration, duplicates and overrides (for a
-    /// local value, the `locals` blocks that define it).
+    /// Its blocks: the kept declaration, duplicates and overrides (none for
+    /// a local value, whose `locals` blocks define other local values too).
     own_blocks: Vec<BlockRef>,
+    /// What of its files it may read: its blocks' ranges (a local value's
+    /// definitions, `name = value`), sorted.
+    own_ranges: Vec<Location>,
     rule: &'static str,
     violations: RefCell<Vec<Violation>>,
     name_reads: RefCell<NameReads>,
@@ -148,37 +156,43 @@ impl<'a> IdentityView<'a> {
         subject: Subject<'a>,
         names: &'a DeclaredNames,
     ) -> Self {
-        let mut own_blocks: Vec<BlockRef> = match subject {
+        let mut own_blocks: Vec<BlockRef> = Vec::new();
+        let mut own_ranges: Vec<Location> = Vec::new();
+        match subject {
             Subject::Block(effective) => {
-                let mut own: Vec<BlockRef> = effective
-                    .base
-                    .iter()
-                    .chain(&effective.overrides)
-                    .copied()
-                    .collect();
+                own_blocks.extend(effective.base.iter().chain(&effective.overrides).copied());
                 if let Some(declared) = module.declarations.get(&effective.address) {
-                    own.extend(declared.all.iter().copied());
+                    own_blocks.extend(declared.all.iter().copied());
                 }
-                own
+                own_blocks.sort_unstable();
+                own_blocks.dedup();
+                own_ranges.extend(own_blocks.iter().filter_map(|&block_ref| {
+                    let block = module.block(block_ref)?;
+                    Some(Location::new(block_ref.file, block.range))
+                }));
             }
             Subject::Local(local) => {
-                let mut own: Vec<BlockRef> = std::iter::once(local.base)
+                let mut definitions: Vec<LocalRef> = std::iter::once(local.base)
                     .chain(local.overrides.iter().copied())
-                    .map(|local_ref| local_ref.block)
                     .collect();
                 if let Some(declared) = module.declarations.local(&local.name) {
-                    own.extend(declared.all.iter().map(|local_ref| local_ref.block));
+                    definitions.extend(declared.all.iter().copied());
                 }
-                own
+                own_ranges.extend(definitions.iter().filter_map(|local_ref| {
+                    let block = module.block(local_ref.block)?;
+                    let attribute = block.body.attributes.get(local_ref.attr)?;
+                    Some(Location::new(local_ref.block.file, attribute.range))
+                }));
             }
-        };
-        own_blocks.sort_unstable();
-        own_blocks.dedup();
+        }
+        own_ranges.sort_unstable();
+        own_ranges.dedup();
         IdentityView {
             module,
             subject,
             names,
             own_blocks,
+            own_ranges,
             rule: "",
             violations: RefCell::new(Vec::new()),
             name_reads: RefCell::new(NameReads::default()),
@@ -240,13 +254,32 @@ impl<'a> IdentityView<'a> {
         self.module.block(block)
     }
 
-    /// A file holding one of the identity's own blocks; any other is refused.
-    pub(crate) fn file(&self, file: FileId) -> Option<&'a ModuleFile> {
-        if !self.own_blocks.iter().any(|block| block.file == file) {
+    /// A file holding one of the identity's own blocks (or definitions), to
+    /// read inside them; any other file is refused.
+    pub(crate) fn file(&self, file: FileId) -> Option<IdentityFile<'_, 'a>> {
+        if !self.own_ranges.iter().any(|own| own.file == file) {
             self.refuse(format!("file {file:?}"));
             return None;
         }
-        self.module.file(file)
+        Some(IdentityFile {
+            view: self,
+            id: file,
+            file: self.module.file(file)?,
+        })
+    }
+
+    /// The own range of `file` that holds `range`; refused when none does.
+    fn own_range_holding(&self, file: FileId, range: TextRange) -> Option<TextRange> {
+        let holding = self
+            .own_ranges
+            .iter()
+            .filter(|own| own.file == file)
+            .filter_map(|own| own.range)
+            .find(|own| own.start <= range.start && range.end <= own.end);
+        if holding.is_none() {
+            self.refuse(format!("range {range:?} of file {file:?}"));
+        }
+        holding
     }
 
     /// Whether the module declares the input variable `name` (recorded).
@@ -322,6 +355,53 @@ impl<'a> IdentityView<'a> {
             .borrow_mut()
             .add(NameRead::Module(name.to_owned()));
         self.names.loops.contains(name)
+    }
+}
+
+/// A file holding some of an identity's blocks, as a rule on the identity
+/// reads it: its id, role and syntax, and inside the identity's own blocks
+/// (a local value's own definitions) the text, the attributes written there
+/// and their places. Anything else of the file is refused like another
+/// identity's block, since it is another identity's.
+pub(crate) struct IdentityFile<'v, 'a> {
+    view: &'v IdentityView<'a>,
+    id: FileId,
+    file: &'a ModuleFile,
+}
+
+impl<'a> IdentityFile<'_, 'a> {
+    pub(crate) fn role(&self) -> FileRole {
+        self.file.role
+    }
+
+    pub(crate) fn is_json(&self) -> bool {
+        self.file.is_json()
+    }
+
+    /// The syntax it was parsed with, when it was parsed.
+    pub(crate) fn syntax(&self) -> Option<Syntax> {
+        self.file.source.as_ref().map(|source| source.syntax)
+    }
+
+    /// The text of the own block (or definition) holding `range`, read at
+    /// the file's offsets; refused when `range` is in none.
+    pub(crate) fn text(&self, range: TextRange) -> Option<FileText<'a>> {
+        let own = self.view.own_range_holding(self.id, range)?;
+        Some(FileText::part(&self.file.text, own))
+    }
+
+    /// The attribute written exactly at `range`, inside an own block;
+    /// refused when `range` is in none.
+    pub(crate) fn attribute_at(&self, range: TextRange) -> Option<&'a Attribute> {
+        self.view.own_range_holding(self.id, range)?;
+        self.file.attribute_at(range)
+    }
+
+    /// `main.tf:3,1-29` for a range inside an own block, as HCL writes
+    /// ranges in details; refused when `range` is in none.
+    pub(crate) fn describe(&self, range: TextRange) -> Option<String> {
+        self.view.own_range_holding(self.id, range)?;
+        Some(self.file.describe(range))
     }
 }
 
