@@ -29,6 +29,10 @@ pub struct Counters {
     /// Identities merged (all of them in a whole analysis, those an edit
     /// touched otherwise).
     pub n_merged: u64,
+    /// Reads a rule on one identity made outside its view, which it was
+    /// refused: each is a bug of the rule (logged with its name), whose
+    /// findings may be reused after an edit that should have redone them.
+    pub n_rule_violations: u64,
 }
 
 impl AnalysisCache {
@@ -42,6 +46,7 @@ impl AnalysisCache {
             n_shapes_kept: self.retained.n_shapes_kept,
             n_reshaped: self.retained.n_reshaped,
             n_merged: self.retained.n_merged,
+            n_rule_violations: self.retained.n_rule_violations,
         }
     }
 
@@ -51,6 +56,7 @@ impl AnalysisCache {
         self.retained.n_shapes_kept = 0;
         self.retained.n_reshaped = 0;
         self.retained.n_merged = 0;
+        self.retained.n_rule_violations = 0;
     }
 
     /// How many files the store holds (those of the latest analysis).

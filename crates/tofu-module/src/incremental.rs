@@ -59,7 +59,7 @@ use crate::tree::ModuleTree;
 
 /// What incremental analysis keeps between the analyses of one directory,
 /// and how often each road was taken.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Retained {
     /// Boxed: a workspace keeps an empty one for each of thousands of
     /// directories.
@@ -72,6 +72,24 @@ pub(crate) struct Retained {
     /// How many identities were merged (all of them in a whole analysis,
     /// those an edit touched otherwise).
     pub(crate) n_merged: u64,
+    /// How many reads rules on one identity made outside their view.
+    pub(crate) n_rule_violations: u64,
+    /// The rules on one identity: the registry's, except in the tests of
+    /// the registry itself, which add deliberately wrong ones.
+    pub(crate) identity_rules: &'static [rules::IdentityRule],
+}
+
+impl Default for Retained {
+    fn default() -> Retained {
+        Retained {
+            previous: None,
+            n_shapes_kept: 0,
+            n_reshaped: 0,
+            n_merged: 0,
+            n_rule_violations: 0,
+            identity_rules: rules::IDENTITY_RULES,
+        }
+    }
 }
 
 impl Retained {
@@ -521,7 +539,13 @@ fn build(
                 // No bucket: the rules found nothing and asked about no name.
                 None => {}
                 Some(_) => {
-                    judge_rules(&declared, Subject::Block(block), &names, &mut buckets);
+                    judge_rules(
+                        &declared,
+                        Subject::Block(block),
+                        &names,
+                        &mut buckets,
+                        retained,
+                    );
                     judged.push(Node::Block(address.clone()));
                 }
             }
@@ -557,11 +581,19 @@ fn build(
                 }
                 None => {}
                 Some(_) => {
-                    judge_rules(&declared, Subject::Local(local), &names, &mut buckets);
+                    judge_rules(
+                        &declared,
+                        Subject::Local(local),
+                        &names,
+                        &mut buckets,
+                        retained,
+                    );
                     judged.push(Node::Local(name.clone()));
                 }
             }
-        } else if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
+        } else if let Some(local) =
+            judge_local(&declared, &plan, &names, name, &mut buckets, retained)
+        {
             judged.push(Node::Local(name.clone()));
             locals.push(Arc::new(local));
         }
@@ -587,9 +619,13 @@ fn judge_rules(
     subject: Subject<'_>,
     names: &DeclaredNames,
     buckets: &mut Buckets,
+    retained: &mut Retained,
 ) {
-    let (findings, mut names) =
-        rules::check_identity(&mut IdentityView::new(module, subject, names));
+    let (findings, mut names, n_violations) = rules::check_identity(
+        retained.identity_rules,
+        &mut IdentityView::new(module, subject, names),
+    );
+    retained.n_rule_violations += n_violations as u64;
     let references = match subject {
         Subject::Block(block) => &block.references,
         Subject::Local(local) => &local.references,
@@ -639,7 +675,7 @@ fn judge_identity(
     }
     let mut block = block?;
     block.references = node_refs::of_block(module, &block);
-    judge_rules(module, Subject::Block(&block), names, buckets);
+    judge_rules(module, Subject::Block(&block), names, buckets, retained);
     Some(block)
 }
 
@@ -650,6 +686,7 @@ fn judge_local(
     names: &DeclaredNames,
     name: &str,
     buckets: &mut Buckets,
+    retained: &mut Retained,
 ) -> Option<EffectiveLocal> {
     if let Some(local) = module.declarations.local(name) {
         let mut found = Vec::new();
@@ -662,7 +699,7 @@ fn judge_local(
     }
     let mut local = merge_local(module, plan, name)?;
     local.references = node_refs::of_local(module, &local);
-    judge_rules(module, Subject::Local(&local), names, buckets);
+    judge_rules(module, Subject::Local(&local), names, buckets, retained);
     Some(local)
 }
 
@@ -717,7 +754,7 @@ fn shapes_kept(
     for name in &touched.locals {
         buckets.locals.remove(name);
         buckets.local_rules.remove(name);
-        if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
+        if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets, retained) {
             effective.replace_local(local);
         }
     }

@@ -68,6 +68,7 @@ pub(crate) enum FileCheck {
 }
 
 /// A rule on one merged identity.
+#[derive(Debug)]
 pub(crate) struct IdentityRule {
     pub(crate) name: &'static str,
     pub(crate) phase: Phase,
@@ -173,16 +174,32 @@ impl IdentityFindings {
     }
 }
 
-/// Every identity rule on one identity, and the names they asked about. A
-/// read outside the view is a bug of the rule that made it: debug builds
-/// (every test) stop on it, naming the rule.
-pub(crate) fn check_identity(view: &mut IdentityView<'_>) -> (IdentityFindings, NameReads) {
-    let (findings, violations) = run_identity_rules(IDENTITY_RULES, view);
+/// Every rule of `rules` on one identity (the registry's [`IDENTITY_RULES`]
+/// but in tests of the registry itself), the names they asked about, and
+/// how many reads the view refused. A refused read is a bug of the rule
+/// that made it, whose findings may then be reused when they should not
+/// be: every build logs it with the rule's name, and the caller counts it
+/// (`Counters::n_rule_violations`). Debug builds (every test run) stop on
+/// one made by a registered rule.
+pub(crate) fn check_identity(
+    rules: &[IdentityRule],
+    view: &mut IdentityView<'_>,
+) -> (IdentityFindings, NameReads, usize) {
+    let (findings, violations) = run_identity_rules(rules, view);
+    for violation in &violations {
+        tracing::error!(
+            rule = violation.rule,
+            read = %violation.read,
+            "a rule on one identity read outside its view"
+        );
+    }
     debug_assert!(
-        violations.is_empty(),
+        violations.iter().all(|violation| IDENTITY_RULES
+            .iter()
+            .all(|rule| rule.name != violation.rule)),
         "identity rules read outside their view: {violations:?}"
     );
-    (findings, view.take_name_reads())
+    (findings, view.take_name_reads(), violations.len())
 }
 
 /// `rules` on one identity, and the reads their view refused.

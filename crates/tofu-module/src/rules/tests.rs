@@ -1,6 +1,7 @@
 //! The registry's contract: a rule on one identity that reads another
 //! identity (its blocks, or anything of its own files outside its own
-//! blocks) is caught, deterministically and by name.
+//! blocks) is caught, deterministically and by name, and counted and
+//! logged in every build.
 
 use tofu_syntax::{Diagnostic, FileId, TextRange};
 
@@ -117,6 +118,51 @@ fn a_rule_reading_past_its_blocks_in_its_own_file_is_caught() {
     assert!(violations
         .iter()
         .all(|violation| violation.rule == "reads-past-its-block"));
+}
+
+/// Deliberately wrong, and finding something: reads past its block, then
+/// reports every variable.
+fn reads_past_its_block_and_reports(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    reads_past_its_block(view, out);
+    if let Some(effective) = view.effective() {
+        if let (crate::BlockAddress::Variable(_), Some(base)) = (&effective.address, effective.base)
+        {
+            let header = view.block(base).map(|block| block.header);
+            out.extend(header.map(|header| {
+                Diagnostic::new(
+                    tofu_syntax::Code::InvalidVariableDefault,
+                    "reported by a wrong rule",
+                    tofu_syntax::Location::new(base.file, header),
+                )
+            }));
+        }
+    }
+}
+
+/// Without debug assertions too: the analysis counts the violation in its
+/// cache's counters and still reports what the rule found.
+#[test]
+fn a_violation_is_counted_and_the_findings_kept() {
+    let mut cache = AnalysisCache::new();
+    cache.retained.identity_rules = &[IdentityRule {
+        name: "reads-past-its-block-and-reports",
+        phase: Phase::Load,
+        check: reads_past_its_block_and_reports,
+    }];
+    let inputs = [InputFile::text(
+        "b.tf",
+        "variable \"b\" {}\nvariable \"c\" {}\n",
+    )];
+    let analysis = analyze(&inputs, &Config::default(), &mut cache);
+    assert_eq!(cache.counters().n_rule_violations, 2);
+    let reported = analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.summary == "reported by a wrong rule")
+        .count();
+    assert_eq!(reported, 2, "{:#?}", analysis.diagnostics);
+    cache.reset_counters();
+    assert_eq!(cache.counters().n_rule_violations, 0);
 }
 
 #[test]

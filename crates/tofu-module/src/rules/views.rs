@@ -12,8 +12,9 @@
 //!   ([`IdentityFile`]: text, attributes and places there, the file's role
 //!   and syntax; for a local value, inside its own definitions). A request
 //!   for any other block, file or range is refused and recorded as a
-//!   [`Violation`] naming the rule. The registry reports those (a debug
-//!   assertion; the tests in `rules/tests.rs` catch deliberately wrong rules reading
+//!   [`Violation`] naming the rule. The registry logs and counts those in
+//!   every build, and debug builds stop on one by a registered rule (the
+//!   tests in `rules/tests.rs` catch deliberately wrong rules reading
 //!   another identity's block, another file, and their own file past their
 //!   block), so a rule that reads too much fails deterministically instead
 //!   of being served stale results.
