@@ -201,7 +201,7 @@ pub fn analyze_in_tree(
         }
         diagnostics.extend(phase);
     }
-    diagnostics.extend(judged.unused);
+    diagnostics.extend(judged.lint);
     diagnostics.extend(values_diagnostics);
     diagnostics.extend(judged.plan);
     declare_fix::add_fixes(&merged, &mut diagnostics);

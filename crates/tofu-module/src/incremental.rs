@@ -42,7 +42,7 @@ use crate::declarations::{
 use crate::declared_names::DeclaredNames;
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
-use crate::graph::{self, Graph};
+use crate::graph::{self, Graph, Uses};
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, LoadedModule};
 use crate::merge::{
@@ -244,8 +244,9 @@ pub(crate) struct Judged {
     /// What `validate`'s walk reports when there is no cycle: each node's
     /// findings unless a node it depends on failed.
     pub(crate) walk: Vec<Diagnostic>,
-    /// Declarations nothing refers to (tofu-lens's own hint).
-    pub(crate) unused: Vec<Diagnostic>,
+    /// tofu-lens's own findings (declarations nothing refers to), never
+    /// held back.
+    pub(crate) lint: Vec<Diagnostic>,
     /// What `tofu plan` reports about variable values, never held back.
     pub(crate) plan: Vec<Diagnostic>,
 }
@@ -306,15 +307,6 @@ pub(crate) fn declare_merge_and_judge(
         effective,
         override_fates: Arc::clone(&plan.fates),
     };
-    let mut module_walk = Vec::new();
-    let mut values = Vec::new();
-    memos.judge(
-        &merged,
-        &mut load,
-        &mut tree_phase,
-        &mut module_walk,
-        &mut values,
-    );
     let mut dependencies = match kept_graph {
         Some((mut graph, reshaped)) => {
             graph.update(&merged, reshaped, judged.into_iter());
@@ -322,7 +314,21 @@ pub(crate) fn declare_merge_and_judge(
         }
         None => Graph::build(&merged),
     };
-    let mut graph = graph::judge(&merged, &mut dependencies, buckets.walk(), &names.children);
+    let mut module_walk = Vec::new();
+    let mut values = Vec::new();
+    let mut lint = Vec::new();
+    memos.judge(
+        &merged,
+        &dependencies.uses(),
+        [
+            &mut load,
+            &mut tree_phase,
+            &mut module_walk,
+            &mut values,
+            &mut lint,
+        ],
+    );
+    let mut graph = graph::judge(&mut dependencies, buckets.walk(), &names.children);
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
@@ -347,7 +353,7 @@ pub(crate) fn declare_merge_and_judge(
         tree: tree_phase,
         cycles: graph.cycles,
         walk: graph.walk,
-        unused: graph.unused,
+        lint,
         plan: values,
     }
 }
@@ -397,18 +403,15 @@ impl Memos {
     }
 
     /// Every module rule on `module`: its memo, or a run through a recording
-    /// view.
-    fn judge(
-        &mut self,
-        module: &MergedModule,
-        load: &mut Vec<Diagnostic>,
-        tree: &mut Vec<Diagnostic>,
-        walk: &mut Vec<Diagnostic>,
-        plan: &mut Vec<Diagnostic>,
-    ) {
+    /// view; into `out`, by phase (load, tree, walk, plan, lint). A memo
+    /// that read the graph's uses holds only while they are the same.
+    fn judge(&mut self, module: &MergedModule, uses: &Uses<'_>, out: [&mut Vec<Diagnostic>; 5]) {
+        let [load, tree, walk, plan, lint] = out;
+        self.by_rule
+            .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
-                let view = ModuleView::new(module, &self.config);
+                let view = ModuleView::new(module, &self.config, uses);
                 let mut diagnostics = Vec::new();
                 (rule.check)(&view, &mut diagnostics);
                 RuleMemo {
@@ -421,6 +424,7 @@ impl Memos {
                 Phase::Tree => &mut *tree,
                 Phase::Walk => &mut *walk,
                 Phase::Plan => &mut *plan,
+                Phase::Lint => &mut *lint,
             };
             out.extend(memo.diagnostics.iter().cloned());
         }

@@ -155,6 +155,20 @@ pub struct Ref {
 }
 
 impl Ref {
+    /// The variable, local value or data source it names: what
+    /// `unused-declaration` counts as a use.
+    pub(crate) fn used_node(&self) -> Option<Node> {
+        match self.node()? {
+            node @ (Node::Local(_)
+            | Node::Block(BlockAddress::Variable(_))
+            | Node::Block(BlockAddress::Resource {
+                mode: ResourceMode::Data,
+                ..
+            })) => Some(node),
+            Node::Block(_) => None,
+        }
+    }
+
     /// The variable, local value or resource it names (a module output is
     /// a vertex of the graph, not a node of the module).
     pub(crate) fn node(&self) -> Option<Node> {

@@ -28,6 +28,7 @@ pub(crate) mod module_tree;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod types;
+pub(crate) mod unused;
 pub(crate) mod validate;
 pub(crate) mod values;
 pub(crate) mod variables;
@@ -56,6 +57,9 @@ pub(crate) enum Phase {
     /// `validate` never reads them, so they neither wait for the phases
     /// before nor hold back any. Module rules only.
     Plan,
+    /// tofu-lens's own findings, which OpenTofu never reports (as tflint's):
+    /// never withheld, and never holding anything back. Module rules only.
+    Lint,
 }
 
 /// A rule on one file as written.
@@ -108,6 +112,11 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         check: validate::check,
     },
     IdentityRule {
+        name: "module-argument-values",
+        phase: Phase::Walk,
+        check: module_tree::argument_values,
+    },
+    IdentityRule {
         name: "module-arguments",
         phase: Phase::Tree,
         check: module_tree::arguments,
@@ -139,6 +148,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "variable-values",
         phase: Phase::Plan,
         check: values::check,
+    },
+    ModuleRule {
+        name: "unused-declaration",
+        phase: Phase::Lint,
+        check: unused::check,
     },
 ];
 
@@ -214,7 +228,7 @@ fn run_identity_rules(
         let out = match rule.phase {
             Phase::Load => &mut findings.load,
             Phase::Tree => &mut findings.tree,
-            Phase::Walk | Phase::Plan => &mut findings.walk,
+            Phase::Walk | Phase::Plan | Phase::Lint => &mut findings.walk,
         };
         (rule.check)(view, out);
         violations.extend(view.take_violations());

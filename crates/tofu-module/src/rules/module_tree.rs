@@ -22,7 +22,7 @@ use crate::address::BlockAddress;
 use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveNestedBlock};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
-use crate::rules::IdentityView;
+use crate::rules::{validate, IdentityView};
 use crate::types::{apply_defaults, constant_value, convert};
 
 const META_ARGUMENTS: [&str; 6] = [
@@ -285,8 +285,10 @@ fn missing(
     )
 }
 
-/// A constant argument converts to the type of the child's variable (part of
-/// the `references` rule's walk: judged once the call expanded).
+/// The `module-argument-values` identity rule: a constant argument converts
+/// to the type of the child's variable. OpenTofu judges it in its walk,
+/// once the call expanded: not when the `references` rule reports its
+/// `count`, `for_each` or `depends_on`.
 pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     let Some(effective) = view.effective() else {
         return;
@@ -297,7 +299,7 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     let Some(child) = view.child(name) else {
         return;
     };
-    if child.incomplete {
+    if child.incomplete || validate::call_expansion_fails(view) {
         return;
     }
     let written_source = effective.body.attribute("source").and_then(|attribute| {

@@ -65,42 +65,19 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             return;
         }
     }
-    let repetition = view.effective().map_or(Repetition::Single, |effective| {
-        if effective.body.attribute("count").is_some() {
-            Repetition::Count
-        } else if effective.body.attribute("for_each").is_some() {
-            Repetition::ForEach
-        } else {
-            Repetition::Single
-        }
-    });
-    let check = view
-        .effective()
-        .and_then(|effective| match &effective.address {
-            BlockAddress::Check(name) => Some(name.clone()),
-            _ => None,
-        });
-    let judge = Judge {
-        view,
-        repetition,
-        check,
-    };
+    let judge = Judge::of(view);
     let mut n_errors = 0;
     let mut preconditions_failed = false;
     // A module call's arguments are evaluated once the call expanded: its
     // `count`, `for_each` and `depends_on` first, and nothing more when one
     // of them failed.
     let units = &view.references().units;
-    let expansion = |unit: &&Unit| matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn);
-    let is_call = matches!(
-        view.effective().map(|effective| &effective.address),
-        Some(BlockAddress::Module(_))
-    );
+    let is_call = is_module_call(view);
     let ordered: Vec<&Unit> = if is_call {
         units
             .iter()
-            .filter(expansion)
-            .chain(units.iter().filter(|unit| !expansion(unit)))
+            .filter(|unit| is_expansion(unit))
+            .chain(units.iter().filter(|unit| !is_expansion(unit)))
             .collect()
     } else {
         units.iter().collect()
@@ -121,15 +98,44 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             if unit.kind == UnitKind::Plain {
                 preconditions_failed = true;
             }
-            if is_call && matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn) {
+            if is_call && is_expansion(unit) {
                 expansion_failed = true;
             }
         }
     }
-    // The arguments' values against the child's variables, once expanded.
-    if is_call && !expansion_failed {
-        crate::rules::module_tree::argument_values(view, out);
+}
+
+/// Whether the identity is a module call.
+fn is_module_call(view: &IdentityView<'_>) -> bool {
+    matches!(
+        view.effective().map(|effective| &effective.address),
+        Some(BlockAddress::Module(_))
+    )
+}
+
+/// A module call's `count`, `for_each` and `depends_on`: what OpenTofu
+/// evaluates to expand it, before its arguments.
+fn is_expansion(unit: &Unit) -> bool {
+    matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn)
+}
+
+/// Whether a module call fails to expand: the `references` rule reports a
+/// reference in its `count`, `for_each` or `depends_on`, and OpenTofu then
+/// evaluates none of its arguments (`module_tree::argument_values` asks).
+pub(crate) fn call_expansion_fails(view: &IdentityView<'_>) -> bool {
+    if !is_module_call(view) {
+        return false;
     }
+    let judge = Judge::of(view);
+    view.references()
+        .units
+        .iter()
+        .filter(|unit| is_expansion(unit))
+        .any(|unit| {
+            let mut found = Vec::new();
+            judge.unit(unit, &mut found);
+            !found.is_empty()
+        })
 }
 
 struct Judge<'v, 'a> {
@@ -149,7 +155,32 @@ enum Verdict {
     Evaluation(Diagnostic),
 }
 
-impl Judge<'_, '_> {
+impl<'v, 'a> Judge<'v, 'a> {
+    /// The judge of the identity `view` holds: its repetition, and the
+    /// check block it is.
+    fn of(view: &'v IdentityView<'a>) -> Judge<'v, 'a> {
+        let repetition = view.effective().map_or(Repetition::Single, |effective| {
+            if effective.body.attribute("count").is_some() {
+                Repetition::Count
+            } else if effective.body.attribute("for_each").is_some() {
+                Repetition::ForEach
+            } else {
+                Repetition::Single
+            }
+        });
+        let check = view
+            .effective()
+            .and_then(|effective| match &effective.address {
+                BlockAddress::Check(name) => Some(name.clone()),
+                _ => None,
+            });
+        Judge {
+            view,
+            repetition,
+            check,
+        }
+    }
+
     fn unit(&self, unit: &Unit, out: &mut Vec<Diagnostic>) {
         if unit.kind == UnitKind::DependsOn {
             self.depends_on(unit, out);

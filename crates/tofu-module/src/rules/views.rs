@@ -38,6 +38,7 @@ use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::expr::parse_ref::Subject as RefSubject;
 use crate::file_text::FileText;
+use crate::graph::Uses;
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
@@ -412,6 +413,8 @@ pub(crate) struct Reads {
     pub(crate) files: HashSet<FileId>,
     pub(crate) identities: HashSet<BlockAddress>,
     pub(crate) locals: HashSet<String>,
+    /// The version of the graph's uses it read, if it read them.
+    pub(crate) uses: Option<u64>,
 }
 
 /// The merged module, as a rule on all of it reads it: every read is
@@ -419,14 +422,16 @@ pub(crate) struct Reads {
 pub(crate) struct ModuleView<'a> {
     module: &'a MergedModule,
     config: &'a Config,
+    uses: &'a Uses<'a>,
     reads: RefCell<Reads>,
 }
 
 impl<'a> ModuleView<'a> {
-    pub(crate) fn new(module: &'a MergedModule, config: &'a Config) -> Self {
+    pub(crate) fn new(module: &'a MergedModule, config: &'a Config, uses: &'a Uses<'a>) -> Self {
         ModuleView {
             module,
             config,
+            uses,
             reads: RefCell::new(Reads::default()),
         }
     }
@@ -463,6 +468,21 @@ impl<'a> ModuleView<'a> {
     /// A file's role (likewise).
     pub(crate) fn role(&self, file: FileId) -> Option<FileRole> {
         self.module.file(file).map(|file| file.role)
+    }
+
+    /// Whether part of a file could not be read or parsed (part of its
+    /// shape: not recorded).
+    pub(crate) fn is_incomplete(&self, file: FileId) -> bool {
+        self.module
+            .file(file)
+            .is_some_and(|file| file.is_incomplete())
+    }
+
+    /// Which declarations other nodes' references use (recorded, by the
+    /// graph's version of them).
+    pub(crate) fn uses(&self) -> &'a Uses<'a> {
+        self.reads.borrow_mut().uses = Some(self.uses.version());
+        self.uses
     }
 
     /// A file, whole (recorded).
@@ -536,6 +556,27 @@ impl<'a> ModuleView<'a> {
         reads
             .identities
             .extend(found.iter().map(|block| block.address.clone()));
+        found
+    }
+
+    /// The effective local values whose name satisfies `wanted`, each
+    /// recorded (which local values exist is part of the shapes).
+    pub(crate) fn effective_locals(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Vec<&'a EffectiveLocal> {
+        let found: Vec<&'a EffectiveLocal> = self
+            .module
+            .effective
+            .locals
+            .iter()
+            .map(|local| &**local)
+            .filter(|local| wanted(&local.name))
+            .collect();
+        let mut reads = self.reads.borrow_mut();
+        reads
+            .locals
+            .extend(found.iter().map(|local| local.name.clone()));
         found
     }
 
