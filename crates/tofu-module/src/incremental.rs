@@ -32,7 +32,7 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
+use tofu_syntax::{Diagnostic, FileId, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::declarations::{
@@ -54,6 +54,7 @@ use crate::refs::{Node, NodeRef};
 use crate::rules::{
     self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
 };
+use crate::shape::BlockShape;
 use crate::store::FileStore;
 use crate::tree::ModuleTree;
 
@@ -868,8 +869,8 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
 }
 
 /// True when two parses of a file declare the same things in the same
-/// places: what declarations, the override plan and the declared names read
-/// of a file.
+/// places: every top-level block keeps its shape ([`BlockShape`], what
+/// declarations, the override plan and the declared names read of it).
 fn same_shape(old: &SourceFile, new: &SourceFile) -> bool {
     old.body.blocks.len() == new.body.blocks.len()
         && old
@@ -877,41 +878,5 @@ fn same_shape(old: &SourceFile, new: &SourceFile) -> bool {
             .blocks
             .iter()
             .zip(&new.body.blocks)
-            .all(|(a, b)| same_block_shape(a, b))
-}
-
-fn same_block_shape(old: &Block, new: &Block) -> bool {
-    let same_labels = old.labels.len() == new.labels.len()
-        && old
-            .labels
-            .iter()
-            .zip(&new.labels)
-            .all(|(a, b)| a.value == b.value);
-    if old.kind != new.kind || !same_labels || drop_reason(old) != drop_reason(new) {
-        return false;
-    }
-    match old.kind.as_str() {
-        "locals" => {
-            old.body.attributes.len() == new.body.attributes.len()
-                && old
-                    .body
-                    .attributes
-                    .iter()
-                    .zip(&new.body.attributes)
-                    .all(|(a, b)| a.name == b.name)
-        }
-        "provider" => address_of(old) == address_of(new),
-        // Whether a resource or module call repeats is part of what other
-        // identities' rules know of it (`declared_names`).
-        // A module call's `source` says which child it reads.
-        "resource" | "data" | "ephemeral" | "module" => {
-            ["count", "for_each"].iter().all(|name| {
-                old.body.attribute(name).is_some() == new.body.attribute(name).is_some()
-            }) && (old.kind != "module"
-                || old.body.attribute("source").map(|source| &source.expr.kind)
-                    == new.body.attribute("source").map(|source| &source.expr.kind))
-        }
-        "check" => checked_data(old) == checked_data(new),
-        _ => true,
-    }
+            .all(|(a, b)| BlockShape::of(a) == BlockShape::of(b))
 }

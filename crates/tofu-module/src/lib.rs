@@ -29,6 +29,7 @@ mod refs;
 mod reporting;
 mod rules;
 pub mod schema;
+mod shape;
 pub mod show;
 mod store;
 mod terraform;

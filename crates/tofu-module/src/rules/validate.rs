@@ -27,13 +27,14 @@
 use tofu_syntax::{Code, Diagnostic, Fix, Location, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::declared_names::{NameList, Repetition};
+use crate::declared_names::NameList;
 use crate::expr::parse_ref::{Reference, Subject};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::node_refs::expression_refs;
 use crate::refs::{Ref, Unit, UnitKind};
 use crate::rules::{IdentityView, ModuleView};
+use crate::shape::Repetition;
 
 /// The `references` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
@@ -160,13 +161,10 @@ impl<'v, 'a> Judge<'v, 'a> {
     /// check block it is.
     fn of(view: &'v IdentityView<'a>) -> Judge<'v, 'a> {
         let repetition = view.effective().map_or(Repetition::Single, |effective| {
-            if effective.body.attribute("count").is_some() {
-                Repetition::Count
-            } else if effective.body.attribute("for_each").is_some() {
-                Repetition::ForEach
-            } else {
-                Repetition::Single
-            }
+            Repetition::of_arguments(
+                effective.body.attribute("count").is_some(),
+                effective.body.attribute("for_each").is_some(),
+            )
         });
         let check = view
             .effective()
