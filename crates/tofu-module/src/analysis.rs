@@ -204,7 +204,7 @@ pub fn analyze_in_tree(
     diagnostics.extend(judged.lint);
     diagnostics.extend(values_diagnostics);
     diagnostics.extend(judged.plan);
-    declare_fix::add_fixes(&merged, &mut diagnostics);
+    declare_fix::add_fixes(&merged, &judged.undeclared_variables, &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

@@ -8,34 +8,55 @@
 //!
 //! It needs the module's files, which the identity rule that reports the
 //! diagnostic may not read, so the analysis adds it to the finished
-//! diagnostics.
+//! diagnostics. Which diagnostics get it is data, not text: the rules that
+//! report an undeclared input variable record the use
+//! ([`UndeclaredVariableUse`], through their views), and the fix goes on the
+//! reported diagnostic at that place that has no fix yet.
 
-use tofu_syntax::{Code, Diagnostic, FileId, Fix, TextRange};
+use rustc_hash::FxHashMap as HashMap;
+use tofu_syntax::{Code, Diagnostic, FileId, Fix, Location, TextRange};
 
 use crate::loaded::{FileRole, LoadedModule};
 
-const SUMMARY: &str = "Reference to undeclared input variable";
+/// A reference to an input variable the module does not declare, at the
+/// place the rule that reports it puts its diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UndeclaredVariableUse {
+    pub(crate) at: Location,
+    pub(crate) name: String,
+}
 
-/// Adds the fix to every undeclared-variable diagnostic without one.
-pub(crate) fn add_fixes(module: &LoadedModule, diagnostics: &mut [Diagnostic]) {
+/// Adds the fix to every reported diagnostic of an undeclared variable
+/// `uses` that has none, where the reference is written `var.NAME` (not in
+/// a JSON string with escapes, whose range is the whole string).
+pub(crate) fn add_fixes(
+    module: &LoadedModule,
+    uses: &[UndeclaredVariableUse],
+    diagnostics: &mut [Diagnostic],
+) {
+    if uses.is_empty() {
+        return;
+    }
+    let by_place: HashMap<Location, &str> = uses
+        .iter()
+        .map(|variable_use| (variable_use.at, variable_use.name.as_str()))
+        .collect();
     let mut target = None;
     for diagnostic in diagnostics.iter_mut() {
-        if diagnostic.code != Code::UndeclaredReference
-            || diagnostic.summary != SUMMARY
-            || diagnostic.fix.is_some()
-        {
+        if diagnostic.code != Code::UndeclaredReference || diagnostic.fix.is_some() {
             continue;
         }
+        let Some(&name) = by_place.get(&diagnostic.subject) else {
+            continue;
+        };
         let Some(range) = diagnostic.subject.range else {
             continue;
         };
         let Some(file) = module.file(diagnostic.subject.file) else {
             continue;
         };
-        let Some(name) = range.slice(&file.text).strip_prefix("var.") else {
-            continue;
-        };
-        if name.is_empty() || !crate::names::is_identifier(name) {
+        let written = range.slice(&file.text).strip_prefix("var.");
+        if written != Some(name) || !crate::names::is_identifier(name) {
             continue;
         }
         let type_line = match inferred_type(&file.text, range) {
@@ -155,6 +176,47 @@ fn inferred_type(text: &str, range: TextRange) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{analyze, AnalysisCache, Config, InputFile};
+
+    /// The fix goes where a rule recorded an undeclared variable, whatever
+    /// the diagnostic's words, and nowhere else.
+    #[test]
+    fn the_fix_is_keyed_on_the_recorded_use_not_the_summary() {
+        let inputs = [InputFile::text(
+            "main.tf",
+            "output \"a\" {\n  value = var.x\n}\noutput \"b\" {\n  value = var.y\n}\n",
+        )];
+        let analysis = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
+        let at = |needle: &str| {
+            let start = analysis
+                .file(FileId(0))
+                .and_then(|file| file.text.find(needle))
+                .unwrap_or_default();
+            Location::new(
+                FileId(0),
+                TextRange::from_usize(start, start + needle.len()),
+            )
+        };
+        let diagnostic =
+            |at: Location, summary: &str| Diagnostic::new(Code::UndeclaredReference, summary, at);
+        let mut diagnostics = vec![
+            diagnostic(at("var.x"), "Some other wording"),
+            diagnostic(at("var.y"), "Reference to undeclared input variable"),
+        ];
+        let recorded = [UndeclaredVariableUse {
+            at: at("var.x"),
+            name: "x".to_owned(),
+        }];
+        add_fixes(&analysis, &recorded, &mut diagnostics);
+        let titles: Vec<Option<&str>> = diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.fix.as_ref().map(|fix| fix.title.as_str()))
+            .collect();
+        assert_eq!(
+            titles,
+            [Some("Declare variable \"x\" in a new variables.tf"), None]
+        );
+    }
 
     fn type_of(text: &str) -> Option<&'static str> {
         let start = text.find("var.x").unwrap_or_default();

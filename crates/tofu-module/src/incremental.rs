@@ -39,6 +39,7 @@ use crate::declarations::{
     address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of, BlockFate,
     Declarations, DeclaredModule,
 };
+use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
@@ -209,6 +210,13 @@ impl Buckets {
             .chain(rules)
     }
 
+    fn all_undeclared_variables(&self) -> impl Iterator<Item = &UndeclaredVariableUse> {
+        self.block_rules
+            .values()
+            .chain(self.local_rules.values())
+            .flat_map(|judged| &judged.findings.undeclared_variables)
+    }
+
     fn all_tree(&self) -> impl Iterator<Item = &Diagnostic> {
         self.block_rules
             .values()
@@ -250,6 +258,9 @@ pub(crate) struct Judged {
     pub(crate) lint: Vec<Diagnostic>,
     /// What `tofu plan` reports about variable values, never held back.
     pub(crate) plan: Vec<Diagnostic>,
+    /// The uses of undeclared input variables the rules recorded, for the
+    /// "Declare variable" fix (`declare_fix`).
+    pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
@@ -318,6 +329,8 @@ pub(crate) fn declare_merge_and_judge(
     let mut module_walk = Vec::new();
     let mut values = Vec::new();
     let mut lint = Vec::new();
+    let mut undeclared_variables: Vec<UndeclaredVariableUse> =
+        buckets.all_undeclared_variables().cloned().collect();
     memos.judge(
         &merged,
         &dependencies.uses(),
@@ -328,6 +341,7 @@ pub(crate) fn declare_merge_and_judge(
             &mut values,
             &mut lint,
         ],
+        &mut undeclared_variables,
     );
     let mut graph = graph::judge(&mut dependencies, buckets.walk(), &names.children);
     // What module rules find in the walk belongs to no node; a cycle stops
@@ -356,6 +370,7 @@ pub(crate) fn declare_merge_and_judge(
         walk: graph.walk,
         lint,
         plan: values,
+        undeclared_variables,
     }
 }
 
@@ -373,6 +388,7 @@ struct Memos {
 struct RuleMemo {
     reads: Reads,
     diagnostics: Vec<Diagnostic>,
+    undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
 impl Memos {
@@ -406,7 +422,13 @@ impl Memos {
     /// Every module rule on `module`: its memo, or a run through a recording
     /// view; into `out`, by phase (load, tree, walk, plan, lint). A memo
     /// that read the graph's uses holds only while they are the same.
-    fn judge(&mut self, module: &MergedModule, uses: &Uses<'_>, out: [&mut Vec<Diagnostic>; 5]) {
+    fn judge(
+        &mut self,
+        module: &MergedModule,
+        uses: &Uses<'_>,
+        out: [&mut Vec<Diagnostic>; 5],
+        undeclared_variables: &mut Vec<UndeclaredVariableUse>,
+    ) {
         let [load, tree, walk, plan, lint] = out;
         self.by_rule
             .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
@@ -415,9 +437,11 @@ impl Memos {
                 let view = ModuleView::new(module, &self.config, uses);
                 let mut diagnostics = Vec::new();
                 (rule.check)(&view, &mut diagnostics);
+                let (reads, undeclared_variables) = view.into_records();
                 RuleMemo {
-                    reads: view.into_reads(),
+                    reads,
                     diagnostics,
+                    undeclared_variables,
                 }
             });
             let out = match rule.phase {
@@ -428,6 +452,7 @@ impl Memos {
                 Phase::Lint => &mut *lint,
             };
             out.extend(memo.diagnostics.iter().cloned());
+            undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
         }
     }
 }

@@ -37,6 +37,7 @@ pub(crate) mod views;
 
 use tofu_syntax::Diagnostic;
 
+use crate::declare_fix::UndeclaredVariableUse;
 use crate::loaded::FileView;
 use decode_failures::DecodeFailures;
 pub(crate) use views::{IdentityView, ModuleView, NameReads, Reads, Subject, Violation};
@@ -174,17 +175,22 @@ pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {
     out
 }
 
-/// What the rules on one identity found, by phase.
+/// What the rules on one identity found, by phase, and the uses of
+/// undeclared variables they recorded.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdentityFindings {
     pub(crate) load: Vec<Diagnostic>,
     pub(crate) tree: Vec<Diagnostic>,
     pub(crate) walk: Vec<Diagnostic>,
+    pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
 impl IdentityFindings {
     pub(crate) fn is_empty(&self) -> bool {
-        self.load.is_empty() && self.tree.is_empty() && self.walk.is_empty()
+        self.load.is_empty()
+            && self.tree.is_empty()
+            && self.walk.is_empty()
+            && self.undeclared_variables.is_empty()
     }
 }
 
@@ -232,6 +238,9 @@ fn run_identity_rules(
         };
         (rule.check)(view, out);
         violations.extend(view.take_violations());
+        findings
+            .undeclared_variables
+            .extend(view.take_undeclared_variables());
     }
     (findings, violations)
 }

@@ -127,7 +127,10 @@ pub(crate) fn call_expansion_fails(view: &IdentityView<'_>) -> bool {
     if !is_module_call(view) {
         return false;
     }
-    let judge = Judge::of(view);
+    let judge = Judge {
+        records: false,
+        ..Judge::of(view)
+    };
     view.references()
         .units
         .iter()
@@ -144,6 +147,9 @@ struct Judge<'v, 'a> {
     repetition: Repetition,
     /// The check block this node is, for its scoped data source.
     check: Option<String>,
+    /// Whether it records the undeclared variables it reports (not when
+    /// it only asks whether a call expands).
+    records: bool,
 }
 
 /// What judging one reference found: nothing, a static error (which stops
@@ -176,6 +182,7 @@ impl<'v, 'a> Judge<'v, 'a> {
             view,
             repetition,
             check,
+            records: true,
         }
     }
 
@@ -503,6 +510,9 @@ impl<'v, 'a> Judge<'v, 'a> {
         let suggestion = self.view.suggest(NameList::Variables, name);
         let suggestion = suggestion.as_deref();
         let mut diagnostic = undeclared_variable(at, name, suggestion);
+        if self.records {
+            self.view.record_undeclared_variable(at, name);
+        }
         if let Some(fix) = suggestion
             .and_then(|suggestion| rename_fix(self.view, reference, at, "var", name, suggestion))
         {
@@ -631,6 +641,7 @@ pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
                                 }
                             });
                         out.push(undeclared_variable(at, name, did_you_mean(name, names)));
+                        view.record_undeclared_variable(at, name);
                     }
                     Subject::Local(name) if declarations.local(name).is_none() => {
                         let names = declarations.locals.iter().map(|local| local.name.as_str());

@@ -34,6 +34,7 @@ use tofu_syntax::{Attribute, Block, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
 use crate::declarations::{Declarations, DeclaredModule, LocalRef};
+use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
 use crate::expr::parse_ref::Subject as RefSubject;
@@ -150,6 +151,7 @@ pub(crate) struct IdentityView<'a> {
     rule: &'static str,
     violations: RefCell<Vec<Violation>>,
     name_reads: RefCell<NameReads>,
+    undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
 }
 
 impl<'a> IdentityView<'a> {
@@ -198,6 +200,7 @@ impl<'a> IdentityView<'a> {
             rule: "",
             violations: RefCell::new(Vec::new()),
             name_reads: RefCell::new(NameReads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
         }
     }
 
@@ -214,6 +217,22 @@ impl<'a> IdentityView<'a> {
     /// The names asked about so far.
     pub(crate) fn take_name_reads(&self) -> NameReads {
         std::mem::take(&mut *self.name_reads.borrow_mut())
+    }
+
+    /// Records that the rule reports a use of an undeclared input variable
+    /// at `at` (for the "Declare variable" fix, `declare_fix`).
+    pub(crate) fn record_undeclared_variable(&self, at: Location, name: &str) {
+        self.undeclared_variables
+            .borrow_mut()
+            .push(UndeclaredVariableUse {
+                at,
+                name: name.to_owned(),
+            });
+    }
+
+    /// The uses of undeclared variables recorded so far.
+    pub(crate) fn take_undeclared_variables(&self) -> Vec<UndeclaredVariableUse> {
+        std::mem::take(&mut *self.undeclared_variables.borrow_mut())
     }
 
     fn refuse(&self, read: String) {
@@ -424,6 +443,7 @@ pub(crate) struct ModuleView<'a> {
     config: &'a Config,
     uses: &'a Uses<'a>,
     reads: RefCell<Reads>,
+    undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
 }
 
 impl<'a> ModuleView<'a> {
@@ -433,11 +453,28 @@ impl<'a> ModuleView<'a> {
             config,
             uses,
             reads: RefCell::new(Reads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
         }
     }
 
-    pub(crate) fn into_reads(self) -> Reads {
-        self.reads.into_inner()
+    /// What the rule read, and the uses of undeclared variables it
+    /// recorded.
+    pub(crate) fn into_records(self) -> (Reads, Vec<UndeclaredVariableUse>) {
+        (
+            self.reads.into_inner(),
+            self.undeclared_variables.into_inner(),
+        )
+    }
+
+    /// Records that the rule reports a use of an undeclared input variable
+    /// at `at` (for the "Declare variable" fix, `declare_fix`).
+    pub(crate) fn record_undeclared_variable(&self, at: Location, name: &str) {
+        self.undeclared_variables
+            .borrow_mut()
+            .push(UndeclaredVariableUse {
+                at,
+                name: name.to_owned(),
+            });
     }
 
     /// The configuration (a change of it invalidates every result).
