@@ -1,7 +1,8 @@
 //! A module call against the module it calls (issue 27, `spec/diagnostics.md`
 //! §7), as `tofu validate` judges it after `tofu init`:
-//! `undeclared-module-input` and `missing-module-input` (OpenTofu checks the
-//! call's body against the child's variables while building its graph),
+//! `undeclared-module-input`, `duplicate-module-argument` and
+//! `missing-module-input` (OpenTofu checks the call's body against the
+//! child's variables while building its graph),
 //! `invalid-variable-value` for a constant argument of the wrong type (in
 //! the walk; OpenTofu puts it on the child's variable, here it is on the
 //! argument, the variable named in the detail and related), and
@@ -142,7 +143,7 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(
                 Diagnostic::new(
-                    Code::UndeclaredModuleInput,
+                    Code::DuplicateModuleArgument,
                     "Duplicate argument",
                     Location::new(attribute.origin.file, written.name_range),
                 )
