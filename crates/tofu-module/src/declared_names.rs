@@ -22,7 +22,7 @@ use crate::tree::{ModuleInterface, ModuleTree};
 
 /// A declared resource or module call, as other identities may see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Declared {
+pub(crate) struct DeclaredObject {
     pub(crate) repetition: Repetition,
     /// The `check` block a data source is nested in.
     pub(crate) check: Option<String>,
@@ -39,7 +39,7 @@ pub(crate) struct DeclaredNames {
     local_set: HashSet<String>,
     /// Sorted (OpenTofu suggests module names in sorted order).
     pub(crate) modules: Vec<String>,
-    pub(crate) objects: HashMap<BlockAddress, Declared>,
+    pub(crate) objects: HashMap<BlockAddress, DeclaredObject>,
     /// What each module call's directory declares, when the tree knows it.
     pub(crate) children: HashMap<String, Arc<ModuleInterface>>,
     /// The directory of each module call `tofu init` installed, relative to
@@ -151,7 +151,7 @@ impl DeclaredNames {
             });
             names
                 .objects
-                .insert(address.clone(), Declared { repetition, check });
+                .insert(address.clone(), DeclaredObject { repetition, check });
         }
         names.locals = module
             .declarations

@@ -30,7 +30,7 @@ use rustc_hash::FxHashMap as HashMap;
 use tofu_syntax::{Code, Diagnostic, Location};
 
 use crate::address::BlockAddress;
-use crate::expr::parse_ref::Subject;
+use crate::expr::parse_ref::Referenceable;
 use crate::merge::MergedModule;
 use crate::refs::{Node, NodeRef, NodeReferences, Ref};
 use crate::tree::ModuleInterface;
@@ -68,8 +68,8 @@ struct Edge {
 /// The graph of a merged module, kept between analyses. A vertex keeps its
 /// number for as long as the graph lives (absent while its object is not
 /// declared), so an edit resolves again only the references of the nodes
-/// it judged again: those it touched, and after a change of shape those
-/// whose rules asked about a name that changed (`update`). Judging the
+/// it checked again: those it touched, and after a change of shape those
+/// whose rules asked about a name that changed (`update`). Deciding on the
 /// graph is then integer work over it, memoized by what it derives from.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Graph {
@@ -93,7 +93,7 @@ pub(crate) struct Graph {
     memo: Memo,
 }
 
-/// What `judge` derives from the graph's structure alone.
+/// What `outcome` derives from the graph's structure alone.
 #[derive(Clone, Debug, Default)]
 struct Memo {
     /// Bumped whenever an edge's target changes.
@@ -149,7 +149,7 @@ impl Graph {
     }
 
     /// The same graph after an edit: the vertices of what `module` declares
-    /// now, and the references of `judged` (the nodes judged again) and of
+    /// now, and the references of `rechecked` (the nodes checked again) and of
     /// new vertices resolved again. The others' edges, and the places they
     /// were drawn at, are in files the edit did not change, and name nothing
     /// whose declaration changed.
@@ -157,7 +157,7 @@ impl Graph {
         &mut self,
         module: &MergedModule,
         reshaped: bool,
-        judged: impl Iterator<Item = Node>,
+        rechecked: impl Iterator<Item = Node>,
     ) {
         let mut fresh = Vec::new();
         if reshaped {
@@ -168,7 +168,7 @@ impl Graph {
         for id in fresh {
             self.resolve(module, id);
         }
-        for node in judged {
+        for node in rechecked {
             if let Some(id) = self.id_of(&node) {
                 self.resolve(module, id);
             }
@@ -413,7 +413,7 @@ impl Graph {
     /// The vertex a reference leads to, when it names a declared object.
     fn target(&mut self, reference: &Ref) -> Option<usize> {
         let parsed = reference.parsed.as_ref().ok()?;
-        if let Subject::ModuleCall {
+        if let Referenceable::ModuleCall {
             name,
             output: Some(output),
             ..
@@ -483,8 +483,9 @@ impl Graph {
     }
 }
 
-/// The graph's verdict on `module`, given each node's walk findings.
-pub(crate) fn judge<'a>(
+/// What the graph decides, given each node's walk findings: its cycles, and
+/// which nodes' findings the walk reports.
+pub(crate) fn outcome<'a>(
     graph: &mut Graph,
     walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
     children: &HashMap<String, Arc<ModuleInterface>>,

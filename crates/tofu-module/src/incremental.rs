@@ -53,7 +53,7 @@ use crate::merge::{
 use crate::node_refs;
 use crate::refs::{Node, NodeRef};
 use crate::rules::{
-    self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
+    self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase, Reads,
 };
 use crate::shape::BlockShape;
 use crate::store::FileStore;
@@ -67,10 +67,10 @@ pub(crate) struct Retained {
     /// directories.
     previous: Option<Box<Previous>>,
     /// How many analyses reused the one before them with every shape kept.
-    pub(crate) n_shapes_kept: u64,
+    pub(crate) n_edits_keeping_shapes: u64,
     /// How many analyses after an edit that changed a file's shape reused
     /// what the edit did not touch.
-    pub(crate) n_reshaped: u64,
+    pub(crate) n_edits_changing_shapes: u64,
     /// How many identities were merged (all of them in a whole analysis,
     /// those an edit touched otherwise).
     pub(crate) n_merged: u64,
@@ -85,8 +85,8 @@ impl Default for Retained {
     fn default() -> Retained {
         Retained {
             previous: None,
-            n_shapes_kept: 0,
-            n_reshaped: 0,
+            n_edits_keeping_shapes: 0,
+            n_edits_changing_shapes: 0,
             n_merged: 0,
             n_rule_violations: 0,
             identity_rules: rules::IDENTITY_RULES,
@@ -125,7 +125,7 @@ struct Previous {
     plan: Arc<OverridePlan>,
     names: Arc<DeclaredNames>,
     effective: EffectiveModule,
-    buckets: Arc<Buckets>,
+    by_owner: Arc<FindingsByOwner>,
     memos: Memos,
     graph: Graph,
     /// The module tree the analysis was made in.
@@ -174,7 +174,7 @@ impl Files {
 /// What phases 2 and 3 and the rules on one identity reported, by what it
 /// depends on.
 #[derive(Clone, Debug, Default)]
-struct Buckets {
+struct FindingsByOwner {
     /// Duplicates of an identity and what merging into it reported.
     merged: HashMap<BlockAddress, Vec<Diagnostic>>,
     /// Duplicates of a local value.
@@ -184,18 +184,18 @@ struct Buckets {
     /// What the rules on each identity and local value found, with the
     /// names they asked about.
     /// (Shared: an edit keeps most of them as they are.)
-    block_rules: HashMap<BlockAddress, Arc<Judgement>>,
-    local_rules: HashMap<String, Arc<Judgement>>,
+    block_rules: HashMap<BlockAddress, Arc<IdentityRuleResults>>,
+    local_rules: HashMap<String, Arc<IdentityRuleResults>>,
 }
 
 /// What the rules on one identity or local value found.
 #[derive(Clone, Debug, Default)]
-struct Judgement {
+struct IdentityRuleResults {
     findings: IdentityFindings,
     names: NameReads,
 }
 
-impl Buckets {
+impl FindingsByOwner {
     fn all_load(&self) -> impl Iterator<Item = &Diagnostic> {
         let merged = self.merged.values().flatten();
         let locals = self.locals.values().flatten();
@@ -203,7 +203,7 @@ impl Buckets {
             .block_rules
             .values()
             .chain(self.local_rules.values())
-            .flat_map(|judged| &judged.findings.load);
+            .flat_map(|results| &results.findings.load);
         merged
             .chain(locals)
             .chain(self.override_files.values().flatten())
@@ -214,34 +214,34 @@ impl Buckets {
         self.block_rules
             .values()
             .chain(self.local_rules.values())
-            .flat_map(|judged| &judged.findings.undeclared_variables)
+            .flat_map(|results| &results.findings.undeclared_variables)
     }
 
     fn all_tree(&self) -> impl Iterator<Item = &Diagnostic> {
         self.block_rules
             .values()
             .chain(self.local_rules.values())
-            .flat_map(|judged| &judged.findings.tree)
+            .flat_map(|results| &results.findings.tree)
     }
 
     fn walk(&self) -> impl Iterator<Item = (NodeRef<'_>, &[Diagnostic])> {
         let blocks = self
             .block_rules
             .iter()
-            .map(|(address, judged)| (NodeRef::Block(address), judged));
+            .map(|(address, results)| (NodeRef::Block(address), results));
         let locals = self
             .local_rules
             .iter()
-            .map(|(name, judged)| (NodeRef::Local(name), judged));
+            .map(|(name, results)| (NodeRef::Local(name), results));
         blocks
             .chain(locals)
-            .filter(|(_, judged)| !judged.findings.walk.is_empty())
-            .map(|(node, judged)| (node, judged.findings.walk.as_slice()))
+            .filter(|(_, results)| !results.findings.walk.is_empty())
+            .map(|(node, results)| (node, results.findings.walk.as_slice()))
     }
 }
 
 /// The merged module and what everything after loading reported, by phase.
-pub(crate) struct Judged {
+pub(crate) struct CheckedModule {
     pub(crate) merged: MergedModule,
     /// What OpenTofu reports while loading, unsorted.
     pub(crate) load: Vec<Diagnostic>,
@@ -265,14 +265,14 @@ pub(crate) struct Judged {
 
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
 /// where the analysis before allows, whole otherwise.
-pub(crate) fn declare_merge_and_judge(
+pub(crate) fn declare_merge_and_check(
     loaded: LoadedModule,
     discovery: Discovery,
     config: &Config,
     tree: &ModuleTree,
     store: &mut FileStore,
     retained: &mut Retained,
-) -> Judged {
+) -> CheckedModule {
     let previous = retained.previous.take().map(|previous| *previous);
     let changes = previous
         .as_ref()
@@ -286,7 +286,7 @@ pub(crate) fn declare_merge_and_judge(
     let built = match (previous, changes) {
         // A new module tree changes what the names say of module calls.
         (Some(mut previous), Some(changes)) if changes.keep_shapes && previous.tree == *tree => {
-            retained.n_shapes_kept += 1;
+            retained.n_edits_keeping_shapes += 1;
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
             let graph = std::mem::take(&mut previous.graph);
             let (built, touched) = shapes_kept(previous, &changes.files, loaded, store, retained);
@@ -295,7 +295,7 @@ pub(crate) fn declare_merge_and_judge(
             built
         }
         (Some(mut previous), Some(changes)) => {
-            retained.n_reshaped += 1;
+            retained.n_edits_changing_shapes += 1;
             kept_graph = Some((std::mem::take(&mut previous.graph), true));
             reshaped(previous, &changes.files, loaded, tree, store, retained)
         }
@@ -306,12 +306,12 @@ pub(crate) fn declare_merge_and_judge(
         plan,
         names,
         mut effective,
-        buckets,
+        by_owner,
         files,
-        judged,
+        rechecked,
     } = built;
-    let mut load: Vec<Diagnostic> = buckets.all_load().cloned().collect();
-    let mut tree_phase: Vec<Diagnostic> = buckets.all_tree().cloned().collect();
+    let mut load: Vec<Diagnostic> = by_owner.all_load().cloned().collect();
+    let mut tree_phase: Vec<Diagnostic> = by_owner.all_tree().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut load);
     effective.terraform = merge_terraform(&declared, &mut load);
     let merged = MergedModule {
@@ -321,7 +321,7 @@ pub(crate) fn declare_merge_and_judge(
     };
     let mut dependencies = match kept_graph {
         Some((mut graph, reshaped)) => {
-            graph.update(&merged, reshaped, judged.into_iter());
+            graph.update(&merged, reshaped, rechecked.into_iter());
             graph
         }
         None => Graph::build(&merged),
@@ -330,8 +330,8 @@ pub(crate) fn declare_merge_and_judge(
     let mut values = Vec::new();
     let mut lint = Vec::new();
     let mut undeclared_variables: Vec<UndeclaredVariableUse> =
-        buckets.all_undeclared_variables().cloned().collect();
-    memos.judge(
+        by_owner.all_undeclared_variables().cloned().collect();
+    memos.run(
         &merged,
         &dependencies.uses(),
         [
@@ -343,7 +343,7 @@ pub(crate) fn declare_merge_and_judge(
         ],
         &mut undeclared_variables,
     );
-    let mut graph = graph::judge(&mut dependencies, buckets.walk(), &names.children);
+    let mut graph = graph::outcome(&mut dependencies, by_owner.walk(), &names.children);
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
@@ -357,12 +357,12 @@ pub(crate) fn declare_merge_and_judge(
         plan,
         names,
         effective: merged.effective.clone(),
-        buckets,
+        by_owner,
         memos,
         graph: dependencies,
         tree: tree.clone(),
     }));
-    Judged {
+    CheckedModule {
         merged,
         load,
         tree: tree_phase,
@@ -422,7 +422,7 @@ impl Memos {
     /// Every module rule on `module`: its memo, or a run through a recording
     /// view; into `out`, by phase (load, tree, walk, plan, lint). A memo
     /// that read the graph's uses holds only while they are the same.
-    fn judge(
+    fn run(
         &mut self,
         module: &MergedModule,
         uses: &Uses<'_>,
@@ -463,11 +463,11 @@ struct Built {
     plan: Arc<OverridePlan>,
     names: Arc<DeclaredNames>,
     effective: EffectiveModule,
-    buckets: Arc<Buckets>,
+    by_owner: Arc<FindingsByOwner>,
     files: Files,
-    /// The identities and local values judged anew (merged, or their rules
+    /// The identities and local values checked anew (merged, or their rules
     /// run again): the graph resolves their references again.
-    judged: Vec<Node>,
+    rechecked: Vec<Node>,
 }
 
 /// Phases 2 and 3 from nothing.
@@ -486,7 +486,7 @@ fn whole(
 /// (the identities and their order change), but an identity or local value
 /// with no block in a changed file, before or after the edit, has the same
 /// blocks as before, so its merge and what it reported are taken from the
-/// analysis before; its rules are judged again only when a name they asked
+/// analysis before; its rules run again only when a name they asked
 /// about changed. What merging reports on override files is redone for all
 /// of them: whether a local value exists, and its "Did you mean", may have
 /// changed.
@@ -514,7 +514,7 @@ fn reshaped(
     touched.add_files(&declared, changed);
     let keep = Keep {
         effective: &previous.effective,
-        buckets: &previous.buckets,
+        by_owner: &previous.by_owner,
         names: &previous.names,
         touched,
     };
@@ -526,7 +526,7 @@ fn reshaped(
 /// not touch.
 struct Keep<'a> {
     effective: &'a EffectiveModule,
-    buckets: &'a Buckets,
+    by_owner: &'a FindingsByOwner,
     names: &'a DeclaredNames,
     touched: Touched,
 }
@@ -547,8 +547,8 @@ fn build(
         .as_ref()
         .map(|keep| keep.names.changes(&names))
         .unwrap_or_default();
-    let mut buckets = Buckets::default();
-    let mut judged = Vec::new();
+    let mut by_owner = FindingsByOwner::default();
+    let mut rechecked = Vec::new();
     let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
     for (address, base) in plan.identities(&declared) {
         let kept = keep.as_ref().and_then(|keep| {
@@ -557,29 +557,29 @@ fn build(
         });
         if let Some((keep, block)) = kept {
             blocks.push(Arc::clone(block));
-            if let Some(found) = keep.buckets.merged.get(address) {
-                buckets.merged.insert(address.clone(), found.clone());
+            if let Some(found) = keep.by_owner.merged.get(address) {
+                by_owner.merged.insert(address.clone(), found.clone());
             }
-            match keep.buckets.block_rules.get(address) {
-                Some(judged) if !judged.names.touched_by(&name_changes) => {
-                    buckets
+            match keep.by_owner.block_rules.get(address) {
+                Some(results) if !results.names.touched_by(&name_changes) => {
+                    by_owner
                         .block_rules
-                        .insert(address.clone(), Arc::clone(judged));
+                        .insert(address.clone(), Arc::clone(results));
                 }
-                // No bucket: the rules found nothing and asked about no name.
+                // No results kept: the rules found nothing and asked about no name.
                 None => {}
                 Some(_) => {
-                    judge_rules(
+                    check_rules_on(
                         &declared,
-                        Subject::Block(block),
+                        MergedNode::Block(block),
                         &names,
-                        &mut buckets,
+                        &mut by_owner,
                         retained,
                     );
-                    judged.push(Node::Block(address.clone()));
+                    rechecked.push(Node::Block(address.clone()));
                 }
             }
-        } else if let Some(block) = judge_identity(
+        } else if let Some(block) = merge_and_check_identity(
             &declared,
             &plan,
             &names,
@@ -587,9 +587,9 @@ fn build(
             retained,
             address,
             base,
-            &mut buckets,
+            &mut by_owner,
         ) {
-            judged.push(Node::Block(address.clone()));
+            rechecked.push(Node::Block(address.clone()));
             blocks.push(Arc::new(block));
         }
     }
@@ -602,34 +602,36 @@ fn build(
         });
         if let Some((keep, local)) = kept {
             locals.push(Arc::clone(local));
-            if let Some(found) = keep.buckets.locals.get(name) {
-                buckets.locals.insert(name.clone(), found.clone());
+            if let Some(found) = keep.by_owner.locals.get(name) {
+                by_owner.locals.insert(name.clone(), found.clone());
             }
-            match keep.buckets.local_rules.get(name) {
-                Some(judged) if !judged.names.touched_by(&name_changes) => {
-                    buckets.local_rules.insert(name.clone(), Arc::clone(judged));
+            match keep.by_owner.local_rules.get(name) {
+                Some(results) if !results.names.touched_by(&name_changes) => {
+                    by_owner
+                        .local_rules
+                        .insert(name.clone(), Arc::clone(results));
                 }
                 None => {}
                 Some(_) => {
-                    judge_rules(
+                    check_rules_on(
                         &declared,
-                        Subject::Local(local),
+                        MergedNode::Local(local),
                         &names,
-                        &mut buckets,
+                        &mut by_owner,
                         retained,
                     );
-                    judged.push(Node::Local(name.clone()));
+                    rechecked.push(Node::Local(name.clone()));
                 }
             }
         } else if let Some(local) =
-            judge_local(&declared, &plan, &names, name, &mut buckets, retained)
+            merge_and_check_local(&declared, &plan, &names, name, &mut by_owner, retained)
         {
-            judged.push(Node::Local(name.clone()));
+            rechecked.push(Node::Local(name.clone()));
             locals.push(Arc::new(local));
         }
     }
     for &file_id in &declared.overrides {
-        judge_override_file(&declared, file_id, &mut buckets);
+        check_override_file(&declared, file_id, &mut by_owner);
     }
     let effective = EffectiveModule::new(blocks, locals, EffectiveTerraform::default());
     Built {
@@ -637,18 +639,18 @@ fn build(
         plan: Arc::new(plan),
         names: Arc::new(names),
         effective,
-        buckets: Arc::new(buckets),
+        by_owner: Arc::new(by_owner),
         files,
-        judged,
+        rechecked,
     }
 }
 
-/// The rules on one identity or local value, into its bucket.
-fn judge_rules(
+/// The rules on one identity or local value, their results kept by it.
+fn check_rules_on(
     module: &DeclaredModule,
-    subject: Subject<'_>,
+    subject: MergedNode<'_>,
     names: &DeclaredNames,
-    buckets: &mut Buckets,
+    by_owner: &mut FindingsByOwner,
     retained: &mut Retained,
 ) {
     let (findings, mut names, n_violations) = rules::check_identity(
@@ -657,32 +659,32 @@ fn judge_rules(
     );
     retained.n_rule_violations += n_violations as u64;
     let references = match subject {
-        Subject::Block(block) => &block.references,
-        Subject::Local(local) => &local.references,
+        MergedNode::Block(block) => &block.references,
+        MergedNode::Local(local) => &local.references,
     };
     names.add_names_of(references);
-    let judged = (!findings.is_empty() || !names.is_empty())
-        .then(|| Arc::new(Judgement { findings, names }));
-    match (subject, judged) {
-        (Subject::Block(block), Some(judged)) => {
-            buckets.block_rules.insert(block.address.clone(), judged);
+    let results = (!findings.is_empty() || !names.is_empty())
+        .then(|| Arc::new(IdentityRuleResults { findings, names }));
+    match (subject, results) {
+        (MergedNode::Block(block), Some(results)) => {
+            by_owner.block_rules.insert(block.address.clone(), results);
         }
-        (Subject::Block(block), None) => {
-            buckets.block_rules.remove(&block.address);
+        (MergedNode::Block(block), None) => {
+            by_owner.block_rules.remove(&block.address);
         }
-        (Subject::Local(local), Some(judged)) => {
-            buckets.local_rules.insert(local.name.clone(), judged);
+        (MergedNode::Local(local), Some(results)) => {
+            by_owner.local_rules.insert(local.name.clone(), results);
         }
-        (Subject::Local(local), None) => {
-            buckets.local_rules.remove(&local.name);
+        (MergedNode::Local(local), None) => {
+            by_owner.local_rules.remove(&local.name);
         }
     }
 }
 
 /// One identity merged, and what is reported on it alone: its duplicates,
 /// what merging into it reported, the rules on one identity.
-#[allow(clippy::too_many_arguments)] // The phases an identity's judgement reads, each once.
-fn judge_identity(
+#[allow(clippy::too_many_arguments)] // The phases checking an identity reads, each once.
+fn merge_and_check_identity(
     module: &DeclaredModule,
     plan: &OverridePlan,
     names: &DeclaredNames,
@@ -690,7 +692,7 @@ fn judge_identity(
     retained: &mut Retained,
     address: &BlockAddress,
     base: Option<BlockRef>,
-    buckets: &mut Buckets,
+    by_owner: &mut FindingsByOwner,
 ) -> Option<EffectiveBlock> {
     retained.n_merged += 1;
     let mut found = Vec::new();
@@ -699,46 +701,46 @@ fn judge_identity(
     }
     let block = merge_identity(module, plan, store, address, base, &mut found);
     if found.is_empty() {
-        buckets.merged.remove(address);
+        by_owner.merged.remove(address);
     } else {
-        buckets.merged.insert(address.clone(), found);
+        by_owner.merged.insert(address.clone(), found);
     }
     let mut block = block?;
     block.references = node_refs::of_block(module, &block);
-    judge_rules(module, Subject::Block(&block), names, buckets, retained);
+    check_rules_on(module, MergedNode::Block(&block), names, by_owner, retained);
     Some(block)
 }
 
 /// One local value merged, its duplicates, and the rules on it.
-fn judge_local(
+fn merge_and_check_local(
     module: &DeclaredModule,
     plan: &OverridePlan,
     names: &DeclaredNames,
     name: &str,
-    buckets: &mut Buckets,
+    by_owner: &mut FindingsByOwner,
     retained: &mut Retained,
 ) -> Option<EffectiveLocal> {
     if let Some(local) = module.declarations.local(name) {
         let mut found = Vec::new();
         duplicate_locals_of(module, local, &mut found);
         if found.is_empty() {
-            buckets.locals.remove(name);
+            by_owner.locals.remove(name);
         } else {
-            buckets.locals.insert(name.to_owned(), found);
+            by_owner.locals.insert(name.to_owned(), found);
         }
     }
     let mut local = merge_local(module, plan, name)?;
     local.references = node_refs::of_local(module, &local);
-    judge_rules(module, Subject::Local(&local), names, buckets, retained);
+    check_rules_on(module, MergedNode::Local(&local), names, by_owner, retained);
     Some(local)
 }
 
 /// What merging reports on one override file alone.
-fn judge_override_file(module: &DeclaredModule, file_id: FileId, buckets: &mut Buckets) {
+fn check_override_file(module: &DeclaredModule, file_id: FileId, by_owner: &mut FindingsByOwner) {
     let mut found = Vec::new();
     override_file_diagnostics(module, file_id, &mut found);
     if !found.is_empty() {
-        buckets.override_files.insert(file_id, found);
+        by_owner.override_files.insert(file_id, found);
     }
 }
 
@@ -759,16 +761,16 @@ fn shapes_kept(
     let plan = previous.plan;
     let names = previous.names;
     let mut effective = previous.effective;
-    let mut buckets = Arc::unwrap_or_clone(previous.buckets);
+    let mut by_owner = Arc::unwrap_or_clone(previous.by_owner);
     let mut touched = Touched::default();
     touched.add_files(&declared, changed);
     for address in &touched.identities {
-        buckets.merged.remove(address);
-        buckets.block_rules.remove(address);
+        by_owner.merged.remove(address);
+        by_owner.block_rules.remove(address);
         let Some(base) = plan.base_of(&declared, address) else {
             continue;
         };
-        if let Some(block) = judge_identity(
+        if let Some(block) = merge_and_check_identity(
             &declared,
             &plan,
             &names,
@@ -776,22 +778,24 @@ fn shapes_kept(
             retained,
             address,
             base,
-            &mut buckets,
+            &mut by_owner,
         ) {
             effective.replace(block);
         }
     }
     for name in &touched.locals {
-        buckets.locals.remove(name);
-        buckets.local_rules.remove(name);
-        if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets, retained) {
+        by_owner.locals.remove(name);
+        by_owner.local_rules.remove(name);
+        if let Some(local) =
+            merge_and_check_local(&declared, &plan, &names, name, &mut by_owner, retained)
+        {
             effective.replace_local(local);
         }
     }
     for &file_id in changed {
         if declared.file(file_id).map(|file| file.role) == Some(FileRole::Override) {
-            buckets.override_files.remove(&file_id);
-            judge_override_file(&declared, file_id, &mut buckets);
+            by_owner.override_files.remove(&file_id);
+            check_override_file(&declared, file_id, &mut by_owner);
         }
     }
     let files = previous.files.update(&declared, changed);
@@ -802,9 +806,9 @@ fn shapes_kept(
         plan,
         names,
         effective,
-        buckets: Arc::new(buckets),
+        by_owner: Arc::new(by_owner),
         files,
-        judged: identities.chain(locals).collect(),
+        rechecked: identities.chain(locals).collect(),
     };
     (built, touched)
 }

@@ -41,8 +41,8 @@ pub use address::{BlockAddress, ResourceMode};
 pub use analysis::{analyze, analyze_in_tree, ModuleAnalysis};
 pub use cache::{AnalysisCache, Counters};
 pub use declarations::{
-    address_of, BlockFate, Declarations, Declared, DeclaredLocal, DeclaredModule, DropReason,
-    LocalRef,
+    address_of, BlockFate, Declarations, DeclaredIdentity, DeclaredLocal, DeclaredModule,
+    DropReason, LocalRef,
 };
 pub use effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal, EffectiveModule,

@@ -6,7 +6,7 @@
 use tofu_syntax::{FileId, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::expr::parse_ref::{RefError, Reference, Subject};
+use crate::expr::parse_ref::{RefError, Reference, Referenceable};
 
 /// A node of OpenTofu's dependency graph that the module declares.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -174,9 +174,9 @@ impl Ref {
     pub(crate) fn node(&self) -> Option<Node> {
         let parsed = self.parsed.as_ref().ok()?;
         Some(match &parsed.subject {
-            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
-            Subject::Local(name) => Node::Local(name.clone()),
-            Subject::Resource {
+            Referenceable::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+            Referenceable::Local(name) => Node::Local(name.clone()),
+            Referenceable::Resource {
                 mode,
                 type_name,
                 name,

@@ -40,7 +40,7 @@ use tofu_syntax::Diagnostic;
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::loaded::FileView;
 use decode_failures::DecodeFailures;
-pub(crate) use views::{IdentityView, ModuleView, NameReads, Reads, Subject, Violation};
+pub(crate) use views::{IdentityView, MergedNode, ModuleView, NameReads, Reads, Violation};
 
 /// When OpenTofu reports what a rule finds. Each phase runs only when the
 /// ones before it reported no error (`analysis`).

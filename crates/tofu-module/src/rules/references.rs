@@ -21,8 +21,8 @@ mod destroy;
 mod in_file;
 mod lists;
 mod quoted;
+mod referenceable;
 mod scan;
-mod subject;
 mod traversal;
 
 use tofu_syntax::{Block, Diagnostic};

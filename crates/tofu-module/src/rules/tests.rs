@@ -23,11 +23,11 @@ fn violations_of(rules: &[IdentityRule], analysis: &ModuleAnalysis) -> Vec<Viola
     let mut all = Vec::new();
     let names = DeclaredNames::default();
     for block in &analysis.effective.blocks {
-        let mut view = IdentityView::new(analysis, Subject::Block(block), &names);
+        let mut view = IdentityView::new(analysis, MergedNode::Block(block), &names);
         all.extend(run_identity_rules(rules, &mut view).1);
     }
     for local in &analysis.effective.locals {
-        let mut view = IdentityView::new(analysis, Subject::Local(local), &names);
+        let mut view = IdentityView::new(analysis, MergedNode::Local(local), &names);
         all.extend(run_identity_rules(rules, &mut view).1);
     }
     all

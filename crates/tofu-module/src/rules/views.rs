@@ -35,9 +35,9 @@ use tofu_syntax::{Attribute, Block, FileId, Location, Syntax, TextRange};
 use crate::address::BlockAddress;
 use crate::declarations::{Declarations, DeclaredModule, LocalRef};
 use crate::declare_fix::UndeclaredVariableUse;
-use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
+use crate::declared_names::{DeclaredNames, DeclaredObject, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
-use crate::expr::parse_ref::Subject as RefSubject;
+use crate::expr::parse_ref::Referenceable;
 use crate::file_text::FileText;
 use crate::graph::Uses;
 use crate::input::Config;
@@ -55,9 +55,10 @@ pub(crate) struct Violation {
     pub(crate) read: String,
 }
 
-/// What a rule on one identity judges: a merged block or a local value.
+/// What a rule on one identity checks: a node of the dependency graph as
+/// merged, an effective block or a local value.
 #[derive(Clone, Copy)]
-pub(crate) enum Subject<'a> {
+pub(crate) enum MergedNode<'a> {
     Block(&'a EffectiveBlock),
     Local(&'a EffectiveLocal),
 }
@@ -101,10 +102,10 @@ impl NameReads {
                 continue;
             };
             let read = match &parsed.subject {
-                RefSubject::Variable(name) => NameRead::Variable(name.clone()),
-                RefSubject::Local(name) => NameRead::Local(name.clone()),
-                RefSubject::ModuleCall { name, .. } => NameRead::Module(name.clone()),
-                RefSubject::Resource {
+                Referenceable::Variable(name) => NameRead::Variable(name.clone()),
+                Referenceable::Local(name) => NameRead::Local(name.clone()),
+                Referenceable::ModuleCall { name, .. } => NameRead::Module(name.clone()),
+                Referenceable::Resource {
                     mode,
                     type_name,
                     name,
@@ -140,7 +141,7 @@ impl NameReads {
 /// One merged identity, as a rule on it may read it.
 pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,
-    subject: Subject<'a>,
+    subject: MergedNode<'a>,
     names: &'a DeclaredNames,
     /// Its blocks: the kept declaration, duplicates and overrides (none for
     /// a local value, whose `locals` blocks define other local values too).
@@ -157,13 +158,13 @@ pub(crate) struct IdentityView<'a> {
 impl<'a> IdentityView<'a> {
     pub(crate) fn new(
         module: &'a DeclaredModule,
-        subject: Subject<'a>,
+        subject: MergedNode<'a>,
         names: &'a DeclaredNames,
     ) -> Self {
         let mut own_blocks: Vec<BlockRef> = Vec::new();
         let mut own_ranges: Vec<Location> = Vec::new();
         match subject {
-            Subject::Block(effective) => {
+            MergedNode::Block(effective) => {
                 own_blocks.extend(effective.base.iter().chain(&effective.overrides).copied());
                 if let Some(declared) = module.declarations.get(&effective.address) {
                     own_blocks.extend(declared.all.iter().copied());
@@ -175,7 +176,7 @@ impl<'a> IdentityView<'a> {
                     Some(Location::new(block_ref.file, block.range))
                 }));
             }
-            Subject::Local(local) => {
+            MergedNode::Local(local) => {
                 let mut definitions: Vec<LocalRef> = std::iter::once(local.base)
                     .chain(local.overrides.iter().copied())
                     .collect();
@@ -245,24 +246,24 @@ impl<'a> IdentityView<'a> {
     /// The effective block, when the identity is a block.
     pub(crate) fn effective(&self) -> Option<&'a EffectiveBlock> {
         match self.subject {
-            Subject::Block(effective) => Some(effective),
-            Subject::Local(_) => None,
+            MergedNode::Block(effective) => Some(effective),
+            MergedNode::Local(_) => None,
         }
     }
 
     /// The merged local value, when the identity is one.
     pub(crate) fn local(&self) -> Option<&'a EffectiveLocal> {
         match self.subject {
-            Subject::Local(local) => Some(local),
-            Subject::Block(_) => None,
+            MergedNode::Local(local) => Some(local),
+            MergedNode::Block(_) => None,
         }
     }
 
     /// The identity's references, by evaluation unit.
     pub(crate) fn references(&self) -> &'a NodeReferences {
         match self.subject {
-            Subject::Block(effective) => &effective.references,
-            Subject::Local(local) => &local.references,
+            MergedNode::Block(effective) => &effective.references,
+            MergedNode::Local(local) => &local.references,
         }
     }
 
@@ -329,7 +330,7 @@ impl<'a> IdentityView<'a> {
 
     /// A declared resource or module call, with its repetition and scope
     /// (recorded).
-    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a Declared> {
+    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a DeclaredObject> {
         self.name_reads
             .borrow_mut()
             .add(NameRead::Object(address.clone()));
