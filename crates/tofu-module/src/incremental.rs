@@ -55,7 +55,7 @@ use crate::refs::{Node, NodeRef};
 use crate::rules::{
     self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase, Reads,
 };
-use crate::shape::BlockShape;
+use crate::shape::same_shapes;
 use crate::store::FileStore;
 use crate::tree::ModuleTree;
 
@@ -886,7 +886,7 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
         }
         if file.role.is_loaded() {
             let same = match (old_source, &file.source) {
-                (Some(old), Some(new)) => same_shape(old, new),
+                (Some(old), Some(new)) => same_shapes(old, new),
                 (None, None) => true,
                 _ => false,
             };
@@ -895,17 +895,4 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
         changes.files.push(FileId(tofu_syntax::text::to_u32(index)));
     }
     Some(changes)
-}
-
-/// True when two parses of a file declare the same things in the same
-/// places: every top-level block keeps its shape ([`BlockShape`], what
-/// declarations, the override plan and the declared names read of it).
-fn same_shape(old: &SourceFile, new: &SourceFile) -> bool {
-    old.body.blocks.len() == new.body.blocks.len()
-        && old
-            .body
-            .blocks
-            .iter()
-            .zip(&new.body.blocks)
-            .all(|(a, b)| BlockShape::of(a) == BlockShape::of(b))
 }

@@ -9,7 +9,7 @@
 //! every block's shape keeps all of the above (`incremental`): the two
 //! cannot drift apart.
 
-use tofu_syntax::{Attribute, Block, ExprKind, Label};
+use tofu_syntax::{Attribute, Block, ExprKind, Label, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::declarations::{address_of, checked_data, drop_reason, DropReason};
@@ -114,27 +114,32 @@ impl<'a> BlockShape<'a> {
 
 impl PartialEq for BlockShape<'_> {
     fn eq(&self, other: &BlockShape<'_>) -> bool {
-        let same_labels = self.labels.len() == other.labels.len()
-            && self
-                .labels
-                .iter()
-                .zip(other.labels)
-                .all(|(a, b)| a.value == b.value);
-        let same_locals = self.locals.len() == other.locals.len()
-            && self
-                .locals
-                .iter()
-                .zip(other.locals)
-                .all(|(a, b)| a.name == b.name);
         self.kind == other.kind
-            && same_labels
+            && same_names(self.labels, other.labels, |label| &label.value)
             && self.drop_reason == other.drop_reason
             && self.repetition == other.repetition
             && self.source == other.source
-            && same_locals
+            && same_names(self.locals, other.locals, |local| &local.name)
             && self.provider == other.provider
             && self.checked_data == other.checked_data
     }
+}
+
+/// True when two parses of a file declare the same things in the same
+/// places: every top-level block keeps its shape.
+pub(crate) fn same_shapes(old: &SourceFile, new: &SourceFile) -> bool {
+    old.body.blocks.len() == new.body.blocks.len()
+        && old
+            .body
+            .blocks
+            .iter()
+            .zip(&new.body.blocks)
+            .all(|(a, b)| BlockShape::of(a) == BlockShape::of(b))
+}
+
+/// Whether two lists hold the same names in the same order.
+fn same_names<T>(a: &[T], b: &[T], name: impl Fn(&T) -> &String) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| name(a) == name(b))
 }
 
 #[cfg(test)]
@@ -153,17 +158,10 @@ mod tests {
     }
 
     fn same(old: &str, new: &str) -> bool {
-        let (old, new) = (
-            tofu_syntax::parse("main.tf", old),
-            tofu_syntax::parse("main.tf", new),
-        );
-        old.body.blocks.len() == new.body.blocks.len()
-            && old
-                .body
-                .blocks
-                .iter()
-                .zip(&new.body.blocks)
-                .all(|(a, b)| BlockShape::of(a) == BlockShape::of(b))
+        same_shapes(
+            &tofu_syntax::parse("main.tf", old),
+            &tofu_syntax::parse("main.tf", new),
+        )
     }
 
     #[test]
