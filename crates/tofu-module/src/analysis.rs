@@ -204,7 +204,8 @@ pub fn analyze_in_tree(
     diagnostics.extend(checked.lint);
     diagnostics.extend(values_diagnostics);
     diagnostics.extend(checked.plan);
-    declare_fix::add_fixes(&merged, &checked.undeclared_variables, &mut diagnostics);
+    let recorded = &checked.undeclared_variables;
+    declare_fix::add_fixes(&merged, || recorded.gather(), &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

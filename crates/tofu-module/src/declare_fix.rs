@@ -26,24 +26,29 @@ pub(crate) struct UndeclaredVariableUse {
     pub(crate) name: String,
 }
 
-/// Adds the fix to every reported diagnostic of an undeclared variable
-/// `uses` that has none, where the reference is written `var.NAME` (not in
+/// Adds the fix to every reported diagnostic of an undeclared variable use
+/// (`gather_uses`, asked only when some undeclared-reference diagnostic has
+/// no fix) that has none, where the reference is written `var.NAME` (not in
 /// a JSON string with escapes, whose range is the whole string).
 pub(crate) fn add_fixes(
     module: &LoadedModule,
-    uses: &[UndeclaredVariableUse],
+    gather_uses: impl FnOnce() -> Vec<UndeclaredVariableUse>,
     diagnostics: &mut [Diagnostic],
 ) {
-    if uses.is_empty() {
+    let wanted = |diagnostic: &Diagnostic| {
+        diagnostic.code == Code::UndeclaredReference && diagnostic.fix.is_none()
+    };
+    if !diagnostics.iter().any(wanted) {
         return;
     }
+    let uses = gather_uses();
     let by_place: HashMap<Location, &str> = uses
         .iter()
         .map(|variable_use| (variable_use.at, variable_use.name.as_str()))
         .collect();
     let mut target = None;
     for diagnostic in diagnostics.iter_mut() {
-        if diagnostic.code != Code::UndeclaredReference || diagnostic.fix.is_some() {
+        if !wanted(diagnostic) {
             continue;
         }
         let Some(&name) = by_place.get(&diagnostic.subject) else {

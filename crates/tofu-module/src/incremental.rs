@@ -260,7 +260,25 @@ pub(crate) struct CheckedModule {
     pub(crate) plan: Vec<Diagnostic>,
     /// The uses of undeclared input variables the rules recorded, for the
     /// "Declare variable" fix (`declare_fix`).
-    pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
+    pub(crate) undeclared_variables: RecordedUndeclaredVariables,
+}
+
+/// The uses of undeclared input variables the rules recorded, gathered
+/// only when asked: most analyses report none, and gathering them visits
+/// the results of every identity.
+pub(crate) struct RecordedUndeclaredVariables {
+    by_owner: Arc<FindingsByOwner>,
+    by_module_rules: Vec<UndeclaredVariableUse>,
+}
+
+impl RecordedUndeclaredVariables {
+    pub(crate) fn gather(&self) -> Vec<UndeclaredVariableUse> {
+        let by_identity_rules = self.by_owner.all_undeclared_variables();
+        by_identity_rules
+            .chain(&self.by_module_rules)
+            .cloned()
+            .collect()
+    }
 }
 
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
@@ -329,8 +347,7 @@ pub(crate) fn declare_merge_and_check(
     let mut module_walk = Vec::new();
     let mut values = Vec::new();
     let mut lint = Vec::new();
-    let mut undeclared_variables: Vec<UndeclaredVariableUse> =
-        by_owner.all_undeclared_variables().cloned().collect();
+    let mut undeclared_variables = Vec::new();
     memos.run(
         &merged,
         &dependencies.uses(),
@@ -349,6 +366,10 @@ pub(crate) fn declare_merge_and_check(
     if graph.cycles.is_empty() {
         graph.walk.extend(module_walk);
     }
+    let recorded = RecordedUndeclaredVariables {
+        by_owner: Arc::clone(&by_owner),
+        by_module_rules: undeclared_variables,
+    };
     retained.previous = Some(Box::new(Previous {
         discovery,
         files,
@@ -370,7 +391,7 @@ pub(crate) fn declare_merge_and_check(
         walk: graph.walk,
         lint,
         plan: values,
-        undeclared_variables,
+        undeclared_variables: recorded,
     }
 }
 

@@ -33,7 +33,7 @@ fn the_fix_is_keyed_on_the_recorded_use_not_the_summary() {
         at: at("var.x"),
         name: "x".to_owned(),
     }];
-    add_fixes(&analysis, &recorded, &mut diagnostics);
+    add_fixes(&analysis, || recorded.to_vec(), &mut diagnostics);
     let titles: Vec<Option<&str>> = diagnostics
         .iter()
         .map(|diagnostic| diagnostic.fix.as_ref().map(|fix| fix.title.as_str()))
