@@ -8,7 +8,7 @@
 //! In process: `parse` (the syntax layer alone over the cloudposse corpus:
 //! the floor), `check-cold` (discovery, merge and every rule over the same
 //! files, no cache), `edit-one` (one character changed in one file of a
-//! synthetic 1,000-file module, re-analysed through the parse cache: the
+//! synthetic 1,000-file module, re-analysed through the analysis cache: the
 //! keystroke path) against `check-full-module` (the same module from a cold
 //! cache), `edit-one-host` (the same keystrokes through tofu-ide's analysis
 //! host, with the summary every analysis builds) and `parse-edited-file`
@@ -56,7 +56,7 @@ use sample::{measure, Sample};
 use synthetic::text_of;
 
 /// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
-/// through one parse cache (warmed by a first analysis), as a server would.
+/// through one analysis cache (warmed by a first analysis), as a server would.
 fn keystrokes(
     name: &'static str,
     input: String,

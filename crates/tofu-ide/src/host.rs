@@ -1,11 +1,11 @@
 //! The analysis host: the inputs of every module directory (files on disk with
-//! open editor buffers laid over them), a parse cache per directory, and the
+//! open editor buffers laid over them), an analysis cache per directory, and the
 //! latest finished analysis of each.
 //!
 //! A change names one file or directory; only the module directory it belongs
 //! to becomes stale. Analysis runs in three steps so that a server can do the
 //! expensive middle one without holding its lock: [`AnalysisHost::start_analysis`]
-//! takes a copy of the inputs (cheap: texts are shared) and the parse cache,
+//! takes a copy of the inputs (cheap: texts are shared) and the analysis cache,
 //! [`AnalysisJob::run`] analyses, [`AnalysisHost::finish_analysis`] stores the
 //! result unless a newer one is already stored. Generations come from one
 //! counter for the whole host, so "newer" is always well defined, also for a
@@ -436,7 +436,7 @@ impl AnalysisHost {
         }
     }
 
-    /// Takes a copy of `dir`'s inputs (and its parse cache) for analysis, or
+    /// Takes a copy of `dir`'s inputs (and its analysis cache) for analysis, or
     /// `None` when the directory is unknown.
     pub fn start_analysis(&mut self, dir: &Path) -> Option<AnalysisJob> {
         let config = self.config.clone();
@@ -613,7 +613,7 @@ impl AnalysisHost {
 
     /// Drops the least recently used full analyses of directories without
     /// open buffers beyond [`AnalysisHost::keep_full_analyses`], with their
-    /// parse caches; never that of `just_stored`, which someone wants now,
+    /// analysis caches; never that of `just_stored`, which someone wants now,
     /// nor one whose summary was made with open buffers (it has no symbol
     /// index; the directory is stale since they closed, and its next
     /// analysis makes a summary that stands alone).
@@ -946,7 +946,7 @@ mod tests {
             Ok(everywhere)
         );
         // Analysing `net` again brought back its full analysis; `app`, the
-        // least recently used, lost its own and its parse cache.
+        // least recently used, lost its own and its analysis cache.
         assert!(!host.has_full_analysis(&dirs[2]));
         assert_eq!(host.n_parsed(&dirs[2]), Some(0));
     }

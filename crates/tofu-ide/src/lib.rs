@@ -1,7 +1,7 @@
 //! Editor features for OpenTofu modules, as plain data.
 //!
 //! [`AnalysisHost`] owns the inputs of every module directory (disk files with
-//! open buffers laid over them), a parse cache per directory and the latest
+//! open buffers laid over them), an analysis cache per directory and the latest
 //! analysis of each; [`Analysis`] is an immutable snapshot that answers hover,
 //! go to definition, references, document and workspace symbols, code actions
 //! and the diagnostics to publish per file.

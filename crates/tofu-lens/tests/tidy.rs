@@ -146,12 +146,6 @@ fn workspace_crates_depend_only_leftward() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
-/// Crates whose import circles are being removed on other branches of
-/// issue 32 (tofu-ide's host ↔ analysis ↔ module_calls, tofu-module's
-/// `super::` circles): their circles are printed, not asserted. Empty it when
-/// those branches are merged.
-const CRATES_WITH_CIRCLES_BEING_REMOVED: [&str; 1] = ["tofu-module"];
-
 /// The Rust files of the crate in `crate_dir`, by path relative to it.
 fn crate_sources(crate_dir: &Path) -> CrateSources {
     let mut files = Vec::new();
@@ -195,12 +189,6 @@ fn files_of_every_crate_import_each_other_without_circles() {
         let sources = crate_sources(&crate_dir);
         assert!(sources.contains_key("src/lib.rs") || sources.contains_key("src/main.rs"));
         let circles = import_circles(&sources);
-        if CRATES_WITH_CIRCLES_BEING_REMOVED.contains(&name.as_str()) {
-            for circle in &circles {
-                println!("{name} (not asserted yet): {circle}");
-            }
-            continue;
-        }
         problems.extend(circles.iter().map(|circle| format!("{name}: {circle}")));
     }
     assert!(

@@ -28,7 +28,7 @@ pub struct ServerOptions {
     /// stops there, with a message; what was found is still analysed.
     pub max_walk_dirs: usize,
     /// How many module directories without open documents keep their full
-    /// analysis (syntax trees, merged configuration, parse cache), the most
+    /// analysis (syntax trees, merged configuration, analysis cache), the most
     /// recently used; every other directory keeps its diagnostics, symbols
     /// and module calls only, and is analysed again when a request needs
     /// more. Bounds the server's memory on a large workspace.

@@ -182,7 +182,7 @@ pub fn analyze_in_tree(
         overrides,
     };
     diagnostics.extend(as_written_diagnostics(&loaded, store));
-    let judged = incremental::declare_merge_and_judge(
+    let checked = incremental::declare_merge_and_check(
         loaded,
         discovered,
         config,
@@ -190,22 +190,23 @@ pub fn analyze_in_tree(
         &mut cache.store,
         &mut cache.retained,
     );
-    let merged = judged.merged;
-    diagnostics.extend(judged.load);
+    let merged = checked.merged;
+    diagnostics.extend(checked.load);
     let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
     // reported no error: building the module tree, the graph's cycle check,
     // then `validate`'s walk.
-    for phase in [judged.tree, judged.cycles, judged.walk] {
+    for phase in [checked.tree, checked.cycles, checked.walk] {
         if diagnostics.iter().any(Diagnostic::is_error) {
             break;
         }
         diagnostics.extend(phase);
     }
-    diagnostics.extend(judged.unused);
+    diagnostics.extend(checked.lint);
     diagnostics.extend(values_diagnostics);
-    diagnostics.extend(judged.plan);
-    declare_fix::add_fixes(&merged, &mut diagnostics);
+    diagnostics.extend(checked.plan);
+    let recorded = &checked.undeclared_variables;
+    declare_fix::add_fixes(&merged, || recorded.gather(), &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

@@ -19,7 +19,7 @@
 
 use tofu_syntax::{Code, Diagnostic, Expr, ExprKind, Syntax, TextRange, TraversalStep};
 
-use super::FileChecker;
+use super::file_checker::FileChecker;
 use crate::types::Value;
 
 /// What an expression evaluates to, as far as the decoders need to know.

@@ -16,9 +16,9 @@ use tofu_syntax::TraversalStep;
 use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix, Location, TextRange};
 
 use super::expr_view::{
-    has_references, keyword_literal, starts_with_keyword_literal, ExprView, RefStep,
+    has_references, keyword_literal, starts_with_keyword_literal, ExprView, Position, RefStep,
 };
-use super::FileScope;
+use super::file_scope::FileScope;
 use crate::expr::content::{parse_expression, StringContent};
 use crate::expr::traversal::{parse_traversal, Part};
 
@@ -36,14 +36,6 @@ impl fmt::Display for ProviderAddress {
             None => f.write_str(&self.name),
         }
     }
-}
-
-/// Where an expression sits: an argument value, or a key of a native object
-/// constructor (where OpenTofu does not set a dynamic index aside).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Position {
-    Value,
-    ObjectKey,
 }
 
 /// Decodes one provider reference; `argument` names the argument in details

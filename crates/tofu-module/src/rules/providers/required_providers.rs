@@ -11,8 +11,8 @@
 use tofu_syntax::{Attribute, Block, Code, Diagnostic, Expr, ExprKind, ObjectItem};
 
 use super::expr_view::has_references;
+use super::file_scope::FileScope;
 use super::references::static_reference_parts;
-use super::FileScope;
 use crate::expr::content::StringContent;
 use crate::expr::traversal::Part;
 use crate::names::{provider_part_problem, source_address_error};

@@ -3,14 +3,14 @@
 
 use tofu_syntax::TextRange;
 
-pub(super) use crate::expr::parse_ref::{parse_provider_function, RefError, Subject};
+pub(super) use crate::expr::parse_ref::{parse_provider_function, RefError, Referenceable};
 use crate::expr::parse_ref::{parse_ref, PartRef, StepRef};
 
 use super::scan::{Reference, Step};
 
 /// `addrs.ParseRef` on a reference found in an expression (its steps carry
 /// no ranges: the rules report on the whole expression).
-pub(super) fn parse_reference(reference: &Reference) -> Result<Subject, RefError> {
+pub(super) fn parse_reference(reference: &Reference) -> Result<Referenceable, RefError> {
     let unplaced = |part| StepRef {
         part,
         range: TextRange::default(),
