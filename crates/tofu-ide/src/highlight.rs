@@ -27,8 +27,8 @@ use tofu_module::{BlockAddress, ModuleAnalysis, ResourceMode};
 use tofu_syntax::TraversalStep;
 use tofu_syntax::{Block, Body, Expr, ExprKind, SourceFile, Syntax, TextRange, Traversal};
 
-use crate::analysis::Analysis;
 use crate::lexer::{lex_json, lex_native, LexKind, Lexeme};
+use crate::snapshot::Snapshot;
 
 /// What a piece of text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,7 +95,7 @@ const KEYWORDS: [&str; 9] = [
     "true", "false", "null", "for", "in", "if", "else", "endif", "endfor",
 ];
 
-impl Analysis {
+impl Snapshot {
     /// The highlights of the file at `path`, sorted; only those that overlap
     /// `within`, when given. `None` for a file no analysis holds.
     pub fn semantic_tokens(

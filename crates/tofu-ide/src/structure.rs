@@ -16,8 +16,8 @@ use std::path::Path;
 
 use tofu_syntax::{Body, Expr, ExprKind, SourceFile, Syntax, TextRange, TraversalStep};
 
-use crate::analysis::Analysis;
 use crate::lexer::{lex_json, lex_native, LexKind, Lexeme};
+use crate::snapshot::Snapshot;
 
 /// A range an editor can fold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub enum FoldKind {
     Comment,
 }
 
-impl Analysis {
+impl Snapshot {
     /// The folding ranges of the file at `path`, sorted by start; each
     /// covers more than one line.
     pub fn folding_ranges(&self, path: &Path) -> Option<Vec<FoldingRange>> {
