@@ -19,18 +19,23 @@
 
 pub mod address;
 pub mod cache;
+pub mod config_value;
+mod implied_type;
 pub mod install;
 pub mod json_decode;
 pub mod json_encode;
 pub mod model;
+pub mod msgpack;
 pub mod plugin;
 pub mod read;
 pub mod types;
 
 pub use address::ProviderAddress;
 pub use cache::{CacheKey, SchemaCache};
+pub use config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
 pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
 pub use json_encode::encode_providers_schema_json;
 pub use model::*;
+pub use msgpack::{decode_msgpack, encode_msgpack, MsgpackError};
 pub use read::{read_provider_schema, LoadedSchema, SchemaOrigin, SchemaReadError, SchemaRequest};
 pub use types::{ObjectType, SchemaType, TypeError};

@@ -19,7 +19,9 @@ use super::messages::{
 };
 use super::process::{PluginError, ProviderProcess, Timeouts};
 use super::protobuf::MessageWriter;
-use crate::model::{ByName, ProviderSchema};
+use crate::config_value::ConfigValue;
+use crate::model::{Block, ByName, ProviderSchema};
+use crate::msgpack::{encode_msgpack, MsgpackError};
 
 /// Why a schema could not be read from a running provider.
 #[derive(Debug)]
@@ -81,6 +83,13 @@ pub enum DynamicValue {
 }
 
 impl DynamicValue {
+    /// A configuration value written as msgpack for a block of `block`'s
+    /// schema, as OpenTofu writes it (`msgpack.Marshal(value,
+    /// block.ImpliedType())`).
+    pub fn from_config(value: &ConfigValue, block: &Block) -> Result<DynamicValue, MsgpackError> {
+        encode_msgpack(value, &block.implied_type()).map(DynamicValue::Msgpack)
+    }
+
     fn encode(&self) -> Vec<u8> {
         match self {
             DynamicValue::Msgpack(bytes) => MessageWriter::new().bytes(1, bytes).finish(),
@@ -153,7 +162,14 @@ impl ProviderClient {
         config: &DynamicValue,
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
         let method = self.by_protocol("ValidateResourceTypeConfig", "ValidateResourceConfig");
-        self.validate(method, type_name, config)
+        // OpenTofu's ClientCapabilities: write_only_attributes_allowed.
+        let capabilities = MessageWriter::new().flag(2, true).finish();
+        let request = MessageWriter::new()
+            .bytes(1, type_name.as_bytes())
+            .bytes(2, &config.encode())
+            .bytes(3, &capabilities)
+            .finish();
+        self.call_for_diagnostics(method, &request, 1)
     }
 
     /// `ValidateDataResourceConfig` (protocol 5: `ValidateDataSourceConfig`).
@@ -183,8 +199,7 @@ impl ProviderClient {
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
         let method = self.by_protocol("PrepareProviderConfig", "ValidateProviderConfig");
         let request = MessageWriter::new().bytes(1, &config.encode()).finish();
-        let bytes = self.process.call_provider(method, &request)?;
-        decode_diagnostics_field(&bytes, 2).map_err(|error| ClientError::Message { method, error })
+        self.call_for_diagnostics(method, &request, 2)
     }
 
     /// `StopProvider` (protocol 5: `Stop`): asks the provider to cancel
@@ -235,8 +250,20 @@ impl ProviderClient {
             .bytes(1, type_name.as_bytes())
             .bytes(2, &config.encode())
             .finish();
-        let bytes = self.process.call_provider(method, &request)?;
-        decode_diagnostics_field(&bytes, 1).map_err(|error| ClientError::Message { method, error })
+        self.call_for_diagnostics(method, &request, 1)
+    }
+
+    /// Calls `method` and reads the diagnostics from field `field` of its
+    /// response.
+    fn call_for_diagnostics(
+        &mut self,
+        method: &'static str,
+        request: &[u8],
+        field: u32,
+    ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
+        let bytes = self.process.call_provider(method, request)?;
+        decode_diagnostics_field(&bytes, field)
+            .map_err(|error| ClientError::Message { method, error })
     }
 
     /// A call a provider may not implement: `None` when it says so.
