@@ -27,6 +27,7 @@ pub mod json_encode;
 pub mod model;
 pub mod msgpack;
 pub mod plugin;
+pub mod pool;
 pub mod read;
 pub mod types;
 
@@ -37,5 +38,9 @@ pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
 pub use json_encode::encode_providers_schema_json;
 pub use model::*;
 pub use msgpack::{decode_msgpack, encode_msgpack, MsgpackError};
-pub use read::{read_provider_schema, LoadedSchema, SchemaOrigin, SchemaReadError, SchemaRequest};
+pub use pool::{PoolError, PoolKey, PoolSettings, ProviderPool};
+pub use read::{
+    read_provider_schema, runnable_provider, LoadedSchema, RunnableProvider, SchemaOrigin,
+    SchemaReadError, SchemaRequest,
+};
 pub use types::{ObjectType, SchemaType, TypeError};

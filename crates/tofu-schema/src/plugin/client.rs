@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use super::grpc::{GrpcError, STATUS_UNIMPLEMENTED};
+use super::http2::Http2Error;
 use super::messages::{
     decode_diagnostics_field, decode_functions_response, decode_identity_schemas_response,
     decode_provider_schema_response, DiagnosticSeverity, MessageError, ProtocolVersion,
@@ -74,6 +75,37 @@ impl std::fmt::Display for ClientError {
 }
 
 impl std::error::Error for ClientError {}
+
+impl ClientError {
+    /// True when the provider cannot be used after this error: it did not
+    /// start, a call timed out (it hangs), or the connection broke (it
+    /// crashed). An answer that is an error (diagnostics, a gRPC status, a
+    /// response that does not decode, a reset call) leaves it usable.
+    pub fn ends_process(&self) -> bool {
+        match self {
+            ClientError::Plugin(PluginError::Call { error, .. }) => !matches!(
+                error,
+                GrpcError::Status { .. } | GrpcError::Transport(Http2Error::StreamReset(_))
+            ),
+            ClientError::Plugin(_) => true,
+            ClientError::Message { .. } | ClientError::Diagnostics { .. } => false,
+        }
+    }
+
+    /// True when a call or the handshake ran out of time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(
+            self,
+            ClientError::Plugin(
+                PluginError::HandshakeTimedOut { .. }
+                    | PluginError::Call {
+                        error: GrpcError::Transport(Http2Error::TimedOut),
+                        ..
+                    }
+            )
+        )
+    }
+}
 
 /// A config value as the plugin protocol's `DynamicValue` carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
