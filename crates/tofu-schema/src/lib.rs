@@ -29,18 +29,20 @@ pub mod msgpack;
 pub mod plugin;
 pub mod pool;
 pub mod read;
+pub mod requirements;
 pub mod types;
 
 pub use address::ProviderAddress;
 pub use cache::{CacheKey, SchemaCache};
 pub use config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
+pub use install::ProviderEnvironment;
 pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
 pub use json_encode::encode_providers_schema_json;
 pub use model::*;
 pub use msgpack::{decode_msgpack, encode_msgpack, MsgpackError};
 pub use pool::{PoolError, PoolKey, PoolSettings, ProviderPool};
 pub use read::{
-    read_provider_schema, runnable_provider, LoadedSchema, RunnableProvider, SchemaOrigin,
-    SchemaReadError, SchemaRequest,
+    read_provider_schema, runnable_provider, LoadedSchema, MissingReason, RunnableProvider,
+    SchemaOrigin, SchemaReadError, SchemaRequest,
 };
 pub use types::{ObjectType, SchemaType, TypeError};

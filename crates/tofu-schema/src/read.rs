@@ -27,7 +27,7 @@ use crate::install::lock_file::LockedProvider;
 use crate::install::package_hash::{hash_scheme_applies, package_hash_v1, package_hash_zip};
 use crate::install::unpack::unpack_zip;
 use crate::model::ProviderSchema;
-use crate::plugin::{ClientError, ProviderClient, Timeouts};
+use crate::plugin::{ClientError, PluginError, ProviderClient, Timeouts};
 
 /// What to read and where from.
 pub struct SchemaRequest<'a> {
@@ -146,6 +146,90 @@ impl fmt::Display for SchemaReadError {
 }
 
 impl std::error::Error for SchemaReadError {}
+
+/// Why a schema is missing, in a word for output formats and status
+/// messages (the error's message gives the details).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissingReason {
+    NotInstalled,
+    OtherPlatform,
+    LockedVersionNotInstalled,
+    NoVersionAccepted,
+    HashingFailed,
+    RunningOff,
+    NotLocked,
+    HashMismatch,
+    PackedWithoutCache,
+    UnpackingFailed,
+    NoExecutable,
+    /// The executable could not be run at all (another architecture, not
+    /// executable).
+    CouldNotRun,
+    /// It exited before its handshake, or its connection broke.
+    Crashed,
+    TimedOut,
+    /// Its first line was not a plugin handshake.
+    BadHandshake,
+    /// It answered with errors, or with something that does not decode.
+    ProviderError,
+}
+
+impl MissingReason {
+    /// The reason's name in `tofu-lens schemas --format json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MissingReason::NotInstalled => "not-installed",
+            MissingReason::OtherPlatform => "other-platform",
+            MissingReason::LockedVersionNotInstalled => "locked-version-not-installed",
+            MissingReason::NoVersionAccepted => "no-version-accepted",
+            MissingReason::HashingFailed => "hashing-failed",
+            MissingReason::RunningOff => "running-off",
+            MissingReason::NotLocked => "not-locked",
+            MissingReason::HashMismatch => "hash-mismatch",
+            MissingReason::PackedWithoutCache => "packed-without-cache",
+            MissingReason::UnpackingFailed => "unpacking-failed",
+            MissingReason::NoExecutable => "no-executable",
+            MissingReason::CouldNotRun => "could-not-run",
+            MissingReason::Crashed => "crashed",
+            MissingReason::TimedOut => "timed-out",
+            MissingReason::BadHandshake => "bad-handshake",
+            MissingReason::ProviderError => "provider-error",
+        }
+    }
+}
+
+impl SchemaReadError {
+    pub fn reason(&self) -> MissingReason {
+        match self {
+            SchemaReadError::Selection(SelectionError::NotInstalled) => MissingReason::NotInstalled,
+            SchemaReadError::Selection(SelectionError::OtherPlatformsOnly { .. }) => {
+                MissingReason::OtherPlatform
+            }
+            SchemaReadError::Selection(SelectionError::LockedVersionNotInstalled { .. }) => {
+                MissingReason::LockedVersionNotInstalled
+            }
+            SchemaReadError::Selection(SelectionError::NoVersionAccepted { .. }) => {
+                MissingReason::NoVersionAccepted
+            }
+            SchemaReadError::Hashing { .. } => MissingReason::HashingFailed,
+            SchemaReadError::RunningDisabled => MissingReason::RunningOff,
+            SchemaReadError::NotLocked => MissingReason::NotLocked,
+            SchemaReadError::HashMismatch { .. } => MissingReason::HashMismatch,
+            SchemaReadError::PackedPackage { .. } => MissingReason::PackedWithoutCache,
+            SchemaReadError::Unpacking { .. } => MissingReason::UnpackingFailed,
+            SchemaReadError::NoExecutable { .. } => MissingReason::NoExecutable,
+            SchemaReadError::Provider(error) if error.is_timeout() => MissingReason::TimedOut,
+            SchemaReadError::Provider(ClientError::Plugin(PluginError::Spawn { .. })) => {
+                MissingReason::CouldNotRun
+            }
+            SchemaReadError::Provider(ClientError::Plugin(PluginError::BadHandshake {
+                ..
+            })) => MissingReason::BadHandshake,
+            SchemaReadError::Provider(error) if error.ends_process() => MissingReason::Crashed,
+            SchemaReadError::Provider(_) => MissingReason::ProviderError,
+        }
+    }
+}
 
 fn cache_key(
     request: &SchemaRequest<'_>,
