@@ -125,6 +125,20 @@ impl Tree {
     }
 }
 
+impl Tree {
+    /// [`Tree::install_fake`] for this platform, and `root`'s lock file
+    /// vouching for it (its own hash, as `tofu init` writes it).
+    fn install_locked_fake(&self, root: &str, name: &str, script: &str) -> PathBuf {
+        let package = self.install_fake(root, name, None, script);
+        let address = format!("registry.opentofu.org/acme/{name}");
+        self.lock(
+            root,
+            &[(&address, "1.0.0", vec![package_hash_v1(&package).unwrap()])],
+        );
+        package
+    }
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -149,20 +163,7 @@ fn module_using(names: &[&str]) -> String {
 fn a_provider_that_exits_at_once_is_reported_crashed_and_leaves_no_process() {
     let tree = Tree::new();
     tree.write("stack/main.tf", &module_using(&["fake"]));
-    let package = tree.install_fake(
-        "stack",
-        "fake",
-        None,
-        "echo 'plugin failed to load' >&2\nexit 3",
-    );
-    tree.lock(
-        "stack",
-        &[(
-            "registry.opentofu.org/acme/fake",
-            "1.0.0",
-            vec![package_hash_v1(&package).unwrap()],
-        )],
-    );
+    tree.install_locked_fake("stack", "fake", "echo 'plugin failed to load' >&2\nexit 3");
     let output = tree.schemas(&[]);
     assert_eq!(
         stdout(&output),
@@ -230,15 +231,7 @@ fn not_installed_another_platform_and_not_locked_each_say_so() {
 fn a_provider_that_hangs_times_out_and_is_killed() {
     let tree = Tree::new();
     tree.write("stack/main.tf", &module_using(&["slow"]));
-    let package = tree.install_fake("stack", "slow", None, "exec sleep 60");
-    tree.lock(
-        "stack",
-        &[(
-            "registry.opentofu.org/acme/slow",
-            "1.0.0",
-            vec![package_hash_v1(&package).unwrap()],
-        )],
-    );
+    tree.install_locked_fake("stack", "slow", "exec sleep 60");
     let output = tree.schemas(&["--timeout", "1"]);
     assert_eq!(
         stdout(&output),
@@ -263,15 +256,7 @@ fn with_running_turned_off_a_schemas_file_answers_and_nothing_runs() {
         "stack/main.tf",
         "resource \"time_sleep\" \"wait\" {\n  create_duration = \"30s\"\n}\n\nprovider \"fake\" {}\n\nterraform {\n  required_providers {\n    fake = {\n      source = \"acme/fake\"\n    }\n  }\n}\n",
     );
-    let package = tree.install_fake("stack", "fake", None, "exec sleep 60");
-    tree.lock(
-        "stack",
-        &[(
-            "registry.opentofu.org/acme/fake",
-            "1.0.0",
-            vec![package_hash_v1(&package).unwrap()],
-        )],
-    );
+    tree.install_locked_fake("stack", "fake", "exec sleep 60");
     let output = tree.schemas(&[]);
     assert_eq!(
         stdout(&output),

@@ -13,9 +13,19 @@
 //! stays free of it. Attribute types are [`SchemaType`], a cty type as the
 //! schema states it, meant to map onto tofu-eval's types.
 //!
+//! For the provider's own validators: [`ConfigValue`] (a configuration
+//! with unknowns, shaped like tofu-eval's values) written as cty's msgpack
+//! ([`msgpack`]) for a block's implied type ([`Block::implied_type`]), and
+//! [`ProviderPool`] ([`pool`]), one running provider per provider and
+//! workspace for the `Validate*` calls. [`requirements`] says which
+//! providers a module needs; [`install::ProviderEnvironment`] is what the
+//! binary reads from the environment and passes in.
+//!
 //! Invariants: no tokio (the plugin client is blocking, with deadlines), no
 //! serde, no environment variables (the caller passes directories, platform
-//! and trust in), and no provider process outlives the value that started it.
+//! and trust in), only packages the lock file vouches for run
+//! ([`RunnableProvider`]), and no provider process outlives the value that
+//! started it (a client, or the pool).
 
 pub mod address;
 pub mod cache;

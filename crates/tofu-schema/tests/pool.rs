@@ -13,7 +13,7 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use tofu_schema::install::{package_hash_v1, LockedProvider, Platform, SearchDirs};
@@ -24,12 +24,7 @@ use tofu_schema::{
     RunnableProvider, SchemaRequest, SchemaType,
 };
 
-fn plugins_dir() -> Option<PathBuf> {
-    match std::env::var_os("TOFU_LENS_PROVIDER_PLUGINS") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => Some(PathBuf::from(std::env::var_os("TOFU_LENS_PROVIDER_ORACLE")?).join("plugins")),
-    }
-}
+mod common;
 
 /// The package of `address` `version` under `plugins`, checked against a
 /// lock entry made from its own hash (as `tofu init` writes it).
@@ -76,7 +71,7 @@ fn later() -> Instant {
 
 #[test]
 fn the_time_provider_is_kept_reused_restarted_after_a_kill_and_reaped() {
-    let Some(plugins) = plugins_dir() else {
+    let Some(plugins) = common::plugins_dir() else {
         eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
         return;
     };

@@ -20,12 +20,11 @@ use tofu_schema::plugin::messages::{AttributePathStep, DiagnosticSeverity};
 use tofu_schema::plugin::{DynamicValue, ProviderClient, ProviderDiagnostic, Timeouts};
 use tofu_schema::{ConfigValue, ProviderSchema, SchemaType};
 
+mod common;
+
 /// The time provider's executable, when a plugin directory is named.
 fn time_provider() -> Option<PathBuf> {
-    let plugins = match std::env::var_os("TOFU_LENS_PROVIDER_PLUGINS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("TOFU_LENS_PROVIDER_ORACLE")?).join("plugins"),
-    };
+    let plugins = common::plugins_dir()?;
     let executable = plugins
         .join("registry.opentofu.org/hashicorp/time/0.14.2")
         .join(Platform::current().dir_name())
