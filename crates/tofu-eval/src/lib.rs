@@ -8,3 +8,15 @@
 //! values of the names an expression refers to (an evaluation scope), and
 //! what a function reads from disk (`file`, `templatefile`, …) comes
 //! through the same scope. No IO, no clock, no global state.
+
+pub mod go_text;
+pub mod number;
+pub mod printer;
+pub mod types;
+pub mod value;
+
+pub use number::Number;
+pub use printer::format_value;
+pub use types::{ObjectType, Type};
+pub mod convert;
+pub use value::{Marks, Tristate, Unknown, Value, ValueKind};
