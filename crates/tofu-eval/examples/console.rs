@@ -1,0 +1,65 @@
+//! A stand-in for `tofu console` until `tofu-lens console` exists: reads
+//! one expression per line from stdin and prints its value as `tofu
+//! console` does, or its errors as `Error: SUMMARY`, a blank line and the
+//! detail. Files are read relative to the working directory. Used by
+//! `scripts/generate_console.py` and the data-driven tests.
+
+#![allow(clippy::print_stdout)]
+
+use std::io::{BufRead, Write};
+
+use tofu_eval::eval::{evaluate, EvalError};
+use tofu_eval::{format_value, Environment, FileError};
+
+struct WorkingDirectory;
+
+impl Environment for WorkingDirectory {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
+        match std::fs::read(path) {
+            Ok(bytes) => Ok(bytes),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(FileError::NotFound),
+            Err(_) if std::path::Path::new(path).is_dir() => Err(FileError::IsDirectory),
+            Err(error) => Err(FileError::Other(error.to_string())),
+        }
+    }
+
+    fn file_exists(&self, path: &str) -> Result<bool, FileError> {
+        let target = std::path::Path::new(path);
+        if target.is_dir() {
+            return Err(FileError::IsDirectory);
+        }
+        Ok(target.is_file())
+    }
+
+    fn console_mode(&self) -> bool {
+        true
+    }
+}
+
+fn main() {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines().map_while(Result::ok) {
+        let _ = writeln!(out, "{}", console_output(&line));
+    }
+}
+
+/// What the console prints for one line.
+fn console_output(line: &str) -> String {
+    let source = format!("x = {line}\n");
+    let file = tofu_syntax::parse("console.tf", &source);
+    let Some(attribute) = file.body.attributes.first().filter(|_| !file.has_errors()) else {
+        return "Error: (syntax not read by this example)".to_owned();
+    };
+    match evaluate(&attribute.expr, &WorkingDirectory) {
+        Ok(value) => format_value(&value),
+        Err(EvalError::Call { errors, .. }) => errors
+            .iter()
+            .map(|error| format!("Error: {}\n\n{}", error.summary, error.detail))
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+        Err(EvalError::Unsupported { .. }) => {
+            "Error: (expression not evaluated by this example)".to_owned()
+        }
+    }
+}
