@@ -8,8 +8,8 @@
 
 use std::io::{BufRead, Write};
 
-use tofu_eval::eval::{evaluate, EvalError};
-use tofu_eval::{format_value, Environment, FileError};
+use tofu_eval::console::console_line;
+use tofu_eval::{Environment, FileError};
 
 struct WorkingDirectory;
 
@@ -40,26 +40,6 @@ fn main() {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines().map_while(Result::ok) {
-        let _ = writeln!(out, "{}", console_output(&line));
-    }
-}
-
-/// What the console prints for one line.
-fn console_output(line: &str) -> String {
-    let source = format!("x = {line}\n");
-    let file = tofu_syntax::parse("console.tf", &source);
-    let Some(attribute) = file.body.attributes.first().filter(|_| !file.has_errors()) else {
-        return "Error: (syntax not read by this example)".to_owned();
-    };
-    match evaluate(&attribute.expr, &WorkingDirectory) {
-        Ok(value) => format_value(&value),
-        Err(EvalError::Call { errors, .. }) => errors
-            .iter()
-            .map(|error| format!("Error: {}\n\n{}", error.summary, error.detail))
-            .collect::<Vec<_>>()
-            .join("\n\n"),
-        Err(EvalError::Unsupported { .. }) => {
-            "Error: (expression not evaluated by this example)".to_owned()
-        }
+        let _ = writeln!(out, "{}", console_line(&line, &WorkingDirectory));
     }
 }

@@ -20,6 +20,7 @@ pub use functions::{call_function, CallError, Environment, ErrorSubject, FileErr
 pub use number::Number;
 pub use printer::format_value;
 pub use types::{ObjectType, Type};
+pub mod console;
 pub mod convert;
 pub mod eval;
 pub use value::{Marks, Tristate, Unknown, Value, ValueKind};

@@ -169,13 +169,6 @@ fn length(args: &Arguments) -> Result<Value, FunctionError> {
 
 fn element(args: &Arguments) -> Result<Value, FunctionError> {
     let (list, marks) = args.get(0).unmark();
-    let index = number(&args.get(1)).to_i64_exact().ok_or_else(|| {
-        FunctionError::call(format!(
-            "invalid index: value must be a whole number, between {} and {}",
-            i64::MIN,
-            i64::MAX
-        ))
-    })?;
     let ty = list.ty();
     if !(ty.is_list() || ty.is_tuple()) {
         return Err(FunctionError::call(format!(
@@ -183,6 +176,13 @@ fn element(args: &Arguments) -> Result<Value, FunctionError> {
             ty.friendly_name()
         )));
     }
+    let index = number(&args.get(1)).to_i64_exact().ok_or_else(|| {
+        FunctionError::call(format!(
+            "invalid index: value must be a whole number, between {} and {}",
+            i64::MIN,
+            i64::MAX
+        ))
+    })?;
     let Some(items) = list.items() else {
         return Ok(Value::unknown(
             ty.element().cloned().unwrap_or(Type::Dynamic),
@@ -393,7 +393,7 @@ fn concat(args: &Arguments) -> Result<Value, FunctionError> {
     let mut all_lists = true;
     for (position, value) in args.values.iter().enumerate() {
         let ty = value.ty();
-        if !(ty.is_list() || ty.is_tuple() || ty.is_set()) {
+        if !(ty.is_list() || ty.is_tuple()) {
             return Err(FunctionError::argument(
                 position,
                 format!(
@@ -658,7 +658,14 @@ fn reverse(args: &Arguments) -> Result<Value, FunctionError> {
 fn range(args: &Arguments) -> Result<Value, FunctionError> {
     let numbers: Vec<Number> = args.values.iter().map(number).collect();
     let (start, end, step) = match numbers.as_slice() {
-        [end] => (Number::zero(), end.clone(), Number::from_i64(1)),
+        [end] => {
+            let step = if end.is_negative() {
+                Number::from_i64(-1)
+            } else {
+                Number::from_i64(1)
+            };
+            (Number::zero(), end.clone(), step)
+        }
         [start, end] => {
             let step = if end.cmp_value(start) == std::cmp::Ordering::Less {
                 Number::from_i64(-1)
@@ -851,8 +858,8 @@ fn coalescelist(args: &Arguments) -> Result<Value, FunctionError> {
     for (position, value) in args.values.iter().enumerate() {
         let ty = value.ty();
         if !(ty.is_list() || ty.is_tuple() || ty.is_dynamic()) {
-            return Err(FunctionError::argument(
-                position,
+            let _ = position;
+            return Err(FunctionError::call(
                 "coalescelist arguments must be lists or tuples",
             ));
         }
@@ -889,12 +896,19 @@ fn all_or_any(args: &Arguments, all: bool) -> Result<Value, FunctionError> {
 
 /// The element type shared by the set arguments, or cty's error.
 fn set_element_type(args: &Arguments) -> Result<Type, FunctionError> {
+    // cty leaves out empty arguments of element type `dynamic` (`[]`).
     let types: Vec<Type> = args
         .values
         .iter()
         .map(|value| value.ty().element().cloned().unwrap_or(Type::Dynamic))
+        .zip(args.values)
+        .filter(|(ty, value)| !(*ty == Type::Dynamic && value.length() == Some(0)))
+        .map(|(ty, _)| ty)
         .collect();
-    unify(&types, false)
+    if types.is_empty() {
+        return Ok(Type::Dynamic);
+    }
+    unify(&types, true)
         .ok_or_else(|| FunctionError::call("given sets must all have compatible element types"))
 }
 

@@ -333,23 +333,26 @@ fn json_decode(text: &str) -> Result<Value, FunctionError> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    if let Some(first) = text.trim_start().chars().next() {
-        if !matches!(first, '{' | '[' | '"' | '-' | '0'..='9' | 't' | 'f' | 'n') {
-            return Err(FunctionError::argument(
-                0,
-                format!(
-                    "a JSON document cannot begin with the character {}",
-                    go_rune_quote(first)
-                ),
-            ));
-        }
+    // Go's encoding/json messages for the commonest failures.
+    let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+    let Some(first) = trimmed.bytes().next() else {
+        return Err(FunctionError::call("EOF"));
+    };
+    if !matches!(
+        first,
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    ) {
+        return Err(FunctionError::call(format!(
+            "invalid character {} looking for beginning of value",
+            go_rune_quote(char::from(first))
+        )));
     }
     match jsonc_parser::parse_to_value(text, &options) {
         Ok(Some(value)) => {
             json_value(value).ok_or_else(|| FunctionError::argument(0, "invalid JSON number"))
         }
-        Ok(None) => Err(FunctionError::argument(0, "unexpected end of JSON input")),
-        Err(error) => Err(FunctionError::argument(0, error.to_string())),
+        Ok(None) => Err(FunctionError::call("EOF")),
+        Err(error) => Err(FunctionError::call(error.to_string())),
     }
 }
 

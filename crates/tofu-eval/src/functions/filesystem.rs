@@ -105,7 +105,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "fileexists" => reading(|args| {
             let (path_value, marks) = args.get(0).unmark();
             let path = path_value.as_str().unwrap_or_default().to_owned();
-            match args.environment.file_exists(&path) {
+            match args.environment.file_exists(&clean(&path)) {
                 Ok(exists) => Ok(Value::bool(exists).with_marks(marks)),
                 Err(FileError::Unavailable) => Ok(Value::unknown(Type::Bool)),
                 Err(FileError::IsDirectory) => Err(FunctionError::argument(
@@ -137,7 +137,11 @@ fn with_file(
 ) -> Result<Value, FunctionError> {
     let (path_value, marks) = args.get(0).unmark();
     let path = path_value.as_str().unwrap_or_default().to_owned();
-    match args.environment.read_file(&path) {
+    if path.starts_with('~') {
+        return Ok(Value::unknown(Type::String));
+    }
+    let resolved = clean(&path);
+    match args.environment.read_file(&resolved) {
         Ok(bytes) => then(bytes, &path, marks),
         Err(FileError::Unavailable) => Ok(Value::unknown(Type::String)),
         Err(FileError::NotFound) => Err(FunctionError::argument(
@@ -149,14 +153,32 @@ fn with_file(
         )),
         Err(FileError::IsDirectory) => Err(FunctionError::argument(
             0,
-            format!("failed to read file: read {path}: is a directory"),
+            format!("failed to read file: read {resolved}: is a directory"),
         )),
         Err(FileError::Other(message)) => Err(FunctionError::argument(0, message)),
     }
 }
 
+/// The file hashes open the file themselves: their errors are Go's
+/// `os.Open` and `io.Copy` errors, about the whole call.
 fn with_digest(args: &Arguments, digest: fn(&[u8]) -> Value) -> Result<Value, FunctionError> {
-    with_file(args, |bytes, _, marks| Ok(digest(&bytes).with_marks(marks)))
+    let (path_value, marks) = args.get(0).unmark();
+    let path = path_value.as_str().unwrap_or_default().to_owned();
+    if path.starts_with('~') {
+        return Ok(Value::unknown(Type::String));
+    }
+    let resolved = clean(&path);
+    match args.environment.read_file(&resolved) {
+        Ok(bytes) => Ok(digest(&bytes).with_marks(marks)),
+        Err(FileError::Unavailable) => Ok(Value::unknown(Type::String)),
+        Err(FileError::NotFound) => Err(FunctionError::call(format!(
+            "open {resolved}: no such file or directory"
+        ))),
+        Err(FileError::IsDirectory) => Err(FunctionError::call(format!(
+            "read {resolved}: is a directory"
+        ))),
+        Err(FileError::Other(message)) => Err(FunctionError::call(message)),
+    }
 }
 
 /// Go's `filepath.Base` on Unix.

@@ -35,6 +35,7 @@ mod signatures;
 mod string;
 mod suggest;
 mod time;
+mod try_can;
 
 use crate::convert::convert;
 use crate::types::Type;

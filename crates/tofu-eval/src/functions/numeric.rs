@@ -49,12 +49,12 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "log" => simple(|args| {
             let value = float(&args.get(0))?;
             let base = float(&args.get(1))?;
-            Ok(Value::number(Number::from_f64(value.ln() / base.ln())))
+            finite(value.ln() / base.ln())
         }),
         "pow" => simple(|args| {
             let value = float(&args.get(0))?;
             let power = float(&args.get(1))?;
-            Ok(Value::number(Number::from_f64(value.powf(power))))
+            finite(value.powf(power))
         }),
         "min" | "max" => Implementation {
             parameters: &[],
@@ -101,6 +101,17 @@ pub(super) fn whole_number(value: &Value) -> Result<i64, FunctionError> {
             i64::MAX
         ))
     })
+}
+
+/// A `float64` result; NaN makes cty panic (`Float.SetFloat64(NaN)`), which
+/// it reports with a stack trace this crate cannot repeat.
+fn finite(value: f64) -> Result<Value, FunctionError> {
+    if value.is_nan() {
+        return Err(FunctionError::call(
+            "panic in function implementation: Float.SetFloat64(NaN)",
+        ));
+    }
+    Ok(Value::number(Number::from_f64(value)))
 }
 
 /// gocty's conversion to a Go `float64`.

@@ -7,7 +7,7 @@ use super::{Arguments, FunctionError, Implementation, ANYTHING};
 use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let families: [fn(&str) -> Option<Implementation>; 12] = [
+    let families: [fn(&str) -> Option<Implementation>; 13] = [
         super::string::implementation,
         super::regex::implementation,
         super::numeric::implementation,
@@ -19,6 +19,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         super::network::implementation,
         super::time::implementation,
         super::filesystem::implementation,
+        super::try_can::implementation,
         not_evaluated,
     ];
     families.iter().find_map(|family| family(name))

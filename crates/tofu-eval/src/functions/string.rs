@@ -13,6 +13,9 @@ use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
 
+/// More spaces than any real indentation (Go would fail to allocate).
+const MAX_INDENT: i64 = 1 << 24;
+
 const DYNAMIC: Accepts = Accepts {
     null: false,
     unknown: false,
@@ -73,6 +76,12 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         }),
         "indent" => simple(|args| {
             let spaces = super::numeric::whole_number(&args.get(0))?;
+            // Go panics on an absurd length; cty turns that into an error.
+            if spaces > MAX_INDENT {
+                return Err(FunctionError::call(
+                    "panic in function implementation: strings: Repeat output length overflow",
+                ));
+            }
             let padding = " ".repeat(usize::try_from(spaces).unwrap_or(0));
             Ok(Value::string(
                 text(args, 1).replace('\n', &format!("\n{padding}")),
