@@ -26,12 +26,7 @@ const MARKED: Accepts = Accepts {
 };
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let simple = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
-        parameters: &[],
-        variadic: PLAIN,
-        result_type: None,
-        run,
-    };
+    let simple = Implementation::simple;
     Some(match name {
         "length" => Implementation {
             parameters: &[Accepts {

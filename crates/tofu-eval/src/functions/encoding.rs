@@ -17,12 +17,7 @@ use crate::types::Type;
 use crate::value::{Value, ValueKind};
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let simple = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
-        parameters: &[],
-        variadic: PLAIN,
-        result_type: None,
-        run,
-    };
+    let simple = Implementation::simple;
     Some(match name {
         "base64encode" => simple(|args| {
             Ok(Value::string(base64_encode(

@@ -21,12 +21,7 @@ const MARKED: Accepts = Accepts {
 };
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let simple = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
-        parameters: &[],
-        variadic: PLAIN,
-        result_type: None,
-        run,
-    };
+    let simple = Implementation::simple;
     let reading = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
         parameters: &[MARKED],
         variadic: PLAIN,

@@ -6,17 +6,12 @@
 use md5::Digest;
 
 use super::encoding::base64_encode;
-use super::{Arguments, FunctionError, Implementation, PLAIN};
+use super::{Arguments, FunctionError, Implementation};
 use crate::types::Type;
 use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let simple = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
-        parameters: &[],
-        variadic: PLAIN,
-        result_type: None,
-        run,
-    };
+    let simple = Implementation::simple;
     Some(match name {
         "md5" => simple(|args| Ok(hex_of(&md5::Md5::digest(input(args))))),
         "sha1" => simple(|args| Ok(hex_of(&sha1::Sha1::digest(input(args))))),

@@ -84,6 +84,19 @@ pub(crate) struct Implementation {
     pub run: fn(&Arguments) -> Result<Value, FunctionError>,
 }
 
+impl Implementation {
+    /// A function whose parameters take only known, unmarked, non-null
+    /// values of their types, with the signature's result type.
+    pub fn simple(run: fn(&Arguments) -> Result<Value, FunctionError>) -> Implementation {
+        Implementation {
+            parameters: &[],
+            variadic: PLAIN,
+            result_type: None,
+            run,
+        }
+    }
+}
+
 /// The arguments a function runs with.
 pub(crate) struct Arguments<'a> {
     pub values: &'a [Value],

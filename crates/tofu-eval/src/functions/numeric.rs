@@ -15,12 +15,7 @@ use crate::types::Type;
 use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let simple = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
-        parameters: &[],
-        variadic: PLAIN,
-        result_type: None,
-        run,
-    };
+    let simple = Implementation::simple;
     let dynamic = Accepts {
         dynamic: true,
         ..PLAIN

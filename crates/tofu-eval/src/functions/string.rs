@@ -24,12 +24,7 @@ const DYNAMIC: Accepts = Accepts {
 };
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let simple = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
-        parameters: &[],
-        variadic: PLAIN,
-        result_type: None,
-        run,
-    };
+    let simple = Implementation::simple;
     let dynamic = |run: fn(&Arguments) -> Result<Value, FunctionError>| Implementation {
         parameters: &[DYNAMIC, DYNAMIC, DYNAMIC],
         variadic: PLAIN,
