@@ -72,8 +72,9 @@ pub fn evaluate(expr: &Expr, environment: &dyn Environment) -> Result<Value, Eva
                 errors,
             })
         }
-        ExprKind::Template(_) | ExprKind::Traversal(_) | ExprKind::For(_) | ExprKind::Other(_) => {
-            Err(unsupported())
-        }
+        ExprKind::Template(_)
+        | ExprKind::Traversal(_)
+        | ExprKind::For(_)
+        | ExprKind::Operation(_) => Err(unsupported()),
     }
 }

@@ -37,7 +37,7 @@ mod tests;
 
 use std::fmt;
 
-use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
+use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
 pub(crate) use crate::go_text::go_quote;
 pub use convert::{
@@ -357,7 +357,9 @@ fn parse_string_with_shorthands(
 fn quoted_string(expr: &Expr, text: &str) -> Option<Option<String>> {
     match &expr.kind {
         ExprKind::String(value) => Some(Some(value.clone())),
-        ExprKind::Template(parts) if is_template_wrap(expr, parts, text) => None,
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        }) if is_template_wrap(expr, parts, text) => None,
         ExprKind::Template(_) => Some(None),
         _ => None,
     }

@@ -13,7 +13,7 @@
 //! their text; [`canonical_number`] gives the text cty would print.
 //! Values nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
 
-use tofu_syntax::{Expr, ExprKind, Syntax, TextRange};
+use tofu_syntax::{Expr, ExprKind, Operation, Syntax, Template, TextRange};
 
 /// Values nested deeper than this are not evaluated (they are unknown).
 pub const MAX_VALUE_DEPTH: usize = 128;
@@ -69,7 +69,7 @@ pub struct ValueError {
 pub fn constant_value(expr: &Expr, text: &str) -> Result<Value, Vec<ValueError>> {
     let mut has_unevaluated = false;
     expr.walk(&mut |part| {
-        has_unevaluated |= matches!(part.kind, ExprKind::Other(_) | ExprKind::For(_));
+        has_unevaluated |= matches!(part.kind, ExprKind::Operation(_) | ExprKind::For(_));
     });
     if !has_unevaluated {
         let mut errors = Vec::new();
@@ -100,7 +100,13 @@ fn evaluation_errors(expr: &Expr, bound: &[&str], errors: &mut Vec<ValueError>, 
             detail: "Functions may not be called here.".to_owned(),
             range: expr.range,
         }),
-        ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        })
+        | ExprKind::Array(parts)
+        | ExprKind::Operation(Operation {
+            operands: parts, ..
+        }) => {
             for part in parts {
                 evaluation_errors(part, bound, errors, depth + 1);
             }
@@ -162,7 +168,9 @@ fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
             Some(Value::Object(attributes))
         }
         // Unary minus is the only operator evaluated: `-5`, `- 5`, `-(5)`.
-        ExprKind::Other(children) => match children.as_slice() {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) => match children.as_slice() {
             [operand] if expr.range.slice(text).trim_start().starts_with('-') => {
                 match native_value(operand, text, depth + 1)? {
                     Value::Number(number) => Some(Value::Number(negate(&number))),
@@ -227,7 +235,9 @@ fn json_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
             }
             Some(Value::Object(attributes))
         }
-        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Other(_) | ExprKind::For(_) => None,
+        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Operation(_) | ExprKind::For(_) => {
+            None
+        }
     }
 }
 
