@@ -16,6 +16,7 @@ pub mod printer;
 pub mod types;
 pub mod value;
 
+pub use eval::{evaluate, EvalDiagnostic, Evaluation, Reference, Referenced, Scope};
 pub use functions::{call_function, CallError, Environment, ErrorSubject, FileError, NoFiles};
 pub use number::Number;
 pub use printer::format_value;

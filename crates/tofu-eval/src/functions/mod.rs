@@ -174,94 +174,148 @@ pub fn call_function(
     arguments: &[Value],
     environment: &dyn Environment,
 ) -> Result<Value, Vec<CallError>> {
-    let plain_name = name.strip_prefix("core::").unwrap_or(name);
-    let (Some(signature), Some(implementation)) =
-        (signature(plain_name), registry::implementation(plain_name))
-    else {
-        return Err(vec![suggest::unknown_function(name)]);
-    };
-    let parameters = signature.parameters;
-    if let Some(missing) = parameters.get(arguments.len()) {
-        let qualifier = if signature.variadic.is_some() {
-            " at least"
-        } else {
-            ""
-        };
-        return Err(vec![CallError {
-            summary: "Not enough function arguments".to_owned(),
-            detail: format!(
-                "Function {} expects{qualifier} {} argument(s). Missing value for {}.",
-                crate::go_text::go_quote(name),
-                parameters.len(),
-                crate::go_text::go_quote(missing.name)
-            ),
-            subject: ErrorSubject::CloseParen,
-        }]);
+    let function = lookup(name).map_err(|error| vec![error])?;
+    if let Some(error) = function.arity_error(arguments.len()) {
+        return Err(vec![error]);
     }
-    if signature.variadic.is_none() && arguments.len() > parameters.len() {
-        return Err(vec![CallError {
-            summary: "Too many function arguments".to_owned(),
-            detail: format!(
-                "Function {} expects only {} argument(s).",
-                crate::go_text::go_quote(name),
-                parameters.len()
-            ),
-            subject: ErrorSubject::Argument(parameters.len()),
-        }]);
-    }
-    let parameter_at = |index: usize| parameters.get(index).copied().or(signature.variadic);
     let mut converted = Vec::with_capacity(arguments.len());
     let mut conversion_errors = Vec::new();
     for (index, argument) in arguments.iter().enumerate() {
-        let Some(parameter) = parameter_at(index) else {
-            continue;
-        };
-        match convert(argument, &parameter.parameter_type()) {
+        match function.convert_argument(index, argument) {
             Ok(value) => converted.push(value),
-            Err(error) => {
-                conversion_errors.push(CallError {
+            Err(error) => conversion_errors.push(error),
+        }
+    }
+    if !conversion_errors.is_empty() {
+        return Err(conversion_errors);
+    }
+    function
+        .call_converted(converted, environment)
+        .map_err(|error| vec![error])
+}
+
+/// A built-in function found by name, ready to be called step by step as
+/// HCL calls it: arity first, then each argument converted, then the call.
+#[derive(Clone, Copy)]
+pub(crate) struct Function<'n> {
+    /// The name as written (`core::upper` stays so in messages).
+    pub name: &'n str,
+    pub signature: &'static Signature,
+    implementation: Implementation,
+}
+
+/// The function `name` (`upper` or `core::upper`), or "Call to unknown
+/// function" with HCL's suggestion.
+pub(crate) fn lookup(name: &str) -> Result<Function<'_>, CallError> {
+    let plain_name = name.strip_prefix("core::").unwrap_or(name);
+    if plain_name.contains("::") {
+        return Err(suggest::unknown_function(name));
+    }
+    match (signature(plain_name), registry::implementation(plain_name)) {
+        (Some(signature), Some(implementation)) => Ok(Function {
+            name,
+            signature,
+            implementation,
+        }),
+        _ => Err(suggest::unknown_function(name)),
+    }
+}
+
+impl Function<'_> {
+    fn parameter_at(&self, index: usize) -> Option<Parameter> {
+        self.signature
+            .parameters
+            .get(index)
+            .copied()
+            .or(self.signature.variadic)
+    }
+
+    /// "Not enough function arguments" or "Too many function arguments".
+    pub fn arity_error(&self, n_arguments: usize) -> Option<CallError> {
+        let parameters = self.signature.parameters;
+        if let Some(missing) = parameters.get(n_arguments) {
+            let qualifier = if self.signature.variadic.is_some() {
+                " at least"
+            } else {
+                ""
+            };
+            return Some(CallError {
+                summary: "Not enough function arguments".to_owned(),
+                detail: format!(
+                    "Function {} expects{qualifier} {} argument(s). Missing value for {}.",
+                    crate::go_text::go_quote(self.name),
+                    parameters.len(),
+                    crate::go_text::go_quote(missing.name)
+                ),
+                subject: ErrorSubject::CloseParen,
+            });
+        }
+        if self.signature.variadic.is_none() && n_arguments > parameters.len() {
+            return Some(CallError {
+                summary: "Too many function arguments".to_owned(),
+                detail: format!(
+                    "Function {} expects only {} argument(s).",
+                    crate::go_text::go_quote(self.name),
+                    parameters.len()
+                ),
+                subject: ErrorSubject::Argument(parameters.len()),
+            });
+        }
+        None
+    }
+
+    /// The argument at `index` converted to its parameter's type, or
+    /// "Invalid function argument".
+    pub fn convert_argument(&self, index: usize, argument: &Value) -> Result<Value, CallError> {
+        let Some(parameter) = self.parameter_at(index) else {
+            return Ok(argument.clone());
+        };
+        convert(argument, &parameter.parameter_type()).map_err(|error| CallError {
+            summary: "Invalid function argument".to_owned(),
+            detail: format!(
+                "Invalid value for {} parameter: {}.",
+                crate::go_text::go_quote(parameter.name),
+                error.message
+            ),
+            subject: ErrorSubject::Argument(index),
+        })
+    }
+
+    /// Runs the function on converted arguments (cty's `Function.Call`).
+    pub fn call_converted(
+        &self,
+        converted: Vec<Value>,
+        environment: &dyn Environment,
+    ) -> Result<Value, CallError> {
+        let n_arguments = converted.len();
+        run(self.signature, &self.implementation, converted, environment).map_err(|error| {
+            let parameter = error.argument.and_then(|index| self.parameter_at(index));
+            match (error.argument, parameter) {
+                (Some(index), Some(parameter)) => CallError {
                     summary: "Invalid function argument".to_owned(),
                     detail: format!(
                         "Invalid value for {} parameter: {}.",
                         crate::go_text::go_quote(parameter.name),
                         error.message
                     ),
-                    subject: ErrorSubject::Argument(index),
-                });
-                converted.push(Value::unknown(parameter.parameter_type()));
-            }
-        }
-    }
-    if !conversion_errors.is_empty() {
-        return Err(conversion_errors);
-    }
-    run(signature, &implementation, converted, environment).map_err(|error| {
-        let parameter = error.argument.and_then(parameter_at);
-        vec![match (error.argument, parameter) {
-            (Some(index), Some(parameter)) => CallError {
-                summary: "Invalid function argument".to_owned(),
-                detail: format!(
-                    "Invalid value for {} parameter: {}.",
-                    crate::go_text::go_quote(parameter.name),
-                    error.message
-                ),
-                subject: if index < arguments.len() {
-                    ErrorSubject::Argument(index)
-                } else {
-                    ErrorSubject::Call
+                    subject: if index < n_arguments {
+                        ErrorSubject::Argument(index)
+                    } else {
+                        ErrorSubject::Call
+                    },
                 },
-            },
-            _ => CallError {
-                summary: "Error in function call".to_owned(),
-                detail: format!(
-                    "Call to function {} failed: {}.",
-                    crate::go_text::go_quote(name),
-                    error.message
-                ),
-                subject: ErrorSubject::Call,
-            },
-        }]
-    })
+                _ => CallError {
+                    summary: "Error in function call".to_owned(),
+                    detail: format!(
+                        "Call to function {} failed: {}.",
+                        crate::go_text::go_quote(self.name),
+                        error.message
+                    ),
+                    subject: ErrorSubject::Call,
+                },
+            }
+        })
+    }
 }
 
 /// cty's `Function.Call` on converted arguments.

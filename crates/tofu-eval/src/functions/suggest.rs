@@ -1,6 +1,7 @@
 //! "Call to unknown function", with HCL's suggestion: a known name within
-//! an edit distance of 3 (`didyoumean.NameSuggestion`), and the namespace
-//! forms for `core::` and other `NAMESPACE::` names.
+//! an edit distance of 3 (`didyoumean.NameSuggestion`), and OpenTofu's
+//! words for a `core::` name and for a namespace it does not know.
+//! (`provider::` functions are not looked up here.)
 
 use super::{CallError, ErrorSubject, SIGNATURES};
 use crate::go_text::go_quote;
@@ -8,26 +9,23 @@ use crate::go_text::go_quote;
 pub(super) fn unknown_function(name: &str) -> CallError {
     let subject = ErrorSubject::Name;
     if let Some(separator) = name.rfind("::") {
-        let namespace = name.get(..separator + 2).unwrap_or_default();
         let short = name.get(separator + 2..).unwrap_or_default();
-        if namespace != "core::" {
+        // OpenTofu rewrites HCL's namespace errors (`enhanceFunctionDiag`).
+        if name.starts_with("core::") {
             return CallError {
                 summary: "Call to unknown function".to_owned(),
                 detail: format!(
-                    "There are no functions in namespace {}.",
-                    go_quote(namespace)
+                    "There is no builtin (core::) function named {}.",
+                    go_quote(short)
                 ),
                 subject,
             };
         }
-        let suggestion = suggestion(short)
-            .map(|found| format!(" Did you mean {namespace}{found}?"))
-            .unwrap_or_default();
         return CallError {
-            summary: "Call to unknown function".to_owned(),
+            summary: "Unknown function namespace".to_owned(),
             detail: format!(
-                "There is no function named {} in namespace {namespace}.{suggestion}",
-                go_quote(short)
+                "Function {} does not exist within a valid namespace (provider,core)",
+                go_quote(name)
             ),
             subject,
         };
