@@ -19,6 +19,7 @@ use crate::eval::{evaluate, EvalDiagnostic, Reference, Referenced, Scope};
 use crate::functions::Environment;
 use crate::go_text::go_quote;
 use crate::printer::format_value;
+use crate::types::Type;
 use crate::value::Value;
 
 /// What the console prints for `line`.
@@ -43,11 +44,88 @@ pub fn console_line(line: &str, environment: &dyn Environment) -> String {
     if !reference_errors.is_empty() {
         return print_errors(&reference_errors);
     }
+    if let Some(printed) = type_function(&attribute.expr, &scope) {
+        return printed;
+    }
     let evaluation = evaluate(&attribute.expr, &scope);
     if evaluation.diagnostics.is_empty() {
         format_value(&evaluation.value)
     } else {
         print_errors(&evaluation.diagnostics)
+    }
+}
+
+/// The console-only `type(VALUE)`: the console prints the argument's type
+/// (OpenTofu's `typeString`). Only the whole line being one such call is
+/// read; anywhere else the name is unknown here (OpenTofu says "Invalid
+/// use of type function").
+fn type_function(expr: &Expr, scope: &ConsoleScope<'_>) -> Option<String> {
+    let ExprKind::Call(call) = &expr.kind else {
+        return None;
+    };
+    if call.name != "type" || call.expand_final {
+        return None;
+    }
+    let [argument] = call.args.as_slice() else {
+        return None;
+    };
+    let evaluation = evaluate(argument, scope);
+    if !evaluation.diagnostics.is_empty() {
+        return Some(print_errors(&evaluation.diagnostics));
+    }
+    let mut printed = String::new();
+    write_type(&evaluation.value.ty(), &mut printed, 0);
+    Some(printed)
+}
+
+/// OpenTofu's `writeType`: structural types over several lines, indented
+/// by four spaces a level.
+fn write_type(ty: &Type, out: &mut String, indent: usize) {
+    let spaces = |level: usize| "    ".repeat(level);
+    match ty {
+        Type::Object(object) if object.attributes.is_empty() => out.push_str("object({})"),
+        Type::Object(object) => {
+            out.push_str("object({\n");
+            for (name, attribute) in &object.attributes {
+                out.push_str(&spaces(indent + 1));
+                out.push_str(name);
+                out.push_str(": ");
+                write_type(attribute, out, indent + 1);
+                out.push_str(",\n");
+            }
+            out.push_str(&spaces(indent));
+            out.push_str("})");
+        }
+        Type::Tuple(elements) if elements.is_empty() => out.push_str("tuple([])"),
+        Type::Tuple(elements) => {
+            out.push_str("tuple([\n");
+            for element in elements {
+                out.push_str(&spaces(indent + 1));
+                write_type(element, out, indent + 1);
+                out.push_str(",\n");
+            }
+            out.push_str(&spaces(indent));
+            out.push_str("])");
+        }
+        Type::List(element) | Type::Set(element) | Type::Map(element) => {
+            out.push_str(match ty {
+                Type::List(_) => "list(",
+                Type::Set(_) => "set(",
+                _ => "map(",
+            });
+            let structural = element.is_object() || element.is_tuple();
+            if structural {
+                out.push('\n');
+                out.push_str(&spaces(indent + 1));
+                write_type(element, out, indent + 1);
+                out.push_str(",\n");
+                out.push_str(&spaces(indent));
+            } else {
+                write_type(element, out, indent);
+            }
+            out.push(')');
+        }
+        primitive => out.push_str(&primitive.friendly_name()),
     }
 }
 

@@ -261,6 +261,13 @@ fn query_unescape(text: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// `value` as cty's JSON encoding writes it.
+pub(super) fn to_json(value: &Value) -> String {
+    let mut out = String::new();
+    json_encode(value, &mut out);
+    out
+}
+
 /// cty's JSON encoding: objects and maps with sorted keys, numbers in
 /// their shortest form, strings as Go's `json.Marshal` writes them.
 fn json_encode(value: &Value, out: &mut String) {

@@ -23,6 +23,7 @@ mod conversion;
 mod encoding;
 mod environment;
 mod filesystem;
+mod format;
 mod hash;
 mod network;
 mod numeric;

@@ -7,8 +7,9 @@ use super::{Arguments, FunctionError, Implementation, ANYTHING};
 use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let families: [fn(&str) -> Option<Implementation>; 13] = [
+    let families: [fn(&str) -> Option<Implementation>; 14] = [
         super::string::implementation,
+        super::format::implementation,
         super::regex::implementation,
         super::numeric::implementation,
         super::collection::implementation,
