@@ -23,6 +23,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -272,20 +273,32 @@ def run_oracle_batch(expressions, workdir):
     return results
 
 
-def run_oracle(expressions, cache_path, workdir):
+def run_oracle(expressions, cache_path, workdir, wait=True):
+    """The oracle's outputs, cached in `cache_path` after every chunk so
+    that an interrupted run keeps what it did (and a later run goes on
+    from there). Without `wait`, only what the cache holds."""
     cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
     cache = {e: out for e, out in cache.items() if "Error acquiring the state lock" not in out}
     missing = [e for e in expressions if e not in cache]
-    if missing:
+    if missing and wait:
         print(f"oracle: {len(missing)} expressions to run", file=sys.stderr)
-        # Each worker in its own directory: the console takes a state lock.
-        chunks = [(missing[i::2], workdir / f"worker{i}") for i in range(2)]
-        for _, directory in chunks:
+        # Functions and other expressions mixed, so a partial run covers both.
+        random.Random(0).shuffle(missing)
+        lock = threading.Lock()
+        chunks = [missing[i:i + 100] for i in range(0, len(missing), 100)]
+
+        def work(worker):
+            directory = workdir / f"worker{worker}"
             directory.mkdir(exist_ok=True)
+            for chunk in chunks[worker::2]:
+                result = run_oracle_batch(chunk, directory)
+                with lock:
+                    cache.update(result)
+                    cache_path.write_text(json.dumps(cache, ensure_ascii=False, indent=0))
+
+        # Each worker in its own directory: the console takes a state lock.
         with ThreadPoolExecutor(max_workers=2) as pool:
-            for result in pool.map(lambda chunk: run_oracle_batch(*chunk), chunks):
-                cache.update(result)
-        cache_path.write_text(json.dumps(cache, ensure_ascii=False, indent=0))
+            list(pool.map(work, range(2)))
     return cache
 
 
@@ -319,6 +332,7 @@ def main():
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--out", default="/tmp/tofu-eval-differential")
     parser.add_argument("--oracle-only", action="store_true", help="fill the oracle cache and stop")
+    parser.add_argument("--cached", action="store_true", help="compare only what the oracle cache holds")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -328,9 +342,12 @@ def main():
     known = set(expressions)
     expressions += [e for e in generate_expressions(args.expressions, args.seed) if e not in known]
     (out / "expressions.txt").write_text("\n".join(expressions) + "\n")
-    oracle = run_oracle(expressions, out / "oracle-cache.json", workdir)
+    oracle = run_oracle(expressions, out / "oracle-cache.json", workdir, wait=not args.cached)
     if args.oracle_only:
         return
+    if args.cached:
+        expressions = [e for e in expressions if e in oracle]
+        print(f"comparing the {len(expressions)} expressions the oracle cache holds")
     ours = run_ours(expressions, workdir)
     by_function = {}
     mismatches = []
