@@ -266,7 +266,11 @@ fn step_range(step: &TraversalStep) -> TextRange {
 
 /// Every reference of `expr` in source order, as HCL's `Variables` finds
 /// them: not the names an enclosing `for` binds, not bare object keys.
-fn references<'e>(expr: &'e Expr, bound: &mut Vec<&'e str>, found: &mut dyn FnMut(Reference<'e>)) {
+pub(crate) fn references<'e>(
+    expr: &'e Expr,
+    bound: &mut Vec<&'e str>,
+    found: &mut dyn FnMut(Reference<'e>),
+) {
     match &expr.kind {
         ExprKind::Traversal(traversal) => {
             if !bound.contains(&traversal.root.as_str()) {

@@ -66,6 +66,9 @@ impl Evaluator<'_> {
         if matches!(plain_name, "try" | "can") {
             return self.try_or_can(expr, call, plain_name, &arguments);
         }
+        if plain_name == "templatestring" {
+            return self.templatestring(expr, call, &function, &arguments);
+        }
         let mut converted = Vec::with_capacity(arguments.len());
         for (index, argument) in arguments.iter().enumerate() {
             let value = match argument {
@@ -210,6 +213,154 @@ impl Evaluator<'_> {
         )
     }
 
+    /// `templatestring(data, vars)`: the string read as a template and
+    /// evaluated with the variables `vars` holds (OpenTofu's
+    /// `renderTemplate`: a map or object of valid names, every name the
+    /// template uses among them).
+    fn templatestring(
+        &mut self,
+        expr: &Expr,
+        call: &Call,
+        function: &crate::functions::Function<'_>,
+        arguments: &[Argument<'_>],
+    ) -> (Value, Diagnostics) {
+        let mut diagnostics = Vec::new();
+        let mut values = Vec::with_capacity(2);
+        for (index, argument) in arguments.iter().enumerate() {
+            let value = match argument {
+                Argument::Written(argument) => {
+                    let (value, argument_diagnostics) = self.value(argument);
+                    diagnostics.extend(argument_diagnostics);
+                    value
+                }
+                Argument::Expanded(value, _) => value.clone(),
+            };
+            match function.convert_argument(index, &value) {
+                Ok(value) => values.push(value),
+                Err(error) => diagnostics.push(self.call_diagnostic(expr, call, arguments, error)),
+            }
+        }
+        let [data, vars] = values.as_slice() else {
+            return (Value::dynamic_unknown(), diagnostics);
+        };
+        if !diagnostics.is_empty() {
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        for (index, (value, parameter)) in [(data, "data"), (vars, "vars")].into_iter().enumerate()
+        {
+            if value.is_null() {
+                let error = CallError {
+                    summary: "Invalid function argument".to_owned(),
+                    detail: format!(
+                        "Invalid value for {} parameter: argument must not be null.",
+                        crate::go_text::go_quote(parameter)
+                    ),
+                    subject: ErrorSubject::Argument(index),
+                };
+                diagnostics.push(self.call_diagnostic(expr, call, arguments, error));
+                return (Value::dynamic_unknown(), diagnostics);
+            }
+        }
+        if !data.is_known() || !vars.is_known() {
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        let (data, marks) = data.clone().unmark();
+        let fail = |evaluator: &Self, detail: String, argument: bool| {
+            let (summary, subject) = if argument {
+                ("Invalid function argument", ErrorSubject::Argument(1))
+            } else {
+                ("Error in function call", ErrorSubject::Call)
+            };
+            let error = CallError {
+                summary: summary.to_owned(),
+                detail,
+                subject,
+            };
+            (
+                Value::dynamic_unknown(),
+                vec![evaluator.call_diagnostic(expr, call, arguments, error)],
+            )
+        };
+        let content = data.as_str().unwrap_or_default().to_owned();
+        let Some(template) = tofu_syntax::parse_template(&content) else {
+            return fail(
+                self,
+                format!(
+                    "Call to function {} failed: the template could not be read.",
+                    crate::go_text::go_quote(&call.name)
+                ),
+                false,
+            );
+        };
+        let Some(entries) = vars
+            .entries()
+            .filter(|_| vars.ty().is_map() || vars.ty().is_object())
+        else {
+            return fail(
+                self,
+                "Invalid value for \"vars\" parameter: invalid vars value: must be a map."
+                    .to_owned(),
+                true,
+            );
+        };
+        if let Some(name) = entries.keys().find(|name| !is_identifier(name)) {
+            return fail(
+                self,
+                format!(
+                    "Invalid value for \"vars\" parameter: invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores.",
+                    crate::go_text::go_quote(name)
+                ),
+                true,
+            );
+        }
+        let mut missing = None;
+        crate::console::references(&template, &mut Vec::new(), &mut |reference| {
+            if missing.is_none() && !entries.contains_key(reference.root) {
+                missing = Some(reference.root.to_owned());
+            }
+        });
+        if let Some(name) = missing {
+            return fail(
+                self,
+                format!(
+                    "Invalid value for \"vars\" parameter: vars map does not contain key {}.",
+                    crate::go_text::go_quote(&name)
+                ),
+                true,
+            );
+        }
+        let bindings: Vec<(String, Value)> = entries
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        let mut inner = Evaluator::new(self.scope);
+        let (value, template_diagnostics) =
+            inner.with_bindings(bindings, |evaluator| evaluator.value(&template));
+        let Some(first) = template_diagnostics.first() else {
+            return (value.with_marks(marks), Vec::new());
+        };
+        let mut message = format!(
+            "{}: {}; {}",
+            template_range_text(&content, first.subject),
+            first.summary,
+            first.detail
+        );
+        if template_diagnostics.len() > 1 {
+            message.push_str(&format!(
+                ", and {} other diagnostic(s)",
+                template_diagnostics.len() - 1
+            ));
+        }
+        fail(
+            self,
+            format!(
+                "Call to function {} failed: {message}.",
+                crate::go_text::go_quote(&call.name)
+            ),
+            false,
+        )
+    }
+
     /// A function's error placed where HCL places it.
     fn call_diagnostic(
         &self,
@@ -233,5 +384,35 @@ impl Evaluator<'_> {
             ErrorSubject::Call => name_and_paren,
         };
         EvalDiagnostic::new(error.summary, error.detail, subject).in_context(expr.range)
+    }
+}
+
+/// HCL's `ValidIdentifier`: a letter or `_`, then letters, digits, `_`, `-`.
+fn is_identifier(name: &str) -> bool {
+    let mut characters = name.chars();
+    characters
+        .next()
+        .is_some_and(|first| first.is_alphabetic() || first == '_')
+        && characters.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// HCL's `Range.String()` of a range in a template read from a string.
+fn template_range_text(content: &str, range: TextRange) -> String {
+    let position = |offset: u32| {
+        let before = content.get(..offset as usize).unwrap_or(content);
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+        let column = before
+            .get(line_start..)
+            .map_or(0, |text| text.chars().count())
+            + 1;
+        (line, column)
+    };
+    let (start_line, start_column) = position(range.start);
+    let (end_line, end_column) = position(range.end);
+    if start_line == end_line {
+        format!("NoFileNeeded:{start_line},{start_column}-{end_column}")
+    } else {
+        format!("NoFileNeeded:{start_line},{start_column}-{end_line},{end_column}")
     }
 }

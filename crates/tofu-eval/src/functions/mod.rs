@@ -198,7 +198,7 @@ pub fn call_function(
 /// A built-in function found by name, ready to be called step by step as
 /// HCL calls it: arity first, then each argument converted, then the call.
 #[derive(Clone, Copy)]
-pub(crate) struct Function<'n> {
+pub struct Function<'n> {
     /// The name as written (`core::upper` stays so in messages).
     pub name: &'n str,
     pub signature: &'static Signature,
