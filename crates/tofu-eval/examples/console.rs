@@ -34,6 +34,16 @@ impl Environment for WorkingDirectory {
     fn console_mode(&self) -> bool {
         true
     }
+
+    fn working_directory(&self) -> Option<String> {
+        std::env::current_dir()
+            .ok()
+            .map(|directory| directory.to_string_lossy().into_owned())
+    }
+
+    fn home_directory(&self) -> Option<String> {
+        std::env::var("HOME").ok()
+    }
 }
 
 fn main() {

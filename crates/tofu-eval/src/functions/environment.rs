@@ -30,6 +30,17 @@ pub trait Environment {
     fn console_mode(&self) -> bool {
         false
     }
+
+    /// The directory OpenTofu runs in (`abspath`); `None` when unknown,
+    /// which makes the result unknown.
+    fn working_directory(&self) -> Option<String> {
+        None
+    }
+
+    /// The user's home directory (`pathexpand`); `None` when unknown.
+    fn home_directory(&self) -> Option<String> {
+        None
+    }
 }
 
 /// An environment without files.

@@ -5,8 +5,8 @@
 //! are unknown.
 //!
 //! Left out (unknown results): `fileset` and `templatefile` (which needs
-//! the template evaluator), and `abspath` and `pathexpand` of paths that
-//! need the working or home directory.
+//! the template evaluator). `abspath` and `pathexpand` ask the
+//! environment for the working and home directories (unknown without).
 
 use super::encoding::base64_encode;
 use super::hash::hex_of;
@@ -36,14 +36,24 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             if path.starts_with('/') {
                 return Ok(Value::string(clean(&path)));
             }
-            Ok(Value::unknown(Type::String))
+            match args.environment.working_directory() {
+                Some(directory) => Ok(Value::string(clean(&format!("{directory}/{path}")))),
+                None => Ok(Value::unknown(Type::String)),
+            }
         }),
+        // go-homedir's `Expand`.
         "pathexpand" => simple(|args| {
             let path = super::string::text(args, 0);
-            if path.starts_with('~') {
-                return Ok(Value::unknown(Type::String));
+            let Some(rest) = path.strip_prefix('~') else {
+                return Ok(Value::string(path));
+            };
+            if !rest.is_empty() && !rest.starts_with(['/', '\\']) {
+                return Err(FunctionError::call("cannot expand user-specific home dir"));
             }
-            Ok(Value::string(path))
+            match args.environment.home_directory() {
+                Some(home) => Ok(Value::string(clean(&format!("{home}/{rest}")))),
+                None => Ok(Value::unknown(Type::String)),
+            }
         }),
         "file" => reading(|args| {
             with_file(args, |bytes, path, marks| {
