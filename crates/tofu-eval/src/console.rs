@@ -132,8 +132,12 @@ fn write_type(ty: &Type, out: &mut String, indent: usize) {
 /// The line is parsed as the value of an attribute.
 const PREFIX: &str = "x = ";
 
+/// The errors as the console prints them: sorted by where their subject
+/// starts, then ends (OpenTofu's `tfdiags` sort, stable).
 fn print_errors(errors: &[EvalDiagnostic]) -> String {
-    errors
+    let mut sorted: Vec<&EvalDiagnostic> = errors.iter().collect();
+    sorted.sort_by_key(|error| (error.subject.start, error.subject.end));
+    sorted
         .iter()
         .map(|error| format!("Error: {}\n\n{}", error.summary, error.detail))
         .collect::<Vec<_>>()

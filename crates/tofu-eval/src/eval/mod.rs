@@ -349,7 +349,7 @@ pub(crate) fn static_length(steps: &[TraversalStep]) -> usize {
 
 /// HCL folds `[0]`, `["a"]`, `[true]`, `[null]` into the traversal: a
 /// literal value, or a template that is one literal string.
-fn is_literal_key(key: &Expr) -> bool {
+pub(crate) fn is_literal_key(key: &Expr) -> bool {
     match &key.kind {
         ExprKind::Number(text) => !text.starts_with('-'),
         ExprKind::String(_) | ExprKind::Bool(_) | ExprKind::Null => true,

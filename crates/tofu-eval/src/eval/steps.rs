@@ -13,7 +13,7 @@
 //! splat gives an unknown value and no errors of its own.
 
 use num_bigint::BigInt;
-use num_traits::{Signed, Zero};
+use num_traits::Signed;
 use tofu_syntax::{Expr, ExprKind, RelativeStep, SplatKind, TextRange, TraversalStep};
 
 use super::{number_literal, Diagnostics, EvalDiagnostic, Evaluator};
@@ -121,9 +121,23 @@ pub(crate) fn apply(
     let mut diagnostics = Vec::new();
     let mut current = value;
     let mut failed = had_errors;
+    // HCL stops a run of literal steps (one traversal) at its first error;
+    // a computed index starts a new expression.
+    let mut run_failed = false;
     let mut position = 0;
     while let Some(step) = steps.get(position) {
         position += 1;
+        let literal = match step {
+            Step::Attr { .. } | Step::LegacyIndex { .. } => true,
+            Step::Index { key, .. } => super::is_literal_key(key),
+            Step::Splat { .. } => false,
+        };
+        if literal && run_failed {
+            continue;
+        }
+        if !literal {
+            run_failed = false;
+        }
         let (next, step_diagnostics) = match step {
             Step::Attr { name, range } => get_attr(&current, name, attribute_subject(*range)),
             Step::LegacyIndex { index: text, range } => {
@@ -156,6 +170,7 @@ pub(crate) fn apply(
                 splat(evaluator, current, each, &source)
             }
         };
+        run_failed |= !step_diagnostics.is_empty();
         failed |= !step_diagnostics.is_empty();
         diagnostics.extend(step_diagnostics);
         current = next;
@@ -298,6 +313,22 @@ pub(crate) fn index(collection: &Value, key: &Value, subject: TextRange) -> (Val
                 }
             };
             let (plain_key, key_marks) = key.clone().unmark();
+            // cty's `HasIndex` reads a tuple's length from its type, so an
+            // index past an unknown tuple's end is still an error.
+            if let (Type::Tuple(elements), Some(number)) = (&ty, plain_key.as_number()) {
+                let inside = number.is_integer()
+                    && !number.is_negative()
+                    && number
+                        .to_i64_exact()
+                        .and_then(|index| usize::try_from(index).ok())
+                        .is_some_and(|index| index < elements.len());
+                if !inside && !collection.is_known() {
+                    return match index_problem(elements.len(), number, collection.is_marked()) {
+                        Some(detail) => error(INVALID, format!("{NOT_AN_ELEMENT}: {detail}.")),
+                        None => error(INVALID, format!("{NOT_AN_ELEMENT}.")),
+                    };
+                }
+            }
             if !collection.is_known() || !plain_key.is_known() {
                 let unknown = match &ty {
                     Type::List(element) | Type::Map(element) => Value::unknown((**element).clone()),
@@ -372,28 +403,32 @@ fn element_at(collection: &Value, key: &Value) -> Option<Value> {
 /// negative, or (its comparison being inverted) exactly the length.
 fn sequence_index_problem(collection: &Value, key: &Value) -> Option<&'static str> {
     let items = collection.items()?;
-    let number = key.as_number()?;
+    index_problem(items.len(), key.as_number()?, collection.is_marked())
+}
+
+fn index_problem(
+    length: usize,
+    number: &crate::number::Number,
+    marked: bool,
+) -> Option<&'static str> {
     if !number.is_integer() {
         return Some("indexing a sequence requires a whole number, but the given index has a fractional part");
     }
     if number.is_negative() && !number.is_zero() {
         return Some("a negative number is not a valid index for a sequence");
     }
-    if collection.is_marked() {
+    if marked {
         return None;
     }
     let whole = number.truncate()?;
-    let past_end: BigInt = whole - BigInt::from(items.len());
+    let past_end: BigInt = whole - BigInt::from(length);
     if past_end.is_positive() {
         return None;
     }
-    if items.is_empty() {
+    if length == 0 {
         return Some("the collection has no elements");
     }
-    if past_end.is_zero() || past_end.is_negative() {
-        return Some("the given index is greater than or equal to the length of the collection");
-    }
-    None
+    Some("the given index is greater than or equal to the length of the collection")
 }
 
 /// Where a splat's source lies and whether computing it failed.
