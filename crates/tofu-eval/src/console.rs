@@ -29,7 +29,11 @@ pub fn console_line(line: &str, environment: &dyn Environment) -> String {
     let Some(attribute) = file.body.attributes.first().filter(|_| !file.has_errors()) else {
         return "Error: (syntax not read by tofu-eval yet)".to_owned();
     };
-    let scope = ConsoleScope { environment, line };
+    let environment = ConsoleEnvironment(environment);
+    let scope = ConsoleScope {
+        environment: &environment,
+        line,
+    };
     let mut reference_errors = Vec::new();
     references(&attribute.expr, &mut Vec::new(), &mut |reference| {
         if let Err(errors) = scope.reference(&reference) {
@@ -142,6 +146,31 @@ fn print_errors(errors: &[EvalDiagnostic]) -> String {
         .map(|error| format!("Error: {}\n\n{}", error.summary, error.detail))
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+/// The caller's files, with the console's own functions.
+struct ConsoleEnvironment<'a>(&'a dyn Environment);
+
+impl Environment for ConsoleEnvironment<'_> {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, crate::functions::FileError> {
+        self.0.read_file(path)
+    }
+
+    fn file_exists(&self, path: &str) -> Result<bool, crate::functions::FileError> {
+        self.0.file_exists(path)
+    }
+
+    fn console_mode(&self) -> bool {
+        true
+    }
+
+    fn working_directory(&self) -> Option<String> {
+        self.0.working_directory()
+    }
+
+    fn home_directory(&self) -> Option<String> {
+        self.0.home_directory()
+    }
 }
 
 /// The console of a directory without configuration.

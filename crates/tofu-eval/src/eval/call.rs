@@ -39,6 +39,23 @@ impl Evaluator<'_> {
             return self.provider_function(call);
         }
         let plain_name = call.name.strip_prefix("core::").unwrap_or(&call.name);
+        if plain_name == "plantimestamp" && self.scope.environment().console_mode() {
+            // The console has no plan: OpenTofu leaves the function out.
+            let detail = if call.name.starts_with("core::") {
+                "There is no builtin (core::) function named \"plantimestamp\".".to_owned()
+            } else {
+                "There is no function named \"plantimestamp\".".to_owned()
+            };
+            let error = CallError {
+                summary: "Call to unknown function".to_owned(),
+                detail,
+                subject: ErrorSubject::Name,
+            };
+            return (
+                Value::dynamic_unknown(),
+                vec![self.call_diagnostic(expr, call, &[], error)],
+            );
+        }
         let function = match lookup(&call.name) {
             Ok(function) => function,
             Err(error) => {

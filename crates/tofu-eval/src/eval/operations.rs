@@ -4,7 +4,7 @@
 //!
 //! An operand is converted to the operator's parameter type first
 //! ("Invalid operand"); `&&` and `||` short-circuit on known operands
-//! (a null counts as false there); then the function runs as cty runs it:
+//! (a null is not true, and so counts as false); then the function runs as cty runs it:
 //! a null operand is an error ("argument must not be null"), an unknown
 //! one gives an unknown result (comparisons and equality excepted, which
 //! look at unknowns themselves), marks are taken off and put on the result.
@@ -411,7 +411,9 @@ fn short_circuit(
         BinaryOperator::And => false,
         _ => return None,
     };
-    let is = |value: &Value, wanted: bool| value.as_bool() == Some(wanted);
+    // cty's `True()` is `Equals(True)`, and `False()` is `!True()`: a
+    // known null is not true, and so it is false.
+    let is = |value: &Value, wanted: bool| (value.as_bool() == Some(true)) == wanted;
     let unknown_bool = || Value::unknown_not_null(Type::Bool);
     match (left.is_known(), right.is_known()) {
         (false, false) => {
@@ -428,8 +430,6 @@ fn short_circuit(
         }
         _ => {}
     }
-    // A known null is neither true nor false here (cty's `True()`), so
-    // only a known non-decisive bool settles it.
     if !left.is_known() && is(right, !decisive) {
         return Some((unknown_bool(), left_diagnostics.clone()));
     }
