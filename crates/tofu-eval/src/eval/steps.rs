@@ -170,7 +170,11 @@ pub(crate) fn apply(
                 splat(evaluator, current, each, &source)
             }
         };
-        run_failed |= !step_diagnostics.is_empty();
+        // The steps after a splat apply to its result: a new traversal.
+        run_failed = match step {
+            Step::Splat { .. } => false,
+            _ => run_failed || !step_diagnostics.is_empty(),
+        };
         failed |= !step_diagnostics.is_empty();
         diagnostics.extend(step_diagnostics);
         current = next;
