@@ -86,24 +86,8 @@ impl Evaluator<'_> {
         if plain_name == "templatestring" {
             return self.templatestring(expr, call, &function, &arguments);
         }
-        let mut converted = Vec::with_capacity(arguments.len());
-        for (index, argument) in arguments.iter().enumerate() {
-            let value = match argument {
-                Argument::Written(argument) => {
-                    let (value, argument_diagnostics) = self.value(argument);
-                    diagnostics.extend(argument_diagnostics);
-                    value
-                }
-                Argument::Expanded(value, _) => value.clone(),
-            };
-            match function.convert_argument(index, &value) {
-                Ok(value) => converted.push(value),
-                Err(error) => {
-                    diagnostics.push(self.call_diagnostic(expr, call, &arguments, error));
-                    converted.push(value);
-                }
-            }
-        }
+        let converted =
+            self.converted_arguments(expr, call, &function, &arguments, &mut diagnostics);
         if !diagnostics.is_empty() {
             return (Value::dynamic_unknown(), diagnostics);
         }
@@ -127,6 +111,38 @@ impl Evaluator<'_> {
             diagnostics.extend(argument_diagnostics);
         }
         (Value::dynamic_unknown(), diagnostics)
+    }
+
+    /// Each argument evaluated and converted to its parameter's type, its
+    /// errors (evaluation, then conversion) added in order; an argument
+    /// that does not convert stays as it was.
+    fn converted_arguments(
+        &mut self,
+        expr: &Expr,
+        call: &Call,
+        function: &crate::functions::Function<'_>,
+        arguments: &[Argument<'_>],
+        diagnostics: &mut Diagnostics,
+    ) -> Vec<Value> {
+        let mut converted = Vec::with_capacity(arguments.len());
+        for (index, argument) in arguments.iter().enumerate() {
+            let value = match argument {
+                Argument::Written(argument) => {
+                    let (value, argument_diagnostics) = self.value(argument);
+                    diagnostics.extend(argument_diagnostics);
+                    value
+                }
+                Argument::Expanded(value, _) => value.clone(),
+            };
+            match function.convert_argument(index, &value) {
+                Ok(value) => converted.push(value),
+                Err(error) => {
+                    diagnostics.push(self.call_diagnostic(expr, call, arguments, error));
+                    converted.push(value);
+                }
+            }
+        }
+        converted
     }
 
     /// `f(a, list...)`: the elements of the last argument.
@@ -242,21 +258,7 @@ impl Evaluator<'_> {
         arguments: &[Argument<'_>],
     ) -> (Value, Diagnostics) {
         let mut diagnostics = Vec::new();
-        let mut values = Vec::with_capacity(2);
-        for (index, argument) in arguments.iter().enumerate() {
-            let value = match argument {
-                Argument::Written(argument) => {
-                    let (value, argument_diagnostics) = self.value(argument);
-                    diagnostics.extend(argument_diagnostics);
-                    value
-                }
-                Argument::Expanded(value, _) => value.clone(),
-            };
-            match function.convert_argument(index, &value) {
-                Ok(value) => values.push(value),
-                Err(error) => diagnostics.push(self.call_diagnostic(expr, call, arguments, error)),
-            }
-        }
+        let values = self.converted_arguments(expr, call, function, arguments, &mut diagnostics);
         let [data, vars] = values.as_slice() else {
             return (Value::dynamic_unknown(), diagnostics);
         };

@@ -167,38 +167,18 @@ fn format_values(format: &str, values: &[Value]) -> Result<String, FunctionError
             position += 1;
         }
         if let Some(b'1'..=b'9') = at(position) {
-            let mut width = 0usize;
-            while let Some(digit @ b'0'..=b'9') = at(position) {
-                width = width
-                    .saturating_mul(10)
-                    .saturating_add(usize::from(digit - b'0'));
-                position += 1;
-            }
-            verb.width = Some(width);
+            verb.width = Some(read_decimal(bytes, &mut position));
         }
         if at(position) == Some(b'.') {
             position += 1;
-            let mut precision = 0usize;
-            while let Some(digit @ b'0'..=b'9') = at(position) {
-                precision = precision
-                    .saturating_mul(10)
-                    .saturating_add(usize::from(digit - b'0'));
-                position += 1;
-            }
-            verb.precision = Some(precision);
+            verb.precision = Some(read_decimal(bytes, &mut position));
         }
         if at(position) == Some(b'[') {
             position += 1;
             if !matches!(at(position), Some(b'1'..=b'9')) {
                 return Err(bad_character(format, position));
             }
-            let mut argument = 0usize;
-            while let Some(digit @ b'0'..=b'9') = at(position) {
-                argument = argument
-                    .saturating_mul(10)
-                    .saturating_add(usize::from(digit - b'0'));
-                position += 1;
-            }
+            let argument = read_decimal(bytes, &mut position);
             if at(position) != Some(b']') {
                 return Err(bad_character(format, position));
             }
@@ -232,6 +212,18 @@ fn format_values(format: &str, values: &[Value]) -> Result<String, FunctionError
         return Err(FunctionError::argument(first_bad, message));
     }
     Ok(out)
+}
+
+/// The decimal digits at `position` (none: zero), moving past them.
+fn read_decimal(bytes: &[u8], position: &mut usize) -> usize {
+    let mut value = 0usize;
+    while let Some(digit @ b'0'..=b'9') = bytes.get(*position).copied() {
+        value = value
+            .saturating_mul(10)
+            .saturating_add(usize::from(digit - b'0'));
+        *position += 1;
+    }
+    value
 }
 
 fn bad_character(format: &str, position: usize) -> FunctionError {
