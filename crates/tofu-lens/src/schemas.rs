@@ -26,8 +26,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
+use tofu_module::calls::{resolve_calls, ModuleTree};
 use tofu_module::effective::EffectiveAttribute;
-use tofu_module::tree::local_source_path;
 use tofu_module::version::{Constraints, Version};
 use tofu_module::{BlockAddress, ModuleAnalysis, ResourceMode};
 use tofu_schema::install::{parse_cli_config, parse_lock_file, PackageLocation, Platform};
@@ -216,29 +216,28 @@ struct WalkedModule<'a> {
     analysis: &'a ModuleAnalysis,
 }
 
-/// Which walked module calls which (by real path), and how to show them.
+/// Which walked module calls which (by real path, through the local
+/// calls: the one resolver `check` and the server use), and how to show
+/// them.
 struct CallTree {
-    callers: HashMap<PathBuf, BTreeSet<PathBuf>>,
+    tree: ModuleTree,
     shown: HashMap<PathBuf, PathBuf>,
 }
 
 impl CallTree {
     fn of(modules: &[WalkedModule<'_>]) -> CallTree {
         let mut tree = CallTree {
-            callers: HashMap::new(),
+            tree: ModuleTree::default(),
             shown: HashMap::new(),
         };
         for module in modules {
             let Some(real) = &module.real else { continue };
             tree.shown.insert(real.clone(), module.shown.clone());
-            for (_, source) in module.analysis.module_calls() {
-                let Some(relative) = local_source_path(&source) else {
-                    continue;
-                };
-                if let Ok(child) = std::fs::canonicalize(real.join(relative)) {
-                    tree.callers.entry(child).or_default().insert(real.clone());
-                }
-            }
+            let children = resolve_calls(real, &module.analysis.module_calls(), None)
+                .into_iter()
+                .filter_map(|call| call.dir)
+                .filter_map(|dir| std::fs::canonicalize(dir).ok());
+            tree.tree.set_children(real, children);
         }
         tree
     }
@@ -277,10 +276,7 @@ impl CallTree {
     }
 
     fn callers_of(&self, real: &Path) -> Vec<&PathBuf> {
-        self.callers
-            .get(real)
-            .map(|callers| callers.iter().collect())
-            .unwrap_or_default()
+        self.tree.callers(real).iter().collect()
     }
 
     fn show(&self, real: &Path) -> PathBuf {
