@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use tofu_module::InputFile;
 
-use crate::{measure, text_of, Sample};
+use crate::sample::{measure, Sample};
+use crate::synthetic::text_of;
 
 /// OpenTofu's binary, from `TOFU_LENS_ORACLE_DIR`.
 pub fn oracle() -> Option<PathBuf> {

@@ -1,13 +1,14 @@
-//! `cargo run --release -p tofu-bench [-- CORPUS_DIR] [--only CASE]`: the
-//! benchmark suite of issue 9, printed as Markdown tables with ratios computed
-//! in the same run. `--only scale --plot PATH` also draws the scale table as
+//! `cargo run --release -p tofu-bench [-- CORPUS_DIR] [--only CASE]
+//! [--server BIN]`: the benchmark suite of issue 9, printed as Markdown
+//! tables with ratios computed in the same run; `--server` runs the server
+//! cases on another build of `tofu-lens` (the one before a change, say). `--only scale --plot PATH` also draws the scale table as
 //! an SVG (and its numbers as `PATH` in CSV); `--plot-from CSV [--plot PATH]`
 //! draws such numbers again without running anything (`plot.rs`).
 //!
 //! In process: `parse` (the syntax layer alone over the cloudposse corpus:
 //! the floor), `check-cold` (discovery, merge and every rule over the same
 //! files, no cache), `edit-one` (one character changed in one file of a
-//! synthetic 1,000-file module, re-analysed through the parse cache: the
+//! synthetic 1,000-file module, re-analysed through the analysis cache: the
 //! keystroke path) against `check-full-module` (the same module from a cold
 //! cache), `edit-one-host` (the same keystrokes through tofu-ide's analysis
 //! host, with the summary every analysis builds) and `parse-edited-file`
@@ -20,8 +21,10 @@
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
 //! own analysis time from its log), `lsp-flip`, `lsp-rename-local` and
-//! `lsp-hover` (the same three on the variant), and `memory` (peak RSS after
-//! indexing the corpus, with `lsp-index`, the time indexing took). The peer (`peer.rs`):
+//! `lsp-hover` (the same three on the variant), `lsp-module-size` (hover and
+//! definition on a reference in modules of 50, 200 and 1,000 files:
+//! `module_size.rs`), and `memory` (peak RSS after indexing the corpus, with
+//! `lsp-index`, the time indexing took). The peer (`peer.rs`):
 //! `hcl2json-parse`, HashiCorp's parser compiled to WASM on the same files.
 //! Formatting (`fmt.rs`): `fmt-tree` against OpenTofu's `tofu fmt` on the
 //! corpus, `fmt-1000-lines` against parsing the same file.
@@ -34,53 +37,26 @@ mod editing;
 mod fmt;
 mod lsp;
 mod machine;
+mod module_size;
 mod peer;
 mod peers;
 mod plot;
+mod sample;
 mod scale;
 mod serve;
 mod synthetic;
 mod tree;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile};
 
-/// Timings of one case: median and spread over the runs.
-struct Sample {
-    name: &'static str,
-    input: String,
-    times: Vec<Duration>,
-}
-
-impl Sample {
-    fn percentile(&self, p: f64) -> Duration {
-        let mut sorted = self.times.clone();
-        sorted.sort();
-        let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-        sorted.get(index).copied().unwrap_or_default()
-    }
-
-    fn median(&self) -> Duration {
-        self.percentile(0.5)
-    }
-}
-
-fn measure(name: &'static str, input: String, runs: usize, mut work: impl FnMut()) -> Sample {
-    work(); // warm-up: page cache, allocator
-    let times = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            work();
-            start.elapsed()
-        })
-        .collect();
-    Sample { name, input, times }
-}
+use sample::{measure, Sample};
+use synthetic::text_of;
 
 /// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
-/// through one parse cache (warmed by a first analysis), as a server would.
+/// through one analysis cache (warmed by a first analysis), as a server would.
 fn keystrokes(
     name: &'static str,
     input: String,
@@ -111,14 +87,6 @@ fn load_tree(root: &Path) -> Vec<(PathBuf, Vec<InputFile>)> {
                 .map(|files| (dir, files))
         })
         .collect()
-}
-
-fn text_of(file: &InputFile) -> &str {
-    match &file.content {
-        FileContent::Text(text) => text,
-        FileContent::InvalidUtf8 { text, .. } => text,
-        FileContent::Unreadable { .. } => "",
-    }
 }
 
 fn millis(duration: Duration) -> String {
@@ -214,6 +182,9 @@ fn main() {
         Some(PathBuf::from(value))
     };
     let plot_path = take("--plot");
+    // --server BIN: the server cases run BIN instead of the tofu-lens beside
+    // the bench (an older build, for before/after in one session).
+    let server_override = take("--server");
     if let Some(csv) = take("--plot-from") {
         let svg = plot_path.unwrap_or_else(|| csv.with_extension("svg"));
         let drawn = std::fs::read_to_string(&csv)
@@ -525,6 +496,7 @@ fn main() {
     }
 
     let server_cases = [
+        module_size::CASE,
         "lsp-keystroke",
         "lsp-flip",
         "lsp-rename-local",
@@ -534,7 +506,9 @@ fn main() {
         "fmt",
         "tree",
     ];
-    let binary = if server_cases.iter().any(|case| wanted(case)) {
+    let binary = if let Some(binary) = server_override {
+        Some(binary)
+    } else if server_cases.iter().any(|case| wanted(case)) {
         match serve::server_binary() {
             Ok(binary) => Some(binary),
             Err(error) => {
@@ -661,6 +635,9 @@ fn main() {
             }),
             Err(error) => skipped.push(format!("lsp-hover: {error}")),
         }
+    }
+    if let (Some(binary), true) = (&binary, wanted(module_size::CASE)) {
+        module_size::cases(binary, runs(101), &mut samples, &mut skipped);
     }
     if let (Some(binary), true) = (&binary, wanted("fmt-tree") || wanted("fmt")) {
         // Five runs even under --only: tofu fmt takes seconds on the tree.
@@ -823,6 +800,35 @@ fn main() {
             &format!("≤ {goal_ms} ms"),
             ms <= goal_ms,
         );
+    }
+    for (_, hover, definition) in module_size::SIZES {
+        for case in [hover, definition] {
+            let ms = median(case) * 1000.0;
+            row(
+                &format!("{case} p50 (over stdio)"),
+                ms,
+                format!("{ms:.3} ms"),
+                "≤ 0.5 ms",
+                ms <= 0.5,
+            );
+        }
+    }
+    if let (Some((_, small_hover, small_definition)), Some((_, large_hover, large_definition))) =
+        (module_size::SIZES.first(), module_size::SIZES.last())
+    {
+        for (large, small) in [
+            (large_hover, small_hover),
+            (large_definition, small_definition),
+        ] {
+            let ratio = median(large) / median(small);
+            row(
+                &format!("{large} / {small} (flat in the module's size)"),
+                ratio,
+                format!("{ratio:.2}"),
+                "≤ 1.5",
+                ratio <= 1.5,
+            );
+        }
     }
     let cold_over_peer = median("check-cold") / median("hcl2json-parse");
     row(

@@ -153,7 +153,7 @@ impl ModuleServer {
         let dir = temp.path().join("module");
         std::fs::create_dir_all(&dir).map_err(|error| error.to_string())?;
         for file in module {
-            std::fs::write(dir.join(&file.name), crate::text_of(file))
+            std::fs::write(dir.join(&file.name), crate::synthetic::text_of(file))
                 .map_err(|error| format!("cannot write {}: {error}", file.name))?;
         }
         let mut client = Client::spawn(binary, log_spec)?;
@@ -173,7 +173,7 @@ impl ModuleServer {
             .iter()
             .find(|file| file.name == name)
             .ok_or_else(|| format!("the module has no {name}"))?;
-        let text = crate::text_of(file).to_owned();
+        let text = crate::synthetic::text_of(file).to_owned();
         let uri = file_uri(&self.dir.join(name));
         self.client.notify(
             "textDocument/didOpen",
@@ -412,20 +412,33 @@ pub fn lsp_hover(
     offset: usize,
     n: usize,
 ) -> Result<Vec<Duration>> {
-    let mut server = ModuleServer::start(binary, module, "hover", "info")?;
+    lsp_position_requests(binary, module, name, offset, "textDocument/hover", n)
+}
+
+/// `n` requests `method` at byte `offset` of `name` (opened first, as an
+/// editor does) on a server started on `module`, each timed from writing the
+/// request to reading its answer, which must not be empty.
+pub fn lsp_position_requests(
+    binary: &Path,
+    module: &[InputFile],
+    name: &str,
+    offset: usize,
+    method: &str,
+    n: usize,
+) -> Result<Vec<Duration>> {
+    let label = method.rsplit('/').next().unwrap_or(method);
+    let mut server = ModuleServer::start(binary, module, label, "info")?;
     let (uri, text) = server.open(module, name)?;
     let params = json!({"textDocument": {"uri": uri}, "position": position(&text, offset)});
     let mut times = Vec::with_capacity(n);
     for _ in 0..n {
         let start = Instant::now();
-        let hover = server.client.request(
-            "textDocument/hover",
-            params.clone(),
-            Duration::from_secs(10),
-        )?;
+        let answer = server
+            .client
+            .request(method, params.clone(), Duration::from_secs(10))?;
         times.push(start.elapsed());
-        if hover.is_null() {
-            return Err(format!("no hover at {name}:{offset}"));
+        if answer.is_null() {
+            return Err(format!("no {label} at {name}:{offset}"));
         }
     }
     server.finish(0);

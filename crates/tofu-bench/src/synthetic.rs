@@ -6,13 +6,28 @@
 //! OpenTofu requires (900 outputs reported "Missing resource instance key"
 //! before).
 //!
+//! [`declarations_module`] is a plainer one, for cases that compare module
+//! sizes: each file declares a variable, a local value that reads it, a
+//! `terraform_data` that reads the local and an output that reads the
+//! resource, and one override file changes the first variable.
+//!
 //! [`with_references`] makes the variant the reference cases type into: the
 //! same files, plus a `number` variable whose default a keystroke makes
 //! invalid (`flip`, in [`FLIP_FILE`]) and a local value (`shared`, in
 //! [`SHARED_FILE`]) that 500 resources of other files read, so renaming it
 //! leaves 500 references undeclared.
 
-use tofu_module::InputFile;
+use tofu_module::{FileContent, InputFile};
+
+/// The text of an input file (what was read of it, for a file that is not
+/// UTF-8; nothing for one that could not be read).
+pub fn text_of(file: &InputFile) -> &str {
+    match &file.content {
+        FileContent::Text(text) => text,
+        FileContent::InvalidUtf8 { text, .. } => text,
+        FileContent::Unreadable { .. } => "",
+    }
+}
 
 /// A small deterministic generator (xorshift), so the module is the same on
 /// every machine without a dependency.
@@ -136,6 +151,36 @@ pub fn with_references(mut files: Vec<InputFile>, uses: usize) -> (Vec<InputFile
     (files, readers)
 }
 
+/// The file [`declarations_module`]'s requests are made in, and where: the
+/// `var.v1` its local value reads (on `v1`, past `var.`).
+pub const DECLARATIONS_FILE: &str = "f0001.tf";
+pub const DECLARATIONS_REFERENCE: &str = "var.v1\n";
+
+/// A module of `n_files` files `fNNNN.tf`, each declaring `variable "vN"`,
+/// `locals { lN = var.vN }`, `resource "terraform_data" "dN"` (input
+/// `local.lN`) and `output "oN"` (`terraform_data.dN.output`), plus
+/// `override.tf`, which gives `v0` another default.
+pub fn declarations_module(n_files: usize) -> Vec<InputFile> {
+    let mut files: Vec<InputFile> = (0..n_files)
+        .map(|i| {
+            InputFile::text(
+                format!("f{i:04}.tf"),
+                format!(
+                    "variable \"v{i}\" {{\n  type    = string\n  default = \"x{i}\"\n}}\n\n\
+                     locals {{\n  l{i} = var.v{i}\n}}\n\n\
+                     resource \"terraform_data\" \"d{i}\" {{\n  input = local.l{i}\n}}\n\n\
+                     output \"o{i}\" {{\n  value = terraform_data.d{i}.output\n}}\n"
+                ),
+            )
+        })
+        .collect();
+    files.push(InputFile::text(
+        "override.tf".to_owned(),
+        "variable \"v0\" {\n  default = \"overridden\"\n}\n".to_owned(),
+    ));
+    files
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -196,5 +241,26 @@ mod tests {
         };
         assert!(text.contains(from));
         file.content = tofu_module::FileContent::Text(text.replacen(from, to, 1).into());
+    }
+
+    #[test]
+    fn the_declarations_module_is_valid_and_holds_the_reference() {
+        let files = declarations_module(50);
+        assert_eq!(files.len(), 51);
+        let config = tofu_module::Config::default();
+        let analysis =
+            tofu_module::analyze(&files, &config, &mut tofu_module::AnalysisCache::new());
+        let errors: Vec<String> = analysis
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.severity == tofu_syntax::Severity::Error)
+            .map(|diagnostic| diagnostic.summary.clone())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let file = files
+            .iter()
+            .find(|file| file.name == DECLARATIONS_FILE)
+            .unwrap();
+        assert!(text_of(file).contains(DECLARATIONS_REFERENCE));
     }
 }

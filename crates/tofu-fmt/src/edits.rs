@@ -11,7 +11,13 @@ use tofu_syntax::TextRange;
 
 use crate::layout::Laid;
 use crate::rewrite::Piece;
-use crate::Edit;
+
+/// One replacement: the source bytes in `range` become `new_text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub range: TextRange,
+    pub new_text: String,
+}
 
 /// The edits that turn `source` into `laid.text`. Origins are offsets into
 /// `source` after its first `base` bytes (a BOM).

@@ -23,14 +23,8 @@ mod structure;
 mod tests;
 mod tokens;
 
+pub use edits::Edit;
 use tofu_syntax::{SyntaxError, TextRange};
-
-/// One replacement: the source bytes in `range` become `new_text`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    pub range: TextRange,
-    pub new_text: String,
-}
 
 /// Why a text was not formatted: its syntax errors.
 #[derive(Clone, Debug, PartialEq, Eq)]

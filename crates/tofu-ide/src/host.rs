@@ -1,13 +1,15 @@
 //! The analysis host: the inputs of every module directory (files on disk with
-//! open editor buffers laid over them), a parse cache per directory, and the
+//! open editor buffers laid over them), an analysis cache per directory, and the
 //! latest finished analysis of each.
 //!
 //! A change names one file or directory; only the module directory it belongs
 //! to becomes stale. Analysis runs in three steps so that a server can do the
 //! expensive middle one without holding its lock: [`AnalysisHost::start_analysis`]
-//! takes a copy of the inputs (cheap: texts are shared) and the parse cache,
-//! [`AnalysisJob::run`] analyses, [`AnalysisHost::finish_analysis`] stores the
-//! result unless a newer one is already stored. Generations come from one
+//! takes a copy of the inputs (cheap: texts are shared) and moves the
+//! directory's analysis cache out (a second job started meanwhile begins
+//! with an empty one), [`AnalysisJob::run`] analyses,
+//! [`AnalysisHost::finish_analysis`] puts the cache back unless one is there
+//! and stores the result unless a newer one is already stored. Generations come from one
 //! counter for the whole host, so "newer" is always well defined, also for a
 //! directory that was removed and came back.
 //!
@@ -23,13 +25,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::is_module_file;
-use tofu_module::{
-    analyze, analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis,
-};
+use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile};
 
-use crate::analysis::Analysis;
-use crate::module_calls::{manifest_dirs, resolve_source, MODULE_MANIFEST};
-use crate::module_tree::{callers_of, is_called, tree_of, Summaries};
+use crate::analysed_module::{dir_and_file_name, AnalysedModule};
+use crate::snapshot::Snapshot;
+use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
+
+use crate::module_calls::MODULE_MANIFEST;
+use crate::module_tree::{ReachedDirs, Summaries};
+use crate::shared_files::SharedFiles;
 use crate::summary::ModuleSummary;
 
 /// One change to the inputs.
@@ -60,6 +64,9 @@ pub enum Change {
 struct ModuleInputs {
     disk: BTreeMap<String, FileContent>,
     buffers: BTreeMap<String, Buffer>,
+    /// The text of files open in the editor through another path of the
+    /// same real file (a symlink): over the disk content, under buffers.
+    mirrors: BTreeMap<String, Arc<str>>,
     /// The directory's `.terraform/modules/modules.json`, as read from disk.
     manifest: Option<FileContent>,
     /// Bumped (from the host's counter) on every change to this directory.
@@ -80,25 +87,6 @@ impl ModuleInputs {
     }
 }
 
-/// The finished analysis of one module directory, with what it was computed from.
-#[derive(Clone, Debug)]
-pub struct ModuleSnapshot {
-    pub dir: PathBuf,
-    /// The input generation this analysis reflects.
-    pub generation: u64,
-    pub analysis: Arc<ModuleAnalysis>,
-    /// Editor buffers used instead of disk content, by file name, with the
-    /// document version each one had.
-    pub buffer_versions: BTreeMap<String, i32>,
-}
-
-impl ModuleSnapshot {
-    /// The path of a file of this module.
-    pub fn path_of(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-}
-
 /// A copy of one directory's inputs, ready to be analysed off the host.
 #[derive(Debug)]
 pub struct AnalysisJob {
@@ -109,20 +97,23 @@ pub struct AnalysisJob {
     manifest: Option<Arc<str>>,
     config: Config,
     cache: AnalysisCache,
-    /// Every directory's summary when the job started: the module tree is
-    /// read from them.
-    summaries: Arc<Summaries>,
+    /// The calls the directory had at its last analysis.
+    calls_before: Vec<ModuleCall>,
+    /// What the host knew of the directories those calls reach.
+    reached: ReachedDirs,
+    /// Another directory calls this one (its interface is computed).
+    is_called: bool,
 }
 
 /// What [`AnalysisHost::finish_analysis_returning_old`] no longer keeps, for
 /// the caller to drop off its hot path.
 #[derive(Debug, Default)]
-pub struct Unused {
-    pub analyses: Vec<ModuleSnapshot>,
+pub struct Released {
+    pub analyses: Vec<AnalysedModule>,
     pub summaries: Vec<Arc<ModuleSummary>>,
 }
 
-impl Unused {
+impl Released {
     pub fn is_empty(&self) -> bool {
         self.analyses.is_empty() && self.summaries.is_empty()
     }
@@ -130,10 +121,11 @@ impl Unused {
 
 /// The result of [`AnalysisJob::run`], to hand back to the host.
 #[derive(Debug)]
-pub struct FinishedAnalysis {
-    pub snapshot: ModuleSnapshot,
+pub struct AnalysisResult {
+    pub snapshot: AnalysedModule,
     summary: Arc<ModuleSummary>,
     cache: AnalysisCache,
+    reached: ReachedDirs,
 }
 
 impl AnalysisJob {
@@ -143,39 +135,40 @@ impl AnalysisJob {
 
     /// Analyses the directory. Pure and synchronous; may take a while for a
     /// large directory.
-    pub fn run(mut self) -> FinishedAnalysis {
+    pub fn run(mut self) -> AnalysisResult {
         // The tree of the calls the directory had; judged again in the tree
         // of the calls it has now when they differ (a call was added).
-        let before = self
-            .summaries
-            .get(&self.dir)
-            .map(|summary| summary.sources.as_slice())
-            .unwrap_or_default();
-        let tree = tree_of(&self.dir, before, &self.summaries);
+        let tree = self.reached.called_modules(&self.dir, &self.calls_before);
         let mut analysis = analyze_in_tree(&self.inputs, &self.config, &tree, &mut self.cache);
-        let installed = self
+        let manifest = self
             .manifest
             .as_deref()
-            .map(manifest_dirs)
-            .unwrap_or_default();
-        let now = module_sources(&analysis, &self.dir, &installed);
-        if now.as_slice() != before {
-            let tree_now = tree_of(&self.dir, &now, &self.summaries);
+            .map(|text| Arc::new(ModuleManifest::parse(text)));
+        let mut calls_now = resolve_calls(&self.dir, &analysis.module_calls(), manifest.as_deref());
+        calls_now.sort();
+        calls_now.dedup();
+        if calls_now != self.calls_before {
+            let tree_now = self.reached.called_modules(&self.dir, &calls_now);
             if tree_now != tree {
                 analysis = analyze_in_tree(&self.inputs, &self.config, &tree_now, &mut self.cache);
             }
         }
-        let snapshot = ModuleSnapshot {
+        let snapshot = AnalysedModule {
             dir: self.dir,
             generation: self.generation,
             analysis: Arc::new(analysis),
             buffer_versions: self.buffer_versions,
         };
-        let called = is_called(&snapshot.dir, &self.summaries);
-        FinishedAnalysis {
-            summary: Arc::new(ModuleSummary::new(&snapshot, &installed, called)),
+        AnalysisResult {
+            summary: Arc::new(ModuleSummary::new(
+                &snapshot,
+                calls_now,
+                manifest,
+                self.is_called,
+            )),
             snapshot,
             cache: self.cache,
+            reached: self.reached,
         }
     }
 }
@@ -186,9 +179,12 @@ pub struct AnalysisHost {
     modules: BTreeMap<PathBuf, ModuleInputs>,
     /// Full analyses: every directory with an open buffer, and at most
     /// `keep_full` others, the most recently used.
-    analyses: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+    analyses: Arc<BTreeMap<PathBuf, AnalysedModule>>,
     /// The summary of the latest analysis of every directory.
-    summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    summaries: Arc<Summaries>,
+    /// The calls between directories, as their summaries say, indexed both
+    /// ways.
+    tree: ModuleTree,
     /// How many full analyses of directories without open buffers are kept
     /// (`None`: all of them).
     keep_full: Option<usize>,
@@ -196,17 +192,12 @@ pub struct AnalysisHost {
     last_used: BTreeMap<PathBuf, u64>,
     use_clock: u64,
     last_generation: u64,
+    /// Which paths are one real file (symlinks), as the caller said.
+    shared: Arc<SharedFiles>,
     /// Directories made stale by another's new summary (callers of a module
     /// whose interface changed, modules newly called that have no interface
     /// yet), not yet handed out ([`AnalysisHost::take_stale_callers`]).
     stale_callers: Vec<PathBuf>,
-}
-
-/// Splits a file path into its directory and file name.
-pub fn split_path(path: &Path) -> Option<(PathBuf, String)> {
-    let name = path.file_name()?.to_str()?.to_owned();
-    let dir = path.parent()?.to_path_buf();
-    Some((dir, name))
 }
 
 impl AnalysisHost {
@@ -252,11 +243,59 @@ impl AnalysisHost {
         inputs
     }
 
+    /// Records which configuration files of `dir` are links to another
+    /// file (`(file name, the real file's path)`, in the paths the host
+    /// uses), replacing what was recorded for `dir`. A file several
+    /// directories hold is then changed in all of them at once, and rename
+    /// and references reach every directory holding it.
+    pub fn set_links(&mut self, dir: &Path, links: Vec<(String, PathBuf)>) {
+        if !self.shared.is_empty() || !links.is_empty() {
+            Arc::make_mut(&mut self.shared).set_dir_links(dir, links);
+        }
+    }
+
     /// Applies one change and returns the module directories it made stale.
+    /// A change to a file that other paths link to (or that links to
+    /// another) is applied through every path of that file.
     pub fn apply_change(&mut self, change: Change) -> Vec<PathBuf> {
+        let others = match &change {
+            Change::DiskFile { path, .. }
+            | Change::BufferChanged { path, .. }
+            | Change::BufferClosed { path } => self.shared.other_paths(path),
+            _ => Vec::new(),
+        };
+        let mut stale = Vec::new();
+        for other in others {
+            let Some((dir, name)) = config_file(&other) else {
+                continue;
+            };
+            if !self.modules.contains_key(&dir) {
+                continue;
+            }
+            let inputs = self.touch(&dir);
+            match &change {
+                Change::DiskFile { content, .. } => {
+                    inputs.disk.insert(name, content.clone());
+                }
+                Change::BufferChanged { text, .. } => {
+                    inputs.mirrors.insert(name, Arc::clone(text));
+                }
+                _ => {
+                    inputs.mirrors.remove(&name);
+                }
+            }
+            stale.push(dir);
+        }
+        stale.extend(self.apply_own_change(change));
+        stale.sort();
+        stale.dedup();
+        stale
+    }
+
+    fn apply_own_change(&mut self, change: Change) -> Vec<PathBuf> {
         match change {
             Change::DiskFile { path, content } => {
-                let Some((dir, name)) = split_input_path(&path) else {
+                let Some((dir, name)) = module_input_of(&path) else {
                     return Vec::new();
                 };
                 let inputs = self.touch(&dir);
@@ -268,7 +307,7 @@ impl AnalysisHost {
                 vec![dir]
             }
             Change::DiskFileRemoved { path } => {
-                let Some((dir, name)) = split_input_path(&path) else {
+                let Some((dir, name)) = module_input_of(&path) else {
                     return Vec::new();
                 };
                 if !self.modules.contains_key(&dir) {
@@ -399,8 +438,8 @@ impl AnalysisHost {
         }
     }
 
-    /// Takes a copy of `dir`'s inputs (and its parse cache) for analysis, or
-    /// `None` when the directory is unknown.
+    /// Takes a copy of `dir`'s inputs and moves its analysis cache out, for
+    /// analysis; `None` when the directory is unknown.
     pub fn start_analysis(&mut self, dir: &Path) -> Option<AnalysisJob> {
         let config = self.config.clone();
         let inputs = self.modules.get_mut(dir)?;
@@ -417,6 +456,9 @@ impl AnalysisHost {
                 )
             })
             .collect();
+        for (name, text) in &inputs.mirrors {
+            files.insert(name, InputFile::text(name.clone(), Arc::clone(text)));
+        }
         for (name, buffer) in &inputs.buffers {
             files.insert(
                 name,
@@ -441,13 +483,19 @@ impl AnalysisHost {
             manifest,
             config,
             cache: inputs.cache.take().unwrap_or_default(),
-            summaries: Arc::clone(&self.summaries),
+            calls_before: self
+                .summaries
+                .get(dir)
+                .map(|summary| summary.module_calls.clone())
+                .unwrap_or_default(),
+            reached: ReachedDirs::gather(dir, &self.tree, &self.summaries),
+            is_called: self.tree.is_called(dir),
         })
     }
 
     /// Stores a finished analysis unless a newer one is stored already.
     /// Returns whether it was stored.
-    pub fn finish_analysis(&mut self, finished: FinishedAnalysis) -> bool {
+    pub fn finish_analysis(&mut self, finished: AnalysisResult) -> bool {
         self.finish_analysis_returning_old(finished).0
     }
 
@@ -458,11 +506,12 @@ impl AnalysisHost {
     /// instead of dropping them here:
     /// freeing a large module's analysis takes a while, and the caller may do
     /// it off its hot path.
-    pub fn finish_analysis_returning_old(&mut self, finished: FinishedAnalysis) -> (bool, Unused) {
-        let FinishedAnalysis {
+    pub fn finish_analysis_returning_old(&mut self, finished: AnalysisResult) -> (bool, Released) {
+        let AnalysisResult {
             snapshot,
             summary,
             cache,
+            reached,
         } = finished;
         let dir = snapshot.dir.clone();
         if let Some(inputs) = self.modules.get_mut(&dir) {
@@ -475,10 +524,12 @@ impl AnalysisHost {
         // The same generation again: the full analysis of a directory that
         // had only its summary left.
         let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
-        let mut unused = Unused::default();
+        let mut unused = Released::default();
         if newer {
+            self.tree
+                .set_children(&dir, summary.called_dirs().map(Path::to_path_buf));
             let old = Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
-            self.mark_callers(&dir, old.as_deref());
+            self.mark_callers(&dir, old.as_deref(), &reached);
             unused.summaries.extend(old);
         }
         if newer || fills_in {
@@ -495,8 +546,10 @@ impl AnalysisHost {
 
     /// Marks stale the callers of `dir` that its new summary concerns: those
     /// that call it when its interface changed, and those that reach it when
-    /// its own calls changed (a loop may have opened or closed).
-    fn mark_callers(&mut self, dir: &Path, old: Option<&ModuleSummary>) {
+    /// its own calls changed (a loop may have opened or closed). When its
+    /// calls changed to reach a directory the job did not know (`reached`),
+    /// `dir` itself is judged again in the tree it has now.
+    fn mark_callers(&mut self, dir: &Path, old: Option<&ModuleSummary>, reached: &ReachedDirs) {
         let Some(new) = self.summaries.get(dir) else {
             return;
         };
@@ -505,7 +558,7 @@ impl AnalysisHost {
             (None, None) => false,
             _ => true,
         });
-        let calls_changed = old.is_none_or(|old| old.sources != new.sources);
+        let calls_changed = old.is_none_or(|old| old.module_calls != new.module_calls);
         if !interface_changed && !calls_changed {
             return;
         }
@@ -523,21 +576,32 @@ impl AnalysisHost {
         } else {
             Vec::new()
         };
-        for called in uncomputed {
-            if self.modules.contains_key(&called) {
-                self.touch(&called);
-                if !self.stale_callers.contains(&called) {
-                    self.stale_callers.push(called);
-                }
-            }
+        let unknown_to_the_job = calls_changed
+            && self.tree.descendants(dir).iter().any(|reached_dir| {
+                !reached.knows(reached_dir)
+                    && self
+                        .summaries
+                        .get(reached_dir)
+                        .is_some_and(|summary| summary.interface.is_some())
+            });
+        let callers = if calls_changed {
+            self.tree.ancestors(dir)
+        } else {
+            self.tree.callers(dir).to_vec()
+        };
+        let own = unknown_to_the_job.then(|| dir.to_path_buf());
+        for stale in uncomputed.into_iter().chain(own).chain(callers) {
+            self.mark_stale(stale);
         }
-        let callers = callers_of(dir, &self.summaries, calls_changed);
-        for caller in callers {
-            if self.modules.contains_key(&caller) {
-                self.touch(&caller);
-                if !self.stale_callers.contains(&caller) {
-                    self.stale_callers.push(caller);
-                }
+    }
+
+    /// Makes a known directory stale and hands it out with the next
+    /// [`AnalysisHost::take_stale_callers`].
+    fn mark_stale(&mut self, dir: PathBuf) {
+        if self.modules.contains_key(&dir) {
+            self.touch(&dir);
+            if !self.stale_callers.contains(&dir) {
+                self.stale_callers.push(dir);
             }
         }
     }
@@ -551,11 +615,11 @@ impl AnalysisHost {
 
     /// Drops the least recently used full analyses of directories without
     /// open buffers beyond [`AnalysisHost::keep_full_analyses`], with their
-    /// parse caches; never that of `just_stored`, which someone wants now,
+    /// analysis caches; never that of `just_stored`, which someone wants now,
     /// nor one whose summary was made with open buffers (it has no symbol
     /// index; the directory is stale since they closed, and its next
     /// analysis makes a summary that stands alone).
-    fn drop_unused_analyses(&mut self, just_stored: &Path) -> Vec<ModuleSnapshot> {
+    fn drop_unused_analyses(&mut self, just_stored: &Path) -> Vec<AnalysedModule> {
         let Some(keep) = self.keep_full else {
             return Vec::new();
         };
@@ -567,7 +631,7 @@ impl AnalysisHost {
                     && self
                         .summaries
                         .get(*dir)
-                        .is_some_and(|summary| summary.stands_alone())
+                        .is_some_and(|summary| summary.has_symbol_index())
             })
             .map(|dir| (self.last_used.get(dir).copied().unwrap_or(0), dir.clone()))
             .collect();
@@ -632,8 +696,12 @@ impl AnalysisHost {
     }
 
     /// An immutable view of every stored analysis.
-    pub fn snapshot(&self) -> Analysis {
-        Analysis::new(Arc::clone(&self.analyses), Arc::clone(&self.summaries))
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::new(
+            Arc::clone(&self.analyses),
+            Arc::clone(&self.summaries),
+            Arc::clone(&self.shared),
+        )
     }
 }
 
@@ -641,7 +709,7 @@ impl AnalysisHost {
 /// variable definitions file's directory and name, or for a module manifest
 /// (`DIR/.terraform/modules/modules.json`) `DIR` and [`MODULE_MANIFEST`];
 /// `None` for any other path.
-pub fn split_input_path(path: &Path) -> Option<(PathBuf, String)> {
+pub fn module_input_of(path: &Path) -> Option<(PathBuf, String)> {
     let manifest = Path::new(MODULE_MANIFEST);
     if path.ends_with(manifest) {
         let mut dir = path.to_path_buf();
@@ -650,54 +718,15 @@ pub fn split_input_path(path: &Path) -> Option<(PathBuf, String)> {
         }
         return Some((dir, MODULE_MANIFEST.to_owned()));
     }
-    let (dir, name) = split_path(path)?;
+    let (dir, name) = dir_and_file_name(path)?;
     is_module_file(&name).then_some((dir, name))
-}
-
-/// The `source` of each module call of `analysis` written as a plain
-/// string, with the directory it names: a local path's, or the one the
-/// module manifest lists for the call (`installed`).
-pub(crate) fn module_sources(
-    analysis: &ModuleAnalysis,
-    dir: &Path,
-    installed: &[(String, String)],
-) -> Vec<(String, Option<PathBuf>)> {
-    let mut sources: Vec<(String, Option<PathBuf>)> = analysis
-        .module_calls()
-        .into_iter()
-        .map(|(name, source)| {
-            let called = resolve_source(dir, &name, &source, installed);
-            (source, called)
-        })
-        .collect();
-    sources.sort();
-    sources.dedup();
-    sources
 }
 
 /// The directory and name of a configuration or variable definitions file
 /// path (what an editor buffer may stand for); `None` for any other path.
 fn config_file(path: &Path) -> Option<(PathBuf, String)> {
-    let (dir, name) = split_path(path)?;
+    let (dir, name) = dir_and_file_name(path)?;
     is_module_file(&name).then_some((dir, name))
-}
-
-/// Analyses a module directory the host does not hold (outside the
-/// workspace, or installed by `tofu init` under `.terraform`), for one
-/// request: the result is not stored, and has no summary.
-pub fn analyze_detached(dir: PathBuf, files: &[InputFile], config: &Config) -> ModuleSnapshot {
-    let files: Vec<InputFile> = files
-        .iter()
-        .filter(|file| is_module_file(&file.name))
-        .cloned()
-        .collect();
-    let analysis = analyze(&files, config, &mut AnalysisCache::new());
-    ModuleSnapshot {
-        dir,
-        generation: 0,
-        analysis: Arc::new(analysis),
-        buffer_versions: BTreeMap::new(),
-    }
 }
 
 #[cfg(test)]
@@ -867,7 +896,7 @@ mod tests {
         for dir in &dirs {
             assert!(!host.is_stale(dir));
             assert_eq!(kept.generation(dir), all.generation(dir));
-            let diagnostics = |analysis: &Analysis| {
+            let diagnostics = |analysis: &Snapshot| {
                 analysis
                     .module_diagnostics(dir)
                     .into_iter()
@@ -919,7 +948,7 @@ mod tests {
             Ok(everywhere)
         );
         // Analysing `net` again brought back its full analysis; `app`, the
-        // least recently used, lost its own and its parse cache.
+        // least recently used, lost its own and its analysis cache.
         assert!(!host.has_full_analysis(&dirs[2]));
         assert_eq!(host.n_parsed(&dirs[2]), Some(0));
     }
@@ -998,7 +1027,15 @@ mod tests {
         let installed = |host: &AnalysisHost| {
             host.snapshot()
                 .summary(&root)
-                .map(|summary| summary.installed().to_vec())
+                .and_then(|summary| {
+                    let manifest = summary.manifest()?;
+                    Some(
+                        manifest
+                            .direct_calls()
+                            .map(|(key, dir)| (key.to_owned(), dir.to_owned()))
+                            .collect::<Vec<_>>(),
+                    )
+                })
                 .unwrap_or_default()
         };
         let vpc = || vec![("vpc".to_owned(), ".terraform/modules/vpc".to_owned())];
@@ -1018,7 +1055,7 @@ mod tests {
         );
         let path = root.join(MODULE_MANIFEST);
         assert_eq!(
-            split_input_path(&path),
+            module_input_of(&path),
             Some((root.clone(), MODULE_MANIFEST.to_owned()))
         );
         let stale = host.apply_change(Change::DiskFileRemoved { path: path.clone() });

@@ -1,8 +1,8 @@
 //! Editor features for OpenTofu modules, as plain data.
 //!
 //! [`AnalysisHost`] owns the inputs of every module directory (disk files with
-//! open buffers laid over them), a parse cache per directory and the latest
-//! analysis of each; [`Analysis`] is an immutable snapshot that answers hover,
+//! open buffers laid over them), an analysis cache per directory and the latest
+//! analysis of each; [`Snapshot`] is an immutable snapshot that answers hover,
 //! go to definition, references, document and workspace symbols, code actions
 //! and the diagnostics to publish per file.
 //!
@@ -11,14 +11,16 @@
 //! JSON), does no IO and runs no async code: the protocol layer reads the disk,
 //! converts positions and decides when to analyse.
 
-mod analysis;
+mod analysed_module;
 mod boundary;
 mod code_actions;
 mod completion;
+mod diagnostics;
 mod highlight;
 mod host;
 mod hover;
 mod lexer;
+mod linked;
 mod links;
 mod locate;
 mod module_calls;
@@ -26,29 +28,30 @@ mod module_tree;
 mod navigation;
 mod overrides_inline;
 mod references;
+mod shared_files;
+mod snapshot;
 mod structure;
 mod summary;
 mod symbols;
 
-pub use analysis::{
-    Analysis, EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
-};
+pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};
 pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
-pub use highlight::{Highlight, HighlightKind, NameKind};
-pub use host::{
-    analyze_detached, split_input_path, split_path, AnalysisHost, AnalysisJob, Change,
-    FinishedAnalysis, ModuleSnapshot, Unused,
+pub use diagnostics::{
+    EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
+pub use highlight::{Highlight, HighlightKind, NameKind};
+pub use host::{module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, Released};
 pub use hover::HoverResult;
 pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};
 pub use module_calls::MODULE_MANIFEST;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
 pub use references::{NameOccurrence, RenameRefused, RenameResult};
+pub use snapshot::Snapshot;
 pub use structure::{FoldKind, FoldingRange};
-pub use summary::ModuleSummary;
-pub use symbols::{DocumentSymbol, SymbolKind, WorkspaceSymbol};
+pub use summary::{ModuleSummary, SymbolKind, WorkspaceSymbol};
+pub use symbols::DocumentSymbol;
 
 #[cfg(test)]
 mod tests;

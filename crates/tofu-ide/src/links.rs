@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use tofu_module::discovery::{classify, FileClass};
 use tofu_syntax::{ExprKind, TextRange};
 
-use crate::analysis::Analysis;
-use crate::module_calls::normalize;
+use crate::snapshot::Snapshot;
+use tofu_module::calls::{local_source, normalize_path};
 
 /// A link from a range of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ const OPENTOFU_MODULE_PAGES: &str = "https://search.opentofu.org/module";
 /// The Terraform Registry's module pages, for `registry.terraform.io/…`.
 const TERRAFORM_MODULE_PAGES: &str = "https://registry.terraform.io/modules";
 
-impl Analysis {
+impl Snapshot {
     /// The links of the file at `path`, in file order.
     pub fn document_links(&self, path: &Path) -> Vec<DocumentLink> {
         let Some(parsed) = self.parsed_file(path) else {
@@ -64,8 +64,8 @@ impl Analysis {
             } else {
                 written
             };
-            let target = if value.starts_with("./") || value.starts_with("../") {
-                let called = normalize(&dir.join(value));
+            let target = if let Some(relative) = local_source(value) {
+                let called = normalize_path(&dir.join(relative));
                 let first = self.file_names(&called).and_then(|names| {
                     first_configuration_file(names.iter().map(String::as_str)).map(str::to_owned)
                 });

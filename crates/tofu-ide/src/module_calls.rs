@@ -4,51 +4,39 @@
 //! the caller's `module` block, its output through `module.NAME.OUTPUT`, a
 //! variable through a name of a `.tfvars` file).
 //!
-//! A call's directory is found without IO. A `source` written as a local
-//! path (`./x`, `../x`, and OpenTofu's `.\x`, `..\x`) is joined to the
-//! caller's directory, `.` and `..` resolved lexically, as OpenTofu joins
-//! them. Any other source (registry, Git, HTTP) is looked up in the caller's
-//! `.terraform/modules/modules.json`, which `tofu init` writes: the entry
-//! whose `Key` is the call's name gives its `Dir`, relative to the caller's
-//! directory. Only the direct calls of the directory holding that manifest
-//! are resolved through it (a nested call's key is dotted, `a.b`, and is left
-//! out: the called directory resolves its own local calls by path). A source
-//! that is not a literal string, or a call the manifest does not list, is
-//! unknown, and every feature stays in the caller.
+//! A call's directory is [`tofu_module::calls`]'s to find (a local path
+//! joined to the caller's directory, any other source through the caller's
+//! `.terraform/modules/modules.json`); the summaries keep each directory's
+//! calls as it resolved them. A source that is not a literal string, or a
+//! call the manifest does not list, is unknown, and every feature stays in
+//! the caller.
 //!
-//! Features ask [`crate::Analysis`] for the called or calling modules' full
-//! analyses; the protocol layer brings them in first ([`Analysis::related_dirs`]).
+//! Features ask [`crate::Snapshot`] for the called or calling modules' full
+//! analyses; the protocol layer brings them in first ([`Snapshot::related_dirs`]).
 
 use std::path::{Component, Path, PathBuf};
 
-use tofu_module::reference_sites::{reference_sites, RefTarget, ReferenceSite};
+use tofu_module::calls::{normalize_path, resolve_call};
+use tofu_module::reference_sites::{
+    file_reference_sites, reference_sites, RefTarget, ReferenceSite,
+};
 use tofu_module::schema::MODULE;
 use tofu_module::{address_of, BlockAddress, FileRole, ModuleAnalysis};
 use tofu_syntax::{Attribute, Block, ExprKind, FileId, TextRange};
 
-use crate::analysis::{Analysis, FileInModule};
-use crate::host::{split_path, ModuleSnapshot};
+use crate::analysed_module::dir_and_file_name;
+use crate::analysed_module::FileInModule;
 use crate::locate::block_at;
-use crate::references::named_among;
-use crate::summary::ModuleSummary;
+use crate::locate::named_among;
+use crate::snapshot::Snapshot;
+use crate::summary::{ModuleSummary, ResolvedCall};
 
 /// Where `tofu init` records the directories of the modules it installed,
 /// relative to the root module's directory. The analysis host keeps it as an
 /// input of that directory ([`crate::Change::DiskFile`] with this path under
 /// the directory, or an [`tofu_module::InputFile`] of this name in
 /// [`crate::Change::DiskDir`]).
-pub const MODULE_MANIFEST: &str = ".terraform/modules/modules.json";
-
-/// A `module` block of a directory whose called directory is known.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ResolvedCall {
-    /// The call's name (`module "NAME"`).
-    pub name: String,
-    /// The called directory, normalised.
-    pub called: PathBuf,
-    /// `module "net" in /w/root/main.tf`, for messages.
-    pub description: String,
-}
+pub use tofu_module::calls::MODULE_MANIFEST;
 
 /// A variable or output of a module directory: what a caller's argument or
 /// `module.NAME.OUTPUT`, a use inside the module, its declaration or a
@@ -88,108 +76,12 @@ pub(crate) enum Side {
     Caller,
 }
 
-/// The calls of `module` whose directory is known, given the direct calls
-/// its module manifest lists ([`manifest_dirs`]).
-pub(crate) fn resolved_calls(
-    module: &ModuleSnapshot,
-    installed: &[(String, String)],
-) -> Vec<ResolvedCall> {
-    let analysis = &module.analysis;
-    analysis
-        .effective
-        .blocks
-        .iter()
-        .filter_map(|block| {
-            let BlockAddress::Module(name) = &block.address else {
-                return None;
-            };
-            let source = block.body.attribute("source")?;
-            let file = analysis.file(source.origin.file)?;
-            let value = string_value(file.attribute_at(source.origin.range)?)?;
-            Some(ResolvedCall {
-                name: name.clone(),
-                called: resolve_source(&module.dir, name, value, installed)?,
-                description: format!(
-                    "module \"{name}\" in {}",
-                    module.dir.join(&file.name).display()
-                ),
-            })
-        })
-        .collect()
-}
-
-/// The directory a call named `name` of `dir` with source `source` reads:
-/// a local path joined to `dir`, or what the manifest says.
-pub(crate) fn resolve_source(
-    dir: &Path,
-    name: &str,
-    source: &str,
-    installed: &[(String, String)],
-) -> Option<PathBuf> {
-    match local_source(source) {
-        Some(relative) => Some(normalize(&dir.join(relative))),
-        None => {
-            let (_, installed_dir) = installed.iter().find(|(key, _)| key == name)?;
-            Some(normalize(&dir.join(installed_dir)))
-        }
-    }
-}
-
 /// The value of an attribute written as a literal string.
 fn string_value(attr: &Attribute) -> Option<&str> {
     match &attr.expr.kind {
         ExprKind::String(value) => Some(value),
         _ => None,
     }
-}
-
-/// A local module source with `/` separators, or `None` for any other source.
-fn local_source(value: &str) -> Option<String> {
-    let local = ["./", "../", ".\\", "..\\"]
-        .iter()
-        .any(|prefix| value.starts_with(prefix));
-    local.then(|| value.replace('\\', "/"))
-}
-
-/// The `(Key, Dir)` of every direct call a module manifest lists (keys
-/// without a dot; the root's own entry, `""`, left out). A manifest that is
-/// not JSON of that shape lists nothing.
-pub(crate) fn manifest_dirs(text: &str) -> Vec<(String, String)> {
-    let Ok(Some(jsonc_parser::JsonValue::Object(root))) =
-        jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default())
-    else {
-        return Vec::new();
-    };
-    let Some(modules) = root.get_array("Modules") else {
-        return Vec::new();
-    };
-    modules
-        .iter()
-        .filter_map(|entry| {
-            let jsonc_parser::JsonValue::Object(entry) = entry else {
-                return None;
-            };
-            let key = entry.get_string("Key")?;
-            let dir = entry.get_string("Dir")?;
-            (!key.is_empty() && !key.contains('.') && !dir.is_empty())
-                .then(|| (key.to_string(), dir.to_string()))
-        })
-        .collect()
-}
-
-/// `path` with `.` and `..` components resolved lexically.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// `to` relative to the directory `from`, lexically (`../net/main.tf`), with
@@ -349,7 +241,7 @@ fn output_use_among(
         })
 }
 
-impl Analysis {
+impl Snapshot {
     /// The directory a `module` block of `caller_dir` reads, from the block
     /// as written (also one the analysis lost to a syntax error, as while
     /// typing in it): its own `source`, or for a block without one (an
@@ -358,11 +250,8 @@ impl Analysis {
         let name = block.labels.first()?.value.as_str();
         match block.body.attribute("source").and_then(string_value) {
             Some(source) => {
-                let installed = self
-                    .summary(caller_dir)
-                    .map(ModuleSummary::installed)
-                    .unwrap_or_default();
-                resolve_source(caller_dir, name, source, installed)
+                let manifest = self.summary(caller_dir).and_then(ModuleSummary::manifest);
+                resolve_call(caller_dir, name, source, manifest).dir
             }
             None => self.called_dir(caller_dir, name).map(Path::to_path_buf),
         }
@@ -380,7 +269,7 @@ impl Analysis {
     /// Every call of the workspace that reads `dir`: the caller's directory
     /// and the call, by directory then call name.
     pub(crate) fn callers_of(&self, dir: &Path) -> Vec<(&Path, &ResolvedCall)> {
-        let dir = normalize(dir);
+        let dir = normalize_path(dir);
         let mut callers: Vec<(&Path, &ResolvedCall)> = self
             .summaries()
             .flat_map(|summary| {
@@ -425,7 +314,9 @@ impl Analysis {
                 side: Side::Caller,
             });
         }
-        let sites = reference_sites(found.analysis());
+        // Only the file's own uses: hover and definition ask on every
+        // request, and the whole module's cost as much as its size.
+        let sites = file_reference_sites(found.analysis(), found.id);
         if let Some((call, output, range)) = output_use_among(&sites, found.id, offset) {
             return Some(InterfaceAt {
                 interface: Interface {
@@ -445,10 +336,11 @@ impl Analysis {
     /// request at `offset` of `path` reads: the called module's, when the
     /// position is in a `module` block or on `module.NAME…`; with
     /// `with_callers` (references, rename), also the module the named
-    /// variable or output belongs to and every module that calls it. Sorted,
-    /// without the file's own directory.
+    /// variable or output belongs to and every module that calls it, and the
+    /// directories holding a file one of those holds (a symlink; with their
+    /// callers). Sorted, without the file's own directory.
     pub fn related_dirs(&self, path: &Path, offset: u32, with_callers: bool) -> Vec<PathBuf> {
-        let Some((own_dir, _)) = split_path(path) else {
+        let Some((own_dir, _)) = dir_and_file_name(path) else {
             return Vec::new();
         };
         let mut dirs: Vec<PathBuf> = Vec::new();
@@ -467,6 +359,22 @@ impl Analysis {
                         .map(|(caller, _)| caller.to_path_buf()),
                 );
             }
+            if !self.shared.is_empty() {
+                let mut sharing: Vec<PathBuf> = std::iter::once(&own_dir)
+                    .chain(&dirs)
+                    .flat_map(|dir| self.shared.dirs_sharing_with(dir))
+                    .collect();
+                sharing.sort();
+                sharing.dedup();
+                for dir in &sharing {
+                    dirs.extend(
+                        self.callers_of(dir)
+                            .into_iter()
+                            .map(|(caller, _)| caller.to_path_buf()),
+                    );
+                }
+                dirs.extend(sharing);
+            }
         }
         dirs.sort();
         dirs.dedup();
@@ -474,7 +382,7 @@ impl Analysis {
         dirs
     }
 
-    /// [`Analysis::related_dirs`] for completion: the called module's
+    /// [`Snapshot::related_dirs`] for completion: the called module's
     /// directory, also while a `module` block or `module.NAME.` is being
     /// typed (read from the text, where the analysis may have lost the
     /// block).
@@ -493,7 +401,7 @@ impl Analysis {
     /// The module call the position is in: inside a top-level `module`
     /// block, or on a `module.NAME` reference.
     fn call_at(&self, found: &FileInModule<'_>, offset: u32) -> Option<String> {
-        let sites = reference_sites(found.analysis());
+        let sites = file_reference_sites(found.analysis(), found.id);
         if let Some((call, _, _)) = output_use_among(&sites, found.id, offset) {
             return Some(call);
         }
@@ -515,30 +423,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_manifest_lists_the_directories_of_direct_calls() {
-        let manifest = r#"{"Modules":[
-            {"Key":"","Source":"","Dir":"."},
-            {"Key":"vpc","Source":"registry.opentofu.org/terraform-aws-modules/vpc/aws","Version":"5.1.0","Dir":".terraform/modules/vpc"},
-            {"Key":"vpc.endpoints","Source":"./modules/vpc-endpoints","Dir":".terraform/modules/vpc/modules/vpc-endpoints"},
-            {"Key":"bad"}
-        ]}"#;
-        assert_eq!(
-            manifest_dirs(manifest),
-            [("vpc".to_owned(), ".terraform/modules/vpc".to_owned())]
-        );
-        assert!(manifest_dirs("not json").is_empty());
-        assert!(manifest_dirs("[]").is_empty());
-    }
-
-    #[test]
-    fn local_sources_and_relative_paths() {
-        assert_eq!(local_source("../.."), Some("../..".to_owned()));
-        assert_eq!(local_source(".\\net"), Some("./net".to_owned()));
-        assert_eq!(local_source("hashicorp/consul/aws"), None);
-        assert_eq!(
-            normalize(Path::new("/w/examples/simple/../../")),
-            Path::new("/w")
-        );
+    fn relative_paths() {
         assert_eq!(
             relative_path(Path::new("/w/examples/a"), Path::new("/w/main.tf")),
             "../../main.tf"

@@ -14,16 +14,15 @@
 
 use std::path::Path;
 
-use tofu_module::reference_sites::{
-    file_reference_sites, reference_sites, RefTarget, ReferenceSite,
-};
-use tofu_module::{address_of, BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
-use tofu_syntax::{Block, FileId, TextRange};
+use tofu_module::reference_sites::{file_reference_sites, reference_sites, RefTarget};
+use tofu_module::{BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
+use tofu_syntax::{FileId, TextRange};
 
-use crate::analysis::{file_range, Analysis, FileEdit, FileRange};
-use crate::host::ModuleSnapshot;
-use crate::locate::{block_at, local_entry_at, on_header};
+use crate::analysed_module::AnalysedModule;
+use crate::diagnostics::{file_range, FileEdit, FileRange};
+use crate::locate::{block_target, name_label, named_at};
 use crate::module_calls::InterfaceAt;
+use crate::snapshot::Snapshot;
 use crate::summary::unquoted;
 
 /// What a rename would change, or why it cannot be done.
@@ -70,16 +69,7 @@ pub struct NameOccurrence {
     pub declaration: bool,
 }
 
-/// What the cursor names, for the reference features.
-#[derive(Clone, Debug)]
-pub(crate) struct Named {
-    pub target: RefTarget,
-    /// The range of the name under the cursor (a use's name, or the
-    /// declaration's label or local name).
-    pub name_range: TextRange,
-}
-
-impl Analysis {
+impl Snapshot {
     /// The range of the name a rename at `offset` would change, and the name.
     pub fn prepare_rename(
         &self,
@@ -103,6 +93,14 @@ impl Analysis {
 
     /// The edits that rename what is under the cursor to `new_name`.
     pub fn rename(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
+        if self.shared.is_empty() {
+            return self.rename_in_dir(path, offset, new_name);
+        }
+        self.rename_through_links(path, offset, new_name)
+    }
+
+    /// [`Snapshot::rename`] in the directory of `path` alone.
+    pub(crate) fn rename_in_dir(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
         if !is_identifier(new_name) {
             return Err(RenameRefused::InvalidName(format!(
                 "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
@@ -160,9 +158,9 @@ impl Analysis {
             })
             .collect();
         occurrences.extend(
-            reference_sites(analysis)
+            file_reference_sites(analysis, found.id)
                 .into_iter()
-                .filter(|site| site.file == found.id && site.target == named.target)
+                .filter(|site| site.target == named.target)
                 .map(|site| NameOccurrence {
                     range: site.range,
                     declaration: false,
@@ -176,75 +174,6 @@ impl Analysis {
 
 fn not_analysed() -> RenameRefused {
     RenameRefused::NotPossible("This file is not part of an analysed module.".to_owned())
-}
-
-/// The reference or declaration name at `offset` of `file`.
-pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Option<Named> {
-    named_among(module, file, offset, &reference_sites(&module.analysis))
-}
-
-/// [`named_at`], with the module's reference sites already at hand.
-pub(crate) fn named_among(
-    module: &ModuleSnapshot,
-    file: FileId,
-    offset: u32,
-    sites: &[ReferenceSite],
-) -> Option<Named> {
-    let site = sites
-        .iter()
-        .find(|site| site.file == file && site.range.contains_inclusive(offset));
-    if let Some(site) = site {
-        return Some(Named {
-            target: site.target.clone(),
-            name_range: site.name_range,
-        });
-    }
-    let found = crate::analysis::FileInModule { module, id: file };
-    let at = block_at(&found, offset)?;
-    if let Some((_, attr)) = local_entry_at(&at, offset) {
-        return Some(Named {
-            target: RefTarget::Local(attr.name.clone()),
-            name_range: attr.name_range,
-        });
-    }
-    let is_json = found.file()?.is_json();
-    if !on_header(at.block, is_json, offset) {
-        return None;
-    }
-    let target = block_target(at.block)?;
-    Some(Named {
-        target,
-        name_range: name_label(at.block)?,
-    })
-}
-
-/// The use whose range holds `offset`. Only `file` is read: hover and
-/// definition ask this on every request, and reading the whole module made
-/// them cost as much as its size (3 ms and more in a 1,000-file module).
-pub(crate) fn site_at(
-    analysis: &ModuleAnalysis,
-    file: FileId,
-    offset: u32,
-) -> Option<ReferenceSite> {
-    file_reference_sites(analysis, file)
-        .into_iter()
-        .find(|site| site.range.contains_inclusive(offset))
-}
-
-/// What a declaration block is, as a reference target.
-fn block_target(block: &Block) -> Option<RefTarget> {
-    match address_of(block)? {
-        BlockAddress::Variable(name) => Some(RefTarget::Variable(name)),
-        BlockAddress::Output(name) => Some(RefTarget::Output(name)),
-        BlockAddress::Module(name) => Some(RefTarget::ModuleCall(name)),
-        address @ BlockAddress::Resource { .. } => Some(RefTarget::Resource(address)),
-        BlockAddress::Provider { .. } | BlockAddress::Check(_) => None,
-    }
-}
-
-/// The label a rename changes: the last one (the name).
-fn name_label(block: &Block) -> Option<TextRange> {
-    block.labels.last().map(|label| label.range)
 }
 
 /// Every place the declaration of `target` names it: the name label of each
@@ -365,7 +294,7 @@ pub(crate) fn collision(
 
 /// An edit replacing the name at `range`; a quoted label keeps its quotes.
 pub(crate) fn name_edit(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     file: FileId,
     range: TextRange,
     new_name: &str,

@@ -14,15 +14,38 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::tree::ModuleInterface;
+use tofu_module::calls::{ModuleCall, ModuleManifest};
+use tofu_module::interface::ModuleInterface;
+use tofu_module::BlockAddress;
 use tofu_module::FileRole;
 use tofu_syntax::TextRange;
 
-use crate::analysis::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
-use crate::host::{module_sources, ModuleSnapshot};
+use crate::analysed_module::AnalysedModule;
+use crate::diagnostics::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
 use crate::locate::focus_range;
-use crate::module_calls::{resolved_calls, ResolvedCall};
-use crate::symbols::{SymbolKind, WorkspaceSymbol};
+
+/// What a symbol stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// A top-level block; `block_type` says which.
+    Block,
+    /// A block nested in another one.
+    NestedBlock,
+    Attribute,
+    /// A local value (workspace symbols).
+    Local,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceSymbol {
+    /// The address: `aws_instance.web`, `variable.region`, `local.name`.
+    pub name: String,
+    pub kind: SymbolKind,
+    pub block_type: String,
+    pub location: FileRange,
+    /// The module directory, for display.
+    pub container: String,
+}
 
 /// The summary of one module directory's analysis.
 #[derive(Debug)]
@@ -36,17 +59,18 @@ pub struct ModuleSummary {
     /// (symbols are read from there), and a keystroke need not index its
     /// declarations.
     symbols: Option<Vec<SymbolEntry>>,
+    /// The calls whose directory is known, for messages.
     calls: Vec<ResolvedCall>,
-    /// The direct calls the directory's module manifest lists, `(Key, Dir)`.
-    installed: Vec<(String, String)>,
+    /// The directory's module manifest, as read.
+    manifest: Option<Arc<ModuleManifest>>,
     /// What its callers may know of it (variables, outputs); `None` when no
     /// directory called it as it was analysed (a keystroke in a module no
     /// one calls does not compute it).
     pub(crate) interface: Option<Arc<ModuleInterface>>,
-    /// The `source` of each of its module calls written as a plain string,
-    /// with the directory it names when known (a local path, or the module
-    /// manifest's entry).
-    pub(crate) sources: Vec<(String, Option<PathBuf>)>,
+    /// Each of its module calls whose `source` is a plain string, with the
+    /// directory it reads when known (a local path, or the module
+    /// manifest's entry), sorted.
+    pub(crate) module_calls: Vec<ModuleCall>,
 }
 
 /// A declared block or local value, for workspace symbols. The file is an
@@ -61,12 +85,14 @@ struct SymbolEntry {
 }
 
 impl ModuleSummary {
-    /// Summarises a finished analysis; `installed` are the direct calls the
-    /// directory's `.terraform/modules/modules.json` lists; `called` says
-    /// whether another directory calls it (then its interface is computed).
+    /// Summarises a finished analysis; `module_calls` are its calls as
+    /// [`tofu_module::calls::resolve_calls`] resolved them, with the
+    /// directory's `.terraform/modules/modules.json`; `called` says whether
+    /// another directory calls it (then its interface is computed).
     pub(crate) fn new(
-        module: &ModuleSnapshot,
-        installed: &[(String, String)],
+        module: &AnalysedModule,
+        module_calls: Vec<ModuleCall>,
+        manifest: Option<Arc<ModuleManifest>>,
         called: bool,
     ) -> ModuleSummary {
         ModuleSummary {
@@ -77,24 +103,24 @@ impl ModuleSummary {
                 .buffer_versions
                 .is_empty()
                 .then(|| symbol_entries(module)),
-            calls: resolved_calls(module, installed),
-            installed: installed.to_vec(),
+            calls: resolved_calls(module, &module_calls),
+            manifest,
             interface: called.then(|| Arc::new(module.analysis.interface())),
-            sources: module_sources(&module.analysis, &module.dir, installed),
+            module_calls,
         }
     }
 
     /// The directories its module calls name (local sources, and those the
     /// module manifest records).
     pub(crate) fn called_dirs(&self) -> impl Iterator<Item = &Path> {
-        self.sources
+        self.module_calls
             .iter()
-            .filter_map(|(_, called)| called.as_deref())
+            .filter_map(|call| call.dir.as_deref())
     }
 
     /// True when the summary can stand for the directory without its full
     /// analysis (it has the symbol index).
-    pub(crate) fn stands_alone(&self) -> bool {
+    pub(crate) fn has_symbol_index(&self) -> bool {
         self.symbols.is_some()
     }
 
@@ -102,7 +128,7 @@ impl ModuleSummary {
     /// the module's full analysis, read where the summary has no symbols.
     pub(crate) fn symbols(
         &self,
-        full: Option<&ModuleSnapshot>,
+        full: Option<&AnalysedModule>,
         matches: &impl Fn(&str) -> bool,
         out: &mut Vec<WorkspaceSymbol>,
     ) {
@@ -139,15 +165,15 @@ impl ModuleSummary {
         &self.calls
     }
 
-    /// The direct calls the directory's module manifest lists, `(Key, Dir)`.
-    pub(crate) fn installed(&self) -> &[(String, String)] {
-        &self.installed
+    /// The directory's module manifest, if it has one.
+    pub(crate) fn manifest(&self) -> Option<&ModuleManifest> {
+        self.manifest.as_deref()
     }
 }
 
 /// Diagnostics for every file of the module (every file the analysis saw,
 /// including files without diagnostics), in file order.
-fn file_diagnostics(module: &ModuleSnapshot) -> Vec<FileDiagnostics> {
+fn file_diagnostics(module: &AnalysedModule) -> Vec<FileDiagnostics> {
     let analysis = &module.analysis;
     let mut out: Vec<FileDiagnostics> = analysis
         .files
@@ -177,7 +203,7 @@ fn file_diagnostics(module: &ModuleSnapshot) -> Vec<FileDiagnostics> {
 }
 
 /// Declared blocks (by address, `resource.` left out) and local values.
-fn symbol_entries(module: &ModuleSnapshot) -> Vec<SymbolEntry> {
+fn symbol_entries(module: &AnalysedModule) -> Vec<SymbolEntry> {
     let analysis = &module.analysis;
     let mut entries = Vec::new();
     for declared in &analysis.declarations.blocks {
@@ -221,4 +247,44 @@ pub(crate) fn unquoted(text: &str) -> &str {
         .strip_prefix('"')
         .and_then(|rest| rest.strip_suffix('"'))
         .unwrap_or(text.trim())
+}
+
+/// A `module` block of a directory whose called directory is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ResolvedCall {
+    /// The call's name (`module "NAME"`).
+    pub name: String,
+    /// The called directory, normalised.
+    pub called: PathBuf,
+    /// `module "net" in /w/root/main.tf`, for messages.
+    pub description: String,
+}
+
+/// The calls of `module` whose directory is known (of `module_calls`, its
+/// calls as resolved), each described by the file holding its `source`.
+pub(crate) fn resolved_calls(
+    module: &AnalysedModule,
+    module_calls: &[ModuleCall],
+) -> Vec<ResolvedCall> {
+    let analysis = &module.analysis;
+    module_calls
+        .iter()
+        .filter_map(|call| {
+            let called = call.dir.clone()?;
+            let block = analysis
+                .effective
+                .get(&BlockAddress::Module(call.name.clone()))?;
+            let source = block.body.attribute("source")?;
+            let file = analysis.file(source.origin.file)?;
+            Some(ResolvedCall {
+                name: call.name.clone(),
+                called,
+                description: format!(
+                    "module \"{}\" in {}",
+                    call.name,
+                    module.dir.join(&file.name).display()
+                ),
+            })
+        })
+        .collect()
 }

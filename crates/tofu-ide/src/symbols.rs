@@ -11,20 +11,9 @@ use std::sync::Arc;
 
 use tofu_syntax::{Block, Body, TextRange};
 
-use crate::analysis::{Analysis, FileRange};
 use crate::locate::focus_range;
-
-/// What a symbol stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SymbolKind {
-    /// A top-level block; `block_type` says which.
-    Block,
-    /// A block nested in another one.
-    NestedBlock,
-    Attribute,
-    /// A local value (workspace symbols).
-    Local,
-}
+use crate::snapshot::Snapshot;
+use crate::summary::{SymbolKind, WorkspaceSymbol};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DocumentSymbol {
@@ -36,17 +25,6 @@ pub struct DocumentSymbol {
     pub range: TextRange,
     pub selection_range: TextRange,
     pub children: Vec<DocumentSymbol>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkspaceSymbol {
-    /// The address: `aws_instance.web`, `variable.region`, `local.name`.
-    pub name: String,
-    pub kind: SymbolKind,
-    pub block_type: String,
-    pub location: FileRange,
-    /// The module directory, for display.
-    pub container: String,
 }
 
 /// The most workspace symbols one query returns.
@@ -88,7 +66,7 @@ fn body_symbols(body: &Body, is_json: bool) -> Vec<DocumentSymbol> {
     symbols
 }
 
-impl Analysis {
+impl Snapshot {
     /// The outline of the file at `path`.
     pub fn document_symbols(&self, path: &Path) -> Vec<DocumentSymbol> {
         let Some(found) = self.find_file(path) else {

@@ -6,7 +6,10 @@ use std::rc::Rc;
 
 use std::sync::{Arc, Mutex};
 
-use tofu_module::tree::{local_source_path, ModuleInterface, ModuleTree};
+use tofu_module::calls::{
+    called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleManifest,
+    MODULE_MANIFEST,
+};
 use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
@@ -182,7 +185,7 @@ pub fn check_paths_streaming(
                 }
                 // Judged again in its module tree when it calls local modules
                 // (the cache keeps all but what the tree changes).
-                let tree = children.tree(readable(dir), &analysis.module_calls());
+                let tree = children.called_modules(readable(dir), &analysis.module_calls());
                 if !tree.is_empty() {
                     analysis = analyze_in_tree(&files, dir_config, &tree, &mut cache);
                 }
@@ -205,91 +208,34 @@ pub fn check_paths_streaming(
     Ok(report)
 }
 
-/// What `check` knows of the module directories local calls name: each
-/// one's interface and the local sources it calls itself, found once and
-/// shared between threads.
+/// What `check` knows of the module directories calls name: each one's
+/// interface and the directories its own calls read, found once (read from
+/// the disk and analysed on its own) and shared between threads. Which
+/// directory a call reads, and whether it loops, is
+/// [`tofu_module::calls`]'s to say; this only reads.
 #[derive(Default)]
 struct Children {
-    known: Mutex<HashMap<PathBuf, Option<Arc<Child>>>>,
+    known: Mutex<HashMap<PathBuf, Option<CalledDir>>>,
 }
-
-struct Child {
-    interface: Arc<ModuleInterface>,
-    /// The directories of its own local calls.
-    calls: Vec<PathBuf>,
-}
-
-/// How deep a chain of local calls is followed looking for a loop.
-const MAX_CALL_DEPTH: usize = 64;
 
 impl Children {
-    /// The module tree of the directory `dir` whose module calls are these
-    /// (name, source): each local source's interface, and the sources that
-    /// lead back to `dir`; other sources through the directories `tofu init`
-    /// installed them in (`.terraform/modules/modules.json`).
-    fn tree(&self, dir: &Path, calls: &[(String, String)]) -> ModuleTree {
-        let mut tree = ModuleTree::default();
-        let Ok(home) = std::fs::canonicalize(dir) else {
-            return tree;
+    /// What the directory `dir`, with these module calls `(name, source)`,
+    /// is given of the modules it calls (local sources by path, others
+    /// through `dir`'s `.terraform/modules/modules.json`).
+    fn called_modules(&self, dir: &Path, calls: &[(String, String)]) -> CalledModules {
+        let Ok(home) = std::path::absolute(dir) else {
+            return CalledModules::default();
         };
-        let mut installed: Option<HashMap<String, PathBuf>> = None;
-        for (name, source) in calls {
-            let Some(relative) = local_source_path(source) else {
-                let installed = installed.get_or_insert_with(|| installed_modules(&home));
-                let child = installed
-                    .get(name)
-                    .and_then(|child_dir| std::fs::canonicalize(child_dir).ok())
-                    .and_then(|child_dir| self.child(&child_dir));
-                if let Some(child) = child {
-                    tree.children
-                        .entry(source.clone())
-                        .or_insert_with(|| Arc::clone(&child.interface));
-                    if let Some(relative) = installed
-                        .get(name)
-                        .and_then(|child_dir| child_dir.strip_prefix(&home).ok())
-                    {
-                        tree.installed
-                            .entry(source.clone())
-                            .or_insert_with(|| slash_path(relative));
-                    }
-                }
-                continue;
-            };
-            let Ok(child_dir) = std::fs::canonicalize(home.join(&relative)) else {
-                continue;
-            };
-            if self.leads_to(&child_dir, &home, 0, &mut Vec::new()) {
-                tree.loops.insert(source.clone());
-                continue;
-            }
-            if let Some(child) = self.child(&child_dir) {
-                tree.children
-                    .insert(source.clone(), Arc::clone(&child.interface));
-            }
-        }
-        tree
-    }
-
-    /// True when `from`, or a directory its local calls reach, is `target`.
-    fn leads_to(&self, from: &Path, target: &Path, depth: usize, seen: &mut Vec<PathBuf>) -> bool {
-        if from == target {
-            return true;
-        }
-        if depth > MAX_CALL_DEPTH || seen.iter().any(|dir| dir == from) {
-            return false;
-        }
-        seen.push(from.to_path_buf());
-        let Some(child) = self.child(from) else {
-            return false;
-        };
-        child
-            .calls
-            .iter()
-            .any(|next| self.leads_to(next, target, depth + 1, seen))
+        let home = normalize_path(&home);
+        let manifest = std::fs::read_to_string(home.join(MODULE_MANIFEST))
+            .ok()
+            .map(|text| ModuleManifest::parse(&text));
+        let calls = resolve_calls(&home, calls, manifest.as_ref());
+        called_modules(&home, &calls, &|child_dir| self.child(child_dir))
     }
 
     /// A directory's interface and calls, analysed on its own once.
-    fn child(&self, dir: &Path) -> Option<Arc<Child>> {
+    fn child(&self, dir: &Path) -> Option<CalledDir> {
         if let Ok(known) = self.known.lock() {
             if let Some(found) = known.get(dir) {
                 return found.clone();
@@ -300,58 +246,20 @@ impl Children {
             if analysis.primary.is_empty() && analysis.overrides.is_empty() {
                 return None;
             }
-            let calls = analysis
-                .module_sources()
-                .iter()
-                .filter_map(|source| local_source_path(source))
-                .filter_map(|relative| std::fs::canonicalize(dir.join(relative)).ok())
+            let calls = resolve_calls(dir, &analysis.module_calls(), None)
+                .into_iter()
+                .filter_map(|call| call.dir)
                 .collect();
-            Some(Arc::new(Child {
-                interface: Arc::new(analysis.interface()),
+            Some(CalledDir {
+                interface: Some(Arc::new(analysis.interface())),
                 calls,
-            }))
+            })
         });
         if let Ok(mut known) = self.known.lock() {
             known.insert(dir.to_path_buf(), found.clone());
         }
         found
     }
-}
-
-/// The directories `tofu init` installed the root module's calls in, by
-/// call name, from `.terraform/modules/modules.json` (nothing when there is
-/// none or it does not parse).
-/// A relative path with `/` separators, `.` components left out.
-fn slash_path(path: &Path) -> String {
-    path.components()
-        .filter(|part| !matches!(part, std::path::Component::CurDir))
-        .map(|part| part.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-fn installed_modules(root: &Path) -> HashMap<String, PathBuf> {
-    let Ok(text) = std::fs::read_to_string(root.join(".terraform/modules/modules.json")) else {
-        return HashMap::new();
-    };
-    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return HashMap::new();
-    };
-    let Some(modules) = manifest
-        .get("Modules")
-        .and_then(serde_json::Value::as_array)
-    else {
-        return HashMap::new();
-    };
-    modules
-        .iter()
-        .filter_map(|module| {
-            let key = module.get("Key")?.as_str()?;
-            let dir = module.get("Dir")?.as_str()?;
-            // Calls of the root module only: nested keys are `a.b`.
-            (!key.is_empty() && !key.contains('.')).then(|| (key.to_owned(), root.join(dir)))
-        })
-        .collect()
 }
 
 /// The path to read a directory at: `.` for the empty path a bare file name

@@ -189,8 +189,8 @@ fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
     }
     Ok(Outcome {
         edits: done,
-        incremental: cache.counters().n_shapes_kept,
-        reshaped: cache.counters().n_reshaped,
+        incremental: cache.counters().n_edits_keeping_shapes,
+        reshaped: cache.counters().n_edits_changing_shapes,
     })
 }
 
@@ -303,7 +303,10 @@ fn incremental_redoes_module_calls_when_what_they_read_changes() {
         assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
         seen.insert(whole.diagnostics.len());
     }
-    assert_eq!(cache.counters().n_shapes_kept, steps.len() as u64 - 1);
+    assert_eq!(
+        cache.counters().n_edits_keeping_shapes,
+        steps.len() as u64 - 1
+    );
     assert!(
         seen.len() > 1,
         "the edits should change what the module-call rules report"
@@ -359,7 +362,7 @@ fn an_edit_merges_only_the_identities_of_the_edited_file() {
         1,
         "the override changes one identity"
     );
-    assert_eq!(cache.counters().n_shapes_kept, 2);
+    assert_eq!(cache.counters().n_edits_keeping_shapes, 2);
     files[9] = InputFile::text("f09.tf", primary(9, 1).replace("\"b9\"", "\"c9\""));
     assert_eq!(
         merged_by(&files, &mut cache),
@@ -367,13 +370,19 @@ fn an_edit_merges_only_the_identities_of_the_edited_file() {
         "a renamed identity: the file's identities, old and new, that exist"
     );
     assert_eq!(
-        (cache.counters().n_shapes_kept, cache.counters().n_reshaped),
+        (
+            cache.counters().n_edits_keeping_shapes,
+            cache.counters().n_edits_changing_shapes
+        ),
         (2, 1)
     );
     files.push(InputFile::text("new.tf", primary(99, 1)));
     assert_eq!(merged_by(&files, &mut cache), 123, "a new file: whole");
     assert_eq!(
-        (cache.counters().n_shapes_kept, cache.counters().n_reshaped),
+        (
+            cache.counters().n_edits_keeping_shapes,
+            cache.counters().n_edits_changing_shapes
+        ),
         (2, 1)
     );
 }
@@ -403,7 +412,10 @@ fn incremental_redoes_override_files_when_local_values_come_and_go() {
         assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
         seen.insert(format!("{:?}", whole.diagnostics));
     }
-    assert_eq!(cache.counters().n_reshaped, steps.len() as u64 - 1);
+    assert_eq!(
+        cache.counters().n_edits_changing_shapes,
+        steps.len() as u64 - 1
+    );
     assert!(
         seen.len() > 2,
         "the edits should change what merging reports"

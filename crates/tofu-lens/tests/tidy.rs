@@ -4,8 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod import_circles;
+
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use import_circles::{import_circles, CrateSources};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -60,6 +64,7 @@ fn crate_dependency_invariants_hold() {
         "tofu-syntax",
         "tofu-fmt",
         "tofu-eval",
+        "tofu-schema",
         "tofu-module",
         "tofu-vfs",
         "tofu-ide",
@@ -141,89 +146,133 @@ fn workspace_crates_depend_only_leftward() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
-/// The top-level modules of `tofu-module` form layers: no module imports,
-/// directly or through others, a module that imports it. (Doc links are not
-/// imports; comment lines are skipped.)
-#[test]
-fn modules_of_tofu_module_import_each_other_without_circles() {
-    use std::collections::{BTreeMap, BTreeSet};
-    let src = repo().join("crates/tofu-module/src");
+/// The Rust files of the crate in `crate_dir`, by path relative to it.
+fn crate_sources(crate_dir: &Path) -> CrateSources {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let relative = file.strip_prefix(&src).unwrap();
-        let first = relative.components().next().unwrap();
-        let module = first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_owned();
-        if module == "lib" {
-            continue;
+    for part in ["src", "tests", "benches", "examples"] {
+        if crate_dir.join(part).is_dir() {
+            rust_files(&crate_dir.join(part), &mut files);
         }
-        let code: String = fs::read_to_string(file)
+    }
+    files
+        .into_iter()
+        .map(|file| {
+            let relative = file.strip_prefix(crate_dir).unwrap();
+            let relative: Vec<String> = relative
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            (relative.join("/"), fs::read_to_string(&file).unwrap())
+        })
+        .collect()
+}
+
+/// The files of each crate form layers: no file imports, directly or
+/// through others, a file that imports it (`crate::`, `super::`, `self::`
+/// and child-module paths; see `import_circles`).
+#[test]
+fn files_of_every_crate_import_each_other_without_circles() {
+    let mut crate_dirs: Vec<PathBuf> = fs::read_dir(repo().join("crates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("Cargo.toml").is_file())
+        .collect();
+    crate_dirs.sort();
+    assert!(crate_dirs.len() >= 8, "{crate_dirs:?}");
+    let mut problems = Vec::new();
+    for crate_dir in crate_dirs {
+        let name = crate_dir
+            .file_name()
             .unwrap()
-            .lines()
-            .filter(|line| !line.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let edges = imports.entry(module.clone()).or_default();
-        for (at, _) in code.match_indices("crate::") {
-            let rest = &code[at + "crate::".len()..];
-            let names: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
-                let group = &group[..group.find('}').unwrap_or(group.len())];
-                group
-                    .split(',')
-                    .map(|item| item.trim().split("::").next().unwrap_or_default())
-                    .collect()
-            } else {
-                vec![rest
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .next()
-                    .unwrap_or_default()]
-            };
-            for name in names {
-                if !name.is_empty() && name != module {
-                    edges.insert(name.to_owned());
-                }
-            }
-        }
-    }
-    assert!(imports.len() > 10, "{imports:?}");
-    // Depth-first search for a path back to where it started.
-    fn path_back(
-        imports: &BTreeMap<String, BTreeSet<String>>,
-        start: &str,
-        at: &str,
-        path: &mut Vec<String>,
-        seen: &mut BTreeSet<String>,
-    ) -> bool {
-        for next in imports.get(at).into_iter().flatten() {
-            if next == start {
-                return true;
-            }
-            if imports.contains_key(next) && seen.insert(next.clone()) {
-                path.push(next.clone());
-                if path_back(imports, start, next, path, seen) {
-                    return true;
-                }
-                path.pop();
-            }
-        }
-        false
-    }
-    let mut circles = Vec::new();
-    for module in imports.keys() {
-        let mut path = vec![module.clone()];
-        if path_back(&imports, module, module, &mut path, &mut BTreeSet::new()) {
-            path.push(module.clone());
-            circles.push(path.join(" → "));
-        }
+            .to_string_lossy()
+            .into_owned();
+        let sources = crate_sources(&crate_dir);
+        assert!(sources.contains_key("src/lib.rs") || sources.contains_key("src/main.rs"));
+        let circles = import_circles(&sources);
+        problems.extend(circles.iter().map(|circle| format!("{name}: {circle}")));
     }
     assert!(
-        circles.is_empty(),
+        problems.is_empty(),
         "import circles:\n{}",
-        circles.join("\n")
+        problems.join("\n")
     );
+}
+
+fn sources(files: &[(&str, &str)]) -> CrateSources {
+    files
+        .iter()
+        .map(|(path, text)| ((*path).to_owned(), (*text).to_owned()))
+        .collect()
+}
+
+fn circles_of(files: &[(&str, &str)]) -> Vec<String> {
+    import_circles(&sources(files))
+        .iter()
+        .flat_map(|circle| circle.circles.iter().map(|files| files.join(" → ")))
+        .collect()
+}
+
+#[test]
+fn a_circle_through_super_is_found() {
+    let circles = circles_of(&[
+        ("src/lib.rs", "mod rules;"),
+        ("src/rules.rs", "mod providers;"),
+        ("src/rules/providers.rs", "mod expr_view;\nmod references;"),
+        (
+            "src/rules/providers/expr_view.rs",
+            "use super::references::Reference;\npub struct View;",
+        ),
+        (
+            "src/rules/providers/references.rs",
+            "pub struct Reference;\nfn f() -> super::expr_view::View { todo!() }",
+        ),
+    ]);
+    assert_eq!(
+        circles,
+        ["src/rules/providers/expr_view.rs → src/rules/providers/references.rs → src/rules/providers/expr_view.rs"]
+    );
+}
+
+#[test]
+fn circles_are_found_through_grouped_use_trees_and_parents() {
+    let circles = circles_of(&[
+        ("src/lib.rs", "mod a;\nmod b;\nmod c;"),
+        ("src/a.rs", "use crate::{c::C, b::{self, B}};"),
+        (
+            "src/b.rs",
+            "mod child;\npub struct B;\nfn f() { child::g() }",
+        ),
+        ("src/b/child.rs", "use super::super::a;"),
+        ("src/c.rs", "pub struct C;"),
+    ]);
+    assert_eq!(circles, ["src/a.rs → src/b.rs → src/b/child.rs → src/a.rs"]);
+}
+
+/// Declaring a child is not importing it; comments, doc links and strings
+/// are not imports; a name re-exported by the crate root leads to where it
+/// comes from; a test module's `use super::*` is the file itself.
+#[test]
+fn what_is_not_an_import_makes_no_circle() {
+    let circles = circles_of(&[
+        (
+            "src/lib.rs",
+            "//! See [`crate::b`].\nmod a;\nmod b;\npub use b::Thing;\n",
+        ),
+        (
+            "src/a.rs",
+            "/// Uses [`crate::b::Thing`].\nuse crate::Thing;\nconst S: &str = \"crate::b\";",
+        ),
+        (
+            "src/b.rs",
+            "pub struct Thing;\n// crate::a::x\n/* crate::a */\nconst R: &str = r#\"crate::a\"#;\n\
+             fn f<'a>(x: &'a str) -> char { '{' }\n#[cfg(test)]\nmod tests { use super::*; }",
+        ),
+    ]);
+    assert!(circles.is_empty(), "{circles:?}");
+    let circles = circles_of(&[
+        ("src/lib.rs", "mod a;\nmod b;\npub use b::Thing;\n"),
+        ("src/a.rs", "pub struct A;\nuse crate::Thing;"),
+        ("src/b.rs", "pub struct Thing;\nuse crate::a::A;"),
+    ]);
+    assert_eq!(circles, ["src/a.rs → src/b.rs → src/a.rs"]);
 }

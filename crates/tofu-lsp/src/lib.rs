@@ -5,29 +5,38 @@
 //!
 //! Analysis lives in `tofu-ide` and below, formatting in `tofu-fmt`; this
 //! crate knows nothing of HCL.
-//! State is a [`session::Session`] behind one short-held lock; handlers change
-//! it before their first `.await`, and analysis runs outside the lock. Logs go
-//! through `tracing` (the binary sends them to stderr); nothing here prints,
-//! and nothing here writes files.
+//!
+//! `server.rs` is the dispatch table; each LSP method has its handler module
+//! in `requests/` or `notifications/`, which import only what lies below
+//! them: the shared state (`shared::Shared`, with the `session::Session`
+//! behind one short-held lock), request preparation (`prepare.rs`), the
+//! scheduler and the conversions. Handlers change the session before their
+//! first `.await`, and analysis runs outside the lock. Logs go through
+//! `tracing` (the binary sends them to stderr); nothing here prints, and
+//! nothing here writes files.
 
+mod client_requests;
+mod configuration;
 mod document;
-mod document_requests;
-mod editing;
-mod formatting;
-mod initialize;
 mod notifications;
+mod options;
+mod panic_guard;
 pub mod position;
+mod prepare;
 mod requests;
 mod scheduler;
+mod scheduling;
 mod semantic_tokens;
 mod server;
 mod session;
 mod settings;
+mod shared;
 mod to_proto;
 mod uri;
 mod workspace;
 
-pub use server::{Server, ServerOptions, MAX_WALK_DIRS};
+pub use options::{ServerOptions, MAX_WALK_DIRS};
+pub use server::Server;
 pub use settings::{DiagnosticsScope, Settings};
 
 use tower_lsp_server::{ClientSocket, LspService};

@@ -24,120 +24,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tofu_ide::{Analysis, Change};
+use tofu_ide::{Change, Snapshot};
 use tower_lsp_server::ls_types::Diagnostic;
 
-use crate::server::Shared;
+use crate::session::Session;
+use crate::shared::Shared;
 use crate::to_proto::Converter;
-
-/// Why a module directory must be looked at again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mark {
-    /// Its files must be (re)read from disk before it is analysed.
-    DiskRead,
-    /// Its diagnostics must be published again even if the analysis did not
-    /// change (the scope changed, say).
-    Republish,
-}
-
-/// The scheduler's state per module directory, behind [`Scheduling::mark`]:
-/// everything else of it is the scheduler's own.
-#[derive(Debug, Default)]
-pub struct Scheduling {
-    dirs: HashMap<PathBuf, DirState>,
-}
-
-impl Scheduling {
-    /// Records that `dir` must be read again or republished; [`schedule`]
-    /// then starts (or keeps) its worker.
-    pub fn mark(&mut self, dir: &Path, mark: Mark) {
-        let state = self.state(dir);
-        match mark {
-            Mark::DiskRead => state.needs_disk_read = true,
-            Mark::Republish => state.force_publish = true,
-        }
-    }
-
-    /// True when the scheduler has seen `dir`.
-    pub fn knows(&self, dir: &Path) -> bool {
-        self.dirs.contains_key(dir)
-    }
-
-    /// Every directory the scheduler has seen.
-    pub fn dirs(&self) -> impl Iterator<Item = &Path> {
-        self.dirs.keys().map(PathBuf::as_path)
-    }
-
-    /// How long the last analysis of `dir` took.
-    pub fn last_analysis(&self, dir: &Path) -> Option<Duration> {
-        self.dirs.get(dir).and_then(|state| state.last_analysis)
-    }
-
-    /// Records that `dir` is known only as a called module
-    /// ([`DirState::called_only`]) and must be read from disk.
-    pub fn mark_called_only(&mut self, dir: &Path) {
-        let state = self.state(dir);
-        state.called_only = true;
-        state.needs_disk_read = true;
-    }
-
-    /// True when `dir` is known only as a called module.
-    pub fn is_called_only(&self, dir: &Path) -> bool {
-        self.dirs.get(dir).is_some_and(|state| state.called_only)
-    }
-
-    /// The called-only directories below `prefix`.
-    pub fn called_only_below(&self, prefix: &Path) -> Vec<PathBuf> {
-        self.dirs
-            .iter()
-            .filter(|(dir, state)| state.called_only && dir.starts_with(prefix))
-            .map(|(dir, _)| dir.clone())
-            .collect()
-    }
-
-    /// True when `dir` is waiting to be read from disk.
-    pub fn needs_disk_read(&self, dir: &Path) -> bool {
-        self.dirs
-            .get(dir)
-            .is_some_and(|state| state.needs_disk_read)
-    }
-
-    fn state(&mut self, dir: &Path) -> &mut DirState {
-        self.dirs.entry(dir.to_path_buf()).or_default()
-    }
-}
-
-/// Publishing state of one module directory.
-#[derive(Debug, Default)]
-struct DirState {
-    /// A worker task is debouncing, analysing or publishing this directory.
-    worker_running: bool,
-    /// The directory's files must be (re)read from disk before analysing.
-    needs_disk_read: bool,
-    /// Publish even if the analysis did not change (scope changed, say).
-    force_publish: bool,
-    /// The generation of the analysis last published (0: none yet).
-    published_generation: u64,
-    /// What was last published (version and diagnostics) for each file with
-    /// diagnostics or open when published, so that an unchanged file is not
-    /// sent again and one whose diagnostics go away, disappears or leaves
-    /// the scope gets an empty list. A clean file never published is absent.
-    /// Hashed: every publication looks up and stores every such file, under
-    /// the session lock, and a `BTreeMap` compares paths component by
-    /// component (in a 1,000-file directory that was half of keystroke →
-    /// publication).
-    published: HashMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
-    /// How long the last analysis took (unknown before the first).
-    last_analysis: Option<Duration>,
-    /// Read because a module call names it, not found by the workspace
-    /// walk (a module `tofu init` installed under `.terraform`): analysed so
-    /// that its callers are judged against it, read whatever `exclude`
-    /// says, and published only while one of its files is open.
-    called_only: bool,
-    /// Held while the directory is read or analysed, so that a request that
-    /// needs a fresh analysis waits for the worker instead of redoing its work.
-    analysis_lock: Arc<tokio::sync::Mutex<()>>,
-}
 
 /// Marks `dirs` for analysis and publication, starting workers as needed.
 pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, debounce: bool) {
@@ -153,18 +45,14 @@ pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, d
     }
 }
 
-/// Analyses that took less than this last time run without waiting: a
-/// keystroke in a small directory is published at once, and only expensive
-/// directories wait for a burst of keystrokes to end.
-pub const CHEAP_ANALYSIS: Duration = Duration::from_millis(5);
-
 /// How long `dir` waits before its next analysis: nothing when its last
-/// analysis was cheap, the configured debounce otherwise (and before the
-/// first one, whose cost is unknown).
+/// analysis was cheap ([`crate::options::ServerOptions::cheap_analysis`]),
+/// the configured debounce otherwise (and before the first one, whose cost
+/// is unknown).
 fn pause_before_analysis(shared: &Shared, dir: &Path) -> Duration {
     let last = shared.session().scheduling().last_analysis(dir);
     match last {
-        Some(took) if took < CHEAP_ANALYSIS => Duration::ZERO,
+        Some(took) if took < shared.options.cheap_analysis => Duration::ZERO,
         _ => shared.options.debounce,
     }
 }
@@ -229,12 +117,14 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         let root = shared.session().confinement_root(dir);
         let read = tokio::task::spawn_blocking(move || {
             let files = tofu_vfs::read_module_dir_within(&read_dir, &root)?;
-            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root)))
+            let links = tofu_vfs::linked_files(&read_dir, &root);
+            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root), links))
         })
         .await;
         let mut session = shared.session();
         let change = match read {
-            Ok(Ok((files, manifest))) => {
+            Ok(Ok((files, manifest, links))) => {
+                session.host_mut().set_links(dir, links);
                 // The manifest is read even where `.terraform/**` is
                 // excluded (the default): it is not analysed, it only says
                 // where the directory's installed modules are.
@@ -337,7 +227,7 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
 
 /// The directories the calls of `dir` name that the host holds nothing for,
 /// inside the workspace folder of `dir`, marked to be read as called-only.
-fn called_only_dirs(session: &mut crate::session::Session, dir: &Path) -> Vec<PathBuf> {
+fn called_only_dirs(session: &mut Session, dir: &Path) -> Vec<PathBuf> {
     let root = session.confinement_root(dir);
     let unknown: Vec<PathBuf> = session
         .host()
@@ -371,7 +261,7 @@ fn read_manifest(dir: &Path, root: &Path) -> Option<tofu_module::InputFile> {
 
 /// The latest analysis, after bringing `dir` up to date (with its full
 /// analysis when `need` says so).
-pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Analysis {
+pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Snapshot {
     let known = {
         let session = shared.session();
         session.host().knows_dir(dir) || session.scheduling().needs_disk_read(dir)
@@ -508,7 +398,7 @@ enum Publish {
     Refresh(bool),
     /// Push mode: convert this snapshot's diagnostics and send what changed.
     Push {
-        snapshot: Analysis,
+        snapshot: Snapshot,
         generation: u64,
         in_scope: bool,
         force: bool,
@@ -520,7 +410,7 @@ enum Publish {
 /// the version of the buffer the analysis used.
 fn current_diagnostics(
     converter: &mut Converter,
-    snapshot: &Analysis,
+    snapshot: &Snapshot,
     dir: &Path,
 ) -> Vec<Publication> {
     snapshot

@@ -1,5 +1,6 @@
-//! `textDocument/semanticTokens/full` and `/range`: the engine's highlights
-//! (`tofu_ide::Highlight`, byte ranges with a kind) as LSP semantic tokens.
+//! Semantic tokens: the engine's highlights (`tofu_ide::Highlight`, byte
+//! ranges with a kind) as LSP semantic tokens, for the `semanticTokens/full`
+//! and `/range` requests.
 //!
 //! This module owns the legend (standard token types and modifiers only, so
 //! every theme colours them without the client knowing tofu-lens) and the
@@ -8,15 +9,14 @@
 //! `position.rs`, and delta-encoded. What a piece of text is, the engine
 //! decides; nothing here reads HCL.
 
-use std::sync::Arc;
-
 use tofu_ide::{Highlight, HighlightKind, NameKind};
-use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::*;
+use tower_lsp_server::ls_types::{
+    Position, SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokensFullOptions,
+    SemanticTokensLegend, SemanticTokensOptions, SemanticTokensServerCapabilities,
+    WorkDoneProgressOptions,
+};
 
 use crate::position::LineMap;
-use crate::requests::{guarded, line_map, prepare};
-use crate::server::Shared;
 
 /// The token types, in legend order (a token's type is its index here).
 const TOKEN_TYPES: [SemanticTokenType; 13] = [
@@ -125,45 +125,6 @@ pub fn encode(highlights: &[Highlight], map: &LineMap) -> Vec<SemanticToken> {
         }
     }
     tokens
-}
-
-pub async fn full(
-    shared: &Arc<Shared>,
-    params: SemanticTokensParams,
-) -> Result<Option<SemanticTokensResult>> {
-    let Some((path, analysis, encoding)) = prepare(shared, &params.text_document.uri).await else {
-        return Ok(None);
-    };
-    guarded("semanticTokens/full", || {
-        let map = line_map(&analysis, &path, encoding)?;
-        let highlights = analysis.semantic_tokens(&path, None)?;
-        Some(SemanticTokensResult::Tokens(SemanticTokens {
-            result_id: None,
-            data: encode(&highlights, &map),
-        }))
-    })
-}
-
-pub async fn range(
-    shared: &Arc<Shared>,
-    params: SemanticTokensRangeParams,
-) -> Result<Option<SemanticTokensRangeResult>> {
-    let Some((path, analysis, encoding)) = prepare(shared, &params.text_document.uri).await else {
-        return Ok(None);
-    };
-    guarded("semanticTokens/range", || {
-        let map = line_map(&analysis, &path, encoding)?;
-        // A range may end past the last line (clients send the line count):
-        // up to the end, then.
-        let start = map.offset(params.range.start).unwrap_or(u32::MAX);
-        let end = map.offset(params.range.end).unwrap_or(u32::MAX);
-        let within = tofu_syntax::TextRange::new(start, end.max(start));
-        let highlights = analysis.semantic_tokens(&path, Some(within))?;
-        Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
-            result_id: None,
-            data: encode(&highlights, &map),
-        }))
-    })
 }
 
 #[cfg(test)]

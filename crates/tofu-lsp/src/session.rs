@@ -6,18 +6,21 @@
 //! (ARCHITECTURE.md, `tofu-lsp`), and never hold the lock across an `.await`. Analysis runs
 //! outside the lock on jobs taken from the host; publishing works from
 //! snapshots. The lock is a `std::sync::Mutex`: a panic while it is held
-//! poisons it, and [`crate::server::Shared::session`] recovers the state,
+//! poisons it, and [`crate::shared::Shared::session`] recovers the state,
 //! which every method leaves consistent between statements.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use tofu_ide::AnalysisHost;
+use tofu_ide::{dir_and_file_name, AnalysisHost};
+use tofu_module::discovery::is_module_file;
+use tower_lsp_server::ls_types::Uri;
 
 use crate::document::Document;
 use crate::position::PositionEncoding;
-use crate::scheduler::Scheduling;
+use crate::scheduling::Scheduling;
 use crate::settings::{DiagnosticsScope, Settings};
+use crate::uri;
 
 /// What the client said it can do (from `initialize`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -158,6 +161,15 @@ impl Session {
 
     pub fn close_document(&mut self, path: &Path) -> Option<Document> {
         self.documents.remove(path)
+    }
+
+    /// The path of a document the server tracks, if it should track it: a
+    /// `file:` URI of a configuration or variable definitions file that no
+    /// `exclude` glob matches.
+    pub fn tracked_path(&self, document: &Uri) -> Option<PathBuf> {
+        let path = uri::to_path(document)?;
+        let (_, name) = dir_and_file_name(&path)?;
+        (is_module_file(&name) && !self.is_excluded(&path)).then_some(path)
     }
 
     /// True when `path` matches an `exclude` glob, relative to the workspace

@@ -15,17 +15,19 @@
 //! `tofu init` writes) counts as an input of that directory, although
 //! `.terraform` is skipped and excluded by default.
 //!
-//! [`ServerOptions::max_walk_dirs`]: crate::ServerOptions::max_walk_dirs
+//! [`ServerOptions::max_walk_dirs`]: crate::options::ServerOptions::max_walk_dirs
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_ide::{split_input_path, Change, MODULE_MANIFEST};
+use tofu_ide::{module_input_of, Change, MODULE_MANIFEST};
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
-use crate::scheduler::{refresh_dir, schedule, Mark, Need};
-use crate::server::Shared;
+use crate::client_requests::answered;
+use crate::scheduler::{refresh_dir, schedule, Need};
+use crate::scheduling::Mark;
+use crate::shared::Shared;
 
 /// Walks one workspace folder and says what went wrong, if anything: the
 /// folder cannot be read, or the walk stopped at the cap.
@@ -114,9 +116,7 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     tracing::info!("indexing {n_dirs} module directories");
     let progress = if shared.session().support().work_done_progress {
         let token = ProgressToken::String(format!("tofu-lens/indexing/{}", shared.next_token()));
-        match crate::notifications::answered(shared.client.create_work_done_progress(token.clone()))
-            .await
-        {
+        match answered(shared.client.create_work_done_progress(token.clone())).await {
             Ok(()) => Some(
                 shared
                     .client
@@ -176,7 +176,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
             .filter(|path| {
                 // A module manifest is below `.terraform`, which is skipped
                 // and excluded by default: it counts for its directory.
-                let counted = match split_input_path(path) {
+                let counted = match module_input_of(path) {
                     Some((dir, name)) if name == MODULE_MANIFEST => dir,
                     _ => path.clone(),
                 };
@@ -184,7 +184,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
             })
             .map(|path| {
                 let in_folders = session.in_folders(&path);
-                let known_root = split_input_path(&path)
+                let known_root = module_input_of(&path)
                     .filter(|(dir, _)| session.host().knows_dir(dir))
                     .map(|(dir, _)| session.confinement_root(&dir));
                 Seen {
@@ -311,7 +311,7 @@ fn look_at_disk(seen: Seen, limits: &WalkLimits, delay: std::time::Duration) -> 
             None
         }
         Ok(_) => {
-            let (dir, _) = split_input_path(&path)?;
+            let (dir, _) = module_input_of(&path)?;
             if known_root.is_none() && !in_folders {
                 return None;
             }

@@ -1,7 +1,9 @@
-//! The debounce adapts: a directory whose last analysis was cheap is
-//! analysed and published at once after a keystroke; only expensive ones
-//! wait. The server here runs with a 10-second debounce, so a publication
-//! within 5 seconds of the edit shows the wait was skipped.
+//! The debounce adapts: a directory whose last analysis was cheap
+//! (`ServerOptions::cheap_analysis`) is analysed and published at once after
+//! a keystroke; only expensive ones wait. The server here counts every
+//! analysis as cheap and runs with a debounce of an hour, so a publication
+//! at all (within the client's usual timeout) shows the wait was skipped,
+//! however long a debug-build analysis takes on a busy machine.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -17,7 +19,8 @@ use serde_json::{json, Value};
 async fn a_cheap_directory_is_published_without_the_debounce() {
     let (_temp, root) = overrides_example();
     let options = tofu_lsp::ServerOptions {
-        debounce: Duration::from_secs(10),
+        debounce: Duration::from_secs(3600),
+        cheap_analysis: Duration::MAX,
         ..test_options()
     };
     let mut client =
@@ -39,12 +42,9 @@ async fn a_cheap_directory_is_published_without_the_debounce() {
         [0, 0, 0, 0],
         "variable \"zz\" {}\nvariable \"zz\" {}\n",
     );
-    let published = tokio::time::timeout(
-        Duration::from_secs(5),
-        client.wait_for_diagnostics(&main, |p| p["version"] == 2),
-    )
-    .await
-    .expect("the edit was published without waiting for the 10 s debounce");
+    let published = client
+        .wait_for_diagnostics(&main, |p| p["version"] == 2)
+        .await;
     assert_eq!(codes(&published), ["duplicate-block"]);
     client.shutdown().await;
 }

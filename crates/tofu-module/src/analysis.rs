@@ -11,16 +11,17 @@ use std::ops::Deref;
 use tofu_syntax::{Code, Diagnostic, FileId, LineIndex, Location, TextRange};
 
 use crate::cache::AnalysisCache;
+use crate::calls::CalledModules;
 use crate::declare_fix;
 use crate::discovery;
 use crate::incremental;
 use crate::input::{Config, FileContent, InputFile};
+use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
-use crate::tree::{ModuleInterface, ModuleTree};
 
 /// The analysis of a module directory: the merged module and every
 /// diagnostic, sorted. It derefs to [`MergedModule`] (and so on down the
@@ -91,14 +92,14 @@ impl Deref for ModuleAnalysis {
 
 /// Analyses one module directory on its own.
 pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache) -> ModuleAnalysis {
-    analyze_in_tree(inputs, config, &ModuleTree::default(), cache)
+    analyze_in_tree(inputs, config, &CalledModules::default(), cache)
 }
 
 /// Analyses one module directory with what the modules it calls declare.
 pub fn analyze_in_tree(
     inputs: &[InputFile],
     config: &Config,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     cache: &mut AnalysisCache,
 ) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
@@ -181,7 +182,7 @@ pub fn analyze_in_tree(
         overrides,
     };
     diagnostics.extend(as_written_diagnostics(&loaded, store));
-    let judged = incremental::declare_merge_and_judge(
+    let checked = incremental::declare_merge_and_check(
         loaded,
         discovered,
         config,
@@ -189,22 +190,23 @@ pub fn analyze_in_tree(
         &mut cache.store,
         &mut cache.retained,
     );
-    let merged = judged.merged;
-    diagnostics.extend(judged.load);
+    let merged = checked.merged;
+    diagnostics.extend(checked.load);
     let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
     // reported no error: building the module tree, the graph's cycle check,
     // then `validate`'s walk.
-    for phase in [judged.tree, judged.cycles, judged.walk] {
+    for phase in [checked.tree, checked.cycles, checked.walk] {
         if diagnostics.iter().any(Diagnostic::is_error) {
             break;
         }
         diagnostics.extend(phase);
     }
-    diagnostics.extend(judged.unused);
+    diagnostics.extend(checked.lint);
     diagnostics.extend(values_diagnostics);
-    diagnostics.extend(judged.plan);
-    declare_fix::add_fixes(&merged, &mut diagnostics);
+    diagnostics.extend(checked.plan);
+    let recorded = &checked.undeclared_variables;
+    declare_fix::add_fixes(&merged, || recorded.gather(), &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);
     withhold_after_version_incompatibility(&mut diagnostics);
     reporting::apply_severity_overrides(config, &mut diagnostics);

@@ -22,13 +22,17 @@ pub struct Counters {
     /// Files parsed (not found in the store).
     pub n_parsed: u64,
     /// Analyses after an edit that kept every file's shape.
-    pub n_shapes_kept: u64,
+    pub n_edits_keeping_shapes: u64,
     /// Analyses after an edit that changed a file's shape, reusing what it
     /// did not touch.
-    pub n_reshaped: u64,
+    pub n_edits_changing_shapes: u64,
     /// Identities merged (all of them in a whole analysis, those an edit
     /// touched otherwise).
     pub n_merged: u64,
+    /// Reads a rule on one identity made outside its view, which it was
+    /// refused: each is a bug of the rule (logged with its name), whose
+    /// findings may be reused after an edit that should have redone them.
+    pub n_rule_violations: u64,
 }
 
 impl AnalysisCache {
@@ -39,18 +43,20 @@ impl AnalysisCache {
     pub fn counters(&self) -> Counters {
         Counters {
             n_parsed: self.store.n_parsed,
-            n_shapes_kept: self.retained.n_shapes_kept,
-            n_reshaped: self.retained.n_reshaped,
+            n_edits_keeping_shapes: self.retained.n_edits_keeping_shapes,
+            n_edits_changing_shapes: self.retained.n_edits_changing_shapes,
             n_merged: self.retained.n_merged,
+            n_rule_violations: self.retained.n_rule_violations,
         }
     }
 
     /// Counts from zero again.
     pub fn reset_counters(&mut self) {
         self.store.n_parsed = 0;
-        self.retained.n_shapes_kept = 0;
-        self.retained.n_reshaped = 0;
+        self.retained.n_edits_keeping_shapes = 0;
+        self.retained.n_edits_changing_shapes = 0;
         self.retained.n_merged = 0;
+        self.retained.n_rule_violations = 0;
     }
 
     /// How many files the store holds (those of the latest analysis).

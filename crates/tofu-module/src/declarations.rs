@@ -19,7 +19,7 @@ use crate::schema::{has_valid_labels, top_level_labels};
 #[derive(Debug, Default)]
 pub struct Declarations {
     /// Identities in order of first declaration.
-    pub blocks: Vec<Declared>,
+    pub blocks: Vec<DeclaredIdentity>,
     index: HashMap<BlockAddress, usize>,
     /// Local values in order of first definition.
     pub locals: Vec<DeclaredLocal>,
@@ -35,8 +35,9 @@ pub struct Declarations {
     pub incomplete: bool,
 }
 
+/// One identity the primary files declare, with every block declaring it.
 #[derive(Debug)]
-pub struct Declared {
+pub struct DeclaredIdentity {
     pub address: BlockAddress,
     /// Every declaration with this identity, in loading order.
     pub all: Vec<BlockRef>,
@@ -60,7 +61,7 @@ pub struct DeclaredLocal {
 }
 
 impl Declarations {
-    pub fn get(&self, address: &BlockAddress) -> Option<&Declared> {
+    pub fn get(&self, address: &BlockAddress) -> Option<&DeclaredIdentity> {
         self.index.get(address).and_then(|&i| self.blocks.get(i))
     }
 
@@ -132,7 +133,7 @@ impl Declarations {
     fn add(&mut self, address: BlockAddress, block_ref: BlockRef) {
         let Some(&slot) = self.index.get(&address) else {
             self.index.insert(address.clone(), self.blocks.len());
-            self.blocks.push(Declared {
+            self.blocks.push(DeclaredIdentity {
                 address,
                 all: vec![block_ref],
                 kept: block_ref,
@@ -176,7 +177,11 @@ impl Declarations {
 /// each against the declaration OpenTofu kept up to it (the first one, or
 /// the previous one for the kinds where the last one wins). What each
 /// reports depends on the two blocks it names alone.
-pub(crate) fn duplicates_of(module: &LoadedModule, declared: &Declared, out: &mut Vec<Diagnostic>) {
+pub(crate) fn duplicates_of(
+    module: &LoadedModule,
+    declared: &DeclaredIdentity,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some((&first, rest)) = declared.all.split_first() else {
         return;
     };

@@ -8,34 +8,60 @@
 //!
 //! It needs the module's files, which the identity rule that reports the
 //! diagnostic may not read, so the analysis adds it to the finished
-//! diagnostics.
+//! diagnostics. Which diagnostics get it is data, not text: the rules that
+//! report an undeclared input variable record the use
+//! ([`UndeclaredVariableUse`], through their views), and the fix goes on the
+//! reported diagnostic at that place that has no fix yet.
 
-use tofu_syntax::{Code, Diagnostic, FileId, Fix, TextRange};
+use rustc_hash::FxHashMap as HashMap;
+use tofu_syntax::{Code, Diagnostic, FileId, Fix, Location, TextRange};
 
 use crate::loaded::{FileRole, LoadedModule};
 
-const SUMMARY: &str = "Reference to undeclared input variable";
+/// A reference to an input variable the module does not declare, at the
+/// place the rule that reports it puts its diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UndeclaredVariableUse {
+    pub(crate) at: Location,
+    pub(crate) name: String,
+}
 
-/// Adds the fix to every undeclared-variable diagnostic without one.
-pub(crate) fn add_fixes(module: &LoadedModule, diagnostics: &mut [Diagnostic]) {
+/// Adds the fix to every reported diagnostic of an undeclared variable use
+/// (`gather_uses`, asked only when some undeclared-reference diagnostic has
+/// no fix) that has none, where the reference is written `var.NAME` (not in
+/// a JSON string with escapes, whose range is the whole string).
+pub(crate) fn add_fixes(
+    module: &LoadedModule,
+    gather_uses: impl FnOnce() -> Vec<UndeclaredVariableUse>,
+    diagnostics: &mut [Diagnostic],
+) {
+    let wanted = |diagnostic: &Diagnostic| {
+        diagnostic.code == Code::UndeclaredReference && diagnostic.fix.is_none()
+    };
+    if !diagnostics.iter().any(wanted) {
+        return;
+    }
+    let uses = gather_uses();
+    let by_place: HashMap<Location, &str> = uses
+        .iter()
+        .map(|variable_use| (variable_use.at, variable_use.name.as_str()))
+        .collect();
     let mut target = None;
     for diagnostic in diagnostics.iter_mut() {
-        if diagnostic.code != Code::UndeclaredReference
-            || diagnostic.summary != SUMMARY
-            || diagnostic.fix.is_some()
-        {
+        if !wanted(diagnostic) {
             continue;
         }
+        let Some(&name) = by_place.get(&diagnostic.subject) else {
+            continue;
+        };
         let Some(range) = diagnostic.subject.range else {
             continue;
         };
         let Some(file) = module.file(diagnostic.subject.file) else {
             continue;
         };
-        let Some(name) = range.slice(&file.text).strip_prefix("var.") else {
-            continue;
-        };
-        if name.is_empty() || !crate::names::is_identifier(name) {
+        let written = range.slice(&file.text).strip_prefix("var.");
+        if written != Some(name) || !crate::names::is_identifier(name) {
             continue;
         }
         let type_line = match inferred_type(&file.text, range) {
@@ -153,21 +179,4 @@ fn inferred_type(text: &str, range: TextRange) -> Option<&'static str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn type_of(text: &str) -> Option<&'static str> {
-        let start = text.find("var.x").unwrap_or_default();
-        inferred_type(text, TextRange::from_usize(start, start + 5))
-    }
-
-    #[test]
-    fn types_a_use_makes_obvious() {
-        assert_eq!(type_of("a = \"n-${var.x}\"\n"), Some("string"));
-        assert_eq!(type_of("a = var.x ? 1 : 2\n"), Some("bool"));
-        assert_eq!(type_of("  count = var.x\n"), Some("number"));
-        assert_eq!(type_of("  count = var.x + 1\n"), None);
-        assert_eq!(type_of("  for_each = var.x\n"), None);
-        assert_eq!(type_of("a = [var.x]\n"), None);
-    }
-}
+mod tests;

@@ -3,10 +3,10 @@
 //! each mode), whether a resource or module call repeats with `count` or
 //! `for_each`, and which `check` a data source is scoped to.
 //!
-//! All of it follows from the shapes of the files (block kinds, labels,
-//! local names, and since the reference rules whether a block sets `count`
-//! or `for_each`), so it is built once per shape and shared while every edit
-//! keeps its shape. After an edit that changes a shape, [`DeclaredNames::changes`]
+//! All of it follows from the shapes of the files, and is read through them
+//! (`shape::BlockShape`: block kinds, labels, local names, whether a block
+//! sets `count` or `for_each`, a module call's `source`), so it is built
+//! once per shape and shared while every edit keeps its shape. After an edit that changes a shape, [`DeclaredNames::changes`]
 //! says which names changed, and only the identities that asked about one
 //! of them are judged again (`rules::views::NameReads`).
 
@@ -15,21 +15,15 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::address::BlockAddress;
+use crate::calls::CalledModules;
 use crate::declarations::DeclaredModule;
+use crate::interface::ModuleInterface;
 use crate::merge::OverridePlan;
-use crate::tree::{ModuleInterface, ModuleTree};
-
-/// How a resource or module call repeats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Repetition {
-    Single,
-    Count,
-    ForEach,
-}
+use crate::shape::{BlockShape, Repetition};
 
 /// A declared resource or module call, as other identities may see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Declared {
+pub(crate) struct DeclaredObject {
     pub(crate) repetition: Repetition,
     /// The `check` block a data source is nested in.
     pub(crate) check: Option<String>,
@@ -46,7 +40,7 @@ pub(crate) struct DeclaredNames {
     local_set: HashSet<String>,
     /// Sorted (OpenTofu suggests module names in sorted order).
     pub(crate) modules: Vec<String>,
-    pub(crate) objects: HashMap<BlockAddress, Declared>,
+    pub(crate) objects: HashMap<BlockAddress, DeclaredObject>,
     /// What each module call's directory declares, when the tree knows it.
     pub(crate) children: HashMap<String, Arc<ModuleInterface>>,
     /// The directory of each module call `tofu init` installed, relative to
@@ -109,7 +103,7 @@ impl DeclaredNames {
     pub(crate) fn of(
         module: &DeclaredModule,
         plan: &OverridePlan,
-        tree: &ModuleTree,
+        tree: &CalledModules,
     ) -> DeclaredNames {
         let mut names = DeclaredNames::default();
         for declared in &module.declarations.blocks {
@@ -130,16 +124,12 @@ impl DeclaredNames {
             let mut repetition = Repetition::Single;
             let mut source = None;
             for block in blocks.filter_map(|block_ref| module.block(block_ref)) {
-                if block.body.attribute("count").is_some() {
-                    repetition = Repetition::Count;
-                } else if block.body.attribute("for_each").is_some() {
-                    repetition = Repetition::ForEach;
+                let shape = BlockShape::of(block);
+                if let Some(repeated) = shape.repetition() {
+                    repetition = repeated;
                 }
-                if let Some(attribute) = block.body.attribute("source") {
-                    source = match &attribute.expr.kind {
-                        tofu_syntax::ExprKind::String(text) => Some(text.clone()),
-                        _ => None,
-                    };
+                if let Some(written) = shape.module_source() {
+                    source = written.map(str::to_owned);
                 }
             }
             if let (BlockAddress::Module(name), Some(source)) = (address, &source) {
@@ -162,7 +152,7 @@ impl DeclaredNames {
             });
             names
                 .objects
-                .insert(address.clone(), Declared { repetition, check });
+                .insert(address.clone(), DeclaredObject { repetition, check });
         }
         names.locals = module
             .declarations

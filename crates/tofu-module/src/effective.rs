@@ -144,7 +144,7 @@ pub struct EffectiveBlock {
     pub base: Option<BlockRef>,
     /// Override blocks merged into it, in the order they were applied.
     pub overrides: Vec<BlockRef>,
-    /// Shared with the parse cache while no override changed it (copied on
+    /// Shared with the file store while no override changed it (copied on
     /// write), so re-analysing after a keystroke does not rebuild the bodies
     /// of thousands of untouched blocks.
     pub body: Arc<EffectiveBody>,

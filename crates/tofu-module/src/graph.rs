@@ -1,7 +1,7 @@
 //! The dependency graph of the merged module, as `tofu validate` builds it
 //! from references (`spec/diagnostics.md` §7): its cycles
-//! (`reference-cycle`), which nodes' findings the walk reports, and the
-//! declarations nothing refers to (`unused-declaration`).
+//! (`reference-cycle`), which nodes' findings the walk reports, and which
+//! declarations other nodes use.
 //!
 //! Vertices are the module's identities and local values, plus one per
 //! module output read (`module.c.output.o`, which depends on the call and
@@ -20,31 +20,26 @@
 //! the walk reports is reported. Otherwise a node whose walk failed makes
 //! every node that depends on it, directly or not, silent.
 //!
-//! Unused declarations: a variable, local value or data source that no
-//! other node, `import` block or unevaluated argument refers to (and, for a
-//! variable, that no `.tfvars` file of the directory sets). Not
-//! reported when a file could not be parsed whole (a reference may be in
-//! what was lost).
+//! Which variables, local values and data sources other nodes' references
+//! use ([`Uses`]) is kept here too, memoized by the uses; the
+//! `unused-declaration` rule (`rules::unused`) reads it through its view.
 
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
-use tofu_syntax::{Code, Diagnostic, Fix, Location};
+use tofu_syntax::{Code, Diagnostic, Location};
 
-use crate::address::{BlockAddress, ResourceMode};
-use crate::expr::parse_ref::Subject;
-use crate::loaded::FileRole;
+use crate::address::BlockAddress;
+use crate::expr::parse_ref::Referenceable;
+use crate::interface::ModuleInterface;
 use crate::merge::MergedModule;
-use crate::node_refs::expression_refs;
 use crate::refs::{Node, NodeRef, NodeReferences, Ref};
-use crate::tree::ModuleInterface;
 
 /// What the graph decides.
 #[derive(Debug, Default)]
 pub(crate) struct GraphOutcome {
     pub(crate) cycles: Vec<Diagnostic>,
     pub(crate) walk: Vec<Diagnostic>,
-    pub(crate) unused: Vec<Diagnostic>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,8 +68,8 @@ struct Edge {
 /// The graph of a merged module, kept between analyses. A vertex keeps its
 /// number for as long as the graph lives (absent while its object is not
 /// declared), so an edit resolves again only the references of the nodes
-/// it judged again: those it touched, and after a change of shape those
-/// whose rules asked about a name that changed (`update`). Judging the
+/// it checked again: those it touched, and after a change of shape those
+/// whose rules asked about a name that changed (`update`). Deciding on the
 /// graph is then integer work over it, memoized by what it derives from.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Graph {
@@ -98,7 +93,7 @@ pub(crate) struct Graph {
     memo: Memo,
 }
 
-/// What `judge` derives from the graph's structure alone.
+/// What `outcome` derives from the graph's structure alone.
 #[derive(Clone, Debug, Default)]
 struct Memo {
     /// Bumped whenever an edge's target changes.
@@ -154,7 +149,7 @@ impl Graph {
     }
 
     /// The same graph after an edit: the vertices of what `module` declares
-    /// now, and the references of `judged` (the nodes judged again) and of
+    /// now, and the references of `rechecked` (the nodes checked again) and of
     /// new vertices resolved again. The others' edges, and the places they
     /// were drawn at, are in files the edit did not change, and name nothing
     /// whose declaration changed.
@@ -162,7 +157,7 @@ impl Graph {
         &mut self,
         module: &MergedModule,
         reshaped: bool,
-        judged: impl Iterator<Item = Node>,
+        rechecked: impl Iterator<Item = Node>,
     ) {
         let mut fresh = Vec::new();
         if reshaped {
@@ -173,7 +168,7 @@ impl Graph {
         for id in fresh {
             self.resolve(module, id);
         }
-        for node in judged {
+        for node in rechecked {
             if let Some(id) = self.id_of(&node) {
                 self.resolve(module, id);
             }
@@ -418,7 +413,7 @@ impl Graph {
     /// The vertex a reference leads to, when it names a declared object.
     fn target(&mut self, reference: &Ref) -> Option<usize> {
         let parsed = reference.parsed.as_ref().ok()?;
-        if let Subject::ModuleCall {
+        if let Referenceable::ModuleCall {
             name,
             output: Some(output),
             ..
@@ -488,17 +483,14 @@ impl Graph {
     }
 }
 
-/// The graph's verdict on `module`, given each node's walk findings.
-pub(crate) fn judge<'a>(
-    module: &MergedModule,
+/// What the graph decides, given each node's walk findings: its cycles, and
+/// which nodes' findings the walk reports.
+pub(crate) fn outcome<'a>(
     graph: &mut Graph,
     walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
     children: &HashMap<String, Arc<ModuleInterface>>,
 ) -> GraphOutcome {
-    let mut outcome = GraphOutcome {
-        unused: unused(module, graph),
-        ..GraphOutcome::default()
-    };
+    let mut outcome = GraphOutcome::default();
     graph.refresh_outputs(children);
     let components = graph.cycles().to_vec();
     let cycles: Vec<Diagnostic> = components
@@ -825,165 +817,41 @@ fn vertex_address(vertex: &Vertex) -> String {
 /// The vertex of the variable, local value or data source a reference
 /// names (what `unused-declaration` counts as a use).
 fn used_vertex(graph: &Graph, reference: &Ref) -> Option<usize> {
-    let parsed = reference.parsed.as_ref().ok()?;
-    let node = match &parsed.subject {
-        Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
-        Subject::Local(name) => Node::Local(name.clone()),
-        Subject::Resource {
-            mode: ResourceMode::Data,
-            type_name,
-            name,
-            ..
-        } => Node::Block(BlockAddress::Resource {
-            mode: ResourceMode::Data,
-            type_name: type_name.clone(),
-            name: name.clone(),
-        }),
-        _ => return None,
-    };
-    graph.id_of(&node)
+    graph.id_of(&reference.used_node()?)
 }
 
-/// `unused-declaration` for variables, local values and data sources that
-/// nothing else refers to.
-fn unused(module: &MergedModule, graph: &mut Graph) -> Vec<Diagnostic> {
-    let incomplete = module.declarations.incomplete
-        || module
-            .primary
-            .iter()
-            .chain(&module.overrides)
-            .any(|&id| module.file(id).is_some_and(|file| file.is_incomplete()));
-    if incomplete {
-        return Vec::new();
-    }
-    let mut used = graph.used().to_vec();
-    for &block_ref in &module.declarations.other {
-        let (Some(block), Some(file)) = (module.block(block_ref), module.file(block_ref.file))
-        else {
-            continue;
-        };
-        if block.kind != "import" {
-            continue;
-        }
-        for attribute in &block.body.attributes {
-            for reference in expression_refs(block_ref.file, file, &attribute.expr, &[]) {
-                if let Some(slot) = used_vertex(graph, &reference).and_then(|v| used.get_mut(v)) {
-                    *slot = true;
-                }
-            }
-        }
-    }
-    // A variable a `.tfvars` file sets is used.
-    for file in module
-        .files
-        .iter()
-        .filter(|file| file.role == FileRole::Values)
-    {
-        for attribute in file
-            .source
-            .iter()
-            .flat_map(|source| &source.body.attributes)
-        {
-            let variable = Node::Block(BlockAddress::Variable(attribute.name.clone()));
-            if let Some(slot) = graph.id_of(&variable).and_then(|id| used.get_mut(id)) {
-                *slot = true;
-            }
-        }
-    }
-    // `positions` gives the vertex of each effective block, then of each
-    // local value, in the module's order.
-    let n_blocks = module.effective.blocks.len();
-    let used_at = |position: usize, is_it: &dyn Fn(&Node) -> bool| {
-        let Some(&id) = graph.positions.get(position) else {
-            return true;
-        };
-        match graph.vertices.get(id) {
-            Some(Vertex::Node(vertex)) if is_it(vertex) => used.get(id).copied().unwrap_or(true),
-            _ => true,
-        }
-    };
-    let mut found = Vec::new();
-    for (index, block) in module.effective.blocks.iter().enumerate() {
-        let (summary, what) = match &block.address {
-            BlockAddress::Variable(name) => (
-                format!("variable {} is declared but not used", quoted(name)),
-                format!("var.{name}"),
-            ),
-            BlockAddress::Resource {
-                mode: ResourceMode::Data,
-                type_name,
-                name,
-            } => (
-                format!(
-                    "data {} {} is declared but not used",
-                    quoted(type_name),
-                    quoted(name)
-                ),
-                format!("data.{type_name}.{name}"),
-            ),
-            _ => continue,
-        };
-        let is_block =
-            |node: &Node| matches!(node, Node::Block(address) if *address == block.address);
-        if used_at(index, &is_block) {
-            continue;
-        }
-        let Some(base) = block.base else { continue };
-        let (Some(written), Some(file)) = (module.block(base), module.file(base.file)) else {
-            continue;
-        };
-        let mut diagnostic = Diagnostic::new(
-            Code::UnusedDeclaration,
-            summary,
-            Location::new(base.file, written.header),
-        )
-        .with_detail(format!("Nothing in this module refers to {what}."));
-        if block.overrides.is_empty() && base.nested.is_none() && !file.is_json() {
-            diagnostic = diagnostic.with_fix(
-                Fix::new(format!("Remove the unused declaration of {what}")).with_edit(
-                    base.file,
-                    file.removal_range(written.range),
-                    "",
-                ),
-            );
-        }
-        found.push(diagnostic);
-    }
-    for (index, local) in module.effective.locals.iter().enumerate() {
-        let is_local = |node: &Node| matches!(node, Node::Local(name) if *name == local.name);
-        if used_at(n_blocks + index, &is_local) {
-            continue;
-        }
-        let kept = local.base;
-        let Some(attribute) = module
-            .block(kept.block)
-            .and_then(|block| block.body.attributes.get(kept.attr))
-        else {
-            continue;
-        };
-        let mut diagnostic = Diagnostic::new(
-            Code::UnusedDeclaration,
-            format!("local.{} is declared but not used", local.name),
-            Location::new(kept.block.file, attribute.name_range),
-        )
-        .with_detail(format!(
-            "Nothing in this module refers to local.{}.",
-            local.name
-        ));
-        if let Some(file) = module.file(kept.block.file) {
-            if local.overrides.is_empty() && !file.is_json() {
-                diagnostic =
-                    diagnostic.with_fix(
-                        Fix::new(format!("Remove the unused local value {}", local.name))
-                            .with_edit(kept.block.file, file.removal_range(attribute.range), ""),
-                    );
-            }
-        }
-        found.push(diagnostic);
-    }
-    found
+/// Which variables, local values and data sources the references of other
+/// nodes use, as the graph holds them now, and a version that changes
+/// whenever they may have (what a memoized rule that read them compares).
+pub(crate) struct Uses<'g> {
+    graph: &'g Graph,
+    used: &'g [bool],
 }
 
-fn quoted(name: &str) -> String {
-    crate::go_text::go_quote(name)
+impl Uses<'_> {
+    pub(crate) fn version(&self) -> u64 {
+        self.graph.memo.uses_version
+    }
+
+    /// Whether another node's references name `node`; a node the graph
+    /// does not hold counts as used.
+    pub(crate) fn is_used(&self, node: &Node) -> bool {
+        self.graph
+            .id_of(node)
+            .is_none_or(|id| self.used.get(id).copied().unwrap_or(true))
+    }
+}
+
+impl Graph {
+    /// What other nodes' references use (computed when the uses changed).
+    pub(crate) fn uses(&mut self) -> Uses<'_> {
+        self.used();
+        let graph: &Graph = self;
+        let used = graph
+            .memo
+            .used
+            .as_ref()
+            .map_or(&[][..], |(_, used)| used.as_slice());
+        Uses { graph, used }
+    }
 }

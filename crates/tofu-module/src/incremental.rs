@@ -32,17 +32,19 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use tofu_syntax::{Block, Diagnostic, FileId, SourceFile};
+use tofu_syntax::{Diagnostic, FileId, SourceFile};
 
 use crate::address::BlockAddress;
+use crate::calls::CalledModules;
 use crate::declarations::{
     address_of, checked_data, declare, drop_reason, duplicate_locals_of, duplicates_of, BlockFate,
     Declarations, DeclaredModule,
 };
+use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
 use crate::discovery::Discovery;
 use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveModule, EffectiveTerraform};
-use crate::graph::{self, Graph};
+use crate::graph::{self, Graph, Uses};
 use crate::input::Config;
 use crate::loaded::{BlockRef, FileRole, LoadedModule};
 use crate::merge::{
@@ -52,26 +54,44 @@ use crate::merge::{
 use crate::node_refs;
 use crate::refs::{Node, NodeRef};
 use crate::rules::{
-    self, IdentityFindings, IdentityView, ModuleView, NameReads, Phase, Reads, Subject,
+    self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase, Reads,
 };
+use crate::shape::same_shapes;
 use crate::store::FileStore;
-use crate::tree::ModuleTree;
 
 /// What incremental analysis keeps between the analyses of one directory,
 /// and how often each road was taken.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Retained {
     /// Boxed: a workspace keeps an empty one for each of thousands of
     /// directories.
     previous: Option<Box<Previous>>,
     /// How many analyses reused the one before them with every shape kept.
-    pub(crate) n_shapes_kept: u64,
+    pub(crate) n_edits_keeping_shapes: u64,
     /// How many analyses after an edit that changed a file's shape reused
     /// what the edit did not touch.
-    pub(crate) n_reshaped: u64,
+    pub(crate) n_edits_changing_shapes: u64,
     /// How many identities were merged (all of them in a whole analysis,
     /// those an edit touched otherwise).
     pub(crate) n_merged: u64,
+    /// How many reads rules on one identity made outside their view.
+    pub(crate) n_rule_violations: u64,
+    /// The rules on one identity: the registry's, except in the tests of
+    /// the registry itself, which add deliberately wrong ones.
+    pub(crate) identity_rules: &'static [rules::IdentityRule],
+}
+
+impl Default for Retained {
+    fn default() -> Retained {
+        Retained {
+            previous: None,
+            n_edits_keeping_shapes: 0,
+            n_edits_changing_shapes: 0,
+            n_merged: 0,
+            n_rule_violations: 0,
+            identity_rules: rules::IDENTITY_RULES,
+        }
+    }
 }
 
 impl Retained {
@@ -105,11 +125,11 @@ struct Previous {
     plan: Arc<OverridePlan>,
     names: Arc<DeclaredNames>,
     effective: EffectiveModule,
-    buckets: Arc<Buckets>,
+    by_owner: Arc<FindingsByOwner>,
     memos: Memos,
     graph: Graph,
     /// The module tree the analysis was made in.
-    tree: ModuleTree,
+    tree: CalledModules,
 }
 
 /// What each file was in the analysis before, by `FileId`.
@@ -154,7 +174,7 @@ impl Files {
 /// What phases 2 and 3 and the rules on one identity reported, by what it
 /// depends on.
 #[derive(Clone, Debug, Default)]
-struct Buckets {
+struct FindingsByOwner {
     /// Duplicates of an identity and what merging into it reported.
     merged: HashMap<BlockAddress, Vec<Diagnostic>>,
     /// Duplicates of a local value.
@@ -164,18 +184,18 @@ struct Buckets {
     /// What the rules on each identity and local value found, with the
     /// names they asked about.
     /// (Shared: an edit keeps most of them as they are.)
-    block_rules: HashMap<BlockAddress, Arc<Judgement>>,
-    local_rules: HashMap<String, Arc<Judgement>>,
+    block_rules: HashMap<BlockAddress, Arc<IdentityRuleResults>>,
+    local_rules: HashMap<String, Arc<IdentityRuleResults>>,
 }
 
 /// What the rules on one identity or local value found.
 #[derive(Clone, Debug, Default)]
-struct Judgement {
+struct IdentityRuleResults {
     findings: IdentityFindings,
     names: NameReads,
 }
 
-impl Buckets {
+impl FindingsByOwner {
     fn all_load(&self) -> impl Iterator<Item = &Diagnostic> {
         let merged = self.merged.values().flatten();
         let locals = self.locals.values().flatten();
@@ -183,38 +203,45 @@ impl Buckets {
             .block_rules
             .values()
             .chain(self.local_rules.values())
-            .flat_map(|judged| &judged.findings.load);
+            .flat_map(|results| &results.findings.load);
         merged
             .chain(locals)
             .chain(self.override_files.values().flatten())
             .chain(rules)
     }
 
+    fn all_undeclared_variables(&self) -> impl Iterator<Item = &UndeclaredVariableUse> {
+        self.block_rules
+            .values()
+            .chain(self.local_rules.values())
+            .flat_map(|results| &results.findings.undeclared_variables)
+    }
+
     fn all_tree(&self) -> impl Iterator<Item = &Diagnostic> {
         self.block_rules
             .values()
             .chain(self.local_rules.values())
-            .flat_map(|judged| &judged.findings.tree)
+            .flat_map(|results| &results.findings.tree)
     }
 
     fn walk(&self) -> impl Iterator<Item = (NodeRef<'_>, &[Diagnostic])> {
         let blocks = self
             .block_rules
             .iter()
-            .map(|(address, judged)| (NodeRef::Block(address), judged));
+            .map(|(address, results)| (NodeRef::Block(address), results));
         let locals = self
             .local_rules
             .iter()
-            .map(|(name, judged)| (NodeRef::Local(name), judged));
+            .map(|(name, results)| (NodeRef::Local(name), results));
         blocks
             .chain(locals)
-            .filter(|(_, judged)| !judged.findings.walk.is_empty())
-            .map(|(node, judged)| (node, judged.findings.walk.as_slice()))
+            .filter(|(_, results)| !results.findings.walk.is_empty())
+            .map(|(node, results)| (node, results.findings.walk.as_slice()))
     }
 }
 
 /// The merged module and what everything after loading reported, by phase.
-pub(crate) struct Judged {
+pub(crate) struct CheckedModule {
     pub(crate) merged: MergedModule,
     /// What OpenTofu reports while loading, unsorted.
     pub(crate) load: Vec<Diagnostic>,
@@ -226,22 +253,44 @@ pub(crate) struct Judged {
     /// What `validate`'s walk reports when there is no cycle: each node's
     /// findings unless a node it depends on failed.
     pub(crate) walk: Vec<Diagnostic>,
-    /// Declarations nothing refers to (tofu-lens's own hint).
-    pub(crate) unused: Vec<Diagnostic>,
+    /// tofu-lens's own findings (declarations nothing refers to), never
+    /// held back.
+    pub(crate) lint: Vec<Diagnostic>,
     /// What `tofu plan` reports about variable values, never held back.
     pub(crate) plan: Vec<Diagnostic>,
+    /// The uses of undeclared input variables the rules recorded, for the
+    /// "Declare variable" fix (`declare_fix`).
+    pub(crate) undeclared_variables: RecordedUndeclaredVariables,
+}
+
+/// The uses of undeclared input variables the rules recorded, gathered
+/// only when asked: most analyses report none, and gathering them visits
+/// the results of every identity.
+pub(crate) struct RecordedUndeclaredVariables {
+    by_owner: Arc<FindingsByOwner>,
+    by_module_rules: Vec<UndeclaredVariableUse>,
+}
+
+impl RecordedUndeclaredVariables {
+    pub(crate) fn gather(&self) -> Vec<UndeclaredVariableUse> {
+        let by_identity_rules = self.by_owner.all_undeclared_variables();
+        by_identity_rules
+            .chain(&self.by_module_rules)
+            .cloned()
+            .collect()
+    }
 }
 
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
 /// where the analysis before allows, whole otherwise.
-pub(crate) fn declare_merge_and_judge(
+pub(crate) fn declare_merge_and_check(
     loaded: LoadedModule,
     discovery: Discovery,
     config: &Config,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
-) -> Judged {
+) -> CheckedModule {
     let previous = retained.previous.take().map(|previous| *previous);
     let changes = previous
         .as_ref()
@@ -255,7 +304,7 @@ pub(crate) fn declare_merge_and_judge(
     let built = match (previous, changes) {
         // A new module tree changes what the names say of module calls.
         (Some(mut previous), Some(changes)) if changes.keep_shapes && previous.tree == *tree => {
-            retained.n_shapes_kept += 1;
+            retained.n_edits_keeping_shapes += 1;
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
             let graph = std::mem::take(&mut previous.graph);
             let (built, touched) = shapes_kept(previous, &changes.files, loaded, store, retained);
@@ -264,7 +313,7 @@ pub(crate) fn declare_merge_and_judge(
             built
         }
         (Some(mut previous), Some(changes)) => {
-            retained.n_reshaped += 1;
+            retained.n_edits_changing_shapes += 1;
             kept_graph = Some((std::mem::take(&mut previous.graph), true));
             reshaped(previous, &changes.files, loaded, tree, store, retained)
         }
@@ -275,12 +324,12 @@ pub(crate) fn declare_merge_and_judge(
         plan,
         names,
         mut effective,
-        buckets,
+        by_owner,
         files,
-        judged,
+        rechecked,
     } = built;
-    let mut load: Vec<Diagnostic> = buckets.all_load().cloned().collect();
-    let mut tree_phase: Vec<Diagnostic> = buckets.all_tree().cloned().collect();
+    let mut load: Vec<Diagnostic> = by_owner.all_load().cloned().collect();
+    let mut tree_phase: Vec<Diagnostic> = by_owner.all_tree().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut load);
     effective.terraform = merge_terraform(&declared, &mut load);
     let merged = MergedModule {
@@ -288,28 +337,39 @@ pub(crate) fn declare_merge_and_judge(
         effective,
         override_fates: Arc::clone(&plan.fates),
     };
-    let mut module_walk = Vec::new();
-    let mut values = Vec::new();
-    memos.judge(
-        &merged,
-        &mut load,
-        &mut tree_phase,
-        &mut module_walk,
-        &mut values,
-    );
     let mut dependencies = match kept_graph {
         Some((mut graph, reshaped)) => {
-            graph.update(&merged, reshaped, judged.into_iter());
+            graph.update(&merged, reshaped, rechecked.into_iter());
             graph
         }
         None => Graph::build(&merged),
     };
-    let mut graph = graph::judge(&merged, &mut dependencies, buckets.walk(), &names.children);
+    let mut module_walk = Vec::new();
+    let mut values = Vec::new();
+    let mut lint = Vec::new();
+    let mut undeclared_variables = Vec::new();
+    memos.run(
+        &merged,
+        &dependencies.uses(),
+        [
+            &mut load,
+            &mut tree_phase,
+            &mut module_walk,
+            &mut values,
+            &mut lint,
+        ],
+        &mut undeclared_variables,
+    );
+    let mut graph = graph::outcome(&mut dependencies, by_owner.walk(), &names.children);
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
         graph.walk.extend(module_walk);
     }
+    let recorded = RecordedUndeclaredVariables {
+        by_owner: Arc::clone(&by_owner),
+        by_module_rules: undeclared_variables,
+    };
     retained.previous = Some(Box::new(Previous {
         discovery,
         files,
@@ -318,19 +378,20 @@ pub(crate) fn declare_merge_and_judge(
         plan,
         names,
         effective: merged.effective.clone(),
-        buckets,
+        by_owner,
         memos,
         graph: dependencies,
         tree: tree.clone(),
     }));
-    Judged {
+    CheckedModule {
         merged,
         load,
         tree: tree_phase,
         cycles: graph.cycles,
         walk: graph.walk,
-        unused: graph.unused,
+        lint,
         plan: values,
+        undeclared_variables: recorded,
     }
 }
 
@@ -348,6 +409,7 @@ struct Memos {
 struct RuleMemo {
     reads: Reads,
     diagnostics: Vec<Diagnostic>,
+    undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
 impl Memos {
@@ -379,23 +441,28 @@ impl Memos {
     }
 
     /// Every module rule on `module`: its memo, or a run through a recording
-    /// view.
-    fn judge(
+    /// view; into `out`, by phase (load, tree, walk, plan, lint). A memo
+    /// that read the graph's uses holds only while they are the same.
+    fn run(
         &mut self,
         module: &MergedModule,
-        load: &mut Vec<Diagnostic>,
-        tree: &mut Vec<Diagnostic>,
-        walk: &mut Vec<Diagnostic>,
-        plan: &mut Vec<Diagnostic>,
+        uses: &Uses<'_>,
+        out: [&mut Vec<Diagnostic>; 5],
+        undeclared_variables: &mut Vec<UndeclaredVariableUse>,
     ) {
+        let [load, tree, walk, plan, lint] = out;
+        self.by_rule
+            .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
-                let view = ModuleView::new(module, &self.config);
+                let view = ModuleView::new(module, &self.config, uses);
                 let mut diagnostics = Vec::new();
                 (rule.check)(&view, &mut diagnostics);
+                let (reads, undeclared_variables) = view.into_records();
                 RuleMemo {
-                    reads: view.into_reads(),
+                    reads,
                     diagnostics,
+                    undeclared_variables,
                 }
             });
             let out = match rule.phase {
@@ -403,8 +470,10 @@ impl Memos {
                 Phase::Tree => &mut *tree,
                 Phase::Walk => &mut *walk,
                 Phase::Plan => &mut *plan,
+                Phase::Lint => &mut *lint,
             };
             out.extend(memo.diagnostics.iter().cloned());
+            undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
         }
     }
 }
@@ -415,17 +484,17 @@ struct Built {
     plan: Arc<OverridePlan>,
     names: Arc<DeclaredNames>,
     effective: EffectiveModule,
-    buckets: Arc<Buckets>,
+    by_owner: Arc<FindingsByOwner>,
     files: Files,
-    /// The identities and local values judged anew (merged, or their rules
+    /// The identities and local values checked anew (merged, or their rules
     /// run again): the graph resolves their references again.
-    judged: Vec<Node>,
+    rechecked: Vec<Node>,
 }
 
 /// Phases 2 and 3 from nothing.
 fn whole(
     loaded: LoadedModule,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -438,7 +507,7 @@ fn whole(
 /// (the identities and their order change), but an identity or local value
 /// with no block in a changed file, before or after the edit, has the same
 /// blocks as before, so its merge and what it reported are taken from the
-/// analysis before; its rules are judged again only when a name they asked
+/// analysis before; its rules run again only when a name they asked
 /// about changed. What merging reports on override files is redone for all
 /// of them: whether a local value exists, and its "Did you mean", may have
 /// changed.
@@ -446,7 +515,7 @@ fn reshaped(
     previous: Previous,
     changed: &[FileId],
     loaded: LoadedModule,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -466,7 +535,7 @@ fn reshaped(
     touched.add_files(&declared, changed);
     let keep = Keep {
         effective: &previous.effective,
-        buckets: &previous.buckets,
+        by_owner: &previous.by_owner,
         names: &previous.names,
         touched,
     };
@@ -478,7 +547,7 @@ fn reshaped(
 /// not touch.
 struct Keep<'a> {
     effective: &'a EffectiveModule,
-    buckets: &'a Buckets,
+    by_owner: &'a FindingsByOwner,
     names: &'a DeclaredNames,
     touched: Touched,
 }
@@ -489,7 +558,7 @@ fn build(
     declared: DeclaredModule,
     files: Files,
     keep: Option<Keep<'_>>,
-    tree: &ModuleTree,
+    tree: &CalledModules,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -499,8 +568,8 @@ fn build(
         .as_ref()
         .map(|keep| keep.names.changes(&names))
         .unwrap_or_default();
-    let mut buckets = Buckets::default();
-    let mut judged = Vec::new();
+    let mut by_owner = FindingsByOwner::default();
+    let mut rechecked = Vec::new();
     let mut blocks = Vec::with_capacity(declared.declarations.blocks.len());
     for (address, base) in plan.identities(&declared) {
         let kept = keep.as_ref().and_then(|keep| {
@@ -509,23 +578,29 @@ fn build(
         });
         if let Some((keep, block)) = kept {
             blocks.push(Arc::clone(block));
-            if let Some(found) = keep.buckets.merged.get(address) {
-                buckets.merged.insert(address.clone(), found.clone());
+            if let Some(found) = keep.by_owner.merged.get(address) {
+                by_owner.merged.insert(address.clone(), found.clone());
             }
-            match keep.buckets.block_rules.get(address) {
-                Some(judged) if !judged.names.touched_by(&name_changes) => {
-                    buckets
+            match keep.by_owner.block_rules.get(address) {
+                Some(results) if !results.names.touched_by(&name_changes) => {
+                    by_owner
                         .block_rules
-                        .insert(address.clone(), Arc::clone(judged));
+                        .insert(address.clone(), Arc::clone(results));
                 }
-                // No bucket: the rules found nothing and asked about no name.
+                // No results kept: the rules found nothing and asked about no name.
                 None => {}
                 Some(_) => {
-                    judge_rules(&declared, Subject::Block(block), &names, &mut buckets);
-                    judged.push(Node::Block(address.clone()));
+                    check_rules_on(
+                        &declared,
+                        MergedNode::Block(block),
+                        &names,
+                        &mut by_owner,
+                        retained,
+                    );
+                    rechecked.push(Node::Block(address.clone()));
                 }
             }
-        } else if let Some(block) = judge_identity(
+        } else if let Some(block) = merge_and_check_identity(
             &declared,
             &plan,
             &names,
@@ -533,9 +608,9 @@ fn build(
             retained,
             address,
             base,
-            &mut buckets,
+            &mut by_owner,
         ) {
-            judged.push(Node::Block(address.clone()));
+            rechecked.push(Node::Block(address.clone()));
             blocks.push(Arc::new(block));
         }
     }
@@ -548,26 +623,36 @@ fn build(
         });
         if let Some((keep, local)) = kept {
             locals.push(Arc::clone(local));
-            if let Some(found) = keep.buckets.locals.get(name) {
-                buckets.locals.insert(name.clone(), found.clone());
+            if let Some(found) = keep.by_owner.locals.get(name) {
+                by_owner.locals.insert(name.clone(), found.clone());
             }
-            match keep.buckets.local_rules.get(name) {
-                Some(judged) if !judged.names.touched_by(&name_changes) => {
-                    buckets.local_rules.insert(name.clone(), Arc::clone(judged));
+            match keep.by_owner.local_rules.get(name) {
+                Some(results) if !results.names.touched_by(&name_changes) => {
+                    by_owner
+                        .local_rules
+                        .insert(name.clone(), Arc::clone(results));
                 }
                 None => {}
                 Some(_) => {
-                    judge_rules(&declared, Subject::Local(local), &names, &mut buckets);
-                    judged.push(Node::Local(name.clone()));
+                    check_rules_on(
+                        &declared,
+                        MergedNode::Local(local),
+                        &names,
+                        &mut by_owner,
+                        retained,
+                    );
+                    rechecked.push(Node::Local(name.clone()));
                 }
             }
-        } else if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
-            judged.push(Node::Local(name.clone()));
+        } else if let Some(local) =
+            merge_and_check_local(&declared, &plan, &names, name, &mut by_owner, retained)
+        {
+            rechecked.push(Node::Local(name.clone()));
             locals.push(Arc::new(local));
         }
     }
     for &file_id in &declared.overrides {
-        judge_override_file(&declared, file_id, &mut buckets);
+        check_override_file(&declared, file_id, &mut by_owner);
     }
     let effective = EffectiveModule::new(blocks, locals, EffectiveTerraform::default());
     Built {
@@ -575,48 +660,52 @@ fn build(
         plan: Arc::new(plan),
         names: Arc::new(names),
         effective,
-        buckets: Arc::new(buckets),
+        by_owner: Arc::new(by_owner),
         files,
-        judged,
+        rechecked,
     }
 }
 
-/// The rules on one identity or local value, into its bucket.
-fn judge_rules(
+/// The rules on one identity or local value, their results kept by it.
+fn check_rules_on(
     module: &DeclaredModule,
-    subject: Subject<'_>,
+    subject: MergedNode<'_>,
     names: &DeclaredNames,
-    buckets: &mut Buckets,
+    by_owner: &mut FindingsByOwner,
+    retained: &mut Retained,
 ) {
-    let (findings, mut names) =
-        rules::check_identity(&mut IdentityView::new(module, subject, names));
+    let (findings, mut names, n_violations) = rules::check_identity(
+        retained.identity_rules,
+        &mut IdentityView::new(module, subject, names),
+    );
+    retained.n_rule_violations += n_violations as u64;
     let references = match subject {
-        Subject::Block(block) => &block.references,
-        Subject::Local(local) => &local.references,
+        MergedNode::Block(block) => &block.references,
+        MergedNode::Local(local) => &local.references,
     };
     names.add_names_of(references);
-    let judged = (!findings.is_empty() || !names.is_empty())
-        .then(|| Arc::new(Judgement { findings, names }));
-    match (subject, judged) {
-        (Subject::Block(block), Some(judged)) => {
-            buckets.block_rules.insert(block.address.clone(), judged);
+    let results = (!findings.is_empty() || !names.is_empty())
+        .then(|| Arc::new(IdentityRuleResults { findings, names }));
+    match (subject, results) {
+        (MergedNode::Block(block), Some(results)) => {
+            by_owner.block_rules.insert(block.address.clone(), results);
         }
-        (Subject::Block(block), None) => {
-            buckets.block_rules.remove(&block.address);
+        (MergedNode::Block(block), None) => {
+            by_owner.block_rules.remove(&block.address);
         }
-        (Subject::Local(local), Some(judged)) => {
-            buckets.local_rules.insert(local.name.clone(), judged);
+        (MergedNode::Local(local), Some(results)) => {
+            by_owner.local_rules.insert(local.name.clone(), results);
         }
-        (Subject::Local(local), None) => {
-            buckets.local_rules.remove(&local.name);
+        (MergedNode::Local(local), None) => {
+            by_owner.local_rules.remove(&local.name);
         }
     }
 }
 
 /// One identity merged, and what is reported on it alone: its duplicates,
 /// what merging into it reported, the rules on one identity.
-#[allow(clippy::too_many_arguments)] // The phases an identity's judgement reads, each once.
-fn judge_identity(
+#[allow(clippy::too_many_arguments)] // The phases checking an identity reads, each once.
+fn merge_and_check_identity(
     module: &DeclaredModule,
     plan: &OverridePlan,
     names: &DeclaredNames,
@@ -624,7 +713,7 @@ fn judge_identity(
     retained: &mut Retained,
     address: &BlockAddress,
     base: Option<BlockRef>,
-    buckets: &mut Buckets,
+    by_owner: &mut FindingsByOwner,
 ) -> Option<EffectiveBlock> {
     retained.n_merged += 1;
     let mut found = Vec::new();
@@ -633,45 +722,46 @@ fn judge_identity(
     }
     let block = merge_identity(module, plan, store, address, base, &mut found);
     if found.is_empty() {
-        buckets.merged.remove(address);
+        by_owner.merged.remove(address);
     } else {
-        buckets.merged.insert(address.clone(), found);
+        by_owner.merged.insert(address.clone(), found);
     }
     let mut block = block?;
     block.references = node_refs::of_block(module, &block);
-    judge_rules(module, Subject::Block(&block), names, buckets);
+    check_rules_on(module, MergedNode::Block(&block), names, by_owner, retained);
     Some(block)
 }
 
 /// One local value merged, its duplicates, and the rules on it.
-fn judge_local(
+fn merge_and_check_local(
     module: &DeclaredModule,
     plan: &OverridePlan,
     names: &DeclaredNames,
     name: &str,
-    buckets: &mut Buckets,
+    by_owner: &mut FindingsByOwner,
+    retained: &mut Retained,
 ) -> Option<EffectiveLocal> {
     if let Some(local) = module.declarations.local(name) {
         let mut found = Vec::new();
         duplicate_locals_of(module, local, &mut found);
         if found.is_empty() {
-            buckets.locals.remove(name);
+            by_owner.locals.remove(name);
         } else {
-            buckets.locals.insert(name.to_owned(), found);
+            by_owner.locals.insert(name.to_owned(), found);
         }
     }
     let mut local = merge_local(module, plan, name)?;
     local.references = node_refs::of_local(module, &local);
-    judge_rules(module, Subject::Local(&local), names, buckets);
+    check_rules_on(module, MergedNode::Local(&local), names, by_owner, retained);
     Some(local)
 }
 
 /// What merging reports on one override file alone.
-fn judge_override_file(module: &DeclaredModule, file_id: FileId, buckets: &mut Buckets) {
+fn check_override_file(module: &DeclaredModule, file_id: FileId, by_owner: &mut FindingsByOwner) {
     let mut found = Vec::new();
     override_file_diagnostics(module, file_id, &mut found);
     if !found.is_empty() {
-        buckets.override_files.insert(file_id, found);
+        by_owner.override_files.insert(file_id, found);
     }
 }
 
@@ -692,16 +782,16 @@ fn shapes_kept(
     let plan = previous.plan;
     let names = previous.names;
     let mut effective = previous.effective;
-    let mut buckets = Arc::unwrap_or_clone(previous.buckets);
+    let mut by_owner = Arc::unwrap_or_clone(previous.by_owner);
     let mut touched = Touched::default();
     touched.add_files(&declared, changed);
     for address in &touched.identities {
-        buckets.merged.remove(address);
-        buckets.block_rules.remove(address);
+        by_owner.merged.remove(address);
+        by_owner.block_rules.remove(address);
         let Some(base) = plan.base_of(&declared, address) else {
             continue;
         };
-        if let Some(block) = judge_identity(
+        if let Some(block) = merge_and_check_identity(
             &declared,
             &plan,
             &names,
@@ -709,22 +799,24 @@ fn shapes_kept(
             retained,
             address,
             base,
-            &mut buckets,
+            &mut by_owner,
         ) {
             effective.replace(block);
         }
     }
     for name in &touched.locals {
-        buckets.locals.remove(name);
-        buckets.local_rules.remove(name);
-        if let Some(local) = judge_local(&declared, &plan, &names, name, &mut buckets) {
+        by_owner.locals.remove(name);
+        by_owner.local_rules.remove(name);
+        if let Some(local) =
+            merge_and_check_local(&declared, &plan, &names, name, &mut by_owner, retained)
+        {
             effective.replace_local(local);
         }
     }
     for &file_id in changed {
         if declared.file(file_id).map(|file| file.role) == Some(FileRole::Override) {
-            buckets.override_files.remove(&file_id);
-            judge_override_file(&declared, file_id, &mut buckets);
+            by_owner.override_files.remove(&file_id);
+            check_override_file(&declared, file_id, &mut by_owner);
         }
     }
     let files = previous.files.update(&declared, changed);
@@ -735,9 +827,9 @@ fn shapes_kept(
         plan,
         names,
         effective,
-        buckets: Arc::new(buckets),
+        by_owner: Arc::new(by_owner),
         files,
-        judged: identities.chain(locals).collect(),
+        rechecked: identities.chain(locals).collect(),
     };
     (built, touched)
 }
@@ -815,7 +907,7 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
         }
         if file.role.is_loaded() {
             let same = match (old_source, &file.source) {
-                (Some(old), Some(new)) => same_shape(old, new),
+                (Some(old), Some(new)) => same_shapes(old, new),
                 (None, None) => true,
                 _ => false,
             };
@@ -824,53 +916,4 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
         changes.files.push(FileId(tofu_syntax::text::to_u32(index)));
     }
     Some(changes)
-}
-
-/// True when two parses of a file declare the same things in the same
-/// places: what declarations, the override plan and the declared names read
-/// of a file.
-fn same_shape(old: &SourceFile, new: &SourceFile) -> bool {
-    old.body.blocks.len() == new.body.blocks.len()
-        && old
-            .body
-            .blocks
-            .iter()
-            .zip(&new.body.blocks)
-            .all(|(a, b)| same_block_shape(a, b))
-}
-
-fn same_block_shape(old: &Block, new: &Block) -> bool {
-    let same_labels = old.labels.len() == new.labels.len()
-        && old
-            .labels
-            .iter()
-            .zip(&new.labels)
-            .all(|(a, b)| a.value == b.value);
-    if old.kind != new.kind || !same_labels || drop_reason(old) != drop_reason(new) {
-        return false;
-    }
-    match old.kind.as_str() {
-        "locals" => {
-            old.body.attributes.len() == new.body.attributes.len()
-                && old
-                    .body
-                    .attributes
-                    .iter()
-                    .zip(&new.body.attributes)
-                    .all(|(a, b)| a.name == b.name)
-        }
-        "provider" => address_of(old) == address_of(new),
-        // Whether a resource or module call repeats is part of what other
-        // identities' rules know of it (`declared_names`).
-        // A module call's `source` says which child it reads.
-        "resource" | "data" | "ephemeral" | "module" => {
-            ["count", "for_each"].iter().all(|name| {
-                old.body.attribute(name).is_some() == new.body.attribute(name).is_some()
-            }) && (old.kind != "module"
-                || old.body.attribute("source").map(|source| &source.expr.kind)
-                    == new.body.attribute("source").map(|source| &source.expr.kind))
-        }
-        "check" => checked_data(old) == checked_data(new),
-        _ => true,
-    }
 }

@@ -9,16 +9,19 @@
 pub mod address;
 mod analysis;
 mod cache;
+pub mod calls;
 mod declarations;
 mod declare_fix;
 mod declared_names;
 pub mod discovery;
 pub mod effective;
 mod expr;
+mod file_text;
 mod go_text;
 mod graph;
 mod incremental;
 mod input;
+pub mod interface;
 mod loaded;
 mod merge;
 mod names;
@@ -28,10 +31,10 @@ mod refs;
 mod reporting;
 mod rules;
 pub mod schema;
+mod shape;
 pub mod show;
 mod store;
 mod terraform;
-pub mod tree;
 pub mod types;
 pub mod version;
 
@@ -39,13 +42,14 @@ pub use address::{BlockAddress, ResourceMode};
 pub use analysis::{analyze, analyze_in_tree, ModuleAnalysis};
 pub use cache::{AnalysisCache, Counters};
 pub use declarations::{
-    address_of, BlockFate, Declarations, Declared, DeclaredLocal, DeclaredModule, DropReason,
-    LocalRef,
+    address_of, BlockFate, Declarations, DeclaredIdentity, DeclaredLocal, DeclaredModule,
+    DropReason, LocalRef,
 };
 pub use effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal, EffectiveModule,
     EffectiveNestedBlock, EffectiveTerraform, Origin, RequiredVersion,
 };
+pub use file_text::FileText;
 pub use input::{Config, FileContent, InputFile, DEFAULT_TOFU_VERSION};
 pub use loaded::{BlockRef, FileRole, LoadedModule, ModuleFile};
 pub use merge::MergedModule;

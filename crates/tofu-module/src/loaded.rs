@@ -51,7 +51,7 @@ pub struct ModuleFile {
     /// Why the file could not be read, if it could not.
     pub read_error: Option<String>,
     /// Whether the text has a suppression comment's marker (found once per
-    /// text, by the parse cache).
+    /// text, by the file store).
     pub(crate) may_suppress: bool,
 }
 

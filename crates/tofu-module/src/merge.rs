@@ -331,7 +331,7 @@ pub(crate) fn merge_terraform(
     view
 }
 
-/// The as-written body of a declared block, shared from the parse cache for
+/// The as-written body of a declared block, shared from the file store for
 /// top-level blocks (a `data` block nested in a `check` is built on the spot).
 fn as_written_body(
     module: &DeclaredModule,

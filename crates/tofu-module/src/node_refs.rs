@@ -28,7 +28,7 @@ use tofu_syntax::{Block, Body, Expr, FileId, TextRange};
 
 use crate::address::BlockAddress;
 use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveLocal};
-use crate::expr::parse_ref::{parse_ref, StepRef, Subject};
+use crate::expr::parse_ref::{parse_ref, Referenceable, StepRef};
 use crate::expr::walk;
 use crate::loaded::{LoadedModule, ModuleFile};
 use crate::refs::{NodeReferences, Ref, Unit, UnitKind};
@@ -66,17 +66,17 @@ fn reference_of(
     // string's).
     let consumed = match &parsed {
         Ok(reference) => match &reference.subject {
-            Subject::Resource { key, .. } => {
+            Referenceable::Resource { key, .. } => {
                 let prefixed = matches!(
                     found_steps.first().map(|step| &step.part),
                     Some(crate::expr::traversal::Part::Name(root)) if matches!(root.as_str(), "data" | "ephemeral" | "resource")
                 );
                 usize::from(prefixed) + 2 + usize::from(key.is_some())
             }
-            Subject::ModuleCall { key, output, .. } => {
+            Referenceable::ModuleCall { key, output, .. } => {
                 2 + usize::from(key.is_some()) + usize::from(output.is_some())
             }
-            Subject::SelfObject => 1,
+            Referenceable::SelfObject => 1,
             _ => 2,
         },
         Err(_) => found_steps.len(),

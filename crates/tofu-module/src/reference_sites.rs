@@ -16,7 +16,7 @@
 use tofu_syntax::{Body, Expr, FileId, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::expr::parse_ref::{parse_ref, StepRef, Subject};
+use crate::expr::parse_ref::{parse_ref, Referenceable, StepRef};
 use crate::expr::traversal::{ParsedStep, Part};
 use crate::expr::walk;
 use crate::merge::MergedModule;
@@ -123,9 +123,9 @@ impl SiteReader<'_> {
         // `data.TYPE.NAME`.
         let mut output = None;
         let (target, name_step) = match parsed.subject {
-            Subject::Variable(name) => (RefTarget::Variable(name), 1),
-            Subject::Local(name) => (RefTarget::Local(name), 1),
-            Subject::ModuleCall {
+            Referenceable::Variable(name) => (RefTarget::Variable(name), 1),
+            Referenceable::Local(name) => (RefTarget::Local(name), 1),
+            Referenceable::ModuleCall {
                 name,
                 key,
                 output: read,
@@ -135,7 +135,7 @@ impl SiteReader<'_> {
                 output = read.zip(steps.get(output_step).map(|step| step.range));
                 (RefTarget::ModuleCall(name), 1)
             }
-            Subject::Resource {
+            Referenceable::Resource {
                 mode,
                 type_name,
                 name,

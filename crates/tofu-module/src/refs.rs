@@ -6,7 +6,7 @@
 use tofu_syntax::{FileId, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::expr::parse_ref::{RefError, Reference, Subject};
+use crate::expr::parse_ref::{RefError, Reference, Referenceable};
 
 /// A node of OpenTofu's dependency graph that the module declares.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -155,14 +155,28 @@ pub struct Ref {
 }
 
 impl Ref {
+    /// The variable, local value or data source it names: what
+    /// `unused-declaration` counts as a use.
+    pub(crate) fn used_node(&self) -> Option<Node> {
+        match self.node()? {
+            node @ (Node::Local(_)
+            | Node::Block(BlockAddress::Variable(_))
+            | Node::Block(BlockAddress::Resource {
+                mode: ResourceMode::Data,
+                ..
+            })) => Some(node),
+            Node::Block(_) => None,
+        }
+    }
+
     /// The variable, local value or resource it names (a module output is
     /// a vertex of the graph, not a node of the module).
     pub(crate) fn node(&self) -> Option<Node> {
         let parsed = self.parsed.as_ref().ok()?;
         Some(match &parsed.subject {
-            Subject::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
-            Subject::Local(name) => Node::Local(name.clone()),
-            Subject::Resource {
+            Referenceable::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),
+            Referenceable::Local(name) => Node::Local(name.clone()),
+            Referenceable::Resource {
                 mode,
                 type_name,
                 name,

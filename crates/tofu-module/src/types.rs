@@ -29,17 +29,18 @@
 //! literals. Recursion is bounded: a type nested deeper than [`MAX_TYPE_DEPTH`]
 //! is taken as `any`.
 
+mod constraint;
 mod convert;
 mod value;
 
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
+use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
-use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
-
+use crate::file_text::FileText;
 pub(crate) use crate::go_text::go_quote;
+pub use constraint::{ObjectAttribute, TypeConstraint};
 pub use convert::{
     apply_defaults, convert, is_exact, type_conversion_error, type_mismatch_message,
     ConversionError,
@@ -50,107 +51,6 @@ pub use value::{constant_value, object_key, Value, ValueError};
 pub const MAX_TYPE_DEPTH: usize = 64;
 
 const INVALID_TYPE: &str = "Invalid type specification";
-
-/// A type constraint: a type that may contain `any` and optional attributes.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TypeConstraint {
-    String,
-    Number,
-    Bool,
-    /// `any`: every value conforms.
-    Any,
-    List(Box<TypeConstraint>),
-    Set(Box<TypeConstraint>),
-    Map(Box<TypeConstraint>),
-    Object {
-        attrs: Vec<ObjectAttribute>,
-    },
-    Tuple(Vec<TypeConstraint>),
-}
-
-/// One attribute of an `object({…})` type, in source order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ObjectAttribute {
-    pub name: String,
-    pub ty: TypeConstraint,
-    /// Written as `optional(T)` or `optional(T, DEFAULT)`.
-    pub optional: bool,
-    /// The default of `optional(T, DEFAULT)`, already converted to `T`.
-    pub default: Option<Value>,
-}
-
-impl TypeConstraint {
-    /// The name cty uses for this type in conversion errors
-    /// (`FriendlyNameForConstraint`): `list of string`, `map of any single type`,
-    /// `object`, `any type`.
-    pub fn friendly_name(&self) -> String {
-        match self {
-            TypeConstraint::String => "string".to_owned(),
-            TypeConstraint::Number => "number".to_owned(),
-            TypeConstraint::Bool => "bool".to_owned(),
-            TypeConstraint::Any => "any type".to_owned(),
-            TypeConstraint::List(element) => format!("list of {}", element_name(element)),
-            TypeConstraint::Set(element) => format!("set of {}", element_name(element)),
-            TypeConstraint::Map(element) => format!("map of {}", element_name(element)),
-            TypeConstraint::Object { .. } => "object".to_owned(),
-            TypeConstraint::Tuple(_) => "tuple".to_owned(),
-        }
-    }
-
-    pub fn attribute(&self, name: &str) -> Option<&ObjectAttribute> {
-        match self {
-            TypeConstraint::Object { attrs } => attrs.iter().find(|attr| attr.name == name),
-            _ => None,
-        }
-    }
-}
-
-fn element_name(element: &TypeConstraint) -> String {
-    match element {
-        TypeConstraint::Any => "any single type".to_owned(),
-        other => other.friendly_name(),
-    }
-}
-
-/// Writes the type in OpenTofu's type syntax, e.g. `map(list(string))`.
-/// Optional defaults are not shown.
-impl fmt::Display for TypeConstraint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TypeConstraint::String => f.write_str("string"),
-            TypeConstraint::Number => f.write_str("number"),
-            TypeConstraint::Bool => f.write_str("bool"),
-            TypeConstraint::Any => f.write_str("any"),
-            TypeConstraint::List(element) => write!(f, "list({element})"),
-            TypeConstraint::Set(element) => write!(f, "set({element})"),
-            TypeConstraint::Map(element) => write!(f, "map({element})"),
-            TypeConstraint::Tuple(elements) => {
-                f.write_str("tuple([")?;
-                for (index, element) in elements.iter().enumerate() {
-                    if index > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{element}")?;
-                }
-                f.write_str("])")
-            }
-            TypeConstraint::Object { attrs } => {
-                f.write_str("object({")?;
-                for (index, attr) in attrs.iter().enumerate() {
-                    if index > 0 {
-                        f.write_str(", ")?;
-                    }
-                    if attr.optional {
-                        write!(f, "{} = optional({})", attr.name, attr.ty)?;
-                    } else {
-                        write!(f, "{} = {}", attr.name, attr.ty)?;
-                    }
-                }
-                f.write_str("})")
-            }
-        }
-    }
-}
 
 /// One error of a type expression, as HCL reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,7 +92,12 @@ pub enum VariableTypeProblem {
 
 /// Reads a variable's `type` expression as OpenTofu's `decodeVariableType`
 /// does. `text` is the whole file the expression's ranges index into.
-pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableType {
+pub fn parse_variable_type<'t>(
+    expr: &Expr,
+    syntax: Syntax,
+    text: impl Into<FileText<'t>>,
+) -> VariableType {
+    let text = text.into();
     let parsed = match syntax {
         Syntax::Native => {
             if let Some(written) = quoted_string(expr, text) {
@@ -236,7 +141,11 @@ pub fn parse_variable_type(expr: &Expr, syntax: Syntax, text: &str) -> VariableT
 /// HCL's `TypeConstraintWithDefaults` on a native expression: `any` and
 /// `optional(T, DEFAULT)` allowed, no OpenTofu shorthands. `text` is the source
 /// the expression's ranges index into.
-pub fn parse_type_constraint(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+pub fn parse_type_constraint<'t>(
+    expr: &Expr,
+    text: impl Into<FileText<'t>>,
+) -> Result<TypeConstraint, Vec<TypeError>> {
+    let text = text.into();
     let mut parser = TypeParser {
         text,
         errors: Vec::new(),
@@ -327,7 +236,10 @@ fn remap_errors(errors: Vec<TypeError>, content_range: TextRange) -> Vec<TypeErr
 
 /// OpenTofu's shorthands first (`list` = `list(any)`, `map` = `map(any)`, top
 /// level only), then HCL's grammar.
-fn parse_with_shorthands(expr: &Expr, text: &str) -> Result<TypeConstraint, Vec<TypeError>> {
+fn parse_with_shorthands(
+    expr: &Expr,
+    text: FileText<'_>,
+) -> Result<TypeConstraint, Vec<TypeError>> {
     if is_parenthesized(expr, text) {
         return parse_type_constraint(expr, text);
     }
@@ -354,10 +266,12 @@ fn parse_string_with_shorthands(
 /// a literal, `Some(None)` for one with interpolations. A string that is one
 /// interpolation and nothing else (`"${string}"`) is HCL's `TemplateWrapExpr`
 /// instead: no quoted type for OpenTofu, and no type at all.
-fn quoted_string(expr: &Expr, text: &str) -> Option<Option<String>> {
+fn quoted_string(expr: &Expr, text: FileText<'_>) -> Option<Option<String>> {
     match &expr.kind {
         ExprKind::String(value) => Some(Some(value.clone())),
-        ExprKind::Template(parts) if is_template_wrap(expr, parts, text) => None,
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        }) if is_template_wrap(expr, parts, text) => None,
         ExprKind::Template(_) => Some(None),
         _ => None,
     }
@@ -365,11 +279,11 @@ fn quoted_string(expr: &Expr, text: &str) -> Option<Option<String>> {
 
 /// `"${EXPR}"`: a quoted template whose only part is one interpolation, with
 /// no literal text around it (HCL's "passthru" template).
-fn is_template_wrap(expr: &Expr, parts: &[Expr], text: &str) -> bool {
+fn is_template_wrap(expr: &Expr, parts: &[Expr], text: FileText<'_>) -> bool {
     let [part] = parts else { return false };
     let (Some(before), Some(after)) = (
-        text.get(expr.range.start as usize..part.range.start as usize),
-        text.get(part.range.end as usize..expr.range.end as usize),
+        text.get(expr.range.start as usize, part.range.start as usize),
+        text.get(part.range.end as usize, expr.range.end as usize),
     ) else {
         return false;
     };
@@ -387,15 +301,15 @@ fn is_template_wrap(expr: &Expr, parts: &[Expr], text: &str) -> bool {
 /// model, but HCL keeps them as a `ParenthesesExpr`, which is neither a
 /// keyword, nor a call, nor a list or map constructor to the type grammar
 /// (nor a constructor to OpenTofu's lint of defaults).
-pub(crate) fn is_parenthesized(expr: &Expr, text: &str) -> bool {
-    text.as_bytes().get(expr.range.start as usize) == Some(&b'(')
+pub(crate) fn is_parenthesized<'t>(expr: &Expr, text: impl Into<FileText<'t>>) -> bool {
+    text.into().byte_at(expr.range.start as usize) == Some(b'(')
 }
 
 /// The content of a JSON string value, decoded, including one holding `${`.
-fn json_string(expr: &Expr, text: &str) -> Option<String> {
+fn json_string(expr: &Expr, text: FileText<'_>) -> Option<String> {
     match &expr.kind {
         ExprKind::String(value) => Some(value.clone()),
-        ExprKind::Template(_) => value::decode_json_string(expr.range.slice(text)),
+        ExprKind::Template(_) => value::decode_json_string(text.slice(expr.range)),
         _ => None,
     }
 }
@@ -427,7 +341,7 @@ fn attribute_name(key: &Expr) -> Option<&str> {
 }
 
 struct TypeParser<'a> {
-    text: &'a str,
+    text: FileText<'a>,
     errors: Vec<TypeError>,
 }
 
@@ -635,7 +549,7 @@ impl TypeParser<'_> {
         let after_name = call.name_range.end;
         let open = self
             .text
-            .get(after_name as usize..expr.range.end as usize)
+            .get(after_name as usize, expr.range.end as usize)
             .and_then(|rest| rest.find('('))
             .map_or(after_name, |at| {
                 after_name.saturating_add(tofu_syntax::text::to_u32(at))

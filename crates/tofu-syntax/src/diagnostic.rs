@@ -139,6 +139,7 @@ codes! {
     InvalidReference => "invalid-reference", Error, "A reference OpenTofu cannot read: a malformed traversal, an attribute count, each, path, terraform or tofu does not have, an index that is not an instance key, an attribute of an object in depends_on.";
     SelfReferencingLocal => "self-referencing-local", Error, "A local value that uses its own result.";
     ReferenceCycle => "reference-cycle", Error, "Objects whose references form a cycle. OpenTofu reports the cycle without a place; tofu-lens puts it on one reference of the cycle and relates the others.";
+    DuplicateModuleArgument => "duplicate-module-argument", Error, "A module call sets an argument twice: in its body and in its escaping _ block.";
     UndeclaredModuleInput => "undeclared-module-input", Error, "A module call passes an argument the called module declares no variable for (local modules, or registry ones after tofu init).";
     MissingModuleInput => "missing-module-input", Error, "A module call leaves out a variable the called module declares without a default.";
     UndeclaredModuleOutput => "undeclared-module-output", Error, "A reference to an output the called module does not declare (module.NAME.OUTPUT).";
@@ -330,8 +331,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            76,
-            "the catalogue has 75 codes (62 load-time, 11 of validate's and the module tree, 2 of plan's) and unused-suppression"
+            77,
+            "the catalogue has 76 codes (62 load-time, 12 of validate's and the module tree, 2 of plan's) and unused-suppression"
         );
     }
 }

@@ -15,6 +15,7 @@ mod json;
 pub mod model;
 mod native;
 pub mod scanner;
+mod template;
 pub mod text;
 
 pub use diagnostic::{

@@ -182,6 +182,28 @@ pub fn read_module_dir_within(dir: &Path, root: &Path) -> io::Result<Vec<InputFi
     Ok(files)
 }
 
+/// The configuration files of `dir` that are symlinks to a file inside
+/// `root`, by name, each with the path of the file it leads to, written
+/// under `root` as given (not resolved): the language server's index of
+/// files several directories hold. Nothing when the directory cannot be
+/// listed.
+pub fn linked_files(dir: &Path, root: &Path) -> Vec<(String, PathBuf)> {
+    let (Ok(real_root), Ok(entries)) = (fs::canonicalize(root), config_entries(dir)) else {
+        return Vec::new();
+    };
+    let mut links: Vec<(String, PathBuf)> = entries
+        .into_iter()
+        .filter(|entry| entry.is_symlink)
+        .filter_map(|entry| {
+            let real = fs::canonicalize(&entry.path).ok()?;
+            let inside = real.strip_prefix(&real_root).ok()?;
+            Some((entry.name, root.join(inside)))
+        })
+        .collect();
+    links.sort();
+    links
+}
+
 /// Like [`read_file`], for the language server: a file whose real location
 /// is outside `root` is not read ([`OUTSIDE_WORKSPACE`]).
 pub fn read_file_within(path: &Path, root: &Path) -> FileContent {

@@ -41,7 +41,7 @@ impl<'a> From<&'a ParsedStep> for StepRef<'a> {
 
 /// What a reference refers to (OpenTofu's `Referenceable` kinds).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Subject {
+pub(crate) enum Referenceable {
     Resource {
         mode: ResourceMode,
         type_name: String,
@@ -77,7 +77,7 @@ pub(crate) enum Subject {
 /// traversal (without the attributes read from it).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Reference {
-    pub subject: Subject,
+    pub subject: Referenceable,
     pub range: TextRange,
 }
 
@@ -105,25 +105,25 @@ pub(crate) fn parse_ref(steps: &[StepRef<'_>]) -> Result<Reference, RefError> {
     let PartRef::Name(root) = first.part else {
         return Err(invalid("A reference needs a name.", first.range));
     };
-    let single = |make: fn(String) -> Subject| {
+    let single = |make: fn(String) -> Referenceable| {
         single_attribute(root, first.range, rest).map(|(name, range)| Reference {
             subject: make(name.to_owned()),
             range,
         })
     };
     match root {
-        "count" => single(Subject::Count),
-        "each" => single(Subject::Each),
-        "local" => single(Subject::Local),
-        "path" => single(Subject::Path),
-        "var" => single(Subject::Variable),
-        "terraform" => single(|name| Subject::Terraform {
+        "count" => single(Referenceable::Count),
+        "each" => single(Referenceable::Each),
+        "local" => single(Referenceable::Local),
+        "path" => single(Referenceable::Path),
+        "var" => single(Referenceable::Variable),
+        "terraform" => single(|name| Referenceable::Terraform {
             root: "terraform",
             name,
         }),
-        "tofu" => single(|name| Subject::Terraform { root: "tofu", name }),
+        "tofu" => single(|name| Referenceable::Terraform { root: "tofu", name }),
         "self" => Ok(Reference {
-            subject: Subject::SelfObject,
+            subject: Referenceable::SelfObject,
             range: first.range,
         }),
         "module" => module_call(first.range, rest),
@@ -236,7 +236,7 @@ fn resource(
         range = range.cover(*index_range);
     }
     Ok(Reference {
-        subject: Subject::Resource {
+        subject: Referenceable::Resource {
             mode,
             type_name: type_name.to_owned(),
             name: name.to_owned(),
@@ -281,7 +281,7 @@ fn module_call(root_range: TextRange, rest: &[StepRef<'_>]) -> Result<Reference,
         }
     };
     Ok(Reference {
-        subject: Subject::ModuleCall {
+        subject: Referenceable::ModuleCall {
             name: name.to_owned(),
             key,
             output,
@@ -327,10 +327,10 @@ impl fmt::Display for Key<'_> {
 }
 
 /// OpenTofu's `String()` of the subject, as its messages print it.
-impl fmt::Display for Subject {
+impl fmt::Display for Referenceable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Subject::Resource {
+            Referenceable::Resource {
                 mode,
                 type_name,
                 name,
@@ -343,20 +343,20 @@ impl fmt::Display for Subject {
                 };
                 write!(f, "{prefix}{type_name}.{name}{}", Key(key))
             }
-            Subject::ModuleCall { name, key, output } => {
+            Referenceable::ModuleCall { name, key, output } => {
                 write!(f, "module.{name}{}", Key(key))?;
                 match output {
                     Some(output) => write!(f, ".{output}"),
                     None => Ok(()),
                 }
             }
-            Subject::Count(name) => write!(f, "count.{name}"),
-            Subject::Each(name) => write!(f, "each.{name}"),
-            Subject::Local(name) => write!(f, "local.{name}"),
-            Subject::Variable(name) => write!(f, "var.{name}"),
-            Subject::Path(name) => write!(f, "path.{name}"),
-            Subject::Terraform { root, name } => write!(f, "{root}.{name}"),
-            Subject::SelfObject => write!(f, "self"),
+            Referenceable::Count(name) => write!(f, "count.{name}"),
+            Referenceable::Each(name) => write!(f, "each.{name}"),
+            Referenceable::Local(name) => write!(f, "local.{name}"),
+            Referenceable::Variable(name) => write!(f, "var.{name}"),
+            Referenceable::Path(name) => write!(f, "path.{name}"),
+            Referenceable::Terraform { root, name } => write!(f, "{root}.{name}"),
+            Referenceable::SelfObject => write!(f, "self"),
         }
     }
 }

@@ -24,6 +24,7 @@ mod checks;
 mod constants;
 mod encryption;
 mod endpoints;
+mod file_checker;
 mod import;
 mod moved;
 mod named_values;
@@ -31,11 +32,12 @@ mod nested;
 mod provisioners;
 mod removed;
 
-use tofu_syntax::{Block, Code, Diagnostic, FileId, Location, TextRange};
+use tofu_syntax::{Block, Diagnostic};
 
-use crate::loaded::{FileRole, FileView, ModuleFile};
-use crate::rules::DecodeFailures;
+use crate::loaded::FileView;
+use crate::rules::decode_failures::DecodeFailures;
 use crate::schema::has_valid_labels;
+use file_checker::{nested_blocks, FileChecker};
 
 pub(crate) fn check(view: FileView<'_>, failures: &DecodeFailures, out: &mut Vec<Diagnostic>) {
     let file = view.file;
@@ -49,156 +51,52 @@ pub(crate) fn check(view: FileView<'_>, failures: &DecodeFailures, out: &mut Vec
         failures,
     };
     for block in source.body.blocks.iter().filter(|b| has_valid_labels(b)) {
-        checker.top_level_block(block, out);
+        top_level_block(&checker, block, out);
     }
 }
 
-/// One loaded file of the module, with what every rule needs to report on it.
-pub(super) struct FileChecker<'a> {
-    file: &'a ModuleFile,
-    file_id: FileId,
-    /// Where the decoding rules (and the parser) found errors.
-    failures: &'a DecodeFailures,
-}
-
-impl<'a> FileChecker<'a> {
-    fn top_level_block(&self, block: &'a Block, out: &mut Vec<Diagnostic>) {
-        match block.kind.as_str() {
-            "variable" => named_values::variable(self, block, out),
-            "output" => named_values::output(self, block, out),
-            "provider" => {
-                named_values::provider(self, block, out);
-                nested::escaping_block(self, block, nested::Container::Provider, out);
-            }
-            "terraform" => {
-                for provider_meta in nested_blocks(block, "provider_meta", 1) {
-                    named_values::provider_meta(self, provider_meta, out);
-                }
-                for encryption in nested_blocks(block, "encryption", 0) {
-                    encryption::check(self, encryption, out);
-                }
-            }
-            "resource" => self.resource(block, out),
-            "data" => {
-                nested::meta_blocks(self, block, nested::Container::Data, out);
-            }
-            "ephemeral" => {
-                nested::meta_blocks(self, block, nested::Container::Ephemeral, out);
-            }
-            "module" => {
-                nested::meta_blocks(self, block, nested::Container::Module, out);
-            }
-            "check" if self.is_primary() => checks::check(self, block, out),
-            "moved" => moved::check(self, block, out),
-            "removed" => removed::check(self, block, out),
-            "import" => import::check(self, block, out),
-            _ => {}
+fn top_level_block<'a>(checker: &FileChecker<'a>, block: &'a Block, out: &mut Vec<Diagnostic>) {
+    match block.kind.as_str() {
+        "variable" => named_values::variable(checker, block, out),
+        "output" => named_values::output(checker, block, out),
+        "provider" => {
+            named_values::provider(checker, block, out);
+            nested::escaping_block(checker, block, nested::Container::Provider, out);
         }
-    }
-
-    /// A `resource` block: its meta-blocks, `create_before_destroy`, and its
-    /// provisioners.
-    fn resource(&self, block: &'a Block, out: &mut Vec<Diagnostic>) {
-        let lifecycle = nested::meta_blocks(self, block, nested::Container::Resource, out);
-        if let Some(attr) = lifecycle.and_then(|l| l.body.attribute("create_before_destroy")) {
-            self.decode_bool(&attr.expr, out);
+        "terraform" => {
+            for provider_meta in nested_blocks(block, "provider_meta", 1) {
+                named_values::provider_meta(checker, provider_meta, out);
+            }
+            for encryption in nested_blocks(block, "encryption", 0) {
+                encryption::check(checker, encryption, out);
+            }
         }
-        for provisioner in nested_blocks(block, "provisioner", 1) {
-            provisioners::decode(self, provisioner, out);
+        "resource" => resource(checker, block, out),
+        "data" => {
+            nested::meta_blocks(checker, block, nested::Container::Data, out);
         }
-    }
-
-    pub(super) fn at(&self, range: TextRange) -> Location {
-        Location::new(self.file_id, range)
-    }
-
-    pub(super) fn text(&self) -> &'a str {
-        &self.file.text
-    }
-
-    pub(super) fn is_primary(&self) -> bool {
-        self.file.role == FileRole::Primary
-    }
-
-    pub(super) fn is_json(&self) -> bool {
-        self.file.is_json()
-    }
-
-    /// `main.tf:3,1-29`, as OpenTofu writes ranges in details.
-    pub(super) fn describe(&self, range: TextRange) -> String {
-        self.file.describe(range)
-    }
-
-    /// The part of a block whose errors belong to OpenTofu's decoding of it.
-    /// Native: the whole block. JSON: its body object and last label (a JSON
-    /// block's property name, and the `[` of an array of bodies that serves as
-    /// its header, are shared with its siblings).
-    pub(super) fn decode_span(&self, block: &Block) -> TextRange {
-        if !self.is_json() {
-            return block.range;
+        "ephemeral" => {
+            nested::meta_blocks(checker, block, nested::Container::Ephemeral, out);
         }
-        let body = match (block.body.open, block.body.close) {
-            (Some(open), Some(close)) => open.cover(close),
-            _ => block.header,
-        };
-        match block.labels.last() {
-            Some(label) => label.range.cover(body),
-            None => body,
+        "module" => {
+            nested::meta_blocks(checker, block, nested::Container::Module, out);
         }
-    }
-
-    /// True when decoding a block failed: an error inside its decode span, or
-    /// one of the errors this module added to `out` since `n_before` (those
-    /// may sit on a JSON header outside the span).
-    pub(super) fn failed_since(&self, out: &[Diagnostic], n_before: usize, block: &Block) -> bool {
-        out.get(n_before..)
-            .is_some_and(|added| added.iter().any(Diagnostic::is_error))
-            || self.decode_failed(out, self.decode_span(block))
-    }
-
-    /// True when an error was already reported inside `span` of this file by
-    /// decoding (the schema rules, the reference and provider rules, or this
-    /// module's own checks): OpenTofu's decoding of the block failed.
-    pub(super) fn decode_failed(&self, out: &[Diagnostic], span: TextRange) -> bool {
-        self.errors_within(out, span).next().is_some()
-    }
-
-    /// The code and range of each error reported inside `span` of this file:
-    /// by the decoding rules, by the parser (duplicate JSON arguments, which
-    /// OpenTofu reports while decoding the body), and by this module so far.
-    pub(super) fn errors_within<'d>(
-        &'d self,
-        out: &'d [Diagnostic],
-        span: TextRange,
-    ) -> impl Iterator<Item = (Code, TextRange)> + 'd
-    where
-        'a: 'd,
-    {
-        let file_id = self.file_id;
-        let own = out
-            .iter()
-            .filter(move |d| d.is_error() && d.subject.file == file_id)
-            .filter_map(|d| Some((d.code, d.subject.range?)))
-            .filter(move |(_, range)| within(*range, span));
-        self.failures.within(span).chain(own)
+        "check" if checker.is_primary() => checks::check(checker, block, out),
+        "moved" => moved::check(checker, block, out),
+        "removed" => removed::check(checker, block, out),
+        "import" => import::check(checker, block, out),
+        _ => {}
     }
 }
 
-/// Nested blocks of one type with the number of labels their schema wants;
-/// blocks with another number of labels are `invalid-block-labels` and are not
-/// decoded.
-pub(super) fn nested_blocks<'b>(
-    block: &'b Block,
-    kind: &'b str,
-    n_labels: usize,
-) -> impl Iterator<Item = &'b Block> + 'b {
-    block
-        .body
-        .blocks_of_kind(kind)
-        .filter(move |nested| nested.labels.len() == n_labels)
-}
-
-/// True when `inner` lies inside `outer` (a zero-width range at its end included).
-pub(super) fn within(inner: TextRange, outer: TextRange) -> bool {
-    inner.start >= outer.start && inner.end <= outer.end
+/// A `resource` block: its meta-blocks, `create_before_destroy`, and its
+/// provisioners.
+fn resource<'a>(checker: &FileChecker<'a>, block: &'a Block, out: &mut Vec<Diagnostic>) {
+    let lifecycle = nested::meta_blocks(checker, block, nested::Container::Resource, out);
+    if let Some(attr) = lifecycle.and_then(|l| l.body.attribute("create_before_destroy")) {
+        checker.decode_bool(&attr.expr, out);
+    }
+    for provisioner in nested_blocks(block, "provisioner", 1) {
+        provisioners::decode(checker, provisioner, out);
+    }
 }

@@ -22,21 +22,25 @@
 
 pub(crate) mod blocks;
 pub(crate) mod bodies;
+pub(crate) mod decode_failures;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod types;
+pub(crate) mod unused;
 pub(crate) mod validate;
 pub(crate) mod values;
 pub(crate) mod variables;
 pub(crate) mod versions;
 pub(crate) mod views;
 
-use tofu_syntax::{Diagnostic, TextRange};
+use tofu_syntax::Diagnostic;
 
+use crate::declare_fix::UndeclaredVariableUse;
 use crate::loaded::FileView;
-pub(crate) use views::{IdentityView, ModuleView, NameReads, Reads, Subject, Violation};
+use decode_failures::DecodeFailures;
+pub(crate) use views::{IdentityView, MergedNode, ModuleView, NameReads, Reads, Violation};
 
 /// When OpenTofu reports what a rule finds. Each phase runs only when the
 /// ones before it reported no error (`analysis`).
@@ -54,6 +58,9 @@ pub(crate) enum Phase {
     /// `validate` never reads them, so they neither wait for the phases
     /// before nor hold back any. Module rules only.
     Plan,
+    /// tofu-lens's own findings, which OpenTofu never reports (as tflint's):
+    /// never withheld, and never holding anything back. Module rules only.
+    Lint,
 }
 
 /// A rule on one file as written.
@@ -66,6 +73,7 @@ pub(crate) enum FileCheck {
 }
 
 /// A rule on one merged identity.
+#[derive(Debug)]
 pub(crate) struct IdentityRule {
     pub(crate) name: &'static str,
     pub(crate) phase: Phase,
@@ -105,6 +113,11 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         check: validate::check,
     },
     IdentityRule {
+        name: "module-argument-values",
+        phase: Phase::Walk,
+        check: module_tree::argument_values,
+    },
+    IdentityRule {
         name: "module-arguments",
         phase: Phase::Tree,
         check: module_tree::arguments,
@@ -137,47 +150,12 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         phase: Phase::Plan,
         check: values::check,
     },
+    ModuleRule {
+        name: "unused-declaration",
+        phase: Phase::Lint,
+        check: unused::check,
+    },
 ];
-
-/// Where OpenTofu's decoding of a file's blocks failed: the errors the
-/// decoding rules reported, and the duplicate JSON properties the parser
-/// reported (OpenTofu counts them as errors of the body holding them).
-#[derive(Debug, Default)]
-pub(crate) struct DecodeFailures {
-    /// The code and range of each error, in the order reported.
-    errors: Vec<(tofu_syntax::Code, TextRange)>,
-}
-
-impl DecodeFailures {
-    fn of(view: FileView<'_>, decoding: &[Diagnostic]) -> DecodeFailures {
-        let reported = decoding
-            .iter()
-            .filter(|diagnostic| diagnostic.is_error() && diagnostic.subject.file == view.id)
-            .filter_map(|diagnostic| Some((diagnostic.code, diagnostic.subject.range?)));
-        let json_duplicates = view
-            .file
-            .source
-            .iter()
-            .filter(|_| view.file.is_json())
-            .flat_map(|source| &source.errors)
-            .filter(|error| error.duplicate_argument)
-            .map(|error| (tofu_syntax::Code::DuplicateArgument, error.range));
-        DecodeFailures {
-            errors: reported.chain(json_duplicates).collect(),
-        }
-    }
-
-    /// The decoding errors inside `span`, with their codes.
-    pub(crate) fn within(
-        &self,
-        span: TextRange,
-    ) -> impl Iterator<Item = (tofu_syntax::Code, TextRange)> + '_ {
-        self.errors
-            .iter()
-            .copied()
-            .filter(move |(_, range)| range.start >= span.start && range.end <= span.end)
-    }
-}
 
 /// Every file rule on one file as written, decoding first.
 pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {
@@ -197,30 +175,51 @@ pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {
     out
 }
 
-/// What the rules on one identity found, by phase.
+/// What the rules on one identity found, by phase, and the uses of
+/// undeclared variables they recorded.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdentityFindings {
     pub(crate) load: Vec<Diagnostic>,
     pub(crate) tree: Vec<Diagnostic>,
     pub(crate) walk: Vec<Diagnostic>,
+    pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
 impl IdentityFindings {
     pub(crate) fn is_empty(&self) -> bool {
-        self.load.is_empty() && self.tree.is_empty() && self.walk.is_empty()
+        self.load.is_empty()
+            && self.tree.is_empty()
+            && self.walk.is_empty()
+            && self.undeclared_variables.is_empty()
     }
 }
 
-/// Every identity rule on one identity, and the names they asked about. A
-/// read outside the view is a bug of the rule that made it: debug builds
-/// (every test) stop on it, naming the rule.
-pub(crate) fn check_identity(view: &mut IdentityView<'_>) -> (IdentityFindings, NameReads) {
-    let (findings, violations) = run_identity_rules(IDENTITY_RULES, view);
+/// Every rule of `rules` on one identity (the registry's [`IDENTITY_RULES`]
+/// but in tests of the registry itself), the names they asked about, and
+/// how many reads the view refused. A refused read is a bug of the rule
+/// that made it, whose findings may then be reused when they should not
+/// be: every build logs it with the rule's name, and the caller counts it
+/// (`Counters::n_rule_violations`). Debug builds (every test run) stop on
+/// one made by a registered rule.
+pub(crate) fn check_identity(
+    rules: &[IdentityRule],
+    view: &mut IdentityView<'_>,
+) -> (IdentityFindings, NameReads, usize) {
+    let (findings, violations) = run_identity_rules(rules, view);
+    for violation in &violations {
+        tracing::error!(
+            rule = violation.rule,
+            read = %violation.read,
+            "a rule on one identity read outside its view"
+        );
+    }
     debug_assert!(
-        violations.is_empty(),
+        violations.iter().all(|violation| IDENTITY_RULES
+            .iter()
+            .all(|rule| rule.name != violation.rule)),
         "identity rules read outside their view: {violations:?}"
     );
-    (findings, view.take_name_reads())
+    (findings, view.take_name_reads(), violations.len())
 }
 
 /// `rules` on one identity, and the reads their view refused.
@@ -235,10 +234,13 @@ fn run_identity_rules(
         let out = match rule.phase {
             Phase::Load => &mut findings.load,
             Phase::Tree => &mut findings.tree,
-            Phase::Walk | Phase::Plan => &mut findings.walk,
+            Phase::Walk | Phase::Plan | Phase::Lint => &mut findings.walk,
         };
         (rule.check)(view, out);
         violations.extend(view.take_violations());
+        findings
+            .undeclared_variables
+            .extend(view.take_undeclared_variables());
     }
     (findings, violations)
 }

@@ -27,8 +27,9 @@ use crate::expr::start::expr_start;
 use crate::rules::ModuleView;
 use crate::version::{Constraints, MALFORMED_DETAIL};
 
+use crate::calls::is_local_source as is_local;
 use crate::go_text::go_quote;
-use source_address::{is_local, parse_registry, RegistryVerdict, SourceVerdict};
+use source_address::{parse_registry, RegistryVerdict, SourceVerdict};
 use static_eval::{StaticScope, StaticValue, WrittenExpr};
 
 /// The second paragraph of OpenTofu's registry-address errors.

@@ -1,7 +1,8 @@
 //! A module call against the module it calls (issue 27, `spec/diagnostics.md`
 //! §7), as `tofu validate` judges it after `tofu init`:
-//! `undeclared-module-input` and `missing-module-input` (OpenTofu checks the
-//! call's body against the child's variables while building its graph),
+//! `undeclared-module-input`, `duplicate-module-argument` and
+//! `missing-module-input` (OpenTofu checks the call's body against the
+//! child's variables while building its graph),
 //! `invalid-variable-value` for a constant argument of the wrong type (in
 //! the walk; OpenTofu puts it on the child's variable, here it is on the
 //! argument, the variable named in the detail and related), and
@@ -22,7 +23,7 @@ use crate::address::BlockAddress;
 use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveNestedBlock};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
-use crate::rules::IdentityView;
+use crate::rules::{validate, IdentityView};
 use crate::types::{apply_defaults, constant_value, convert};
 
 const META_ARGUMENTS: [&str; 6] = [
@@ -137,16 +138,19 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             ) else {
                 continue;
             };
+            let Some(first_place) = first_file.describe(first_written.name_range) else {
+                continue;
+            };
             out.push(
                 Diagnostic::new(
-                    Code::UndeclaredModuleInput,
+                    Code::DuplicateModuleArgument,
                     "Duplicate argument",
                     Location::new(attribute.origin.file, written.name_range),
                 )
                 .with_detail(format!(
                     "Argument {} was already set at {}",
                     go_quote(&attribute.name),
-                    first_file.describe(first_written.name_range)
+                    first_place
                 )),
             );
         }
@@ -282,8 +286,10 @@ fn missing(
     )
 }
 
-/// A constant argument converts to the type of the child's variable (part of
-/// the `references` rule's walk: judged once the call expanded).
+/// The `module-argument-values` identity rule: a constant argument converts
+/// to the type of the child's variable. OpenTofu judges it in its walk,
+/// once the call expanded: not when the `references` rule reports its
+/// `count`, `for_each` or `depends_on`.
 pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     let Some(effective) = view.effective() else {
         return;
@@ -294,15 +300,14 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     let Some(child) = view.child(name) else {
         return;
     };
-    if child.incomplete {
+    if child.incomplete || validate::call_expansion_fails(view) {
         return;
     }
     let written_source = effective.body.attribute("source").and_then(|attribute| {
         let file = view.file(attribute.origin.file)?;
         Some(
-            attribute
-                .value
-                .slice(&file.text)
+            file.text(attribute.value)?
+                .slice(attribute.value)
                 .trim()
                 .trim_matches('"')
                 .to_owned(),
@@ -326,7 +331,10 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         let Some(written) = file.attribute_at(attribute.origin.range) else {
             continue;
         };
-        let Ok(mut value) = constant_value(&written.expr, &file.text) else {
+        let Some(text) = file.text(written.expr.range) else {
+            continue;
+        };
+        let Ok(mut value) = constant_value(&written.expr, text) else {
             continue;
         };
         if !value.is_null() {
@@ -344,10 +352,12 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
             } else {
                 "sensitive"
             };
+            let Some(place) = file.describe(written.expr.range) else {
+                continue;
+            };
             format!(
-                "The given value is not suitable for {address}, which is {what}: {}. Invalid value defined at {}.",
+                "The given value is not suitable for {address}, which is {what}: {}. Invalid value defined at {place}.",
                 error.message,
-                file.describe(written.expr.range)
             )
         } else {
             format!(

@@ -19,22 +19,24 @@
 //! §7).
 
 mod expr_view;
+mod file_scope;
 mod references;
 mod required_providers;
 
-use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
+use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind, Location};
 
 use crate::address::BlockAddress;
 use crate::go_text::go_quote;
-use crate::loaded::{FileRole, FileView, ModuleFile};
+use crate::loaded::FileView;
 use crate::names::is_identifier;
 use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
 
 use crate::expr::content::{parse_expression, StringContent};
-use crate::names::{self, local_name_detail, local_name_problem, LocalNameProblem};
-use expr_view::has_references;
-use references::{decode_reference, module_providers, Position};
+use crate::names;
+use expr_view::{has_references, Position};
+use file_scope::FileScope;
+use references::{decode_reference, module_providers};
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     let Some(source) = &view.file.source else {
@@ -94,73 +96,7 @@ pub(crate) fn implied_local_name(view: &IdentityView<'_>, out: &mut Vec<Diagnost
     );
 }
 
-/// One loaded file and the helpers every check of this module shares.
-struct FileScope<'a> {
-    id: FileId,
-    file: &'a ModuleFile,
-}
-
 impl FileScope<'_> {
-    fn json(&self) -> bool {
-        self.file.is_json()
-    }
-
-    fn primary(&self) -> bool {
-        self.file.role == FileRole::Primary
-    }
-
-    fn text(&self) -> &str {
-        &self.file.text
-    }
-
-    fn at(&self, range: TextRange) -> Location {
-        Location::new(self.id, range)
-    }
-
-    /// `main.tf:3,5-20`, as HCL writes a range in a detail.
-    fn describe(&self, range: TextRange) -> String {
-        self.file.describe(range)
-    }
-
-    /// HCL's start range of an expression: the value itself in JSON.
-    fn expr_start(&self, expr: &Expr) -> TextRange {
-        crate::expr::start::expr_start(self.text(), expr, self.json())
-    }
-
-    /// `invalid-provider-local-name` for `name` when it is invalid or not
-    /// normalised (§4.11), on `subject`. `name_range` is where the name is
-    /// written, for the quick fix; `None` when it cannot be edited exactly.
-    fn local_name_diagnostic(
-        &self,
-        name: &str,
-        summary: &str,
-        subject: TextRange,
-        name_range: Option<TextRange>,
-    ) -> Option<Diagnostic> {
-        let problem = local_name_problem(name)?;
-        let mut diagnostic =
-            Diagnostic::new(Code::InvalidProviderLocalName, summary, self.at(subject))
-                .with_detail(local_name_detail(name, &problem));
-        if let (LocalNameProblem::NotNormalized(normalized), Some(name_range)) =
-            (&problem, name_range)
-        {
-            let written = name_range.slice(self.text());
-            let replacement = if written.starts_with('"') {
-                format!("\"{normalized}\"")
-            } else {
-                normalized.clone()
-            };
-            diagnostic = diagnostic.with_fix(
-                Fix::new(format!("Replace \"{name}\" with \"{normalized}\"")).with_edit(
-                    self.id,
-                    name_range,
-                    replacement,
-                ),
-            );
-        }
-        Some(diagnostic)
-    }
-
     fn top_level_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
         match block.kind.as_str() {
             "provider" => self.provider_block(block, out),
@@ -255,7 +191,7 @@ impl FileScope<'_> {
             // Every number converts to a string that is no identifier.
             ExprKind::Number(number) => DecodedAlias::Known(number.clone()),
             ExprKind::Bool(value) => DecodedAlias::Known(value.to_string()),
-            ExprKind::Template(_) | ExprKind::Other(_) | ExprKind::For(_)
+            ExprKind::Template(_) | ExprKind::Operation(_) | ExprKind::For(_)
                 if !has_references(expr) =>
             {
                 DecodedAlias::Unknown

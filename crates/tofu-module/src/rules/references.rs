@@ -18,17 +18,19 @@
 
 mod conditions;
 mod destroy;
+mod in_file;
 mod lists;
 mod quoted;
+mod referenceable;
 mod scan;
-mod subject;
 mod traversal;
 
-use tofu_syntax::{Block, Diagnostic, FileId, Location, TextRange};
+use tofu_syntax::{Block, Diagnostic};
 
 use crate::address::ResourceMode;
 use crate::loaded::{FileRole, FileView};
 use crate::schema::has_valid_labels;
+use in_file::InFile;
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     let file = view.file;
@@ -49,20 +51,7 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The file being read and what decides how it is read.
-pub(super) struct InFile<'a> {
-    pub id: FileId,
-    pub text: &'a str,
-    pub json: bool,
-    /// Condition-like blocks are read in primary files only.
-    pub primary: bool,
-}
-
 impl InFile<'_> {
-    pub fn at(&self, range: TextRange) -> Location {
-        Location::new(self.id, range)
-    }
-
     fn top_level_block(&self, block: &Block, out: &mut Vec<Diagnostic>) {
         let kind = block.kind.as_str();
         if matches!(

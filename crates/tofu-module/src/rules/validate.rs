@@ -27,13 +27,14 @@
 use tofu_syntax::{Code, Diagnostic, Fix, Location, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::declared_names::{NameList, Repetition};
-use crate::expr::parse_ref::{Reference, Subject};
+use crate::declared_names::NameList;
+use crate::expr::parse_ref::{Reference, Referenceable};
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::node_refs::expression_refs;
 use crate::refs::{Ref, Unit, UnitKind};
 use crate::rules::{IdentityView, ModuleView};
+use crate::shape::Repetition;
 
 /// The `references` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
@@ -42,7 +43,7 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
         let mut self_references = Vec::new();
         for reference in view.references().all() {
             if let Ok(Reference {
-                subject: Subject::Local(name),
+                subject: Referenceable::Local(name),
                 range,
             }) = &reference.parsed
             {
@@ -65,42 +66,19 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             return;
         }
     }
-    let repetition = view.effective().map_or(Repetition::Single, |effective| {
-        if effective.body.attribute("count").is_some() {
-            Repetition::Count
-        } else if effective.body.attribute("for_each").is_some() {
-            Repetition::ForEach
-        } else {
-            Repetition::Single
-        }
-    });
-    let check = view
-        .effective()
-        .and_then(|effective| match &effective.address {
-            BlockAddress::Check(name) => Some(name.clone()),
-            _ => None,
-        });
-    let judge = Judge {
-        view,
-        repetition,
-        check,
-    };
+    let checker = ReferenceCheck::of(view);
     let mut n_errors = 0;
     let mut preconditions_failed = false;
     // A module call's arguments are evaluated once the call expanded: its
     // `count`, `for_each` and `depends_on` first, and nothing more when one
     // of them failed.
     let units = &view.references().units;
-    let expansion = |unit: &&Unit| matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn);
-    let is_call = matches!(
-        view.effective().map(|effective| &effective.address),
-        Some(BlockAddress::Module(_))
-    );
+    let is_call = is_module_call(view);
     let ordered: Vec<&Unit> = if is_call {
         units
             .iter()
-            .filter(expansion)
-            .chain(units.iter().filter(|unit| !expansion(unit)))
+            .filter(|unit| is_expansion(unit))
+            .chain(units.iter().filter(|unit| !is_expansion(unit)))
             .collect()
     } else {
         units.iter().collect()
@@ -114,42 +92,102 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
         let before = out.len();
-        judge.unit(unit, out);
+        checker.unit(unit, out);
         let failed = out.len() > before;
         if failed {
             n_errors += 1;
             if unit.kind == UnitKind::Plain {
                 preconditions_failed = true;
             }
-            if is_call && matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn) {
+            if is_call && is_expansion(unit) {
                 expansion_failed = true;
             }
         }
     }
-    // The arguments' values against the child's variables, once expanded.
-    if is_call && !expansion_failed {
-        crate::rules::module_tree::argument_values(view, out);
-    }
 }
 
-struct Judge<'v, 'a> {
+/// Whether the identity is a module call.
+fn is_module_call(view: &IdentityView<'_>) -> bool {
+    matches!(
+        view.effective().map(|effective| &effective.address),
+        Some(BlockAddress::Module(_))
+    )
+}
+
+/// A module call's `count`, `for_each` and `depends_on`: what OpenTofu
+/// evaluates to expand it, before its arguments.
+fn is_expansion(unit: &Unit) -> bool {
+    matches!(unit.kind, UnitKind::Repetition | UnitKind::DependsOn)
+}
+
+/// Whether a module call fails to expand: the `references` rule reports a
+/// reference in its `count`, `for_each` or `depends_on`, and OpenTofu then
+/// evaluates none of its arguments (`module_tree::argument_values` asks).
+pub(crate) fn call_expansion_fails(view: &IdentityView<'_>) -> bool {
+    if !is_module_call(view) {
+        return false;
+    }
+    let checker = ReferenceCheck {
+        records: false,
+        ..ReferenceCheck::of(view)
+    };
+    view.references()
+        .units
+        .iter()
+        .filter(|unit| is_expansion(unit))
+        .any(|unit| {
+            let mut found = Vec::new();
+            checker.unit(unit, &mut found);
+            !found.is_empty()
+        })
+}
+
+/// Checks one node's references, unit by unit, as `validate`'s walk
+/// evaluates them.
+struct ReferenceCheck<'v, 'a> {
     view: &'v IdentityView<'a>,
     repetition: Repetition,
     /// The check block this node is, for its scoped data source.
     check: Option<String>,
+    /// Whether it records the undeclared variables it reports (not when
+    /// it only asks whether a call expands).
+    records: bool,
 }
 
-/// What judging one reference found: nothing, a static error (which stops
+/// What checking one reference found: nothing, a static error (which stops
 /// the unit), a dynamic error, or an error of evaluating the unit (which
 /// OpenTofu reaches only when no reference failed).
-enum Verdict {
+enum ReferenceOutcome {
     Fine,
     Static(Vec<Diagnostic>),
     Dynamic(Diagnostic),
     Evaluation(Diagnostic),
 }
 
-impl Judge<'_, '_> {
+impl<'v, 'a> ReferenceCheck<'v, 'a> {
+    /// The check of the identity `view` holds: its repetition, and the
+    /// check block it is.
+    fn of(view: &'v IdentityView<'a>) -> ReferenceCheck<'v, 'a> {
+        let repetition = view.effective().map_or(Repetition::Single, |effective| {
+            Repetition::of_arguments(
+                effective.body.attribute("count").is_some(),
+                effective.body.attribute("for_each").is_some(),
+            )
+        });
+        let check = view
+            .effective()
+            .and_then(|effective| match &effective.address {
+                BlockAddress::Check(name) => Some(name.clone()),
+                _ => None,
+            });
+        ReferenceCheck {
+            view,
+            repetition,
+            check,
+            records: true,
+        }
+    }
+
     fn unit(&self, unit: &Unit, out: &mut Vec<Diagnostic>) {
         if unit.kind == UnitKind::DependsOn {
             self.depends_on(unit, out);
@@ -160,10 +198,10 @@ impl Judge<'_, '_> {
         let mut evaluations = Vec::new();
         for reference in &unit.refs {
             match self.reference(unit.kind, reference) {
-                Verdict::Fine => {}
-                Verdict::Static(found) => statics.extend(found),
-                Verdict::Dynamic(found) => dynamics.push(found),
-                Verdict::Evaluation(found) => evaluations.push(found),
+                ReferenceOutcome::Fine => {}
+                ReferenceOutcome::Static(found) => statics.extend(found),
+                ReferenceOutcome::Dynamic(found) => dynamics.push(found),
+                ReferenceOutcome::Evaluation(found) => evaluations.push(found),
             }
         }
         if statics.is_empty() {
@@ -217,26 +255,26 @@ impl Judge<'_, '_> {
                 continue;
             }
             match self.reference(unit.kind, reference) {
-                Verdict::Fine => {}
-                Verdict::Static(found) => {
+                ReferenceOutcome::Fine => {}
+                ReferenceOutcome::Static(found) => {
                     out.extend(found);
                     failed = true;
                 }
-                Verdict::Dynamic(found) => {
+                ReferenceOutcome::Dynamic(found) => {
                     out.push(found);
                     failed = true;
                 }
                 // `depends_on` names objects; it reads none of their outputs.
-                Verdict::Evaluation(_) => {}
+                ReferenceOutcome::Evaluation(_) => {}
             }
         }
     }
 
-    fn reference(&self, kind: UnitKind, reference: &Ref) -> Verdict {
+    fn reference(&self, kind: UnitKind, reference: &Ref) -> ReferenceOutcome {
         let parsed = match &reference.parsed {
             Ok(parsed) => parsed,
             Err(error) => {
-                return Verdict::Static(vec![Diagnostic::new(
+                return ReferenceOutcome::Static(vec![Diagnostic::new(
                     Code::InvalidReference,
                     error.summary,
                     Location::new(reference.file, error.range),
@@ -246,34 +284,34 @@ impl Judge<'_, '_> {
         };
         let at = Location::new(reference.file, parsed.range);
         match &parsed.subject {
-            Subject::Resource {
+            Referenceable::Resource {
                 mode,
                 type_name,
                 name,
                 key,
             } => self.resource(reference, at, *mode, type_name, name, key.is_some()),
-            Subject::ModuleCall {
+            Referenceable::ModuleCall {
                 name, key, output, ..
             } => self.module_call(reference, at, name, key.is_some(), output.as_deref()),
-            Subject::SelfObject => {
+            Referenceable::SelfObject => {
                 let allowed = matches!(kind, UnitKind::Instance { self_allowed: true })
                     || kind == UnitKind::LaterProvisioner;
                 if allowed {
-                    return Verdict::Fine;
+                    return ReferenceOutcome::Fine;
                 }
-                Verdict::Static(vec![Diagnostic::new(
+                ReferenceOutcome::Static(vec![Diagnostic::new(
                     Code::UnavailableReference,
                     "Invalid \"self\" reference",
                     at,
                 )
                 .with_detail("The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.")])
             }
-            Subject::Variable(name) => self.variable(reference, at, name),
-            Subject::Local(name) => self.local(reference, at, name),
-            Subject::Count(name) => self.count(kind, at, name),
-            Subject::Each(name) => self.each(kind, at, name),
-            Subject::Path(name) => path(at, name),
-            Subject::Terraform { root, name } => terraform(at, root, name),
+            Referenceable::Variable(name) => self.variable(reference, at, name),
+            Referenceable::Local(name) => self.local(reference, at, name),
+            Referenceable::Count(name) => self.count(kind, at, name),
+            Referenceable::Each(name) => self.each(kind, at, name),
+            Referenceable::Path(name) => path(at, name),
+            Referenceable::Terraform { root, name } => terraform(at, root, name),
         }
     }
 
@@ -285,7 +323,7 @@ impl Judge<'_, '_> {
         type_name: &str,
         name: &str,
         has_key: bool,
-    ) -> Verdict {
+    ) -> ReferenceOutcome {
         let address = |mode: ResourceMode| BlockAddress::Resource {
             mode,
             type_name: type_name.to_owned(),
@@ -324,7 +362,7 @@ impl Judge<'_, '_> {
                     shown(other)
                 ));
             }
-            return Verdict::Static(vec![Diagnostic::new(
+            return ReferenceOutcome::Static(vec![Diagnostic::new(
                 Code::UndeclaredReference,
                 "Reference to undeclared resource",
                 at,
@@ -333,7 +371,7 @@ impl Judge<'_, '_> {
         };
         if let Some(check) = &declared.check {
             if self.check.as_ref() != Some(check) {
-                return Verdict::Static(vec![Diagnostic::new(
+                return ReferenceOutcome::Static(vec![Diagnostic::new(
                     Code::UndeclaredReference,
                     "Reference to scoped resource",
                     at,
@@ -382,9 +420,9 @@ impl Judge<'_, '_> {
             );
         }
         if found.is_empty() {
-            Verdict::Fine
+            ReferenceOutcome::Fine
         } else {
-            Verdict::Static(found)
+            ReferenceOutcome::Static(found)
         }
     }
 
@@ -395,7 +433,7 @@ impl Judge<'_, '_> {
         name: &str,
         has_key: bool,
         output: Option<&str>,
-    ) -> Verdict {
+    ) -> ReferenceOutcome {
         if self.view.declares_module(name) {
             return self.module_output(reference, at, name, has_key, output);
         }
@@ -416,7 +454,7 @@ impl Judge<'_, '_> {
                 diagnostic = diagnostic.with_fix(fix);
             }
         }
-        Verdict::Static(vec![diagnostic.with_detail(detail)])
+        ReferenceOutcome::Static(vec![diagnostic.with_detail(detail)])
     }
 
     /// `module.NAME.OUTPUT` of a single call whose child the tree knows:
@@ -429,9 +467,9 @@ impl Judge<'_, '_> {
         name: &str,
         has_key: bool,
         output: Option<&str>,
-    ) -> Verdict {
+    ) -> ReferenceOutcome {
         let Some(output) = output else {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         };
         // One instance: a single call unkeyed, a repeated one keyed.
         let single = self
@@ -439,16 +477,16 @@ impl Judge<'_, '_> {
             .declared(&BlockAddress::Module(name.to_owned()))
             .is_some_and(|declared| declared.repetition == Repetition::Single);
         if has_key == single || !reference.exact {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         }
         let Some(child) = self.view.child(name) else {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         };
         if child.incomplete || child.output(output).is_some() {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         }
         let Some(range) = at.range else {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         };
         let length = tofu_syntax::text::to_u32(output.len()) + 1;
         let step = TextRange::new(range.end.saturating_sub(length), range.end);
@@ -457,7 +495,7 @@ impl Judge<'_, '_> {
             "This object does not have an attribute named {}.",
             go_quote(output)
         );
-        Verdict::Evaluation(
+        ReferenceOutcome::Evaluation(
             Diagnostic::new(
                 Code::UndeclaredModuleOutput,
                 "Unsupported attribute",
@@ -467,24 +505,27 @@ impl Judge<'_, '_> {
         )
     }
 
-    fn variable(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
+    fn variable(&self, reference: &Ref, at: Location, name: &str) -> ReferenceOutcome {
         if self.view.declares_variable(name) {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         }
         let suggestion = self.view.suggest(NameList::Variables, name);
         let suggestion = suggestion.as_deref();
         let mut diagnostic = undeclared_variable(at, name, suggestion);
+        if self.records {
+            self.view.record_undeclared_variable(at, name);
+        }
         if let Some(fix) = suggestion
             .and_then(|suggestion| rename_fix(self.view, reference, at, "var", name, suggestion))
         {
             diagnostic = diagnostic.with_fix(fix);
         }
-        Verdict::Dynamic(diagnostic)
+        ReferenceOutcome::Dynamic(diagnostic)
     }
 
-    fn local(&self, reference: &Ref, at: Location, name: &str) -> Verdict {
+    fn local(&self, reference: &Ref, at: Location, name: &str) -> ReferenceOutcome {
         if self.view.declares_local(name) {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         }
         let suggestion = self.view.suggest(NameList::Locals, name);
         let suggestion = suggestion.as_deref();
@@ -494,12 +535,12 @@ impl Judge<'_, '_> {
         {
             diagnostic = diagnostic.with_fix(fix);
         }
-        Verdict::Dynamic(diagnostic)
+        ReferenceOutcome::Dynamic(diagnostic)
     }
 
-    fn count(&self, kind: UnitKind, at: Location, name: &str) -> Verdict {
+    fn count(&self, kind: UnitKind, at: Location, name: &str) -> ReferenceOutcome {
         if name != "index" {
-            return Verdict::Dynamic(
+            return ReferenceOutcome::Dynamic(
                 Diagnostic::new(Code::InvalidReference, "Invalid \"count\" attribute", at)
                     .with_detail(format!(
                         "The \"count\" object does not have an attribute named {}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set.",
@@ -508,9 +549,9 @@ impl Judge<'_, '_> {
             );
         }
         if self.instance(kind) == Some(Repetition::Count) || kind == UnitKind::ModuleArgument {
-            return Verdict::Fine;
+            return ReferenceOutcome::Fine;
         }
-        Verdict::Dynamic(
+        ReferenceOutcome::Dynamic(
             Diagnostic::new(
                 Code::UnavailableReference,
                 "Reference to \"count\" in non-counted context",
@@ -520,13 +561,13 @@ impl Judge<'_, '_> {
         )
     }
 
-    fn each(&self, kind: UnitKind, at: Location, name: &str) -> Verdict {
+    fn each(&self, kind: UnitKind, at: Location, name: &str) -> ReferenceOutcome {
         let diagnostic = match name {
             "key" | "value" => {
                 if self.instance(kind) == Some(Repetition::ForEach)
                     || kind == UnitKind::ModuleArgument
                 {
-                    return Verdict::Fine;
+                    return ReferenceOutcome::Fine;
                 }
                 if name == "key" {
                     Diagnostic::new(
@@ -550,7 +591,7 @@ impl Judge<'_, '_> {
                     go_quote(name)
                 )),
         };
-        Verdict::Dynamic(diagnostic)
+        ReferenceOutcome::Dynamic(diagnostic)
     }
 
     /// The repetition `count` and `each` see in a unit of this kind.
@@ -589,7 +630,7 @@ pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
                 };
                 let at = Location::new(reference.file, parsed.range);
                 match &parsed.subject {
-                    Subject::Variable(name)
+                    Referenceable::Variable(name)
                         if declarations
                             .get(&BlockAddress::Variable(name.clone()))
                             .is_none() =>
@@ -602,8 +643,9 @@ pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
                                 }
                             });
                         out.push(undeclared_variable(at, name, did_you_mean(name, names)));
+                        view.record_undeclared_variable(at, name);
                     }
-                    Subject::Local(name) if declarations.local(name).is_none() => {
+                    Referenceable::Local(name) if declarations.local(name).is_none() => {
                         let names = declarations.locals.iter().map(|local| local.name.as_str());
                         out.push(undeclared_local(at, name, did_you_mean(name, names)));
                     }
@@ -653,10 +695,10 @@ fn undeclared_local(at: Location, name: &str, suggestion: Option<&str>) -> Diagn
 }
 
 /// `path.NAME`: `cwd`, `module` and `root` exist.
-fn path(at: Location, name: &str) -> Verdict {
+fn path(at: Location, name: &str) -> ReferenceOutcome {
     const NAMES: [&str; 3] = ["cwd", "module", "root"];
     if NAMES.contains(&name) {
-        return Verdict::Fine;
+        return ReferenceOutcome::Fine;
     }
     let mut detail = format!(
         "The \"path\" object does not have an attribute named {}.",
@@ -665,16 +707,16 @@ fn path(at: Location, name: &str) -> Verdict {
     if let Some(suggestion) = did_you_mean(name, NAMES) {
         detail.push_str(&format!(" Did you mean {}?", go_quote(suggestion)));
     }
-    Verdict::Dynamic(
+    ReferenceOutcome::Dynamic(
         Diagnostic::new(Code::InvalidReference, "Invalid \"path\" attribute", at)
             .with_detail(detail),
     )
 }
 
 /// `terraform.NAME` and `tofu.NAME`: `workspace` and `applying` exist.
-fn terraform(at: Location, root: &str, name: &str) -> Verdict {
+fn terraform(at: Location, root: &str, name: &str) -> ReferenceOutcome {
     let detail = match name {
-        "workspace" | "applying" => return Verdict::Fine,
+        "workspace" | "applying" => return ReferenceOutcome::Fine,
         "env" => format!(
             "The {root}.env attribute was deprecated in v0.10 and removed in v0.12. The \"state environment\" concept was renamed to \"workspace\" in v0.12, and so the workspace name can now be accessed using the {root}.workspace attribute."
         ),
@@ -684,7 +726,7 @@ fn terraform(at: Location, root: &str, name: &str) -> Verdict {
             go_quote(name)
         ),
     };
-    Verdict::Dynamic(
+    ReferenceOutcome::Dynamic(
         Diagnostic::new(
             Code::InvalidReference,
             format!("Invalid \"{root}\" attribute"),
@@ -706,8 +748,7 @@ fn rename_fix(
     suggestion: &str,
 ) -> Option<Fix> {
     let range = at.range?;
-    let text = &view.file(reference.file)?.text;
-    let written = range.slice(text);
+    let written = view.file(reference.file)?.text(range)?.slice(range);
     let after_root = written.strip_prefix(root)?.strip_prefix('.')?;
     if !reference.exact || !after_root.starts_with(name) {
         return None;

@@ -20,9 +20,10 @@
 //! `quoted-type-constraint`); a type that does not parse simply counts as
 //! `any`, as it does for OpenTofu.
 
-use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, SourceFile, Syntax, TextRange};
+use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
+use crate::file_text::FileText;
 use crate::loaded::{BlockRef, FileRole, FileView, ModuleFile};
 use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
@@ -37,10 +38,13 @@ const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=
 /// Step (a) on one file as written: every `variable` block decoded alone.
 /// Its results depend on the file alone, so they are cached with it.
 pub(crate) fn check_file(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(source) = view.file.source.as_deref() else {
+        return;
+    };
     let Some(block_file) = BlockFile::of(view.id, view.file) else {
         return;
     };
-    for block in &block_file.source.body.blocks {
+    for block in &source.body.blocks {
         if block.kind == "variable" && has_valid_labels(block) {
             decode_variable(&block_file, block, out);
         }
@@ -62,7 +66,16 @@ pub(crate) fn check_merged(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     // What decoding one block reports is step (a)'s, reported per file.
     let decode = |block_ref: BlockRef| {
         let block = view.block(block_ref)?;
-        let block_file = BlockFile::of(block_ref.file, view.file(block_ref.file)?)?;
+        let file = view.file(block_ref.file)?;
+        if !file.role().is_loaded() {
+            return None;
+        }
+        let block_file = BlockFile {
+            id: block_ref.file,
+            syntax: file.syntax()?,
+            text: file.text(block.range)?,
+            is_override: file.role() == FileRole::Override,
+        };
         Some((block, decode_variable(&block_file, block, &mut Vec::new())))
     };
     let Some((base_block, base)) = decode(kept) else {
@@ -88,9 +101,9 @@ pub(crate) fn check_merged(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
 /// The file a block is read from.
 struct BlockFile<'a> {
     id: FileId,
-    source: &'a SourceFile,
     syntax: Syntax,
-    text: &'a str,
+    /// The file's text, or the part holding the block.
+    text: FileText<'a>,
     is_override: bool,
 }
 
@@ -103,9 +116,8 @@ impl<'a> BlockFile<'a> {
         let source = file.source.as_deref()?;
         Some(BlockFile {
             id,
-            source,
             syntax: source.syntax,
-            text: &file.text,
+            text: FileText::whole(&file.text),
             is_override: file.role == FileRole::Override,
         })
     }
@@ -304,208 +316,4 @@ impl MergedVariable {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
-
-    use crate::{analyze, AnalysisCache, Config, InputFile};
-
-    /// `(file:line, detail)` of every `invalid-variable-default`, in order.
-    fn check(files: &[(&str, &str)]) -> Vec<(String, String)> {
-        let inputs: Vec<InputFile> = files
-            .iter()
-            .map(|(name, text)| InputFile::text(*name, *text))
-            .collect();
-        let module = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
-        module
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == tofu_syntax::Code::InvalidVariableDefault)
-            .map(|d| {
-                let file = module.file(d.subject.file).unwrap();
-                let start = d.subject.range.unwrap().start;
-                let line = file.line_index.line_col(&file.text, start).line;
-                (format!("{}:{line}", file.name), d.detail.clone())
-            })
-            .collect()
-    }
-
-    const PORT: &str = "variable \"port\" {\n  type    = number\n  default = 80\n}\n";
-
-    fn port_override(body: &str) -> Vec<(String, String)> {
-        check(&[
-            ("main.tf", PORT),
-            (
-                "override.tf",
-                &format!("variable \"port\" {{\n{body}\n}}\n"),
-            ),
-        ])
-    }
-
-    fn expect(actual: Vec<(String, String)>, expected: &[(&str, &str)]) {
-        let actual: Vec<(&str, &str)> = actual
-            .iter()
-            .map(|(at, detail)| (at.as_str(), detail.as_str()))
-            .collect();
-        assert_eq!(actual, expected);
-    }
-
-    /// The `port` table of merging.md §6.1, with the details OpenTofu prints.
-    #[test]
-    fn port_table() {
-        expect(port_override("  default = \"8080\""), &[]);
-        expect(
-            port_override("  default = \"http\""),
-            &[("override.tf:1", "The overridden default value for this variable is not compatible with the variable's type constraint: a number is required.")],
-        );
-        expect(
-            port_override("  type = bool"),
-            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required, but have number.")],
-        );
-        expect(
-            port_override("  nullable = false\n  default  = null"),
-            &[
-                (
-                    "override.tf:1",
-                    "A null default value is not valid when nullable=false.",
-                ),
-                (
-                    "override.tf:3",
-                    "A null default value is not valid when nullable=false.",
-                ),
-            ],
-        );
-        expect(
-            port_override("  type    = bool\n  default = \"yes\""),
-            &[("override.tf:3", "This default value is not compatible with the variable's type constraint: a bool is required.")],
-        );
-    }
-
-    #[test]
-    fn zones_example() {
-        expect(
-            check(&[
-                ("main.tf", "variable \"zones\" {\n  type    = list(string)\n  default = [\"a\"]\n}\n"),
-                ("override.tf", "variable \"zones\" {\n  type = string\n}\n"),
-            ]),
-            &[("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: string required, but have list of string.")],
-        );
-    }
-
-    /// An override that changes neither type nor default: a failed step-b
-    /// conversion keeps the unconverted default, so it fails again.
-    #[test]
-    fn both_or_neither_changed() {
-        expect(
-            check(&[
-                ("main.tf", PORT),
-                ("a_override.tf", "variable \"port\" {\n  type = bool\n}\n"),
-                ("b_override.tf", "variable \"port\" {\n  description = \"p\"\n}\n"),
-            ]),
-            &[
-                ("a_override.tf:1", "Overriding this variable's type constraint has made its default value invalid: bool required, but have number."),
-                ("b_override.tf:1", "This variable's default value is not compatible with its type constraint: bool required, but have number."),
-            ],
-        );
-    }
-
-    /// OpenTofu formats the path of a failing element in the block's own
-    /// check, not after merging; a default that failed its own check is
-    /// unknown afterwards.
-    #[test]
-    fn in_block_messages_carry_the_path_and_merge_messages_do_not() {
-        expect(
-            check(&[
-                ("main.tf", "variable \"l\" {\n  type    = list(string)\n  default = [\"1\", \"x\"]\n}\nvariable \"m\" {\n  type    = list(number)\n  default = [1, \"x\"]\n}\n"),
-                ("override.tf", "variable \"l\" {\n  type = list(number)\n}\nvariable \"m\" {\n  type = list(bool)\n}\n"),
-            ]),
-            &[
-                ("main.tf:7", "This default value is not compatible with the variable's type constraint: [1]: a number is required."),
-                ("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: a number is required."),
-            ],
-        );
-    }
-
-    /// A string default that an override's type makes a number or a bool
-    /// gets the conversion's error, as cty reports it when a conversion
-    /// exists (`scripts/differential.py --strict`).
-    #[test]
-    fn a_string_default_overridden_to_number_or_bool_says_a_number_is_required() {
-        expect(
-            check(&[
-                ("main.tf", "variable \"port\" {\n  type    = string\n  default = \"http\"\n}\nvariable \"on\" {\n  type    = string\n  default = \"yes\"\n}\n"),
-                ("override.tf", "variable \"port\" {\n  type = number\n}\nvariable \"on\" {\n  type = bool\n}\n"),
-            ]),
-            &[
-                ("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: a number is required."),
-                ("override.tf:4", "Overriding this variable's type constraint has made its default value invalid: a bool is required."),
-            ],
-        );
-    }
-
-    #[test]
-    fn null_with_nullable_false_repeats_for_every_override() {
-        expect(
-            check(&[
-                ("main.tf", "variable \"n\" {\n  default  = null\n  nullable = false\n}\n"),
-                ("override.tf", "variable \"n\" {\n  description = \"a\"\n}\nvariable \"n\" {\n  sensitive = true\n}\n"),
-                ("z_override.tf", "variable \"n\" {\n  nullable = true\n}\n"),
-            ]),
-            &[
-                ("main.tf:2", "A null default value is not valid when nullable=false."),
-                ("override.tf:1", "A null default value is not valid when nullable=false."),
-                ("override.tf:4", "A null default value is not valid when nullable=false."),
-            ],
-        );
-    }
-
-    #[test]
-    fn converted_defaults_carry_over() {
-        // The base converts 1.0 to the string "1", which converts to a bool.
-        expect(
-            check(&[
-                (
-                    "main.tf",
-                    "variable \"s\" {\n  type    = string\n  default = 1.0\n}\n",
-                ),
-                ("override.tf", "variable \"s\" {\n  type = bool\n}\n"),
-            ]),
-            &[],
-        );
-        // Optional attribute defaults of the base type stay in the value.
-        expect(
-            check(&[
-                ("main.tf", "variable \"o\" {\n  type    = object({ a = optional(string, \"x\") })\n  default = {}\n}\n"),
-                ("override.tf", "variable \"o\" {\n  type = object({ a = string })\n}\n"),
-            ]),
-            &[],
-        );
-    }
-
-    #[test]
-    fn override_without_base_is_not_merged() {
-        expect(
-            check(&[
-                ("main.tf", "variable \"other\" {}\n"),
-                ("override.tf", "variable \"port\" {\n  type    = number\n  default = \"x\"\n}\nvariable \"lone\" {\n  default = null\n  nullable = false\n}\n"),
-            ]),
-            &[
-                ("override.tf:3", "This default value is not compatible with the variable's type constraint: a number is required."),
-                ("override.tf:6", "A null default value is not valid when nullable=false."),
-            ],
-        );
-    }
-
-    #[test]
-    fn json_types_and_defaults() {
-        expect(
-            check(&[(
-                "main.tf.json",
-                r#"{"variable": {"a": {"type": "list(string)", "default": "x"}, "b": {"type": "number", "default": "${var.x}"}, "c": {"type": "map", "default": {"k": "v"}}}}"#,
-            )]),
-            &[
-                ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: list of string required, but have string."),
-                ("main.tf.json:1", "This default value is not compatible with the variable's type constraint: a number is required."),
-            ],
-        );
-    }
-}
+mod tests;

@@ -7,12 +7,17 @@
 //! reads is known without trusting the rule:
 //!
 //! - An identity view hands out that identity's effective block, its own
-//!   blocks (its kept declaration, its duplicates, its overrides) and the
-//!   files that hold them. A request for any other block or file is refused
-//!   and recorded as a [`Violation`] naming the rule; the registry reports
-//!   those (a debug assertion, and the test
-//!   `a_rule_reading_another_identity_is_caught`), so a rule that reads too
-//!   much fails deterministically instead of being served stale results.
+//!   blocks (its kept declaration, its duplicates, its overrides) and, of
+//!   the files that hold them, only what lies inside those blocks
+//!   ([`IdentityFile`]: text, attributes and places there, the file's role
+//!   and syntax; for a local value, inside its own definitions). A request
+//!   for any other block, file or range is refused and recorded as a
+//!   [`Violation`] naming the rule. The registry logs and counts those in
+//!   every build, and debug builds stop on one by a registered rule (the
+//!   tests in `rules/tests.rs` catch deliberately wrong rules reading
+//!   another identity's block, another file, and their own file past their
+//!   block), so a rule that reads too much fails deterministically instead
+//!   of being served stale results.
 //! - A module view hands out anything, and records every file, identity and
 //!   local value it handed out ([`Reads`]). A rule's last result is reused
 //!   while an edit keeps every file's shape and touches none of what it
@@ -25,18 +30,22 @@
 use std::cell::RefCell;
 
 use rustc_hash::FxHashSet as HashSet;
-use tofu_syntax::{Block, FileId};
+use tofu_syntax::{Attribute, Block, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
-use crate::declarations::{Declarations, DeclaredModule};
-use crate::declared_names::{Declared, DeclaredNames, NameChanges, NameList};
+use crate::calls::local_source;
+use crate::declarations::{Declarations, DeclaredModule, LocalRef};
+use crate::declare_fix::UndeclaredVariableUse;
+use crate::declared_names::{DeclaredNames, DeclaredObject, NameChanges, NameList};
 use crate::effective::{EffectiveBlock, EffectiveLocal};
-use crate::expr::parse_ref::Subject as RefSubject;
+use crate::expr::parse_ref::Referenceable;
+use crate::file_text::FileText;
+use crate::graph::Uses;
 use crate::input::Config;
+use crate::interface::ModuleInterface;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
 use crate::refs::NodeReferences;
-use crate::tree::{local_source_path, ModuleInterface};
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,9 +56,10 @@ pub(crate) struct Violation {
     pub(crate) read: String,
 }
 
-/// What a rule on one identity judges: a merged block or a local value.
+/// What a rule on one identity checks: a node of the dependency graph as
+/// merged, an effective block or a local value.
 #[derive(Clone, Copy)]
-pub(crate) enum Subject<'a> {
+pub(crate) enum MergedNode<'a> {
     Block(&'a EffectiveBlock),
     Local(&'a EffectiveLocal),
 }
@@ -93,10 +103,10 @@ impl NameReads {
                 continue;
             };
             let read = match &parsed.subject {
-                RefSubject::Variable(name) => NameRead::Variable(name.clone()),
-                RefSubject::Local(name) => NameRead::Local(name.clone()),
-                RefSubject::ModuleCall { name, .. } => NameRead::Module(name.clone()),
-                RefSubject::Resource {
+                Referenceable::Variable(name) => NameRead::Variable(name.clone()),
+                Referenceable::Local(name) => NameRead::Local(name.clone()),
+                Referenceable::ModuleCall { name, .. } => NameRead::Module(name.clone()),
+                Referenceable::Resource {
                     mode,
                     type_name,
                     name,
@@ -132,56 +142,67 @@ impl NameReads {
 /// One merged identity, as a rule on it may read it.
 pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,
-    subject: Subject<'a>,
+    subject: MergedNode<'a>,
     names: &'a DeclaredNames,
-    /// Its blocks: the kept declaration, duplicates and overrides (for a
-    /// local value, the `locals` blocks that define it).
+    /// Its blocks: the kept declaration, duplicates and overrides (none for
+    /// a local value, whose `locals` blocks define other local values too).
     own_blocks: Vec<BlockRef>,
+    /// What of its files it may read: its blocks' ranges (a local value's
+    /// definitions, `name = value`), sorted.
+    own_ranges: Vec<Location>,
     rule: &'static str,
     violations: RefCell<Vec<Violation>>,
     name_reads: RefCell<NameReads>,
+    undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
 }
 
 impl<'a> IdentityView<'a> {
     pub(crate) fn new(
         module: &'a DeclaredModule,
-        subject: Subject<'a>,
+        subject: MergedNode<'a>,
         names: &'a DeclaredNames,
     ) -> Self {
-        let mut own_blocks: Vec<BlockRef> = match subject {
-            Subject::Block(effective) => {
-                let mut own: Vec<BlockRef> = effective
-                    .base
-                    .iter()
-                    .chain(&effective.overrides)
-                    .copied()
-                    .collect();
+        let mut own_blocks: Vec<BlockRef> = Vec::new();
+        let mut own_ranges: Vec<Location> = Vec::new();
+        match subject {
+            MergedNode::Block(effective) => {
+                own_blocks.extend(effective.base.iter().chain(&effective.overrides).copied());
                 if let Some(declared) = module.declarations.get(&effective.address) {
-                    own.extend(declared.all.iter().copied());
+                    own_blocks.extend(declared.all.iter().copied());
                 }
-                own
+                own_blocks.sort_unstable();
+                own_blocks.dedup();
+                own_ranges.extend(own_blocks.iter().filter_map(|&block_ref| {
+                    let block = module.block(block_ref)?;
+                    Some(Location::new(block_ref.file, block.range))
+                }));
             }
-            Subject::Local(local) => {
-                let mut own: Vec<BlockRef> = std::iter::once(local.base)
+            MergedNode::Local(local) => {
+                let mut definitions: Vec<LocalRef> = std::iter::once(local.base)
                     .chain(local.overrides.iter().copied())
-                    .map(|local_ref| local_ref.block)
                     .collect();
                 if let Some(declared) = module.declarations.local(&local.name) {
-                    own.extend(declared.all.iter().map(|local_ref| local_ref.block));
+                    definitions.extend(declared.all.iter().copied());
                 }
-                own
+                own_ranges.extend(definitions.iter().filter_map(|local_ref| {
+                    let block = module.block(local_ref.block)?;
+                    let attribute = block.body.attributes.get(local_ref.attr)?;
+                    Some(Location::new(local_ref.block.file, attribute.range))
+                }));
             }
-        };
-        own_blocks.sort_unstable();
-        own_blocks.dedup();
+        }
+        own_ranges.sort_unstable();
+        own_ranges.dedup();
         IdentityView {
             module,
             subject,
             names,
             own_blocks,
+            own_ranges,
             rule: "",
             violations: RefCell::new(Vec::new()),
             name_reads: RefCell::new(NameReads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
         }
     }
 
@@ -200,6 +221,22 @@ impl<'a> IdentityView<'a> {
         std::mem::take(&mut *self.name_reads.borrow_mut())
     }
 
+    /// Records that the rule reports a use of an undeclared input variable
+    /// at `at` (for the "Declare variable" fix, `declare_fix`).
+    pub(crate) fn record_undeclared_variable(&self, at: Location, name: &str) {
+        self.undeclared_variables
+            .borrow_mut()
+            .push(UndeclaredVariableUse {
+                at,
+                name: name.to_owned(),
+            });
+    }
+
+    /// The uses of undeclared variables recorded so far.
+    pub(crate) fn take_undeclared_variables(&self) -> Vec<UndeclaredVariableUse> {
+        std::mem::take(&mut *self.undeclared_variables.borrow_mut())
+    }
+
     fn refuse(&self, read: String) {
         self.violations.borrow_mut().push(Violation {
             rule: self.rule,
@@ -210,24 +247,24 @@ impl<'a> IdentityView<'a> {
     /// The effective block, when the identity is a block.
     pub(crate) fn effective(&self) -> Option<&'a EffectiveBlock> {
         match self.subject {
-            Subject::Block(effective) => Some(effective),
-            Subject::Local(_) => None,
+            MergedNode::Block(effective) => Some(effective),
+            MergedNode::Local(_) => None,
         }
     }
 
     /// The merged local value, when the identity is one.
     pub(crate) fn local(&self) -> Option<&'a EffectiveLocal> {
         match self.subject {
-            Subject::Local(local) => Some(local),
-            Subject::Block(_) => None,
+            MergedNode::Local(local) => Some(local),
+            MergedNode::Block(_) => None,
         }
     }
 
     /// The identity's references, by evaluation unit.
     pub(crate) fn references(&self) -> &'a NodeReferences {
         match self.subject {
-            Subject::Block(effective) => &effective.references,
-            Subject::Local(local) => &local.references,
+            MergedNode::Block(effective) => &effective.references,
+            MergedNode::Local(local) => &local.references,
         }
     }
 
@@ -240,13 +277,32 @@ impl<'a> IdentityView<'a> {
         self.module.block(block)
     }
 
-    /// A file holding one of the identity's own blocks; any other is refused.
-    pub(crate) fn file(&self, file: FileId) -> Option<&'a ModuleFile> {
-        if !self.own_blocks.iter().any(|block| block.file == file) {
+    /// A file holding one of the identity's own blocks (or definitions), to
+    /// read inside them; any other file is refused.
+    pub(crate) fn file(&self, file: FileId) -> Option<IdentityFile<'_, 'a>> {
+        if !self.own_ranges.iter().any(|own| own.file == file) {
             self.refuse(format!("file {file:?}"));
             return None;
         }
-        self.module.file(file)
+        Some(IdentityFile {
+            view: self,
+            id: file,
+            file: self.module.file(file)?,
+        })
+    }
+
+    /// The own range of `file` that holds `range`; refused when none does.
+    fn own_range_holding(&self, file: FileId, range: TextRange) -> Option<TextRange> {
+        let holding = self
+            .own_ranges
+            .iter()
+            .filter(|own| own.file == file)
+            .filter_map(|own| own.range)
+            .find(|own| own.start <= range.start && range.end <= own.end);
+        if holding.is_none() {
+            self.refuse(format!("range {range:?} of file {file:?}"));
+        }
+        holding
     }
 
     /// Whether the module declares the input variable `name` (recorded).
@@ -275,7 +331,7 @@ impl<'a> IdentityView<'a> {
 
     /// A declared resource or module call, with its repetition and scope
     /// (recorded).
-    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a Declared> {
+    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a DeclaredObject> {
         self.name_reads
             .borrow_mut()
             .add(NameRead::Object(address.clone()));
@@ -312,7 +368,7 @@ impl<'a> IdentityView<'a> {
             .borrow_mut()
             .add(NameRead::Module(name.to_owned()));
         source
-            .and_then(local_source_path)
+            .and_then(local_source)
             .or_else(|| self.names.installed.get(name).cloned())
     }
 
@@ -325,12 +381,61 @@ impl<'a> IdentityView<'a> {
     }
 }
 
+/// A file holding some of an identity's blocks, as a rule on the identity
+/// reads it: its id, role and syntax, and inside the identity's own blocks
+/// (a local value's own definitions) the text, the attributes written there
+/// and their places. Anything else of the file is refused like another
+/// identity's block, since it is another identity's.
+pub(crate) struct IdentityFile<'v, 'a> {
+    view: &'v IdentityView<'a>,
+    id: FileId,
+    file: &'a ModuleFile,
+}
+
+impl<'a> IdentityFile<'_, 'a> {
+    pub(crate) fn role(&self) -> FileRole {
+        self.file.role
+    }
+
+    pub(crate) fn is_json(&self) -> bool {
+        self.file.is_json()
+    }
+
+    /// The syntax it was parsed with, when it was parsed.
+    pub(crate) fn syntax(&self) -> Option<Syntax> {
+        self.file.source.as_ref().map(|source| source.syntax)
+    }
+
+    /// The text of the own block (or definition) holding `range`, read at
+    /// the file's offsets; refused when `range` is in none.
+    pub(crate) fn text(&self, range: TextRange) -> Option<FileText<'a>> {
+        let own = self.view.own_range_holding(self.id, range)?;
+        Some(FileText::part(&self.file.text, own))
+    }
+
+    /// The attribute written exactly at `range`, inside an own block;
+    /// refused when `range` is in none.
+    pub(crate) fn attribute_at(&self, range: TextRange) -> Option<&'a Attribute> {
+        self.view.own_range_holding(self.id, range)?;
+        self.file.attribute_at(range)
+    }
+
+    /// `main.tf:3,1-29` for a range inside an own block, as HCL writes
+    /// ranges in details; refused when `range` is in none.
+    pub(crate) fn describe(&self, range: TextRange) -> Option<String> {
+        self.view.own_range_holding(self.id, range)?;
+        Some(self.file.describe(range))
+    }
+}
+
 /// What a rule on the whole module read through its view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Reads {
     pub(crate) files: HashSet<FileId>,
     pub(crate) identities: HashSet<BlockAddress>,
     pub(crate) locals: HashSet<String>,
+    /// The version of the graph's uses it read, if it read them.
+    pub(crate) uses: Option<u64>,
 }
 
 /// The merged module, as a rule on all of it reads it: every read is
@@ -338,20 +443,40 @@ pub(crate) struct Reads {
 pub(crate) struct ModuleView<'a> {
     module: &'a MergedModule,
     config: &'a Config,
+    uses: &'a Uses<'a>,
     reads: RefCell<Reads>,
+    undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
 }
 
 impl<'a> ModuleView<'a> {
-    pub(crate) fn new(module: &'a MergedModule, config: &'a Config) -> Self {
+    pub(crate) fn new(module: &'a MergedModule, config: &'a Config, uses: &'a Uses<'a>) -> Self {
         ModuleView {
             module,
             config,
+            uses,
             reads: RefCell::new(Reads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
         }
     }
 
-    pub(crate) fn into_reads(self) -> Reads {
-        self.reads.into_inner()
+    /// What the rule read, and the uses of undeclared variables it
+    /// recorded.
+    pub(crate) fn into_records(self) -> (Reads, Vec<UndeclaredVariableUse>) {
+        (
+            self.reads.into_inner(),
+            self.undeclared_variables.into_inner(),
+        )
+    }
+
+    /// Records that the rule reports a use of an undeclared input variable
+    /// at `at` (for the "Declare variable" fix, `declare_fix`).
+    pub(crate) fn record_undeclared_variable(&self, at: Location, name: &str) {
+        self.undeclared_variables
+            .borrow_mut()
+            .push(UndeclaredVariableUse {
+                at,
+                name: name.to_owned(),
+            });
     }
 
     /// The configuration (a change of it invalidates every result).
@@ -382,6 +507,21 @@ impl<'a> ModuleView<'a> {
     /// A file's role (likewise).
     pub(crate) fn role(&self, file: FileId) -> Option<FileRole> {
         self.module.file(file).map(|file| file.role)
+    }
+
+    /// Whether part of a file could not be read or parsed (part of its
+    /// shape: not recorded).
+    pub(crate) fn is_incomplete(&self, file: FileId) -> bool {
+        self.module
+            .file(file)
+            .is_some_and(|file| file.is_incomplete())
+    }
+
+    /// Which declarations other nodes' references use (recorded, by the
+    /// graph's version of them).
+    pub(crate) fn uses(&self) -> &'a Uses<'a> {
+        self.reads.borrow_mut().uses = Some(self.uses.version());
+        self.uses
     }
 
     /// A file, whole (recorded).
@@ -455,6 +595,27 @@ impl<'a> ModuleView<'a> {
         reads
             .identities
             .extend(found.iter().map(|block| block.address.clone()));
+        found
+    }
+
+    /// The effective local values whose name satisfies `wanted`, each
+    /// recorded (which local values exist is part of the shapes).
+    pub(crate) fn effective_locals(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Vec<&'a EffectiveLocal> {
+        let found: Vec<&'a EffectiveLocal> = self
+            .module
+            .effective
+            .locals
+            .iter()
+            .map(|local| &**local)
+            .filter(|local| wanted(&local.name))
+            .collect();
+        let mut reads = self.reads.borrow_mut();
+        reads
+            .locals
+            .extend(found.iter().map(|local| local.name.clone()));
         found
     }
 

@@ -15,8 +15,8 @@
 
 use std::fmt;
 
+use super::constraint::{ObjectAttribute, TypeConstraint};
 use super::value::{canonical_number, is_number, Value};
-use super::TypeConstraint;
 use crate::go_text::go_quote;
 
 /// Conversion recursion deeper than this accepts the value as it is.
@@ -445,7 +445,7 @@ fn convert_value(
             ))
         }
         (Value::Object(items), TypeConstraint::Object { attrs }) => {
-            let mut order: Vec<&super::ObjectAttribute> = attrs.iter().collect();
+            let mut order: Vec<&ObjectAttribute> = attrs.iter().collect();
             order.sort_by(|a, b| a.name.cmp(&b.name));
             let mut converted: Vec<(String, Value)> = Vec::with_capacity(attrs.len());
             for attr in order {

@@ -13,7 +13,9 @@
 //! their text; [`canonical_number`] gives the text cty would print.
 //! Values nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
 
-use tofu_syntax::{Expr, ExprKind, Syntax, TextRange};
+use tofu_syntax::{Expr, ExprKind, Operation, Syntax, Template, TextRange};
+
+use crate::file_text::FileText;
 
 /// Values nested deeper than this are not evaluated (they are unknown).
 pub const MAX_VALUE_DEPTH: usize = 128;
@@ -35,8 +37,10 @@ pub enum Value {
 
 impl Value {
     /// The value of an argument OpenTofu evaluates while loading (`default`).
-    /// `text` is the file the expression's ranges index into.
-    pub fn from_expr(expr: &Expr, syntax: Syntax, text: &str) -> Value {
+    /// `text` is the file the expression's ranges index into (whole, or
+    /// the part a rule may read).
+    pub fn from_expr<'t>(expr: &Expr, syntax: Syntax, text: impl Into<FileText<'t>>) -> Value {
+        let text = text.into();
         let value = match syntax {
             Syntax::Native => native_value(expr, text, 0),
             Syntax::Json => json_value(expr, text, 0),
@@ -66,10 +70,14 @@ pub struct ValueError {
 /// function call) or the value. A construct tofu-lens does not evaluate
 /// (operators, conditionals, `for`, templates) gives `Ok(Value::Unknown)`:
 /// it may well be a constant.
-pub fn constant_value(expr: &Expr, text: &str) -> Result<Value, Vec<ValueError>> {
+pub fn constant_value<'t>(
+    expr: &Expr,
+    text: impl Into<FileText<'t>>,
+) -> Result<Value, Vec<ValueError>> {
+    let text = text.into();
     let mut has_unevaluated = false;
     expr.walk(&mut |part| {
-        has_unevaluated |= matches!(part.kind, ExprKind::Other(_) | ExprKind::For(_));
+        has_unevaluated |= matches!(part.kind, ExprKind::Operation(_) | ExprKind::For(_));
     });
     if !has_unevaluated {
         let mut errors = Vec::new();
@@ -100,7 +108,13 @@ fn evaluation_errors(expr: &Expr, bound: &[&str], errors: &mut Vec<ValueError>, 
             detail: "Functions may not be called here.".to_owned(),
             range: expr.range,
         }),
-        ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        })
+        | ExprKind::Array(parts)
+        | ExprKind::Operation(Operation {
+            operands: parts, ..
+        }) => {
             for part in parts {
                 evaluation_errors(part, bound, errors, depth + 1);
             }
@@ -135,7 +149,7 @@ fn is_bare_key(key: &Expr) -> bool {
         if traversal.steps.is_empty() && traversal.root_range == key.range)
 }
 
-fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
+fn native_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> {
     if depth > MAX_VALUE_DEPTH {
         return None;
     }
@@ -162,8 +176,10 @@ fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
             Some(Value::Object(attributes))
         }
         // Unary minus is the only operator evaluated: `-5`, `- 5`, `-(5)`.
-        ExprKind::Other(children) => match children.as_slice() {
-            [operand] if expr.range.slice(text).trim_start().starts_with('-') => {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) => match children.as_slice() {
+            [operand] if text.slice(expr.range).trim_start().starts_with('-') => {
                 match native_value(operand, text, depth + 1)? {
                     Value::Number(number) => Some(Value::Number(negate(&number))),
                     _ => None,
@@ -182,13 +198,13 @@ fn native_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
 /// `true`, `false`) is that name, a constant string, number or bool converts
 /// to one. `None` when the key is not such a constant (a reference, a call, a
 /// template, a computed null).
-pub fn object_key(key: &Expr, text: &str) -> Option<String> {
-    native_key(key, text, 0)
+pub fn object_key<'t>(key: &Expr, text: impl Into<FileText<'t>>) -> Option<String> {
+    native_key(key, text.into(), 0)
 }
 
 /// An object constructor key: a bare name is that name; anything else is
 /// evaluated and must give a string (numbers and bools convert).
-fn native_key(key: &Expr, text: &str, depth: usize) -> Option<String> {
+fn native_key(key: &Expr, text: FileText<'_>, depth: usize) -> Option<String> {
     if let ExprKind::Traversal(traversal) = &key.kind {
         return is_bare_key(key).then(|| traversal.root.clone());
     }
@@ -197,12 +213,12 @@ fn native_key(key: &Expr, text: &str, depth: usize) -> Option<String> {
         Value::Number(number) => Some(canonical_number(&number).unwrap_or(number)),
         Value::Bool(value) => Some(value.to_string()),
         // HCL reads a bare `null` key as the name "null"; a computed null is an error.
-        Value::Null if key.range.slice(text) == "null" => Some("null".to_owned()),
+        Value::Null if text.slice(key.range) == "null" => Some("null".to_owned()),
         _ => None,
     }
 }
 
-fn json_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
+fn json_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> {
     if depth > MAX_VALUE_DEPTH {
         return None;
     }
@@ -212,7 +228,7 @@ fn json_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
         ExprKind::Number(number) => Some(Value::Number(number.clone())),
         ExprKind::String(value) => Some(Value::String(value.clone())),
         // A string holding `${` or `%{`: verbatim while loading.
-        ExprKind::Template(_) => decode_json_string(expr.range.slice(text)).map(Value::String),
+        ExprKind::Template(_) => decode_json_string(text.slice(expr.range)).map(Value::String),
         ExprKind::Array(items) => items
             .iter()
             .map(|item| json_value(item, text, depth + 1))
@@ -227,7 +243,9 @@ fn json_value(expr: &Expr, text: &str, depth: usize) -> Option<Value> {
             }
             Some(Value::Object(attributes))
         }
-        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Other(_) | ExprKind::For(_) => None,
+        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Operation(_) | ExprKind::For(_) => {
+            None
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use super::endpoints::{
     parse_import_target, parse_move_endpoint, parse_remove_endpoint, AddressError, AddressStep,
     Endpoint, ImportTarget, IndexKey, StepKind,
 };
-use super::FileChecker;
+use super::file_checker::FileChecker;
 use crate::types::Value;
 
 const STATIC_REFERENCE_REQUIRED: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";

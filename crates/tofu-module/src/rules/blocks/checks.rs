@@ -10,8 +10,8 @@
 
 use tofu_syntax::{Block, Code, Diagnostic};
 
+use super::file_checker::{nested_blocks, FileChecker};
 use super::nested::{self, Container};
-use super::{nested_blocks, FileChecker};
 
 pub(super) fn check(checker: &FileChecker<'_>, block: &Block, out: &mut Vec<Diagnostic>) {
     let mut kept_data: Option<&Block> = None;

@@ -13,7 +13,7 @@
 
 use tofu_syntax::{Block, Code, Diagnostic, Label};
 
-use super::{nested_blocks, FileChecker};
+use super::file_checker::{nested_blocks, FileChecker};
 
 pub(super) fn check(checker: &FileChecker<'_>, encryption: &Block, out: &mut Vec<Diagnostic>) {
     let n_before = out.len();

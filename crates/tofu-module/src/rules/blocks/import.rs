@@ -8,7 +8,7 @@
 
 use tofu_syntax::{Block, Code, Diagnostic};
 
-use super::FileChecker;
+use super::file_checker::FileChecker;
 
 pub(super) fn check(checker: &FileChecker<'_>, block: &Block, out: &mut Vec<Diagnostic>) {
     let body = &block.body;

@@ -7,7 +7,7 @@
 use tofu_syntax::{Block, Code, Diagnostic};
 
 use super::endpoints::Endpoint;
-use super::FileChecker;
+use super::file_checker::FileChecker;
 use crate::address::ResourceMode;
 
 pub(super) fn check(checker: &FileChecker<'_>, block: &Block, out: &mut Vec<Diagnostic>) {

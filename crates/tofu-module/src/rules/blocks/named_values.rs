@@ -8,7 +8,7 @@
 use tofu_syntax::{Block, Code, Diagnostic, TextRange};
 
 use super::constants::Decoded;
-use super::{within, FileChecker};
+use super::file_checker::{within, FileChecker};
 
 pub(super) fn variable(checker: &FileChecker<'_>, block: &Block, out: &mut Vec<Diagnostic>) {
     let body = &block.body;

@@ -9,7 +9,7 @@
 
 use tofu_syntax::{Block, Code, Diagnostic};
 
-use super::{nested_blocks, FileChecker};
+use super::file_checker::{nested_blocks, FileChecker};
 
 /// The block holding the meta-blocks, which decides OpenTofu's wording.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@
 
 use tofu_syntax::{Block, Code, Diagnostic, Expr, ExprKind};
 
+use super::file_checker::FileChecker;
 use super::nested::{self, Container};
-use super::FileChecker;
 use crate::names::is_identifier;
 
 const REMOVED_VENDOR_PROVISIONERS: [&str; 4] = ["chef", "habitat", "puppet", "salt-masterless"];

@@ -11,7 +11,8 @@ use tofu_syntax::{Block, Code, Diagnostic};
 
 use super::constants::Decoded;
 use super::endpoints::Endpoint;
-use super::{nested, nested_blocks, provisioners, FileChecker};
+use super::file_checker::{nested_blocks, FileChecker};
+use super::{nested, provisioners};
 
 pub(super) fn check(checker: &FileChecker<'_>, block: &Block, out: &mut Vec<Diagnostic>) {
     let n_before = out.len();

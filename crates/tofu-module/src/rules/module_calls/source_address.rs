@@ -17,10 +17,8 @@
 //! fail later. Strings with control characters are never judged. Every
 //! uncertain case ends in a verdict the caller does not report.
 
+use crate::calls::is_local_source as is_local;
 use crate::go_text::go_quote;
-
-/// The prefixes that make a source a local path (`moduleSourceLocalPrefixes`).
-const LOCAL_PREFIXES: [&str; 4] = ["./", "../", ".\\", "..\\"];
 
 /// What OpenTofu makes of a source string when the call sets no `version`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,13 +44,6 @@ pub(crate) enum RegistryVerdict {
     Invalid(String),
     /// The hostname cannot be judged without OpenTofu's IDNA rules.
     Unknown,
-}
-
-/// True for a source OpenTofu treats as a local path.
-pub(crate) fn is_local(source: &str) -> bool {
-    LOCAL_PREFIXES
-        .iter()
-        .any(|prefix| source.starts_with(prefix))
 }
 
 /// `addrs.ParseModuleSource`: local, registry, then remote detection.

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 
 use tofu_syntax::{
-    Attribute, Body, Call, Code, Diagnostic, Expr, ExprKind, FileId, Location, TextRange,
+    Attribute, Body, Call, Code, Diagnostic, Expr, ExprKind, FileId, Location, Template, TextRange,
     Traversal, TraversalStep,
 };
 
@@ -29,7 +29,7 @@ use crate::address::BlockAddress;
 use crate::effective::Origin;
 use crate::rules::ModuleView;
 
-use crate::expr::parse_ref::{parse_provider_function, parse_ref, StepRef, Subject};
+use crate::expr::parse_ref::{parse_provider_function, parse_ref, Referenceable, StepRef};
 use crate::expr::traversal::ParsedStep;
 use crate::expr::walk;
 use crate::go_text::go_quote;
@@ -245,17 +245,17 @@ impl<'m> StaticScope<'m> {
             }
             // Interpolations carry their marks into the result; directives
             // (`%{if}`) may not use every part, so they are left alone.
-            ExprKind::Template(parts) if !written.json && !self.has_directive(written) => {
-                parts.iter().any(|part| {
-                    self.sensitive_at(
-                        WrittenExpr {
-                            expr: part,
-                            ..written
-                        },
-                        visited,
-                    )
-                })
-            }
+            ExprKind::Template(Template {
+                expressions: parts, ..
+            }) if !written.json && !self.has_directive(written) => parts.iter().any(|part| {
+                self.sensitive_at(
+                    WrittenExpr {
+                        expr: part,
+                        ..written
+                    },
+                    visited,
+                )
+            }),
             _ => false,
         }
     }
@@ -373,11 +373,11 @@ fn classify(root_range: TextRange, kept: &[ParsedStep]) -> Reference {
         };
     };
     let kind = match parsed.subject {
-        Subject::Local(name) => ReferenceKind::Local(name),
-        Subject::Variable(name) => ReferenceKind::Variable(name),
-        Subject::Path(_) => ReferenceKind::Path,
-        Subject::Terraform { name, .. } => ReferenceKind::TerraformAttribute(name),
-        Subject::ModuleCall {
+        Referenceable::Local(name) => ReferenceKind::Local(name),
+        Referenceable::Variable(name) => ReferenceKind::Variable(name),
+        Referenceable::Path(_) => ReferenceKind::Path,
+        Referenceable::Terraform { name, .. } => ReferenceKind::TerraformAttribute(name),
+        Referenceable::ModuleCall {
             output: Some(_), ..
         } => ReferenceKind::ModuleOutput(parsed.subject.to_string()),
         subject => ReferenceKind::Dynamic(subject.to_string()),

@@ -8,9 +8,16 @@
 
 use tofu_syntax::{Expr, ExprKind, TextRange, Traversal, TraversalStep};
 
-use super::references::Position;
 use crate::expr::content::StringContent;
 use crate::expr::traversal::{parse_traversal, IndexKey, Part};
+
+/// Where an expression sits: an argument value, or a key of a native object
+/// constructor (where OpenTofu does not set a dynamic index aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Position {
+    Value,
+    ObjectKey,
+}
 
 /// True when the expression refers to something or calls a function, so that
 /// OpenTofu cannot evaluate it while loading.

@@ -13,12 +13,14 @@
 use std::fmt;
 
 use tofu_syntax::TraversalStep;
-use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix, Location, TextRange};
+use tofu_syntax::{
+    Attribute, Code, Diagnostic, Expr, ExprKind, Fix, Location, Operation, Template, TextRange,
+};
 
 use super::expr_view::{
-    has_references, keyword_literal, starts_with_keyword_literal, ExprView, RefStep,
+    has_references, keyword_literal, starts_with_keyword_literal, ExprView, Position, RefStep,
 };
-use super::FileScope;
+use super::file_scope::FileScope;
 use crate::expr::content::{parse_expression, StringContent};
 use crate::expr::traversal::{parse_traversal, Part};
 
@@ -36,14 +38,6 @@ impl fmt::Display for ProviderAddress {
             None => f.write_str(&self.name),
         }
     }
-}
-
-/// Where an expression sits: an argument value, or a key of a native object
-/// constructor (where OpenTofu does not set a dynamic index aside).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Position {
-    Value,
-    ObjectKey,
 }
 
 /// Decodes one provider reference; `argument` names the argument in details
@@ -161,7 +155,9 @@ pub(super) fn static_reference_parts(scope: &FileScope<'_>, element: &Expr) -> O
     }
     let traversal = match &element.kind {
         ExprKind::Traversal(traversal) => traversal,
-        ExprKind::Other(children) if starts_with_keyword_literal(element, children) => {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) if starts_with_keyword_literal(element, children) => {
             let keyword_root =
                 view.keyword_root_traversal(element, children, Position::ObjectKey)?;
             return Some(
@@ -333,7 +329,9 @@ fn candidate(
             }
             candidate.steps = view.static_steps(traversal, kept);
         }
-        ExprKind::Other(children) if starts_with_keyword_literal(expr, children) => {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) if starts_with_keyword_literal(expr, children) => {
             if let Some(keyword_root) = view.keyword_root_traversal(expr, children, position) {
                 candidate.key_set_aside = keyword_root.key_set_aside;
                 candidate.range = keyword_root.range;
@@ -345,9 +343,9 @@ fn candidate(
         {
             read_quoted_reference(scope, view, expr, &mut candidate, out);
         }
-        ExprKind::Template(parts)
-            if view.starts_with(expr.range, "\"") || view.starts_with(expr.range, "<<") =>
-        {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        }) if view.starts_with(expr.range, "\"") || view.starts_with(expr.range, "<<") => {
             if is_template_wrap(view, expr, parts) {
                 // `"${aws.west}"` is an interpolation, not a quoted string.
             } else if has_references(expr) {
@@ -365,7 +363,7 @@ fn step_range(step: &TraversalStep) -> TextRange {
     match step {
         TraversalStep::Attr { range, .. }
         | TraversalStep::Index { range, .. }
-        | TraversalStep::Splat { range } => *range,
+        | TraversalStep::Splat { range, .. } => *range,
     }
 }
 

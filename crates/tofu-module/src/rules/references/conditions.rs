@@ -11,9 +11,9 @@ use tofu_syntax::{Block, Code, Diagnostic};
 
 use crate::address::ResourceMode;
 
+use super::in_file::InFile;
+use super::referenceable::{parse_reference, Referenceable};
 use super::scan::{self, Found};
-use super::subject::{parse_reference, Subject};
-use super::InFile;
 
 /// The resource whose lifecycle holds a condition.
 pub(super) struct Resource<'a> {
@@ -68,7 +68,7 @@ pub(super) fn validation(
         return;
     };
     let refers_to_variable = found.references.iter().any(|reference| {
-        matches!(parse_reference(reference), Ok(Subject::Variable(name)) if name == variable_name)
+        matches!(parse_reference(reference), Ok(Referenceable::Variable(name)) if name == variable_name)
     });
     if refers_to_variable {
         return;
@@ -108,7 +108,7 @@ pub(super) fn self_reference(
         let refers_to_itself = found.references.iter().any(|reference| {
             matches!(
                 parse_reference(reference),
-                Ok(Subject::Resource { mode, type_name, name, .. })
+                Ok(Referenceable::Resource { mode, type_name, name, .. })
                     if mode == resource.mode && type_name == resource.type_name && name == resource.name
             )
         });

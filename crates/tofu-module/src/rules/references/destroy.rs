@@ -13,10 +13,10 @@
 
 use tofu_syntax::{Attribute, Block, Body, Code, Diagnostic, ExprKind};
 
+use super::in_file::InFile;
 use super::quoted::{self, Expected};
 use super::scan::{self, Reference};
 use super::traversal::{parse_traversal, static_reference};
-use super::InFile;
 
 const REMOVED_PROVISIONERS: [&str; 4] = ["chef", "habitat", "puppet", "salt-masterless"];
 

@@ -11,11 +11,11 @@
 
 use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix};
 
+use super::in_file::InFile;
 use super::quoted::{self, Expected};
+use super::referenceable::{parse_provider_function, parse_reference, RefError, Referenceable};
 use super::scan::{self, Found};
-use super::subject::{parse_provider_function, parse_reference, RefError, Subject};
 use super::traversal::{parse_traversal, static_reference};
-use super::InFile;
 use crate::expr::start::expr_start;
 
 const STATIC_LIST_DETAIL: &str = "A static list expression is required.";
@@ -234,7 +234,7 @@ fn trigger_references(
     let code = Code::InvalidReplaceTriggeredBy;
     let at = in_file.at(element.range);
     // `None`: a provider function.
-    let subjects: Vec<Result<Option<Subject>, RefError>> = found
+    let subjects: Vec<Result<Option<Referenceable>, RefError>> = found
         .references
         .iter()
         .map(|reference| parse_reference(reference).map(Some))
@@ -256,19 +256,19 @@ fn trigger_references(
     let mut n_resources = 0;
     for subject in subjects.iter().filter_map(|subject| subject.as_ref().ok()) {
         let problem = match subject {
-            Some(Subject::Resource { .. }) => {
+            Some(Referenceable::Resource { .. }) => {
                 n_resources += 1;
                 None
             }
-            Some(Subject::Each(name)) if name != "key" => Some((
+            Some(Referenceable::Each(name)) if name != "key" => Some((
                 "Invalid each reference in replace_triggered_by expression",
                 "Only each.key may be used in replace_triggered_by.",
             )),
-            Some(Subject::Count(name)) if name != "index" => Some((
+            Some(Referenceable::Count(name)) if name != "index" => Some((
                 "Invalid count reference in replace_triggered_by expression",
                 "Only count.index may be used in replace_triggered_by.",
             )),
-            Some(Subject::Each(_) | Subject::Count(_)) => None,
+            Some(Referenceable::Each(_) | Referenceable::Count(_)) => None,
             Some(_) | None => Some((
                 "Invalid reference in replace_triggered_by expression",
                 "Only resources, count.index, and each.key may be used in replace_triggered_by.",

@@ -9,9 +9,9 @@
 
 use tofu_syntax::{Code, Diagnostic, Expr, ExprKind, Fix, TextRange};
 
+use super::in_file::InFile;
 use super::scan::Reference;
 use super::traversal::{parse_traversal, TraversalError};
-use super::InFile;
 
 /// What was expected where the quoted string stands.
 #[derive(Clone, Copy, PartialEq, Eq)]

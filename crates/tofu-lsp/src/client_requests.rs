@@ -1,0 +1,47 @@
+//! What the server asks or tells the client outside an answer: requests
+//! whose answer it waits for only so long ([`answered`]), and settings
+//! problems shown once each ([`show_problems`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::MessageType;
+
+use crate::shared::Shared;
+
+/// How long the server waits for the client to answer one of its requests.
+/// A client that never answers must not keep a handler (and so `exit`)
+/// waiting forever: tower-lsp-server lets pending handlers finish first.
+pub const CLIENT_ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Awaits the client's answer to a request of the server's, or gives up after
+/// [`CLIENT_ANSWER_TIMEOUT`] with an error.
+pub async fn answered<T>(request: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    match tokio::time::timeout(CLIENT_ANSWER_TIMEOUT, request).await {
+        Ok(result) => result,
+        Err(_) => Err(Error {
+            code: ErrorCode::RequestCancelled,
+            message: "the client did not answer in time".into(),
+            data: None,
+        }),
+    }
+}
+
+/// Shows each settings problem once per session.
+pub async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
+    let fresh: Vec<String> = {
+        let mut session = shared.session();
+        problems
+            .into_iter()
+            .filter(|problem| session.first_report(problem))
+            .collect()
+    };
+    for problem in fresh {
+        tracing::warn!("{problem}");
+        shared
+            .client
+            .show_message(MessageType::WARNING, problem)
+            .await;
+    }
+}

@@ -1,0 +1,63 @@
+//! `textDocument/completion`: the engine's items at the cursor (block
+//! types, arguments, names after `var.`, `local.`, `module.`), also from the
+//! called module of a block being typed, each replacing the word it
+//! completes.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
+    TextEdit,
+};
+
+use crate::panic_guard::guarded;
+use crate::prepare::{prepare_position, RelatedModules};
+use crate::shared::Shared;
+
+pub async fn handle(
+    shared: &Arc<Shared>,
+    params: CompletionParams,
+) -> Result<Option<CompletionResponse>> {
+    let position = params.text_document_position;
+    let Some(at) = prepare_position(
+        shared,
+        "completion",
+        &position,
+        RelatedModules::CalledAsTyped,
+    )
+    .await?
+    else {
+        return Ok(None);
+    };
+    guarded("completion", || {
+        let items = at.analysis.completions(&at.path, at.offset);
+        Some(CompletionResponse::Array(
+            items
+                .iter()
+                .map(|item| CompletionItem {
+                    label: item.label.clone(),
+                    kind: Some(completion_kind(item.kind)),
+                    detail: item.detail.clone(),
+                    text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                        range: at.line_map.range(item.replace),
+                        new_text: item.insert_text.clone(),
+                    })),
+                    ..CompletionItem::default()
+                })
+                .collect(),
+        ))
+    })
+}
+
+fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
+    match kind {
+        tofu_ide::CompletionKind::Block => CompletionItemKind::CLASS,
+        tofu_ide::CompletionKind::Argument => CompletionItemKind::PROPERTY,
+        tofu_ide::CompletionKind::NestedBlock => CompletionItemKind::STRUCT,
+        tofu_ide::CompletionKind::Variable => CompletionItemKind::VARIABLE,
+        tofu_ide::CompletionKind::Local => CompletionItemKind::CONSTANT,
+        tofu_ide::CompletionKind::Module => CompletionItemKind::MODULE,
+        tofu_ide::CompletionKind::Output => CompletionItemKind::FIELD,
+    }
+}

@@ -1,0 +1,126 @@
+//! The scheduler's bookkeeping per module directory, kept in the session so
+//! that it changes under the same lock as the documents and the analysis
+//! host: whether a worker is on the directory, whether it must be read from
+//! disk or published again, what was last published, how long its last
+//! analysis took.
+//!
+//! Handlers only mark a directory ([`Scheduling::mark`]) and ask about it;
+//! the rest of [`DirState`] is read and written by `scheduler.rs` alone.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp_server::ls_types::Diagnostic;
+
+/// Why a module directory must be looked at again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// Its files must be (re)read from disk before it is analysed.
+    DiskRead,
+    /// Its diagnostics must be published again even if the analysis did not
+    /// change (the scope changed, say).
+    Republish,
+}
+
+/// The scheduler's state per module directory, behind [`Scheduling::mark`]:
+/// everything else of it is the scheduler's own.
+#[derive(Debug, Default)]
+pub struct Scheduling {
+    dirs: HashMap<PathBuf, DirState>,
+}
+
+impl Scheduling {
+    /// Records that `dir` must be read again or republished;
+    /// `scheduler::schedule` then starts (or keeps) its worker.
+    pub fn mark(&mut self, dir: &Path, mark: Mark) {
+        let state = self.state(dir);
+        match mark {
+            Mark::DiskRead => state.needs_disk_read = true,
+            Mark::Republish => state.force_publish = true,
+        }
+    }
+
+    /// True when the scheduler has seen `dir`.
+    pub fn knows(&self, dir: &Path) -> bool {
+        self.dirs.contains_key(dir)
+    }
+
+    /// Every directory the scheduler has seen.
+    pub fn dirs(&self) -> impl Iterator<Item = &Path> {
+        self.dirs.keys().map(PathBuf::as_path)
+    }
+
+    /// How long the last analysis of `dir` took.
+    pub fn last_analysis(&self, dir: &Path) -> Option<Duration> {
+        self.dirs.get(dir).and_then(|state| state.last_analysis)
+    }
+
+    /// Records that `dir` is known only as a called module
+    /// ([`DirState::called_only`]) and must be read from disk.
+    pub fn mark_called_only(&mut self, dir: &Path) {
+        let state = self.state(dir);
+        state.called_only = true;
+        state.needs_disk_read = true;
+    }
+
+    /// True when `dir` is known only as a called module.
+    pub fn is_called_only(&self, dir: &Path) -> bool {
+        self.dirs.get(dir).is_some_and(|state| state.called_only)
+    }
+
+    /// The called-only directories below `prefix`.
+    pub fn called_only_below(&self, prefix: &Path) -> Vec<PathBuf> {
+        self.dirs
+            .iter()
+            .filter(|(dir, state)| state.called_only && dir.starts_with(prefix))
+            .map(|(dir, _)| dir.clone())
+            .collect()
+    }
+
+    /// True when `dir` is waiting to be read from disk.
+    pub fn needs_disk_read(&self, dir: &Path) -> bool {
+        self.dirs
+            .get(dir)
+            .is_some_and(|state| state.needs_disk_read)
+    }
+
+    /// The state of `dir`, created empty the first time: for the scheduler.
+    pub fn state(&mut self, dir: &Path) -> &mut DirState {
+        self.dirs.entry(dir.to_path_buf()).or_default()
+    }
+}
+
+/// Publishing state of one module directory. The scheduler's own: handlers
+/// go through [`Scheduling`]'s methods.
+#[derive(Debug, Default)]
+pub struct DirState {
+    /// A worker task is debouncing, analysing or publishing this directory.
+    pub worker_running: bool,
+    /// The directory's files must be (re)read from disk before analysing.
+    pub needs_disk_read: bool,
+    /// Publish even if the analysis did not change (scope changed, say).
+    pub force_publish: bool,
+    /// The generation of the analysis last published (0: none yet).
+    pub published_generation: u64,
+    /// What was last published (version and diagnostics) for each file with
+    /// diagnostics or open when published, so that an unchanged file is not
+    /// sent again and one whose diagnostics go away, disappears or leaves
+    /// the scope gets an empty list. A clean file never published is absent.
+    /// Hashed: every publication looks up and stores every such file, under
+    /// the session lock, and a `BTreeMap` compares paths component by
+    /// component (in a 1,000-file directory that was half of keystroke →
+    /// publication).
+    pub published: HashMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
+    /// How long the last analysis took (unknown before the first).
+    pub last_analysis: Option<Duration>,
+    /// Read because a module call names it, not found by the workspace
+    /// walk (a module `tofu init` installed under `.terraform`): analysed so
+    /// that its callers are judged against it, read whatever `exclude`
+    /// says, and published only while one of its files is open.
+    pub called_only: bool,
+    /// Held while the directory is read or analysed, so that a request that
+    /// needs a fresh analysis waits for the worker instead of redoing its work.
+    pub analysis_lock: Arc<tokio::sync::Mutex<()>>,
+}

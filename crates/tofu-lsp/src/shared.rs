@@ -1,0 +1,85 @@
+//! What every handler and background task shares: the client, the options,
+//! the [`Session`] behind its lock, and beside it what must not wait for that
+//! lock (the server's own file watcher, the disk-change queue, the permits
+//! for running analyses).
+//!
+//! Every lock here is a `std::sync::Mutex` held for a few statements, never
+//! across an `.await` (ARCHITECTURE.md, `tofu-lsp`). A panic while one is held
+//! poisons it; the guards recover the state, which every method of the
+//! session leaves consistent between statements.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use tower_lsp_server::Client;
+
+use crate::options::ServerOptions;
+use crate::session::Session;
+use crate::settings::Settings;
+
+/// What every handler and background task shares.
+#[derive(Debug)]
+pub struct Shared {
+    pub client: Client,
+    pub options: ServerOptions,
+    session: Mutex<Session>,
+    /// Our own file watcher, apart from the session: adding a large folder to
+    /// it takes a while, and handlers must not wait for that.
+    disk_watcher: Mutex<DiskWatcher>,
+    /// The disk-change queue (`workspace::queue_disk_changes`), started with
+    /// the first change.
+    pub disk_changes: OnceLock<tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>>,
+    /// One permit per core for running analyses: indexing a large workspace
+    /// analyses as many directories at once as there are cores, not one per
+    /// blocking thread, so the memory in flight is that of a few directories.
+    pub analyses_in_flight: tokio::sync::Semaphore,
+    tokens: AtomicU64,
+}
+
+/// The server's own file watching, for clients that do not watch files.
+#[derive(Debug, Default)]
+pub struct DiskWatcher {
+    /// True when the client does not watch files for us.
+    pub enabled: bool,
+    /// Started with the first folder it watches.
+    pub watcher: Option<notify::RecommendedWatcher>,
+    /// The folders it watches, recursively.
+    pub folders: BTreeSet<PathBuf>,
+}
+
+impl Shared {
+    pub fn new(client: Client, options: ServerOptions) -> Shared {
+        let full_analyses_kept = options.full_analyses_kept;
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        Shared {
+            client,
+            options,
+            analyses_in_flight: tokio::sync::Semaphore::new(cores),
+            session: Mutex::new(Session::new(Settings::default(), full_analyses_kept)),
+            disk_watcher: Mutex::new(DiskWatcher::default()),
+            disk_changes: OnceLock::new(),
+            tokens: AtomicU64::new(0),
+        }
+    }
+
+    /// The session, locked. Never hold the guard across an `.await`.
+    pub fn session(&self) -> MutexGuard<'_, Session> {
+        self.session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Our own file watcher, locked. Never hold the guard across an `.await`.
+    pub fn disk_watcher(&self) -> MutexGuard<'_, DiskWatcher> {
+        self.disk_watcher
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A number no other progress token of this server has.
+    pub fn next_token(&self) -> u64 {
+        self.tokens.fetch_add(1, Ordering::Relaxed)
+    }
+}
