@@ -426,7 +426,13 @@ fn main() {
         ));
     }
 
-    if wanted("editing") || wanted("hover") || wanted("inlay-hints") || wanted("completion") {
+    if wanted("editing")
+        || wanted("hover")
+        || wanted("inlay-hints")
+        || wanted("completion")
+        || wanted("semantic-tokens")
+        || wanted("folding-ranges")
+    {
         let (dir, analysis) = editing::analysis(editing::module_with_big_file(module.clone()));
         let big = dir.join("big.tf");
         let big_text = editing::file_text(&analysis, &big);
@@ -456,6 +462,22 @@ fn main() {
             runs(101),
             || {
                 std::hint::black_box(analysis.inlay_hints(&big, None));
+            },
+        ));
+        samples.push(measure(
+            "semantic-tokens",
+            format!("all of big.tf ({lines} lines)"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.semantic_tokens(&big, None));
+            },
+        ));
+        samples.push(measure(
+            "folding-ranges",
+            format!("all of big.tf ({lines} lines)"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.folding_ranges(&big));
             },
         ));
         samples.push(measure(
