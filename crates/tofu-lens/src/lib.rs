@@ -6,6 +6,7 @@
 //! byte ranges, and this crate turns them into compiler-style text, JSON or SARIF.
 
 pub mod check;
+pub mod check_schemas;
 pub mod fix;
 pub mod fmt;
 pub mod parallel;

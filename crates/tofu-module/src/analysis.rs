@@ -19,6 +19,7 @@ use crate::input::{Config, FileContent, InputFile};
 use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
+use crate::provider_schemas::ProviderSchemas;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
@@ -45,6 +46,13 @@ impl ModuleAnalysis {
     /// What a caller of this module may know of it.
     pub fn interface(&self) -> ModuleInterface {
         ModuleInterface::of(&self.merged, self.load_failed)
+    }
+
+    /// The providers the module needs (`required_providers` entries and
+    /// what its resources and provider configurations use), sorted: the
+    /// schemas a caller reads for [`analyze_in_tree`].
+    pub fn needed_providers(&self) -> Vec<tofu_schema::ProviderAddress> {
+        crate::declared_names::needed_providers(&self.merged)
     }
 
     /// The `source` of each module call written as a plain string, as the
@@ -92,14 +100,23 @@ impl Deref for ModuleAnalysis {
 
 /// Analyses one module directory on its own.
 pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache) -> ModuleAnalysis {
-    analyze_in_tree(inputs, config, &CalledModules::default(), cache)
+    analyze_in_tree(
+        inputs,
+        config,
+        &CalledModules::default(),
+        &ProviderSchemas::default(),
+        cache,
+    )
 }
 
-/// Analyses one module directory with what the modules it calls declare.
+/// Analyses one module directory with what the modules it calls declare
+/// and the schemas of its providers (a provider without one is judged as
+/// without schemas: meta-arguments only).
 pub fn analyze_in_tree(
     inputs: &[InputFile],
     config: &Config,
     tree: &CalledModules,
+    schemas: &ProviderSchemas,
     cache: &mut AnalysisCache,
 ) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
@@ -187,6 +204,7 @@ pub fn analyze_in_tree(
         discovered,
         config,
         tree,
+        schemas,
         &mut cache.store,
         &mut cache.retained,
     );

@@ -90,6 +90,15 @@ fn reference_of(
     let remaining = after
         .last()
         .map(|last| TextRange::new(subject_end, last.range.end.max(subject_end)));
+    let is_resource = matches!(
+        &parsed,
+        Ok(reference) if matches!(reference.subject, Referenceable::Resource { .. })
+    );
+    let after_steps: Box<[crate::expr::traversal::ParsedStep]> = if is_resource {
+        after.iter().map(|step| (*step).clone()).collect()
+    } else {
+        Box::default()
+    };
     let first_attribute = after.first().and_then(|step| match &step.part {
         crate::expr::traversal::Part::Name(name) => Some(name.clone()),
         crate::expr::traversal::Part::Index(_) => None,
@@ -106,6 +115,7 @@ fn reference_of(
         parsed,
         remaining,
         first_attribute,
+        after: after_steps,
         exact,
         root,
         root_range,
@@ -453,12 +463,7 @@ impl Reader<'_> {
                 }
             }
         }
-        self.unit(
-            UnitKind::Instance {
-                self_allowed: false,
-            },
-            body_refs,
-        );
+        self.unit(UnitKind::ResourceBody, body_refs);
         self.refs.units.extend(later);
     }
 
