@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tofu_ide::{Analysis, AnalysisHost, Change};
+use tofu_ide::{AnalysisHost, Change, Snapshot};
 use tofu_module::{Config, InputFile};
 
 /// The synthetic module plus `big.tf`, a base file of just over 1,000 lines
@@ -29,7 +29,7 @@ pub fn module_with_big_file(mut module: Vec<InputFile>) -> Vec<InputFile> {
 }
 
 /// The analysis of `files` as the module `/bench/module`.
-pub fn analysis(files: Vec<InputFile>) -> (PathBuf, Analysis) {
+pub fn analysis(files: Vec<InputFile>) -> (PathBuf, Snapshot) {
     let dir = PathBuf::from("/bench/module");
     let mut host = AnalysisHost::new(Config::default());
     host.apply_change(Change::DiskDir {
@@ -56,7 +56,7 @@ fn offset_of(text: &str, needle: &str) -> u32 {
         .unwrap_or(0)
 }
 
-pub fn file_text(analysis: &Analysis, path: &Path) -> String {
+pub fn file_text(analysis: &Snapshot, path: &Path) -> String {
     analysis
         .file_text(path)
         .map(|text| text.to_string())

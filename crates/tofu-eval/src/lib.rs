@@ -8,3 +8,20 @@
 //! values of the names an expression refers to (an evaluation scope), and
 //! what a function reads from disk (`file`, `templatefile`, …) comes
 //! through the same scope. No IO, no clock, no global state.
+
+pub mod functions;
+pub mod go_text;
+pub mod number;
+pub mod printer;
+pub mod types;
+pub mod value;
+
+pub use eval::{evaluate, EvalDiagnostic, Evaluation, Reference, Referenced, Scope};
+pub use functions::{call_function, CallError, Environment, ErrorSubject, FileError, NoFiles};
+pub use number::Number;
+pub use printer::format_value;
+pub use types::{ObjectType, Type};
+pub mod console;
+pub mod convert;
+pub mod eval;
+pub use value::{Marks, Tristate, Unknown, Value, ValueKind};

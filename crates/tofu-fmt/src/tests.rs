@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use tofu_syntax::{
-    Block, Body, Call, Expr, ExprKind, ObjectItem, SourceFile, TextRange, Traversal, TraversalStep,
+    Block, Body, Call, Expr, ExprKind, ObjectItem, Operation, OperationKind, RelativeStep,
+    SourceFile, Template, TextRange, Traversal, TraversalStep,
 };
 use unicode_normalization::UnicodeNormalization;
 
@@ -141,7 +142,11 @@ fn normalize_block(block: &mut Block, text: &str, rewrite: bool, top: bool) {
 
 /// `"${x}"` → `x`, when the value is one interpolation and nothing else.
 fn unwrap(expr: &mut Expr, text: &str) {
-    let ExprKind::Template(children) = &expr.kind else {
+    let ExprKind::Template(Template {
+        expressions: children,
+        ..
+    }) = &expr.kind
+    else {
         return;
     };
     let [inner] = children.as_slice() else {
@@ -172,6 +177,7 @@ fn legacy_type(expr: &mut Expr) {
                 range: TextRange::default(),
                 kind: keyword(argument),
             }],
+            expand_final: false,
         })
     };
     expr.kind = match &expr.kind {
@@ -199,8 +205,25 @@ fn keyword(name: &str) -> ExprKind {
 fn normalize_expr(expr: &mut Expr) {
     expr.range = TextRange::default();
     match &mut expr.kind {
-        ExprKind::Template(children) | ExprKind::Array(children) | ExprKind::Other(children) => {
+        ExprKind::Template(Template {
+            expressions: children,
+            ..
+        })
+        | ExprKind::Array(children) => {
             children.iter_mut().for_each(normalize_expr);
+        }
+        ExprKind::Operation(Operation { kind, operands }) => {
+            if let OperationKind::Steps(steps) = kind {
+                for step in steps {
+                    match step {
+                        RelativeStep::Attr { range, .. }
+                        | RelativeStep::Index { range }
+                        | RelativeStep::LegacyIndex { range, .. }
+                        | RelativeStep::Splat { range, .. } => *range = TextRange::default(),
+                    }
+                }
+            }
+            operands.iter_mut().for_each(normalize_expr);
         }
         ExprKind::Object(items) => {
             for ObjectItem { key, value } in items {
@@ -212,7 +235,7 @@ fn normalize_expr(expr: &mut Expr) {
             traversal.root_range = TextRange::default();
             for step in &mut traversal.steps {
                 match step {
-                    TraversalStep::Attr { range, .. } | TraversalStep::Splat { range } => {
+                    TraversalStep::Attr { range, .. } | TraversalStep::Splat { range, .. } => {
                         *range = TextRange::default();
                     }
                     TraversalStep::Index { key, range } => {

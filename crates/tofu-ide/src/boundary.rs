@@ -7,7 +7,7 @@
 //! The callers are found through the summaries (every analysed directory's
 //! calls with a known directory, `module_calls`); their names are read from
 //! their full analyses, which the request must have brought in
-//! ([`crate::Analysis::related_dirs`], [`crate::Analysis::with_modules`]).
+//! ([`crate::Snapshot::related_dirs`], [`crate::Snapshot::with_modules`]).
 //! A rename never edits part of the workspace: it is refused when a caller's
 //! analysis is missing, when the module is not one of the workspace's (a
 //! module `tofu init` installed), when the new name is taken in the module or
@@ -17,13 +17,13 @@
 use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::BlockAddress;
 
-use crate::analysis::Analysis;
 use crate::diagnostics::file_range;
 use crate::module_calls::{caller_names, is_reserved_variable_name, values_names, Interface};
 use crate::navigation::{block_target, blocks_of_identity, NavigationTarget};
 use crate::references::{collision, declaration_names, name_edit, RenameRefused, RenameResult};
+use crate::snapshot::Snapshot;
 
-impl Analysis {
+impl Snapshot {
     /// Every place that names `interface`: the blocks that declare it (the
     /// one OpenTofu keeps left out without `include_declaration`), its uses
     /// in the module, the `.tfvars` names of a variable, then each caller's

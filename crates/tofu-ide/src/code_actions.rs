@@ -9,8 +9,8 @@ use std::path::Path;
 
 use tofu_syntax::TextRange;
 
-use crate::analysis::Analysis;
 use crate::diagnostics::{EditorDiagnostic, FileEdit};
+use crate::snapshot::Snapshot;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeAction {
@@ -24,7 +24,7 @@ pub struct CodeAction {
     pub is_preferred: bool,
 }
 
-impl Analysis {
+impl Snapshot {
     /// Quick fixes for the diagnostics of the file at `path` whose range
     /// overlaps `range` (touching counts, so a cursor at either end qualifies).
     pub fn code_actions(&self, path: &Path, range: TextRange) -> Vec<CodeAction> {

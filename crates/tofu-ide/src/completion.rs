@@ -25,7 +25,7 @@ use tofu_module::schema::top_level;
 use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleAnalysis, ModuleFile};
 use tofu_syntax::{Block, TextRange};
 
-use crate::analysis::Analysis;
+use crate::snapshot::Snapshot;
 
 /// One proposal: what to show, what to insert, and the text it replaces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub enum CompletionKind {
 /// The longest detail shown for a value before it is cut with `…`.
 const MAX_DETAIL_CHARS: usize = 60;
 
-impl Analysis {
+impl Snapshot {
     /// The completions at byte `offset` of the file at `path`.
     pub fn completions(&self, path: &Path, offset: u32) -> Vec<CompletionItem> {
         let Some(found) = self.find_file(path) else {
@@ -130,7 +130,7 @@ impl Analysis {
     /// lost the block).
     pub(crate) fn completion_call_dir(
         &self,
-        found: &crate::snapshot::FileInModule<'_>,
+        found: &crate::analysed_module::FileInModule<'_>,
         offset: u32,
     ) -> Option<std::path::PathBuf> {
         let file = found.file()?;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use tofu_syntax::{Code, Diagnostic, FileId, Location, Severity, TextRange};
 
-use crate::snapshot::ModuleSnapshot;
+use crate::analysed_module::AnalysedModule;
 
 /// A byte range in one file, with the text it refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub struct FileDiagnostics {
 }
 
 pub(crate) fn file_range(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     file: FileId,
     range: TextRange,
 ) -> Option<FileRange> {
@@ -82,14 +82,14 @@ pub(crate) fn file_range(
     })
 }
 
-fn location_range(module: &ModuleSnapshot, location: Location) -> Option<FileRange> {
+fn location_range(module: &AnalysedModule, location: Location) -> Option<FileRange> {
     let text = &module.analysis.file(location.file)?.text;
     let range = location.range.unwrap_or_default().widened(text);
     file_range(module, location.file, range)
 }
 
 pub(crate) fn editor_diagnostic(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     diagnostic: &Diagnostic,
 ) -> Option<EditorDiagnostic> {
     // A diagnostic about the directory itself has no place in a file.

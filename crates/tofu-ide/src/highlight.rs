@@ -25,10 +25,12 @@ use std::path::Path;
 
 use tofu_module::{BlockAddress, ModuleAnalysis, ResourceMode};
 use tofu_syntax::TraversalStep;
-use tofu_syntax::{Block, Body, Expr, ExprKind, SourceFile, Syntax, TextRange, Traversal};
+use tofu_syntax::{
+    Block, Body, Expr, ExprKind, Operation, SourceFile, Syntax, Template, TextRange, Traversal,
+};
 
-use crate::analysis::Analysis;
 use crate::lexer::{lex_json, lex_native, LexKind, Lexeme};
+use crate::snapshot::Snapshot;
 
 /// What a piece of text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,7 +97,7 @@ const KEYWORDS: [&str; 9] = [
     "true", "false", "null", "for", "in", "if", "else", "endif", "endfor",
 ];
 
-impl Analysis {
+impl Snapshot {
     /// The highlights of the file at `path`, sorted; only those that overlap
     /// `within`, when given. `None` for a file no analysis holds.
     pub fn semantic_tokens(
@@ -243,7 +245,9 @@ impl<'a> Names<'a> {
     fn expr(&mut self, expr: &Expr, context: Context) {
         match &expr.kind {
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
-            ExprKind::Template(parts) => {
+            ExprKind::Template(Template {
+                expressions: parts, ..
+            }) => {
                 if self.json {
                     self.json_template(expr);
                 } else {
@@ -295,7 +299,9 @@ impl<'a> Names<'a> {
                     self.scope.pop();
                 }
             }
-            ExprKind::Other(children) => {
+            ExprKind::Operation(Operation {
+                operands: children, ..
+            }) => {
                 for child in children {
                     self.expr(child, context);
                 }
@@ -321,7 +327,10 @@ impl<'a> Names<'a> {
         };
         let saved = self.shift;
         self.shift = saved + expr.range.start + 1;
-        if let ExprKind::Template(parts) = &template.kind {
+        if let ExprKind::Template(Template {
+            expressions: parts, ..
+        }) = &template.kind
+        {
             // The template's expressions are native syntax.
             let saved_json = std::mem::replace(&mut self.json, false);
             for part in parts {

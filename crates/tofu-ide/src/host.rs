@@ -27,8 +27,8 @@ use tofu_module::{
     analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ProviderSchemas,
 };
 
-use crate::analysis::Analysis;
-use crate::snapshot::{split_path, ModuleSnapshot};
+use crate::analysed_module::{dir_and_file_name, AnalysedModule};
+use crate::snapshot::Snapshot;
 use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
 
 use crate::module_calls::MODULE_MANIFEST;
@@ -112,12 +112,12 @@ pub struct AnalysisJob {
 /// What [`AnalysisHost::finish_analysis_returning_old`] no longer keeps, for
 /// the caller to drop off its hot path.
 #[derive(Debug, Default)]
-pub struct Unused {
-    pub analyses: Vec<ModuleSnapshot>,
+pub struct Released {
+    pub analyses: Vec<AnalysedModule>,
     pub summaries: Vec<Arc<ModuleSummary>>,
 }
 
-impl Unused {
+impl Released {
     pub fn is_empty(&self) -> bool {
         self.analyses.is_empty() && self.summaries.is_empty()
     }
@@ -125,8 +125,8 @@ impl Unused {
 
 /// The result of [`AnalysisJob::run`], to hand back to the host.
 #[derive(Debug)]
-pub struct FinishedAnalysis {
-    pub snapshot: ModuleSnapshot,
+pub struct AnalysisResult {
+    pub snapshot: AnalysedModule,
     summary: Arc<ModuleSummary>,
     cache: AnalysisCache,
     reached: ReachedDirs,
@@ -139,7 +139,7 @@ impl AnalysisJob {
 
     /// Analyses the directory. Pure and synchronous; may take a while for a
     /// large directory.
-    pub fn run(mut self) -> FinishedAnalysis {
+    pub fn run(mut self) -> AnalysisResult {
         // The tree of the calls the directory had; judged again in the tree
         // of the calls it has now when they differ (a call was added).
         let tree = self.reached.called_modules(&self.dir, &self.calls_before);
@@ -169,13 +169,13 @@ impl AnalysisJob {
                 );
             }
         }
-        let snapshot = ModuleSnapshot {
+        let snapshot = AnalysedModule {
             dir: self.dir,
             generation: self.generation,
             analysis: Arc::new(analysis),
             buffer_versions: self.buffer_versions,
         };
-        FinishedAnalysis {
+        AnalysisResult {
             summary: Arc::new(ModuleSummary::new(
                 &snapshot,
                 calls_now,
@@ -195,7 +195,7 @@ pub struct AnalysisHost {
     modules: BTreeMap<PathBuf, ModuleInputs>,
     /// Full analyses: every directory with an open buffer, and at most
     /// `keep_full` others, the most recently used.
-    analyses: Arc<BTreeMap<PathBuf, ModuleSnapshot>>,
+    analyses: Arc<BTreeMap<PathBuf, AnalysedModule>>,
     /// The summary of the latest analysis of every directory.
     summaries: Arc<Summaries>,
     /// The calls between directories, as their summaries say, indexed both
@@ -311,7 +311,7 @@ impl AnalysisHost {
     fn apply_own_change(&mut self, change: Change) -> Vec<PathBuf> {
         match change {
             Change::DiskFile { path, content } => {
-                let Some((dir, name)) = split_input_path(&path) else {
+                let Some((dir, name)) = module_input_of(&path) else {
                     return Vec::new();
                 };
                 let inputs = self.touch(&dir);
@@ -323,7 +323,7 @@ impl AnalysisHost {
                 vec![dir]
             }
             Change::DiskFileRemoved { path } => {
-                let Some((dir, name)) = split_input_path(&path) else {
+                let Some((dir, name)) = module_input_of(&path) else {
                     return Vec::new();
                 };
                 if !self.modules.contains_key(&dir) {
@@ -512,7 +512,7 @@ impl AnalysisHost {
 
     /// Stores a finished analysis unless a newer one is stored already.
     /// Returns whether it was stored.
-    pub fn finish_analysis(&mut self, finished: FinishedAnalysis) -> bool {
+    pub fn finish_analysis(&mut self, finished: AnalysisResult) -> bool {
         self.finish_analysis_returning_old(finished).0
     }
 
@@ -523,8 +523,8 @@ impl AnalysisHost {
     /// instead of dropping them here:
     /// freeing a large module's analysis takes a while, and the caller may do
     /// it off its hot path.
-    pub fn finish_analysis_returning_old(&mut self, finished: FinishedAnalysis) -> (bool, Unused) {
-        let FinishedAnalysis {
+    pub fn finish_analysis_returning_old(&mut self, finished: AnalysisResult) -> (bool, Released) {
+        let AnalysisResult {
             snapshot,
             summary,
             cache,
@@ -541,7 +541,7 @@ impl AnalysisHost {
         // The same generation again: the full analysis of a directory that
         // had only its summary left.
         let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
-        let mut unused = Unused::default();
+        let mut unused = Released::default();
         if newer {
             self.tree
                 .set_children(&dir, summary.called_dirs().map(Path::to_path_buf));
@@ -636,7 +636,7 @@ impl AnalysisHost {
     /// nor one whose summary was made with open buffers (it has no symbol
     /// index; the directory is stale since they closed, and its next
     /// analysis makes a summary that stands alone).
-    fn drop_unused_analyses(&mut self, just_stored: &Path) -> Vec<ModuleSnapshot> {
+    fn drop_unused_analyses(&mut self, just_stored: &Path) -> Vec<AnalysedModule> {
         let Some(keep) = self.keep_full else {
             return Vec::new();
         };
@@ -648,7 +648,7 @@ impl AnalysisHost {
                     && self
                         .summaries
                         .get(*dir)
-                        .is_some_and(|summary| summary.stands_alone())
+                        .is_some_and(|summary| summary.has_symbol_index())
             })
             .map(|dir| (self.last_used.get(dir).copied().unwrap_or(0), dir.clone()))
             .collect();
@@ -713,8 +713,8 @@ impl AnalysisHost {
     }
 
     /// An immutable view of every stored analysis.
-    pub fn snapshot(&self) -> Analysis {
-        Analysis::new(
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::new(
             Arc::clone(&self.analyses),
             Arc::clone(&self.summaries),
             Arc::clone(&self.shared),
@@ -726,7 +726,7 @@ impl AnalysisHost {
 /// variable definitions file's directory and name, or for a module manifest
 /// (`DIR/.terraform/modules/modules.json`) `DIR` and [`MODULE_MANIFEST`];
 /// `None` for any other path.
-pub fn split_input_path(path: &Path) -> Option<(PathBuf, String)> {
+pub fn module_input_of(path: &Path) -> Option<(PathBuf, String)> {
     let manifest = Path::new(MODULE_MANIFEST);
     if path.ends_with(manifest) {
         let mut dir = path.to_path_buf();
@@ -735,14 +735,14 @@ pub fn split_input_path(path: &Path) -> Option<(PathBuf, String)> {
         }
         return Some((dir, MODULE_MANIFEST.to_owned()));
     }
-    let (dir, name) = split_path(path)?;
+    let (dir, name) = dir_and_file_name(path)?;
     is_module_file(&name).then_some((dir, name))
 }
 
 /// The directory and name of a configuration or variable definitions file
 /// path (what an editor buffer may stand for); `None` for any other path.
 fn config_file(path: &Path) -> Option<(PathBuf, String)> {
-    let (dir, name) = split_path(path)?;
+    let (dir, name) = dir_and_file_name(path)?;
     is_module_file(&name).then_some((dir, name))
 }
 
@@ -913,7 +913,7 @@ mod tests {
         for dir in &dirs {
             assert!(!host.is_stale(dir));
             assert_eq!(kept.generation(dir), all.generation(dir));
-            let diagnostics = |analysis: &Analysis| {
+            let diagnostics = |analysis: &Snapshot| {
                 analysis
                     .module_diagnostics(dir)
                     .into_iter()
@@ -1072,7 +1072,7 @@ mod tests {
         );
         let path = root.join(MODULE_MANIFEST);
         assert_eq!(
-            split_input_path(&path),
+            module_input_of(&path),
             Some((root.clone(), MODULE_MANIFEST.to_owned()))
         );
         let stale = host.apply_change(Change::DiskFileRemoved { path: path.clone() });

@@ -29,12 +29,12 @@ use tofu_module::{
 };
 use tofu_syntax::{Block, TextRange};
 
-use crate::analysis::Analysis;
+use crate::analysed_module::FileInModule;
 use crate::diagnostics::one_line;
 use crate::locate::site_at;
 use crate::locate::{block_at, BlockAt};
 use crate::module_calls::{relative_path, Interface, Side};
-use crate::snapshot::FileInModule;
+use crate::snapshot::Snapshot;
 
 /// What hover shows: markdown, and the range it is about (the block).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub struct HoverResult {
     pub range: TextRange,
 }
 
-impl Analysis {
+impl Snapshot {
     /// Hover at byte `offset` of the file at `path`.
     pub fn hover(&self, path: &std::path::Path, offset: u32) -> Option<HoverResult> {
         let found = self.find_file(path)?;
@@ -100,7 +100,7 @@ impl Analysis {
     }
 }
 
-impl Analysis {
+impl Snapshot {
     /// A called module's effective variable or output, with where it is
     /// declared and changed, relative to the caller's directory `from_dir`.
     fn interface_hover(&self, interface: &Interface, from_dir: &Path) -> Option<String> {

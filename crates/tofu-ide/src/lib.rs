@@ -2,7 +2,7 @@
 //!
 //! [`AnalysisHost`] owns the inputs of every module directory (disk files with
 //! open buffers laid over them), an analysis cache per directory and the latest
-//! analysis of each; [`Analysis`] is an immutable snapshot that answers hover,
+//! analysis of each; [`Snapshot`] is an immutable snapshot that answers hover,
 //! go to definition, references, document and workspace symbols, code actions
 //! and the diagnostics to publish per file.
 //!
@@ -11,7 +11,7 @@
 //! JSON), does no IO and runs no async code: the protocol layer reads the disk,
 //! converts positions and decides when to analyse.
 
-mod analysis;
+mod analysed_module;
 mod boundary;
 mod code_actions;
 mod completion;
@@ -34,21 +34,21 @@ mod structure;
 mod summary;
 mod symbols;
 
-pub use analysis::Analysis;
+pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};
 pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
 pub use diagnostics::{
     EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
 pub use highlight::{Highlight, HighlightKind, NameKind};
-pub use host::{split_input_path, AnalysisHost, AnalysisJob, Change, FinishedAnalysis, Unused};
+pub use host::{module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, Released};
 pub use hover::HoverResult;
 pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};
 pub use module_calls::MODULE_MANIFEST;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
 pub use references::{NameOccurrence, RenameRefused, RenameResult};
-pub use snapshot::{analyze_detached, split_path, ModuleSnapshot};
+pub use snapshot::Snapshot;
 pub use structure::{FoldKind, FoldingRange};
 pub use summary::{ModuleSummary, SymbolKind, WorkspaceSymbol};
 pub use symbols::DocumentSymbol;

@@ -13,17 +13,17 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::analysis::Analysis;
+use crate::analysed_module::dir_and_file_name;
 use crate::diagnostics::{FileEdit, FileRange};
 use crate::navigation::NavigationTarget;
 use crate::references::{RenameRefused, RenameResult};
-use crate::snapshot::split_path;
+use crate::snapshot::Snapshot;
 
 /// How many directories one request follows links into, at most.
 const MAX_LINKED_DIRS: usize = 64;
 
-impl Analysis {
-    /// [`Analysis::references`] in every directory holding a file of the
+impl Snapshot {
+    /// [`Snapshot::references`] in every directory holding a file of the
     /// answer.
     pub(crate) fn references_through_links(
         &self,
@@ -33,8 +33,10 @@ impl Analysis {
     ) -> Vec<NavigationTarget> {
         let mut targets = Vec::new();
         let mut places = vec![(path.to_path_buf(), offset)];
-        let mut dirs: BTreeSet<PathBuf> =
-            split_path(path).map(|(dir, _)| dir).into_iter().collect();
+        let mut dirs: BTreeSet<PathBuf> = dir_and_file_name(path)
+            .map(|(dir, _)| dir)
+            .into_iter()
+            .collect();
         while let Some((at, offset)) = places.pop() {
             // Every place the name is written there, declarations included,
             // leads on; the answer keeps what was asked for.
@@ -53,7 +55,7 @@ impl Analysis {
         targets
     }
 
-    /// [`Analysis::rename`] in every directory holding a file it edits.
+    /// [`Snapshot::rename`] in every directory holding a file it edits.
     pub(crate) fn rename_through_links(
         &self,
         path: &Path,
@@ -62,8 +64,10 @@ impl Analysis {
     ) -> RenameResult {
         let mut edits: Vec<FileEdit> = Vec::new();
         let mut places = vec![(path.to_path_buf(), offset)];
-        let mut dirs: BTreeSet<PathBuf> =
-            split_path(path).map(|(dir, _)| dir).into_iter().collect();
+        let mut dirs: BTreeSet<PathBuf> = dir_and_file_name(path)
+            .map(|(dir, _)| dir)
+            .into_iter()
+            .collect();
         let mut first = true;
         while let Some((at, offset)) = places.pop() {
             if !first && self.find_file(&at).is_none() {
@@ -113,7 +117,7 @@ impl Analysis {
         let mut places = Vec::new();
         for range in ranges {
             for other in self.shared.other_paths(&range.path) {
-                let Some((dir, _)) = split_path(&other) else {
+                let Some((dir, _)) = dir_and_file_name(&other) else {
                     continue;
                 };
                 if dirs.len() < MAX_LINKED_DIRS && dirs.insert(dir) {

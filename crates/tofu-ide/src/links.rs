@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use tofu_module::discovery::{classify, FileClass};
 use tofu_syntax::{ExprKind, TextRange};
 
-use crate::analysis::Analysis;
+use crate::snapshot::Snapshot;
 use tofu_module::calls::{local_source, normalize_path};
 
 /// A link from a range of a file.
@@ -42,7 +42,7 @@ const OPENTOFU_MODULE_PAGES: &str = "https://search.opentofu.org/module";
 /// The Terraform Registry's module pages, for `registry.terraform.io/…`.
 const TERRAFORM_MODULE_PAGES: &str = "https://registry.terraform.io/modules";
 
-impl Analysis {
+impl Snapshot {
     /// The links of the file at `path`, in file order.
     pub fn document_links(&self, path: &Path) -> Vec<DocumentLink> {
         let Some(parsed) = self.parsed_file(path) else {

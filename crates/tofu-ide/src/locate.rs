@@ -10,7 +10,7 @@ use tofu_module::reference_sites::{file_reference_sites, RefTarget, ReferenceSit
 use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef, ModuleAnalysis};
 use tofu_syntax::{Attribute, Block, FileId, TextRange};
 
-use crate::snapshot::{FileInModule, ModuleSnapshot};
+use crate::analysed_module::{AnalysedModule, FileInModule};
 
 /// A top-level block under the cursor.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +101,7 @@ pub(crate) struct Named {
 }
 
 /// The reference or declaration name at `offset` of `file`.
-pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Option<Named> {
+pub(crate) fn named_at(module: &AnalysedModule, file: FileId, offset: u32) -> Option<Named> {
     named_among(
         module,
         file,
@@ -112,7 +112,7 @@ pub(crate) fn named_at(module: &ModuleSnapshot, file: FileId, offset: u32) -> Op
 
 /// [`named_at`], with the module's reference sites already at hand.
 pub(crate) fn named_among(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     file: FileId,
     offset: u32,
     sites: &[ReferenceSite],

@@ -11,8 +11,8 @@
 //! call the manifest does not list, is unknown, and every feature stays in
 //! the caller.
 //!
-//! Features ask [`crate::Analysis`] for the called or calling modules' full
-//! analyses; the protocol layer brings them in first ([`Analysis::related_dirs`]).
+//! Features ask [`crate::Snapshot`] for the called or calling modules' full
+//! analyses; the protocol layer brings them in first ([`Snapshot::related_dirs`]).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -24,11 +24,11 @@ use tofu_module::schema::MODULE;
 use tofu_module::{address_of, BlockAddress, FileRole, ModuleAnalysis};
 use tofu_syntax::{Attribute, Block, ExprKind, FileId, TextRange};
 
-use crate::analysis::Analysis;
+use crate::analysed_module::dir_and_file_name;
+use crate::analysed_module::FileInModule;
 use crate::locate::block_at;
 use crate::locate::named_among;
-use crate::snapshot::split_path;
-use crate::snapshot::FileInModule;
+use crate::snapshot::Snapshot;
 use crate::summary::{ModuleSummary, ResolvedCall};
 
 /// Where `tofu init` records the directories of the modules it installed,
@@ -241,7 +241,7 @@ fn output_use_among(
         })
 }
 
-impl Analysis {
+impl Snapshot {
     /// The directory a `module` block of `caller_dir` reads, from the block
     /// as written (also one the analysis lost to a syntax error, as while
     /// typing in it): its own `source`, or for a block without one (an
@@ -340,7 +340,7 @@ impl Analysis {
     /// directories holding a file one of those holds (a symlink; with their
     /// callers). Sorted, without the file's own directory.
     pub fn related_dirs(&self, path: &Path, offset: u32, with_callers: bool) -> Vec<PathBuf> {
-        let Some((own_dir, _)) = split_path(path) else {
+        let Some((own_dir, _)) = dir_and_file_name(path) else {
             return Vec::new();
         };
         let mut dirs: Vec<PathBuf> = Vec::new();
@@ -382,7 +382,7 @@ impl Analysis {
         dirs
     }
 
-    /// [`Analysis::related_dirs`] for completion: the called module's
+    /// [`Snapshot::related_dirs`] for completion: the called module's
     /// directory, also while a `module` block or `module.NAME.` is being
     /// typed (read from the text, where the analysis may have lost the
     /// block).

@@ -15,13 +15,13 @@ use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
 use tofu_syntax::TextRange;
 
-use crate::analysis::Analysis;
+use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileRange};
 use crate::locate::{block_at, focus_range, local_entry_at, on_header};
 use crate::locate::{named_at, site_at};
 use crate::module_calls::Side;
 use crate::references::{declaration_targets, Declarations};
-use crate::snapshot::ModuleSnapshot;
+use crate::snapshot::Snapshot;
 
 /// A place to jump to: the range to select and the whole construct around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +36,7 @@ enum Subject {
     Local(LocalRef),
 }
 
-impl Analysis {
+impl Snapshot {
     /// On a reference (`var.region`, `local.name`, `aws_instance.web`, …):
     /// the declaration OpenTofu keeps, then the override blocks that change
     /// it. On an override block header: the base block it merges into. On a
@@ -104,7 +104,7 @@ impl Analysis {
         self.references_through_links(path, offset, include_declaration)
     }
 
-    /// [`Analysis::references`] in the directory of `path` alone.
+    /// [`Snapshot::references`] in the directory of `path` alone.
     pub(crate) fn references_in_dir(
         &self,
         path: &Path,
@@ -145,7 +145,7 @@ impl Analysis {
         targets
     }
 
-    fn subject_at(&self, path: &Path, offset: u32) -> Option<(&ModuleSnapshot, Subject)> {
+    fn subject_at(&self, path: &Path, offset: u32) -> Option<(&AnalysedModule, Subject)> {
         let found = self.find_file(path)?;
         let at = block_at(&found, offset)?;
         if let Some((local_ref, _)) = local_entry_at(&at, offset) {
@@ -160,7 +160,7 @@ impl Analysis {
 /// keeps first, then the override blocks or entries that change it.
 /// `skip_kept` leaves the kept one out.
 pub(crate) fn declaration_nav_targets(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     target: &RefTarget,
     skip_kept: bool,
 ) -> Vec<NavigationTarget> {
@@ -181,7 +181,7 @@ pub(crate) fn declaration_nav_targets(
 
 /// Every block (or local entry) with the identity of `subject`.
 fn identity_targets(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     subject: Subject,
     include_declaration: bool,
 ) -> Vec<NavigationTarget> {
@@ -287,7 +287,7 @@ fn local_name(analysis: &ModuleAnalysis, local: LocalRef) -> Option<&str> {
         .map(|attr| attr.name.as_str())
 }
 
-pub(crate) fn block_target(module: &ModuleSnapshot, target: BlockRef) -> Option<NavigationTarget> {
+pub(crate) fn block_target(module: &AnalysedModule, target: BlockRef) -> Option<NavigationTarget> {
     let analysis = &module.analysis;
     let block = analysis.block(target)?;
     let is_json = analysis.file(target.file)?.is_json();
@@ -297,7 +297,7 @@ pub(crate) fn block_target(module: &ModuleSnapshot, target: BlockRef) -> Option<
     })
 }
 
-fn local_target(module: &ModuleSnapshot, target: LocalRef) -> Option<NavigationTarget> {
+fn local_target(module: &AnalysedModule, target: LocalRef) -> Option<NavigationTarget> {
     let attr = module
         .analysis
         .block(target.block)?

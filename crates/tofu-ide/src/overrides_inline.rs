@@ -22,9 +22,9 @@ use std::path::Path;
 use tofu_module::{EffectiveAttribute, FileRole, ModuleAnalysis, Origin};
 use tofu_syntax::{FileId, TextRange};
 
-use crate::analysis::Analysis;
+use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileRange};
-use crate::snapshot::ModuleSnapshot;
+use crate::snapshot::Snapshot;
 
 /// One inlay hint: where it goes and its label, in parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub struct CodeLens {
 /// The longest value a hint shows before it is cut with `…`.
 const MAX_VALUE_CHARS: usize = 40;
 
-impl Analysis {
+impl Snapshot {
     /// The inlay hints of the file at `path` whose offsets fall in `range`
     /// (the whole file when `None`). Only primary files get hints: they are
     /// where a reader does not see the overrides.
@@ -177,7 +177,7 @@ impl Analysis {
 /// after a replaced attribute, "replaced by" after a replaced nested block (a
 /// JSON property standing for blocks).
 fn replaced_hints(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     file: FileId,
     attr: &EffectiveAttribute,
 ) -> Vec<InlayHint> {
@@ -208,7 +208,7 @@ fn replaced_hints(
 }
 
 /// `⟵ replaced by override.tf:6` after the replaced base item.
-fn replaced_by(module: &ModuleSnapshot, replaced: Origin, by: Origin) -> InlayHint {
+fn replaced_by(module: &AnalysedModule, replaced: Origin, by: Origin) -> InlayHint {
     let analysis = &module.analysis;
     InlayHint {
         offset: replaced.range.end,

@@ -18,11 +18,11 @@ use tofu_module::reference_sites::{file_reference_sites, reference_sites, RefTar
 use tofu_module::{BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
 use tofu_syntax::{FileId, TextRange};
 
-use crate::analysis::Analysis;
+use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit, FileRange};
 use crate::locate::{block_target, name_label, named_at};
 use crate::module_calls::InterfaceAt;
-use crate::snapshot::ModuleSnapshot;
+use crate::snapshot::Snapshot;
 use crate::summary::unquoted;
 
 /// What a rename would change, or why it cannot be done.
@@ -69,7 +69,7 @@ pub struct NameOccurrence {
     pub declaration: bool,
 }
 
-impl Analysis {
+impl Snapshot {
     /// The range of the name a rename at `offset` would change, and the name.
     pub fn prepare_rename(
         &self,
@@ -99,7 +99,7 @@ impl Analysis {
         self.rename_through_links(path, offset, new_name)
     }
 
-    /// [`Analysis::rename`] in the directory of `path` alone.
+    /// [`Snapshot::rename`] in the directory of `path` alone.
     pub(crate) fn rename_in_dir(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
         if !is_identifier(new_name) {
             return Err(RenameRefused::InvalidName(format!(
@@ -294,7 +294,7 @@ pub(crate) fn collision(
 
 /// An edit replacing the name at `range`; a quoted label keeps its quotes.
 pub(crate) fn name_edit(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     file: FileId,
     range: TextRange,
     new_name: &str,

@@ -1,73 +1,172 @@
-//! One module directory's finished analysis ([`ModuleSnapshot`]) and a file
-//! found in it ([`FileInModule`]): what the host stores per directory and
-//! every feature reads. A directory the host does not hold is analysed on
-//! its own for one request ([`analyze_detached`]).
+//! An immutable snapshot of every module analysis the host keeps, which
+//! every feature reads: full analyses by directory, and the summary of
+//! every analysed directory.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::discovery::is_module_file;
-use tofu_module::{analyze, AnalysisCache, Config, InputFile, ModuleAnalysis};
-use tofu_syntax::FileId;
+use tofu_module::ModuleAnalysis;
+use tofu_syntax::SourceFile;
 
-/// The finished analysis of one module directory, with what it was computed from.
+use crate::analysed_module::{dir_and_file_name, AnalysedModule, FileInModule};
+use crate::diagnostics::FileDiagnostics;
+use crate::shared_files::SharedFiles;
+use crate::summary::ModuleSummary;
+
+/// An immutable view of every stored module analysis. Cheap to clone.
+///
+/// Every analysed directory has a summary (diagnostics, symbols, calls);
+/// the full analysis, which hover, navigation, completion and rename read, is
+/// there for the directories the host keeps it for
+/// ([`crate::AnalysisHost::keep_full_analyses`]).
 #[derive(Clone, Debug)]
-pub struct ModuleSnapshot {
-    pub dir: PathBuf,
-    /// The input generation this analysis reflects.
-    pub generation: u64,
-    pub analysis: Arc<ModuleAnalysis>,
-    /// Editor buffers used instead of disk content, by file name, with the
-    /// document version each one had.
-    pub buffer_versions: BTreeMap<String, i32>,
+pub struct Snapshot {
+    modules: Arc<BTreeMap<PathBuf, AnalysedModule>>,
+    summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    /// Which paths are one real file (symlinks).
+    pub(crate) shared: Arc<SharedFiles>,
 }
 
-impl ModuleSnapshot {
-    /// The path of a file of this module.
-    pub fn path_of(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
+/// A file's text and syntax model ([`Snapshot::parsed_file`]).
+pub(crate) struct ParsedFile<'a> {
+    pub found: FileInModule<'a>,
+    pub text: &'a str,
+    pub source: Cow<'a, SourceFile>,
+}
+
+impl ParsedFile<'_> {
+    /// The module's analysis, for a file OpenTofu loads.
+    pub fn loaded_module(&self) -> Option<&ModuleAnalysis> {
+        self.found
+            .file()
+            .is_some_and(|file| file.role.is_loaded())
+            .then(|| self.found.analysis())
     }
 }
 
-/// A file of an analysed module, found by path.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FileInModule<'a> {
-    pub module: &'a ModuleSnapshot,
-    pub id: FileId,
-}
-
-impl<'a> FileInModule<'a> {
-    pub fn analysis(&self) -> &'a ModuleAnalysis {
-        &self.module.analysis
+impl Snapshot {
+    pub(crate) fn new(
+        modules: Arc<BTreeMap<PathBuf, AnalysedModule>>,
+        summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+        shared: Arc<SharedFiles>,
+    ) -> Snapshot {
+        Snapshot {
+            modules,
+            summaries,
+            shared,
+        }
     }
 
-    pub fn file(&self) -> Option<&'a tofu_module::ModuleFile> {
-        self.module.analysis.file(self.id)
+    /// The full analysis of module directory `dir`, where the host keeps it.
+    pub fn module(&self, dir: &Path) -> Option<&AnalysedModule> {
+        self.modules.get(dir)
     }
-}
 
-/// Splits a file path into its directory and file name.
-pub fn split_path(path: &Path) -> Option<(PathBuf, String)> {
-    let name = path.file_name()?.to_str()?.to_owned();
-    let dir = path.parent()?.to_path_buf();
-    Some((dir, name))
-}
+    pub fn modules(&self) -> impl Iterator<Item = &AnalysedModule> {
+        self.modules.values()
+    }
 
-/// Analyses a module directory the host does not hold (outside the
-/// workspace, or installed by `tofu init` under `.terraform`), for one
-/// request: the result is not stored, and has no summary.
-pub fn analyze_detached(dir: PathBuf, files: &[InputFile], config: &Config) -> ModuleSnapshot {
-    let files: Vec<InputFile> = files
-        .iter()
-        .filter(|file| is_module_file(&file.name))
-        .cloned()
-        .collect();
-    let analysis = analyze(&files, config, &mut AnalysisCache::new());
-    ModuleSnapshot {
-        dir,
-        generation: 0,
-        analysis: Arc::new(analysis),
-        buffer_versions: BTreeMap::new(),
+    pub(crate) fn find_file(&self, path: &Path) -> Option<FileInModule<'_>> {
+        let (dir, name) = dir_and_file_name(path)?;
+        let module = self.modules.get(&dir)?;
+        let id = module.analysis.file_id(&name)?;
+        Some(FileInModule { module, id })
+    }
+
+    /// The text and syntax model of a file of an analysed module: the
+    /// analysis's parse, or for a file OpenTofu does not load (hidden by its
+    /// `.tofu` twin, skipped by name) a parse made now, so editor features
+    /// that read syntax only work there too.
+    pub(crate) fn parsed_file(&self, path: &Path) -> Option<ParsedFile<'_>> {
+        let found = self.find_file(path)?;
+        let file = found.file()?;
+        let source = match &file.source {
+            Some(source) => Cow::Borrowed(source.as_ref()),
+            None => Cow::Owned(tofu_syntax::parse(&file.name, &file.text)),
+        };
+        Some(ParsedFile {
+            found,
+            text: &file.text,
+            source,
+        })
+    }
+
+    /// The text the analysis used for `path`.
+    pub fn file_text(&self, path: &Path) -> Option<Arc<str>> {
+        let found = self.find_file(path)?;
+        found.file().map(|file| Arc::clone(&file.text))
+    }
+
+    /// Diagnostics for every file of module directory `dir` (every file the
+    /// analysis saw, including files without diagnostics), sorted by path.
+    /// Kept for every analysed directory, also where the full analysis is not.
+    pub fn module_diagnostics(&self, dir: &Path) -> Vec<FileDiagnostics> {
+        self.summaries
+            .get(dir)
+            .map(|summary| summary.files.clone())
+            .unwrap_or_default()
+    }
+
+    /// The names of the files the latest analysis of `dir` saw, or `None`
+    /// when `dir` has not been analysed.
+    pub(crate) fn file_names(&self, dir: &Path) -> Option<Vec<String>> {
+        let summary = self.summaries.get(dir)?;
+        Some(
+            summary
+                .files
+                .iter()
+                .filter_map(|file| file.path.file_name()?.to_str().map(str::to_owned))
+                .collect(),
+        )
+    }
+
+    /// The input generation of the latest analysis of `dir` (0: none yet).
+    pub fn generation(&self, dir: &Path) -> u64 {
+        self.summaries
+            .get(dir)
+            .map_or(0, |summary| summary.generation)
+    }
+
+    /// The summary of every analysed module directory.
+    pub(crate) fn summaries(&self) -> impl Iterator<Item = &ModuleSummary> {
+        self.summaries.values().map(Arc::as_ref)
+    }
+
+    /// The summary of `dir`, when it was analysed.
+    pub(crate) fn summary(&self, dir: &Path) -> Option<&ModuleSummary> {
+        self.summaries.get(dir).map(Arc::as_ref)
+    }
+
+    /// This analysis with the full analyses of `modules` in place of what
+    /// it holds for their directories: a request across the module boundary
+    /// gathers those of the called and calling modules, brought up to date
+    /// ([`Snapshot::related_dirs`]), which the host may not keep all at once,
+    /// and those of modules it does not hold ([`crate::analyze_detached`]).
+    pub fn with_modules(&self, modules: impl IntoIterator<Item = AnalysedModule>) -> Snapshot {
+        let mut all = Arc::clone(&self.modules);
+        for module in modules {
+            Arc::make_mut(&mut all).insert(module.dir.clone(), module);
+        }
+        Snapshot {
+            modules: all,
+            summaries: Arc::clone(&self.summaries),
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// True when `dir` is a module directory of the host (it has a summary),
+    /// not one analysed for a single request.
+    pub fn holds_dir(&self, dir: &Path) -> bool {
+        self.summaries.contains_key(dir)
+    }
+
+    /// The diagnostics of one file, as [`Snapshot::module_diagnostics`] gives them.
+    pub fn file_diagnostics(&self, path: &Path) -> Option<FileDiagnostics> {
+        let (dir, _) = dir_and_file_name(path)?;
+        self.module_diagnostics(&dir)
+            .into_iter()
+            .find(|file| file.path == path)
     }
 }

@@ -14,10 +14,12 @@
 
 use std::path::Path;
 
-use tofu_syntax::{Body, Expr, ExprKind, SourceFile, Syntax, TextRange, TraversalStep};
+use tofu_syntax::{
+    Body, Expr, ExprKind, Operation, SourceFile, Syntax, Template, TextRange, TraversalStep,
+};
 
-use crate::analysis::Analysis;
 use crate::lexer::{lex_json, lex_native, LexKind, Lexeme};
+use crate::snapshot::Snapshot;
 
 /// A range an editor can fold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +35,7 @@ pub enum FoldKind {
     Comment,
 }
 
-impl Analysis {
+impl Snapshot {
     /// The folding ranges of the file at `path`, sorted by start; each
     /// covers more than one line.
     pub fn folding_ranges(&self, path: &Path) -> Option<Vec<FoldingRange>> {
@@ -241,7 +243,13 @@ fn expr_selection(expr: &Expr, offset: u32, ranges: &mut Vec<TextRange>) {
     ranges.push(expr.range);
     match &expr.kind {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
-        ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        })
+        | ExprKind::Array(parts)
+        | ExprKind::Operation(Operation {
+            operands: parts, ..
+        }) => {
             for part in parts {
                 expr_selection(part, offset, ranges);
             }
@@ -260,7 +268,7 @@ fn expr_selection(expr: &Expr, offset: u32, ranges: &mut Vec<TextRange>) {
                 let step_range = match step {
                     TraversalStep::Attr { range, .. }
                     | TraversalStep::Index { range, .. }
-                    | TraversalStep::Splat { range } => *range,
+                    | TraversalStep::Splat { range, .. } => *range,
                 };
                 prefix = prefix.cover(step_range);
                 ranges.push(prefix);

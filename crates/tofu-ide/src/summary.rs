@@ -20,9 +20,9 @@ use tofu_module::BlockAddress;
 use tofu_module::FileRole;
 use tofu_syntax::TextRange;
 
+use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{editor_diagnostic, file_ignored, FileDiagnostics, FileRange};
 use crate::locate::focus_range;
-use crate::snapshot::ModuleSnapshot;
 
 /// What a symbol stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl ModuleSummary {
     /// directory's `.terraform/modules/modules.json`; `called` says whether
     /// another directory calls it (then its interface is computed).
     pub(crate) fn new(
-        module: &ModuleSnapshot,
+        module: &AnalysedModule,
         module_calls: Vec<ModuleCall>,
         manifest: Option<Arc<ModuleManifest>>,
         called: bool,
@@ -120,7 +120,7 @@ impl ModuleSummary {
 
     /// True when the summary can stand for the directory without its full
     /// analysis (it has the symbol index).
-    pub(crate) fn stands_alone(&self) -> bool {
+    pub(crate) fn has_symbol_index(&self) -> bool {
         self.symbols.is_some()
     }
 
@@ -128,7 +128,7 @@ impl ModuleSummary {
     /// the module's full analysis, read where the summary has no symbols.
     pub(crate) fn symbols(
         &self,
-        full: Option<&ModuleSnapshot>,
+        full: Option<&AnalysedModule>,
         matches: &impl Fn(&str) -> bool,
         out: &mut Vec<WorkspaceSymbol>,
     ) {
@@ -173,7 +173,7 @@ impl ModuleSummary {
 
 /// Diagnostics for every file of the module (every file the analysis saw,
 /// including files without diagnostics), in file order.
-fn file_diagnostics(module: &ModuleSnapshot) -> Vec<FileDiagnostics> {
+fn file_diagnostics(module: &AnalysedModule) -> Vec<FileDiagnostics> {
     let analysis = &module.analysis;
     let mut out: Vec<FileDiagnostics> = analysis
         .files
@@ -203,7 +203,7 @@ fn file_diagnostics(module: &ModuleSnapshot) -> Vec<FileDiagnostics> {
 }
 
 /// Declared blocks (by address, `resource.` left out) and local values.
-fn symbol_entries(module: &ModuleSnapshot) -> Vec<SymbolEntry> {
+fn symbol_entries(module: &AnalysedModule) -> Vec<SymbolEntry> {
     let analysis = &module.analysis;
     let mut entries = Vec::new();
     for declared in &analysis.declarations.blocks {
@@ -263,7 +263,7 @@ pub(crate) struct ResolvedCall {
 /// The calls of `module` whose directory is known (of `module_calls`, its
 /// calls as resolved), each described by the file holding its `source`.
 pub(crate) fn resolved_calls(
-    module: &ModuleSnapshot,
+    module: &AnalysedModule,
     module_calls: &[ModuleCall],
 ) -> Vec<ResolvedCall> {
     let analysis = &module.analysis;

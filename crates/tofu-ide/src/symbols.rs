@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use tofu_syntax::{Block, Body, TextRange};
 
-use crate::analysis::Analysis;
 use crate::locate::focus_range;
+use crate::snapshot::Snapshot;
 use crate::summary::{SymbolKind, WorkspaceSymbol};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,7 +66,7 @@ fn body_symbols(body: &Body, is_json: bool) -> Vec<DocumentSymbol> {
     symbols
 }
 
-impl Analysis {
+impl Snapshot {
     /// The outline of the file at `path`.
     pub fn document_symbols(&self, path: &Path) -> Vec<DocumentSymbol> {
         let Some(found) = self.find_file(path) else {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use tofu_module::Config;
 use tofu_syntax::TextRange;
 
-use crate::{Analysis, AnalysisHost, Change, FileRange, NavigationTarget};
+use crate::{AnalysisHost, Change, FileRange, NavigationTarget, Snapshot};
 
 mod highlights;
 mod module_tree;
@@ -22,7 +22,7 @@ mod structure;
 pub(crate) const DIR: &str = "/ws/mod";
 
 /// Builds the module; returns the analysis, the file holding `$0` and the offset.
-pub(crate) fn fixture(text: &str) -> (Analysis, PathBuf, u32) {
+pub(crate) fn fixture(text: &str) -> (Snapshot, PathBuf, u32) {
     let mut host = AnalysisHost::new(Config::default());
     let mut cursor = None;
     for part in text.split("//- ").filter(|part| !part.trim().is_empty()) {
@@ -475,7 +475,7 @@ fn module_diagnostics_cover_every_file_and_flag_ignored_open_files() {
 }
 
 /// `line:col label` per hint, each part with a target as `[text -> file:line]`.
-fn render_hints(analysis: &Analysis, file: &str) -> Vec<String> {
+fn render_hints(analysis: &Snapshot, file: &str) -> Vec<String> {
     let path = Path::new(DIR).join(file);
     let text = analysis.file_text(&path).unwrap();
     let line_col = |target: &FileRange| {

@@ -28,7 +28,7 @@ use mutations::{
     thorough_cases, threads_for_run, window, Mutation, COMPANION,
 };
 use proptest::prelude::*;
-use tofu_ide::{Analysis, AnalysisHost, Change, FileRange};
+use tofu_ide::{AnalysisHost, Change, FileRange, Snapshot};
 use tofu_module::show::{render_module, Provenance};
 use tofu_module::{Config, FileContent, InputFile, ModuleAnalysis};
 use tofu_syntax::Location;
@@ -47,7 +47,7 @@ fn check_file_range(location: &FileRange, what: &str) {
 
 /// Analyses `files` as the module `/virtual/module`, checks every diagnostic
 /// range, renders the effective configuration and every file's symbols.
-fn analyse(files: Vec<InputFile>) -> (PathBuf, Analysis) {
+fn analyse(files: Vec<InputFile>) -> (PathBuf, Snapshot) {
     let dir = PathBuf::from("/virtual/module");
     let mut host = AnalysisHost::new(Config::default());
     host.apply_change(Change::DiskDir {
@@ -103,7 +103,7 @@ fn analyse(files: Vec<InputFile>) -> (PathBuf, Analysis) {
 }
 
 /// Hover, definition and references at `offset` of `path`.
-fn probe(snapshot: &Analysis, path: &Path, text: &str, offset: u32) {
+fn probe(snapshot: &Snapshot, path: &Path, text: &str, offset: u32) {
     if let Some(hover) = snapshot.hover(path, offset) {
         check_in_text(text, hover.range, "hover range");
     }

@@ -3,7 +3,7 @@
 //! (`terraform-aws-vpc`'s `examples/*` call `../../`, `terraform-aws-components`
 //! calls its shared modules with `../`) are loaded whole into one host; in
 //! 20 called module directories (those of `terraform-aws-vpc` first, then in
-//! path order), every variable is renamed through `Analysis::rename`, which
+//! path order), every variable is renamed through `Snapshot::rename`, which
 //! also renames the callers' arguments, then renamed back. After the first
 //! pass every directory of the workspace must have exactly the diagnostics it
 //! had before (no argument left behind in a caller, nothing made undeclared);

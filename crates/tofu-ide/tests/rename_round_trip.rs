@@ -1,6 +1,6 @@
 //! Rename on real modules: in 20 corpus module directories (the first, in
 //! path order, that declare variables), every variable is renamed through
-//! `Analysis::rename`, one after the other, then renamed back. After the
+//! `Snapshot::rename`, one after the other, then renamed back. After the
 //! first pass the module must have exactly the diagnostics it had before
 //! (no reference left behind, no duplicate made); after the second, every
 //! file must be byte for byte what it was.

@@ -93,6 +93,18 @@ enum Command {
         #[arg(long)]
         no_color: bool,
     },
+    /// Which provider schemas each module directory under DIR needs, where each comes from
+    /// (schema cache, provider package, schemas file) and why any is missing.
+    Schemas {
+        /// A directory to walk as `check` walks it (a file stands for its directory). Default: `.`
+        dir: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// How long a provider may take to start, and to answer each call, before it is
+        /// reported as timed out and stopped.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+        timeout: u64,
+    },
     /// Print the effective configuration of a module after override merging, with provenance.
     Show {
         /// The module directory (a file stands for its directory).
@@ -171,7 +183,57 @@ fn main() -> ExitCode {
             format,
             tofu_version,
         } => run_show(&path, address.as_deref(), format, tofu_version),
+        Command::Schemas {
+            dir,
+            format,
+            timeout,
+        } => run_schemas(dir, format, timeout),
     }
+}
+
+/// `schemas`: exit 1 when a schema a module needs is missing.
+fn run_schemas(dir: Option<PathBuf>, format: Format, timeout_seconds: u64) -> ExitCode {
+    use tofu_lens::schemas;
+    let dir = dir.unwrap_or_else(|| PathBuf::from("."));
+    let environment = schemas::provider_environment(&|name| {
+        std::env::var(name).ok().filter(|value| !value.is_empty())
+    });
+    let timeout = std::time::Duration::from_secs(timeout_seconds.max(1));
+    let timeouts = tofu_schema::plugin::Timeouts {
+        handshake: timeout,
+        call: timeout,
+        ..tofu_schema::plugin::Timeouts::default()
+    };
+    let report = match schemas::schemas_report(&dir, &environment, timeouts) {
+        Ok(report) => report,
+        Err(check::MissingPath(path)) => {
+            eprintln!(
+                "tofu-lens schemas: {}: no such file or directory",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    for problem in &report.problems {
+        eprintln!("tofu-lens schemas: {problem}");
+    }
+    if report.truncated {
+        eprintln!(
+            "tofu-lens schemas: {}: stopped walking after {} directories; name a smaller tree",
+            dir.display(),
+            tofu_vfs::WalkLimits::default().max_dirs
+        );
+    }
+    let output = match format {
+        Format::Text => schemas::text(&report),
+        Format::Json => schemas::json(&report) + "\n",
+    };
+    let code = if report.has_missing() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    write_stdout(&output, code)
 }
 
 /// The switches of `check` beyond its paths and format.

@@ -7,7 +7,7 @@
 //!
 //! Requests that read across the module boundary (hover, definition,
 //! completion, references, rename) also bring in the called or calling
-//! modules the engine names ([`Reach`]): their full analyses, or for a
+//! modules the engine names ([`RelatedModules`]): their full analyses, or for a
 //! called module the host does not hold (one `tofu init` installed under
 //! `.terraform`) an analysis made for the request from the disk, inside the
 //! caller's workspace folder only.
@@ -20,7 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_ide::{analyze_detached, split_path, Analysis, ModuleSnapshot};
+use tofu_ide::{analyze_detached, dir_and_file_name, AnalysedModule, Snapshot};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{TextDocumentPositionParams, Uri};
 
@@ -33,7 +33,7 @@ use crate::uri;
 /// A request's document with its module's up-to-date analysis.
 pub struct PreparedDocument {
     pub path: PathBuf,
-    pub analysis: Analysis,
+    pub analysis: Snapshot,
     /// The line map of the text the analysis used for the document.
     pub line_map: LineMap,
 }
@@ -43,7 +43,7 @@ pub struct PreparedPosition {
     pub path: PathBuf,
     /// With the related modules' full analyses when the request reaches
     /// across the module boundary.
-    pub analysis: Analysis,
+    pub analysis: Snapshot,
     pub line_map: LineMap,
     /// The request's position, as a byte offset into the document's text.
     pub offset: u32,
@@ -51,23 +51,24 @@ pub struct PreparedPosition {
 
 /// What a request at a position reads besides the document's own module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reach {
-    /// Nothing (highlights, prepare rename).
-    OwnModule,
+pub enum RelatedModules {
+    /// None besides the document's own (highlights, prepare rename).
+    None,
     /// The called module (hover, definition).
     Called,
-    /// The called module, also of a block being typed (completion).
-    Typing,
+    /// The called module, also of a block still being typed, which the
+    /// analysis may have lost (completion).
+    CalledAsTyped,
     /// The module the named variable or output belongs to, and every module
     /// that calls it (references, rename).
-    Callers,
+    InterfaceAndCallers,
 }
 
 /// The path of `document` and its module directory's analysis, brought up
 /// to date (the full analysis).
-pub async fn prepare_analysis(shared: &Arc<Shared>, document: &Uri) -> Option<(PathBuf, Analysis)> {
+pub async fn prepare_analysis(shared: &Arc<Shared>, document: &Uri) -> Option<(PathBuf, Snapshot)> {
     let path = uri::to_path(document)?;
-    let (dir, _) = split_path(&path)?;
+    let (dir, _) = dir_and_file_name(&path)?;
     let analysis = fresh_snapshot(shared, &dir, Need::Full).await;
     Some((path, analysis))
 }
@@ -95,13 +96,13 @@ pub async fn prepare_document(
 
 /// [`prepare_document`] for request `name` at `position`, with the position
 /// as a byte offset, and the full analyses of the module directories the
-/// request reads across the module boundary ([`Analysis::related_dirs`],
-/// [`Analysis::completion_dirs`]), each brought up to date first.
+/// request reads across the module boundary ([`Snapshot::related_dirs`],
+/// [`Snapshot::completion_dirs`]), each brought up to date first.
 pub async fn prepare_position(
     shared: &Arc<Shared>,
     name: &str,
     position: &TextDocumentPositionParams,
-    reach: Reach,
+    reach: RelatedModules,
 ) -> Result<Option<PreparedPosition>> {
     let Some(document) = prepare_document(shared, name, &position.text_document.uri).await? else {
         return Ok(None);
@@ -117,13 +118,13 @@ pub async fn prepare_position(
     // A panic here is the engine's: the request goes on without the other
     // modules.
     let related_dirs = guarded("related modules", || match reach {
-        Reach::OwnModule => Vec::new(),
-        Reach::Called => analysis.related_dirs(&path, offset, false),
-        Reach::Typing => analysis.completion_dirs(&path, offset),
-        Reach::Callers => analysis.related_dirs(&path, offset, true),
+        RelatedModules::None => Vec::new(),
+        RelatedModules::Called => analysis.related_dirs(&path, offset, false),
+        RelatedModules::CalledAsTyped => analysis.completion_dirs(&path, offset),
+        RelatedModules::InterfaceAndCallers => analysis.related_dirs(&path, offset, true),
     })
     .unwrap_or_default();
-    let analysis = match split_path(&path) {
+    let analysis = match dir_and_file_name(&path) {
         Some((own_dir, _)) if !related_dirs.is_empty() => {
             let modules = related_modules(shared, &own_dir, related_dirs).await;
             analysis.with_modules(modules)
@@ -146,7 +147,7 @@ async fn related_modules(
     shared: &Arc<Shared>,
     own_dir: &Path,
     dirs: Vec<PathBuf>,
-) -> Vec<ModuleSnapshot> {
+) -> Vec<AnalysedModule> {
     let mut modules = Vec::new();
     let mut outside = Vec::new();
     for dir in dirs {

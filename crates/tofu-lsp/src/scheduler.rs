@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tofu_ide::{Analysis, Change};
+use tofu_ide::{Change, Snapshot};
 use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::session::Session;
@@ -261,7 +261,7 @@ fn read_manifest(dir: &Path, root: &Path) -> Option<tofu_module::InputFile> {
 
 /// The latest analysis, after bringing `dir` up to date (with its full
 /// analysis when `need` says so).
-pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Analysis {
+pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Snapshot {
     let known = {
         let session = shared.session();
         session.host().knows_dir(dir) || session.scheduling().needs_disk_read(dir)
@@ -398,7 +398,7 @@ enum Publish {
     Refresh(bool),
     /// Push mode: convert this snapshot's diagnostics and send what changed.
     Push {
-        snapshot: Analysis,
+        snapshot: Snapshot,
         generation: u64,
         in_scope: bool,
         force: bool,
@@ -410,7 +410,7 @@ enum Publish {
 /// the version of the buffer the analysis used.
 fn current_diagnostics(
     converter: &mut Converter,
-    snapshot: &Analysis,
+    snapshot: &Snapshot,
     dir: &Path,
 ) -> Vec<Publication> {
     snapshot

@@ -12,7 +12,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use tofu_ide::{split_path, AnalysisHost};
+use tofu_ide::{dir_and_file_name, AnalysisHost};
 use tofu_module::discovery::is_module_file;
 use tower_lsp_server::ls_types::Uri;
 
@@ -168,7 +168,7 @@ impl Session {
     /// `exclude` glob matches.
     pub fn tracked_path(&self, document: &Uri) -> Option<PathBuf> {
         let path = uri::to_path(document)?;
-        let (_, name) = split_path(&path)?;
+        let (_, name) = dir_and_file_name(&path)?;
         (is_module_file(&name) && !self.is_excluded(&path)).then_some(path)
     }
 

@@ -20,7 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_ide::{split_input_path, Change, MODULE_MANIFEST};
+use tofu_ide::{module_input_of, Change, MODULE_MANIFEST};
 use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
@@ -176,7 +176,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
             .filter(|path| {
                 // A module manifest is below `.terraform`, which is skipped
                 // and excluded by default: it counts for its directory.
-                let counted = match split_input_path(path) {
+                let counted = match module_input_of(path) {
                     Some((dir, name)) if name == MODULE_MANIFEST => dir,
                     _ => path.clone(),
                 };
@@ -184,7 +184,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
             })
             .map(|path| {
                 let in_folders = session.in_folders(&path);
-                let known_root = split_input_path(&path)
+                let known_root = module_input_of(&path)
                     .filter(|(dir, _)| session.host().knows_dir(dir))
                     .map(|(dir, _)| session.confinement_root(&dir));
                 Seen {
@@ -311,7 +311,7 @@ fn look_at_disk(seen: Seen, limits: &WalkLimits, delay: std::time::Duration) -> 
             None
         }
         Ok(_) => {
-            let (dir, _) = split_input_path(&path)?;
+            let (dir, _) = module_input_of(&path)?;
             if known_root.is_none() && !in_folders {
                 return None;
             }

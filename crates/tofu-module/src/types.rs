@@ -36,7 +36,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
-use tofu_syntax::{Call, Expr, ExprKind, Syntax, TextRange};
+use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
 pub(crate) use crate::go_text::go_quote;
@@ -269,7 +269,9 @@ fn parse_string_with_shorthands(
 fn quoted_string(expr: &Expr, text: FileText<'_>) -> Option<Option<String>> {
     match &expr.kind {
         ExprKind::String(value) => Some(Some(value.clone())),
-        ExprKind::Template(parts) if is_template_wrap(expr, parts, text) => None,
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        }) if is_template_wrap(expr, parts, text) => None,
         ExprKind::Template(_) => Some(None),
         _ => None,
     }

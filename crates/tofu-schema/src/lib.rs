@@ -13,24 +13,46 @@
 //! stays free of it. Attribute types are [`SchemaType`], a cty type as the
 //! schema states it, meant to map onto tofu-eval's types.
 //!
+//! For the provider's own validators: [`ConfigValue`] (a configuration
+//! with unknowns, shaped like tofu-eval's values) written as cty's msgpack
+//! ([`msgpack`]) for a block's implied type ([`Block::implied_type`]), and
+//! [`ProviderPool`] ([`pool`]), one running provider per provider and
+//! workspace for the `Validate*` calls. [`requirements`] says which
+//! providers a module needs; [`install::ProviderEnvironment`] is what the
+//! binary reads from the environment and passes in.
+//!
 //! Invariants: no tokio (the plugin client is blocking, with deadlines), no
 //! serde, no environment variables (the caller passes directories, platform
-//! and trust in), and no provider process outlives the value that started it.
+//! and trust in), only packages the lock file vouches for run
+//! ([`RunnableProvider`]), and no provider process outlives the value that
+//! started it (a client, or the pool).
 
 pub mod address;
 pub mod cache;
+pub mod config_value;
+mod implied_type;
 pub mod install;
 pub mod json_decode;
 pub mod json_encode;
 pub mod model;
+pub mod msgpack;
 pub mod plugin;
+pub mod pool;
 pub mod read;
+pub mod requirements;
 pub mod types;
 
 pub use address::ProviderAddress;
 pub use cache::{CacheKey, SchemaCache};
+pub use config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
+pub use install::ProviderEnvironment;
 pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
 pub use json_encode::encode_providers_schema_json;
 pub use model::*;
-pub use read::{read_provider_schema, LoadedSchema, SchemaOrigin, SchemaReadError, SchemaRequest};
+pub use msgpack::{decode_msgpack, encode_msgpack, MsgpackError};
+pub use pool::{PoolError, PoolKey, PoolSettings, ProviderPool};
+pub use read::{
+    read_provider_schema, runnable_provider, LoadedSchema, MissingReason, RunnableProvider,
+    SchemaOrigin, SchemaReadError, SchemaRequest,
+};
 pub use types::{ObjectType, SchemaType, TypeError};

@@ -27,7 +27,7 @@ use crate::install::lock_file::LockedProvider;
 use crate::install::package_hash::{hash_scheme_applies, package_hash_v1, package_hash_zip};
 use crate::install::unpack::unpack_zip;
 use crate::model::ProviderSchema;
-use crate::plugin::{ClientError, ProviderClient, Timeouts};
+use crate::plugin::{ClientError, PluginError, ProviderClient, Timeouts};
 
 /// What to read and where from.
 pub struct SchemaRequest<'a> {
@@ -147,6 +147,90 @@ impl fmt::Display for SchemaReadError {
 
 impl std::error::Error for SchemaReadError {}
 
+/// Why a schema is missing, in a word for output formats and status
+/// messages (the error's message gives the details).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissingReason {
+    NotInstalled,
+    OtherPlatform,
+    LockedVersionNotInstalled,
+    NoVersionAccepted,
+    HashingFailed,
+    RunningOff,
+    NotLocked,
+    HashMismatch,
+    PackedWithoutCache,
+    UnpackingFailed,
+    NoExecutable,
+    /// The executable could not be run at all (another architecture, not
+    /// executable).
+    CouldNotRun,
+    /// It exited before its handshake, or its connection broke.
+    Crashed,
+    TimedOut,
+    /// Its first line was not a plugin handshake.
+    BadHandshake,
+    /// It answered with errors, or with something that does not decode.
+    ProviderError,
+}
+
+impl MissingReason {
+    /// The reason's name in `tofu-lens schemas --format json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MissingReason::NotInstalled => "not-installed",
+            MissingReason::OtherPlatform => "other-platform",
+            MissingReason::LockedVersionNotInstalled => "locked-version-not-installed",
+            MissingReason::NoVersionAccepted => "no-version-accepted",
+            MissingReason::HashingFailed => "hashing-failed",
+            MissingReason::RunningOff => "running-off",
+            MissingReason::NotLocked => "not-locked",
+            MissingReason::HashMismatch => "hash-mismatch",
+            MissingReason::PackedWithoutCache => "packed-without-cache",
+            MissingReason::UnpackingFailed => "unpacking-failed",
+            MissingReason::NoExecutable => "no-executable",
+            MissingReason::CouldNotRun => "could-not-run",
+            MissingReason::Crashed => "crashed",
+            MissingReason::TimedOut => "timed-out",
+            MissingReason::BadHandshake => "bad-handshake",
+            MissingReason::ProviderError => "provider-error",
+        }
+    }
+}
+
+impl SchemaReadError {
+    pub fn reason(&self) -> MissingReason {
+        match self {
+            SchemaReadError::Selection(SelectionError::NotInstalled) => MissingReason::NotInstalled,
+            SchemaReadError::Selection(SelectionError::OtherPlatformsOnly { .. }) => {
+                MissingReason::OtherPlatform
+            }
+            SchemaReadError::Selection(SelectionError::LockedVersionNotInstalled { .. }) => {
+                MissingReason::LockedVersionNotInstalled
+            }
+            SchemaReadError::Selection(SelectionError::NoVersionAccepted { .. }) => {
+                MissingReason::NoVersionAccepted
+            }
+            SchemaReadError::Hashing { .. } => MissingReason::HashingFailed,
+            SchemaReadError::RunningDisabled => MissingReason::RunningOff,
+            SchemaReadError::NotLocked => MissingReason::NotLocked,
+            SchemaReadError::HashMismatch { .. } => MissingReason::HashMismatch,
+            SchemaReadError::PackedPackage { .. } => MissingReason::PackedWithoutCache,
+            SchemaReadError::Unpacking { .. } => MissingReason::UnpackingFailed,
+            SchemaReadError::NoExecutable { .. } => MissingReason::NoExecutable,
+            SchemaReadError::Provider(error) if error.is_timeout() => MissingReason::TimedOut,
+            SchemaReadError::Provider(ClientError::Plugin(PluginError::Spawn { .. })) => {
+                MissingReason::CouldNotRun
+            }
+            SchemaReadError::Provider(ClientError::Plugin(PluginError::BadHandshake {
+                ..
+            })) => MissingReason::BadHandshake,
+            SchemaReadError::Provider(error) if error.ends_process() => MissingReason::Crashed,
+            SchemaReadError::Provider(_) => MissingReason::ProviderError,
+        }
+    }
+}
+
 fn cache_key(
     request: &SchemaRequest<'_>,
     package: &InstalledPackage,
@@ -159,24 +243,55 @@ fn cache_key(
     }
 }
 
+/// A provider package that may be run: chosen as for reading its
+/// schema, hashed in full, and matched against the lock file. Only
+/// [`runnable_provider`] makes one, so whatever runs a provider (the
+/// schema read, [`crate::pool::ProviderPool`]) runs a checked package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunnableProvider {
+    address: ProviderAddress,
+    version: String,
+    package_hash: String,
+    executable: PathBuf,
+}
+
+impl RunnableProvider {
+    pub fn address(&self) -> &ProviderAddress {
+        &self.address
+    }
+
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The `h1:` (unpacked) or `zh:` (archive) hash the lock file vouches for.
+    pub fn package_hash(&self) -> &str {
+        &self.package_hash
+    }
+
+    pub fn executable(&self) -> &Path {
+        &self.executable
+    }
+}
+
+/// The package `request` selects, checked so that it may be run (see
+/// [`RunnableProvider`]): running must be allowed, the lock file must have
+/// an entry whose hashes include the package's; a mirror's archive is
+/// unpacked into the cache directory.
+pub fn runnable_provider(request: &SchemaRequest<'_>) -> Result<RunnableProvider, SchemaReadError> {
+    let package = choose_package(request)?;
+    let package_hash = hash_package(&package)?;
+    let key = cache_key(request, &package, &package_hash);
+    check_and_unpack(request, &package, key)
+}
+
 /// Reads the schema of `request.address` (see the module doc for the steps).
 pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema, SchemaReadError> {
-    let installed = find_installed(request.search, request.address);
-    let package = select_package(
-        &installed,
-        request.platform,
-        request.locked,
-        request.accepts,
-    )
-    .map_err(SchemaReadError::Selection)?
-    .clone();
-    let (package_path, packed) = match &package.location {
-        PackageLocation::Directory(dir) => (dir.clone(), false),
-        PackageLocation::Archive(archive) => (archive.clone(), true),
-    };
+    let package = choose_package(request)?;
+    let package_path = package_path(&package);
     let remembered = request
         .cache
-        .and_then(|cache| Some((cache, cache.remembered_package_hash(&package_path)?)));
+        .and_then(|cache| Some((cache, cache.remembered_package_hash(package_path)?)));
     if let Some((cache, remembered_hash)) = remembered {
         let key = cache_key(request, &package, &remembered_hash);
         if let Some(schema) = cache.load(&key) {
@@ -189,19 +304,11 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
             });
         }
     }
-    let hashed = if packed {
-        package_hash_zip(&package_path)
-    } else {
-        package_hash_v1(&package_path)
-    };
-    let package_hash = hashed.map_err(|error| SchemaReadError::Hashing {
-        package: package_path.clone(),
-        error,
-    })?;
+    let package_hash = hash_package(&package)?;
     let key = cache_key(request, &package, &package_hash);
     if let Some(cache) = request.cache {
         // Only a speed-up for the next lookup: failing to remember is harmless.
-        let _ = cache.remember_package_hash(&package_path, &package_hash);
+        let _ = cache.remember_package_hash(package_path, &package_hash);
         if let Some(schema) = cache.load(&key) {
             return Ok(LoadedSchema {
                 schema,
@@ -212,14 +319,81 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
             });
         }
     }
+    let runnable = check_and_unpack(request, &package, key.clone())?;
+    let mut client =
+        ProviderClient::start(&runnable.executable, request.socket_dir, request.timeouts)
+            .map_err(SchemaReadError::Provider)?;
+    let schema = client.read_schema();
+    client.shutdown();
+    let schema = schema.map_err(SchemaReadError::Provider)?;
+    let cache_store_error = request
+        .cache
+        .and_then(|cache| cache.store(&key, &schema).err());
+    Ok(LoadedSchema {
+        schema,
+        package,
+        package_hash,
+        origin: SchemaOrigin::Provider,
+        cache_store_error,
+    })
+}
+
+/// The installed package `request` selects.
+fn choose_package(request: &SchemaRequest<'_>) -> Result<InstalledPackage, SchemaReadError> {
+    let installed = find_installed(request.search, request.address);
+    select_package(
+        &installed,
+        request.platform,
+        request.locked,
+        request.accepts,
+    )
+    .cloned()
+    .map_err(SchemaReadError::Selection)
+}
+
+/// The package's directory, or its archive.
+fn package_path(package: &InstalledPackage) -> &Path {
+    match &package.location {
+        PackageLocation::Directory(dir) => dir,
+        PackageLocation::Archive(archive) => archive,
+    }
+}
+
+fn is_packed(package: &InstalledPackage) -> bool {
+    matches!(package.location, PackageLocation::Archive(_))
+}
+
+/// The package's `h1:` hash (a directory) or `zh:` hash (an archive),
+/// read in full.
+fn hash_package(package: &InstalledPackage) -> Result<String, SchemaReadError> {
+    let path = package_path(package);
+    let hashed = if is_packed(package) {
+        package_hash_zip(path)
+    } else {
+        package_hash_v1(path)
+    };
+    hashed.map_err(|error| SchemaReadError::Hashing {
+        package: path.to_path_buf(),
+        error,
+    })
+}
+
+/// The trust check before anything runs, then the executable to run.
+fn check_and_unpack(
+    request: &SchemaRequest<'_>,
+    package: &InstalledPackage,
+    key: CacheKey,
+) -> Result<RunnableProvider, SchemaReadError> {
     if !request.run_providers {
         return Err(SchemaReadError::RunningDisabled);
     }
+    let package_path = package_path(package).to_path_buf();
+    let packed = is_packed(package);
     let locked = request.locked.ok_or(SchemaReadError::NotLocked)?;
-    if !locked.hashes.contains(&package_hash) {
+    if !locked.hashes.contains(&key.package_hash) {
         return Err(SchemaReadError::HashMismatch {
             package: package_path,
-            computed: package_hash,
+            computed: key.package_hash,
             locked: locked
                 .hashes
                 .iter()
@@ -243,7 +417,7 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
         }
         unpacked
     } else {
-        package_path.clone()
+        package_path
     };
     let executable =
         find_executable(&package_dir, &request.address.type_name).ok_or_else(|| {
@@ -251,20 +425,11 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
                 package: package_dir.clone(),
             }
         })?;
-    let mut client = ProviderClient::start(&executable, request.socket_dir, request.timeouts)
-        .map_err(SchemaReadError::Provider)?;
-    let schema = client.read_schema();
-    client.shutdown();
-    let schema = schema.map_err(SchemaReadError::Provider)?;
-    let cache_store_error = request
-        .cache
-        .and_then(|cache| cache.store(&key, &schema).err());
-    Ok(LoadedSchema {
-        schema,
-        package,
-        package_hash,
-        origin: SchemaOrigin::Provider,
-        cache_store_error,
+    Ok(RunnableProvider {
+        address: key.address,
+        version: key.version,
+        package_hash: key.package_hash,
+        executable,
     })
 }
 

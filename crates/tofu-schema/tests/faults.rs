@@ -14,7 +14,7 @@ use std::time::Duration;
 use tofu_schema::install::{package_hash_v1, LockedProvider, Platform, SearchDirs};
 use tofu_schema::plugin::{ClientError, PluginError, Timeouts};
 use tofu_schema::read::{read_provider_schema, SchemaReadError, SchemaRequest};
-use tofu_schema::ProviderAddress;
+use tofu_schema::{MissingReason, ProviderAddress};
 
 struct Fake {
     root: tempfile::TempDir,
@@ -115,6 +115,7 @@ fn a_provider_that_exits_at_once_says_so_with_its_stderr() {
     assert!(message.contains("exited before its handshake"), "{message}");
     assert!(message.contains("exit status: 3"), "{message}");
     assert!(message.contains("could not load plugin"), "{message}");
+    assert_eq!(error.reason(), MissingReason::Crashed);
     fake.assert_no_process_left();
 }
 
@@ -133,6 +134,7 @@ fn a_provider_that_hangs_in_the_handshake_is_killed() {
         error.to_string(),
         "the provider printed no handshake in time"
     );
+    assert_eq!(error.reason(), MissingReason::TimedOut);
     fake.assert_no_process_left();
 }
 
@@ -144,6 +146,7 @@ fn a_provider_that_prints_garbage_is_killed() {
         error.to_string(),
         "the provider printed \"Hello, world\" instead of a plugin handshake (fewer than five fields)"
     );
+    assert_eq!(error.reason(), MissingReason::BadHandshake);
     fake.assert_no_process_left();
 }
 
@@ -159,6 +162,7 @@ fn a_handshake_naming_no_socket_fails_to_connect_and_is_killed() {
         message.starts_with("connecting failed: could not connect to /nonexistent/plugin.sock"),
         "{message}"
     );
+    assert_eq!(error.reason(), MissingReason::Crashed);
     fake.assert_no_process_left();
 }
 
@@ -174,6 +178,7 @@ fn a_provider_that_never_answers_a_call_times_out_and_is_killed() {
     );
     let error = fake.read(&fake.locked());
     assert_eq!(error.to_string(), "GetSchema failed: timed out");
+    assert_eq!(error.reason(), MissingReason::TimedOut);
     fake.assert_no_process_left();
 }
 
@@ -185,6 +190,7 @@ fn a_provider_for_another_platform_is_not_run() {
         error.to_string(),
         "installed only for another platform (darwin_arm64)"
     );
+    assert_eq!(error.reason(), MissingReason::OtherPlatform);
     assert_eq!(fake.pid(), None);
 }
 
@@ -206,6 +212,7 @@ fn an_executable_for_another_architecture_cannot_start() {
         "{error:?}"
     );
     assert!(error.to_string().starts_with("could not run "), "{error}");
+    assert_eq!(error.reason(), MissingReason::CouldNotRun);
 }
 
 #[test]
@@ -226,6 +233,7 @@ fn a_package_that_fails_its_hash_is_not_run() {
         )
     );
     assert_eq!(fake.pid(), None, "the provider must not have run");
+    assert_eq!(error.reason(), MissingReason::HashMismatch);
 }
 
 #[test]
@@ -248,5 +256,6 @@ fn a_provider_missing_from_the_lock_file_is_not_run() {
     };
     let error = read_provider_schema(&request).unwrap_err();
     assert!(matches!(error, SchemaReadError::NotLocked), "{error:?}");
+    assert_eq!(error.reason(), MissingReason::NotLocked);
     assert_eq!(fake.pid(), None);
 }

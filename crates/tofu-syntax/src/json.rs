@@ -409,7 +409,7 @@ fn expr(value: &Value<'_>) -> Expr {
     let kind = match value {
         Value::StringLit(lit) => {
             if lit.value.contains("${") || lit.value.contains("%{") {
-                ExprKind::Template(Vec::new())
+                ExprKind::Template(Template::default())
             } else {
                 ExprKind::String(lit.value.to_string())
             }

@@ -12,6 +12,7 @@ pub mod diagnostic;
 mod json;
 pub mod model;
 mod native;
+mod template;
 pub mod text;
 
 pub use diagnostic::{

@@ -1,10 +1,20 @@
 //! The syntax-neutral model of one configuration file: blocks, attributes and
 //! expressions with byte ranges, the same for native and JSON syntax.
 //!
-//! It keeps what loading, merging and the diagnostic rules need and nothing of
-//! either syntax's formatting: values are re-read from the source text through
-//! their ranges when they are shown. Expressions are a small tree that is enough
-//! to find references, literals and list shapes; it is not an evaluator.
+//! It keeps what loading, merging, the diagnostic rules and evaluation need
+//! and nothing of either syntax's formatting: values are re-read from the
+//! source text through their ranges when they are shown. Expressions keep
+//! HCL's structure: operators, conditionals, traversals of computed values
+//! and splats ([`Operation`]), templates with their literals, directives and
+//! strip markers already applied as HCL's parser applies them ([`Template`]),
+//! `for` expressions with their grouping mode. Parentheses leave no node: a
+//! parenthesised expression is its inner expression with the parentheses in
+//! its range (which is how a `(key)` is told from a bare `key`).
+//!
+//! Where a construct has sub-expressions they are one list in source order
+//! (`Operation::operands`, `Template::expressions`, `ForExpr::body`), and the
+//! structure refers to them by position, so that a reader looking for
+//! references walks one list and never needs the structure.
 
 use crate::text::TextRange;
 
@@ -90,8 +100,8 @@ pub enum ExprKind {
     /// without `${`/`%{` sequences.
     String(String),
     /// A string with interpolations or directives (native quoted or heredoc, or a
-    /// JSON string holding `${`/`%{`): the interpolated expressions, native only.
-    Template(Vec<Expr>),
+    /// JSON string holding `${`/`%{`, which is left unparsed: see [`Template`]).
+    Template(Template),
     Array(Vec<Expr>),
     Object(Vec<ObjectItem>),
     /// A reference such as `var.x`, `aws_instance.web.id`, `each.key`, `tags`.
@@ -101,9 +111,162 @@ pub enum ExprKind {
     /// A `for` expression or a `%{ for }` template directive, with the scope
     /// of the names it binds.
     For(ForExpr),
-    /// Any other construct (operators, conditionals, indexing and traversal
-    /// of non-references), with its sub-expressions.
-    Other(Vec<Expr>),
+    /// An operator, a conditional, or attribute, index and splat steps
+    /// applied to something other than a name.
+    Operation(Operation),
+}
+
+/// An operator, a conditional or steps applied to a computed value, with its
+/// operands in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operation {
+    pub kind: OperationKind,
+    /// The sub-expressions in source order; [`OperationKind`] says which is which.
+    pub operands: Vec<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OperationKind {
+    /// `-x`, `!x`: one operand.
+    Unary(UnaryOperator),
+    /// `a + b`, `a && b`, `a == b`, …: the left and right operands.
+    Binary(BinaryOperator),
+    /// `c ? a : b`: the condition, the true result, the false result.
+    Conditional,
+    /// Steps applied to a value that is not a name (`f(x)[0].a`, `(a).b`,
+    /// `[1, 2][*]`): the first operand is that value, then one operand per
+    /// [`RelativeStep::Index`], in order.
+    Steps(Vec<RelativeStep>),
+    /// An expression nested too deeply for the parser to keep (its brackets
+    /// were flattened so the rest of the file could be read): no operands,
+    /// and no value anyone can know.
+    TooDeep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOperator {
+    /// `-`
+    Negate,
+    /// `!`
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOperator {
+    Equal,
+    NotEqual,
+    LessThan,
+    LessThanOrEqual,
+    GreaterThan,
+    GreaterThanOrEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+    And,
+    Or,
+}
+
+impl BinaryOperator {
+    /// The operator as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinaryOperator::Equal => "==",
+            BinaryOperator::NotEqual => "!=",
+            BinaryOperator::LessThan => "<",
+            BinaryOperator::LessThanOrEqual => "<=",
+            BinaryOperator::GreaterThan => ">",
+            BinaryOperator::GreaterThanOrEqual => ">=",
+            BinaryOperator::Add => "+",
+            BinaryOperator::Subtract => "-",
+            BinaryOperator::Multiply => "*",
+            BinaryOperator::Divide => "/",
+            BinaryOperator::Modulo => "%",
+            BinaryOperator::And => "&&",
+            BinaryOperator::Or => "||",
+        }
+    }
+}
+
+/// One step of [`OperationKind::Steps`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum RelativeStep {
+    /// `.name`; the range is the name's.
+    Attr { name: String, range: TextRange },
+    /// `[key]`, the key being the next operand; the range covers the brackets.
+    Index { range: TextRange },
+    /// `.0`, HCL's legacy index; the range covers the dot.
+    LegacyIndex { index: String, range: TextRange },
+    /// `.*` or `[*]`.
+    Splat { kind: SplatKind, range: TextRange },
+}
+
+/// Which splat: HCL's attribute-only `.*` applies the attribute steps that
+/// follow it (and legacy indexes) to each element; the full `[*]` applies
+/// every step that follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplatKind {
+    /// `.*`
+    Attribute,
+    /// `[*]`
+    Full,
+}
+
+/// A template: a native quoted string or heredoc with interpolations or
+/// directives, or a template read on its own ([`crate::parse_template`]).
+///
+/// The parts are what HCL's parser leaves of the text: strip markers (`~`)
+/// have trimmed the literals next to them (for a heredoc or a template read
+/// on its own, up to the end of the line, as HCL trims one line token), a
+/// `<<-` heredoc's indentation is gone, escapes are decoded, and consecutive
+/// literals are joined. A literal a marker emptied stays (an empty string),
+/// as in HCL: `"${x ~} "` is a string, not `x` itself.
+///
+/// A JSON string holding `${` or `%{` in a JSON file is left unparsed here
+/// (both lists empty): its content is read with [`crate::parse_template`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Template {
+    /// Every expression in source order: interpolations, `%{ if }`
+    /// conditions (with those of their branches), and each `%{ for }`
+    /// directive as one `For` expression of [`ForKind::Directive`].
+    pub expressions: Vec<Expr>,
+    /// The template's structure; it refers to `expressions` by position.
+    pub parts: Vec<TemplatePart>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TemplatePart {
+    Literal(String),
+    /// `${ … }`: the expression at this position.
+    Interpolation {
+        expression: usize,
+        strip: Strip,
+    },
+    /// `%{ if … }…%{ else }…%{ endif }`; the branches refer to the same
+    /// expression list as the template holding them.
+    If {
+        condition: usize,
+        then: Vec<TemplatePart>,
+        otherwise: Option<Vec<TemplatePart>>,
+        /// The markers of `%{ if }`, `%{ else }` (when there is one) and `%{ endif }`.
+        strip: [Strip; 3],
+    },
+    /// `%{ for … }…%{ endfor }`: the `For` expression at this position,
+    /// whose [`ForExpr::template`] is the body.
+    For {
+        directive: usize,
+        /// The markers of `%{ for }` and `%{ endfor }`.
+        strip: [Strip; 2],
+    },
+}
+
+/// The strip markers of one template sequence: `${~` or `%{~` (`before`:
+/// trims the whitespace before it) and `~}` (`after`: trims after it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Strip {
+    pub before: bool,
+    pub after: bool,
 }
 
 /// What a `for` builds.
@@ -127,8 +290,14 @@ pub struct ForExpr {
     /// The collection, evaluated outside the names' scope.
     pub collection: Box<Expr>,
     /// What is evaluated with the names bound: the key, value and condition
-    /// of a `for` expression, or the interpolations of a directive's body.
+    /// of a `for` expression, or the expressions of a directive's body (a
+    /// [`Template`]'s `expressions`).
     pub body: Vec<Expr>,
+    /// `{for … : KEY => VALUE...}`: values with the same key are grouped.
+    pub grouping: bool,
+    /// A directive's body, referring to `body` by position; empty for a
+    /// `for` expression.
+    pub template: Vec<TemplatePart>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -146,9 +315,28 @@ pub struct Traversal {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraversalStep {
-    Attr { name: String, range: TextRange },
-    Index { key: Box<Expr>, range: TextRange },
-    Splat { range: TextRange },
+    /// `.name`; the range is the name's.
+    Attr {
+        name: String,
+        range: TextRange,
+    },
+    /// `[key]` (the range covers the brackets), or HCL's legacy `.0` (the
+    /// range covers the dot and ends with the key: [`TraversalStep::is_legacy_index`]).
+    Index {
+        key: Box<Expr>,
+        range: TextRange,
+    },
+    Splat {
+        range: TextRange,
+        kind: SplatKind,
+    },
+}
+
+impl TraversalStep {
+    /// `.0` rather than `[0]`: the step ends where its key ends.
+    pub fn is_legacy_index(&self) -> bool {
+        matches!(self, TraversalStep::Index { key, range } if key.range.end == range.end)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +345,8 @@ pub struct Call {
     pub name: String,
     pub name_range: TextRange,
     pub args: Vec<Expr>,
+    /// `f(a, list...)`: the last argument's elements are the arguments.
+    pub expand_final: bool,
 }
 
 impl Expr {
@@ -204,9 +394,14 @@ impl Expr {
     pub fn walk<'a>(&'a self, visit: &mut dyn FnMut(&'a Expr)) {
         visit(self);
         match &self.kind {
-            ExprKind::Template(children)
+            ExprKind::Template(Template {
+                expressions: children,
+                ..
+            })
             | ExprKind::Array(children)
-            | ExprKind::Other(children) => {
+            | ExprKind::Operation(Operation {
+                operands: children, ..
+            }) => {
                 children.iter().for_each(|child| child.walk(visit));
             }
             ExprKind::Object(items) => items.iter().for_each(|item| {

@@ -11,11 +11,12 @@
 
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{self as hcl, Structure};
-use hcl_edit::template::{Directive, Element, Template};
+use hcl_edit::template::{Directive, Element};
 use hcl_edit::Span;
 
 use crate::delimiters;
 use crate::model::*;
+use crate::template::{self, Piece};
 use crate::text::{to_u32, TextRange, BOM};
 
 /// How many times one file is cut and re-parsed after errors before the rest of
@@ -99,7 +100,7 @@ fn parse_with_recovery(content: &str, base: u32, file: &mut SourceFile, may_flat
 }
 
 /// Attributes whose value held a flattened group: their model value would
-/// be a stand-in, so it becomes an expression the rules do not evaluate.
+/// be a stand-in, so it becomes [`OperationKind::TooDeep`].
 fn forget_flattened_values(body: &mut Body, groups: &[TextRange]) {
     for attr in &mut body.attributes {
         let range = attr.expr.range;
@@ -107,7 +108,10 @@ fn forget_flattened_values(body: &mut Body, groups: &[TextRange]) {
             .iter()
             .any(|group| range.start <= group.start && group.end <= range.end)
         {
-            attr.expr.kind = ExprKind::Other(Vec::new());
+            attr.expr.kind = ExprKind::Operation(Operation {
+                kind: OperationKind::TooDeep,
+                operands: Vec::new(),
+            });
         }
     }
     for block in &mut body.blocks {
@@ -287,12 +291,24 @@ pub(crate) fn parse_template(source: &str) -> Option<Expr> {
         text: source,
         base: 0,
     };
-    let mut parts = Vec::new();
-    converter.template_elements(template.iter(), &mut parts);
+    let mut pieces = Vec::new();
+    converter.template_pieces(template.iter(), Literals::Lines, &mut pieces);
     Some(Expr {
         range: TextRange::from_usize(0, source.len()),
-        kind: ExprKind::Template(parts),
+        kind: ExprKind::Template(template::build(pieces, false)),
     })
+}
+
+/// How a template's literals are cut into HCL's literal tokens.
+#[derive(Clone, Copy)]
+enum Literals {
+    /// A quoted string: one token per literal, escapes decoded by hcl-edit.
+    Quoted,
+    /// A template read on its own: one token per line.
+    Lines,
+    /// A heredoc: one token per line, read from the source text (hcl-edit
+    /// has already removed a `<<-` heredoc's indentation its own way).
+    HeredocLines,
 }
 
 fn convert_body(body: &hcl::Body, text: &str, base: u32) -> Body {
@@ -402,11 +418,14 @@ impl Converter<'_> {
                     .collect(),
             ),
             Expression::StringTemplate(template) => {
-                let mut parts = Vec::new();
-                self.template_elements(template.iter(), &mut parts);
-                ExprKind::Template(parts)
+                let mut pieces = Vec::new();
+                self.template_pieces(template.iter(), Literals::Quoted, &mut pieces);
+                ExprKind::Template(template::build(pieces, false))
             }
-            Expression::HeredocTemplate(heredoc) => self.heredoc(&heredoc.template),
+            Expression::HeredocTemplate(heredoc) => {
+                let flush = self.local(range).slice(self.text).starts_with("<<-");
+                self.heredoc(&heredoc.template, flush)
+            }
             Expression::Parenthesis(inner) => self.expr(inner.inner()).kind,
             Expression::Variable(ident) => ExprKind::Traversal(Traversal {
                 root: ident.as_str().to_owned(),
@@ -430,17 +449,28 @@ impl Converter<'_> {
                     name: full_name,
                     name_range: name_start.cover(self.range(name.name.span())),
                     args: call.args.iter().map(|arg| self.expr(arg)).collect(),
+                    expand_final: call.args.expand_final(),
                 })
             }
-            Expression::Conditional(cond) => ExprKind::Other(vec![
-                self.expr(&cond.cond_expr),
-                self.expr(&cond.true_expr),
-                self.expr(&cond.false_expr),
-            ]),
-            Expression::UnaryOp(op) => ExprKind::Other(vec![self.expr(&op.expr)]),
-            Expression::BinaryOp(op) => {
-                ExprKind::Other(vec![self.expr(&op.lhs_expr), self.expr(&op.rhs_expr)])
-            }
+            Expression::Conditional(cond) => ExprKind::Operation(Operation {
+                kind: OperationKind::Conditional,
+                operands: vec![
+                    self.expr(&cond.cond_expr),
+                    self.expr(&cond.true_expr),
+                    self.expr(&cond.false_expr),
+                ],
+            }),
+            Expression::UnaryOp(op) => ExprKind::Operation(Operation {
+                kind: OperationKind::Unary(match op.operator.value() {
+                    hcl_edit::expr::UnaryOperator::Neg => UnaryOperator::Negate,
+                    hcl_edit::expr::UnaryOperator::Not => UnaryOperator::Not,
+                }),
+                operands: vec![self.expr(&op.expr)],
+            }),
+            Expression::BinaryOp(op) => ExprKind::Operation(Operation {
+                kind: OperationKind::Binary(binary_operator(*op.operator.value())),
+                operands: vec![self.expr(&op.lhs_expr), self.expr(&op.rhs_expr)],
+            }),
             Expression::ForExpr(for_expr) => {
                 let intro = &for_expr.intro;
                 let mut body: Vec<Expr> = for_expr.key_expr.iter().map(|e| self.expr(e)).collect();
@@ -455,6 +485,8 @@ impl Converter<'_> {
                     names: self.for_names(intro.key_var.as_ref(), &intro.value_var),
                     collection: Box::new(self.expr(&intro.collection_expr)),
                     body,
+                    grouping: for_expr.key_expr.is_some() && for_expr.grouping,
+                    template: Vec::new(),
                 })
             }
         };
@@ -475,13 +507,37 @@ impl Converter<'_> {
 
     fn traversal(&self, traversal: &hcl_edit::expr::Traversal) -> ExprKind {
         let Expression::Variable(root) = &traversal.expr else {
-            let mut parts = vec![self.expr(&traversal.expr)];
+            let mut operands = vec![self.expr(&traversal.expr)];
+            let mut steps = Vec::with_capacity(traversal.operators.len());
             for operator in &traversal.operators {
-                if let TraversalOperator::Index(key) = operator.value() {
-                    parts.push(self.expr(key));
-                }
+                let range = self.range(operator.span());
+                steps.push(match operator.value() {
+                    TraversalOperator::GetAttr(name) => RelativeStep::Attr {
+                        name: name.as_str().to_owned(),
+                        range: self.range(name.span()),
+                    },
+                    TraversalOperator::Index(key) => {
+                        operands.push(self.expr(key));
+                        RelativeStep::Index { range }
+                    }
+                    TraversalOperator::LegacyIndex(index) => RelativeStep::LegacyIndex {
+                        index: index.value().to_string(),
+                        range,
+                    },
+                    TraversalOperator::AttrSplat(_) => RelativeStep::Splat {
+                        kind: SplatKind::Attribute,
+                        range,
+                    },
+                    TraversalOperator::FullSplat(_) => RelativeStep::Splat {
+                        kind: SplatKind::Full,
+                        range,
+                    },
+                });
             }
-            return ExprKind::Other(parts);
+            return ExprKind::Operation(Operation {
+                kind: OperationKind::Steps(steps),
+                operands,
+            });
         };
         let steps = traversal
             .operators
@@ -504,9 +560,14 @@ impl Converter<'_> {
                         }),
                         range,
                     },
-                    TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
-                        TraversalStep::Splat { range }
-                    }
+                    TraversalOperator::AttrSplat(_) => TraversalStep::Splat {
+                        range,
+                        kind: SplatKind::Attribute,
+                    },
+                    TraversalOperator::FullSplat(_) => TraversalStep::Splat {
+                        range,
+                        kind: SplatKind::Full,
+                    },
                 }
             })
             .collect();
@@ -517,61 +578,118 @@ impl Converter<'_> {
         })
     }
 
-    fn heredoc(&self, template: &Template) -> ExprKind {
-        let mut parts = Vec::new();
-        self.template_elements(template.iter(), &mut parts);
-        let all_literal = template
-            .iter()
-            .all(|element| matches!(element, Element::Literal(_)));
-        if all_literal {
-            let literal: String = template
-                .iter()
-                .filter_map(|element| match element {
-                    Element::Literal(text) => Some(text.value().as_str()),
-                    _ => None,
-                })
-                .collect();
-            ExprKind::String(literal)
-        } else {
-            ExprKind::Template(parts)
+    /// A heredoc: a string when HCL leaves nothing but literal text.
+    fn heredoc(&self, heredoc: &hcl_edit::template::Template, flush: bool) -> ExprKind {
+        let mut pieces = Vec::new();
+        self.template_pieces(heredoc.iter(), Literals::HeredocLines, &mut pieces);
+        let template = template::build(pieces, flush);
+        match template.parts.as_slice() {
+            [] => ExprKind::String(String::new()),
+            [TemplatePart::Literal(text)] => ExprKind::String(text.clone()),
+            _ => ExprKind::Template(template),
         }
     }
 
-    fn template_elements<'e>(
+    /// hcl-edit's template elements flattened into HCL's template tokens.
+    fn template_pieces<'e>(
         &self,
         elements: impl Iterator<Item = &'e Element>,
-        out: &mut Vec<Expr>,
+        literals: Literals,
+        out: &mut Vec<Piece>,
     ) {
         for element in elements {
             match element {
-                Element::Literal(_) => {}
-                Element::Interpolation(interpolation) => out.push(self.expr(&interpolation.expr)),
+                Element::Literal(text) => match literals {
+                    Literals::Quoted => out.push(Piece::Literal(text.value().clone())),
+                    Literals::Lines => out.extend(
+                        template::line_tokens(text.value())
+                            .map(|line| Piece::Literal(line.to_owned())),
+                    ),
+                    Literals::HeredocLines => {
+                        let raw = text.span().and_then(|span| self.text.get(span));
+                        let raw = raw.map_or_else(|| text.value().clone(), unescape_markers);
+                        out.extend(
+                            template::line_tokens(&raw).map(|line| Piece::Literal(line.to_owned())),
+                        );
+                    }
+                },
+                Element::Interpolation(interpolation) => out.push(Piece::Interpolation {
+                    expr: self.expr(&interpolation.expr),
+                    strip: strip(interpolation.strip),
+                }),
                 Element::Directive(directive) => match directive.as_ref() {
                     Directive::If(if_directive) => {
-                        out.push(self.expr(&if_directive.if_expr.cond_expr));
-                        self.template_elements(if_directive.if_expr.template.iter(), out);
+                        out.push(Piece::If {
+                            condition: self.expr(&if_directive.if_expr.cond_expr),
+                            strip: strip(if_directive.if_expr.strip),
+                        });
+                        self.template_pieces(if_directive.if_expr.template.iter(), literals, out);
                         if let Some(else_expr) = &if_directive.else_expr {
-                            self.template_elements(else_expr.template.iter(), out);
+                            out.push(Piece::Else {
+                                strip: strip(else_expr.strip),
+                            });
+                            self.template_pieces(else_expr.template.iter(), literals, out);
                         }
+                        out.push(Piece::EndIf {
+                            strip: strip(if_directive.endif_expr.strip),
+                        });
                     }
                     Directive::For(for_directive) => {
                         let for_expr = &for_directive.for_expr;
-                        let mut body = Vec::new();
-                        self.template_elements(for_expr.template.iter(), &mut body);
-                        out.push(Expr {
-                            range: self.range(for_directive.span()),
-                            kind: ExprKind::For(ForExpr {
-                                kind: ForKind::Directive,
-                                names: self
-                                    .for_names(for_expr.key_var.as_ref(), &for_expr.value_var),
-                                collection: Box::new(self.expr(&for_expr.collection_expr)),
-                                body,
-                            }),
+                        out.push(Piece::For {
+                            directive: Expr {
+                                range: self.range(for_directive.span()),
+                                kind: ExprKind::For(ForExpr {
+                                    kind: ForKind::Directive,
+                                    names: self
+                                        .for_names(for_expr.key_var.as_ref(), &for_expr.value_var),
+                                    collection: Box::new(self.expr(&for_expr.collection_expr)),
+                                    body: Vec::new(),
+                                    grouping: false,
+                                    template: Vec::new(),
+                                }),
+                            },
+                            strip: strip(for_expr.strip),
+                        });
+                        self.template_pieces(for_expr.template.iter(), literals, out);
+                        out.push(Piece::EndFor {
+                            strip: strip(for_directive.endfor_expr.strip),
                         });
                     }
                 },
             }
         }
+    }
+}
+
+fn strip(strip: hcl_edit::template::Strip) -> Strip {
+    Strip {
+        before: strip.strip_start(),
+        after: strip.strip_end(),
+    }
+}
+
+/// A heredoc's literal as HCL decodes it: only `$${` and `%%{` are escapes.
+fn unescape_markers(raw: &str) -> String {
+    raw.replace("$${", "${").replace("%%{", "%{")
+}
+
+fn binary_operator(operator: hcl_edit::expr::BinaryOperator) -> BinaryOperator {
+    use hcl_edit::expr::BinaryOperator as Hcl;
+    match operator {
+        Hcl::Eq => BinaryOperator::Equal,
+        Hcl::NotEq => BinaryOperator::NotEqual,
+        Hcl::LessEq => BinaryOperator::LessThanOrEqual,
+        Hcl::GreaterEq => BinaryOperator::GreaterThanOrEqual,
+        Hcl::Less => BinaryOperator::LessThan,
+        Hcl::Greater => BinaryOperator::GreaterThan,
+        Hcl::Plus => BinaryOperator::Add,
+        Hcl::Minus => BinaryOperator::Subtract,
+        Hcl::Mul => BinaryOperator::Multiply,
+        Hcl::Div => BinaryOperator::Divide,
+        Hcl::Mod => BinaryOperator::Modulo,
+        Hcl::And => BinaryOperator::And,
+        Hcl::Or => BinaryOperator::Or,
     }
 }
 
@@ -650,6 +768,193 @@ mod tests {
         let file = parse("locals {\n  a = 1\n  a = 2\n}\n");
         assert!(file.errors[0].duplicate_argument);
         assert_eq!(file.errors[0].summary, "Attribute redefined");
+    }
+
+    fn value_of(text: &str) -> Expr {
+        let file = parse(text);
+        assert!(file.errors.is_empty(), "{text}: {:?}", file.errors);
+        file.body.attributes[0].expr.clone()
+    }
+
+    fn operation(expr: &Expr) -> &Operation {
+        match &expr.kind {
+            ExprKind::Operation(operation) => operation,
+            other => panic!("not an operation: {other:?}"),
+        }
+    }
+
+    fn template(expr: &Expr) -> &Template {
+        match &expr.kind {
+            ExprKind::Template(template) => template,
+            other => panic!("not a template: {other:?}"),
+        }
+    }
+
+    fn literals(parts: &[TemplatePart]) -> Vec<&str> {
+        parts
+            .iter()
+            .filter_map(|part| match part {
+                TemplatePart::Literal(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn operators_keep_their_kind_and_operands_in_order() {
+        let text = "a = !x || 1 + 2 * 3 >= y ? \"p\" : -z\n";
+        let conditional = value_of(text);
+        let conditional = operation(&conditional);
+        assert_eq!(conditional.kind, OperationKind::Conditional);
+        assert_eq!(conditional.operands[1].as_str(), Some("p"));
+        let or = operation(&conditional.operands[0]);
+        assert_eq!(or.kind, OperationKind::Binary(BinaryOperator::Or));
+        assert_eq!(
+            operation(&or.operands[0]).kind,
+            OperationKind::Unary(UnaryOperator::Not)
+        );
+        let at_least = operation(&or.operands[1]);
+        assert_eq!(
+            at_least.kind,
+            OperationKind::Binary(BinaryOperator::GreaterThanOrEqual)
+        );
+        let sum = operation(&at_least.operands[0]);
+        assert_eq!(sum.kind, OperationKind::Binary(BinaryOperator::Add));
+        assert_eq!(
+            operation(&sum.operands[1]).kind,
+            OperationKind::Binary(BinaryOperator::Multiply)
+        );
+        assert_eq!(
+            operation(&conditional.operands[2]).kind,
+            OperationKind::Unary(UnaryOperator::Negate)
+        );
+    }
+
+    #[test]
+    fn steps_on_computed_values_and_splat_kinds() {
+        let text = "a = f(x)[k].b.0[*].c\n";
+        let expr = value_of(text);
+        let steps = operation(&expr);
+        let OperationKind::Steps(list) = &steps.kind else {
+            panic!("{steps:?}");
+        };
+        assert_eq!(steps.operands.len(), 2);
+        assert!(matches!(steps.operands[0].kind, ExprKind::Call(_)));
+        assert_eq!(steps.operands[1].range.slice(text), "k");
+        assert!(matches!(&list[0], RelativeStep::Index { range } if range.slice(text) == "[k]"));
+        assert!(matches!(&list[1], RelativeStep::Attr { name, .. } if name == "b"));
+        assert!(matches!(&list[2], RelativeStep::LegacyIndex { index, .. } if index == "0"));
+        assert!(matches!(
+            &list[3],
+            RelativeStep::Splat {
+                kind: SplatKind::Full,
+                ..
+            }
+        ));
+        let reference = value_of("a = var.x.*.b[0].1\n");
+        let ExprKind::Traversal(traversal) = &reference.kind else {
+            panic!("{reference:?}");
+        };
+        assert!(matches!(
+            traversal.steps[1],
+            TraversalStep::Splat {
+                kind: SplatKind::Attribute,
+                ..
+            }
+        ));
+        assert!(!traversal.steps[3].is_legacy_index());
+        assert!(traversal.steps[4].is_legacy_index());
+    }
+
+    #[test]
+    fn parentheses_leave_no_node_but_their_range() {
+        let text = "a = { (k) = 1, k = 2 }\n";
+        let expr = value_of(text);
+        let items = expr.as_object().unwrap();
+        assert_eq!(items[0].key.range.slice(text), "(k)");
+        assert!(
+            matches!(&items[0].key.kind, ExprKind::Traversal(t) if t.root_range.slice(text) == "k")
+        );
+        assert_eq!(items[1].key.range.slice(text), "k");
+    }
+
+    #[test]
+    fn templates_keep_literals_directives_and_strip_markers() {
+        let text =
+            "a = \"x ${~ v ~} y%{ if c }t%{ else }e%{ endif }%{ for i in l }${i},%{ endfor }\"\n";
+        let expr = value_of(text);
+        let template = template(&expr);
+        let names: Vec<&str> = template
+            .expressions
+            .iter()
+            .map(|e| e.range.slice(text))
+            .collect();
+        assert_eq!(names, ["v", "c", "%{ for i in l }${i},%{ endfor }"]);
+        assert_eq!(literals(&template.parts), ["x", "y"]);
+        assert!(matches!(
+            &template.parts[1],
+            TemplatePart::Interpolation {
+                expression: 0,
+                strip: Strip {
+                    before: true,
+                    after: true
+                }
+            }
+        ));
+        let TemplatePart::If {
+            condition: 1,
+            then,
+            otherwise: Some(otherwise),
+            ..
+        } = &template.parts[3]
+        else {
+            panic!("{:?}", template.parts);
+        };
+        assert_eq!(
+            (literals(then), literals(otherwise)),
+            (vec!["t"], vec!["e"])
+        );
+        let ExprKind::For(directive) = &template.expressions[2].kind else {
+            panic!();
+        };
+        assert_eq!(directive.kind, ForKind::Directive);
+        assert_eq!(directive.body[0].range.slice(text), "i");
+        assert_eq!(literals(&directive.template), [","]);
+    }
+
+    #[test]
+    fn heredocs_strip_indentation_as_hcl_does() {
+        // The blank line with two spaces does not count and stays as it is.
+        let text = "a = <<-EOT\n    x\n  \n      y\n    EOT\n";
+        assert_eq!(value_of(text).as_str(), Some("x\n  \n  y\n"));
+        let text = "a = <<EOT\n%{ if c ~}\n  kept\n%{ endif ~}\nEOT\n";
+        let expr = value_of(text);
+        let TemplatePart::If { then, .. } = &template(&expr).parts[0] else {
+            panic!();
+        };
+        assert_eq!(literals(then), ["  kept\n"]);
+        assert_eq!(value_of("a = <<EOT\n$${x}\nEOT\n").as_str(), Some("${x}\n"));
+        // A line whose newline a marker ate is no line start: OpenTofu 1.12.6
+        // gives "      foo\n" (the flush sees only the directives' lines).
+        let text = "a = <<-EOT\n    %{ if c ~}\n      foo\n    %{ endif ~}\n    EOT\n";
+        let expr = value_of(text);
+        let TemplatePart::If { then, .. } = &template(&expr).parts[1] else {
+            panic!();
+        };
+        assert_eq!(literals(&template(&expr).parts), ["", ""]);
+        assert_eq!(literals(then), ["      foo\n"]);
+    }
+
+    #[test]
+    fn for_grouping_and_expanded_arguments() {
+        let expr = value_of("a = { for k, v in m : v => k... if k != \"\" }\n");
+        let ExprKind::For(for_expr) = &expr.kind else {
+            panic!();
+        };
+        assert!(for_expr.grouping);
+        assert_eq!(for_expr.body.len(), 3);
+        let expr = value_of("a = f(1, l...)\n");
+        assert!(matches!(&expr.kind, ExprKind::Call(call) if call.expand_final));
     }
 
     #[test]

@@ -8,7 +8,18 @@
 //! [diagnostics.severity]
 //! required-version-ignored = "off"
 //! provider-version-deprecated = "error"
+//!
+//! [schemas]
+//! files = ["schemas/aws.json"]   # `tofu providers schema -json` output
+//! runProviders = false           # never start a provider to read its schema
 //! ```
+//!
+//! `schemas.files` are relative to the file's directory; they give the
+//! schemas of providers that cannot be run here. `schemas.runProviders`
+//! (default true) says whether provider packages `tofu init` installed may
+//! be started (after their lock-file hash check) to read their schemas and
+//! validate configuration; off, only cached schemas and these files are
+//! used.
 //!
 //! The file that applies to a module directory is the nearest one found by
 //! walking up from it. The keys are those of the language server's settings
@@ -35,6 +46,10 @@ pub struct ProjectConfig {
     /// Globs relative to the file's directory (see [`ExcludeGlobs`]).
     pub exclude: Option<Vec<String>>,
     pub severity_overrides: Vec<(Code, Option<Severity>)>,
+    /// `schemas.files` as written (see [`ProjectConfig::schema_files`]).
+    pub schema_files: Option<Vec<String>>,
+    /// `schemas.runProviders`.
+    pub run_providers: Option<bool>,
     /// What was wrong in the file, each a sentence naming the file.
     pub problems: Vec<String>,
 }
@@ -106,6 +121,7 @@ impl ProjectConfig {
                 ("diagnostics", toml::Value::Table(diagnostics)) => {
                     config.read_diagnostics(&shown, diagnostics);
                 }
+                ("schemas", toml::Value::Table(schemas)) => config.read_schemas(&shown, schemas),
                 ("tofuVersion", _) => config
                     .problems
                     .push(format!("{shown}: tofuVersion must be a string.")),
@@ -115,8 +131,11 @@ impl ProjectConfig {
                 ("diagnostics", _) => config
                     .problems
                     .push(format!("{shown}: diagnostics must be a table.")),
+                ("schemas", _) => config
+                    .problems
+                    .push(format!("{shown}: schemas must be a table.")),
                 (other, _) => config.problems.push(format!(
-                    "{shown}: unknown key \"{other}\" (known: tofuVersion, exclude, diagnostics.severity)."
+                    "{shown}: unknown key \"{other}\" (known: tofuVersion, exclude, diagnostics.severity, schemas)."
                 )),
             }
         }
@@ -150,6 +169,44 @@ impl ProjectConfig {
                 }
             }
         }
+    }
+
+    fn read_schemas(&mut self, shown: &str, schemas: &toml::Table) {
+        for (key, value) in schemas {
+            match (key.as_str(), value) {
+                ("files", toml::Value::Array(items)) => {
+                    let files: Vec<String> = items
+                        .iter()
+                        .filter_map(|item| item.as_str().map(str::to_owned))
+                        .collect();
+                    if files.len() == items.len() {
+                        self.schema_files = Some(files);
+                    } else {
+                        self.problems
+                            .push(format!("{shown}: schemas.files must be a list of strings."));
+                    }
+                }
+                ("runProviders", toml::Value::Boolean(run)) => self.run_providers = Some(*run),
+                ("files", _) => self
+                    .problems
+                    .push(format!("{shown}: schemas.files must be a list of strings.")),
+                ("runProviders", _) => self
+                    .problems
+                    .push(format!("{shown}: schemas.runProviders must be true or false.")),
+                (other, _) => self.problems.push(format!(
+                    "{shown}: unknown key \"schemas.{other}\" (known: schemas.files, schemas.runProviders)."
+                )),
+            }
+        }
+    }
+
+    /// The `schemas.files`, each joined to the file's directory.
+    pub fn schema_files(&self) -> Vec<PathBuf> {
+        self.schema_files
+            .iter()
+            .flatten()
+            .map(|file| self.root().join(file))
+            .collect()
     }
 
     /// The engine configuration this file gives, starting from `base` (the
@@ -221,6 +278,47 @@ mod tests {
         let broken = ProjectConfig::parse(Path::new("y/.tofu-lens.toml"), "tofuVersion = ");
         assert_eq!(broken.problems.len(), 1);
         assert!(broken.problems[0].contains("not valid TOML"));
+    }
+
+    #[test]
+    fn the_schemas_section_names_files_and_turns_running_off() {
+        let config = ProjectConfig::parse(
+            Path::new("/repo/.tofu-lens.toml"),
+            "[schemas]\nfiles = [\"schemas/aws.json\", \"/abs/openstack.json\"]\nrunProviders = false\n",
+        );
+        assert!(config.problems.is_empty(), "{:?}", config.problems);
+        assert_eq!(config.run_providers, Some(false));
+        assert_eq!(
+            config.schema_files(),
+            [
+                PathBuf::from("/repo/schemas/aws.json"),
+                PathBuf::from("/abs/openstack.json")
+            ]
+        );
+        assert_eq!(
+            ProjectConfig::parse(Path::new("/repo/.tofu-lens.toml"), "").schema_files(),
+            Vec::<PathBuf>::new()
+        );
+
+        let wrong = ProjectConfig::parse(Path::new("x/.tofu-lens.toml"), "schemas = 1\n");
+        assert_eq!(
+            wrong.problems,
+            ["x/.tofu-lens.toml: schemas must be a table."]
+        );
+        let wrong = ProjectConfig::parse(
+            Path::new("x/.tofu-lens.toml"),
+            "[schemas]\nfiles = \"a.json\"\nrunProviders = \"no\"\nfile = []\n",
+        );
+        assert_eq!(
+            wrong.problems,
+            [
+                "x/.tofu-lens.toml: unknown key \"schemas.file\" (known: schemas.files, schemas.runProviders).",
+                "x/.tofu-lens.toml: schemas.files must be a list of strings.",
+                "x/.tofu-lens.toml: schemas.runProviders must be true or false.",
+            ]
+        );
+        assert_eq!(wrong.run_providers, None);
+        assert_eq!(wrong.schema_files, None);
     }
 
     #[test]

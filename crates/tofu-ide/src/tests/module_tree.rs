@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{complete, fixture, hover, with_cursor, DIR};
-use crate::{Analysis, FileEdit, NavigationTarget};
+use crate::{FileEdit, NavigationTarget, Snapshot};
 
 const TREE: &str = r#"
 //- main.tf
@@ -472,7 +472,7 @@ module "other" {
         )],
         &tofu_module::Config::default(),
     );
-    let analysis: Analysis = analysis.with_modules([child]);
+    let analysis: Snapshot = analysis.with_modules([child]);
     assert_eq!(
         render_targets(&analysis.goto_definition(&path, offset("cidr"))),
         [".terraform/modules/vpc/variables.tf:1 variable \"cidr\""]

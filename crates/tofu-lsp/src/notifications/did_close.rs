@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tofu_ide::{split_path, Change};
+use tofu_ide::{dir_and_file_name, Change};
 use tower_lsp_server::ls_types::DidCloseTextDocumentParams;
 
 use crate::scheduler::schedule;
@@ -22,7 +22,7 @@ pub fn handle(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
         let stale = session
             .host_mut()
             .apply_change(Change::BufferClosed { path: path.clone() });
-        let root = split_path(&path).map(|(dir, _)| session.confinement_root(&dir));
+        let root = dir_and_file_name(&path).map(|(dir, _)| session.confinement_root(&dir));
         (stale, root)
     };
     // What is on disk now takes the buffer's place: read with the session

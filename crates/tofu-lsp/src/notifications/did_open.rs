@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use tofu_ide::{split_path, Change};
+use tofu_ide::{dir_and_file_name, Change};
 use tower_lsp_server::ls_types::DidOpenTextDocumentParams;
 
 use crate::document::Document;
@@ -18,7 +18,7 @@ pub fn handle(shared: &Arc<Shared>, params: DidOpenTextDocumentParams) {
     let Some(path) = shared.session().tracked_path(&document.uri) else {
         return;
     };
-    let Some((dir, _)) = split_path(&path) else {
+    let Some((dir, _)) = dir_and_file_name(&path) else {
         return;
     };
     {

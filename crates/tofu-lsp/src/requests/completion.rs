@@ -12,7 +12,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 
 pub async fn handle(
@@ -20,7 +20,14 @@ pub async fn handle(
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
     let position = params.text_document_position;
-    let Some(at) = prepare_position(shared, "completion", &position, Reach::Typing).await? else {
+    let Some(at) = prepare_position(
+        shared,
+        "completion",
+        &position,
+        RelatedModules::CalledAsTyped,
+    )
+    .await?
+    else {
         return Ok(None);
     };
     guarded("completion", || {

@@ -7,7 +7,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{GotoDefinitionParams, GotoDefinitionResponse};
 
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 use crate::to_proto::Converter;
 
@@ -16,7 +16,9 @@ pub async fn handle(
     params: GotoDefinitionParams,
 ) -> Result<Option<GotoDefinitionResponse>> {
     let position = params.text_document_position_params;
-    let Some(at) = prepare_position(shared, "definition", &position, Reach::Called).await? else {
+    let Some(at) =
+        prepare_position(shared, "definition", &position, RelatedModules::Called).await?
+    else {
         return Ok(None);
     };
     guarded("definition", || {

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use tofu_ide::split_path;
+use tofu_ide::dir_and_file_name;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     Diagnostic, DocumentDiagnosticParams, DocumentDiagnosticReport, DocumentDiagnosticReportResult,
@@ -24,7 +24,7 @@ pub async fn handle(
     let items = match prepare_analysis(shared, &params.text_document.uri).await {
         None => Vec::new(),
         Some((path, analysis)) => guarded("textDocument/diagnostic", || {
-            let Some((dir, _)) = split_path(&path) else {
+            let Some((dir, _)) = dir_and_file_name(&path) else {
                 return Vec::new();
             };
             let mut converter = {

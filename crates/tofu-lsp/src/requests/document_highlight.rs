@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 
 pub async fn handle(
@@ -18,7 +18,7 @@ pub async fn handle(
 ) -> Result<Option<Vec<DocumentHighlight>>> {
     let position = params.text_document_position_params;
     let name = "documentHighlight";
-    let Some(at) = prepare_position(shared, name, &position, Reach::OwnModule).await? else {
+    let Some(at) = prepare_position(shared, name, &position, RelatedModules::None).await? else {
         return Ok(None);
     };
     guarded(name, || {

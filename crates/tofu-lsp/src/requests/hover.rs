@@ -8,12 +8,13 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 
 pub async fn handle(shared: &Arc<Shared>, params: HoverParams) -> Result<Option<Hover>> {
     let position = params.text_document_position_params;
-    let Some(at) = prepare_position(shared, "hover", &position, Reach::Called).await? else {
+    let Some(at) = prepare_position(shared, "hover", &position, RelatedModules::Called).await?
+    else {
         return Ok(None);
     };
     guarded("hover", || {

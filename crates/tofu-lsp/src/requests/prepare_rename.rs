@@ -8,14 +8,14 @@ use tower_lsp_server::ls_types::{PrepareRenameResponse, TextDocumentPositionPara
 
 use super::rename::refused;
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 
 pub async fn handle(
     shared: &Arc<Shared>,
     params: TextDocumentPositionParams,
 ) -> Result<Option<PrepareRenameResponse>> {
-    let Some(at) = prepare_position(shared, "prepareRename", &params, Reach::OwnModule).await?
+    let Some(at) = prepare_position(shared, "prepareRename", &params, RelatedModules::None).await?
     else {
         return Ok(None);
     };

@@ -7,7 +7,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Location, ReferenceParams};
 
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 use crate::to_proto::Converter;
 
@@ -16,7 +16,14 @@ pub async fn handle(
     params: ReferenceParams,
 ) -> Result<Option<Vec<Location>>> {
     let position = params.text_document_position;
-    let Some(at) = prepare_position(shared, "references", &position, Reach::Callers).await? else {
+    let Some(at) = prepare_position(
+        shared,
+        "references",
+        &position,
+        RelatedModules::InterfaceAndCallers,
+    )
+    .await?
+    else {
         return Ok(None);
     };
     guarded("references", || {

@@ -9,13 +9,20 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{RenameParams, WorkspaceEdit};
 
 use crate::panic_guard::guarded;
-use crate::prepare::{prepare_position, Reach};
+use crate::prepare::{prepare_position, RelatedModules};
 use crate::shared::Shared;
 use crate::to_proto::Converter;
 
 pub async fn handle(shared: &Arc<Shared>, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let position = params.text_document_position;
-    let Some(at) = prepare_position(shared, "rename", &position, Reach::Callers).await? else {
+    let Some(at) = prepare_position(
+        shared,
+        "rename",
+        &position,
+        RelatedModules::InterfaceAndCallers,
+    )
+    .await?
+    else {
         return Ok(None);
     };
     let renamed = guarded("rename", || {

@@ -11,7 +11,7 @@
 //! the whole string ([`StringContent::map`]), as the HCL positions would be
 //! off anyway.
 
-use tofu_syntax::{Expr, ExprKind, SyntaxError, TextRange};
+use tofu_syntax::{Expr, ExprKind, SyntaxError, Template, TextRange};
 
 /// The content of a quoted string (native or JSON) and where it lies.
 #[derive(Clone, Debug)]
@@ -39,7 +39,9 @@ impl StringContent {
         let value = match &expr.kind {
             ExprKind::String(value) => value.clone(),
             // A JSON string with `${`: the model keeps no value, the text is it.
-            ExprKind::Template(parts) if parts.is_empty() => raw?.to_owned(),
+            ExprKind::Template(Template {
+                expressions: parts, ..
+            }) if parts.is_empty() => raw?.to_owned(),
             _ => return None,
         };
         let exact_start = raw

@@ -3,7 +3,7 @@
 //! of its diagnostics.
 
 use tofu_syntax::text::to_u32;
-use tofu_syntax::{Expr, ExprKind, TextRange, TraversalStep};
+use tofu_syntax::{Expr, ExprKind, Operation, Template, TextRange, TraversalStep};
 
 /// HCL's `StartRange` of `expr` in `text`. In JSON, the whole value (an
 /// array's or object's opening bracket). In
@@ -38,7 +38,7 @@ fn start_range(text: &str, range: TextRange, kind: &ExprKind) -> TextRange {
             .trim_start_matches(|c: char| c == '(' || c.is_whitespace())
             .len();
     let content_start = range.start.saturating_add(to_u32(n_leading));
-    if n_leading > 0 && !matches!(kind, ExprKind::Other(_)) {
+    if n_leading > 0 && !matches!(kind, ExprKind::Operation(_)) {
         let n_trailing = source.len()
             - source
                 .trim_end_matches(|c: char| c == ')' || c.is_whitespace())
@@ -55,7 +55,7 @@ fn start_range(text: &str, range: TextRange, kind: &ExprKind) -> TextRange {
             .steps
             .iter()
             .find_map(|step| match step {
-                TraversalStep::Splat { range } => Some(*range),
+                TraversalStep::Splat { range, .. } => Some(*range),
                 _ => None,
             })
             .unwrap_or(range),
@@ -70,7 +70,9 @@ fn start_range(text: &str, range: TextRange, kind: &ExprKind) -> TextRange {
         ExprKind::String(_) if source.starts_with('"') && source.len() >= 2 => {
             TextRange::new(range.start.saturating_add(1), range.end.saturating_sub(1))
         }
-        ExprKind::Template(parts) if source.starts_with('"') => {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        }) if source.starts_with('"') => {
             let inner_start = range.start.saturating_add(1);
             let lone_interpolation =
                 parts.len() == 1 && source.starts_with("\"${") && source.ends_with("}\"");
@@ -91,7 +93,9 @@ fn start_range(text: &str, range: TextRange, kind: &ExprKind) -> TextRange {
                 None => range,
             }
         }
-        ExprKind::Other(children) => {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) => {
             let content = text
                 .get(content_start as usize..range.end as usize)
                 .unwrap_or_default();

@@ -17,7 +17,7 @@
 //! starts, as HCL reports them (an escape before a reference shifts it), and
 //! the reference is marked inexact.
 
-use tofu_syntax::{Expr, ExprKind, TextRange, TraversalStep};
+use tofu_syntax::{Expr, ExprKind, Operation, Template, TextRange, TraversalStep};
 
 use super::traversal::{IndexKey, ParsedStep, Part};
 
@@ -123,7 +123,13 @@ impl Walker<'_> {
     fn expr(&mut self, expr: &Expr) {
         match &expr.kind {
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
-            ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
+            ExprKind::Template(Template {
+                expressions: parts, ..
+            })
+            | ExprKind::Array(parts)
+            | ExprKind::Operation(Operation {
+                operands: parts, ..
+            }) => {
                 parts.iter().for_each(|part| self.expr(part));
             }
             ExprKind::Object(items) => {

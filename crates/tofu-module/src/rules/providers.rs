@@ -191,7 +191,7 @@ impl FileScope<'_> {
             // Every number converts to a string that is no identifier.
             ExprKind::Number(number) => DecodedAlias::Known(number.clone()),
             ExprKind::Bool(value) => DecodedAlias::Known(value.to_string()),
-            ExprKind::Template(_) | ExprKind::Other(_) | ExprKind::For(_)
+            ExprKind::Template(_) | ExprKind::Operation(_) | ExprKind::For(_)
                 if !has_references(expr) =>
             {
                 DecodedAlias::Unknown

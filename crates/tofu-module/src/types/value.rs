@@ -13,7 +13,7 @@
 //! their text; [`canonical_number`] gives the text cty would print.
 //! Values nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
 
-use tofu_syntax::{Expr, ExprKind, Syntax, TextRange};
+use tofu_syntax::{Expr, ExprKind, Operation, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
 
@@ -77,7 +77,7 @@ pub fn constant_value<'t>(
     let text = text.into();
     let mut has_unevaluated = false;
     expr.walk(&mut |part| {
-        has_unevaluated |= matches!(part.kind, ExprKind::Other(_) | ExprKind::For(_));
+        has_unevaluated |= matches!(part.kind, ExprKind::Operation(_) | ExprKind::For(_));
     });
     if !has_unevaluated {
         let mut errors = Vec::new();
@@ -108,7 +108,13 @@ fn evaluation_errors(expr: &Expr, bound: &[&str], errors: &mut Vec<ValueError>, 
             detail: "Functions may not be called here.".to_owned(),
             range: expr.range,
         }),
-        ExprKind::Template(parts) | ExprKind::Array(parts) | ExprKind::Other(parts) => {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        })
+        | ExprKind::Array(parts)
+        | ExprKind::Operation(Operation {
+            operands: parts, ..
+        }) => {
             for part in parts {
                 evaluation_errors(part, bound, errors, depth + 1);
             }
@@ -170,7 +176,9 @@ fn native_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> 
             Some(Value::Object(attributes))
         }
         // Unary minus is the only operator evaluated: `-5`, `- 5`, `-(5)`.
-        ExprKind::Other(children) => match children.as_slice() {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) => match children.as_slice() {
             [operand] if text.slice(expr.range).trim_start().starts_with('-') => {
                 match native_value(operand, text, depth + 1)? {
                     Value::Number(number) => Some(Value::Number(negate(&number))),
@@ -235,7 +243,9 @@ fn json_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> {
             }
             Some(Value::Object(attributes))
         }
-        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Other(_) | ExprKind::For(_) => None,
+        ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Operation(_) | ExprKind::For(_) => {
+            None
+        }
     }
 }
 

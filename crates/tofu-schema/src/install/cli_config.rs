@@ -17,6 +17,9 @@ use tofu_syntax::{Block, ExprKind};
 pub struct CliConfigDirs {
     pub plugin_cache_dir: Option<String>,
     pub filesystem_mirrors: Vec<String>,
+    /// The file has a `provider_installation` block: then only its
+    /// methods apply, and OpenTofu's implied mirror directories do not.
+    pub provider_installation: bool,
 }
 
 /// Reads the directories from a CLI configuration file's text.
@@ -28,8 +31,10 @@ pub fn parse_cli_config(text: &str) -> CliConfigDirs {
             .attribute("plugin_cache_dir")
             .and_then(|attribute| literal_string(&attribute.expr.kind)),
         filesystem_mirrors: Vec::new(),
+        provider_installation: false,
     };
     for installation in blocks_named(&file.body.blocks, "provider_installation") {
+        dirs.provider_installation = true;
         for mirror in blocks_named(&installation.body.blocks, "filesystem_mirror") {
             if let Some(path) = mirror
                 .body
@@ -79,6 +84,10 @@ provider_installation {
             Some("/home/me/.terraform.d/plugin-cache")
         );
         assert_eq!(dirs.filesystem_mirrors, ["/usr/share/terraform/providers"]);
+        assert!(dirs.provider_installation);
         assert_eq!(parse_cli_config(""), CliConfigDirs::default());
+        let direct_only = parse_cli_config("provider_installation {\n  direct {}\n}\n");
+        assert!(direct_only.provider_installation);
+        assert!(direct_only.filesystem_mirrors.is_empty());
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod cli_config;
 pub mod discovery;
+pub mod environment;
 pub mod lock_file;
 pub mod package_hash;
 pub mod unpack;
@@ -16,6 +17,7 @@ pub use discovery::{
     find_executable, find_installed, select_package, InstalledPackage, PackageLocation,
     PackageSource, Platform, SearchDirs, SelectionError,
 };
+pub use environment::ProviderEnvironment;
 pub use lock_file::{parse_lock_file, LockedProvider};
 pub use package_hash::{package_hash_v1, package_hash_zip};
 pub use unpack::unpack_zip;

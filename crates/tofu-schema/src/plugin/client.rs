@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use super::grpc::{GrpcError, STATUS_UNIMPLEMENTED};
+use super::http2::Http2Error;
 use super::messages::{
     decode_diagnostics_field, decode_functions_response, decode_identity_schemas_response,
     decode_provider_schema_response, DiagnosticSeverity, MessageError, ProtocolVersion,
@@ -19,7 +20,9 @@ use super::messages::{
 };
 use super::process::{PluginError, ProviderProcess, Timeouts};
 use super::protobuf::MessageWriter;
-use crate::model::{ByName, ProviderSchema};
+use crate::config_value::ConfigValue;
+use crate::model::{Block, ByName, ProviderSchema};
+use crate::msgpack::{encode_msgpack, MsgpackError};
 
 /// Why a schema could not be read from a running provider.
 #[derive(Debug)]
@@ -73,6 +76,37 @@ impl std::fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+impl ClientError {
+    /// True when the provider cannot be used after this error: it did not
+    /// start, a call timed out (it hangs), or the connection broke (it
+    /// crashed). An answer that is an error (diagnostics, a gRPC status, a
+    /// response that does not decode, a reset call) leaves it usable.
+    pub fn ends_process(&self) -> bool {
+        match self {
+            ClientError::Plugin(PluginError::Call { error, .. }) => !matches!(
+                error,
+                GrpcError::Status { .. } | GrpcError::Transport(Http2Error::StreamReset(_))
+            ),
+            ClientError::Plugin(_) => true,
+            ClientError::Message { .. } | ClientError::Diagnostics { .. } => false,
+        }
+    }
+
+    /// True when a call or the handshake ran out of time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(
+            self,
+            ClientError::Plugin(
+                PluginError::HandshakeTimedOut { .. }
+                    | PluginError::Call {
+                        error: GrpcError::Transport(Http2Error::TimedOut),
+                        ..
+                    }
+            )
+        )
+    }
+}
+
 /// A config value as the plugin protocol's `DynamicValue` carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DynamicValue {
@@ -81,6 +115,13 @@ pub enum DynamicValue {
 }
 
 impl DynamicValue {
+    /// A configuration value written as msgpack for a block of `block`'s
+    /// schema, as OpenTofu writes it (`msgpack.Marshal(value,
+    /// block.ImpliedType())`).
+    pub fn from_config(value: &ConfigValue, block: &Block) -> Result<DynamicValue, MsgpackError> {
+        encode_msgpack(value, &block.implied_type()).map(DynamicValue::Msgpack)
+    }
+
     fn encode(&self) -> Vec<u8> {
         match self {
             DynamicValue::Msgpack(bytes) => MessageWriter::new().bytes(1, bytes).finish(),
@@ -153,7 +194,14 @@ impl ProviderClient {
         config: &DynamicValue,
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
         let method = self.by_protocol("ValidateResourceTypeConfig", "ValidateResourceConfig");
-        self.validate(method, type_name, config)
+        // OpenTofu's ClientCapabilities: write_only_attributes_allowed.
+        let capabilities = MessageWriter::new().flag(2, true).finish();
+        let request = MessageWriter::new()
+            .bytes(1, type_name.as_bytes())
+            .bytes(2, &config.encode())
+            .bytes(3, &capabilities)
+            .finish();
+        self.call_for_diagnostics(method, &request, 1)
     }
 
     /// `ValidateDataResourceConfig` (protocol 5: `ValidateDataSourceConfig`).
@@ -183,8 +231,7 @@ impl ProviderClient {
     ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
         let method = self.by_protocol("PrepareProviderConfig", "ValidateProviderConfig");
         let request = MessageWriter::new().bytes(1, &config.encode()).finish();
-        let bytes = self.process.call_provider(method, &request)?;
-        decode_diagnostics_field(&bytes, 2).map_err(|error| ClientError::Message { method, error })
+        self.call_for_diagnostics(method, &request, 2)
     }
 
     /// `StopProvider` (protocol 5: `Stop`): asks the provider to cancel
@@ -235,8 +282,20 @@ impl ProviderClient {
             .bytes(1, type_name.as_bytes())
             .bytes(2, &config.encode())
             .finish();
-        let bytes = self.process.call_provider(method, &request)?;
-        decode_diagnostics_field(&bytes, 1).map_err(|error| ClientError::Message { method, error })
+        self.call_for_diagnostics(method, &request, 1)
+    }
+
+    /// Calls `method` and reads the diagnostics from field `field` of its
+    /// response.
+    fn call_for_diagnostics(
+        &mut self,
+        method: &'static str,
+        request: &[u8],
+        field: u32,
+    ) -> Result<Vec<ProviderDiagnostic>, ClientError> {
+        let bytes = self.process.call_provider(method, request)?;
+        decode_diagnostics_field(&bytes, field)
+            .map_err(|error| ClientError::Message { method, error })
     }
 
     /// A call a provider may not implement: `None` when it says so.

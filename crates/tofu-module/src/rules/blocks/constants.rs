@@ -17,7 +17,9 @@
 //! errors ("Invalid operand", …) never appear. Nothing here reports on what it
 //! does not evaluate.
 
-use tofu_syntax::{Code, Diagnostic, Expr, ExprKind, Syntax, TextRange, TraversalStep};
+use tofu_syntax::{
+    Code, Diagnostic, Expr, ExprKind, Operation, Syntax, Template, TextRange, TraversalStep,
+};
 
 use super::file_checker::FileChecker;
 use crate::types::Value;
@@ -146,7 +148,9 @@ impl FileChecker<'_> {
     fn evaluation_errors(&self, expr: &Expr, bound: &[&str], errors: &mut Vec<Diagnostic>) {
         match &expr.kind {
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {}
-            ExprKind::Template(parts) => {
+            ExprKind::Template(Template {
+                expressions: parts, ..
+            }) => {
                 for part in parts {
                     self.evaluation_errors(part, bound, errors);
                 }
@@ -192,7 +196,9 @@ impl FileChecker<'_> {
                 )
                 .with_detail("Functions may not be called here."),
             ),
-            ExprKind::Other(children) => {
+            ExprKind::Operation(Operation {
+                operands: children, ..
+            }) => {
                 for child in children {
                     self.evaluation_errors(child, bound, errors);
                 }

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 
 use tofu_syntax::{
-    Attribute, Body, Call, Code, Diagnostic, Expr, ExprKind, FileId, Location, TextRange,
+    Attribute, Body, Call, Code, Diagnostic, Expr, ExprKind, FileId, Location, Template, TextRange,
     Traversal, TraversalStep,
 };
 
@@ -245,17 +245,17 @@ impl<'m> StaticScope<'m> {
             }
             // Interpolations carry their marks into the result; directives
             // (`%{if}`) may not use every part, so they are left alone.
-            ExprKind::Template(parts) if !written.json && !self.has_directive(written) => {
-                parts.iter().any(|part| {
-                    self.sensitive_at(
-                        WrittenExpr {
-                            expr: part,
-                            ..written
-                        },
-                        visited,
-                    )
-                })
-            }
+            ExprKind::Template(Template {
+                expressions: parts, ..
+            }) if !written.json && !self.has_directive(written) => parts.iter().any(|part| {
+                self.sensitive_at(
+                    WrittenExpr {
+                        expr: part,
+                        ..written
+                    },
+                    visited,
+                )
+            }),
             _ => false,
         }
     }

@@ -13,7 +13,9 @@
 use std::fmt;
 
 use tofu_syntax::TraversalStep;
-use tofu_syntax::{Attribute, Code, Diagnostic, Expr, ExprKind, Fix, Location, TextRange};
+use tofu_syntax::{
+    Attribute, Code, Diagnostic, Expr, ExprKind, Fix, Location, Operation, Template, TextRange,
+};
 
 use super::expr_view::{
     has_references, keyword_literal, starts_with_keyword_literal, ExprView, Position, RefStep,
@@ -153,7 +155,9 @@ pub(super) fn static_reference_parts(scope: &FileScope<'_>, element: &Expr) -> O
     }
     let traversal = match &element.kind {
         ExprKind::Traversal(traversal) => traversal,
-        ExprKind::Other(children) if starts_with_keyword_literal(element, children) => {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) if starts_with_keyword_literal(element, children) => {
             let keyword_root =
                 view.keyword_root_traversal(element, children, Position::ObjectKey)?;
             return Some(
@@ -325,7 +329,9 @@ fn candidate(
             }
             candidate.steps = view.static_steps(traversal, kept);
         }
-        ExprKind::Other(children) if starts_with_keyword_literal(expr, children) => {
+        ExprKind::Operation(Operation {
+            operands: children, ..
+        }) if starts_with_keyword_literal(expr, children) => {
             if let Some(keyword_root) = view.keyword_root_traversal(expr, children, position) {
                 candidate.key_set_aside = keyword_root.key_set_aside;
                 candidate.range = keyword_root.range;
@@ -337,9 +343,9 @@ fn candidate(
         {
             read_quoted_reference(scope, view, expr, &mut candidate, out);
         }
-        ExprKind::Template(parts)
-            if view.starts_with(expr.range, "\"") || view.starts_with(expr.range, "<<") =>
-        {
+        ExprKind::Template(Template {
+            expressions: parts, ..
+        }) if view.starts_with(expr.range, "\"") || view.starts_with(expr.range, "<<") => {
             if is_template_wrap(view, expr, parts) {
                 // `"${aws.west}"` is an interpolation, not a quoted string.
             } else if has_references(expr) {
@@ -357,7 +363,7 @@ fn step_range(step: &TraversalStep) -> TextRange {
     match step {
         TraversalStep::Attr { range, .. }
         | TraversalStep::Index { range, .. }
-        | TraversalStep::Splat { range } => *range,
+        | TraversalStep::Splat { range, .. } => *range,
     }
 }
 

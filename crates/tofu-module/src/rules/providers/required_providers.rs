@@ -46,7 +46,9 @@ fn entry_shape<'a>(scope: &FileScope<'_>, expr: &'a Expr) -> EntryShape<'a> {
         ExprKind::Object(items) => EntryShape::Object(items),
         // A JSON string holding `${` is still a constant string without a context.
         ExprKind::Template(_) if scope.json() => EntryShape::Shorthand,
-        ExprKind::Template(_) | ExprKind::Other(_) | ExprKind::For(_) if !has_references(expr) => {
+        ExprKind::Template(_) | ExprKind::Operation(_) | ExprKind::For(_)
+            if !has_references(expr) =>
+        {
             EntryShape::Unknown
         }
         _ => EntryShape::Invalid,
@@ -167,7 +169,9 @@ fn check_source(scope: &FileScope<'_>, value: &Expr, out: &mut Vec<Diagnostic>) 
             Some(content) => content.value,
             None => return,
         },
-        ExprKind::Template(_) | ExprKind::Other(_) | ExprKind::For(_) if !has_references(value) => {
+        ExprKind::Template(_) | ExprKind::Operation(_) | ExprKind::For(_)
+            if !has_references(value) =>
+        {
             return
         }
         _ => {

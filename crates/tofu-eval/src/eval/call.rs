@@ -1,0 +1,437 @@
+//! Function calls: HCL's `FunctionCallExpr.Value`. The name is looked up
+//! first, a final `...` argument is expanded, the number of arguments is
+//! checked, and only then are the arguments evaluated and converted, each
+//! error reported; the function runs when there was none.
+//!
+//! A `provider::` function's result is unknown (no provider runs here).
+//!
+//! `try` and `can` take their arguments unevaluated (cty's expression
+//! closures, `ext/tryfunc`): here they evaluate them and catch the errors,
+//! `try`'s message listing them with their ranges as the scope names them.
+
+use tofu_syntax::{Call, Expr, TextRange};
+
+use super::{Diagnostics, EvalDiagnostic, Evaluator};
+use crate::functions::{lookup, CallError, ErrorSubject};
+use crate::types::Type;
+use crate::value::Value;
+
+/// An argument as the function sees it.
+enum Argument<'a> {
+    Written(&'a Expr),
+    /// An element of the expanded final argument (its range is that
+    /// argument's).
+    Expanded(Value, TextRange),
+}
+
+impl Argument<'_> {
+    fn range(&self) -> TextRange {
+        match self {
+            Argument::Written(expr) => expr.range,
+            Argument::Expanded(_, range) => *range,
+        }
+    }
+}
+
+impl Evaluator<'_> {
+    pub(super) fn call(&mut self, expr: &Expr, call: &Call) -> (Value, Diagnostics) {
+        if call.name.starts_with("provider::") {
+            return self.provider_function(call);
+        }
+        let plain_name = call.name.strip_prefix("core::").unwrap_or(&call.name);
+        if plain_name == "plantimestamp" && self.scope.environment().console_mode() {
+            // The console has no plan: OpenTofu leaves the function out.
+            let detail = if call.name.starts_with("core::") {
+                "There is no builtin (core::) function named \"plantimestamp\".".to_owned()
+            } else {
+                "There is no function named \"plantimestamp\".".to_owned()
+            };
+            let error = CallError {
+                summary: "Call to unknown function".to_owned(),
+                detail,
+                subject: ErrorSubject::Name,
+            };
+            return (
+                Value::dynamic_unknown(),
+                vec![self.call_diagnostic(expr, call, &[], error)],
+            );
+        }
+        let function = match lookup(&call.name) {
+            Ok(function) => function,
+            Err(error) => {
+                return (
+                    Value::dynamic_unknown(),
+                    vec![self.call_diagnostic(expr, call, &[], error)],
+                )
+            }
+        };
+        let mut diagnostics = Vec::new();
+        let mut arguments: Vec<Argument<'_>> = call.args.iter().map(Argument::Written).collect();
+        if call.expand_final {
+            let Some(Argument::Written(last)) = arguments.pop() else {
+                return (Value::dynamic_unknown(), diagnostics);
+            };
+            match self.expand(expr, last) {
+                Ok(expanded) => arguments.extend(expanded),
+                Err(expand_diagnostics) => return (Value::dynamic_unknown(), expand_diagnostics),
+            }
+        }
+        if let Some(error) = function.arity_error(arguments.len()) {
+            diagnostics.push(self.call_diagnostic(expr, call, &arguments, error));
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        if matches!(plain_name, "try" | "can") {
+            return self.try_or_can(expr, call, plain_name, &arguments);
+        }
+        if plain_name == "templatestring" {
+            return self.templatestring(expr, call, &function, &arguments);
+        }
+        let converted =
+            self.converted_arguments(expr, call, &function, &arguments, &mut diagnostics);
+        if !diagnostics.is_empty() {
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        match function.call_converted(converted, self.scope.environment()) {
+            Ok(value) => (value, diagnostics),
+            Err(error) => {
+                diagnostics.push(self.call_diagnostic(expr, call, &arguments, error));
+                (Value::dynamic_unknown(), diagnostics)
+            }
+        }
+    }
+
+    /// A provider's function: tofu-lens runs no provider, so its result is
+    /// unknown; its arguments are evaluated for their errors. Whether the
+    /// module may call it is the caller's business (it reports that
+    /// before evaluating, as OpenTofu does).
+    fn provider_function(&mut self, call: &Call) -> (Value, Diagnostics) {
+        let mut diagnostics = Vec::new();
+        for argument in &call.args {
+            let (_, argument_diagnostics) = self.value(argument);
+            diagnostics.extend(argument_diagnostics);
+        }
+        (Value::dynamic_unknown(), diagnostics)
+    }
+
+    /// Each argument evaluated and converted to its parameter's type, its
+    /// errors (evaluation, then conversion) added in order; an argument
+    /// that does not convert stays as it was.
+    fn converted_arguments(
+        &mut self,
+        expr: &Expr,
+        call: &Call,
+        function: &crate::functions::Function<'_>,
+        arguments: &[Argument<'_>],
+        diagnostics: &mut Diagnostics,
+    ) -> Vec<Value> {
+        let mut converted = Vec::with_capacity(arguments.len());
+        for (index, argument) in arguments.iter().enumerate() {
+            let value = match argument {
+                Argument::Written(argument) => {
+                    let (value, argument_diagnostics) = self.value(argument);
+                    diagnostics.extend(argument_diagnostics);
+                    value
+                }
+                Argument::Expanded(value, _) => value.clone(),
+            };
+            match function.convert_argument(index, &value) {
+                Ok(value) => converted.push(value),
+                Err(error) => {
+                    diagnostics.push(self.call_diagnostic(expr, call, arguments, error));
+                    converted.push(value);
+                }
+            }
+        }
+        converted
+    }
+
+    /// `f(a, list...)`: the elements of the last argument.
+    fn expand<'a>(
+        &mut self,
+        expr: &Expr,
+        last: &'a Expr,
+    ) -> Result<Vec<Argument<'a>>, Diagnostics> {
+        let (value, diagnostics) = self.value(last);
+        if !diagnostics.is_empty() {
+            return Err(diagnostics);
+        }
+        let ty = value.ty();
+        let invalid = |detail: &str| {
+            Err(vec![EvalDiagnostic::new(
+                "Invalid expanding argument value",
+                detail,
+                last.range,
+            )
+            .in_context(expr.range)])
+        };
+        let sequence = ty == Type::Dynamic || ty.is_tuple() || ty.is_list() || ty.is_set();
+        if !sequence {
+            return invalid(
+                "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+            );
+        }
+        if value.is_null() {
+            return invalid("The expanding argument (indicated by ...) must not be null.");
+        }
+        if ty == Type::Dynamic || !value.is_known() {
+            return Err(Vec::new());
+        }
+        let (value, marks) = value.unmark();
+        Ok(value
+            .items()
+            .unwrap_or_default()
+            .iter()
+            .map(|item| Argument::Expanded(item.clone().with_marks(marks), last.range))
+            .collect())
+    }
+
+    /// `try` and `can`, whose arguments are evaluated here.
+    fn try_or_can(
+        &mut self,
+        expr: &Expr,
+        call: &Call,
+        name: &str,
+        arguments: &[Argument<'_>],
+    ) -> (Value, Diagnostics) {
+        let mut caught = Vec::new();
+        for argument in arguments {
+            let (value, argument_diagnostics) = match argument {
+                Argument::Written(argument) => self.value(argument),
+                Argument::Expanded(value, _) => (value.clone(), Vec::new()),
+            };
+            if name == "can" {
+                let result = if !argument_diagnostics.is_empty() {
+                    Value::bool(false)
+                } else if !value.is_wholly_known() {
+                    Value::unknown(Type::Bool)
+                } else {
+                    Value::bool(true)
+                };
+                return (result, Vec::new());
+            }
+            if argument_diagnostics.is_empty() {
+                if !value.is_wholly_known() {
+                    return (Value::dynamic_unknown(), Vec::new());
+                }
+                return (value, Vec::new());
+            }
+            caught.extend(argument_diagnostics);
+        }
+        let message = if arguments.is_empty() {
+            "at least one argument is required".to_owned()
+        } else {
+            let mut message = "no expression succeeded:\n".to_owned();
+            for diagnostic in &caught {
+                message.push_str(&format!(
+                    "- {} (at {})\n  {}\n",
+                    diagnostic.summary,
+                    self.scope.describe_range(diagnostic.subject),
+                    diagnostic.detail
+                ));
+            }
+            message.push_str("\nAt least one expression must produce a successful result");
+            message
+        };
+        let error = CallError {
+            summary: "Error in function call".to_owned(),
+            detail: format!(
+                "Call to function {} failed: {message}.",
+                crate::go_text::go_quote(&call.name)
+            ),
+            subject: ErrorSubject::Call,
+        };
+        (
+            Value::dynamic_unknown(),
+            vec![self.call_diagnostic(expr, call, arguments, error)],
+        )
+    }
+
+    /// `templatestring(data, vars)`: the string read as a template and
+    /// evaluated with the variables `vars` holds (OpenTofu's
+    /// `renderTemplate`: a map or object of valid names, every name the
+    /// template uses among them).
+    fn templatestring(
+        &mut self,
+        expr: &Expr,
+        call: &Call,
+        function: &crate::functions::Function<'_>,
+        arguments: &[Argument<'_>],
+    ) -> (Value, Diagnostics) {
+        let mut diagnostics = Vec::new();
+        let values = self.converted_arguments(expr, call, function, arguments, &mut diagnostics);
+        let [data, vars] = values.as_slice() else {
+            return (Value::dynamic_unknown(), diagnostics);
+        };
+        if !diagnostics.is_empty() {
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        for (index, (value, parameter)) in [(data, "data"), (vars, "vars")].into_iter().enumerate()
+        {
+            if value.is_null() {
+                let error = CallError {
+                    summary: "Invalid function argument".to_owned(),
+                    detail: format!(
+                        "Invalid value for {} parameter: argument must not be null.",
+                        crate::go_text::go_quote(parameter)
+                    ),
+                    subject: ErrorSubject::Argument(index),
+                };
+                diagnostics.push(self.call_diagnostic(expr, call, arguments, error));
+                return (Value::dynamic_unknown(), diagnostics);
+            }
+        }
+        if !data.is_known() || !vars.is_known() {
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        let (data, marks) = data.clone().unmark();
+        let fail = |evaluator: &Self, detail: String, argument: bool| {
+            let (summary, subject) = if argument {
+                ("Invalid function argument", ErrorSubject::Argument(1))
+            } else {
+                ("Error in function call", ErrorSubject::Call)
+            };
+            let error = CallError {
+                summary: summary.to_owned(),
+                detail,
+                subject,
+            };
+            (
+                Value::dynamic_unknown(),
+                vec![evaluator.call_diagnostic(expr, call, arguments, error)],
+            )
+        };
+        let content = data.as_str().unwrap_or_default().to_owned();
+        let Some(template) = tofu_syntax::parse_template(&content) else {
+            return fail(
+                self,
+                format!(
+                    "Call to function {} failed: the template could not be read.",
+                    crate::go_text::go_quote(&call.name)
+                ),
+                false,
+            );
+        };
+        let Some(entries) = vars
+            .entries()
+            .filter(|_| vars.ty().is_map() || vars.ty().is_object())
+        else {
+            return fail(
+                self,
+                "Invalid value for \"vars\" parameter: invalid vars value: must be a map."
+                    .to_owned(),
+                true,
+            );
+        };
+        if let Some(name) = entries.keys().find(|name| !is_identifier(name)) {
+            return fail(
+                self,
+                format!(
+                    "Invalid value for \"vars\" parameter: invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores.",
+                    crate::go_text::go_quote(name)
+                ),
+                true,
+            );
+        }
+        let mut missing = None;
+        crate::console::references(&template, &mut Vec::new(), &mut |reference| {
+            if missing.is_none() && !entries.contains_key(reference.root) {
+                missing = Some(reference.root.to_owned());
+            }
+        });
+        if let Some(name) = missing {
+            return fail(
+                self,
+                format!(
+                    "Invalid value for \"vars\" parameter: vars map does not contain key {}.",
+                    crate::go_text::go_quote(&name)
+                ),
+                true,
+            );
+        }
+        let bindings: Vec<(String, Value)> = entries
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        let mut inner = Evaluator::new(self.scope);
+        let (value, template_diagnostics) =
+            inner.with_bindings(bindings, |evaluator| evaluator.value(&template));
+        let Some(first) = template_diagnostics.first() else {
+            return (value.with_marks(marks), Vec::new());
+        };
+        let mut message = format!(
+            "{}: {}; {}",
+            template_range_text(&content, first.subject),
+            first.summary,
+            first.detail
+        );
+        if template_diagnostics.len() > 1 {
+            message.push_str(&format!(
+                ", and {} other diagnostic(s)",
+                template_diagnostics.len() - 1
+            ));
+        }
+        fail(
+            self,
+            format!(
+                "Call to function {} failed: {message}.",
+                crate::go_text::go_quote(&call.name)
+            ),
+            false,
+        )
+    }
+
+    /// A function's error placed where HCL places it.
+    fn call_diagnostic(
+        &self,
+        expr: &Expr,
+        call: &Call,
+        arguments: &[Argument<'_>],
+        error: CallError,
+    ) -> EvalDiagnostic {
+        let name_and_paren = TextRange::new(
+            call.name_range.start,
+            call.name_range.end.saturating_add(1).min(expr.range.end),
+        );
+        let subject = match error.subject {
+            ErrorSubject::Name => call.name_range,
+            ErrorSubject::CloseParen => {
+                TextRange::new(expr.range.end.saturating_sub(1), expr.range.end)
+            }
+            ErrorSubject::Argument(index) => {
+                arguments.get(index).map_or(name_and_paren, Argument::range)
+            }
+            ErrorSubject::Call => name_and_paren,
+        };
+        EvalDiagnostic::new(error.summary, error.detail, subject).in_context(expr.range)
+    }
+}
+
+/// HCL's `ValidIdentifier`: a letter or `_`, then letters, digits, `_`, `-`.
+fn is_identifier(name: &str) -> bool {
+    let mut characters = name.chars();
+    characters
+        .next()
+        .is_some_and(|first| first.is_alphabetic() || first == '_')
+        && characters.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// HCL's `Range.String()` of a range in a template read from a string.
+fn template_range_text(content: &str, range: TextRange) -> String {
+    let position = |offset: u32| {
+        let before = content.get(..offset as usize).unwrap_or(content);
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+        let column = before
+            .get(line_start..)
+            .map_or(0, |text| text.chars().count())
+            + 1;
+        (line, column)
+    };
+    let (start_line, start_column) = position(range.start);
+    let (end_line, end_column) = position(range.end);
+    if start_line == end_line {
+        format!("NoFileNeeded:{start_line},{start_column}-{end_column}")
+    } else {
+        format!("NoFileNeeded:{start_line},{start_column}-{end_line},{end_column}")
+    }
+}

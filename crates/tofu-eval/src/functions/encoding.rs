@@ -1,0 +1,519 @@
+//! The encoding functions: base64 (`base64encode`, `base64decode`,
+//! `textencodebase64`/`textdecodebase64` for UTF-8), URLs (`urlencode` as
+//! Go's `url.QueryEscape`, `urldecode`), JSON (`jsonencode` as cty writes
+//! it, Go's HTML-safe escapes included; `jsondecode` with cty's types:
+//! objects, tuples, 512-bit numbers) and `csvdecode`.
+//!
+//! Left out (their calls give unknown values): `base64gzip` and
+//! `base64gunzip` (Go's compressor's exact bytes), `yamlencode` and
+//! `yamldecode`, and text encodings other than UTF-8.
+
+use std::collections::BTreeMap;
+
+use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
+use crate::go_text::go_quote;
+use crate::number::Number;
+use crate::types::Type;
+use crate::value::{Value, ValueKind};
+
+pub(super) fn implementation(name: &str) -> Option<Implementation> {
+    let simple = Implementation::simple;
+    Some(match name {
+        "base64encode" => simple(|args| {
+            Ok(Value::string(base64_encode(
+                super::string::text(args, 0).as_bytes(),
+            )))
+        }),
+        "base64decode" => Implementation {
+            parameters: &[Accepts {
+                marked: true,
+                ..PLAIN
+            }],
+            variadic: PLAIN,
+            result_type: None,
+            run: base64decode,
+        },
+        "textencodebase64" => simple(|args| {
+            check_encoding(&super::string::text(args, 1))?;
+            Ok(Value::string(base64_encode(
+                super::string::text(args, 0).as_bytes(),
+            )))
+        }),
+        "textdecodebase64" => simple(|args| {
+            check_encoding(&super::string::text(args, 1))?;
+            let encoded = super::string::text(args, 0);
+            let decoded = base64_decode(&encoded).map_err(|offset| {
+                FunctionError::argument(
+                    0,
+                    format!("the given value is has an invalid base64 symbol at offset {offset}"),
+                )
+            })?;
+            let text = String::from_utf8(decoded).map_err(|_| {
+                FunctionError::argument(
+                    0,
+                    "the given string contains symbols that are not defined for UTF-8",
+                )
+            })?;
+            Ok(Value::string(text))
+        }),
+        "urlencode" => {
+            simple(|args| Ok(Value::string(query_escape(&super::string::text(args, 0)))))
+        }
+        "urldecode" => simple(|args| {
+            let text = super::string::text(args, 0);
+            query_unescape(&text)
+                .map(Value::string)
+                .map_err(|error| FunctionError::call(format!("failed to decode URL '': {error}")))
+        }),
+        "jsonencode" => Implementation {
+            parameters: &[Accepts {
+                null: true,
+                unknown: true,
+                dynamic: true,
+                marked: false,
+            }],
+            variadic: PLAIN,
+            result_type: None,
+            run: |args| {
+                let value = args.get(0);
+                if !value.is_wholly_known() {
+                    return Ok(Value::unknown(Type::String));
+                }
+                let mut out = String::new();
+                json_encode(&value, &mut out);
+                Ok(Value::string(out))
+            },
+        },
+        "jsondecode" => Implementation {
+            parameters: &[],
+            variadic: PLAIN,
+            result_type: Some(|args| {
+                let text = args.first().and_then(Value::as_str).unwrap_or_default();
+                json_decode(text).map(|value| value.ty())
+            }),
+            run: |args| json_decode(&super::string::text(args, 0)),
+        },
+        "csvdecode" => simple(csvdecode),
+        _ => return None,
+    })
+}
+
+fn check_encoding(name: &str) -> Result<(), FunctionError> {
+    match name.to_ascii_lowercase().as_str() {
+        "utf-8" | "utf8" | "unicode-1-1-utf-8" => Ok(()),
+        _ => Err(FunctionError::argument(
+            1,
+            format!(
+                "{} is not a supported IANA encoding name or alias in this OpenTofu version",
+                go_quote(name)
+            ),
+        )),
+    }
+}
+
+const BASE64_ALPHABET: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with padding (Go's `base64.StdEncoding`).
+pub(super) fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b0 = u32::from(chunk.first().copied().unwrap_or(0));
+        let b1 = u32::from(chunk.get(1).copied().unwrap_or(0));
+        let b2 = u32::from(chunk.get(2).copied().unwrap_or(0));
+        let triple = (b0 << 16) | (b1 << 8) | b2;
+        let symbol = |shift: u32| {
+            char::from(
+                BASE64_ALPHABET
+                    .get(usize::try_from((triple >> shift) & 63).unwrap_or(0))
+                    .copied()
+                    .unwrap_or(b'A'),
+            )
+        };
+        out.push(symbol(18));
+        out.push(symbol(12));
+        out.push(if chunk.len() > 1 { symbol(6) } else { '=' });
+        out.push(if chunk.len() > 2 { symbol(0) } else { '=' });
+    }
+    out
+}
+
+/// Go's `base64.StdEncoding.DecodeString`: padding required, `\r` and
+/// `\n` skipped; the error is the offset of the first bad symbol.
+pub(super) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
+    let symbols: Vec<(usize, u8)> = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| *b != b'\r' && *b != b'\n')
+        .collect();
+    let mut out = Vec::with_capacity(symbols.len() / 4 * 3);
+    for (quad_index, quad) in symbols.chunks(4).enumerate() {
+        let mut values = [0u32; 4];
+        let mut n_data = 0;
+        for (position, (offset, symbol)) in quad.iter().enumerate() {
+            if *symbol == b'=' {
+                // Padding only in the last two places of the last quad.
+                let is_last_quad = (quad_index + 1) * 4 >= symbols.len();
+                let rest_padding = quad
+                    .get(position..)
+                    .unwrap_or_default()
+                    .iter()
+                    .all(|(_, b)| *b == b'=');
+                if !is_last_quad || position < 2 || !rest_padding || quad.len() != 4 {
+                    return Err(*offset);
+                }
+                break;
+            }
+            let Some(value) = BASE64_ALPHABET.iter().position(|b| b == symbol) else {
+                return Err(*offset);
+            };
+            if let Some(slot) = values.get_mut(position) {
+                *slot = u32::try_from(value).unwrap_or(0);
+            }
+            n_data += 1;
+        }
+        if quad.len() < 4 {
+            let offset = quad.last().map_or(text.len(), |(offset, _)| offset + 1);
+            return Err(if n_data == 1 { offset - 1 } else { offset });
+        }
+        let [a, b, c, d] = values;
+        let triple = (a << 18) | (b << 12) | (c << 6) | d;
+        let bytes = [(triple >> 16) as u8, (triple >> 8) as u8, triple as u8];
+        let n_bytes = match n_data {
+            4 => 3,
+            3 => 2,
+            2 => 1,
+            _ => 0,
+        };
+        out.extend(bytes.iter().take(n_bytes));
+    }
+    Ok(out)
+}
+
+fn base64decode(args: &Arguments) -> Result<Value, FunctionError> {
+    let (value, marks) = args.get(0).unmark();
+    let text = value.as_str().unwrap_or_default().to_owned();
+    let shown = if marks.sensitive && marks.ephemeral {
+        "(ephemeral sensitive value)".to_owned()
+    } else if marks.ephemeral {
+        "(ephemeral value)".to_owned()
+    } else if marks.sensitive {
+        "(sensitive value)".to_owned()
+    } else {
+        go_quote(&text)
+    };
+    let decoded = base64_decode(&text)
+        .map_err(|_| FunctionError::call(format!("failed to decode base64 data {shown}")))?;
+    let decoded = String::from_utf8(decoded).map_err(|_| {
+        FunctionError::call("the result of decoding the provided string is not valid UTF-8")
+    })?;
+    Ok(Value::string(decoded).with_marks(marks))
+}
+
+/// Go's `url.QueryEscape`: unreserved bytes kept, space as `+`.
+fn query_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(char::from(byte));
+            }
+            b' ' => out.push('+'),
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
+}
+
+/// Go's `url.QueryUnescape`.
+fn query_unescape(text: &str) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        match byte {
+            b'%' => {
+                let hex = bytes.get(index + 1..index + 3).and_then(|pair| {
+                    std::str::from_utf8(pair)
+                        .ok()
+                        .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                });
+                let Some(decoded) = hex else {
+                    let escape: String = text
+                        .get(index..(index + 3).min(text.len()))
+                        .unwrap_or_default()
+                        .to_owned();
+                    return Err(format!("invalid URL escape {}", go_quote(&escape)));
+                };
+                out.push(decoded);
+                index += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                index += 1;
+            }
+            other => {
+                out.push(other);
+                index += 1;
+            }
+        }
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// `value` as cty's JSON encoding writes it.
+pub(super) fn to_json(value: &Value) -> String {
+    let mut out = String::new();
+    json_encode(value, &mut out);
+    out
+}
+
+/// cty's JSON encoding: objects and maps with sorted keys, numbers in
+/// their shortest form, strings as Go's `json.Marshal` writes them.
+fn json_encode(value: &Value, out: &mut String) {
+    match &value.kind {
+        ValueKind::Null(_) | ValueKind::Unknown(_) => out.push_str("null"),
+        ValueKind::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+        ValueKind::Number(number) => out.push_str(&number.text('f', -1)),
+        ValueKind::String(text) => json_string(text, out),
+        ValueKind::List { items, .. } | ValueKind::Set { items, .. } | ValueKind::Tuple(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                json_encode(item, out);
+            }
+            out.push(']');
+        }
+        ValueKind::Map { entries, .. } | ValueKind::Object(entries) => {
+            out.push('{');
+            for (index, (key, item)) in entries.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                json_string(key, out);
+                out.push(':');
+                json_encode(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn json_string(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_decode(text: &str) -> Result<Value, FunctionError> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    // Go's encoding/json messages for the commonest failures.
+    let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+    let Some(first) = trimmed.bytes().next() else {
+        return Err(FunctionError::call("EOF"));
+    };
+    if !matches!(
+        first,
+        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+    ) {
+        return Err(FunctionError::call(format!(
+            "invalid character {} looking for beginning of value",
+            go_rune_quote(char::from(first))
+        )));
+    }
+    match jsonc_parser::parse_to_value(text, &options) {
+        Ok(Some(value)) => {
+            json_value(value).ok_or_else(|| FunctionError::argument(0, "invalid JSON number"))
+        }
+        Ok(None) => Err(FunctionError::call("EOF")),
+        Err(error) => Err(FunctionError::call(error.to_string())),
+    }
+}
+
+/// Go's `%q` for one rune.
+fn go_rune_quote(c: char) -> String {
+    let quoted = go_quote(&c.to_string());
+    let inner = quoted
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default()
+        .replace("\\\"", "\"");
+    if c == '\'' {
+        return "'\\''".to_owned();
+    }
+    format!("'{inner}'")
+}
+
+fn json_value(value: jsonc_parser::JsonValue) -> Option<Value> {
+    use jsonc_parser::JsonValue as Json;
+    Some(match value {
+        Json::Null => Value::dynamic_null(),
+        Json::Boolean(flag) => Value::bool(flag),
+        Json::Number(text) => Value::number(Number::parse(text)?),
+        Json::String(text) => Value::string(text),
+        Json::Array(items) => Value::tuple(
+            items
+                .take_inner()
+                .into_iter()
+                .map(json_value)
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        Json::Object(object) => {
+            let mut attributes = BTreeMap::new();
+            for (key, item) in object.take_inner() {
+                attributes.insert(key.into_owned(), json_value(item)?);
+            }
+            Value::object(attributes)
+        }
+    })
+}
+
+fn csvdecode(args: &Arguments) -> Result<Value, FunctionError> {
+    let text = super::string::text(args, 0);
+    let records = parse_csv(&text).map_err(FunctionError::call)?;
+    let mut rows = records.into_iter();
+    let Some(header) = rows.next() else {
+        return Err(FunctionError::call("missing header line"));
+    };
+    for (index, name) in header.iter().enumerate() {
+        if header.iter().take(index).any(|earlier| earlier == name) {
+            return Err(FunctionError::call(format!(
+                "duplicate column name {}",
+                go_quote(name)
+            )));
+        }
+    }
+    let object_type = Type::object(
+        header
+            .iter()
+            .map(|name| (name.clone(), Type::String))
+            .collect(),
+    );
+    let mut objects = Vec::new();
+    for (line_index, row) in rows.enumerate() {
+        if row.len() != header.len() {
+            return Err(FunctionError::call(format!(
+                "CSV parse error on line {}: wrong number of fields",
+                line_index + 2
+            )));
+        }
+        objects.push(Value::object(
+            header
+                .iter()
+                .cloned()
+                .zip(row.into_iter().map(Value::string))
+                .collect(),
+        ));
+    }
+    Ok(Value::list(object_type, objects))
+}
+
+/// Go's `encoding/csv` reader with default options: comma-separated,
+/// double-quoted fields with `""` escapes, `\r\n` as `\n`, blank lines
+/// skipped.
+fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, String> {
+    let mut records = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut line = 1;
+    while chars.peek().is_some() {
+        if chars.peek() == Some(&'\n') || chars.peek() == Some(&'\r') {
+            if chars.next() == Some('\n') {
+                line += 1;
+            }
+            continue;
+        }
+        let mut record = Vec::new();
+        loop {
+            let mut field = String::new();
+            if chars.peek() == Some(&'"') {
+                chars.next();
+                loop {
+                    match chars.next() {
+                        Some('"') if chars.peek() == Some(&'"') => {
+                            chars.next();
+                            field.push('"');
+                        }
+                        Some('"') => break,
+                        Some(c) => {
+                            if c == '\n' {
+                                line += 1;
+                            }
+                            field.push(c);
+                        }
+                        None => {
+                            return Err(format!(
+                                "CSV parse error on line {line}: extraneous or missing \" in quoted-field"
+                            ))
+                        }
+                    }
+                }
+                match chars.peek() {
+                    Some(',') | Some('\n') | Some('\r') | None => {}
+                    Some(_) => {
+                        return Err(format!(
+                        "CSV parse error on line {line}: extraneous or missing \" in quoted-field"
+                    ))
+                    }
+                }
+            } else {
+                while let Some(&c) = chars.peek() {
+                    if c == ',' || c == '\n' || c == '\r' {
+                        break;
+                    }
+                    if c == '"' {
+                        return Err(format!(
+                            "CSV parse error on line {line}: bare \" in non-quoted-field"
+                        ));
+                    }
+                    field.push(c);
+                    chars.next();
+                }
+            }
+            record.push(field);
+            match chars.next() {
+                Some(',') => continue,
+                Some('\r') => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    line += 1;
+                    break;
+                }
+                Some('\n') => {
+                    line += 1;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        records.push(record);
+    }
+    Ok(records)
+}

@@ -1,0 +1,58 @@
+//! What functions read from outside the value world: files relative to the
+//! module directory (`file`, `fileexists`, `fileset`, `filebase64`, the
+//! file hashes, `templatefile`). The caller implements [`Environment`];
+//! this crate does no IO. [`NoFiles`] is an environment where nothing can
+//! be read, so those functions give unknown values.
+
+/// Why a file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    /// Nothing at that path.
+    NotFound,
+    /// A directory where a file was expected.
+    IsDirectory,
+    /// The environment cannot read files (an editor without disk access,
+    /// a test): the function's result is unknown.
+    Unavailable,
+    /// Any other failure, in OpenTofu's words.
+    Other(String),
+}
+
+/// Files as the module directory holds them. `path` is as written in the
+/// call; the environment resolves it against the module directory.
+pub trait Environment {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError>;
+
+    /// Whether a regular file exists at `path` (a directory is an error).
+    fn file_exists(&self, path: &str) -> Result<bool, FileError>;
+
+    /// `tofu console` offers the `type` function.
+    fn console_mode(&self) -> bool {
+        false
+    }
+
+    /// The directory OpenTofu runs in (`abspath`); `None` when unknown,
+    /// which makes the result unknown.
+    fn working_directory(&self) -> Option<String> {
+        None
+    }
+
+    /// The user's home directory (`pathexpand`); `None` when unknown.
+    fn home_directory(&self) -> Option<String> {
+        None
+    }
+}
+
+/// An environment without files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoFiles;
+
+impl Environment for NoFiles {
+    fn read_file(&self, _path: &str) -> Result<Vec<u8>, FileError> {
+        Err(FileError::Unavailable)
+    }
+
+    fn file_exists(&self, _path: &str) -> Result<bool, FileError> {
+        Err(FileError::Unavailable)
+    }
+}

@@ -1,0 +1,401 @@
+//! OpenTofu's built-in functions and calling them as HCL does.
+//!
+//! [`call_function`] takes a function name (`upper` or `core::upper`) and
+//! the values of its arguments and gives the result or the error OpenTofu
+//! reports, with its summary, detail and the part of the call it points at
+//! ([`ErrorSubject`]). The steps are HCL's `FunctionCallExpr.Value` and
+//! cty's `Function.Call`: look the name up (with "Did you mean"), check the
+//! number of arguments, convert each argument to its parameter's type,
+//! refuse nulls where a parameter does not take them, return an unknown
+//! result when an argument is unknown (unless the function looks inside
+//! unknown values), take marks off the arguments and put them on the
+//! result, and only then run the function.
+//!
+//! The signatures come from OpenTofu's metadata (`signatures.rs`, generated);
+//! what the metadata does not say (which parameters take unknown, marked or
+//! dynamically typed values, how the result type follows from the
+//! arguments) is in the family modules beside this one, one per kind of
+//! function. Reading files goes through an [`Environment`] the caller
+//! gives; nothing here touches the disk or the clock.
+
+mod collection;
+mod conversion;
+mod encoding;
+mod environment;
+mod filesystem;
+mod format;
+mod hash;
+mod network;
+mod numeric;
+mod regex;
+mod registry;
+mod sensitivity;
+pub mod signature;
+#[rustfmt::skip]
+mod signatures;
+mod string;
+mod suggest;
+mod time;
+mod try_can;
+
+use crate::convert::convert;
+use crate::types::Type;
+use crate::value::{Marks, Value};
+
+pub use environment::{Environment, FileError, NoFiles};
+pub use signature::{Parameter, Signature};
+pub use signatures::SIGNATURES;
+
+/// What a parameter accepts besides known, unmarked, non-null values of
+/// its type (cty's `Parameter` flags).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Accepts {
+    pub null: bool,
+    pub unknown: bool,
+    pub dynamic: bool,
+    pub marked: bool,
+}
+
+pub(crate) const PLAIN: Accepts = Accepts {
+    null: false,
+    unknown: false,
+    dynamic: false,
+    marked: false,
+};
+
+pub(crate) const ANYTHING: Accepts = Accepts {
+    null: true,
+    unknown: true,
+    dynamic: true,
+    marked: true,
+};
+
+/// cty's `Type` function: the result type from the arguments.
+pub(crate) type ResultType = fn(&[Value]) -> Result<Type, FunctionError>;
+
+/// How a function behaves beyond its signature.
+#[derive(Clone, Copy)]
+pub(crate) struct Implementation {
+    /// Per positional parameter; missing entries are [`PLAIN`].
+    pub parameters: &'static [Accepts],
+    pub variadic: Accepts,
+    /// The result type from the arguments (cty's `Type`); `None` when it is
+    /// the signature's return type.
+    pub result_type: Option<ResultType>,
+    pub run: fn(&Arguments) -> Result<Value, FunctionError>,
+}
+
+impl Implementation {
+    /// A function whose parameters take only known, unmarked, non-null
+    /// values of their types, with the signature's result type.
+    pub fn simple(run: fn(&Arguments) -> Result<Value, FunctionError>) -> Implementation {
+        Implementation {
+            parameters: &[],
+            variadic: PLAIN,
+            result_type: None,
+            run,
+        }
+    }
+}
+
+/// The arguments a function runs with.
+pub(crate) struct Arguments<'a> {
+    pub values: &'a [Value],
+    pub result_type: Type,
+    pub environment: &'a dyn Environment,
+}
+
+impl Arguments<'_> {
+    /// The argument at `index`; a dynamic null past the end (arity is
+    /// checked before any function runs).
+    pub fn get(&self, index: usize) -> Value {
+        self.values
+            .get(index)
+            .cloned()
+            .unwrap_or_else(Value::dynamic_null)
+    }
+}
+
+/// A function's own error: about one argument (`argument`) or the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionError {
+    pub argument: Option<usize>,
+    pub message: String,
+}
+
+impl FunctionError {
+    pub fn call(message: impl Into<String>) -> FunctionError {
+        FunctionError {
+            argument: None,
+            message: message.into(),
+        }
+    }
+
+    pub fn argument(index: usize, message: impl Into<String>) -> FunctionError {
+        FunctionError {
+            argument: Some(index),
+            message: message.into(),
+        }
+    }
+}
+
+/// Where OpenTofu puts an error about a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorSubject {
+    /// The function's name (unknown function).
+    Name,
+    /// The closing parenthesis (not enough arguments).
+    CloseParen,
+    /// The argument at this index (too many, or an invalid one).
+    Argument(usize),
+    /// The whole call (an error of the function).
+    Call,
+}
+
+/// An error OpenTofu reports for a call, in its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallError {
+    pub summary: String,
+    pub detail: String,
+    pub subject: ErrorSubject,
+}
+
+/// The signature of a built-in function, by its name or `core::` name.
+pub fn signature(name: &str) -> Option<&'static Signature> {
+    let name = name.strip_prefix("core::").unwrap_or(name);
+    SIGNATURES
+        .binary_search_by(|signature| signature.name.cmp(name))
+        .ok()
+        .and_then(|index| SIGNATURES.get(index))
+}
+
+/// Calls a built-in function as OpenTofu does (see the module doc).
+pub fn call_function(
+    name: &str,
+    arguments: &[Value],
+    environment: &dyn Environment,
+) -> Result<Value, Vec<CallError>> {
+    let function = lookup(name).map_err(|error| vec![error])?;
+    if let Some(error) = function.arity_error(arguments.len()) {
+        return Err(vec![error]);
+    }
+    let mut converted = Vec::with_capacity(arguments.len());
+    let mut conversion_errors = Vec::new();
+    for (index, argument) in arguments.iter().enumerate() {
+        match function.convert_argument(index, argument) {
+            Ok(value) => converted.push(value),
+            Err(error) => conversion_errors.push(error),
+        }
+    }
+    if !conversion_errors.is_empty() {
+        return Err(conversion_errors);
+    }
+    function
+        .call_converted(converted, environment)
+        .map_err(|error| vec![error])
+}
+
+/// A built-in function found by name, ready to be called step by step as
+/// HCL calls it: arity first, then each argument converted, then the call.
+#[derive(Clone, Copy)]
+pub struct Function<'n> {
+    /// The name as written (`core::upper` stays so in messages).
+    pub name: &'n str,
+    pub signature: &'static Signature,
+    implementation: Implementation,
+}
+
+/// The function `name` (`upper` or `core::upper`), or "Call to unknown
+/// function" with HCL's suggestion.
+pub(crate) fn lookup(name: &str) -> Result<Function<'_>, CallError> {
+    let plain_name = name.strip_prefix("core::").unwrap_or(name);
+    if plain_name.contains("::") {
+        return Err(suggest::unknown_function(name));
+    }
+    match (signature(plain_name), registry::implementation(plain_name)) {
+        (Some(signature), Some(implementation)) => Ok(Function {
+            name,
+            signature,
+            implementation,
+        }),
+        _ => Err(suggest::unknown_function(name)),
+    }
+}
+
+impl Function<'_> {
+    fn parameter_at(&self, index: usize) -> Option<Parameter> {
+        self.signature
+            .parameters
+            .get(index)
+            .copied()
+            .or(self.signature.variadic)
+    }
+
+    /// "Not enough function arguments" or "Too many function arguments".
+    pub fn arity_error(&self, n_arguments: usize) -> Option<CallError> {
+        let parameters = self.signature.parameters;
+        if let Some(missing) = parameters.get(n_arguments) {
+            let qualifier = if self.signature.variadic.is_some() {
+                " at least"
+            } else {
+                ""
+            };
+            return Some(CallError {
+                summary: "Not enough function arguments".to_owned(),
+                detail: format!(
+                    "Function {} expects{qualifier} {} argument(s). Missing value for {}.",
+                    crate::go_text::go_quote(self.name),
+                    parameters.len(),
+                    crate::go_text::go_quote(missing.name)
+                ),
+                subject: ErrorSubject::CloseParen,
+            });
+        }
+        if self.signature.variadic.is_none() && n_arguments > parameters.len() {
+            return Some(CallError {
+                summary: "Too many function arguments".to_owned(),
+                detail: format!(
+                    "Function {} expects only {} argument(s).",
+                    crate::go_text::go_quote(self.name),
+                    parameters.len()
+                ),
+                subject: ErrorSubject::Argument(parameters.len()),
+            });
+        }
+        None
+    }
+
+    /// The argument at `index` converted to its parameter's type, or
+    /// "Invalid function argument".
+    pub fn convert_argument(&self, index: usize, argument: &Value) -> Result<Value, CallError> {
+        let Some(parameter) = self.parameter_at(index) else {
+            return Ok(argument.clone());
+        };
+        convert(argument, &parameter.parameter_type()).map_err(|error| CallError {
+            summary: "Invalid function argument".to_owned(),
+            detail: format!(
+                "Invalid value for {} parameter: {}.",
+                crate::go_text::go_quote(parameter.name),
+                error.message
+            ),
+            subject: ErrorSubject::Argument(index),
+        })
+    }
+
+    /// Runs the function on converted arguments (cty's `Function.Call`).
+    pub fn call_converted(
+        &self,
+        converted: Vec<Value>,
+        environment: &dyn Environment,
+    ) -> Result<Value, CallError> {
+        let n_arguments = converted.len();
+        run(self.signature, &self.implementation, converted, environment).map_err(|error| {
+            let parameter = error.argument.and_then(|index| self.parameter_at(index));
+            match (error.argument, parameter) {
+                (Some(index), Some(parameter)) => CallError {
+                    summary: "Invalid function argument".to_owned(),
+                    detail: format!(
+                        "Invalid value for {} parameter: {}.",
+                        crate::go_text::go_quote(parameter.name),
+                        error.message
+                    ),
+                    subject: if index < n_arguments {
+                        ErrorSubject::Argument(index)
+                    } else {
+                        ErrorSubject::Call
+                    },
+                },
+                _ => CallError {
+                    summary: "Error in function call".to_owned(),
+                    detail: format!(
+                        "Call to function {} failed: {}.",
+                        crate::go_text::go_quote(self.name),
+                        error.message
+                    ),
+                    subject: ErrorSubject::Call,
+                },
+            }
+        })
+    }
+}
+
+/// cty's `Function.Call` on converted arguments.
+fn run(
+    signature: &Signature,
+    implementation: &Implementation,
+    arguments: Vec<Value>,
+    environment: &dyn Environment,
+) -> Result<Value, FunctionError> {
+    let n_parameters = signature.parameters.len();
+    let accepts_at = |index: usize| {
+        if index < n_parameters {
+            implementation
+                .parameters
+                .get(index)
+                .copied()
+                .unwrap_or(PLAIN)
+        } else {
+            implementation.variadic
+        }
+    };
+    // cty's returnTypeForValues: nulls, then dynamic types, then the type.
+    let mut for_type = arguments.clone();
+    for (index, argument) in arguments.iter().enumerate() {
+        let accepts = accepts_at(index);
+        if !accepts.marked {
+            if let Some(slot) = for_type.get_mut(index) {
+                *slot = argument.clone().unmark_deep().0;
+            }
+        }
+        if argument.is_null() && !accepts.null {
+            return Err(FunctionError::argument(index, "argument must not be null"));
+        }
+        if argument.ty() == Type::Dynamic && !accepts.dynamic {
+            let marks = collect_marks(&arguments, &accepts_at);
+            return Ok(Value::dynamic_unknown().with_marks(marks));
+        }
+    }
+    let result_type = match implementation.result_type {
+        Some(result_type) => result_type(&for_type)?,
+        None => signature.result_type(),
+    };
+    let mut marks = Marks::default();
+    let mut unmarked = Vec::with_capacity(arguments.len());
+    let mut any_unknown = false;
+    for (index, argument) in arguments.into_iter().enumerate() {
+        let accepts = accepts_at(index);
+        let argument = if accepts.marked {
+            argument
+        } else {
+            let (argument, argument_marks) = argument.unmark_deep();
+            marks = marks.union(argument_marks);
+            argument
+        };
+        if !argument.is_known() && !accepts.unknown {
+            any_unknown = true;
+        }
+        unmarked.push(argument);
+    }
+    if any_unknown {
+        return Ok(Value::unknown(result_type).with_marks(marks));
+    }
+    let result = (implementation.run)(&Arguments {
+        values: &unmarked,
+        result_type,
+        environment,
+    })?;
+    Ok(result.with_marks(marks))
+}
+
+fn collect_marks(arguments: &[Value], accepts_at: &dyn Fn(usize) -> Accepts) -> Marks {
+    arguments
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !accepts_at(*index).marked)
+        .fold(Marks::default(), |marks, (_, argument)| {
+            marks.union(argument.deep_marks())
+        })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,409 @@
+//! `tofu-lens schemas` as a user runs it, on module trees written into a
+//! temporary directory: which providers each module needs, the root that
+//! installs them (itself, its callers, the nearest directory above), where
+//! each schema comes from and why any is missing. Fake providers are
+//! shell scripts installed where `tofu init` puts packages, with lock
+//! files made from their own hashes; each records its pid, which must be
+//! gone afterwards.
+//!
+//! The real hashicorp/time provider runs when `TOFU_LENS_PROVIDER_PLUGINS`
+//! (CI builds it, `.ci/run`) or `TOFU_LENS_PROVIDER_ORACLE` names a plugin
+//! directory; otherwise that test says so and passes. Every run has its
+//! own HOME (so its own schema cache) and no other environment.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tofu_schema::install::{package_hash_v1, Platform};
+
+/// A tree to run `schemas` in, with its own HOME.
+struct Tree {
+    root: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        Tree {
+            root: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.root.path().join(relative)
+    }
+
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.path(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    /// `schemas ARGS` in the tree's directory, with only PATH and HOME set.
+    fn schemas(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+            .arg("schemas")
+            .args(args)
+            .current_dir(self.root.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .output()
+            .unwrap()
+    }
+
+    /// Installs `script` as provider `acme/NAME` 1.0.0 under `root`'s
+    /// `.terraform`, for `platform` (default: this one); the package dir.
+    fn install_fake(
+        &self,
+        root: &str,
+        name: &str,
+        platform: Option<&str>,
+        script: &str,
+    ) -> PathBuf {
+        let platform = platform.map_or_else(|| Platform::current().dir_name(), str::to_owned);
+        let package = self
+            .path(root)
+            .join(".terraform/providers/registry.opentofu.org/acme")
+            .join(name)
+            .join("1.0.0")
+            .join(platform);
+        fs::create_dir_all(&package).unwrap();
+        let executable = package.join(format!("terraform-provider-{name}_v1.0.0"));
+        let pid_file = self.pid_file(name);
+        fs::write(
+            &executable,
+            format!("#!/bin/sh\necho $$ >> '{}'\n{script}\n", pid_file.display()),
+        )
+        .unwrap();
+        fs::set_permissions(&executable, fs::Permissions::from_mode(0o755)).unwrap();
+        package
+    }
+
+    fn pid_file(&self, name: &str) -> PathBuf {
+        self.home.path().join(format!("{name}.pids"))
+    }
+
+    /// The pids the fake provider `name` recorded (empty: it never ran).
+    fn pids(&self, name: &str) -> Vec<String> {
+        fs::read_to_string(self.pid_file(name))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn assert_no_process_left(&self, name: &str) {
+        let pids = self.pids(name);
+        assert!(!pids.is_empty(), "{name} never ran");
+        for pid in pids {
+            assert!(
+                !Path::new("/proc").join(&pid).exists(),
+                "{name}'s process {pid} is still there"
+            );
+        }
+    }
+
+    /// `root`'s `.terraform.lock.hcl` with these (address, version, hashes).
+    fn lock(&self, root: &str, entries: &[(&str, &str, Vec<String>)]) {
+        let mut text = String::from("# This file is maintained automatically by \"tofu init\".\n");
+        for (address, version, hashes) in entries {
+            text.push_str(&format!(
+                "\nprovider \"{address}\" {{\n  version = \"{version}\"\n  hashes = [\n"
+            ));
+            for hash in hashes {
+                text.push_str(&format!("    \"{hash}\",\n"));
+            }
+            text.push_str("  ]\n}\n");
+        }
+        self.write(&format!("{root}/.terraform.lock.hcl"), &text);
+    }
+}
+
+impl Tree {
+    /// [`Tree::install_fake`] for this platform, and `root`'s lock file
+    /// vouching for it (its own hash, as `tofu init` writes it).
+    fn install_locked_fake(&self, root: &str, name: &str, script: &str) -> PathBuf {
+        let package = self.install_fake(root, name, None, script);
+        let address = format!("registry.opentofu.org/acme/{name}");
+        self.lock(
+            root,
+            &[(&address, "1.0.0", vec![package_hash_v1(&package).unwrap()])],
+        );
+        package
+    }
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A module using `acme/NAME` for each name.
+fn module_using(names: &[&str]) -> String {
+    let mut text = String::from("terraform {\n  required_providers {\n");
+    for name in names {
+        text.push_str(&format!(
+            "    {name} = {{\n      source = \"acme/{name}\"\n    }}\n"
+        ));
+    }
+    text.push_str("  }\n}\n");
+    text
+}
+
+#[test]
+fn a_provider_that_exits_at_once_is_reported_crashed_and_leaves_no_process() {
+    let tree = Tree::new();
+    tree.write("stack/main.tf", &module_using(&["fake"]));
+    tree.install_locked_fake("stack", "fake", "echo 'plugin failed to load' >&2\nexit 3");
+    let output = tree.schemas(&[]);
+    assert_eq!(
+        stdout(&output),
+        "./stack (its own .terraform)\n  registry.opentofu.org/acme/fake: missing (crashed in ./stack): \
+         the provider exited before its handshake (exit status: 3); its stderr: plugin failed to load\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    tree.assert_no_process_left("fake");
+}
+
+#[test]
+fn a_package_that_fails_its_hash_is_not_run() {
+    let tree = Tree::new();
+    tree.write("stack/main.tf", &module_using(&["fake"]));
+    let package = tree.install_fake("stack", "fake", None, "exec sleep 60");
+    tree.lock(
+        "stack",
+        &[(
+            "registry.opentofu.org/acme/fake",
+            "1.0.0",
+            vec!["h1:08eov2Ls9iQ/g6nDlwjVk+fGB6Wo7X4CvmgitYg3LP4=".to_owned()],
+        )],
+    );
+    let output = tree.schemas(&[]);
+    let computed = package_hash_v1(&package).unwrap();
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "./stack (its own .terraform)\n  registry.opentofu.org/acme/fake: missing (hash-mismatch in ./stack): \
+             ./stack/.terraform/providers/registry.opentofu.org/acme/fake/1.0.0/{} does not match the lock file \
+             (its hash is {computed}; the lock file has h1:08eov2Ls9iQ/g6nDlwjVk+fGB6Wo7X4CvmgitYg3LP4=), so it was not run\n",
+            Platform::current().dir_name()
+        )
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        tree.pids("fake").is_empty(),
+        "the provider must not have run"
+    );
+}
+
+#[test]
+fn not_installed_another_platform_and_not_locked_each_say_so() {
+    let tree = Tree::new();
+    tree.write(
+        "stack/main.tf",
+        &module_using(&["absent", "mac", "unlocked"]),
+    );
+    tree.install_fake("stack", "mac", Some("darwin_arm64"), "exec sleep 60");
+    tree.install_fake("stack", "unlocked", None, "exec sleep 60");
+    tree.lock("stack", &[]);
+    let output = tree.schemas(&[]);
+    assert_eq!(
+        stdout(&output),
+        "./stack (its own .terraform)\n\
+         \x20 registry.opentofu.org/acme/absent: missing (not-installed in ./stack): not installed: run tofu init\n\
+         \x20 registry.opentofu.org/acme/mac: missing (other-platform in ./stack): installed only for another platform (darwin_arm64)\n\
+         \x20 registry.opentofu.org/acme/unlocked: missing (not-locked in ./stack): not in the lock file (.terraform.lock.hcl), so not run: run tofu init\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(tree.pids("mac").is_empty() && tree.pids("unlocked").is_empty());
+}
+
+#[test]
+fn a_provider_that_hangs_times_out_and_is_killed() {
+    let tree = Tree::new();
+    tree.write("stack/main.tf", &module_using(&["slow"]));
+    tree.install_locked_fake("stack", "slow", "exec sleep 60");
+    let output = tree.schemas(&["--timeout", "1"]);
+    assert_eq!(
+        stdout(&output),
+        "./stack (its own .terraform)\n  registry.opentofu.org/acme/slow: missing (timed-out in ./stack): \
+         the provider printed no handshake in time\n"
+    );
+    tree.assert_no_process_left("slow");
+}
+
+#[test]
+fn with_running_turned_off_a_schemas_file_answers_and_nothing_runs() {
+    let tree = Tree::new();
+    tree.write(
+        ".tofu-lens.toml",
+        "[schemas]\nfiles = [\"schemas/time.json\"]\nrunProviders = false\n",
+    );
+    tree.write(
+        "schemas/time.json",
+        include_str!("../../tofu-schema/test_data/schema-time.json"),
+    );
+    tree.write(
+        "stack/main.tf",
+        "resource \"time_sleep\" \"wait\" {\n  create_duration = \"30s\"\n}\n\nprovider \"fake\" {}\n\nterraform {\n  required_providers {\n    fake = {\n      source = \"acme/fake\"\n    }\n  }\n}\n",
+    );
+    tree.install_locked_fake("stack", "fake", "exec sleep 60");
+    let output = tree.schemas(&[]);
+    assert_eq!(
+        stdout(&output),
+        "./stack (its own .terraform)\n\
+         \x20 registry.opentofu.org/acme/fake: missing (running-off in ./stack): running providers is turned off, and no schema is cached\n\
+         \x20 registry.opentofu.org/hashicorp/time: from the schemas file schemas/time.json\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(tree.pids("fake").is_empty(), "running was turned off");
+
+    let json = tree.schemas(&["--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let providers = &report["modules"][0]["providers"];
+    assert_eq!(providers[0]["status"], "missing");
+    assert_eq!(providers[0]["reason"], "running-off");
+    assert_eq!(providers[0]["root"], "./stack");
+    assert_eq!(
+        providers[0]["needed_by"],
+        serde_json::json!(["required_providers", "provider.fake"])
+    );
+    assert_eq!(providers[1]["status"], "found");
+    assert_eq!(providers[1]["origin"], "schemas-file");
+    assert_eq!(providers[1]["schemas_file"], "schemas/time.json");
+    assert_eq!(providers[1]["local_names"], serde_json::json!(["time"]));
+    assert_eq!(report["modules"][0]["roots_from"], "itself");
+    assert_eq!(json.status.code(), Some(1));
+}
+
+#[test]
+fn a_called_module_is_installed_by_its_callers_else_by_the_directory_above() {
+    let tree = Tree::new();
+    let calls = "module \"net\" {\n  source = \"../../modules/net\"\n}\n";
+    tree.write("stacks/prod/main.tf", calls);
+    tree.write("stacks/dev/main.tf", calls);
+    tree.write("stacks/prod/.terraform/providers/.keep", "");
+    tree.write(
+        "modules/net/main.tf",
+        "resource \"null_resource\" \"x\" {}\n",
+    );
+    tree.write("other/.terraform/providers/.keep", "");
+    tree.write("other/sub/main.tf", "resource \"null_resource\" \"y\" {}\n");
+    tree.write("loose/main.tf", "output \"x\" {\n  value = 1\n}\n");
+    let output = tree.schemas(&[]);
+    assert_eq!(
+        stdout(&output),
+        "./loose (no .terraform here, in a caller or above)\n\
+         \x20 no providers\n\
+         ./modules/net (installed by its callers ./stacks/prod)\n\
+         \x20 registry.opentofu.org/hashicorp/null: missing (not-installed in ./stacks/prod): not installed: run tofu init\n\
+         ./other/sub (installed by ./other above it)\n\
+         \x20 registry.opentofu.org/hashicorp/null: missing (not-installed in ./other): not installed: run tofu init\n\
+         ./stacks/dev (no .terraform here, in a caller or above)\n\
+         \x20 no providers\n\
+         ./stacks/prod (its own .terraform)\n\
+         \x20 no providers\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn a_path_that_does_not_exist_is_a_usage_error() {
+    let tree = Tree::new();
+    let output = tree.schemas(&["nowhere"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "tofu-lens schemas: nowhere: no such file or directory\n"
+    );
+    let empty = tree.schemas(&[]);
+    assert_eq!(empty.status.code(), Some(0));
+    assert_eq!(stdout(&empty), "");
+}
+
+/// The real time provider's package directory, when a plugin directory is named.
+fn time_package() -> Option<PathBuf> {
+    let plugins = match std::env::var_os("TOFU_LENS_PROVIDER_PLUGINS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("TOFU_LENS_PROVIDER_ORACLE")?).join("plugins"),
+    };
+    let package = plugins
+        .join("registry.opentofu.org/hashicorp/time/0.14.2")
+        .join(Platform::current().dir_name());
+    assert!(package.is_dir(), "{} is not there", package.display());
+    Some(package)
+}
+
+#[test]
+fn the_real_time_provider_is_read_once_for_its_root_and_the_module_it_calls() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write(
+        "stacks/prod/main.tf",
+        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nmodule \"timer\" {\n  source = \"../../modules/timer\"\n}\n",
+    );
+    tree.write(
+        "modules/timer/main.tf",
+        "resource \"time_sleep\" \"wait\" {\n  create_duration = \"30s\"\n}\n",
+    );
+    // Laid out as `tofu init` does, in the root only.
+    let installed =
+        tree.path("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
+    fs::create_dir_all(&installed).unwrap();
+    std::os::unix::fs::symlink(&package, installed.join(Platform::current().dir_name())).unwrap();
+    tree.lock(
+        "stacks/prod",
+        &[(
+            "registry.opentofu.org/hashicorp/time",
+            "0.14.2",
+            vec![package_hash_v1(&package).unwrap()],
+        )],
+    );
+    let installed_shown = format!(
+        "./stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2/{}",
+        Platform::current().dir_name()
+    );
+    let first = tree.schemas(&[]);
+    assert_eq!(
+        stdout(&first),
+        format!(
+            "./modules/timer (installed by its callers ./stacks/prod)\n\
+             \x20 registry.opentofu.org/hashicorp/time 0.14.2: read from the provider {installed_shown}\n\
+             ./stacks/prod (its own .terraform)\n\
+             \x20 registry.opentofu.org/hashicorp/time 0.14.2: from the schema cache, for {installed_shown}\n"
+        ),
+        "{}",
+        stderr(&first)
+    );
+    assert_eq!(first.status.code(), Some(0));
+    // A second run starts nothing: the schema is in the cache.
+    let second = tree.schemas(&["--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();
+    for module in report["modules"].as_array().unwrap() {
+        let provider = &module["providers"][0];
+        assert_eq!(provider["origin"], "cache", "{module}");
+        assert_eq!(provider["version"], "0.14.2");
+        assert_eq!(provider["root"], "./stacks/prod");
+        assert!(provider["package_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("h1:"));
+    }
+    assert!(tree
+        .home
+        .path()
+        .join(".cache/tofu-lens/schemas/registry.opentofu.org/hashicorp/time/0.14.2")
+        .is_dir());
+}

@@ -1,0 +1,365 @@
+//! Writing a value as cty's `msgpack.Marshal` does, with the msgpack forms
+//! its encoder (vmihailenco/msgpack v5, compact integers, no compact
+//! floats) picks: the shortest integer, string, array and map headers,
+//! float 64 for floats, binary for a dynamic value's type.
+
+use std::collections::BTreeMap;
+
+use super::{
+    PathStep, ValuePath, REFINED_UNKNOWN_EXTENSION, REFINEMENT_LENGTH_LOWER,
+    REFINEMENT_LENGTH_UPPER, REFINEMENT_NULLNESS, REFINEMENT_NUMBER_LOWER, REFINEMENT_NUMBER_UPPER,
+    REFINEMENT_STRING_PREFIX,
+};
+use crate::config_value::{ConfigNumber, ConfigValue, Refinements};
+use crate::msgpack::MsgpackError;
+use crate::types::SchemaType;
+
+/// The longest string prefix an unknown's refinements keep (cty cuts
+/// longer ones to 255 bytes so the refinements stay under its 1 KiB limit).
+const LONGEST_PREFIX: usize = 256;
+
+pub(super) fn encode(value: &ConfigValue, ty: &SchemaType) -> Result<Vec<u8>, MsgpackError> {
+    let mut out = Vec::new();
+    write_value(&mut out, value, ty, &mut ValuePath::default())?;
+    Ok(out)
+}
+
+fn write_value(
+    out: &mut Vec<u8>,
+    value: &ConfigValue,
+    ty: &SchemaType,
+    path: &mut ValuePath,
+) -> Result<(), MsgpackError> {
+    if *ty == SchemaType::Dynamic {
+        let own = value.ty();
+        if own != SchemaType::Dynamic {
+            // [type as JSON, the value written as its own type]
+            write_array_length(out, 2);
+            write_binary(out, own.to_json().as_bytes());
+            return write_value(out, value, &own, path);
+        }
+    }
+    match (value, ty) {
+        (ConfigValue::Unknown(unknown), _) => {
+            write_unknown(out, &unknown.refinements, ty);
+            Ok(())
+        }
+        (ConfigValue::Null(_), _) => {
+            out.push(0xc0);
+            Ok(())
+        }
+        (ConfigValue::String(text), SchemaType::String) => {
+            write_string(out, text);
+            Ok(())
+        }
+        (ConfigValue::Number(ConfigNumber::Float(float)), SchemaType::Number) if float.is_nan() => {
+            Err(path.error("NaN is not a number cty can hold"))
+        }
+        (ConfigValue::Number(number), SchemaType::Number) => {
+            write_number(out, number);
+            Ok(())
+        }
+        (ConfigValue::Bool(flag), SchemaType::Bool) => {
+            out.push(if *flag { 0xc3 } else { 0xc2 });
+            Ok(())
+        }
+        (
+            ConfigValue::List { items, .. }
+            | ConfigValue::Set { items, .. }
+            | ConfigValue::Tuple(items),
+            SchemaType::List(element) | SchemaType::Set(element),
+        ) => {
+            write_array_length(out, items.len());
+            for (index, item) in items.iter().enumerate() {
+                path.within(PathStep::Index(index), |path| {
+                    write_value(out, item, element, path)
+                })?;
+            }
+            Ok(())
+        }
+        (
+            ConfigValue::List { items, .. }
+            | ConfigValue::Set { items, .. }
+            | ConfigValue::Tuple(items),
+            SchemaType::Tuple(elements),
+        ) => {
+            if items.len() != elements.len() {
+                return Err(path.error(format!(
+                    "a tuple of {} elements is required, not {}",
+                    elements.len(),
+                    items.len()
+                )));
+            }
+            write_array_length(out, items.len());
+            for (index, (item, element)) in items.iter().zip(elements.iter()).enumerate() {
+                path.within(PathStep::Index(index), |path| {
+                    write_value(out, item, element, path)
+                })?;
+            }
+            Ok(())
+        }
+        (
+            ConfigValue::Map { entries, .. } | ConfigValue::Object(entries),
+            SchemaType::Map(element),
+        ) => write_map(out, entries, element, path),
+        (ConfigValue::Object(attributes), SchemaType::Object(object)) => {
+            if let Some(extra) = attributes
+                .keys()
+                .find(|name| object.attribute(name).is_none())
+            {
+                return Err(path.error(format!("unsupported attribute {extra:?}")));
+            }
+            write_map_length(out, object.attributes.len());
+            for (name, attribute_type) in object.attributes.iter() {
+                write_string(out, name);
+                match attributes.get(name.as_ref()) {
+                    Some(attribute) => path
+                        .within(PathStep::Attribute(name.to_string()), |path| {
+                            write_value(out, attribute, attribute_type, path)
+                        })?,
+                    // Not set: null, as an argument left out is.
+                    None => out.push(0xc0),
+                }
+            }
+            Ok(())
+        }
+        (value, ty) => Err(path.error(format!(
+            "a {} value where a {} is required",
+            value.ty().friendly_name(),
+            ty.friendly_name()
+        ))),
+    }
+}
+
+fn write_map(
+    out: &mut Vec<u8>,
+    entries: &BTreeMap<String, ConfigValue>,
+    element: &SchemaType,
+    path: &mut ValuePath,
+) -> Result<(), MsgpackError> {
+    write_map_length(out, entries.len());
+    for (key, entry) in entries {
+        write_string(out, key);
+        path.within(PathStep::Key(key.clone()), |path| {
+            write_value(out, entry, element, path)
+        })?;
+    }
+    Ok(())
+}
+
+/// A number in the form its variant says (a NaN is refused before this).
+fn write_number(out: &mut Vec<u8>, number: &ConfigNumber) {
+    match number {
+        ConfigNumber::Integer(integer) => write_integer(out, *integer),
+        ConfigNumber::Float(float) => match exact_integer(*float) {
+            Some(integer) => write_integer(out, integer),
+            None => write_float(out, *float),
+        },
+        ConfigNumber::Decimal(text) => write_string(out, text),
+    }
+}
+
+/// The integer a float is exactly, if it is one in the range of `i64`.
+pub(super) fn exact_integer(float: f64) -> Option<i64> {
+    // 2^63 is exactly representable; every float below it in magnitude
+    // with no fraction converts exactly.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    (float.is_finite() && float.fract() == 0.0 && (-LIMIT..LIMIT).contains(&float))
+        .then_some(float as i64)
+}
+
+/// An unknown value: the short form, or its refinements for `ty`.
+fn write_unknown(out: &mut Vec<u8>, refinements: &Refinements, ty: &SchemaType) {
+    let mut body = Vec::new();
+    let mut entries = 0;
+    if *ty != SchemaType::Dynamic && refinements.not_null {
+        entries += 1;
+        write_integer(&mut body, REFINEMENT_NULLNESS);
+        body.push(0xc2);
+    }
+    match ty {
+        SchemaType::Number => {
+            let bounds = [
+                (
+                    REFINEMENT_NUMBER_LOWER,
+                    &refinements.number_lower_bound,
+                    f64::NEG_INFINITY,
+                ),
+                (
+                    REFINEMENT_NUMBER_UPPER,
+                    &refinements.number_upper_bound,
+                    f64::INFINITY,
+                ),
+            ];
+            for (key, bound, unbounded) in bounds {
+                let Some((number, inclusive)) = bound else {
+                    continue;
+                };
+                let written = match number {
+                    // No bound at all (cty leaves infinite bounds out).
+                    ConfigNumber::Float(float) if *float == unbounded || float.is_nan() => continue,
+                    number => number,
+                };
+                entries += 1;
+                write_integer(&mut body, key);
+                write_array_length(&mut body, 2);
+                write_number(&mut body, written);
+                body.push(if *inclusive { 0xc3 } else { 0xc2 });
+            }
+        }
+        SchemaType::String => {
+            if let Some(prefix) = refinements
+                .string_prefix
+                .as_deref()
+                .filter(|prefix| !prefix.is_empty())
+            {
+                entries += 1;
+                write_integer(&mut body, REFINEMENT_STRING_PREFIX);
+                write_string(&mut body, cut_prefix(prefix));
+            }
+        }
+        SchemaType::List(_) | SchemaType::Set(_) | SchemaType::Map(_) => {
+            if let Some(lower) = refinements.length_lower_bound.filter(|lower| *lower != 0) {
+                entries += 1;
+                write_integer(&mut body, REFINEMENT_LENGTH_LOWER);
+                write_integer(&mut body, i64::try_from(lower).unwrap_or(i64::MAX));
+            }
+            if let Some(upper) = refinements.length_upper_bound {
+                entries += 1;
+                write_integer(&mut body, REFINEMENT_LENGTH_UPPER);
+                write_integer(&mut body, i64::try_from(upper).unwrap_or(i64::MAX));
+            }
+        }
+        _ => {}
+    }
+    if entries == 0 {
+        out.extend_from_slice(&[0xd4, 0, 0]);
+        return;
+    }
+    let mut header = Vec::new();
+    write_map_length(&mut header, entries);
+    write_extension_header(out, REFINED_UNKNOWN_EXTENSION, header.len() + body.len());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(&body);
+}
+
+/// A prefix cut to fewer than [`LONGEST_PREFIX`] bytes at a character
+/// boundary, as cty cuts it (it also drops a last character that a
+/// combining mark could still change; that is left out).
+fn cut_prefix(prefix: &str) -> &str {
+    if prefix.len() <= LONGEST_PREFIX {
+        return prefix;
+    }
+    let mut end = LONGEST_PREFIX - 1;
+    while !prefix.is_char_boundary(end) {
+        end -= 1;
+    }
+    prefix.get(..end).unwrap_or_default()
+}
+
+fn write_integer(out: &mut Vec<u8>, integer: i64) {
+    if integer >= 0 {
+        let unsigned = integer.unsigned_abs();
+        if unsigned <= 0x7f {
+            out.push(unsigned as u8);
+        } else if let Ok(byte) = u8::try_from(unsigned) {
+            out.push(0xcc);
+            out.push(byte);
+        } else if let Ok(short) = u16::try_from(unsigned) {
+            out.push(0xcd);
+            out.extend_from_slice(&short.to_be_bytes());
+        } else if let Ok(word) = u32::try_from(unsigned) {
+            out.push(0xce);
+            out.extend_from_slice(&word.to_be_bytes());
+        } else {
+            out.push(0xcf);
+            out.extend_from_slice(&unsigned.to_be_bytes());
+        }
+    } else if integer >= -32 {
+        // Negative fixint: the low byte of the two's complement.
+        out.push((integer as i8) as u8);
+    } else if let Ok(byte) = i8::try_from(integer) {
+        out.push(0xd0);
+        out.extend_from_slice(&byte.to_be_bytes());
+    } else if let Ok(short) = i16::try_from(integer) {
+        out.push(0xd1);
+        out.extend_from_slice(&short.to_be_bytes());
+    } else if let Ok(word) = i32::try_from(integer) {
+        out.push(0xd2);
+        out.extend_from_slice(&word.to_be_bytes());
+    } else {
+        out.push(0xd3);
+        out.extend_from_slice(&integer.to_be_bytes());
+    }
+}
+
+fn write_float(out: &mut Vec<u8>, float: f64) {
+    out.push(0xcb);
+    out.extend_from_slice(&float.to_be_bytes());
+}
+
+fn write_string(out: &mut Vec<u8>, text: &str) {
+    write_length(out, text.len(), Some(0xa0), [0xd9, 0xda, 0xdb]);
+    out.extend_from_slice(text.as_bytes());
+}
+
+fn write_binary(out: &mut Vec<u8>, bytes: &[u8]) {
+    write_length(out, bytes.len(), None, [0xc4, 0xc5, 0xc6]);
+    out.extend_from_slice(bytes);
+}
+
+fn write_array_length(out: &mut Vec<u8>, length: usize) {
+    write_length(out, length, Some(0x90), [0xdc, 0xdc, 0xdd]);
+}
+
+fn write_map_length(out: &mut Vec<u8>, length: usize) {
+    write_length(out, length, Some(0x80), [0xde, 0xde, 0xdf]);
+}
+
+/// A length header: the fixed form (`fixed` ORed with the length, up to 31
+/// for strings and 15 for arrays and maps), else the 8-, 16- or 32-bit
+/// form. Arrays and maps have no 8-bit form (their entry repeats the
+/// 16-bit code, which the fixed form always covers).
+fn write_length(out: &mut Vec<u8>, length: usize, fixed: Option<u8>, codes: [u8; 3]) {
+    let [code8, code16, code32] = codes;
+    let fixed_limit = match fixed {
+        Some(0xa0) => 32,
+        Some(_) => 16,
+        None => 0,
+    };
+    if let Some(fixed) = fixed.filter(|_| length < fixed_limit) {
+        out.push(fixed | length as u8);
+    } else if let (Ok(byte), true) = (u8::try_from(length), code8 != code16) {
+        out.push(code8);
+        out.push(byte);
+    } else if let Ok(short) = u16::try_from(length) {
+        out.push(code16);
+        out.extend_from_slice(&short.to_be_bytes());
+    } else {
+        out.push(code32);
+        out.extend_from_slice(&u32::try_from(length).unwrap_or(u32::MAX).to_be_bytes());
+    }
+}
+
+fn write_extension_header(out: &mut Vec<u8>, extension: u8, length: usize) {
+    match length {
+        1 => out.push(0xd4),
+        2 => out.push(0xd5),
+        4 => out.push(0xd6),
+        8 => out.push(0xd7),
+        16 => out.push(0xd8),
+        _ => {
+            if let Ok(byte) = u8::try_from(length) {
+                out.push(0xc7);
+                out.push(byte);
+            } else if let Ok(short) = u16::try_from(length) {
+                out.push(0xc8);
+                out.extend_from_slice(&short.to_be_bytes());
+            } else {
+                out.push(0xc9);
+                out.extend_from_slice(&u32::try_from(length).unwrap_or(u32::MAX).to_be_bytes());
+            }
+        }
+    }
+    out.push(extension);
+}
