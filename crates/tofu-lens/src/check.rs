@@ -211,7 +211,10 @@ pub fn check_paths_streaming(
                 let provider_schemas = if schema_source.is_off() {
                     tofu_module::ProviderSchemas::default()
                 } else {
-                    schema_source.schemas_for(readable(dir), &analysis.needed_providers())
+                    schema_source.schemas_for(
+                        readable(dir),
+                        &crate::provider_needs::package_addresses(&analysis),
+                    )
                 };
                 if !tree.is_empty() || !provider_schemas.is_empty() {
                     analysis =

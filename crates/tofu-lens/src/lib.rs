@@ -11,6 +11,7 @@ pub mod check_schemas;
 pub mod fix;
 pub mod fmt;
 pub mod parallel;
+pub mod provider_needs;
 pub mod render;
 pub mod sarif;
 pub mod schemas;

@@ -48,13 +48,6 @@ impl ModuleAnalysis {
         ModuleInterface::of(&self.merged, self.load_failed)
     }
 
-    /// The providers the module needs (`required_providers` entries and
-    /// what its resources and provider configurations use), sorted: the
-    /// schemas a caller reads for [`analyze_in_tree`].
-    pub fn needed_providers(&self) -> Vec<tofu_schema::ProviderAddress> {
-        crate::declared_names::needed_providers(&self.merged)
-    }
-
     /// The `source` of each module call written as a plain string, as the
     /// module tree is keyed (a call's directory is resolved from it).
     pub fn module_sources(&self) -> Vec<String> {

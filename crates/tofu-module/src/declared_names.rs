@@ -20,11 +20,10 @@ use crate::address::BlockAddress;
 use crate::calls::CalledModules;
 use crate::declarations::DeclaredModule;
 use crate::interface::ModuleInterface;
-use crate::merge::{MergedModule, OverridePlan};
-use crate::provider_schemas::{
-    implied_local_name, provider_source, ProviderNames, ProviderSchemas,
-};
+use crate::merge::OverridePlan;
+use crate::provider_schemas::{ProviderNames, ProviderSchemas};
 use crate::shape::{BlockShape, Repetition};
+use tofu_schema::requirements::{implied_local_name, parse_source};
 use tofu_schema::ProviderAddress;
 
 /// A declared resource or module call, as other identities may see it.
@@ -272,48 +271,6 @@ impl DeclaredNames {
     }
 }
 
-/// The providers `module` needs, sorted: every `required_providers` entry's,
-/// and the one each resource, data source, ephemeral resource and
-/// provider configuration uses by its local name (OpenTofu's built-in
-/// `terraform` provider left out: no package gives its schema).
-pub(crate) fn needed_providers(module: &MergedModule) -> Vec<ProviderAddress> {
-    let required = required_providers(&module.declared);
-    let address = |local_name: &str| {
-        required
-            .get(local_name)
-            .cloned()
-            .unwrap_or_else(|| crate::provider_schemas::implied_provider(local_name))
-    };
-    let mut needed: std::collections::BTreeSet<ProviderAddress> =
-        required.values().cloned().collect();
-    for block in &module.effective.blocks {
-        let local_name = match &block.address {
-            BlockAddress::Provider { name, .. } => name.clone(),
-            BlockAddress::Resource { type_name, .. } => block
-                .body
-                .attribute("provider")
-                .and_then(|provider| {
-                    let file = module.file(provider.origin.file)?;
-                    let written = file.attribute_at(provider.origin.range)?;
-                    match &written.expr.kind {
-                        tofu_syntax::ExprKind::Traversal(traversal) => Some(traversal.root.clone()),
-                        tofu_syntax::ExprKind::String(text) => {
-                            text.split('.').next().map(str::to_owned)
-                        }
-                        _ => None,
-                    }
-                })
-                .unwrap_or_else(|| implied_local_name(type_name).to_owned()),
-            _ => continue,
-        };
-        needed.insert(address(&local_name));
-    }
-    needed
-        .into_iter()
-        .filter(|address| !(address.hostname == "terraform.io" && address.namespace == "builtin"))
-        .collect()
-}
-
 /// The module's `required_providers` entries with a readable source, by
 /// local name: the first of a name in the primary files, then each
 /// override file's entries in place of those (OpenTofu reports a second
@@ -331,7 +288,7 @@ fn required_providers(module: &DeclaredModule) -> HashMap<String, ProviderAddres
                     if !overriding && !seen.insert(local_name.to_owned()) {
                         continue;
                     }
-                    match written.and_then(provider_source) {
+                    match written.and_then(parse_source) {
                         Some(address) => {
                             required.insert(local_name.to_owned(), address);
                         }

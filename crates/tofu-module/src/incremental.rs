@@ -375,7 +375,8 @@ pub(crate) fn declare_merge_and_check(
         ],
         &mut undeclared_variables,
     );
-    let provider_users = |provider: &BlockAddress| crate::provider_schemas::users_of(&merged, provider);
+    let provider_users =
+        |provider: &BlockAddress| crate::provider_schemas::users_of(&merged, provider);
     let mut graph = graph::outcome(
         &mut dependencies,
         by_owner.walk(),

@@ -4,15 +4,14 @@
 //! The schemas are an input, like the module tree ([`crate::calls`]): the
 //! engine never reads them itself. Whoever analyses a directory (`check`,
 //! the language server) finds which providers it needs
-//! ([`crate::ModuleAnalysis::needed_providers`]), reads their schemas where
+//! (`tofu_schema::requirements::needed_providers`), reads their schemas where
 //! it can (`tofu_schema::read_provider_schema`) and hands them in as
 //! [`ProviderSchemas`]; a provider without a schema there is judged as
 //! without schemas (`diagnostics.md` §7: meta-arguments only).
 //!
 //! A local name stands for the provider its `required_providers` entry
-//! names, else for `hashicorp/NAME` on the default registry
-//! (`addrs.ImpliedProviderForUnqualifiedType`; `terraform` is OpenTofu's
-//! built-in provider, whose schema no package gives). Which entries a
+//! names, else for `hashicorp/NAME` on the default registry, as
+//! `tofu_schema::requirements` resolves them. Which entries a
 //! module has is part of the shapes of its files (`shape::BlockShape`), so
 //! resolving a name reads no block: [`ProviderNames`] is built with the
 //! other names (`declared_names`).
@@ -21,7 +20,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
-use tofu_schema::address::DEFAULT_REGISTRY_HOST;
+use tofu_schema::requirements::{implied_local_name, implied_provider};
 use tofu_schema::{ProviderAddress, ProviderSchema};
 use tofu_syntax::{ExprKind, TraversalStep};
 
@@ -96,42 +95,6 @@ impl PartialEq for ProviderSchemas {
                 .zip(&other.by_address)
                 .all(|((a, a_schema), (b, b_schema))| a == b && same_schema(a_schema, b_schema))
     }
-}
-
-/// The provider `hashicorp/NAME` a local name implies when no
-/// `required_providers` entry names it (`terraform` is the built-in one).
-pub fn implied_provider(local_name: &str) -> ProviderAddress {
-    let type_name = local_name.to_ascii_lowercase();
-    if type_name == "terraform" {
-        return ProviderAddress {
-            hostname: "terraform.io".to_owned(),
-            namespace: "builtin".to_owned(),
-            type_name,
-        };
-    }
-    ProviderAddress {
-        hostname: DEFAULT_REGISTRY_HOST.to_owned(),
-        namespace: "hashicorp".to_owned(),
-        type_name,
-    }
-}
-
-/// A `required_providers` `source` as OpenTofu reads it: `HOST/NS/TYPE`,
-/// `NS/TYPE`, or a bare `TYPE` (in `hashicorp`); `None` when it does not
-/// parse (`invalid-provider-source` reports that).
-pub fn provider_source(source: &str) -> Option<ProviderAddress> {
-    if source.contains('/') {
-        return ProviderAddress::parse(source);
-    }
-    let name = source.trim();
-    (!name.is_empty() && !name.contains(char::is_whitespace)).then(|| implied_provider(name))
-}
-
-/// The type's implied local name: the type up to its first `_`.
-pub fn implied_local_name(type_name: &str) -> &str {
-    type_name
-        .split_once('_')
-        .map_or(type_name, |(prefix, _)| prefix)
 }
 
 /// The resources (managed, data, ephemeral) whose provider configuration is
@@ -229,29 +192,6 @@ impl ProviderNames {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_imply_hashicorp_providers_and_terraform_the_built_in_one() {
-        assert_eq!(
-            implied_provider("time").to_string(),
-            "registry.opentofu.org/hashicorp/time"
-        );
-        assert_eq!(
-            implied_provider("terraform").to_string(),
-            "terraform.io/builtin/terraform"
-        );
-        assert_eq!(implied_local_name("time_rotating"), "time");
-        assert_eq!(implied_local_name("null"), "null");
-        assert_eq!(
-            provider_source("openstack").map(|a| a.to_string()),
-            Some("registry.opentofu.org/hashicorp/openstack".to_owned())
-        );
-        assert_eq!(
-            provider_source("terraform-provider-openstack/openstack").map(|a| a.to_string()),
-            Some("registry.opentofu.org/terraform-provider-openstack/openstack".to_owned())
-        );
-        assert_eq!(provider_source("a b"), None);
-    }
 
     #[test]
     fn a_changed_schema_is_a_changed_address() {

@@ -38,10 +38,10 @@ use tofu_syntax::{Code, Diagnostic, Location, Syntax, TextRange};
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveBlock, EffectiveBody};
 use crate::go_text::go_quote;
-use crate::provider_schemas::implied_local_name;
 use crate::refs::Unit;
 use crate::rules::IdentityView;
 use decode::{AttributeInput, BlockInput, BodyInput};
+use tofu_schema::requirements::implied_local_name;
 pub(crate) use traversal::validate_steps;
 
 /// Meta-arguments of `resource`, `data` and `ephemeral` bodies: never the
