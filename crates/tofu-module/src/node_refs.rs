@@ -94,8 +94,23 @@ fn reference_of(
         &parsed,
         Ok(reference) if matches!(reference.subject, Referenceable::Resource { .. })
     );
+    // Each attribute step from the end of the step before it, so that it
+    // holds its dot, as HCL's `TraverseAttr` ranges do.
     let after_steps: Box<[crate::expr::traversal::ParsedStep]> = if is_resource {
-        after.iter().map(|step| (*step).clone()).collect()
+        let mut previous_end = subject_end;
+        after
+            .iter()
+            .map(|step| {
+                let mut step = (*step).clone();
+                if matches!(step.part, crate::expr::traversal::Part::Name(_))
+                    && previous_end < step.range.start
+                {
+                    step.range = TextRange::new(previous_end, step.range.end);
+                }
+                previous_end = step.range.end;
+                step
+            })
+            .collect()
     } else {
         Box::default()
     };
