@@ -12,7 +12,7 @@ use tofu_module::calls::{
 };
 use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
 
-use crate::check_schemas::{SchemaOptions, SchemaSource};
+use crate::check_schemas::{DirSchemas, SchemaOptions, SchemaSource};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
 /// One analysed module directory, with the path to show for it (the user's
@@ -174,7 +174,7 @@ pub fn check_paths_streaming(
     dirs.dedup();
     // Configuration files are found first, on this thread (each read once).
     let mut project_configs = ProjectConfigs::default();
-    let mut work: Vec<(PathBuf, Config)> = Vec::with_capacity(dirs.len());
+    let mut work: Vec<(PathBuf, Config, DirSchemas)> = Vec::with_capacity(dirs.len());
     for dir in dirs {
         let readable_dir = readable(&dir);
         let project = project_configs.for_dir(readable_dir);
@@ -185,19 +185,20 @@ pub fn check_paths_streaming(
         if let Some(version) = tofu_version_flag {
             dir_config.tofu_version = version.to_owned();
         }
-        work.push((dir, dir_config));
+        let dir_schemas = DirSchemas::of(project);
+        work.push((dir, dir_config, dir_schemas));
     }
     report.config_problems = project_configs.problems();
     let children = Children::default();
     let run_dirs: Vec<PathBuf> = work
         .iter()
-        .map(|(dir, _)| readable(dir).to_path_buf())
+        .map(|(dir, _, _)| readable(dir).to_path_buf())
         .collect();
     let schema_source = SchemaSource::new(schemas.clone(), &run_dirs);
     crate::parallel::ordered_map(
         &work,
         jobs,
-        |(dir, dir_config)| match tofu_vfs::read_module_dir(readable(dir)) {
+        |(dir, dir_config, dir_schemas)| match tofu_vfs::read_module_dir(readable(dir)) {
             Ok(files) => {
                 let mut cache = AnalysisCache::new();
                 let mut analysis = analyze(&files, dir_config, &mut cache);
@@ -208,14 +209,11 @@ pub fn check_paths_streaming(
                 // and with its providers' schemas when they can be had (the
                 // cache keeps all but what the tree and schemas change).
                 let tree = children.called_modules(readable(dir), &analysis.module_calls());
-                let provider_schemas = if schema_source.is_off() {
-                    tofu_module::ProviderSchemas::default()
-                } else {
-                    schema_source.schemas_for(
-                        readable(dir),
-                        &crate::provider_needs::package_addresses(&analysis),
-                    )
-                };
+                let provider_schemas = schema_source.schemas_for(
+                    readable(dir),
+                    dir_schemas,
+                    &crate::provider_needs::package_addresses(&analysis),
+                );
                 if !tree.is_empty() || !provider_schemas.is_empty() {
                     analysis =
                         analyze_in_tree(&files, dir_config, &tree, &provider_schemas, &mut cache);

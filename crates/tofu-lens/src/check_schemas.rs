@@ -15,9 +15,11 @@
 //! schema is read once per root and provider, and shared by every
 //! directory that uses it.
 //!
-//! No environment is read here: the cache directory, the plugin cache and
-//! mirrors, and whether providers may run come in [`SchemaOptions`] from
-//! `main.rs`.
+//! No environment is read here: where packages and the schema cache are
+//! (`tofu_schema::ProviderEnvironment`, as `tofu-lens schemas` builds it)
+//! and whether providers may run come in [`SchemaOptions`] from `main.rs`;
+//! each directory's `.tofu-lens.toml` adds its `schemas.files` and may turn
+//! running providers off ([`DirSchemas`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -25,26 +27,23 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tofu_module::calls::{local_source, normalize_path};
 use tofu_module::ProviderSchemas;
-use tofu_schema::install::discovery::{Platform, SearchDirs};
 use tofu_schema::install::lock_file::{parse_lock_file, LockedProvider};
 use tofu_schema::plugin::Timeouts;
 use tofu_schema::{
-    decode_providers_schema_json, read_provider_schema, ProviderAddress, ProviderSchema,
-    SchemaCache, SchemaRequest,
+    decode_providers_schema_json, read_provider_schema, ProviderAddress, ProviderEnvironment,
+    ProviderSchema, SchemaCache, SchemaRequest,
 };
 
-/// Where schemas may come from.
-#[derive(Clone, Debug, Default)]
+/// Where schemas may come from, for the whole run.
+#[derive(Clone, Debug)]
 pub struct SchemaOptions {
-    /// Read schemas of installed providers at all (off: only `files`).
-    pub installed: bool,
-    /// Start providers whose schema the cache does not have.
+    /// Where installed packages, the plugin cache, mirrors and the schema
+    /// cache are (`None`: installed providers are not read, only `files`).
+    pub environment: Option<ProviderEnvironment>,
+    /// Start providers whose schema the cache does not have (`check
+    /// --no-providers` turns it off; so does a directory's
+    /// `.tofu-lens.toml` `schemas.runProviders = false`).
     pub run_providers: bool,
-    /// The schema cache's directory.
-    pub cache_dir: Option<PathBuf>,
-    /// The plugin cache and filesystem mirrors (the CLI configuration's).
-    pub plugin_cache_dir: Option<PathBuf>,
-    pub mirror_dirs: Vec<PathBuf>,
     /// `tofu providers schema -json` documents, used before any package.
     pub files: Vec<PathBuf>,
     pub timeouts: Timeouts,
@@ -53,24 +52,47 @@ pub struct SchemaOptions {
 impl SchemaOptions {
     /// No schemas at all: every body judged without one.
     pub fn none() -> SchemaOptions {
-        SchemaOptions::default()
+        SchemaOptions {
+            environment: None,
+            run_providers: false,
+            files: Vec::new(),
+            timeouts: Timeouts::default(),
+        }
+    }
+}
+
+/// What a directory's `.tofu-lens.toml` says of schemas.
+#[derive(Clone, Debug, Default)]
+pub struct DirSchemas {
+    /// `schemas.runProviders`.
+    pub run_providers: Option<bool>,
+    /// `schemas.files`, joined to the configuration file's directory.
+    pub files: Vec<PathBuf>,
+}
+
+impl DirSchemas {
+    pub fn of(project: Option<&tofu_vfs::ProjectConfig>) -> DirSchemas {
+        project.map_or_else(DirSchemas::default, |project| DirSchemas {
+            run_providers: project.run_providers,
+            files: project.schema_files(),
+        })
     }
 }
 
 /// Reads and shares schemas for the directories of one `check` run.
 pub struct SchemaSource {
     options: SchemaOptions,
-    platform: Platform,
     cache: Option<SchemaCache>,
     /// The run's directories, to find callers (absolute and normalised).
     run_dirs: Vec<PathBuf>,
     /// Who calls whom among the run's directories, built on first need.
     callers: OnceLock<HashMap<PathBuf, BTreeSet<PathBuf>>>,
-    /// The schemas the `files` hold.
-    from_files: OnceLock<BTreeMap<ProviderAddress, Arc<ProviderSchema>>>,
-    /// Each schema read, by root and provider (`None`: it could not be);
-    /// a cell is filled once, while other threads needing it wait.
-    read: Mutex<HashMap<(PathBuf, ProviderAddress), ReadOnce>>,
+    /// The schemas each schema file holds, read once.
+    files: Mutex<HashMap<PathBuf, FileOnce>>,
+    /// Each schema read, by root, provider and whether providers may run
+    /// (`None`: it could not be); a cell is filled once, while other
+    /// threads needing it wait.
+    read: Mutex<HashMap<(PathBuf, ProviderAddress, bool), ReadOnce>>,
     /// What went wrong reading, each once (for `--verbose` logs).
     problems: Mutex<BTreeSet<String>>,
 }
@@ -78,45 +100,61 @@ pub struct SchemaSource {
 impl SchemaSource {
     /// A source for a run over `run_dirs`.
     pub fn new(options: SchemaOptions, run_dirs: &[PathBuf]) -> SchemaSource {
-        let cache = options.cache_dir.clone().map(SchemaCache::new);
+        let cache = options
+            .environment
+            .as_ref()
+            .and_then(|environment| environment.schema_cache_dir.clone())
+            .map(SchemaCache::new);
         SchemaSource {
             options,
-            platform: Platform::current(),
             cache,
             run_dirs: run_dirs.iter().map(|dir| absolute(dir)).collect(),
             callers: OnceLock::new(),
-            from_files: OnceLock::new(),
+            files: Mutex::new(HashMap::new()),
             read: Mutex::new(HashMap::new()),
             problems: Mutex::new(BTreeSet::new()),
         }
     }
 
-    /// Whether any schema could come from this source.
-    pub fn is_off(&self) -> bool {
-        !self.options.installed && self.options.files.is_empty()
-    }
-
-    /// The schemas of `needed` that can be had for the directory `dir`.
-    pub fn schemas_for(&self, dir: &Path, needed: &[ProviderAddress]) -> ProviderSchemas {
+    /// The schemas of `needed` that can be had for the directory `dir`:
+    /// from the schema files first, then from the packages installed for
+    /// its roots.
+    pub fn schemas_for(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        needed: &[ProviderAddress],
+    ) -> ProviderSchemas {
         let mut schemas = ProviderSchemas::new();
-        if needed.is_empty() || self.is_off() {
+        let files: Vec<&PathBuf> = self
+            .options
+            .files
+            .iter()
+            .chain(&dir_schemas.files)
+            .collect();
+        if needed.is_empty() || (self.options.environment.is_none() && files.is_empty()) {
             return schemas;
         }
-        let from_files = self.from_files.get_or_init(|| self.read_files());
+        let from_files: Vec<Arc<FileSchemas>> =
+            files.iter().map(|file| self.schema_file(file)).collect();
         let mut rest = Vec::new();
         for address in needed {
-            match from_files.get(address) {
+            match from_files.iter().find_map(|found| found.get(address)) {
                 Some(schema) => schemas.insert(address.clone(), Arc::clone(schema)),
                 None => rest.push(address),
             }
         }
-        if rest.is_empty() || !self.options.installed {
+        let Some(environment) = &self.options.environment else {
+            return schemas;
+        };
+        if rest.is_empty() {
             return schemas;
         }
+        let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
         let roots = self.roots(&absolute(dir));
         for address in rest {
             for root in &roots {
-                if let Some(schema) = self.read_at(root, address) {
+                if let Some(schema) = self.read_at(environment, root, address, run_providers) {
                     schemas.insert(address.clone(), schema);
                     break;
                 }
@@ -139,26 +177,36 @@ impl SchemaSource {
         }
     }
 
-    fn read_files(&self) -> BTreeMap<ProviderAddress, Arc<ProviderSchema>> {
-        let mut found = BTreeMap::new();
-        for file in &self.options.files {
-            let text = match std::fs::read_to_string(file) {
-                Ok(text) => text,
-                Err(error) => {
-                    self.problem(format!("{}: {error}", file.display()));
-                    continue;
-                }
-            };
-            match decode_providers_schema_json(&text) {
-                Ok(schemas) => {
-                    for (address, schema) in schemas {
-                        found.insert(address, Arc::new(schema));
-                    }
-                }
-                Err(error) => self.problem(format!("{}: {error}", file.display())),
+    /// The schemas `file` holds, read once.
+    fn schema_file(&self, file: &Path) -> Arc<FileSchemas> {
+        let cell: FileOnce = match self.files.lock() {
+            Ok(mut files) => Arc::clone(files.entry(file.to_path_buf()).or_default()),
+            Err(_) => return Arc::default(),
+        };
+        Arc::clone(cell.get_or_init(|| Arc::new(self.read_file(file))))
+    }
+
+    fn read_file(&self, file: &Path) -> FileSchemas {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(error) => {
+                self.problem(format!("{}: cannot be read: {error}", file.display()));
+                return FileSchemas::new();
+            }
+        };
+        match decode_providers_schema_json(&text) {
+            Ok(schemas) => schemas
+                .into_iter()
+                .map(|(address, schema)| (address, Arc::new(schema)))
+                .collect(),
+            Err(error) => {
+                self.problem(format!(
+                    "{}: not a schema file (tofu providers schema -json): {error}",
+                    file.display()
+                ));
+                FileSchemas::new()
             }
         }
-        found
     }
 
     /// The roots of `dir` (see the module doc), in order of preference.
@@ -221,18 +269,30 @@ impl SchemaSource {
     }
 
     /// The schema of `address` as installed for `root`, read once.
-    fn read_at(&self, root: &Path, address: &ProviderAddress) -> Option<Arc<ProviderSchema>> {
-        let key = (root.to_path_buf(), address.clone());
+    fn read_at(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+        run_providers: bool,
+    ) -> Option<Arc<ProviderSchema>> {
+        let key = (root.to_path_buf(), address.clone(), run_providers);
         let cell: ReadOnce = match self.read.lock() {
             Ok(mut read) => Arc::clone(read.entry(key).or_default()),
             Err(_) => return None,
         };
-        cell.get_or_init(|| self.read_package(root, address))
+        cell.get_or_init(|| self.read_package(environment, root, address, run_providers))
             .clone()
     }
 
     /// Reads the schema of `address` from the package installed for `root`.
-    fn read_package(&self, root: &Path, address: &ProviderAddress) -> Option<Arc<ProviderSchema>> {
+    fn read_package(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+        run_providers: bool,
+    ) -> Option<Arc<ProviderSchema>> {
         let locked: Option<LockedProvider> =
             std::fs::read_to_string(root.join(".terraform.lock.hcl"))
                 .ok()
@@ -241,19 +301,15 @@ impl SchemaSource {
                         .into_iter()
                         .find(|entry| entry.address == *address)
                 });
-        let search = SearchDirs {
-            init_dirs: vec![root.join(".terraform").join("providers")],
-            plugin_cache_dir: self.options.plugin_cache_dir.clone(),
-            mirror_dirs: self.options.mirror_dirs.clone(),
-        };
+        let search = environment.search_dirs(Some(root));
         let request = SchemaRequest {
             address,
             search: &search,
-            platform: &self.platform,
+            platform: &environment.platform,
             locked: locked.as_ref(),
             accepts: &|_| true,
             cache: self.cache.as_ref(),
-            run_providers: self.options.run_providers,
+            run_providers,
             socket_dir: None,
             timeouts: self.options.timeouts,
         };
@@ -276,6 +332,8 @@ impl SchemaSource {
 }
 
 type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;
+type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
+type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;
 
 /// A directory `tofu init` ran in.
 fn is_initialized(dir: &Path) -> bool {

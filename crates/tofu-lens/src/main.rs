@@ -458,38 +458,19 @@ fn run_fmt(paths: &[PathBuf], options: &tofu_lens::fmt::FmtOptions) -> ExitCode 
 }
 
 /// Where `check` finds provider schemas: the packages `tofu init`
-/// installed, the plugin cache `TF_PLUGIN_CACHE_DIR` names, and the schema
-/// cache in the user's cache directory; providers are started only when
-/// `run_providers`.
+/// installed, the plugin cache and mirrors of the CLI configuration, and
+/// the schema cache, as `tofu-lens schemas` finds them; providers are
+/// started only when `run_providers`.
 fn schema_options(run_providers: bool) -> SchemaOptions {
-    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let environment = tofu_lens::schemas::provider_environment(&|name| {
+        std::env::var(name).ok().filter(|value| !value.is_empty())
+    });
     SchemaOptions {
-        installed: true,
+        environment: Some(environment),
         run_providers,
-        cache_dir: user_cache_dir().map(|dir| dir.join("tofu-lens").join("schemas")),
-        plugin_cache_dir: var("TF_PLUGIN_CACHE_DIR").map(PathBuf::from),
-        mirror_dirs: Vec::new(),
         files: Vec::new(),
         timeouts: tofu_schema::plugin::Timeouts::default(),
     }
-}
-
-/// The user's cache directory: `XDG_CACHE_HOME`, else `~/Library/Caches`
-/// on macOS, `%LOCALAPPDATA%` on Windows, `~/.cache` elsewhere.
-fn user_cache_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    if let Some(dir) = var("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(dir));
-    }
-    if cfg!(windows) {
-        return var("LOCALAPPDATA").map(PathBuf::from);
-    }
-    let home = PathBuf::from(var("HOME")?);
-    Some(if cfg!(target_os = "macos") {
-        home.join("Library").join("Caches")
-    } else {
-        home.join(".cache")
-    })
 }
 
 /// Serves LSP over stdio until the client sends `exit`. Exits 2 only when the
