@@ -478,12 +478,19 @@ fn found(output: &Output) -> Vec<String> {
         .map(|diagnostic| {
             format!(
                 "{}:{}:{} {} {}",
-                diagnostic["file"].as_str().unwrap(),
-                diagnostic["range"]["start"]["line"],
-                diagnostic["range"]["start"]["column"],
-                diagnostic["code"].as_str().unwrap(),
-                diagnostic["summary"].as_str().unwrap()
+                text(diagnostic, "/file"),
+                diagnostic.pointer("/range/start/line").unwrap(),
+                diagnostic.pointer("/range/start/column").unwrap(),
+                text(diagnostic, "/code"),
+                text(diagnostic, "/summary")
             )
         })
         .collect()
+}
+
+fn text<'a>(value: &'a serde_json::Value, pointer: &str) -> &'a str {
+    value
+        .pointer(pointer)
+        .and_then(|found| found.as_str())
+        .unwrap()
 }
