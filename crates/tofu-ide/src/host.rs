@@ -259,6 +259,23 @@ impl AnalysisHost {
         inputs
     }
 
+    /// Gives `dir` the schemas of its providers (read off the request
+    /// threads, by whoever can start providers). The directory becomes
+    /// stale when they differ from what it had; returns whether they did.
+    /// The schemas are shared (`Arc`), so directories using one provider
+    /// hold one copy.
+    pub fn set_schemas(&mut self, dir: &Path, schemas: ProviderSchemas) -> bool {
+        let same = self
+            .modules
+            .get(dir)
+            .is_some_and(|inputs| inputs.schemas == schemas);
+        if same {
+            return false;
+        }
+        self.touch(dir).schemas = schemas;
+        true
+    }
+
     /// Records which configuration files of `dir` are links to another
     /// file (`(file name, the real file's path)`, in the paths the host
     /// uses), replacing what was recorded for `dir`. A file several

@@ -275,7 +275,7 @@ impl DeclaredNames {
 /// local name: the first of a name in the primary files, then each
 /// override file's entries in place of those (OpenTofu reports a second
 /// entry of a name in the primary files, and keeps the first).
-fn required_providers(module: &DeclaredModule) -> HashMap<String, ProviderAddress> {
+pub(crate) fn required_providers(module: &DeclaredModule) -> HashMap<String, ProviderAddress> {
     let mut required: HashMap<String, ProviderAddress> = HashMap::default();
     let mut seen: HashSet<String> = HashSet::default();
     for (files, overriding) in [(&module.primary, false), (&module.overrides, true)] {
