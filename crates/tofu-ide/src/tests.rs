@@ -71,7 +71,12 @@ pub(crate) fn fixture_with_schemas(
 }
 
 pub(crate) fn hover(text: &str) -> String {
-    let (analysis, path, offset) = fixture(text);
+    hover_with_schemas(text, &tofu_module::ProviderSchemas::default())
+}
+
+/// [`hover`] with the providers' schemas `schemas`.
+pub(crate) fn hover_with_schemas(text: &str, schemas: &tofu_module::ProviderSchemas) -> String {
+    let (analysis, path, offset) = fixture_with_schemas(text, schemas);
     analysis
         .hover(&path, offset)
         .map(|hover| hover.markdown)
@@ -584,7 +589,15 @@ fn code_lenses_count_overrides_and_name_the_base() {
 
 /// `label (detail)` of each completion at the cursor, and the text replaced.
 pub(crate) fn complete(text: &str) -> Vec<String> {
-    let (analysis, path, offset) = fixture(text);
+    complete_with_schemas(text, &tofu_module::ProviderSchemas::default())
+}
+
+/// [`complete`] with the providers' schemas `schemas`.
+pub(crate) fn complete_with_schemas(
+    text: &str,
+    schemas: &tofu_module::ProviderSchemas,
+) -> Vec<String> {
+    let (analysis, path, offset) = fixture_with_schemas(text, schemas);
     let file_text = analysis.file_text(&path).unwrap();
     analysis
         .completions(&path, offset)

@@ -356,6 +356,24 @@ fn time_package() -> Option<PathBuf> {
     Some(package)
 }
 
+/// Installs the real time provider's `package` in `root` only, laid out
+/// as `tofu init` does, with its lock file.
+fn install_time(tree: &Tree, root: &str, package: &Path) {
+    let installed = tree.path(&format!(
+        "{root}/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2"
+    ));
+    fs::create_dir_all(&installed).unwrap();
+    std::os::unix::fs::symlink(package, installed.join(Platform::current().dir_name())).unwrap();
+    tree.lock(
+        root,
+        &[(
+            "registry.opentofu.org/hashicorp/time",
+            "0.14.2",
+            vec![package_hash_v1(package).unwrap()],
+        )],
+    );
+}
+
 #[test]
 fn the_real_time_provider_is_read_once_for_its_root_and_the_module_it_calls() {
     let Some(package) = time_package() else {
@@ -371,19 +389,7 @@ fn the_real_time_provider_is_read_once_for_its_root_and_the_module_it_calls() {
         "modules/timer/main.tf",
         "resource \"time_sleep\" \"wait\" {\n  create_duration = \"30s\"\n}\n",
     );
-    // Laid out as `tofu init` does, in the root only.
-    let installed =
-        tree.path("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
-    fs::create_dir_all(&installed).unwrap();
-    std::os::unix::fs::symlink(&package, installed.join(Platform::current().dir_name())).unwrap();
-    tree.lock(
-        "stacks/prod",
-        &[(
-            "registry.opentofu.org/hashicorp/time",
-            "0.14.2",
-            vec![package_hash_v1(&package).unwrap()],
-        )],
-    );
+    install_time(&tree, "stacks/prod", &package);
     let installed_shown = format!(
         "./stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2/{}",
         Platform::current().dir_name()
@@ -436,18 +442,7 @@ fn check_judges_a_called_module_with_the_provider_installed_in_its_root() {
         "modules/timer/main.tf",
         "resource \"time_sleep\" \"wait\" {\n  create_duraton = \"30s\"\n}\n",
     );
-    let installed =
-        tree.path("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
-    fs::create_dir_all(&installed).unwrap();
-    std::os::unix::fs::symlink(&package, installed.join(Platform::current().dir_name())).unwrap();
-    tree.lock(
-        "stacks/prod",
-        &[(
-            "registry.opentofu.org/hashicorp/time",
-            "0.14.2",
-            vec![package_hash_v1(&package).unwrap()],
-        )],
-    );
+    install_time(&tree, "stacks/prod", &package);
     // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stacks/prod:
     // modules/timer/main.tf, line 2, column 3.
     let expected = ["./modules/timer/main.tf:2:3 unsupported-argument Unsupported argument"];

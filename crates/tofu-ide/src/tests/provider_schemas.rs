@@ -7,8 +7,6 @@ use std::sync::Arc;
 
 use tofu_module::ProviderSchemas;
 
-use super::fixture_with_schemas;
-
 fn schemas() -> ProviderSchemas {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/provider-schemas/schemas.json");
@@ -23,28 +21,11 @@ fn schemas() -> ProviderSchemas {
 const VERSIONS: &str = "//- versions.tf\nterraform {\n  required_providers {\n    openstack = {\n      source = \"terraform-provider-openstack/openstack\"\n    }\n  }\n}\n";
 
 fn complete(text: &str) -> Vec<String> {
-    let (snapshot, path, offset) = fixture_with_schemas(text, &schemas());
-    let file_text = snapshot.file_text(&path).unwrap();
-    snapshot
-        .completions(&path, offset)
-        .iter()
-        .map(|item| {
-            format!(
-                "{} [{}] {}",
-                item.label,
-                item.replace.slice(&file_text),
-                item.detail.as_deref().unwrap_or("-")
-            )
-        })
-        .collect()
+    super::complete_with_schemas(text, &schemas())
 }
 
 fn hover(text: &str) -> String {
-    let (snapshot, path, offset) = fixture_with_schemas(text, &schemas());
-    snapshot
-        .hover(&path, offset)
-        .map(|hover| hover.markdown)
-        .unwrap_or_else(|| "null".to_owned())
+    super::hover_with_schemas(text, &schemas())
 }
 
 #[test]
