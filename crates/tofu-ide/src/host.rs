@@ -5,9 +5,11 @@
 //! A change names one file or directory; only the module directory it belongs
 //! to becomes stale. Analysis runs in three steps so that a server can do the
 //! expensive middle one without holding its lock: [`AnalysisHost::start_analysis`]
-//! takes a copy of the inputs (cheap: texts are shared) and the analysis cache,
-//! [`AnalysisJob::run`] analyses, [`AnalysisHost::finish_analysis`] stores the
-//! result unless a newer one is already stored. Generations come from one
+//! takes a copy of the inputs (cheap: texts are shared) and moves the
+//! directory's analysis cache out (a second job started meanwhile begins
+//! with an empty one), [`AnalysisJob::run`] analyses,
+//! [`AnalysisHost::finish_analysis`] puts the cache back unless one is there
+//! and stores the result unless a newer one is already stored. Generations come from one
 //! counter for the whole host, so "newer" is always well defined, also for a
 //! directory that was removed and came back.
 //!
@@ -471,8 +473,8 @@ impl AnalysisHost {
         }
     }
 
-    /// Takes a copy of `dir`'s inputs (and its analysis cache) for analysis, or
-    /// `None` when the directory is unknown.
+    /// Takes a copy of `dir`'s inputs and moves its analysis cache out, for
+    /// analysis; `None` when the directory is unknown.
     pub fn start_analysis(&mut self, dir: &Path) -> Option<AnalysisJob> {
         let config = self.config.clone();
         let inputs = self.modules.get_mut(dir)?;
