@@ -490,6 +490,33 @@ fn main() {
         ));
     }
 
+    if wanted("completion-schema") {
+        match editing::fixture_schemas() {
+            Some(schemas) => {
+                let (dir, analysis) = editing::analysis_with_schemas(
+                    editing::module_with_resource(module.clone()),
+                    schemas,
+                );
+                let compute = dir.join("compute.tf");
+                let at = editing::body_completion_offset(&editing::file_text(&analysis, &compute));
+                let n_items = analysis.completions(&compute, at).len();
+                samples.push(measure(
+                    "completion-schema",
+                    format!(
+                        "in an openstack_compute_instance_v2 body of {module_input}, with the \
+                         time and openstack schemas: {n_items} items"
+                    ),
+                    runs(101),
+                    || {
+                        std::hint::black_box(analysis.completions(&compute, at));
+                    },
+                ));
+            }
+            None => skipped
+                .push("completion-schema: the fixtures' schemas.json is not there".to_owned()),
+        }
+    }
+
     if wanted("fmt-1000-lines") || wanted("fmt") {
         let text = fmt::unformatted_big_file(&editing::module_with_big_file(module.clone()));
         fmt::file_cases(&text, runs(101), &mut samples);
@@ -753,6 +780,14 @@ fn main() {
             ratio <= 2.0,
         );
     }
+    let schema_completion = median("completion-schema") * 1000.0;
+    row(
+        "completion-schema, p50",
+        schema_completion,
+        format!("{schema_completion:.3} ms"),
+        "≤ 5 ms",
+        schema_completion <= 5.0,
+    );
     let cold_over_parse = median("check-cold") / median("parse");
     row(
         "check-cold / parse",

@@ -16,8 +16,9 @@
 //! - At the start of a line of a `.tfvars` file: the module's variables the
 //!   file does not set yet.
 //!
-//! Provider schemas are deliberately absent: tofu-ls completes resource
-//! arguments from them; this completes what only the module knows.
+//! - From the providers' schemas, when the analysis has them: resource
+//!   types, a resource body's arguments and blocks, a resource's attributes
+//!   (`provider_schema`).
 
 use std::path::Path;
 
@@ -83,8 +84,18 @@ impl Snapshot {
                 None => Vec::new(),
             };
         }
+        if let Some((replace, items)) =
+            crate::provider_schema::type_items(analysis, line_before, offset)
+        {
+            return schema_items(items, replace);
+        }
         if let Some(items) = reference_completions(analysis, line_before, offset) {
             return items;
+        }
+        if let Some((replace, items)) =
+            crate::provider_schema::attribute_items(analysis, line_before, offset)
+        {
+            return schema_items(items, replace);
         }
         let Some((block, replace)) = word_in_block(file, offset) else {
             return match (enclosing_line_start(file, offset), file.role) {
@@ -120,6 +131,10 @@ impl Snapshot {
                 items.extend(call_arguments(&child.analysis, base, &block, replace));
             }
         }
+        items.extend(schema_items(
+            crate::provider_schema::body_items(analysis, &block),
+            replace,
+        ));
         items.extend(meta_argument_items(&block, &items, replace));
         items
     }
@@ -149,6 +164,27 @@ impl Snapshot {
             _ => None,
         }
     }
+}
+
+/// Proposals from a provider's schema, replacing `replace`.
+fn schema_items(
+    items: Vec<crate::provider_schema::SchemaItem>,
+    replace: TextRange,
+) -> Vec<CompletionItem> {
+    items
+        .into_iter()
+        .map(|item| CompletionItem {
+            label: item.label,
+            kind: if item.block {
+                CompletionKind::NestedBlock
+            } else {
+                CompletionKind::Argument
+            },
+            detail: Some(item.detail),
+            insert_text: item.insert_text,
+            replace,
+        })
+        .collect()
 }
 
 /// The length of the word (letters, digits, `_`, `-`) that ends `text`.

@@ -25,7 +25,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::is_module_file;
-use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile};
+use tofu_module::{
+    analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ProviderSchemas,
+};
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
@@ -69,6 +71,9 @@ struct ModuleInputs {
     mirrors: BTreeMap<String, Arc<str>>,
     /// The directory's `.terraform/modules/modules.json`, as read from disk.
     manifest: Option<FileContent>,
+    /// The schemas of the providers the directory uses, as far as they
+    /// were read ([`AnalysisHost::set_schemas`]).
+    schemas: ProviderSchemas,
     /// Bumped (from the host's counter) on every change to this directory.
     generation: u64,
     /// `None` while a job holds it.
@@ -96,6 +101,7 @@ pub struct AnalysisJob {
     buffer_versions: BTreeMap<String, i32>,
     manifest: Option<Arc<str>>,
     config: Config,
+    schemas: ProviderSchemas,
     cache: AnalysisCache,
     /// The calls the directory had at its last analysis.
     calls_before: Vec<ModuleCall>,
@@ -139,7 +145,13 @@ impl AnalysisJob {
         // The tree of the calls the directory had; judged again in the tree
         // of the calls it has now when they differ (a call was added).
         let tree = self.reached.called_modules(&self.dir, &self.calls_before);
-        let mut analysis = analyze_in_tree(&self.inputs, &self.config, &tree, &mut self.cache);
+        let mut analysis = analyze_in_tree(
+            &self.inputs,
+            &self.config,
+            &tree,
+            &self.schemas,
+            &mut self.cache,
+        );
         let manifest = self
             .manifest
             .as_deref()
@@ -150,7 +162,13 @@ impl AnalysisJob {
         if calls_now != self.calls_before {
             let tree_now = self.reached.called_modules(&self.dir, &calls_now);
             if tree_now != tree {
-                analysis = analyze_in_tree(&self.inputs, &self.config, &tree_now, &mut self.cache);
+                analysis = analyze_in_tree(
+                    &self.inputs,
+                    &self.config,
+                    &tree_now,
+                    &self.schemas,
+                    &mut self.cache,
+                );
             }
         }
         let snapshot = AnalysedModule {
@@ -241,6 +259,23 @@ impl AnalysisHost {
         let inputs = self.modules.entry(dir.to_path_buf()).or_default();
         inputs.generation = generation;
         inputs
+    }
+
+    /// Gives `dir` the schemas of its providers (read off the request
+    /// threads, by whoever can start providers). The directory becomes
+    /// stale when they differ from what it had; returns whether they did.
+    /// The schemas are shared (`Arc`), so directories using one provider
+    /// hold one copy.
+    pub fn set_schemas(&mut self, dir: &Path, schemas: ProviderSchemas) -> bool {
+        let same = self
+            .modules
+            .get(dir)
+            .is_some_and(|inputs| inputs.schemas == schemas);
+        if same {
+            return false;
+        }
+        self.touch(dir).schemas = schemas;
+        true
     }
 
     /// Records which configuration files of `dir` are links to another
@@ -482,6 +517,7 @@ impl AnalysisHost {
             buffer_versions,
             manifest,
             config,
+            schemas: inputs.schemas.clone(),
             cache: inputs.cache.take().unwrap_or_default(),
             calls_before: self
                 .summaries
