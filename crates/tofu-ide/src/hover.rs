@@ -13,7 +13,8 @@
 //! module's effective variable (then what became of the argument); on
 //! `module.NAME.OUTPUT`, its effective output; each with the place it is
 //! declared, relative to the caller. On a name in a `.tfvars` file, the
-//! variable it sets.
+//! variable it sets. On a built-in function's name, its signature and
+//! description (`functions.rs`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -47,6 +48,12 @@ impl Snapshot {
     /// Hover at byte `offset` of the file at `path`.
     pub fn hover(&self, path: &std::path::Path, offset: u32) -> Option<HoverResult> {
         let found = self.find_file(path)?;
+        let function = found
+            .file()
+            .and_then(|file| crate::functions::function_hover(file, offset));
+        if let Some((markdown, range)) = function {
+            return Some(HoverResult { markdown, range });
+        }
         if let Some(at) = self.interface_at(path, offset) {
             let markdown = match at.side {
                 Side::Caller => {

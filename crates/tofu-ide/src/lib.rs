@@ -16,6 +16,7 @@ mod boundary;
 mod code_actions;
 mod completion;
 mod diagnostics;
+mod functions;
 mod highlight;
 mod host;
 mod hover;
@@ -40,6 +41,7 @@ pub use completion::{CompletionItem, CompletionKind};
 pub use diagnostics::{
     EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
+pub use functions::{ParameterHelp, SignatureHelp};
 pub use highlight::{Highlight, HighlightKind, NameKind};
 pub use host::{module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, Released};
 pub use hover::HoverResult;

@@ -15,6 +15,7 @@ use tofu_syntax::TextRange;
 
 use crate::{AnalysisHost, Change, FileRange, NavigationTarget, Snapshot};
 
+mod functions;
 mod highlights;
 mod module_tree;
 mod structure;
