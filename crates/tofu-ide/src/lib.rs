@@ -34,6 +34,7 @@ mod snapshot;
 mod structure;
 mod summary;
 mod symbols;
+mod values;
 
 pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};
 pub use code_actions::CodeAction;

@@ -19,6 +19,7 @@ mod functions;
 mod highlights;
 mod module_tree;
 mod structure;
+mod values;
 
 pub(crate) const DIR: &str = "/ws/mod";
 
@@ -220,6 +221,14 @@ locals {
 ```
 
 - `name`: value from `override.tf:8`, replacing `main.tf:9`.
+
+---
+
+Value, as `tofu console` prints it:
+
+```hcl
+"a"
+```
 "#
     );
 }
@@ -805,8 +814,10 @@ fn hover_on_a_use_shows_the_effective_declaration() {
     let markdown = hover(&with_cursor(REFERENCING, "main.tf", "local.name"));
     assert!(markdown.contains("name = \"prod\""), "{markdown}");
     assert!(
-        markdown
-            .ends_with("Defined in `main.tf:5`; the value in effect is from `override.tf:5`.\n"),
+        markdown.ends_with(
+            "Defined in `main.tf:5`; the value in effect is from `override.tf:5`.\n\n---\n\n\
+             Value, as `tofu console` prints it:\n\n```hcl\n\"prod\"\n```\n"
+        ),
         "{markdown}"
     );
 }
