@@ -13,6 +13,8 @@
 //!   known, the called module's variables the call does not set yet
 //!   (required ones first, marked), with their default, type and
 //!   description; after `module.NAME.`, the called module's outputs.
+//! - Where an expression may stand: OpenTofu's built-in functions
+//!   (`functions.rs`).
 //! - At the start of a line of a `.tfvars` file: the module's variables the
 //!   file does not set yet.
 //!
@@ -52,6 +54,26 @@ pub enum CompletionKind {
     Module,
     /// An output of a called module (after `module.NAME.`).
     Output,
+    /// A built-in function; the insert text is a snippet (`functions.rs`).
+    Function,
+}
+
+impl CompletionItem {
+    /// True when `insert_text` is a snippet (`upper(${1:str})`).
+    pub fn is_snippet(&self) -> bool {
+        self.kind == CompletionKind::Function
+    }
+
+    /// Longer documentation than the detail, as markdown: a function's
+    /// description.
+    pub fn documentation(&self) -> Option<String> {
+        match self.kind {
+            CompletionKind::Function => {
+                crate::functions::function_description(&self.label).map(str::to_owned)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The longest detail shown for a value before it is cut with `…`.
@@ -96,6 +118,18 @@ impl Snapshot {
             crate::provider_schema::attribute_items(analysis, line_before, offset)
         {
             return schema_items(items, replace);
+        }
+        if let Some(functions) = crate::functions::function_completions(file, offset) {
+            return functions
+                .into_iter()
+                .map(|function| CompletionItem {
+                    label: function.label,
+                    kind: CompletionKind::Function,
+                    detail: Some(function.signature),
+                    insert_text: function.snippet,
+                    replace: function.replace,
+                })
+                .collect();
         }
         let Some((block, replace)) = word_in_block(file, offset) else {
             return match (enclosing_line_start(file, offset), file.role) {

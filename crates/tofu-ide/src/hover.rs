@@ -13,7 +13,10 @@
 //! module's effective variable (then what became of the argument); on
 //! `module.NAME.OUTPUT`, its effective output; each with the place it is
 //! declared, relative to the caller. On a name in a `.tfvars` file, the
-//! variable it sets.
+//! variable it sets. On a built-in function's name, its signature and
+//! description (`functions.rs`). On a local value, an input variable or an
+//! output (used or declared), its value as `tofu console` prints it
+//! (`values.rs`).
 //!
 //! On an argument or nested block type of a resource body whose provider's
 //! schema the analysis has: what the schema says of it (`provider_schema`).
@@ -35,9 +38,10 @@ use tofu_syntax::{Block, TextRange};
 use crate::analysed_module::FileInModule;
 use crate::diagnostics::one_line;
 use crate::locate::site_at;
-use crate::locate::{block_at, BlockAt};
+use crate::locate::{block_at, local_entry_at, on_header, BlockAt};
 use crate::module_calls::{relative_path, Interface, Side};
 use crate::snapshot::Snapshot;
+use crate::values::with_value_note;
 
 /// What hover shows: markdown, and the range it is about (the block).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +54,12 @@ impl Snapshot {
     /// Hover at byte `offset` of the file at `path`.
     pub fn hover(&self, path: &std::path::Path, offset: u32) -> Option<HoverResult> {
         let found = self.find_file(path)?;
+        let function = found
+            .file()
+            .and_then(|file| crate::functions::function_hover(file, offset));
+        if let Some((markdown, range)) = function {
+            return Some(HoverResult { markdown, range });
+        }
         if let Some(at) = self.interface_at(path, offset) {
             let markdown = match at.side {
                 Side::Caller => {
@@ -79,8 +89,12 @@ impl Snapshot {
                 });
             }
         }
+        let dir = &found.module.dir;
         if let Some(site) = site_at(found.analysis(), found.id, offset) {
-            return reference_hover(found.analysis(), &site);
+            return reference_hover(found.analysis(), &site).map(|hover| HoverResult {
+                markdown: with_value_note(hover.markdown, found.analysis(), dir, &site.target),
+                range: hover.range,
+            });
         }
         let at = block_at(&found, offset)?;
         let analysis = found.analysis();
@@ -98,6 +112,24 @@ impl Snapshot {
         if let Some(note) = attribute_note(analysis, &at, offset) {
             markdown.push_str("\n---\n\n");
             markdown.push_str(&note);
+        }
+        // A value on a declaration's header (of the block in effect) or on
+        // a local value's name.
+        let on_effective_header = found
+            .file()
+            .is_some_and(|file| on_header(at.block, file.is_json(), offset))
+            && analysis.effective.block_containing(at.block_ref).is_some();
+        let valued = match address_of(at.block) {
+            Some(BlockAddress::Variable(name)) if on_effective_header => {
+                Some(RefTarget::Variable(name))
+            }
+            Some(BlockAddress::Output(name)) if on_effective_header => {
+                Some(RefTarget::Output(name))
+            }
+            _ => local_entry_at(&at, offset).map(|(_, attr)| RefTarget::Local(attr.name.clone())),
+        };
+        if let Some(target) = valued {
+            markdown = with_value_note(markdown, analysis, dir, &target);
         }
         Some(HoverResult {
             markdown,

@@ -16,6 +16,7 @@ mod boundary;
 mod code_actions;
 mod completion;
 mod diagnostics;
+mod functions;
 mod highlight;
 mod host;
 mod hover;
@@ -34,6 +35,7 @@ mod snapshot;
 mod structure;
 mod summary;
 mod symbols;
+mod values;
 
 pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};
 pub use code_actions::CodeAction;
@@ -41,6 +43,7 @@ pub use completion::{CompletionItem, CompletionKind};
 pub use diagnostics::{
     EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
+pub use functions::{ParameterHelp, SignatureHelp};
 pub use highlight::{Highlight, HighlightKind, NameKind};
 pub use host::{module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, Released};
 pub use hover::HoverResult;

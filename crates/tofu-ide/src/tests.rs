@@ -15,10 +15,12 @@ use tofu_syntax::TextRange;
 
 use crate::{AnalysisHost, Change, FileRange, NavigationTarget, Snapshot};
 
+mod functions;
 mod highlights;
 mod module_tree;
 mod provider_schemas;
 mod structure;
+mod values;
 
 pub(crate) const DIR: &str = "/ws/mod";
 
@@ -236,6 +238,14 @@ locals {
 ```
 
 - `name`: value from `override.tf:8`, replacing `main.tf:9`.
+
+---
+
+Value, as `tofu console` prints it:
+
+```hcl
+"a"
+```
 "#
     );
 }
@@ -829,8 +839,10 @@ fn hover_on_a_use_shows_the_effective_declaration() {
     let markdown = hover(&with_cursor(REFERENCING, "main.tf", "local.name"));
     assert!(markdown.contains("name = \"prod\""), "{markdown}");
     assert!(
-        markdown
-            .ends_with("Defined in `main.tf:5`; the value in effect is from `override.tf:5`.\n"),
+        markdown.ends_with(
+            "Defined in `main.tf:5`; the value in effect is from `override.tf:5`.\n\n---\n\n\
+             Value, as `tofu console` prints it:\n\n```hcl\n\"prod\"\n```\n"
+        ),
         "{markdown}"
     );
 }

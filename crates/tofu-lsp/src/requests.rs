@@ -31,5 +31,6 @@ pub mod rename;
 pub mod selection_range;
 pub mod semantic_tokens_full;
 pub mod semantic_tokens_range;
+pub mod signature_help;
 pub mod workspace_diagnostic;
 pub mod workspace_symbol;

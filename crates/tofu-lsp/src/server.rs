@@ -23,7 +23,7 @@ use crate::requests::{
     code_action, code_lens, completion, definition, document_diagnostic, document_highlight,
     document_link, document_symbol, folding_range, formatting, hover, initialize, inlay_hint,
     prepare_rename, range_formatting, references, rename, selection_range, semantic_tokens_full,
-    semantic_tokens_range, workspace_diagnostic, workspace_symbol,
+    semantic_tokens_range, signature_help, workspace_diagnostic, workspace_symbol,
 };
 use crate::shared::Shared;
 
@@ -149,6 +149,10 @@ impl LanguageServer for Server {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         completion::handle(&self.shared, params).await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        signature_help::handle(&self.shared, params).await
     }
 
     async fn prepare_rename(

@@ -209,3 +209,68 @@ async fn prepare_rename_and_rename_a_local_with_its_duplicate() {
     assert_eq!(refused["error"]["message"], "Nothing to rename here.");
     client.shutdown().await;
 }
+
+/// Signature help and function completion at the protocol edge: the
+/// capability with its trigger characters, a position in UTF-16 after a
+/// character outside the BMP, the active parameter, a snippet with its
+/// markdown documentation.
+#[tokio::test]
+async fn signature_help_and_function_completion() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    assert_eq!(
+        client.initialize_result["capabilities"]["signatureHelpProvider"]["triggerCharacters"],
+        json!(["(", ","])
+    );
+    let locals = root.join("functions.tf");
+    let line = "  n = format(\"😀,%s\", 1, ";
+    client.open(&locals, 1, &format!("locals {{\n{line}\n  u = upp\n}}\n"));
+    let utf16_end = line.encode_utf16().count();
+    let help = client
+        .request(
+            "textDocument/signatureHelp",
+            json!({"textDocument": {"uri": uri(&locals)}, "position": {"line": 1, "character": utf16_end}}),
+        )
+        .await;
+    assert_eq!(
+        help["signatures"][0]["label"],
+        "format(format string, args... dynamic) string"
+    );
+    assert_eq!(help["activeParameter"], 1);
+    assert_eq!(
+        help["signatures"][0]["parameters"][1]["label"],
+        "args... dynamic"
+    );
+    assert_eq!(help["signatures"][0]["documentation"]["kind"], "markdown");
+    // One character earlier, inside the string: no call to help with.
+    let inside_string = client
+        .request(
+            "textDocument/signatureHelp",
+            json!({"textDocument": {"uri": uri(&locals)}, "position": {"line": 1, "character": 17}}),
+        )
+        .await;
+    assert!(inside_string.is_null(), "{inside_string}");
+
+    let items = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri(&locals)}, "position": {"line": 2, "character": 9}}),
+        )
+        .await;
+    let upper = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["label"] == "upper")
+        .unwrap();
+    assert_eq!(upper["kind"], 3);
+    assert_eq!(upper["insertTextFormat"], 2);
+    assert_eq!(upper["textEdit"]["newText"], "upper(${1:str})");
+    assert_eq!(
+        upper["textEdit"]["range"],
+        json!({"start": {"line": 2, "character": 6}, "end": {"line": 2, "character": 9}})
+    );
+    assert_eq!(upper["detail"], "upper(str string) string");
+    assert_eq!(upper["documentation"]["kind"], "markdown");
+    client.shutdown().await;
+}

@@ -1,5 +1,6 @@
 //! `textDocument/completion`: the engine's items at the cursor (block
-//! types, arguments, names after `var.`, `local.`, `module.`), also from the
+//! types, arguments, names after `var.`, `local.`, `module.`, built-in
+//! functions as snippets with their description), also from the
 //! called module of a block being typed, each replacing the word it
 //! completes.
 
@@ -8,7 +9,7 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
-    TextEdit,
+    Documentation, InsertTextFormat, MarkupContent, MarkupKind, TextEdit,
 };
 
 use crate::panic_guard::guarded;
@@ -39,6 +40,13 @@ pub async fn handle(
                     label: item.label.clone(),
                     kind: Some(completion_kind(item.kind)),
                     detail: item.detail.clone(),
+                    documentation: item.documentation().map(|value| {
+                        Documentation::MarkupContent(MarkupContent {
+                            kind: MarkupKind::Markdown,
+                            value,
+                        })
+                    }),
+                    insert_text_format: item.is_snippet().then_some(InsertTextFormat::SNIPPET),
                     text_edit: Some(CompletionTextEdit::Edit(TextEdit {
                         range: at.line_map.range(item.replace),
                         new_text: item.insert_text.clone(),
@@ -59,5 +67,6 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Local => CompletionItemKind::CONSTANT,
         tofu_ide::CompletionKind::Module => CompletionItemKind::MODULE,
         tofu_ide::CompletionKind::Output => CompletionItemKind::FIELD,
+        tofu_ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
     }
 }

@@ -136,6 +136,10 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                 trigger_characters: Some(vec![".".to_owned()]),
                 ..CompletionOptions::default()
             }),
+            signature_help_provider: Some(SignatureHelpOptions {
+                trigger_characters: Some(vec!["(".to_owned(), ",".to_owned()]),
+                ..SignatureHelpOptions::default()
+            }),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                 code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
                 ..CodeActionOptions::default()
