@@ -180,6 +180,14 @@ pub struct LoadedModule {
 }
 
 impl LoadedModule {
+    /// How many test files `tofu validate` reads with the module.
+    pub fn n_test_files(&self) -> usize {
+        self.files
+            .iter()
+            .filter(|file| file.role == FileRole::Test)
+            .count()
+    }
+
     pub fn file(&self, id: FileId) -> Option<&ModuleFile> {
         self.files.get(id.0 as usize)
     }
