@@ -885,3 +885,33 @@ output "o" {
         .message()
         .contains("already declares var.b"));
 }
+
+#[test]
+fn test_files_of_tests_are_diagnosed_with_the_module_above() {
+    // OpenTofu 1.12.6, `tofu validate`: "Unsupported argument" for `bogus`
+    // in both files; the tests/ file is read with the module above it.
+    let text = r#"
+//- main.tf
+variable "region" {}
+//- main.tftest.hcl
+run "here" {
+  bogus = 1
+}
+//- tests/a.tftest.hcl
+run "there" {
+  bogus = 1
+}
+"#;
+    let (analysis, _, _) = fixture(text);
+    for name in ["main.tftest.hcl", "tests/a.tftest.hcl"] {
+        let path = Path::new(DIR).join(name);
+        let file = analysis.file_diagnostics(&path).unwrap();
+        let summaries: Vec<&str> = file
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.summary.as_str())
+            .collect();
+        assert_eq!(summaries, ["Unsupported argument"], "{name}");
+    }
+    assert!(!analysis.holds_dir(&Path::new(DIR).join("tests")));
+}
