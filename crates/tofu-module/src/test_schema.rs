@@ -10,27 +10,11 @@
 //! ([`Rest::Entries`]). The order of [`TEST_FILE`] is OpenTofu's
 //! (`testFileSchema`), which "Did you mean" suggestions follow.
 
-use crate::schema::{BlockSchema, Rest, ASSERT, PROVIDER};
+use crate::schema::{closed, BlockSchema, Rest, ASSERT, PROVIDER};
 
 const NO_LABELS: &[&str] = &[];
 const NAME: &[&str] = &["name"];
 const TYPE: &[&str] = &["type"];
-
-/// A body with no labels that OpenTofu defines whole.
-const fn closed(
-    kind: &'static str,
-    arguments: &'static [&'static str],
-    required: &'static [&'static str],
-) -> BlockSchema {
-    BlockSchema {
-        kind,
-        labels: NO_LABELS,
-        arguments,
-        required,
-        blocks: &[],
-        rest: Rest::Nothing,
-    }
-}
 
 /// `variables`: one entry per input variable, at the top level of a file or
 /// in a `run` block.
@@ -43,18 +27,20 @@ pub const VARIABLES: BlockSchema = BlockSchema {
     rest: Rest::Entries,
 };
 pub const OVERRIDE_RESOURCE: BlockSchema =
-    closed("override_resource", &["target", "values"], &["target"]);
-pub const OVERRIDE_DATA: BlockSchema = closed("override_data", &["target", "values"], &["target"]);
+    closed("override_resource", &["target", "values"], &["target"], &[]);
+pub const OVERRIDE_DATA: BlockSchema =
+    closed("override_data", &["target", "values"], &["target"], &[]);
 pub const OVERRIDE_MODULE: BlockSchema =
-    closed("override_module", &["target", "outputs"], &["target"]);
+    closed("override_module", &["target", "outputs"], &["target"], &[]);
 pub const PLAN_OPTIONS: BlockSchema = closed(
     "plan_options",
     &["mode", "refresh", "replace", "target"],
     &[],
+    &[],
 );
 /// The `module` block of a `run`: the module to run instead of the one
 /// under test.
-pub const RUN_MODULE: BlockSchema = closed("module", &["source", "version"], &[]);
+pub const RUN_MODULE: BlockSchema = closed("module", &["source", "version"], &[], &[]);
 pub const MOCK_RESOURCE: BlockSchema = BlockSchema {
     kind: "mock_resource",
     labels: TYPE,

@@ -12,13 +12,12 @@ use std::sync::Arc;
 
 use tofu_syntax::{Block, Body, Code, Diagnostic, Label, SourceFile, TextRange};
 
-use super::in_test_file::{Decoded, TestFileScope};
+use super::in_test_file::TestFileScope;
 use super::mocks::{mock_provider, override_module, override_resource};
 use super::run;
 use crate::loaded::{FileRole, FileView, ModuleFile};
 use crate::rules::bodies::check_labels;
 use crate::test_schema::{test_file_block, TEST_FILE};
-use crate::version::{Constraints, MALFORMED_DETAIL};
 
 /// The schema of the file's top level, for the checks of its body.
 const TOP_LEVEL: crate::schema::BlockSchema = crate::schema::BlockSchema {
@@ -190,16 +189,5 @@ fn provider_version(
         )
         .with_detail("OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block."),
     );
-    if let Decoded::Value(constraint) = scope.decode_string(&version.expr, out) {
-        if Constraints::parse(&constraint).is_err() {
-            out.push(
-                Diagnostic::new(
-                    Code::InvalidVersionConstraint,
-                    "Invalid version constraint",
-                    scope.at(version.expr.range),
-                )
-                .with_detail(MALFORMED_DETAIL),
-            );
-        }
-    }
+    scope.version_constraint(version, out);
 }

@@ -14,6 +14,7 @@ use crate::loaded::ModuleFile;
 use crate::rules::bodies::check_labels;
 use crate::schema::{BlockSchema, Rest};
 use crate::types::{constant_value, convert, TypeConstraint, Value};
+use crate::version::{Constraints, MALFORMED_DETAIL};
 
 /// One test file of the module, as its rules read it.
 #[derive(Clone, Copy)]
@@ -200,6 +201,24 @@ impl<'a> TestFileScope<'a> {
                     self.at(nested.kind_range),
                 )
                 .with_detail("Blocks are not allowed here."),
+            );
+        }
+    }
+
+    /// A `version` argument decoded as a string and parsed as a version
+    /// constraint ("Invalid version constraint" when it is none).
+    pub fn version_constraint(&self, version: &Attribute, out: &mut Vec<Diagnostic>) {
+        let Decoded::Value(constraint) = self.decode_string(&version.expr, out) else {
+            return;
+        };
+        if Constraints::parse(&constraint).is_err() {
+            out.push(
+                Diagnostic::new(
+                    Code::InvalidVersionConstraint,
+                    "Invalid version constraint",
+                    self.at(version.expr.range),
+                )
+                .with_detail(MALFORMED_DETAIL),
             );
         }
     }

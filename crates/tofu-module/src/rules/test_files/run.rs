@@ -20,7 +20,6 @@ use crate::rules::module_calls::source_address::{RegistryVerdict, SourceVerdict}
 use crate::rules::references::{test_assert, test_reference_list};
 use crate::schema::ASSERT;
 use crate::test_schema::{PLAN_OPTIONS, RUN, RUN_MODULE};
-use crate::version::{Constraints, MALFORMED_DETAIL};
 
 /// HCL's detail for a name that is not an identifier.
 pub(super) const BAD_IDENTIFIER_DETAIL: &str = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
@@ -179,18 +178,7 @@ fn decode_module(scope: &TestFileScope<'_>, block: &Block, out: &mut Vec<Diagnos
     scope.content(block, &RUN_MODULE, out);
     let version = block.body.attribute("version");
     if let Some(version) = version {
-        if let Decoded::Value(constraint) = scope.decode_string(&version.expr, out) {
-            if Constraints::parse(&constraint).is_err() {
-                out.push(
-                    Diagnostic::new(
-                        Code::InvalidVersionConstraint,
-                        "Invalid version constraint",
-                        scope.at(version.expr.range),
-                    )
-                    .with_detail(MALFORMED_DETAIL),
-                );
-            }
-        }
+        scope.version_constraint(version, out);
     }
     let Some(source) = block.body.attribute("source") else {
         out.push(
