@@ -34,6 +34,9 @@ mod run;
 mod validate;
 mod would_fail;
 
+#[cfg(test)]
+mod tests;
+
 use tofu_syntax::{Diagnostic, FileId};
 
 use crate::loaded::FileRole;
