@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use tofu_ide::{AnalysisHost, Change, Snapshot};
-use tofu_module::{Config, InputFile};
+use tofu_module::{Config, InputFile, ProviderSchemas};
 
 /// The synthetic module plus `big.tf`, a base file of just over 1,000 lines
 /// (53 resources), every other one changed by `big_override.tf`.
@@ -30,14 +30,52 @@ pub fn module_with_big_file(mut module: Vec<InputFile>) -> Vec<InputFile> {
 
 /// The analysis of `files` as the module `/bench/module`.
 pub fn analysis(files: Vec<InputFile>) -> (PathBuf, Snapshot) {
+    analysis_with_schemas(files, ProviderSchemas::default())
+}
+
+/// [`analysis`] with the providers' schemas `schemas`.
+pub fn analysis_with_schemas(
+    files: Vec<InputFile>,
+    schemas: ProviderSchemas,
+) -> (PathBuf, Snapshot) {
     let dir = PathBuf::from("/bench/module");
     let mut host = AnalysisHost::new(Config::default());
     host.apply_change(Change::DiskDir {
         dir: dir.clone(),
         files,
     });
+    host.set_schemas(&dir, schemas);
     host.analyze_now(&dir);
     (dir, host.snapshot())
+}
+
+/// The schemas of hashicorp/time 0.14.2 and terraform-provider-openstack
+/// 3.4.0 the fixtures share (`tofu providers schema -json`); `None` when
+/// the file is not there (the binary run outside its checkout).
+pub fn fixture_schemas() -> Option<ProviderSchemas> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/provider-schemas/schemas.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut schemas = ProviderSchemas::default();
+    for (address, schema) in tofu_schema::decode_providers_schema_json(&text).ok()? {
+        schemas.insert(address, std::sync::Arc::new(schema));
+    }
+    Some(schemas)
+}
+
+/// The synthetic module plus `compute.tf`: an openstack instance (the
+/// provider's largest resource schema) with an empty line in its body.
+pub fn module_with_resource(mut module: Vec<InputFile>) -> Vec<InputFile> {
+    module.push(InputFile::text(
+        "compute.tf".to_owned(),
+        "terraform {\n  required_providers {\n    openstack = {\n      source = \"terraform-provider-openstack/openstack\"\n    }\n  }\n}\n\nresource \"openstack_compute_instance_v2\" \"web\" {\n  name = \"web\"\n  \n}\n".to_owned(),
+    ));
+    module
+}
+
+/// Where to complete in `compute.tf`: the empty line of the body.
+pub fn body_completion_offset(text: &str) -> u32 {
+    offset_of(text, "\"web\"\n  \n") + 9
 }
 
 /// Where to hover: the header of a resource an override changes.

@@ -426,7 +426,13 @@ fn main() {
         ));
     }
 
-    if wanted("editing") || wanted("hover") || wanted("inlay-hints") || wanted("completion") {
+    if wanted("editing")
+        || wanted("hover")
+        || wanted("inlay-hints")
+        || wanted("completion")
+        || wanted("semantic-tokens")
+        || wanted("folding-ranges")
+    {
         let (dir, analysis) = editing::analysis(editing::module_with_big_file(module.clone()));
         let big = dir.join("big.tf");
         let big_text = editing::file_text(&analysis, &big);
@@ -459,6 +465,22 @@ fn main() {
             },
         ));
         samples.push(measure(
+            "semantic-tokens",
+            format!("all of big.tf ({lines} lines)"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.semantic_tokens(&big, None));
+            },
+        ));
+        samples.push(measure(
+            "folding-ranges",
+            format!("all of big.tf ({lines} lines)"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.folding_ranges(&big));
+            },
+        ));
+        samples.push(measure(
             "completion",
             format!("after `var.` in f0001.tf of {module_input}: {n_items} items"),
             runs(101),
@@ -466,6 +488,33 @@ fn main() {
                 std::hint::black_box(analysis.completions(&small, complete_at));
             },
         ));
+    }
+
+    if wanted("completion-schema") {
+        match editing::fixture_schemas() {
+            Some(schemas) => {
+                let (dir, analysis) = editing::analysis_with_schemas(
+                    editing::module_with_resource(module.clone()),
+                    schemas,
+                );
+                let compute = dir.join("compute.tf");
+                let at = editing::body_completion_offset(&editing::file_text(&analysis, &compute));
+                let n_items = analysis.completions(&compute, at).len();
+                samples.push(measure(
+                    "completion-schema",
+                    format!(
+                        "in an openstack_compute_instance_v2 body of {module_input}, with the \
+                         time and openstack schemas: {n_items} items"
+                    ),
+                    runs(101),
+                    || {
+                        std::hint::black_box(analysis.completions(&compute, at));
+                    },
+                ));
+            }
+            None => skipped
+                .push("completion-schema: the fixtures' schemas.json is not there".to_owned()),
+        }
     }
 
     if wanted("fmt-1000-lines") || wanted("fmt") {
@@ -731,6 +780,14 @@ fn main() {
             ratio <= 2.0,
         );
     }
+    let schema_completion = median("completion-schema") * 1000.0;
+    row(
+        "completion-schema, p50",
+        schema_completion,
+        format!("{schema_completion:.3} ms"),
+        "≤ 5 ms",
+        schema_completion <= 5.0,
+    );
     let cold_over_parse = median("check-cold") / median("parse");
     row(
         "check-cold / parse",

@@ -13,6 +13,7 @@
 
 mod equality;
 pub mod set_order;
+mod tristate;
 
 use std::collections::BTreeMap;
 
@@ -21,7 +22,7 @@ use unicode_normalization::UnicodeNormalization;
 use crate::number::Number;
 use crate::types::Type;
 
-pub use equality::Tristate;
+pub use tristate::Tristate;
 
 /// The marks OpenTofu puts on values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -146,33 +147,6 @@ impl Value {
     /// A list; `element` is its element type (the items must have it).
     pub fn list(element: Type, items: Vec<Value>) -> Value {
         ValueKind::List { element, items }.into()
-    }
-
-    /// A set of `items`: equal elements merged, marks hoisted to the set,
-    /// in cty's order.
-    pub fn set(element: Type, items: Vec<Value>) -> Value {
-        let mut marks = Marks::default();
-        let mut unique: Vec<Value> = Vec::with_capacity(items.len());
-        for item in items {
-            let (item, item_marks) = item.unmark_deep();
-            marks = marks.union(item_marks);
-            if item.is_known()
-                && unique
-                    .iter()
-                    .any(|kept| kept.equals(&item) == Tristate::True)
-            {
-                continue;
-            }
-            unique.push(item);
-        }
-        set_order::sort(&element, &mut unique);
-        Value {
-            kind: ValueKind::Set {
-                element,
-                items: unique,
-            },
-            marks,
-        }
     }
 
     pub fn map(element: Type, entries: BTreeMap<String, Value>) -> Value {
@@ -367,16 +341,6 @@ impl Value {
             ValueKind::Map { entries, .. } | ValueKind::Object(entries) => Some(entries.len()),
             _ => None,
         }
-    }
-
-    /// cty's `Equals`, marks ignored: unknown when an unknown value decides.
-    pub fn equals(&self, other: &Value) -> Tristate {
-        equality::equals(self, other)
-    }
-
-    /// cty's `RawEquals`: the same value, unknowns and types included.
-    pub fn raw_equals(&self, other: &Value) -> bool {
-        equality::raw_equals(self, other)
     }
 }
 

@@ -26,8 +26,10 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::lexer::Kind;
+use tofu_syntax::scanner::TokenKind;
+
 use crate::rewrite::Piece;
+use crate::tokens::bracket_change;
 
 /// The formatted text and, for each piece, where its text starts in it.
 pub(crate) struct Laid {
@@ -94,10 +96,11 @@ fn push_spaces(text: &mut String, count: usize) {
 }
 
 fn ends_line(piece: &Piece<'_>) -> bool {
-    piece.kind == Kind::Newline || (piece.kind == Kind::Comment && piece.text.ends_with('\n'))
+    piece.kind == TokenKind::Newline
+        || (piece.kind == TokenKind::Comment && piece.text.ends_with('\n'))
 }
 
-fn kind(pieces: &[Piece<'_>], index: usize) -> Option<Kind> {
+fn kind(pieces: &[Piece<'_>], index: usize) -> Option<TokenKind> {
     pieces.get(index).map(|piece| piece.kind)
 }
 
@@ -105,8 +108,8 @@ fn kind(pieces: &[Piece<'_>], index: usize) -> Option<Kind> {
 fn net_brackets(pieces: &[Piece<'_>], from: usize, to: usize) -> i64 {
     let mut net = 0;
     for piece in pieces.get(from..to).unwrap_or_default() {
-        net += piece.kind.bracket_change();
-        if piece.kind == Kind::OHeredoc {
+        net += bracket_change(piece.kind);
+        if piece.kind == TokenKind::OHeredoc {
             break;
         }
     }
@@ -131,12 +134,12 @@ fn split_lines(pieces: &[Piece<'_>]) -> Vec<Line> {
 fn cells(pieces: &[Piece<'_>], start: usize, end: usize) -> Line {
     let mut lead_end = end;
     let mut comment = None;
-    if end - start > 1 && kind(pieces, end - 1) == Some(Kind::Comment) {
+    if end - start > 1 && kind(pieces, end - 1) == Some(TokenKind::Comment) {
         comment = Some(end - 1);
         lead_end = end - 1;
     }
     let assign = (start + 1..lead_end)
-        .find(|index| kind(pieces, *index) == Some(Kind::Equal))
+        .find(|index| kind(pieces, *index) == Some(TokenKind::Equal))
         .filter(|equals| net_brackets(pieces, *equals, lead_end) == 0);
     Line {
         start,
@@ -152,7 +155,7 @@ fn indent(pieces: &[Piece<'_>], lines: &[Line], spaces: &mut [usize]) {
         if line.start >= line.end {
             continue;
         }
-        if kind(pieces, line.start) == Some(Kind::Newline) {
+        if kind(pieces, line.start) == Some(TokenKind::Newline) {
             continue;
         }
         let net = net_brackets(pieces, line.start, line.end);
@@ -201,8 +204,8 @@ fn space_cell(pieces: &[Piece<'_>], start: usize, end: usize, spaces: &mut [usiz
 
 /// Whether `tofu fmt` puts a space between `subject` and `after` (`before`
 /// is the token before `subject` in the same cell, if any).
-fn space_between(before: Option<Kind>, subject: Kind, after: Kind) -> bool {
-    use Kind::*;
+fn space_between(before: Option<TokenKind>, subject: TokenKind, after: TokenKind) -> bool {
+    use TokenKind::*;
     match (subject, after) {
         (_, Newline) => false,
         (Ident, OParen) => false,
@@ -210,13 +213,13 @@ fn space_between(before: Option<Kind>, subject: Kind, after: Kind) -> bool {
         (Dot, _) | (_, Dot) => false,
         (_, Comma | Ellipsis) => false,
         (Comma, _) => true,
-        (OQuote | OHeredoc | QuotedLit, _) => false,
-        (_, CQuote | CHeredoc | QuotedLit | TemplateInterp | TemplateControl) => false,
+        (OQuote | OHeredoc | QuotedLit | StringLit, _) => false,
+        (_, CQuote | CHeredoc | QuotedLit | StringLit | TemplateInterp | TemplateControl) => false,
         (Bang, _) => false,
         (OBrace, CBrace) => false,
         (OBrace, _) | (_, CBrace) => true,
-        (subject, _) if subject.bracket_change() > 0 => false,
-        (_, after) if after.bracket_change() < 0 => false,
+        (subject, _) if bracket_change(subject) > 0 => false,
+        (_, after) if bracket_change(after) < 0 => false,
         (Minus, _) => !matches!(
             before,
             None | Some(
@@ -243,7 +246,7 @@ fn space_between(before: Option<Kind>, subject: Kind, after: Kind) -> bool {
                     | Bang
             )
         ),
-        (Ident | Number | CBrack | CParen | CBrace, OBrack) => false,
+        (Ident | NumberLit | CBrack | CParen | CBrace, OBrack) => false,
         _ => true,
     }
 }

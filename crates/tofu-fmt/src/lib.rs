@@ -2,10 +2,10 @@
 //!
 //! [`format`] takes the text of one native-syntax file (`.tf`, `.tofu`,
 //! `.tfvars`, `.tftest.hcl`, `.tofutest.hcl`) and returns it formatted:
-//! the file is cut into tokens (`lexer`), `tofu fmt`'s rewrites are applied
-//! to them (`rewrite`: labels quoted, interpolation-only values unwrapped,
-//! legacy type constraints), and the blanks are laid out again (`layout`:
-//! indentation, spacing, alignment). [`format_edits`] gives the same result
+//! the file is cut into tokens (`tokens`: tofu-syntax's scanner, strict),
+//! `tofu fmt`'s rewrites are applied to them (`rewrite`: labels quoted,
+//! interpolation-only values unwrapped, legacy type constraints), and the
+//! blanks are laid out again (`layout`: indentation, spacing, alignment). [`format_edits`] gives the same result
 //! as minimal edits (`edits`), and [`format_range_edits`] only the edits
 //! inside the top-level blocks and attributes that touch a byte range.
 //!
@@ -16,12 +16,12 @@
 
 mod edits;
 mod layout;
-mod lexer;
 mod quote;
 mod rewrite;
 mod structure;
 #[cfg(test)]
 mod tests;
+mod tokens;
 
 pub use edits::Edit;
 use tofu_syntax::{SyntaxError, TextRange};
@@ -81,7 +81,11 @@ pub fn format_range_edits(text: &str, range: TextRange) -> Result<Vec<Edit>, Not
         else {
             continue;
         };
-        let (_, line_end) = line_span(text, formatted.base + last.end, formatted.base + last.end);
+        let (_, line_end) = line_span(
+            text,
+            formatted.base + last.end(),
+            formatted.base + last.end(),
+        );
         spans.push((previous_end, line_end.max(previous_end)));
         previous_end = line_end;
     }
@@ -119,7 +123,7 @@ fn line_span(text: &str, start: usize, end: usize) -> (usize, usize) {
 /// One formatting run, kept whole so that edits can be worked out.
 struct Formatted<'a> {
     base: usize,
-    tokens: Vec<lexer::Token>,
+    tokens: Vec<tofu_syntax::scanner::Token>,
     items: Vec<structure::Item>,
     pieces: Vec<rewrite::Piece<'a>>,
     laid: layout::Laid,
@@ -135,7 +139,7 @@ impl<'a> Formatted<'a> {
         }
         let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let content = text.get(base..).unwrap_or_default();
-        let Some(lexed) = lexer::lex(content) else {
+        let Some(lexed) = tokens::lex(content) else {
             return Err(NotFormatted {
                 errors: vec![SyntaxError {
                     summary: "Invalid syntax".to_owned(),

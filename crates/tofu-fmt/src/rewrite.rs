@@ -18,14 +18,16 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::lexer::{Kind, Token};
+use tofu_syntax::scanner::{Token, TokenKind};
+
 use crate::quote;
 use crate::structure::{Item, ItemKind};
+use crate::tokens::bracket_change;
 
 /// A token of the formatted file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Piece<'a> {
-    pub(crate) kind: Kind,
+    pub(crate) kind: TokenKind,
     pub(crate) text: Cow<'a, str>,
     /// The source bytes this piece repeats unchanged, if it does.
     pub(crate) origin: Option<Range<usize>>,
@@ -65,12 +67,12 @@ pub(crate) fn apply<'a>(text: &'a str, tokens: &[Token], items: &[Item]) -> Vec<
 pub(crate) fn source<'a>(text: &'a str, token: &Token) -> Piece<'a> {
     Piece {
         kind: token.kind,
-        text: Cow::Borrowed(text.get(token.start..token.end).unwrap_or_default()),
-        origin: Some(token.start..token.end),
+        text: Cow::Borrowed(text.get(token.start()..token.end()).unwrap_or_default()),
+        origin: Some(token.start()..token.end()),
     }
 }
 
-fn made<'a>(kind: Kind, text: &'static str) -> Piece<'a> {
+fn made<'a>(kind: TokenKind, text: &'static str) -> Piece<'a> {
     Piece {
         kind,
         text: Cow::Borrowed(text),
@@ -91,7 +93,7 @@ fn collect<'a>(
     let token_text = |index: usize| {
         tokens
             .get(index)
-            .and_then(|token| text.get(token.start..token.end))
+            .and_then(|token| text.get(token.start()..token.end()))
             .unwrap_or_default()
     };
     for item in items {
@@ -128,28 +130,28 @@ fn quote_labels<'a>(
     let slice = tokens.get(labels.clone())?;
     let last = slice
         .iter()
-        .rposition(|token| matches!(token.kind, Kind::Ident | Kind::CQuote))?;
+        .rposition(|token| matches!(token.kind, TokenKind::Ident | TokenKind::CQuote))?;
     let mut pieces = Vec::new();
     let mut index = 0;
     while index <= last {
         let token = slice.get(index)?;
         match token.kind {
-            Kind::Ident => {
-                let raw = text.get(token.start..token.end)?;
+            TokenKind::Ident => {
+                let raw = text.get(token.start()..token.end())?;
                 label_pieces(quote::requote(raw, false), &mut pieces);
                 index += 1;
             }
-            Kind::OQuote => {
+            TokenKind::OQuote => {
                 let close = index
                     + slice
                         .get(index..)?
                         .iter()
-                        .position(|t| t.kind == Kind::CQuote)?;
+                        .position(|t| t.kind == TokenKind::CQuote)?;
                 let close_token = slice.get(close)?;
-                let raw = text.get(token.end..close_token.start)?;
+                let raw = text.get(token.end()..close_token.start())?;
                 if quote::label_is_kept(raw) {
                     let requoted = quote::requote(raw, true);
-                    if text.get(token.start..close_token.end) == Some(requoted.as_str()) {
+                    if text.get(token.start()..close_token.end()) == Some(requoted.as_str()) {
                         // Unchanged: keep the source tokens, anchors for minimal edits.
                         pieces.extend(slice.get(index..=close)?.iter().map(|t| source(text, t)));
                     } else {
@@ -165,7 +167,7 @@ fn quote_labels<'a>(
 }
 
 fn label_pieces(quoted: String, out: &mut Vec<Piece<'_>>) {
-    out.push(made(Kind::OQuote, "\""));
+    out.push(made(TokenKind::OQuote, "\""));
     let inner = quoted
         .strip_prefix('"')
         .and_then(|rest| rest.strip_suffix('"'))
@@ -173,12 +175,12 @@ fn label_pieces(quoted: String, out: &mut Vec<Piece<'_>>) {
         .to_owned();
     if !inner.is_empty() {
         out.push(Piece {
-            kind: Kind::QuotedLit,
+            kind: TokenKind::QuotedLit,
             text: Cow::Owned(inner),
             origin: None,
         });
     }
-    out.push(made(Kind::CQuote, "\""));
+    out.push(made(TokenKind::CQuote, "\""));
 }
 
 /// `"${x}"` → `x` (or `(x)` over several lines).
@@ -189,35 +191,35 @@ fn unwrap_interpolation<'a>(
 ) -> Option<Vec<Piece<'a>>> {
     let slice = tokens.get(value)?;
     let kinds = |index: usize| slice.get(index).map(|token| token.kind);
-    if kinds(0) != Some(Kind::OQuote) || kinds(1) != Some(Kind::TemplateInterp) {
+    if kinds(0) != Some(TokenKind::OQuote) || kinds(1) != Some(TokenKind::TemplateInterp) {
         return None;
     }
     let last = slice.len().checked_sub(1)?;
-    if kinds(last) != Some(Kind::CQuote) {
+    if kinds(last) != Some(TokenKind::CQuote) {
         return None;
     }
     // The `}` closing the first `${` must be the one before the quote.
     let mut depth = 0i64;
     let mut close = None;
     for (index, token) in slice.iter().enumerate().skip(1) {
-        depth += token.kind.bracket_change();
+        depth += bracket_change(token.kind);
         if depth == 0 {
             close = Some(index);
             break;
         }
     }
-    if close != Some(last - 1) || kinds(last - 1) != Some(Kind::TemplateSeqEnd) {
+    if close != Some(last - 1) || kinds(last - 1) != Some(TokenKind::TemplateSeqEnd) {
         return None;
     }
     let mut inner = slice.get(2..last - 1)?;
     while let Some((first, rest)) = inner.split_first() {
-        if first.kind != Kind::Newline {
+        if first.kind != TokenKind::Newline {
             break;
         }
         inner = rest;
     }
     while let Some((final_token, rest)) = inner.split_last() {
-        if final_token.kind != Kind::Newline {
+        if final_token.kind != TokenKind::Newline {
             break;
         }
         inner = rest;
@@ -227,16 +229,16 @@ fn unwrap_interpolation<'a>(
     }
     // Parenthesised already (judged by the first and last token only, as
     // `tofu fmt` judges it) or on one line: no parentheses are added.
-    let parenthesised = inner.first().map(|token| token.kind) == Some(Kind::OParen)
-        && inner.last().map(|token| token.kind) == Some(Kind::CParen);
-    let wrap = !parenthesised && inner.iter().any(|token| token.kind == Kind::Newline);
+    let parenthesised = inner.first().map(|token| token.kind) == Some(TokenKind::OParen)
+        && inner.last().map(|token| token.kind) == Some(TokenKind::CParen);
+    let wrap = !parenthesised && inner.iter().any(|token| token.kind == TokenKind::Newline);
     let mut pieces = Vec::with_capacity(inner.len() + 2);
     if wrap {
-        pieces.push(made(Kind::OParen, "("));
+        pieces.push(made(TokenKind::OParen, "("));
     }
     pieces.extend(inner.iter().map(|token| source(text, token)));
     if wrap {
-        pieces.push(made(Kind::CParen, ")"));
+        pieces.push(made(TokenKind::CParen, ")"));
     }
     Some(pieces)
 }
@@ -244,47 +246,47 @@ fn unwrap_interpolation<'a>(
 /// A `variable` block's `type` written the pre-0.12 way.
 fn legacy_type<'a>(text: &'a str, tokens: &[Token], value: Range<usize>) -> Option<Vec<Piece<'a>>> {
     let slice = tokens.get(value)?;
-    let token_text = |token: &Token| text.get(token.start..token.end).unwrap_or_default();
-    let replacement: &[(Kind, &'static str)] = match slice {
-        [only] if only.kind == Kind::Ident => match token_text(only) {
+    let token_text = |token: &Token| text.get(token.start()..token.end()).unwrap_or_default();
+    let replacement: &[(TokenKind, &'static str)] = match slice {
+        [only] if only.kind == TokenKind::Ident => match token_text(only) {
             "list" => &[
-                (Kind::Ident, "list"),
-                (Kind::OParen, "("),
-                (Kind::Ident, "any"),
-                (Kind::CParen, ")"),
+                (TokenKind::Ident, "list"),
+                (TokenKind::OParen, "("),
+                (TokenKind::Ident, "any"),
+                (TokenKind::CParen, ")"),
             ],
             "map" => &[
-                (Kind::Ident, "map"),
-                (Kind::OParen, "("),
-                (Kind::Ident, "any"),
-                (Kind::CParen, ")"),
+                (TokenKind::Ident, "map"),
+                (TokenKind::OParen, "("),
+                (TokenKind::Ident, "any"),
+                (TokenKind::CParen, ")"),
             ],
             "set" => &[
-                (Kind::Ident, "set"),
-                (Kind::OParen, "("),
-                (Kind::Ident, "any"),
-                (Kind::CParen, ")"),
+                (TokenKind::Ident, "set"),
+                (TokenKind::OParen, "("),
+                (TokenKind::Ident, "any"),
+                (TokenKind::CParen, ")"),
             ],
             _ => return None,
         },
         [open, literal, close]
-            if open.kind == Kind::OQuote
-                && literal.kind == Kind::QuotedLit
-                && close.kind == Kind::CQuote =>
+            if open.kind == TokenKind::OQuote
+                && literal.kind == TokenKind::QuotedLit
+                && close.kind == TokenKind::CQuote =>
         {
             match token_text(literal) {
-                "string" => &[(Kind::Ident, "string")],
+                "string" => &[(TokenKind::Ident, "string")],
                 "list" => &[
-                    (Kind::Ident, "list"),
-                    (Kind::OParen, "("),
-                    (Kind::Ident, "string"),
-                    (Kind::CParen, ")"),
+                    (TokenKind::Ident, "list"),
+                    (TokenKind::OParen, "("),
+                    (TokenKind::Ident, "string"),
+                    (TokenKind::CParen, ")"),
                 ],
                 "map" => &[
-                    (Kind::Ident, "map"),
-                    (Kind::OParen, "("),
-                    (Kind::Ident, "string"),
-                    (Kind::CParen, ")"),
+                    (TokenKind::Ident, "map"),
+                    (TokenKind::OParen, "("),
+                    (TokenKind::Ident, "string"),
+                    (TokenKind::CParen, ")"),
                 ],
                 _ => return None,
             }

@@ -8,8 +8,11 @@
 //! nested deeper than [`MAX_DEPTH`] are not looked into (no rewrite there),
 //! which keeps the walk's recursion bounded on any input.
 
-use crate::lexer::{Kind, Token};
 use std::ops::Range;
+
+use tofu_syntax::scanner::{Token, TokenKind};
+
+use crate::tokens::bracket_change;
 
 /// Blocks nested deeper than this are left without rewrites.
 const MAX_DEPTH: usize = 200;
@@ -42,16 +45,16 @@ pub(crate) fn items(tokens: &[Token], text: &str) -> Vec<Item> {
     body(tokens, text, &mut at, 0)
 }
 
-fn kind_at(tokens: &[Token], index: usize) -> Option<Kind> {
+fn kind_at(tokens: &[Token], index: usize) -> Option<TokenKind> {
     tokens.get(index).map(|token| token.kind)
 }
 
 /// A token that ends a line: a line break or a line comment.
 pub(crate) fn ends_line(token: &Token, text: &str) -> bool {
-    token.kind == Kind::Newline
-        || (token.kind == Kind::Comment
+    token.kind == TokenKind::Newline
+        || (token.kind == TokenKind::Comment
             && text
-                .get(token.start..token.end)
+                .get(token.start()..token.end())
                 .is_some_and(|comment| comment.ends_with('\n')))
 }
 
@@ -59,24 +62,24 @@ fn body(tokens: &[Token], text: &str, at: &mut usize, depth: usize) -> Vec<Item>
     let mut items = Vec::new();
     while let Some(token) = tokens.get(*at) {
         match token.kind {
-            Kind::Newline | Kind::Comment => *at += 1,
-            Kind::CBrace if depth > 0 => return items,
-            Kind::Ident => {
+            TokenKind::Newline | TokenKind::Comment => *at += 1,
+            TokenKind::CBrace if depth > 0 => return items,
+            TokenKind::Ident => {
                 let start = *at;
                 let mut next = start + 1;
-                while kind_at(tokens, next) == Some(Kind::Comment) {
+                while kind_at(tokens, next) == Some(TokenKind::Comment) {
                     next += 1;
                 }
-                if kind_at(tokens, next) == Some(Kind::Equal) {
+                if kind_at(tokens, next) == Some(TokenKind::Equal) {
                     let end = value_end(tokens, text, next + 1, depth > 0);
                     let mut value = next + 1..end;
-                    while kind_at(tokens, value.start) == Some(Kind::Comment)
+                    while kind_at(tokens, value.start) == Some(TokenKind::Comment)
                         && value.start < value.end
                     {
                         value.start += 1;
                     }
                     while value.end > value.start
-                        && kind_at(tokens, value.end - 1) == Some(Kind::Comment)
+                        && kind_at(tokens, value.end - 1) == Some(TokenKind::Comment)
                     {
                         value.end -= 1;
                     }
@@ -93,7 +96,7 @@ fn body(tokens: &[Token], text: &str, at: &mut usize, depth: usize) -> Vec<Item>
                         skip_to_close(tokens, at);
                         Vec::new()
                     };
-                    if kind_at(tokens, *at) == Some(Kind::CBrace) {
+                    if kind_at(tokens, *at) == Some(TokenKind::CBrace) {
                         *at += 1;
                     }
                     items.push(Item {
@@ -120,9 +123,9 @@ fn value_end(tokens: &[Token], text: &str, from: usize, nested: bool) -> usize {
     let mut at = from;
     while let Some(token) = tokens.get(at) {
         match token.kind {
-            Kind::Newline if depth == 0 => return at,
-            Kind::Comment if depth == 0 && ends_line(token, text) => return at,
-            Kind::CBrace if depth == 0 && nested => return at,
+            TokenKind::Newline if depth == 0 => return at,
+            TokenKind::Comment if depth == 0 && ends_line(token, text) => return at,
+            TokenKind::CBrace if depth == 0 && nested => return at,
             kind => depth += nesting_change(kind),
         }
         at += 1;
@@ -131,11 +134,11 @@ fn value_end(tokens: &[Token], text: &str, from: usize, nested: bool) -> usize {
 }
 
 /// How a token changes the nesting of brackets, quotes and heredocs.
-fn nesting_change(kind: Kind) -> i64 {
+fn nesting_change(kind: TokenKind) -> i64 {
     match kind {
-        Kind::OQuote | Kind::OHeredoc => 1,
-        Kind::CQuote | Kind::CHeredoc => -1,
-        other => other.bracket_change(),
+        TokenKind::OQuote | TokenKind::OHeredoc => 1,
+        TokenKind::CQuote | TokenKind::CHeredoc => -1,
+        other => bracket_change(other),
     }
 }
 
@@ -145,11 +148,11 @@ fn block_open(tokens: &[Token], from: usize) -> Option<usize> {
     let mut in_label = false;
     while let Some(token) = tokens.get(at) {
         match token.kind {
-            Kind::OBrace if !in_label => return Some(at),
-            Kind::OQuote if !in_label => in_label = true,
-            Kind::CQuote if in_label => in_label = false,
-            Kind::QuotedLit if in_label => {}
-            Kind::Ident | Kind::Comment if !in_label => {}
+            TokenKind::OBrace if !in_label => return Some(at),
+            TokenKind::OQuote if !in_label => in_label = true,
+            TokenKind::CQuote if in_label => in_label = false,
+            TokenKind::QuotedLit if in_label => {}
+            TokenKind::Ident | TokenKind::Comment if !in_label => {}
             _ => return None,
         }
         at += 1;
@@ -162,7 +165,7 @@ fn skip_line(tokens: &[Token], at: &mut usize) {
     while let Some(token) = tokens.get(*at) {
         *at += 1;
         match token.kind {
-            Kind::Newline if depth <= 0 => return,
+            TokenKind::Newline if depth <= 0 => return,
             kind => depth += nesting_change(kind),
         }
     }
@@ -172,7 +175,7 @@ fn skip_to_close(tokens: &[Token], at: &mut usize) {
     let mut depth = 0i64;
     while let Some(token) = tokens.get(*at) {
         match token.kind {
-            Kind::CBrace if depth == 0 => return,
+            TokenKind::CBrace if depth == 0 => return,
             kind => depth += nesting_change(kind),
         }
         *at += 1;

@@ -261,17 +261,17 @@ fn normalize_expr(expr: &mut Expr) {
 }
 
 /// The blanks between tokens that may change without changing the tokens:
-/// every run of spaces and tabs the lexer skipped, but the one at the very
+/// every run of spaces and tabs the scanner skipped, but the one at the very
 /// end of the text (`tofu fmt` keeps that one).
 fn blank_runs(text: &str) -> Vec<(usize, usize)> {
-    let lexed = crate::lexer::lex(text).unwrap();
+    let lexed = crate::tokens::lex(text).unwrap();
     let mut runs = Vec::new();
     let mut previous_end = 0;
     for token in &lexed.tokens {
-        if token.start > previous_end {
-            runs.push((previous_end, token.start));
+        if token.start() > previous_end {
+            runs.push((previous_end, token.start()));
         }
-        previous_end = token.end;
+        previous_end = token.end();
     }
     runs
 }

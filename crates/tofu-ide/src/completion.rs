@@ -18,8 +18,9 @@
 //! - In a test file: after `var.`, `local.`, `module.` and `output.`, the
 //!   module's variables, local values, module calls and outputs.
 //!
-//! Provider schemas are deliberately absent: tofu-ls completes resource
-//! arguments from them; this completes what only the module knows.
+//! - From the providers' schemas, when the analysis has them: resource
+//!   types, a resource body's arguments and blocks, a resource's attributes
+//!   (`provider_schema`).
 
 use std::path::Path;
 
@@ -91,8 +92,18 @@ impl Snapshot {
                 None => Vec::new(),
             };
         }
+        if let Some((replace, items)) =
+            crate::provider_schema::type_items(analysis, line_before, offset)
+        {
+            return schema_items(items, replace);
+        }
         if let Some(items) = reference_completions(analysis, line_before, offset, false) {
             return items;
+        }
+        if let Some((replace, items)) =
+            crate::provider_schema::attribute_items(analysis, line_before, offset)
+        {
+            return schema_items(items, replace);
         }
         let Some((block, replace)) = word_in_block(file, offset) else {
             return match (enclosing_line_start(file, offset), file.role) {
@@ -128,6 +139,10 @@ impl Snapshot {
                 items.extend(call_arguments(&child.analysis, base, &block, replace));
             }
         }
+        items.extend(schema_items(
+            crate::provider_schema::body_items(analysis, &block),
+            replace,
+        ));
         items.extend(meta_argument_items(&block, &items, replace));
         items
     }
@@ -157,6 +172,27 @@ impl Snapshot {
             _ => None,
         }
     }
+}
+
+/// Proposals from a provider's schema, replacing `replace`.
+fn schema_items(
+    items: Vec<crate::provider_schema::SchemaItem>,
+    replace: TextRange,
+) -> Vec<CompletionItem> {
+    items
+        .into_iter()
+        .map(|item| CompletionItem {
+            label: item.label,
+            kind: if item.block {
+                CompletionKind::NestedBlock
+            } else {
+                CompletionKind::Argument
+            },
+            detail: Some(item.detail),
+            insert_text: item.insert_text,
+            replace,
+        })
+        .collect()
 }
 
 /// The length of the word (letters, digits, `_`, `-`) that ends `text`.

@@ -5,9 +5,11 @@
 //! A change names one file or directory; only the module directory it belongs
 //! to becomes stale. Analysis runs in three steps so that a server can do the
 //! expensive middle one without holding its lock: [`AnalysisHost::start_analysis`]
-//! takes a copy of the inputs (cheap: texts are shared) and the analysis cache,
-//! [`AnalysisJob::run`] analyses, [`AnalysisHost::finish_analysis`] stores the
-//! result unless a newer one is already stored. Generations come from one
+//! takes a copy of the inputs (cheap: texts are shared) and moves the
+//! directory's analysis cache out (a second job started meanwhile begins
+//! with an empty one), [`AnalysisJob::run`] analyses,
+//! [`AnalysisHost::finish_analysis`] puts the cache back unless one is there
+//! and stores the result unless a newer one is already stored. Generations come from one
 //! counter for the whole host, so "newer" is always well defined, also for a
 //! directory that was removed and came back.
 //!
@@ -23,7 +25,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::discovery::is_module_file;
-use tofu_module::{analyze_in_tree, AnalysisCache, Config, FileContent, InputFile};
+use tofu_module::{
+    analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ProviderSchemas,
+};
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
@@ -67,6 +71,9 @@ struct ModuleInputs {
     mirrors: BTreeMap<String, Arc<str>>,
     /// The directory's `.terraform/modules/modules.json`, as read from disk.
     manifest: Option<FileContent>,
+    /// The schemas of the providers the directory uses, as far as they
+    /// were read ([`AnalysisHost::set_schemas`]).
+    schemas: ProviderSchemas,
     /// Bumped (from the host's counter) on every change to this directory.
     generation: u64,
     /// `None` while a job holds it.
@@ -94,6 +101,7 @@ pub struct AnalysisJob {
     buffer_versions: BTreeMap<String, i32>,
     manifest: Option<Arc<str>>,
     config: Config,
+    schemas: ProviderSchemas,
     cache: AnalysisCache,
     /// The calls the directory had at its last analysis.
     calls_before: Vec<ModuleCall>,
@@ -137,7 +145,13 @@ impl AnalysisJob {
         // The tree of the calls the directory had; judged again in the tree
         // of the calls it has now when they differ (a call was added).
         let tree = self.reached.called_modules(&self.dir, &self.calls_before);
-        let mut analysis = analyze_in_tree(&self.inputs, &self.config, &tree, &mut self.cache);
+        let mut analysis = analyze_in_tree(
+            &self.inputs,
+            &self.config,
+            &tree,
+            &self.schemas,
+            &mut self.cache,
+        );
         let manifest = self
             .manifest
             .as_deref()
@@ -148,7 +162,13 @@ impl AnalysisJob {
         if calls_now != self.calls_before {
             let tree_now = self.reached.called_modules(&self.dir, &calls_now);
             if tree_now != tree {
-                analysis = analyze_in_tree(&self.inputs, &self.config, &tree_now, &mut self.cache);
+                analysis = analyze_in_tree(
+                    &self.inputs,
+                    &self.config,
+                    &tree_now,
+                    &self.schemas,
+                    &mut self.cache,
+                );
             }
         }
         let snapshot = AnalysedModule {
@@ -239,6 +259,23 @@ impl AnalysisHost {
         let inputs = self.modules.entry(dir.to_path_buf()).or_default();
         inputs.generation = generation;
         inputs
+    }
+
+    /// Gives `dir` the schemas of its providers (read off the request
+    /// threads, by whoever can start providers). The directory becomes
+    /// stale when they differ from what it had; returns whether they did.
+    /// The schemas are shared (`Arc`), so directories using one provider
+    /// hold one copy.
+    pub fn set_schemas(&mut self, dir: &Path, schemas: ProviderSchemas) -> bool {
+        let same = self
+            .modules
+            .get(dir)
+            .is_some_and(|inputs| inputs.schemas == schemas);
+        if same {
+            return false;
+        }
+        self.touch(dir).schemas = schemas;
+        true
     }
 
     /// Records which configuration files of `dir` are links to another
@@ -436,8 +473,8 @@ impl AnalysisHost {
         }
     }
 
-    /// Takes a copy of `dir`'s inputs (and its analysis cache) for analysis, or
-    /// `None` when the directory is unknown.
+    /// Takes a copy of `dir`'s inputs and moves its analysis cache out, for
+    /// analysis; `None` when the directory is unknown.
     pub fn start_analysis(&mut self, dir: &Path) -> Option<AnalysisJob> {
         let config = self.config.clone();
         let inputs = self.modules.get_mut(dir)?;
@@ -480,6 +517,7 @@ impl AnalysisHost {
             buffer_versions,
             manifest,
             config,
+            schemas: inputs.schemas.clone(),
             cache: inputs.cache.take().unwrap_or_default(),
             calls_before: self
                 .summaries

@@ -14,6 +14,9 @@
 //! `module.NAME.OUTPUT`, its effective output; each with the place it is
 //! declared, relative to the caller. On a name in a `.tfvars` file, the
 //! variable it sets.
+//!
+//! On an argument or nested block type of a resource body whose provider's
+//! schema the analysis has: what the schema says of it (`provider_schema`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -81,6 +84,9 @@ impl Snapshot {
         }
         let at = block_at(&found, offset)?;
         let analysis = found.analysis();
+        if let Some((markdown, range)) = crate::provider_schema::hover(analysis, at.block, offset) {
+            return Some(HoverResult { markdown, range });
+        }
         let mut markdown = match at.block.kind.as_str() {
             "terraform" => terraform_hover(analysis, &at),
             "locals" => locals_hover(analysis, &at),

@@ -1,16 +1,22 @@
-//! A light, forgiving scan of a configuration file for what the syntax model
-//! does not keep: comments, the literal pieces of quoted strings and
-//! heredocs (apart from their interpolations), heredoc markers, numbers and
-//! bare words. Colouring, folding and selection read it beside the model.
+//! What colouring, folding and selection read beside the syntax model, which
+//! does not keep it: the comments of a file, the literal pieces of its quoted
+//! strings and heredocs (apart from their interpolations), heredoc markers,
+//! numbers and bare words.
+//!
+//! Native syntax comes from tofu-syntax's forgiving scanner, its tokens cut
+//! down to what is shown: a line comment without its line break, a string
+//! piece with the quote it starts or ends with, a heredoc line without its
+//! line break, a closing marker without the blanks around it; punctuation
+//! and line breaks are dropped. JSON syntax has a small scan of its own
+//! (strings, numbers, `true`, `false` and `null`).
 //!
 //! It never gives up: an unterminated string ends at its line, an
 //! unterminated comment or heredoc at the end of the text, and a character
-//! it does not know is punctuation. It judges no grammar (the parser does)
-//! and keeps no whitespace; a line comment's token stops before its line
-//! break, and a heredoc body is one token per line, so no token but a
-//! `/* */` comment spans lines. Ranges are byte offsets into the text given,
-//! always on character boundaries.
+//! it does not know is skipped. It judges no grammar (the parser does); no
+//! lexeme but a `/* */` comment spans lines. Ranges are byte offsets into
+//! the text given, always on character boundaries.
 
+use tofu_syntax::scanner::{ScanMode, Scanner, TokenKind};
 use tofu_syntax::TextRange;
 
 /// What a lexeme is.
@@ -37,191 +43,89 @@ pub(crate) struct Lexeme {
     pub kind: LexKind,
 }
 
-enum Mode {
-    /// Expressions: the file, or inside `${ }` / `%{ }` counting the braces
-    /// opened there.
-    Expr {
-        braces: usize,
-        template: bool,
-    },
-    Quoted,
-    Heredoc {
-        marker: String,
-        line_start: bool,
-    },
-}
-
 /// The lexemes of native syntax (`.tf`, `.tofu`), in order.
 pub(crate) fn lex_native(text: &str) -> Vec<Lexeme> {
-    let bytes = text.as_bytes();
-    let at_byte = |index: usize| bytes.get(index).copied();
-    let mut out = Vec::new();
-    let mut push = |start: usize, end: usize, kind: LexKind| {
-        if end > start {
-            out.push(Lexeme {
-                range: TextRange::from_usize(start, end),
-                kind,
-            });
+    // About one lexeme every 16 bytes in real configurations.
+    let mut out = Vec::with_capacity(text.len() / 16);
+    let mut push = |range: TextRange, kind: LexKind| {
+        if !range.is_empty() {
+            out.push(Lexeme { range, kind });
         }
     };
-    let mut modes = vec![Mode::Expr {
-        braces: 0,
-        template: false,
-    }];
-    let mut at = 0usize;
-    // Where the literal piece of a quoted string being entered starts (its
-    // opening quote).
-    let mut piece_start: Option<usize> = None;
-    while at < bytes.len() {
-        let Some(mode) = modes.last_mut() else { break };
-        match mode {
-            Mode::Expr { braces, template } => {
-                let Some(byte) = at_byte(at) else { break };
-                let next = at_byte(at + 1);
-                match byte {
-                    b' ' | b'\t' | b'\r' | b'\n' => at += 1,
-                    b'#' => {
-                        let end = line_end(bytes, at);
-                        push(at, end, LexKind::Comment);
-                        at = end;
-                    }
-                    b'/' if next == Some(b'/') => {
-                        let end = line_end(bytes, at);
-                        push(at, end, LexKind::Comment);
-                        at = end;
-                    }
-                    b'/' if next == Some(b'*') => {
-                        let end = text
-                            .get(at + 2..)
-                            .and_then(|rest| rest.find("*/"))
-                            .map_or(bytes.len(), |close| at + 2 + close + 2);
-                        push(at, end, LexKind::Comment);
-                        at = end;
-                    }
-                    b'"' => {
-                        piece_start = Some(at);
-                        at += 1;
-                        modes.push(Mode::Quoted);
-                    }
-                    b'<' if next == Some(b'<') => match heredoc_opener(text, at) {
-                        Some((marker_end, marker, body_start)) => {
-                            push(at, marker_end, LexKind::HeredocMarker);
-                            at = body_start;
-                            modes.push(Mode::Heredoc {
-                                marker,
-                                line_start: true,
-                            });
-                        }
-                        None => at += 2,
-                    },
-                    b'0'..=b'9' => {
-                        let end = at + number_len(bytes, at);
-                        push(at, end, LexKind::Number);
-                        at = end;
-                    }
-                    b'{' => {
-                        *braces += 1;
-                        at += 1;
-                    }
-                    b'}' if *template && *braces == 0 => {
-                        modes.pop();
-                        at += 1;
-                    }
-                    b'}' => {
-                        *braces = braces.saturating_sub(1);
-                        at += 1;
-                    }
-                    b'~' if *template && *braces == 0 && next == Some(b'}') => {
-                        modes.pop();
-                        at += 2;
-                    }
-                    _ => {
-                        let len = word_len(text, at);
-                        if len == 0 {
-                            at += char_len(text, at);
-                        } else {
-                            push(at, at + len, LexKind::Word);
-                            at += len;
-                        }
-                    }
-                }
+    // The piece of a quoted string being read: from its opening quote, or
+    // from the end of a template sequence, to its closing quote.
+    let mut piece: Option<TextRange> = None;
+    for token in Scanner::new(text, ScanMode::Forgiving) {
+        let range = token.range;
+        // Plain comparisons for the commonest tokens: a jump table on every
+        // token mispredicts often.
+        let kind = token.kind;
+        if kind == TokenKind::QuotedLit {
+            piece = Some(piece.map_or(range, |open| open.cover(range)));
+            continue;
+        }
+        if kind == TokenKind::CQuote {
+            let whole = piece.take().map_or(range, |open| open.cover(range));
+            push(whole, LexKind::String);
+            continue;
+        }
+        if let Some(done) = piece.take() {
+            push(done, LexKind::String);
+        }
+        if kind == TokenKind::Ident {
+            push(range, LexKind::Word);
+            continue;
+        }
+        if kind == TokenKind::OQuote {
+            piece = Some(range);
+            continue;
+        }
+        let lexeme = match kind {
+            TokenKind::Comment if range.slice(text).starts_with("/*") => {
+                Some((range, LexKind::Comment))
             }
-            Mode::Quoted => {
-                let start = piece_start.take().unwrap_or(at);
-                loop {
-                    match at_byte(at) {
-                        // Unterminated: the string ends with its line.
-                        None | Some(b'\n' | b'\r') => {
-                            push(start, at, LexKind::String);
-                            modes.pop();
-                            break;
-                        }
-                        Some(b'"') => {
-                            push(start, at + 1, LexKind::String);
-                            at += 1;
-                            modes.pop();
-                            break;
-                        }
-                        Some(b'\\') => {
-                            at += 1;
-                            if !matches!(at_byte(at), None | Some(b'\n' | b'\r')) {
-                                at += char_len(text, at);
-                            }
-                        }
-                        Some(b'$' | b'%') if at_byte(at + 1) == Some(b'{') => {
-                            push(start, at, LexKind::String);
-                            at += sequence_len(bytes, at);
-                            modes.push(template_mode());
-                            break;
-                        }
-                        Some(b'$' | b'%') if is_escaped_sequence(bytes, at) => at += 3,
-                        Some(_) => at += char_len(text, at),
-                    }
-                }
+            TokenKind::Comment => Some((line_comment(text, range), LexKind::Comment)),
+            TokenKind::NumberLit => Some((range, LexKind::Number)),
+            TokenKind::OHeredoc => Some((without_line_break(text, range), LexKind::HeredocMarker)),
+            TokenKind::CHeredoc => {
+                let written = range.slice(text);
+                let blanks_before = written.len() - written.trim_start_matches([' ', '\t']).len();
+                let marker = written.trim_matches([' ', '\t']);
+                let start = token.start() + blanks_before;
+                Some((
+                    TextRange::from_usize(start, start + marker.len()),
+                    LexKind::HeredocMarker,
+                ))
             }
-            Mode::Heredoc { marker, line_start } => {
-                if *line_start {
-                    if let Some((marker_start, marker_end)) = closing_marker(text, at, marker) {
-                        push(marker_start, marker_end, LexKind::HeredocMarker);
-                        at = marker_end;
-                        modes.pop();
-                        continue;
-                    }
-                }
-                let start = at;
-                loop {
-                    match at_byte(at) {
-                        None => {
-                            push(start, at, LexKind::HeredocText);
-                            *line_start = false;
-                            break;
-                        }
-                        Some(b'\n') => {
-                            let end = if at > start && at_byte(at - 1) == Some(b'\r') {
-                                at - 1
-                            } else {
-                                at
-                            };
-                            push(start, end, LexKind::HeredocText);
-                            at += 1;
-                            *line_start = true;
-                            break;
-                        }
-                        Some(b'$' | b'%') if at_byte(at + 1) == Some(b'{') => {
-                            push(start, at, LexKind::HeredocText);
-                            at += sequence_len(bytes, at);
-                            *line_start = false;
-                            modes.push(template_mode());
-                            break;
-                        }
-                        Some(b'$' | b'%') if is_escaped_sequence(bytes, at) => at += 3,
-                        Some(_) => at += char_len(text, at),
-                    }
-                }
-            }
+            TokenKind::StringLit => Some((without_line_break(text, range), LexKind::HeredocText)),
+            _ => None,
+        };
+        if let Some((range, kind)) = lexeme {
+            push(range, kind);
         }
     }
+    if let Some(done) = piece {
+        push(done, LexKind::String);
+    }
     out
+}
+
+/// `range` without the line break (`\n` or `\r\n`) it ends with, if any.
+fn without_line_break(text: &str, range: TextRange) -> TextRange {
+    let written = range.slice(text);
+    let kept = match written.strip_suffix('\n') {
+        Some(line) => line.strip_suffix('\r').unwrap_or(line),
+        None => written,
+    };
+    TextRange::from_usize(range.start as usize, range.start as usize + kept.len())
+}
+
+/// A `#` or `//` comment without its line break, nor a `\r` ending the text.
+fn line_comment(text: &str, range: TextRange) -> TextRange {
+    let written = range.slice(text);
+    let kept = written.strip_suffix('\n').unwrap_or(written);
+    let kept = kept.strip_suffix('\r').unwrap_or(kept);
+    TextRange::from_usize(range.start as usize, range.start as usize + kept.len())
 }
 
 /// The lexemes of JSON syntax (`.tf.json`, `.tofu.json`): strings (whole,
@@ -283,124 +187,10 @@ pub(crate) fn lex_json(text: &str) -> Vec<Lexeme> {
     out
 }
 
-fn template_mode() -> Mode {
-    Mode::Expr {
-        braces: 0,
-        template: true,
-    }
-}
-
-/// `$${` or `%%{`: a literal `${` or `%{`.
-fn is_escaped_sequence(bytes: &[u8], at: usize) -> bool {
-    let first = bytes.get(at);
-    first.is_some() && bytes.get(at + 1) == first && bytes.get(at + 2) == Some(&b'{')
-}
-
-/// `${` or `${~` (and the `%` forms): two or three bytes.
-fn sequence_len(bytes: &[u8], at: usize) -> usize {
-    if bytes.get(at + 2) == Some(&b'~') {
-        3
-    } else {
-        2
-    }
-}
-
 fn char_len(text: &str, at: usize) -> usize {
     text.get(at..)
         .and_then(|rest| rest.chars().next())
         .map_or(1, char::len_utf8)
-}
-
-/// Where the line holding `at` ends: before its `\n` (or `\r\n`).
-fn line_end(bytes: &[u8], at: usize) -> usize {
-    let rest = bytes.get(at..).unwrap_or_default();
-    let end = rest
-        .iter()
-        .position(|byte| *byte == b'\n')
-        .map_or(bytes.len(), |newline| at + newline);
-    if end > at && bytes.get(end - 1) == Some(&b'\r') {
-        end - 1
-    } else {
-        end
-    }
-}
-
-/// `<<EOT` or `<<-EOT` at `at`, followed by the end of its line: where the
-/// marker ends, the marker word, and where the body starts.
-fn heredoc_opener(text: &str, at: usize) -> Option<(usize, String, usize)> {
-    let rest = text.get(at + 2..)?;
-    let (dash, rest) = match rest.strip_prefix('-') {
-        Some(rest) => (1, rest),
-        None => (0, rest),
-    };
-    let len = word_len(rest, 0);
-    if len == 0 {
-        return None;
-    }
-    let marker = rest.get(..len)?.to_owned();
-    let marker_end = at + 2 + dash + len;
-    let after = text.get(marker_end..)?;
-    let body_start = if after.starts_with("\r\n") {
-        marker_end + 2
-    } else if after.starts_with('\n') {
-        marker_end + 1
-    } else {
-        return None;
-    };
-    Some((marker_end, marker, body_start))
-}
-
-/// The closing marker of a heredoc on the line starting at `at` (blanks
-/// before it allowed), where it starts and ends.
-fn closing_marker(text: &str, at: usize, marker: &str) -> Option<(usize, usize)> {
-    let line = text.get(at..)?;
-    let blanks = line.len() - line.trim_start_matches([' ', '\t']).len();
-    let start = at + blanks;
-    let after = text.get(start..)?.strip_prefix(marker)?;
-    let ends_line = after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n");
-    ends_line.then_some((start, start + marker.len()))
-}
-
-fn number_len(bytes: &[u8], at: usize) -> usize {
-    let digits = |from: usize| {
-        bytes
-            .get(from..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|byte| byte.is_ascii_digit())
-            .count()
-    };
-    let mut end = at + digits(at);
-    if bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
-        end += 1 + digits(end + 1);
-    }
-    if matches!(bytes.get(end), Some(b'e' | b'E')) {
-        let mut exponent = end + 1;
-        if matches!(bytes.get(exponent), Some(b'+' | b'-')) {
-            exponent += 1;
-        }
-        let count = digits(exponent);
-        if count > 0 {
-            end = exponent + count;
-        }
-    }
-    end - at
-}
-
-/// An identifier at `at`: a letter or `_`, then letters, digits, `_` and `-`.
-fn word_len(text: &str, at: usize) -> usize {
-    let rest = text.get(at..).unwrap_or_default();
-    let mut chars = rest.char_indices();
-    match chars.next() {
-        Some((_, first)) if first.is_alphabetic() || first == '_' => {}
-        _ => return 0,
-    }
-    for (offset, c) in chars {
-        if !(c.is_alphanumeric() || c == '_' || c == '-') {
-            return offset;
-        }
-    }
-    rest.len()
 }
 
 #[cfg(test)]
@@ -468,6 +258,26 @@ mod tests {
                 "Word c",
                 "HeredocMarker <<EOT",
                 "HeredocText no end",
+            ]
+        );
+    }
+
+    #[test]
+    fn heredoc_markers_stand_without_their_blanks() {
+        // A closing marker may have blanks after it (HCL trims the line); an
+        // opener with more on its line still opens the heredoc.
+        let text = "a = <<EOT junk\nx\n  EOT  \r\nb = 1 # c\r\n";
+        assert_eq!(
+            render(text, &lex_native(text)),
+            [
+                "Word a",
+                "HeredocMarker <<EOT",
+                "HeredocText  junk",
+                "HeredocText x",
+                "HeredocMarker EOT",
+                "Word b",
+                "Number 1",
+                "Comment # c",
             ]
         );
     }

@@ -27,6 +27,7 @@ mod module_calls;
 mod module_tree;
 mod navigation;
 mod overrides_inline;
+mod provider_schema;
 mod references;
 mod shared_files;
 mod snapshot;

@@ -17,12 +17,21 @@ use crate::{AnalysisHost, Change, FileRange, NavigationTarget, Snapshot};
 
 mod highlights;
 mod module_tree;
+mod provider_schemas;
 mod structure;
 
 pub(crate) const DIR: &str = "/ws/mod";
 
 /// Builds the module; returns the analysis, the file holding `$0` and the offset.
 pub(crate) fn fixture(text: &str) -> (Snapshot, PathBuf, u32) {
+    fixture_with_schemas(text, &tofu_module::ProviderSchemas::default())
+}
+
+/// [`fixture`], every directory given `schemas`.
+pub(crate) fn fixture_with_schemas(
+    text: &str,
+    schemas: &tofu_module::ProviderSchemas,
+) -> (Snapshot, PathBuf, u32) {
     let mut host = AnalysisHost::new(Config::default());
     let mut cursor = None;
     for part in text.split("//- ").filter(|part| !part.trim().is_empty()) {
@@ -51,6 +60,9 @@ pub(crate) fn fixture(text: &str) -> (Snapshot, PathBuf, u32) {
         host.apply_change(change);
     }
     let dirs: Vec<PathBuf> = host.module_dirs().map(Path::to_path_buf).collect();
+    for dir in &dirs {
+        host.set_schemas(dir, schemas.clone());
+    }
     for dir in dirs {
         host.analyze_now_with_callers(&dir);
     }
@@ -59,7 +71,12 @@ pub(crate) fn fixture(text: &str) -> (Snapshot, PathBuf, u32) {
 }
 
 pub(crate) fn hover(text: &str) -> String {
-    let (analysis, path, offset) = fixture(text);
+    hover_with_schemas(text, &tofu_module::ProviderSchemas::default())
+}
+
+/// [`hover`] with the providers' schemas `schemas`.
+pub(crate) fn hover_with_schemas(text: &str, schemas: &tofu_module::ProviderSchemas) -> String {
+    let (analysis, path, offset) = fixture_with_schemas(text, schemas);
     analysis
         .hover(&path, offset)
         .map(|hover| hover.markdown)
@@ -572,7 +589,15 @@ fn code_lenses_count_overrides_and_name_the_base() {
 
 /// `label (detail)` of each completion at the cursor, and the text replaced.
 pub(crate) fn complete(text: &str) -> Vec<String> {
-    let (analysis, path, offset) = fixture(text);
+    complete_with_schemas(text, &tofu_module::ProviderSchemas::default())
+}
+
+/// [`complete`] with the providers' schemas `schemas`.
+pub(crate) fn complete_with_schemas(
+    text: &str,
+    schemas: &tofu_module::ProviderSchemas,
+) -> Vec<String> {
+    let (analysis, path, offset) = fixture_with_schemas(text, schemas);
     let file_text = analysis.file_text(&path).unwrap();
     analysis
         .completions(&path, offset)

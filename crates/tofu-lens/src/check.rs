@@ -11,6 +11,8 @@ use tofu_module::calls::{
     MODULE_MANIFEST,
 };
 use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
+
+use crate::check_schemas::{DirSchemas, SchemaOptions, SchemaSource};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
 /// One analysed module directory, with the path to show for it (the user's
@@ -82,12 +84,25 @@ pub fn check_paths(
     config: &Config,
     tofu_version_flag: Option<&str>,
 ) -> Result<CheckReport, MissingPath> {
+    check_paths_with_schemas(paths, config, tofu_version_flag, &SchemaOptions::none())
+}
+
+/// [`check_paths`] with the provider schemas `schemas` says where to find:
+/// each directory is judged against the schemas of its providers that can
+/// be had (`check_schemas`).
+pub fn check_paths_with_schemas(
+    paths: &[PathBuf],
+    config: &Config,
+    tofu_version_flag: Option<&str>,
+    schemas: &SchemaOptions,
+) -> Result<CheckReport, MissingPath> {
     let mut modules = Vec::new();
     let mut unreadable = Vec::new();
     let mut report = check_paths_streaming(
         paths,
         config,
         tofu_version_flag,
+        schemas,
         crate::parallel::default_jobs(),
         |found| match found {
             Found::Module(module) => modules.push(*module),
@@ -128,6 +143,7 @@ pub fn check_paths_streaming(
     paths: &[PathBuf],
     config: &Config,
     tofu_version_flag: Option<&str>,
+    schemas: &SchemaOptions,
     jobs: usize,
     mut sink: impl FnMut(Found),
 ) -> Result<CheckReport, MissingPath> {
@@ -158,7 +174,7 @@ pub fn check_paths_streaming(
     dirs.dedup();
     // Configuration files are found first, on this thread (each read once).
     let mut project_configs = ProjectConfigs::default();
-    let mut work: Vec<(PathBuf, Config)> = Vec::with_capacity(dirs.len());
+    let mut work: Vec<(PathBuf, Config, DirSchemas)> = Vec::with_capacity(dirs.len());
     for dir in dirs {
         let readable_dir = readable(&dir);
         let project = project_configs.for_dir(readable_dir);
@@ -169,25 +185,38 @@ pub fn check_paths_streaming(
         if let Some(version) = tofu_version_flag {
             dir_config.tofu_version = version.to_owned();
         }
-        work.push((dir, dir_config));
+        let dir_schemas = DirSchemas::of(project);
+        work.push((dir, dir_config, dir_schemas));
     }
     report.config_problems = project_configs.problems();
     let children = Children::default();
+    let run_dirs: Vec<PathBuf> = work
+        .iter()
+        .map(|(dir, _, _)| readable(dir).to_path_buf())
+        .collect();
+    let schema_source = SchemaSource::new(schemas.clone(), &run_dirs);
     crate::parallel::ordered_map(
         &work,
         jobs,
-        |(dir, dir_config)| match tofu_vfs::read_module_dir(readable(dir)) {
+        |(dir, dir_config, dir_schemas)| match tofu_vfs::read_module_dir(readable(dir)) {
             Ok(files) => {
                 let mut cache = AnalysisCache::new();
                 let mut analysis = analyze(&files, dir_config, &mut cache);
                 if analysis.primary.is_empty() && analysis.overrides.is_empty() {
                     return None;
                 }
-                // Judged again in its module tree when it calls local modules
-                // (the cache keeps all but what the tree changes).
+                // Judged again in its module tree when it calls local modules,
+                // and with its providers' schemas when they can be had (the
+                // cache keeps all but what the tree and schemas change).
                 let tree = children.called_modules(readable(dir), &analysis.module_calls());
-                if !tree.is_empty() {
-                    analysis = analyze_in_tree(&files, dir_config, &tree, &mut cache);
+                let provider_schemas = schema_source.schemas_for(
+                    readable(dir),
+                    dir_schemas,
+                    &crate::provider_needs::package_addresses(&analysis),
+                );
+                if !tree.is_empty() || !provider_schemas.is_empty() {
+                    analysis =
+                        analyze_in_tree(&files, dir_config, &tree, &provider_schemas, &mut cache);
                 }
                 Some(Ok(CheckedModule {
                     dir: dir.clone(),

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tofu_lens::check_schemas::SchemaOptions;
 use tofu_lens::stream::{self, StreamFormat};
 use tofu_lens::{check, render, sarif, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
@@ -61,6 +62,10 @@ enum Command {
         /// How many module directories to analyse at once [default: every core]
         #[arg(short = 'j', long, value_name = "N")]
         jobs: Option<usize>,
+        /// Never start a provider to read its schema: only schemas already in the schema cache
+        /// judge resource and provider bodies.
+        #[arg(long)]
+        no_providers: bool,
     },
     /// Format files as `tofu fmt` does (same options, same exit codes; `-` is stdin to stdout).
     Fmt {
@@ -139,6 +144,7 @@ fn main() -> ExitCode {
             fix,
             unused,
             jobs,
+            no_providers,
         } => run_check(
             paths,
             format,
@@ -149,6 +155,7 @@ fn main() -> ExitCode {
                 jobs: jobs
                     .unwrap_or_else(tofu_lens::parallel::default_jobs)
                     .max(1),
+                schemas: schema_options(!no_providers),
             },
         ),
         Command::Serve { .. } => run_serve(),
@@ -234,6 +241,7 @@ struct CheckOptions {
     fix: bool,
     unused: bool,
     jobs: usize,
+    schemas: SchemaOptions,
 }
 
 fn run_check(
@@ -242,7 +250,12 @@ fn run_check(
     tofu_version_flag: Option<String>,
     options: CheckOptions,
 ) -> ExitCode {
-    let CheckOptions { fix, unused, jobs } = options;
+    let CheckOptions {
+        fix,
+        unused,
+        jobs,
+        schemas,
+    } = options;
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -265,17 +278,24 @@ fn run_check(
         // Written while the directories are analysed: memory holds the
         // analyses in flight, not the tree.
         let stdout = std::io::stdout().lock();
-        let streamed =
-            match stream::check_streaming(&paths, &config, flag, jobs, stream_format, stdout) {
-                Ok(streamed) => streamed,
-                Err(check::MissingPath(path)) => {
-                    eprintln!(
-                        "tofu-lens check: {}: no such file or directory",
-                        path.display()
-                    );
-                    return ExitCode::from(2);
-                }
-            };
+        let streamed = match stream::check_streaming_with_schemas(
+            &paths,
+            &config,
+            flag,
+            &schemas,
+            jobs,
+            stream_format,
+            stdout,
+        ) {
+            Ok(streamed) => streamed,
+            Err(check::MissingPath(path)) => {
+                eprintln!(
+                    "tofu-lens check: {}: no such file or directory",
+                    path.display()
+                );
+                return ExitCode::from(2);
+            }
+        };
         report_walk_problems(&streamed.report);
         let code = if streamed.has_errors {
             ExitCode::from(1)
@@ -291,7 +311,7 @@ fn run_check(
             }
         };
     }
-    let Some(mut report) = check_or_report(&paths, &config, flag) else {
+    let Some(mut report) = check_or_report(&paths, &config, flag, &schemas) else {
         return ExitCode::from(2);
     };
     if fix {
@@ -312,7 +332,7 @@ fn run_check(
                 return ExitCode::from(2);
             }
         }
-        let Some(after) = check_or_report(&paths, &config, flag) else {
+        let Some(after) = check_or_report(&paths, &config, flag, &schemas) else {
             return ExitCode::from(2);
         };
         report = after;
@@ -408,8 +428,9 @@ fn check_or_report(
     paths: &[PathBuf],
     config: &Config,
     tofu_version_flag: Option<&str>,
+    schemas: &SchemaOptions,
 ) -> Option<check::CheckReport> {
-    match check::check_paths(paths, config, tofu_version_flag) {
+    match check::check_paths_with_schemas(paths, config, tofu_version_flag, schemas) {
         Ok(report) => Some(report),
         Err(check::MissingPath(path)) => {
             eprintln!(
@@ -434,6 +455,22 @@ fn run_fmt(paths: &[PathBuf], options: &tofu_lens::fmt::FmtOptions) -> ExitCode 
         cwd,
     };
     ExitCode::from(tofu_lens::fmt::run(paths, options, &mut io))
+}
+
+/// Where `check` finds provider schemas: the packages `tofu init`
+/// installed, the plugin cache and mirrors of the CLI configuration, and
+/// the schema cache, as `tofu-lens schemas` finds them; providers are
+/// started only when `run_providers`.
+fn schema_options(run_providers: bool) -> SchemaOptions {
+    let environment = tofu_lens::schemas::provider_environment(&|name| {
+        std::env::var(name).ok().filter(|value| !value.is_empty())
+    });
+    SchemaOptions {
+        environment: Some(environment),
+        run_providers,
+        files: Vec::new(),
+        timeouts: tofu_schema::plugin::Timeouts::default(),
+    }
 }
 
 /// Serves LSP over stdio until the client sends `exit`. Exits 2 only when the

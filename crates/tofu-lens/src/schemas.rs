@@ -18,28 +18,22 @@
 //! and `*.tfrc` in the CLI configuration directory), OpenTofu's implied
 //! mirror directories, and the schema cache under `$XDG_CACHE_HOME`.
 //!
-//! Which providers a module needs is computed here from the analysis'
-//! effective `terraform` block and blocks (`tofu_module` does not expose
-//! it yet), with `tofu_schema::requirements` resolving the local names.
+//! Which providers a module needs comes from `provider_needs`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 use tofu_module::calls::{resolve_calls, ModuleTree};
-use tofu_module::effective::EffectiveAttribute;
 use tofu_module::version::{Constraints, Version};
-use tofu_module::{BlockAddress, ModuleAnalysis, ResourceMode};
+use tofu_module::ModuleAnalysis;
 use tofu_schema::install::{parse_cli_config, parse_lock_file, PackageLocation, Platform};
 use tofu_schema::plugin::Timeouts;
-use tofu_schema::requirements::{
-    implied_local_name, needed_providers, NeededProvider, ProviderUse, RequiredProvider,
-};
+use tofu_schema::requirements::NeededProvider;
 use tofu_schema::{
     decode_providers_schema_json, read_provider_schema, MissingReason, ProviderAddress,
     ProviderEnvironment, SchemaCache, SchemaOrigin, SchemaRequest,
 };
-use tofu_syntax::{Expr, ExprKind, ObjectItem};
 
 use crate::check::{check_config, check_paths, MissingPath};
 
@@ -187,7 +181,7 @@ pub fn schemas_report(
             .into_iter()
             .map(|file| relative_to_working_dir(&file))
             .collect();
-        let providers = module_needs(module.analysis)
+        let providers = crate::provider_needs::module_needs(module.analysis)
             .into_iter()
             .map(|need| {
                 let outcome = if need.is_built_in() {
@@ -330,101 +324,6 @@ fn readable(dir: &Path) -> &Path {
         Path::new(".")
     } else {
         dir
-    }
-}
-
-/// The providers a module needs, from its effective configuration.
-pub fn module_needs(analysis: &ModuleAnalysis) -> Vec<NeededProvider> {
-    let written = |attribute: &EffectiveAttribute| -> Option<&Expr> {
-        let file = analysis.file(attribute.origin.file)?;
-        Some(&file.attribute_at(attribute.origin.range)?.expr)
-    };
-    let required: Vec<RequiredProvider> = analysis
-        .effective
-        .terraform
-        .required_providers
-        .iter()
-        .map(|entry| {
-            let (source, version) = match written(entry).map(|expr| &expr.kind) {
-                Some(ExprKind::Object(items)) => (
-                    object_string(items, "source"),
-                    object_string(items, "version"),
-                ),
-                Some(ExprKind::String(version)) => (None, Some(version.clone())),
-                _ => (None, None),
-            };
-            RequiredProvider {
-                local_name: entry.name.clone(),
-                source,
-                version,
-            }
-        })
-        .collect();
-    let mut uses = Vec::new();
-    for block in &analysis.effective.blocks {
-        match &block.address {
-            BlockAddress::Resource {
-                mode,
-                type_name,
-                name,
-            } => {
-                let local_name = block
-                    .body
-                    .attribute("provider")
-                    .and_then(&written)
-                    .and_then(provider_reference)
-                    .unwrap_or_else(|| implied_local_name(type_name).to_owned());
-                let user = match mode {
-                    ResourceMode::Managed => format!("{type_name}.{name}"),
-                    ResourceMode::Data => format!("data.{type_name}.{name}"),
-                    ResourceMode::Ephemeral => format!("ephemeral.{type_name}.{name}"),
-                };
-                uses.push(ProviderUse {
-                    local_name,
-                    user,
-                    version: None,
-                });
-            }
-            BlockAddress::Provider { name, .. } => uses.push(ProviderUse {
-                local_name: name.clone(),
-                user: block.address.to_string(),
-                version: block
-                    .body
-                    .attribute("version")
-                    .and_then(&written)
-                    .and_then(|expr| expr.as_str().map(str::to_owned)),
-            }),
-            _ => {}
-        }
-    }
-    needed_providers(&required, &uses)
-}
-
-/// The string value of `key` in an object constructor.
-fn object_string(items: &[ObjectItem], key: &str) -> Option<String> {
-    items.iter().find_map(|item| {
-        let named = match &item.key.kind {
-            ExprKind::Traversal(traversal) => traversal.steps.is_empty() && traversal.root == key,
-            ExprKind::String(text) => text == key,
-            _ => false,
-        };
-        named
-            .then(|| item.value.as_str().map(str::to_owned))
-            .flatten()
-    })
-}
-
-/// The local name a `provider` argument refers to (`aws.west` → `aws`;
-/// a JSON file writes it as a string).
-fn provider_reference(expr: &Expr) -> Option<String> {
-    match &expr.kind {
-        ExprKind::Traversal(traversal) => Some(traversal.root.clone()),
-        ExprKind::String(text) => text
-            .split('.')
-            .next()
-            .filter(|name| !name.is_empty())
-            .map(str::to_owned),
-        _ => None,
     }
 }
 

@@ -17,6 +17,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::check::{self, CheckReport, CheckedModule, Found, MissingPath, UnreadableDir};
+use crate::check_schemas::SchemaOptions;
 use crate::render::{self, Counts, FlatDiagnostic};
 use tofu_module::Config;
 
@@ -47,18 +48,36 @@ pub fn check_streaming<W: Write>(
     format: StreamFormat,
     out: W,
 ) -> Result<StreamedCheck, MissingPath> {
+    check_streaming_with_schemas(
+        paths,
+        config,
+        tofu_version_flag,
+        &SchemaOptions::none(),
+        jobs,
+        format,
+        out,
+    )
+}
+
+/// [`check_streaming`] with the provider schemas `schemas` says where to
+/// find.
+pub fn check_streaming_with_schemas<W: Write>(
+    paths: &[PathBuf],
+    config: &Config,
+    tofu_version_flag: Option<&str>,
+    schemas: &SchemaOptions,
+    jobs: usize,
+    format: StreamFormat,
+    out: W,
+) -> Result<StreamedCheck, MissingPath> {
     let mut writer = StreamWriter::new(format, out);
     let report =
-        check::check_paths_streaming(
-            paths,
-            config,
-            tofu_version_flag,
-            jobs,
-            |found| match found {
+        check::check_paths_streaming(paths, config, tofu_version_flag, schemas, jobs, |found| {
+            match found {
                 Found::Module(module) => writer.module(&module),
                 Found::Unreadable(dir) => writer.unreadable(&dir),
-            },
-        )?;
+            }
+        })?;
     let has_errors = writer.has_errors;
     let write_error = writer.finish().err();
     Ok(StreamedCheck {

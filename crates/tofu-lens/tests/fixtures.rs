@@ -9,6 +9,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use tofu_lens::check_schemas::SchemaOptions;
 use tofu_lens::{check, render};
 use tofu_module::Config;
 
@@ -98,14 +99,33 @@ fn effective_configuration_fixtures() {
 #[test]
 fn diagnostics_fixtures() {
     run_fixtures("expected.diagnostics", 20, |case| {
-        let report = check::check_paths(
+        let report = check::check_paths_with_schemas(
             &[case.to_path_buf()],
             &check::check_config(None, false),
             None,
+            &fixture_schemas(case),
         )
         .unwrap();
         render::short(&report, case)
     });
+}
+
+/// A case's provider schemas: the `tofu providers schema -json` output in
+/// its `schemas.json`, or in the file its `schemas.path` names (relative to
+/// the case, for a schema many cases share); none without either. No
+/// provider is ever run.
+fn fixture_schemas(case: &Path) -> SchemaOptions {
+    let mut files = Vec::new();
+    if case.join("schemas.json").is_file() {
+        files.push(case.join("schemas.json"));
+    }
+    if let Ok(shared) = fs::read_to_string(case.join("schemas.path")) {
+        files.push(case.join(shared.trim()));
+    }
+    SchemaOptions {
+        files,
+        ..SchemaOptions::none()
+    }
 }
 
 /// The modules in `examples/` (what the README runs) have their expected

@@ -57,6 +57,19 @@ impl Tree {
             .unwrap()
     }
 
+    /// `check ARGS` in the tree's directory, with only PATH and HOME set.
+    fn check(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+            .arg("check")
+            .args(args)
+            .current_dir(self.root.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .output()
+            .unwrap()
+    }
+
     /// Installs `script` as provider `acme/NAME` 1.0.0 under `root`'s
     /// `.terraform`, for `platform` (default: this one); the package dir.
     fn install_fake(
@@ -343,6 +356,24 @@ fn time_package() -> Option<PathBuf> {
     Some(package)
 }
 
+/// Installs the real time provider's `package` in `root` only, laid out
+/// as `tofu init` does, with its lock file.
+fn install_time(tree: &Tree, root: &str, package: &Path) {
+    let installed = tree.path(&format!(
+        "{root}/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2"
+    ));
+    fs::create_dir_all(&installed).unwrap();
+    std::os::unix::fs::symlink(package, installed.join(Platform::current().dir_name())).unwrap();
+    tree.lock(
+        root,
+        &[(
+            "registry.opentofu.org/hashicorp/time",
+            "0.14.2",
+            vec![package_hash_v1(package).unwrap()],
+        )],
+    );
+}
+
 #[test]
 fn the_real_time_provider_is_read_once_for_its_root_and_the_module_it_calls() {
     let Some(package) = time_package() else {
@@ -358,19 +389,7 @@ fn the_real_time_provider_is_read_once_for_its_root_and_the_module_it_calls() {
         "modules/timer/main.tf",
         "resource \"time_sleep\" \"wait\" {\n  create_duration = \"30s\"\n}\n",
     );
-    // Laid out as `tofu init` does, in the root only.
-    let installed =
-        tree.path("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
-    fs::create_dir_all(&installed).unwrap();
-    std::os::unix::fs::symlink(&package, installed.join(Platform::current().dir_name())).unwrap();
-    tree.lock(
-        "stacks/prod",
-        &[(
-            "registry.opentofu.org/hashicorp/time",
-            "0.14.2",
-            vec![package_hash_v1(&package).unwrap()],
-        )],
-    );
+    install_time(&tree, "stacks/prod", &package);
     let installed_shown = format!(
         "./stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2/{}",
         Platform::current().dir_name()
@@ -406,4 +425,67 @@ fn the_real_time_provider_is_read_once_for_its_root_and_the_module_it_calls() {
         .path()
         .join(".cache/tofu-lens/schemas/registry.opentofu.org/hashicorp/time/0.14.2")
         .is_dir());
+}
+
+#[test]
+fn check_judges_a_called_module_with_the_provider_installed_in_its_root() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write(
+        "stacks/prod/main.tf",
+        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nmodule \"timer\" {\n  source = \"../../modules/timer\"\n}\n",
+    );
+    tree.write(
+        "modules/timer/main.tf",
+        "resource \"time_sleep\" \"wait\" {\n  create_duraton = \"30s\"\n}\n",
+    );
+    install_time(&tree, "stacks/prod", &package);
+    // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stacks/prod:
+    // modules/timer/main.tf, line 2, column 3.
+    let expected = ["./modules/timer/main.tf:2:3 unsupported-argument Unsupported argument"];
+    // Not allowed to start it, with an empty cache: judged without a schema.
+    let without = tree.check(&["--no-providers", "--format", "json"]);
+    assert_eq!(
+        found(&without),
+        Vec::<String>::new(),
+        "{}",
+        stderr(&without)
+    );
+    assert_eq!(without.status.code(), Some(0));
+    let with = tree.check(&["--format", "json"]);
+    assert_eq!(found(&with), expected, "{}", stderr(&with));
+    assert_eq!(with.status.code(), Some(1));
+    // Now in the cache: no provider needs to start.
+    let cached = tree.check(&["--no-providers", "--format", "json"]);
+    assert_eq!(found(&cached), expected, "{}", stderr(&cached));
+}
+
+/// `FILE:LINE:COLUMN CODE SUMMARY` of each diagnostic `check --format json` printed.
+fn found(output: &Output) -> Vec<String> {
+    let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    printed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|diagnostic| {
+            format!(
+                "{}:{}:{} {} {}",
+                text(diagnostic, "/file"),
+                diagnostic.pointer("/range/start/line").unwrap(),
+                diagnostic.pointer("/range/start/column").unwrap(),
+                text(diagnostic, "/code"),
+                text(diagnostic, "/summary")
+            )
+        })
+        .collect()
+}
+
+fn text<'a>(value: &'a serde_json::Value, pointer: &str) -> &'a str {
+    value
+        .pointer(pointer)
+        .and_then(|found| found.as_str())
+        .unwrap()
 }

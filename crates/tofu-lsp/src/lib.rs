@@ -35,7 +35,7 @@ mod to_proto;
 mod uri;
 mod workspace;
 
-pub use options::{ServerOptions, MAX_WALK_DIRS};
+pub use options::{DiskGate, ServerOptions, MAX_WALK_DIRS};
 pub use server::Server;
 pub use settings::{DiagnosticsScope, Settings};
 

@@ -4,6 +4,7 @@
 //! Options are fixed for the life of a server; settings the client may
 //! change live are in `settings.rs`.
 
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// How the server behaves beyond what the client configures.
@@ -20,9 +21,10 @@ pub struct ServerOptions {
     /// Enables the `tofuLens/panic` request, which panics inside a request
     /// handler (for tests of the panic guard).
     pub test_hooks: bool,
-    /// A pause before each changed path is looked at on disk: simulates a
-    /// slow disk in tests (zero otherwise).
-    pub disk_delay: Duration,
+    /// When set, a changed path is looked at on disk only once the gate is
+    /// open: a test holds the disk back to see what the server does
+    /// meanwhile (`None` otherwise).
+    pub disk_gate: Option<DiskGate>,
     /// How many directories a walk of one workspace folder (or of a directory
     /// created in it) may visit. A folder such as `/` or a home directory
     /// stops there, with a message; what was found is still analysed.
@@ -55,9 +57,40 @@ impl Default for ServerOptions {
             debounce: Duration::from_millis(30),
             cheap_analysis: CHEAP_ANALYSIS,
             test_hooks: false,
-            disk_delay: Duration::ZERO,
+            disk_gate: None,
             max_walk_dirs: MAX_WALK_DIRS,
             full_analyses_kept: FULL_ANALYSES_KEPT,
         }
+    }
+}
+
+/// The longest [`DiskGate::pass`] waits.
+const GATE_LIMIT: Duration = Duration::from_secs(60);
+
+/// A gate in front of the disk, for tests: closed until [`DiskGate::open`].
+#[derive(Clone, Debug, Default)]
+pub struct DiskGate {
+    opened: Arc<(Mutex<bool>, Condvar)>,
+}
+
+impl DiskGate {
+    /// Lets every waiting and later look at the disk through.
+    pub fn open(&self) {
+        let (opened, changed) = &*self.opened;
+        *opened
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = true;
+        changed.notify_all();
+    }
+
+    /// Waits until the gate is open, or a minute at most: a server that
+    /// waits on the gate where it must not then fails its test by the
+    /// client's timeout instead of hanging it.
+    pub(crate) fn pass(&self) {
+        let (opened, changed) = &*self.opened;
+        let is_open = opened
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = changed.wait_timeout_while(is_open, GATE_LIMIT, |is_open| !*is_open);
     }
 }

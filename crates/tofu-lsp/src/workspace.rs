@@ -25,6 +25,7 @@ use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
 
 use crate::client_requests::answered;
+use crate::options::DiskGate;
 use crate::scheduler::{refresh_dir, schedule, Need};
 use crate::scheduling::Mark;
 use crate::shared::Shared;
@@ -198,7 +199,7 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
     // 2. The disk, with the session unlocked.
     let found: Vec<Found> = seen
         .into_iter()
-        .filter_map(|seen| look_at_disk(seen, &limits, shared.options.disk_delay))
+        .filter_map(|seen| look_at_disk(seen, &limits, shared.options.disk_gate.as_ref()))
         .collect();
     // 3. Apply what was found.
     let mut stale = Vec::new();
@@ -281,14 +282,14 @@ enum Found {
     },
 }
 
-fn look_at_disk(seen: Seen, limits: &WalkLimits, delay: std::time::Duration) -> Option<Found> {
+fn look_at_disk(seen: Seen, limits: &WalkLimits, gate: Option<&DiskGate>) -> Option<Found> {
     let Seen {
         path,
         in_folders,
         known_root,
     } = seen;
-    if !delay.is_zero() {
-        std::thread::sleep(delay);
+    if let Some(gate) = gate {
+        gate.pass();
     }
     match std::fs::symlink_metadata(&path) {
         Err(_) => Some(Found::Gone(path)),

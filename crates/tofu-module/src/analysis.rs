@@ -19,6 +19,7 @@ use crate::input::{Config, FileContent, InputFile};
 use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
+use crate::provider_schemas::ProviderSchemas;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
@@ -35,6 +36,8 @@ pub struct ModuleAnalysis {
     /// Loading the module reported an error: OpenTofu would stop there, and
     /// what it declares is not to be trusted by its callers.
     pub load_failed: bool,
+    /// The provider schemas the analysis was given.
+    pub schemas: ProviderSchemas,
 }
 
 impl ModuleAnalysis {
@@ -45,6 +48,48 @@ impl ModuleAnalysis {
     /// What a caller of this module may know of it.
     pub fn interface(&self) -> ModuleInterface {
         ModuleInterface::of(&self.merged, self.load_failed)
+    }
+
+    /// The provider the local name `local_name` stands for (its
+    /// `required_providers` entry, else `hashicorp/NAME`) and its schema,
+    /// when the analysis was given it.
+    pub fn provider_schema(
+        &self,
+        local_name: &str,
+    ) -> (
+        tofu_schema::ProviderAddress,
+        Option<&tofu_schema::ProviderSchema>,
+    ) {
+        let names = crate::provider_schemas::ProviderNames {
+            required: crate::declared_names::required_providers(&self.merged.declared),
+            schemas: ProviderSchemas::default(),
+        };
+        let address = names.address(local_name);
+        let schema = self.schemas.get(&address).map(|schema| &**schema);
+        (address, schema)
+    }
+
+    /// Each provider schema given, with the local names that stand for it
+    /// in this module (those of `required_providers`, and the implied
+    /// `NAME` of `hashicorp/NAME`), sorted by name.
+    pub fn provider_local_names(&self) -> Vec<(String, &tofu_schema::ProviderSchema)> {
+        let required = crate::declared_names::required_providers(&self.merged.declared);
+        let mut found: Vec<(String, &tofu_schema::ProviderSchema)> = Vec::new();
+        for (address, schema) in self.schemas.iter() {
+            for (name, required_address) in &required {
+                if required_address == address {
+                    found.push((name.clone(), &**schema));
+                }
+            }
+            let implied = &address.type_name;
+            if !required.contains_key(implied)
+                && tofu_schema::requirements::implied_provider(implied) == *address
+            {
+                found.push((implied.clone(), &**schema));
+            }
+        }
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
     }
 
     /// The `source` of each module call written as a plain string, as the
@@ -92,14 +137,23 @@ impl Deref for ModuleAnalysis {
 
 /// Analyses one module directory on its own.
 pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache) -> ModuleAnalysis {
-    analyze_in_tree(inputs, config, &CalledModules::default(), cache)
+    analyze_in_tree(
+        inputs,
+        config,
+        &CalledModules::default(),
+        &ProviderSchemas::default(),
+        cache,
+    )
 }
 
-/// Analyses one module directory with what the modules it calls declare.
+/// Analyses one module directory with what the modules it calls declare
+/// and the schemas of its providers (a provider without one is judged as
+/// without schemas: meta-arguments only).
 pub fn analyze_in_tree(
     inputs: &[InputFile],
     config: &Config,
     tree: &CalledModules,
+    schemas: &ProviderSchemas,
     cache: &mut AnalysisCache,
 ) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
@@ -188,6 +242,7 @@ pub fn analyze_in_tree(
         discovered,
         config,
         tree,
+        schemas,
         &mut cache.store,
         &mut cache.retained,
     );
@@ -217,6 +272,7 @@ pub fn analyze_in_tree(
         merged,
         diagnostics,
         load_failed,
+        schemas: schemas.clone(),
     }
 }
 

@@ -1,7 +1,9 @@
 //! What a rule on one identity may know of the module's other declarations:
 //! which names exist (variables, local values, module calls, resources of
 //! each mode), whether a resource or module call repeats with `count` or
-//! `for_each`, and which `check` a data source is scoped to.
+//! `for_each`, which `check` a data source is scoped to, which provider
+//! local name a resource uses, and which provider each local name stands
+//! for, with the schemas the analysis was given (`provider_schemas`).
 //!
 //! All of it follows from the shapes of the files, and is read through them
 //! (`shape::BlockShape`: block kinds, labels, local names, whether a block
@@ -19,7 +21,10 @@ use crate::calls::CalledModules;
 use crate::declarations::DeclaredModule;
 use crate::interface::ModuleInterface;
 use crate::merge::OverridePlan;
+use crate::provider_schemas::{ProviderNames, ProviderSchemas};
 use crate::shape::{BlockShape, Repetition};
+use tofu_schema::requirements::{implied_local_name, parse_source};
+use tofu_schema::ProviderAddress;
 
 /// A declared resource or module call, as other identities may see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +32,9 @@ pub(crate) struct DeclaredObject {
     pub(crate) repetition: Repetition,
     /// The `check` block a data source is nested in.
     pub(crate) check: Option<String>,
+    /// A resource's provider local name: its `provider` argument's, else
+    /// its type's prefix (empty for a module call).
+    pub(crate) provider: String,
 }
 
 /// The names the module declares.
@@ -48,6 +56,8 @@ pub(crate) struct DeclaredNames {
     pub(crate) installed: HashMap<String, String>,
     /// Module calls whose source leads back up the tree.
     pub(crate) loops: HashSet<String>,
+    /// Which provider each local name stands for, and their schemas.
+    pub(crate) providers: ProviderNames,
     /// "Did you mean" answers given so far, by list and missing name: a
     /// misspelt name read in 500 places is compared with every declared name
     /// once, not 500 times. Names never change under it (a new set of names
@@ -104,8 +114,15 @@ impl DeclaredNames {
         module: &DeclaredModule,
         plan: &OverridePlan,
         tree: &CalledModules,
+        schemas: &ProviderSchemas,
     ) -> DeclaredNames {
-        let mut names = DeclaredNames::default();
+        let mut names = DeclaredNames {
+            providers: ProviderNames {
+                required: required_providers(module),
+                schemas: schemas.clone(),
+            },
+            ..DeclaredNames::default()
+        };
         for declared in &module.declarations.blocks {
             let address = &declared.address;
             match address {
@@ -123,6 +140,12 @@ impl DeclaredNames {
                 std::iter::once(declared.kept).chain(plan.overrides_of(address).iter().copied());
             let mut repetition = Repetition::Single;
             let mut source = None;
+            let mut provider = match address {
+                BlockAddress::Resource { type_name, .. } => {
+                    implied_local_name(type_name).to_owned()
+                }
+                _ => String::new(),
+            };
             for block in blocks.filter_map(|block_ref| module.block(block_ref)) {
                 let shape = BlockShape::of(block);
                 if let Some(repeated) = shape.repetition() {
@@ -130,6 +153,9 @@ impl DeclaredNames {
                 }
                 if let Some(written) = shape.module_source() {
                     source = written.map(str::to_owned);
+                }
+                if let Some(local_name) = shape.provider_local_name() {
+                    local_name.clone_into(&mut provider);
                 }
             }
             if let (BlockAddress::Module(name), Some(source)) = (address, &source) {
@@ -150,9 +176,14 @@ impl DeclaredNames {
                 })?;
                 Some(check.labels.first()?.value.clone())
             });
-            names
-                .objects
-                .insert(address.clone(), DeclaredObject { repetition, check });
+            names.objects.insert(
+                address.clone(),
+                DeclaredObject {
+                    repetition,
+                    check,
+                    provider,
+                },
+            );
         }
         names.locals = module
             .declarations
@@ -228,13 +259,48 @@ impl DeclaredNames {
                 objects.insert(address.clone());
             }
         }
+        let (provider_names, providers) = self.providers.changes(&new.providers);
         NameChanges {
             variables: symmetric(&self.variables, &new.variables),
             locals: symmetric(&self.locals, &new.locals),
             modules,
             objects,
+            provider_names: provider_names.into_iter().collect(),
+            providers: providers.into_iter().collect(),
         }
     }
+}
+
+/// The module's `required_providers` entries with a readable source, by
+/// local name: the first of a name in the primary files, then each
+/// override file's entries in place of those (OpenTofu reports a second
+/// entry of a name in the primary files, and keeps the first).
+pub(crate) fn required_providers(module: &DeclaredModule) -> HashMap<String, ProviderAddress> {
+    let mut required: HashMap<String, ProviderAddress> = HashMap::default();
+    let mut seen: HashSet<String> = HashSet::default();
+    for (files, overriding) in [(&module.primary, false), (&module.overrides, true)] {
+        for &file_id in files {
+            let Some(source) = module.file(file_id).and_then(|file| file.source.as_deref()) else {
+                continue;
+            };
+            for block in source.body.blocks_of_kind("terraform") {
+                for &(local_name, written) in BlockShape::of(block).required_providers() {
+                    if !overriding && !seen.insert(local_name.to_owned()) {
+                        continue;
+                    }
+                    match written.and_then(parse_source) {
+                        Some(address) => {
+                            required.insert(local_name.to_owned(), address);
+                        }
+                        None => {
+                            required.remove(local_name);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    required
 }
 
 /// The names whose declaration changed between two shapes.
@@ -244,4 +310,8 @@ pub(crate) struct NameChanges {
     pub(crate) locals: HashSet<String>,
     pub(crate) modules: HashSet<String>,
     pub(crate) objects: HashSet<BlockAddress>,
+    /// Local names that stand for another provider now.
+    pub(crate) provider_names: HashSet<String>,
+    /// Providers whose schema was given, taken away or replaced.
+    pub(crate) providers: HashSet<ProviderAddress>,
 }

@@ -105,8 +105,9 @@ struct Memo {
     /// Whether each vertex is used, for `uses_version`.
     used: Option<(u64, Vec<bool>)>,
     /// Which vertices depend on a failed one, for `edges_version`, the
-    /// failed vertices and the dangling outputs.
-    silenced: Option<(u64, [Vec<usize>; 2], Vec<bool>)>,
+    /// failed vertices, the dangling outputs and the resources of failed
+    /// provider configurations.
+    silenced: Option<(u64, [Vec<usize>; 3], Vec<bool>)>,
 }
 
 impl Graph {
@@ -467,13 +468,18 @@ impl Graph {
     /// Which vertices depend, directly or not, on one of `failed` other
     /// than through a `dangling` output (both sorted; memoized by the edges
     /// and both lists).
-    fn silenced(&mut self, failed: Vec<usize>, dangling: Vec<usize>) -> &[bool] {
+    fn silenced(
+        &mut self,
+        failed: Vec<usize>,
+        dangling: Vec<usize>,
+        provider_users: Vec<usize>,
+    ) -> &[bool] {
         let version = self.memo.edges_version;
-        let key = [failed, dangling];
+        let key = [failed, dangling, provider_users];
         let holds = matches!(&self.memo.silenced, Some((seen, seen_key, _)) if *seen == version && *seen_key == key);
         if !holds {
-            let [failed, dangling] = &key;
-            let silenced = dependents(self, failed, dangling);
+            let [failed, dangling, provider_users] = &key;
+            let silenced = dependents(self, failed, dangling, provider_users);
             self.memo.silenced = Some((version, key, silenced));
         }
         self.memo
@@ -484,11 +490,15 @@ impl Graph {
 }
 
 /// What the graph decides, given each node's walk findings: its cycles, and
-/// which nodes' findings the walk reports.
+/// which nodes' findings the walk reports. `provider_users` says which
+/// resources use each provider configuration: OpenTofu's walk validates a
+/// resource after its provider, so a configuration that failed silences
+/// them and what depends on them.
 pub(crate) fn outcome<'a>(
     graph: &mut Graph,
     walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
     children: &HashMap<String, Arc<ModuleInterface>>,
+    provider_users: &dyn Fn(&BlockAddress) -> Vec<BlockAddress>,
 ) -> GraphOutcome {
     let mut outcome = GraphOutcome::default();
     graph.refresh_outputs(children);
@@ -526,7 +536,22 @@ pub(crate) fn outcome<'a>(
             .map(|(_, &id)| id)
             .collect();
         dangling.sort_unstable();
-        graph.silenced(failed, dangling)
+        let mut users: Vec<usize> = Vec::new();
+        for &vertex in &failed {
+            if let Some(Vertex::Node(Node::Block(provider @ BlockAddress::Provider { .. }))) =
+                graph.vertices.get(vertex)
+            {
+                let provider = provider.clone();
+                users.extend(
+                    provider_users(&provider)
+                        .iter()
+                        .filter_map(|user| graph.id_of_ref(NodeRef::Block(user))),
+                );
+            }
+        }
+        users.sort_unstable();
+        users.dedup();
+        graph.silenced(failed, dangling, users)
     };
     for (index, found) in walk {
         if !silenced.get(index).copied().unwrap_or(false) {
@@ -545,8 +570,14 @@ fn reference_location(reference: &Ref) -> Location {
 }
 
 /// Every vertex that depends, directly or not, on one of `failed`, except
-/// through one of `dangling` (sorted).
-fn dependents(graph: &Graph, failed: &[usize], dangling: &[usize]) -> Vec<bool> {
+/// through one of `dangling` (sorted); and `provider_users` with what
+/// depends on them.
+fn dependents(
+    graph: &Graph,
+    failed: &[usize],
+    dangling: &[usize],
+    provider_users: &[usize],
+) -> Vec<bool> {
     let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); graph.vertices.len()];
     for (from, edges) in graph.edges.iter().enumerate() {
         if dangling.binary_search(&from).is_ok() {
@@ -566,6 +597,7 @@ fn dependents(graph: &Graph, failed: &[usize], dangling: &[usize]) -> Vec<bool> 
     for &vertex in failed {
         queue.extend(incoming.get(vertex).into_iter().flatten().copied());
     }
+    queue.extend(provider_users.iter().copied());
     while let Some(vertex) = queue.pop() {
         let Some(slot) = silenced.get_mut(vertex) else {
             continue;

@@ -52,6 +52,7 @@ use crate::merge::{
     MergedModule, OverridePlan,
 };
 use crate::node_refs;
+use crate::provider_schemas::ProviderSchemas;
 use crate::refs::{Node, NodeRef};
 use crate::rules::{
     self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase, Reads,
@@ -130,6 +131,8 @@ struct Previous {
     graph: Graph,
     /// The module tree the analysis was made in.
     tree: CalledModules,
+    /// The provider schemas it was given.
+    schemas: ProviderSchemas,
 }
 
 /// What each file was in the analysis before, by `FileId`.
@@ -288,6 +291,7 @@ pub(crate) fn declare_merge_and_check(
     discovery: Discovery,
     config: &Config,
     tree: &CalledModules,
+    schemas: &ProviderSchemas,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> CheckedModule {
@@ -302,8 +306,11 @@ pub(crate) fn declare_merge_and_check(
     // (`None`: build it whole).
     let mut kept_graph = None;
     let built = match (previous, changes) {
-        // A new module tree changes what the names say of module calls.
-        (Some(mut previous), Some(changes)) if changes.keep_shapes && previous.tree == *tree => {
+        // A new module tree changes what the names say of module calls, new
+        // schemas what they say of providers.
+        (Some(mut previous), Some(changes))
+            if changes.keep_shapes && previous.tree == *tree && previous.schemas == *schemas =>
+        {
             retained.n_edits_keeping_shapes += 1;
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
             let graph = std::mem::take(&mut previous.graph);
@@ -315,9 +322,17 @@ pub(crate) fn declare_merge_and_check(
         (Some(mut previous), Some(changes)) => {
             retained.n_edits_changing_shapes += 1;
             kept_graph = Some((std::mem::take(&mut previous.graph), true));
-            reshaped(previous, &changes.files, loaded, tree, store, retained)
+            reshaped(
+                previous,
+                &changes.files,
+                loaded,
+                tree,
+                schemas,
+                store,
+                retained,
+            )
         }
-        _ => whole(loaded, tree, store, retained),
+        _ => whole(loaded, tree, schemas, store, retained),
     };
     let Built {
         declared,
@@ -360,7 +375,14 @@ pub(crate) fn declare_merge_and_check(
         ],
         &mut undeclared_variables,
     );
-    let mut graph = graph::outcome(&mut dependencies, by_owner.walk(), &names.children);
+    let provider_users =
+        |provider: &BlockAddress| crate::provider_schemas::users_of(&merged, provider);
+    let mut graph = graph::outcome(
+        &mut dependencies,
+        by_owner.walk(),
+        &names.children,
+        &provider_users,
+    );
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
     if graph.cycles.is_empty() {
@@ -382,6 +404,7 @@ pub(crate) fn declare_merge_and_check(
         memos,
         graph: dependencies,
         tree: tree.clone(),
+        schemas: schemas.clone(),
     }));
     CheckedModule {
         merged,
@@ -495,11 +518,12 @@ struct Built {
 fn whole(
     loaded: LoadedModule,
     tree: &CalledModules,
+    schemas: &ProviderSchemas,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
     let files = Files::of(&loaded);
-    build(declare(loaded), files, None, tree, store, retained)
+    build(declare(loaded), files, None, tree, schemas, store, retained)
 }
 
 /// Phases 2 and 3 again after `changed` files changed their shapes (a block
@@ -516,6 +540,7 @@ fn reshaped(
     changed: &[FileId],
     loaded: LoadedModule,
     tree: &CalledModules,
+    schemas: &ProviderSchemas,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
@@ -539,7 +564,7 @@ fn reshaped(
         names: &previous.names,
         touched,
     };
-    build(declared, files, Some(keep), tree, store, retained)
+    build(declared, files, Some(keep), tree, schemas, store, retained)
 }
 
 /// What a rebuild takes from the analysis before: the merged blocks, local
@@ -559,11 +584,12 @@ fn build(
     files: Files,
     keep: Option<Keep<'_>>,
     tree: &CalledModules,
+    schemas: &ProviderSchemas,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
     let plan = OverridePlan::new(&declared);
-    let names = DeclaredNames::of(&declared, &plan, tree);
+    let names = DeclaredNames::of(&declared, &plan, tree, schemas);
     let name_changes = keep
         .as_ref()
         .map(|keep| keep.names.changes(&names))

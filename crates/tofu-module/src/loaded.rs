@@ -125,6 +125,22 @@ impl ModuleFile {
         }
     }
 
+    /// The block written exactly at `range` (its whole range), at any depth
+    /// of the file.
+    pub fn block_at(&self, range: TextRange) -> Option<&Block> {
+        let mut body = &self.source.as_ref()?.body;
+        loop {
+            let holding = body
+                .blocks
+                .iter()
+                .find(|block| block.range.start <= range.start && range.end <= block.range.end)?;
+            if holding.range == range {
+                return Some(holding);
+            }
+            body = &holding.body;
+        }
+    }
+
     /// `main.tf:3,1-29` or `main.tf:3,1-5,2`, as HCL writes ranges in details
     /// (columns in grapheme clusters).
     pub fn describe(&self, range: TextRange) -> String {

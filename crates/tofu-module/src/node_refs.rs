@@ -90,6 +90,30 @@ fn reference_of(
     let remaining = after
         .last()
         .map(|last| TextRange::new(subject_end, last.range.end.max(subject_end)));
+    let is_resource = matches!(
+        &parsed,
+        Ok(reference) if matches!(reference.subject, Referenceable::Resource { .. })
+    );
+    // Each attribute step from the end of the step before it, so that it
+    // holds its dot, as HCL's `TraverseAttr` ranges do.
+    let after_steps: Box<[crate::expr::traversal::ParsedStep]> = if is_resource {
+        let mut previous_end = subject_end;
+        after
+            .iter()
+            .map(|step| {
+                let mut step = (*step).clone();
+                if matches!(step.part, crate::expr::traversal::Part::Name(_))
+                    && previous_end < step.range.start
+                {
+                    step.range = TextRange::new(previous_end, step.range.end);
+                }
+                previous_end = step.range.end;
+                step
+            })
+            .collect()
+    } else {
+        Box::default()
+    };
     let first_attribute = after.first().and_then(|step| match &step.part {
         crate::expr::traversal::Part::Name(name) => Some(name.clone()),
         crate::expr::traversal::Part::Index(_) => None,
@@ -106,6 +130,7 @@ fn reference_of(
         parsed,
         remaining,
         first_attribute,
+        after: after_steps,
         exact,
         root,
         root_range,
@@ -453,12 +478,7 @@ impl Reader<'_> {
                 }
             }
         }
-        self.unit(
-            UnitKind::Instance {
-                self_allowed: false,
-            },
-            body_refs,
-        );
+        self.unit(UnitKind::ResourceBody, body_refs);
         self.refs.units.extend(later);
     }
 

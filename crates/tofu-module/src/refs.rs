@@ -7,6 +7,7 @@ use tofu_syntax::{FileId, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::{RefError, Reference, Referenceable};
+use crate::expr::traversal::ParsedStep;
 
 /// A node of OpenTofu's dependency graph that the module declares.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -122,6 +123,11 @@ pub enum UnitKind {
     /// A resource body, a condition, a provisioner: with the block's own
     /// repetition.
     Instance { self_allowed: bool },
+    /// A resource's own arguments and nested blocks (not its meta-arguments,
+    /// conditions, provisioners or connection): like `Instance` without
+    /// `self`, and what its provider's schema decodes, when there is one
+    /// (`rules::provider_schema`).
+    ResourceBody,
     /// A `count` or `for_each` expression: evaluated with no instance.
     Repetition,
     /// `depends_on`: items in order, and none after the first error.
@@ -147,6 +153,9 @@ pub struct Ref {
     pub remaining: Option<TextRange>,
     /// The first of those steps, when it is an attribute name.
     pub first_attribute: Option<String>,
+    /// Those steps, for a reference to a resource (what its schema says of
+    /// them, `rules::provider_schema::traversal`); empty otherwise.
+    pub(crate) after: Box<[ParsedStep]>,
     /// False inside a JSON string with escapes (every range is the string's).
     pub exact: bool,
     /// The root name and its range (`var` of `var.x`).

@@ -3,7 +3,10 @@
 //! read a block's type, labels, whether OpenTofu drops it, a `locals`
 //! block's names, a provider's alias and a `check`'s `data` block; the
 //! names other identities' rules may know (`declared_names`) add whether a
-//! resource or module call repeats and a module call's `source`.
+//! resource or module call repeats, a module call's `source`, the local
+//! name of the provider a resource names in its `provider` argument, and
+//! the `required_providers` entries of a `terraform` block (which provider
+//! each local name stands for, `provider_schemas`).
 //!
 //! `declared_names` reads a block through its shape, and an edit that keeps
 //! every block's shape keeps all of the above (`incremental`): the two
@@ -53,8 +56,15 @@ pub(crate) struct BlockShape<'a> {
     locals: &'a [Attribute],
     /// A provider configuration's identity (its alias).
     provider: Option<BlockAddress>,
-    /// A `check`'s `data` block: its index, identity and repetition.
-    checked_data: Option<(usize, BlockAddress, Option<Repetition>)>,
+    /// A `check`'s `data` block: its index, identity, repetition and
+    /// `provider` local name.
+    checked_data: Option<(usize, BlockAddress, Option<Repetition>, Option<&'a str>)>,
+    /// A resource's, data source's or ephemeral resource's `provider`
+    /// argument: the local name it starts with.
+    provider_local_name: Option<&'a str>,
+    /// A `terraform` block's `required_providers` entries: each local name
+    /// and its `source`, when it is a plain string.
+    required_providers: Vec<(&'a str, Option<&'a str>)>,
 }
 
 impl<'a> BlockShape<'a> {
@@ -77,13 +87,12 @@ impl<'a> BlockShape<'a> {
                 _ => None,
             });
         let checked_data = checked_data(block).map(|(index, address)| {
-            let repetition = block
-                .body
-                .blocks
-                .get(index)
-                .and_then(|data| BlockShape::of(data).repetition);
-            (index, address, repetition)
+            let data = block.body.blocks.get(index).map(BlockShape::of);
+            let repetition = data.as_ref().and_then(|data| data.repetition);
+            let provider = data.and_then(|data| data.provider_local_name);
+            (index, address, repetition, provider)
         });
+        let is_resource = matches!(kind, "resource" | "data" | "ephemeral");
         BlockShape {
             kind,
             labels: &block.labels,
@@ -97,7 +106,26 @@ impl<'a> BlockShape<'a> {
             },
             provider: (kind == "provider").then(|| address_of(block)).flatten(),
             checked_data,
+            provider_local_name: is_resource
+                .then(|| provider_argument_local_name(block))
+                .flatten(),
+            required_providers: if kind == "terraform" {
+                required_provider_entries(block)
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    /// A resource's `provider` argument's local name, when it sets one.
+    pub(crate) fn provider_local_name(&self) -> Option<&'a str> {
+        self.provider_local_name
+    }
+
+    /// A `terraform` block's `required_providers` entries (local name,
+    /// `source` when it is a plain string), in order.
+    pub(crate) fn required_providers(&self) -> &[(&'a str, Option<&'a str>)] {
+        &self.required_providers
     }
 
     /// How it repeats, when it sets `count` or `for_each`.
@@ -122,7 +150,45 @@ impl PartialEq for BlockShape<'_> {
             && same_names(self.locals, other.locals, |local| &local.name)
             && self.provider == other.provider
             && self.checked_data == other.checked_data
+            && self.provider_local_name == other.provider_local_name
+            && self.required_providers == other.required_providers
     }
+}
+
+/// The local name a block's `provider` argument starts with: a reference's
+/// root (`aws` of `aws.east`), or a quoted one's first part (the form
+/// OpenTofu still reads with a warning).
+fn provider_argument_local_name(block: &Block) -> Option<&str> {
+    let provider = block.body.attribute("provider")?;
+    match &provider.expr.kind {
+        ExprKind::Traversal(traversal) => Some(traversal.root.as_str()),
+        ExprKind::String(text) => text.split('.').next(),
+        _ => None,
+    }
+}
+
+/// The entries of a `terraform` block's `required_providers` blocks: each
+/// local name and, for an object with a plain string `source`, the source.
+fn required_provider_entries(block: &Block) -> Vec<(&str, Option<&str>)> {
+    let mut entries = Vec::new();
+    for required in block.body.blocks_of_kind("required_providers") {
+        for entry in &required.body.attributes {
+            let source = entry.expr.as_object().and_then(|items| {
+                items.iter().find_map(|item| {
+                    let key = match &item.key.kind {
+                        ExprKind::String(text) => text.as_str(),
+                        ExprKind::Traversal(traversal) if traversal.steps.is_empty() => {
+                            traversal.root.as_str()
+                        }
+                        _ => return None,
+                    };
+                    (key == "source").then(|| item.value.as_str()).flatten()
+                })
+            });
+            entries.push((entry.name.as_str(), source));
+        }
+    }
+    entries
 }
 
 /// True when two parses of a file declare the same things in the same

@@ -21,36 +21,15 @@
 //! written as the type is an error naming where it is. Tests compare every
 //! form with the bytes cty writes (`test_data/msgpack/`).
 
+mod format;
 mod read;
 mod write;
-
-use std::fmt;
 
 #[cfg(doc)]
 use crate::config_value::ConfigNumber;
 use crate::config_value::ConfigValue;
 use crate::types::SchemaType;
-
-/// Why a value could not be written or read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MsgpackError {
-    /// Where in the value, as OpenTofu prints a path (`.rule[0].port`);
-    /// empty for the value itself.
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for MsgpackError {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            formatter.write_str(&self.message)
-        } else {
-            write!(formatter, "{}: {}", self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for MsgpackError {}
+pub use format::MsgpackError;
 
 /// Writes `value` as msgpack for a place of type `ty`.
 pub fn encode_msgpack(value: &ConfigValue, ty: &SchemaType) -> Result<Vec<u8>, MsgpackError> {
@@ -61,58 +40,6 @@ pub fn encode_msgpack(value: &ConfigValue, ty: &SchemaType) -> Result<Vec<u8>, M
 pub fn decode_msgpack(bytes: &[u8], ty: &SchemaType) -> Result<ConfigValue, MsgpackError> {
     read::decode(bytes, ty)
 }
-
-/// One step of a path into a value.
-#[derive(Clone, Debug)]
-enum PathStep {
-    Attribute(String),
-    Index(usize),
-    Key(String),
-}
-
-/// The path to the part being written or read, for errors.
-#[derive(Default)]
-struct ValuePath {
-    steps: Vec<PathStep>,
-}
-
-impl ValuePath {
-    fn error(&self, message: impl Into<String>) -> MsgpackError {
-        let mut path = String::new();
-        for step in &self.steps {
-            match step {
-                PathStep::Attribute(name) => {
-                    path.push('.');
-                    path.push_str(name);
-                }
-                PathStep::Index(index) => path.push_str(&format!("[{index}]")),
-                PathStep::Key(key) => path.push_str(&format!("[{key:?}]")),
-            }
-        }
-        MsgpackError {
-            path,
-            message: message.into(),
-        }
-    }
-
-    /// Runs `inner` with `step` on the path.
-    fn within<T>(&mut self, step: PathStep, inner: impl FnOnce(&mut ValuePath) -> T) -> T {
-        self.steps.push(step);
-        let result = inner(self);
-        self.steps.pop();
-        result
-    }
-}
-
-/// The extension type of an unknown value with refinements.
-const REFINED_UNKNOWN_EXTENSION: u8 = 0x0c;
-/// The refinement keys.
-const REFINEMENT_NULLNESS: i64 = 1;
-const REFINEMENT_STRING_PREFIX: i64 = 2;
-const REFINEMENT_NUMBER_LOWER: i64 = 3;
-const REFINEMENT_NUMBER_UPPER: i64 = 4;
-const REFINEMENT_LENGTH_LOWER: i64 = 5;
-const REFINEMENT_LENGTH_UPPER: i64 = 6;
 
 #[cfg(test)]
 mod tests;

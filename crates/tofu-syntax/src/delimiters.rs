@@ -4,13 +4,17 @@
 //! `Unterminated template string`, `Missing item separator`, …) rather than
 //! where hcl-edit gave up (often the end of the file).
 //!
-//! The scan knows comments (`#`, `//`, `/* */`), quoted strings with escapes
-//! and `${ }`/`%{ }` sequences (which may hold strings of their own), heredocs
-//! (`<<EOT`, `<<-EOT`) and the three bracket pairs. It runs only on files that
-//! failed to parse, and reports the first problem it meets; anything it does
-//! not recognise leaves hcl-edit's error in place.
+//! It reads the forgiving [`scanner`](crate::scanner)'s tokens and problems:
+//! the three bracket pairs outside template sequences (comments, strings and
+//! heredocs never hold a bracket token), strings that reach their line break,
+//! template sequences and heredocs the text ends inside. A string broken
+//! inside a `${ }` or `%{ }`, or the end of the text there, is reported as
+//! the outermost sequence left unclosed. It runs only on files that failed
+//! to parse, and reports the first problem it meets; anything it does not
+//! recognise leaves hcl-edit's error in place.
 
 use crate::model::SyntaxError;
+use crate::scanner::{ScanMode, ScanProblem, Scanner, Token, TokenKind};
 use crate::text::TextRange;
 
 /// A delimiter problem, with HCL's wording.
@@ -96,13 +100,8 @@ impl Problem {
 
 /// The first delimiter problem of `content`, if the scan finds one.
 pub(crate) fn first_problem(content: &str) -> Option<Problem> {
-    let mut scanner = Scanner {
-        bytes: content.as_bytes(),
-        at: 0,
-        stack: Vec::new(),
-        deep_groups: None,
-    };
-    scanner.body().err()
+    let mut walk = DelimiterWalk::new(content, None);
+    walk.run().err()
 }
 
 /// `content` with every bracket group that opens at depth `max_depth` or
@@ -111,14 +110,9 @@ pub(crate) fn first_problem(content: &str) -> Option<Problem> {
 /// hcl-edit accepts (64 levels) that OpenTofu reads fine. `None` when the
 /// scan finds a problem or nothing that deep.
 pub(crate) fn flatten_deep(content: &str, max_depth: usize) -> Option<(String, Vec<TextRange>)> {
-    let mut scanner = Scanner {
-        bytes: content.as_bytes(),
-        at: 0,
-        stack: Vec::new(),
-        deep_groups: Some((max_depth, Vec::new())),
-    };
-    scanner.body().ok()?;
-    let (_, groups) = scanner.deep_groups?;
+    let mut walk = DelimiterWalk::new(content, Some(max_depth));
+    walk.run().ok()?;
+    let (_, groups) = walk.deep_groups?;
     if groups.is_empty() {
         return None;
     }
@@ -143,187 +137,145 @@ pub(crate) fn flatten_deep(content: &str, max_depth: usize) -> Option<(String, V
     Some((String::from_utf8(bytes).ok()?, groups))
 }
 
-/// `Err` stops the scan at the first problem.
-type Scan = Result<(), Problem>;
+/// Whether the walk goes on after a token or a scan problem.
+enum Flow {
+    Continue,
+    /// Text the walk does not understand (an object brace closed by `]`, a
+    /// comment opened inside `${ }` that never ends): no problem of its own
+    /// to report.
+    Stop,
+}
 
-struct Scanner<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    /// Open brackets outside strings: the byte and its offset.
-    stack: Vec<(u8, usize)>,
+struct DelimiterWalk<'a> {
+    content: &'a str,
+    /// Open brackets outside template sequences: the token and its offset.
+    brackets: Vec<(TokenKind, usize)>,
+    /// Where the template sequences around the scan opened, outermost first.
+    sequences: Vec<usize>,
     /// For [`flatten_deep`]: the depth from which groups are collected, and
     /// the outermost groups opened at that depth or deeper.
     deep_groups: Option<(usize, Vec<TextRange>)>,
 }
 
-impl Scanner<'_> {
-    fn peek(&self, ahead: usize) -> Option<u8> {
-        self.bytes.get(self.at + ahead).copied()
+impl<'a> DelimiterWalk<'a> {
+    fn new(content: &'a str, max_depth: Option<usize>) -> DelimiterWalk<'a> {
+        DelimiterWalk {
+            content,
+            brackets: Vec::new(),
+            sequences: Vec::new(),
+            deep_groups: max_depth.map(|depth| (depth, Vec::new())),
+        }
     }
 
-    /// Outside strings, up to the end of the text.
-    fn body(&mut self) -> Scan {
-        while let Some(byte) = self.peek(0) {
-            match byte {
-                b'#' => self.skip_line(),
-                b'/' if self.peek(1) == Some(b'/') => self.skip_line(),
-                b'/' if self.peek(1) == Some(b'*') => self.skip_block_comment(),
-                b'"' => {
-                    self.at += 1;
-                    self.quoted()?;
+    /// Up to the end of the text, or the first problem (`Err`).
+    fn run(&mut self) -> Result<(), Problem> {
+        let mut scanner = Scanner::new(self.content, ScanMode::Forgiving);
+        let mut n_problems_seen = 0;
+        loop {
+            let token = scanner.next();
+            // A problem is recorded before the token after it.
+            for problem in scanner.problems().iter().skip(n_problems_seen) {
+                if let Flow::Stop = self.scan_problem(*problem)? {
+                    return Ok(());
                 }
-                b'<' if self.peek(1) == Some(b'<') => self.heredoc()?,
-                b'{' | b'[' | b'(' => {
-                    self.stack.push((byte, self.at));
-                    self.at += 1;
-                }
-                b'}' | b']' | b')' => {
-                    if let Some((open, opened_at)) = self.stack.pop() {
-                        match (open, byte) {
-                            (b'{', b'}') | (b'[', b']') | (b'(', b')') => {
-                                self.closed_group(opened_at);
-                            }
-                            (b'[', _) => {
-                                return Err(Problem::MissingItemSeparator { close: self.at })
-                            }
-                            (b'(', _) => {
-                                return Err(Problem::MissingArgumentSeparator { close: self.at })
-                            }
-                            // An object brace closed by `]` or `)`: not one of ours.
-                            _ => return Ok(()),
-                        }
-                    }
-                    self.at += 1;
-                }
-                _ => self.at += 1,
+            }
+            n_problems_seen = scanner.problems().len();
+            let Some(token) = token else { break };
+            if let Flow::Stop = self.token(token)? {
+                return Ok(());
             }
         }
-        match self.stack.iter().find(|(open, _)| *open == b'{') {
+        match self
+            .brackets
+            .iter()
+            .find(|(open, _)| *open == TokenKind::OBrace)
+        {
             Some(&(_, open)) => Err(Problem::UnclosedBlock { open }),
             None => Ok(()),
         }
     }
 
-    /// A bracket group opened at `opened_at` just closed (at `self.at`):
-    /// collected when it is an outermost group at the flattening depth.
-    fn closed_group(&mut self, opened_at: usize) {
-        let depth = self.stack.len();
-        if let Some((max_depth, groups)) = &mut self.deep_groups {
-            if depth == *max_depth {
-                groups.push(TextRange::from_usize(opened_at, self.at + 1));
+    fn token(&mut self, token: Token) -> Result<Flow, Problem> {
+        match token.kind {
+            TokenKind::TemplateInterp | TokenKind::TemplateControl => {
+                self.sequences.push(token.start());
             }
-        }
-    }
-
-    /// Inside a quoted string, after its opening quote; ends after the
-    /// closing quote.
-    fn quoted(&mut self) -> Scan {
-        loop {
-            match self.peek(0) {
-                None | Some(b'\n') => {
-                    return Err(Problem::UnterminatedString {
-                        newline: self.at.min(self.bytes.len()),
-                    })
-                }
-                Some(b'"') => {
-                    self.at += 1;
-                    return Ok(());
-                }
-                Some(b'\\') => self.at += 2,
-                Some(b'$' | b'%') if self.peek(1) == Some(b'{') => {
-                    let open = self.at;
-                    self.at += 2;
-                    self.interpolation(open)?;
-                }
-                Some(_) => self.at += 1,
+            TokenKind::TemplateSeqEnd => {
+                self.sequences.pop();
             }
-        }
-    }
-
-    /// Inside `${` or `%{` (opened at `open`), up to its closing brace. A
-    /// string in it that does not end, or the end of the text, leaves the
-    /// sequence unclosed.
-    fn interpolation(&mut self, open: usize) -> Scan {
-        let mut depth = 0usize;
-        loop {
-            match self.peek(0) {
-                None => return Err(Problem::UnclosedInterpolation { open }),
-                Some(b'"') => {
-                    self.at += 1;
-                    if self.quoted().is_err() {
-                        return Err(Problem::UnclosedInterpolation { open });
+            _ if !self.sequences.is_empty() => {}
+            TokenKind::OBrace | TokenKind::OBrack | TokenKind::OParen => {
+                self.brackets.push((token.kind, token.start()));
+            }
+            TokenKind::CBrace | TokenKind::CBrack | TokenKind::CParen => {
+                let close = token.start();
+                if let Some((open, opened_at)) = self.brackets.pop() {
+                    match (open, token.kind) {
+                        (TokenKind::OBrace, TokenKind::CBrace)
+                        | (TokenKind::OBrack, TokenKind::CBrack)
+                        | (TokenKind::OParen, TokenKind::CParen) => {
+                            self.closed_group(opened_at, close);
+                        }
+                        (TokenKind::OBrack, _) => {
+                            return Err(Problem::MissingItemSeparator { close })
+                        }
+                        (TokenKind::OParen, _) => {
+                            return Err(Problem::MissingArgumentSeparator { close })
+                        }
+                        _ => return Ok(Flow::Stop),
                     }
                 }
-                Some(b'{') => {
-                    depth += 1;
-                    self.at += 1;
-                }
-                Some(b'}') if depth == 0 => {
-                    self.at += 1;
-                    return Ok(());
-                }
-                Some(b'}') => {
-                    depth -= 1;
-                    self.at += 1;
-                }
-                Some(_) => self.at += 1,
+            }
+            _ => {}
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// A bracket group opened at `opened_at` just closed at `close`:
+    /// collected when it is an outermost group at the flattening depth.
+    fn closed_group(&mut self, opened_at: usize, close: usize) {
+        let depth = self.brackets.len();
+        if let Some((max_depth, groups)) = &mut self.deep_groups {
+            if depth == *max_depth {
+                groups.push(TextRange::from_usize(opened_at, close + 1));
             }
         }
     }
 
-    /// `<<EOT` or `<<-EOT` and its lines, up to the line holding only the
-    /// marker. Not a heredoc (no identifier after `<<`): skipped.
-    fn heredoc(&mut self) -> Scan {
-        let start = self.at + 2 + usize::from(self.peek(2) == Some(b'-'));
-        let marker_len = self
-            .bytes
-            .get(start..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
-            .count();
-        let Some(marker) = self
-            .bytes
-            .get(start..start + marker_len)
-            .filter(|m| !m.is_empty())
-        else {
-            self.at += 2;
-            return Ok(());
-        };
-        self.at = start + marker_len;
-        self.skip_line();
-        while self.at < self.bytes.len() {
-            let line_end = self
-                .bytes
-                .get(self.at..)
-                .unwrap_or_default()
-                .iter()
-                .position(|b| *b == b'\n')
-                .map_or(self.bytes.len(), |n| self.at + n);
-            let line = self.bytes.get(self.at..line_end).unwrap_or_default();
-            self.at = (line_end + 1).min(self.bytes.len());
-            if line.trim_ascii() == marker {
-                return Ok(());
+    fn scan_problem(&self, problem: ScanProblem) -> Result<Flow, Problem> {
+        let unclosed_sequence = self
+            .sequences
+            .first()
+            .map(|&open| Problem::UnclosedInterpolation { open });
+        match problem {
+            ScanProblem::UnterminatedString { string } => {
+                Err(unclosed_sequence.unwrap_or_else(|| {
+                    // HCL's error stands on the `\n` of a `\r\n`.
+                    let end = string.end as usize;
+                    let bytes = self.content.as_bytes();
+                    let crlf = bytes.get(end) == Some(&b'\r') && bytes.get(end + 1) == Some(&b'\n');
+                    Problem::UnterminatedString {
+                        newline: end + usize::from(crlf),
+                    }
+                }))
             }
-        }
-        Err(Problem::UnterminatedHeredoc)
-    }
-
-    /// To the end of the line (the line break stays).
-    fn skip_line(&mut self) {
-        while self.peek(0).is_some_and(|b| b != b'\n') {
-            self.at += 1;
-        }
-    }
-
-    fn skip_block_comment(&mut self) {
-        self.at += 2;
-        while self.at < self.bytes.len() {
-            if self.peek(0) == Some(b'*') && self.peek(1) == Some(b'/') {
-                self.at += 2;
-                return;
+            ScanProblem::UnclosedTemplateSequence { open } => {
+                Err(unclosed_sequence.unwrap_or(Problem::UnclosedInterpolation {
+                    open: open.start as usize,
+                }))
             }
-            self.at += 1;
+            ScanProblem::UnterminatedHeredoc { .. } => {
+                Err(unclosed_sequence.unwrap_or(Problem::UnterminatedHeredoc))
+            }
+            // A `/*` inside `${ }` that never ends takes the rest of the
+            // text, and what it leaves open is its doing: OpenTofu reports
+            // the expression, as hcl-edit does.
+            ScanProblem::UnterminatedComment { .. } if unclosed_sequence.is_some() => {
+                Ok(Flow::Stop)
+            }
+            ScanProblem::InvalidCharacter { .. }
+            | ScanProblem::InvalidHeredocOpener { .. }
+            | ScanProblem::UnterminatedComment { .. } => Ok(Flow::Continue),
         }
     }
 }
@@ -343,6 +295,17 @@ mod tests {
             ("l {\n  a = \"abc\n}\n", Some(Problem::UnterminatedString { newline: 14 })),
             ("l {\n  a = \"${var.x\"\n}\n", Some(Problem::UnclosedInterpolation { open: 11 })),
             ("l {\n  a = <<EOT\nhello\n}\n", Some(Problem::UnterminatedHeredoc)),
+            // HCL's error stands on the `\n` of a `\r\n`, and on a lone `\r`.
+            ("l {\r\n  a = \"abc\r\n}\r\n", Some(Problem::UnterminatedString { newline: 16 })),
+            ("l {\n  a = \"ab\rc\"\n}\n", Some(Problem::UnterminatedString { newline: 13 })),
+            // `$${` is a literal `${`; a string broken inside `${ }` leaves
+            // the sequence unclosed.
+            ("l {\n  a = \"$${x\"\n}\n", None),
+            ("l {\n  a = \"${ \"abc\n  }\"\n}\n", Some(Problem::UnclosedInterpolation { open: 11 })),
+            // A `/*` in `${ }` that never ends leaves hcl-edit's error; one
+            // outside leaves the block open.
+            ("l {\n  a = \"${b/*}\"\n}\n", None),
+            ("l {\n  a = 1 /*\n}\n", Some(Problem::UnclosedBlock { open: 2 })),
             // Delimiters in comments, strings and heredocs do not count.
             ("# {\n// [\n/* ( */\nl {\n  a = \"{[(\\\"\"\n  b = <<-EOT\n  }\n  EOT\n  c = \"${ {a = \"}\"} }\"\n}\n", None),
         ];

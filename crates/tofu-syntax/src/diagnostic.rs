@@ -75,9 +75,9 @@ codes! {
     FileUnreadable => "file-unreadable", Error, "A configuration file or the module directory cannot be read (permissions, a symlink named like a configuration file that leads nowhere readable).";
     FileShadowed => "file-shadowed", Hint, "A .tf or .tf.json file is hidden by the .tofu or .tofu.json file of the same base name: OpenTofu does not read it at all.";
     FileIgnored => "file-ignored", Hint, "An open document ends in a configuration extension, but OpenTofu skips its name (it starts with a dot, ends with ~, or is #…#).";
-    UnsupportedBlock => "unsupported-block", Error, "A block type that the schema OpenTofu defines for this place does not allow.";
-    UnsupportedArgument => "unsupported-argument", Error, "An argument that the schema OpenTofu defines for this place does not allow.";
-    MissingRequiredArgument => "missing-required-argument", Error, "A required argument of an OpenTofu-defined block is missing (output value in primary files, moved from/to, import to, removed from, condition and error_message).";
+    UnsupportedBlock => "unsupported-block", Error, "A block type that the schema OpenTofu defines for this place does not allow, or (with the provider's schema) a nested block type the provider does not define.";
+    UnsupportedArgument => "unsupported-argument", Error, "An argument that the schema OpenTofu defines for this place does not allow, or (with the provider's schema) an argument of a resource, data source, ephemeral resource or provider body the provider does not define.";
+    MissingRequiredArgument => "missing-required-argument", Error, "A required argument of an OpenTofu-defined block is missing (output value in primary files, moved from/to, import to, removed from, condition and error_message), or an argument the provider's schema requires in a resource, data source, ephemeral resource or provider body.";
     InvalidBlockLabels => "invalid-block-labels", Error, "A block has too many or too few labels; OpenTofu drops it.";
     InvalidName => "invalid-name", Error, "A block label or local value name is not an identifier.";
     DuplicateArgument => "duplicate-argument", Error, "The same argument appears twice in one body.";
@@ -125,7 +125,7 @@ codes! {
     InvalidIgnoreChanges => "invalid-ignore-changes", Error, "ignore_changes is neither all nor a static list of attribute references.";
     InvalidReplaceTriggeredBy => "invalid-replace-triggered-by", Error, "replace_triggered_by holds something other than resource references, count.index and each.key.";
     InvalidDependsOn => "invalid-depends-on", Error, "depends_on is not a static list of references.";
-    DuplicateNestedBlock => "duplicate-nested-block", Error, "A second lifecycle, connection or _ block where one is allowed.";
+    DuplicateNestedBlock => "duplicate-nested-block", Error, "A second lifecycle, connection or _ block where one is allowed, or a second nested block of a type the provider's schema allows once.";
     InvalidProvisioner => "invalid-provisioner", Error, "A removed vendor provisioner, or an invalid when / on_failure keyword.";
     DestroyProvisionerReference => "destroy-provisioner-reference", Error, "A destroy-time provisioner refers to something other than self, count.index, each.key, path, terraform or tofu.";
     InvalidCheckBlock => "invalid-check-block", Error, "A check block without a valid assert, with two data blocks, or with count, for_each or lifecycle in its data block.";
@@ -136,7 +136,7 @@ codes! {
     UndeclaredReference => "undeclared-reference", Error, "A reference to an input variable, local value, resource, data source, ephemeral resource or module call the module does not declare, or to a data source scoped to a check from outside it; reported as tofu validate does.";
     ResourceInstanceKey => "resource-instance-key", Error, "A resource reference whose instance key does not match the resource: none where count or for_each needs one, one where neither is set, or the .count attribute OpenTofu removed.";
     UnavailableReference => "unavailable-reference", Error, "each, count or self where OpenTofu provides none: each.* without for_each, count.index without count, self outside provisioners, connections and postconditions.";
-    InvalidReference => "invalid-reference", Error, "A reference OpenTofu cannot read: a malformed traversal, an attribute count, each, path, terraform or tofu does not have, an index that is not an instance key, an attribute of an object in depends_on.";
+    InvalidReference => "invalid-reference", Error, "A reference OpenTofu cannot read: a malformed traversal, an attribute count, each, path, terraform or tofu does not have, an index that is not an instance key, an attribute of an object in depends_on, or (with the provider's schema) an attribute a resource or data source does not have.";
     SelfReferencingLocal => "self-referencing-local", Error, "A local value that uses its own result.";
     ReferenceCycle => "reference-cycle", Error, "Objects whose references form a cycle. OpenTofu reports the cycle without a place; tofu-lens puts it on one reference of the cycle and relates the others.";
     DuplicateModuleArgument => "duplicate-module-argument", Error, "A module call sets an argument twice: in its body and in its escaping _ block.";
@@ -146,6 +146,9 @@ codes! {
     ModuleCallLoop => "module-call-loop", Error, "A module call whose source leads back to the calling module, directly or through other calls.";
     UndeclaredValue => "undeclared-value", Warning, "A .tfvars file sets a variable the module does not declare (tofu plan warns; OpenTofu gives no place, tofu-lens puts it on the value).";
     InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type (OpenTofu puts it on the variable's declaration; tofu-lens on the value, the declaration related).";
+    InvalidResourceType => "invalid-resource-type", Error, "A resource, data source or ephemeral resource type its provider does not support (with the provider's schema), in its block or in a reference to it.";
+    InvalidBlockCount => "invalid-block-count", Error, "Fewer or more nested blocks of one type than the provider's schema allows (Insufficient, Too many, Missing).";
+    InvalidArgumentValue => "invalid-argument-value", Error, "A constant argument value in a resource, data source, ephemeral resource or provider body does not convert to the type the provider's schema gives the argument.";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
     InvalidTestKeyword => "invalid-test-keyword", Error, "A test file's run command or plan_options mode is not one of its keywords (apply or plan; normal or refresh-only), written without quotes.";
@@ -336,8 +339,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            82,
-            "the catalogue has 81 codes (62 load-time, 12 of validate's and the module tree, 2 of plan's, 5 of test files') and unused-suppression"
+            85,
+            "the catalogue has 84 codes (62 load-time, 12 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -3,7 +3,9 @@
 //! [`parse`] picks the syntax by file name (`*.json` is HCL JSON, anything else HCL
 //! native), never fails, and returns whatever it could recover next to the syntax
 //! errors. This crate also owns the shared vocabulary of the engine: byte ranges,
-//! the line index, diagnostics and their codes.
+//! the line index, diagnostics and their codes; and the one HCL token
+//! [`scanner`], which whatever reads native syntax as text builds on (the
+//! formatter, colours and folding, and this crate's delimiter recovery).
 //!
 //! It knows nothing of modules, overrides or editors, and does no IO.
 
@@ -12,6 +14,7 @@ pub mod diagnostic;
 mod json;
 pub mod model;
 mod native;
+pub mod scanner;
 mod template;
 pub mod text;
 

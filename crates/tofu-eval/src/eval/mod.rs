@@ -39,8 +39,6 @@ use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Marks, Value};
 
-use steps::Step;
-
 /// An error evaluating an expression, in HCL's shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalDiagnostic {
@@ -187,10 +185,14 @@ impl<'s> Evaluator<'s> {
                         return (Value::dynamic_unknown(), Vec::new());
                     };
                     let (value, mut diagnostics) = self.value(source);
-                    let steps = steps::relative(relative_steps, keys);
                     let had_errors = !diagnostics.is_empty();
-                    let (value, step_diagnostics) =
-                        self.apply_steps(value, &steps, had_errors, source.range.start);
+                    let (value, step_diagnostics) = self.apply_relative_steps(
+                        value,
+                        relative_steps,
+                        keys,
+                        had_errors,
+                        source.range.start,
+                    );
                     diagnostics.extend(step_diagnostics);
                     (value, diagnostics)
                 }
@@ -306,8 +308,7 @@ impl<'s> Evaluator<'s> {
             }
         };
         let rest = traversal.steps.get(n_steps..).unwrap_or_default();
-        let steps = steps::absolute(rest);
-        self.apply_steps(value, &steps, false, traversal.root_range.start)
+        self.apply_absolute_steps(value, rest, traversal.root_range.start)
     }
 
     /// Runs `run` with `names` bound to `values`, as HCL's child contexts.
@@ -321,16 +322,6 @@ impl<'s> Evaluator<'s> {
         let result = run(self);
         self.bindings.truncate(n_before);
         result
-    }
-
-    fn apply_steps(
-        &mut self,
-        value: Value,
-        steps: &[Step<'_>],
-        had_errors: bool,
-        start: u32,
-    ) -> (Value, Diagnostics) {
-        steps::apply(self, value, steps, had_errors, start)
     }
 }
 

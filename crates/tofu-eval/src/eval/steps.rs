@@ -109,6 +109,32 @@ pub(crate) fn relative<'a>(steps: &'a [RelativeStep], keys: &'a [Expr]) -> Vec<S
     out
 }
 
+impl Evaluator<'_> {
+    /// Applies the steps after an expression (`x[0].a`, `x[*].id`) to its
+    /// value; the keys are the computed indexes' expressions.
+    pub(super) fn apply_relative_steps(
+        &mut self,
+        value: Value,
+        steps: &[RelativeStep],
+        keys: &[Expr],
+        had_errors: bool,
+        start: u32,
+    ) -> (Value, Diagnostics) {
+        apply(self, value, &relative(steps, keys), had_errors, start)
+    }
+
+    /// Applies the steps of a scope traversal after those its root's
+    /// reference took.
+    pub(super) fn apply_absolute_steps(
+        &mut self,
+        value: Value,
+        steps: &[TraversalStep],
+        start: u32,
+    ) -> (Value, Diagnostics) {
+        apply(self, value, &absolute(steps), false, start)
+    }
+}
+
 /// Applies `steps` to `value`; `had_errors` when computing `value` failed
 /// (a splat then gives up), `start` where the chain starts in the file.
 pub(crate) fn apply(

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::numeric::number;
+use super::number;
 use super::{Accepts, Arguments, FunctionError, Implementation, ANYTHING, PLAIN};
 use crate::convert::{convert, unify};
 use crate::number::Number;

@@ -21,7 +21,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
     Some(match name {
         "base64encode" => simple(|args| {
             Ok(Value::string(base64_encode(
-                super::string::text(args, 0).as_bytes(),
+                super::text(args, 0).as_bytes(),
             )))
         }),
         "base64decode" => Implementation {
@@ -34,14 +34,14 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             run: base64decode,
         },
         "textencodebase64" => simple(|args| {
-            check_encoding(&super::string::text(args, 1))?;
+            check_encoding(&super::text(args, 1))?;
             Ok(Value::string(base64_encode(
-                super::string::text(args, 0).as_bytes(),
+                super::text(args, 0).as_bytes(),
             )))
         }),
         "textdecodebase64" => simple(|args| {
-            check_encoding(&super::string::text(args, 1))?;
-            let encoded = super::string::text(args, 0);
+            check_encoding(&super::text(args, 1))?;
+            let encoded = super::text(args, 0);
             let decoded = base64_decode(&encoded).map_err(|offset| {
                 FunctionError::argument(
                     0,
@@ -56,11 +56,9 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             })?;
             Ok(Value::string(text))
         }),
-        "urlencode" => {
-            simple(|args| Ok(Value::string(query_escape(&super::string::text(args, 0)))))
-        }
+        "urlencode" => simple(|args| Ok(Value::string(query_escape(&super::text(args, 0))))),
         "urldecode" => simple(|args| {
-            let text = super::string::text(args, 0);
+            let text = super::text(args, 0);
             query_unescape(&text)
                 .map(Value::string)
                 .map_err(|error| FunctionError::call(format!("failed to decode URL '': {error}")))
@@ -91,7 +89,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 let text = args.first().and_then(Value::as_str).unwrap_or_default();
                 json_decode(text).map(|value| value.ty())
             }),
-            run: |args| json_decode(&super::string::text(args, 0)),
+            run: |args| json_decode(&super::text(args, 0)),
         },
         "csvdecode" => simple(csvdecode),
         _ => return None,
@@ -396,7 +394,7 @@ fn json_value(value: jsonc_parser::JsonValue) -> Option<Value> {
 }
 
 fn csvdecode(args: &Arguments) -> Result<Value, FunctionError> {
-    let text = super::string::text(args, 0);
+    let text = super::text(args, 0);
     let records = parse_csv(&text).map_err(FunctionError::call)?;
     let mut rows = records.into_iter();
     let Some(header) = rows.next() else {

@@ -29,10 +29,10 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         run,
     };
     Some(match name {
-        "basename" => simple(|args| Ok(Value::string(base_name(&super::string::text(args, 0))))),
-        "dirname" => simple(|args| Ok(Value::string(dir_name(&super::string::text(args, 0))))),
+        "basename" => simple(|args| Ok(Value::string(base_name(&super::text(args, 0))))),
+        "dirname" => simple(|args| Ok(Value::string(dir_name(&super::text(args, 0))))),
         "abspath" => simple(|args| {
-            let path = super::string::text(args, 0);
+            let path = super::text(args, 0);
             if path.starts_with('/') {
                 return Ok(Value::string(clean(&path)));
             }
@@ -43,7 +43,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         }),
         // go-homedir's `Expand`.
         "pathexpand" => simple(|args| {
-            let path = super::string::text(args, 0);
+            let path = super::text(args, 0);
             let Some(rest) = path.strip_prefix('~') else {
                 return Ok(Value::string(path));
             };

@@ -34,7 +34,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
 }
 
 fn input(args: &Arguments) -> Vec<u8> {
-    super::string::text(args, 0).into_bytes()
+    super::text(args, 0).into_bytes()
 }
 
 pub(super) fn hex_of(bytes: &[u8]) -> Value {
@@ -46,7 +46,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn uuidv5(args: &Arguments) -> Result<Value, FunctionError> {
-    let namespace_text = super::string::text(args, 0);
+    let namespace_text = super::text(args, 0);
     let namespace: [u8; 16] = match namespace_text.as_str() {
         "dns" => parse_uuid("6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
         "url" => parse_uuid("6ba7b811-9dad-11d1-80b4-00c04fd430c8"),
@@ -62,7 +62,7 @@ fn uuidv5(args: &Arguments) -> Result<Value, FunctionError> {
     })?;
     let mut hasher = sha1::Sha1::new();
     hasher.update(namespace);
-    hasher.update(super::string::text(args, 1).as_bytes());
+    hasher.update(super::text(args, 1).as_bytes());
     let digest = hasher.finalize();
     let mut bytes: Vec<u8> = digest.iter().take(16).copied().collect();
     if let Some(version) = bytes.get_mut(6) {

@@ -25,6 +25,7 @@ mod environment;
 mod filesystem;
 mod format;
 mod hash;
+mod implementation;
 mod network;
 mod numeric;
 mod regex;
@@ -43,131 +44,13 @@ use crate::types::Type;
 use crate::value::{Marks, Value};
 
 pub use environment::{Environment, FileError, NoFiles};
+pub(crate) use implementation::{
+    number, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING, PLAIN,
+};
+pub use implementation::{CallError, ErrorSubject, FunctionError};
+pub use registry::signature;
 pub use signature::{Parameter, Signature};
 pub use signatures::SIGNATURES;
-
-/// What a parameter accepts besides known, unmarked, non-null values of
-/// its type (cty's `Parameter` flags).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Accepts {
-    pub null: bool,
-    pub unknown: bool,
-    pub dynamic: bool,
-    pub marked: bool,
-}
-
-pub(crate) const PLAIN: Accepts = Accepts {
-    null: false,
-    unknown: false,
-    dynamic: false,
-    marked: false,
-};
-
-pub(crate) const ANYTHING: Accepts = Accepts {
-    null: true,
-    unknown: true,
-    dynamic: true,
-    marked: true,
-};
-
-/// cty's `Type` function: the result type from the arguments.
-pub(crate) type ResultType = fn(&[Value]) -> Result<Type, FunctionError>;
-
-/// How a function behaves beyond its signature.
-#[derive(Clone, Copy)]
-pub(crate) struct Implementation {
-    /// Per positional parameter; missing entries are [`PLAIN`].
-    pub parameters: &'static [Accepts],
-    pub variadic: Accepts,
-    /// The result type from the arguments (cty's `Type`); `None` when it is
-    /// the signature's return type.
-    pub result_type: Option<ResultType>,
-    pub run: fn(&Arguments) -> Result<Value, FunctionError>,
-}
-
-impl Implementation {
-    /// A function whose parameters take only known, unmarked, non-null
-    /// values of their types, with the signature's result type.
-    pub fn simple(run: fn(&Arguments) -> Result<Value, FunctionError>) -> Implementation {
-        Implementation {
-            parameters: &[],
-            variadic: PLAIN,
-            result_type: None,
-            run,
-        }
-    }
-}
-
-/// The arguments a function runs with.
-pub(crate) struct Arguments<'a> {
-    pub values: &'a [Value],
-    pub result_type: Type,
-    pub environment: &'a dyn Environment,
-}
-
-impl Arguments<'_> {
-    /// The argument at `index`; a dynamic null past the end (arity is
-    /// checked before any function runs).
-    pub fn get(&self, index: usize) -> Value {
-        self.values
-            .get(index)
-            .cloned()
-            .unwrap_or_else(Value::dynamic_null)
-    }
-}
-
-/// A function's own error: about one argument (`argument`) or the call.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FunctionError {
-    pub argument: Option<usize>,
-    pub message: String,
-}
-
-impl FunctionError {
-    pub fn call(message: impl Into<String>) -> FunctionError {
-        FunctionError {
-            argument: None,
-            message: message.into(),
-        }
-    }
-
-    pub fn argument(index: usize, message: impl Into<String>) -> FunctionError {
-        FunctionError {
-            argument: Some(index),
-            message: message.into(),
-        }
-    }
-}
-
-/// Where OpenTofu puts an error about a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorSubject {
-    /// The function's name (unknown function).
-    Name,
-    /// The closing parenthesis (not enough arguments).
-    CloseParen,
-    /// The argument at this index (too many, or an invalid one).
-    Argument(usize),
-    /// The whole call (an error of the function).
-    Call,
-}
-
-/// An error OpenTofu reports for a call, in its words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CallError {
-    pub summary: String,
-    pub detail: String,
-    pub subject: ErrorSubject,
-}
-
-/// The signature of a built-in function, by its name or `core::` name.
-pub fn signature(name: &str) -> Option<&'static Signature> {
-    let name = name.strip_prefix("core::").unwrap_or(name);
-    SIGNATURES
-        .binary_search_by(|signature| signature.name.cmp(name))
-        .ok()
-        .and_then(|index| SIGNATURES.get(index))
-}
 
 /// Calls a built-in function as OpenTofu does (see the module doc).
 pub fn call_function(

@@ -8,7 +8,7 @@
 use num_bigint::BigInt;
 use num_traits::Num;
 
-use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
+use super::{number, whole_number, Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::convert::convert;
 use crate::number::Number;
 use crate::types::Type;
@@ -77,24 +77,6 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             run: parseint,
         },
         _ => return None,
-    })
-}
-
-/// The number an argument holds (zero when it is not one, which conversion
-/// to the parameter's type rules out).
-pub(super) fn number(value: &Value) -> Number {
-    value.as_number().cloned().unwrap_or_else(Number::zero)
-}
-
-/// gocty's conversion to a Go `int`: a whole number in range, else its
-/// error (reported as the call's).
-pub(super) fn whole_number(value: &Value) -> Result<i64, FunctionError> {
-    number(value).to_i64_exact().ok_or_else(|| {
-        FunctionError::call(format!(
-            "value must be a whole number, between {} and {}",
-            i64::MIN,
-            i64::MAX
-        ))
     })
 }
 
@@ -189,7 +171,7 @@ fn sum(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn parseint(args: &Arguments) -> Result<Value, FunctionError> {
-    let text = super::string::text(args, 0);
+    let text = super::text(args, 0);
     let base = number(&args.get(1)).to_i64_exact().ok_or_else(|| {
         FunctionError::argument(
             1,

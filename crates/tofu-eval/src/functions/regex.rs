@@ -23,7 +23,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: Some(result_type),
             run: |args| {
                 let expression = compiled(args)?;
-                let text = super::string::text(args, 1);
+                let text = super::text(args, 1);
                 let Some(captures) = expression.captures(&text) else {
                     return Err(FunctionError::call(
                         "pattern did not match any part of the given string",
@@ -38,7 +38,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: Some(|args| result_type(args).map(Type::list)),
             run: |args| {
                 let expression = compiled(args)?;
-                let text = super::string::text(args, 1);
+                let text = super::text(args, 1);
                 let element = args.result_type.element().cloned().unwrap_or(Type::String);
                 let matches = expression
                     .captures_iter(&text)
@@ -57,7 +57,7 @@ pub(super) fn compile(pattern: &str) -> Result<Regex, String> {
 }
 
 fn compiled(args: &Arguments) -> Result<Regex, FunctionError> {
-    compile(&super::string::text(args, 0))
+    compile(&super::text(args, 0))
         .map_err(|error| FunctionError::argument(0, format!("error parsing pattern: {error}")))
 }
 

@@ -1,8 +1,11 @@
-//! Which family module implements each function. A function of the
+//! The table of functions: the signature of each (by name or `core::`
+//! name) and which family module implements it. A function of the
 //! signature table that no family implements yet gives an unknown result
 //! of its return type (never an error), so a caller that validates stays
 //! silent about it rather than report something OpenTofu would not.
 
+use super::signature::Signature;
+use super::signatures::SIGNATURES;
 use super::{Arguments, FunctionError, Implementation, ANYTHING};
 use crate::value::Value;
 
@@ -29,7 +32,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
 /// A function of the table without an implementation: its arguments are
 /// checked against the signature, its result is unknown.
 fn not_evaluated(name: &str) -> Option<Implementation> {
-    super::signature(name)?;
+    signature(name)?;
     Some(Implementation {
         parameters: &[ANYTHING, ANYTHING, ANYTHING, ANYTHING],
         variadic: ANYTHING,
@@ -40,4 +43,13 @@ fn not_evaluated(name: &str) -> Option<Implementation> {
 
 fn unknown_result(args: &Arguments) -> Result<Value, FunctionError> {
     Ok(Value::unknown(args.result_type.clone()))
+}
+
+/// The signature of a built-in function, by its name or `core::` name.
+pub fn signature(name: &str) -> Option<&'static Signature> {
+    let name = name.strip_prefix("core::").unwrap_or(name);
+    SIGNATURES
+        .binary_search_by(|signature| signature.name.cmp(name))
+        .ok()
+        .and_then(|index| SIGNATURES.get(index))
 }

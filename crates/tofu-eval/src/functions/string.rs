@@ -8,7 +8,7 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
+use super::{text, Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
@@ -70,7 +70,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             Ok(Value::string(text))
         }),
         "indent" => simple(|args| {
-            let spaces = super::numeric::whole_number(&args.get(0))?;
+            let spaces = super::whole_number(&args.get(0))?;
             // Go panics on an absurd length; cty turns that into an error.
             if spaces > MAX_INDENT {
                 return Err(FunctionError::call(
@@ -122,12 +122,6 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "replace" => simple(replace),
         _ => return None,
     })
-}
-
-/// The string argument at `index` (empty when it is not a string, which
-/// conversion to the parameter's type rules out).
-pub(super) fn text(args: &Arguments, index: usize) -> String {
-    args.get(index).as_str().unwrap_or_default().to_owned()
 }
 
 fn map_chars(text: &str, map: fn(char) -> char) -> String {
@@ -197,8 +191,8 @@ fn go_split(whole: &str, separator: &str) -> Vec<String> {
 
 fn substr(args: &Arguments) -> Result<Value, FunctionError> {
     let whole = text(args, 0);
-    let offset = super::numeric::whole_number(&args.get(1))?;
-    let length = super::numeric::whole_number(&args.get(2))?;
+    let offset = super::whole_number(&args.get(1))?;
+    let length = super::whole_number(&args.get(2))?;
     let clusters: Vec<&str> = whole.graphemes(true).collect();
     let n_clusters = i64::try_from(clusters.len()).unwrap_or(i64::MAX);
     let mut offset = offset;

@@ -28,17 +28,17 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
 }
 
 fn timeadd(args: &Arguments) -> Result<Value, FunctionError> {
-    let timestamp = parse_timestamp(&super::string::text(args, 0), Wording::Cty)
-        .map_err(FunctionError::call)?;
-    let duration = parse_duration(&super::string::text(args, 1)).map_err(FunctionError::call)?;
+    let timestamp =
+        parse_timestamp(&super::text(args, 0), Wording::Cty).map_err(FunctionError::call)?;
+    let duration = parse_duration(&super::text(args, 1)).map_err(FunctionError::call)?;
     let nanos = timestamp.unix_nanos + i128::from(duration);
     Ok(Value::string(format_rfc3339(nanos, timestamp.offset)))
 }
 
 fn timecmp(args: &Arguments) -> Result<Value, FunctionError> {
-    let a = parse_timestamp(&super::string::text(args, 0), Wording::OpenTofu)
+    let a = parse_timestamp(&super::text(args, 0), Wording::OpenTofu)
         .map_err(|message| FunctionError::argument(0, message))?;
-    let b = parse_timestamp(&super::string::text(args, 1), Wording::OpenTofu)
+    let b = parse_timestamp(&super::text(args, 1), Wording::OpenTofu)
         .map_err(|message| FunctionError::argument(1, message))?;
     Ok(Value::int(match a.unix_nanos.cmp(&b.unix_nanos) {
         std::cmp::Ordering::Less => -1,

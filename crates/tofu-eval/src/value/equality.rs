@@ -6,28 +6,22 @@
 //! others when their shortest decimal forms are the same (so numbers of
 //! different precision that print alike are equal).
 
-use super::{Value, ValueKind};
+use super::{Tristate, Value, ValueKind};
 use crate::number::Number;
 
-/// A bool that may be unknown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tristate {
-    True,
-    False,
-    Unknown,
-}
+impl Value {
+    /// cty's `Equals`, marks ignored: unknown when an unknown value decides.
+    pub fn equals(&self, other: &Value) -> Tristate {
+        equals(self, other)
+    }
 
-impl From<bool> for Tristate {
-    fn from(value: bool) -> Tristate {
-        if value {
-            Tristate::True
-        } else {
-            Tristate::False
-        }
+    /// cty's `RawEquals`: the same value, unknowns and types included.
+    pub fn raw_equals(&self, other: &Value) -> bool {
+        raw_equals(self, other)
     }
 }
 
-pub(super) fn equals(left: &Value, right: &Value) -> Tristate {
+fn equals(left: &Value, right: &Value) -> Tristate {
     let definitely_not_null = |value: &Value| match &value.kind {
         ValueKind::Null(_) => false,
         ValueKind::Unknown(unknown) => unknown.not_null,
@@ -127,7 +121,7 @@ pub(crate) fn numbers_equal(a: &Number, b: &Number) -> bool {
     }
 }
 
-pub(super) fn raw_equals(left: &Value, right: &Value) -> bool {
+fn raw_equals(left: &Value, right: &Value) -> bool {
     if left.marks != right.marks {
         return false;
     }

@@ -1,4 +1,5 @@
-//! The order of a set's elements, as cty's `setRules.Less` gives it:
+//! cty's sets: [`Value::set`] merges equal elements, and their order is
+//! the one cty's `setRules.Less` gives:
 //! known before unknown, non-null before null, strings by their bytes,
 //! numbers by value, `false` before `true`, and anything else by its "hash
 //! bytes" (a textual encoding of the value, see [`hash_bytes`]). Ties keep
@@ -6,11 +7,40 @@
 
 use std::cmp::Ordering;
 
-use super::{Value, ValueKind};
+use super::{Marks, Tristate, Value, ValueKind};
 use crate::go_text::go_quote;
 use crate::types::Type;
 
-pub(super) fn sort(element: &Type, items: &mut [Value]) {
+impl Value {
+    /// A set of `items`: equal elements merged, marks hoisted to the set,
+    /// in cty's order.
+    pub fn set(element: Type, items: Vec<Value>) -> Value {
+        let mut marks = Marks::default();
+        let mut unique: Vec<Value> = Vec::with_capacity(items.len());
+        for item in items {
+            let (item, item_marks) = item.unmark_deep();
+            marks = marks.union(item_marks);
+            if item.is_known()
+                && unique
+                    .iter()
+                    .any(|kept| kept.equals(&item) == Tristate::True)
+            {
+                continue;
+            }
+            unique.push(item);
+        }
+        sort(&element, &mut unique);
+        Value {
+            kind: ValueKind::Set {
+                element,
+                items: unique,
+            },
+            marks,
+        }
+    }
+}
+
+fn sort(element: &Type, items: &mut [Value]) {
     items.sort_by(|a, b| compare(element, a, b));
 }
 

@@ -25,6 +25,7 @@ pub(crate) mod bodies;
 pub(crate) mod decode_failures;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
+pub(crate) mod provider_schema;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod test_files;
@@ -123,6 +124,11 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         name: "module-arguments",
         phase: Phase::Tree,
         check: module_tree::arguments,
+    },
+    IdentityRule {
+        name: "provider-config",
+        phase: Phase::Walk,
+        check: provider_schema::provider_config,
     },
 ];
 

@@ -33,6 +33,7 @@ use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::node_refs::expression_refs;
 use crate::refs::{Ref, Unit, UnitKind};
+use crate::rules::provider_schema;
 use crate::rules::{IdentityView, ModuleView};
 use crate::shape::Repetition;
 
@@ -92,7 +93,11 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
         let before = out.len();
-        checker.unit(unit, out);
+        if unit.kind == UnitKind::ResourceBody {
+            provider_schema::resource_body(view, unit, &|unit, out| checker.unit(unit, out), out);
+        } else {
+            checker.unit(unit, out);
+        }
         let failed = out.len() > before;
         if failed {
             n_errors += 1;
@@ -410,6 +415,29 @@ impl<'v, 'a> ReferenceCheck<'v, 'a> {
             ),
             _ => {}
         }
+        // With its provider's schema: the type must be the provider's, and
+        // what the reference reads must be in the type's schema.
+        let (provider, provider_schema) = self.view.provider_schema(&declared.provider);
+        let type_schema = match provider_schema {
+            Some(schema) => {
+                match schema.schema_for(provider_schema::schema_mode(mode), type_name) {
+                    Some(type_schema) => Some(type_schema),
+                    None => {
+                        found.push(
+                            Diagnostic::new(Code::InvalidResourceType, "Invalid resource type", at)
+                                .with_detail(format!(
+                                    "The {} resource type {} is not supported by provider {}.",
+                                    adjective(mode),
+                                    go_quote(type_name),
+                                    go_quote(&provider.to_string())
+                                )),
+                        );
+                        return ReferenceOutcome::Static(found);
+                    }
+                }
+            }
+            None => None,
+        };
         if reference.first_attribute.as_deref() == Some("count") {
             found.push(
                 Diagnostic::new(Code::ResourceInstanceKey, "Invalid resource count attribute", at)
@@ -418,6 +446,12 @@ impl<'v, 'a> ReferenceCheck<'v, 'a> {
                         shown(mode)
                     )),
             );
+        } else if let Some(type_schema) = type_schema {
+            found.extend(provider_schema::validate_steps(
+                &type_schema.block,
+                &reference.after,
+                reference.file,
+            ));
         }
         if found.is_empty() {
             ReferenceOutcome::Fine
@@ -597,7 +631,9 @@ impl<'v, 'a> ReferenceCheck<'v, 'a> {
     /// The repetition `count` and `each` see in a unit of this kind.
     fn instance(&self, kind: UnitKind) -> Option<Repetition> {
         match kind {
-            UnitKind::Instance { .. } | UnitKind::LaterProvisioner => Some(self.repetition),
+            UnitKind::Instance { .. } | UnitKind::ResourceBody | UnitKind::LaterProvisioner => {
+                Some(self.repetition)
+            }
             _ => None,
         }
     }

@@ -46,6 +46,7 @@ use crate::interface::ModuleInterface;
 use crate::loaded::{BlockRef, FileRole, ModuleFile};
 use crate::merge::MergedModule;
 use crate::refs::NodeReferences;
+use tofu_schema::{ProviderAddress, ProviderSchema};
 
 /// A read a rule on one identity made outside its view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +82,11 @@ enum NameRead {
     Local(String),
     Module(String),
     Object(BlockAddress),
+    /// Which provider a local name stands for, and that provider's schema.
+    Provider {
+        local_name: String,
+        address: ProviderAddress,
+    },
 }
 
 impl NameReads {
@@ -135,6 +141,10 @@ impl NameReads {
             NameRead::Local(name) => changes.locals.contains(name),
             NameRead::Module(name) => changes.modules.contains(name),
             NameRead::Object(address) => changes.objects.contains(address),
+            NameRead::Provider {
+                local_name,
+                address,
+            } => changes.provider_names.contains(local_name) || changes.providers.contains(address),
         })
     }
 }
@@ -372,6 +382,22 @@ impl<'a> IdentityView<'a> {
             .or_else(|| self.names.installed.get(name).cloned())
     }
 
+    /// The provider the local name `local_name` stands for and its schema,
+    /// when the analysis was given one (recorded: a new schema for it, or
+    /// a `required_providers` entry naming another provider, judges the
+    /// identity again).
+    pub(crate) fn provider_schema(
+        &self,
+        local_name: &str,
+    ) -> (ProviderAddress, Option<&'a ProviderSchema>) {
+        let (address, schema) = self.names.providers.schema(local_name);
+        self.name_reads.borrow_mut().add(NameRead::Provider {
+            local_name: local_name.to_owned(),
+            address: address.clone(),
+        });
+        (address, schema)
+    }
+
     /// Whether module call `name` leads back up the tree (recorded).
     pub(crate) fn loops(&self, name: &str) -> bool {
         self.name_reads
@@ -418,6 +444,13 @@ impl<'a> IdentityFile<'_, 'a> {
     pub(crate) fn attribute_at(&self, range: TextRange) -> Option<&'a Attribute> {
         self.view.own_range_holding(self.id, range)?;
         self.file.attribute_at(range)
+    }
+
+    /// The nested block written exactly at `range` (its whole range),
+    /// inside an own block; refused when `range` is in none.
+    pub(crate) fn block_at(&self, range: TextRange) -> Option<&'a Block> {
+        self.view.own_range_holding(self.id, range)?;
+        self.file.block_at(range)
     }
 
     /// `main.tf:3,1-29` for a range inside an own block, as HCL writes

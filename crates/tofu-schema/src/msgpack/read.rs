@@ -7,14 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use super::write::exact_integer;
-use super::{
+use super::format::MsgpackError;
+use super::format::{
     PathStep, ValuePath, REFINED_UNKNOWN_EXTENSION, REFINEMENT_LENGTH_LOWER,
     REFINEMENT_LENGTH_UPPER, REFINEMENT_NULLNESS, REFINEMENT_NUMBER_LOWER, REFINEMENT_NUMBER_UPPER,
     REFINEMENT_STRING_PREFIX,
 };
+use super::write::exact_integer;
 use crate::config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
-use crate::msgpack::MsgpackError;
 use crate::types::SchemaType;
 
 /// The deepest nesting read (types from the schema are far shallower; a

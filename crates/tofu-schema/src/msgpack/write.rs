@@ -5,13 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use super::{
+use super::format::MsgpackError;
+use super::format::{
     PathStep, ValuePath, REFINED_UNKNOWN_EXTENSION, REFINEMENT_LENGTH_LOWER,
     REFINEMENT_LENGTH_UPPER, REFINEMENT_NULLNESS, REFINEMENT_NUMBER_LOWER, REFINEMENT_NUMBER_UPPER,
     REFINEMENT_STRING_PREFIX,
 };
 use crate::config_value::{ConfigNumber, ConfigValue, Refinements};
-use crate::msgpack::MsgpackError;
 use crate::types::SchemaType;
 
 /// The longest string prefix an unknown's refinements keep (cty cuts

@@ -1,0 +1,133 @@
+//! Completion and hover from a provider's schema: the schemas of
+//! hashicorp/time 0.14.2 and terraform-provider-openstack 3.4.0 as
+//! `tofu providers schema -json` wrote them (the fixtures' shared file).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tofu_module::ProviderSchemas;
+
+fn schemas() -> ProviderSchemas {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/provider-schemas/schemas.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut schemas = ProviderSchemas::new();
+    for (address, schema) in tofu_schema::decode_providers_schema_json(&text).unwrap() {
+        schemas.insert(address, Arc::new(schema));
+    }
+    schemas
+}
+
+const VERSIONS: &str = "//- versions.tf\nterraform {\n  required_providers {\n    openstack = {\n      source = \"terraform-provider-openstack/openstack\"\n    }\n  }\n}\n";
+
+fn complete(text: &str) -> Vec<String> {
+    super::complete_with_schemas(text, &schemas())
+}
+
+fn hover(text: &str) -> String {
+    super::hover_with_schemas(text, &schemas())
+}
+
+#[test]
+fn resource_types_complete_by_the_module_s_local_names() {
+    // Every type of the mode; the editor filters by what is typed.
+    let found = complete(&format!("{VERSIONS}//- main.tf\nresource \"time_s$0\n"));
+    let time: Vec<&str> = found
+        .iter()
+        .filter(|item| item.starts_with("time_"))
+        .map(|item| item.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        time,
+        ["time_offset", "time_rotating", "time_sleep", "time_static"]
+    );
+    assert_eq!(found.len(), 108 + 4);
+    assert!(
+        found
+            .iter()
+            .any(|item| item.starts_with("time_sleep [time_s] ")),
+        "{found:?}"
+    );
+    // openstack's data sources, through its required_providers entry.
+    let data = complete(&format!(
+        "{VERSIONS}//- main.tf\ndata \"openstack_compute_f$0\n"
+    ));
+    assert!(
+        data.iter()
+            .any(|item| item.starts_with("openstack_compute_flavor_v2 [openstack_compute_f]")),
+        "{data:?}"
+    );
+    assert!(!data.iter().any(|item| item.starts_with("time_")));
+}
+
+#[test]
+fn a_resource_body_completes_its_arguments_and_blocks_required_first() {
+    let found = complete(&format!(
+        "{VERSIONS}//- main.tf\nresource \"openstack_compute_keypair_v2\" \"k\" {{\n  region = \"r\"\n  $0\n}}\n"
+    ));
+    assert_eq!(
+        found.iter().take(4).map(String::as_str).collect::<Vec<_>>(),
+        [
+            "name [] string, required",
+            "public_key [] string, optional, computed",
+            "user_id [] string, optional, computed",
+            "value_specs [] map of string, optional",
+        ]
+    );
+    // Set already: not offered; meta-arguments still are.
+    assert!(!found.iter().any(|item| item.starts_with("region ")));
+    assert!(found.iter().any(|item| item.starts_with("count ")));
+    // A repeatable block is offered even when written; a block's required
+    // arguments come with it.
+    let instance = complete(&format!(
+        "{VERSIONS}//- main.tf\nresource \"openstack_compute_instance_v2\" \"i\" {{\n  network {{\n  }}\n  $0\n}}\n"
+    ));
+    assert!(instance.iter().any(|item| item == "network [] block, list"));
+    assert!(instance
+        .iter()
+        .any(|item| item == "vendor_options [] block, set, at most 1"));
+}
+
+#[test]
+fn a_resource_reference_completes_the_type_s_attributes() {
+    let found = complete(
+        "//- main.tf\nresource \"time_static\" \"now\" {\n}\noutput \"y\" {\n  value = time_static.now.ye$0\n}\n",
+    );
+    assert!(
+        found.contains(&"year [ye] number, computed".to_owned()),
+        "{found:?}"
+    );
+    assert_eq!(found.len(), 10, "{found:?}");
+    // Not declared: nothing.
+    assert!(
+        complete("//- main.tf\noutput \"y\" {\n  value = time_static.other.$0\n}\n").is_empty()
+    );
+}
+
+#[test]
+fn hover_on_an_argument_shows_the_schema_s_description_type_and_flags() {
+    let markdown = hover(
+        "//- main.tf\nresource \"time_sleep\" \"wait\" {\n  create_dur$0ation = \"30s\"\n}\n",
+    );
+    assert!(
+        markdown.starts_with("**create_duration** `string` (optional)\n\n"),
+        "{markdown}"
+    );
+    let nested = hover(&format!(
+        "{VERSIONS}//- main.tf\nresource \"openstack_compute_instance_v2\" \"i\" {{\n  name = \"x\"\n  block_device {{\n    source_t$0ype = \"image\"\n  }}\n}}\n"
+    ));
+    assert!(
+        nested.starts_with("**source_type** `string` (required)"),
+        "{nested}"
+    );
+    let block = hover(&format!(
+        "{VERSIONS}//- main.tf\nresource \"openstack_compute_instance_v2\" \"i\" {{\n  name = \"x\"\n  time$0outs {{\n  }}\n}}\n"
+    ));
+    assert!(block.starts_with("**timeouts** (block, single)"), "{block}");
+    // Without the schema, the effective block as before.
+    let (snapshot, path, offset) = super::fixture(
+        "//- main.tf\nresource \"time_sleep\" \"wait\" {\n  create_dur$0ation = \"30s\"\n}\n",
+    );
+    let plain = snapshot.hover(&path, offset).unwrap().markdown;
+    assert!(plain.starts_with("```hcl"), "{plain}");
+}

@@ -1,0 +1,350 @@
+//! The provider schemas `check` gives each module directory's analysis
+//! (`tofu_module::analyze_in_tree`): for every provider the directory
+//! needs, the schema of the package `tofu init` installed for its root,
+//! read through `tofu_schema::read_provider_schema` (from the schema cache
+//! when it has the package, else by running the provider, when allowed),
+//! or the schema a `tofu providers schema -json` file given here holds.
+//!
+//! A directory's roots, where its providers are installed: itself when
+//! `tofu init` ran there (it has `.terraform`); else the initialized
+//! directories of the run that call it, directly or through other calls
+//! (local sources; found by parsing the module blocks of the run's
+//! directories once, on the first directory that needs it); else the
+//! nearest directory above it with `.terraform`. A provider whose schema
+//! cannot be had is left out: its bodies are judged without a schema. Each
+//! schema is read once per root and provider, and shared by every
+//! directory that uses it.
+//!
+//! No environment is read here: where packages and the schema cache are
+//! (`tofu_schema::ProviderEnvironment`, as `tofu-lens schemas` builds it)
+//! and whether providers may run come in [`SchemaOptions`] from `main.rs`;
+//! each directory's `.tofu-lens.toml` adds its `schemas.files` and may turn
+//! running providers off ([`DirSchemas`]).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use tofu_module::calls::{local_source, normalize_path};
+use tofu_module::ProviderSchemas;
+use tofu_schema::install::lock_file::{parse_lock_file, LockedProvider};
+use tofu_schema::plugin::Timeouts;
+use tofu_schema::{
+    decode_providers_schema_json, read_provider_schema, ProviderAddress, ProviderEnvironment,
+    ProviderSchema, SchemaCache, SchemaRequest,
+};
+
+/// Where schemas may come from, for the whole run.
+#[derive(Clone, Debug)]
+pub struct SchemaOptions {
+    /// Where installed packages, the plugin cache, mirrors and the schema
+    /// cache are (`None`: installed providers are not read, only `files`).
+    pub environment: Option<ProviderEnvironment>,
+    /// Start providers whose schema the cache does not have (`check
+    /// --no-providers` turns it off; so does a directory's
+    /// `.tofu-lens.toml` `schemas.runProviders = false`).
+    pub run_providers: bool,
+    /// `tofu providers schema -json` documents, used before any package.
+    pub files: Vec<PathBuf>,
+    pub timeouts: Timeouts,
+}
+
+impl SchemaOptions {
+    /// No schemas at all: every body judged without one.
+    pub fn none() -> SchemaOptions {
+        SchemaOptions {
+            environment: None,
+            run_providers: false,
+            files: Vec::new(),
+            timeouts: Timeouts::default(),
+        }
+    }
+}
+
+/// What a directory's `.tofu-lens.toml` says of schemas.
+#[derive(Clone, Debug, Default)]
+pub struct DirSchemas {
+    /// `schemas.runProviders`.
+    pub run_providers: Option<bool>,
+    /// `schemas.files`, joined to the configuration file's directory.
+    pub files: Vec<PathBuf>,
+}
+
+impl DirSchemas {
+    pub fn of(project: Option<&tofu_vfs::ProjectConfig>) -> DirSchemas {
+        project.map_or_else(DirSchemas::default, |project| DirSchemas {
+            run_providers: project.run_providers,
+            files: project.schema_files(),
+        })
+    }
+}
+
+/// Reads and shares schemas for the directories of one `check` run.
+pub struct SchemaSource {
+    options: SchemaOptions,
+    cache: Option<SchemaCache>,
+    /// The run's directories, to find callers (absolute and normalised).
+    run_dirs: Vec<PathBuf>,
+    /// Who calls whom among the run's directories, built on first need.
+    callers: OnceLock<HashMap<PathBuf, BTreeSet<PathBuf>>>,
+    /// The schemas each schema file holds, read once.
+    files: Mutex<HashMap<PathBuf, FileOnce>>,
+    /// Each schema read, by root, provider and whether providers may run
+    /// (`None`: it could not be); a cell is filled once, while other
+    /// threads needing it wait.
+    read: Mutex<HashMap<(PathBuf, ProviderAddress, bool), ReadOnce>>,
+    /// What went wrong reading, each once (for `--verbose` logs).
+    problems: Mutex<BTreeSet<String>>,
+}
+
+impl SchemaSource {
+    /// A source for a run over `run_dirs`.
+    pub fn new(options: SchemaOptions, run_dirs: &[PathBuf]) -> SchemaSource {
+        let cache = options
+            .environment
+            .as_ref()
+            .and_then(|environment| environment.schema_cache_dir.clone())
+            .map(SchemaCache::new);
+        SchemaSource {
+            options,
+            cache,
+            run_dirs: run_dirs.iter().map(|dir| absolute(dir)).collect(),
+            callers: OnceLock::new(),
+            files: Mutex::new(HashMap::new()),
+            read: Mutex::new(HashMap::new()),
+            problems: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// The schemas of `needed` that can be had for the directory `dir`:
+    /// from the schema files first, then from the packages installed for
+    /// its roots.
+    pub fn schemas_for(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        needed: &[ProviderAddress],
+    ) -> ProviderSchemas {
+        let mut schemas = ProviderSchemas::new();
+        let files: Vec<&PathBuf> = self
+            .options
+            .files
+            .iter()
+            .chain(&dir_schemas.files)
+            .collect();
+        if needed.is_empty() || (self.options.environment.is_none() && files.is_empty()) {
+            return schemas;
+        }
+        let from_files: Vec<Arc<FileSchemas>> =
+            files.iter().map(|file| self.schema_file(file)).collect();
+        let mut rest = Vec::new();
+        for address in needed {
+            match from_files.iter().find_map(|found| found.get(address)) {
+                Some(schema) => schemas.insert(address.clone(), Arc::clone(schema)),
+                None => rest.push(address),
+            }
+        }
+        let Some(environment) = &self.options.environment else {
+            return schemas;
+        };
+        if rest.is_empty() {
+            return schemas;
+        }
+        let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
+        let roots = self.roots(&absolute(dir));
+        for address in rest {
+            for root in &roots {
+                if let Some(schema) = self.read_at(environment, root, address, run_providers) {
+                    schemas.insert(address.clone(), schema);
+                    break;
+                }
+            }
+        }
+        schemas
+    }
+
+    /// What could not be read, sorted, each once.
+    pub fn problems(&self) -> Vec<String> {
+        self.problems
+            .lock()
+            .map(|problems| problems.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn problem(&self, problem: String) {
+        if let Ok(mut problems) = self.problems.lock() {
+            problems.insert(problem);
+        }
+    }
+
+    /// The schemas `file` holds, read once.
+    fn schema_file(&self, file: &Path) -> Arc<FileSchemas> {
+        let cell: FileOnce = match self.files.lock() {
+            Ok(mut files) => Arc::clone(files.entry(file.to_path_buf()).or_default()),
+            Err(_) => return Arc::default(),
+        };
+        Arc::clone(cell.get_or_init(|| Arc::new(self.read_file(file))))
+    }
+
+    fn read_file(&self, file: &Path) -> FileSchemas {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(error) => {
+                self.problem(format!("{}: cannot be read: {error}", file.display()));
+                return FileSchemas::new();
+            }
+        };
+        match decode_providers_schema_json(&text) {
+            Ok(schemas) => schemas
+                .into_iter()
+                .map(|(address, schema)| (address, Arc::new(schema)))
+                .collect(),
+            Err(error) => {
+                self.problem(format!(
+                    "{}: not a schema file (tofu providers schema -json): {error}",
+                    file.display()
+                ));
+                FileSchemas::new()
+            }
+        }
+    }
+
+    /// The roots of `dir` (see the module doc), in order of preference.
+    fn roots(&self, dir: &Path) -> Vec<PathBuf> {
+        if is_initialized(dir) {
+            return vec![dir.to_path_buf()];
+        }
+        let callers = self.callers.get_or_init(|| self.call_index());
+        let mut found = BTreeSet::new();
+        let mut seen = BTreeSet::from([dir.to_path_buf()]);
+        let mut pending: Vec<&PathBuf> = callers.get(dir).into_iter().flatten().collect();
+        while let Some(caller) = pending.pop() {
+            if !seen.insert(caller.clone()) {
+                continue;
+            }
+            if is_initialized(caller) {
+                found.insert(caller.clone());
+            } else {
+                pending.extend(callers.get(caller).into_iter().flatten());
+            }
+        }
+        if !found.is_empty() {
+            return found.into_iter().collect();
+        }
+        dir.ancestors()
+            .skip(1)
+            .find(|above| is_initialized(above))
+            .map(|above| vec![above.to_path_buf()])
+            .unwrap_or_default()
+    }
+
+    /// Who calls whom among the run's directories, by their module blocks'
+    /// local sources (parsed only, not analysed).
+    fn call_index(&self) -> HashMap<PathBuf, BTreeSet<PathBuf>> {
+        let mut callers: HashMap<PathBuf, BTreeSet<PathBuf>> = HashMap::new();
+        for dir in &self.run_dirs {
+            let Ok(files) = tofu_vfs::read_module_dir(dir) else {
+                continue;
+            };
+            for file in files {
+                let tofu_module::FileContent::Text(text) = &file.content else {
+                    continue;
+                };
+                let parsed = tofu_syntax::parse(&file.name, text);
+                for block in parsed.body.blocks_of_kind("module") {
+                    let Some(relative) = block
+                        .body
+                        .attribute("source")
+                        .and_then(|source| source.expr.as_str())
+                        .and_then(local_source)
+                    else {
+                        continue;
+                    };
+                    let child = normalize_path(&dir.join(relative));
+                    callers.entry(child).or_default().insert(dir.clone());
+                }
+            }
+        }
+        callers
+    }
+
+    /// The schema of `address` as installed for `root`, read once.
+    fn read_at(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+        run_providers: bool,
+    ) -> Option<Arc<ProviderSchema>> {
+        let key = (root.to_path_buf(), address.clone(), run_providers);
+        let cell: ReadOnce = match self.read.lock() {
+            Ok(mut read) => Arc::clone(read.entry(key).or_default()),
+            Err(_) => return None,
+        };
+        cell.get_or_init(|| self.read_package(environment, root, address, run_providers))
+            .clone()
+    }
+
+    /// Reads the schema of `address` from the package installed for `root`.
+    fn read_package(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+        run_providers: bool,
+    ) -> Option<Arc<ProviderSchema>> {
+        let locked: Option<LockedProvider> =
+            std::fs::read_to_string(root.join(".terraform.lock.hcl"))
+                .ok()
+                .and_then(|text| {
+                    parse_lock_file(&text)
+                        .into_iter()
+                        .find(|entry| entry.address == *address)
+                });
+        let search = environment.search_dirs(Some(root));
+        let request = SchemaRequest {
+            address,
+            search: &search,
+            platform: &environment.platform,
+            locked: locked.as_ref(),
+            accepts: &|_| true,
+            cache: self.cache.as_ref(),
+            run_providers,
+            socket_dir: None,
+            timeouts: self.options.timeouts,
+        };
+        match read_provider_schema(&request) {
+            Ok(loaded) => {
+                if let Some(error) = &loaded.cache_store_error {
+                    self.problem(format!(
+                        "{address}: the schema could not be cached: {error}"
+                    ));
+                }
+                Some(Arc::new(loaded.schema))
+            }
+            Err(error) => {
+                tracing::debug!(%address, root = %root.display(), %error, "no provider schema");
+                self.problem(format!("{address} (for {}): {error}", root.display()));
+                None
+            }
+        }
+    }
+}
+
+type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;
+type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
+type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;
+
+/// A directory `tofu init` ran in.
+fn is_initialized(dir: &Path) -> bool {
+    dir.join(".terraform").is_dir()
+}
+
+fn absolute(dir: &Path) -> PathBuf {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    normalize_path(&std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
+}

@@ -1,0 +1,211 @@
+//! The provider schemas a module's analysis is given, and which provider a
+//! local name stands for.
+//!
+//! The schemas are an input, like the module tree ([`crate::calls`]): the
+//! engine never reads them itself. Whoever analyses a directory (`check`,
+//! the language server) finds which providers it needs
+//! (`tofu_schema::requirements::needed_providers`), reads their schemas where
+//! it can (`tofu_schema::read_provider_schema`) and hands them in as
+//! [`ProviderSchemas`]; a provider without a schema there is judged as
+//! without schemas (`diagnostics.md` §7: meta-arguments only).
+//!
+//! A local name stands for the provider its `required_providers` entry
+//! names, else for `hashicorp/NAME` on the default registry, as
+//! `tofu_schema::requirements` resolves them. Which entries a
+//! module has is part of the shapes of its files (`shape::BlockShape`), so
+//! resolving a name reads no block: [`ProviderNames`] is built with the
+//! other names (`declared_names`).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
+use tofu_schema::requirements::{implied_local_name, implied_provider};
+use tofu_schema::{ProviderAddress, ProviderSchema};
+use tofu_syntax::{ExprKind, TraversalStep};
+
+use crate::address::BlockAddress;
+use crate::merge::MergedModule;
+
+/// The schemas of a module's providers, by provider address.
+#[derive(Clone, Debug, Default)]
+pub struct ProviderSchemas {
+    by_address: BTreeMap<ProviderAddress, Arc<ProviderSchema>>,
+}
+
+impl ProviderSchemas {
+    pub fn new() -> ProviderSchemas {
+        ProviderSchemas::default()
+    }
+
+    /// Adds (or replaces) the schema of `address`.
+    pub fn insert(&mut self, address: ProviderAddress, schema: Arc<ProviderSchema>) {
+        self.by_address.insert(address, schema);
+    }
+
+    pub fn get(&self, address: &ProviderAddress) -> Option<&Arc<ProviderSchema>> {
+        self.by_address.get(address)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_address.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_address.len()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&ProviderAddress, &Arc<ProviderSchema>)> {
+        self.by_address.iter()
+    }
+
+    /// The addresses whose schema differs between `self` and `other`
+    /// (added, removed or replaced by a different schema).
+    pub fn changed(&self, other: &ProviderSchemas) -> Vec<ProviderAddress> {
+        let mut changed: Vec<ProviderAddress> = Vec::new();
+        for (address, schema) in &self.by_address {
+            if other
+                .by_address
+                .get(address)
+                .is_none_or(|new| !same_schema(schema, new))
+            {
+                changed.push(address.clone());
+            }
+        }
+        for address in other.by_address.keys() {
+            if !self.by_address.contains_key(address) {
+                changed.push(address.clone());
+            }
+        }
+        changed
+    }
+}
+
+/// The same schema: one shared value, or two equal ones.
+fn same_schema(a: &Arc<ProviderSchema>, b: &Arc<ProviderSchema>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
+}
+
+impl PartialEq for ProviderSchemas {
+    fn eq(&self, other: &ProviderSchemas) -> bool {
+        self.by_address.len() == other.by_address.len()
+            && self
+                .by_address
+                .iter()
+                .zip(&other.by_address)
+                .all(|((a, a_schema), (b, b_schema))| a == b && same_schema(a_schema, b_schema))
+    }
+}
+
+/// The resources (managed, data, ephemeral) whose provider configuration is
+/// `provider` (`provider "NAME"`, with its alias): those whose `provider`
+/// argument names it, or, for a configuration without alias, that name it
+/// by their type's prefix.
+pub(crate) fn users_of(module: &MergedModule, provider: &BlockAddress) -> Vec<BlockAddress> {
+    let BlockAddress::Provider { name, alias } = provider else {
+        return Vec::new();
+    };
+    module
+        .effective
+        .blocks
+        .iter()
+        .filter(|block| {
+            let BlockAddress::Resource { type_name, .. } = &block.address else {
+                return false;
+            };
+            let (local_name, used_alias) = match block.body.attribute("provider") {
+                Some(attribute) => {
+                    let Some(written) = module
+                        .file(attribute.origin.file)
+                        .and_then(|file| file.attribute_at(attribute.origin.range))
+                    else {
+                        return false;
+                    };
+                    match &written.expr.kind {
+                        ExprKind::Traversal(traversal) => {
+                            let alias = traversal.steps.first().and_then(|step| match step {
+                                TraversalStep::Attr { name, .. } => Some(name.clone()),
+                                _ => None,
+                            });
+                            (traversal.root.clone(), alias)
+                        }
+                        ExprKind::String(text) => match text.split_once('.') {
+                            Some((local, alias)) => (local.to_owned(), Some(alias.to_owned())),
+                            None => (text.clone(), None),
+                        },
+                        _ => return false,
+                    }
+                }
+                None => (implied_local_name(type_name).to_owned(), None),
+            };
+            local_name == *name && used_alias == *alias
+        })
+        .map(|block| block.address.clone())
+        .collect()
+}
+
+/// Which provider each local name stands for, and the schemas given.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct ProviderNames {
+    /// The `required_providers` entries with a readable `source`, by local
+    /// name (the first entry of a name in the primary files, replaced by
+    /// override files' entries, as OpenTofu merges them). An entry without
+    /// a source (or whose source does not parse) leaves the name implied.
+    pub(crate) required: HashMap<String, ProviderAddress>,
+    pub(crate) schemas: ProviderSchemas,
+}
+
+impl ProviderNames {
+    /// The provider `local_name` stands for.
+    pub(crate) fn address(&self, local_name: &str) -> ProviderAddress {
+        self.required
+            .get(local_name)
+            .cloned()
+            .unwrap_or_else(|| implied_provider(local_name))
+    }
+
+    /// The provider `local_name` stands for and its schema, if given.
+    pub(crate) fn schema(&self, local_name: &str) -> (ProviderAddress, Option<&ProviderSchema>) {
+        let address = self.address(local_name);
+        let schema = self.schemas.get(&address).map(|schema| &**schema);
+        (address, schema)
+    }
+
+    /// The local names whose provider changed from `self` to `new`, and
+    /// the providers whose schema changed.
+    pub(crate) fn changes(&self, new: &ProviderNames) -> (Vec<String>, Vec<ProviderAddress>) {
+        let mut names: Vec<String> = Vec::new();
+        for (name, address) in &self.required {
+            if new.required.get(name) != Some(address) {
+                names.push(name.clone());
+            }
+        }
+        for name in new.required.keys() {
+            if !self.required.contains_key(name) {
+                names.push(name.clone());
+            }
+        }
+        (names, self.schemas.changed(&new.schemas))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_schema_is_a_changed_address() {
+        let time = implied_provider("time");
+        let mut before = ProviderSchemas::new();
+        before.insert(time.clone(), Arc::new(ProviderSchema::default()));
+        let same = before.clone();
+        assert!(before.changed(&same).is_empty());
+        assert_eq!(before, same);
+        let mut other = ProviderSchema::default();
+        other.provider.version = 2;
+        let mut after = ProviderSchemas::new();
+        after.insert(time.clone(), Arc::new(other));
+        assert_eq!(before.changed(&after), vec![time.clone()]);
+        assert_eq!(before.changed(&ProviderSchemas::new()), vec![time]);
+    }
+}

@@ -1,0 +1,332 @@
+//! What `tofu validate` reports with the providers installed, against
+//! their schemas (`diagnostics.md` §7; OpenTofu 1.12.6's
+//! `tofu/node_resource_validate.go`, `node_provider.go` and
+//! `evaluate_valid.go`): `invalid-resource-type`, `unsupported-argument`,
+//! `unsupported-block`, `missing-required-argument`, `invalid-block-count`,
+//! `duplicate-nested-block`, `invalid-block-labels` and
+//! `invalid-argument-value` in the bodies of resources, data sources,
+//! ephemeral resources and provider configurations (`decode`), and
+//! `invalid-reference` / `invalid-resource-type` for what a reference reads
+//! from a resource (`traversal`, asked by `rules::validate`).
+//!
+//! A body is judged only when the analysis was given the schema of its
+//! provider (`provider_schemas`): the provider its `provider` argument or
+//! its type's prefix names as a local name, through `required_providers`.
+//! Without one, it is judged as before (meta-arguments only).
+//!
+//! A resource body is judged where OpenTofu's walk judges it, as the
+//! `references` rule's unit of the resource's own arguments
+//! ([`resource_body`]): a type the provider does not support is reported
+//! and nothing else of the body is; else the references of the arguments
+//! and blocks the schema knows are judged (those of unsupported ones are
+//! never evaluated), and only when none failed is the body decoded, as
+//! `EvaluateBlock` stops after reference errors. A provider configuration
+//! ([`provider_config`], its own identity rule) is decoded unless it sets
+//! nothing but meta-arguments, as `ValidateProvider` skips such a body.
+//!
+//! Left out: the provider's own validators (`ValidateResourceConfig` and
+//! its siblings: read-only attributes, conflicting arguments, value
+//! formats), the references of provider configurations, and the
+//! `provider_meta` schema.
+
+mod decode;
+mod traversal;
+
+use tofu_schema::{ProviderAddress, ProviderSchema};
+use tofu_syntax::{Code, Diagnostic, Location, Syntax, TextRange};
+
+use crate::address::{BlockAddress, ResourceMode};
+use crate::effective::{EffectiveBlock, EffectiveBody};
+use crate::go_text::go_quote;
+use crate::refs::Unit;
+use crate::rules::IdentityView;
+use decode::{AttributeInput, BlockInput, BodyInput};
+use tofu_schema::requirements::implied_local_name;
+pub(crate) use traversal::validate_steps;
+
+/// Meta-arguments of `resource`, `data` and `ephemeral` bodies: never the
+/// provider's (`configs.commonResourceAttributes`).
+const RESOURCE_META_ARGUMENTS: &[&str] = &["count", "for_each", "provider", "depends_on"];
+/// Meta-blocks of those bodies (`_` is the escaping block, whose contents
+/// are the provider's and are decoded with the body).
+const RESOURCE_META_BLOCKS: &[&str] = &["lifecycle", "connection", "provisioner", "locals"];
+/// Meta-arguments of a `provider` block (`configs.providerBlockSchema`).
+const PROVIDER_META_ARGUMENTS: &[&str] = &[
+    "alias",
+    "version",
+    "for_each",
+    "count",
+    "depends_on",
+    "source",
+];
+const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
+
+/// The schema's mode for a resource mode.
+pub(crate) fn schema_mode(mode: ResourceMode) -> tofu_schema::ResourceMode {
+    match mode {
+        ResourceMode::Managed => tofu_schema::ResourceMode::Managed,
+        ResourceMode::Data => tofu_schema::ResourceMode::Data,
+        ResourceMode::Ephemeral => tofu_schema::ResourceMode::Ephemeral,
+    }
+}
+
+/// How OpenTofu shows a provider in messages (`Provider.ForDisplay`):
+/// without the default registry's host.
+pub(crate) fn for_display(address: &ProviderAddress) -> String {
+    if address.hostname == tofu_schema::address::DEFAULT_REGISTRY_HOST {
+        format!("{}/{}", address.namespace, address.type_name)
+    } else {
+        address.to_string()
+    }
+}
+
+/// The unit of a resource's own arguments (`UnitKind::ResourceBody`),
+/// judged with its provider's schema when the analysis has it; `judge`
+/// judges references as the `references` rule does.
+pub(crate) fn resource_body(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some((effective, mode, type_name)) =
+        view.effective()
+            .and_then(|effective| match &effective.address {
+                BlockAddress::Resource {
+                    mode, type_name, ..
+                } => Some((effective, *mode, type_name.as_str())),
+                _ => None,
+            })
+    else {
+        judge(unit, out);
+        return;
+    };
+    let local_name = resource_local_name(view, effective, type_name);
+    let (address, Some(provider)) = view.provider_schema(&local_name) else {
+        judge(unit, out);
+        return;
+    };
+    let Some(schema) = provider.schema_for(schema_mode(mode), type_name) else {
+        if let Some(diagnostic) = invalid_type(view, effective, mode, type_name, &address, provider)
+        {
+            out.push(diagnostic);
+        }
+        return;
+    };
+    let Some(body) = effective_body(
+        view,
+        effective,
+        RESOURCE_META_ARGUMENTS,
+        RESOURCE_META_BLOCKS,
+    ) else {
+        judge(unit, out);
+        return;
+    };
+    let describe = |location: Location| describe(view, location);
+    let decoded = decode::decode(&body, &schema.block, &describe);
+    let evaluated = Unit {
+        kind: unit.kind,
+        refs: unit
+            .refs
+            .iter()
+            .filter(|reference| {
+                decoded.evaluated.iter().any(|at| {
+                    at.file == reference.file
+                        && at
+                            .range
+                            .is_some_and(|range| contains(range, reference.root_range))
+                })
+            })
+            .cloned()
+            .collect(),
+        unknown_after_static: None,
+    };
+    let before = out.len();
+    judge(&evaluated, out);
+    if out.len() == before {
+        out.extend(decoded.diagnostics);
+    }
+}
+
+/// The provider configuration rule: a `provider` block's body against its
+/// provider's schema.
+pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(effective) = view.effective() else {
+        return;
+    };
+    let BlockAddress::Provider { name, .. } = &effective.address else {
+        return;
+    };
+    let (_, Some(provider)) = view.provider_schema(name) else {
+        return;
+    };
+    let Some(body) = effective_body(
+        view,
+        effective,
+        PROVIDER_META_ARGUMENTS,
+        PROVIDER_META_BLOCKS,
+    ) else {
+        return;
+    };
+    // A configuration of meta-arguments alone is not validated.
+    if body.attributes.is_empty() && body.blocks.is_empty() {
+        return;
+    }
+    let describe = |location: Location| describe(view, location);
+    out.extend(decode::decode(&body, &provider.provider.block, &describe).diagnostics);
+}
+
+/// `main.tf:3,3-8`, for a place inside the identity's own blocks.
+fn describe(view: &IdentityView<'_>, location: Location) -> String {
+    location
+        .range
+        .and_then(|range| view.file(location.file)?.describe(range))
+        .unwrap_or_default()
+}
+
+fn contains(outer: TextRange, inner: TextRange) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// A resource's provider local name: its `provider` argument's first part,
+/// else its type's prefix.
+fn resource_local_name(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    type_name: &str,
+) -> String {
+    let written = effective.body.attribute("provider").and_then(|attribute| {
+        let file = view.file(attribute.origin.file)?;
+        let written = file.attribute_at(attribute.origin.range)?;
+        match &written.expr.kind {
+            tofu_syntax::ExprKind::Traversal(traversal) => Some(traversal.root.clone()),
+            tofu_syntax::ExprKind::String(text) => text.split('.').next().map(str::to_owned),
+            _ => None,
+        }
+    });
+    written.unwrap_or_else(|| implied_local_name(type_name).to_owned())
+}
+
+/// "Invalid resource type" (and its data and ephemeral kin) on the base
+/// block's type label.
+fn invalid_type(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    mode: ResourceMode,
+    type_name: &str,
+    address: &ProviderAddress,
+    provider: &ProviderSchema,
+) -> Option<Diagnostic> {
+    let base = effective.base?;
+    let label = view.block(base)?.labels.first()?.range;
+    let (summary, what) = match mode {
+        ResourceMode::Managed => ("Invalid resource type", "resource type"),
+        ResourceMode::Data => ("Invalid data source", "data source"),
+        ResourceMode::Ephemeral => ("Invalid ephemeral resource", "ephemeral resource"),
+    };
+    let others: &[ResourceMode] = match mode {
+        ResourceMode::Managed => &[ResourceMode::Data, ResourceMode::Ephemeral],
+        ResourceMode::Data => &[ResourceMode::Managed, ResourceMode::Ephemeral],
+        ResourceMode::Ephemeral => &[ResourceMode::Managed, ResourceMode::Data],
+    };
+    let other_mode = others.iter().find(|other| {
+        provider
+            .schema_for(schema_mode(**other), type_name)
+            .is_some()
+    });
+    let suggestion = match other_mode {
+        Some(other) => format!(
+            "\n\nDid you intend to use a block of type {} {}? If so, declare this using a block of type {} instead of one of type {}.",
+            go_quote(other.keyword()),
+            go_quote(type_name),
+            go_quote(other.keyword()),
+            go_quote(mode.keyword())
+        ),
+        // OpenTofu suggests among the managed resource types, whatever the mode.
+        None => crate::expr::suggest::did_you_mean(type_name, provider.resource_types.names())
+            .map(|name| format!(" Did you mean {}?", go_quote(name)))
+            .unwrap_or_default(),
+    };
+    Some(
+        Diagnostic::new(
+            Code::InvalidResourceType,
+            summary,
+            Location::new(base.file, label),
+        )
+        .with_detail(format!(
+            "The provider {} does not support {what} {}.{suggestion}",
+            for_display(address),
+            go_quote(type_name)
+        )),
+    )
+}
+
+/// The effective body of an identity without its meta-arguments, each part
+/// read where it was written; `None` when a part cannot be read.
+fn effective_body<'a>(
+    view: &IdentityView<'a>,
+    effective: &'a EffectiveBlock,
+    meta_arguments: &[&str],
+    meta_blocks: &[&str],
+) -> Option<BodyInput<'a>> {
+    let base = effective.base?;
+    let base_block = view.block(base)?;
+    let base_file = view.file(base.file)?;
+    let json = base_file.is_json();
+    let mut body = BodyInput {
+        attributes: Vec::new(),
+        blocks: Vec::new(),
+        missing: Location::new(base.file, decode::missing_range(base_block, json)),
+    };
+    add_parts(
+        view,
+        &effective.body,
+        meta_arguments,
+        meta_blocks,
+        &mut body,
+    )?;
+    Some(body)
+}
+
+/// The attributes and blocks of `effective` (an escaping block's contents
+/// among them) that are not meta-arguments.
+fn add_parts<'a>(
+    view: &IdentityView<'a>,
+    effective: &'a EffectiveBody,
+    meta_arguments: &[&str],
+    meta_blocks: &[&str],
+    body: &mut BodyInput<'a>,
+) -> Option<()> {
+    for attribute in &effective.attributes {
+        if meta_arguments.contains(&attribute.name.as_str()) {
+            continue;
+        }
+        let file = view.file(attribute.origin.file)?;
+        let written = file.attribute_at(attribute.origin.range)?;
+        body.attributes.push(AttributeInput {
+            name: &written.name,
+            name_range: written.name_range,
+            expr: &written.expr,
+            file: attribute.origin.file,
+            syntax: file.syntax().unwrap_or(Syntax::Native),
+            text: file.text(attribute.origin.range)?,
+        });
+    }
+    for nested in &effective.blocks {
+        if nested.kind == "_" {
+            add_parts(view, &nested.body, &[], &[], body)?;
+            continue;
+        }
+        if meta_blocks.contains(&nested.kind.as_str()) {
+            continue;
+        }
+        let file = view.file(nested.origin.file)?;
+        body.blocks.push(BlockInput {
+            block: file.block_at(nested.range)?,
+            file: nested.origin.file,
+            syntax: file.syntax().unwrap_or(Syntax::Native),
+            text: file.text(nested.range)?,
+        });
+    }
+    Some(())
+}

@@ -1,0 +1,540 @@
+//! Decoding one body against a provider's block schema, as OpenTofu's
+//! `EvaluateBlock` does with HCL's `hcldec` (`configschema.Block.DecoderSpec`
+//! and `hclsyntax.Body.Content`): unsupported arguments and block types
+//! with HCL's "Did you mean", missing required arguments, too few or too
+//! many nested blocks, a second block where one is allowed, labels on
+//! nested blocks, and the types of constant values; then each nested block
+//! against its own schema, `dynamic` blocks through their `content`.
+//!
+//! What is decoded comes in as [`BodyInput`]: the attributes and nested
+//! blocks of a body, each with the file it was written in, and where HCL
+//! reports what is missing. Besides diagnostics, decoding says which
+//! expressions OpenTofu evaluates ([`Decoded::evaluated`]): only those of
+//! arguments and blocks the schema knows (`hcldec.Variables`), so the
+//! caller judges only their references.
+//!
+//! Left out: JSON bodies below the first level (a nested block written as a
+//! JSON property is counted, not decoded), the number of blocks a `dynamic`
+//! block makes (a type with one is not counted), values that are not
+//! constants (a reference, a call, a template is unknown in `validate`),
+//! and lists of objects written as blocks (`blocktoattr`).
+
+use tofu_schema::{AttributeType, Block as SchemaBlock, NestedAttributes, Nesting, SchemaType};
+use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
+
+use crate::expr::suggest::did_you_mean;
+use crate::file_text::FileText;
+use crate::go_text::go_quote;
+use crate::rules::bodies::check_labels;
+use crate::types::{convert, ObjectAttribute, TypeConstraint, Value};
+
+/// Blocks nested deeper than this are not decoded.
+const MAX_DEPTH: usize = 32;
+
+/// One argument as written.
+#[derive(Clone, Copy)]
+pub(crate) struct AttributeInput<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) name_range: TextRange,
+    pub(crate) expr: &'a Expr,
+    pub(crate) file: FileId,
+    pub(crate) syntax: Syntax,
+    /// The file's text the expression's ranges index into.
+    pub(crate) text: FileText<'a>,
+}
+
+/// One nested block as written.
+#[derive(Clone, Copy)]
+pub(crate) struct BlockInput<'a> {
+    pub(crate) block: &'a Block,
+    pub(crate) file: FileId,
+    pub(crate) syntax: Syntax,
+    pub(crate) text: FileText<'a>,
+}
+
+/// A body to decode.
+pub(crate) struct BodyInput<'a> {
+    pub(crate) attributes: Vec<AttributeInput<'a>>,
+    pub(crate) blocks: Vec<BlockInput<'a>>,
+    /// HCL's `MissingItemRange`: zero-width at the `{` of a native body,
+    /// the closing `}` of a JSON one.
+    pub(crate) missing: Location,
+}
+
+impl<'a> BodyInput<'a> {
+    /// A nested block's own body, as written in one file.
+    pub(crate) fn of_block(input: BlockInput<'a>) -> BodyInput<'a> {
+        let body = &input.block.body;
+        let json = input.syntax == Syntax::Json;
+        BodyInput {
+            attributes: body
+                .attributes
+                .iter()
+                .map(|attr| AttributeInput {
+                    name: &attr.name,
+                    name_range: attr.name_range,
+                    expr: &attr.expr,
+                    file: input.file,
+                    syntax: input.syntax,
+                    text: input.text,
+                })
+                .collect(),
+            blocks: body
+                .blocks
+                .iter()
+                .map(|block| BlockInput { block, ..input })
+                .collect(),
+            missing: Location::new(input.file, missing_range(input.block, json)),
+        }
+    }
+}
+
+/// Where HCL reports what a block's body lacks.
+pub(crate) fn missing_range(block: &Block, json: bool) -> TextRange {
+    if json {
+        block.body.close.unwrap_or(block.header)
+    } else {
+        let open = block.body.open.unwrap_or(block.header);
+        TextRange::empty(open.start)
+    }
+}
+
+/// What decoding found.
+#[derive(Default)]
+pub(crate) struct Decoded {
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The expressions OpenTofu evaluates: those of known arguments and of
+    /// known nested blocks, at any depth.
+    pub(crate) evaluated: Vec<Location>,
+}
+
+/// Writes `main.tf:3,3-8` for a location, as HCL does in details.
+pub(crate) type Describe<'d> = &'d dyn Fn(Location) -> String;
+
+/// Decodes `body` against `schema`.
+pub(crate) fn decode(
+    body: &BodyInput<'_>,
+    schema: &SchemaBlock,
+    describe: Describe<'_>,
+) -> Decoded {
+    let mut decoded = Decoded::default();
+    decode_body(body, schema, describe, 0, &mut decoded);
+    decoded
+}
+
+fn decode_body(
+    body: &BodyInput<'_>,
+    schema: &SchemaBlock,
+    describe: Describe<'_>,
+    depth: usize,
+    out: &mut Decoded,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for attribute in &body.attributes {
+        match schema.attributes.get(attribute.name) {
+            Some(attribute_schema) => {
+                out.evaluated
+                    .push(Location::new(attribute.file, attribute.expr.range));
+                check_value(attribute, attribute_schema, out);
+            }
+            None if attribute.syntax == Syntax::Json
+                && schema.block_types.get(attribute.name).is_some() =>
+            {
+                // A nested block written as a JSON property: its
+                // expressions are evaluated, but it is not decoded here.
+                out.evaluated
+                    .push(Location::new(attribute.file, attribute.expr.range));
+            }
+            None if attribute.syntax == Syntax::Json && attribute.name == "//" => {}
+            None => out
+                .diagnostics
+                .push(unsupported_argument(attribute, body, schema)),
+        }
+    }
+    for required in schema
+        .attributes
+        .iter()
+        .filter(|(_, attribute)| attribute.required)
+        .map(|(name, _)| name)
+    {
+        if !body.attributes.iter().any(|attr| attr.name == required) {
+            out.diagnostics.push(
+                Diagnostic::new(
+                    Code::MissingRequiredArgument,
+                    "Missing required argument",
+                    body.missing,
+                )
+                .with_detail(format!(
+                    "The argument {} is required, but no definition was found.",
+                    go_quote(required)
+                )),
+            );
+        }
+    }
+    let mut known: Vec<(&str, Vec<BlockInput<'_>>, bool)> = Vec::new();
+    for nested in &body.blocks {
+        let (kind, dynamic) = match nested.block.kind.as_str() {
+            "dynamic" => match nested.block.labels.first() {
+                Some(label) if schema.block_types.get(&label.value).is_some() => {
+                    (label.value.as_str(), true)
+                }
+                // `dynblock` names the type it cannot make, on its label.
+                Some(label) => {
+                    out.diagnostics.push(
+                        Diagnostic::new(
+                            Code::UnsupportedBlock,
+                            "Unsupported block type",
+                            Location::new(nested.file, label.range),
+                        )
+                        .with_detail(format!(
+                            "Blocks of type {} are not expected here.",
+                            go_quote(&label.value)
+                        )),
+                    );
+                    continue;
+                }
+                None => ("dynamic", false),
+            },
+            kind => (kind, false),
+        };
+        let Some(nested_schema) = schema.block_types.get(kind) else {
+            out.diagnostics.push(unsupported_block(nested, schema));
+            continue;
+        };
+        let labels: &[&str] = if nested_schema.nesting == Nesting::Map {
+            &["key"]
+        } else {
+            &[]
+        };
+        if dynamic {
+            dynamic_block(nested, &nested_schema.block, describe, depth, out);
+        } else if let Some(problem) = check_labels(
+            nested.file,
+            nested.syntax == Syntax::Json,
+            nested.block,
+            labels,
+        ) {
+            out.diagnostics.push(problem);
+            continue;
+        } else {
+            decode_body(
+                &BodyInput::of_block(*nested),
+                &nested_schema.block,
+                describe,
+                depth + 1,
+                out,
+            );
+        }
+        match known
+            .iter_mut()
+            .find(|(known_kind, _, _)| *known_kind == kind)
+        {
+            Some((_, blocks, any_dynamic)) => {
+                *any_dynamic |= dynamic;
+                if !dynamic {
+                    blocks.push(*nested);
+                }
+            }
+            None => known.push((
+                kind,
+                if dynamic { Vec::new() } else { vec![*nested] },
+                dynamic,
+            )),
+        }
+    }
+    for (kind, nested_schema) in schema.block_types.iter() {
+        let (blocks, any_dynamic) = known
+            .iter()
+            .find(|(known_kind, _, _)| *known_kind == kind)
+            .map_or((&[][..], false), |(_, blocks, dynamic)| {
+                (blocks.as_slice(), *dynamic)
+            });
+        // A type written as a JSON property, or made by a `dynamic` block,
+        // is not counted.
+        let as_property = body
+            .attributes
+            .iter()
+            .any(|attr| attr.syntax == Syntax::Json && attr.name == kind);
+        if any_dynamic || as_property {
+            continue;
+        }
+        count_blocks(kind, nested_schema, blocks, body, describe, out);
+    }
+}
+
+/// A `dynamic` block of a known type: its `content` decoded against the
+/// type's schema; its `for_each`, `labels` and `content` are evaluated.
+fn dynamic_block(
+    nested: &BlockInput<'_>,
+    schema: &SchemaBlock,
+    describe: Describe<'_>,
+    depth: usize,
+    out: &mut Decoded,
+) {
+    let body = &nested.block.body;
+    for attribute in &body.attributes {
+        if matches!(attribute.name.as_str(), "for_each" | "labels") {
+            out.evaluated
+                .push(Location::new(nested.file, attribute.expr.range));
+        }
+    }
+    // `dynblock`'s own schema: `content` once, and nothing else.
+    let json = nested.syntax == Syntax::Json;
+    let contents: Vec<&Block> = body.blocks_of_kind("content").collect();
+    match contents.as_slice() {
+        [] => out.diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidBlockCount,
+                "Missing dynamic content block",
+                Location::new(nested.file, missing_range(nested.block, json)),
+            )
+            .with_detail("A dynamic block must have a nested block of type \"content\" to describe the body of each generated block."),
+        ),
+        [_, second, ..] => out.diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidBlockCount,
+                "Extraneous dynamic content block",
+                Location::new(nested.file, second.header),
+            )
+            .with_detail("Only one nested content block is allowed for each dynamic block."),
+        ),
+        [_] => {}
+    }
+    for content in contents.into_iter().take(1) {
+        decode_body(
+            &BodyInput::of_block(BlockInput {
+                block: content,
+                ..*nested
+            }),
+            schema,
+            describe,
+            depth + 1,
+            out,
+        );
+    }
+}
+
+/// Too few or too many blocks of one type, or a second where one is allowed.
+fn count_blocks(
+    kind: &str,
+    schema: &tofu_schema::NestedBlock,
+    blocks: &[BlockInput<'_>],
+    body: &BodyInput<'_>,
+    describe: Describe<'_>,
+    out: &mut Decoded,
+) {
+    let n_blocks = blocks.len() as u64;
+    match schema.nesting {
+        Nesting::Single | Nesting::Group => {
+            if let (Some(first), Some(second)) = (blocks.first(), blocks.get(1)) {
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::DuplicateNestedBlock,
+                        format!("Duplicate {kind} block"),
+                        Location::new(second.file, second.block.header),
+                    )
+                    .with_detail(format!(
+                        "Only one block of type {} is allowed. Previous definition was at {}.",
+                        go_quote(kind),
+                        describe(Location::new(first.file, first.block.header))
+                    )),
+                );
+            } else if blocks.is_empty()
+                && schema.nesting == Nesting::Single
+                && schema.min_items == 1
+            {
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::InvalidBlockCount,
+                        format!("Missing {kind} block"),
+                        body.missing,
+                    )
+                    .with_detail(format!(
+                        "A block of type {} is required here.",
+                        go_quote(kind)
+                    )),
+                );
+            }
+        }
+        Nesting::List | Nesting::Set => {
+            if n_blocks < schema.min_items {
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::InvalidBlockCount,
+                        format!("Insufficient {kind} blocks"),
+                        body.missing,
+                    )
+                    .with_detail(format!(
+                        "At least {} {} blocks are required.",
+                        schema.min_items,
+                        go_quote(kind)
+                    )),
+                );
+            } else if schema.max_items > 0 && n_blocks > schema.max_items {
+                let extra = usize::try_from(schema.max_items)
+                    .ok()
+                    .and_then(|index| blocks.get(index));
+                if let Some(extra) = extra {
+                    let json = extra.syntax == Syntax::Json;
+                    out.diagnostics.push(
+                        Diagnostic::new(
+                            Code::InvalidBlockCount,
+                            format!("Too many {kind} blocks"),
+                            Location::new(extra.file, missing_range(extra.block, json)),
+                        )
+                        .with_detail(format!(
+                            "No more than {} {} blocks are allowed",
+                            schema.max_items,
+                            go_quote(kind)
+                        )),
+                    );
+                }
+            }
+        }
+        Nesting::Map | Nesting::Invalid => {}
+    }
+}
+
+fn unsupported_argument(
+    attribute: &AttributeInput<'_>,
+    body: &BodyInput<'_>,
+    schema: &SchemaBlock,
+) -> Diagnostic {
+    let at = Location::new(attribute.file, attribute.name_range);
+    if attribute.syntax == Syntax::Json {
+        // HCL's JSON body suggests any argument not set and any block type.
+        let unset = schema
+            .attributes
+            .names()
+            .filter(|name| !body.attributes.iter().any(|attr| attr.name == *name));
+        let suggestion = did_you_mean(attribute.name, unset.chain(schema.block_types.names()))
+            .map(|name| format!(" Did you mean {}?", go_quote(name)))
+            .unwrap_or_default();
+        return Diagnostic::new(
+            Code::UnsupportedArgument,
+            "Extraneous JSON object property",
+            at,
+        )
+        .with_detail(format!(
+            "No argument or block type is named {}.{suggestion}",
+            go_quote(attribute.name)
+        ));
+    }
+    let unset = schema
+        .attributes
+        .names()
+        .filter(|name| !body.attributes.iter().any(|attr| attr.name == *name));
+    let suggestion = match did_you_mean(attribute.name, unset) {
+        Some(name) => format!(" Did you mean {}?", go_quote(name)),
+        None if schema.block_types.get(attribute.name).is_some() => format!(
+            " Did you mean to define a block of type {}?",
+            go_quote(attribute.name)
+        ),
+        None => String::new(),
+    };
+    Diagnostic::new(Code::UnsupportedArgument, "Unsupported argument", at).with_detail(format!(
+        "An argument named {} is not expected here.{suggestion}",
+        go_quote(attribute.name)
+    ))
+}
+
+fn unsupported_block(nested: &BlockInput<'_>, schema: &SchemaBlock) -> Diagnostic {
+    let kind = nested.block.kind.as_str();
+    let at = Location::new(nested.file, nested.block.kind_range);
+    let suggestion = match did_you_mean(kind, schema.block_types.names()) {
+        Some(name) => format!(" Did you mean {}?", go_quote(name)),
+        None if schema.attributes.get(kind).is_some() => format!(
+            " Did you mean to define argument {}? If so, use the equals sign to assign it a value.",
+            go_quote(kind)
+        ),
+        None => String::new(),
+    };
+    Diagnostic::new(Code::UnsupportedBlock, "Unsupported block type", at).with_detail(format!(
+        "Blocks of type {} are not expected here.{suggestion}",
+        go_quote(kind)
+    ))
+}
+
+/// `Incorrect attribute value type` for a constant that does not convert.
+fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, out: &mut Decoded) {
+    let value = Value::from_expr(attribute.expr, attribute.syntax, attribute.text);
+    if !value.is_known() {
+        return;
+    }
+    let ty = attribute_type(&schema.ty);
+    if let Err(error) = convert(&value, &ty) {
+        out.diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidArgumentValue,
+                "Incorrect attribute value type",
+                Location::new(attribute.file, attribute.expr.range),
+            )
+            .with_detail(format!(
+                "Inappropriate value for attribute {}: {}.",
+                go_quote(attribute.name),
+                error.message
+            )),
+        );
+    }
+}
+
+/// The type an attribute's value converts to (`Attribute.decoderSpec`):
+/// its cty type, or its nested attributes' object type (optional and
+/// computed attributes optional), in a collection as nested.
+pub(crate) fn attribute_type(ty: &AttributeType) -> TypeConstraint {
+    match ty {
+        AttributeType::Type(ty) => schema_type(ty),
+        AttributeType::Nested(nested) => nested_type(nested),
+    }
+}
+
+fn nested_type(nested: &NestedAttributes) -> TypeConstraint {
+    let object = TypeConstraint::Object {
+        attrs: nested
+            .attributes
+            .iter()
+            .map(|(name, attribute)| ObjectAttribute {
+                name: name.to_owned(),
+                ty: attribute_type(&attribute.ty),
+                optional: attribute.optional || attribute.computed,
+                default: None,
+            })
+            .collect(),
+    };
+    match nested.nesting {
+        Nesting::List => TypeConstraint::List(Box::new(object)),
+        Nesting::Set => TypeConstraint::Set(Box::new(object)),
+        Nesting::Map => TypeConstraint::Map(Box::new(object)),
+        Nesting::Single | Nesting::Group | Nesting::Invalid => object,
+    }
+}
+
+/// A schema's cty type as a type constraint (`dynamic` is `any`).
+pub(crate) fn schema_type(ty: &SchemaType) -> TypeConstraint {
+    match ty {
+        SchemaType::String => TypeConstraint::String,
+        SchemaType::Number => TypeConstraint::Number,
+        SchemaType::Bool => TypeConstraint::Bool,
+        SchemaType::Dynamic => TypeConstraint::Any,
+        SchemaType::List(element) => TypeConstraint::List(Box::new(schema_type(element))),
+        SchemaType::Set(element) => TypeConstraint::Set(Box::new(schema_type(element))),
+        SchemaType::Map(element) => TypeConstraint::Map(Box::new(schema_type(element))),
+        SchemaType::Tuple(elements) => {
+            TypeConstraint::Tuple(elements.iter().map(schema_type).collect())
+        }
+        SchemaType::Object(object) => TypeConstraint::Object {
+            attrs: object
+                .attributes
+                .iter()
+                .map(|(name, ty)| ObjectAttribute {
+                    name: name.to_string(),
+                    ty: schema_type(ty),
+                    optional: object.optional.contains(name),
+                    default: None,
+                })
+                .collect(),
+        },
+    }
+}

@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""Generates resource bodies with mistakes against the schemas of the real
+providers hashicorp/time 0.14.2 and terraform-provider-openstack 3.4.0
+(the oracle's `tofu providers schema -json`), runs each module through
+OpenTofu 1.12.6 `tofu validate -json` with those providers installed and
+through `tofu-lens check --format json`, and counts the cases on which both
+report the same diagnostics (file, line and summary).
+
+A case is one resource (or data source) block, with at most one mistake:
+none, an unsupported argument or block type (misspelt, or an argument
+written as a block and the reverse), a missing required argument (also in
+a nested block), too few or too many blocks, a second block where one is
+allowed, a value of the wrong type, an invalid resource type or data
+source, a `dynamic` block of an unknown type or with a mistake in its
+content, and a reference to an attribute the type does not have. Many
+cases share one module (each in its own lines, so diagnostics are counted
+per case by line): OpenTofu validates every resource on its own.
+
+Required arguments are set to an unknown value (`var.unknown`, unknown in
+`validate`), so the provider's own validators (out of scope: diagnostics.md
+§7) see nothing to judge; only the mistakes' constant values are judged.
+
+    scripts/generate_schema_cases.py [N_CASES] [SEED]
+
+Environment: as scripts/schema_oracle.py (TOFU, PLUGINS, TOFU_LENS,
+SCRATCH). Prints the agreement and every disagreeing case.
+"""
+
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schema_oracle  # noqa: E402
+
+TIME = "registry.opentofu.org/hashicorp/time"
+OPENSTACK = "registry.opentofu.org/terraform-provider-openstack/openstack"
+CASES_PER_MODULE = 25
+
+HEADER = schema_oracle.TEMPLATE_MAIN + """
+variable "unknown" {
+}
+"""
+
+
+def load_schemas():
+    schemas = {}
+    for name in ("schema-time.json", "schema-openstack.json"):
+        with open(os.path.join("/work/oracle", name)) as f:
+            schemas.update(json.load(f)["provider_schemas"])
+    return schemas
+
+
+def value(ty, depth=0):
+    """A constant of type `ty` (cty's JSON type)."""
+    if ty == "string" or ty == "dynamic":
+        return '"v"'
+    if ty == "number":
+        return "1"
+    if ty == "bool":
+        return "true"
+    kind, inner = ty
+    if kind in ("list", "set"):
+        return "[" + value(inner, depth + 1) + "]"
+    if kind == "map":
+        return "{ k = " + value(inner, depth + 1) + " }"
+    if kind == "object":
+        return "{ " + ", ".join(f"{k} = {value(v, depth + 1)}" for k, v in sorted(inner.items())) + " }"
+    if kind == "tuple":
+        return "[" + ", ".join(value(v, depth + 1) for v in inner) + "]"
+    return '"v"'
+
+
+def wrong_value(ty):
+    """A constant that does not convert to `ty`, or None."""
+    if ty == "string":
+        return '["v"]'
+    if ty == "number":
+        return '"abc"'
+    if ty == "bool":
+        return '"maybe"'
+    if ty == "dynamic":
+        return None
+    kind = ty[0]
+    if kind in ("list", "set"):
+        return '"v"'
+    if kind == "map":
+        return '["v"]'
+    if kind == "object":
+        return '"v"'
+    return None
+
+
+def misspell(name, rng):
+    """A name one edit away (HCL suggests it), never another name."""
+    i = rng.randrange(len(name))
+    choice = rng.choice(("drop", "double", "swap"))
+    if choice == "drop" and len(name) > 3:
+        return name[:i] + name[i + 1:]
+    if choice == "swap" and i + 1 < len(name):
+        return name[:i] + name[i + 1] + name[i] + name[i + 2:]
+    return name[:i] + name[i] + name[i:]
+
+
+def settable(block):
+    """Attributes a configuration may set (`id` is the SDK's own: it
+    rejects a configured one)."""
+    return {
+        name: attr
+        for name, attr in block.get("attributes", {}).items()
+        if (attr.get("required") or attr.get("optional")) and name != "id"
+    }
+
+
+class Body:
+    """A block body as lines, built from a schema block."""
+
+    def __init__(self, block, indent):
+        self.block = block
+        self.indent = indent
+        self.attrs = {}  # name -> written value
+        self.blocks = []  # (type, Body or None for literal lines, dynamic)
+        self.extra = []  # literal lines
+        for name, attr in sorted(block.get("attributes", {}).items()):
+            if attr.get("required"):
+                self.attrs[name] = "var.unknown"
+        for name, nested in sorted(block.get("block_types", {}).items()):
+            for _ in range(nested.get("min_items", 0) or 0):
+                self.blocks.append((name, Body(nested["block"], indent + 2), False))
+
+    def lines(self):
+        pad = " " * self.indent
+        out = [f"{pad}{name} = {written}" for name, written in self.attrs.items()]
+        out += [pad + line for line in self.extra]
+        for name, body, dynamic in self.blocks:
+            if dynamic:
+                out.append(f'{pad}dynamic "{name}" {{')
+                out.append(f'{pad}  for_each = ["a"]')
+                out.append(f"{pad}  content {{")
+                out += ["  " + line for line in body.lines()]
+                out.append(f"{pad}  }}")
+                out.append(f"{pad}}}")
+            else:
+                out.append(f"{pad}{name} {{")
+                out += body.lines()
+                out.append(f"{pad}}}")
+        return out
+
+
+def mutate(kind, body, rng, types):
+    """Applies mistake `kind` to `body` (a resource's); False if it does not apply."""
+    block = body.block
+    attrs = settable(block)
+    block_types = block.get("block_types", {})
+    if kind == "none":
+        return True
+    if kind == "misspelt_argument":
+        if not attrs:
+            return False
+        name = rng.choice(sorted(attrs))
+        wrong = misspell(name, rng)
+        if wrong in attrs or wrong in block_types:
+            return False
+        body.attrs.pop(name, None)
+        body.attrs[wrong] = value(attrs[name]["type"]) if "type" in attrs[name] else '"v"'
+        return True
+    if kind == "unknown_argument":
+        body.attrs["colour_of_sky"] = '"blue"'
+        return True
+    if kind == "missing_required":
+        required = [name for name in body.attrs if block["attributes"].get(name, {}).get("required")]
+        if not required:
+            return False
+        del body.attrs[rng.choice(required)]
+        return True
+    if kind == "wrong_type":
+        candidates = [n for n, a in attrs.items() if "type" in a and wrong_value(a["type"])]
+        if not candidates:
+            return False
+        name = rng.choice(sorted(candidates))
+        body.attrs[name] = wrong_value(attrs[name]["type"])
+        return True
+    if kind == "right_type":
+        # Bools and collections: strings and numbers meet the provider's
+        # own value validators (one of, ranges), which are out of scope.
+        candidates = [
+            n for n, a in attrs.items()
+            if "type" in a and (a["type"] == "bool" or isinstance(a["type"], list))
+        ]
+        if not candidates:
+            return False
+        name = rng.choice(sorted(candidates))
+        body.attrs[name] = value(attrs[name]["type"])
+        return True
+    if kind == "misspelt_block":
+        if not block_types:
+            return False
+        name = rng.choice(sorted(block_types))
+        wrong = misspell(name, rng)
+        if wrong in attrs or wrong in block_types:
+            return False
+        body.extra += [f"{wrong} {{", "}"]
+        return True
+    if kind == "argument_as_block":
+        if not attrs:
+            return False
+        name = rng.choice(sorted(attrs))
+        body.attrs.pop(name, None)
+        body.extra += [f"{name} {{", "}"]
+        return True
+    if kind == "block_as_argument":
+        singles = [n for n, b in block_types.items() if b["nesting_mode"] in ("single", "group")]
+        if not singles:
+            return False
+        name = rng.choice(sorted(singles))
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        body.attrs[name] = "{}"
+        return True
+    if kind == "too_many_blocks":
+        limited = [n for n, b in block_types.items() if b.get("max_items") and b["nesting_mode"] in ("list", "set")]
+        if not limited:
+            return False
+        name = rng.choice(sorted(limited))
+        nested = block_types[name]
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        for _ in range(nested["max_items"] + 1):
+            body.blocks.append((name, Body(nested["block"], body.indent + 2), False))
+        return True
+    if kind == "too_few_blocks":
+        needed = [n for n, b in block_types.items() if b.get("min_items")]
+        if not needed:
+            return False
+        name = rng.choice(sorted(needed))
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        return True
+    if kind == "duplicate_single":
+        singles = [n for n, b in block_types.items() if b["nesting_mode"] in ("single", "group")]
+        if not singles:
+            return False
+        name = rng.choice(sorted(singles))
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        for _ in range(2):
+            body.blocks.append((name, Body(block_types[name]["block"], body.indent + 2), False))
+        return True
+    if kind == "nested_missing_required":
+        with_required = [
+            n for n, b in block_types.items()
+            if any(a.get("required") for a in b["block"].get("attributes", {}).values())
+            and not b.get("max_items") == 0
+        ]
+        if not with_required:
+            return False
+        name = rng.choice(sorted(with_required))
+        nested = Body(block_types[name]["block"], body.indent + 2)
+        required = sorted(nested.attrs)
+        del nested.attrs[rng.choice(required)]
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        body.blocks.append((name, nested, False))
+        return True
+    if kind == "nested_unknown_argument":
+        if not block_types:
+            return False
+        name = rng.choice(sorted(block_types))
+        nested = Body(block_types[name]["block"], body.indent + 2)
+        nested.attrs["colour_of_sky"] = '"blue"'
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        body.blocks.append((name, nested, False))
+        return True
+    if kind == "dynamic_unknown_type":
+        body.blocks.append(("colour_of_sky", Body({}, body.indent + 2), True))
+        return True
+    if kind == "dynamic_content_mistake":
+        collections = [n for n, b in block_types.items() if b["nesting_mode"] in ("list", "set")]
+        if not collections:
+            return False
+        name = rng.choice(sorted(collections))
+        nested = Body(block_types[name]["block"], body.indent + 4)
+        nested.attrs["colour_of_sky"] = '"blue"'
+        body.blocks = [b for b in body.blocks if b[0] != name]
+        body.blocks.append((name, nested, True))
+        return True
+    return False
+
+
+MISTAKES = [
+    "none", "misspelt_argument", "unknown_argument", "missing_required", "wrong_type",
+    "right_type", "misspelt_block", "argument_as_block", "block_as_argument",
+    "too_many_blocks", "too_few_blocks", "duplicate_single", "nested_missing_required",
+    "nested_unknown_argument", "dynamic_unknown_type", "dynamic_content_mistake",
+    "invalid_type", "wrong_mode", "reference_unknown_attribute", "reference_valid",
+    "reference_into_primitive",
+]
+
+
+def rejected_minimal_bodies(schemas):
+    """The types whose minimal body (required arguments unknown, required
+    blocks present) the provider rejects by its own validators (at least
+    one of, conflicts): left out, as those validators are (read once by
+    `tofu validate` on one module holding every type)."""
+    lines = HEADER.splitlines()
+    at = {}
+    for provider in (TIME, OPENSTACK):
+        for mode, key in (("resource", "resource_schemas"), ("data", "data_source_schemas")):
+            for type_name, schema in sorted(schemas[provider].get(key, {}).items()):
+                lines.append("")
+                start = len(lines) + 1
+                lines.append(f'{mode} "{type_name}" "minimal" {{')
+                lines += Body(schema["block"], 2).lines()
+                lines.append("}")
+                at[(mode, type_name)] = (start, len(lines))
+    module_dir = os.path.join(schema_oracle.SCRATCH, "generated", "minimal")
+    os.makedirs(module_dir, exist_ok=True)
+    with open(os.path.join(module_dir, "main.tf"), "w") as out:
+        out.write("\n".join(lines) + "\n")
+    found = schema_oracle.oracle(schema_oracle.stage(module_dir, "generated-minimal"))
+    rejected = set()
+    for (mode, type_name), (start, end) in at.items():
+        if any(d[0] == "main.tf" and start <= d[1] <= end for d in found):
+            rejected.add((mode, type_name))
+    return rejected
+
+
+def case_text(index, rng, schemas, rejected):
+    """One case: (kind, lines)."""
+    provider = rng.choice((TIME, OPENSTACK, OPENSTACK))
+    schema = schemas[provider]
+    mode = "resource"
+    pool = schema["resource_schemas"]
+    if provider == OPENSTACK and rng.random() < 0.3:
+        mode = "data"
+        pool = schema["data_source_schemas"]
+    candidates = sorted(name for name in pool if (mode, name) not in rejected)
+    type_name = rng.choice(candidates)
+    name = f"c{index}"
+    body = Body(pool[type_name]["block"], 2)
+    kind = rng.choice(MISTAKES)
+    extra_lines = []
+    if kind == "invalid_type":
+        # The prefix kept: another prefix names a provider not installed.
+        prefix, rest = type_name.split("_", 1)
+        wrong = prefix + "_" + (misspell(rest, rng) if rng.random() < 0.7 else rest + "_nothing")
+        if wrong in pool:
+            kind = "none"
+        else:
+            type_name = wrong
+    elif kind == "wrong_mode":
+        other = "data" if mode == "resource" else "resource"
+        if other == "data" and provider == TIME:
+            mode = other
+        elif other == "resource" and type_name not in schema["resource_schemas"]:
+            mode = other
+        elif other == "data" and type_name not in schema.get("data_source_schemas", {}):
+            mode = other
+        else:
+            kind = "none"
+    elif kind.startswith("reference_"):
+        prefix = "data." if mode == "data" else ""
+        attrs = sorted(pool[type_name]["block"].get("attributes", {}))
+        if kind == "reference_unknown_attribute":
+            step = "colour_of_sky"
+        elif kind == "reference_valid":
+            step = attrs[0] if attrs else "id"
+        else:
+            primitive = [
+                a for a in attrs
+                if pool[type_name]["block"]["attributes"][a].get("type") in ("string", "number", "bool")
+            ]
+            step = (primitive[0] + ".inner") if primitive else "id.inner"
+        extra_lines = ["", f'output "{name}" {{', f"  value = {prefix}{type_name}.{name}.{step}", "}"]
+    elif not mutate(kind, body, rng, pool):
+        kind = "none"
+    lines = [f'{mode} "{type_name}" "{name}" {{'] + body.lines() + ["}"] + extra_lines
+    return kind, lines
+
+
+def main(argv):
+    n_cases = int(argv[1]) if len(argv) > 1 else 5000
+    seed = int(argv[2]) if len(argv) > 2 else 34
+    rng = random.Random(seed)
+    schemas = load_schemas()
+    rejected = rejected_minimal_bodies(schemas)
+    print(f"{len(rejected)} types left out: the provider rejects their minimal body")
+    cases_dir = os.path.join(schema_oracle.SCRATCH, "generated")
+    os.makedirs(cases_dir, exist_ok=True)
+    n_agree = 0
+    n_done = 0
+    kinds = {}
+    disagreements = []
+    for module_index in range((n_cases + CASES_PER_MODULE - 1) // CASES_PER_MODULE):
+        lines = HEADER.splitlines()
+        spans = []
+        for offset in range(CASES_PER_MODULE):
+            index = module_index * CASES_PER_MODULE + offset
+            if index >= n_cases:
+                break
+            kind, case_lines = case_text(index, rng, schemas, rejected)
+            lines.append("")
+            start = len(lines) + 1
+            lines += case_lines
+            spans.append((index, kind, start, len(lines), case_lines))
+        module_dir = os.path.join(cases_dir, f"m{module_index}")
+        os.makedirs(module_dir, exist_ok=True)
+        with open(os.path.join(module_dir, "main.tf"), "w") as out:
+            out.write("\n".join(lines) + "\n")
+        theirs, ours = schema_oracle.compare(module_dir, f"generated-m{module_index}")
+        for index, kind, start, end, case_lines in spans:
+            def within(found):
+                return sorted(
+                    schema_oracle.key(d) for d in found if d[0] == "main.tf" and start <= d[1] <= end
+                )
+            mine, oracle = within(ours), within(theirs)
+            n_done += 1
+            total, agree = kinds.get(kind, (0, 0))
+            if mine == oracle:
+                n_agree += 1
+                kinds[kind] = (total + 1, agree + 1)
+            else:
+                kinds[kind] = (total + 1, agree)
+                disagreements.append((index, kind, case_lines, oracle, mine))
+        outside = [d for d in theirs + ours if d[0] != "main.tf" or d[1] < spans[0][2]]
+        if outside:
+            disagreements.append((f"m{module_index}", "outside any case", [], outside, []))
+    print(f"{n_agree} of {n_done} cases agree ({100.0 * n_agree / max(n_done, 1):.2f} %)")
+    for kind, (total, agree) in sorted(kinds.items()):
+        print(f"  {kind}: {agree}/{total}")
+    for index, kind, case_lines, oracle, mine in disagreements:
+        print(f"\nDIFF case {index} ({kind})")
+        for line in case_lines:
+            print("    | " + line)
+        print("  oracle:   " + repr(oracle))
+        print("  tofu-lens:" + repr(mine))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,9 @@
+a {
+  b = <<EOT
+  x
+EOT  
+  c = <<-EOT
+    y
+  EOT	
+  d = 1
+}
