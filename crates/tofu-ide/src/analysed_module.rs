@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::discovery::is_module_file;
+use tofu_module::discovery::{is_module_file, is_test_file, TEST_DIRECTORY};
 use tofu_module::{analyze, AnalysisCache, Config, InputFile, ModuleAnalysis};
 use tofu_syntax::FileId;
 
@@ -47,11 +47,18 @@ impl<'a> FileInModule<'a> {
     }
 }
 
-/// Splits a file path into its directory and file name.
+/// Splits a file path into its module directory and its name there: the
+/// file's directory and file name, except for a test file in a `tests/`
+/// directory, which belongs to the directory above as `tests/NAME` (as
+/// `tofu validate` reads it).
 pub fn dir_and_file_name(path: &Path) -> Option<(PathBuf, String)> {
     let name = path.file_name()?.to_str()?.to_owned();
-    let dir = path.parent()?.to_path_buf();
-    Some((dir, name))
+    let dir = path.parent()?;
+    if is_test_file(&name) && dir.file_name().is_some_and(|dir| dir == TEST_DIRECTORY) {
+        let module_dir = dir.parent()?.to_path_buf();
+        return Some((module_dir, format!("{TEST_DIRECTORY}/{name}")));
+    }
+    Some((dir.to_path_buf(), name))
 }
 
 /// Analyses a module directory the host does not hold (outside the

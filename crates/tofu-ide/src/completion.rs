@@ -17,6 +17,8 @@
 //!   (`functions.rs`).
 //! - At the start of a line of a `.tfvars` file: the module's variables the
 //!   file does not set yet.
+//! - In a test file: after `var.`, `local.`, `module.` and `output.`, the
+//!   module's variables, local values, module calls and outputs.
 //!
 //! - From the providers' schemas, when the analysis has them: resource
 //!   types, a resource body's arguments and blocks, a resource's attributes
@@ -52,7 +54,8 @@ pub enum CompletionKind {
     Variable,
     Local,
     Module,
-    /// An output of a called module (after `module.NAME.`).
+    /// An output of a called module (after `module.NAME.`), or of the
+    /// module itself (after `output.` in a test file).
     Output,
     /// A built-in function; the insert text is a snippet (`functions.rs`).
     Function,
@@ -92,6 +95,11 @@ impl Snapshot {
         if file.role == FileRole::Values {
             return values_completions(analysis, file, offset);
         }
+        if file.role == FileRole::Test {
+            let before = file.text.get(..offset as usize).unwrap_or_default();
+            let line_before = before.rsplit('\n').next().unwrap_or_default();
+            return reference_completions(analysis, line_before, offset, true).unwrap_or_default();
+        }
         if !file.role.is_loaded() {
             return Vec::new();
         }
@@ -111,7 +119,7 @@ impl Snapshot {
         {
             return schema_items(items, replace);
         }
-        if let Some(items) = reference_completions(analysis, line_before, offset) {
+        if let Some(items) = reference_completions(analysis, line_before, offset, false) {
             return items;
         }
         if let Some((replace, items)) =
@@ -438,6 +446,7 @@ fn reference_completions(
     analysis: &ModuleAnalysis,
     line_before: &str,
     offset: u32,
+    in_test_file: bool,
 ) -> Option<Vec<CompletionItem>> {
     let partial_len = line_before
         .chars()
@@ -446,8 +455,10 @@ fn reference_completions(
         .map(char::len_utf8)
         .sum::<usize>();
     let before_partial = line_before.get(..line_before.len() - partial_len)?;
-    let root = ["var.", "local.", "module."]
+    // A test file's assertions also read the module's outputs.
+    let root = ["var.", "local.", "module.", "output."]
         .into_iter()
+        .filter(|&root| root != "output." || in_test_file)
         .find(|root| before_partial.ends_with(root))?;
     let before_root = before_partial.get(..before_partial.len() - root.len())?;
     if before_root
@@ -467,7 +478,8 @@ fn reference_completions(
             .filter_map(|block| {
                 let name = match (&block.address, kind) {
                     (BlockAddress::Variable(name), CompletionKind::Variable)
-                    | (BlockAddress::Module(name), CompletionKind::Module) => name,
+                    | (BlockAddress::Module(name), CompletionKind::Module)
+                    | (BlockAddress::Output(name), CompletionKind::Output) => name,
                     _ => return None,
                 };
                 Some(CompletionItem {
@@ -484,6 +496,7 @@ fn reference_completions(
     let items = match root {
         "var." => named_blocks(CompletionKind::Variable, "default"),
         "module." => named_blocks(CompletionKind::Module, "source"),
+        "output." => named_blocks(CompletionKind::Output, "value"),
         _ => analysis
             .effective
             .locals

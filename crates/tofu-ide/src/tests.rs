@@ -922,3 +922,85 @@ output "o" {
         .message()
         .contains("already declares var.b"));
 }
+
+#[test]
+fn test_files_of_tests_are_diagnosed_with_the_module_above() {
+    // OpenTofu 1.12.6, `tofu validate`: "Unsupported argument" for `bogus`
+    // in both files; the tests/ file is read with the module above it.
+    let text = r#"
+//- main.tf
+variable "region" {}
+//- main.tftest.hcl
+run "here" {
+  bogus = 1
+}
+//- tests/a.tftest.hcl
+run "there" {
+  bogus = 1
+}
+"#;
+    let (analysis, _, _) = fixture(text);
+    for name in ["main.tftest.hcl", "tests/a.tftest.hcl"] {
+        let path = Path::new(DIR).join(name);
+        let file = analysis.file_diagnostics(&path).unwrap();
+        let summaries: Vec<&str> = file
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.summary.as_str())
+            .collect();
+        assert_eq!(summaries, ["Unsupported argument"], "{name}");
+    }
+    assert!(!analysis.holds_dir(&Path::new(DIR).join("tests")));
+}
+
+const TEST_FILE_MODULE: &str = r#"
+//- main.tf
+variable "region" {
+  default = "x"
+}
+output "out" {
+  value = var.region
+}
+//- tests/a.tftest.hcl
+run "one" {
+  assert {
+    condition     = var.region == output.out
+    error_message = "x"
+  }
+}
+"#;
+
+#[test]
+fn definition_and_hover_from_a_test_file_reach_the_module() {
+    let on_variable = with_cursor(TEST_FILE_MODULE, "tests/a.tftest.hcl", "region ==");
+    let on_output = with_cursor(TEST_FILE_MODULE, "tests/a.tftest.hcl", "out\n");
+    let definition = |text: &str| {
+        let (analysis, path, offset) = fixture(text);
+        render_targets(&analysis.goto_definition(&path, offset))
+    };
+    assert_eq!(definition(&on_variable), ["main.tf:1 variable \"region\""]);
+    assert_eq!(definition(&on_output), ["main.tf:4 output \"out\""]);
+    assert!(hover(&on_variable).starts_with("```hcl\nvariable \"region\" {"));
+    assert!(hover(&on_output).starts_with("```hcl\noutput \"out\" {"));
+    // And the variable's uses include the test file's.
+    let (analysis, path, offset) = fixture(&with_cursor(TEST_FILE_MODULE, "main.tf", "region\" {"));
+    let uses = render_targets(&analysis.references(&path, offset, false));
+    assert!(
+        uses.contains(&"a.tftest.hcl:3 var.region".to_owned()),
+        "{uses:?}"
+    );
+}
+
+#[test]
+fn completion_in_a_test_file_names_the_modules_variables_and_outputs() {
+    let typed = TEST_FILE_MODULE.replace(
+        "error_message = \"x\"",
+        "error_message = \"x\"\n    condition = output.o$0 != var.",
+    );
+    assert_eq!(complete(&typed), ["out [o] value = var.region"]);
+    let typed = TEST_FILE_MODULE.replace(
+        "error_message = \"x\"",
+        "error_message = \"x\"\n    condition = var.$0",
+    );
+    assert_eq!(complete(&typed), ["region [] default = \"x\""]);
+}

@@ -276,7 +276,12 @@ pub fn text(report: &CheckReport) -> String {
         counts.add(diagnostic);
         text_diagnostic(&mut out, diagnostic);
     }
-    out.push_str(&summary_line(report.modules.len(), &counts));
+    let n_test_files = report
+        .modules
+        .iter()
+        .map(|module| module.analysis.merged.declared.loaded.n_test_files())
+        .sum();
+    out.push_str(&summary_line(report.modules.len(), n_test_files, &counts));
     out.push('\n');
     out
 }
@@ -343,8 +348,9 @@ impl Counts {
     }
 }
 
-/// The closing line of the text output.
-pub fn summary_line(n_modules: usize, counts: &Counts) -> String {
+/// The closing line of the text output; the test files are named only
+/// when there are some.
+pub fn summary_line(n_modules: usize, n_test_files: usize, counts: &Counts) -> String {
     let plural = |n: usize, word: &str| {
         if n == 1 {
             format!("{n} {word}")
@@ -352,7 +358,10 @@ pub fn summary_line(n_modules: usize, counts: &Counts) -> String {
             format!("{n} {word}s")
         }
     };
-    let modules = plural(n_modules, "module directory").replace("directorys", "directories");
+    let mut modules = plural(n_modules, "module directory").replace("directorys", "directories");
+    if n_test_files > 0 {
+        modules = format!("{modules} and {}", plural(n_test_files, "test file"));
+    }
     if counts.total() == 0 {
         return format!("No problems found in {modules}.");
     }

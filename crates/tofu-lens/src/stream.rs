@@ -97,6 +97,7 @@ struct StreamWriter<W: Write> {
     unreadable: Vec<FlatDiagnostic>,
     counts: Counts,
     n_modules: usize,
+    n_test_files: usize,
     n_written: usize,
     has_errors: bool,
     error: Option<io::Error>,
@@ -113,6 +114,7 @@ impl<W: Write> StreamWriter<W> {
             unreadable: Vec::new(),
             counts: Counts::default(),
             n_modules: 0,
+            n_test_files: 0,
             n_written: 0,
             has_errors: false,
             error: None,
@@ -122,6 +124,7 @@ impl<W: Write> StreamWriter<W> {
 
     fn module(&mut self, module: &CheckedModule) {
         self.n_modules += 1;
+        self.n_test_files += module.analysis.merged.declared.loaded.n_test_files();
         self.has_errors |= module.analysis.has_errors();
         let key = check::order_key(&module.dir);
         let inside = self
@@ -196,8 +199,11 @@ impl<W: Write> StreamWriter<W> {
         }
         match self.format {
             StreamFormat::Text => {
-                self.buffer
-                    .push_str(&render::summary_line(self.n_modules, &self.counts));
+                self.buffer.push_str(&render::summary_line(
+                    self.n_modules,
+                    self.n_test_files,
+                    &self.counts,
+                ));
                 self.buffer.push('\n');
             }
             StreamFormat::Json if self.n_written == 0 => self.buffer.push_str("[]\n"),

@@ -62,6 +62,39 @@ fn errors_exit_one_with_compiler_style_output() {
 }
 
 #[test]
+fn test_files_of_the_directory_and_of_tests_are_checked_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), "variable \"a\" {}\n").unwrap();
+    fs::write(dir.path().join("main.tftest.hcl"), "run \"one\" {}\n").unwrap();
+    fs::create_dir(dir.path().join("tests")).unwrap();
+    // OpenTofu 1.12.6, `tofu validate`: "Unsupported argument" on line 2.
+    fs::write(
+        dir.path().join("tests/a.tftest.hcl"),
+        "run \"two\" {\n  bogus = 1\n}\n",
+    )
+    .unwrap();
+    let output = tofu_lens(&["check", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with(
+            "./tests/a.tftest.hcl:2:3: error[unsupported-argument]: Unsupported argument\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("1 error, 0 warnings in 1 module directory and 2 test files.\n"),
+        "{text}"
+    );
+    fs::write(dir.path().join("tests/a.tftest.hcl"), "run \"two\" {}\n").unwrap();
+    let output = tofu_lens(&["check", "."], dir.path());
+    assert_eq!(
+        stdout(&output),
+        "No problems found in 1 module directory and 2 test files.\n"
+    );
+}
+
+#[test]
 fn json_format_follows_the_server_contract() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(

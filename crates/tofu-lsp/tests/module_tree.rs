@@ -221,7 +221,7 @@ async fn tfvars_files_are_published_opened_and_answered() {
     assert_eq!(
         globs,
         [
-            "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}",
+            "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}",
             "**/.terraform/modules/modules.json"
         ]
     );

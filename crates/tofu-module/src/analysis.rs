@@ -186,6 +186,7 @@ pub fn analyze_in_tree(
         (&discovered.overrides, FileRole::Override),
         (&discovered.ignored, FileRole::Ignored),
         (&discovered.values, FileRole::Values),
+        (&discovered.tests, FileRole::Test),
     ] {
         for &index in list {
             if let Some(slot) = roles.get_mut(index) {
@@ -330,11 +331,7 @@ fn load_file(
             } => (Arc::clone(text), Some(*first_bad_byte), None),
             FileContent::Unreadable { message } => (Arc::from(""), None, Some(message.clone())),
         };
-    let parsed = match (
-        role.is_loaded() || role == FileRole::Values,
-        &read_error,
-        parse_upto,
-    ) {
+    let parsed = match (role.is_parsed(), &read_error, parse_upto) {
         (true, None, None) => Some(store.get_or_parse(&input.name, &text)),
         _ => None,
     };
@@ -355,7 +352,7 @@ fn load_file(
         read_error: read_error.clone(),
         may_suppress,
     };
-    if !role.is_loaded() && role != FileRole::Values {
+    if !role.is_parsed() {
         return file;
     }
     if let Some(message) = read_error {

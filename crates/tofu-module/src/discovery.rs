@@ -1,10 +1,19 @@
 //! Which entries of a directory are configuration files, in which order, and
-//! which ones OpenTofu never reads (`loading.md` §2–4).
+//! which ones OpenTofu never reads (`loading.md` §2–4); which are test files
+//! `tofu validate` and `tofu test` read with them.
 //!
 //! Works on names only: the caller lists the directory (and has already dropped
 //! subdirectories). Classification is case-sensitive, order is byte-wise, and a
 //! `.tofu`/`.tofu.json` file hides the `.tf`/`.tf.json` file of the same base name
 //! within the primary list and within the override list separately.
+//!
+//! Test files (`*.tftest.hcl`, `*.tftest.json`, `*.tofutest.hcl`,
+//! `*.tofutest.json`) are read from the module directory and from its
+//! `tests/` subdirectory, whose files the caller names `tests/NAME`
+//! (OpenTofu's `dirFiles` with the default test directory); nothing deeper,
+//! no other directory, and no name OpenTofu skips (hidden, backup). A
+//! `.tofutest` file hides the `.tftest` file of the same name in the same
+//! directory, as a `.tofu` file hides its `.tf` twin.
 
 /// The flavour of a configuration file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,12 +61,53 @@ impl Extension {
     }
 }
 
+/// The flavour of a test file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TestExtension {
+    TfTest,
+    TfTestJson,
+    TofuTest,
+    TofuTestJson,
+}
+
+impl TestExtension {
+    pub const ALL: [TestExtension; 4] = [
+        TestExtension::TfTest,
+        TestExtension::TfTestJson,
+        TestExtension::TofuTest,
+        TestExtension::TofuTestJson,
+    ];
+
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TestExtension::TfTest => ".tftest.hcl",
+            TestExtension::TfTestJson => ".tftest.json",
+            TestExtension::TofuTest => ".tofutest.hcl",
+            TestExtension::TofuTestJson => ".tofutest.json",
+        }
+    }
+
+    /// The extension that hides this one, if any.
+    fn hidden_by(self) -> Option<TestExtension> {
+        match self {
+            TestExtension::TfTest => Some(TestExtension::TofuTest),
+            TestExtension::TfTestJson => Some(TestExtension::TofuTestJson),
+            TestExtension::TofuTest | TestExtension::TofuTestJson => None,
+        }
+    }
+}
+
+/// The directory below a module directory that OpenTofu also reads test
+/// files from (`DefaultTestDirectory`).
+pub const TEST_DIRECTORY: &str = "tests";
+
 /// Why a name is not a configuration file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SkipReason {
     /// Starts with `.`, ends with `~`, or starts and ends with `#`.
     IgnoredName,
-    /// A `tofu test` file (`.tftest.hcl`, …).
+    /// A test file in a directory OpenTofu does not read test files from
+    /// (below `tests/`, or any other subdirectory).
     TestFile,
     /// Any other extension (including case variants such as `main.TF`).
     NotConfiguration,
@@ -73,21 +123,39 @@ pub enum FileClass {
         base_name: String,
         is_override: bool,
     },
+    /// A test file `tofu validate` reads with the module.
+    Test {
+        extension: TestExtension,
+        /// The name without its extension, `tests/` included.
+        base_name: String,
+    },
 }
 
-/// Classifies one file name (steps 2–5 of `loading.md` §2).
+/// Classifies one file name (steps 2–5 of `loading.md` §2; test files as
+/// OpenTofu's `dirFiles` finds them). A name in `tests/` is written
+/// `tests/NAME`.
 pub fn classify(name: &str) -> FileClass {
-    if is_ignored_name(name) {
+    let (in_subdirectory, file_name) = match name.rsplit_once('/') {
+        Some((dir, file_name)) => (Some(dir), file_name),
+        None => (None, name),
+    };
+    if is_ignored_name(file_name) {
         return FileClass::Skipped(SkipReason::IgnoredName);
     }
-    const TEST_SUFFIXES: [&str; 4] = [
-        ".tftest.hcl",
-        ".tftest.json",
-        ".tofutest.hcl",
-        ".tofutest.json",
-    ];
-    if TEST_SUFFIXES.iter().any(|suffix| name.ends_with(suffix)) {
-        return FileClass::Skipped(SkipReason::TestFile);
+    if let Some(extension) = test_extension(file_name) {
+        return match in_subdirectory {
+            None | Some(TEST_DIRECTORY) => FileClass::Test {
+                extension,
+                base_name: name
+                    .strip_suffix(extension.suffix())
+                    .unwrap_or_default()
+                    .to_owned(),
+            },
+            Some(_) => FileClass::Skipped(SkipReason::TestFile),
+        };
+    }
+    if in_subdirectory.is_some() {
+        return FileClass::Skipped(SkipReason::NotConfiguration);
     }
     for extension in Extension::ALL {
         if let Some(base_name) = name.strip_suffix(extension.suffix()) {
@@ -100,6 +168,22 @@ pub fn classify(name: &str) -> FileClass {
         }
     }
     FileClass::Skipped(SkipReason::NotConfiguration)
+}
+
+/// The test file extension `file_name` ends in, if any.
+fn test_extension(file_name: &str) -> Option<TestExtension> {
+    TestExtension::ALL
+        .into_iter()
+        .find(|extension| file_name.ends_with(extension.suffix()))
+}
+
+/// True for a test file name (`main.tftest.hcl`, `tests/x.tofutest.json`),
+/// whether or not OpenTofu would read it, as an editor sees it.
+pub fn is_test_file(name: &str) -> bool {
+    let file_name = name
+        .rsplit_once('/')
+        .map_or(name, |(_, file_name)| file_name);
+    test_extension(file_name).is_some()
 }
 
 /// Names OpenTofu skips before looking at extensions.
@@ -132,9 +216,14 @@ pub fn is_auto_values_file(name: &str) -> bool {
 }
 
 /// True for every file a module directory's analysis reads: configuration
-/// files and variable definitions files.
+/// files, variable definitions files and test files; of the `tests/`
+/// directory (`tests/NAME`), the test files only.
 pub fn is_module_file(name: &str) -> bool {
-    has_config_extension(name) || is_values_file(name)
+    match name.split_once('/') {
+        Some((TEST_DIRECTORY, file_name)) => !file_name.contains('/') && is_test_file(file_name),
+        Some(_) => false,
+        None => has_config_extension(name) || is_values_file(name) || is_test_file(name),
+    }
 }
 
 /// The outcome of discovery for one directory: indices into the name list given
@@ -151,6 +240,10 @@ pub struct Discovery {
     pub ignored: Vec<usize>,
     /// Variable definitions files (`.tfvars`, `.tfvars.json`), sorted.
     pub values: Vec<usize>,
+    /// Test files OpenTofu reads (of the directory and of `tests/`), sorted
+    /// byte-wise, less those a `.tofutest` twin hides (which are in
+    /// `shadowed`).
+    pub tests: Vec<usize>,
 }
 
 impl Discovery {
@@ -175,10 +268,11 @@ pub fn discover(names: &[&str]) -> Discovery {
                 is_override: true, ..
             }) => discovery.overrides.push(index),
             Some(FileClass::Config { .. }) => discovery.primary.push(index),
+            Some(FileClass::Test { .. }) => discovery.tests.push(index),
             Some(FileClass::Skipped(SkipReason::IgnoredName))
                 if names
                     .get(index)
-                    .is_some_and(|name| has_config_extension(name)) =>
+                    .is_some_and(|name| has_config_extension(name) || is_test_file(name)) =>
             {
                 discovery.ignored.push(index);
             }
@@ -223,6 +317,36 @@ pub fn discover(names: &[&str]) -> Discovery {
         }
         *list = kept;
     }
+    // A .tofutest file hides the .tftest file of the same name in the same
+    // directory (the base name holds the directory).
+    let test_hiders: std::collections::HashMap<(&str, TestExtension), usize> = discovery
+        .tests
+        .iter()
+        .filter_map(|&index| match classes.get(index) {
+            Some(FileClass::Test {
+                extension,
+                base_name,
+            }) => Some(((base_name.as_str(), *extension), index)),
+            _ => None,
+        })
+        .collect();
+    let mut kept_tests = Vec::with_capacity(discovery.tests.len());
+    for &index in &discovery.tests {
+        let hider = match classes.get(index) {
+            Some(FileClass::Test {
+                extension,
+                base_name,
+            }) => extension
+                .hidden_by()
+                .and_then(|twin| test_hiders.get(&(base_name.as_str(), twin)).copied()),
+            _ => None,
+        };
+        match hider {
+            Some(by) => discovery.shadowed.push((index, by)),
+            None => kept_tests.push(index),
+        }
+    }
+    discovery.tests = kept_tests;
     discovery
         .shadowed
         .sort_by_key(|&(hidden, _)| names.get(hidden).copied());
@@ -271,7 +395,7 @@ mod tests {
         for (name, expected) in cases {
             let actual = match classify(name) {
                 FileClass::Config { is_override, .. } => Some(is_override),
-                FileClass::Skipped(_) => None,
+                FileClass::Skipped(_) | FileClass::Test { .. } => None,
             };
             assert_eq!(actual, expected, "{name}");
         }
@@ -352,5 +476,61 @@ mod tests {
         assert_eq!(overrides, ["a_override.tofu.json", "z_override.tf"]);
         assert_eq!(shadowed, ["main.tf", "versions.tf"]);
         assert_eq!(discover(&names).ignored, [0]);
+    }
+
+    #[test]
+    fn test_files_of_the_directory_and_of_tests_are_read() {
+        let names = [
+            "main.tf",
+            "a.tftest.hcl",
+            "a.tofutest.hcl",
+            "b.tftest.json",
+            "tests/a.tftest.hcl",
+            "tests/b.tofutest.json",
+            "tests/b.tftest.json",
+            "tests/deeper/c.tftest.hcl",
+            "other/d.tftest.hcl",
+            ".hidden.tftest.hcl",
+            "tests/.hidden.tftest.hcl",
+            "backup.tftest.hcl~",
+            "tests/main.tf",
+            "c.TFTEST.hcl",
+        ];
+        let discovery = discover(&names);
+        let pick = |list: &[usize]| list.iter().map(|&i| names[i]).collect::<Vec<_>>();
+        assert_eq!(
+            pick(&discovery.tests),
+            [
+                "a.tofutest.hcl",
+                "b.tftest.json",
+                "tests/a.tftest.hcl",
+                "tests/b.tofutest.json"
+            ]
+        );
+        let shadowed: Vec<(&str, &str)> = discovery
+            .shadowed
+            .iter()
+            .map(|&(hidden, by)| (names[hidden], names[by]))
+            .collect();
+        assert_eq!(
+            shadowed,
+            [
+                ("a.tftest.hcl", "a.tofutest.hcl"),
+                ("tests/b.tftest.json", "tests/b.tofutest.json")
+            ]
+        );
+        assert_eq!(
+            pick(&discovery.ignored),
+            [".hidden.tftest.hcl", "tests/.hidden.tftest.hcl"]
+        );
+        assert_eq!(pick(&discovery.primary), ["main.tf"]);
+        assert_eq!(
+            classify("tests/deeper/c.tftest.hcl"),
+            FileClass::Skipped(SkipReason::TestFile)
+        );
+        assert!(is_module_file("tests/a.tftest.hcl"));
+        assert!(!is_module_file("tests/main.tf"));
+        assert!(!is_module_file("tests/deeper/c.tftest.hcl"));
+        assert!(is_module_file("a.tofutest.json"));
     }
 }

@@ -36,6 +36,7 @@ mod shape;
 pub mod show;
 mod store;
 mod terraform;
+pub mod test_schema;
 pub mod types;
 pub mod version;
 

@@ -28,13 +28,28 @@ pub enum FileRole {
     /// A variable definitions file (`.tfvars`, `.tfvars.json`): not
     /// configuration, but parsed and checked against the variables.
     Values,
-    /// Not a configuration file (other extension or a test file).
+    /// A test file `tofu validate` reads with the module (`*.tftest.hcl`,
+    /// `*.tofutest.hcl` and their JSON forms, in the directory or in
+    /// `tests/`): parsed and judged on its own (`rules::test_files`),
+    /// never merged into the configuration.
+    Test,
+    /// Not a configuration file (another extension, or a test file
+    /// OpenTofu does not read from where it is).
     Other,
 }
 
 impl FileRole {
     pub fn is_loaded(self) -> bool {
         matches!(self, FileRole::Primary | FileRole::Override)
+    }
+
+    /// True for the files the analysis parses: configuration files it
+    /// loads, and the values and test files it judges beside them.
+    pub fn is_parsed(self) -> bool {
+        matches!(
+            self,
+            FileRole::Primary | FileRole::Override | FileRole::Values | FileRole::Test
+        )
     }
 }
 
@@ -181,6 +196,14 @@ pub struct LoadedModule {
 }
 
 impl LoadedModule {
+    /// How many test files `tofu validate` reads with the module.
+    pub fn n_test_files(&self) -> usize {
+        self.files
+            .iter()
+            .filter(|file| file.role == FileRole::Test)
+            .count()
+    }
+
     pub fn file(&self, id: FileId) -> Option<&ModuleFile> {
         self.files.get(id.0 as usize)
     }

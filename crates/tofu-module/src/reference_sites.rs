@@ -12,6 +12,10 @@
 //! `self`, `path`, `terraform` and `tofu` refer to nothing declared; a name
 //! that is not declared as a resource is not taken for one (a `for` symbol,
 //! a provider configuration in `provider = aws.west`).
+//!
+//! Test files (`FileRole::Test`) are read too: their assertions and
+//! `expect_failures` name the module's declarations, and there `output.NAME`
+//! names an output of the module.
 
 use tofu_syntax::{Body, Expr, FileId, TextRange};
 
@@ -19,6 +23,7 @@ use crate::address::{BlockAddress, ResourceMode};
 use crate::expr::parse_ref::{parse_ref, Referenceable, StepRef};
 use crate::expr::traversal::{ParsedStep, Part};
 use crate::expr::walk;
+use crate::loaded::FileRole;
 use crate::merge::MergedModule;
 
 /// What a reference names.
@@ -49,12 +54,15 @@ pub struct ReferenceSite {
     pub output: Option<(String, TextRange)>,
 }
 
-/// Every reference of the module's loaded files to its own declarations, in
-/// file order.
+/// Every reference of the module's loaded files and test files to its own
+/// declarations, in file order.
 pub fn reference_sites(module: &MergedModule) -> Vec<ReferenceSite> {
     let mut sites = Vec::new();
     for file_id in module.primary.iter().chain(&module.overrides) {
         read_file(module, *file_id, &mut sites);
+    }
+    for file_id in test_files(module) {
+        read_file(module, file_id, &mut sites);
     }
     sites.sort_by_key(|site| (site.file, site.range.start));
     sites
@@ -66,11 +74,24 @@ pub fn reference_sites(module: &MergedModule) -> Vec<ReferenceSite> {
 /// 1,000 files costs a thousand times more to read whole).
 pub fn file_reference_sites(module: &MergedModule, file: FileId) -> Vec<ReferenceSite> {
     let mut sites = Vec::new();
-    if module.primary.contains(&file) || module.overrides.contains(&file) {
+    let is_test_file = module
+        .file(file)
+        .is_some_and(|read| read.role == FileRole::Test);
+    if module.primary.contains(&file) || module.overrides.contains(&file) || is_test_file {
         read_file(module, file, &mut sites);
     }
     sites.sort_by_key(|site| site.range.start);
     sites
+}
+
+/// The module's test files.
+fn test_files(module: &MergedModule) -> impl Iterator<Item = FileId> + '_ {
+    module
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, file)| file.role == FileRole::Test)
+        .map(|(index, _)| FileId(tofu_syntax::text::to_u32(index)))
 }
 
 fn read_file(module: &MergedModule, file_id: FileId, sites: &mut Vec<ReferenceSite>) {
@@ -83,6 +104,7 @@ fn read_file(module: &MergedModule, file_id: FileId, sites: &mut Vec<ReferenceSi
         file: file_id,
         text: &file.text,
         json: file.is_json(),
+        test_file: file.role == FileRole::Test,
         sites,
     };
     reader.body(&source.body);
@@ -93,6 +115,8 @@ struct SiteReader<'a> {
     file: FileId,
     text: &'a str,
     json: bool,
+    /// In a test file, `output.NAME` names an output of the module.
+    test_file: bool,
     sites: &'a mut Vec<ReferenceSite>,
 }
 
@@ -117,6 +141,11 @@ impl SiteReader<'_> {
 
     /// The site of a reference, if it names a declaration of the module.
     fn site(&self, steps: &[ParsedStep]) -> Option<ReferenceSite> {
+        if self.test_file {
+            if let Some(site) = self.output_site(steps) {
+                return Some(site);
+            }
+        }
         let step_refs: Vec<StepRef<'_>> = steps.iter().map(StepRef::from).collect();
         let parsed = parse_ref(&step_refs).ok()?;
         // The step holding the declaration's name: `var.NAME`, `TYPE.NAME`,
@@ -162,6 +191,25 @@ impl SiteReader<'_> {
             range: root_range.cover(name_range),
             name_range,
             output,
+        })
+    }
+}
+
+impl SiteReader<'_> {
+    /// `output.NAME` in a test file.
+    fn output_site(&self, steps: &[ParsedStep]) -> Option<ReferenceSite> {
+        let [root, name, ..] = steps else {
+            return None;
+        };
+        let (Part::Name(root_name), Part::Name(output)) = (&root.part, &name.part) else {
+            return None;
+        };
+        (root_name == "output").then(|| ReferenceSite {
+            file: self.file,
+            target: RefTarget::Output(output.clone()),
+            range: root.range.cover(name.range),
+            name_range: name.range,
+            output: None,
         })
     }
 }

@@ -62,7 +62,7 @@ const TYPE_NAME: &[&str] = &["type", "name"];
 const TYPE: &[&str] = &["type"];
 
 /// A body with no labels that OpenTofu defines whole.
-const fn closed(
+pub(crate) const fn closed(
     kind: &'static str,
     arguments: &'static [&'static str],
     required: &'static [&'static str],

@@ -151,6 +151,11 @@ codes! {
     InvalidArgumentValue => "invalid-argument-value", Error, "A constant argument value in a resource, data source, ephemeral resource or provider body does not convert to the type the provider's schema gives the argument.";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
+    InvalidTestKeyword => "invalid-test-keyword", Error, "A test file's run command or plan_options mode is not one of its keywords (apply or plan; normal or refresh-only), written without quotes.";
+    IncompatiblePlanOptions => "incompatible-plan-options", Error, "A test run's plan_options set refresh = false in refresh-only mode.";
+    DuplicateTestBlock => "duplicate-test-block", Error, "A test file or run holds a block it may hold once (variables, plan_options, module), or two mocks or overrides of the same target, or two mock providers of one address.";
+    InvalidTestAddress => "invalid-test-address", Error, "An address in a test file OpenTofu cannot read: an expect_failures element that is no checkable object, a plan_options replace or target that is no static reference, an override target of the wrong kind.";
+    TestWouldFail => "test-would-fail", Warning, "tofu validate accepts it, but tofu test fails: an assertion refers to an input variable, local value, output value or resource the module does not declare, or to run (tofu-lens's warning, with tofu test's wording).";
 }
 
 /// Identifies a file within one module analysis (an index into its file list).
@@ -334,8 +339,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            80,
-            "the catalogue has 79 codes (62 load-time, 12 of validate's and the module tree, 3 of provider schemas, 2 of plan's) and unused-suppression"
+            85,
+            "the catalogue has 84 codes (62 load-time, 12 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

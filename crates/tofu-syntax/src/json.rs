@@ -25,6 +25,12 @@ pub(crate) fn parse_values(text: &str) -> SourceFile {
     parse_in(text, Context::Attributes)
 }
 
+/// A test file in JSON (`.tftest.json`, `.tofutest.json`): the block types
+/// of OpenTofu's test file schema.
+pub(crate) fn parse_test(text: &str) -> SourceFile {
+    parse_in(text, Context::TestTop)
+}
+
 fn parse_in(text: &str, top: Context<'static>) -> SourceFile {
     let mut file = SourceFile {
         syntax: Syntax::Json,
@@ -163,6 +169,8 @@ fn error(summary: &str, detail: &str, range: TextRange) -> SyntaxError {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Context<'a> {
     Top,
+    /// The top level of a test file.
+    TestTop,
     Inside(&'a str),
     /// Every property is an attribute.
     Attributes,
@@ -173,6 +181,13 @@ enum Context<'a> {
 fn block_labels(context: Context<'_>, name: &str) -> Option<usize> {
     if context == Context::Attributes {
         return None;
+    }
+    if context == Context::TestTop {
+        return match name {
+            "run" | "provider" | "mock_provider" => Some(1),
+            "variables" | "override_resource" | "override_data" | "override_module" => Some(0),
+            _ => None,
+        };
     }
     let Context::Inside(parent) = context else {
         return Some(match name {
@@ -204,6 +219,14 @@ fn block_labels(context: Context<'_>, name: &str) -> Option<usize> {
         ("remote_state_data_sources", "default") => 0,
         ("remote_state_data_sources", "remote_state_data_source") => 1,
         ("cloud", "workspaces") => 0,
+        // Test files (`tofu validate` reads them beside the module).
+        (
+            "run",
+            "plan_options" | "assert" | "variables" | "module" | "override_resource"
+            | "override_data" | "override_module",
+        ) => 0,
+        ("mock_provider", "mock_resource" | "mock_data") => 1,
+        ("mock_provider", "override_resource" | "override_data") => 0,
         _ => return None,
     };
     Some(labels)
@@ -438,6 +461,28 @@ fn expr(value: &Value<'_>) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_files_have_the_blocks_of_the_test_schema() {
+        let text = r#"{"run": {"one": {"command": "plan", "assert": {"condition": "${var.x}"}, "variables": {"x": 1}}}, "mock_provider": {"aws": {"mock_resource": {"aws_s3_bucket": {"defaults": {}}}}}, "variables": {"y": 2}}"#;
+        let file = parse_test(text);
+        assert!(file.errors.is_empty(), "{:?}", file.errors);
+        let kinds: Vec<(&str, usize)> = file
+            .body
+            .blocks
+            .iter()
+            .map(|block| (block.kind.as_str(), block.labels.len()))
+            .collect();
+        assert_eq!(kinds, [("run", 1), ("mock_provider", 1), ("variables", 0)]);
+        let run = &file.body.blocks[0];
+        assert!(run.body.attribute("command").is_some());
+        let nested: Vec<&str> = run.body.blocks.iter().map(|b| b.kind.as_str()).collect();
+        assert_eq!(nested, ["assert", "variables"]);
+        assert_eq!(
+            file.body.blocks[1].body.blocks[0].label(0),
+            Some("aws_s3_bucket")
+        );
+    }
 
     #[test]
     fn resources_with_labels_and_nested_blocks() {

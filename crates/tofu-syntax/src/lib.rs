@@ -33,10 +33,13 @@ pub fn parse_template(source: &str) -> Option<Expr> {
 /// Parses one configuration file. `name` decides the syntax: a name ending in
 /// `.json` is JSON syntax, anything else native syntax (`loading.md` §6). In
 /// a variable definitions file in JSON (`.tfvars.json`) every property is an
-/// attribute.
+/// attribute; in a test file in JSON (`.tftest.json`, `.tofutest.json`) the
+/// blocks are those of OpenTofu's test file schema.
 pub fn parse(name: &str, text: &str) -> SourceFile {
     if name.ends_with(".tfvars.json") {
         json::parse_values(text)
+    } else if name.ends_with(".tftest.json") || name.ends_with(".tofutest.json") {
+        json::parse_test(text)
     } else if name.ends_with(".json") {
         json::parse(text)
     } else {

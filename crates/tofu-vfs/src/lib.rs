@@ -1,6 +1,12 @@
 //! The disk side of tofu-lens: finding module directories under a path and
 //! reading one directory's configuration files into [`InputFile`]s.
 //!
+//! A directory's files include its test files and those of its `tests/`
+//! subdirectory, named `tests/NAME`, as `tofu validate` reads them; a
+//! directory named `tests` keeps its other files (it is a module directory
+//! of its own when it holds configuration files) but not its test files,
+//! which belong to the directory above.
+//!
 //! This is the only engine code that touches the file system. It never writes.
 //! Directory symlinks are not followed while walking (no loops, no escaping the
 //! tree); a symlink *named* like a configuration file is read through, as
@@ -109,19 +115,27 @@ struct ConfigEntry {
 }
 
 /// The configuration-file entries of `dir` (names OpenTofu skips included;
-/// subdirectories left out), as both readers below list them.
+/// subdirectories left out), and the test files of `dir/tests` named
+/// `tests/NAME`, as both readers below list them. A directory named `tests`
+/// lists no test files of its own: they are its parent's.
 fn config_entries(dir: &Path) -> io::Result<Vec<ConfigEntry>> {
+    let is_tests_dir = dir
+        .file_name()
+        .is_some_and(|name| name == discovery::TEST_DIRECTORY);
     let mut entries = Vec::new();
     for entry in fs::read_dir(dir)? {
         let Ok(entry) = entry else { continue };
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
+        let name = entry.file_name().to_string_lossy().into_owned();
         if file_type.is_dir() {
+            if name == discovery::TEST_DIRECTORY {
+                entries.extend(test_entries(&entry.path()));
+            }
             continue;
         }
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if is_module_file(&name) {
+        if is_module_file(&name) && !(is_tests_dir && discovery::is_test_file(&name)) {
             entries.push(ConfigEntry {
                 path: entry.path(),
                 is_symlink: file_type.is_symlink(),
@@ -130,6 +144,30 @@ fn config_entries(dir: &Path) -> io::Result<Vec<ConfigEntry>> {
         }
     }
     Ok(entries)
+}
+
+/// The test files of a module directory's `tests/` directory, named
+/// `tests/NAME` (nothing when it cannot be listed: OpenTofu then reads
+/// none either).
+fn test_entries(tests_dir: &Path) -> Vec<ConfigEntry> {
+    let Ok(listing) = fs::read_dir(tests_dir) else {
+        return Vec::new();
+    };
+    listing
+        .flatten()
+        .filter_map(|entry| {
+            let file_type = entry.file_type().ok()?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if file_type.is_dir() || !discovery::is_test_file(&name) {
+                return None;
+            }
+            Some(ConfigEntry {
+                path: entry.path(),
+                is_symlink: file_type.is_symlink(),
+                name: format!("{}/{name}", discovery::TEST_DIRECTORY),
+            })
+        })
+        .collect()
 }
 
 /// Reads every file of `dir` whose name ends in a configuration extension
@@ -271,6 +309,47 @@ mod tests {
             })
             .collect();
         assert_eq!(found, ["a", "a/b"]);
+    }
+
+    #[test]
+    fn test_files_of_tests_belong_to_the_directory_above() {
+        let root = tempfile::tempdir().unwrap();
+        let make = |path: &str| {
+            let full = root.path().join(path);
+            fs::create_dir_all(full.parent().unwrap()).unwrap();
+            fs::write(full, "").unwrap();
+        };
+        make("main.tf");
+        make("main.tftest.hcl");
+        make("tests/a.tftest.hcl");
+        make("tests/b.tofutest.json");
+        make("tests/helper.tf");
+        make("tests/notes.txt");
+        make("tests/deeper/c.tftest.hcl");
+        make("other/d.tftest.hcl");
+        let names = |dir: &Path| -> Vec<String> {
+            read_module_dir(dir)
+                .unwrap()
+                .into_iter()
+                .map(|file| file.name)
+                .collect()
+        };
+        assert_eq!(
+            names(root.path()),
+            [
+                "main.tf",
+                "main.tftest.hcl",
+                "tests/a.tftest.hcl",
+                "tests/b.tofutest.json"
+            ]
+        );
+        // `tests/` is a module directory of its own, for its .tf files only.
+        assert_eq!(names(&root.path().join("tests")), ["helper.tf"]);
+        let walk = find_module_dirs(root.path(), &WalkLimits::default());
+        assert_eq!(
+            walk.module_dirs,
+            [root.path().to_path_buf(), root.path().join("tests")]
+        );
     }
 
     #[test]

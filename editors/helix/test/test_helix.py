@@ -89,7 +89,8 @@ HELIX_GRAMMARS = {"hcl", "json"}
 HELIX_LANGUAGE_SERVERS = {"terraform-ls", "vscode-json-language-server"}
 
 # server.md, "Languages served", and "Settings" with their defaults.
-SERVED_SUFFIXES = [".tf", ".tofu", ".tf.json", ".tofu.json", ".tfvars", ".tfvars.json"]
+SERVED_SUFFIXES = [".tf", ".tofu", ".tf.json", ".tofu.json", ".tfvars", ".tfvars.json",
+                   ".tftest.hcl", ".tofutest.hcl", ".tftest.json", ".tofutest.json"]
 SERVER_SETTINGS = {"tofuVersion": "1.12.6", "diagnostics": {"scope": "workspace"}, "exclude": [".terraform/**"]}
 
 
@@ -178,6 +179,8 @@ class LanguagesTomlSchema(unittest.TestCase):
         self.assertEqual(helix_language_for("/work/module/x.tofu", self.languages)[0], "opentofu")
         self.assertEqual(helix_language_for("/work/module/terraform.tfvars", self.languages)[0], "tfvars")
         self.assertEqual(helix_language_for("/work/module/prod.auto.tfvars.json", self.languages)[0], "opentofu-json")
+        self.assertEqual(helix_language_for("/work/module/tests/a.tftest.hcl", self.languages)[0], "hcl")
+        self.assertEqual(helix_language_for("/work/module/tests/a.tofutest.json", self.languages)[0], "opentofu-json")
 
     def test_hcl_and_tfvars_keep_terraform_ls(self):
         for name in ("hcl", "tfvars"):

@@ -4,16 +4,17 @@
 -- takes; `vim.lsp.config('tofu_lens', { ... })` changes any field.
 --
 -- The server reads files ending in .tf, .tofu, .tf.json and .tofu.json
--- (server.md, "Languages served"), and the variable definitions files
--- .tfvars and .tfvars.json. Neovim calls them terraform (or tf, when the
+-- (server.md, "Languages served"), the variable definitions files
+-- .tfvars and .tfvars.json, and the test files .tftest.hcl, .tofutest.hcl
+-- and their .json forms. Neovim calls them terraform (or tf, when the
 -- first line starts with / or ;), opentofu (plugin/tofu_lens.lua),
--- terraform-vars and json; root_dir attaches only to those file names, so
+-- terraform-vars, hcl and json; root_dir attaches only to those file names, so
 -- other JSON files never start the server.
 
 ---@param name string
 ---@return boolean
 local function is_config_file(name)
-  for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json', '.tfvars', '.tfvars.json' }) do
+  for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json', '.tfvars', '.tfvars.json', '.tftest.hcl', '.tftest.json', '.tofutest.hcl', '.tofutest.json' }) do
     if name:sub(-#suffix) == suffix then
       return true
     end

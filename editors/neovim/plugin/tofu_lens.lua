@@ -30,7 +30,7 @@ vim.api.nvim_create_autocmd('FileType', {
     end
     local name = vim.api.nvim_buf_get_name(args.buf)
     local served = false
-    for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json', '.tfvars', '.tfvars.json' }) do
+    for _, suffix in ipairs({ '.tf', '.tofu', '.tf.json', '.tofu.json', '.tfvars', '.tfvars.json', '.tftest.hcl', '.tftest.json', '.tofutest.hcl', '.tofutest.json' }) do
       served = served or name:sub(-#suffix) == suffix
     end
     local cmd = vim.lsp.config.tofu_lens and vim.lsp.config.tofu_lens.cmd

@@ -16,13 +16,15 @@ export const SETTINGS_SECTION = 'tofuLens';
 
 /**
  * Every file the server reads (server.md, "Languages served"): `.tf`, `.tofu`,
- * `.tf.json` and `.tofu.json`, and the variable definitions files `.tfvars`
- * and `.tfvars.json`, whatever language id VS Code gave the file. The
+ * `.tf.json` and `.tofu.json`, the variable definitions files `.tfvars`
+ * and `.tfvars.json`, and the test files `.tftest.hcl`, `.tftest.json`,
+ * `.tofutest.hcl` and `.tofutest.json`, whatever language id VS Code gave
+ * the file. The
  * HashiCorp extension calls `.tf` files `terraform` and `.tfvars` files
  * `terraform-vars`, the OpenTofu one `opentofu`, VS Code itself `json` for
  * `.tf.json`; a pattern serves them all.
  */
-export const CONFIG_FILE_GLOB = '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}';
+export const CONFIG_FILE_GLOB = '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}';
 
 /** The document selector of the language client: files on disk only. */
 export const DOCUMENT_SELECTOR = [{ scheme: 'file', pattern: CONFIG_FILE_GLOB }];
@@ -32,7 +34,7 @@ export const SKIPPED_DIRS_GLOB = '**/{.terraform,.git,node_modules}/**';
 
 /** True for a path the server reads, by name alone (case-sensitive, as OpenTofu). */
 export function isConfigFile(fileName: string): boolean {
-  return /\.(tf|tofu|tf\.json|tofu\.json|tfvars|tfvars\.json)$/.test(fileName);
+  return /\.(tf|tofu|tf\.json|tofu\.json|tfvars|tfvars\.json|tftest\.hcl|tftest\.json|tofutest\.hcl|tofutest\.json)$/.test(fileName);
 }
 
 /** The settings object the server takes as `initializationOptions` (server.md, "Settings"). */

@@ -94,9 +94,9 @@ test('activates on each language a configuration file can have', () => {
   }
 });
 
-test('the document selector takes configuration and variable definitions files whatever their language id', () => {
+test('the document selector takes configuration, variable definitions and test files whatever their language id', () => {
   assert.deepEqual(config.DOCUMENT_SELECTOR, [
-    { scheme: 'file', pattern: '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}' },
+    { scheme: 'file', pattern: '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}' },
   ]);
   assert.ok(
     manifest.activationEvents.includes(`workspaceContains:${config.CONFIG_FILE_GLOB}`),
@@ -111,11 +111,15 @@ test('the document selector takes configuration and variable definitions files w
     '/w/override.tf',
     '/w/terraform.tfvars',
     '/w/env/prod.auto.tfvars.json',
+    '/w/main.tftest.hcl',
+    '/w/tests/a.tofutest.hcl',
+    '/w/tests/b.tftest.json',
+    '/w/c.tofutest.json',
   ]) {
     assert.ok(matches(file), file);
     assert.ok(config.isConfigFile(file), file);
   }
-  for (const file of ['/w/x.tfvars.bak', '/w/package.json', '/w/x.hcl', '/w/main.TF', '/w/main.tf.bak']) {
+  for (const file of ['/w/x.tfvars.bak', '/w/package.json', '/w/x.hcl', '/w/main.TF', '/w/main.tf.bak', '/w/a.tftest.hcl~']) {
     assert.ok(!matches(file), file);
     assert.ok(!config.isConfigFile(file), file);
   }

@@ -48,10 +48,10 @@ describe('VS Code session on examples/overrides', () => {
       vscode.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'),
     );
     const globs = registration.registerOptions.watchers.map((w) => w.globPattern);
-    // Configuration and variable definitions files, and the module manifest
+    // Configuration, variable definitions and test files, and the module manifest
     // `tofu init` writes (which directory each installed module call reads).
     assert.deepEqual(globs, [
-      '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}',
+      '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}',
       '**/.terraform/modules/modules.json',
     ]);
   });

@@ -14,7 +14,7 @@ use crate::shared::Shared;
 use crate::workspace::scan_folders;
 
 /// The glob `server.md` asks the client to watch.
-pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json}";
+pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}";
 
 /// The module manifest `tofu init` writes (which directory each installed
 /// module call reads), watched beside the configuration files.

@@ -28,6 +28,7 @@ pub(crate) mod module_tree;
 pub(crate) mod provider_schema;
 pub(crate) mod providers;
 pub(crate) mod references;
+pub(crate) mod test_files;
 pub(crate) mod types;
 pub(crate) mod unused;
 pub(crate) mod validate;
@@ -55,9 +56,10 @@ pub(crate) enum Phase {
     /// built and the graph has no cycle; for an identity rule, only on a node
     /// none of whose dependencies failed (`graph`).
     Walk,
-    /// What `tofu plan` reports about variable values (`.tfvars` files):
-    /// `validate` never reads them, so they neither wait for the phases
-    /// before nor hold back any. Module rules only.
+    /// What other commands report that `validate` never reads: `tofu plan`
+    /// on variable values (`.tfvars` files), `tofu test` on assertions
+    /// (as warnings). They neither wait for the phases before nor hold
+    /// back any. Module rules only.
     Plan,
     /// tofu-lens's own findings, which OpenTofu never reports (as tflint's):
     /// never withheld, and never holding anything back. Module rules only.
@@ -150,6 +152,21 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "import-references",
         phase: Phase::Walk,
         check: validate::imports,
+    },
+    ModuleRule {
+        name: "test-files",
+        phase: Phase::Load,
+        check: test_files::decode,
+    },
+    ModuleRule {
+        name: "test-file-references",
+        phase: Phase::Walk,
+        check: test_files::validate,
+    },
+    ModuleRule {
+        name: "test-assertions",
+        phase: Phase::Plan,
+        check: test_files::would_fail,
     },
     ModuleRule {
         name: "variable-values",

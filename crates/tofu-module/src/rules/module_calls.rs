@@ -16,7 +16,7 @@
 //! ([`source_address`]) only when both the `source` string and whether a
 //! `version` is set are known from constants.
 
-mod source_address;
+pub(crate) mod source_address;
 mod static_eval;
 
 use tofu_syntax::{Code, Diagnostic, ExprKind, Fix, Location, TextRange};

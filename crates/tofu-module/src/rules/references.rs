@@ -25,7 +25,7 @@ mod referenceable;
 mod scan;
 mod traversal;
 
-use tofu_syntax::{Block, Diagnostic};
+use tofu_syntax::{Attribute, Block, Code, Diagnostic};
 
 use crate::address::ResourceMode;
 use crate::loaded::{FileRole, FileView};
@@ -48,6 +48,39 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
         if has_valid_labels(block) {
             in_file.top_level_block(block, out);
         }
+    }
+}
+
+/// The condition of a test file's `assert` block, read as OpenTofu's
+/// `decodeCheckRuleBlock` reads it (`constant-condition`).
+pub(crate) fn test_assert(view: FileView<'_>, assert: &Block, out: &mut Vec<Diagnostic>) {
+    conditions::rule(&in_test_file(view), assert, out);
+}
+
+/// A static list of references in a test file (`expect_failures`,
+/// `plan_options` `replace` and `target`), which OpenTofu decodes as it
+/// decodes `depends_on`; its errors carry `code`.
+pub(crate) fn test_reference_list(
+    view: FileView<'_>,
+    attr: &Attribute,
+    code: Code,
+    out: &mut Vec<Diagnostic>,
+) {
+    let n_before = out.len();
+    lists::depends_on(&in_test_file(view), attr, out);
+    for diagnostic in out.iter_mut().skip(n_before) {
+        if diagnostic.code == Code::InvalidDependsOn {
+            diagnostic.code = code;
+        }
+    }
+}
+
+fn in_test_file(view: FileView<'_>) -> InFile<'_> {
+    InFile {
+        id: view.id,
+        text: &view.file.text,
+        json: view.file.is_json(),
+        primary: true,
     }
 }
 

@@ -693,7 +693,11 @@ pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// "Reference to undeclared input variable", in OpenTofu's words.
-fn undeclared_variable(at: Location, name: &str, suggestion: Option<&str>) -> Diagnostic {
+pub(crate) fn undeclared_variable(
+    at: Location,
+    name: &str,
+    suggestion: Option<&str>,
+) -> Diagnostic {
     let mut detail = format!(
         "An input variable with the name {} has not been declared.",
         go_quote(name)
@@ -714,7 +718,7 @@ fn undeclared_variable(at: Location, name: &str, suggestion: Option<&str>) -> Di
 }
 
 /// "Reference to undeclared local value", in OpenTofu's words.
-fn undeclared_local(at: Location, name: &str, suggestion: Option<&str>) -> Diagnostic {
+pub(crate) fn undeclared_local(at: Location, name: &str, suggestion: Option<&str>) -> Diagnostic {
     let mut detail = format!(
         "A local value with the name {} has not been declared.",
         go_quote(name)
