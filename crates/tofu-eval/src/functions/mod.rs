@@ -34,7 +34,7 @@ pub mod signature;
 #[rustfmt::skip]
 mod signatures;
 mod string;
-mod suggest;
+pub mod suggest;
 mod time;
 mod try_can;
 
