@@ -148,6 +148,9 @@ codes! {
     InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type (OpenTofu puts it on the variable's declaration; tofu-lens on the value, the declaration related).";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
+    UnknownFunction => "unknown-function", Error, "A call to a function OpenTofu does not have (with \"Did you mean\"), or in a namespace it does not know (what tofu validate reports).";
+    InvalidFunctionCall => "invalid-function-call", Error, "A call to a built-in function that fails when validate evaluates it: too few or too many arguments, an argument of the wrong type or value, or the function's own error.";
+    InvalidExpressionValue => "invalid-expression-value", Error, "An expression tofu validate cannot evaluate with the values it knows: operands of the wrong type, an index or attribute a known value lacks, conditional results of inconsistent types, a bad for expression.";
 }
 
 /// Identifies a file within one module analysis (an index into its file list).
@@ -331,8 +334,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            77,
-            "the catalogue has 76 codes (62 load-time, 12 of validate's and the module tree, 2 of plan's) and unused-suppression"
+            80,
+            "the catalogue has 79 codes (62 load-time, 15 of validate's and the module tree, 2 of plan's) and unused-suppression"
         );
     }
 }
