@@ -20,3 +20,7 @@ locals {
     zones   = join(",", var.zones)
   }
 }
+
+variable "settings_json" {
+  type = string
+}

@@ -783,12 +783,14 @@ fn console_prints_values_and_stops_at_the_first_error_as_tofu_console() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/console");
     let input = "var.project\nvar.environment\nlocal.bucket\nlocal.zone_count\nlocal.tags\n\
                  [for z in var.zones : upper(z)]\ncidrsubnet(\"10.0.0.0/16\", 8, 2)\n\
+                 jsondecode(var.settings_json)\nregex(var.settings_json, \"abc\")\n\
                  tonumber(\"abc\")\nupper(\"never read\")\n";
     let output = console(&[example.to_str().unwrap()], input);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "\"demo\"\n\"staging\"\n\"demo-staging-assets\"\n2\n{\n  \"project\" = \"demo\"\n  \"zones\" = \"a,b\"\n}\n[\n  \"A\",\n  \"B\",\n]\n\"10.0.2.0/24\"\n"
+        "\"demo\"\n\"staging\"\n\"demo-staging-assets\"\n2\n{\n  \"project\" = \"demo\"\n  \"zones\" = \"a,b\"\n}\n[\n  \"A\",\n  \"B\",\n]\n\"10.0.2.0/24\"\n\
+         (known after apply)\n(known after apply)\n"
     );
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
