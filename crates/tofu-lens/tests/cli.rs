@@ -816,23 +816,8 @@ fn console_without_a_module_reports_undeclared_variables() {
 }
 
 fn console(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
-        .arg("console")
-        .args(args)
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let mut all = vec!["console"];
+    all.extend_from_slice(args);
+    tofu_lens_with_stdin(&all, dir.path(), input)
 }
