@@ -22,17 +22,59 @@ use crate::printer::format_value;
 use crate::types::Type;
 use crate::value::Value;
 
-/// What the console prints for `line`.
+/// What the console prints for `line`: the value, or its errors as
+/// `Error: SUMMARY`, a blank line and the detail.
 pub fn console_line(line: &str, environment: &dyn Environment) -> String {
+    match console_value(line, environment, &NoModule) {
+        Ok(printed) => printed,
+        Err(errors) => print_errors(&errors),
+    }
+}
+
+/// The input variables and local values of the module a console runs in.
+pub trait ConsoleModule {
+    /// The value of `var.NAME` or `local.NAME` (`root` is `var` or
+    /// `local`), or `None` when the module declares no such name.
+    fn value(&self, root: &str, name: &str) -> Option<Value>;
+
+    /// The declared name of that kind closest to `name`, for "Did you mean".
+    fn suggest(&self, root: &str, name: &str) -> Option<String>;
+}
+
+/// A directory without configuration.
+pub struct NoModule;
+
+impl ConsoleModule for NoModule {
+    fn value(&self, _root: &str, _name: &str) -> Option<Value> {
+        None
+    }
+
+    fn suggest(&self, _root: &str, _name: &str) -> Option<String> {
+        None
+    }
+}
+
+/// What the console prints for `line` in `module`: the printed value, or
+/// the errors in the order the console prints them.
+pub fn console_value(
+    line: &str,
+    environment: &dyn Environment,
+    module: &dyn ConsoleModule,
+) -> Result<String, Vec<EvalDiagnostic>> {
     let source = format!("{PREFIX}{line}\n");
     let file = tofu_syntax::parse("console.tf", &source);
     let Some(attribute) = file.body.attributes.first().filter(|_| !file.has_errors()) else {
-        return "Error: (syntax not read by tofu-eval yet)".to_owned();
+        return Err(vec![EvalDiagnostic::new(
+            "(syntax not read by tofu-eval yet)",
+            "",
+            TextRange::empty(0),
+        )]);
     };
     let environment = ConsoleEnvironment(environment);
     let scope = ConsoleScope {
         environment: &environment,
         line,
+        module,
     };
     let mut reference_errors = Vec::new();
     references(&attribute.expr, &mut Vec::new(), &mut |reference| {
@@ -46,16 +88,16 @@ pub fn console_line(line: &str, environment: &dyn Environment) -> String {
         }
     });
     if !reference_errors.is_empty() {
-        return print_errors(&reference_errors);
+        return Err(sorted(reference_errors));
     }
-    if let Some(printed) = type_function(&attribute.expr, &scope) {
-        return printed;
+    if let Some(typed) = type_function(&attribute.expr, &scope) {
+        return typed;
     }
     let evaluation = evaluate(&attribute.expr, &scope);
     if evaluation.diagnostics.is_empty() {
-        format_value(&evaluation.value)
+        Ok(format_value(&evaluation.value))
     } else {
-        print_errors(&evaluation.diagnostics)
+        Err(sorted(evaluation.diagnostics))
     }
 }
 
@@ -63,7 +105,10 @@ pub fn console_line(line: &str, environment: &dyn Environment) -> String {
 /// (OpenTofu's `typeString`). Only the whole line being one such call is
 /// read; anywhere else the name is unknown here (OpenTofu says "Invalid
 /// use of type function").
-fn type_function(expr: &Expr, scope: &ConsoleScope<'_>) -> Option<String> {
+fn type_function(
+    expr: &Expr,
+    scope: &ConsoleScope<'_>,
+) -> Option<Result<String, Vec<EvalDiagnostic>>> {
     let ExprKind::Call(call) = &expr.kind else {
         return None;
     };
@@ -75,11 +120,11 @@ fn type_function(expr: &Expr, scope: &ConsoleScope<'_>) -> Option<String> {
     };
     let evaluation = evaluate(argument, scope);
     if !evaluation.diagnostics.is_empty() {
-        return Some(print_errors(&evaluation.diagnostics));
+        return Some(Err(sorted(evaluation.diagnostics)));
     }
     let mut printed = String::new();
     write_type(&evaluation.value.ty(), &mut printed, 0);
-    Some(printed)
+    Some(Ok(printed))
 }
 
 /// OpenTofu's `writeType`: structural types over several lines, indented
@@ -136,12 +181,16 @@ fn write_type(ty: &Type, out: &mut String, indent: usize) {
 /// The line is parsed as the value of an attribute.
 const PREFIX: &str = "x = ";
 
-/// The errors as the console prints them: sorted by where their subject
+/// The errors in the order the console prints them: by where their subject
 /// starts, then ends (OpenTofu's `tfdiags` sort, stable).
+fn sorted(mut errors: Vec<EvalDiagnostic>) -> Vec<EvalDiagnostic> {
+    errors.sort_by_key(|error| (error.subject.start, error.subject.end));
+    errors
+}
+
+/// The errors as `Error: SUMMARY`, a blank line and the detail.
 fn print_errors(errors: &[EvalDiagnostic]) -> String {
-    let mut sorted: Vec<&EvalDiagnostic> = errors.iter().collect();
-    sorted.sort_by_key(|error| (error.subject.start, error.subject.end));
-    sorted
+    errors
         .iter()
         .map(|error| format!("Error: {}\n\n{}", error.summary, error.detail))
         .collect::<Vec<_>>()
@@ -177,6 +226,7 @@ impl Environment for ConsoleEnvironment<'_> {
 struct ConsoleScope<'a> {
     environment: &'a dyn Environment,
     line: &'a str,
+    module: &'a dyn ConsoleModule,
 }
 
 impl Scope for ConsoleScope<'_> {
@@ -199,20 +249,42 @@ impl Scope for ConsoleScope<'_> {
                 n_steps: 1,
             })
         };
+        if let (root @ ("var" | "local"), Some(name)) = (reference.root, first_attribute) {
+            if let Some(value) = self.module.value(root, name) {
+                return Ok(Referenced { value, n_steps: 1 });
+            }
+        }
+        let suggestion = |root: &str, name: &str| {
+            self.module
+                .suggest(root, name)
+                .map(|found| format!(" Did you mean {}?", go_quote(&found)))
+                .unwrap_or_default()
+        };
         match (reference.root, first_attribute) {
             ("path", Some("module" | "root")) => known("."),
             ("terraform", Some("workspace")) => known("default"),
             ("var", Some(name)) => error(
                 "Reference to undeclared input variable",
-                format!(
-                    "An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.",
-                    go_quote(name),
-                    go_quote(name)
-                ),
+                match self.module.suggest("var", name) {
+                    Some(found) => format!(
+                        "An input variable with the name {} has not been declared. Did you mean {}?",
+                        go_quote(name),
+                        go_quote(&found)
+                    ),
+                    None => format!(
+                        "An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.",
+                        go_quote(name),
+                        go_quote(name)
+                    ),
+                },
             ),
             ("local", Some(name)) => error(
                 "Reference to undeclared local value",
-                format!("A local value with the name {} has not been declared.", go_quote(name)),
+                format!(
+                    "A local value with the name {} has not been declared.{}",
+                    go_quote(name),
+                    suggestion("local", name)
+                ),
             ),
             ("count", _) => error(
                 "Reference to \"count\" in non-counted context",

@@ -105,6 +105,12 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 10)]
         timeout: u64,
     },
+    /// Read one expression a line from stdin and print each value as `tofu console` does
+    /// (without init or providers), in the module directory DIR or in none.
+    Console {
+        /// A module directory whose variables and local values the expressions may use.
+        dir: Option<PathBuf>,
+    },
     /// Print the effective configuration of a module after override merging, with provenance.
     Show {
         /// The module directory (a file stands for its directory).
@@ -188,6 +194,26 @@ fn main() -> ExitCode {
             format,
             timeout,
         } => run_schemas(dir, format, timeout),
+        Command::Console { dir } => run_console(dir.as_deref()),
+    }
+}
+
+/// `console`: exit 1 when a line had errors (the console stops there).
+fn run_console(dir: Option<&std::path::Path>) -> ExitCode {
+    let stdin = std::io::stdin();
+    let result = tofu_lens::console::run(
+        dir,
+        &mut stdin.lock(),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    );
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(error) => {
+            eprintln!("tofu-lens: {error}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -806,3 +806,51 @@ fn fmt_agrees_with_tofu_fmt_when_the_oracle_is_present() {
         }
     }
 }
+
+/// `console` in the shipped example: variables from `.tfvars` files and
+/// defaults, local values, and the first error ending the session, each line
+/// as `tofu console -no-color` (OpenTofu 1.12.6) printed it for the same
+/// input in a copy of the directory.
+#[test]
+fn console_prints_values_and_stops_at_the_first_error_as_tofu_console() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/console");
+    let input = "var.project\nvar.environment\nlocal.bucket\nlocal.zone_count\nlocal.tags\n\
+                 [for z in var.zones : upper(z)]\ncidrsubnet(\"10.0.0.0/16\", 8, 2)\n\
+                 jsondecode(var.settings_json)\nregex(var.settings_json, \"abc\")\n\
+                 tonumber(\"abc\")\nupper(\"never read\")\n";
+    let output = console(&[example.to_str().unwrap()], input);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        "\"demo\"\n\"staging\"\n\"demo-staging-assets\"\n2\n{\n  \"project\" = \"demo\"\n  \"zones\" = \"a,b\"\n}\n[\n  \"A\",\n  \"B\",\n]\n\"10.0.2.0/24\"\n\
+         (known after apply)\n(known after apply)\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "\nError: Invalid function argument\n\n  on <console-input> line 1:\n  (source code not available)\n\n\
+         Invalid value for \"v\" parameter: cannot convert \"abc\" to number; given string\n\
+         must be a decimal representation of a number.\n\n"
+    );
+}
+
+/// Without a directory, names are the empty module's: recorded from `tofu
+/// console -no-color` in an empty directory.
+#[test]
+fn console_without_a_module_reports_undeclared_variables() {
+    let output = console(&[], "upper(\"a\")\nvar.x\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "\"A\"\n");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "\nError: Reference to undeclared input variable\n\n  on <console-input> line 1:\n  (source code not available)\n\n\
+         An input variable with the name \"x\" has not been declared. This variable can\n\
+         be declared with a variable \"x\" {} block.\n\n"
+    );
+}
+
+fn console(args: &[&str], input: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec!["console"];
+    all.extend_from_slice(args);
+    tofu_lens_with_stdin(&all, dir.path(), input)
+}

@@ -9,7 +9,7 @@
 //! closures, `ext/tryfunc`): here they evaluate them and catch the errors,
 //! `try`'s message listing them with their ranges as the scope names them.
 
-use tofu_syntax::{Call, Expr, TextRange};
+use tofu_syntax::{Call, Expr, ExprKind, OperationKind, TemplatePart, TextRange};
 
 use super::{Diagnostics, EvalDiagnostic, Evaluator};
 use crate::functions::{lookup, CallError, ErrorSubject};
@@ -25,11 +25,53 @@ enum Argument<'a> {
 }
 
 impl Argument<'_> {
+    /// Where an error about the argument points: HCL's `StartRange` of the
+    /// argument's expression.
     fn range(&self) -> TextRange {
         match self {
-            Argument::Written(expr) => expr.range,
+            Argument::Written(expr) => start_range(expr),
             Argument::Expanded(_, range) => *range,
         }
+    }
+}
+
+/// HCL's `Expression.StartRange`: the inside of a quoted literal (just past
+/// it for an empty one, as HCL's empty template gives), the opening bracket
+/// of a tuple or object, a call's name and parenthesis, the start of an
+/// operator's first operand or of a template's first interpolation, and
+/// otherwise the whole expression. Recorded from OpenTofu 1.12.6's
+/// "Invalid function argument" subjects.
+fn start_range(expr: &Expr) -> TextRange {
+    let range = expr.range;
+    let first_byte = TextRange::new(range.start, range.start.saturating_add(1).min(range.end));
+    match &expr.kind {
+        ExprKind::String(text) if text.is_empty() => {
+            TextRange::new(range.end, range.end.saturating_add(1))
+        }
+        ExprKind::String(_) if range.len() >= 2 => {
+            TextRange::new(range.start.saturating_add(1), range.end.saturating_sub(1))
+        }
+        ExprKind::Array(_) | ExprKind::Object(_) => first_byte,
+        ExprKind::Call(call) => TextRange::new(
+            call.name_range.start,
+            call.name_range.end.saturating_add(1).min(range.end),
+        ),
+        ExprKind::Operation(operation)
+            if matches!(
+                operation.kind,
+                OperationKind::Binary(_) | OperationKind::Conditional
+            ) =>
+        {
+            operation.operands.first().map_or(range, start_range)
+        }
+        ExprKind::Template(template) => match template.parts.first() {
+            Some(TemplatePart::Interpolation { expression, .. }) => template
+                .expressions
+                .get(*expression)
+                .map_or(range, start_range),
+            _ => range,
+        },
+        _ => range,
     }
 }
 

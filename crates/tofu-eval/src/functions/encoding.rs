@@ -86,8 +86,11 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             parameters: &[],
             variadic: PLAIN,
             result_type: Some(|args| {
-                let text = args.first().and_then(Value::as_str).unwrap_or_default();
-                json_decode(text).map(|value| value.ty())
+                // cty: an unknown string decodes to a value of unknown type.
+                let Some(text) = args.first().filter(|text| text.is_known()) else {
+                    return Ok(Type::Dynamic);
+                };
+                json_decode(text.as_str().unwrap_or_default()).map(|value| value.ty())
             }),
             run: |args| json_decode(&super::text(args, 0)),
         },

@@ -35,11 +35,12 @@ pub mod signature;
 #[rustfmt::skip]
 mod signatures;
 mod string;
-mod suggest;
+pub mod suggest;
 mod time;
 mod try_can;
 
 use crate::convert::convert;
+use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Marks, Value};
 
@@ -101,7 +102,24 @@ pub(crate) fn lookup(name: &str) -> Result<Function<'_>, CallError> {
             signature,
             implementation,
         }),
-        _ => Err(suggest::unknown_function(name)),
+        _ => Err(match removed_function(plain_name) {
+            Some(why) => CallError {
+                summary: "Error in function call".to_owned(),
+                detail: format!("Call to function {} failed: {why}.", go_quote(name)),
+                subject: ErrorSubject::Call,
+            },
+            None => suggest::unknown_function(name),
+        }),
+    }
+}
+
+/// `list` and `map`: OpenTofu still has them, as functions that always fail
+/// (`funcs.ListFunc`, `funcs.MapFunc`), with this reason.
+fn removed_function(name: &str) -> Option<&'static str> {
+    match name {
+        "list" => Some("the \"list\" function was deprecated in Terraform v0.12 and is not available in OpenTofu; use tolist([ ... ]) syntax to write a literal list"),
+        "map" => Some("the \"map\" function was deprecated in Terraform v0.12 and is not available in OpenTofu; use tomap({ ... }) syntax to write a literal map"),
+        _ => None,
     }
 }
 

@@ -62,7 +62,11 @@ fn compiled(args: &Arguments) -> Result<Regex, FunctionError> {
 }
 
 fn result_type(args: &[Value]) -> Result<Type, FunctionError> {
-    let pattern = args.first().and_then(Value::as_str).unwrap_or_default();
+    // cty: an unknown pattern gives a result of unknown type.
+    let Some(pattern) = args.first().filter(|pattern| pattern.is_known()) else {
+        return Ok(Type::Dynamic);
+    };
+    let pattern = pattern.as_str().unwrap_or_default();
     let expression = compile(pattern)
         .map_err(|error| FunctionError::argument(0, format!("error parsing pattern: {error}")))?;
     let names: Vec<Option<&str>> = expression.capture_names().skip(1).collect();

@@ -44,9 +44,15 @@ pub(super) fn unknown_function(name: &str) -> CallError {
 /// of a Go map, in random order; this takes the closest, then the first by
 /// name).
 fn suggestion(given: &str) -> Option<&'static str> {
-    SIGNATURES
-        .iter()
-        .map(|signature| (levenshtein(given, signature.name), signature.name))
+    nearest_name(given, SIGNATURES.iter().map(|signature| signature.name))
+}
+
+/// HCL's `didyoumean.NameSuggestion`: the closest of `names` within an
+/// edit distance of 3 (the closest, then the first by name, where HCL
+/// takes the first it meets).
+pub fn nearest_name<'n>(given: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    names
+        .map(|name| (levenshtein(given, name), name))
         .filter(|(distance, _)| *distance < 3)
         .min()
         .map(|(_, name)| name)

@@ -23,6 +23,7 @@
 pub(crate) mod blocks;
 pub(crate) mod bodies;
 pub(crate) mod decode_failures;
+pub(crate) mod evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod provider_schema;
@@ -114,6 +115,11 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         name: "references",
         phase: Phase::Walk,
         check: validate::check,
+    },
+    IdentityRule {
+        name: "evaluation",
+        phase: Phase::Walk,
+        check: evaluation::check,
     },
     IdentityRule {
         name: "module-argument-values",

@@ -147,6 +147,21 @@ pub(crate) fn call_expansion_fails(view: &IdentityView<'_>) -> bool {
         })
 }
 
+/// Whether the `references` rule reports any reference of the identity:
+/// OpenTofu then evaluates none of its expressions (`rules::evaluation`
+/// asks).
+pub(crate) fn references_fail(view: &IdentityView<'_>) -> bool {
+    let checker = ReferenceCheck {
+        records: false,
+        ..ReferenceCheck::of(view)
+    };
+    view.references().units.iter().any(|unit| {
+        let mut found = Vec::new();
+        checker.unit(unit, &mut found);
+        !found.is_empty()
+    })
+}
+
 /// Checks one node's references, unit by unit, as `validate`'s walk
 /// evaluates them.
 struct ReferenceCheck<'v, 'a> {

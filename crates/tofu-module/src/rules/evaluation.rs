@@ -1,0 +1,108 @@
+//! What `tofu validate` reports when it evaluates a local value or an
+//! output's value (`diagnostics.md` §7): calls to unknown functions
+//! (`unknown-function`), calls that fail (`invalid-function-call`: arity,
+//! argument types and values, the function's own error) and other
+//! evaluation errors (`invalid-expression-value`: operands, indexes and
+//! attributes of known values, conditional result types, `for`
+//! expressions), with OpenTofu's summary, detail and subject, as
+//! `tofu-eval` computes them.
+//!
+//! Validate evaluates with input variables unknown; this rule goes further
+//! and takes every reference as an unknown value of any type (a local
+//! value's own value is not carried into the expressions that read it), so
+//! what it reports comes from constants, functions and operators alone and
+//! is what OpenTofu reports too; what needs another node's known value is
+//! left out. Files are not read (`file("x")` is unknown), and `provider::`
+//! functions give unknown values. An identity whose references the
+//! `references` rule reports is not evaluated, as OpenTofu stops at the
+//! reference; one whose dependency failed is silenced by the walk (`graph`).
+//! Expressions written in JSON files are not evaluated (their ranges are
+//! the string's).
+
+use tofu_eval::{evaluate, Environment, EvalDiagnostic, NoFiles, Reference, Referenced, Scope};
+use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange};
+
+use crate::address::BlockAddress;
+use crate::effective::EffectiveAttribute;
+use crate::rules::validate::references_fail;
+use crate::rules::views::IdentityFile;
+use crate::rules::IdentityView;
+
+/// The `evaluation` identity rule.
+pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let attribute = match (view.local(), view.effective()) {
+        (Some(local), _) => &local.attribute,
+        (None, Some(effective)) if matches!(effective.address, BlockAddress::Output(_)) => {
+            match effective.body.attribute("value") {
+                Some(value) => value,
+                None => return,
+            }
+        }
+        _ => return,
+    };
+    if references_fail(view) {
+        return;
+    }
+    evaluate_attribute(view, attribute, out);
+}
+
+/// Reports what evaluating one attribute's value finds.
+fn evaluate_attribute(
+    view: &IdentityView<'_>,
+    attribute: &EffectiveAttribute,
+    out: &mut Vec<Diagnostic>,
+) {
+    let file_id = attribute.origin.file;
+    let Some(file) = view.file(file_id) else {
+        return;
+    };
+    if file.is_json() {
+        return;
+    }
+    let Some(written) = file.attribute_at(attribute.origin.range) else {
+        return;
+    };
+    let evaluation = evaluate(&written.expr, &UnknownReferences { file: &file });
+    out.extend(
+        evaluation
+            .diagnostics
+            .into_iter()
+            .map(|found| diagnostic(file_id, found)),
+    );
+}
+
+/// One evaluation error as a diagnostic of its family.
+fn diagnostic(file: FileId, found: EvalDiagnostic) -> Diagnostic {
+    let code = match found.summary.as_str() {
+        "Call to unknown function" | "Unknown function namespace" => Code::UnknownFunction,
+        "Not enough function arguments"
+        | "Too many function arguments"
+        | "Invalid function argument"
+        | "Error in function call" => Code::InvalidFunctionCall,
+        _ => Code::InvalidExpressionValue,
+    };
+    Diagnostic::new(code, found.summary, Location::new(file, found.subject))
+        .with_detail(found.detail)
+}
+
+/// Every reference is an unknown value of any type; no file can be read.
+struct UnknownReferences<'f, 'v, 'a> {
+    file: &'f IdentityFile<'v, 'a>,
+}
+
+impl Scope for UnknownReferences<'_, '_, '_> {
+    fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        Ok(Referenced {
+            value: tofu_eval::Value::dynamic_unknown(),
+            n_steps: reference.steps.len(),
+        })
+    }
+
+    fn environment(&self) -> &dyn Environment {
+        &NoFiles
+    }
+
+    fn describe_range(&self, range: TextRange) -> String {
+        self.file.describe(range).unwrap_or_default()
+    }
+}
