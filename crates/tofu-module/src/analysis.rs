@@ -35,6 +35,8 @@ pub struct ModuleAnalysis {
     /// Loading the module reported an error: OpenTofu would stop there, and
     /// what it declares is not to be trusted by its callers.
     pub load_failed: bool,
+    /// The module tree it was analysed in.
+    pub tree: CalledModules,
 }
 
 impl ModuleAnalysis {
@@ -44,7 +46,7 @@ impl ModuleAnalysis {
 
     /// What a caller of this module may know of it.
     pub fn interface(&self) -> ModuleInterface {
-        ModuleInterface::of(&self.merged, self.load_failed)
+        ModuleInterface::of(&self.merged, self.load_failed, &self.tree)
     }
 
     /// The `source` of each module call written as a plain string, as the
@@ -194,9 +196,10 @@ pub fn analyze_in_tree(
     diagnostics.extend(checked.load);
     let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
-    // reported no error: building the module tree, the graph's cycle check,
-    // then `validate`'s walk.
-    for phase in [checked.tree, checked.cycles, checked.walk] {
+    // reported no error: building the configuration (provider
+    // configurations across the tree), building the module tree's graph,
+    // the graph's cycle check, then `validate`'s walk.
+    for phase in [checked.build, checked.tree, checked.cycles, checked.walk] {
         if diagnostics.iter().any(Diagnostic::is_error) {
             break;
         }
@@ -216,6 +219,7 @@ pub fn analyze_in_tree(
         merged,
         diagnostics,
         load_failed,
+        tree: tree.clone(),
     }
 }
 

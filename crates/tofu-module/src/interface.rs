@@ -1,7 +1,9 @@
 //! What a caller may know of a module it calls (issue 27,
 //! `spec/diagnostics.md` §7): a [`ModuleInterface`], its merged variables
 //! (whether required, their type, where declared) and outputs (with the
-//! variables each depends on, for cycles through the call). A summary, so
+//! variables each depends on, for cycles through the call), and its
+//! provider configurations and requirements (issue 35,
+//! [`ProviderSummary`]). A summary, so
 //! a caller's analysis never holds a child's syntax trees; the caller of
 //! [`crate::analyze_in_tree`] hands each call's interface in
 //! ([`crate::calls::CalledModules`]).
@@ -10,7 +12,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::address::BlockAddress;
+use crate::calls::CalledModules;
 use crate::merge::MergedModule;
+use crate::provider_tree::ProviderSummary;
 use crate::refs::{Node, NodeReferences};
 use crate::types::{parse_variable_type, TypeConstraint};
 use tofu_syntax::TextRange;
@@ -26,6 +30,9 @@ pub struct ModuleInterface {
     /// whole): what it declares proves nothing, so callers are not judged
     /// against it.
     pub incomplete: bool,
+    /// Its provider configurations and requirements, and what of them lies
+    /// further down its tree.
+    pub providers: ProviderSummary,
 }
 
 #[derive(Clone, Debug)]
@@ -106,12 +113,18 @@ impl ModuleInterface {
     }
 
     /// The interface of a merged module whose analysis reported errors or
-    /// not (`crate::ModuleAnalysis::interface`).
-    pub(crate) fn of(analysis: &MergedModule, has_errors: bool) -> ModuleInterface {
+    /// not, analysed in the module tree `tree`
+    /// (`crate::ModuleAnalysis::interface`).
+    pub(crate) fn of(
+        analysis: &MergedModule,
+        has_errors: bool,
+        tree: &CalledModules,
+    ) -> ModuleInterface {
         let mut interface = ModuleInterface {
             incomplete: has_errors
                 || analysis.declarations.incomplete
                 || analysis.files.iter().any(|file| file.is_incomplete()),
+            providers: ProviderSummary::of(analysis, tree),
             ..ModuleInterface::default()
         };
         let mut dependencies = output_dependencies(analysis);

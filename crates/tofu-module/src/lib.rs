@@ -26,6 +26,7 @@ mod loaded;
 mod merge;
 mod names;
 mod node_refs;
+pub mod provider_tree;
 pub mod reference_sites;
 mod refs;
 mod reporting;
