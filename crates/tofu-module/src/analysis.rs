@@ -19,6 +19,7 @@ use crate::input::{Config, FileContent, InputFile};
 use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
+use crate::provider_tree::summarize::summarize;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
@@ -46,7 +47,11 @@ impl ModuleAnalysis {
 
     /// What a caller of this module may know of it.
     pub fn interface(&self) -> ModuleInterface {
-        ModuleInterface::of(&self.merged, self.load_failed, &self.tree)
+        ModuleInterface::of(
+            &self.merged,
+            self.load_failed,
+            summarize(&self.merged, &self.tree),
+        )
     }
 
     /// The `source` of each module call written as a plain string, as the

@@ -12,12 +12,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::address::BlockAddress;
-use crate::calls::CalledModules;
+pub use crate::declaration_place::DeclarationPlace;
 use crate::merge::MergedModule;
 use crate::provider_tree::ProviderSummary;
 use crate::refs::{Node, NodeReferences};
 use crate::types::{parse_variable_type, TypeConstraint};
-use tofu_syntax::TextRange;
 
 /// What a caller may know of a module directory.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -67,16 +66,6 @@ impl PartialEq for InterfaceVariable {
     }
 }
 
-/// A block's header in a file of a module directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeclarationPlace {
-    /// The file's name in the module's directory.
-    pub file: String,
-    /// The file's text, which `header` indexes into.
-    pub text: Arc<str>,
-    pub header: TextRange,
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct InterfaceOutput {
     pub name: String,
@@ -113,18 +102,17 @@ impl ModuleInterface {
     }
 
     /// The interface of a merged module whose analysis reported errors or
-    /// not, analysed in the module tree `tree`
-    /// (`crate::ModuleAnalysis::interface`).
+    /// not, with its providers' summary (`crate::ModuleAnalysis::interface`).
     pub(crate) fn of(
         analysis: &MergedModule,
         has_errors: bool,
-        tree: &CalledModules,
+        providers: ProviderSummary,
     ) -> ModuleInterface {
         let mut interface = ModuleInterface {
             incomplete: has_errors
                 || analysis.declarations.incomplete
                 || analysis.files.iter().any(|file| file.is_incomplete()),
-            providers: ProviderSummary::of(analysis, tree),
+            providers,
             ..ModuleInterface::default()
         };
         let mut dependencies = output_dependencies(analysis);

@@ -10,6 +10,7 @@ pub mod address;
 mod analysis;
 mod cache;
 pub mod calls;
+mod declaration_place;
 mod declarations;
 mod declare_fix;
 mod declared_names;

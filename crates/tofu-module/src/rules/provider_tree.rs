@@ -26,20 +26,20 @@
 //! OpenTofu reports them at the repeating call above them.
 
 mod calls;
+mod child;
 mod iteration;
 mod own;
 
-use tofu_syntax::{Block, Code, Diagnostic, FileId, Location, RelatedOutside};
+use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
 
 use crate::address::BlockAddress;
 use crate::calls::local_source;
 use crate::declarations::Declarations;
 use crate::effective::{EffectiveBlock, EffectiveTerraform, Origin};
-use crate::interface::ModuleInterface;
 use crate::loaded::{BlockRef, ModuleFile};
 use crate::provider_tree::facts::{Call, ModuleFacts, ModuleRead};
-use crate::provider_tree::SummaryPlace;
 use crate::rules::ModuleView;
+use child::{known_names, Child};
 use iteration::WrittenForEach;
 
 impl<'a> ModuleRead<'a> for ModuleView<'a> {
@@ -61,36 +61,6 @@ impl<'a> ModuleRead<'a> for ModuleView<'a> {
 
     fn declarations(&self) -> &'a Declarations {
         ModuleView::declarations(self)
-    }
-}
-
-/// A call and what the tree says its child is.
-pub(super) struct Child<'f, 'a> {
-    pub(super) call: &'f Call,
-    pub(super) interface: &'a ModuleInterface,
-    /// The child's directory relative to this one, where known.
-    pub(super) dir: Option<String>,
-}
-
-impl Child<'_, '_> {
-    /// `module.NAME`, OpenTofu's name of the child module.
-    pub(super) fn path(&self) -> String {
-        format!("module.{}", self.call.name)
-    }
-
-    /// A related location at `place` in the child.
-    pub(super) fn related(&self, place: &SummaryPlace, message: &str) -> Option<RelatedOutside> {
-        let (dir, place) = (self.dir.as_deref()?, place.place.as_ref()?);
-        let path = match dir {
-            "." | "" => place.file.clone(),
-            _ => format!("{dir}/{}", place.file),
-        };
-        Some(RelatedOutside {
-            path,
-            text: std::sync::Arc::clone(&place.text),
-            range: place.header,
-            message: message.to_owned(),
-        })
     }
 }
 
@@ -154,8 +124,9 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         })
     };
     own::check(&facts, &written, out);
+    let known = known_names(&children);
     for child in &children {
-        calls::check(&facts, child, out);
+        calls::check(&facts, &known, child, out);
     }
 }
 
@@ -187,9 +158,4 @@ pub(crate) fn child_modules(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             out.push(diagnostic);
         }
     }
-}
-
-/// A diagnostic at `at`.
-fn diagnostic(code: Code, summary: &str, at: Location, detail: String) -> Diagnostic {
-    Diagnostic::new(code, summary, at).with_detail(detail)
 }

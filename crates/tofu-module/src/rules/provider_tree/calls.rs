@@ -16,13 +16,18 @@ use std::collections::BTreeMap;
 
 use tofu_syntax::{Code, Diagnostic, Severity};
 
-use super::{diagnostic, Child};
+use super::child::{diagnostic, Child, KnownNames};
 use crate::go_text::go_quote;
 use crate::provider_tree::facts::{ModuleFacts, Passed};
 use crate::provider_tree::{source_for_display, ProviderSummary, ProviderType, SummaryPlace};
 
 /// Every check of the child of `child.call`, for the module of `facts`.
-pub(super) fn check(facts: &ModuleFacts, child: &Child<'_, '_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    facts: &ModuleFacts,
+    known: &KnownNames,
+    child: &Child<'_, '_>,
+    out: &mut Vec<Diagnostic>,
+) {
     let providers = &child.interface.providers;
     let call = child.call;
     let module = child.path();
@@ -75,7 +80,7 @@ pub(super) fn check(facts: &ModuleFacts, child: &Child<'_, '_>, out: &mut Vec<Di
         ));
     }
     for passed in &call.passed {
-        passed_configuration(facts, providers, &module, passed, out);
+        passed_configuration(facts, known, providers, &module, passed, out);
     }
     for inherited in &providers.inherited {
         if passed_in(&inherited.name).is_some() {
@@ -149,10 +154,33 @@ fn configuration_aliases(providers: &ProviderSummary) -> BTreeMap<String, Provid
     aliases
 }
 
+/// The provider OpenTofu gives a child's local name in a `providers`
+/// entry (`resolveProviderTypes`): every child of the caller writes the
+/// provider it knows a name as (required, or the default one of a name it
+/// configures) into the entries of that name of *every* call of the
+/// caller, so a name the child does not know takes a sibling's provider,
+/// and only a name no child knows is the default one. Where children know
+/// a name as different providers, the last in Go's random map order wins;
+/// this takes the child's own, or the first sibling's.
+fn child_type(known: &KnownNames, providers: &ProviderSummary, name: &str) -> ProviderType {
+    let own = providers
+        .required
+        .iter()
+        .find(|required| required.name == name)
+        .map(|required| required.provider.clone())
+        .or_else(|| {
+            let configures = providers.configurations.iter().any(|c| c.name == name);
+            configures.then(|| ProviderType::default_for(name))
+        });
+    own.or_else(|| known.get(name).and_then(|types| types.first().cloned()))
+        .unwrap_or_else(|| ProviderType::default_for(name))
+}
+
 /// One `providers` entry: the child declares the name, and the
 /// configuration passed is of the provider it declares.
 fn passed_configuration(
     facts: &ModuleFacts,
+    known: &KnownNames,
     providers: &ProviderSummary,
     module: &str,
     passed: &Passed,
@@ -166,12 +194,7 @@ fn passed_configuration(
         .configurations
         .iter()
         .any(|configuration| !configuration.configured && configuration.key == key);
-    // The child's provider for the name: as it requires it, or the
-    // default one for the child's local name.
-    let mut provider = required(&passed.in_child.name).map_or_else(
-        || ProviderType::default_for(&passed.in_child.name),
-        |r| r.provider.clone(),
-    );
+    let mut provider = child_type(known, providers, &passed.in_child.name);
     if let Some(local) = &local {
         provider = local.clone();
     }

@@ -12,7 +12,7 @@
 
 use tofu_syntax::{Code, Diagnostic, Location};
 
-use super::diagnostic;
+use super::child::diagnostic;
 
 /// A `for_each` value as written.
 pub(super) struct WrittenForEach {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use tofu_syntax::{Code, Diagnostic, Location};
 
-use super::diagnostic;
+use super::child::diagnostic;
 use super::iteration::{same_for_each, WrittenForEach};
 use crate::address::ResourceMode;
 use crate::effective::Origin;
