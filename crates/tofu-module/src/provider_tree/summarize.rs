@@ -79,6 +79,9 @@ pub(crate) fn summarize(module: &MergedModule, tree: &CalledModules) -> Provider
             continue;
         }
         let Some(child) = tree.children.get(source) else {
+            // A local directory that does not load stops `tofu init`
+            // before it validates providers.
+            summary.tree_failed |= local_source(source).is_some();
             continue;
         };
         summary.tree_failed |=
