@@ -304,12 +304,24 @@ fn reference<'a>(
 
 fn reference_of(id: FileId, file: &ModuleFile, expr: &Expr, key: bool) -> Option<Reference> {
     let decoded = decoded_reference(id, file, expr, key)?;
+    let at = |range: TextRange| Location::new(id, as_opentofu_places(range, file.is_json()));
     Some(Reference {
         name: decoded.address.name,
         alias: decoded.address.alias,
-        name_at: Location::new(id, decoded.name_range),
-        key_at: decoded.key_range.map(|range| Location::new(id, range)),
+        name_at: at(decoded.name_range),
+        key_at: decoded.key_range.map(at),
     })
+}
+
+/// OpenTofu parses a JSON string's reference again as native syntax
+/// starting at the string's opening quote
+/// (`hcl2shim.ConvertJSONExpressionToHCL`), so the places it gives inside
+/// one are a byte early.
+fn as_opentofu_places(range: TextRange, json: bool) -> TextRange {
+    if !json {
+        return range;
+    }
+    TextRange::new(range.start.saturating_sub(1), range.end.saturating_sub(1))
 }
 
 fn call<'a>(
