@@ -20,7 +20,7 @@ use crate::expr::content::StringContent;
 use crate::loaded::{BlockRef, ModuleFile};
 use crate::merge::MergedModule;
 use crate::provider_tree::{provider_key, ProviderType};
-use crate::rules::providers::{configuration_alias, decoded_reference};
+use crate::rules::providers::{configuration_alias, decoded_reference, DecodedReference};
 
 /// Where the facts are read from.
 pub(crate) trait ModuleRead<'a> {
@@ -304,24 +304,39 @@ fn reference<'a>(
 
 fn reference_of(id: FileId, file: &ModuleFile, expr: &Expr, key: bool) -> Option<Reference> {
     let decoded = decoded_reference(id, file, expr, key)?;
-    let at = |range: TextRange| Location::new(id, as_opentofu_places(range, file.is_json()));
+    let (name_range, key_range) = if file.is_json() {
+        opentofu_json_places(expr.range, &decoded)
+    } else {
+        (decoded.name_range, decoded.key_range)
+    };
     Some(Reference {
         name: decoded.address.name,
         alias: decoded.address.alias,
-        name_at: at(decoded.name_range),
-        key_at: decoded.key_range.map(at),
+        name_at: Location::new(id, name_range),
+        key_at: key_range.map(|range| Location::new(id, range)),
     })
 }
 
-/// OpenTofu parses a JSON string's reference again as native syntax
-/// starting at the string's opening quote
-/// (`hcl2shim.ConvertJSONExpressionToHCL`), so the places it gives inside
-/// one are a byte early.
-fn as_opentofu_places(range: TextRange, json: bool) -> TextRange {
-    if !json {
-        return range;
-    }
-    TextRange::new(range.start.saturating_sub(1), range.end.saturating_sub(1))
+/// Where OpenTofu puts the name and the key of a reference written as the
+/// JSON string at `string`: it parses the string's value again as native
+/// syntax starting at the opening quote
+/// (`hcl2shim.ConvertJSONExpressionToHCL`), so its places are offsets in
+/// the value counted from the quote (the name first; a key a byte before
+/// where the file has it, unless escapes made it the whole string).
+fn opentofu_json_places(
+    string: TextRange,
+    decoded: &DecodedReference,
+) -> (TextRange, Option<TextRange>) {
+    let name_len = u32::try_from(decoded.address.name.len()).unwrap_or(0);
+    let name = TextRange::new(string.start, string.start.saturating_add(name_len));
+    let key = decoded.key_range.map(|range| {
+        if range.start > string.start {
+            TextRange::new(range.start.saturating_sub(1), range.end.saturating_sub(1))
+        } else {
+            range
+        }
+    });
+    (name, key)
 }
 
 fn call<'a>(
