@@ -108,8 +108,11 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     if tree_failed {
         return;
     }
+    // A `for_each` in a JSON file is never the same as another to
+    // OpenTofu (`providerIterationIdentical` compares native syntax only;
+    // its test `TestConfigProviderFromJSON` expects no warning).
     let written = |origin: Origin| {
-        let file = view.file(origin.file)?;
+        let file = view.file(origin.file).filter(|file| !file.is_json())?;
         let attribute = file.attribute_at(origin.range)?;
         Some(WrittenForEach {
             at: Location::new(origin.file, attribute.expr.range),
