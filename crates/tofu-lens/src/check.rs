@@ -1,5 +1,6 @@
 //! Loading every module directory under the paths a user gave, as `check` does.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -7,8 +8,8 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use tofu_module::calls::{
-    called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleManifest,
-    MODULE_MANIFEST,
+    called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleCall,
+    ModuleManifest, MODULE_MANIFEST,
 };
 use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
 
@@ -239,9 +240,10 @@ pub fn check_paths_streaming(
 
 /// What `check` knows of the module directories calls name: each one's
 /// interface and the directories its own calls read, found once (read from
-/// the disk and analysed on its own) and shared between threads. Which
-/// directory a call reads, and whether it loops, is
-/// [`tofu_module::calls`]'s to say; this only reads.
+/// the disk and analysed in its own module tree, so that its interface
+/// says what lies below it) and shared between threads. Which directory a
+/// call reads, and whether it loops, is [`tofu_module::calls`]'s to say;
+/// this only reads.
 #[derive(Default)]
 struct Children {
     known: Mutex<HashMap<PathBuf, Option<CalledDir>>>,
@@ -260,35 +262,60 @@ impl Children {
             .ok()
             .map(|text| ModuleManifest::parse(&text));
         let calls = resolve_calls(&home, calls, manifest.as_ref());
-        called_modules(&home, &calls, &|child_dir| self.child(child_dir))
+        let visiting = RefCell::new(vec![home.clone()]);
+        called_modules(&home, &calls, &|child_dir| self.child(child_dir, &visiting))
     }
 
-    /// A directory's interface and calls, analysed on its own once.
-    fn child(&self, dir: &Path) -> Option<CalledDir> {
+    /// A directory's interface and calls, analysed in its own module tree
+    /// once. `visiting` holds the directories whose analysis waits for
+    /// this one: a call back to one of them is a loop, whose directory is
+    /// given analysed on its own (its calls are all a loop's check reads).
+    fn child(&self, dir: &Path, visiting: &RefCell<Vec<PathBuf>>) -> Option<CalledDir> {
         if let Ok(known) = self.known.lock() {
             if let Some(found) = known.get(dir) {
                 return found.clone();
             }
         }
-        let found = tofu_vfs::read_module_dir(dir).ok().and_then(|files| {
-            let analysis = analyze(&files, &Config::default(), &mut AnalysisCache::new());
-            if analysis.primary.is_empty() && analysis.overrides.is_empty() {
-                return None;
-            }
-            let calls = resolve_calls(dir, &analysis.module_calls(), None)
-                .into_iter()
-                .filter_map(|call| call.dir)
-                .collect();
-            Some(CalledDir {
-                interface: Some(Arc::new(analysis.interface())),
-                calls,
-            })
+        if visiting.borrow().iter().any(|waiting| waiting == dir) {
+            return analysed(dir, |_, _| CalledModules::default());
+        }
+        visiting.borrow_mut().push(dir.to_path_buf());
+        let found = analysed(dir, |dir, calls| {
+            called_modules(dir, calls, &|grandchild| self.child(grandchild, visiting))
         });
+        visiting.borrow_mut().pop();
         if let Ok(mut known) = self.known.lock() {
             known.insert(dir.to_path_buf(), found.clone());
         }
         found
     }
+}
+
+/// A called directory read and analysed in the tree `tree` gives it (for
+/// its path and resolved calls).
+fn analysed(
+    dir: &Path,
+    tree: impl FnOnce(&Path, &[ModuleCall]) -> CalledModules,
+) -> Option<CalledDir> {
+    let files = tofu_vfs::read_module_dir(dir).ok()?;
+    let mut cache = AnalysisCache::new();
+    let config = Config::default();
+    let mut analysis = analyze(&files, &config, &mut cache);
+    if analysis.primary.is_empty() && analysis.overrides.is_empty() {
+        return None;
+    }
+    let calls = resolve_calls(dir, &analysis.module_calls(), None);
+    let tree = tree(dir, &calls);
+    // A caller reads the child's interface, which no provider schema
+    // changes: the child is analysed without schemas.
+    if !tree.is_empty() {
+        let no_schemas = tofu_module::provider_schemas::ProviderSchemas::default();
+        analysis = analyze_in_tree(&files, &config, &tree, &no_schemas, &mut cache);
+    }
+    Some(CalledDir {
+        interface: Some(Arc::new(analysis.interface())),
+        calls: calls.into_iter().filter_map(|call| call.dir).collect(),
+    })
 }
 
 /// The path to read a directory at: `.` for the empty path a bare file name

@@ -20,6 +20,7 @@ use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
 use crate::provider_schemas::ProviderSchemas;
+use crate::provider_tree::summarize::summarize;
 use crate::reporting;
 use crate::rules;
 use crate::store::FileStore;
@@ -38,6 +39,8 @@ pub struct ModuleAnalysis {
     pub load_failed: bool,
     /// The provider schemas the analysis was given.
     pub schemas: ProviderSchemas,
+    /// The module tree it was analysed in.
+    pub tree: CalledModules,
 }
 
 impl ModuleAnalysis {
@@ -47,7 +50,11 @@ impl ModuleAnalysis {
 
     /// What a caller of this module may know of it.
     pub fn interface(&self) -> ModuleInterface {
-        ModuleInterface::of(&self.merged, self.load_failed)
+        ModuleInterface::of(
+            &self.merged,
+            self.load_failed,
+            summarize(&self.merged, &self.tree),
+        )
     }
 
     /// The provider the local name `local_name` stands for (its
@@ -250,9 +257,10 @@ pub fn analyze_in_tree(
     diagnostics.extend(checked.load);
     let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
-    // reported no error: building the module tree, the graph's cycle check,
-    // then `validate`'s walk.
-    for phase in [checked.tree, checked.cycles, checked.walk] {
+    // reported no error: building the configuration (provider
+    // configurations across the tree), building the module tree's graph,
+    // the graph's cycle check, then `validate`'s walk.
+    for phase in [checked.build, checked.tree, checked.cycles, checked.walk] {
         if diagnostics.iter().any(Diagnostic::is_error) {
             break;
         }
@@ -273,6 +281,7 @@ pub fn analyze_in_tree(
         diagnostics,
         load_failed,
         schemas: schemas.clone(),
+        tree: tree.clone(),
     }
 }
 

@@ -220,6 +220,13 @@ impl FindingsByOwner {
             .flat_map(|results| &results.findings.undeclared_variables)
     }
 
+    fn all_build(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.block_rules
+            .values()
+            .chain(self.local_rules.values())
+            .flat_map(|results| &results.findings.build)
+    }
+
     fn all_tree(&self) -> impl Iterator<Item = &Diagnostic> {
         self.block_rules
             .values()
@@ -248,6 +255,9 @@ pub(crate) struct CheckedModule {
     pub(crate) merged: MergedModule,
     /// What OpenTofu reports while loading, unsorted.
     pub(crate) load: Vec<Diagnostic>,
+    /// What OpenTofu reports while building the configuration (provider
+    /// configurations across the module tree), once loading succeeded.
+    pub(crate) build: Vec<Diagnostic>,
     /// What OpenTofu reports while building the module tree, once loading
     /// succeeded.
     pub(crate) tree: Vec<Diagnostic>,
@@ -344,6 +354,7 @@ pub(crate) fn declare_merge_and_check(
         rechecked,
     } = built;
     let mut load: Vec<Diagnostic> = by_owner.all_load().cloned().collect();
+    let mut build_phase: Vec<Diagnostic> = by_owner.all_build().cloned().collect();
     let mut tree_phase: Vec<Diagnostic> = by_owner.all_tree().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut load);
     effective.terraform = merge_terraform(&declared, &mut load);
@@ -365,9 +376,11 @@ pub(crate) fn declare_merge_and_check(
     let mut undeclared_variables = Vec::new();
     memos.run(
         &merged,
+        &names,
         &dependencies.uses(),
         [
             &mut load,
+            &mut build_phase,
             &mut tree_phase,
             &mut module_walk,
             &mut values,
@@ -409,6 +422,7 @@ pub(crate) fn declare_merge_and_check(
     CheckedModule {
         merged,
         load,
+        build: build_phase,
         tree: tree_phase,
         cycles: graph.cycles,
         walk: graph.walk,
@@ -464,21 +478,22 @@ impl Memos {
     }
 
     /// Every module rule on `module`: its memo, or a run through a recording
-    /// view; into `out`, by phase (load, tree, walk, plan, lint). A memo
+    /// view; into `out`, by phase (load, build, tree, walk, plan, lint). A memo
     /// that read the graph's uses holds only while they are the same.
     fn run(
         &mut self,
         module: &MergedModule,
+        names: &DeclaredNames,
         uses: &Uses<'_>,
-        out: [&mut Vec<Diagnostic>; 5],
+        out: [&mut Vec<Diagnostic>; 6],
         undeclared_variables: &mut Vec<UndeclaredVariableUse>,
     ) {
-        let [load, tree, walk, plan, lint] = out;
+        let [load, build, tree, walk, plan, lint] = out;
         self.by_rule
             .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
-                let view = ModuleView::new(module, &self.config, uses);
+                let view = ModuleView::new(module, names, &self.config, uses);
                 let mut diagnostics = Vec::new();
                 (rule.check)(&view, &mut diagnostics);
                 let (reads, undeclared_variables) = view.into_records();
@@ -490,6 +505,7 @@ impl Memos {
             });
             let out = match rule.phase {
                 Phase::Load => &mut *load,
+                Phase::Build => &mut *build,
                 Phase::Tree => &mut *tree,
                 Phase::Walk => &mut *walk,
                 Phase::Plan => &mut *plan,

@@ -1,7 +1,9 @@
 //! What a caller may know of a module it calls (issue 27,
 //! `spec/diagnostics.md` §7): a [`ModuleInterface`], its merged variables
 //! (whether required, their type, where declared) and outputs (with the
-//! variables each depends on, for cycles through the call). A summary, so
+//! variables each depends on, for cycles through the call), and its
+//! provider configurations and requirements (issue 35,
+//! [`ProviderSummary`]). A summary, so
 //! a caller's analysis never holds a child's syntax trees; the caller of
 //! [`crate::analyze_in_tree`] hands each call's interface in
 //! ([`crate::calls::CalledModules`]).
@@ -10,10 +12,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::address::BlockAddress;
+pub use crate::declaration_place::DeclarationPlace;
 use crate::merge::MergedModule;
+use crate::provider_tree::ProviderSummary;
 use crate::refs::{Node, NodeReferences};
 use crate::types::{parse_variable_type, TypeConstraint};
-use tofu_syntax::TextRange;
 
 /// What a caller may know of a module directory.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,6 +29,9 @@ pub struct ModuleInterface {
     /// whole): what it declares proves nothing, so callers are not judged
     /// against it.
     pub incomplete: bool,
+    /// Its provider configurations and requirements, and what of them lies
+    /// further down its tree.
+    pub providers: ProviderSummary,
 }
 
 #[derive(Clone, Debug)]
@@ -58,16 +64,6 @@ impl PartialEq for InterfaceVariable {
             && self.sensitive == other.sensitive
             && self.ephemeral == other.ephemeral
     }
-}
-
-/// A block's header in a file of a module directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeclarationPlace {
-    /// The file's name in the module's directory.
-    pub file: String,
-    /// The file's text, which `header` indexes into.
-    pub text: Arc<str>,
-    pub header: TextRange,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -106,12 +102,17 @@ impl ModuleInterface {
     }
 
     /// The interface of a merged module whose analysis reported errors or
-    /// not (`crate::ModuleAnalysis::interface`).
-    pub(crate) fn of(analysis: &MergedModule, has_errors: bool) -> ModuleInterface {
+    /// not, with its providers' summary (`crate::ModuleAnalysis::interface`).
+    pub(crate) fn of(
+        analysis: &MergedModule,
+        has_errors: bool,
+        providers: ProviderSummary,
+    ) -> ModuleInterface {
         let mut interface = ModuleInterface {
             incomplete: has_errors
                 || analysis.declarations.incomplete
                 || analysis.files.iter().any(|file| file.is_incomplete()),
+            providers,
             ..ModuleInterface::default()
         };
         let mut dependencies = output_dependencies(analysis);

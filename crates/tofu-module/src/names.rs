@@ -197,7 +197,7 @@ fn type_prefix_error(hostname: &str, namespace: &str, provider_type: &str) -> Op
 /// OpenTofu's `svchost.ForComparison`, for what ASCII rules decide: an
 /// optional `:port` (`:443` is dropped), non-empty labels, no punycode, and
 /// ASCII labels of letters, digits and inner dashes, folded to lowercase.
-fn normalized_hostname(given: &str) -> Result<String, String> {
+pub(crate) fn normalized_hostname(given: &str) -> Result<String, String> {
     let (host, port) = match given.split_once(':') {
         Some((host, port)) => (host, Some(port)),
         None => (given, None),

@@ -144,6 +144,17 @@ codes! {
     MissingModuleInput => "missing-module-input", Error, "A module call leaves out a variable the called module declares without a default.";
     UndeclaredModuleOutput => "undeclared-module-output", Error, "A reference to an output the called module does not declare (module.NAME.OUTPUT).";
     ModuleCallLoop => "module-call-loop", Error, "A module call whose source leads back to the calling module, directly or through other calls.";
+    ChildModuleBackend => "child-module-backend", Warning, "A called module has a backend block, which has no effect outside the root module (reported on the call, the block related).";
+    ChildModuleImport => "child-module-import", Error, "A called module has an import block; import blocks are allowed only in the root module (reported on the call, the block related).";
+    LegacyModuleRepetition => "legacy-module-repetition", Error, "A module call uses count, for_each, enabled or depends_on, but the module, or one it calls without them, configures its own providers.";
+    ProviderOverride => "provider-override", Error, "A module call passes a provider configuration the called module configures itself.";
+    MissingProviderConfiguration => "missing-provider-configuration", Error, "A module call passes no configuration for one of the called module's configuration_aliases (an error), or for a provider the called module passes on to its own calls (a warning).";
+    UndefinedProviderReference => "undefined-provider-reference", Warning, "A providers entry names a provider local name the module it is about neither requires nor configures (an error for a child's name of a non-default provider).";
+    ProviderTypeMismatch => "provider-type-mismatch", Error, "A module call passes a configuration of one provider where the called module requires another.";
+    DuplicateRequiredProvider => "duplicate-required-provider", Warning, "A provider required under two local names, or under another name than its provider blocks or resource types imply.";
+    InvalidProviderInstance => "invalid-provider-instance", Error, "A provider reference with an instance key where the configuration has no for_each, or without one where it has; or an instance key on the left of a providers entry.";
+    ProviderForEachMatches => "provider-for-each-matches", Warning, "A resource or module call uses a provider configuration's instances with that configuration's own for_each: removing an element would fail to plan.";
+    RedundantEmptyProvider => "redundant-empty-provider", Warning, "A called module has empty provider blocks, which required_providers replaces (reported on the call, the blocks related).";
     UndeclaredValue => "undeclared-value", Warning, "A .tfvars file sets a variable the module does not declare (tofu plan warns; OpenTofu gives no place, tofu-lens puts it on the value).";
     InvalidVariableValue => "invalid-variable-value", Error, "A constant value for an input variable (in a .tfvars file, or a module call's argument) does not convert to the variable's type (OpenTofu puts it on the variable's declaration; tofu-lens on the value, the declaration related).";
     InvalidResourceType => "invalid-resource-type", Error, "A resource, data source or ephemeral resource type its provider does not support (with the provider's schema), in its block or in a reference to it.";
@@ -342,8 +353,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            88,
-            "the catalogue has 87 codes (62 load-time, 15 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            99,
+            "the catalogue has 98 codes (62 load-time, 2 of loading the module tree, 9 of building the configuration, 15 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -27,6 +27,7 @@ pub(crate) mod evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod provider_schema;
+pub(crate) mod provider_tree;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod test_files;
@@ -51,6 +52,11 @@ pub(crate) use views::{IdentityView, MergedNode, ModuleView, NameReads, Reads, V
 pub(crate) enum Phase {
     /// While loading the module: always.
     Load,
+    /// While OpenTofu builds the configuration from the loaded modules
+    /// (`configs.BuildConfig`: the provider configurations across the
+    /// module tree, `provider_validation.go`), once loading succeeded; `tofu
+    /// init` stops on its errors, and `validate` builds no graph after them.
+    Build,
     /// While building the module tree, once loading succeeded.
     Tree,
     /// During `validate`'s walk of the dependency graph, once the tree was
@@ -108,7 +114,7 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
     },
     IdentityRule {
         name: "implied-provider-local-name",
-        phase: Phase::Tree,
+        phase: Phase::Build,
         check: providers::implied_local_name,
     },
     IdentityRule {
@@ -153,6 +159,16 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "versions",
         phase: Phase::Load,
         check: versions::check,
+    },
+    ModuleRule {
+        name: "child-modules",
+        phase: Phase::Load,
+        check: provider_tree::child_modules,
+    },
+    ModuleRule {
+        name: "provider-configurations",
+        phase: Phase::Build,
+        check: provider_tree::check,
     },
     ModuleRule {
         name: "import-references",
@@ -209,6 +225,7 @@ pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdentityFindings {
     pub(crate) load: Vec<Diagnostic>,
+    pub(crate) build: Vec<Diagnostic>,
     pub(crate) tree: Vec<Diagnostic>,
     pub(crate) walk: Vec<Diagnostic>,
     pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
@@ -217,6 +234,7 @@ pub(crate) struct IdentityFindings {
 impl IdentityFindings {
     pub(crate) fn is_empty(&self) -> bool {
         self.load.is_empty()
+            && self.build.is_empty()
             && self.tree.is_empty()
             && self.walk.is_empty()
             && self.undeclared_variables.is_empty()
@@ -262,6 +280,7 @@ fn run_identity_rules(
         view.for_rule(rule.name);
         let out = match rule.phase {
             Phase::Load => &mut findings.load,
+            Phase::Build => &mut findings.build,
             Phase::Tree => &mut findings.tree,
             Phase::Walk | Phase::Plan | Phase::Lint => &mut findings.walk,
         };

@@ -37,6 +37,7 @@ use crate::names;
 use expr_view::{has_references, Position};
 use file_scope::FileScope;
 use references::{decode_reference, module_providers};
+pub(crate) use references::{DecodedReference, ProviderAddress};
 
 pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
     let Some(source) = &view.file.source else {
@@ -53,6 +54,48 @@ pub(crate) fn check(view: FileView<'_>, out: &mut Vec<Diagnostic>) {
         if has_valid_labels(block) {
             scope.top_level_block(block, out);
         }
+    }
+}
+
+/// A provider reference of `file` as OpenTofu decodes it once loading
+/// succeeded (a `provider` argument, or either side of a `providers` map
+/// entry: `key`), for the checks across the module tree; `None` where
+/// decoding fails, which the file rules report.
+pub(crate) fn decoded_reference(
+    id: tofu_syntax::FileId,
+    file: &crate::loaded::ModuleFile,
+    expr: &Expr,
+    key: bool,
+) -> Option<DecodedReference> {
+    let scope = FileScope { id, file };
+    let (argument, position) = if key {
+        ("providers", Position::ObjectKey)
+    } else {
+        ("provider", Position::Value)
+    };
+    decode_reference(&scope, expr, argument, position, &mut Vec::new())
+}
+
+/// A `configuration_aliases` element as OpenTofu reads it once loading
+/// succeeded: `NAME` or `NAME.ALIAS`.
+pub(crate) fn configuration_alias(
+    id: tofu_syntax::FileId,
+    file: &crate::loaded::ModuleFile,
+    element: &Expr,
+) -> Option<ProviderAddress> {
+    let scope = FileScope { id, file };
+    match references::static_reference_parts(&scope, element)?.as_slice() {
+        [crate::expr::traversal::Part::Name(name)] => Some(ProviderAddress {
+            name: name.clone(),
+            alias: None,
+        }),
+        [crate::expr::traversal::Part::Name(name), crate::expr::traversal::Part::Name(alias)] => {
+            Some(ProviderAddress {
+                name: name.clone(),
+                alias: Some(alias.clone()),
+            })
+        }
+        _ => None,
     }
 }
 

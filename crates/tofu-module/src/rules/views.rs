@@ -37,7 +37,7 @@ use crate::calls::local_source;
 use crate::declarations::{Declarations, DeclaredModule, LocalRef};
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::{DeclaredNames, DeclaredObject, NameChanges, NameList};
-use crate::effective::{EffectiveBlock, EffectiveLocal};
+use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveTerraform};
 use crate::expr::parse_ref::Referenceable;
 use crate::file_text::FileText;
 use crate::graph::Uses;
@@ -475,6 +475,9 @@ pub(crate) struct Reads {
 /// recorded.
 pub(crate) struct ModuleView<'a> {
     module: &'a MergedModule,
+    /// The names and the module tree (shapes only, and the tree: a rule's
+    /// result is reused only under the same tree).
+    names: &'a DeclaredNames,
     config: &'a Config,
     uses: &'a Uses<'a>,
     reads: RefCell<Reads>,
@@ -482,9 +485,15 @@ pub(crate) struct ModuleView<'a> {
 }
 
 impl<'a> ModuleView<'a> {
-    pub(crate) fn new(module: &'a MergedModule, config: &'a Config, uses: &'a Uses<'a>) -> Self {
+    pub(crate) fn new(
+        module: &'a MergedModule,
+        names: &'a DeclaredNames,
+        config: &'a Config,
+        uses: &'a Uses<'a>,
+    ) -> Self {
         ModuleView {
             module,
+            names,
             config,
             uses,
             reads: RefCell::new(Reads::default()),
@@ -656,6 +665,37 @@ impl<'a> ModuleView<'a> {
     pub(crate) fn local(&self, name: &str) -> Option<&'a EffectiveLocal> {
         self.reads.borrow_mut().locals.insert(name.to_owned());
         self.module.effective.local(name)
+    }
+
+    /// What the module tree says the directory of module call `name`
+    /// declares (not recorded: a result is reused only under the same tree
+    /// and the same shapes, which name the calls and their sources).
+    pub(crate) fn child(&self, name: &str) -> Option<&'a ModuleInterface> {
+        self.names.children.get(name).map(|child| &**child)
+    }
+
+    /// Whether module call `name` leads back up the tree (likewise).
+    pub(crate) fn loops(&self, name: &str) -> bool {
+        self.names.loops.contains(name)
+    }
+
+    /// The directory module call `name` names, relative to this one: its
+    /// local source, or where `tofu init` installed it (likewise).
+    pub(crate) fn child_dir(&self, name: &str, source: Option<&str>) -> Option<String> {
+        source
+            .and_then(local_source)
+            .or_else(|| self.names.installed.get(name).cloned())
+    }
+
+    /// The synthesized `terraform` settings; the files of every `terraform`
+    /// block that contributed are recorded.
+    pub(crate) fn terraform(&self) -> &'a EffectiveTerraform {
+        let terraform = &self.module.effective.terraform;
+        self.reads
+            .borrow_mut()
+            .files
+            .extend(terraform.blocks.iter().map(|block| block.file));
+        terraform
     }
 
     /// `main.tf:3,1-29` for a location (its file recorded).

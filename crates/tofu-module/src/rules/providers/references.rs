@@ -26,9 +26,22 @@ use crate::expr::traversal::{parse_traversal, Part};
 
 /// A provider configuration address as a reference names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct ProviderAddress {
+pub(crate) struct ProviderAddress {
     pub name: String,
     pub alias: Option<String>,
+}
+
+/// A provider reference OpenTofu decoded (its `ProviderConfigRef`), with
+/// its places in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DecodedReference {
+    pub address: ProviderAddress,
+    /// The local name (`NameRange`).
+    pub name_range: TextRange,
+    /// The instance key, where one is given (`KeyExpression`): a dynamic
+    /// index's key, or the whole reference for a constant one (OpenTofu
+    /// ranges a constant key over the traversal).
+    pub key_range: Option<TextRange>,
 }
 
 impl fmt::Display for ProviderAddress {
@@ -41,7 +54,7 @@ impl fmt::Display for ProviderAddress {
 }
 
 /// Decodes one provider reference; `argument` names the argument in details
-/// (`provider` or `providers`). Returns the address when OpenTofu reads it
+/// (`provider` or `providers`). Returns the reference when OpenTofu reads it
 /// without error (warnings aside).
 pub(super) fn decode_reference(
     scope: &FileScope<'_>,
@@ -49,7 +62,7 @@ pub(super) fn decode_reference(
     argument: &str,
     position: Position,
     out: &mut Vec<Diagnostic>,
-) -> Option<ProviderAddress> {
+) -> Option<DecodedReference> {
     if !scope.json() {
         let view = ExprView::file(scope.text());
         return decode_native(scope, &view, expr, argument, position, out);
@@ -119,7 +132,7 @@ pub(super) fn module_providers(scope: &FileScope<'_>, attr: &Attribute, out: &mu
         let (Some(key), Some(_)) = (key, value) else {
             continue;
         };
-        let child_address = key.to_string();
+        let child_address = key.address.to_string();
         if let Some((_, earlier)) = passed.iter().find(|(seen, _)| *seen == child_address) {
             out.push(
                 Diagnostic::new(
@@ -198,6 +211,8 @@ struct Candidate {
     range: TextRange,
     /// A non-constant index was set aside (`aws.west[each.key]`).
     key_set_aside: bool,
+    /// The key set aside, in the file.
+    key_range: Option<TextRange>,
     /// A quoted template OpenTofu could not read as a reference.
     quoted_template: bool,
     /// An error was already reported (HCL's parse errors of quoted content).
@@ -213,7 +228,7 @@ fn decode_native(
     argument: &str,
     position: Position,
     out: &mut Vec<Diagnostic>,
-) -> Option<ProviderAddress> {
+) -> Option<DecodedReference> {
     let candidate = candidate(scope, view, expr, position, out)?;
     let max_steps = if candidate.key_set_aside { 2 } else { 3 };
     let steps = match candidate.steps {
@@ -240,6 +255,8 @@ fn decode_native(
     let Part::Name(name) = &root.part else {
         return None;
     };
+    let name_range = root.range;
+    let mut key_range = candidate.key_range;
     let fix_range = candidate.exact.then_some(root.range);
     if let Some(diagnostic) =
         scope.local_name_diagnostic(name, "Invalid provider local name", root.range, fix_range)
@@ -264,6 +281,7 @@ fn decode_native(
             out.push(invalid_reference(scope.at(third.range), stand_alone));
             return None;
         }
+        key_range = Some(name_range.cover(third.range));
     }
     if alias.is_none() && candidate.key_set_aside {
         out.push(invalid_reference(
@@ -272,9 +290,13 @@ fn decode_native(
         ));
         return None;
     }
-    Some(ProviderAddress {
-        name: name.clone(),
-        alias,
+    Some(DecodedReference {
+        address: ProviderAddress {
+            name: name.clone(),
+            alias,
+        },
+        name_range,
+        key_range,
     })
 }
 
@@ -301,6 +323,7 @@ fn candidate(
         steps: None,
         range: view.to_file(expr.range),
         key_set_aside: false,
+        key_range: None,
         quoted_template: false,
         failed: false,
         exact: view.is_exact(),
@@ -321,6 +344,7 @@ fn candidate(
                 if !view.is_constant_key(key) {
                     kept = before;
                     candidate.key_set_aside = true;
+                    candidate.key_range = Some(view.to_file(key.range));
                     let end = before
                         .last()
                         .map_or(traversal.root_range.end, |step| step_range(step).end);
@@ -334,6 +358,7 @@ fn candidate(
         }) if starts_with_keyword_literal(expr, children) => {
             if let Some(keyword_root) = view.keyword_root_traversal(expr, children, position) {
                 candidate.key_set_aside = keyword_root.key_set_aside;
+                candidate.key_range = keyword_root.key_set_aside.then_some(candidate.range);
                 candidate.range = keyword_root.range;
                 candidate.steps = Some(keyword_root.steps);
             }
