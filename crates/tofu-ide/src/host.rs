@@ -33,6 +33,7 @@ use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
 use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
 
+use crate::disk_texts::DiskTexts;
 use crate::module_calls::MODULE_MANIFEST;
 use crate::module_tree::{ReachedDirs, Summaries};
 use crate::shared_files::SharedFiles;
@@ -216,6 +217,8 @@ pub struct AnalysisHost {
     /// whose interface changed, modules newly called that have no interface
     /// yet), not yet handed out ([`AnalysisHost::take_stale_callers`]).
     stale_callers: Vec<PathBuf>,
+    /// One copy of each distinct text read from disk.
+    disk_texts: DiskTexts,
 }
 
 impl AnalysisHost {
@@ -293,6 +296,13 @@ impl AnalysisHost {
     /// A change to a file that other paths link to (or that links to
     /// another) is applied through every path of that file.
     pub fn apply_change(&mut self, change: Change) -> Vec<PathBuf> {
+        let change = match change {
+            Change::DiskFile { path, content } => Change::DiskFile {
+                path,
+                content: self.disk_texts.share(content),
+            },
+            other => other,
+        };
         let others = match &change {
             Change::DiskFile { path, .. }
             | Change::BufferChanged { path, .. }
@@ -357,6 +367,13 @@ impl AnalysisHost {
                 vec![dir]
             }
             Change::DiskDir { dir, files } => {
+                let files: Vec<InputFile> = files
+                    .into_iter()
+                    .map(|file| InputFile {
+                        content: self.disk_texts.share(file.content),
+                        name: file.name,
+                    })
+                    .collect();
                 let inputs = self.touch(&dir);
                 inputs.manifest = None;
                 inputs.disk.clear();
@@ -803,6 +820,42 @@ mod tests {
             })
             .count();
         (reparsed, reanalysed)
+    }
+
+    fn disk_text(host: &AnalysisHost, dir: &str, name: &str) -> Arc<str> {
+        match &host.modules[Path::new(dir)].disk[name] {
+            FileContent::Text(text) => Arc::clone(text),
+            other => panic!("not a text: {other:?}"),
+        }
+    }
+
+    /// Workspaces repeat files word for word (every cloudposse component
+    /// has the same `context.tf`): the host holds one copy of such a text,
+    /// however it was read.
+    #[test]
+    fn a_text_read_in_several_directories_is_held_once() {
+        let mut host = AnalysisHost::new(Config::default());
+        let context = "variable \"context\" {}\n";
+        for dir in ["/w/a", "/w/b"] {
+            host.apply_change(Change::DiskDir {
+                dir: PathBuf::from(dir),
+                files: vec![
+                    InputFile::text("context.tf", context),
+                    InputFile::text("main.tf", format!("locals {{ dir = \"{dir}\" }}\n")),
+                ],
+            });
+        }
+        host.apply_change(Change::DiskFile {
+            path: PathBuf::from("/w/c/context.tf"),
+            content: text(context),
+        });
+        let held = disk_text(&host, "/w/a", "context.tf");
+        assert!(Arc::ptr_eq(&held, &disk_text(&host, "/w/b", "context.tf")));
+        assert!(Arc::ptr_eq(&held, &disk_text(&host, "/w/c", "context.tf")));
+        assert!(!Arc::ptr_eq(
+            &disk_text(&host, "/w/a", "main.tf"),
+            &disk_text(&host, "/w/b", "main.tf")
+        ));
     }
 
     /// The regression guard of the incremental design (issue 9): it counts

@@ -16,6 +16,7 @@ mod boundary;
 mod code_actions;
 mod completion;
 mod diagnostics;
+mod disk_texts;
 mod functions;
 mod highlight;
 mod host;
