@@ -2,7 +2,8 @@
 //! `strconv.Quote` (the console prints strings this way), with Go's notion
 //! of a printable character (`unicode.IsPrint`: letters, marks, numbers,
 //! punctuation, symbols and the ASCII space) taken from the Unicode
-//! general categories.
+//! general categories; and `path.Clean`, which OpenTofu applies to the
+//! paths it prints and compares.
 
 use unicode_general_category::{get_general_category, GeneralCategory as Category};
 
@@ -49,6 +50,35 @@ pub fn is_go_printable(c: char) -> bool {
             | Category::LineSeparator
             | Category::ParagraphSeparator
     )
+}
+
+/// Go's `path.Clean`: the shortest equivalent slash path, purely
+/// lexically (`a/../b` is `b`, `..` stays at a relative root, `/..` is `/`).
+pub fn path_clean(path: &str) -> String {
+    if path.is_empty() {
+        return ".".to_owned();
+    }
+    let rooted = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|last| *last != "..") {
+                    parts.pop();
+                } else if !rooted {
+                    parts.push("..");
+                }
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    match (rooted, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 use super::encoding::base64_encode;
 use super::hash::hex_of;
 use super::{Accepts, Arguments, FileError, FunctionError, Implementation, PLAIN};
-use crate::go_text::go_quote;
+use crate::go_text::{go_quote, path_clean};
 use crate::types::Type;
 use crate::value::{Marks, Value};
 
@@ -34,10 +34,10 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "abspath" => simple(|args| {
             let path = super::text(args, 0);
             if path.starts_with('/') {
-                return Ok(Value::string(clean(&path)));
+                return Ok(Value::string(path_clean(&path)));
             }
             match args.environment.working_directory() {
-                Some(directory) => Ok(Value::string(clean(&format!("{directory}/{path}")))),
+                Some(directory) => Ok(Value::string(path_clean(&format!("{directory}/{path}")))),
                 None => Ok(Value::unknown(Type::String)),
             }
         }),
@@ -51,7 +51,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 return Err(FunctionError::call("cannot expand user-specific home dir"));
             }
             match args.environment.home_directory() {
-                Some(home) => Ok(Value::string(clean(&format!("{home}/{rest}")))),
+                Some(home) => Ok(Value::string(path_clean(&format!("{home}/{rest}")))),
                 None => Ok(Value::unknown(Type::String)),
             }
         }),
@@ -110,7 +110,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "fileexists" => reading(|args| {
             let (path_value, marks) = args.get(0).unmark();
             let path = path_value.as_str().unwrap_or_default().to_owned();
-            match args.environment.file_exists(&clean(&path)) {
+            match args.environment.file_exists(&path_clean(&path)) {
                 Ok(exists) => Ok(Value::bool(exists).with_marks(marks)),
                 Err(FileError::Unavailable) => Ok(Value::unknown(Type::Bool)),
                 Err(FileError::IsDirectory) => Err(FunctionError::argument(
@@ -145,7 +145,7 @@ fn with_file(
     if path.starts_with('~') {
         return Ok(Value::unknown(Type::String));
     }
-    let resolved = clean(&path);
+    let resolved = path_clean(&path);
     match args.environment.read_file(&resolved) {
         Ok(bytes) => then(bytes, &path, marks),
         Err(FileError::Unavailable) => Ok(Value::unknown(Type::String)),
@@ -172,7 +172,7 @@ fn with_digest(args: &Arguments, digest: fn(&[u8]) -> Value) -> Result<Value, Fu
     if path.starts_with('~') {
         return Ok(Value::unknown(Type::String));
     }
-    let resolved = clean(&path);
+    let resolved = path_clean(&path);
     match args.environment.read_file(&resolved) {
         Ok(bytes) => Ok(digest(&bytes).with_marks(marks)),
         Err(FileError::Unavailable) => Ok(Value::unknown(Type::String)),
@@ -204,33 +204,5 @@ fn dir_name(path: &str) -> String {
         Some(at) => path.get(..=at).unwrap_or_default(),
         None => "",
     };
-    clean(directory)
-}
-
-/// Go's `path.Clean`.
-fn clean(path: &str) -> String {
-    if path.is_empty() {
-        return ".".to_owned();
-    }
-    let rooted = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|last| *last != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => joined,
-    }
+    path_clean(directory)
 }

@@ -17,6 +17,8 @@
 //! fail later. Strings with control characters are never judged. Every
 //! uncertain case ends in a verdict the caller does not report.
 
+use tofu_eval::go_text::path_clean;
+
 use crate::calls::is_local_source as is_local;
 use crate::go_text::go_quote;
 
@@ -220,7 +222,7 @@ fn split_package_subdir(source: &str) -> (String, String) {
     if subdir.is_empty() {
         (package, subdir)
     } else {
-        (package, clean_path(&subdir))
+        (package, path_clean(&subdir))
     }
 }
 
@@ -241,34 +243,6 @@ fn source_dir_subdir(source: &str) -> (String, String) {
         package.push_str(&query);
     }
     (package, subdir)
-}
-
-/// Go's `path.Clean`: the shortest equivalent slash path, purely lexically.
-fn clean_path(path: &str) -> String {
-    if path.is_empty() {
-        return ".".to_owned();
-    }
-    let rooted = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|last| *last != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            _ => parts.push(part),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => joined,
-    }
 }
 
 /// go-getter's forced getter syntax `^[A-Za-z0-9]+::(.+)$`.

@@ -214,11 +214,11 @@ fn uncertain_sources_are_not_judged() {
 
 #[test]
 fn helpers_match_go() {
-    assert_eq!(clean_path("a/../../b"), "../b");
-    assert_eq!(clean_path("./x//y/"), "x/y");
-    assert_eq!(clean_path(".."), "..");
-    assert_eq!(clean_path("/../a"), "/a");
-    assert_eq!(clean_path("a/.."), ".");
+    assert_eq!(path_clean("a/../../b"), "../b");
+    assert_eq!(path_clean("./x//y/"), "x/y");
+    assert_eq!(path_clean(".."), "..");
+    assert_eq!(path_clean("/../a"), "/a");
+    assert_eq!(path_clean("a/.."), ".");
     assert_eq!(
         source_dir_subdir("https://example.com/x//sub?ref=1"),
         ("https://example.com/x?ref=1".to_owned(), "sub".to_owned())
