@@ -87,6 +87,9 @@ pub struct SchemaSource {
     run_dirs: Vec<PathBuf>,
     /// Who calls whom among the run's directories, built on first need.
     callers: OnceLock<HashMap<PathBuf, BTreeSet<PathBuf>>>,
+    /// Whether any of `run_dirs` has `.terraform`: without one, no caller
+    /// can be a root, and the call index is never built.
+    any_initialized: OnceLock<bool>,
     /// The schemas each schema file holds, read once.
     files: Mutex<HashMap<PathBuf, FileOnce>>,
     /// Each schema read, by root, provider and whether providers may run
@@ -110,6 +113,7 @@ impl SchemaSource {
             cache,
             run_dirs: run_dirs.iter().map(|dir| absolute(dir)).collect(),
             callers: OnceLock::new(),
+            any_initialized: OnceLock::new(),
             files: Mutex::new(HashMap::new()),
             read: Mutex::new(HashMap::new()),
             problems: Mutex::new(BTreeSet::new()),
@@ -214,10 +218,20 @@ impl SchemaSource {
         if is_initialized(dir) {
             return vec![dir.to_path_buf()];
         }
-        let callers = self.callers.get_or_init(|| self.call_index());
+        let any_initialized = *self
+            .any_initialized
+            .get_or_init(|| self.run_dirs.iter().any(|dir| is_initialized(dir)));
         let mut found = BTreeSet::new();
         let mut seen = BTreeSet::from([dir.to_path_buf()]);
-        let mut pending: Vec<&PathBuf> = callers.get(dir).into_iter().flatten().collect();
+        // A caller found as a root is one of the run's directories (the
+        // index holds no other), so the index is read only when one of
+        // them has `.terraform`.
+        let callers = any_initialized.then(|| self.callers.get_or_init(|| self.call_index()));
+        let mut pending: Vec<&PathBuf> = callers
+            .and_then(|callers| callers.get(dir))
+            .into_iter()
+            .flatten()
+            .collect();
         while let Some(caller) = pending.pop() {
             if !seen.insert(caller.clone()) {
                 continue;
@@ -225,7 +239,12 @@ impl SchemaSource {
             if is_initialized(caller) {
                 found.insert(caller.clone());
             } else {
-                pending.extend(callers.get(caller).into_iter().flatten());
+                pending.extend(
+                    callers
+                        .and_then(|callers| callers.get(caller))
+                        .into_iter()
+                        .flatten(),
+                );
             }
         }
         if !found.is_empty() {
