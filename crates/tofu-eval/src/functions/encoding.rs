@@ -4,12 +4,15 @@
 //! it, Go's HTML-safe escapes included; `jsondecode` with cty's types:
 //! objects, tuples, 512-bit numbers) and `csvdecode`.
 //!
-//! Left out (their calls give unknown values): `base64gzip` and
-//! `base64gunzip` (Go's compressor's exact bytes), `yamlencode` and
+//! `base64gunzip` reads gzip as Go does (`gunzip.rs`).
+//!
+//! Left out (their calls give unknown values): `base64gzip` (Go's
+//! compressor's exact bytes), `yamlencode` and
 //! `yamldecode`, and text encodings other than UTF-8.
 
 use std::collections::BTreeMap;
 
+use super::gunzip::GunzipError;
 use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::go_text::go_quote;
 use crate::number::Number;
@@ -32,6 +35,15 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             variadic: PLAIN,
             result_type: None,
             run: base64decode,
+        },
+        "base64gunzip" => Implementation {
+            parameters: &[Accepts {
+                marked: true,
+                ..PLAIN
+            }],
+            variadic: PLAIN,
+            result_type: None,
+            run: base64gunzip,
         },
         "textencodebase64" => simple(|args| {
             check_encoding(&super::text(args, 1))?;
@@ -194,21 +206,42 @@ pub(super) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
 fn base64decode(args: &Arguments) -> Result<Value, FunctionError> {
     let (value, marks) = args.get(0).unmark();
     let text = value.as_str().unwrap_or_default().to_owned();
-    let shown = if marks.sensitive && marks.ephemeral {
-        "(ephemeral sensitive value)".to_owned()
-    } else if marks.ephemeral {
-        "(ephemeral value)".to_owned()
-    } else if marks.sensitive {
-        "(sensitive value)".to_owned()
-    } else {
-        go_quote(&text)
-    };
+    let shown = super::redacted(&text, marks);
     let decoded = base64_decode(&text)
         .map_err(|_| FunctionError::call(format!("failed to decode base64 data {shown}")))?;
     let decoded = String::from_utf8(decoded).map_err(|_| {
         FunctionError::call("the result of decoding the provided string is not valid UTF-8")
     })?;
     Ok(Value::string(decoded).with_marks(marks))
+}
+
+/// OpenTofu's `Base64GunzipFunc`: base64, then gzip; the bytes become the
+/// string as they are (Go's `string(bytes)` keeps invalid UTF-8, which
+/// cty then normalises; here invalid sequences become U+FFFD).
+fn base64gunzip(args: &Arguments) -> Result<Value, FunctionError> {
+    let (value, marks) = args.get(0).unmark();
+    let text = value.as_str().unwrap_or_default();
+    let decoded = base64_decode(text).map_err(|_| {
+        FunctionError::call(format!(
+            "failed to decode base64 data {}",
+            super::redacted(text, marks)
+        ))
+    })?;
+    let bytes = match super::gunzip::gunzip(&decoded) {
+        Ok(bytes) => bytes,
+        Err(GunzipError::Open(message)) => {
+            return Err(FunctionError::call(format!(
+                "failed to gunzip bytestream: {message}"
+            )))
+        }
+        Err(GunzipError::Read(message)) => {
+            return Err(FunctionError::call(format!(
+                "failed to read gunzip raw data: {message}"
+            )))
+        }
+        Err(GunzipError::TooLarge) => return Ok(Value::unknown(Type::String).with_marks(marks)),
+    };
+    Ok(Value::string(String::from_utf8_lossy(&bytes)).with_marks(marks))
 }
 
 /// Go's `url.QueryEscape`: unreserved bytes kept, space as `+`.

@@ -11,7 +11,7 @@
 use super::encoding::base64_encode;
 use super::hash::hex_of;
 use super::{Accepts, Arguments, FileError, FunctionError, Implementation, PLAIN};
-use crate::go_text::{go_quote, path_clean};
+use crate::go_text::path_clean;
 use crate::types::Type;
 use crate::value::{Marks, Value};
 
@@ -61,7 +61,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 Ok(text) => Ok(Value::string(text).with_marks(marks)),
                 Err(_) => Err(FunctionError::call(format!(
                     "contents of {} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead",
-                    shown(path, marks)
+                    super::redacted(path, marks)
                 ))),
             }
             })
@@ -125,15 +125,6 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
     })
 }
 
-fn shown(path: &str, marks: Marks) -> String {
-    match (marks.ephemeral, marks.sensitive) {
-        (true, true) => "(ephemeral sensitive value)".to_owned(),
-        (true, false) => "(ephemeral value)".to_owned(),
-        (false, true) => "(sensitive value)".to_owned(),
-        (false, false) => go_quote(path),
-    }
-}
-
 /// Reads the file the first argument names and hands its bytes on; an
 /// environment without files gives an unknown string.
 fn with_file(
@@ -153,7 +144,7 @@ fn with_file(
             0,
             format!(
                 "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
-                shown(&path, marks)
+                super::redacted(&path, marks)
             ),
         )),
         Err(FileError::IsDirectory) => Err(FunctionError::argument(

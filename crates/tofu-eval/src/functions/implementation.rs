@@ -6,7 +6,7 @@
 use super::environment::Environment;
 use crate::number::Number;
 use crate::types::Type;
-use crate::value::Value;
+use crate::value::{Marks, Value};
 
 /// What a parameter accepts besides known, unmarked, non-null values of
 /// its type (cty's `Parameter` flags).
@@ -126,6 +126,17 @@ pub struct CallError {
 /// conversion to the parameter's type rules out).
 pub(crate) fn text(args: &Arguments, index: usize) -> String {
     args.get(index).as_str().unwrap_or_default().to_owned()
+}
+
+/// OpenTofu's `redactIfSensitiveOrEphemeral` for a string in a message:
+/// Go-quoted, or what its marks say in its place.
+pub(crate) fn redacted(text: &str, marks: Marks) -> String {
+    match (marks.ephemeral, marks.sensitive) {
+        (true, true) => "(ephemeral sensitive value)".to_owned(),
+        (true, false) => "(ephemeral value)".to_owned(),
+        (false, true) => "(sensitive value)".to_owned(),
+        (false, false) => crate::go_text::go_quote(text),
+    }
 }
 
 /// The number an argument holds (zero when it is not one, which conversion

@@ -24,6 +24,7 @@ mod encoding;
 mod environment;
 mod filesystem;
 mod format;
+mod gunzip;
 mod hash;
 mod implementation;
 mod network;
@@ -46,7 +47,8 @@ use crate::value::{Marks, Value};
 
 pub use environment::{Environment, FileError, NoFiles};
 pub(crate) use implementation::{
-    number, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING, PLAIN,
+    number, redacted, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING,
+    PLAIN,
 };
 pub use implementation::{CallError, ErrorSubject, FunctionError};
 pub use registry::signature;

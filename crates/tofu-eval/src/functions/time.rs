@@ -5,8 +5,9 @@
 //! rewords them), `time.ParseDuration`, and `Format(time.RFC3339)`, which
 //! keeps the timestamp's own UTC offset and drops fractions of a second.
 //!
-//! Left out: `formatdate` (cty's own date format language), whose calls
-//! give unknown values.
+//! `formatdate` is cty's own date format language: runs of one letter are
+//! verbs (`YYYY`, `MMM`, `hh`, `ZZZZZ`, …), text in single quotes is
+//! literal (`''` is a quote), anything else is copied.
 
 use super::{Arguments, FunctionError, Implementation, PLAIN};
 use crate::go_text::go_quote;
@@ -23,6 +24,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         }),
         "timeadd" => Some(Implementation::simple(timeadd)),
         "timecmp" => Some(Implementation::simple(timecmp)),
+        "formatdate" => Some(Implementation::simple(formatdate)),
         _ => None,
     }
 }
@@ -45,6 +47,227 @@ fn timecmp(args: &Arguments) -> Result<Value, FunctionError> {
         std::cmp::Ordering::Equal => 0,
         std::cmp::Ordering::Greater => 1,
     }))
+}
+
+/// cty's `FormatDateFunc`: the timestamp is read first (its errors are
+/// the `time` argument's), then the format, token by token.
+fn formatdate(args: &Arguments) -> Result<Value, FunctionError> {
+    let timestamp = parse_timestamp(&super::text(args, 1), Wording::Cty)
+        .map_err(|e| FunctionError::argument(1, e))?;
+    let format = super::text(args, 0);
+    let local = LocalTime::of(&timestamp);
+    let mut out = String::new();
+    for token in date_format_tokens(&format) {
+        if let Some(quoted) = token.strip_prefix('\'') {
+            let Some(inner) = quoted.strip_suffix('\'') else {
+                return Err(FunctionError::argument(0, "unterminated literal '"));
+            };
+            if inner.is_empty() {
+                out.push('\'');
+            } else {
+                out.push_str(&inner.replace("''", "'"));
+            }
+            continue;
+        }
+        match token.chars().next() {
+            Some(verb) if verb.is_ascii_alphabetic() => {
+                out.push_str(&local.verb(verb, token.len(), token)?);
+            }
+            _ => out.push_str(token),
+        }
+    }
+    Ok(Value::string(out))
+}
+
+/// cty's `splitDateFormat`: a quoted literal (to its closing quote, `''`
+/// inside it skipped; to the end when unclosed), a run of one letter, or
+/// anything up to the next quote or letter.
+fn date_format_tokens(format: &str) -> Vec<&str> {
+    let bytes = format.as_bytes();
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let first = bytes.get(start).copied().unwrap_or(0);
+        let mut end = start + 1;
+        if first == b'\'' {
+            if bytes.get(end) == Some(&b'\'') {
+                end += 1;
+            } else {
+                end = bytes.len();
+                let mut index = start + 1;
+                while index < bytes.len() {
+                    if bytes.get(index) == Some(&b'\'') {
+                        if bytes.get(index + 1) == Some(&b'\'') {
+                            index += 2;
+                            continue;
+                        }
+                        end = index + 1;
+                        break;
+                    }
+                    index += 1;
+                }
+            }
+        } else if first.is_ascii_alphabetic() {
+            while bytes.get(end) == Some(&first) {
+                end += 1;
+            }
+        } else {
+            while let Some(byte) = bytes.get(end) {
+                if *byte == b'\'' || byte.is_ascii_alphabetic() {
+                    break;
+                }
+                end += 1;
+            }
+        }
+        // Tokens end at ASCII bytes or the end, so each is whole UTF-8.
+        if let Some(token) = format.get(start..end) {
+            tokens.push(token);
+        }
+        start = end;
+    }
+    tokens
+}
+
+/// A timestamp's fields at its own UTC offset.
+struct LocalTime {
+    year: i64,
+    month: i64,
+    day: i64,
+    weekday: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+    offset: i64,
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const WEEKDAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
+impl LocalTime {
+    fn of(timestamp: &Timestamp) -> LocalTime {
+        let local_seconds =
+            timestamp.unix_nanos.div_euclid(1_000_000_000) + i128::from(timestamp.offset);
+        let days = i64::try_from(local_seconds.div_euclid(86_400)).unwrap_or(0);
+        let second_of_day = i64::try_from(local_seconds.rem_euclid(86_400)).unwrap_or(0);
+        let (year, month, day) = civil_from_days(days);
+        LocalTime {
+            year,
+            month,
+            day,
+            // 1970-01-01 was a Thursday.
+            weekday: (days + 4).rem_euclid(7),
+            hour: second_of_day / 3600,
+            minute: (second_of_day % 3600) / 60,
+            second: second_of_day % 60,
+            offset: timestamp.offset,
+        }
+    }
+
+    /// One verb of `length` letters, or cty's error for it.
+    fn verb(&self, verb: char, length: usize, token: &str) -> Result<String, FunctionError> {
+        let invalid = |why: &str| {
+            let quoted = go_quote(token);
+            FunctionError::argument(
+                0,
+                if why.is_empty() {
+                    format!("invalid date format verb {quoted}")
+                } else {
+                    format!("invalid date format verb {quoted}: {why}")
+                },
+            )
+        };
+        let number = |value: i64, why: &str| match length {
+            1 => Ok(value.to_string()),
+            2 => Ok(format!("{value:02}")),
+            _ => Err(invalid(why)),
+        };
+        let month_name = usize::try_from(self.month - 1)
+            .ok()
+            .and_then(|index| MONTHS.get(index))
+            .copied()
+            .unwrap_or("");
+        let weekday_name = usize::try_from(self.weekday)
+            .ok()
+            .and_then(|index| WEEKDAYS.get(index))
+            .copied()
+            .unwrap_or("");
+        match verb {
+            'Y' => match length {
+                2 => Ok(format!("{:02}", self.year % 100)),
+                4 => Ok(format!("{:04}", self.year)),
+                _ => Err(invalid("year must either be \"YY\" or \"YYYY\"")),
+            },
+            'M' => match length {
+                3 => Ok(month_name.chars().take(3).collect()),
+                4 => Ok(month_name.to_owned()),
+                _ => number(
+                    self.month,
+                    "month must be \"M\", \"MM\", \"MMM\", or \"MMMM\"",
+                ),
+            },
+            'D' => number(self.day, "day of month must either be \"D\" or \"DD\""),
+            'E' => match length {
+                3 => Ok(weekday_name.chars().take(3).collect()),
+                4 => Ok(weekday_name.to_owned()),
+                _ => Err(invalid("day of week must either be \"EEE\" or \"EEEE\"")),
+            },
+            'h' => number(self.hour, "24-hour must either be \"h\" or \"hh\""),
+            'H' => {
+                let twelve = match self.hour % 12 {
+                    0 => 12,
+                    hour => hour,
+                };
+                number(twelve, "12-hour must either be \"H\" or \"HH\"")
+            }
+            'A' | 'a' => {
+                if length != 2 {
+                    return Err(invalid(&format!("must be \"{verb}{verb}\"")));
+                }
+                let marker = if self.hour < 12 { "AM" } else { "PM" };
+                Ok(if verb == 'A' {
+                    marker.to_owned()
+                } else {
+                    marker.to_ascii_lowercase()
+                })
+            }
+            'm' => number(self.minute, "minute must either be \"m\" or \"mm\""),
+            's' => number(self.second, "second must either be \"s\" or \"ss\""),
+            'Z' => {
+                let sign = if self.offset < 0 { '-' } else { '+' };
+                let hours = self.offset.abs() / 3600;
+                let minutes = (self.offset.abs() % 3600) / 60;
+                match length {
+                    1 if self.offset == 0 => Ok("Z".to_owned()),
+                    1 | 5 => Ok(format!("{sign}{hours:02}:{minutes:02}")),
+                    3 if self.offset == 0 => Ok("UTC".to_owned()),
+                    3 | 4 => Ok(format!("{sign}{hours:02}{minutes:02}")),
+                    _ => Err(invalid("timezone must be Z, ZZZZ, or ZZZZZ")),
+                }
+            }
+            _ => Err(invalid("")),
+        }
+    }
 }
 
 /// An instant and the UTC offset it was written with (seconds east).
