@@ -4,6 +4,9 @@
 //! line and the detail on one line). The test needs no oracle; with
 //! `UPDATE_EXPECT=1` and `TOFU_LENS_ORACLE_DIR` holding `bin/tofu`, the
 //! expectations are rewritten from the real console.
+//!
+//! Both consoles run in `tests/console/files/`, whose files the file
+//! functions (`file`, `templatefile`, …) read.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,7 +14,34 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use tofu_eval::console::console_line;
-use tofu_eval::NoFiles;
+use tofu_eval::{Environment, FileError};
+
+/// The directory both consoles run in.
+fn files_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/console/files")
+}
+
+/// Files read from [`files_dir`], as the tofu-lens console reads a module
+/// directory.
+struct FilesDir;
+
+impl Environment for FilesDir {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
+        let path = files_dir().join(path);
+        if path.is_dir() {
+            return Err(FileError::IsDirectory);
+        }
+        std::fs::read(path).map_err(|_| FileError::NotFound)
+    }
+
+    fn file_exists(&self, path: &str) -> Result<bool, FileError> {
+        let path = files_dir().join(path);
+        if path.is_dir() {
+            return Err(FileError::IsDirectory);
+        }
+        Ok(path.is_file())
+    }
+}
 
 fn case_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/console");
@@ -48,7 +78,7 @@ fn oracle_output(tofu: &Path, expression: &str) -> String {
     let output = Command::new(tofu)
         .args(["console", "-no-color"])
         .env("TF_CLI_CONFIG_FILE", "/dev/null")
-        .current_dir(std::env::temp_dir())
+        .current_dir(files_dir())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -92,7 +122,7 @@ pub fn normalise_errors(stderr: &str) -> String {
 }
 
 fn ours(expression: &str) -> String {
-    let printed = console_line(expression, &NoFiles);
+    let printed = console_line(expression, &FilesDir);
     if !printed.starts_with("Error: ") {
         return printed;
     }
@@ -132,4 +162,15 @@ fn console_prints_what_tofu_console_prints() {
     }
     assert!(n_cases > 50, "only {n_cases} cases");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A template that renders itself stops after a few levels
+/// with an unknown value (OpenTofu reports "maximum recursion depth 1024
+/// reached" after 1,024 levels): no stack overflow.
+#[test]
+fn a_template_that_includes_itself_ends() {
+    assert_eq!(
+        console_line("templatefile(\"self.tftpl\", {})", &FilesDir),
+        "(known after apply)"
+    );
 }

@@ -11,7 +11,7 @@
 
 use tofu_syntax::{Call, Expr, ExprKind, OperationKind, TemplatePart, TextRange};
 
-use super::{Diagnostics, EvalDiagnostic, Evaluator};
+use super::{Diagnostics, EvalDiagnostic, Evaluator, MAX_TEMPLATE_DEPTH};
 use crate::functions::{lookup, CallError, ErrorSubject};
 use crate::types::Type;
 use crate::value::Value;
@@ -125,8 +125,8 @@ impl Evaluator<'_> {
         if matches!(plain_name, "try" | "can") {
             return self.try_or_can(expr, call, plain_name, &arguments);
         }
-        if plain_name == "templatestring" {
-            return self.templatestring(expr, call, &function, &arguments);
+        if matches!(plain_name, "templatestring" | "templatefile") {
+            return self.template_function(expr, call, &function, &arguments);
         }
         let converted =
             self.converted_arguments(expr, call, &function, &arguments, &mut diagnostics);
@@ -288,11 +288,16 @@ impl Evaluator<'_> {
         )
     }
 
-    /// `templatestring(data, vars)`: the string read as a template and
-    /// evaluated with the variables `vars` holds (OpenTofu's
-    /// `renderTemplate`: a map or object of valid names, every name the
-    /// template uses among them).
-    fn templatestring(
+    /// `templatestring(data, vars)` and `templatefile(path, vars)`: the
+    /// template (the string, or the file read as `file` reads it) rendered
+    /// with only `vars` in scope (OpenTofu's `renderTemplate`): vars must be
+    /// a map or object of identifiers, every name the template reads must
+    /// be one of them (for a file, the message says where it is read), and
+    /// the template's own errors are rolled into one "Error in function
+    /// call" as HCL prints a list of diagnostics. Templates nested deeper
+    /// than [`MAX_TEMPLATE_DEPTH`] are unknown (a file that renders itself),
+    /// where OpenTofu stops after 1,024 levels with an error.
+    fn template_function(
         &mut self,
         expr: &Expr,
         call: &Call,
@@ -301,14 +306,14 @@ impl Evaluator<'_> {
     ) -> (Value, Diagnostics) {
         let mut diagnostics = Vec::new();
         let values = self.converted_arguments(expr, call, function, arguments, &mut diagnostics);
-        let [data, vars] = values.as_slice() else {
+        let [source, vars] = values.as_slice() else {
             return (Value::dynamic_unknown(), diagnostics);
         };
         if !diagnostics.is_empty() {
             return (Value::dynamic_unknown(), diagnostics);
         }
-        for (index, (value, parameter)) in [(data, "data"), (vars, "vars")].into_iter().enumerate()
-        {
+        let parameters = function.signature.parameters.iter().map(|p| p.name);
+        for (index, (value, parameter)) in [source, vars].into_iter().zip(parameters).enumerate() {
             if value.is_null() {
                 let error = CallError {
                     summary: "Invalid function argument".to_owned(),
@@ -322,35 +327,45 @@ impl Evaluator<'_> {
                 return (Value::dynamic_unknown(), diagnostics);
             }
         }
-        if !data.is_known() || !vars.is_known() {
+        if !source.is_known() || !vars.is_known() || self.template_depth >= MAX_TEMPLATE_DEPTH {
             return (Value::dynamic_unknown(), diagnostics);
         }
-        let (data, marks) = data.clone().unmark();
-        let fail = |evaluator: &Self, detail: String, argument: bool| {
-            let (summary, subject) = if argument {
-                ("Invalid function argument", ErrorSubject::Argument(1))
-            } else {
-                ("Error in function call", ErrorSubject::Call)
-            };
-            let error = CallError {
-                summary: summary.to_owned(),
-                detail,
-                subject,
-            };
+        let (source, marks) = source.clone().unmark();
+        let source = source.as_str().unwrap_or_default();
+        let fail = |evaluator: &Self, error: CallError| {
             (
                 Value::dynamic_unknown(),
                 vec![evaluator.call_diagnostic(expr, call, arguments, error)],
             )
         };
-        let content = data.as_str().unwrap_or_default().to_owned();
+        let call_error = |message: String| CallError {
+            summary: "Error in function call".to_owned(),
+            detail: format!(
+                "Call to function {} failed: {message}.",
+                crate::go_text::go_quote(&call.name)
+            ),
+            subject: ErrorSubject::Call,
+        };
+        let vars_error = |message: String| CallError {
+            summary: "Invalid function argument".to_owned(),
+            detail: format!("Invalid value for \"vars\" parameter: {message}."),
+            subject: ErrorSubject::Argument(1),
+        };
+        // Where the template comes from: its name in messages (`None` for
+        // templatestring's string) and its text.
+        let (file_name, content) = if function.signature.name == "templatefile" {
+            match crate::functions::file_text(self.scope.environment(), source, marks) {
+                Ok(Some(content)) => (Some(source), content),
+                Ok(None) => return (Value::dynamic_unknown(), diagnostics),
+                Err(error) => return fail(self, function.call_error(error, arguments.len())),
+            }
+        } else {
+            (None, source.to_owned())
+        };
         let Some(template) = tofu_syntax::parse_template(&content) else {
             return fail(
                 self,
-                format!(
-                    "Call to function {} failed: the template could not be read.",
-                    crate::go_text::go_quote(&call.name)
-                ),
-                false,
+                call_error("the template could not be read".to_owned()),
             );
         };
         let Some(entries) = vars
@@ -359,35 +374,38 @@ impl Evaluator<'_> {
         else {
             return fail(
                 self,
-                "Invalid value for \"vars\" parameter: invalid vars value: must be a map."
-                    .to_owned(),
-                true,
+                vars_error("invalid vars value: must be a map".to_owned()),
             );
         };
         if let Some(name) = entries.keys().find(|name| !is_identifier(name)) {
             return fail(
                 self,
-                format!(
-                    "Invalid value for \"vars\" parameter: invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores.",
+                vars_error(format!(
+                    "invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores",
                     crate::go_text::go_quote(name)
-                ),
-                true,
+                )),
             );
         }
         let mut missing = None;
         crate::console::references(&template, &mut Vec::new(), &mut |reference| {
             if missing.is_none() && !entries.contains_key(reference.root) {
-                missing = Some(reference.root.to_owned());
+                missing = Some((reference.root.to_owned(), reference.root_range));
             }
         });
-        if let Some(name) = missing {
+        if let Some((name, range)) = missing {
+            let referenced = match file_name {
+                Some(file_name) => format!(
+                    ", referenced at {}",
+                    template_range_text(file_name, &content, range)
+                ),
+                None => String::new(),
+            };
             return fail(
                 self,
-                format!(
-                    "Invalid value for \"vars\" parameter: vars map does not contain key {}.",
+                vars_error(format!(
+                    "vars map does not contain key {}{referenced}",
                     crate::go_text::go_quote(&name)
-                ),
-                true,
+                )),
             );
         }
         let bindings: Vec<(String, Value)> = entries
@@ -395,6 +413,8 @@ impl Evaluator<'_> {
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         let mut inner = Evaluator::new(self.scope);
+        inner.depth = self.depth;
+        inner.template_depth = self.template_depth + 1;
         let (value, template_diagnostics) =
             inner.with_bindings(bindings, |evaluator| evaluator.value(&template));
         let Some(first) = template_diagnostics.first() else {
@@ -402,7 +422,7 @@ impl Evaluator<'_> {
         };
         let mut message = format!(
             "{}: {}; {}",
-            template_range_text(&content, first.subject),
+            template_range_text(file_name.unwrap_or("NoFileNeeded"), &content, first.subject),
             first.summary,
             first.detail
         );
@@ -412,14 +432,7 @@ impl Evaluator<'_> {
                 template_diagnostics.len() - 1
             ));
         }
-        fail(
-            self,
-            format!(
-                "Call to function {} failed: {message}.",
-                crate::go_text::go_quote(&call.name)
-            ),
-            false,
-        )
+        fail(self, call_error(message))
     }
 
     /// A function's error placed where HCL places it.
@@ -457,8 +470,9 @@ fn is_identifier(name: &str) -> bool {
         && characters.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
-/// HCL's `Range.String()` of a range in a template read from a string.
-fn template_range_text(content: &str, range: TextRange) -> String {
+/// HCL's `Range.String()` of a range in a template (`file_name` is the path
+/// given to templatefile, or templatestring's `NoFileNeeded`).
+fn template_range_text(file_name: &str, content: &str, range: TextRange) -> String {
     let position = |offset: u32| {
         let before = content.get(..offset as usize).unwrap_or(content);
         let line = before.matches('\n').count() + 1;
@@ -472,8 +486,8 @@ fn template_range_text(content: &str, range: TextRange) -> String {
     let (start_line, start_column) = position(range.start);
     let (end_line, end_column) = position(range.end);
     if start_line == end_line {
-        format!("NoFileNeeded:{start_line},{start_column}-{end_column}")
+        format!("{file_name}:{start_line},{start_column}-{end_column}")
     } else {
-        format!("NoFileNeeded:{start_line},{start_column}-{end_line},{end_column}")
+        format!("{file_name}:{start_line},{start_column}-{end_line},{end_column}")
     }
 }

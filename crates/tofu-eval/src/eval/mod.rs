@@ -119,6 +119,11 @@ pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Evaluation {
 /// parser gives up long before; this keeps the stack bounded).
 const MAX_DEPTH: usize = 512;
 
+/// How many templates may render inside each other before the innermost
+/// is unknown: a template that renders itself must end long before the
+/// stack does (OpenTofu allows 1,024 levels, then reports an error).
+const MAX_TEMPLATE_DEPTH: usize = 16;
+
 type Diagnostics = Vec<EvalDiagnostic>;
 
 /// One evaluation: the scope, and the names bound by enclosing `for`
@@ -127,6 +132,9 @@ pub(crate) struct Evaluator<'s> {
     scope: &'s dyn Scope,
     bindings: Vec<(String, Value)>,
     depth: usize,
+    /// How many templates (`templatefile`, `templatestring`) enclose this
+    /// evaluation.
+    template_depth: usize,
 }
 
 impl<'s> Evaluator<'s> {
@@ -135,6 +143,7 @@ impl<'s> Evaluator<'s> {
             scope,
             bindings: Vec::new(),
             depth: 0,
+            template_depth: 0,
         }
     }
 

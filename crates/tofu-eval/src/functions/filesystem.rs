@@ -10,7 +10,7 @@
 
 use super::encoding::base64_encode;
 use super::hash::hex_of;
-use super::{Accepts, Arguments, FileError, FunctionError, Implementation, PLAIN};
+use super::{Accepts, Arguments, Environment, FileError, FunctionError, Implementation, PLAIN};
 use crate::go_text::path_clean;
 use crate::types::Type;
 use crate::value::{Marks, Value};
@@ -56,18 +56,14 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             }
         }),
         "file" => reading(|args| {
-            with_file(args, |bytes, path, marks| {
-                match String::from_utf8(bytes) {
-                Ok(text) => Ok(Value::string(text).with_marks(marks)),
-                Err(_) => Err(FunctionError::call(format!(
-                    "contents of {} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead",
-                    super::redacted(path, marks)
-                ))),
+            let (path, marks) = args.get(0).unmark();
+            match file_text(args.environment, path.as_str().unwrap_or_default(), marks)? {
+                Some(text) => Ok(Value::string(text).with_marks(marks)),
+                None => Ok(Value::unknown(Type::String)),
             }
-            })
         }),
         "filebase64" => reading(|args| {
-            with_file(args, |bytes, _, marks| {
+            with_file(args, |bytes, marks| {
                 Ok(Value::string(base64_encode(&bytes)).with_marks(marks))
             })
         }),
@@ -125,26 +121,46 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
     })
 }
 
-/// Reads the file the first argument names and hands its bytes on; an
-/// environment without files gives an unknown string.
-fn with_file(
-    args: &Arguments,
-    then: impl FnOnce(Vec<u8>, &str, Marks) -> Result<Value, FunctionError>,
-) -> Result<Value, FunctionError> {
-    let (path_value, marks) = args.get(0).unmark();
-    let path = path_value.as_str().unwrap_or_default().to_owned();
+/// OpenTofu's `File`: the text of the file at `path` (its marks say how
+/// messages show it), `None` when the environment cannot read files, or
+/// the error about the `path` argument (or the call, for a file that is
+/// not UTF-8). `templatefile` reads its template through it too.
+pub(crate) fn file_text(
+    environment: &dyn Environment,
+    path: &str,
+    marks: Marks,
+) -> Result<Option<String>, FunctionError> {
+    let Some(bytes) = file_bytes(environment, path, marks)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        FunctionError::call(format!(
+            "contents of {} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead",
+            super::redacted(path, marks)
+        ))
+    })
+}
+
+/// The bytes of the file at `path`, `None` when the environment cannot
+/// read files (or the path starts with `~`, which needs the home
+/// directory), or the error about the `path` argument.
+fn file_bytes(
+    environment: &dyn Environment,
+    path: &str,
+    marks: Marks,
+) -> Result<Option<Vec<u8>>, FunctionError> {
     if path.starts_with('~') {
-        return Ok(Value::unknown(Type::String));
+        return Ok(None);
     }
-    let resolved = path_clean(&path);
-    match args.environment.read_file(&resolved) {
-        Ok(bytes) => then(bytes, &path, marks),
-        Err(FileError::Unavailable) => Ok(Value::unknown(Type::String)),
+    let resolved = path_clean(path);
+    match environment.read_file(&resolved) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(FileError::Unavailable) => Ok(None),
         Err(FileError::NotFound) => Err(FunctionError::argument(
             0,
             format!(
                 "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
-                super::redacted(&path, marks)
+                super::redacted(path, marks)
             ),
         )),
         Err(FileError::IsDirectory) => Err(FunctionError::argument(
@@ -152,6 +168,19 @@ fn with_file(
             format!("failed to read file: read {resolved}: is a directory"),
         )),
         Err(FileError::Other(message)) => Err(FunctionError::argument(0, message)),
+    }
+}
+
+/// Reads the file the first argument names and hands its bytes on; an
+/// environment without files gives an unknown string.
+fn with_file(
+    args: &Arguments,
+    then: impl FnOnce(Vec<u8>, Marks) -> Result<Value, FunctionError>,
+) -> Result<Value, FunctionError> {
+    let (path, marks) = args.get(0).unmark();
+    match file_bytes(args.environment, path.as_str().unwrap_or_default(), marks)? {
+        Some(bytes) => then(bytes, marks),
+        None => Ok(Value::unknown(Type::String)),
     }
 }
 

@@ -46,6 +46,7 @@ use crate::types::Type;
 use crate::value::{Marks, Value};
 
 pub use environment::{Environment, FileError, NoFiles};
+pub(crate) use filesystem::file_text;
 pub(crate) use implementation::{
     number, redacted, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING,
     PLAIN,
@@ -192,33 +193,39 @@ impl Function<'_> {
         environment: &dyn Environment,
     ) -> Result<Value, CallError> {
         let n_arguments = converted.len();
-        run(self.signature, &self.implementation, converted, environment).map_err(|error| {
-            let parameter = error.argument.and_then(|index| self.parameter_at(index));
-            match (error.argument, parameter) {
-                (Some(index), Some(parameter)) => CallError {
-                    summary: "Invalid function argument".to_owned(),
-                    detail: format!(
-                        "Invalid value for {} parameter: {}.",
-                        crate::go_text::go_quote(parameter.name),
-                        error.message
-                    ),
-                    subject: if index < n_arguments {
-                        ErrorSubject::Argument(index)
-                    } else {
-                        ErrorSubject::Call
-                    },
+        run(self.signature, &self.implementation, converted, environment)
+            .map_err(|error| self.call_error(error, n_arguments))
+    }
+
+    /// A function's own error as HCL reports it: "Invalid function
+    /// argument" about one of the `n_arguments` arguments, else "Error in
+    /// function call".
+    pub fn call_error(&self, error: FunctionError, n_arguments: usize) -> CallError {
+        let parameter = error.argument.and_then(|index| self.parameter_at(index));
+        match (error.argument, parameter) {
+            (Some(index), Some(parameter)) => CallError {
+                summary: "Invalid function argument".to_owned(),
+                detail: format!(
+                    "Invalid value for {} parameter: {}.",
+                    crate::go_text::go_quote(parameter.name),
+                    error.message
+                ),
+                subject: if index < n_arguments {
+                    ErrorSubject::Argument(index)
+                } else {
+                    ErrorSubject::Call
                 },
-                _ => CallError {
-                    summary: "Error in function call".to_owned(),
-                    detail: format!(
-                        "Call to function {} failed: {}.",
-                        crate::go_text::go_quote(self.name),
-                        error.message
-                    ),
-                    subject: ErrorSubject::Call,
-                },
-            }
-        })
+            },
+            _ => CallError {
+                summary: "Error in function call".to_owned(),
+                detail: format!(
+                    "Call to function {} failed: {}.",
+                    crate::go_text::go_quote(self.name),
+                    error.message
+                ),
+                subject: ErrorSubject::Call,
+            },
+        }
     }
 }
 
