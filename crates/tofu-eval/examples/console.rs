@@ -9,7 +9,7 @@
 use std::io::{BufRead, Write};
 
 use tofu_eval::console::console_line;
-use tofu_eval::{Environment, FileError};
+use tofu_eval::{DirEntry, EntryKind, Environment, FileError};
 
 struct WorkingDirectory;
 
@@ -29,6 +29,30 @@ impl Environment for WorkingDirectory {
             return Err(FileError::IsDirectory);
         }
         Ok(target.is_file())
+    }
+
+    fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, FileError> {
+        let entries = match std::fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(FileError::NotFound)
+            }
+            Err(error) => return Err(FileError::Other(error.to_string())),
+        };
+        Ok(entries
+            .filter_map(Result::ok)
+            .map(|entry| {
+                let kind = entry.file_type().ok();
+                DirEntry {
+                    name: entry.file_name().to_string_lossy().into_owned(),
+                    kind: match kind {
+                        Some(kind) if kind.is_dir() => EntryKind::Directory,
+                        Some(kind) if kind.is_file() => EntryKind::File,
+                        _ => EntryKind::Other,
+                    },
+                }
+            })
+            .collect())
     }
 
     fn console_mode(&self) -> bool {

@@ -209,6 +209,13 @@ impl Environment for ConsoleEnvironment<'_> {
         self.0.file_exists(path)
     }
 
+    fn read_dir(
+        &self,
+        path: &str,
+    ) -> Result<Vec<crate::functions::DirEntry>, crate::functions::FileError> {
+        self.0.read_dir(path)
+    }
+
     fn console_mode(&self) -> bool {
         true
     }

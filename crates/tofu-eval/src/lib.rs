@@ -17,7 +17,9 @@ pub mod types;
 pub mod value;
 
 pub use eval::{evaluate, EvalDiagnostic, Evaluation, Reference, Referenced, Scope};
-pub use functions::{call_function, CallError, Environment, ErrorSubject, FileError, NoFiles};
+pub use functions::{
+    call_function, CallError, DirEntry, EntryKind, Environment, ErrorSubject, FileError, NoFiles,
+};
 pub use number::Number;
 pub use printer::format_value;
 pub use types::{ObjectType, Type};

@@ -14,11 +14,37 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use tofu_eval::console::console_line;
-use tofu_eval::{Environment, FileError};
+use tofu_eval::{DirEntry, EntryKind, Environment, FileError};
 
 /// The directory both consoles run in.
 fn files_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/console/files")
+}
+
+/// A copy of [`files_dir`] for the real console, which writes a state
+/// file where it runs.
+fn oracle_dir() -> PathBuf {
+    let copy = std::env::temp_dir().join(format!("tofu-lens-console-{}", std::process::id()));
+    if !copy.exists() {
+        copy_dir(&files_dir(), &copy);
+    }
+    copy
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
 
 /// Files read from [`files_dir`], as the tofu-lens console reads a module
@@ -40,6 +66,26 @@ impl Environment for FilesDir {
             return Err(FileError::IsDirectory);
         }
         Ok(path.is_file())
+    }
+
+    fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, FileError> {
+        let entries = std::fs::read_dir(files_dir().join(path)).map_err(|_| FileError::NotFound)?;
+        Ok(entries
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let kind = entry.file_type().unwrap();
+                DirEntry {
+                    name: entry.file_name().to_string_lossy().into_owned(),
+                    kind: if kind.is_dir() {
+                        EntryKind::Directory
+                    } else if kind.is_file() {
+                        EntryKind::File
+                    } else {
+                        EntryKind::Other
+                    },
+                }
+            })
+            .collect())
     }
 }
 
@@ -78,7 +124,7 @@ fn oracle_output(tofu: &Path, expression: &str) -> String {
     let output = Command::new(tofu)
         .args(["console", "-no-color"])
         .env("TF_CLI_CONFIG_FILE", "/dev/null")
-        .current_dir(files_dir())
+        .current_dir(oracle_dir())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -11,7 +11,8 @@
 //! `*.auto.tfvars` files by name), else its default, else it is unknown;
 //! a local value is its expression evaluated in the same way. Everything
 //! else a module declares (resources, module calls, data sources) is unknown.
-//! Files (`file`, `fileexists`, …) are read relative to DIR.
+//! Files (`file`, `fileexists`, `fileset`, `templatefile`, …) are read
+//! relative to DIR.
 //!
 //! Left out: a variable's type constraint is not applied to its value
 //! (`default = 1` under `type = string` prints `1`, OpenTofu `"1"`).
@@ -22,7 +23,10 @@ use std::path::{Path, PathBuf};
 
 use tofu_eval::console::{console_value, ConsoleModule, NoModule};
 use tofu_eval::functions::suggest::nearest_name;
-use tofu_eval::{evaluate, Environment, EvalDiagnostic, FileError, Reference, Referenced, Scope};
+use tofu_eval::{
+    evaluate, DirEntry, EntryKind, Environment, EvalDiagnostic, FileError, Reference, Referenced,
+    Scope,
+};
 use tofu_module::{
     analyze, AnalysisCache, BlockAddress, Config, FileRole, ModuleAnalysis, ModuleFile,
 };
@@ -163,6 +167,30 @@ impl Environment for Directory {
             return Err(FileError::IsDirectory);
         }
         Ok(target.is_file())
+    }
+
+    fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, FileError> {
+        let entries = match std::fs::read_dir(self.0.join(path)) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(FileError::NotFound)
+            }
+            Err(error) => return Err(FileError::Other(error.to_string())),
+        };
+        Ok(entries
+            .filter_map(Result::ok)
+            .map(|entry| {
+                let kind = entry.file_type().ok();
+                DirEntry {
+                    name: entry.file_name().to_string_lossy().into_owned(),
+                    kind: match kind {
+                        Some(kind) if kind.is_dir() => EntryKind::Directory,
+                        Some(kind) if kind.is_file() => EntryKind::File,
+                        _ => EntryKind::Other,
+                    },
+                }
+            })
+            .collect())
     }
 
     fn console_mode(&self) -> bool {

@@ -1,6 +1,6 @@
 //! What functions read from outside the value world: files relative to the
-//! module directory (`file`, `fileexists`, `fileset`, `filebase64`, the
-//! file hashes, `templatefile`). The caller implements [`Environment`];
+//! module directory (`file`, `fileexists`, `filebase64`, the file hashes,
+//! `templatefile`) and the directories `fileset` walks. The caller implements [`Environment`];
 //! this crate does no IO. [`NoFiles`] is an environment where nothing can
 //! be read, so those functions give unknown values.
 
@@ -18,6 +18,22 @@ pub enum FileError {
     Other(String),
 }
 
+/// What a directory entry is, without following links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Directory,
+    /// A link or anything else: matched by name, never walked into.
+    Other,
+}
+
+/// One entry of a listed directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: String,
+    pub kind: EntryKind,
+}
+
 /// Files as the module directory holds them. `path` is as written in the
 /// call; the environment resolves it against the module directory.
 pub trait Environment {
@@ -25,6 +41,13 @@ pub trait Environment {
 
     /// Whether a regular file exists at `path` (a directory is an error).
     fn file_exists(&self, path: &str) -> Result<bool, FileError>;
+
+    /// The entries of the directory at `path`, as `fileset` walks them:
+    /// `NotFound` when there is none, `IsDirectory`… never; `Unavailable`
+    /// (the default) makes `fileset` unknown.
+    fn read_dir(&self, _path: &str) -> Result<Vec<DirEntry>, FileError> {
+        Err(FileError::Unavailable)
+    }
 
     /// `tofu console` offers the `type` function.
     fn console_mode(&self) -> bool {

@@ -4,8 +4,9 @@
 //! and the file hashes. When the environment cannot read files, results
 //! are unknown.
 //!
-//! Left out (unknown results): `fileset` and `templatefile` (which needs
-//! the template evaluator). `abspath` and `pathexpand` ask the
+//! `fileset` walks directories the environment lists (`glob.rs`);
+//! `templatefile` is rendered by the evaluator (`eval/call.rs`).
+//! `abspath` and `pathexpand` ask the
 //! environment for the working and home directories (unknown without).
 
 use super::encoding::base64_encode;
@@ -62,6 +63,30 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 None => Ok(Value::unknown(Type::String)),
             }
         }),
+        "fileset" => Implementation {
+            parameters: &[MARKED, MARKED],
+            variadic: PLAIN,
+            result_type: None,
+            run: |args| {
+                let (path, path_marks) = args.get(0).unmark();
+                let (pattern, pattern_marks) = args.get(1).unmark();
+                let marks = path_marks.union(pattern_marks);
+                let files = super::glob::fileset(
+                    args.environment,
+                    path.as_str().unwrap_or_default(),
+                    pattern.as_str().unwrap_or_default(),
+                    marks,
+                )?;
+                let element = Type::String;
+                Ok(match files {
+                    Some(files) => {
+                        Value::set(element, files.into_iter().map(Value::string).collect())
+                    }
+                    None => Value::unknown(Type::set(element)),
+                }
+                .with_marks(marks))
+            },
+        },
         "filebase64" => reading(|args| {
             with_file(args, |bytes, marks| {
                 Ok(Value::string(base64_encode(&bytes)).with_marks(marks))

@@ -24,6 +24,7 @@ mod encoding;
 mod environment;
 mod filesystem;
 mod format;
+mod glob;
 mod gunzip;
 mod hash;
 mod implementation;
@@ -45,7 +46,7 @@ use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Marks, Value};
 
-pub use environment::{Environment, FileError, NoFiles};
+pub use environment::{DirEntry, EntryKind, Environment, FileError, NoFiles};
 pub(crate) use filesystem::file_text;
 pub(crate) use implementation::{
     number, redacted, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING,
