@@ -1,11 +1,13 @@
 //! The hash functions (`md5`, `sha1`, `sha256`, `sha512`, `base64sha256`,
 //! `base64sha512`) from RustCrypto's crates, `uuidv5` (deterministic), and
 //! the functions whose result differs on every run (`uuid`, `bcrypt`),
-//! which are unknown, as `tofu validate` sees them.
+//! which are unknown, as `tofu validate` sees them (`bcrypt`'s argument
+//! errors are reported). `rsadecrypt` reports OpenTofu's errors about its
+//! arguments up to reading the key; decrypting is left out (unknown).
 
 use md5::Digest;
 
-use super::encoding::base64_encode;
+use super::encoding::{base64_decode, base64_encode};
 use super::{Arguments, FunctionError, Implementation};
 use crate::types::Type;
 use crate::value::Value;
@@ -27,10 +29,114 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 args,
             )))))
         }),
-        "uuid" | "bcrypt" => simple(|_| Ok(Value::unknown(Type::String))),
+        "uuid" => simple(|_| Ok(Value::unknown(Type::String))),
+        "bcrypt" => simple(bcrypt),
+        "rsadecrypt" => simple(rsadecrypt),
         "uuidv5" => simple(uuidv5),
         _ => return None,
     })
+}
+
+/// OpenTofu's `BcryptFunc`: the cost read as a Go `int`, a third argument
+/// refused, then x/crypto's checks (password length, cost range); the
+/// hash itself has a random salt, so it is unknown.
+fn bcrypt(args: &Arguments) -> Result<Value, FunctionError> {
+    let cost = match args.values.get(1) {
+        Some(cost) => super::whole_number(cost)?,
+        None => 10,
+    };
+    if args.values.len() > 2 {
+        return Err(FunctionError::call(
+            "bcrypt() takes no more than two arguments",
+        ));
+    }
+    if input(args).len() > 72 {
+        return Err(FunctionError::call(
+            "error occurred generating password bcrypt: password length exceeds 72 bytes",
+        ));
+    }
+    // Below the minimum, x/crypto uses its default cost.
+    if cost > 31 {
+        return Err(FunctionError::call(format!(
+            "error occurred generating password crypto/bcrypt: cost {cost} is outside allowed inclusive range 4..31"
+        )));
+    }
+    Ok(Value::unknown(Type::String))
+}
+
+/// OpenTofu's `RsaDecryptFunc` up to the key: the ciphertext must be
+/// base64, the key a PEM block (`ssh.ParseRawPrivateKey`: "no key found",
+/// or an unsupported block type). Parsing the key and decrypting are left
+/// out: the result is unknown.
+fn rsadecrypt(args: &Arguments) -> Result<Value, FunctionError> {
+    let ciphertext = super::text(args, 0);
+    if base64_decode(&ciphertext).is_err() {
+        return Err(FunctionError::argument(
+            0,
+            format!(
+                "failed to decode input {}: cipher text must be base64-encoded",
+                crate::go_text::go_quote(&ciphertext)
+            ),
+        ));
+    }
+    let key = super::text(args, 1);
+    match pem_block_type(&key) {
+        None => Err(FunctionError::argument(
+            1,
+            "invalid private key: ssh: no key found",
+        )),
+        Some(
+            "RSA PRIVATE KEY"
+            | "PRIVATE KEY"
+            | "EC PRIVATE KEY"
+            | "DSA PRIVATE KEY"
+            | "OPENSSH PRIVATE KEY",
+        ) => Ok(Value::unknown(Type::String)),
+        Some(other) => Err(FunctionError::argument(
+            1,
+            format!(
+                "invalid private key: ssh: unsupported key type {}",
+                crate::go_text::go_quote(other)
+            ),
+        )),
+    }
+}
+
+/// The type of the first PEM block of `text` whose body is base64, as
+/// Go's `pem.Decode` finds it: `-----BEGIN TYPE-----` at the start of a
+/// line, then `-----END TYPE-----`. Headers (`Proc-Type: …`) make the body
+/// start after them; a block that does not decode is skipped.
+fn pem_block_type(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(begin) = rest.find("-----BEGIN ") {
+        let at_line_start = begin == 0
+            || rest
+                .get(..begin)
+                .is_some_and(|before| before.ends_with('\n'));
+        let after = rest.get(begin + "-----BEGIN ".len()..).unwrap_or_default();
+        rest = after;
+        if !at_line_start {
+            continue;
+        }
+        let (type_line, body) = after.split_once('\n')?;
+        let Some(block_type) = type_line.trim_end_matches('\r').strip_suffix("-----") else {
+            continue;
+        };
+        let end_marker = format!("-----END {block_type}-----");
+        let Some(end) = body.find(&end_marker) else {
+            continue;
+        };
+        let body = body.get(..end).unwrap_or_default();
+        let base64: String = body
+            .lines()
+            .filter(|line| !line.contains(':'))
+            .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
+            .collect();
+        if base64_decode(&base64).is_ok() {
+            return Some(block_type);
+        }
+    }
+    None
 }
 
 fn input(args: &Arguments) -> Vec<u8> {
