@@ -87,7 +87,12 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             run: merge,
         },
         "zipmap" => simple(zipmap),
-        "chunklist" => simple(chunklist),
+        "chunklist" => Implementation {
+            parameters: &[MARKED, MARKED],
+            variadic: PLAIN,
+            result_type: None,
+            run: chunklist,
+        },
         "slice" => simple(slice),
         "reverse" => simple(reverse),
         "range" => simple(range),
@@ -530,9 +535,17 @@ fn zipmap(args: &Arguments) -> Result<Value, FunctionError> {
     }
 }
 
+/// cty's `ChunklistFunc`: the marks of the list and the size go on the
+/// result, the elements keep their own.
 fn chunklist(args: &Arguments) -> Result<Value, FunctionError> {
-    let list = args.get(0);
-    let size = number(&args.get(1)).to_i64_exact().ok_or_else(|| {
+    let (list, list_marks) = args.get(0).unmark();
+    let (size, size_marks) = args.get(1).unmark();
+    let marks = list_marks.union(size_marks);
+    chunks(&list, &size).map(|chunks| chunks.with_marks(marks))
+}
+
+fn chunks(list: &Value, size: &Value) -> Result<Value, FunctionError> {
+    let size = number(size).to_i64_exact().ok_or_else(|| {
         FunctionError::call(format!(
             "invalid size: value must be a whole number, between {} and {}",
             i64::MIN,
@@ -634,7 +647,8 @@ fn slice(args: &Arguments) -> Result<Value, FunctionError> {
 fn reverse(args: &Arguments) -> Result<Value, FunctionError> {
     let list = args.get(0);
     let ty = list.ty();
-    let Some(items) = sequence_items(&list).filter(|_| !ty.is_set()) else {
+    // Sets are taken as lists, as a list parameter would convert them.
+    let Some(items) = sequence_items(&list) else {
         return Err(FunctionError::argument(
             0,
             format!(
@@ -645,7 +659,7 @@ fn reverse(args: &Arguments) -> Result<Value, FunctionError> {
     };
     let reversed: Vec<Value> = items.iter().rev().cloned().collect();
     match ty {
-        Type::List(element) => Ok(Value::list(*element, reversed)),
+        Type::List(element) | Type::Set(element) => Ok(Value::list(*element, reversed)),
         _ => Ok(Value::tuple(reversed)),
     }
 }
@@ -850,10 +864,14 @@ fn coalescelist(args: &Arguments) -> Result<Value, FunctionError> {
     if args.values.is_empty() {
         return Err(FunctionError::call("at least one argument is required"));
     }
-    for (position, value) in args.values.iter().enumerate() {
+    // cty's order: an unknown argument makes the result unknown before a
+    // later argument's type is looked at; a null has no list type.
+    for value in args.values {
+        if !value.is_known() {
+            return Ok(Value::dynamic_unknown());
+        }
         let ty = value.ty();
-        if !(ty.is_list() || ty.is_tuple() || ty.is_dynamic()) {
-            let _ = position;
+        if !(ty.is_list() || ty.is_tuple()) {
             return Err(FunctionError::call(
                 "coalescelist arguments must be lists or tuples",
             ));

@@ -130,13 +130,18 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         }),
         "fileexists" => reading(|args| {
             let (path_value, marks) = args.get(0).unmark();
-            let path = path_value.as_str().unwrap_or_default().to_owned();
-            match args.environment.file_exists(&path_clean(&path)) {
+            let path = path_clean(path_value.as_str().unwrap_or_default());
+            match args.environment.file_exists(&path) {
                 Ok(exists) => Ok(Value::bool(exists).with_marks(marks)),
                 Err(FileError::Unavailable) => Ok(Value::unknown(Type::Bool)),
                 Err(FileError::IsDirectory) => Err(FunctionError::argument(
+                    // OpenTofu's index 1 of a one-parameter function: the
+                    // message is about the call.
                     1,
-                    format!("{path} is a directory, not a file"),
+                    format!(
+                        "{} is a directory, not a file",
+                        super::redacted(&path, marks)
+                    ),
                 )),
                 Err(FileError::NotFound) => Ok(Value::bool(false).with_marks(marks)),
                 Err(FileError::Other(message)) => Err(FunctionError::call(message)),
