@@ -690,9 +690,9 @@ fn range(args: &Arguments) -> Result<Value, FunctionError> {
             ))
         }
     };
-    if step.is_zero() {
-        return Err(FunctionError::argument(2, "step must not be zero"));
-    }
+    // cty's "step must not be zero" compares two values by identity and
+    // never fires: a zero step counts up until the 1,024-value limit
+    // (recorded from OpenTofu 1.12.6).
     let descending = step.is_negative();
     if descending && end.cmp_value(&start) == std::cmp::Ordering::Greater {
         return Err(FunctionError::argument(
