@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tofu_lens::check_schemas::SchemaOptions;
+use tofu_vfs::schemas::SchemaOptions;
 use tofu_lens::stream::{self, StreamFormat};
 use tofu_lens::{check, render, sarif, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
