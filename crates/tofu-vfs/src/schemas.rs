@@ -204,9 +204,7 @@ impl SchemaSource {
         if let Ok(mut read) = self.read.lock() {
             read.retain(|(read_root, _, _), _| *read_root != root);
         }
-        if let Ok(mut files) = self.files.lock() {
-            files.clear();
-        }
+        self.forget_files();
     }
 
     /// Forgets the schema files read, so that the next request reads them
