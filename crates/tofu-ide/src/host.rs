@@ -32,6 +32,7 @@ use tofu_module::{
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
 use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
+use tofu_schema::ProviderAddress;
 
 use crate::disk_texts::DiskTexts;
 use crate::module_calls::MODULE_MANIFEST;
@@ -455,6 +456,29 @@ impl AnalysisHost {
         unknown.sort();
         unknown.dedup();
         unknown
+    }
+
+    /// The providers whose schemas `dir` needs, as its last analysis said.
+    pub fn needed_providers(&self, dir: &Path) -> &[ProviderAddress] {
+        self.summaries
+            .get(dir)
+            .map_or(&[], |summary| summary.needed_providers.as_slice())
+    }
+
+    /// The schemas `dir` was given ([`AnalysisHost::set_schemas`]).
+    pub fn schemas(&self, dir: &Path) -> Option<&ProviderSchemas> {
+        self.modules.get(dir).map(|inputs| &inputs.schemas)
+    }
+
+    /// The directories whose module calls reach `dir` directly, as their
+    /// analyses said.
+    pub fn callers(&self, dir: &Path) -> &[PathBuf] {
+        self.tree.callers(dir)
+    }
+
+    /// The directories the module calls of `dir` reach directly.
+    pub fn called_dirs(&self, dir: &Path) -> &[PathBuf] {
+        self.tree.children(dir)
     }
 
     /// True when `dir` has an open buffer.

@@ -2,7 +2,8 @@
 //! analysis has been dropped: the diagnostics to publish, the declarations
 //! workspace symbols list, and the module calls whose directory is known
 //! (local sources, and those `tofu init` recorded), by which references and
-//! rename find the callers of a module.
+//! rename find the callers of a module; and the providers whose schemas
+//! it needs, for the server to read.
 //!
 //! A summary is built with the analysis, off the host (in
 //! [`crate::AnalysisJob::run`]), and is small next to the syntax trees and the
@@ -18,6 +19,7 @@ use tofu_module::calls::{ModuleCall, ModuleManifest};
 use tofu_module::interface::ModuleInterface;
 use tofu_module::BlockAddress;
 use tofu_module::FileRole;
+use tofu_schema::ProviderAddress;
 use tofu_syntax::TextRange;
 
 use crate::analysed_module::AnalysedModule;
@@ -71,6 +73,9 @@ pub struct ModuleSummary {
     /// directory it reads when known (a local path, or the module
     /// manifest's entry), sorted.
     pub(crate) module_calls: Vec<ModuleCall>,
+    /// The providers whose schema a package gives that the module needs
+    /// (`tofu_module::provider_needs::package_addresses`).
+    pub(crate) needed_providers: Vec<ProviderAddress>,
 }
 
 /// A declared block or local value, for workspace symbols. The file is an
@@ -107,6 +112,7 @@ impl ModuleSummary {
             manifest,
             interface: called.then(|| Arc::new(module.analysis.interface())),
             module_calls,
+            needed_providers: tofu_module::provider_needs::package_addresses(&module.analysis),
         }
     }
 

@@ -13,7 +13,7 @@ use tofu_module::calls::{
 };
 use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
 
-use crate::check_schemas::{DirSchemas, SchemaOptions, SchemaSource};
+use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
 /// One analysed module directory, with the path to show for it (the user's
@@ -90,7 +90,7 @@ pub fn check_paths(
 
 /// [`check_paths`] with the provider schemas `schemas` says where to find:
 /// each directory is judged against the schemas of its providers that can
-/// be had (`check_schemas`).
+/// be had (`tofu_vfs::schemas`).
 pub fn check_paths_with_schemas(
     paths: &[PathBuf],
     config: &Config,
@@ -213,7 +213,7 @@ pub fn check_paths_streaming(
                 let provider_schemas = schema_source.schemas_for(
                     readable(dir),
                     dir_schemas,
-                    &crate::provider_needs::package_addresses(&analysis),
+                    &tofu_module::provider_needs::package_addresses(&analysis),
                 );
                 if !tree.is_empty() || !provider_schemas.is_empty() {
                     analysis =

@@ -8,12 +8,10 @@
 //! byte ranges, and this crate turns them into compiler-style text, JSON or SARIF.
 
 pub mod check;
-pub mod check_schemas;
 pub mod console;
 pub mod fix;
 pub mod fmt;
 pub mod parallel;
-pub mod provider_needs;
 pub mod render;
 pub mod sarif;
 pub mod schemas;

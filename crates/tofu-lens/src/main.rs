@@ -14,10 +14,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tofu_lens::check_schemas::SchemaOptions;
 use tofu_lens::stream::{self, StreamFormat};
 use tofu_lens::{check, render, sarif, show};
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
+use tofu_vfs::schemas::SchemaOptions;
 
 #[derive(Parser)]
 #[command(
@@ -221,9 +221,7 @@ fn run_console(dir: Option<&std::path::Path>) -> ExitCode {
 fn run_schemas(dir: Option<PathBuf>, format: Format, timeout_seconds: u64) -> ExitCode {
     use tofu_lens::schemas;
     let dir = dir.unwrap_or_else(|| PathBuf::from("."));
-    let environment = schemas::provider_environment(&|name| {
-        std::env::var(name).ok().filter(|value| !value.is_empty())
-    });
+    let environment = provider_environment();
     let timeout = std::time::Duration::from_secs(timeout_seconds.max(1));
     let timeouts = tofu_schema::plugin::Timeouts {
         handshake: timeout,
@@ -488,15 +486,22 @@ fn run_fmt(paths: &[PathBuf], options: &tofu_lens::fmt::FmtOptions) -> ExitCode 
 /// the schema cache, as `tofu-lens schemas` finds them; providers are
 /// started only when `run_providers`.
 fn schema_options(run_providers: bool) -> SchemaOptions {
-    let environment = tofu_lens::schemas::provider_environment(&|name| {
-        std::env::var(name).ok().filter(|value| !value.is_empty())
-    });
+    let environment = provider_environment();
     SchemaOptions {
         environment: Some(environment),
         run_providers,
         files: Vec::new(),
         timeouts: tofu_schema::plugin::Timeouts::default(),
     }
+}
+
+/// Where provider packages and the schema cache are, from this process's
+/// environment: one for `check`, `schemas` and `serve`, so they share the
+/// schema cache.
+fn provider_environment() -> tofu_schema::ProviderEnvironment {
+    tofu_lens::schemas::provider_environment(&|name| {
+        std::env::var(name).ok().filter(|value| !value.is_empty())
+    })
 }
 
 /// Serves LSP over stdio until the client sends `exit`. Exits 2 only when the
@@ -512,7 +517,13 @@ fn run_serve() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(tofu_lsp::serve_stdio(tofu_lsp::ServerOptions::default()));
+    // The same provider environment (and so the same schema cache) as
+    // `check` and `schemas`.
+    let options = tofu_lsp::ServerOptions {
+        provider_environment: Some(provider_environment()),
+        ..tofu_lsp::ServerOptions::default()
+    };
+    runtime.block_on(tofu_lsp::serve_stdio(options));
     // Background tasks (workers, the file watcher) end with the runtime.
     runtime.shutdown_background();
     ExitCode::SUCCESS

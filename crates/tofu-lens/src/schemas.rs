@@ -18,7 +18,7 @@
 //! and `*.tfrc` in the CLI configuration directory), OpenTofu's implied
 //! mirror directories, and the schema cache under `$XDG_CACHE_HOME`.
 //!
-//! Which providers a module needs comes from `provider_needs`.
+//! Which providers a module needs comes from `tofu_module::provider_needs`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
@@ -181,7 +181,7 @@ pub fn schemas_report(
             .into_iter()
             .map(|file| relative_to_working_dir(&file))
             .collect();
-        let providers = crate::provider_needs::module_needs(module.analysis)
+        let providers = tofu_module::provider_needs::module_needs(module.analysis)
             .into_iter()
             .map(|need| {
                 let outcome = if need.is_built_in() {

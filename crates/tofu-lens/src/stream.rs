@@ -17,9 +17,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::check::{self, CheckReport, CheckedModule, Found, MissingPath, UnreadableDir};
-use crate::check_schemas::SchemaOptions;
 use crate::render::{self, Counts, FlatDiagnostic};
 use tofu_module::Config;
+use tofu_vfs::schemas::SchemaOptions;
 
 /// Which whole-report renderer the stream reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,9 +9,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tofu_lens::check_schemas::SchemaOptions;
 use tofu_lens::{check, render};
 use tofu_module::Config;
+use tofu_vfs::schemas::SchemaOptions;
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")

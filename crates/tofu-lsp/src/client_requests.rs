@@ -1,12 +1,14 @@
 //! What the server asks or tells the client outside an answer: requests
-//! whose answer it waits for only so long ([`answered`]), and settings
-//! problems shown once each ([`show_problems`]).
+//! whose answer it waits for only so long ([`answered`]), settings
+//! problems shown once each ([`show_problems`]), and `$/progress`
+//! ([`begin_progress`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::ls_types::{MessageType, ProgressToken};
+use tower_lsp_server::{Bounded, NotCancellable, OngoingProgress};
 
 use crate::shared::Shared;
 
@@ -43,5 +45,34 @@ pub async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
             .client
             .show_message(MessageType::WARNING, problem)
             .await;
+    }
+}
+
+/// Begins a `$/progress` with a percentage when the client supports it and
+/// accepts the token (`tofu-lens/KIND/N`); `None` otherwise.
+pub async fn begin_progress(
+    shared: &Arc<Shared>,
+    kind: &str,
+    title: &str,
+    message: String,
+) -> Option<OngoingProgress<Bounded, NotCancellable>> {
+    if !shared.session().support().work_done_progress {
+        return None;
+    }
+    let token = ProgressToken::String(format!("tofu-lens/{kind}/{}", shared.next_token()));
+    match answered(shared.client.create_work_done_progress(token.clone())).await {
+        Ok(()) => Some(
+            shared
+                .client
+                .progress(token, title)
+                .with_message(message)
+                .with_percentage(0)
+                .begin()
+                .await,
+        ),
+        Err(error) => {
+            tracing::debug!("no progress: {error}");
+            None
+        }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tower_lsp_server::ls_types::ConfigurationItem;
 
 use crate::client_requests::{answered, show_problems};
-use crate::scheduler::schedule;
+use crate::scheduler::{read_schemas, schedule};
 use crate::scheduling::Mark;
 use crate::settings::Settings;
 use crate::shared::Shared;
@@ -36,11 +36,20 @@ pub async fn pull_configuration(shared: &Arc<Shared>) {
 }
 
 /// Applies new settings live: a new `tofuVersion` re-analyses everything, a
-/// new scope republishes everything, a new `exclude` rescans the folders.
+/// new scope republishes everything, a new `exclude` rescans the folders,
+/// new `schemas` settings read every directory's provider schemas again.
 pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: Vec<String>) {
-    let (dirs, rescan) = {
+    let (dirs, rescan, schema_dirs) = {
         let mut session = shared.session();
         let old = session.replace_settings(settings.clone());
+        let schemas_changed = old.run_providers != settings.run_providers
+            || old.schema_files != settings.schema_files;
+        let schema_dirs = if schemas_changed {
+            shared.schema_source.forget_files();
+            session.known_dirs()
+        } else {
+            Vec::new()
+        };
         let mut dirs = Vec::new();
         if old.engine_config() != settings.engine_config() {
             dirs.extend(session.host_mut().set_config(settings.engine_config()));
@@ -60,9 +69,10 @@ pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: 
         });
         dirs.sort();
         dirs.dedup();
-        (dirs, rescan)
+        (dirs, rescan, schema_dirs)
     };
     schedule(shared, dirs, false);
+    read_schemas(shared, schema_dirs);
     if let Some(folders) = rescan {
         tokio::spawn(scan_folders(Arc::clone(shared), folders));
     }

@@ -23,6 +23,7 @@ mod options;
 mod panic_guard;
 pub mod position;
 mod prepare;
+mod provider_schemas;
 mod requests;
 mod scheduler;
 mod scheduling;

@@ -35,6 +35,13 @@ pub struct ServerOptions {
     /// and module calls only, and is analysed again when a request needs
     /// more. Bounds the server's memory on a large workspace.
     pub full_analyses_kept: usize,
+    /// Where installed provider packages, the plugin cache, mirrors and the
+    /// schema cache are: the binary builds it as `check` and `tofu-lens
+    /// schemas` do (one schema cache for all three). `None`: no package is
+    /// read, only the `schemas.files` settings.
+    pub provider_environment: Option<tofu_schema::ProviderEnvironment>,
+    /// How long a provider may take to start and to answer.
+    pub provider_timeouts: tofu_schema::plugin::Timeouts,
 }
 
 /// The default of [`ServerOptions::max_walk_dirs`]: more directories than a
@@ -60,6 +67,8 @@ impl Default for ServerOptions {
             disk_gate: None,
             max_walk_dirs: MAX_WALK_DIRS,
             full_analyses_kept: FULL_ANALYSES_KEPT,
+            provider_environment: None,
+            provider_timeouts: tofu_schema::plugin::Timeouts::default(),
         }
     }
 }

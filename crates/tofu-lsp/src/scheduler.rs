@@ -18,6 +18,11 @@
 //! per file; open documents are the exception, every version of one is
 //! answered, empty or not, with the version the analysis used. With pull
 //! diagnostics nothing is pushed; the client is asked to refresh instead.
+//!
+//! After an analysis, the directory and the modules it calls may want
+//! provider schemas the host lacks: a task of their own reads them
+//! (`provider_schemas.rs`) and schedules the directory again when they
+//! change; the worker never waits for it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +32,7 @@ use std::time::Duration;
 use tofu_ide::{Change, Snapshot};
 use tower_lsp_server::ls_types::Diagnostic;
 
+use crate::provider_schemas;
 use crate::session::Session;
 use crate::shared::Shared;
 use crate::to_proto::Converter;
@@ -193,13 +199,23 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         Ok(finished) => {
             let took = started.elapsed();
             tracing::debug!("analysed {} in {:?}", dir.display(), took);
-            let (old, callers, called) = {
+            let (old, callers, called, schema_dirs) = {
                 let mut session = shared.session();
                 let (_, old) = session.host_mut().finish_analysis_returning_old(finished);
                 session.scheduling_mut().state(dir).last_analysis = Some(took);
                 let called = called_only_dirs(&mut session, dir);
-                (old, session.host_mut().take_stale_callers(), called)
+                // The modules it calls may have their providers installed
+                // only here: their schemas are looked at again too.
+                let mut schema_dirs = vec![dir.to_path_buf()];
+                schema_dirs.extend(session.host().called_dirs(dir).iter().cloned());
+                (
+                    old,
+                    session.host_mut().take_stale_callers(),
+                    called,
+                    schema_dirs,
+                )
             };
+            read_schemas(shared, schema_dirs);
             // A module whose interface changed: its callers judge their
             // calls again.
             if !callers.is_empty() {
@@ -222,6 +238,31 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
             tracing::error!("analysis of {} failed: {error}", dir.display());
             false
         }
+    }
+}
+
+/// Starts reading the provider schemas of each of `dirs` that wants some
+/// ([`provider_schemas::wanted`]), each in a task of its own, which
+/// schedules the directory again when its schemas changed.
+pub fn read_schemas(shared: &Arc<Shared>, dirs: Vec<PathBuf>) {
+    let asks: Vec<_> = {
+        let mut session = shared.session();
+        dirs.into_iter()
+            .filter_map(|dir| provider_schemas::wanted(&mut session, &dir).map(|ask| (dir, ask)))
+            .collect()
+    };
+    for (dir, ask) in asks {
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            let mut next = Some(ask);
+            while let Some(ask) = next {
+                if provider_schemas::read(&shared, &dir, ask).await {
+                    schedule(&shared, [dir.clone()], false);
+                }
+                // What it wants may have changed while it was read.
+                next = provider_schemas::wanted(&mut shared.session(), &dir);
+            }
+        });
     }
 }
 

@@ -2,7 +2,7 @@
 //! that it changes under the same lock as the documents and the analysis
 //! host: whether a worker is on the directory, whether it must be read from
 //! disk or published again, what was last published, how long its last
-//! analysis took.
+//! analysis took, what its provider schemas were last read for.
 //!
 //! Handlers only mark a directory ([`Scheduling::mark`]) and ask about it;
 //! the rest of [`DirState`] is read and written by `scheduler.rs` alone.
@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tofu_schema::ProviderAddress;
 use tower_lsp_server::ls_types::Diagnostic;
 
 /// Why a module directory must be looked at again.
@@ -123,4 +124,19 @@ pub struct DirState {
     /// Held while the directory is read or analysed, so that a request that
     /// needs a fresh analysis waits for the worker instead of redoing its work.
     pub analysis_lock: Arc<tokio::sync::Mutex<()>>,
+    /// What the directory's provider schemas were last read for
+    /// (`provider_schemas.rs`): they are read again only when that changes.
+    pub schemas_asked: Option<SchemaAsk>,
+    /// A task is reading the directory's provider schemas.
+    pub schemas_reading: bool,
+}
+
+/// What a directory's provider schemas are read for: the providers it
+/// needs, its direct callers (where they may be installed) and the
+/// session's schema settings, by their generation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaAsk {
+    pub needed: Vec<ProviderAddress>,
+    pub callers: Vec<PathBuf>,
+    pub settings_generation: u64,
 }

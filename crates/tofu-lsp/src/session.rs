@@ -57,6 +57,9 @@ pub struct Session {
     scheduling: Scheduling,
     /// Settings problems already shown, so each is shown once.
     reported_problems: HashSet<String>,
+    /// Bumped whenever `schemas.runProviders` or `schemas.files` change:
+    /// every directory's schemas are then read again.
+    schema_settings_generation: u64,
 }
 
 impl Session {
@@ -75,6 +78,7 @@ impl Session {
             folders: Vec::new(),
             scheduling: Scheduling::default(),
             reported_problems: HashSet::new(),
+            schema_settings_generation: 0,
         }
     }
 
@@ -92,7 +96,7 @@ impl Session {
         self.support = support;
         self.folders = folders;
         self.host.set_config(settings.engine_config());
-        self.settings = settings;
+        self.replace_settings(settings);
         self.settings_defaults = defaults;
     }
 
@@ -119,7 +123,21 @@ impl Session {
     /// Puts `settings` in place and returns the previous ones (the caller
     /// decides what the difference changes).
     pub fn replace_settings(&mut self, settings: Settings) -> Settings {
+        if settings.run_providers != self.settings.run_providers
+            || settings.schema_files != self.settings.schema_files
+        {
+            self.schema_settings_generation += 1;
+        }
         std::mem::replace(&mut self.settings, settings)
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Changes whenever the schema settings change.
+    pub fn schema_settings_generation(&self) -> u64 {
+        self.schema_settings_generation
     }
 
     pub fn folders(&self) -> &[PathBuf] {

@@ -11,6 +11,8 @@
 //! one ([`Settings::from_project`]); what the editor sends wins over them,
 //! key by key (per code for `diagnostics.severity`).
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 use tofu_module::{Config, DEFAULT_TOFU_VERSION};
 use tofu_syntax::{Code, Severity};
@@ -33,6 +35,14 @@ pub struct Settings {
     pub exclude: ExcludeGlobs,
     /// `diagnostics.severity`: per-code severities, `None` for `off`.
     pub severity_overrides: Vec<(Code, Option<Severity>)>,
+    /// `schemas.runProviders`: start an installed provider whose schema
+    /// the schema cache lacks (false: the cache and `schemas.files` only).
+    pub run_providers: bool,
+    /// `schemas.files`: `tofu providers schema -json` documents, read
+    /// before any installed package; a relative path is joined to the
+    /// workspace folder (to the `.tofu-lens.toml`'s directory when it
+    /// comes from there).
+    pub schema_files: Vec<PathBuf>,
 }
 
 pub const DEFAULT_EXCLUDE: &str = ".terraform/**";
@@ -44,6 +54,8 @@ impl Default for Settings {
             tofu_version: DEFAULT_TOFU_VERSION.to_owned(),
             exclude: ExcludeGlobs::new(vec![DEFAULT_EXCLUDE.to_owned()]),
             severity_overrides: Vec::new(),
+            run_providers: true,
+            schema_files: Vec::new(),
         }
     }
 }
@@ -70,6 +82,12 @@ impl Settings {
         settings
             .severity_overrides
             .clone_from(&project.severity_overrides);
+        if let Some(run_providers) = project.run_providers {
+            settings.run_providers = run_providers;
+        }
+        if project.schema_files.is_some() {
+            settings.schema_files = project.schema_files();
+        }
         settings
     }
 
@@ -150,7 +168,47 @@ impl Settings {
                 &format!("[\"{DEFAULT_EXCLUDE}\"]"),
             )),
         }
+        read_schemas(object.get("schemas"), &mut settings, &mut problems);
         Some((settings, problems))
+    }
+}
+
+/// `schemas`: `{"runProviders": bool, "files": [string]}`, each key over
+/// the defaults.
+fn read_schemas(value: Option<&Value>, settings: &mut Settings, problems: &mut Vec<String>) {
+    let schemas = match value {
+        None | Some(Value::Null) => return,
+        Some(Value::Object(schemas)) => schemas,
+        Some(other) => {
+            problems.push(wrong_type("schemas", "an object", other, "the defaults"));
+            return;
+        }
+    };
+    match schemas.get("runProviders") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(run)) => settings.run_providers = *run,
+        Some(other) => problems.push(wrong_type(
+            "schemas.runProviders",
+            "true or false",
+            other,
+            "true",
+        )),
+    }
+    match schemas.get("files") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+            settings.schema_files = items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(PathBuf::from)
+                .collect();
+        }
+        Some(other) => problems.push(wrong_type(
+            "schemas.files",
+            "a list of strings",
+            other,
+            "[]",
+        )),
     }
 }
 
@@ -253,5 +311,39 @@ mod tests {
             ]
         );
         assert_eq!(settings.engine_config().severity_overrides.len(), 2);
+    }
+
+    #[test]
+    fn schemas_settings_come_from_the_project_file_and_the_editor_wins() {
+        let project = ProjectConfig::parse(
+            std::path::Path::new("/w/.tofu-lens.toml"),
+            "[schemas]\nrunProviders = false\nfiles = [\"s/aws.json\"]\n",
+        );
+        let defaults = Settings::from_project(&project);
+        assert!(!defaults.run_providers);
+        assert_eq!(defaults.schema_files, [PathBuf::from("/w/s/aws.json")]);
+        assert!(Settings::default().run_providers);
+        let (settings, problems) = Settings::from_json(
+            &json!({"schemas": {"runProviders": true, "files": ["b.json"]}}),
+            &defaults,
+        )
+        .unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(settings.run_providers);
+        assert_eq!(settings.schema_files, [PathBuf::from("b.json")]);
+        let (settings, problems) = Settings::from_json(
+            &json!({"schemas": {"runProviders": "no", "files": [1]}}),
+            &defaults,
+        )
+        .unwrap();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("schemas.runProviders must be true or false"));
+        assert_eq!(settings, defaults);
+        let (settings, _) = Settings::from_json(
+            &json!({"schemas": {"runProviders": false}}),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert!(!settings.run_providers);
     }
 }

@@ -1,7 +1,7 @@
 //! What every handler and background task shares: the client, the options,
 //! the [`Session`] behind its lock, and beside it what must not wait for that
 //! lock (the server's own file watcher, the disk-change queue, the permits
-//! for running analyses).
+//! for running analyses, the provider schemas read this session).
 //!
 //! Every lock here is a `std::sync::Mutex` held for a few statements, never
 //! across an `.await` (ARCHITECTURE.md, `tofu-lsp`). A panic while one is held
@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+use tofu_vfs::schemas::{SchemaOptions, SchemaSource};
 use tower_lsp_server::Client;
 
 use crate::options::ServerOptions;
@@ -35,6 +36,10 @@ pub struct Shared {
     /// analyses as many directories at once as there are cores, not one per
     /// blocking thread, so the memory in flight is that of a few directories.
     pub analyses_in_flight: tokio::sync::Semaphore,
+    /// The provider schemas read this session, each (root, provider) once
+    /// (`provider_schemas.rs`); it locks inside, briefly, and is read from
+    /// blocking tasks only.
+    pub schema_source: SchemaSource,
     tokens: AtomicU64,
 }
 
@@ -53,7 +58,16 @@ impl Shared {
     pub fn new(client: Client, options: ServerOptions) -> Shared {
         let full_analyses_kept = options.full_analyses_kept;
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        // Whether providers may run is each directory's setting
+        // (`schemas.runProviders`); the callers come from the module tree.
+        let schema_options = SchemaOptions {
+            environment: options.provider_environment.clone(),
+            run_providers: true,
+            files: Vec::new(),
+            timeouts: options.provider_timeouts,
+        };
         Shared {
+            schema_source: SchemaSource::new(schema_options, &[]),
             client,
             options,
             analyses_in_flight: tokio::sync::Semaphore::new(cores),

@@ -22,9 +22,9 @@ use std::sync::Arc;
 
 use tofu_ide::{module_input_of, Change, MODULE_MANIFEST};
 use tofu_vfs::{Walk, WalkLimits};
-use tower_lsp_server::ls_types::{MessageType, ProgressToken};
+use tower_lsp_server::ls_types::MessageType;
 
-use crate::client_requests::answered;
+use crate::client_requests::begin_progress;
 use crate::options::DiskGate;
 use crate::scheduler::{refresh_dir, schedule, Need};
 use crate::scheduling::Mark;
@@ -115,26 +115,13 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     };
     let n_dirs = dirs.len();
     tracing::info!("indexing {n_dirs} module directories");
-    let progress = if shared.session().support().work_done_progress {
-        let token = ProgressToken::String(format!("tofu-lens/indexing/{}", shared.next_token()));
-        match answered(shared.client.create_work_done_progress(token.clone())).await {
-            Ok(()) => Some(
-                shared
-                    .client
-                    .progress(token, "Indexing OpenTofu modules")
-                    .with_message(format!("0/{n_dirs} module directories"))
-                    .with_percentage(0)
-                    .begin()
-                    .await,
-            ),
-            Err(error) => {
-                tracing::debug!("no progress: {error}");
-                None
-            }
-        }
-    } else {
-        None
-    };
+    let progress = begin_progress(
+        &shared,
+        "indexing",
+        "Indexing OpenTofu modules",
+        format!("0/{n_dirs} module directories"),
+    )
+    .await;
     let mut last_percentage = 0;
     for (index, dir) in dirs.iter().enumerate() {
         refresh_dir(&shared, dir, Need::Summary).await;

@@ -27,6 +27,7 @@ mod loaded;
 mod merge;
 mod names;
 mod node_refs;
+pub mod provider_needs;
 pub mod provider_schemas;
 pub mod provider_tree;
 pub mod reference_sites;

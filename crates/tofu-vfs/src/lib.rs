@@ -28,6 +28,7 @@ use tofu_module::{FileContent, InputFile};
 
 mod glob;
 mod project_config;
+pub mod schemas;
 
 pub use glob::ExcludeGlobs;
 pub use project_config::{find_project_config, ProjectConfig, PROJECT_CONFIG_FILE};

@@ -42,19 +42,47 @@ export interface ServerSettings {
   tofuVersion: string;
   diagnostics: { scope: 'workspace' | 'open' };
   exclude: string[];
+  schemas: { runProviders: boolean; files: string[] };
 }
 
 /** Reads a setting below `tofuLens.`, or the fallback (VS Code's `WorkspaceConfiguration.get` fits). */
 export type SettingReader = <T>(key: string, fallback: T) => T;
 
-/** The server's settings, from the `tofuLens.*` settings (defaults as in server.md). */
-export function serverSettings(read: SettingReader): ServerSettings {
+/**
+ * The server's settings, from the `tofuLens.*` settings (defaults as in
+ * server.md). In a workspace VS Code does not trust, no provider is started
+ * (`schemas.runProviders` is false whatever the settings say): reading a
+ * schema means running a binary from the workspace's `.terraform`.
+ */
+export function serverSettings(read: SettingReader, trusted = true): ServerSettings {
   return {
     tofuVersion: read('tofuVersion', '1.12.6'),
     diagnostics: { scope: read<'workspace' | 'open'>('diagnostics.scope', 'workspace') },
     exclude: read('exclude', ['.terraform/**']),
+    schemas: {
+      runProviders: trusted && read('schemas.runProviders', true),
+      files: read<string[]>('schemas.files', []),
+    },
   };
 }
+
+/**
+ * The `tofuLens` section VS Code answers `workspace/configuration` with, as
+ * the server gets it: in an untrusted workspace with `schemas.runProviders`
+ * false. Anything that is not an object goes through as it is.
+ */
+export function restrictSection(section: unknown, trusted: boolean): unknown {
+  if (trusted || section === null || typeof section !== 'object' || Array.isArray(section)) {
+    return section;
+  }
+  const settings = section as Record<string, unknown>;
+  const schemas = settings.schemas !== null && typeof settings.schemas === 'object' ? settings.schemas : {};
+  return { ...settings, schemas: { ...schemas, runProviders: false } };
+}
+
+/** Said once when the server starts in a workspace VS Code does not trust. */
+export const UNTRUSTED_MESSAGE =
+  'tofu-lens: this workspace is not trusted, so no provider is started to read its schema (schemas from the cache and tofuLens.schemas.files still work). Trust the workspace to read them.';
 
 /** How the server is started: `<serverPath> serve`; the client appends `--stdio`. */
 export interface ServerLaunch {

@@ -1,7 +1,8 @@
 // The VS Code side of tofu-lens: starts `tofu-lens serve --stdio` through
 // vscode-languageclient and wires VS Code to it. Every feature lives in the
 // server; this file only launches it (the binary bundled in the package, or
-// the one the settings name), passes the settings on, shows its log, shows a
+// the one the settings name), passes the settings on (with no provider
+// started in a workspace VS Code does not trust), shows its log, shows a
 // status bar item while it indexes, and shows `.tf` files that no other
 // extension claims as OpenTofu (the grammar and language configuration).
 
@@ -11,6 +12,7 @@ import * as vscode from 'vscode';
 import {
   LanguageClient,
   type LanguageClientOptions,
+  DidChangeConfigurationNotification,
   RevealOutputChannelOn,
   type ServerOptions,
   TransportKind,
@@ -22,9 +24,11 @@ import {
   DOCUMENT_SELECTOR,
   SETTINGS_SECTION,
   SKIPPED_DIRS_GLOB,
+  UNTRUSTED_MESSAGE,
   bundledServerEntry,
   chooseServer,
   isConfigFile,
+  restrictSection,
   serverLaunch,
   serverSettings,
 } from './config';
@@ -60,6 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const bundled = context.asAbsolutePath(bundledServerEntry());
   ensureExecutable(bundled);
 
+  let untrustedSaid = false;
   const start = async (): Promise<void> => {
     const configured = settings().get<string>('serverPath', '');
     const server = chooseServer(configured, bundled);
@@ -87,7 +92,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const clientOptions: LanguageClientOptions = {
       documentSelector: DOCUMENT_SELECTOR,
       // Evaluated at every (re)start, so a restart picks up new settings.
-      initializationOptions: () => serverSettings((key, fallback) => settings().get(key, fallback)),
+      initializationOptions: () =>
+        serverSettings((key, fallback) => settings().get(key, fallback), vscode.workspace.isTrusted),
       // Sends workspace/didChangeConfiguration on every change of tofuLens.*;
       // the server then asks for the section with workspace/configuration.
       synchronize: { configurationSection: SETTINGS_SECTION },
@@ -107,6 +113,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         },
       },
       middleware: {
+        // Untrusted: the server is told not to start providers, whatever
+        // the user's settings say (package.json restricts the workspace's).
+        workspace: {
+          configuration: async (params, token, next) => {
+            const answer = await next(params, token);
+            if (!Array.isArray(answer)) {
+              return answer;
+            }
+            const trusted = vscode.workspace.isTrusted;
+            return answer.map((section: unknown, index) =>
+              params.items[index]?.section === SETTINGS_SECTION ? restrictSection(section, trusted) : section,
+            );
+          },
+        },
         // Our status bar item replaces the client's own window progress for
         // the server's progress; only `end` goes on, so the client's progress
         // part lets go of the token without ever showing anything.
@@ -120,6 +140,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         },
       },
     };
+    if (!vscode.workspace.isTrusted && !untrustedSaid) {
+      untrustedSaid = true;
+      log.info(UNTRUSTED_MESSAGE);
+      void vscode.window.showInformationMessage(UNTRUSTED_MESSAGE);
+    }
     client = new LanguageClient(CLIENT_ID, 'tofu-lens', serverOptions, clientOptions);
     try {
       await client.start();
@@ -153,6 +178,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (event.affectsConfiguration('tofuLens.serverPath') || event.affectsConfiguration('tofuLens.logLevel')) {
         void restart();
       }
+    }),
+    // Trusted now: the server pulls the settings again, providers allowed.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      log.info('the workspace is trusted now: providers may be started to read their schemas');
+      void client?.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
     }),
   );
 

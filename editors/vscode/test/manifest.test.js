@@ -132,11 +132,38 @@ test('the server settings are the ones server.md lists, with its defaults', () =
     assert.deepEqual(properties[`tofuLens.${key}`].default, fallback, `default of tofuLens.${key}`);
     return fallback;
   });
-  assert.deepEqual(defaults, { tofuVersion: '1.12.6', diagnostics: { scope: 'workspace' }, exclude: ['.terraform/**'] });
+  assert.deepEqual(defaults, {
+    tofuVersion: '1.12.6',
+    diagnostics: { scope: 'workspace' },
+    exclude: ['.terraform/**'],
+    schemas: { runProviders: true, files: [] },
+  });
   assert.deepEqual(properties['tofuLens.diagnostics.scope'].enum, ['workspace', 'open']);
   assert.equal(properties['tofuLens.serverPath'].default, '', 'empty: the bundled binary, else PATH');
   assert.equal(properties['tofuLens.serverPath'].scope, 'machine', 'a workspace cannot pick the binary VS Code runs');
   assert.match(extensionSource, /configurationSection: SETTINGS_SECTION/, 'changes are sent to the server');
+});
+
+test('an untrusted workspace starts no provider, and says so; trust re-sends the settings', () => {
+  const trust = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, 'limited');
+  assert.deepEqual(trust.restrictedConfigurations, ['tofuLens.schemas.runProviders', 'tofuLens.schemas.files']);
+  const userSays = (key, fallback) => (key === 'schemas.runProviders' ? true : fallback);
+  assert.equal(config.serverSettings(userSays, true).schemas.runProviders, true);
+  assert.equal(config.serverSettings(userSays, false).schemas.runProviders, false);
+  // The `workspace/configuration` answer the server pulls on every change.
+  const answer = { tofuVersion: '1.12.6', schemas: { runProviders: true, files: ['a.json'] } };
+  assert.deepEqual(config.restrictSection(answer, false), {
+    tofuVersion: '1.12.6',
+    schemas: { runProviders: false, files: ['a.json'] },
+  });
+  assert.deepEqual(config.restrictSection({ exclude: [] }, false), { exclude: [], schemas: { runProviders: false } });
+  assert.equal(config.restrictSection(answer, true), answer);
+  assert.equal(config.restrictSection(null, false), null);
+  assert.match(extensionSource, /configuration: async \(params, token, next\)/, 'the answer goes through restrictSection');
+  assert.match(extensionSource, /vscode\.workspace\.isTrusted\)/, 'initializationOptions know about trust');
+  assert.match(extensionSource, /showInformationMessage\(UNTRUSTED_MESSAGE\)/, 'said once');
+  assert.match(extensionSource, /onDidGrantWorkspaceTrust\([^]*DidChangeConfigurationNotification/, 'trust re-sends the settings');
 });
 
 test('every contributed command is registered', () => {

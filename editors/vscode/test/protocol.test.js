@@ -5,6 +5,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -237,4 +238,73 @@ describe('settings', () => {
       fs.rmSync(fixture.root, { recursive: true, force: true });
     }
   });
+});
+
+// The real hashicorp/time provider (TOFU_LENS_PROVIDER_PLUGINS, as for the
+// Rust tests), installed as `tofu init` lays it out in a module that
+// misspells an argument. Recorded from OpenTofu 1.12.6 `tofu validate`:
+// main.tf:15,3 Unsupported argument.
+const PLATFORM = `${process.platform}_${{ x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch}`;
+const timePackage = process.env.TOFU_LENS_PROVIDER_PLUGINS
+  ? path.join(process.env.TOFU_LENS_PROVIDER_PLUGINS, 'registry.opentofu.org/hashicorp/time/0.14.2', PLATFORM)
+  : undefined;
+
+/** A package directory's `h1:` hash (Go's dirhash.Hash1), as the lock file records it. */
+function packageHash(dir) {
+  const lines = fs
+    .readdirSync(dir)
+    .sort()
+    .map((name) => `${crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, name))).digest('hex')}  ${name}\n`);
+  return `h1:${crypto.createHash('sha256').update(lines.join('')).digest('base64')}`;
+}
+
+describe('workspace trust', () => {
+  test(
+    'untrusted: no provider runs; trusted: the schema is read and judges the module',
+    { skip: timePackage === undefined && 'TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run' },
+    async () => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-lens-trust-'));
+      const prod = path.join(root, 'workspace', 'stacks', 'prod');
+      const installed = path.join(prod, '.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2');
+      fs.mkdirSync(installed, { recursive: true });
+      fs.symlinkSync(timePackage, path.join(installed, PLATFORM));
+      fs.writeFileSync(
+        path.join(prod, '.terraform.lock.hcl'),
+        `provider "registry.opentofu.org/hashicorp/time" {\n  version = "0.14.2"\n  hashes = [\n    "${packageHash(timePackage)}",\n  ]\n}\n`,
+      );
+      fs.writeFileSync(
+        path.join(prod, 'main.tf'),
+        'terraform {\n  required_providers {\n    time = {\n      source  = "hashicorp/time"\n      version = "0.14.2"\n    }\n  }\n}\n\n\n\n\n\nresource "time_rotating" "r" {\n  rotation_dayz = 1\n}\n',
+      );
+      // The server's schema cache, empty: a provider that runs stores its schema there.
+      const cache = path.join(root, 'cache');
+      const schemaCached = () => fs.existsSync(path.join(cache, 'tofu-lens/schemas/registry.opentofu.org/hashicorp/time'));
+      process.env.XDG_CACHE_HOME = cache;
+      const schemasRead = (message) =>
+        vscode.waitFor(`schemas read: ${message}`, () =>
+          vscode.progress.some((p) => p.value.kind === 'end' && p.value.message === message),
+        );
+      const vscode = await VsCodeSession.start(path.join(root, 'workspace'), {}, { trusted: false });
+      try {
+        await vscode.indexed();
+        await schemasRead('prod: 0 of 1 provider schemas');
+        vscode.open('stacks/prod/main.tf', 'terraform');
+        assert.deepEqual(codes(await vscode.documentDiagnostics('stacks/prod/main.tf')), []);
+        assert.ok(!schemaCached(), 'no provider ran');
+
+        vscode.grantTrust();
+        await schemasRead('prod: 1 of 1 provider schemas');
+        const byFile = await vscode.workspaceDiagnostics('Unsupported argument once trusted', (files) =>
+          (files.get('stacks/prod/main.tf') ?? []).some((d) => d.code === 'unsupported-argument'),
+        );
+        const [unsupported] = byFile.get('stacks/prod/main.tf');
+        assert.deepEqual(unsupported.range.start, { line: 14, character: 2 });
+        assert.ok(schemaCached(), 'the provider ran once trusted');
+      } finally {
+        await vscode.shutdown();
+        delete process.env.XDG_CACHE_HOME;
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
 });

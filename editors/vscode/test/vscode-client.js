@@ -95,9 +95,10 @@ class VsCodeSession {
    * Starts the server as the extension does (`<serverPath> serve --stdio`,
    * TOFU_LENS_LOG from the settings) and initializes it on `folder`.
    */
-  static async start(folder, settingsOverrides = {}) {
+  static async start(folder, settingsOverrides = {}, { trusted = true } = {}) {
     const config = require('../out/config.js');
     const session = new VsCodeSession(folder, vscodeSettings(settingsOverrides));
+    session.trusted = trusted;
     const launch = config.serverLaunch(serverBinary(), session.settings.logLevel, process.env);
     session.process = spawn(launch.command, [...launch.args, '--stdio'], {
       cwd: folder,
@@ -115,7 +116,7 @@ class VsCodeSession {
     );
     session.answerServerRequests();
     session.connection.listen();
-    await session.initialize(config.serverSettings((key, fallback) => session.setting(key, fallback)));
+    await session.initialize(config.serverSettings((key, fallback) => session.setting(key, fallback), trusted));
     return session;
   }
 
@@ -199,11 +200,15 @@ class VsCodeSession {
       this.progress.push(params);
       this.changed();
     });
-    // ConfigurationFeature: `workspace.getConfiguration().get(section)`.
+    // ConfigurationFeature: `workspace.getConfiguration().get(section)`,
+    // through the extension's middleware (workspace trust).
+    const config = require('../out/config.js');
     connection.onRequest('workspace/configuration', (params) => {
       this.configurationRequests += 1;
       this.changed();
-      return params.items.map((item) => (item.section === 'tofuLens' ? structuredClone(this.settings) : null));
+      return params.items.map((item) =>
+        item.section === 'tofuLens' ? config.restrictSection(structuredClone(this.settings), this.trusted) : null,
+      );
     });
     connection.onRequest('workspace/diagnostic/refresh', () => {
       this.refreshRequests += 1;
@@ -371,6 +376,12 @@ class VsCodeSession {
     this.connection.sendNotification('workspace/didChangeConfiguration', {
       settings: { tofuLens: structuredClone(this.settings) },
     });
+  }
+
+  /** The user trusts the workspace: the extension makes the server pull its settings again. */
+  grantTrust() {
+    this.trusted = true;
+    this.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
   }
 
   async shutdown() {

@@ -1,10 +1,11 @@
 //! Which providers a module directory needs, from its analysis' effective
 //! `terraform` block and blocks, with `tofu_schema::requirements`
 //! resolving the local names: what `tofu-lens schemas` lists, and the
-//! schemas `check` reads for the directory.
+//! schemas `check` and the language server read for the directory.
 
-use tofu_module::effective::EffectiveAttribute;
-use tofu_module::{BlockAddress, ModuleAnalysis, ResourceMode};
+use crate::address::{BlockAddress, ResourceMode};
+use crate::analysis::ModuleAnalysis;
+use crate::effective::EffectiveAttribute;
 use tofu_schema::requirements::{
     implied_local_name, needed_providers, NeededProvider, ProviderUse, RequiredProvider,
 };

@@ -1,25 +1,30 @@
-//! The provider schemas `check` gives each module directory's analysis
-//! (`tofu_module::analyze_in_tree`): for every provider the directory
-//! needs, the schema of the package `tofu init` installed for its root,
-//! read through `tofu_schema::read_provider_schema` (from the schema cache
-//! when it has the package, else by running the provider, when allowed),
-//! or the schema a `tofu providers schema -json` file given here holds.
+//! The provider schemas a module directory's analysis is given
+//! (`tofu_module::analyze_in_tree`), for `check` and the language server
+//! alike: for every provider the directory needs
+//! (`tofu_module::provider_needs`), the schema of the package `tofu init`
+//! installed for its root, read through `tofu_schema::read_provider_schema`
+//! (from the schema cache when it has the package, else by running the
+//! provider, when allowed), or the schema a `tofu providers schema -json`
+//! file given here holds.
 //!
 //! A directory's roots, where its providers are installed: itself when
 //! `tofu init` ran there (it has `.terraform`); else the initialized
-//! directories of the run that call it, directly or through other calls
-//! (local sources; found by parsing the module blocks of the run's
-//! directories once, on the first directory that needs it); else the
-//! nearest directory above it with `.terraform`. A provider whose schema
-//! cannot be had is left out: its bodies are judged without a schema. Each
-//! schema is read once per root and provider, and shared by every
-//! directory that uses it.
+//! directories that call it, directly or through other calls (local
+//! sources; for `check`, found by parsing the module blocks of the run's
+//! directories once, on the first directory that needs it; for the server,
+//! its module tree); else the nearest directory above it with
+//! `.terraform`. A provider whose schema cannot be had is left out: its
+//! bodies are judged without a schema. Each schema is read once per root
+//! and provider, and shared by every directory that uses it, until
+//! [`SchemaSource::forget_root`] (the server, when a root's lock file or
+//! `.terraform` changes).
 //!
 //! No environment is read here: where packages and the schema cache are
 //! (`tofu_schema::ProviderEnvironment`, as `tofu-lens schemas` builds it)
-//! and whether providers may run come in [`SchemaOptions`] from `main.rs`;
-//! each directory's `.tofu-lens.toml` adds its `schemas.files` and may turn
-//! running providers off ([`DirSchemas`]).
+//! and whether providers may run come in [`SchemaOptions`] from the
+//! binary; each directory's `.tofu-lens.toml` (or the editor's settings)
+//! adds its `schemas.files` and may turn running providers off
+//! ([`DirSchemas`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -71,7 +76,7 @@ pub struct DirSchemas {
 }
 
 impl DirSchemas {
-    pub fn of(project: Option<&tofu_vfs::ProjectConfig>) -> DirSchemas {
+    pub fn of(project: Option<&crate::ProjectConfig>) -> DirSchemas {
         project.map_or_else(DirSchemas::default, |project| DirSchemas {
             run_providers: project.run_providers,
             files: project.schema_files(),
@@ -79,7 +84,8 @@ impl DirSchemas {
     }
 }
 
-/// Reads and shares schemas for the directories of one `check` run.
+/// Reads and shares schemas for the directories of one `check` run, or
+/// of one language server session.
 pub struct SchemaSource {
     options: SchemaOptions,
     cache: Option<SchemaCache>,
@@ -98,6 +104,16 @@ pub struct SchemaSource {
     read: Mutex<HashMap<(PathBuf, ProviderAddress, bool), ReadOnce>>,
     /// What went wrong reading, each once (for `--verbose` logs).
     problems: Mutex<BTreeSet<String>>,
+}
+
+impl std::fmt::Debug for SchemaSource {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("SchemaSource")
+            .field("options", &self.options)
+            .field("run_dirs", &self.run_dirs.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl SchemaSource {
@@ -122,12 +138,25 @@ impl SchemaSource {
 
     /// The schemas of `needed` that can be had for the directory `dir`:
     /// from the schema files first, then from the packages installed for
-    /// its roots.
+    /// its roots (callers found among the run's directories).
     pub fn schemas_for(
         &self,
         dir: &Path,
         dir_schemas: &DirSchemas,
         needed: &[ProviderAddress],
+    ) -> ProviderSchemas {
+        self.schemas_with_callers(dir, dir_schemas, needed, &|dir| self.run_callers(dir))
+    }
+
+    /// [`SchemaSource::schemas_for`], with a directory's direct callers
+    /// (absolute and normalised) given by `callers`: the server's module
+    /// tree.
+    pub fn schemas_with_callers(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        needed: &[ProviderAddress],
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
     ) -> ProviderSchemas {
         let mut schemas = ProviderSchemas::new();
         let files: Vec<&PathBuf> = self
@@ -155,7 +184,7 @@ impl SchemaSource {
             return schemas;
         }
         let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
-        let roots = self.roots(&absolute(dir));
+        let roots = roots(&absolute(dir), callers);
         for address in rest {
             for root in &roots {
                 if let Some(schema) = self.read_at(environment, root, address, run_providers) {
@@ -165,6 +194,25 @@ impl SchemaSource {
             }
         }
         schemas
+    }
+
+    /// Forgets what was read for `root` (its lock file or `.terraform`
+    /// changed), and the schema files, so that the next request reads
+    /// them again (from the schema cache when the package is the same).
+    pub fn forget_root(&self, root: &Path) {
+        let root = absolute(root);
+        if let Ok(mut read) = self.read.lock() {
+            read.retain(|(read_root, _, _), _| *read_root != root);
+        }
+        self.forget_files();
+    }
+
+    /// Forgets the schema files read, so that the next request reads them
+    /// again (the settings naming them changed).
+    pub fn forget_files(&self) {
+        if let Ok(mut files) = self.files.lock() {
+            files.clear();
+        }
     }
 
     /// What could not be read, sorted, each once.
@@ -213,47 +261,20 @@ impl SchemaSource {
         }
     }
 
-    /// The roots of `dir` (see the module doc), in order of preference.
-    fn roots(&self, dir: &Path) -> Vec<PathBuf> {
-        if is_initialized(dir) {
-            return vec![dir.to_path_buf()];
-        }
+    /// The direct callers of `dir` among the run's directories. A caller
+    /// found as a root is one of them (the index holds no other), so the
+    /// index is read only when one of them has `.terraform`.
+    fn run_callers(&self, dir: &Path) -> Vec<PathBuf> {
         let any_initialized = *self
             .any_initialized
             .get_or_init(|| self.run_dirs.iter().any(|dir| is_initialized(dir)));
-        let mut found = BTreeSet::new();
-        let mut seen = BTreeSet::from([dir.to_path_buf()]);
-        // A caller found as a root is one of the run's directories (the
-        // index holds no other), so the index is read only when one of
-        // them has `.terraform`.
-        let callers = any_initialized.then(|| self.callers.get_or_init(|| self.call_index()));
-        let mut pending: Vec<&PathBuf> = callers
-            .and_then(|callers| callers.get(dir))
-            .into_iter()
-            .flatten()
-            .collect();
-        while let Some(caller) = pending.pop() {
-            if !seen.insert(caller.clone()) {
-                continue;
-            }
-            if is_initialized(caller) {
-                found.insert(caller.clone());
-            } else {
-                pending.extend(
-                    callers
-                        .and_then(|callers| callers.get(caller))
-                        .into_iter()
-                        .flatten(),
-                );
-            }
+        if !any_initialized {
+            return Vec::new();
         }
-        if !found.is_empty() {
-            return found.into_iter().collect();
-        }
-        dir.ancestors()
-            .skip(1)
-            .find(|above| is_initialized(above))
-            .map(|above| vec![above.to_path_buf()])
+        self.callers
+            .get_or_init(|| self.call_index())
+            .get(dir)
+            .map(|callers| callers.iter().cloned().collect())
             .unwrap_or_default()
     }
 
@@ -262,7 +283,7 @@ impl SchemaSource {
     fn call_index(&self) -> HashMap<PathBuf, BTreeSet<PathBuf>> {
         let mut callers: HashMap<PathBuf, BTreeSet<PathBuf>> = HashMap::new();
         for dir in &self.run_dirs {
-            let Ok(files) = tofu_vfs::read_module_dir(dir) else {
+            let Ok(files) = crate::read_module_dir(dir) else {
                 continue;
             };
             for file in files {
@@ -353,6 +374,35 @@ impl SchemaSource {
 type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;
 type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
 type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;
+
+/// The roots of `dir` (see the module doc), in order of preference;
+/// `callers` gives a directory's direct callers.
+fn roots(dir: &Path, callers: &dyn Fn(&Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
+    if is_initialized(dir) {
+        return vec![dir.to_path_buf()];
+    }
+    let mut found = BTreeSet::new();
+    let mut seen = BTreeSet::from([dir.to_path_buf()]);
+    let mut pending = callers(dir);
+    while let Some(caller) = pending.pop() {
+        if !seen.insert(caller.clone()) {
+            continue;
+        }
+        if is_initialized(&caller) {
+            found.insert(caller);
+        } else {
+            pending.extend(callers(&caller));
+        }
+    }
+    if !found.is_empty() {
+        return found.into_iter().collect();
+    }
+    dir.ancestors()
+        .skip(1)
+        .find(|above| is_initialized(above))
+        .map(|above| vec![above.to_path_buf()])
+        .unwrap_or_default()
+}
 
 /// A directory `tofu init` ran in.
 fn is_initialized(dir: &Path) -> bool {

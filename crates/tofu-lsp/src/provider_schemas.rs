@@ -1,0 +1,148 @@
+//! Provider schemas in the server. After a directory is analysed, the
+//! schemas of the providers it needs that the host lacks are read in the
+//! background ([`wanted`], then [`read`] from a task of the scheduler's),
+//! through the session's `tofu_vfs::schemas::SchemaSource`, the same code
+//! `check` reads them with: the packages `tofu init` installed for the
+//! directory's roots (itself, its callers in the module tree, or the
+//! nearest initialized directory above), the schema cache, the
+//! `schemas.files` setting; a provider is started only when
+//! `schemas.runProviders` allows it. The read runs on a blocking thread,
+//! never in a request or an analysis, with `$/progress` when the client
+//! supports it; the schemas then go to the host (`set_schemas`), which
+//! makes the directory stale, and the scheduler analyses and publishes it
+//! again.
+//!
+//! A directory's schemas are read again only when what they were read for
+//! changes ([`SchemaAsk`]: the providers it needs, its direct callers, the
+//! schema settings); each (root, provider) is read once per session. What
+//! cannot be read is logged and sent as one `window/logMessage`, once per
+//! problem; everything else keeps working without that schema.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tofu_module::ProviderSchemas;
+use tofu_vfs::schemas::DirSchemas;
+use tower_lsp_server::ls_types::MessageType;
+
+use crate::client_requests::begin_progress;
+use crate::scheduling::SchemaAsk;
+use crate::session::Session;
+use crate::shared::Shared;
+
+/// What `dir`'s provider schemas should be read for now, when it needs
+/// some the host lacks, no task reads them yet, and they were not read
+/// for the same already; the directory is then marked as being read.
+pub fn wanted(session: &mut Session, dir: &Path) -> Option<SchemaAsk> {
+    let host = session.host();
+    let needed = host.needed_providers(dir).to_vec();
+    let lacks = needed.iter().any(|address| {
+        host.schemas(dir)
+            .is_none_or(|schemas| schemas.get(address).is_none())
+    });
+    if !lacks {
+        return None;
+    }
+    let ask = SchemaAsk {
+        needed,
+        callers: host.callers(dir).to_vec(),
+        settings_generation: session.schema_settings_generation(),
+    };
+    let state = session.scheduling_mut().state(dir);
+    if state.schemas_reading || state.schemas_asked.as_ref() == Some(&ask) {
+        return None;
+    }
+    state.schemas_reading = true;
+    state.schemas_asked = Some(ask.clone());
+    Some(ask)
+}
+
+/// Reads the schemas `ask` names for `dir` off the async threads, with
+/// progress, and gives them to the host. Returns whether they changed
+/// (the directory is then stale, for the caller to schedule).
+pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
+    let dir_schemas = {
+        let session = shared.session();
+        let settings = session.settings();
+        let folder = session.confinement_root(dir);
+        DirSchemas {
+            run_providers: Some(settings.run_providers),
+            files: settings
+                .schema_files
+                .iter()
+                .map(|file| folder.join(file))
+                .collect(),
+        }
+    };
+    let progress = begin_progress(
+        shared,
+        "schemas",
+        "Reading provider schemas",
+        format!("{} providers", ask.needed.len()),
+    )
+    .await;
+    let mut schemas = ProviderSchemas::new();
+    let n_needed = ask.needed.len();
+    for (index, address) in ask.needed.iter().enumerate() {
+        if let Some(progress) = &progress {
+            let percentage = u32::try_from(index * 100 / n_needed.max(1)).unwrap_or(100);
+            progress
+                .report_with_message(address.to_string(), percentage)
+                .await;
+        }
+        let worker = Arc::clone(shared);
+        let read_dir = dir.to_path_buf();
+        let read_schemas = dir_schemas.clone();
+        let needed = [address.clone()];
+        let found = tokio::task::spawn_blocking(move || {
+            let callers = |called: &Path| -> Vec<PathBuf> {
+                worker.session().host().callers(called).to_vec()
+            };
+            worker
+                .schema_source
+                .schemas_with_callers(&read_dir, &read_schemas, &needed, &callers)
+        })
+        .await;
+        match found {
+            Ok(found) => {
+                for (address, schema) in found.iter() {
+                    schemas.insert(address.clone(), Arc::clone(schema));
+                }
+            }
+            Err(error) => tracing::error!("reading the schema of {address} failed: {error}"),
+        }
+    }
+    let n_found = schemas.len();
+    if let Some(progress) = progress {
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        progress
+            .finish_with_message(format!("{name}: {n_found} of {n_needed} provider schemas"))
+            .await;
+    }
+    let (changed, problems) = {
+        let mut session = shared.session();
+        let changed = session.host_mut().set_schemas(dir, schemas);
+        session.scheduling_mut().state(dir).schemas_reading = false;
+        let problems: Vec<String> = shared
+            .schema_source
+            .problems()
+            .into_iter()
+            .filter(|problem| session.first_report(problem))
+            .collect();
+        (changed, problems)
+    };
+    for problem in problems {
+        tracing::warn!("provider schema: {problem}");
+        shared
+            .client
+            .log_message(
+                MessageType::WARNING,
+                format!("tofu-lens: no provider schema: {problem}"),
+            )
+            .await;
+    }
+    changed
+}

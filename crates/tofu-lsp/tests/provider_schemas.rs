@@ -1,0 +1,277 @@
+//! Provider schemas in the language server, end to end, with the real
+//! hashicorp/time provider: a workspace whose root module `stacks/prod`
+//! has it installed as `tofu init` lays it out (a link to the package and
+//! a lock file with its hash), and calls `modules/timer`, which has no
+//! `.terraform` of its own. The schema is read in the background after
+//! the first analysis, with `$/progress`; the diagnostics it brings were
+//! recorded from OpenTofu 1.12.6 `tofu validate -json` in `stacks/prod`:
+//!
+//! ```text
+//! main.tf 15:3            Unsupported argument: An argument named "rotation_dayz" is not expected here. Did you mean "rotation_days"?
+//! ../../modules/timer/main.tf 2:3   (the same)
+//! ```
+//!
+//! The provider comes from `TOFU_LENS_PROVIDER_PLUGINS` (CI builds it,
+//! `.ci/run`; locally `/work/oracle/plugins`), else
+//! `TOFU_LENS_PROVIDER_ORACLE`'s `plugins/`; without either the tests say
+//! so and pass without running it. Each server gets a schema cache of its
+//! own in a temporary directory: a provider that runs stores its schema
+//! there, so a cache without it after a session shows that none ran.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stderr
+)]
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{capabilities, codes, test_options, uri, TestClient};
+use serde_json::{json, Value};
+use tofu_schema::install::{package_hash_v1, Platform};
+use tofu_schema::ProviderEnvironment;
+
+const PROD: &str = "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nmodule \"timer\" {\n  source = \"../../modules/timer\"\n}\n\nresource \"time_rotating\" \"r\" {\n  rotation_dayz = 1\n}\n";
+const TIMER: &str = "resource \"time_rotating\" \"c\" {\n  rotation_dayz = 1\n}\n";
+const UNSUPPORTED: &str =
+    "An argument named \"rotation_dayz\" is not expected here. Did you mean \"rotation_days\"?";
+
+/// The real time provider's package directory, when a plugin directory is named.
+fn time_package() -> Option<PathBuf> {
+    let plugins = match std::env::var_os("TOFU_LENS_PROVIDER_PLUGINS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("TOFU_LENS_PROVIDER_ORACLE")?).join("plugins"),
+    };
+    let package = plugins
+        .join("registry.opentofu.org/hashicorp/time/0.14.2")
+        .join(Platform::current().dir_name());
+    assert!(package.is_dir(), "{} is not there", package.display());
+    Some(package)
+}
+
+/// The workspace (see the module doc) and an empty schema cache.
+struct Workspace {
+    _temp: tempfile::TempDir,
+    root: PathBuf,
+    cache: PathBuf,
+}
+
+impl Workspace {
+    fn new(package: &Path) -> Workspace {
+        let temp = tempfile::tempdir().unwrap();
+        let base = temp.path().canonicalize().unwrap();
+        let root = base.join("workspace");
+        let cache = base.join("cache");
+        fs::create_dir_all(&cache).unwrap();
+        for (name, text) in [
+            ("stacks/prod/main.tf", PROD),
+            ("modules/timer/main.tf", TIMER),
+        ] {
+            let path = root.join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        let installed = root
+            .join("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
+        fs::create_dir_all(&installed).unwrap();
+        std::os::unix::fs::symlink(package, installed.join(Platform::current().dir_name()))
+            .unwrap();
+        let hash = package_hash_v1(package).unwrap();
+        fs::write(
+            root.join("stacks/prod/.terraform.lock.hcl"),
+            format!("provider \"registry.opentofu.org/hashicorp/time\" {{\n  version = \"0.14.2\"\n  hashes = [\n    \"{hash}\",\n  ]\n}}\n"),
+        )
+        .unwrap();
+        Workspace {
+            _temp: temp,
+            root,
+            cache,
+        }
+    }
+
+    fn prod(&self) -> PathBuf {
+        self.root.join("stacks/prod/main.tf")
+    }
+
+    fn timer(&self) -> PathBuf {
+        self.root.join("modules/timer/main.tf")
+    }
+
+    /// Starts a server on the workspace with this schema cache, providers
+    /// allowed to run or not.
+    async fn start(&self, run_providers: bool) -> TestClient {
+        let options = tofu_lsp::ServerOptions {
+            provider_environment: Some(ProviderEnvironment {
+                schema_cache_dir: Some(self.cache.clone()),
+                ..ProviderEnvironment::bare(Platform::current())
+            }),
+            ..test_options()
+        };
+        let settings = json!({
+            "diagnostics": {"severity": {"unused-declaration": "off"}},
+            "schemas": {"runProviders": run_providers}
+        });
+        TestClient::start_with_options(&self.root, capabilities(), settings, Value::Null, options)
+            .await
+    }
+
+    /// True when the provider ran: its schema is in the cache (which also
+    /// keeps package hashes, computed without running anything).
+    fn schema_cached(&self) -> bool {
+        self.cache
+            .join("registry.opentofu.org/hashicorp/time/0.14.2")
+            .is_dir()
+    }
+}
+
+/// Waits until the schemas of `stacks/prod` were read (the progress
+/// ends naming it) and returns the end's message.
+async fn prod_schemas_read(client: &mut TestClient) -> String {
+    let end = client
+        .wait_for("$/progress", |params| {
+            params["token"]
+                .as_str()
+                .is_some_and(|token| token.starts_with("tofu-lens/schemas/"))
+                && params["value"]["kind"] == "end"
+                && params["value"]["message"]
+                    .as_str()
+                    .is_some_and(|message| message.starts_with("prod:"))
+        })
+        .await;
+    end["value"]["message"].as_str().unwrap().to_owned()
+}
+
+/// Waits for diagnostics of `path` with "Unsupported argument" and returns
+/// the range's start of each, as `line:character`.
+async fn unsupported_arguments(client: &mut TestClient, path: &Path) -> Vec<String> {
+    let params = client
+        .wait_for_diagnostics(path, |params| {
+            codes(params)
+                .iter()
+                .any(|code| code == "unsupported-argument")
+        })
+        .await;
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|diagnostic| {
+            assert!(
+                diagnostic["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(UNSUPPORTED),
+                "{diagnostic}"
+            );
+            let start = &diagnostic["range"]["start"];
+            format!("{}:{}", start["line"], start["character"])
+        })
+        .collect()
+}
+
+/// The labels completion offers at the end of `resource "time_` in a
+/// new file of `stacks/prod`.
+async fn resource_type_completion(client: &mut TestClient, workspace: &Workspace) -> Vec<String> {
+    let typing = workspace.root.join("stacks/prod/typing.tf");
+    client.open(&typing, 1, "resource \"time_\n");
+    let items = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri(&typing)}, "position": {"line": 0, "character": 15}}),
+        )
+        .await;
+    items
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| item["label"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_schema_read_for_a_root_judges_it_and_the_module_it_calls() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let workspace = Workspace::new(&package);
+    let mut client = workspace.start(true).await;
+    assert_eq!(
+        unsupported_arguments(&mut client, &workspace.prod()).await,
+        ["14:2"]
+    );
+    // Installed only in its caller's `.terraform`.
+    assert_eq!(
+        unsupported_arguments(&mut client, &workspace.timer()).await,
+        ["1:2"]
+    );
+    assert_eq!(
+        prod_schemas_read(&mut client).await,
+        "prod: 1 of 1 provider schemas"
+    );
+    let reports: Vec<Value> = client.drain("$/progress");
+    assert!(
+        reports.iter().any(|params| params["value"]["message"]
+            .as_str()
+            .is_some_and(|message| message == "registry.opentofu.org/hashicorp/time")),
+        "{reports:?}"
+    );
+    let labels = resource_type_completion(&mut client, &workspace).await;
+    assert!(
+        labels.iter().any(|label| label == "time_rotating"),
+        "{labels:?}"
+    );
+    assert!(workspace.schema_cached());
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_providers_false_starts_none_and_still_reads_the_schema_cache() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let workspace = Workspace::new(&package);
+    // Not allowed to run it, with an empty cache: no schema.
+    let mut client = workspace.start(false).await;
+    assert_eq!(
+        prod_schemas_read(&mut client).await,
+        "prod: 0 of 1 provider schemas"
+    );
+    client.open(&workspace.prod(), 1, PROD);
+    let published = client
+        .wait_for_diagnostics(&workspace.prod(), |params| params["version"] == 1)
+        .await;
+    assert_eq!(codes(&published), Vec::<String>::new());
+    let labels = resource_type_completion(&mut client, &workspace).await;
+    assert!(
+        !labels.iter().any(|label| label.starts_with("time_")),
+        "{labels:?}"
+    );
+    assert!(!workspace.schema_cached(), "a provider ran");
+    client.shutdown().await;
+
+    // Allowed: it runs once, and its schema is cached.
+    let mut client = workspace.start(true).await;
+    assert_eq!(
+        unsupported_arguments(&mut client, &workspace.prod()).await,
+        ["14:2"]
+    );
+    client.shutdown().await;
+    assert!(workspace.schema_cached());
+
+    // Not allowed again: the cache still gives the schema.
+    let mut client = workspace.start(false).await;
+    assert_eq!(
+        unsupported_arguments(&mut client, &workspace.prod()).await,
+        ["14:2"]
+    );
+    client.shutdown().await;
+}
