@@ -1029,6 +1029,34 @@ fn completion_after_run_names_earlier_runs_and_the_outputs_they_apply() {
 }
 
 #[test]
+fn definition_on_run_references_reaches_the_run_and_the_module_it_applies() {
+    let at = |cursor: &str, needle: &str| {
+        let text = TEST_FILE_WITH_RUNS.replace("CURSOR", cursor);
+        let text = with_cursor(&text, "tests/a.tftest.hcl", needle);
+        let (analysis, path, offset) = fixture(&text);
+        let mut dirs = analysis.related_dirs(&path, offset, false);
+        dirs.sort();
+        (
+            render_targets(&analysis.goto_definition(&path, offset)),
+            dirs,
+        )
+    };
+    let setup_dir = Path::new(DIR).join("setup");
+    assert_eq!(
+        at("run.setup.id == run.plain.out", "setup.id"),
+        (vec!["a.tftest.hcl:1 run \"setup\"".to_owned()], vec![])
+    );
+    assert_eq!(
+        at("run.setup.id == run.plain.out", "id =="),
+        (vec!["main.tf:1 output \"id\"".to_owned()], vec![setup_dir])
+    );
+    assert_eq!(
+        at("run.setup.id == run.plain.out", "out\n"),
+        (vec!["main.tf:1 output \"out\"".to_owned()], vec![])
+    );
+}
+
+#[test]
 fn completion_in_a_test_file_names_the_modules_variables_and_outputs() {
     let typed = TEST_FILE_MODULE.replace(
         "error_message = \"x\"",
