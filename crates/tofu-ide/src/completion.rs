@@ -18,7 +18,9 @@
 //! - At the start of a line of a `.tfvars` file: the module's variables the
 //!   file does not set yet.
 //! - In a test file: after `var.`, `local.`, `module.` and `output.`, the
-//!   module's variables, local values, module calls and outputs.
+//!   module's variables, local values, module calls and outputs; after
+//!   `run.`, the runs of the file before the cursor, and after `run.NAME.`
+//!   the outputs of the module that run applies (`test_runs`).
 //!
 //! - From the providers' schemas, when the analysis has them: resource
 //!   types, a resource body's arguments and blocks, a resource's attributes
@@ -30,7 +32,9 @@ use tofu_module::schema::top_level;
 use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleAnalysis, ModuleFile};
 use tofu_syntax::{Block, TextRange};
 
+use crate::analysed_module::AnalysedModule;
 use crate::snapshot::Snapshot;
+use crate::test_runs::{run_module_dir, runs_before};
 
 /// One proposal: what to show, what to insert, and the text it replaces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +57,7 @@ pub enum CompletionKind {
     NestedBlock,
     Variable,
     Local,
+    /// A module call, or a test file's run (after `run.`).
     Module,
     /// An output of a called module (after `module.NAME.`), or of the
     /// module itself (after `output.` in a test file).
@@ -98,6 +103,9 @@ impl Snapshot {
         if file.role == FileRole::Test {
             let before = file.text.get(..offset as usize).unwrap_or_default();
             let line_before = before.rsplit('\n').next().unwrap_or_default();
+            if let Some(items) = self.run_completions(found.module, file, line_before, offset) {
+                return items;
+            }
             return reference_completions(analysis, line_before, offset, true).unwrap_or_default();
         }
         if !file.role.is_loaded() {
@@ -107,7 +115,7 @@ impl Snapshot {
         let text = &file.text;
         let before = text.get(..offset as usize).unwrap_or_default();
         let line_before = before.rsplit('\n').next().unwrap_or_default();
-        if let Some((call, replace)) = output_call_before(line_before, offset) {
+        if let Some((call, replace)) = named_step_before(line_before, offset, "module.") {
             let called = self.called_dir(dir, &call);
             return match called.and_then(|called| self.module(called)) {
                 Some(child) => output_items(&child.analysis, replace),
@@ -181,6 +189,40 @@ impl Snapshot {
         items
     }
 
+    /// In a test file: after `run.`, the runs of the file before the
+    /// cursor; after `run.NAME.`, the outputs of the module that run
+    /// applies. `None` elsewhere.
+    fn run_completions(
+        &self,
+        module: &AnalysedModule,
+        file: &ModuleFile,
+        line_before: &str,
+        offset: u32,
+    ) -> Option<Vec<CompletionItem>> {
+        let source = file.source.as_deref()?;
+        if let Some((run, replace)) = named_step_before(line_before, offset, "run.") {
+            let dir = run_module_dir(source, &run, &module.dir)?;
+            let applied = if dir == module.dir {
+                module
+            } else {
+                self.module(&dir)?
+            };
+            return Some(output_items(&applied.analysis, replace));
+        }
+        let replace = root_before(line_before, offset, "run.")?;
+        let runs = runs_before(source, offset).into_iter().filter_map(|run| {
+            let name = &run.labels.first()?.value;
+            Some(CompletionItem {
+                label: name.clone(),
+                kind: CompletionKind::Module,
+                detail: Some("run".to_owned()),
+                insert_text: name.clone(),
+                replace,
+            })
+        });
+        Some(runs.collect())
+    }
+
     /// The called directory a completion at `offset` of `found` reads: the
     /// call of the `module` block the cursor is in, or of `module.NAME.`
     /// before it (read from the text: while typing, the analysis may have
@@ -191,13 +233,17 @@ impl Snapshot {
         offset: u32,
     ) -> Option<std::path::PathBuf> {
         let file = found.file()?;
-        if !file.role.is_loaded() {
-            return None;
-        }
         let dir = &found.module.dir;
         let before = file.text.get(..offset as usize).unwrap_or_default();
         let line_before = before.rsplit('\n').next().unwrap_or_default();
-        if let Some((call, _)) = output_call_before(line_before, offset) {
+        if file.role == FileRole::Test {
+            let (run, _) = named_step_before(line_before, offset, "run.")?;
+            return run_module_dir(file.source.as_deref()?, &run, dir);
+        }
+        if !file.role.is_loaded() {
+            return None;
+        }
+        if let Some((call, _)) = named_step_before(line_before, offset, "module.") {
             return self.called_dir(dir, &call).map(Path::to_path_buf);
         }
         let (block, _) = word_in_block(file, offset)?;
@@ -288,9 +334,9 @@ fn word_in_block(file: &ModuleFile, offset: u32) -> Option<(Block, TextRange)> {
     Some((block, replace))
 }
 
-/// `module.NAME.` (or `module.NAME[KEY].`) then a partial name: the call and
-/// the partial name's range.
-fn output_call_before(line_before: &str, offset: u32) -> Option<(String, TextRange)> {
+/// `ROOT NAME.` (`module.NAME.`, `module.NAME[KEY].`, `run.NAME.`) then a
+/// partial name: the name and the partial name's range.
+fn named_step_before(line_before: &str, offset: u32, root: &str) -> Option<(String, TextRange)> {
     let partial = word_len(line_before);
     let before_partial = line_before.get(..line_before.len() - partial)?;
     let mut rest = before_partial.strip_suffix('.')?;
@@ -299,7 +345,7 @@ fn output_call_before(line_before: &str, offset: u32) -> Option<(String, TextRan
     }
     let name_len = word_len(rest);
     let call = rest.get(rest.len() - name_len..)?;
-    let before_call = rest.get(..rest.len() - name_len)?.strip_suffix("module.")?;
+    let before_call = rest.get(..rest.len() - name_len)?.strip_suffix(root)?;
     let starts_reference = !before_call
         .chars()
         .next_back()
@@ -441,26 +487,12 @@ fn description(analysis: &ModuleAnalysis, block: &EffectiveBlock) -> Option<Stri
     Some(crate::diagnostics::one_line(&text, MAX_DESCRIPTION_CHARS))
 }
 
-/// `var.`, `local.` and `module.` followed by a partial name.
-fn reference_completions(
-    analysis: &ModuleAnalysis,
-    line_before: &str,
-    offset: u32,
-    in_test_file: bool,
-) -> Option<Vec<CompletionItem>> {
-    let partial_len = line_before
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-        .map(char::len_utf8)
-        .sum::<usize>();
+/// `root` (`var.`, `run.`, …) starting a reference, then a partial name: the
+/// partial name's range.
+fn root_before(line_before: &str, offset: u32, root: &str) -> Option<TextRange> {
+    let partial_len = word_len(line_before);
     let before_partial = line_before.get(..line_before.len() - partial_len)?;
-    // A test file's assertions also read the module's outputs.
-    let root = ["var.", "local.", "module.", "output."]
-        .into_iter()
-        .filter(|&root| root != "output." || in_test_file)
-        .find(|root| before_partial.ends_with(root))?;
-    let before_root = before_partial.get(..before_partial.len() - root.len())?;
+    let before_root = before_partial.strip_suffix(root)?;
     if before_root
         .chars()
         .next_back()
@@ -468,7 +500,24 @@ fn reference_completions(
     {
         return None;
     }
-    let replace = TextRange::from_usize(offset as usize - partial_len, offset as usize);
+    Some(TextRange::from_usize(
+        offset as usize - partial_len,
+        offset as usize,
+    ))
+}
+
+/// `var.`, `local.` and `module.` followed by a partial name.
+fn reference_completions(
+    analysis: &ModuleAnalysis,
+    line_before: &str,
+    offset: u32,
+    in_test_file: bool,
+) -> Option<Vec<CompletionItem>> {
+    // A test file's assertions also read the module's outputs.
+    let (root, replace) = ["var.", "local.", "module.", "output."]
+        .into_iter()
+        .filter(|&root| root != "output." || in_test_file)
+        .find_map(|root| Some((root, root_before(line_before, offset, root)?)))?;
     // Variables and module calls: their name, and one argument as detail.
     let named_blocks = |kind: CompletionKind, shown: &str| -> Vec<CompletionItem> {
         analysis

@@ -36,6 +36,7 @@ mod snapshot;
 mod structure;
 mod summary;
 mod symbols;
+mod test_runs;
 mod values;
 
 pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};

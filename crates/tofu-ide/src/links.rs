@@ -1,5 +1,5 @@
-//! Document links on module sources: a `module` block's `source` that is a
-//! local path leads to the called module directory's first configuration
+//! Document links on module sources: a `module` block's `source` (or that
+//! of a test file's `run` block's `module` block) that is a local path leads to the called module directory's first configuration
 //! file (by name, as OpenTofu sorts them); a module registry address
 //! (`NAMESPACE/NAME/SYSTEM`, with an optional `registry.opentofu.org/` or
 //! `registry.terraform.io/` host and `//subdirectory`) leads to its page on
@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use tofu_module::discovery::{classify, FileClass};
-use tofu_syntax::{ExprKind, TextRange};
+use tofu_syntax::{Attribute, ExprKind, TextRange};
 
 use crate::snapshot::Snapshot;
 use tofu_module::calls::{local_source, normalize_path};
@@ -49,39 +49,50 @@ impl Snapshot {
             return Vec::new();
         };
         let dir = &parsed.found.module.dir;
-        let mut links = Vec::new();
-        for block in parsed.source.body.blocks_of_kind("module") {
-            let Some(source) = block.body.attribute("source") else {
-                continue;
-            };
-            let ExprKind::String(value) = &source.expr.kind else {
-                continue;
-            };
-            let written = source.expr.range;
-            let quoted = written.slice(parsed.text).starts_with('"') && written.len() >= 2;
-            let range = if quoted {
-                TextRange::new(written.start + 1, written.end - 1)
-            } else {
-                written
-            };
-            let target = if let Some(relative) = local_source(value) {
-                let called = normalize_path(&dir.join(relative));
-                let first = self.file_names(&called).and_then(|names| {
-                    first_configuration_file(names.iter().map(String::as_str)).map(str::to_owned)
-                });
-                match first {
-                    Some(name) => LinkTarget::File(called.join(name)),
-                    None => LinkTarget::ModuleDir(called),
-                }
-            } else {
-                let Some(url) = registry_page(value) else {
-                    continue;
-                };
-                LinkTarget::Url(url)
-            };
-            links.push(DocumentLink { range, target });
-        }
-        links
+        let body = &parsed.source.body;
+        // A test file's `run` blocks call modules too (`module { source }`),
+        // and OpenTofu reads their local paths from the module directory,
+        // the tests/ subdirectory's files included.
+        let run_modules = body
+            .blocks_of_kind("run")
+            .flat_map(|run| run.body.blocks_of_kind("module"));
+        let mut sources: Vec<&Attribute> = body
+            .blocks_of_kind("module")
+            .chain(run_modules)
+            .filter_map(|block| block.body.attribute("source"))
+            .collect();
+        sources.sort_by_key(|source| source.expr.range.start);
+        sources
+            .into_iter()
+            .filter_map(|source| self.source_link(dir, source, parsed.text))
+            .collect()
+    }
+
+    /// The link of a module call's `source` argument, read in `dir`.
+    fn source_link(&self, dir: &Path, source: &Attribute, text: &str) -> Option<DocumentLink> {
+        let ExprKind::String(value) = &source.expr.kind else {
+            return None;
+        };
+        let written = source.expr.range;
+        let quoted = written.slice(text).starts_with('"') && written.len() >= 2;
+        let range = if quoted {
+            TextRange::new(written.start + 1, written.end - 1)
+        } else {
+            written
+        };
+        let target = if let Some(relative) = local_source(value) {
+            let called = normalize_path(&dir.join(relative));
+            let first = self.file_names(&called).and_then(|names| {
+                first_configuration_file(names.iter().map(String::as_str)).map(str::to_owned)
+            });
+            match first {
+                Some(name) => LinkTarget::File(called.join(name)),
+                None => LinkTarget::ModuleDir(called),
+            }
+        } else {
+            LinkTarget::Url(registry_page(value)?)
+        };
+        Some(DocumentLink { range, target })
     }
 }
 

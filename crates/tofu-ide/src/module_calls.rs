@@ -30,6 +30,7 @@ use crate::locate::block_at;
 use crate::locate::named_among;
 use crate::snapshot::Snapshot;
 use crate::summary::{ModuleSummary, ResolvedCall};
+use crate::test_runs::{run_module_dir, run_reference_at};
 
 /// Where `tofu init` records the directories of the modules it installed,
 /// relative to the root module's directory. The analysis host keeps it as an
@@ -349,6 +350,7 @@ impl Snapshot {
                 .call_at(&found, offset)
                 .and_then(|call| self.called_dir(&own_dir, &call));
             dirs.extend(called.map(Path::to_path_buf));
+            dirs.extend(run_module_at(&found, offset).filter(|dir| *dir != own_dir));
         }
         if with_callers {
             if let Some(at) = self.interface_at(path, offset) {
@@ -416,6 +418,16 @@ impl Snapshot {
             _ => None,
         }
     }
+}
+
+/// In a test file, the directory of the module the run named by a
+/// `run.NAME.OUTPUT` at `offset` applies.
+fn run_module_at(found: &FileInModule<'_>, offset: u32) -> Option<PathBuf> {
+    let file = found.file().filter(|file| file.role == FileRole::Test)?;
+    let source = file.source.as_deref()?;
+    let reference = run_reference_at(source, offset)?;
+    reference.output.as_ref()?;
+    run_module_dir(source, &reference.run, &found.module.dir)
 }
 
 #[cfg(test)]

@@ -6,22 +6,25 @@
 //! a block header (or a local's name) and on a reference; across the module
 //! boundary, on an argument of a `module` block (the called module's
 //! variable), on `module.NAME.OUTPUT` (its output) and on a `.tfvars` name
-//! (the variable); anywhere else it finds nothing. References of a variable
+//! (the variable); in a test file, on `run.NAME` (the run block) and
+//! `run.NAME.OUTPUT` (the output of the module the run applies); anywhere
+//! else it finds nothing. References of a variable
 //! or output include every caller's (`boundary`).
 
 use std::path::Path;
 
 use tofu_module::reference_sites::{reference_sites, RefTarget};
-use tofu_module::{address_of, BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
+use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef, ModuleAnalysis};
 use tofu_syntax::TextRange;
 
-use crate::analysed_module::AnalysedModule;
+use crate::analysed_module::{AnalysedModule, FileInModule};
 use crate::diagnostics::{file_range, FileRange};
 use crate::locate::{block_at, focus_range, local_entry_at, on_header};
 use crate::locate::{named_at, site_at};
 use crate::module_calls::Side;
 use crate::references::{declaration_targets, Declarations};
 use crate::snapshot::Snapshot;
+use crate::test_runs::{run_block, run_module_dir, run_reference_at};
 
 /// A place to jump to: the range to select and the whole construct around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +58,9 @@ impl Snapshot {
             if let Some(site) = site_at(&found.module.analysis, found.id, offset) {
                 return declaration_nav_targets(found.module, &site.target, false);
             }
+            if let Some(targets) = self.run_definition(&found, offset) {
+                return targets;
+            }
         }
         let Some((module, subject)) = self.subject_at(path, offset) else {
             return Vec::new();
@@ -86,6 +92,37 @@ impl Snapshot {
                     .collect()
             }
         }
+    }
+
+    /// In a test file, on `run.NAME`: that run block; on `run.NAME.OUTPUT`:
+    /// the output in the module the run applies. `None` elsewhere.
+    fn run_definition(
+        &self,
+        found: &FileInModule<'_>,
+        offset: u32,
+    ) -> Option<Vec<NavigationTarget>> {
+        let file = found.file().filter(|file| file.role == FileRole::Test)?;
+        let source = file.source.as_deref()?;
+        let reference = run_reference_at(source, offset)?;
+        let Some(output) = reference.output else {
+            let run = run_block(source, &reference.run)?;
+            let target = NavigationTarget {
+                focus: file_range(found.module, found.id, run.header)?,
+                full_range: run.range,
+            };
+            return Some(vec![target]);
+        };
+        let dir = run_module_dir(source, &reference.run, &found.module.dir)?;
+        let applied = if dir == found.module.dir {
+            found.module
+        } else {
+            self.module(&dir)?
+        };
+        Some(declaration_nav_targets(
+            applied,
+            &RefTarget::Output(output),
+            false,
+        ))
     }
 
     /// Every block (or local value entry) with the same identity as the one

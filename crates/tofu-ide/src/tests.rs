@@ -991,6 +991,71 @@ fn definition_and_hover_from_a_test_file_reach_the_module() {
     );
 }
 
+const TEST_FILE_WITH_RUNS: &str = r#"
+//- main.tf
+output "out" {
+  value = 1
+}
+//- setup/main.tf
+output "id" {
+  value = "x"
+}
+//- tests/a.tftest.hcl
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "plain" {}
+run "one" {
+  assert {
+    condition     = CURSOR
+    error_message = "x"
+  }
+}
+run "later" {}
+"#;
+
+#[test]
+fn completion_after_run_names_earlier_runs_and_the_outputs_they_apply() {
+    let typed = |cursor: &str| TEST_FILE_WITH_RUNS.replace("CURSOR", cursor);
+    // Runs before the cursor's, not the later one.
+    assert_eq!(complete(&typed("run.$0")), ["setup [] run", "plain [] run"]);
+    // The setup run applies ./setup (read from the module directory).
+    assert_eq!(complete(&typed("run.setup.i$0")), ["id [i] value = \"x\""]);
+    // A run without a module block applies the module under test.
+    assert_eq!(complete(&typed("run.plain.$0")), ["out [] value = 1"]);
+    assert!(complete(&typed("run.unknown.$0")).is_empty());
+}
+
+#[test]
+fn definition_on_run_references_reaches_the_run_and_the_module_it_applies() {
+    let at = |cursor: &str, needle: &str| {
+        let text = TEST_FILE_WITH_RUNS.replace("CURSOR", cursor);
+        let text = with_cursor(&text, "tests/a.tftest.hcl", needle);
+        let (analysis, path, offset) = fixture(&text);
+        let mut dirs = analysis.related_dirs(&path, offset, false);
+        dirs.sort();
+        (
+            render_targets(&analysis.goto_definition(&path, offset)),
+            dirs,
+        )
+    };
+    let setup_dir = Path::new(DIR).join("setup");
+    assert_eq!(
+        at("run.setup.id == run.plain.out", "setup.id"),
+        (vec!["a.tftest.hcl:1 run \"setup\"".to_owned()], vec![])
+    );
+    assert_eq!(
+        at("run.setup.id == run.plain.out", "id =="),
+        (vec!["main.tf:1 output \"id\"".to_owned()], vec![setup_dir])
+    );
+    assert_eq!(
+        at("run.setup.id == run.plain.out", "out\n"),
+        (vec!["main.tf:1 output \"out\"".to_owned()], vec![])
+    );
+}
+
 #[test]
 fn completion_in_a_test_file_names_the_modules_variables_and_outputs() {
     let typed = TEST_FILE_MODULE.replace(

@@ -111,6 +111,7 @@ codes! {
     InvalidProviderLocalName => "invalid-provider-local-name", Error, "A provider local name that is not a valid, normalised name.";
     InvalidProviderReference => "invalid-provider-reference", Error, "A provider reference that is not of the form NAME or NAME.ALIAS.";
     InvalidProviderAlias => "invalid-provider-alias", Error, "A provider alias that is not an identifier, or for_each on a provider without alias.";
+    InvalidProviderForEach => "invalid-provider-for-each", Error, "A provider's for_each that OpenTofu cannot evaluate while loading: it uses something unknown then (resources, module outputs, each, provider functions, non-const variables), or its value is no map or set of strings.";
     InvalidProviderSource => "invalid-provider-source", Error, "A required_providers source that is not a provider address.";
     InvalidRequiredProviders => "invalid-required-providers", Error, "A required_providers entry of the wrong shape.";
     QuotedReferenceDeprecated => "quoted-reference-deprecated", Warning, "A reference or keyword written in quotes where OpenTofu expects it bare.";
@@ -353,8 +354,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            99,
-            "the catalogue has 98 codes (62 load-time, 2 of loading the module tree, 9 of building the configuration, 15 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            100,
+            "the catalogue has 99 codes (63 load-time, 2 of loading the module tree, 9 of building the configuration, 15 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -11,6 +11,7 @@
 
 mod delimiters;
 pub mod diagnostic;
+mod duplicate_keys;
 mod json;
 pub mod model;
 mod native;

@@ -15,6 +15,7 @@ use hcl_edit::template::{Directive, Element};
 use hcl_edit::Span;
 
 use crate::delimiters;
+use crate::duplicate_keys;
 use crate::model::*;
 use crate::template::{self, Piece};
 use crate::text::{to_u32, TextRange, BOM};
@@ -36,7 +37,33 @@ pub(crate) fn parse(text: &str) -> SourceFile {
         unrecovered: Vec::new(),
     };
     parse_with_recovery(content, to_u32(base), &mut file, true);
+    let repeats_a_key = file
+        .errors
+        .first()
+        .is_some_and(|error| error.summary == DUPLICATE_OBJECT_KEY);
+    if repeats_a_key {
+        return parse_with_repeated_keys(content, to_u32(base)).unwrap_or(file);
+    }
     file
+}
+
+/// hcl-edit's refusal of a repeated object key, in the words tofu-lens
+/// reports it with when the key cannot be masked.
+const DUPLICATE_OBJECT_KEY: &str = "Duplicate object key";
+
+/// The file parsed again with its repeated object keys masked
+/// ([`duplicate_keys`]), since HCL accepts them; `None` when they cannot
+/// all be masked and restored.
+fn parse_with_repeated_keys(content: &str, base: u32) -> Option<SourceFile> {
+    let (masked, masks) = duplicate_keys::mask(content)?;
+    let mut file = SourceFile {
+        syntax: Syntax::Native,
+        body: Body::default(),
+        errors: Vec::new(),
+        unrecovered: Vec::new(),
+    };
+    parse_with_recovery(&masked, base, &mut file, true);
+    duplicate_keys::restore(&mut file.body, &masks, base).then_some(file)
 }
 
 /// Bracket groups this deep are flattened when hcl-edit refuses the nesting
@@ -204,7 +231,7 @@ fn syntax_error(
     let summary = if duplicate_argument {
         "Attribute redefined"
     } else if message.contains("redefined object key") {
-        "Duplicate object key"
+        DUPLICATE_OBJECT_KEY
     } else if matches!(at, Some('\r' | '\0'))
         || at.is_some_and(|c| c.is_control() && c != '\n' && c != '\t')
     {
@@ -717,6 +744,43 @@ mod tests {
         assert_eq!(attr.expr.range.slice(text), "\"x\"");
         assert_eq!(attr.expr.as_str(), Some("x"));
         assert_eq!(block.body.blocks[0].kind, "tags");
+    }
+
+    #[test]
+    fn repeated_object_keys_parse_as_written() {
+        let text = "m = {\n  aws = 1\n  aws = 2\n  \"aws\" = 3\n  \"aws\" = 4\n  aws.a = 5\n  aws.a = 6\n  n = { b = 1, b = { b = 1, b = 2 } }\n}\nafter = 1\n";
+        let file = parse(text);
+        assert!(file.errors.is_empty(), "{:?}", file.errors);
+        let attr = &file.body.attributes[0];
+        let keys: Vec<&str> = attr
+            .expr
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|item| item.key.range.slice(text))
+            .collect();
+        assert_eq!(
+            keys,
+            ["aws", "aws", "\"aws\"", "\"aws\"", "aws.a", "aws.a", "n"]
+        );
+        let mut names = Vec::new();
+        attr.expr.walk(&mut |expr| match &expr.kind {
+            ExprKind::Traversal(traversal) => names.push(traversal.root.clone()),
+            ExprKind::String(value) => names.push(value.clone()),
+            _ => {}
+        });
+        assert_eq!(
+            names,
+            ["aws", "aws", "aws", "aws", "aws", "aws", "n", "b", "b", "b", "b"]
+        );
+        assert_eq!(file.body.attributes[1].name, "after");
+    }
+
+    #[test]
+    fn repeated_keys_without_a_name_stay_an_error() {
+        let file = parse("m = {\n  \"\" = 1\n  \"\" = 2\n}\n");
+        assert_eq!(file.errors.len(), 1);
+        assert_eq!(file.errors[0].summary, "Duplicate object key");
     }
 
     #[test]

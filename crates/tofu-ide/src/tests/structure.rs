@@ -167,6 +167,75 @@ fn highlights_are_the_declaration_and_the_uses_in_this_file() {
     assert!(occurrences(&with_cursor(NAMES, "main.tf", "value")).is_empty());
 }
 
+/// The links of `file` in a fixture whose every directory is analysed, as
+/// `TEXT -> file|dir|url TARGET`.
+fn rendered_links(text: &str, file: &str) -> Vec<String> {
+    let mut host = AnalysisHost::new(Config::default());
+    let mut dirs = vec![Path::new(DIR).to_path_buf()];
+    for part in text.split("//- ").filter(|part| !part.trim().is_empty()) {
+        let (name, body) = part.split_once('\n').unwrap();
+        let path = Path::new(DIR).join(name.trim());
+        dirs.push(path.parent().unwrap().to_path_buf());
+        host.apply_change(Change::BufferChanged {
+            path,
+            text: Arc::from(body),
+            version: 1,
+        });
+    }
+    for dir in dirs {
+        host.analyze_now(&dir);
+    }
+    let analysis = host.snapshot();
+    let path = Path::new(DIR).join(file);
+    let file_text = analysis.file_text(&path).unwrap();
+    analysis
+        .document_links(&path)
+        .iter()
+        .map(|link| {
+            let target = match &link.target {
+                LinkTarget::File(file) => format!("file {}", file.display()),
+                LinkTarget::ModuleDir(dir) => format!("dir {}", dir.display()),
+                LinkTarget::Url(url) => format!("url {url}"),
+            };
+            format!("{} -> {target}", link.range.slice(&file_text))
+        })
+        .collect()
+}
+
+#[test]
+fn a_test_runs_module_source_links_from_the_module_directory() {
+    // OpenTofu reads a run's module source from the module directory
+    // (`configs/config_build.go`: the root is the parent), tests/ included.
+    let text = r#"
+//- main.tf
+variable "a" {}
+//- tests/a.tftest.hcl
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+run "registry" {
+  module {
+    source  = "terraform-aws-modules/vpc/aws"
+    version = "5.0.0"
+  }
+}
+//- setup/main.tf
+output "id" {
+  value = 1
+}
+"#;
+    let dir = Path::new(DIR);
+    assert_eq!(
+        rendered_links(text, "tests/a.tftest.hcl"),
+        [
+            format!("./setup -> file {}", dir.join("setup/main.tf").display()),
+            "terraform-aws-modules/vpc/aws -> url https://search.opentofu.org/module/terraform-aws-modules/vpc/aws".to_owned(),
+        ]
+    );
+}
+
 #[test]
 fn module_sources_link_to_files_and_registry_pages() {
     let text = r#"
@@ -189,32 +258,7 @@ variable "a" {}
 //- net/main.tofu
 variable "b" {}
 "#;
-    let mut host = AnalysisHost::new(Config::default());
-    for part in text.split("//- ").filter(|part| !part.trim().is_empty()) {
-        let (name, body) = part.split_once('\n').unwrap();
-        host.apply_change(Change::BufferChanged {
-            path: Path::new(DIR).join(name.trim()),
-            text: Arc::from(body),
-            version: 1,
-        });
-    }
-    host.analyze_now(Path::new(DIR));
-    host.analyze_now(&Path::new(DIR).join("net"));
-    let analysis = host.snapshot();
-    let path = Path::new(DIR).join("main.tf");
-    let main_text = analysis.file_text(&path).unwrap();
-    let links: Vec<String> = analysis
-        .document_links(&path)
-        .iter()
-        .map(|link| {
-            let target = match &link.target {
-                LinkTarget::File(file) => format!("file {}", file.display()),
-                LinkTarget::ModuleDir(dir) => format!("dir {}", dir.display()),
-                LinkTarget::Url(url) => format!("url {url}"),
-            };
-            format!("{} -> {target}", link.range.slice(&main_text))
-        })
-        .collect();
+    let links = rendered_links(text, "main.tf");
     let dir = Path::new(DIR);
     assert_eq!(
         links,

@@ -26,6 +26,7 @@ pub(crate) mod decode_failures;
 pub(crate) mod evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
+pub(crate) mod provider_for_each;
 pub(crate) mod provider_schema;
 pub(crate) mod provider_tree;
 pub(crate) mod providers;
@@ -154,6 +155,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "module-calls",
         phase: Phase::Load,
         check: module_calls::check,
+    },
+    ModuleRule {
+        name: "provider-for-each",
+        phase: Phase::Load,
+        check: provider_for_each::check,
     },
     ModuleRule {
         name: "versions",

@@ -17,7 +17,7 @@
 //! `version` is set are known from constants.
 
 pub(crate) mod source_address;
-mod static_eval;
+pub(crate) mod static_eval;
 
 use tofu_syntax::{Code, Diagnostic, ExprKind, Fix, Location, TextRange};
 
@@ -131,7 +131,11 @@ fn check_call<'m>(
     else {
         return;
     };
-    let problems = scope.problems(source, &format!("module.{name}.source"));
+    let problems = scope.problems(
+        source,
+        &format!("module.{name}.source"),
+        Code::ModuleSourceNotStatic,
+    );
     if !problems.is_empty() {
         out.extend(problems);
         return;
@@ -186,7 +190,11 @@ fn check_version<'m>(
     written: WrittenExpr<'m>,
     out: &mut Vec<Diagnostic>,
 ) -> VersionState {
-    let problems = scope.problems(written, &format!("module.{name}.version"));
+    let problems = scope.problems(
+        written,
+        &format!("module.{name}.version"),
+        Code::ModuleSourceNotStatic,
+    );
     if !problems.is_empty() {
         out.extend(problems);
         return VersionState::Present(origin);

@@ -6,7 +6,9 @@
 //! functions, resources, `count`, `each`, `self`, …); only if all pass are
 //! they evaluated, which checks `var.X` against an explicit `const = false`,
 //! `terraform.applying`, and the expression of every `local.X`, transitively
-//! (with a guard against cycles and deep chains). [`StaticScope::value`]
+//! (with a guard against cycles and deep chains); a local whose evaluation
+//! failed also fails whatever needs it ("Unable to compute static value",
+//! at the declaration of that subject). [`StaticScope::value`]
 //! gives the value where it is a constant (a literal, or a local holding one)
 //! and [`StaticScope::is_sensitive`] says when the value is certainly marked
 //! sensitive.
@@ -65,6 +67,8 @@ pub(crate) struct StaticScope<'m> {
     /// depend on who refers to them, so each is checked once. This also
     /// breaks cycles and keeps `a = "${b}${b}"` chains linear.
     checked_locals: HashSet<String>,
+    /// Of those, the ones whose evaluation reported an error.
+    failed_locals: HashSet<String>,
 }
 
 impl<'m> StaticScope<'m> {
@@ -72,6 +76,7 @@ impl<'m> StaticScope<'m> {
         StaticScope {
             view,
             checked_locals: HashSet::new(),
+            failed_locals: HashSet::new(),
         }
     }
 
@@ -92,11 +97,18 @@ impl<'m> StaticScope<'m> {
         self.view.file(file).map(|file| &*file.text)
     }
 
-    /// `module-source-not-static` diagnostics for evaluating `written` as
-    /// `subject` (`module.NAME.source`), in OpenTofu's order.
-    pub fn problems(&mut self, written: WrittenExpr<'m>, subject: &str) -> Vec<Diagnostic> {
+    /// What evaluating `written` as `subject` (`module.NAME.source`,
+    /// `provider.NAME.ALIAS.for_each`) reports, in OpenTofu's order, with
+    /// `code` (`module-source-not-static`, `invalid-provider-for-each`).
+    pub fn problems(
+        &mut self,
+        written: WrittenExpr<'m>,
+        subject: &str,
+        code: Code,
+    ) -> Vec<Diagnostic> {
         let mut out = Vec::new();
-        self.evaluate(written, subject, 0, &mut out);
+        let declared = Location::new(written.file, written.expr.range);
+        self.evaluate(written, (subject, declared), code, 0, &mut out);
         out
     }
 
@@ -112,15 +124,19 @@ impl<'m> StaticScope<'m> {
         self.sensitive_at(written, &mut HashSet::new())
     }
 
+    /// Reports what evaluating `written` as `subject` (its name and where
+    /// OpenTofu declares it) reports; `true` when that is an error.
     fn evaluate(
         &mut self,
         written: WrittenExpr<'m>,
-        subject: &str,
+        (subject, declared): (&str, Location),
+        code: Code,
         depth: usize,
         out: &mut Vec<Diagnostic>,
-    ) {
+    ) -> bool {
+        let n_before = out.len();
         let Some(file) = self.view.file(written.file) else {
-            return;
+            return false;
         };
         let references = references_in(&file.text, written.expr, written.json);
         let at = |range| Location::new(written.file, range);
@@ -138,16 +154,15 @@ impl<'m> StaticScope<'m> {
             };
             invalid = true;
             out.push(
-                Diagnostic::new(Code::ModuleSourceNotStatic, summary, at(reference.range))
-                    .with_detail(format!(
-                        "Unable to use {name} in static context, which is required by {subject}"
-                    )),
+                Diagnostic::new(code, summary, at(reference.range)).with_detail(format!(
+                    "Unable to use {name} in static context, which is required by {subject}"
+                )),
             );
         }
         if invalid {
             // OpenTofu stops before evaluating anything when a reference is
             // of the wrong kind.
-            return;
+            return true;
         }
         for reference in &references {
             match &reference.kind {
@@ -156,7 +171,7 @@ impl<'m> StaticScope<'m> {
                 {
                     out.push(
                         Diagnostic::new(
-                            Code::ModuleSourceNotStatic,
+                            code,
                             "Unable to use variable in static context",
                             at(reference.range),
                         )
@@ -169,7 +184,7 @@ impl<'m> StaticScope<'m> {
                 ReferenceKind::TerraformAttribute(name) if name == "applying" => {
                     out.push(
                         Diagnostic::new(
-                            Code::ModuleSourceNotStatic,
+                            code,
                             "Invalid attribute in static context",
                             at(reference.range),
                         )
@@ -177,16 +192,44 @@ impl<'m> StaticScope<'m> {
                     );
                 }
                 ReferenceKind::Local(name) => {
-                    if depth >= MAX_LOCAL_DEPTH || !self.checked_locals.insert(name.clone()) {
+                    if depth >= MAX_LOCAL_DEPTH {
                         continue;
                     }
-                    if let Some(local) = self.local(name) {
-                        self.evaluate(local, &format!("local.{name}"), depth + 1, out);
+                    let failed = if self.checked_locals.insert(name.clone()) {
+                        let failed = self.local_with_declaration(name).is_some_and(
+                            |(local, local_declared)| {
+                                let local_subject = format!("local.{name}");
+                                self.evaluate(
+                                    local,
+                                    (&local_subject, local_declared),
+                                    code,
+                                    depth + 1,
+                                    out,
+                                )
+                            },
+                        );
+                        if failed {
+                            self.failed_locals.insert(name.clone());
+                        }
+                        failed
+                    } else {
+                        self.failed_locals.contains(name)
+                    };
+                    // `staticScopeData.enhanceDiagnostics`: the subject that
+                    // needed the local, at its declaration.
+                    if failed {
+                        out.push(
+                            Diagnostic::new(code, "Unable to compute static value", declared)
+                                .with_detail(format!(
+                                    "{subject} depends on local.{name} which is not available"
+                                )),
+                        );
                     }
                 }
                 _ => {}
             }
         }
+        out.len() > n_before
     }
 
     fn value_at(&self, written: WrittenExpr<'m>, depth: usize) -> StaticValue {
@@ -268,8 +311,18 @@ impl<'m> StaticScope<'m> {
 
     /// The winning expression of `local.NAME`.
     fn local(&self, name: &str) -> Option<WrittenExpr<'m>> {
-        let local = self.view.local(name)?;
-        self.written(local.attribute.origin)
+        self.local_with_declaration(name)
+            .map(|(written, _)| written)
+    }
+
+    /// The winning expression of `local.NAME`, and its whole definition
+    /// (`NAME = …`, a local value's declaration range to OpenTofu).
+    fn local_with_declaration(&self, name: &str) -> Option<(WrittenExpr<'m>, Location)> {
+        let origin = self.view.local(name)?.attribute.origin;
+        Some((
+            self.written(origin)?,
+            Location::new(origin.file, origin.range),
+        ))
     }
 
     /// A variable's `const` or `sensitive` argument when it is a literal bool.
