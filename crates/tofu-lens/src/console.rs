@@ -28,7 +28,7 @@ pub fn run(
     errors: &mut dyn Write,
 ) -> std::io::Result<bool> {
     let base = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let environment = Directory(base);
+    let environment = Directory(tofu_vfs::DirectoryFiles::new(base));
     let analysis = match dir {
         Some(dir) => Some(analyze(
             &tofu_vfs::read_module_dir(dir)?,
@@ -132,26 +132,17 @@ fn word_wrap(text: &str, limit: usize) -> String {
     wrapped
 }
 
-/// Files relative to the console's directory.
-struct Directory(PathBuf);
+/// Files relative to the console's directory (tofu-vfs reads them); the
+/// console's own working and home directories.
+struct Directory(tofu_vfs::DirectoryFiles);
 
 impl Environment for Directory {
     fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
-        let target = self.0.join(path);
-        match std::fs::read(&target) {
-            Ok(bytes) => Ok(bytes),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(FileError::NotFound),
-            Err(_) if target.is_dir() => Err(FileError::IsDirectory),
-            Err(error) => Err(FileError::Other(error.to_string())),
-        }
+        self.0.read_file(path)
     }
 
     fn file_exists(&self, path: &str) -> Result<bool, FileError> {
-        let target = self.0.join(path);
-        if target.is_dir() {
-            return Err(FileError::IsDirectory);
-        }
-        Ok(target.is_file())
+        self.0.file_exists(path)
     }
 
     fn console_mode(&self) -> bool {

@@ -21,6 +21,7 @@ use crate::calls::CalledModules;
 use crate::declarations::DeclaredModule;
 use crate::interface::ModuleInterface;
 use crate::merge::OverridePlan;
+use crate::module_files::ModuleFiles;
 use crate::provider_schemas::{ProviderNames, ProviderSchemas};
 use crate::shape::{BlockShape, Repetition};
 use tofu_schema::requirements::{implied_local_name, parse_source};
@@ -63,6 +64,9 @@ pub(crate) struct DeclaredNames {
     /// once, not 500 times. Names never change under it (a new set of names
     /// is a new `DeclaredNames`).
     pub(crate) suggestions: SuggestionCache,
+    /// What functions read files through (the same for every name: a new
+    /// one is a whole analysis).
+    pub(crate) module_files: ModuleFiles,
 }
 
 /// Which list of names a suggestion is drawn from.
@@ -115,8 +119,10 @@ impl DeclaredNames {
         plan: &OverridePlan,
         tree: &CalledModules,
         schemas: &ProviderSchemas,
+        module_files: &ModuleFiles,
     ) -> DeclaredNames {
         let mut names = DeclaredNames {
+            module_files: module_files.clone(),
             providers: ProviderNames {
                 required: required_providers(module),
                 schemas: schemas.clone(),

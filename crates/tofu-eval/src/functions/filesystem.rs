@@ -4,8 +4,9 @@
 //! and the file hashes. When the environment cannot read files, results
 //! are unknown.
 //!
-//! Left out (unknown results): `fileset` and `templatefile` (which needs
-//! the template evaluator). `abspath` and `pathexpand` ask the
+//! Left out (unknown results): `fileset`, and rendering `templatefile`'s
+//! template (which needs the template evaluator): it reports only a
+//! template it cannot read. `abspath` and `pathexpand` ask the
 //! environment for the working and home directories (unknown without).
 
 use super::encoding::base64_encode;
@@ -17,6 +18,12 @@ use crate::value::{Marks, Value};
 
 const MARKED: Accepts = Accepts {
     marked: true,
+    ..PLAIN
+};
+
+/// `templatefile`'s variables: any type, known and not null.
+const TEMPLATE_VARS: Accepts = Accepts {
+    dynamic: true,
     ..PLAIN
 };
 
@@ -55,6 +62,17 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 None => Ok(Value::unknown(Type::String)),
             }
         }),
+        // Only whether the template can be read, as OpenTofu reads it
+        // (`file`'s errors); it is not rendered, so the result is unknown.
+        "templatefile" => Implementation {
+            parameters: &[MARKED, TEMPLATE_VARS],
+            variadic: PLAIN,
+            result_type: None,
+            run: |args| {
+                with_file(args, |_, _, _| Ok(Value::dynamic_unknown()))
+                    .map(|_| Value::dynamic_unknown())
+            },
+        },
         "file" => reading(|args| {
             with_file(args, |bytes, path, marks| {
                 match String::from_utf8(bytes) {

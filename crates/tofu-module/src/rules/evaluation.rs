@@ -12,14 +12,15 @@
 //! value's own value is not carried into the expressions that read it), so
 //! what it reports comes from constants, functions and operators alone and
 //! is what OpenTofu reports too; what needs another node's known value is
-//! left out. Files are not read (`file("x")` is unknown), and `provider::`
-//! functions give unknown values. An identity whose references the
+//! left out. Files are read through the `ModuleFiles` the caller gave the
+//! analysis, relative to the module directory (`file("x")` is unknown
+//! without them), and `provider::` functions give unknown values. An identity whose references the
 //! `references` rule reports is not evaluated, as OpenTofu stops at the
 //! reference; one whose dependency failed is silenced by the walk (`graph`).
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
 
-use tofu_eval::{evaluate, Environment, EvalDiagnostic, NoFiles, Reference, Referenced, Scope};
+use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope};
 use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange};
 
 use crate::address::BlockAddress;
@@ -62,7 +63,11 @@ fn evaluate_attribute(
     let Some(written) = file.attribute_at(attribute.origin.range) else {
         return;
     };
-    let evaluation = evaluate(&written.expr, &UnknownReferences { file: &file });
+    let scope = UnknownReferences {
+        file: &file,
+        module_files: view.module_files(),
+    };
+    let evaluation = evaluate(&written.expr, &scope);
     out.extend(
         evaluation
             .diagnostics
@@ -85,9 +90,11 @@ fn diagnostic(file: FileId, found: EvalDiagnostic) -> Diagnostic {
         .with_detail(found.detail)
 }
 
-/// Every reference is an unknown value of any type; no file can be read.
+/// Every reference is an unknown value of any type; files are read through
+/// what the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a> {
     file: &'f IdentityFile<'v, 'a>,
+    module_files: &'a dyn Environment,
 }
 
 impl Scope for UnknownReferences<'_, '_, '_> {
@@ -99,7 +106,7 @@ impl Scope for UnknownReferences<'_, '_, '_> {
     }
 
     fn environment(&self) -> &dyn Environment {
-        &NoFiles
+        self.module_files
     }
 
     fn describe_range(&self, range: TextRange) -> String {

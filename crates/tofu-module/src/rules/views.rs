@@ -382,6 +382,12 @@ impl<'a> IdentityView<'a> {
             .or_else(|| self.names.installed.get(name).cloned())
     }
 
+    /// What functions read files through (the same for every identity; a
+    /// new one analyses the module whole, so it is not recorded).
+    pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
+        self.names.module_files.environment()
+    }
+
     /// The provider the local name `local_name` stands for and its schema,
     /// when the analysis was given one (recorded: a new schema for it, or
     /// a `required_providers` entry naming another provider, judges the
