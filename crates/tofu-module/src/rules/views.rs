@@ -382,6 +382,18 @@ impl<'a> IdentityView<'a> {
             .or_else(|| self.names.installed.get(name).cloned())
     }
 
+    /// Whether the module's `required_providers` has an entry named
+    /// `local_name` (recorded: an entry added or removed judges the
+    /// identity again).
+    pub(crate) fn requires_provider(&self, local_name: &str) -> bool {
+        let (address, _) = self.names.providers.schema(local_name);
+        self.name_reads.borrow_mut().add(NameRead::Provider {
+            local_name: local_name.to_owned(),
+            address,
+        });
+        self.names.required_provider_names.contains(local_name)
+    }
+
     /// What functions read files through (the same for every identity; a
     /// new one analyses the module whole, so it is not recorded).
     pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
