@@ -54,20 +54,14 @@ fn evaluate_attribute(
     out: &mut Vec<Diagnostic>,
 ) {
     let file_id = attribute.origin.file;
-    let Some(file) = view.file(file_id) else {
-        return;
-    };
-    if file.is_json() {
-        return;
-    }
-    let Some(written) = file.attribute_at(attribute.origin.range) else {
+    let Some((file, expr)) = view.native_expr(attribute) else {
         return;
     };
     let scope = UnknownReferences {
         file: &file,
         module_files: view.module_files(),
     };
-    let evaluation = evaluate(&written.expr, &scope);
+    let evaluation = evaluate(expr, &scope);
     out.extend(
         evaluation
             .diagnostics

@@ -42,16 +42,10 @@ fn check_attribute(
     out: &mut Vec<Diagnostic>,
 ) {
     let file_id = attribute.origin.file;
-    let Some(file) = view.file(file_id) else {
+    let Some((_, written)) = view.native_expr(attribute) else {
         return;
     };
-    if file.is_json() {
-        return;
-    }
-    let Some(written) = file.attribute_at(attribute.origin.range) else {
-        return;
-    };
-    written.expr.walk(&mut |expr| {
+    written.walk(&mut |expr| {
         let ExprKind::Call(call) = &expr.kind else {
             return;
         };

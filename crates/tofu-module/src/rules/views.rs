@@ -30,14 +30,14 @@
 use std::cell::RefCell;
 
 use rustc_hash::FxHashSet as HashSet;
-use tofu_syntax::{Attribute, Block, FileId, Location, Syntax, TextRange};
+use tofu_syntax::{Attribute, Block, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
 use crate::calls::local_source;
 use crate::declarations::{Declarations, DeclaredModule, LocalRef};
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::{DeclaredNames, DeclaredObject, NameChanges, NameList};
-use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveTerraform};
+use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveLocal, EffectiveTerraform};
 use crate::expr::parse_ref::Referenceable;
 use crate::file_text::FileText;
 use crate::graph::Uses;
@@ -299,6 +299,21 @@ impl<'a> IdentityView<'a> {
             id: file,
             file: self.module.file(file)?,
         })
+    }
+
+    /// An effective attribute's expression as written, with its file; `None`
+    /// in a JSON file (whose expressions are strings to read again) and
+    /// outside the identity.
+    pub(crate) fn native_expr(
+        &self,
+        attribute: &EffectiveAttribute,
+    ) -> Option<(IdentityFile<'_, 'a>, &'a Expr)> {
+        let file = self.file(attribute.origin.file)?;
+        if file.is_json() {
+            return None;
+        }
+        let written = file.attribute_at(attribute.origin.range)?;
+        Some((file, &written.expr))
     }
 
     /// The own range of `file` that holds `range`; refused when none does.
