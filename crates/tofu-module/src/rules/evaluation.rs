@@ -8,20 +8,21 @@
 //! `tofu-eval` computes them.
 //!
 //! Validate evaluates with input variables unknown; this rule goes further
-//! and takes every reference as an unknown value of any type (a local
-//! value's own value is not carried into the expressions that read it), so
-//! what it reports comes from constants, functions and operators alone and
-//! is what OpenTofu reports too; what needs another node's known value is
-//! left out. Files are read through the `ModuleFiles` the caller gave the
-//! analysis, relative to the module directory (`file("x")` is unknown
-//! without them), and `provider::` functions give unknown values. An identity whose references the
+//! and takes every reference but `path.module` and `path.root` (`.`) as an
+//! unknown value of any type (a local value's own value is not carried into
+//! the expressions that read it), so what it reports comes from constants,
+//! functions and operators alone and is what OpenTofu reports too; what
+//! needs another node's known value is left out. Files are read through the
+//! `ModuleFiles` the caller gave the analysis, relative to the module
+//! directory (`file("x")` is unknown without them), and `provider::`
+//! functions give unknown values. An identity whose references the
 //! `references` rule reports is not evaluated, as OpenTofu stops at the
 //! reference; one whose dependency failed is silenced by the walk (`graph`).
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
 
 use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope};
-use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange};
+use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
 use crate::effective::EffectiveAttribute;
@@ -84,8 +85,9 @@ fn diagnostic(file: FileId, found: EvalDiagnostic) -> Diagnostic {
         .with_detail(found.detail)
 }
 
-/// Every reference is an unknown value of any type; files are read through
-/// what the caller gave the analysis.
+/// Every reference is an unknown value of any type but `path.module` and
+/// `path.root`, which validate knows (`.`); files are read through what
+/// the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a> {
     file: &'f IdentityFile<'v, 'a>,
     module_files: &'a dyn Environment,
@@ -93,6 +95,16 @@ struct UnknownReferences<'f, 'v, 'a> {
 
 impl Scope for UnknownReferences<'_, '_, '_> {
     fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        let first = match reference.steps.first() {
+            Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
+            _ => None,
+        };
+        if let ("path", Some("module" | "root")) = (reference.root, first) {
+            return Ok(Referenced {
+                value: tofu_eval::Value::string("."),
+                n_steps: 1,
+            });
+        }
         Ok(Referenced {
             value: tofu_eval::Value::dynamic_unknown(),
             n_steps: reference.steps.len(),
