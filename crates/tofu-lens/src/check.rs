@@ -11,7 +11,11 @@ use tofu_module::calls::{
     called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleCall,
     ModuleManifest, MODULE_MANIFEST,
 };
-use tofu_module::{analyze, analyze_in_tree, AnalysisCache, Config, ModuleAnalysis};
+use tofu_module::provider_schemas::ProviderSchemas;
+use tofu_module::{
+    analyze, analyze_in_tree, analyze_with_files, AnalysisCache, Config, ModuleAnalysis,
+    ModuleFiles,
+};
 
 use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 use tofu_vfs::{ProjectConfig, WalkLimits};
@@ -202,7 +206,20 @@ pub fn check_paths_streaming(
         |(dir, dir_config, dir_schemas)| match tofu_vfs::read_module_dir(readable(dir)) {
             Ok(files) => {
                 let mut cache = AnalysisCache::new();
-                let mut analysis = analyze(&files, dir_config, &mut cache);
+                // Functions read files as `tofu validate` run in the
+                // directory reads them.
+                let module_files =
+                    ModuleFiles::new(Arc::new(tofu_vfs::DirectoryFiles::new(readable(dir))));
+                let no_tree = CalledModules::default();
+                let no_schemas = ProviderSchemas::default();
+                let mut analysis = analyze_with_files(
+                    &files,
+                    dir_config,
+                    &no_tree,
+                    &no_schemas,
+                    &module_files,
+                    &mut cache,
+                );
                 if analysis.primary.is_empty() && analysis.overrides.is_empty() {
                     return None;
                 }
@@ -216,8 +233,14 @@ pub fn check_paths_streaming(
                     &tofu_module::provider_needs::package_addresses(&analysis),
                 );
                 if !tree.is_empty() || !provider_schemas.is_empty() {
-                    analysis =
-                        analyze_in_tree(&files, dir_config, &tree, &provider_schemas, &mut cache);
+                    analysis = analyze_with_files(
+                        &files,
+                        dir_config,
+                        &tree,
+                        &provider_schemas,
+                        &module_files,
+                        &mut cache,
+                    );
                 }
                 Some(Ok(CheckedModule {
                     dir: dir.clone(),

@@ -6,31 +6,19 @@
 //! the console does when it reads a pipe.
 //!
 //! In a module directory the module's input variables and local values are
-//! known as the console knows them: a variable takes the value the last
-//! `.tfvars` file OpenTofu loads gives it (`terraform.tfvars`, then the
-//! `*.auto.tfvars` files by name), else its default, else it is unknown;
-//! a local value is its expression evaluated in the same way. Everything
-//! else a module declares (resources, module calls, data sources) is unknown.
+//! known as tofu-module's `ModuleValues` knows them (a `.tfvars` file
+//! OpenTofu loads by itself, else the default, converted to the variable's
+//! type); a variable or local value whose evaluation fails is unknown.
 //! Files (`file`, `fileexists`, `fileset`, `templatefile`, …) are read
-//! relative to DIR.
-//!
-//! Left out: a variable's type constraint is not applied to its value
-//! (`default = 1` under `type = string` prints `1`, OpenTofu `"1"`).
+//! relative to DIR, and
+//! `path.cwd` is the directory the console runs in.
 
-use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use tofu_eval::console::{console_value, ConsoleModule, NoModule};
-use tofu_eval::functions::suggest::nearest_name;
-use tofu_eval::{
-    evaluate, DirEntry, EntryKind, Environment, EvalDiagnostic, FileError, Reference, Referenced,
-    Scope,
-};
-use tofu_module::{
-    analyze, AnalysisCache, BlockAddress, Config, FileRole, ModuleAnalysis, ModuleFile,
-};
-use tofu_syntax::{Expr, TextRange, TraversalStep};
+use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError};
+use tofu_module::{analyze, AnalysisCache, Config, ModuleValues};
 
 /// Runs the console over `input` in `dir` (or a directory without
 /// configuration); `false` when a line had errors.
@@ -41,7 +29,7 @@ pub fn run(
     errors: &mut dyn Write,
 ) -> std::io::Result<bool> {
     let base = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let environment = Directory(base);
+    let environment = Directory(tofu_vfs::DirectoryFiles::new(base));
     let analysis = match dir {
         Some(dir) => Some(analyze(
             &tofu_vfs::read_module_dir(dir)?,
@@ -50,11 +38,9 @@ pub fn run(
         )),
         None => None,
     };
-    let module_values = analysis.as_ref().map(|analysis| ModuleValues {
-        analysis,
-        environment: &environment,
-        evaluating: RefCell::new(Vec::new()),
-    });
+    let module_values = analysis
+        .as_ref()
+        .map(|analysis| ModuleValues::new(analysis, &environment));
     let module: &dyn ConsoleModule = match &module_values {
         Some(values) => values,
         None => &NoModule,
@@ -147,50 +133,21 @@ fn word_wrap(text: &str, limit: usize) -> String {
     wrapped
 }
 
-/// Files relative to the console's directory.
-struct Directory(PathBuf);
+/// Files relative to the console's directory (tofu-vfs reads them); the
+/// console's own working and home directories.
+struct Directory(tofu_vfs::DirectoryFiles);
 
 impl Environment for Directory {
     fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
-        let target = self.0.join(path);
-        match std::fs::read(&target) {
-            Ok(bytes) => Ok(bytes),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(FileError::NotFound),
-            Err(_) if target.is_dir() => Err(FileError::IsDirectory),
-            Err(error) => Err(FileError::Other(error.to_string())),
-        }
+        self.0.read_file(path)
     }
 
     fn file_exists(&self, path: &str) -> Result<bool, FileError> {
-        let target = self.0.join(path);
-        if target.is_dir() {
-            return Err(FileError::IsDirectory);
-        }
-        Ok(target.is_file())
+        self.0.file_exists(path)
     }
 
     fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, FileError> {
-        let entries = match std::fs::read_dir(self.0.join(path)) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Err(FileError::NotFound)
-            }
-            Err(error) => return Err(FileError::Other(error.to_string())),
-        };
-        Ok(entries
-            .filter_map(Result::ok)
-            .map(|entry| {
-                let kind = entry.file_type().ok();
-                DirEntry {
-                    name: entry.file_name().to_string_lossy().into_owned(),
-                    kind: match kind {
-                        Some(kind) if kind.is_dir() => EntryKind::Directory,
-                        Some(kind) if kind.is_file() => EntryKind::File,
-                        _ => EntryKind::Other,
-                    },
-                }
-            })
-            .collect())
+        self.0.read_dir(path)
     }
 
     fn console_mode(&self) -> bool {
@@ -205,147 +162,6 @@ impl Environment for Directory {
 
     fn home_directory(&self) -> Option<String> {
         std::env::var("HOME").ok()
-    }
-}
-
-/// The variables and local values of the console's module.
-struct ModuleValues<'a> {
-    analysis: &'a ModuleAnalysis,
-    environment: &'a Directory,
-    /// The local values being evaluated, innermost last (a cycle gives an
-    /// unknown value).
-    evaluating: RefCell<Vec<String>>,
-}
-
-impl ModuleValues<'_> {
-    fn variable(&self, name: &str) -> Option<tofu_eval::Value> {
-        let declared = self
-            .analysis
-            .effective
-            .get(&BlockAddress::Variable(name.to_owned()))?;
-        let from_values_file = self.values_files().into_iter().rev().find_map(|file| {
-            let source = file.source.as_ref()?;
-            let attribute = source.body.attribute(name)?;
-            Some(self.evaluate(&attribute.expr))
-        });
-        if let Some(value) = from_values_file {
-            return Some(value);
-        }
-        let default = declared.body.attribute("default").and_then(|attribute| {
-            let file = self.analysis.file(attribute.origin.file)?;
-            Some(self.evaluate(&file.attribute_at(attribute.origin.range)?.expr))
-        });
-        Some(default.unwrap_or_else(tofu_eval::Value::dynamic_unknown))
-    }
-
-    /// `terraform.tfvars` (and its JSON form), then the `*.auto.tfvars`
-    /// files by name: later ones win.
-    fn values_files(&self) -> Vec<&ModuleFile> {
-        let mut files: Vec<&ModuleFile> = self
-            .analysis
-            .loaded
-            .files
-            .iter()
-            .filter(|file| file.role == FileRole::Values)
-            .collect();
-        files.sort_by_key(|file| {
-            (
-                !file.name.starts_with("terraform.tfvars"),
-                file.name.clone(),
-            )
-        });
-        files
-    }
-
-    fn local(&self, name: &str) -> Option<tofu_eval::Value> {
-        let local = self.analysis.effective.local(name)?;
-        if self.evaluating.borrow().iter().any(|open| open == name) {
-            return Some(tofu_eval::Value::dynamic_unknown());
-        }
-        let expr = self
-            .analysis
-            .file(local.attribute.origin.file)
-            .and_then(|file| file.attribute_at(local.attribute.origin.range))
-            .map(|attribute| &attribute.expr)?;
-        self.evaluating.borrow_mut().push(name.to_owned());
-        let value = self.evaluate(expr);
-        self.evaluating.borrow_mut().pop();
-        Some(value)
-    }
-
-    /// A module expression's value; unknown when evaluating it fails.
-    fn evaluate(&self, expr: &Expr) -> tofu_eval::Value {
-        let evaluation = evaluate(expr, &ModuleScope(self));
-        if evaluation.diagnostics.is_empty() {
-            evaluation.value
-        } else {
-            tofu_eval::Value::dynamic_unknown()
-        }
-    }
-}
-
-impl ConsoleModule for ModuleValues<'_> {
-    fn value(&self, root: &str, name: &str) -> Option<tofu_eval::Value> {
-        match root {
-            "var" => self.variable(name),
-            "local" => self.local(name),
-            _ => None,
-        }
-    }
-
-    fn suggest(&self, root: &str, name: &str) -> Option<String> {
-        let effective = &self.analysis.effective;
-        let found = match root {
-            "var" => nearest_name(
-                name,
-                effective
-                    .blocks
-                    .iter()
-                    .filter_map(|block| match &block.address {
-                        BlockAddress::Variable(declared) => Some(declared.as_str()),
-                        _ => None,
-                    }),
-            ),
-            _ => nearest_name(
-                name,
-                effective.locals.iter().map(|local| local.name.as_str()),
-            ),
-        };
-        found.map(str::to_owned)
-    }
-}
-
-/// How a variable's or local value's expression sees the module: its
-/// variables and locals, `path.*` as `.`, anything else unknown.
-struct ModuleScope<'m, 'a>(&'m ModuleValues<'a>);
-
-impl Scope for ModuleScope<'_, '_> {
-    fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
-        let name = match reference.steps.first() {
-            Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
-            _ => None,
-        };
-        let value = match (reference.root, name) {
-            ("path", Some(_)) => Some(tofu_eval::Value::string(".")),
-            ("terraform", Some("workspace")) => Some(tofu_eval::Value::string("default")),
-            (root @ ("var" | "local"), Some(name)) => self.0.value(root, name),
-            _ => None,
-        };
-        Ok(match value {
-            Some(value) => Referenced { value, n_steps: 1 },
-            None => Referenced {
-                value: tofu_eval::Value::dynamic_unknown(),
-                n_steps: reference.steps.len(),
-            },
-        })
-    }
-
-    fn environment(&self) -> &dyn Environment {
-        self.0.environment
-    }
-
-    fn describe_range(&self, _range: TextRange) -> String {
-        String::new()
     }
 }
 

@@ -848,6 +848,37 @@ fn console_without_a_module_reports_undeclared_variables() {
     );
 }
 
+/// A variable's value is converted to its type and marked as declared,
+/// in a `.tfvars` file OpenTofu loads by itself (not `other.tfvars`) and in
+/// a default, and a local value reads the converted value: each line as
+/// `tofu console` (OpenTofu 1.12.6) printed it in a copy of the directory.
+#[test]
+fn console_converts_variables_to_their_types_as_tofu_console() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("main.tf"),
+        "variable \"x\" {\n  type    = string\n  default = 1\n}\n\
+         variable \"n\" {\n  type = number\n}\n\
+         variable \"l\" {\n  type    = list(string)\n  default = [1, true]\n}\n\
+         variable \"s\" {\n  type      = string\n  default   = \"hidden\"\n  sensitive = true\n}\n\
+         locals {\n  joined = \"${var.x}-${var.n}\"\n  both   = [var.x, var.l]\n}\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("terraform.tfvars"), "n = \"7\"\n").unwrap();
+    fs::write(dir.path().join("other.tfvars"), "n = \"8\"\n").unwrap();
+    let output = console(
+        &[dir.path().to_str().unwrap()],
+        "var.x\nvar.n\nvar.l\nlocal.joined\nlocal.both\nvar.s\n",
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(
+        stdout(&output),
+        "\"1\"\n7\ntolist([\n  \"1\",\n  \"true\",\n])\n\"1-7\"\n\
+         [\n  \"1\",\n  tolist([\n    \"1\",\n    \"true\",\n  ]),\n]\n(sensitive value)\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+}
+
 fn console(args: &[&str], input: &str) -> Output {
     let dir = tempfile::tempdir().unwrap();
     let mut all = vec!["console"];

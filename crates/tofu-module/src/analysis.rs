@@ -19,6 +19,7 @@ use crate::input::{Config, FileContent, InputFile};
 use crate::interface::ModuleInterface;
 use crate::loaded::{FileRole, FileView, LoadedModule, ModuleFile};
 use crate::merge::MergedModule;
+use crate::module_files::ModuleFiles;
 use crate::provider_schemas::ProviderSchemas;
 use crate::provider_tree::summarize::summarize;
 use crate::reporting;
@@ -155,12 +156,25 @@ pub fn analyze(inputs: &[InputFile], config: &Config, cache: &mut AnalysisCache)
 
 /// Analyses one module directory with what the modules it calls declare
 /// and the schemas of its providers (a provider without one is judged as
-/// without schemas: meta-arguments only).
+/// without schemas: meta-arguments only); functions read no files.
 pub fn analyze_in_tree(
     inputs: &[InputFile],
     config: &Config,
     tree: &CalledModules,
     schemas: &ProviderSchemas,
+    cache: &mut AnalysisCache,
+) -> ModuleAnalysis {
+    analyze_with_files(inputs, config, tree, schemas, &ModuleFiles::none(), cache)
+}
+
+/// [`analyze_in_tree`], with the files functions read (`file("x")`)
+/// through `module_files`.
+pub fn analyze_with_files(
+    inputs: &[InputFile],
+    config: &Config,
+    tree: &CalledModules,
+    schemas: &ProviderSchemas,
+    module_files: &ModuleFiles,
     cache: &mut AnalysisCache,
 ) -> ModuleAnalysis {
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
@@ -248,8 +262,11 @@ pub fn analyze_in_tree(
         loaded,
         discovered,
         config,
-        tree,
-        schemas,
+        incremental::Given {
+            tree,
+            schemas,
+            module_files,
+        },
         &mut cache.store,
         &mut cache.retained,
     );

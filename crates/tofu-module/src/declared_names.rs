@@ -21,6 +21,7 @@ use crate::calls::CalledModules;
 use crate::declarations::DeclaredModule;
 use crate::interface::ModuleInterface;
 use crate::merge::OverridePlan;
+use crate::module_files::ModuleFiles;
 use crate::provider_schemas::{ProviderNames, ProviderSchemas};
 use crate::shape::{BlockShape, Repetition};
 use tofu_schema::requirements::{implied_local_name, parse_source};
@@ -63,6 +64,12 @@ pub(crate) struct DeclaredNames {
     /// once, not 500 times. Names never change under it (a new set of names
     /// is a new `DeclaredNames`).
     pub(crate) suggestions: SuggestionCache,
+    /// What functions read files through (the same for every name: a new
+    /// one is a whole analysis).
+    pub(crate) module_files: ModuleFiles,
+    /// Every local name of a `required_providers` entry, with a source or
+    /// without (what `provider::NAME::FUNC` may name).
+    pub(crate) required_provider_names: HashSet<String>,
 }
 
 /// Which list of names a suggestion is drawn from.
@@ -115,8 +122,11 @@ impl DeclaredNames {
         plan: &OverridePlan,
         tree: &CalledModules,
         schemas: &ProviderSchemas,
+        module_files: &ModuleFiles,
     ) -> DeclaredNames {
         let mut names = DeclaredNames {
+            module_files: module_files.clone(),
+            required_provider_names: required_provider_names(module),
             providers: ProviderNames {
                 required: required_providers(module),
                 schemas: schemas.clone(),
@@ -259,7 +269,12 @@ impl DeclaredNames {
                 objects.insert(address.clone());
             }
         }
-        let (provider_names, providers) = self.providers.changes(&new.providers);
+        let (mut provider_names, providers) = self.providers.changes(&new.providers);
+        provider_names.extend(
+            self.required_provider_names
+                .symmetric_difference(&new.required_provider_names)
+                .cloned(),
+        );
         NameChanges {
             variables: symmetric(&self.variables, &new.variables),
             locals: symmetric(&self.locals, &new.locals),
@@ -301,6 +316,23 @@ pub(crate) fn required_providers(module: &DeclaredModule) -> HashMap<String, Pro
         }
     }
     required
+}
+
+/// Every local name a `required_providers` entry of the module declares
+/// (primary and override files), whatever its source.
+fn required_provider_names(module: &DeclaredModule) -> HashSet<String> {
+    let mut names: HashSet<String> = HashSet::default();
+    for &file_id in module.primary.iter().chain(&module.overrides) {
+        let Some(source) = module.file(file_id).and_then(|file| file.source.as_deref()) else {
+            continue;
+        };
+        for block in source.body.blocks_of_kind("terraform") {
+            for &(local_name, _) in BlockShape::of(block).required_providers() {
+                names.insert(local_name.to_owned());
+            }
+        }
+    }
+    names
 }
 
 /// The names whose declaration changed between two shapes.

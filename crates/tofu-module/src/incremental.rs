@@ -51,6 +51,7 @@ use crate::merge::{
     merge_identity, merge_local, merge_terraform, no_base_diagnostics, override_file_diagnostics,
     MergedModule, OverridePlan,
 };
+use crate::module_files::ModuleFiles;
 use crate::node_refs;
 use crate::provider_schemas::ProviderSchemas;
 use crate::refs::{Node, NodeRef};
@@ -294,17 +295,30 @@ impl RecordedUndeclaredVariables {
     }
 }
 
+/// What the caller gives an analysis besides the directory's files: the
+/// module tree, the provider schemas and the files functions read.
+#[derive(Clone, Copy)]
+pub(crate) struct Given<'g> {
+    pub(crate) tree: &'g CalledModules,
+    pub(crate) schemas: &'g ProviderSchemas,
+    pub(crate) module_files: &'g ModuleFiles,
+}
+
 /// Phases 2 and 3 of `loaded` and the rules on the merged module: in part
 /// where the analysis before allows, whole otherwise.
 pub(crate) fn declare_merge_and_check(
     loaded: LoadedModule,
     discovery: Discovery,
     config: &Config,
-    tree: &CalledModules,
-    schemas: &ProviderSchemas,
+    given: Given<'_>,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> CheckedModule {
+    let Given {
+        tree,
+        schemas,
+        module_files,
+    } = given;
     let previous = retained.previous.take().map(|previous| *previous);
     let changes = previous
         .as_ref()
@@ -315,6 +329,9 @@ pub(crate) fn declare_merge_and_check(
     // The dependency graph, and the nodes whose references to resolve again
     // (`None`: build it whole).
     let mut kept_graph = None;
+    // Other files for functions to read are done whole: what a function
+    // read is not recorded.
+    let previous = previous.filter(|previous| previous.names.module_files == *module_files);
     let built = match (previous, changes) {
         // A new module tree changes what the names say of module calls, new
         // schemas what they say of providers.
@@ -332,17 +349,9 @@ pub(crate) fn declare_merge_and_check(
         (Some(mut previous), Some(changes)) => {
             retained.n_edits_changing_shapes += 1;
             kept_graph = Some((std::mem::take(&mut previous.graph), true));
-            reshaped(
-                previous,
-                &changes.files,
-                loaded,
-                tree,
-                schemas,
-                store,
-                retained,
-            )
+            reshaped(previous, &changes.files, loaded, given, store, retained)
         }
-        _ => whole(loaded, tree, schemas, store, retained),
+        _ => whole(loaded, tree, schemas, module_files, store, retained),
     };
     let Built {
         declared,
@@ -535,11 +544,23 @@ fn whole(
     loaded: LoadedModule,
     tree: &CalledModules,
     schemas: &ProviderSchemas,
+    module_files: &ModuleFiles,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
     let files = Files::of(&loaded);
-    build(declare(loaded), files, None, tree, schemas, store, retained)
+    build(
+        declare(loaded),
+        files,
+        None,
+        Given {
+            tree,
+            schemas,
+            module_files,
+        },
+        store,
+        retained,
+    )
 }
 
 /// Phases 2 and 3 again after `changed` files changed their shapes (a block
@@ -555,11 +576,15 @@ fn reshaped(
     previous: Previous,
     changed: &[FileId],
     loaded: LoadedModule,
-    tree: &CalledModules,
-    schemas: &ProviderSchemas,
+    given: Given<'_>,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
+    let Given {
+        tree,
+        schemas,
+        module_files,
+    } = given;
     // Every identity with a block in a changed file, before the edit or now.
     let mut touched = Touched::default();
     for &file_id in changed {
@@ -580,7 +605,18 @@ fn reshaped(
         names: &previous.names,
         touched,
     };
-    build(declared, files, Some(keep), tree, schemas, store, retained)
+    build(
+        declared,
+        files,
+        Some(keep),
+        Given {
+            tree,
+            schemas,
+            module_files,
+        },
+        store,
+        retained,
+    )
 }
 
 /// What a rebuild takes from the analysis before: the merged blocks, local
@@ -599,13 +635,17 @@ fn build(
     declared: DeclaredModule,
     files: Files,
     keep: Option<Keep<'_>>,
-    tree: &CalledModules,
-    schemas: &ProviderSchemas,
+    given: Given<'_>,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> Built {
+    let Given {
+        tree,
+        schemas,
+        module_files,
+    } = given;
     let plan = OverridePlan::new(&declared);
-    let names = DeclaredNames::of(&declared, &plan, tree, schemas);
+    let names = DeclaredNames::of(&declared, &plan, tree, schemas, module_files);
     let name_changes = keep
         .as_ref()
         .map(|keep| keep.names.changes(&names))

@@ -25,6 +25,8 @@ mod input;
 pub mod interface;
 mod loaded;
 mod merge;
+pub mod module_files;
+pub mod module_values;
 mod names;
 mod node_refs;
 pub mod provider_needs;
@@ -44,7 +46,7 @@ pub mod types;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};
-pub use analysis::{analyze, analyze_in_tree, ModuleAnalysis};
+pub use analysis::{analyze, analyze_in_tree, analyze_with_files, ModuleAnalysis};
 pub use cache::{AnalysisCache, Counters};
 pub use declarations::{
     address_of, BlockFate, Declarations, DeclaredIdentity, DeclaredLocal, DeclaredModule,
@@ -58,4 +60,6 @@ pub use file_text::FileText;
 pub use input::{Config, FileContent, InputFile, DEFAULT_TOFU_VERSION};
 pub use loaded::{BlockRef, FileRole, LoadedModule, ModuleFile};
 pub use merge::MergedModule;
+pub use module_files::ModuleFiles;
+pub use module_values::{ModuleValues, VariableSource};
 pub use provider_schemas::ProviderSchemas;

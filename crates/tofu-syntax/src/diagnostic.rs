@@ -168,7 +168,7 @@ codes! {
     DuplicateTestBlock => "duplicate-test-block", Error, "A test file or run holds a block it may hold once (variables, plan_options, module), or two mocks or overrides of the same target, or two mock providers of one address.";
     InvalidTestAddress => "invalid-test-address", Error, "An address in a test file OpenTofu cannot read: an expect_failures element that is no checkable object, a plan_options replace or target that is no static reference, an override target of the wrong kind.";
     TestWouldFail => "test-would-fail", Warning, "tofu validate accepts it, but tofu test fails: an assertion refers to an input variable, local value, output value or resource the module does not declare, or to run (tofu-lens's warning, with tofu test's wording).";
-    UnknownFunction => "unknown-function", Error, "A call to a function OpenTofu does not have (with \"Did you mean\"), or in a namespace it does not know (what tofu validate reports).";
+    UnknownFunction => "unknown-function", Error, "A call to a function OpenTofu does not have (with \"Did you mean\"), or in a namespace it does not know, or of a provider the module does not require (what tofu validate reports).";
     InvalidFunctionCall => "invalid-function-call", Error, "A call to a built-in function that fails when validate evaluates it: too few or too many arguments, an argument of the wrong type or value, or the function's own error.";
     InvalidExpressionValue => "invalid-expression-value", Error, "An expression tofu validate cannot evaluate with the values it knows: operands of the wrong type, an index or attribute a known value lacks, conditional results of inconsistent types, a bad for expression.";
 }

@@ -18,6 +18,10 @@
 //! and a directory whose real location is outside is not read at all, so a
 //! cloned repository cannot make the editor show files from elsewhere on the
 //! disk. The messages never name the link's target.
+//!
+//! [`DirectoryFiles`] reads the files functions ask for (`file("x")`,
+//! `fileexists`, …) relative to a module directory, for `check` and the
+//! console.
 
 use std::fs;
 use std::io;
@@ -26,10 +30,12 @@ use std::path::{Path, PathBuf};
 use tofu_module::discovery::{self, is_module_file};
 use tofu_module::{FileContent, InputFile};
 
+mod directory_files;
 mod glob;
 mod project_config;
 pub mod schemas;
 
+pub use directory_files::DirectoryFiles;
 pub use glob::ExcludeGlobs;
 pub use project_config::{find_project_config, ProjectConfig, PROJECT_CONFIG_FILE};
 

@@ -8,19 +8,21 @@
 //! `tofu-eval` computes them.
 //!
 //! Validate evaluates with input variables unknown; this rule goes further
-//! and takes every reference as an unknown value of any type (a local
-//! value's own value is not carried into the expressions that read it), so
-//! what it reports comes from constants, functions and operators alone and
-//! is what OpenTofu reports too; what needs another node's known value is
-//! left out. Files are not read (`file("x")` is unknown), and `provider::`
+//! and takes every reference but `path.module` and `path.root` (`.`) as an
+//! unknown value of any type (a local value's own value is not carried into
+//! the expressions that read it), so what it reports comes from constants,
+//! functions and operators alone and is what OpenTofu reports too; what
+//! needs another node's known value is left out. Files are read through the
+//! `ModuleFiles` the caller gave the analysis, relative to the module
+//! directory (`file("x")` is unknown without them), and `provider::`
 //! functions give unknown values. An identity whose references the
 //! `references` rule reports is not evaluated, as OpenTofu stops at the
 //! reference; one whose dependency failed is silenced by the walk (`graph`).
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
 
-use tofu_eval::{evaluate, Environment, EvalDiagnostic, NoFiles, Reference, Referenced, Scope};
-use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange};
+use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope};
+use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
 use crate::effective::EffectiveAttribute;
@@ -53,16 +55,14 @@ fn evaluate_attribute(
     out: &mut Vec<Diagnostic>,
 ) {
     let file_id = attribute.origin.file;
-    let Some(file) = view.file(file_id) else {
+    let Some((file, expr)) = view.native_expr(attribute) else {
         return;
     };
-    if file.is_json() {
-        return;
-    }
-    let Some(written) = file.attribute_at(attribute.origin.range) else {
-        return;
+    let scope = UnknownReferences {
+        file: &file,
+        module_files: view.module_files(),
     };
-    let evaluation = evaluate(&written.expr, &UnknownReferences { file: &file });
+    let evaluation = evaluate(expr, &scope);
     out.extend(
         evaluation
             .diagnostics
@@ -85,13 +85,26 @@ fn diagnostic(file: FileId, found: EvalDiagnostic) -> Diagnostic {
         .with_detail(found.detail)
 }
 
-/// Every reference is an unknown value of any type; no file can be read.
+/// Every reference is an unknown value of any type but `path.module` and
+/// `path.root`, which validate knows (`.`); files are read through what
+/// the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a> {
     file: &'f IdentityFile<'v, 'a>,
+    module_files: &'a dyn Environment,
 }
 
 impl Scope for UnknownReferences<'_, '_, '_> {
     fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        let first = match reference.steps.first() {
+            Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
+            _ => None,
+        };
+        if let ("path", Some("module" | "root")) = (reference.root, first) {
+            return Ok(Referenced {
+                value: tofu_eval::Value::string("."),
+                n_steps: 1,
+            });
+        }
         Ok(Referenced {
             value: tofu_eval::Value::dynamic_unknown(),
             n_steps: reference.steps.len(),
@@ -99,7 +112,7 @@ impl Scope for UnknownReferences<'_, '_, '_> {
     }
 
     fn environment(&self) -> &dyn Environment {
-        &NoFiles
+        self.module_files
     }
 
     fn describe_range(&self, range: TextRange) -> String {

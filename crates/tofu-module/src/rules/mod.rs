@@ -27,6 +27,7 @@ pub(crate) mod evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod provider_for_each;
+pub(crate) mod provider_functions;
 pub(crate) mod provider_schema;
 pub(crate) mod provider_tree;
 pub(crate) mod providers;
@@ -137,6 +138,11 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         name: "module-arguments",
         phase: Phase::Tree,
         check: module_tree::arguments,
+    },
+    IdentityRule {
+        name: "provider-functions",
+        phase: Phase::Tree,
+        check: provider_functions::check,
     },
     IdentityRule {
         name: "provider-config",

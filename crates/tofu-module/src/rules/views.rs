@@ -30,14 +30,14 @@
 use std::cell::RefCell;
 
 use rustc_hash::FxHashSet as HashSet;
-use tofu_syntax::{Attribute, Block, FileId, Location, Syntax, TextRange};
+use tofu_syntax::{Attribute, Block, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::address::BlockAddress;
 use crate::calls::local_source;
 use crate::declarations::{Declarations, DeclaredModule, LocalRef};
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::{DeclaredNames, DeclaredObject, NameChanges, NameList};
-use crate::effective::{EffectiveBlock, EffectiveLocal, EffectiveTerraform};
+use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveLocal, EffectiveTerraform};
 use crate::expr::parse_ref::Referenceable;
 use crate::file_text::FileText;
 use crate::graph::Uses;
@@ -301,6 +301,21 @@ impl<'a> IdentityView<'a> {
         })
     }
 
+    /// An effective attribute's expression as written, with its file; `None`
+    /// in a JSON file (whose expressions are strings to read again) and
+    /// outside the identity.
+    pub(crate) fn native_expr(
+        &self,
+        attribute: &EffectiveAttribute,
+    ) -> Option<(IdentityFile<'_, 'a>, &'a Expr)> {
+        let file = self.file(attribute.origin.file)?;
+        if file.is_json() {
+            return None;
+        }
+        let written = file.attribute_at(attribute.origin.range)?;
+        Some((file, &written.expr))
+    }
+
     /// The own range of `file` that holds `range`; refused when none does.
     fn own_range_holding(&self, file: FileId, range: TextRange) -> Option<TextRange> {
         let holding = self
@@ -380,6 +395,24 @@ impl<'a> IdentityView<'a> {
         source
             .and_then(local_source)
             .or_else(|| self.names.installed.get(name).cloned())
+    }
+
+    /// Whether the module's `required_providers` has an entry named
+    /// `local_name` (recorded: an entry added or removed judges the
+    /// identity again).
+    pub(crate) fn requires_provider(&self, local_name: &str) -> bool {
+        let (address, _) = self.names.providers.schema(local_name);
+        self.name_reads.borrow_mut().add(NameRead::Provider {
+            local_name: local_name.to_owned(),
+            address,
+        });
+        self.names.required_provider_names.contains(local_name)
+    }
+
+    /// What functions read files through (the same for every identity; a
+    /// new one analyses the module whole, so it is not recorded).
+    pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
+        self.names.module_files.environment()
     }
 
     /// The provider the local name `local_name` stands for and its schema,

@@ -52,6 +52,43 @@ impl TypeConstraint {
         }
     }
 
+    /// The constraint as a `tofu_eval` type, which the value conversions
+    /// take; `None` when it holds `optional(T, DEFAULT)` defaults, which a
+    /// type does not carry.
+    pub fn without_defaults(&self) -> Option<tofu_eval::Type> {
+        use tofu_eval::Type;
+        Some(match self {
+            TypeConstraint::String => Type::String,
+            TypeConstraint::Number => Type::Number,
+            TypeConstraint::Bool => Type::Bool,
+            TypeConstraint::Any => Type::Dynamic,
+            TypeConstraint::List(element) => Type::list(element.without_defaults()?),
+            TypeConstraint::Set(element) => Type::set(element.without_defaults()?),
+            TypeConstraint::Map(element) => Type::map(element.without_defaults()?),
+            TypeConstraint::Tuple(elements) => Type::Tuple(
+                elements
+                    .iter()
+                    .map(TypeConstraint::without_defaults)
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            TypeConstraint::Object { attrs } => {
+                let mut object = tofu_eval::ObjectType::default();
+                for attribute in attrs {
+                    if attribute.default.is_some() {
+                        return None;
+                    }
+                    object
+                        .attributes
+                        .insert(attribute.name.clone(), attribute.ty.without_defaults()?);
+                    if attribute.optional {
+                        object.optional.insert(attribute.name.clone());
+                    }
+                }
+                Type::Object(object)
+            }
+        })
+    }
+
     pub fn attribute(&self, name: &str) -> Option<&ObjectAttribute> {
         match self {
             TypeConstraint::Object { attrs } => attrs.iter().find(|attr| attr.name == name),

@@ -1,0 +1,325 @@
+//! The values of a module, as `tofu console` knows them in the module
+//! directory: the one scope over the merged configuration that hover and
+//! `tofu-lens console` evaluate in.
+//!
+//! A [`ModuleValues`] evaluates on demand, as a `tofu_eval::Scope`:
+//! `local.NAME` is its effective definition evaluated (each local at most
+//! once per `ModuleValues`; a local that reaches itself or lies deeper
+//! than [`MAX_LOCAL_DEPTH`] is unknown); `var.NAME` is the value the last
+//! `.tfvars` file OpenTofu loads by itself sets (`terraform.tfvars`,
+//! `terraform.tfvars.json`, then `*.auto.tfvars` and `*.auto.tfvars.json`
+//! by name), else its default, else unknown, converted to its type and
+//! marked sensitive or ephemeral as declared; an output is its `value`,
+//! marked sensitive as declared. `path.module` and `path.root` are `.`,
+//! `path.cwd` the environment's working directory (unknown without one),
+//! and `terraform.workspace` is `default`. Everything else (resources,
+//! data, module outputs, `count`, `each`) is unknown, as before apply.
+//! Functions that read files read them through the caller's
+//! `tofu_eval::Environment`: this module does no IO.
+//!
+//! Left out: the defaults of `optional(T, DEFAULT)` attributes (a variable
+//! whose type has them is unknown), `-var` and `-var-file`, environment
+//! variables (`TF_VAR_*`), and checking references (validation reports
+//! those): an undeclared name referred to from the module is unknown.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+
+use tofu_eval::console::ConsoleModule;
+use tofu_eval::functions::suggest::nearest_name;
+use tofu_eval::{
+    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Type, Value,
+};
+use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
+
+use crate::address::BlockAddress;
+use crate::analysis::ModuleAnalysis;
+use crate::discovery::is_auto_values_file;
+use crate::effective::{EffectiveAttribute, EffectiveBlock};
+use crate::loaded::{FileRole, ModuleFile};
+use crate::types::parse_variable_type;
+
+/// How many local values may lie between the first one asked for and the
+/// one being evaluated before the rest is unknown (keeps the stack bounded).
+pub const MAX_LOCAL_DEPTH: usize = 64;
+
+/// The outcome of evaluating something: its value, or the errors (in
+/// HCL's shape, to pass up to whatever referred to it).
+pub type Evaluated = Result<Value, Vec<EvalDiagnostic>>;
+
+/// Where a variable's value comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariableSource {
+    /// The last `.tfvars` file OpenTofu loads by itself that sets it.
+    Values(String),
+    Default,
+    Unset,
+}
+
+/// The module's values, evaluated on demand (see the module doc).
+pub struct ModuleValues<'a> {
+    analysis: &'a ModuleAnalysis,
+    environment: &'a dyn Environment,
+    locals: RefCell<BTreeMap<String, LocalState>>,
+    depth: Cell<usize>,
+}
+
+/// A local value being evaluated, or evaluated.
+enum LocalState {
+    InProgress,
+    Done(Evaluated),
+}
+
+impl<'a> ModuleValues<'a> {
+    /// The values of `analysis`'s module; functions read files through
+    /// `environment`.
+    pub fn new(analysis: &'a ModuleAnalysis, environment: &'a dyn Environment) -> Self {
+        ModuleValues {
+            analysis,
+            environment,
+            locals: RefCell::new(BTreeMap::new()),
+            depth: Cell::new(0),
+        }
+    }
+
+    /// The value of `local.NAME`; `None` when the module declares no such
+    /// local value.
+    pub fn local(&self, name: &str) -> Option<Evaluated> {
+        let local = self.analysis.effective.local(name)?;
+        match self.locals.borrow().get(name) {
+            Some(LocalState::Done(evaluated)) => return Some(evaluated.clone()),
+            Some(LocalState::InProgress) => return Some(Ok(Value::dynamic_unknown())),
+            None => {}
+        }
+        let Some(expr) = self.attribute_expr(&local.attribute) else {
+            return Some(Ok(Value::dynamic_unknown()));
+        };
+        if self.depth.get() >= MAX_LOCAL_DEPTH {
+            return Some(Ok(Value::dynamic_unknown()));
+        }
+        self.locals
+            .borrow_mut()
+            .insert(name.to_owned(), LocalState::InProgress);
+        self.depth.set(self.depth.get() + 1);
+        let evaluated = self.evaluate_in(local.attribute.origin.file, expr);
+        self.depth.set(self.depth.get().saturating_sub(1));
+        self.locals
+            .borrow_mut()
+            .insert(name.to_owned(), LocalState::Done(evaluated.clone()));
+        Some(evaluated)
+    }
+
+    /// The value of `var.NAME` and where it comes from; `None` when the
+    /// module declares no such variable.
+    pub fn variable(&self, name: &str) -> Option<(Evaluated, VariableSource)> {
+        let variable = self
+            .analysis
+            .effective
+            .get(&BlockAddress::Variable(name.to_owned()))?;
+        let Some(ty) = self.variable_type(variable) else {
+            return Some((Ok(Value::dynamic_unknown()), VariableSource::Unset));
+        };
+        let (given, source) = match self.values_file_setting(name) {
+            Some((file, expr, file_name)) => (
+                self.evaluate_in(file, expr),
+                VariableSource::Values(file_name),
+            ),
+            None => match variable
+                .body
+                .attribute("default")
+                .and_then(|default| Some((default.origin.file, self.attribute_expr(default)?)))
+            {
+                Some((file, expr)) => (self.evaluate_in(file, expr), VariableSource::Default),
+                None => (Ok(Value::unknown(ty.clone())), VariableSource::Unset),
+            },
+        };
+        let converted = given.and_then(|value| {
+            tofu_eval::convert::convert(&value, &ty).map_err(|error| {
+                vec![EvalDiagnostic::new(
+                    "Invalid value for input variable",
+                    error.message,
+                    TextRange::default(),
+                )]
+            })
+        });
+        let marks = Marks {
+            sensitive: self.is_true(variable, "sensitive"),
+            ephemeral: self.is_true(variable, "ephemeral"),
+        };
+        Some((converted.map(|value| value.with_marks(marks)), source))
+    }
+
+    /// The value of the output `NAME`; `None` when the module declares no
+    /// such output or it has no `value`.
+    pub fn output(&self, name: &str) -> Option<Evaluated> {
+        let output = self
+            .analysis
+            .effective
+            .get(&BlockAddress::Output(name.to_owned()))?;
+        let attribute = output.body.attribute("value")?;
+        let expr = self.attribute_expr(attribute)?;
+        let evaluated = self.evaluate_in(attribute.origin.file, expr);
+        let sensitive = self.is_true(output, "sensitive");
+        Some(evaluated.map(|value| {
+            if sensitive {
+                value.mark_sensitive()
+            } else {
+                value
+            }
+        }))
+    }
+
+    fn evaluate_in(&self, file: FileId, expr: &Expr) -> Evaluated {
+        let evaluation = evaluate(expr, &FileScope { values: self, file });
+        if evaluation.diagnostics.is_empty() {
+            Ok(evaluation.value)
+        } else {
+            Err(evaluation.diagnostics)
+        }
+    }
+
+    /// The expression of an effective attribute, as written where it won.
+    fn attribute_expr(&self, attribute: &EffectiveAttribute) -> Option<&'a Expr> {
+        let file = self.analysis.file(attribute.origin.file)?;
+        Some(&file.attribute_at(attribute.origin.range)?.expr)
+    }
+
+    /// The variable's type constraint as a type; `None` when it has
+    /// defaults for optional attributes, which this does not apply.
+    fn variable_type(&self, variable: &EffectiveBlock) -> Option<Type> {
+        let Some(attribute) = variable.body.attribute("type") else {
+            return Some(Type::Dynamic);
+        };
+        let file = self.analysis.file(attribute.origin.file)?;
+        let expr = self.attribute_expr(attribute)?;
+        let syntax = if file.is_json() {
+            Syntax::Json
+        } else {
+            Syntax::Native
+        };
+        parse_variable_type(expr, syntax, file.text.as_ref())
+            .constraint
+            .without_defaults()
+    }
+
+    /// The expression the last `.tfvars` file OpenTofu loads by itself
+    /// gives `name`, with that file.
+    fn values_file_setting(&self, name: &str) -> Option<(FileId, &'a Expr, String)> {
+        let mut loaded: Vec<(bool, &str, FileId, &'a ModuleFile)> = self
+            .analysis
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, file)| file.role == FileRole::Values && is_auto_values_file(&file.name))
+            .map(|(index, file)| {
+                let named_terraform = file.name.starts_with("terraform.tfvars");
+                (
+                    !named_terraform,
+                    file.name.as_str(),
+                    FileId(tofu_syntax::text::to_u32(index)),
+                    file,
+                )
+            })
+            .collect();
+        loaded.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        loaded
+            .into_iter()
+            .rev()
+            .find_map(|(_, file_name, id, file)| {
+                let attribute = file.source.as_ref()?.body.attribute(name)?;
+                Some((id, &attribute.expr, file_name.to_owned()))
+            })
+    }
+
+    /// `NAME = true` in the block, as a literal.
+    fn is_true(&self, block: &EffectiveBlock, name: &str) -> bool {
+        block
+            .body
+            .attribute(name)
+            .and_then(|attribute| self.attribute_expr(attribute))
+            .is_some_and(|expr| matches!(expr.kind, ExprKind::Bool(true)))
+    }
+}
+
+/// The console's view: a variable or local value whose evaluation fails
+/// is unknown.
+impl ConsoleModule for ModuleValues<'_> {
+    fn value(&self, root: &str, name: &str) -> Option<Value> {
+        let evaluated = match root {
+            "var" => self.variable(name).map(|(evaluated, _)| evaluated),
+            "local" => self.local(name),
+            _ => None,
+        }?;
+        Some(evaluated.unwrap_or_else(|_| Value::dynamic_unknown()))
+    }
+
+    fn suggest(&self, root: &str, name: &str) -> Option<String> {
+        let effective = &self.analysis.effective;
+        let found = match root {
+            "var" => nearest_name(
+                name,
+                effective
+                    .blocks
+                    .iter()
+                    .filter_map(|block| match &block.address {
+                        BlockAddress::Variable(declared) => Some(declared.as_str()),
+                        _ => None,
+                    }),
+            ),
+            _ => nearest_name(
+                name,
+                effective.locals.iter().map(|local| local.name.as_str()),
+            ),
+        };
+        found.map(str::to_owned)
+    }
+}
+
+/// The scope of one file's expressions: references resolve in the module,
+/// ranges are described in that file.
+struct FileScope<'v, 'a> {
+    values: &'v ModuleValues<'a>,
+    file: FileId,
+}
+
+impl Scope for FileScope<'_, '_> {
+    fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        let first = match reference.steps.first() {
+            Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
+            _ => None,
+        };
+        let named = |value: Value| Referenced { value, n_steps: 1 };
+        let unknown = || Ok(named(Value::dynamic_unknown()));
+        let values = self.values;
+        match (reference.root, first) {
+            ("local", Some(name)) => values.local(name).map_or_else(unknown, |v| v.map(named)),
+            ("var", Some(name)) => values
+                .variable(name)
+                .map_or_else(unknown, |(v, _)| v.map(named)),
+            ("path", Some("module" | "root")) => Ok(named(Value::string("."))),
+            ("path", Some("cwd")) => Ok(named(
+                values
+                    .environment
+                    .working_directory()
+                    .map_or_else(Value::dynamic_unknown, Value::string),
+            )),
+            ("terraform", Some("workspace")) => Ok(named(Value::string("default"))),
+            _ => Ok(Referenced {
+                value: Value::dynamic_unknown(),
+                n_steps: reference.steps.len(),
+            }),
+        }
+    }
+
+    fn environment(&self) -> &dyn Environment {
+        self.values.environment
+    }
+
+    fn describe_range(&self, range: TextRange) -> String {
+        self.values
+            .analysis
+            .file(self.file)
+            .map(|file| file.describe(range))
+            .unwrap_or_default()
+    }
+}
