@@ -41,6 +41,7 @@ use crate::locate::site_at;
 use crate::locate::{block_at, local_entry_at, on_header, BlockAt};
 use crate::module_calls::{relative_path, Interface, Side};
 use crate::snapshot::Snapshot;
+use crate::test_runs::{run_block, run_module_dir, run_reference_at};
 use crate::values::with_value_note;
 
 /// What hover shows: markdown, and the range it is about (the block).
@@ -59,6 +60,9 @@ impl Snapshot {
             .and_then(|file| crate::functions::function_hover(file, offset));
         if let Some((markdown, range)) = function {
             return Some(HoverResult { markdown, range });
+        }
+        if let Some(hover) = self.run_hover(&found, offset) {
+            return Some(hover);
         }
         if let Some(at) = self.interface_at(path, offset) {
             let markdown = match at.side {
@@ -141,6 +145,45 @@ impl Snapshot {
 impl Snapshot {
     /// A called module's effective variable or output, with where it is
     /// declared and changed, relative to the caller's directory `from_dir`.
+    /// In a test file, on `run.NAME`: the run block and the module it
+    /// applies; on `run.NAME.OUTPUT`: that module's output, as on
+    /// `module.NAME.OUTPUT`.
+    fn run_hover(&self, found: &FileInModule<'_>, offset: u32) -> Option<HoverResult> {
+        let file = found.file().filter(|file| file.role == FileRole::Test)?;
+        let source = file.source.as_deref()?;
+        let reference = run_reference_at(source, offset)?;
+        let dir = run_module_dir(source, &reference.run, &found.module.dir);
+        let markdown = match &reference.output {
+            Some(output) => self.interface_hover(
+                &Interface {
+                    dir: dir?,
+                    target: RefTarget::Output(output.clone()),
+                },
+                &found.module.dir,
+            )?,
+            None => {
+                run_block(source, &reference.run)?;
+                let mut markdown = code_block(&format!("run \"{}\"", reference.run));
+                let _ = write!(markdown, "\nA run of `{}`", file.name);
+                match dir {
+                    Some(dir) => {
+                        let _ = writeln!(
+                            markdown,
+                            "; it applies the module `{}`.",
+                            relative_path(&found.module.dir, &dir)
+                        );
+                    }
+                    None => markdown.push_str("; its module is installed by `tofu test`.\n"),
+                }
+                markdown
+            }
+        };
+        Some(HoverResult {
+            markdown,
+            range: reference.range,
+        })
+    }
+
     fn interface_hover(&self, interface: &Interface, from_dir: &Path) -> Option<String> {
         let module = self.module(&interface.dir)?;
         let analysis = &module.analysis;

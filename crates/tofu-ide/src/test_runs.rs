@@ -1,5 +1,5 @@
-//! The `run` blocks of a test file, as completion and definition read
-//! them: which runs `run.` may name at a position (those of the same file
+//! The `run` blocks of a test file, as completion, definition and hover
+//! read them: which runs `run.` may name at a position (those of the same file
 //! that end before it: a run reads the outputs of the runs before it), the
 //! `run.NAME.OUTPUT` reference under the cursor, and the module directory a
 //! run applies (its `module { source }` when that is a local path, read
@@ -20,6 +20,8 @@ pub(crate) struct RunReference {
     pub run: String,
     /// The output, when the cursor is on it.
     pub output: Option<String>,
+    /// What the cursor is on: `run.NAME`, or the output's name.
+    pub range: TextRange,
 }
 
 /// The runs of `source` that end before `offset`, in file order.
@@ -79,15 +81,18 @@ pub(crate) fn run_reference_at(source: &SourceFile, offset: u32) -> Option<RunRe
             };
             let on = |range: TextRange| range.start <= offset && offset <= range.end;
             let output = steps.next();
-            if on(TextRange::new(traversal.root_range.start, run_range.end)) {
+            let run_name = TextRange::new(traversal.root_range.start, run_range.end);
+            if on(run_name) {
                 found = Some(RunReference {
                     run: run.clone(),
                     output: None,
+                    range: run_name,
                 });
-            } else if let Some((output, _)) = output.filter(|(_, range)| on(*range)) {
+            } else if let Some((output, range)) = output.filter(|(_, range)| on(*range)) {
                 found = Some(RunReference {
                     run: run.clone(),
                     output: Some(output.clone()),
+                    range,
                 });
             }
         });

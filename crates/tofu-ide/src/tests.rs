@@ -1057,6 +1057,24 @@ fn definition_on_run_references_reaches_the_run_and_the_module_it_applies() {
 }
 
 #[test]
+fn hover_on_run_references_shows_the_run_and_the_output_it_applies() {
+    let at = |needle: &str| {
+        let text = TEST_FILE_WITH_RUNS.replace("CURSOR", "run.setup.id == run.plain.out");
+        hover(&with_cursor(&text, "tests/a.tftest.hcl", needle))
+    };
+    assert_eq!(
+        at("setup.id"),
+        "```hcl\nrun \"setup\"\n```\n\nA run of `tests/a.tftest.hcl`; it applies the module `setup`.\n"
+    );
+    assert_eq!(
+        at("id =="),
+        "```hcl\noutput \"id\" {\n  value = \"x\"\n}\n```\n\nOutput of the module `setup`, declared in `setup/main.tf:1`.\n"
+    );
+    let plain = at("out\n");
+    assert!(plain.contains("output \"out\""), "{plain}");
+}
+
+#[test]
 fn completion_in_a_test_file_names_the_modules_variables_and_outputs() {
     let typed = TEST_FILE_MODULE.replace(
         "error_message = \"x\"",
