@@ -14,6 +14,8 @@
 //! `check` blocks' nested data sources, provider functions
 //! (`provider::NAME::…`) and test files.
 
+use std::collections::HashSet;
+
 use crate::address::{ProviderAddress, DEFAULT_REGISTRY_HOST};
 
 /// One `required_providers` entry.
@@ -144,6 +146,9 @@ pub fn needed_providers(
             provider_use.user.clone(),
         ));
     }
+    // Each user once per provider, in order: a set beside the list, since a
+    // module of a thousand resources has a thousand users.
+    let mut seen_users: HashSet<(usize, String)> = HashSet::new();
     for (index, local_name, version, user) in records {
         let Some(need) = needed.get_mut(index) else {
             continue;
@@ -154,7 +159,7 @@ pub fn needed_providers(
         if let Some(version) = version {
             need.version_constraints.push(version.to_owned());
         }
-        if !need.needed_by.contains(&user) {
+        if seen_users.insert((index, user.clone())) {
             need.needed_by.push(user);
         }
     }

@@ -173,6 +173,17 @@ const PROVIDER_META_ARGUMENTS: [&str; 6] = [
 
 impl ModuleFacts {
     pub(crate) fn read<'a>(module: &impl ModuleRead<'a>) -> ModuleFacts {
+        ModuleFacts::read_some(module, true)
+    }
+
+    /// Everything but the resources, which are most of a module's blocks:
+    /// for the summary callers read (built after every analysis) and the
+    /// `child-modules` rule, which look at neither.
+    pub(crate) fn read_without_resources<'a>(module: &impl ModuleRead<'a>) -> ModuleFacts {
+        ModuleFacts::read_some(module, false)
+    }
+
+    fn read_some<'a>(module: &impl ModuleRead<'a>, with_resources: bool) -> ModuleFacts {
         let mut facts = ModuleFacts::default();
         let terraform = module.terraform();
         for entry in &terraform.required_providers {
@@ -185,13 +196,10 @@ impl ModuleFacts {
             let block = module.block(block_ref)?;
             (block.kind == "import").then(|| Location::new(block_ref.file, block.kind_range))
         });
-        let blocks = module.effective_blocks(&|address| {
-            matches!(
-                address,
-                BlockAddress::Provider { .. }
-                    | BlockAddress::Module(_)
-                    | BlockAddress::Resource { .. }
-            )
+        let blocks = module.effective_blocks(&|address| match address {
+            BlockAddress::Provider { .. } | BlockAddress::Module(_) => true,
+            BlockAddress::Resource { .. } => with_resources,
+            _ => false,
         });
         for block in blocks {
             let Some(header) = header_of(module, block) else {

@@ -17,7 +17,7 @@ use crate::merge::MergedModule;
 
 /// The summary of a merged module, analysed in the tree `tree`.
 pub(crate) fn summarize(module: &MergedModule, tree: &CalledModules) -> ProviderSummary {
-    let facts = ModuleFacts::read(&module);
+    let facts = ModuleFacts::read_without_resources(&module);
     let place = |location: Location| place_of(module, location);
     let mut summary = ProviderSummary {
         required: facts

@@ -136,7 +136,9 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
 /// The `child-modules` module rule: what loading each child reports
 /// about it as a module that is not the root.
 pub(crate) fn child_modules(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    let facts = ModuleFacts::read(view);
+    // Only the calls: reading the resources would make every keystroke in
+    // a resource re-run this rule.
+    let facts = ModuleFacts::read_without_resources(view);
     for child in children(view, &facts) {
         let providers = &child.interface.providers;
         let at = child.call.header;
