@@ -305,7 +305,7 @@ def run_oracle(expressions, cache_path, workdir, wait=True):
 def run_ours(expressions, workdir):
     binary = ROOT / "target/debug/examples/console"
     subprocess.run(
-        ["cargo", "build", "-q", "-p", "tofu-eval", "--example", "console"],
+        ["cargo", "build", "-q", "-p", "tofu-vfs", "--example", "console"],
         cwd=ROOT, check=True,
     )
     text = "".join(f"{e}\n{MARK}\n" for e in expressions)

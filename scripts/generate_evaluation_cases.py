@@ -27,13 +27,11 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option  # noqa: E402
+from differential import oracle_or_say, take_option, tofu_lens_errors, validate  # noqa: E402
 
 # (kind, expression): what validate should report, or "silent".
 MISTAKES = [
@@ -171,32 +169,17 @@ def write(case_dir, files):
 
 
 def theirs(tofu, case_dir):
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(case_dir, tmp, dirs_exist_ok=True)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
-        out = subprocess.run([tofu, "validate", "-json", "-no-color"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
-    try:
-        diagnostics = json.loads(out.stdout).get("diagnostics", [])
-    except json.JSONDecodeError:
-        return None
-    found = []
-    for d in diagnostics:
-        if d.get("severity") != "error":
-            continue
-        r = d.get("range") or {}
-        found.append([r.get("filename", ""), r.get("start", {}).get("line", 0), d["summary"]])
-    return sorted(found)
+    """OpenTofu's errors as [file name, line, summary], sorted (None without JSON)."""
+    found = validate(tofu, case_dir)
+    return None if found is None else sorted([os.path.basename(f), line, summary] for f, line, summary in found)
 
 
 def ours_by_dir(binary, root):
-    out = subprocess.run([binary, "check", "--format", "json", root], capture_output=True, text=True)
-    found = collections.defaultdict(list)
-    for d in json.loads(out.stdout or "[]"):
-        if d["severity"] != "error":
-            continue
-        path = os.path.normpath(d["file"])
-        found[os.path.dirname(path)].append([os.path.basename(path), d["range"]["start"]["line"], d["summary"]])
-    return found
+    """tofu-lens's errors under root, per case directory, as theirs()."""
+    return {
+        directory: sorted([os.path.basename(f), line, summary] for f, line, summary in found)
+        for directory, found in tofu_lens_errors(binary, [root]).items()
+    }
 
 
 def main():
