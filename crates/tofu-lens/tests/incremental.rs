@@ -421,3 +421,61 @@ fn incremental_redoes_override_files_when_local_values_come_and_go() {
         "the edits should change what merging reports"
     );
 }
+
+/// Work counted, not timed: a keystroke inside a resource that names no
+/// provider, in a module with provider configurations, runs no rule on the
+/// whole module again — the provider-configurations rule reads only the
+/// resources it can say something of (those setting `provider`, and those
+/// whose implied provider `required_providers` lists under another name).
+/// A keystroke in one of those runs it again, and the result is the whole
+/// analysis's.
+#[test]
+fn a_keystroke_in_a_resource_runs_the_module_rules_that_read_it_only() {
+    let resource = |i: usize, value: &str| {
+        format!("resource \"aws_instance\" \"r{i}\" {{\n  ami = \"{value}\"\n}}\n\n")
+    };
+    let header = "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n    }\n    web = {\n      source = \"hashicorp/http\"\n    }\n  }\n}\n\nprovider \"aws\" {\n  alias = \"west\"\n}\n\n";
+    let plain = |value: &str| {
+        let mut text = String::new();
+        for i in 0..20 {
+            text.push_str(&resource(i, value));
+        }
+        text
+    };
+    // `aws_instance.named` sets `provider`; `http_request.implied` implies
+    // hashicorp/http, which `required_providers` lists as `web`.
+    let special = |value: &str| {
+        format!("resource \"aws_instance\" \"named\" {{\n  provider = aws.west\n  ami      = \"{value}\"\n}}\n\nresource \"http_request\" \"implied\" {{\n  url = \"{value}\"\n}}\n")
+    };
+    let mut files = vec![
+        InputFile::text("main.tf", plain("a")),
+        InputFile::text("special.tf", special("a")),
+        InputFile::text("versions.tf", header),
+    ];
+    let config = Config::default();
+    let mut cache = AnalysisCache::new();
+    let first = analyze(&files, &config, &mut cache);
+    assert!(
+        first
+            .diagnostics
+            .iter()
+            .any(|d| d.summary == "Duplicate required provider"),
+        "the implied resource is reported: {:?}",
+        first.diagnostics
+    );
+    let rules_run_by = |files: &[InputFile], cache: &mut AnalysisCache| {
+        let before = cache.counters().n_module_rules_run;
+        let again = analyze(files, &config, cache);
+        let whole = analyze(files, &config, &mut AnalysisCache::new());
+        assert_eq!(snapshot(&again), snapshot(&whole));
+        cache.counters().n_module_rules_run - before
+    };
+    files[0] = InputFile::text("main.tf", plain("b"));
+    assert_eq!(rules_run_by(&files, &mut cache), 0, "a plain resource");
+    files[1] = InputFile::text("special.tf", special("b"));
+    assert!(
+        rules_run_by(&files, &mut cache) > 0,
+        "resources the provider rule reads"
+    );
+    assert_eq!(cache.counters().n_edits_keeping_shapes, 2);
+}

@@ -33,6 +33,9 @@ pub struct Counters {
     /// refused: each is a bug of the rule (logged with its name), whose
     /// findings may be reused after an edit that should have redone them.
     pub n_rule_violations: u64,
+    /// Rules on the whole module run (their results from before did not
+    /// hold).
+    pub n_module_rules_run: u64,
 }
 
 impl AnalysisCache {
@@ -47,6 +50,7 @@ impl AnalysisCache {
             n_edits_changing_shapes: self.retained.n_edits_changing_shapes,
             n_merged: self.retained.n_merged,
             n_rule_violations: self.retained.n_rule_violations,
+            n_module_rules_run: self.retained.n_module_rules_run,
         }
     }
 
@@ -57,6 +61,7 @@ impl AnalysisCache {
         self.retained.n_edits_changing_shapes = 0;
         self.retained.n_merged = 0;
         self.retained.n_rule_violations = 0;
+        self.retained.n_module_rules_run = 0;
     }
 
     /// How many files the store holds (those of the latest analysis).

@@ -36,6 +36,8 @@ pub(crate) struct DeclaredObject {
     /// A resource's provider local name: its `provider` argument's, else
     /// its type's prefix (empty for a module call).
     pub(crate) provider: String,
+    /// Whether one of a resource's blocks sets `provider` (in any form).
+    pub(crate) provider_argument: bool,
 }
 
 /// The names the module declares.
@@ -150,6 +152,7 @@ impl DeclaredNames {
                 std::iter::once(declared.kept).chain(plan.overrides_of(address).iter().copied());
             let mut repetition = Repetition::Single;
             let mut source = None;
+            let mut provider_argument = false;
             let mut provider = match address {
                 BlockAddress::Resource { type_name, .. } => {
                     implied_local_name(type_name).to_owned()
@@ -167,6 +170,7 @@ impl DeclaredNames {
                 if let Some(local_name) = shape.provider_local_name() {
                     local_name.clone_into(&mut provider);
                 }
+                provider_argument |= shape.sets_provider();
             }
             if let (BlockAddress::Module(name), Some(source)) = (address, &source) {
                 if let Some(child) = tree.children.get(source) {
@@ -192,6 +196,7 @@ impl DeclaredNames {
                     repetition,
                     check,
                     provider,
+                    provider_argument,
                 },
             );
         }

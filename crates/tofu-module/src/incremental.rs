@@ -78,6 +78,9 @@ pub(crate) struct Retained {
     pub(crate) n_merged: u64,
     /// How many reads rules on one identity made outside their view.
     pub(crate) n_rule_violations: u64,
+    /// How many times a rule on the whole module ran (its memo did not
+    /// hold).
+    pub(crate) n_module_rules_run: u64,
     /// The rules on one identity: the registry's, except in the tests of
     /// the registry itself, which add deliberately wrong ones.
     pub(crate) identity_rules: &'static [rules::IdentityRule],
@@ -91,6 +94,7 @@ impl Default for Retained {
             n_edits_changing_shapes: 0,
             n_merged: 0,
             n_rule_violations: 0,
+            n_module_rules_run: 0,
             identity_rules: rules::IDENTITY_RULES,
         }
     }
@@ -383,7 +387,7 @@ pub(crate) fn declare_merge_and_check(
     let mut values = Vec::new();
     let mut lint = Vec::new();
     let mut undeclared_variables = Vec::new();
-    memos.run(
+    retained.n_module_rules_run += memos.run(
         &merged,
         &names,
         &dependencies.uses(),
@@ -489,6 +493,7 @@ impl Memos {
     /// Every module rule on `module`: its memo, or a run through a recording
     /// view; into `out`, by phase (load, build, tree, walk, plan, lint). A memo
     /// that read the graph's uses holds only while they are the same.
+    /// Returns how many rules ran.
     fn run(
         &mut self,
         module: &MergedModule,
@@ -496,12 +501,14 @@ impl Memos {
         uses: &Uses<'_>,
         out: [&mut Vec<Diagnostic>; 6],
         undeclared_variables: &mut Vec<UndeclaredVariableUse>,
-    ) {
+    ) -> u64 {
         let [load, build, tree, walk, plan, lint] = out;
+        let mut n_run = 0;
         self.by_rule
             .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
+                n_run += 1;
                 let view = ModuleView::new(module, names, &self.config, uses);
                 let mut diagnostics = Vec::new();
                 (rule.check)(&view, &mut diagnostics);
@@ -523,6 +530,7 @@ impl Memos {
             out.extend(memo.diagnostics.iter().cloned());
             undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
         }
+        n_run
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::address::{BlockAddress, ResourceMode};
 use crate::analysis::ModuleAnalysis;
 use crate::effective::EffectiveAttribute;
+use rustc_hash::FxHashSet as HashSet;
 use tofu_schema::requirements::{
     implied_local_name, needed_providers, NeededProvider, ProviderUse, RequiredProvider,
 };
@@ -14,8 +15,13 @@ use tofu_syntax::{Expr, ExprKind, ObjectItem};
 
 /// The providers whose schema a package gives (OpenTofu's built-in
 /// `terraform` provider left out).
+///
+/// The language server asks after every analysis (each keystroke), so
+/// this reads each resource's provider local name and no more: a module
+/// of a thousand resources names a handful of providers, and who needs
+/// each is not asked.
 pub fn package_addresses(analysis: &ModuleAnalysis) -> Vec<ProviderAddress> {
-    module_needs(analysis)
+    needs(analysis, false)
         .into_iter()
         .filter(|need| !need.is_built_in())
         .map(|need| need.address)
@@ -24,6 +30,12 @@ pub fn package_addresses(analysis: &ModuleAnalysis) -> Vec<ProviderAddress> {
 
 /// The providers a module needs, from its effective configuration.
 pub fn module_needs(analysis: &ModuleAnalysis) -> Vec<NeededProvider> {
+    needs(analysis, true)
+}
+
+/// [`module_needs`]; without `users`, each resource's local name once and
+/// no `needed_by` (which providers are needed is the same).
+fn needs(analysis: &ModuleAnalysis, users: bool) -> Vec<NeededProvider> {
     let written = |attribute: &EffectiveAttribute| -> Option<&Expr> {
         let file = analysis.file(attribute.origin.file)?;
         Some(&file.attribute_at(attribute.origin.range)?.expr)
@@ -50,6 +62,7 @@ pub fn module_needs(analysis: &ModuleAnalysis) -> Vec<NeededProvider> {
         })
         .collect();
     let mut uses = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::default();
     for block in &analysis.effective.blocks {
         match &block.address {
             BlockAddress::Resource {
@@ -62,7 +75,18 @@ pub fn module_needs(analysis: &ModuleAnalysis) -> Vec<NeededProvider> {
                     .attribute("provider")
                     .and_then(&written)
                     .and_then(provider_reference)
-                    .unwrap_or_else(|| implied_local_name(type_name).to_owned());
+                    .unwrap_or_else(|| implied_local_name(type_name));
+                if !users {
+                    if seen.insert(local_name) {
+                        uses.push(ProviderUse {
+                            local_name: local_name.to_owned(),
+                            user: String::new(),
+                            version: None,
+                        });
+                    }
+                    continue;
+                }
+                let local_name = local_name.to_owned();
                 let user = match mode {
                     ResourceMode::Managed => format!("{type_name}.{name}"),
                     ResourceMode::Data => format!("data.{type_name}.{name}"),
@@ -105,14 +129,50 @@ fn object_string(items: &[ObjectItem], key: &str) -> Option<String> {
 
 /// The local name a `provider` argument refers to (`aws.west` → `aws`;
 /// a JSON file writes it as a string).
-fn provider_reference(expr: &Expr) -> Option<String> {
+fn provider_reference(expr: &Expr) -> Option<&str> {
     match &expr.kind {
-        ExprKind::Traversal(traversal) => Some(traversal.root.clone()),
-        ExprKind::String(text) => text
-            .split('.')
-            .next()
-            .filter(|name| !name.is_empty())
-            .map(str::to_owned),
+        ExprKind::Traversal(traversal) => Some(traversal.root.as_str()),
+        ExprKind::String(text) => text.split('.').next().filter(|name| !name.is_empty()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{analyze, AnalysisCache, Config, InputFile};
+
+    /// The addresses alone (read per keystroke) are those of the full needs.
+    #[test]
+    fn package_addresses_are_the_needs_addresses() {
+        let files = [
+            InputFile::text(
+                "versions.tf",
+                "terraform {\n  required_providers {\n    cloud = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n",
+            ),
+            InputFile::text(
+                "main.tf",
+                "resource \"google_x\" \"a\" {}\nresource \"aws_x\" \"b\" {\n  provider = cloud.west\n}\nresource \"google_x\" \"c\" {}\ndata \"random_x\" \"d\" {}\nprovider \"terraform\" {}\nresource \"terraform_data\" \"e\" {}\n",
+            ),
+        ];
+        let analysis = analyze(&files, &Config::default(), &mut AnalysisCache::new());
+        let full: Vec<String> = module_needs(&analysis)
+            .into_iter()
+            .filter(|need| !need.is_built_in())
+            .map(|need| need.address.to_string())
+            .collect();
+        let addresses: Vec<String> = package_addresses(&analysis)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(addresses, full);
+        assert_eq!(
+            addresses,
+            [
+                "registry.opentofu.org/hashicorp/aws",
+                "registry.opentofu.org/hashicorp/google",
+                "registry.opentofu.org/hashicorp/random",
+            ]
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! block's names, a provider's alias and a `check`'s `data` block; the
 //! names other identities' rules may know (`declared_names`) add whether a
 //! resource or module call repeats, a module call's `source`, the local
-//! name of the provider a resource names in its `provider` argument, and
+//! name of the provider a resource names in its `provider` argument (and
+//! whether it sets one at all), and
 //! the `required_providers` entries of a `terraform` block (which provider
 //! each local name stands for, `provider_schemas`).
 //!
@@ -62,6 +63,9 @@ pub(crate) struct BlockShape<'a> {
     /// A resource's, data source's or ephemeral resource's `provider`
     /// argument: the local name it starts with.
     provider_local_name: Option<&'a str>,
+    /// Whether a resource, data source or ephemeral resource sets
+    /// `provider` at all (written in any form).
+    provider_argument: bool,
     /// A `terraform` block's `required_providers` entries: each local name
     /// and its `source`, when it is a plain string.
     required_providers: Vec<(&'a str, Option<&'a str>)>,
@@ -109,6 +113,7 @@ impl<'a> BlockShape<'a> {
             provider_local_name: is_resource
                 .then(|| provider_argument_local_name(block))
                 .flatten(),
+            provider_argument: is_resource && block.body.attribute("provider").is_some(),
             required_providers: if kind == "terraform" {
                 required_provider_entries(block)
             } else {
@@ -120,6 +125,11 @@ impl<'a> BlockShape<'a> {
     /// A resource's `provider` argument's local name, when it sets one.
     pub(crate) fn provider_local_name(&self) -> Option<&'a str> {
         self.provider_local_name
+    }
+
+    /// Whether a resource sets `provider` (in any form).
+    pub(crate) fn sets_provider(&self) -> bool {
+        self.provider_argument
     }
 
     /// A `terraform` block's `required_providers` entries (local name,
@@ -151,6 +161,7 @@ impl PartialEq for BlockShape<'_> {
             && self.provider == other.provider
             && self.checked_data == other.checked_data
             && self.provider_local_name == other.provider_local_name
+            && self.provider_argument == other.provider_argument
             && self.required_providers == other.required_providers
     }
 }

@@ -172,18 +172,29 @@ const PROVIDER_META_ARGUMENTS: [&str; 6] = [
 ];
 
 impl ModuleFacts {
-    pub(crate) fn read<'a>(module: &impl ModuleRead<'a>) -> ModuleFacts {
-        ModuleFacts::read_some(module, true)
+    /// Everything, with the resources `sets_provider` says set a
+    /// `provider` argument and those whose implied provider
+    /// `required_providers` lists under another name: the only resources
+    /// the `provider-configurations` rule says something of. Reading no
+    /// other resource keeps a keystroke in one from running the rule again.
+    pub(crate) fn read_for_rules<'a>(
+        module: &impl ModuleRead<'a>,
+        sets_provider: &dyn Fn(&BlockAddress) -> bool,
+    ) -> ModuleFacts {
+        ModuleFacts::read_some(module, Some(sets_provider))
     }
 
     /// Everything but the resources, which are most of a module's blocks:
     /// for the summary callers read (built after every analysis) and the
     /// `child-modules` rule, which look at neither.
     pub(crate) fn read_without_resources<'a>(module: &impl ModuleRead<'a>) -> ModuleFacts {
-        ModuleFacts::read_some(module, false)
+        ModuleFacts::read_some(module, None)
     }
 
-    fn read_some<'a>(module: &impl ModuleRead<'a>, with_resources: bool) -> ModuleFacts {
+    fn read_some<'a>(
+        module: &impl ModuleRead<'a>,
+        resources: Option<&dyn Fn(&BlockAddress) -> bool>,
+    ) -> ModuleFacts {
         let mut facts = ModuleFacts::default();
         let terraform = module.terraform();
         for entry in &terraform.required_providers {
@@ -196,9 +207,14 @@ impl ModuleFacts {
             let block = module.block(block_ref)?;
             (block.kind == "import").then(|| Location::new(block_ref.file, block.kind_range))
         });
+        let wanted_resource = |address: &BlockAddress, type_name: &str| {
+            resources.is_some_and(|sets_provider| {
+                sets_provider(address) || !facts.listed_elsewhere(type_name).1.is_empty()
+            })
+        };
         let blocks = module.effective_blocks(&|address| match address {
             BlockAddress::Provider { .. } | BlockAddress::Module(_) => true,
-            BlockAddress::Resource { .. } => with_resources,
+            BlockAddress::Resource { type_name, .. } => wanted_resource(address, type_name),
             _ => false,
         });
         for block in blocks {
@@ -240,6 +256,25 @@ impl ModuleFacts {
     /// The entry of local name `name`.
     pub(crate) fn required(&self, name: &str) -> Option<&Required> {
         self.required.iter().find(|required| required.name == name)
+    }
+
+    /// The provider a resource of type `type_name` without a `provider`
+    /// argument implies, and the `required_providers` entries that list it
+    /// under another local name (none when an entry has the implied name).
+    pub(crate) fn listed_elsewhere(&self, type_name: &str) -> (ProviderType, Vec<&Required>) {
+        let implied = type_name.split('_').next().unwrap_or_default();
+        let provider = ProviderType::implied(&crate::names::normalized_provider_part(implied));
+        if crate::names::provider_part_problem(implied).is_some()
+            || self.required(implied).is_some()
+        {
+            return (provider, Vec::new());
+        }
+        let listed = self
+            .required
+            .iter()
+            .filter(|required| required.provider == provider)
+            .collect();
+        (provider, listed)
     }
 
     /// The configuration of key `key` (`NAME` or `NAME.ALIAS`).

@@ -90,7 +90,7 @@ fn local_child_is_missing(view: &ModuleView<'_>, call: &Call) -> bool {
 
 /// The `provider-configurations` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    let facts = ModuleFacts::read(view);
+    let facts = ModuleFacts::read_for_rules(view, &|address| view.sets_provider(address));
     if facts
         .calls
         .iter()

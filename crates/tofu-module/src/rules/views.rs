@@ -652,6 +652,17 @@ impl<'a> ModuleView<'a> {
         self.module.effective.get(address)
     }
 
+    /// Whether resource `address` sets a `provider` argument in one of its
+    /// blocks (true when it is not declared). Not recorded: it follows from
+    /// the shapes, and the module rules' results hold only while every
+    /// shape is kept.
+    pub(crate) fn sets_provider(&self, address: &BlockAddress) -> bool {
+        self.names
+            .objects
+            .get(address)
+            .is_none_or(|object| object.provider_argument)
+    }
+
     /// The effective blocks whose address satisfies `wanted`, each recorded
     /// (which identities exist is part of the shapes).
     pub(crate) fn effective_blocks(

@@ -163,13 +163,10 @@ fn duplicate_requirements(facts: &ModuleFacts, out: &mut Vec<Diagnostic>) {
 /// `required_providers` lists under another local name.
 fn implied_requirements(facts: &ModuleFacts, out: &mut Vec<Diagnostic>) {
     for resource in facts.resources.iter().filter(|r| r.provider.is_none()) {
-        let implied = resource.type_name.split('_').next().unwrap_or_default();
-        if crate::names::provider_part_problem(implied).is_some()
-            || facts.required(implied).is_some()
-        {
+        let (provider, listed) = facts.listed_elsewhere(&resource.type_name);
+        if listed.is_empty() {
             continue;
         }
-        let provider = ProviderType::implied(&crate::names::normalized_provider_part(implied));
         let address = match resource.mode {
             ResourceMode::Managed => format!("{}.{}", resource.type_name, resource.name),
             mode => format!(
@@ -179,7 +176,7 @@ fn implied_requirements(facts: &ModuleFacts, out: &mut Vec<Diagnostic>) {
                 resource.name
             ),
         };
-        for required in facts.required.iter().filter(|r| r.provider == provider) {
+        for required in listed {
             out.push(diagnostic(
                 Code::DuplicateRequiredProvider,
                 "Duplicate required provider",
