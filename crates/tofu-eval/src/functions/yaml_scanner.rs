@@ -1,0 +1,1232 @@
+//! `yamldecode`'s tokens: the scanner of libyaml as go-cty-yaml ports it,
+//! rule for rule, so that the same text gives the same tokens, the same
+//! positions and the same errors.
+//!
+//! The text is read as characters; a position ([`Mark`]) counts characters
+//! from the start (`index`), lines from 0 and columns from 0, as libyaml
+//! does. Tokens are produced lazily, only as far as the parser asks, with
+//! libyaml's simple-key bookkeeping (a scalar may turn out to be a key when
+//! a `:` follows it on the same line, within 1024 characters) and its
+//! indentation stack (block starts and ends are tokens). Errors stop the
+//! scanner: the first one is the one OpenTofu reports.
+//!
+//! Left out: `%TAG` directives and `%` escapes in tags scan as
+//! [`ScanError::NotCovered`] (go-cty-yaml accepts them, but the values of
+//! documents that carry them are not computed here); errors of the reader past its first 512 bytes
+//! likewise, because libyaml reports them only when it reaches them.
+
+use std::collections::VecDeque;
+
+/// A position in the text: characters from the start, line and column
+/// from 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Mark {
+    pub index: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ScalarStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum TokenKind {
+    StreamStart,
+    StreamEnd,
+    VersionDirective { major: u8, minor: u8 },
+    DocumentStart,
+    DocumentEnd,
+    BlockSequenceStart,
+    BlockMappingStart,
+    BlockEnd,
+    FlowSequenceStart,
+    FlowSequenceEnd,
+    FlowMappingStart,
+    FlowMappingEnd,
+    BlockEntry,
+    FlowEntry,
+    Key,
+    Value,
+    Alias(String),
+    Anchor(String),
+    Tag { handle: String, suffix: String },
+    Scalar { value: String, style: ScalarStyle },
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Token {
+    pub kind: TokenKind,
+    pub start_mark: Mark,
+    pub end_mark: Mark,
+}
+
+/// Why reading stopped: libyaml's error (its problem, where it was found,
+/// and the mark of what was being read), or a document this reader does
+/// not cover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum ScanError {
+    Problem(Problem),
+    NotCovered,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Problem {
+    pub kind: ProblemKind,
+    pub problem: &'static str,
+    pub problem_mark: Mark,
+    pub context_mark: Mark,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ProblemKind {
+    Reader,
+    Scanner,
+    Parser,
+}
+
+/// How far libyaml's reader decodes before the scanner starts: a control
+/// character within it is reported before anything else.
+const FIRST_READ_BYTES: usize = 512;
+
+#[derive(Clone, Copy, Default)]
+struct SimpleKey {
+    possible: bool,
+    required: bool,
+    token_number: usize,
+    mark: Mark,
+}
+
+pub(super) struct Scanner {
+    text: Vec<char>,
+    position: usize,
+    mark: Mark,
+    tokens: VecDeque<Token>,
+    tokens_parsed: usize,
+    token_available: bool,
+    stream_start_produced: bool,
+    stream_end_produced: bool,
+    indent: isize,
+    indents: Vec<isize>,
+    simple_key_allowed: bool,
+    simple_keys: Vec<SimpleKey>,
+    flow_level: usize,
+    error: Option<ScanError>,
+}
+
+type Scan<T> = Result<T, ScanError>;
+
+impl Scanner {
+    pub fn new(text: &str) -> Scanner {
+        let mut scanner = Scanner {
+            text: text.chars().collect(),
+            position: 0,
+            mark: Mark::default(),
+            tokens: VecDeque::new(),
+            tokens_parsed: 0,
+            token_available: false,
+            stream_start_produced: false,
+            stream_end_produced: false,
+            indent: -1,
+            indents: Vec::new(),
+            simple_key_allowed: false,
+            simple_keys: Vec::new(),
+            flow_level: 0,
+            error: None,
+        };
+        scanner.error = reader_error(text);
+        // The reader drops a byte order mark at the start of the stream.
+        if scanner.text.first() == Some(&'\u{feff}') {
+            scanner.position = 1;
+        }
+        scanner
+    }
+
+    /// The next token, scanning as far as libyaml would to know it.
+    pub fn peek(&mut self) -> Scan<&Token> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        if !self.token_available {
+            if let Err(error) = self.fetch_more_tokens() {
+                self.error = Some(error.clone());
+                return Err(error);
+            }
+        }
+        self.tokens.front().ok_or(ScanError::NotCovered)
+    }
+
+    pub fn skip_token(&mut self) {
+        self.token_available = false;
+        self.tokens_parsed += 1;
+        if let Some(token) = self.tokens.pop_front() {
+            self.stream_end_produced = token.kind == TokenKind::StreamEnd;
+        }
+    }
+
+    pub fn stream_end_produced(&self) -> bool {
+        self.stream_end_produced
+    }
+
+    fn at(&self, offset: usize) -> char {
+        self.text
+            .get(self.position + offset)
+            .copied()
+            .unwrap_or('\0')
+    }
+
+    fn is_at_end(&self) -> bool {
+        self.position >= self.text.len()
+    }
+
+    fn error(&self, context_mark: Mark, problem: &'static str) -> ScanError {
+        ScanError::Problem(Problem {
+            kind: ProblemKind::Scanner,
+            problem,
+            problem_mark: self.mark,
+            context_mark,
+        })
+    }
+
+    fn skip(&mut self) {
+        self.mark.index += 1;
+        self.mark.column += 1;
+        self.position += 1;
+    }
+
+    fn skip_line(&mut self) {
+        if self.at(0) == '\r' && self.at(1) == '\n' {
+            self.mark.index += 2;
+            self.mark.column = 0;
+            self.mark.line += 1;
+            self.position += 2;
+        } else if is_break(self.at(0)) {
+            self.mark.index += 1;
+            self.mark.column = 0;
+            self.mark.line += 1;
+            self.position += 1;
+        }
+    }
+
+    fn read(&mut self, into: &mut String) {
+        into.push(self.at(0));
+        self.skip();
+    }
+
+    /// A line break read into `into` as libyaml normalises it: CR, LF,
+    /// CRLF and NEL become `\n`; LS and PS stay.
+    fn read_line(&mut self, into: &mut String) {
+        let character = self.at(0);
+        if character == '\r' && self.at(1) == '\n' {
+            into.push('\n');
+            self.position += 2;
+            self.mark.index += 2;
+        } else if matches!(character, '\r' | '\n' | '\u{85}') {
+            into.push('\n');
+            self.position += 1;
+            self.mark.index += 1;
+        } else if matches!(character, '\u{2028}' | '\u{2029}') {
+            into.push(character);
+            self.position += 1;
+            self.mark.index += 1;
+        } else {
+            return;
+        }
+        self.mark.column = 0;
+        self.mark.line += 1;
+    }
+
+    fn fetch_more_tokens(&mut self) -> Scan<()> {
+        loop {
+            let mut need_more_tokens = self.tokens.is_empty();
+            if !need_more_tokens {
+                self.stale_simple_keys()?;
+                need_more_tokens = self
+                    .simple_keys
+                    .iter()
+                    .any(|key| key.possible && key.token_number == self.tokens_parsed);
+            }
+            if !need_more_tokens {
+                break;
+            }
+            self.fetch_next_token()?;
+        }
+        self.token_available = true;
+        Ok(())
+    }
+
+    fn fetch_next_token(&mut self) -> Scan<()> {
+        if !self.stream_start_produced {
+            self.fetch_stream_start();
+            return Ok(());
+        }
+        self.scan_to_next_token()?;
+        self.stale_simple_keys()?;
+        self.unroll_indent(self.mark.column as isize);
+        if self.is_at_end() {
+            return self.fetch_stream_end();
+        }
+        let character = self.at(0);
+        let next = self.at(1);
+        if self.mark.column == 0 && character == '%' {
+            return self.fetch_directive();
+        }
+        if self.mark.column == 0
+            && is_blankz(self.at(3))
+            && ((character == '-' && next == '-' && self.at(2) == '-')
+                || (character == '.' && next == '.' && self.at(2) == '.'))
+        {
+            let kind = if character == '-' {
+                TokenKind::DocumentStart
+            } else {
+                TokenKind::DocumentEnd
+            };
+            return self.fetch_document_indicator(kind);
+        }
+        match character {
+            '[' => return self.fetch_flow_collection_start(TokenKind::FlowSequenceStart),
+            '{' => return self.fetch_flow_collection_start(TokenKind::FlowMappingStart),
+            ']' => return self.fetch_flow_collection_end(TokenKind::FlowSequenceEnd),
+            '}' => return self.fetch_flow_collection_end(TokenKind::FlowMappingEnd),
+            ',' => return self.fetch_flow_entry(),
+            '-' if is_blankz(next) => return self.fetch_block_entry(),
+            '?' if self.flow_level > 0 || is_blankz(next) => return self.fetch_key(),
+            ':' if self.flow_level > 0 || is_blankz(next) => return self.fetch_value(),
+            '*' => return self.fetch_anchor(true),
+            '&' => return self.fetch_anchor(false),
+            '!' => return self.fetch_tag(),
+            '|' if self.flow_level == 0 => return self.fetch_block_scalar(true),
+            '>' if self.flow_level == 0 => return self.fetch_block_scalar(false),
+            '\'' => return self.fetch_flow_scalar(true),
+            '"' => return self.fetch_flow_scalar(false),
+            _ => {}
+        }
+        let is_indicator = is_blankz(character)
+            || matches!(
+                character,
+                '-' | '?'
+                    | ':'
+                    | ','
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '#'
+                    | '&'
+                    | '*'
+                    | '!'
+                    | '|'
+                    | '>'
+                    | '\''
+                    | '"'
+                    | '%'
+                    | '@'
+                    | '`'
+            );
+        if !is_indicator
+            || (character == '-' && !is_blank(next))
+            || (self.flow_level == 0 && matches!(character, '?' | ':') && !is_blankz(next))
+        {
+            return self.fetch_plain_scalar();
+        }
+        Err(self.error(self.mark, "found character that cannot start any token"))
+    }
+
+    fn stale_simple_keys(&mut self) -> Scan<()> {
+        let mark = self.mark;
+        for index in 0..self.simple_keys.len() {
+            let Some(key) = self.simple_keys.get(index).copied() else {
+                continue;
+            };
+            if key.possible && (key.mark.line < mark.line || key.mark.index + 1024 < mark.index) {
+                if key.required {
+                    return Err(self.error(key.mark, "could not find expected ':'"));
+                }
+                if let Some(key) = self.simple_keys.get_mut(index) {
+                    key.possible = false;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn save_simple_key(&mut self) -> Scan<()> {
+        let required = self.flow_level == 0 && self.indent == self.mark.column as isize;
+        if self.simple_key_allowed {
+            let key = SimpleKey {
+                possible: true,
+                required,
+                token_number: self.tokens_parsed + self.tokens.len(),
+                mark: self.mark,
+            };
+            self.remove_simple_key()?;
+            if let Some(last) = self.simple_keys.last_mut() {
+                *last = key;
+            }
+        }
+        Ok(())
+    }
+
+    fn remove_simple_key(&mut self) -> Scan<()> {
+        if let Some(key) = self.simple_keys.last().copied() {
+            if key.possible && key.required {
+                return Err(self.error(key.mark, "could not find expected ':'"));
+            }
+        }
+        if let Some(key) = self.simple_keys.last_mut() {
+            key.possible = false;
+        }
+        Ok(())
+    }
+
+    fn increase_flow_level(&mut self) {
+        self.simple_keys.push(SimpleKey::default());
+        self.flow_level += 1;
+    }
+
+    fn decrease_flow_level(&mut self) {
+        if self.flow_level > 0 {
+            self.flow_level -= 1;
+            self.simple_keys.pop();
+        }
+    }
+
+    /// A block start token when `column` is deeper than the indentation,
+    /// at `number` (a token number) or at the end.
+    fn roll_indent(&mut self, column: usize, number: Option<usize>, kind: TokenKind, mark: Mark) {
+        if self.flow_level > 0 {
+            return;
+        }
+        if self.indent < column as isize {
+            self.indents.push(self.indent);
+            self.indent = column as isize;
+            let token = Token {
+                kind,
+                start_mark: mark,
+                end_mark: mark,
+            };
+            match number {
+                Some(number) => {
+                    let at = number
+                        .saturating_sub(self.tokens_parsed)
+                        .min(self.tokens.len());
+                    self.tokens.insert(at, token);
+                }
+                None => self.tokens.push_back(token),
+            }
+        }
+    }
+
+    fn unroll_indent(&mut self, column: isize) {
+        if self.flow_level > 0 {
+            return;
+        }
+        while self.indent > column {
+            self.tokens.push_back(Token {
+                kind: TokenKind::BlockEnd,
+                start_mark: self.mark,
+                end_mark: self.mark,
+            });
+            self.indent = self.indents.pop().unwrap_or(-1);
+        }
+    }
+
+    fn push_token(&mut self, kind: TokenKind, start_mark: Mark) {
+        self.tokens.push_back(Token {
+            kind,
+            start_mark,
+            end_mark: self.mark,
+        });
+    }
+
+    fn fetch_stream_start(&mut self) {
+        self.indent = -1;
+        self.simple_keys.push(SimpleKey::default());
+        self.simple_key_allowed = true;
+        self.stream_start_produced = true;
+        self.push_token(TokenKind::StreamStart, self.mark);
+    }
+
+    fn fetch_stream_end(&mut self) -> Scan<()> {
+        if self.mark.column != 0 {
+            self.mark.column = 0;
+            self.mark.line += 1;
+        }
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        self.push_token(TokenKind::StreamEnd, self.mark);
+        Ok(())
+    }
+
+    fn fetch_directive(&mut self) -> Scan<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start_mark = self.mark;
+        self.skip();
+        let mut name = String::new();
+        while is_alpha(self.at(0)) {
+            self.read(&mut name);
+        }
+        if name.is_empty() {
+            return Err(self.error(start_mark, "could not find expected directive name"));
+        }
+        if !is_blankz(self.at(0)) {
+            return Err(self.error(start_mark, "found unexpected non-alphabetical character"));
+        }
+        let kind = match name.as_str() {
+            "YAML" => {
+                while is_blank(self.at(0)) {
+                    self.skip();
+                }
+                let major = self.scan_version_number(start_mark)?;
+                if self.at(0) != '.' {
+                    return Err(
+                        self.error(start_mark, "did not find expected digit or '.' character")
+                    );
+                }
+                self.skip();
+                let minor = self.scan_version_number(start_mark)?;
+                TokenKind::VersionDirective { major, minor }
+            }
+            "TAG" => return Err(ScanError::NotCovered),
+            _ => return Err(self.error(start_mark, "found unknown directive name")),
+        };
+        while is_blank(self.at(0)) {
+            self.skip();
+        }
+        if self.at(0) == '#' {
+            while !is_breakz(self.at(0)) {
+                self.skip();
+            }
+        }
+        if !is_breakz(self.at(0)) {
+            return Err(self.error(start_mark, "did not find expected comment or line break"));
+        }
+        let end_mark = self.mark;
+        self.skip_line();
+        self.tokens.push_back(Token {
+            kind,
+            start_mark,
+            end_mark,
+        });
+        Ok(())
+    }
+
+    /// One number of a `%YAML` version: one or two digits.
+    fn scan_version_number(&mut self, start_mark: Mark) -> Scan<u8> {
+        let mut value = 0u8;
+        let mut n_digits = 0;
+        while let Some(digit) = self.at(0).to_digit(10) {
+            n_digits += 1;
+            if n_digits > 2 {
+                return Err(self.error(start_mark, "found extremely long version number"));
+            }
+            value = value * 10 + digit as u8;
+            self.skip();
+        }
+        if n_digits == 0 {
+            return Err(self.error(start_mark, "did not find expected version number"));
+        }
+        Ok(value)
+    }
+
+    fn fetch_document_indicator(&mut self, kind: TokenKind) -> Scan<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start_mark = self.mark;
+        self.skip();
+        self.skip();
+        self.skip();
+        self.push_token(kind, start_mark);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_start(&mut self, kind: TokenKind) -> Scan<()> {
+        self.save_simple_key()?;
+        self.increase_flow_level();
+        self.simple_key_allowed = true;
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(kind, start_mark);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_end(&mut self, kind: TokenKind) -> Scan<()> {
+        self.remove_simple_key()?;
+        self.decrease_flow_level();
+        self.simple_key_allowed = false;
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(kind, start_mark);
+        Ok(())
+    }
+
+    fn fetch_flow_entry(&mut self) -> Scan<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(TokenKind::FlowEntry, start_mark);
+        Ok(())
+    }
+
+    fn fetch_block_entry(&mut self) -> Scan<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                return Err(self.error(
+                    self.mark,
+                    "block sequence entries are not allowed in this context",
+                ));
+            }
+            self.roll_indent(
+                self.mark.column,
+                None,
+                TokenKind::BlockSequenceStart,
+                self.mark,
+            );
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(TokenKind::BlockEntry, start_mark);
+        Ok(())
+    }
+
+    fn fetch_key(&mut self) -> Scan<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                return Err(self.error(self.mark, "mapping keys are not allowed in this context"));
+            }
+            self.roll_indent(
+                self.mark.column,
+                None,
+                TokenKind::BlockMappingStart,
+                self.mark,
+            );
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = self.flow_level == 0;
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(TokenKind::Key, start_mark);
+        Ok(())
+    }
+
+    fn fetch_value(&mut self) -> Scan<()> {
+        let simple_key = self.simple_keys.last().copied().unwrap_or_default();
+        if simple_key.possible {
+            let at = simple_key
+                .token_number
+                .saturating_sub(self.tokens_parsed)
+                .min(self.tokens.len());
+            self.tokens.insert(
+                at,
+                Token {
+                    kind: TokenKind::Key,
+                    start_mark: simple_key.mark,
+                    end_mark: simple_key.mark,
+                },
+            );
+            self.roll_indent(
+                simple_key.mark.column,
+                Some(simple_key.token_number),
+                TokenKind::BlockMappingStart,
+                simple_key.mark,
+            );
+            if let Some(key) = self.simple_keys.last_mut() {
+                key.possible = false;
+            }
+            self.simple_key_allowed = false;
+        } else {
+            if self.flow_level == 0 {
+                if !self.simple_key_allowed {
+                    return Err(
+                        self.error(self.mark, "mapping values are not allowed in this context")
+                    );
+                }
+                self.roll_indent(
+                    self.mark.column,
+                    None,
+                    TokenKind::BlockMappingStart,
+                    self.mark,
+                );
+            }
+            self.simple_key_allowed = self.flow_level == 0;
+        }
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(TokenKind::Value, start_mark);
+        Ok(())
+    }
+
+    fn fetch_anchor(&mut self, alias: bool) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start_mark = self.mark;
+        self.skip();
+        let mut name = String::new();
+        while is_alpha(self.at(0)) {
+            self.read(&mut name);
+        }
+        let character = self.at(0);
+        let ends_well = is_blankz(character)
+            || matches!(character, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`');
+        if name.is_empty() || !ends_well {
+            return Err(self.error(
+                start_mark,
+                "did not find expected alphabetic or numeric character",
+            ));
+        }
+        let kind = if alias {
+            TokenKind::Alias(name)
+        } else {
+            TokenKind::Anchor(name)
+        };
+        self.push_token(kind, start_mark);
+        Ok(())
+    }
+
+    fn fetch_tag(&mut self) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start_mark = self.mark;
+        let (handle, suffix);
+        if self.at(1) == '<' {
+            self.skip();
+            self.skip();
+            suffix = self.scan_tag_uri("", start_mark)?;
+            if self.at(0) != '>' {
+                return Err(self.error(start_mark, "did not find the expected '>'"));
+            }
+            self.skip();
+            handle = String::new();
+        } else {
+            let scanned_handle = self.scan_tag_handle()?;
+            if scanned_handle.len() > 1 && scanned_handle.ends_with('!') {
+                suffix = self.scan_tag_uri("", start_mark)?;
+                handle = scanned_handle;
+            } else {
+                let scanned_suffix = self.scan_tag_uri(&scanned_handle, start_mark)?;
+                if scanned_suffix.is_empty() {
+                    handle = String::new();
+                    suffix = "!".to_owned();
+                } else {
+                    handle = "!".to_owned();
+                    suffix = scanned_suffix;
+                }
+            }
+        }
+        if !is_blankz(self.at(0)) {
+            return Err(self.error(start_mark, "did not find expected whitespace or line break"));
+        }
+        self.push_token(TokenKind::Tag { handle, suffix }, start_mark);
+        Ok(())
+    }
+
+    /// `!`, `!!` or `!name!` (the scanner already saw the first `!`).
+    fn scan_tag_handle(&mut self) -> Scan<String> {
+        let mut handle = String::new();
+        self.read(&mut handle);
+        while is_alpha(self.at(0)) {
+            self.read(&mut handle);
+        }
+        if self.at(0) == '!' {
+            self.read(&mut handle);
+        }
+        Ok(handle)
+    }
+
+    /// The characters of a tag's URI after `head` (without its first
+    /// character); `%` escapes are left to a later version.
+    fn scan_tag_uri(&mut self, head: &str, start_mark: Mark) -> Scan<String> {
+        let mut uri: String = head.chars().skip(1).collect();
+        let mut has_tag = !head.is_empty();
+        loop {
+            let character = self.at(0);
+            let is_uri_character = is_alpha(character)
+                || matches!(
+                    character,
+                    ';' | '/'
+                        | '?'
+                        | ':'
+                        | '@'
+                        | '&'
+                        | '='
+                        | '+'
+                        | '$'
+                        | ','
+                        | '.'
+                        | '!'
+                        | '~'
+                        | '*'
+                        | '\''
+                        | '('
+                        | ')'
+                        | '['
+                        | ']'
+                        | '%'
+                );
+            if !is_uri_character {
+                break;
+            }
+            if character == '%' {
+                return Err(ScanError::NotCovered);
+            }
+            self.read(&mut uri);
+            has_tag = true;
+        }
+        if !has_tag {
+            return Err(self.error(start_mark, "did not find expected tag URI"));
+        }
+        Ok(uri)
+    }
+
+    fn fetch_block_scalar(&mut self, literal: bool) -> Scan<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start_mark = self.mark;
+        self.skip();
+        let mut chomping = 0i8;
+        let mut increment = 0usize;
+        let mut read_increment = |scanner: &mut Scanner| -> Scan<()> {
+            if let Some(digit) = scanner.at(0).to_digit(10) {
+                if digit == 0 {
+                    return Err(
+                        scanner.error(start_mark, "found an indentation indicator equal to 0")
+                    );
+                }
+                increment = digit as usize;
+                scanner.skip();
+            }
+            Ok(())
+        };
+        if matches!(self.at(0), '+' | '-') {
+            chomping = if self.at(0) == '+' { 1 } else { -1 };
+            self.skip();
+            read_increment(self)?;
+        } else if self.at(0).is_ascii_digit() {
+            read_increment(self)?;
+            if matches!(self.at(0), '+' | '-') {
+                chomping = if self.at(0) == '+' { 1 } else { -1 };
+                self.skip();
+            }
+        }
+        while is_blank(self.at(0)) {
+            self.skip();
+        }
+        if self.at(0) == '#' {
+            while !is_breakz(self.at(0)) {
+                self.skip();
+            }
+        }
+        if !is_breakz(self.at(0)) {
+            return Err(self.error(start_mark, "did not find expected comment or line break"));
+        }
+        if is_break(self.at(0)) {
+            self.skip_line();
+        }
+        let mut end_mark = self.mark;
+        let mut indent = 0usize;
+        if increment > 0 {
+            indent = if self.indent >= 0 {
+                self.indent as usize + increment
+            } else {
+                increment
+            };
+        }
+        let mut value = String::new();
+        let mut leading_break = String::new();
+        let mut trailing_breaks = String::new();
+        self.scan_block_scalar_breaks(
+            &mut indent,
+            &mut trailing_breaks,
+            start_mark,
+            &mut end_mark,
+        )?;
+        let mut leading_blank = false;
+        while self.mark.column == indent && !self.is_at_end() {
+            let trailing_blank = is_blank(self.at(0));
+            if !literal && !leading_blank && !trailing_blank && leading_break.starts_with('\n') {
+                if trailing_breaks.is_empty() {
+                    value.push(' ');
+                }
+            } else {
+                value.push_str(&leading_break);
+            }
+            leading_break.clear();
+            value.push_str(&trailing_breaks);
+            trailing_breaks.clear();
+            leading_blank = is_blank(self.at(0));
+            while !is_breakz(self.at(0)) {
+                self.read(&mut value);
+            }
+            self.read_line(&mut leading_break);
+            self.scan_block_scalar_breaks(
+                &mut indent,
+                &mut trailing_breaks,
+                start_mark,
+                &mut end_mark,
+            )?;
+        }
+        if chomping != -1 {
+            value.push_str(&leading_break);
+        }
+        if chomping == 1 {
+            value.push_str(&trailing_breaks);
+        }
+        let style = if literal {
+            ScalarStyle::Literal
+        } else {
+            ScalarStyle::Folded
+        };
+        self.tokens.push_back(Token {
+            kind: TokenKind::Scalar { value, style },
+            start_mark,
+            end_mark,
+        });
+        Ok(())
+    }
+
+    fn scan_block_scalar_breaks(
+        &mut self,
+        indent: &mut usize,
+        breaks: &mut String,
+        start_mark: Mark,
+        end_mark: &mut Mark,
+    ) -> Scan<()> {
+        *end_mark = self.mark;
+        let mut max_indent = 0;
+        loop {
+            while (*indent == 0 || self.mark.column < *indent) && self.at(0) == ' ' {
+                self.skip();
+            }
+            max_indent = max_indent.max(self.mark.column);
+            if (*indent == 0 || self.mark.column < *indent) && self.at(0) == '\t' {
+                return Err(self.error(
+                    start_mark,
+                    "found a tab character where an indentation space is expected",
+                ));
+            }
+            if !is_break(self.at(0)) {
+                break;
+            }
+            self.read_line(breaks);
+            *end_mark = self.mark;
+        }
+        if *indent == 0 {
+            let least = (self.indent + 1).max(1) as usize;
+            *indent = max_indent.max(least);
+        }
+        Ok(())
+    }
+
+    fn fetch_flow_scalar(&mut self, single: bool) -> Scan<()> {
+        let quote = if single { '\'' } else { '"' };
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start_mark = self.mark;
+        self.skip();
+        let mut value = String::new();
+        let mut leading_break = String::new();
+        let mut trailing_breaks = String::new();
+        let mut whitespaces = String::new();
+        loop {
+            if self.mark.column == 0
+                && is_blankz(self.at(3))
+                && ((self.at(0) == '-' && self.at(1) == '-' && self.at(2) == '-')
+                    || (self.at(0) == '.' && self.at(1) == '.' && self.at(2) == '.'))
+            {
+                return Err(self.error(start_mark, "found unexpected document indicator"));
+            }
+            if self.is_at_end() {
+                return Err(self.error(start_mark, "found unexpected end of stream"));
+            }
+            let mut leading_blanks = false;
+            while !is_blankz(self.at(0)) {
+                let character = self.at(0);
+                if single && character == '\'' && self.at(1) == '\'' {
+                    value.push('\'');
+                    self.skip();
+                    self.skip();
+                } else if character == quote {
+                    break;
+                } else if !single && character == '\\' && is_break(self.at(1)) {
+                    self.skip();
+                    self.skip_line();
+                    leading_blanks = true;
+                    break;
+                } else if !single && character == '\\' {
+                    self.scan_escape(&mut value, start_mark)?;
+                } else {
+                    self.read(&mut value);
+                }
+            }
+            if self.at(0) == quote {
+                break;
+            }
+            while is_blank(self.at(0)) || is_break(self.at(0)) {
+                if is_blank(self.at(0)) {
+                    if leading_blanks {
+                        self.skip();
+                    } else {
+                        self.read(&mut whitespaces);
+                    }
+                } else if leading_blanks {
+                    self.read_line(&mut trailing_breaks);
+                } else {
+                    whitespaces.clear();
+                    self.read_line(&mut leading_break);
+                    leading_blanks = true;
+                }
+            }
+            if leading_blanks {
+                if leading_break.starts_with('\n') {
+                    if trailing_breaks.is_empty() {
+                        value.push(' ');
+                    } else {
+                        value.push_str(&trailing_breaks);
+                    }
+                } else {
+                    value.push_str(&leading_break);
+                    value.push_str(&trailing_breaks);
+                }
+                trailing_breaks.clear();
+                leading_break.clear();
+            } else {
+                value.push_str(&whitespaces);
+                whitespaces.clear();
+            }
+        }
+        self.skip();
+        let style = if single {
+            ScalarStyle::SingleQuoted
+        } else {
+            ScalarStyle::DoubleQuoted
+        };
+        self.push_token(TokenKind::Scalar { value, style }, start_mark);
+        Ok(())
+    }
+
+    /// One escape of a double-quoted scalar, at its `\`.
+    fn scan_escape(&mut self, value: &mut String, start_mark: Mark) -> Scan<()> {
+        let simple = match self.at(1) {
+            '0' => Some('\0'),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            't' | '\t' => Some('\t'),
+            'n' => Some('\n'),
+            'v' => Some('\u{b}'),
+            'f' => Some('\u{c}'),
+            'r' => Some('\r'),
+            'e' => Some('\u{1b}'),
+            ' ' => Some(' '),
+            '"' => Some('"'),
+            '\'' => Some('\''),
+            '\\' => Some('\\'),
+            'N' => Some('\u{85}'),
+            '_' => Some('\u{a0}'),
+            'L' => Some('\u{2028}'),
+            'P' => Some('\u{2029}'),
+            _ => None,
+        };
+        let code_length = match self.at(1) {
+            'x' => 2,
+            'u' => 4,
+            'U' => 8,
+            _ => 0,
+        };
+        if simple.is_none() && code_length == 0 {
+            return Err(self.error(start_mark, "found unknown escape character"));
+        }
+        self.skip();
+        self.skip();
+        if let Some(character) = simple {
+            value.push(character);
+            return Ok(());
+        }
+        let mut code: u32 = 0;
+        for offset in 0..code_length {
+            let Some(digit) = self.at(offset).to_digit(16) else {
+                return Err(self.error(start_mark, "did not find expected hexdecimal number"));
+            };
+            code = (code << 4) + digit;
+        }
+        let Some(character) = char::from_u32(code) else {
+            return Err(self.error(start_mark, "found invalid Unicode character escape code"));
+        };
+        value.push(character);
+        for _ in 0..code_length {
+            self.skip();
+        }
+        Ok(())
+    }
+
+    fn fetch_plain_scalar(&mut self) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let mut value = String::new();
+        let mut leading_break = String::new();
+        let mut trailing_breaks = String::new();
+        let mut whitespaces = String::new();
+        let mut leading_blanks = false;
+        let indent = self.indent + 1;
+        let start_mark = self.mark;
+        let mut end_mark = self.mark;
+        loop {
+            if self.mark.column == 0
+                && is_blankz(self.at(3))
+                && ((self.at(0) == '-' && self.at(1) == '-' && self.at(2) == '-')
+                    || (self.at(0) == '.' && self.at(1) == '.' && self.at(2) == '.'))
+            {
+                break;
+            }
+            if self.at(0) == '#' {
+                break;
+            }
+            while !is_blankz(self.at(0)) {
+                let character = self.at(0);
+                if (character == ':' && is_blankz(self.at(1)))
+                    || (self.flow_level > 0
+                        && matches!(character, ',' | '?' | '[' | ']' | '{' | '}'))
+                {
+                    break;
+                }
+                if leading_blanks || !whitespaces.is_empty() {
+                    if leading_blanks {
+                        if leading_break.starts_with('\n') {
+                            if trailing_breaks.is_empty() {
+                                value.push(' ');
+                            } else {
+                                value.push_str(&trailing_breaks);
+                            }
+                        } else {
+                            value.push_str(&leading_break);
+                            value.push_str(&trailing_breaks);
+                        }
+                        trailing_breaks.clear();
+                        leading_break.clear();
+                        leading_blanks = false;
+                    } else {
+                        value.push_str(&whitespaces);
+                        whitespaces.clear();
+                    }
+                }
+                self.read(&mut value);
+                end_mark = self.mark;
+            }
+            if !(is_blank(self.at(0)) || is_break(self.at(0))) {
+                break;
+            }
+            while is_blank(self.at(0)) || is_break(self.at(0)) {
+                if is_blank(self.at(0)) {
+                    if leading_blanks && (self.mark.column as isize) < indent && self.at(0) == '\t'
+                    {
+                        return Err(self.error(
+                            start_mark,
+                            "found a tab character that violates indentation",
+                        ));
+                    }
+                    if leading_blanks {
+                        self.skip();
+                    } else {
+                        self.read(&mut whitespaces);
+                    }
+                } else if leading_blanks {
+                    self.read_line(&mut trailing_breaks);
+                } else {
+                    whitespaces.clear();
+                    self.read_line(&mut leading_break);
+                    leading_blanks = true;
+                }
+            }
+            if self.flow_level == 0 && (self.mark.column as isize) < indent {
+                break;
+            }
+        }
+        self.tokens.push_back(Token {
+            kind: TokenKind::Scalar {
+                value,
+                style: ScalarStyle::Plain,
+            },
+            start_mark,
+            end_mark,
+        });
+        if leading_blanks {
+            self.simple_key_allowed = true;
+        }
+        Ok(())
+    }
+
+    fn scan_to_next_token(&mut self) -> Scan<()> {
+        loop {
+            if self.mark.column == 0 && self.at(0) == '\u{feff}' {
+                self.skip();
+            }
+            while self.at(0) == ' '
+                || ((self.flow_level > 0 || !self.simple_key_allowed) && self.at(0) == '\t')
+            {
+                self.skip();
+            }
+            if self.at(0) == '#' {
+                while !is_breakz(self.at(0)) {
+                    self.skip();
+                }
+            }
+            if is_break(self.at(0)) {
+                self.skip_line();
+                if self.flow_level == 0 {
+                    self.simple_key_allowed = true;
+                }
+            } else {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// libyaml's reader refuses control characters (and U+FFFE, U+FFFF); it
+/// finds one within its first read before anything else happens.
+fn reader_error(text: &str) -> Option<ScanError> {
+    let (offset, character) = text.char_indices().find(|(_, character)| {
+        !matches!(u32::from(*character),
+            0x09 | 0x0a | 0x0d | 0x20..=0x7e | 0x85 | 0xa0..=0xd7ff | 0xe000..=0xfffd | 0x10000..)
+    })?;
+    if offset + character.len_utf8() > FIRST_READ_BYTES {
+        return Some(ScanError::NotCovered);
+    }
+    Some(ScanError::Problem(Problem {
+        kind: ProblemKind::Reader,
+        problem: "control characters are not allowed",
+        problem_mark: Mark::default(),
+        context_mark: Mark::default(),
+    }))
+}
+
+fn is_alpha(character: char) -> bool {
+    character.is_ascii_alphanumeric() || character == '_' || character == '-'
+}
+
+fn is_blank(character: char) -> bool {
+    character == ' ' || character == '\t'
+}
+
+fn is_break(character: char) -> bool {
+    matches!(character, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+fn is_breakz(character: char) -> bool {
+    is_break(character) || character == '\0'
+}
+
+fn is_blankz(character: char) -> bool {
+    is_blank(character) || is_breakz(character)
+}
