@@ -380,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn ignores_style_of_quoted_merge_keys() {
+    fn a_quoted_merge_key_merges_too() {
         assert_eq!(
             format!("{:?}", yaml_decode("a: &x {b: 1}\nc:\n  \"<<\": *x\n")),
             format!("{:?}", yaml_decode("a: {b: 1}\nc: {b: 1}\n"))
