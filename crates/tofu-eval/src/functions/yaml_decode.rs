@@ -16,6 +16,8 @@
 //! error). Both readings are done here, in the same order, so the same
 //! error comes first.
 //!
+//! Documents nested deeper than 256 collections are not covered (unknown).
+//!
 //! Errors carry go-cty-yaml's position prefix, `on line N, column M: `,
 //! with its quirks: the line counts from 0 and a position on line 0 is not
 //! shown; a scanner error shows the line after the problem and column 1.
@@ -26,7 +28,7 @@ use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
 
-use super::yaml_parser::{Event, EventKind, Parser, Scalar};
+use super::yaml_parser::{Event, EventKind, Node, Parser, Scalar};
 use super::yaml_resolve::{resolve_scalar, MAP_TAG, MERGE_TAG, SEQ_TAG};
 use super::yaml_scanner::{Mark, Problem, ProblemKind, ScanError};
 
@@ -48,6 +50,7 @@ pub(super) fn yaml_decode(text: &str) -> Decoded {
             reading,
             anchors_pending: HashMap::new(),
             anchors: HashMap::new(),
+            depth: 0,
         }
         .document();
         match result {
@@ -124,7 +127,13 @@ struct Decoder {
     /// Anchors whose node is being read, with how many times each is open.
     anchors_pending: HashMap<String, usize>,
     anchors: HashMap<String, Value>,
+    /// How many collections the current node is in.
+    depth: usize,
 }
+
+/// The deepest nesting read; deeper documents are not covered (the reader
+/// recurses, and go-cty-yaml, on Go's growable stacks, has no limit).
+const MAX_DEPTH: usize = 256;
 
 impl Decoder {
     fn next_event(&mut self) -> Decode<Event> {
@@ -165,28 +174,10 @@ impl Decoder {
             EventKind::Scalar(scalar) => self.scalar(scalar, mark),
             EventKind::Alias(name) => self.alias(&name, mark),
             EventKind::MappingStart(node) => {
-                if !node.tag.is_empty() && node.tag != MAP_TAG {
-                    return Err(at_event(
-                        mark,
-                        format!("can't interpret mapping as {}", node.tag),
-                    ));
-                }
-                self.begin_anchor(&node.anchor);
-                let value = self.mapping()?;
-                self.complete_anchor(&node.anchor, &value);
-                Ok(value)
+                self.collection(&node, mark, (MAP_TAG, "mapping"), Decoder::mapping)
             }
             EventKind::SequenceStart(node) => {
-                if !node.tag.is_empty() && node.tag != SEQ_TAG {
-                    return Err(at_event(
-                        mark,
-                        format!("can't interpret sequence as {}", node.tag),
-                    ));
-                }
-                self.begin_anchor(&node.anchor);
-                let value = self.sequence()?;
-                self.complete_anchor(&node.anchor, &value);
-                Ok(value)
+                self.collection(&node, mark, (SEQ_TAG, "sequence"), Decoder::sequence)
             }
             EventKind::DocumentStart => Err(at_event(mark, "only a single document is allowed")),
             EventKind::StreamEnd => Err(at_event(mark, "expecting value but found end of stream")),
@@ -255,6 +246,39 @@ impl Decoder {
             }
         }
         self.anchors.insert(name.to_owned(), value.clone());
+    }
+
+    /// A mapping or sequence: its tag checked (`tag`: the one it may have,
+    /// `kind`: its name in the error), its content read one level deeper,
+    /// its anchor set.
+    fn collection(
+        &mut self,
+        node: &Node,
+        mark: Mark,
+        (tag, kind): (&str, &str),
+        read: fn(&mut Decoder) -> Decode<Value>,
+    ) -> Decode<Value> {
+        if !node.tag.is_empty() && node.tag != tag {
+            return Err(at_event(
+                mark,
+                format!("can't interpret {kind} as {}", node.tag),
+            ));
+        }
+        self.begin_anchor(&node.anchor);
+        let value = self.nested(read)?;
+        self.complete_anchor(&node.anchor, &value);
+        Ok(value)
+    }
+
+    /// A collection's content, one level deeper.
+    fn nested(&mut self, read: fn(&mut Decoder) -> Decode<Value>) -> Decode<Value> {
+        if self.depth >= MAX_DEPTH {
+            return Err(DecodeError::NotCovered);
+        }
+        self.depth += 1;
+        let value = read(self);
+        self.depth -= 1;
+        value
     }
 
     fn sequence(&mut self) -> Decode<Value> {
@@ -369,6 +393,14 @@ mod tests {
             error("a: 1\n---\nb: 2"),
             "on line 1, column 1: unexpected extra content after value"
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_not_covered_rather_than_overflowing_the_stack() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(matches!(yaml_decode(&deep), Decoded::NotCovered));
+        let shallow = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(matches!(yaml_decode(&shallow), Decoded::Value(_)));
     }
 
     #[test]

@@ -17,7 +17,8 @@
 //! column 80, and `...` closing a document whose root scalar is plain.
 //!
 //! Invariant: an unknown value anywhere gives no text (`None`); the caller
-//! has made sure of that already, as go-cty-yaml does.
+//! has made sure of that already, as go-cty-yaml does. So does a value
+//! nested deeper than 256 collections, which the caller leaves unknown.
 
 use crate::value::{Value, ValueKind};
 
@@ -38,6 +39,7 @@ pub(super) fn yaml_encode(value: &Value) -> Option<String> {
         whitespace: true,
         indention: true,
         open_ended: false,
+        depth: 0,
     };
     emitter.emit_node(
         value,
@@ -91,7 +93,13 @@ struct Emitter {
     indention: bool,
     /// The document needs `...` to end it.
     open_ended: bool,
+    /// How many collections the current node is in.
+    depth: usize,
 }
+
+/// The deepest nesting written; deeper values give no text (the emitter
+/// recurses; go-cty-yaml has no limit).
+const MAX_DEPTH: usize = 256;
 
 /// The styles go-cty-yaml asks for strings, or the emitter falls back to.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -113,13 +121,24 @@ impl Emitter {
             ValueKind::List { items, .. }
             | ValueKind::Set { items, .. }
             | ValueKind::Tuple(items) => {
-                self.emit_sequence(items, context)?;
+                self.nested(|emitter| emitter.emit_sequence(items, context))?;
             }
             ValueKind::Map { entries, .. } | ValueKind::Object(entries) => {
-                self.emit_mapping(entries, context)?;
+                self.nested(|emitter| emitter.emit_mapping(entries))?;
             }
         }
         Some(())
+    }
+
+    /// A collection, one level deeper.
+    fn nested(&mut self, emit: impl FnOnce(&mut Emitter) -> Option<()>) -> Option<()> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let emitted = emit(self);
+        self.depth -= 1;
+        emitted
     }
 
     fn emit_sequence(&mut self, items: &[Value], context: NodeContext) -> Option<()> {
@@ -137,11 +156,7 @@ impl Emitter {
         Some(())
     }
 
-    fn emit_mapping(
-        &mut self,
-        entries: &std::collections::BTreeMap<String, Value>,
-        _context: NodeContext,
-    ) -> Option<()> {
+    fn emit_mapping(&mut self, entries: &std::collections::BTreeMap<String, Value>) -> Option<()> {
         if entries.is_empty() {
             self.write_empty_flow_collection("{", "}");
             return Some(());
@@ -492,6 +507,20 @@ mod tests {
             encode(&Value::object(entries)),
             "\"a\": |-\n  x\n  y\n? |-\n  b\n  c\n: 1\n"
         );
+    }
+
+    #[test]
+    fn values_nested_too_deep_give_no_text() {
+        let mut deep = Value::tuple(Vec::new());
+        for _ in 0..300 {
+            deep = Value::tuple(vec![deep]);
+        }
+        assert_eq!(yaml_encode(&deep), None);
+        let mut shallow = Value::tuple(Vec::new());
+        for _ in 0..200 {
+            shallow = Value::tuple(vec![shallow]);
+        }
+        assert!(yaml_encode(&shallow).is_some());
     }
 
     #[test]

@@ -123,6 +123,63 @@ impl Parser {
         self.scanner.skip_token();
     }
 
+    /// The collection's start token, its mark kept for errors inside.
+    fn enter_collection(&mut self) -> Parse<()> {
+        let token = self.peek()?;
+        self.marks.push(token.start_mark);
+        self.skip();
+        Ok(())
+    }
+
+    /// After a block indicator (`-`, `?`, `:`): the node that follows, or
+    /// an empty scalar at the indicator's end when the next token `ends`
+    /// the entry; `next` is the state after either.
+    fn block_node_or_empty(
+        &mut self,
+        indicator: &Token,
+        ends: fn(&TokenKind) -> bool,
+        next: State,
+        indentless_sequence: bool,
+    ) -> Parse<Event> {
+        self.skip();
+        let token = self.peek()?;
+        if ends(&token.kind) {
+            self.state = next;
+            return Ok(empty_scalar(indicator.end_mark));
+        }
+        self.states.push(next);
+        self.parse_node(true, indentless_sequence)
+    }
+
+    /// A block collection's end at its block end token, else `problem`
+    /// (with the collection's start for context).
+    fn end_block_collection(
+        &mut self,
+        token: &Token,
+        end: EventKind,
+        problem: &'static str,
+    ) -> Parse<Event> {
+        let context_mark = self.marks.pop().unwrap_or_default();
+        if token.kind != TokenKind::BlockEnd {
+            return Err(parser_error(problem, token.start_mark, context_mark));
+        }
+        self.pop_state();
+        self.skip();
+        Ok(event(end, token.start_mark))
+    }
+
+    /// The `,` between two entries of a flow collection, skipped: the
+    /// token after it. Anything else is `problem` (with the collection's
+    /// start for context).
+    fn flow_entry_separator(&mut self, token: &Token, problem: &'static str) -> Parse<Token> {
+        if token.kind != TokenKind::FlowEntry {
+            let context_mark = self.marks.pop().unwrap_or_default();
+            return Err(parser_error(problem, token.start_mark, context_mark));
+        }
+        self.skip();
+        self.peek()
+    }
+
     fn pop_state(&mut self) {
         self.state = self.states.pop().unwrap_or(State::End);
     }
@@ -359,51 +416,41 @@ impl Parser {
 
     fn parse_block_sequence_entry(&mut self, first: bool) -> Parse<Event> {
         if first {
-            let token = self.peek()?;
-            self.marks.push(token.start_mark);
-            self.skip();
+            self.enter_collection()?;
         }
         let token = self.peek()?;
         if token.kind == TokenKind::BlockEntry {
-            let mark = token.end_mark;
-            self.skip();
-            let token = self.peek()?;
-            if !matches!(token.kind, TokenKind::BlockEntry | TokenKind::BlockEnd) {
-                self.states.push(State::BlockSequenceEntry);
-                return self.parse_node(true, false);
-            }
-            self.state = State::BlockSequenceEntry;
-            return Ok(empty_scalar(mark));
+            return self.block_node_or_empty(
+                &token,
+                |kind| matches!(kind, TokenKind::BlockEntry | TokenKind::BlockEnd),
+                State::BlockSequenceEntry,
+                false,
+            );
         }
-        if token.kind == TokenKind::BlockEnd {
-            self.pop_state();
-            self.marks.pop();
-            self.skip();
-            return Ok(event(EventKind::SequenceEnd, token.start_mark));
-        }
-        let context_mark = self.marks.pop().unwrap_or_default();
-        Err(parser_error(
+        self.end_block_collection(
+            &token,
+            EventKind::SequenceEnd,
             "did not find expected '-' indicator",
-            token.start_mark,
-            context_mark,
-        ))
+        )
     }
 
     fn parse_indentless_sequence_entry(&mut self) -> Parse<Event> {
         let token = self.peek()?;
         if token.kind == TokenKind::BlockEntry {
-            let mark = token.end_mark;
-            self.skip();
-            let token = self.peek()?;
-            if !matches!(
-                token.kind,
-                TokenKind::BlockEntry | TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
-            ) {
-                self.states.push(State::IndentlessSequenceEntry);
-                return self.parse_node(true, false);
-            }
-            self.state = State::IndentlessSequenceEntry;
-            return Ok(empty_scalar(mark));
+            return self.block_node_or_empty(
+                &token,
+                |kind| {
+                    matches!(
+                        kind,
+                        TokenKind::BlockEntry
+                            | TokenKind::Key
+                            | TokenKind::Value
+                            | TokenKind::BlockEnd
+                    )
+                },
+                State::IndentlessSequenceEntry,
+                false,
+            );
         }
         self.pop_state();
         Ok(event(EventKind::SequenceEnd, token.start_mark))
@@ -411,54 +458,29 @@ impl Parser {
 
     fn parse_block_mapping_key(&mut self, first: bool) -> Parse<Event> {
         if first {
-            let token = self.peek()?;
-            self.marks.push(token.start_mark);
-            self.skip();
+            self.enter_collection()?;
         }
         let token = self.peek()?;
         if token.kind == TokenKind::Key {
-            let mark = token.end_mark;
-            self.skip();
-            let token = self.peek()?;
-            if !matches!(
-                token.kind,
-                TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
-            ) {
-                self.states.push(State::BlockMappingValue);
-                return self.parse_node(true, true);
-            }
-            self.state = State::BlockMappingValue;
-            return Ok(empty_scalar(mark));
+            return self.block_node_or_empty(
+                &token,
+                ends_block_mapping_part,
+                State::BlockMappingValue,
+                true,
+            );
         }
-        if token.kind == TokenKind::BlockEnd {
-            self.pop_state();
-            self.marks.pop();
-            self.skip();
-            return Ok(event(EventKind::MappingEnd, token.start_mark));
-        }
-        let context_mark = self.marks.pop().unwrap_or_default();
-        Err(parser_error(
-            "did not find expected key",
-            token.start_mark,
-            context_mark,
-        ))
+        self.end_block_collection(&token, EventKind::MappingEnd, "did not find expected key")
     }
 
     fn parse_block_mapping_value(&mut self) -> Parse<Event> {
         let token = self.peek()?;
         if token.kind == TokenKind::Value {
-            let mark = token.end_mark;
-            self.skip();
-            let token = self.peek()?;
-            if !matches!(
-                token.kind,
-                TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
-            ) {
-                self.states.push(State::BlockMappingKey);
-                return self.parse_node(true, true);
-            }
-            self.state = State::BlockMappingKey;
-            return Ok(empty_scalar(mark));
+            return self.block_node_or_empty(
+                &token,
+                ends_block_mapping_part,
+                State::BlockMappingKey,
+                true,
+            );
         }
         self.state = State::BlockMappingKey;
         Ok(empty_scalar(token.start_mark))
@@ -466,24 +488,12 @@ impl Parser {
 
     fn parse_flow_sequence_entry(&mut self, first: bool) -> Parse<Event> {
         if first {
-            let token = self.peek()?;
-            self.marks.push(token.start_mark);
-            self.skip();
+            self.enter_collection()?;
         }
         let mut token = self.peek()?;
         if token.kind != TokenKind::FlowSequenceEnd {
             if !first {
-                if token.kind == TokenKind::FlowEntry {
-                    self.skip();
-                    token = self.peek()?;
-                } else {
-                    let context_mark = self.marks.pop().unwrap_or_default();
-                    return Err(parser_error(
-                        "did not find expected ',' or ']'",
-                        token.start_mark,
-                        context_mark,
-                    ));
-                }
+                token = self.flow_entry_separator(&token, "did not find expected ',' or ']'")?;
             }
             if token.kind == TokenKind::Key {
                 self.state = State::FlowSequenceEntryMappingKey;
@@ -544,24 +554,12 @@ impl Parser {
 
     fn parse_flow_mapping_key(&mut self, first: bool) -> Parse<Event> {
         if first {
-            let token = self.peek()?;
-            self.marks.push(token.start_mark);
-            self.skip();
+            self.enter_collection()?;
         }
         let mut token = self.peek()?;
         if token.kind != TokenKind::FlowMappingEnd {
             if !first {
-                if token.kind == TokenKind::FlowEntry {
-                    self.skip();
-                    token = self.peek()?;
-                } else {
-                    let context_mark = self.marks.pop().unwrap_or_default();
-                    return Err(parser_error(
-                        "did not find expected ',' or '}'",
-                        token.start_mark,
-                        context_mark,
-                    ));
-                }
+                token = self.flow_entry_separator(&token, "did not find expected ',' or '}'")?;
             }
             if token.kind == TokenKind::Key {
                 self.skip();
@@ -604,6 +602,15 @@ impl Parser {
         self.state = State::FlowMappingKey;
         Ok(empty_scalar(token.start_mark))
     }
+}
+
+/// What ends a block mapping's key or value: the next key, a value, the
+/// mapping's end.
+fn ends_block_mapping_part(kind: &TokenKind) -> bool {
+    matches!(
+        kind,
+        TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+    )
 }
 
 fn event(kind: EventKind, start_mark: Mark) -> Event {

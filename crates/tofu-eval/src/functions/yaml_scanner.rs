@@ -279,11 +279,7 @@ impl Scanner {
         if self.mark.column == 0 && character == '%' {
             return self.fetch_directive();
         }
-        if self.mark.column == 0
-            && is_blankz(self.at(3))
-            && ((character == '-' && next == '-' && self.at(2) == '-')
-                || (character == '.' && next == '.' && self.at(2) == '.'))
-        {
+        if self.at_document_indicator() {
             let kind = if character == '-' {
                 TokenKind::DocumentStart
             } else {
@@ -439,6 +435,13 @@ impl Scanner {
         }
     }
 
+    /// A one-character indicator's token.
+    fn push_indicator(&mut self, kind: TokenKind) {
+        let start_mark = self.mark;
+        self.skip();
+        self.push_token(kind, start_mark);
+    }
+
     fn push_token(&mut self, kind: TokenKind, start_mark: Mark) {
         self.tokens.push_back(Token {
             kind,
@@ -501,6 +504,14 @@ impl Scanner {
             "TAG" => return Err(ScanError::NotCovered),
             _ => return Err(self.error(start_mark, "found unknown directive name")),
         };
+        self.finish_line(start_mark)?;
+        self.push_token(kind, start_mark);
+        Ok(())
+    }
+
+    /// The rest of a directive's or a block scalar header's line: blanks,
+    /// a comment, the line break.
+    fn finish_line(&mut self, start_mark: Mark) -> Scan<()> {
         while is_blank(self.at(0)) {
             self.skip();
         }
@@ -512,14 +523,16 @@ impl Scanner {
         if !is_breakz(self.at(0)) {
             return Err(self.error(start_mark, "did not find expected comment or line break"));
         }
-        let end_mark = self.mark;
         self.skip_line();
-        self.tokens.push_back(Token {
-            kind,
-            start_mark,
-            end_mark,
-        });
         Ok(())
+    }
+
+    /// `---` or `...` at the start of a line, then a blank or the end.
+    fn at_document_indicator(&self) -> bool {
+        self.mark.column == 0
+            && is_blankz(self.at(3))
+            && ((self.at(0) == '-' && self.at(1) == '-' && self.at(2) == '-')
+                || (self.at(0) == '.' && self.at(1) == '.' && self.at(2) == '.'))
     }
 
     /// One number of a `%YAML` version: one or two digits.
@@ -556,9 +569,7 @@ impl Scanner {
         self.save_simple_key()?;
         self.increase_flow_level();
         self.simple_key_allowed = true;
-        let start_mark = self.mark;
-        self.skip();
-        self.push_token(kind, start_mark);
+        self.push_indicator(kind);
         Ok(())
     }
 
@@ -566,18 +577,14 @@ impl Scanner {
         self.remove_simple_key()?;
         self.decrease_flow_level();
         self.simple_key_allowed = false;
-        let start_mark = self.mark;
-        self.skip();
-        self.push_token(kind, start_mark);
+        self.push_indicator(kind);
         Ok(())
     }
 
     fn fetch_flow_entry(&mut self) -> Scan<()> {
         self.remove_simple_key()?;
         self.simple_key_allowed = true;
-        let start_mark = self.mark;
-        self.skip();
-        self.push_token(TokenKind::FlowEntry, start_mark);
+        self.push_indicator(TokenKind::FlowEntry);
         Ok(())
     }
 
@@ -598,9 +605,7 @@ impl Scanner {
         }
         self.remove_simple_key()?;
         self.simple_key_allowed = true;
-        let start_mark = self.mark;
-        self.skip();
-        self.push_token(TokenKind::BlockEntry, start_mark);
+        self.push_indicator(TokenKind::BlockEntry);
         Ok(())
     }
 
@@ -618,9 +623,7 @@ impl Scanner {
         }
         self.remove_simple_key()?;
         self.simple_key_allowed = self.flow_level == 0;
-        let start_mark = self.mark;
-        self.skip();
-        self.push_token(TokenKind::Key, start_mark);
+        self.push_indicator(TokenKind::Key);
         Ok(())
     }
 
@@ -665,9 +668,7 @@ impl Scanner {
             }
             self.simple_key_allowed = self.flow_level == 0;
         }
-        let start_mark = self.mark;
-        self.skip();
-        self.push_token(TokenKind::Value, start_mark);
+        self.push_indicator(TokenKind::Value);
         Ok(())
     }
 

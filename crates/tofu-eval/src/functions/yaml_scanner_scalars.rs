@@ -42,20 +42,7 @@ impl Scanner {
                 self.skip();
             }
         }
-        while is_blank(self.at(0)) {
-            self.skip();
-        }
-        if self.at(0) == '#' {
-            while !is_breakz(self.at(0)) {
-                self.skip();
-            }
-        }
-        if !is_breakz(self.at(0)) {
-            return Err(self.error(start_mark, "did not find expected comment or line break"));
-        }
-        if is_break(self.at(0)) {
-            self.skip_line();
-        }
+        self.finish_line(start_mark)?;
         let mut end_mark = self.mark;
         let mut indent = 0usize;
         if increment > 0 {
@@ -158,21 +145,14 @@ impl Scanner {
         let start_mark = self.mark;
         self.skip();
         let mut value = String::new();
-        let mut leading_break = String::new();
-        let mut trailing_breaks = String::new();
-        let mut whitespaces = String::new();
+        let mut separation = Separation::default();
         loop {
-            if self.mark.column == 0
-                && is_blankz(self.at(3))
-                && ((self.at(0) == '-' && self.at(1) == '-' && self.at(2) == '-')
-                    || (self.at(0) == '.' && self.at(1) == '.' && self.at(2) == '.'))
-            {
+            if self.at_document_indicator() {
                 return Err(self.error(start_mark, "found unexpected document indicator"));
             }
             if self.is_at_end() {
                 return Err(self.error(start_mark, "found unexpected end of stream"));
             }
-            let mut leading_blanks = false;
             while !is_blankz(self.at(0)) {
                 let character = self.at(0);
                 if single && character == '\'' && self.at(1) == '\'' {
@@ -184,7 +164,7 @@ impl Scanner {
                 } else if !single && character == '\\' && is_break(self.at(1)) {
                     self.skip();
                     self.skip_line();
-                    leading_blanks = true;
+                    separation.leading_blanks = true;
                     break;
                 } else if !single && character == '\\' {
                     self.scan_escape(&mut value, start_mark)?;
@@ -195,38 +175,8 @@ impl Scanner {
             if self.at(0) == quote {
                 break;
             }
-            while is_blank(self.at(0)) || is_break(self.at(0)) {
-                if is_blank(self.at(0)) {
-                    if leading_blanks {
-                        self.skip();
-                    } else {
-                        self.read(&mut whitespaces);
-                    }
-                } else if leading_blanks {
-                    self.read_line(&mut trailing_breaks);
-                } else {
-                    whitespaces.clear();
-                    self.read_line(&mut leading_break);
-                    leading_blanks = true;
-                }
-            }
-            if leading_blanks {
-                if leading_break.starts_with('\n') {
-                    if trailing_breaks.is_empty() {
-                        value.push(' ');
-                    } else {
-                        value.push_str(&trailing_breaks);
-                    }
-                } else {
-                    value.push_str(&leading_break);
-                    value.push_str(&trailing_breaks);
-                }
-                trailing_breaks.clear();
-                leading_break.clear();
-            } else {
-                value.push_str(&whitespaces);
-                whitespaces.clear();
-            }
+            self.read_separation(&mut separation, None)?;
+            separation.write_into(&mut value);
         }
         self.skip();
         let style = if single {
@@ -296,22 +246,12 @@ impl Scanner {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
         let mut value = String::new();
-        let mut leading_break = String::new();
-        let mut trailing_breaks = String::new();
-        let mut whitespaces = String::new();
-        let mut leading_blanks = false;
+        let mut separation = Separation::default();
         let indent = self.indent + 1;
         let start_mark = self.mark;
         let mut end_mark = self.mark;
         loop {
-            if self.mark.column == 0
-                && is_blankz(self.at(3))
-                && ((self.at(0) == '-' && self.at(1) == '-' && self.at(2) == '-')
-                    || (self.at(0) == '.' && self.at(1) == '.' && self.at(2) == '.'))
-            {
-                break;
-            }
-            if self.at(0) == '#' {
+            if self.at_document_indicator() || self.at(0) == '#' {
                 break;
             }
             while !is_blankz(self.at(0)) {
@@ -322,54 +262,14 @@ impl Scanner {
                 {
                     break;
                 }
-                if leading_blanks || !whitespaces.is_empty() {
-                    if leading_blanks {
-                        if leading_break.starts_with('\n') {
-                            if trailing_breaks.is_empty() {
-                                value.push(' ');
-                            } else {
-                                value.push_str(&trailing_breaks);
-                            }
-                        } else {
-                            value.push_str(&leading_break);
-                            value.push_str(&trailing_breaks);
-                        }
-                        trailing_breaks.clear();
-                        leading_break.clear();
-                        leading_blanks = false;
-                    } else {
-                        value.push_str(&whitespaces);
-                        whitespaces.clear();
-                    }
-                }
+                separation.write_into(&mut value);
                 self.read(&mut value);
                 end_mark = self.mark;
             }
             if !(is_blank(self.at(0)) || is_break(self.at(0))) {
                 break;
             }
-            while is_blank(self.at(0)) || is_break(self.at(0)) {
-                if is_blank(self.at(0)) {
-                    if leading_blanks && (self.mark.column as isize) < indent && self.at(0) == '\t'
-                    {
-                        return Err(self.error(
-                            start_mark,
-                            "found a tab character that violates indentation",
-                        ));
-                    }
-                    if leading_blanks {
-                        self.skip();
-                    } else {
-                        self.read(&mut whitespaces);
-                    }
-                } else if leading_blanks {
-                    self.read_line(&mut trailing_breaks);
-                } else {
-                    whitespaces.clear();
-                    self.read_line(&mut leading_break);
-                    leading_blanks = true;
-                }
-            }
+            self.read_separation(&mut separation, Some((indent, start_mark)))?;
             if self.flow_level == 0 && (self.mark.column as isize) < indent {
                 break;
             }
@@ -382,9 +282,83 @@ impl Scanner {
             start_mark,
             end_mark,
         });
-        if leading_blanks {
+        if separation.leading_blanks {
             self.simple_key_allowed = true;
         }
         Ok(())
+    }
+
+    /// The blanks and line breaks after a run of a flow or plain scalar's
+    /// text. For a plain scalar (`plain`: its indentation and start), a tab
+    /// where a continuation line's indentation is expected is an error.
+    fn read_separation(
+        &mut self,
+        separation: &mut Separation,
+        plain: Option<(isize, Mark)>,
+    ) -> Scan<()> {
+        while is_blank(self.at(0)) || is_break(self.at(0)) {
+            if is_blank(self.at(0)) {
+                if let Some((indent, start_mark)) = plain {
+                    if separation.leading_blanks
+                        && (self.mark.column as isize) < indent
+                        && self.at(0) == '\t'
+                    {
+                        return Err(self.error(
+                            start_mark,
+                            "found a tab character that violates indentation",
+                        ));
+                    }
+                }
+                if separation.leading_blanks {
+                    self.skip();
+                } else {
+                    self.read(&mut separation.whitespaces);
+                }
+            } else if separation.leading_blanks {
+                self.read_line(&mut separation.trailing_breaks);
+            } else {
+                separation.whitespaces.clear();
+                self.read_line(&mut separation.leading_break);
+                separation.leading_blanks = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What lies between two runs of a flow or plain scalar's text: blanks
+/// on one line, or line breaks (with the blanks around them dropped).
+#[derive(Default)]
+struct Separation {
+    /// A line break came (or, in a double-quoted scalar, an escaped one).
+    leading_blanks: bool,
+    whitespaces: String,
+    leading_break: String,
+    trailing_breaks: String,
+}
+
+impl Separation {
+    /// Into the scalar's value, and cleared: the blanks as they are, or the
+    /// line breaks folded (a single `\n` becomes a space, more keep all but
+    /// the first).
+    fn write_into(&mut self, value: &mut String) {
+        if !self.leading_blanks {
+            value.push_str(&self.whitespaces);
+            self.whitespaces.clear();
+            return;
+        }
+        if self.leading_break.starts_with('\n') {
+            if self.trailing_breaks.is_empty() {
+                value.push(' ');
+            } else {
+                value.push_str(&self.trailing_breaks);
+            }
+        } else {
+            value.push_str(&self.leading_break);
+            value.push_str(&self.trailing_breaks);
+        }
+        self.trailing_breaks.clear();
+        self.leading_break.clear();
+        self.leading_blanks = false;
     }
 }
