@@ -40,6 +40,12 @@ mod string;
 pub mod suggest;
 mod time;
 mod try_can;
+mod yaml;
+mod yaml_decode;
+mod yaml_emitter;
+mod yaml_parser;
+mod yaml_resolve;
+mod yaml_scanner;
 
 use crate::convert::convert;
 use crate::go_text::go_quote;

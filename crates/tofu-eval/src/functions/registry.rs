@@ -10,7 +10,7 @@ use super::{Arguments, FunctionError, Implementation, ANYTHING};
 use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
-    let families: [fn(&str) -> Option<Implementation>; 14] = [
+    let families: [fn(&str) -> Option<Implementation>; 15] = [
         super::string::implementation,
         super::format::implementation,
         super::regex::implementation,
@@ -24,6 +24,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         super::time::implementation,
         super::filesystem::implementation,
         super::try_can::implementation,
+        super::yaml::implementation,
         not_evaluated,
     ];
     families.iter().find_map(|family| family(name))
