@@ -25,6 +25,7 @@ mod environment;
 mod filesystem;
 mod format;
 mod glob;
+mod go_math;
 mod gunzip;
 mod hash;
 mod implementation;
