@@ -20,6 +20,8 @@
 
 mod collection;
 mod conversion;
+mod deflate;
+mod deflate_block;
 mod encoding;
 mod environment;
 mod filesystem;
@@ -27,7 +29,9 @@ mod format;
 mod glob;
 mod go_math;
 mod gunzip;
+mod gzip;
 mod hash;
+mod huffman;
 mod implementation;
 mod network;
 mod numeric;
