@@ -4,10 +4,10 @@
 //! it, Go's HTML-safe escapes included; `jsondecode` with cty's types:
 //! objects, tuples, 512-bit numbers) and `csvdecode`.
 //!
-//! `base64gunzip` reads gzip as Go does (`gunzip.rs`).
+//! `base64gunzip` reads gzip as Go does (`gunzip.rs`); `base64gzip` writes
+//! the bytes Go's compressor writes (`gzip.rs`).
 //!
-//! Left out (their calls give unknown values): `base64gzip` (Go's
-//! compressor's exact bytes), `yamlencode` and
+//! Left out (their calls give unknown values): `yamlencode` and
 //! `yamldecode`, and text encodings other than UTF-8.
 
 use std::collections::BTreeMap;
@@ -36,6 +36,10 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: None,
             run: base64decode,
         },
+        "base64gzip" => simple(|args| {
+            let compressed = super::gzip::gzip(super::text(args, 0).as_bytes());
+            Ok(Value::string(base64_encode(&compressed)))
+        }),
         "base64gunzip" => Implementation {
             parameters: &[Accepts {
                 marked: true,

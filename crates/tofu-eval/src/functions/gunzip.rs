@@ -142,7 +142,7 @@ fn little_endian<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
 }
 
 /// CRC-32 (IEEE), as gzip's trailer and header checksum use it.
-fn crc32(bytes: &[u8]) -> u32 {
+pub(super) fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
     for byte in bytes {
         crc ^= u32::from(*byte);

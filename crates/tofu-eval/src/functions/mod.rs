@@ -20,13 +20,18 @@
 
 mod collection;
 mod conversion;
+mod deflate;
+mod deflate_block;
 mod encoding;
 mod environment;
 mod filesystem;
 mod format;
 mod glob;
+mod go_math;
 mod gunzip;
+mod gzip;
 mod hash;
+mod huffman;
 mod implementation;
 mod network;
 mod numeric;

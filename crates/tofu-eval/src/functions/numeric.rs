@@ -1,14 +1,14 @@
 //! The numeric functions: `abs`, `ceil`, `floor`, `signum`, `min`, `max`,
 //! `sum`, `parseint` on cty's big numbers, and `log` and `pow`, which cty
-//! computes in `float64` (their results have 53 bits, as cty's do).
-//!
-//! Left out: Go's own `math.Pow` and `math.Log` are not correctly rounded;
-//! the platform's are used, which can differ in the last bit.
+//! computes in `float64` with Go's `math.Log` and `math.Pow` (`go_math.rs`
+//! repeats them bit for bit).
 
 use num_bigint::BigInt;
 use num_traits::Num;
 
-use super::{number, whole_number, Accepts, Arguments, FunctionError, Implementation, PLAIN};
+use super::{
+    go_math, number, whole_number, Accepts, Arguments, FunctionError, Implementation, PLAIN,
+};
 use crate::convert::convert;
 use crate::number::Number;
 use crate::types::Type;
@@ -44,12 +44,12 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "log" => simple(|args| {
             let value = float(&args.get(0))?;
             let base = float(&args.get(1))?;
-            finite(value.ln() / base.ln())
+            finite(go_math::log(value) / go_math::log(base))
         }),
         "pow" => simple(|args| {
             let value = float(&args.get(0))?;
             let power = float(&args.get(1))?;
-            finite(value.powf(power))
+            finite(go_math::pow(value, power))
         }),
         "min" | "max" => Implementation {
             parameters: &[],
