@@ -28,6 +28,7 @@ mod glob;
 mod gunzip;
 mod hash;
 mod implementation;
+mod json_decode;
 mod network;
 mod numeric;
 mod regex;
