@@ -487,7 +487,7 @@ fn unquote(literal: &[u8]) -> String {
         .unwrap_or_default();
     let text = String::from_utf8_lossy(inner);
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
+    let mut chars = text.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {
             out.push(c);
