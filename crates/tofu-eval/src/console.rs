@@ -13,7 +13,10 @@
 //! [`Scope`]; `tofu-lens console` and the differential against the real
 //! console share this one.
 
-use tofu_syntax::{Call, Expr, ExprKind, TextRange, TraversalStep};
+use tofu_syntax::{
+    Call, Expr, ExprKind, Operation, OperationKind, RelativeStep, SplatKind, TextRange,
+    TraversalStep,
+};
 
 use crate::eval::{evaluate, EvalDiagnostic, Reference, Referenced, Scope};
 use crate::functions::Environment;
@@ -70,6 +73,13 @@ pub fn console_value(
             TextRange::empty(0),
         )]);
     };
+    if let Some(marker) = nested_attribute_splat(&attribute.expr) {
+        return Err(vec![EvalDiagnostic::new(
+            "Nested splat expression not allowed",
+            "A splat expression (*) cannot be used inside another attribute-only splat expression.",
+            marker,
+        )]);
+    }
     let environment = ConsoleEnvironment(environment);
     let scope = ConsoleScope {
         environment: &environment,
@@ -180,6 +190,70 @@ fn write_type(ty: &Type, out: &mut String, indent: usize) {
 
 /// The line is parsed as the value of an attribute.
 const PREFIX: &str = "x = ";
+
+/// HCL's parser refuses a `.*` inside an attribute-only splat (`a.*.b.*`:
+/// the second follows the first through attribute steps only), which
+/// hcl-edit reads: the range of the first such `*`.
+fn nested_attribute_splat(expr: &Expr) -> Option<TextRange> {
+    let mut found = None;
+    expr.walk(&mut |expr| {
+        let shapes: Vec<StepShape> = match &expr.kind {
+            ExprKind::Traversal(traversal) => traversal
+                .steps
+                .iter()
+                .map(|step| match step {
+                    TraversalStep::Attr { .. } => StepShape::Attribute,
+                    TraversalStep::Splat {
+                        kind: SplatKind::Attribute,
+                        range,
+                    } => StepShape::AttributeSplat(*range),
+                    _ => StepShape::Other,
+                })
+                .collect(),
+            ExprKind::Operation(Operation {
+                kind: OperationKind::Steps(steps),
+                ..
+            }) => steps
+                .iter()
+                .map(|step| match step {
+                    RelativeStep::Attr { .. } | RelativeStep::LegacyIndex { .. } => {
+                        StepShape::Attribute
+                    }
+                    RelativeStep::Splat {
+                        kind: SplatKind::Attribute,
+                        range,
+                    } => StepShape::AttributeSplat(*range),
+                    _ => StepShape::Other,
+                })
+                .collect(),
+            _ => return,
+        };
+        let mut in_attribute_splat = false;
+        for shape in shapes {
+            match shape {
+                StepShape::AttributeSplat(range) if in_attribute_splat => {
+                    let star = TextRange::new(range.end.saturating_sub(1), range.end);
+                    found = found.or(Some(star));
+                    return;
+                }
+                StepShape::AttributeSplat(_) => in_attribute_splat = true,
+                StepShape::Attribute => {}
+                StepShape::Other => in_attribute_splat = false,
+            }
+        }
+    });
+    found
+}
+
+/// What [`nested_attribute_splat`] tells steps apart by.
+enum StepShape {
+    /// `.name` (or `.0`), which an attribute-only splat takes in.
+    Attribute,
+    /// `.*`, with its range.
+    AttributeSplat(TextRange),
+    /// Anything else, which ends an attribute-only splat.
+    Other,
+}
 
 /// The errors in the order the console prints them: by where their subject
 /// starts, then ends (OpenTofu's `tfdiags` sort, stable).

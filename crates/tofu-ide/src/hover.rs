@@ -96,7 +96,13 @@ impl Snapshot {
         let dir = &found.module.dir;
         if let Some(site) = site_at(found.analysis(), found.id, offset) {
             return reference_hover(found.analysis(), &site).map(|hover| HoverResult {
-                markdown: with_value_note(hover.markdown, found.analysis(), dir, &site.target),
+                markdown: with_value_note(
+                    hover.markdown,
+                    found.analysis(),
+                    dir,
+                    &self.module_files(dir),
+                    &site.target,
+                ),
                 range: hover.range,
             });
         }
@@ -133,7 +139,7 @@ impl Snapshot {
             _ => local_entry_at(&at, offset).map(|(_, attr)| RefTarget::Local(attr.name.clone())),
         };
         if let Some(target) = valued {
-            markdown = with_value_note(markdown, analysis, dir, &target);
+            markdown = with_value_note(markdown, analysis, dir, &self.module_files(dir), &target);
         }
         Some(HoverResult {
             markdown,

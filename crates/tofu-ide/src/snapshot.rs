@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::ModuleAnalysis;
+use tofu_module::{ModuleAnalysis, ModuleFiles};
 use tofu_syntax::SourceFile;
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule, FileInModule};
@@ -27,6 +27,9 @@ pub struct Snapshot {
     summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
     /// Which paths are one real file (symlinks).
     pub(crate) shared: Arc<SharedFiles>,
+    /// The files functions read in a module directory, for values on hover
+    /// ([`Snapshot::with_module_files`]); none elsewhere.
+    module_files: BTreeMap<PathBuf, ModuleFiles>,
 }
 
 /// A file's text and syntax model ([`Snapshot::parsed_file`]).
@@ -56,7 +59,23 @@ impl Snapshot {
             modules,
             summaries,
             shared,
+            module_files: BTreeMap::new(),
         }
+    }
+
+    /// This snapshot, with `files` as what functions (`file`,
+    /// `templatefile`, `fileset`, …) read in `dir` when hover shows a value.
+    /// The host does no IO: the caller reads the disk, as OpenTofu does
+    /// (never an editor's unsaved buffers).
+    pub fn with_module_files(mut self, dir: &Path, files: ModuleFiles) -> Snapshot {
+        self.module_files.insert(dir.to_path_buf(), files);
+        self
+    }
+
+    /// What functions read in `dir`: what [`Snapshot::with_module_files`]
+    /// gave, else nothing (their results are unknown).
+    pub(crate) fn module_files(&self, dir: &Path) -> ModuleFiles {
+        self.module_files.get(dir).cloned().unwrap_or_default()
     }
 
     /// The full analysis of module directory `dir`, where the host keeps it.
@@ -153,6 +172,7 @@ impl Snapshot {
             modules: all,
             summaries: Arc::clone(&self.summaries),
             shared: Arc::clone(&self.shared),
+            module_files: self.module_files.clone(),
         }
     }
 

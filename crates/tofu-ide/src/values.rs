@@ -2,16 +2,18 @@
 //! or an output, as `tofu console` prints it in the module directory
 //! (`tofu_eval::format_value`), for hover, evaluated in tofu-module's
 //! [`ModuleValues`] (which says what is known and what is left out).
-//! `path.cwd` is the module directory; functions that read files get no
-//! files (their result is unknown): the engine does no IO. Only what the
+//! `path.cwd` is the module directory; functions that read files read
+//! them through the [`ModuleFiles`] the caller gave the snapshot
+//! (`Snapshot::with_module_files`; none: their results are unknown): the
+//! engine does no IO. Only what the
 //! hovered name needs is evaluated, so a hover costs what its expression
 //! reaches, not the module's size.
 
 use std::path::Path;
 
-use tofu_eval::{format_value, Environment, FileError, Value};
+use tofu_eval::{format_value, DirEntry, Environment, FileError, Value};
 use tofu_module::reference_sites::RefTarget;
-use tofu_module::{ModuleAnalysis, ModuleValues, VariableSource};
+use tofu_module::{ModuleAnalysis, ModuleFiles, ModuleValues, VariableSource};
 
 /// `markdown` with the value paragraph for `target` below a rule, if any:
 /// its value as `tofu console` prints it, and where a variable's value
@@ -21,17 +23,26 @@ pub(crate) fn with_value_note(
     mut markdown: String,
     analysis: &ModuleAnalysis,
     dir: &Path,
+    files: &ModuleFiles,
     target: &RefTarget,
 ) -> String {
-    if let Some(note) = value_note(analysis, dir, target) {
+    if let Some(note) = value_note(analysis, dir, files, target) {
         markdown.push_str("\n---\n\n");
         markdown.push_str(&note);
     }
     markdown
 }
 
-fn value_note(analysis: &ModuleAnalysis, dir: &Path, target: &RefTarget) -> Option<String> {
-    let environment = ModuleDirectory(dir);
+fn value_note(
+    analysis: &ModuleAnalysis,
+    dir: &Path,
+    files: &ModuleFiles,
+    target: &RefTarget,
+) -> Option<String> {
+    let environment = ModuleDirectory {
+        dir,
+        files: files.environment(),
+    };
     let values = ModuleValues::new(analysis, &environment);
     let unknown = || Ok(Value::dynamic_unknown());
     let (value, source) = match target {
@@ -58,19 +69,26 @@ fn value_note(analysis: &ModuleAnalysis, dir: &Path, target: &RefTarget) -> Opti
 }
 
 /// The module directory as hover's functions see it: the working
-/// directory (`path.cwd`), no files.
-struct ModuleDirectory<'d>(&'d Path);
+/// directory (`path.cwd`), its files as the caller reads them.
+struct ModuleDirectory<'d> {
+    dir: &'d Path,
+    files: &'d dyn Environment,
+}
 
 impl Environment for ModuleDirectory<'_> {
-    fn read_file(&self, _path: &str) -> Result<Vec<u8>, FileError> {
-        Err(FileError::Unavailable)
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
+        self.files.read_file(path)
     }
 
-    fn file_exists(&self, _path: &str) -> Result<bool, FileError> {
-        Err(FileError::Unavailable)
+    fn file_exists(&self, path: &str) -> Result<bool, FileError> {
+        self.files.file_exists(path)
+    }
+
+    fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, FileError> {
+        self.files.read_dir(path)
     }
 
     fn working_directory(&self) -> Option<String> {
-        Some(self.0.to_string_lossy().into_owned())
+        Some(self.dir.to_string_lossy().into_owned())
     }
 }

@@ -274,3 +274,34 @@ async fn module_sources_link_to_files_and_registry_pages() {
     );
     client.shutdown().await;
 }
+
+/// Hover on a local whose value reads a file shows what the file holds,
+/// read from the disk as `check` reads it; a file outside the workspace
+/// folder is not read (the value stays unknown).
+#[tokio::test]
+async fn hover_on_a_local_reads_files_inside_the_workspace_folder_only() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap().join("ws");
+    fs::create_dir(&root).unwrap();
+    fs::write(temp.path().join("secret.txt"), "top-secret-value").unwrap();
+    fs::write(root.join("motd.txt"), "hello from disk").unwrap();
+    let main = root.join("main.tf");
+    let text = "locals {\n  motd   = file(\"motd.txt\")\n  secret = file(\"../secret.txt\")\n}\n";
+    fs::write(&main, text).unwrap();
+    let mut client = start(&root).await;
+    client.open(&main, 1, text);
+    let hover_on = |line: u32| json!({"textDocument": {"uri": uri(&main)}, "position": {"line": line, "character": 3}});
+    let motd = client.request("textDocument/hover", hover_on(1)).await;
+    let motd = motd["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(motd.contains("\"hello from disk\""), "{motd}");
+    let secret = client.request("textDocument/hover", hover_on(2)).await;
+    let secret = secret["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(secret.contains("(known after apply)"), "{secret}");
+    assert!(!secret.contains("top-secret-value"), "{secret}");
+}

@@ -459,7 +459,7 @@ impl Converter<'_> {
                 root_range: self.range(ident.span()),
                 steps: Vec::new(),
             }),
-            Expression::Traversal(traversal) => self.traversal(traversal),
+            Expression::Traversal(traversal) => self.traversal(traversal, range),
             Expression::FuncCall(call) => {
                 let name = &call.name;
                 let mut full_name = String::new();
@@ -532,39 +532,29 @@ impl Converter<'_> {
             .collect()
     }
 
-    fn traversal(&self, traversal: &hcl_edit::expr::Traversal) -> ExprKind {
-        let Expression::Variable(root) = &traversal.expr else {
-            let mut operands = vec![self.expr(&traversal.expr)];
-            let mut steps = Vec::with_capacity(traversal.operators.len());
-            for operator in &traversal.operators {
-                let range = self.range(operator.span());
-                steps.push(match operator.value() {
-                    TraversalOperator::GetAttr(name) => RelativeStep::Attr {
-                        name: name.as_str().to_owned(),
-                        range: self.range(name.span()),
-                    },
-                    TraversalOperator::Index(key) => {
-                        operands.push(self.expr(key));
-                        RelativeStep::Index { range }
-                    }
-                    TraversalOperator::LegacyIndex(index) => RelativeStep::LegacyIndex {
-                        index: index.value().to_string(),
-                        range,
-                    },
-                    TraversalOperator::AttrSplat(_) => RelativeStep::Splat {
-                        kind: SplatKind::Attribute,
-                        range,
-                    },
-                    TraversalOperator::FullSplat(_) => RelativeStep::Splat {
-                        kind: SplatKind::Full,
-                        range,
-                    },
+    /// A traversal: a name's ([`Traversal`]), or steps applied to a
+    /// computed value ([`OperationKind::Steps`]). HCL's number literals are
+    /// never negative: `-1[*]` is `-(1[*])`, the steps applied to the
+    /// number and the result negated, where hcl-edit folds the minus into
+    /// the number.
+    fn traversal(&self, traversal: &hcl_edit::expr::Traversal, range: TextRange) -> ExprKind {
+        if let Expression::Number(number) = &traversal.expr {
+            if let Some(unsigned) = self.without_folded_minus(self.range(number.span())) {
+                let root = Expr {
+                    range: unsigned,
+                    kind: ExprKind::Number(self.local(unsigned).slice(self.text).to_owned()),
+                };
+                return ExprKind::Operation(Operation {
+                    kind: OperationKind::Unary(UnaryOperator::Negate),
+                    operands: vec![Expr {
+                        range: TextRange::new(unsigned.start, range.end),
+                        kind: self.steps(root, traversal),
+                    }],
                 });
             }
-            return ExprKind::Operation(Operation {
-                kind: OperationKind::Steps(steps),
-                operands,
-            });
+        }
+        let Expression::Variable(root) = &traversal.expr else {
+            return self.steps(self.expr(&traversal.expr), traversal);
         };
         let steps = traversal
             .operators
@@ -602,6 +592,61 @@ impl Converter<'_> {
             root: root.as_str().to_owned(),
             root_range: self.range(root.span()),
             steps,
+        })
+    }
+
+    /// The range of a number hcl-edit folded a minus into (`-1`, `- 1`,
+    /// `-/* c */1`) without that minus and the blanks and inline comments
+    /// after it; `None` for a number written without one.
+    fn without_folded_minus(&self, number: TextRange) -> Option<TextRange> {
+        let mut rest = self.local(number).slice(self.text).strip_prefix('-')?;
+        loop {
+            let trimmed = rest.trim_start_matches([' ', '\t']);
+            match trimmed.strip_prefix("/*") {
+                Some(comment) => rest = comment.split_once("*/").map_or("", |(_, after)| after),
+                None => {
+                    rest = trimmed;
+                    break;
+                }
+            }
+        }
+        let start = number.end.saturating_sub(to_u32(rest.len()));
+        Some(TextRange::new(start, number.end))
+    }
+
+    /// Steps applied to a computed value (`root`): an
+    /// [`OperationKind::Steps`] whose first operand is `root`.
+    fn steps(&self, root: Expr, traversal: &hcl_edit::expr::Traversal) -> ExprKind {
+        let mut operands = vec![root];
+        let mut steps = Vec::with_capacity(traversal.operators.len());
+        for operator in &traversal.operators {
+            let range = self.range(operator.span());
+            steps.push(match operator.value() {
+                TraversalOperator::GetAttr(name) => RelativeStep::Attr {
+                    name: name.as_str().to_owned(),
+                    range: self.range(name.span()),
+                },
+                TraversalOperator::Index(key) => {
+                    operands.push(self.expr(key));
+                    RelativeStep::Index { range }
+                }
+                TraversalOperator::LegacyIndex(index) => RelativeStep::LegacyIndex {
+                    index: index.value().to_string(),
+                    range,
+                },
+                TraversalOperator::AttrSplat(_) => RelativeStep::Splat {
+                    kind: SplatKind::Attribute,
+                    range,
+                },
+                TraversalOperator::FullSplat(_) => RelativeStep::Splat {
+                    kind: SplatKind::Full,
+                    range,
+                },
+            });
+        }
+        ExprKind::Operation(Operation {
+            kind: OperationKind::Steps(steps),
+            operands,
         })
     }
 
@@ -862,6 +907,33 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_negated_number_with_steps_is_the_negation_of_the_steps() {
+        for (text, operand, number) in [
+            ("a = -1[*]\n", "1[*]", "1"),
+            ("a = - /* c */ 2.5.a\n", "2.5.a", "2.5"),
+            ("a = -0[*][0]\n", "0[*][0]", "0"),
+        ] {
+            let negation = value_of(text);
+            assert_eq!(negation.range.slice(text), text[4..].trim_end());
+            let negation = operation(&negation);
+            assert_eq!(negation.kind, OperationKind::Unary(UnaryOperator::Negate));
+            let steps = &negation.operands[0];
+            assert_eq!(steps.range.slice(text), operand);
+            let root = &operation(steps).operands[0];
+            assert_eq!(root.kind, ExprKind::Number(number.to_owned()), "{text}");
+            assert_eq!(root.range.slice(text), number);
+        }
+        // Parenthesised, the number is negative and the steps apply to it;
+        // without steps, hcl-edit's folded number stays.
+        let parenthesised = value_of("a = (-1)[*]\n");
+        assert_eq!(
+            operation(&parenthesised).operands[0].kind,
+            ExprKind::Number("-1".to_owned())
+        );
+        assert_eq!(value_of("a = -1\n").kind, ExprKind::Number("-1".to_owned()));
     }
 
     #[test]

@@ -965,19 +965,23 @@ fn setproduct(args: &Arguments) -> Result<Value, FunctionError> {
     if args.values.len() < 2 {
         return Err(FunctionError::call("at least two arguments are required"));
     }
-    let mut all_sets = true;
+    // cty: the product is a list only when every argument is a list or a
+    // tuple; a tuple's elements unify unsafely (`UnifyUnsafe`), and each
+    // element is converted to its argument's element type.
+    let mut any_set = false;
     let mut element_types = Vec::new();
     for (position, value) in args.values.iter().enumerate() {
         let ty = value.ty();
         match &ty {
-            Type::Set(element) => element_types.push((**element).clone()),
+            Type::Set(element) => {
+                any_set = true;
+                element_types.push((**element).clone());
+            }
             Type::List(element) => {
-                all_sets = false;
                 element_types.push((**element).clone());
             }
             Type::Tuple(elements) => {
-                all_sets = false;
-                let Some(unified) = unify(elements, false).or(if elements.is_empty() {
+                let Some(unified) = unify(elements, true).or(if elements.is_empty() {
                     Some(Type::Dynamic)
                 } else {
                     None
@@ -998,11 +1002,16 @@ fn setproduct(args: &Arguments) -> Result<Value, FunctionError> {
         }
     }
     let mut products: Vec<Vec<Value>> = vec![Vec::new()];
-    for value in args.values {
-        let items = value.items().unwrap_or_default();
+    for (value, element_type) in args.values.iter().zip(&element_types) {
+        let items: Vec<Value> = value
+            .items()
+            .unwrap_or_default()
+            .iter()
+            .map(|item| convert(item, element_type).unwrap_or_else(|_| item.clone()))
+            .collect();
         let mut next = Vec::new();
         for product in &products {
-            for item in items {
+            for item in &items {
                 let mut extended = product.clone();
                 extended.push(item.clone());
                 next.push(extended);
@@ -1012,7 +1021,7 @@ fn setproduct(args: &Arguments) -> Result<Value, FunctionError> {
     }
     let tuple_type = Type::Tuple(element_types);
     let rows: Vec<Value> = products.into_iter().map(Value::tuple).collect();
-    if all_sets {
+    if any_set {
         Ok(Value::set(tuple_type, rows))
     } else {
         Ok(Value::list(tuple_type, rows))

@@ -5,17 +5,16 @@
 //! objects, tuples, 512-bit numbers) and `csvdecode`.
 //!
 //! `base64gunzip` reads gzip as Go does (`gunzip.rs`); `base64gzip` writes
-//! the bytes Go's compressor writes (`gzip.rs`).
+//! the bytes Go's compressor writes (`gzip.rs`); `jsondecode` reads JSON as
+//! Go's decoder does (`json_decode.rs`).
 //!
-//! Left out (their calls give unknown values): `yamlencode` and
-//! `yamldecode`, and text encodings other than UTF-8.
-
-use std::collections::BTreeMap;
+//! `yamlencode` and `yamldecode` live in `yaml.rs`. Left out: text
+//! encodings other than UTF-8.
 
 use super::gunzip::GunzipError;
+use super::json_decode::{self, JsonDecodeError};
 use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::go_text::go_quote;
-use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
 
@@ -361,75 +360,9 @@ fn json_string(text: &str, out: &mut String) {
 }
 
 fn json_decode(text: &str) -> Result<Value, FunctionError> {
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    // Go's encoding/json messages for the commonest failures.
-    let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
-    let Some(first) = trimmed.bytes().next() else {
-        return Err(FunctionError::call("EOF"));
-    };
-    if !matches!(
-        first,
-        b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
-    ) {
-        return Err(FunctionError::call(format!(
-            "invalid character {} looking for beginning of value",
-            go_rune_quote(char::from(first))
-        )));
-    }
-    match jsonc_parser::parse_to_value(text, &options) {
-        Ok(Some(value)) => {
-            json_value(value).ok_or_else(|| FunctionError::argument(0, "invalid JSON number"))
-        }
-        Ok(None) => Err(FunctionError::call("EOF")),
-        Err(error) => Err(FunctionError::call(error.to_string())),
-    }
-}
-
-/// Go's `%q` for one rune.
-fn go_rune_quote(c: char) -> String {
-    let quoted = go_quote(&c.to_string());
-    let inner = quoted
-        .get(1..quoted.len().saturating_sub(1))
-        .unwrap_or_default()
-        .replace("\\\"", "\"");
-    if c == '\'' {
-        return "'\\''".to_owned();
-    }
-    format!("'{inner}'")
-}
-
-fn json_value(value: jsonc_parser::JsonValue) -> Option<Value> {
-    use jsonc_parser::JsonValue as Json;
-    Some(match value {
-        Json::Null => Value::dynamic_null(),
-        Json::Boolean(flag) => Value::bool(flag),
-        Json::Number(text) => Value::number(Number::parse(text)?),
-        Json::String(text) => Value::string(text),
-        Json::Array(items) => Value::tuple(
-            items
-                .take_inner()
-                .into_iter()
-                .map(json_value)
-                .collect::<Option<Vec<_>>>()?,
-        ),
-        Json::Object(object) => {
-            let mut attributes = BTreeMap::new();
-            for (key, item) in object.take_inner() {
-                attributes.insert(key.into_owned(), json_value(item)?);
-            }
-            Value::object(attributes)
-        }
+    json_decode::decode(text).map_err(|error| match error {
+        JsonDecodeError::Syntax(message) => FunctionError::call(message),
+        JsonDecodeError::InvalidNumber => FunctionError::call("a number is required"),
     })
 }
 

@@ -33,6 +33,7 @@ mod gzip;
 mod hash;
 mod huffman;
 mod implementation;
+mod json_decode;
 mod network;
 mod numeric;
 mod regex;

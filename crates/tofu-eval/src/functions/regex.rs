@@ -4,8 +4,12 @@
 //! type: a string without groups, a tuple of strings for unnamed groups,
 //! an object for named ones, never both.
 //!
+//! Where the two parsers differ on a valid pattern, the pattern is
+//! rewritten before it is compiled: a `{` that starts no counted
+//! repetition is a literal for Go (`with_literal_braces`).
+//!
 //! Left out: Go's wording of syntax errors (the message here is the
-//! crate's).
+//! crate's), and Go's `\Q…\E` quoting.
 
 use std::collections::BTreeMap;
 
@@ -53,7 +57,92 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
 
 /// Compiles a pattern as Go's `regexp.Compile` would accept it.
 pub(super) fn compile(pattern: &str) -> Result<Regex, String> {
-    Regex::new(pattern).map_err(|error| format!("error parsing regexp: {error}"))
+    Regex::new(&with_literal_braces(pattern))
+        .map_err(|error| format!("error parsing regexp: {error}"))
+}
+
+/// `pattern` with every `{` that Go's parser reads as a literal escaped:
+/// Go reads `{` as a repetition only when `{n}`, `{n,}` or `{n,m}` follows
+/// (no blanks, no leading zeros), and as itself otherwise, where the
+/// regex crate refuses the pattern. Escapes (`\{`, `\x{…}`, `\p{…}`) and
+/// character classes are copied as they are.
+fn with_literal_braces(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut in_class = false;
+    let mut chars = pattern.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => {
+                out.push(c);
+                let Some((_, escaped)) = chars.next() else {
+                    break;
+                };
+                out.push(escaped);
+                if matches!(escaped, 'x' | 'p' | 'P')
+                    && chars.peek().is_some_and(|&(_, c)| c == '{')
+                {
+                    for (_, c) in chars.by_ref() {
+                        out.push(c);
+                        if c == '}' {
+                            break;
+                        }
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // A `]` first in the class (after a `^`) is a member.
+                if chars.peek().is_some_and(|&(_, c)| c == '^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|&(_, c)| c == ']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            '{' if !in_class && !is_go_repetition(pattern.get(at..).unwrap_or_default()) => {
+                out.push_str("\\{");
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `text`, starting with `{`, is a counted repetition for Go's
+/// parser (`parseRepeat`).
+fn is_go_repetition(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix('{') else {
+        return false;
+    };
+    let Some(rest) = go_int(rest) else {
+        return false;
+    };
+    let rest = match rest.strip_prefix(',') {
+        Some(after_comma) if after_comma.starts_with('}') => after_comma,
+        Some(after_comma) => match go_int(after_comma) {
+            Some(rest) => rest,
+            None => return false,
+        },
+        None => rest,
+    };
+    rest.starts_with('}')
+}
+
+/// What follows a number as Go's `parseInt` reads one: digits, no
+/// leading zero before another digit.
+fn go_int(text: &str) -> Option<&str> {
+    let n_digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if n_digits == 0 || (n_digits > 1 && text.starts_with('0')) {
+        return None;
+    }
+    text.get(n_digits..)
 }
 
 fn compiled(args: &Arguments) -> Result<Regex, FunctionError> {

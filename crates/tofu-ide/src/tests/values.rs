@@ -147,3 +147,78 @@ fn hover_on_an_output_shows_its_value() {
         format!("{LOCAL}(sensitive value)")
     );
 }
+
+/// A module whose locals read files, as in `/tmp` with `motd.txt`
+/// (`hello` and a line break) and `greet.tpl` (`Hi ${name}!`) beside it;
+/// the values were printed by OpenTofu 1.12.6's `tofu console` there.
+const READS_FILES: &str = r#"
+//- main.tf
+locals {
+  motd     = file("${path.module}/motd.txt")
+  has_motd = fileexists("motd.txt")
+  greeting = templatefile("greet.tpl", { name = "web" })
+  texts    = fileset(path.module, "*.txt")
+}
+"#;
+
+/// The module directory's files as the language server hands them in (it
+/// reads the disk).
+struct FilesOnDisk;
+
+impl tofu_eval::Environment for FilesOnDisk {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, tofu_eval::FileError> {
+        match path.trim_start_matches("./") {
+            "motd.txt" => Ok(b"hello\n".to_vec()),
+            "greet.tpl" => Ok(b"Hi ${name}!".to_vec()),
+            _ => Err(tofu_eval::FileError::NotFound),
+        }
+    }
+
+    fn file_exists(&self, path: &str) -> Result<bool, tofu_eval::FileError> {
+        Ok(matches!(path, "motd.txt" | "greet.tpl"))
+    }
+
+    fn read_dir(&self, _path: &str) -> Result<Vec<tofu_eval::DirEntry>, tofu_eval::FileError> {
+        Ok(["motd.txt", "greet.tpl", "main.tf"]
+            .map(|name| tofu_eval::DirEntry {
+                name: name.to_owned(),
+                kind: tofu_eval::EntryKind::File,
+            })
+            .to_vec())
+    }
+}
+
+/// The value paragraph of the hover on local `name`'s definition, with
+/// the snapshot given `files`.
+fn file_value(name: &str, files: Option<tofu_module::ModuleFiles>) -> String {
+    let (snapshot, path, offset) =
+        super::fixture(&with_cursor(READS_FILES, "main.tf", &format!("{name} ")));
+    let snapshot = match files {
+        Some(files) => snapshot.with_module_files(std::path::Path::new(super::DIR), files),
+        None => snapshot,
+    };
+    let markdown = snapshot.hover(&path, offset).unwrap().markdown;
+    let (_, note) = markdown.rsplit_once("---\n\n").unwrap();
+    note.replace(LOCAL, "")
+        .replace("```hcl\n", "")
+        .replace("\n```\n", "")
+}
+
+#[test]
+fn hover_on_a_local_reads_the_files_its_functions_read() {
+    let on_disk = || {
+        Some(tofu_module::ModuleFiles::new(std::sync::Arc::new(
+            FilesOnDisk,
+        )))
+    };
+    assert_eq!(file_value("motd", on_disk()), "<<EOT\nhello\n\nEOT");
+    assert_eq!(file_value("has_motd", on_disk()), "true");
+    assert_eq!(file_value("greeting", on_disk()), "\"Hi web!\"");
+    assert_eq!(
+        file_value("texts", on_disk()),
+        "toset([\n  \"motd.txt\",\n])"
+    );
+    // Given no files, the same values are unknown.
+    assert_eq!(file_value("motd", None), "(known after apply)");
+    assert_eq!(file_value("greeting", None), "(known after apply)");
+}
