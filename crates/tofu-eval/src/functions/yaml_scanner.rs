@@ -12,8 +12,9 @@
 //!
 //! Left out: `%TAG` directives and `%` escapes in tags scan as
 //! [`ScanError::NotCovered`] (go-cty-yaml accepts them, but the values of
-//! documents that carry them are not computed here); errors of the reader past its first 512 bytes
-//! likewise, because libyaml reports them only when it reaches them.
+//! documents that carry them are not computed here); so do control
+//! characters past the reader's first 512 bytes, which libyaml reports
+//! only when it reaches them, after whatever error comes before.
 
 use std::collections::VecDeque;
 
