@@ -157,7 +157,7 @@ fn diagnostics_docs_are_in_sync_with_the_catalogue() {
 /// has an example in the docs and a test that can fail; `file-ignored` only
 /// exists in the editor and is covered by the language server's tests, and
 /// `provider-validation` needs a running provider (fixtures run none): it
-/// is covered by `tests/provider_validators.rs` with the real time provider.
+/// is covered by `tests/schemas.rs` with the real time provider.
 #[test]
 fn every_catalogue_code_has_a_fixture() {
     let examples = examples();
