@@ -197,12 +197,18 @@ pub fn add_provider_diagnostics(
     config: &Config,
     mut diagnostics: Vec<Diagnostic>,
 ) {
-    crate::reporting::apply_severity_overrides(config, &mut diagnostics);
+    apply_config(config, &mut diagnostics);
     if diagnostics.is_empty() {
         return;
     }
     analysis.diagnostics.extend(diagnostics);
     crate::analysis::sort_diagnostics(&mut analysis.diagnostics);
+}
+
+/// `config`'s severity overrides on the providers' diagnostics (`off`
+/// drops them).
+pub fn apply_config(config: &Config, diagnostics: &mut Vec<Diagnostic>) {
+    crate::reporting::apply_severity_overrides(config, diagnostics);
 }
 
 /// A block that may be validated: its schema is known.
