@@ -20,13 +20,13 @@
 //! out. Local values are known to OpenTofu and unknown here, so what a
 //! validator says of a local's value is missed, never invented.
 //!
-//! Which blocks are sent, as validate reaches them: none when the module
-//! has an error outside the bodies of resources and provider
-//! configurations (OpenTofu stops before its walk, or the walk fails
-//! upstream); a block is not sent when an error lies in it (its static
-//! checks failed: `EvaluateBlock` or an earlier check stopped it), when it
-//! refers to a resource that is not sent for that reason, or when the
-//! provider configuration it uses has an error. A provider configuration
+//! Which blocks are sent, as validate reaches them: none when a phase
+//! before the walk reported an error (OpenTofu builds no graph); a block is
+//! not sent when an error lies in it (its static checks failed:
+//! `EvaluateBlock` or an earlier check stopped it), when it refers to a
+//! resource that is not sent for that reason, when the provider
+//! configuration it uses has an error, or when it refers to an input
+//! variable or local value with an error in its declaration. A provider configuration
 //! of meta-arguments alone is not validated. A block written in a JSON
 //! file is not sent (its expressions are not evaluated here), nor one
 //! whose value does not evaluate or convert.
@@ -130,7 +130,7 @@ impl ValidatorCall {
 /// The validator calls for `analysis` (see the module doc), provider
 /// configurations first, then in the order of the effective blocks.
 pub fn validator_calls(analysis: &ModuleAnalysis) -> Vec<ValidatorCall> {
-    if analysis.load_failed {
+    if !analysis.walked {
         return Vec::new();
     }
     let candidates: Vec<Candidate<'_>> = analysis
@@ -150,13 +150,23 @@ pub fn validator_calls(analysis: &ModuleAnalysis) -> Vec<ValidatorCall> {
         })
         .collect();
     let mut failed: BTreeSet<&BlockAddress> = BTreeSet::new();
+    let mut failed_values: BTreeSet<Node> = BTreeSet::new();
     for error in &errors {
         match candidates.iter().find(|found| found.holds(error.subject)) {
             Some(found) => {
                 failed.insert(&found.effective.address);
             }
-            // OpenTofu stops before its walk, or fails upstream of it.
-            None => return Vec::new(),
+            None => failed_values.extend(value_holding(analysis, error.subject)),
+        }
+    }
+    for found in &candidates {
+        let reads_failed_value = found.effective.references.all().any(|reference| {
+            reference
+                .node()
+                .is_some_and(|node| failed_values.contains(&node))
+        });
+        if reads_failed_value {
+            failed.insert(&found.effective.address);
         }
     }
     // A block using a failed provider configuration, or referring to a
@@ -209,6 +219,35 @@ pub fn add_provider_diagnostics(
 /// drops them).
 pub fn apply_config(config: &Config, diagnostics: &mut Vec<Diagnostic>) {
     crate::reporting::apply_severity_overrides(config, diagnostics);
+}
+
+/// The input variable or local value whose declaration holds `subject`.
+fn value_holding(analysis: &ModuleAnalysis, subject: Location) -> Option<Node> {
+    let range = subject.range?;
+    let holds = |file: FileId, own: TextRange| {
+        file == subject.file && own.start <= range.start && range.end <= own.end
+    };
+    let variable = analysis.effective.blocks.iter().find(|effective| {
+        matches!(effective.address, BlockAddress::Variable(_))
+            && effective
+                .base
+                .iter()
+                .chain(&effective.overrides)
+                .any(|block_ref| {
+                    analysis
+                        .block(*block_ref)
+                        .is_some_and(|block| holds(block_ref.file, block.range))
+                })
+    });
+    if let Some(variable) = variable {
+        return Some(Node::Block(variable.address.clone()));
+    }
+    analysis
+        .effective
+        .locals
+        .iter()
+        .find(|local| holds(local.attribute.origin.file, local.attribute.origin.range))
+        .map(|local| Node::Local(local.name.clone()))
 }
 
 /// A block that may be validated: its schema is known.

@@ -104,9 +104,23 @@ fn a_block_with_an_error_or_using_a_failed_one_is_not_sent() {
 }
 
 #[test]
-fn an_error_outside_resource_bodies_sends_nothing() {
-    let analysis =
-        analysis("output \"o\" {\n  value = nope.x\n}\n\nresource \"time_static\" \"fine\" {\n  rfc3339 = \"nope\"\n}\n");
+fn an_error_outside_resource_bodies_holds_back_only_what_reads_its_node() {
+    let analysis = analysis(
+        "output \"o\" {\n  value = nope.x\n}\n\nlocals {\n  bad = nope.y\n}\n\nvariable \"fine\" {\n}\n\nresource \"time_static\" \"reads_fine\" {\n  rfc3339 = var.fine\n}\n\nresource \"time_static\" \"fine\" {\n  rfc3339 = \"nope\"\n}\n\nresource \"time_static\" \"reads\" {\n  rfc3339 = local.bad\n}\n",
+    );
+    assert!(analysis.has_errors());
+    let names: Vec<String> = validator_calls(&analysis)
+        .iter()
+        .map(ValidatorCall::block_name)
+        .collect();
+    assert_eq!(names, vec!["time_static.reads_fine", "time_static.fine"]);
+}
+
+#[test]
+fn an_error_before_the_walk_sends_nothing() {
+    let analysis = analysis(
+        "resource \"time_static\" \"fine\" {\n  rfc3339 = \"nope\"\n}\n\nresource \"time_static\" \"fine\" {\n}\n",
+    );
     assert!(analysis.has_errors());
     assert_eq!(validator_calls(&analysis), Vec::new());
 }
