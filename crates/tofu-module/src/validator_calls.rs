@@ -52,23 +52,12 @@ use crate::expr::start::expr_start;
 use crate::input::Config;
 use crate::loaded::FileRole;
 use crate::refs::Node;
-use crate::rules::provider_schema::{for_display, schema_mode};
+use crate::rules::provider_schema::{
+    for_display, schema_mode, PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS,
+    RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS,
+};
 pub use places::BodyPlaces;
 use places::{AttributePlaces, BlockPlaces};
-
-/// Meta-arguments of resource bodies (`configs.commonResourceAttributes`)
-/// and of provider blocks (`configs.providerBlockSchema`).
-const RESOURCE_META_ARGUMENTS: &[&str] = &["count", "for_each", "provider", "depends_on"];
-const RESOURCE_META_BLOCKS: &[&str] = &["lifecycle", "connection", "provisioner", "locals"];
-const PROVIDER_META_ARGUMENTS: &[&str] = &[
-    "alias",
-    "version",
-    "for_each",
-    "count",
-    "depends_on",
-    "source",
-];
-const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
 
 /// Nested blocks deeper than this make a body not sent.
 const MAX_DEPTH: usize = 32;

@@ -267,20 +267,8 @@ impl SchemaSource {
         if let Some(known) = self.runnable.lock().ok()?.get(&key) {
             return known.clone();
         }
-        let locked = locked_provider(root, address);
-        let search = environment.search_dirs(Some(root));
-        let request = SchemaRequest {
-            address,
-            search: &search,
-            platform: &environment.platform,
-            locked: locked.as_ref(),
-            accepts: &|_| true,
-            cache: self.cache.as_ref(),
-            run_providers: true,
-            socket_dir: None,
-            timeouts: self.options.timeouts,
-        };
-        let runnable = match runnable_provider(&request) {
+        let found = self.with_request(environment, root, address, true, runnable_provider);
+        let runnable = match found {
             Ok(runnable) => Some(runnable),
             Err(error) => {
                 self.problem(format!(
@@ -406,17 +394,19 @@ impl SchemaSource {
             .clone()
     }
 
-    /// Reads the schema of `address` from the package installed for `root`.
-    fn read_package(
+    /// `read` on the request for `address` as installed for `root` (its
+    /// lock file entry, the environment's search directories).
+    fn with_request<T>(
         &self,
         environment: &ProviderEnvironment,
         root: &Path,
         address: &ProviderAddress,
         run_providers: bool,
-    ) -> Option<Arc<ProviderSchema>> {
+        read: impl FnOnce(&SchemaRequest<'_>) -> T,
+    ) -> T {
         let locked = locked_provider(root, address);
         let search = environment.search_dirs(Some(root));
-        let request = SchemaRequest {
+        read(&SchemaRequest {
             address,
             search: &search,
             platform: &environment.platform,
@@ -426,8 +416,25 @@ impl SchemaSource {
             run_providers,
             socket_dir: None,
             timeouts: self.options.timeouts,
-        };
-        match read_provider_schema(&request) {
+        })
+    }
+
+    /// Reads the schema of `address` from the package installed for `root`.
+    fn read_package(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+        run_providers: bool,
+    ) -> Option<Arc<ProviderSchema>> {
+        let found = self.with_request(
+            environment,
+            root,
+            address,
+            run_providers,
+            read_provider_schema,
+        );
+        match found {
             Ok(loaded) => {
                 if let Some(error) = &loaded.cache_store_error {
                     self.problem(format!(
