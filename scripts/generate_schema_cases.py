@@ -17,8 +17,12 @@ cases share one module (each in its own lines, so diagnostics are counted
 per case by line): OpenTofu validates every resource on its own.
 
 Required arguments are set to an unknown value (`var.unknown`, unknown in
-`validate`), so the provider's own validators (out of scope: diagnostics.md
-§7) see nothing to judge; only the mistakes' constant values are judged.
+`validate`), so the provider's own validators see nothing to judge in a
+minimal body. The kinds `validator_mistake` and `validator_near_miss` set
+values only a provider's own validator judges (`ValidateResourceConfig`:
+time's durations, RFC 3339 timestamps and ranges; openstack's one-of and
+range validators), wrong and right, on types chosen from `VALIDATED`
+whatever their minimal body does.
 
     scripts/generate_schema_cases.py [N_CASES] [SEED]
 
@@ -283,13 +287,43 @@ def mutate(kind, body, rng, types):
     return False
 
 
+# (provider, type, arguments): values a provider's own validator rejects.
+VALIDATOR_MISTAKES = [
+    (TIME, "time_sleep", {"create_duration": '"10x"'}),
+    (TIME, "time_sleep", {"destroy_duration": '"5 minutes"'}),
+    (TIME, "time_sleep", {"create_duration": '"-"', "destroy_duration": '"1s"'}),
+    (TIME, "time_static", {"rfc3339": '"yesterday"'}),
+    (TIME, "time_static", {"rfc3339": '"2020-13-01T00:00:00Z"'}),
+    (TIME, "time_offset", {"base_rfc3339": '"2020-01-01"', "offset_days": "1"}),
+    (TIME, "time_rotating", {"rotation_days": "-1"}),
+    (TIME, "time_rotating", {"rotation_minutes": "0"}),
+    (TIME, "time_rotating", {"rfc3339": '"noon"', "rotation_hours": "2"}),
+    (OPENSTACK, "openstack_networking_secgroup_rule_v2", {"direction": '"sideways"', "ethertype": '"IPv4"'}),
+    (OPENSTACK, "openstack_networking_secgroup_rule_v2", {"direction": '"ingress"', "ethertype": '"IPv5"'}),
+    (OPENSTACK, "openstack_networking_subnet_v2", {"ip_version": "5"}),
+    (OPENSTACK, "openstack_networking_port_v2", {"admin_state_up": "true", "mac_address": '"zz"'}),
+]
+# The same types with values the validators accept, or cannot judge.
+VALIDATOR_NEAR_MISSES = [
+    (TIME, "time_sleep", {"create_duration": '"30s"'}),
+    (TIME, "time_sleep", {"create_duration": "var.unknown"}),
+    (TIME, "time_sleep", {"create_duration": '"${var.unknown}s"'}),
+    (TIME, "time_static", {"rfc3339": '"2020-01-01T00:00:00Z"'}),
+    (TIME, "time_offset", {"offset_days": "1"}),
+    (TIME, "time_rotating", {"rotation_days": "1"}),
+    (TIME, "time_rotating", {"rotation_days": "var.unknown"}),
+    (OPENSTACK, "openstack_networking_secgroup_rule_v2", {"direction": '"ingress"', "ethertype": '"IPv6"'}),
+    (OPENSTACK, "openstack_networking_subnet_v2", {"ip_version": "6"}),
+]
+
+
 MISTAKES = [
     "none", "misspelt_argument", "unknown_argument", "missing_required", "wrong_type",
     "right_type", "misspelt_block", "argument_as_block", "block_as_argument",
     "too_many_blocks", "too_few_blocks", "duplicate_single", "nested_missing_required",
     "nested_unknown_argument", "dynamic_unknown_type", "dynamic_content_mistake",
     "invalid_type", "wrong_mode", "reference_unknown_attribute", "reference_valid",
-    "reference_into_primitive",
+    "reference_into_primitive", "validator_mistake", "validator_near_miss",
 ]
 
 
@@ -336,6 +370,13 @@ def case_text(index, rng, schemas, rejected):
     body = Body(pool[type_name]["block"], 2)
     kind = rng.choice(MISTAKES)
     extra_lines = []
+    if kind in ("validator_mistake", "validator_near_miss"):
+        table = VALIDATOR_MISTAKES if kind == "validator_mistake" else VALIDATOR_NEAR_MISSES
+        provider, type_name, arguments = rng.choice(table)
+        body = Body(schemas[provider]["resource_schemas"][type_name]["block"], 2)
+        body.attrs.update(arguments)
+        lines = [f'resource "{type_name}" "{name}" {{'] + body.lines() + ["}"]
+        return kind, lines
     if kind == "invalid_type":
         # The prefix kept: another prefix names a provider not installed.
         prefix, rest = type_name.split("_", 1)

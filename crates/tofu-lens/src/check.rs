@@ -17,6 +17,9 @@ use tofu_module::{
     ModuleFiles,
 };
 
+use tofu_module::validator_calls::{add_provider_diagnostics, validator_calls};
+use tofu_schema::PoolSettings;
+use tofu_vfs::schemas::validators::ProviderValidators;
 use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 use tofu_vfs::{ProjectConfig, WalkLimits};
 
@@ -200,6 +203,14 @@ pub fn check_paths_streaming(
         .map(|(dir, _, _)| readable(dir).to_path_buf())
         .collect();
     let schema_source = SchemaSource::new(schemas.clone(), &run_dirs);
+    // The providers' own validators, when providers may run: one process
+    // per provider and root for the run, reaped when it ends.
+    let validators = (schemas.run_providers && schemas.environment.is_some()).then(|| {
+        ProviderValidators::new(PoolSettings {
+            timeouts: schemas.timeouts,
+            ..PoolSettings::default()
+        })
+    });
     crate::parallel::ordered_map(
         &work,
         jobs,
@@ -241,6 +252,22 @@ pub fn check_paths_streaming(
                         &module_files,
                         &mut cache,
                     );
+                }
+                if let Some(validators) = &validators {
+                    let calls = validator_calls(&analysis);
+                    if !calls.is_empty() {
+                        let outcome = validators.validate(
+                            &|address| {
+                                schema_source.runnable_for(readable(dir), dir_schemas, address)
+                            },
+                            None,
+                            &calls,
+                        );
+                        for problem in &outcome.problems {
+                            tracing::warn!("{problem}");
+                        }
+                        add_provider_diagnostics(&mut analysis, dir_config, outcome.diagnostics);
+                    }
                 }
                 Some(Ok(CheckedModule {
                     dir: dir.clone(),

@@ -489,3 +489,53 @@ fn text<'a>(value: &'a serde_json::Value, pointer: &str) -> &'a str {
         .and_then(|found| found.as_str())
         .unwrap()
 }
+
+/// A module using hashicorp/time with values only its validators reject,
+/// and, in `ok.tf`, the near misses that must stay silent: valid
+/// durations and timestamps, unknown values (an input variable,
+/// `count.index`, `each.key`), an absent optional argument.
+const TIME_VALIDATED: &str = "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nvariable \"d\" {\n  type = string\n}\n\nresource \"time_sleep\" \"bad\" {\n  create_duration = \"10x\"\n}\n\nresource \"time_offset\" \"bad\" {\n  base_rfc3339 = \"yesterday\"\n  offset_days  = 1\n}\n\nresource \"time_rotating\" \"bad\" {\n  rfc3339       = \"2020-13-01T00:00:00Z\"\n  rotation_days = -1\n}\n";
+const TIME_NEAR_MISS: &str = "resource \"time_sleep\" \"unknown\" {\n  create_duration = var.d\n}\n\nresource \"time_sleep\" \"counted\" {\n  count           = 2\n  create_duration = \"${count.index}q\"\n}\n\nresource \"time_sleep\" \"each\" {\n  for_each        = toset([\"1s\"])\n  create_duration = each.key\n}\n\nresource \"time_sleep\" \"good\" {\n  create_duration = \"30s\"\n}\n\nresource \"time_static\" \"good\" {\n  rfc3339 = \"2020-01-01T00:00:00Z\"\n}\n\nresource \"time_rotating\" \"good\" {\n  rotation_days = 1\n}\n";
+
+#[test]
+fn check_reports_what_the_time_providers_validators_say_as_tofu_validate_does() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write("stack/main.tf", TIME_VALIDATED);
+    tree.write("stack/ok.tf", TIME_NEAR_MISS);
+    // A child whose provider is installed only in its caller, the root.
+    tree.write(
+        "stack/timer/main.tf",
+        "resource \"time_sleep\" \"child\" {\n  destroy_duration = \"5 minutes\"\n}\n",
+    );
+    tree.write(
+        "stack/calls.tf",
+        "module \"timer\" {\n  source = \"./timer\"\n}\n",
+    );
+    install_time(&tree, "stack", &package);
+    // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stack (init
+    // -plugin-dir, TF_CLI_CONFIG_FILE=/dev/null): these places and
+    // summaries; the child's as `tofu validate` reports it in timer/.
+    let expected = [
+        "./stack/main.tf:15:21 provider-validation Invalid Attribute Value Match",
+        "./stack/main.tf:19:18 provider-validation Invalid RFC3339 String Value",
+        "./stack/main.tf:24:19 provider-validation Invalid RFC3339 String Value",
+        "./stack/main.tf:25:19 provider-validation Invalid Attribute Value",
+        "./stack/timer/main.tf:2:22 provider-validation Invalid Attribute Value Match",
+    ];
+    let with = tree.check(&["--format", "json"]);
+    assert_eq!(found(&with), expected, "{}", stderr(&with));
+    assert_eq!(with.status.code(), Some(1));
+    // Not allowed to run providers: the schema comes from the cache, the
+    // validators are not called.
+    let without = tree.check(&["--no-providers", "--format", "json"]);
+    assert_eq!(
+        found(&without),
+        Vec::<String>::new(),
+        "{}",
+        stderr(&without)
+    );
+}

@@ -24,6 +24,7 @@ mod panic_guard;
 pub mod position;
 mod prepare;
 mod provider_schemas;
+mod provider_validators;
 mod requests;
 mod scheduler;
 mod scheduling;

@@ -33,6 +33,8 @@ use tofu_ide::{Change, Snapshot};
 use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::provider_schemas;
+use crate::provider_validators;
+use crate::scheduling::ProviderDiagnostics;
 use crate::session::Session;
 use crate::shared::Shared;
 use crate::to_proto::Converter;
@@ -216,6 +218,7 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
                 )
             };
             read_schemas(shared, schema_dirs);
+            validate_providers(shared, dir);
             // A module whose interface changed: its callers judge their
             // calls again.
             if !callers.is_empty() {
@@ -264,6 +267,24 @@ pub fn read_schemas(shared: &Arc<Shared>, dirs: Vec<PathBuf>) {
             }
         });
     }
+}
+
+/// Calls the providers' validators on `dir`'s analysis after
+/// [`provider_validators::DEBOUNCE`], in a task of its own, which publishes
+/// the directory again when their diagnostics changed.
+fn validate_providers(shared: &Arc<Shared>, dir: &Path) {
+    let Some(ask) = provider_validators::wanted(&mut shared.session(), dir) else {
+        return;
+    };
+    let shared = Arc::clone(shared);
+    let dir = dir.to_path_buf();
+    tokio::spawn(async move {
+        tokio::time::sleep(provider_validators::DEBOUNCE).await;
+        if provider_validators::validate(&shared, &dir, ask).await {
+            shared.session().scheduling_mut().state(&dir).force_publish = true;
+            schedule(&shared, [dir], false);
+        }
+    });
 }
 
 /// The directories the calls of `dir` name that the host holds nothing for,
@@ -352,16 +373,18 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             Publish::Refresh(false)
         } else {
             let force = std::mem::take(&mut state.force_publish);
+            let from_providers = state.provider_diagnostics.clone();
             Publish::Push {
                 snapshot,
                 generation,
                 in_scope,
                 force,
+                from_providers,
                 converter: Converter::new(&session),
             }
         }
     };
-    let (snapshot, generation, in_scope, force, mut converter) = match plan {
+    let (snapshot, generation, in_scope, force, from_providers, mut converter) = match plan {
         Publish::Refresh(false) => return,
         Publish::Refresh(true) => {
             if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
@@ -374,11 +397,19 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             generation,
             in_scope,
             force,
+            from_providers,
             converter,
-        } => (snapshot, generation, in_scope, force, converter),
+        } => (
+            snapshot,
+            generation,
+            in_scope,
+            force,
+            from_providers,
+            converter,
+        ),
     };
     let current = if in_scope {
-        current_diagnostics(&mut converter, &snapshot, dir)
+        current_diagnostics(&mut converter, &snapshot, dir, &from_providers)
     } else {
         Vec::new()
     };
@@ -443,24 +474,30 @@ enum Publish {
         generation: u64,
         in_scope: bool,
         force: bool,
+        /// The providers' validators' diagnostics kept for the directory.
+        from_providers: ProviderDiagnostics,
         converter: Converter,
     },
 }
 
-/// Every file of `dir` the analysis saw, with its converted diagnostics and
-/// the version of the buffer the analysis used.
+/// Every file of `dir` the analysis saw, with its converted diagnostics
+/// (the providers' validators' among them, when placed in the same text)
+/// and the version of the buffer the analysis used.
 fn current_diagnostics(
     converter: &mut Converter,
     snapshot: &Snapshot,
     dir: &Path,
+    from_providers: &ProviderDiagnostics,
 ) -> Vec<Publication> {
     snapshot
         .module_diagnostics(dir)
         .into_iter()
         .map(|file| {
+            let kept = provider_validators::for_file(from_providers, &file.path, &file.text);
             let diagnostics = file
                 .diagnostics
                 .iter()
+                .chain(kept)
                 .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
                 .collect();
             (file.path, diagnostics, file.version)

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tofu_ide::EditorDiagnostic;
 use tofu_schema::ProviderAddress;
 use tower_lsp_server::ls_types::Diagnostic;
 
@@ -129,7 +130,15 @@ pub struct DirState {
     pub schemas_asked: Option<SchemaAsk>,
     /// A task is reading the directory's provider schemas.
     pub schemas_reading: bool,
+    /// The providers' validators' diagnostics (`provider_validators.rs`),
+    /// and the analysis generation of the latest round asked for.
+    pub provider_diagnostics: ProviderDiagnostics,
+    pub validation_generation: u64,
 }
+
+/// The providers' validators' diagnostics of one directory, by file: the
+/// text they were placed in, and the diagnostics.
+pub type ProviderDiagnostics = HashMap<PathBuf, (Arc<str>, Vec<EditorDiagnostic>)>;
 
 /// What a directory's provider schemas are read for: the providers it
 /// needs, its direct callers (where they may be installed) and the

@@ -61,6 +61,7 @@ impl LanguageServer for Server {
 
     async fn shutdown(&self) -> Result<()> {
         tracing::info!("shutting down");
+        crate::provider_validators::shut_down(&self.shared).await;
         Ok(())
     }
 

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+use tofu_schema::PoolSettings;
+use tofu_vfs::schemas::validators::ProviderValidators;
 use tofu_vfs::schemas::{SchemaOptions, SchemaSource};
 use tower_lsp_server::Client;
 
@@ -40,6 +42,9 @@ pub struct Shared {
     /// (`provider_schemas.rs`); it locks inside, briefly, and is read from
     /// blocking tasks only.
     pub schema_source: SchemaSource,
+    /// The providers' validators (`provider_validators.rs`): one process
+    /// per provider and workspace folder, called from blocking tasks only.
+    pub validators: ProviderValidators,
     tokens: AtomicU64,
 }
 
@@ -68,6 +73,10 @@ impl Shared {
         };
         Shared {
             schema_source: SchemaSource::new(schema_options, &[]),
+            validators: ProviderValidators::new(PoolSettings {
+                timeouts: options.provider_timeouts,
+                ..PoolSettings::default()
+            }),
             client,
             options,
             analyses_in_flight: tokio::sync::Semaphore::new(cores),

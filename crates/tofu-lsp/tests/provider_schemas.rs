@@ -275,3 +275,118 @@ async fn run_providers_false_starts_none_and_still_reads_the_schema_cache() {
     );
     client.shutdown().await;
 }
+
+/// `stacks/prod/main.tf` with a duration only the provider's validator
+/// rejects, and near misses that must stay silent (a valid duration, one
+/// from an input variable). OpenTofu 1.12.6 `tofu validate -json` reports
+/// "Invalid Attribute Value Match" at main.tf 20:21 (LSP 19:20), the
+/// quoted "10x".
+const VALIDATED: &str = "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nmodule \"timer\" {\n  source = \"../../modules/timer\"\n}\n\nvariable \"d\" {\n  type    = string\n  default = \"1s\"\n}\n\nresource \"time_sleep\" \"bad\" {\n  create_duration = \"10x\"\n}\n\nresource \"time_sleep\" \"good\" {\n  create_duration  = \"30s\"\n  destroy_duration = var.d\n}\n";
+
+/// Waits for diagnostics of `path` (of document version `version`) with
+/// `provider-validation` present or absent; the starts of those present.
+async fn provider_validations(
+    client: &mut TestClient,
+    path: &Path,
+    version: i32,
+    present: bool,
+) -> Vec<String> {
+    let params = client
+        .wait_for_diagnostics(path, |params| {
+            params["version"] == version
+                && codes(params)
+                    .iter()
+                    .any(|code| code == "provider-validation")
+                    == present
+        })
+        .await;
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|diagnostic| diagnostic["code"] == "provider-validation")
+        .map(|diagnostic| {
+            let start = &diagnostic["range"]["start"];
+            format!(
+                "{}:{} {}",
+                start["line"],
+                start["character"],
+                diagnostic["message"]
+                    .as_str()
+                    .unwrap()
+                    .lines()
+                    .next()
+                    .unwrap()
+            )
+        })
+        .collect()
+}
+
+/// The processes whose command line names a file under `root`: the
+/// providers installed there, started by this test's server.
+fn providers_running_from(root: &Path) -> Vec<u32> {
+    let root = root.to_string_lossy().into_owned();
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let cmdline = fs::read(entry.path().join("cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(&root)
+                .then_some(pid)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_providers_validators_are_published_kept_running_and_reaped_on_shutdown() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let workspace = Workspace::new(&package);
+    let mut client = workspace.start(true).await;
+    client.open(&workspace.prod(), 1, VALIDATED);
+    let expected = ["19:20 Invalid Attribute Value Match"];
+    assert_eq!(
+        provider_validations(&mut client, &workspace.prod(), 1, true).await,
+        expected
+    );
+    // One process for the workspace, kept between rounds.
+    let running = providers_running_from(&workspace.root);
+    assert_eq!(running.len(), 1, "{running:?}");
+    // Fixed: gone with the edit.
+    client.change(&workspace.prod(), 2, [19, 21, 19, 24], "10s");
+    assert_eq!(
+        provider_validations(&mut client, &workspace.prod(), 2, false).await,
+        Vec::<String>::new()
+    );
+    // Broken again: reported again, by the same process.
+    client.change(&workspace.prod(), 3, [19, 21, 19, 24], "10x");
+    assert_eq!(
+        provider_validations(&mut client, &workspace.prod(), 3, true).await,
+        expected
+    );
+    assert_eq!(providers_running_from(&workspace.root), running);
+    // Killed from outside (a crash): the next round starts it again.
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &running[0].to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    client.change(&workspace.prod(), 4, [19, 21, 19, 24], "11x");
+    assert_eq!(
+        provider_validations(&mut client, &workspace.prod(), 4, true).await,
+        expected
+    );
+    let running = providers_running_from(&workspace.root);
+    assert_eq!(running.len(), 1, "{running:?}");
+    client.shutdown().await;
+    for pid in running {
+        assert!(
+            !Path::new("/proc").join(pid.to_string()).exists(),
+            "the provider {pid} outlived the server's shutdown"
+        );
+    }
+}

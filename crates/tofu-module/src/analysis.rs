@@ -38,6 +38,9 @@ pub struct ModuleAnalysis {
     /// Loading the module reported an error: OpenTofu would stop there, and
     /// what it declares is not to be trusted by its callers.
     pub load_failed: bool,
+    /// No phase before `validate`'s walk reported an error: OpenTofu walks
+    /// the graph (and calls the providers' validators).
+    pub walked: bool,
     /// The provider schemas the analysis was given.
     pub schemas: ProviderSchemas,
     /// The module tree it was analysed in.
@@ -277,10 +280,17 @@ pub fn analyze_with_files(
     // reported no error: building the configuration (provider
     // configurations across the tree), building the module tree's graph,
     // the graph's cycle check, then `validate`'s walk.
-    for phase in [checked.build, checked.tree, checked.cycles, checked.walk] {
+    let mut walked = false;
+    for (phase, is_walk) in [
+        (checked.build, false),
+        (checked.tree, false),
+        (checked.cycles, false),
+        (checked.walk, true),
+    ] {
         if diagnostics.iter().any(Diagnostic::is_error) {
             break;
         }
+        walked = is_walk;
         diagnostics.extend(phase);
     }
     diagnostics.extend(checked.lint);
@@ -297,6 +307,7 @@ pub fn analyze_with_files(
         merged,
         diagnostics,
         load_failed,
+        walked,
         schemas: schemas.clone(),
         tree: tree.clone(),
     }

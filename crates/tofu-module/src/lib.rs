@@ -43,6 +43,7 @@ mod store;
 mod terraform;
 pub mod test_schema;
 pub mod types;
+pub mod validator_calls;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};

@@ -30,6 +30,7 @@
 pub mod address;
 pub mod cache;
 pub mod config_value;
+mod eval_values;
 mod implied_type;
 pub mod install;
 pub mod json_decode;

@@ -161,6 +161,7 @@ codes! {
     InvalidResourceType => "invalid-resource-type", Error, "A resource, data source or ephemeral resource type its provider does not support (with the provider's schema), in its block or in a reference to it.";
     InvalidBlockCount => "invalid-block-count", Error, "Fewer or more nested blocks of one type than the provider's schema allows (Insufficient, Too many, Missing).";
     InvalidArgumentValue => "invalid-argument-value", Error, "A constant argument value in a resource, data source, ephemeral resource or provider body does not convert to the type the provider's schema gives the argument.";
+    ProviderValidation => "provider-validation", Error, "What the provider's own validators report about a resource, data source, ephemeral resource or provider configuration (ValidateResourceConfig and its kin, as tofu validate calls them with the provider installed): value formats, conflicting or missing arguments. The provider decides the severity; reported only when the provider may run.";
     UnusedDeclaration => "unused-declaration", Hint, "A variable, local value or data source that nothing in the module refers to (tofu-lens's own, as tflint's terraform_unused_declarations; off in check unless --unused or the configuration turns it on).";
     UnusedSuppression => "unused-suppression", Warning, "A # tofu-lens-ignore: CODE comment suppresses nothing: no diagnostic with that code starts on the line after it, or the code does not exist (tofu-lens's own; OpenTofu ignores comments).";
     InvalidTestKeyword => "invalid-test-keyword", Error, "A test file's run command or plan_options mode is not one of its keywords (apply or plan; normal or refresh-only), written without quotes.";
@@ -354,8 +355,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            100,
-            "the catalogue has 99 codes (63 load-time, 2 of loading the module tree, 9 of building the configuration, 15 of validate's and the module tree, 3 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            101,
+            "the catalogue has 100 codes (63 load-time, 2 of loading the module tree, 9 of building the configuration, 15 of validate's and the module tree, 4 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

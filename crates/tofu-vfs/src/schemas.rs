@@ -26,6 +26,8 @@
 //! adds its `schemas.files` and may turn running providers off
 //! ([`DirSchemas`]).
 
+pub mod validators;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,8 +37,8 @@ use tofu_module::ProviderSchemas;
 use tofu_schema::install::lock_file::{parse_lock_file, LockedProvider};
 use tofu_schema::plugin::Timeouts;
 use tofu_schema::{
-    decode_providers_schema_json, read_provider_schema, ProviderAddress, ProviderEnvironment,
-    ProviderSchema, SchemaCache, SchemaRequest,
+    decode_providers_schema_json, read_provider_schema, runnable_provider, ProviderAddress,
+    ProviderEnvironment, ProviderSchema, RunnableProvider, SchemaCache, SchemaRequest,
 };
 
 /// Where schemas may come from, for the whole run.
@@ -104,6 +106,9 @@ pub struct SchemaSource {
     read: Mutex<HashMap<(PathBuf, ProviderAddress, bool), ReadOnce>>,
     /// What went wrong reading, each once (for `--verbose` logs).
     problems: Mutex<BTreeSet<String>>,
+    /// The package each (root, provider) may run for its validators,
+    /// checked against the lock file once (`None`: it may not).
+    runnable: Mutex<HashMap<(PathBuf, ProviderAddress), Option<RunnableProvider>>>,
 }
 
 impl std::fmt::Debug for SchemaSource {
@@ -133,6 +138,7 @@ impl SchemaSource {
             files: Mutex::new(HashMap::new()),
             read: Mutex::new(HashMap::new()),
             problems: Mutex::new(BTreeSet::new()),
+            runnable: Mutex::new(HashMap::new()),
         }
     }
 
@@ -204,6 +210,9 @@ impl SchemaSource {
         if let Ok(mut read) = self.read.lock() {
             read.retain(|(read_root, _, _), _| *read_root != root);
         }
+        if let Ok(mut runnable) = self.runnable.lock() {
+            runnable.retain(|(read_root, _), _| *read_root != root);
+        }
         self.forget_files();
     }
 
@@ -213,6 +222,66 @@ impl SchemaSource {
         if let Ok(mut files) = self.files.lock() {
             files.clear();
         }
+    }
+
+    /// The package of `address` that may run for the validators of the
+    /// directory `dir`, with its root (the first of `dir`'s roots that
+    /// installed it): only when providers may run for `dir` and the
+    /// package matches its root's lock file (`tofu_schema::runnable_provider`,
+    /// checked once per root until [`SchemaSource::forget_root`]).
+    pub fn runnable_with_callers(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        address: &ProviderAddress,
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
+    ) -> Option<(PathBuf, RunnableProvider)> {
+        let environment = self.options.environment.as_ref()?;
+        if !self.options.run_providers || dir_schemas.run_providers == Some(false) {
+            return None;
+        }
+        roots(&absolute(dir), callers).into_iter().find_map(|root| {
+            let runnable = self.runnable_at(environment, &root, address)?;
+            Some((root, runnable))
+        })
+    }
+
+    /// [`SchemaSource::runnable_with_callers`] with the callers found among
+    /// the run's directories.
+    pub fn runnable_for(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        address: &ProviderAddress,
+    ) -> Option<(PathBuf, RunnableProvider)> {
+        self.runnable_with_callers(dir, dir_schemas, address, &|dir| self.run_callers(dir))
+    }
+
+    fn runnable_at(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+    ) -> Option<RunnableProvider> {
+        let key = (root.to_path_buf(), address.clone());
+        if let Some(known) = self.runnable.lock().ok()?.get(&key) {
+            return known.clone();
+        }
+        let found = self.with_request(environment, root, address, true, runnable_provider);
+        let runnable = match found {
+            Ok(runnable) => Some(runnable),
+            Err(error) => {
+                self.problem(format!(
+                    "{address} (for {}): its validators are not run: {error}",
+                    root.display()
+                ));
+                None
+            }
+        };
+        if let Ok(mut known) = self.runnable.lock() {
+            known.insert(key, runnable.clone());
+        }
+        runnable
     }
 
     /// What could not be read, sorted, each once.
@@ -325,24 +394,19 @@ impl SchemaSource {
             .clone()
     }
 
-    /// Reads the schema of `address` from the package installed for `root`.
-    fn read_package(
+    /// `read` on the request for `address` as installed for `root` (its
+    /// lock file entry, the environment's search directories).
+    fn with_request<T>(
         &self,
         environment: &ProviderEnvironment,
         root: &Path,
         address: &ProviderAddress,
         run_providers: bool,
-    ) -> Option<Arc<ProviderSchema>> {
-        let locked: Option<LockedProvider> =
-            std::fs::read_to_string(root.join(".terraform.lock.hcl"))
-                .ok()
-                .and_then(|text| {
-                    parse_lock_file(&text)
-                        .into_iter()
-                        .find(|entry| entry.address == *address)
-                });
+        read: impl FnOnce(&SchemaRequest<'_>) -> T,
+    ) -> T {
+        let locked = locked_provider(root, address);
         let search = environment.search_dirs(Some(root));
-        let request = SchemaRequest {
+        read(&SchemaRequest {
             address,
             search: &search,
             platform: &environment.platform,
@@ -352,8 +416,25 @@ impl SchemaSource {
             run_providers,
             socket_dir: None,
             timeouts: self.options.timeouts,
-        };
-        match read_provider_schema(&request) {
+        })
+    }
+
+    /// Reads the schema of `address` from the package installed for `root`.
+    fn read_package(
+        &self,
+        environment: &ProviderEnvironment,
+        root: &Path,
+        address: &ProviderAddress,
+        run_providers: bool,
+    ) -> Option<Arc<ProviderSchema>> {
+        let found = self.with_request(
+            environment,
+            root,
+            address,
+            run_providers,
+            read_provider_schema,
+        );
+        match found {
             Ok(loaded) => {
                 if let Some(error) = &loaded.cache_store_error {
                     self.problem(format!(
@@ -369,6 +450,17 @@ impl SchemaSource {
             }
         }
     }
+}
+
+/// `root`'s lock file entry for `address`.
+fn locked_provider(root: &Path, address: &ProviderAddress) -> Option<LockedProvider> {
+    std::fs::read_to_string(root.join(".terraform.lock.hcl"))
+        .ok()
+        .and_then(|text| {
+            parse_lock_file(&text)
+                .into_iter()
+                .find(|entry| entry.address == *address)
+        })
 }
 
 type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;

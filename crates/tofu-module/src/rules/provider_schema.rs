@@ -24,9 +24,9 @@
 //! ([`provider_config`], its own identity rule) is decoded unless it sets
 //! nothing but meta-arguments, as `ValidateProvider` skips such a body.
 //!
-//! Left out: the provider's own validators (`ValidateResourceConfig` and
-//! its siblings: read-only attributes, conflicting arguments, value
-//! formats), the references of provider configurations, and the
+//! Left out here: the provider's own validators (`ValidateResourceConfig`
+//! and its siblings), whose calls `crate::validator_calls` works out for
+//! the caller to send; the references of provider configurations, and the
 //! `provider_meta` schema.
 
 mod decode;
@@ -46,12 +46,14 @@ pub(crate) use traversal::validate_steps;
 
 /// Meta-arguments of `resource`, `data` and `ephemeral` bodies: never the
 /// provider's (`configs.commonResourceAttributes`).
-const RESOURCE_META_ARGUMENTS: &[&str] = &["count", "for_each", "provider", "depends_on"];
+pub(crate) const RESOURCE_META_ARGUMENTS: &[&str] =
+    &["count", "for_each", "provider", "depends_on"];
 /// Meta-blocks of those bodies (`_` is the escaping block, whose contents
 /// are the provider's and are decoded with the body).
-const RESOURCE_META_BLOCKS: &[&str] = &["lifecycle", "connection", "provisioner", "locals"];
+pub(crate) const RESOURCE_META_BLOCKS: &[&str] =
+    &["lifecycle", "connection", "provisioner", "locals"];
 /// Meta-arguments of a `provider` block (`configs.providerBlockSchema`).
-const PROVIDER_META_ARGUMENTS: &[&str] = &[
+pub(crate) const PROVIDER_META_ARGUMENTS: &[&str] = &[
     "alias",
     "version",
     "for_each",
@@ -59,7 +61,7 @@ const PROVIDER_META_ARGUMENTS: &[&str] = &[
     "depends_on",
     "source",
 ];
-const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
+pub(crate) const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
 
 /// The schema's mode for a resource mode.
 pub(crate) fn schema_mode(mode: ResourceMode) -> tofu_schema::ResourceMode {

@@ -108,7 +108,7 @@ impl ClientError {
 }
 
 /// A config value as the plugin protocol's `DynamicValue` carries it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DynamicValue {
     Msgpack(Vec<u8>),
     Json(Vec<u8>),

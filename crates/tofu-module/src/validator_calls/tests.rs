@@ -1,0 +1,157 @@
+//! The calls worked out for modules using hashicorp/time (its schema from
+//! `tofu providers schema -json`): which blocks are sent, the values sent
+//! (read back from their msgpack), and where answers are placed.
+
+use std::sync::Arc;
+
+use tofu_schema::plugin::messages::{AttributePathStep, DiagnosticSeverity, ProviderDiagnostic};
+use tofu_schema::plugin::DynamicValue;
+use tofu_schema::{decode_msgpack, decode_providers_schema_json, ConfigValue, SchemaType};
+use tofu_syntax::{Severity, TextRange};
+
+use super::{validator_calls, ValidatorCall, ValidatorKind};
+use crate::calls::CalledModules;
+use crate::{analyze_in_tree, AnalysisCache, Config, InputFile, ModuleAnalysis, ProviderSchemas};
+
+const REQUIRED: &str =
+    "terraform {\n  required_providers {\n    time = {\n      source = \"hashicorp/time\"\n    }\n  }\n}\n";
+
+fn analysis(main: &str) -> ModuleAnalysis {
+    let text = include_str!("../../../tofu-schema/test_data/schema-time.json");
+    let mut schemas = ProviderSchemas::new();
+    for (address, schema) in decode_providers_schema_json(text).unwrap() {
+        schemas.insert(address, Arc::new(schema));
+    }
+    let files = [
+        InputFile::text("versions.tf", REQUIRED),
+        InputFile::text("main.tf", main),
+    ];
+    analyze_in_tree(
+        &files,
+        &Config::default(),
+        &CalledModules::default(),
+        &schemas,
+        &mut AnalysisCache::new(),
+    )
+}
+
+/// The value a call sends, read back.
+fn sent(analysis: &ModuleAnalysis, call: &ValidatorCall) -> ConfigValue {
+    let ValidatorKind::Resource(type_name) = &call.kind else {
+        panic!("not a resource: {:?}", call.kind)
+    };
+    let (_, schema) = analysis.provider_schema("time");
+    let block = &schema.unwrap().resource_types.get(type_name).unwrap().block;
+    let DynamicValue::Msgpack(bytes) = &call.config else {
+        panic!("not msgpack")
+    };
+    decode_msgpack(bytes, &block.implied_type()).unwrap()
+}
+
+fn attribute(value: &ConfigValue, name: &str) -> ConfigValue {
+    let ConfigValue::Object(attributes) = value else {
+        panic!("not an object: {value:?}")
+    };
+    attributes[name].clone()
+}
+
+#[test]
+fn a_resource_is_sent_with_its_literals_known_references_unknown_and_the_rest_null() {
+    let analysis = analysis(
+        "variable \"d\" {\n  type = string\n}\n\nresource \"time_sleep\" \"a\" {\n  create_duration  = \"10x\"\n  destroy_duration = var.d\n  triggers = {\n    k = \"v\"\n  }\n}\n",
+    );
+    let calls = validator_calls(&analysis);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let value = sent(&analysis, &calls[0]);
+    assert_eq!(
+        attribute(&value, "create_duration"),
+        ConfigValue::string("10x")
+    );
+    assert_eq!(
+        attribute(&value, "destroy_duration"),
+        ConfigValue::unknown(SchemaType::String)
+    );
+    assert_eq!(
+        attribute(&value, "id"),
+        ConfigValue::Null(SchemaType::String)
+    );
+    assert!(matches!(
+        attribute(&value, "triggers"),
+        ConfigValue::Map { .. }
+    ));
+}
+
+#[test]
+fn count_index_and_each_key_are_unknown_as_validate_stubs_them() {
+    let analysis = analysis(
+        "resource \"time_sleep\" \"a\" {\n  count           = 2\n  create_duration = \"${count.index}s\"\n}\n\nresource \"time_sleep\" \"b\" {\n  for_each        = toset([\"1s\"])\n  create_duration = each.key\n}\n",
+    );
+    let calls = validator_calls(&analysis);
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    for call in &calls {
+        assert!(!attribute(&sent(&analysis, call), "create_duration").is_known());
+    }
+}
+
+#[test]
+fn a_block_with_an_error_or_using_a_failed_one_is_not_sent() {
+    let analysis = analysis(
+        "resource \"time_sleep\" \"bad\" {\n  create_durationx = \"1s\"\n}\n\nresource \"time_sleep\" \"after\" {\n  create_duration = time_sleep.bad.id\n}\n\nresource \"time_static\" \"fine\" {\n  rfc3339 = \"nope\"\n}\n",
+    );
+    let calls = validator_calls(&analysis);
+    let names: Vec<String> = calls.iter().map(ValidatorCall::block_name).collect();
+    assert_eq!(names, vec!["time_static.fine"]);
+}
+
+#[test]
+fn an_error_outside_resource_bodies_holds_back_only_what_reads_its_node() {
+    let analysis = analysis(
+        "output \"o\" {\n  value = nope.x\n}\n\nlocals {\n  bad = nope.y\n}\n\nvariable \"fine\" {\n}\n\nresource \"time_static\" \"reads_fine\" {\n  rfc3339 = var.fine\n}\n\nresource \"time_static\" \"fine\" {\n  rfc3339 = \"nope\"\n}\n\nresource \"time_static\" \"reads\" {\n  rfc3339 = local.bad\n}\n",
+    );
+    assert!(analysis.has_errors());
+    let names: Vec<String> = validator_calls(&analysis)
+        .iter()
+        .map(ValidatorCall::block_name)
+        .collect();
+    assert_eq!(names, vec!["time_static.reads_fine", "time_static.fine"]);
+}
+
+#[test]
+fn an_error_before_the_walk_sends_nothing() {
+    let analysis = analysis(
+        "resource \"time_static\" \"fine\" {\n  rfc3339 = \"nope\"\n}\n\nresource \"time_static\" \"fine\" {\n}\n",
+    );
+    assert!(analysis.has_errors());
+    assert_eq!(validator_calls(&analysis), Vec::new());
+}
+
+#[test]
+fn an_answer_is_placed_on_its_attribute_else_on_the_body() {
+    let main = "resource \"time_sleep\" \"a\" {\n  create_duration = \"10x\"\n}\n";
+    let analysis = analysis(main);
+    let calls = validator_calls(&analysis);
+    let answer = |attribute: Vec<AttributePathStep>| ProviderDiagnostic {
+        severity: DiagnosticSeverity::Warning,
+        summary: "S".to_owned(),
+        detail: "D".to_owned(),
+        attribute,
+    };
+    let on_attribute = calls[0].diagnostic(&answer(vec![AttributePathStep::AttributeName(
+        "create_duration".to_owned(),
+    )]));
+    let start = u32::try_from(main.find("\"10x\"").unwrap()).unwrap();
+    assert_eq!(
+        on_attribute.subject.range,
+        Some(TextRange::new(start, start + 5))
+    );
+    assert_eq!(on_attribute.severity, Severity::Warning);
+    let on_body = calls[0].diagnostic(&answer(Vec::new()));
+    let brace = u32::try_from(main.find('{').unwrap()).unwrap();
+    assert_eq!(on_body.subject.range, Some(TextRange::empty(brace)));
+}
+
+#[test]
+fn a_provider_block_of_meta_arguments_alone_is_not_sent() {
+    let analysis = analysis("provider \"time\" {\n  alias = \"x\"\n}\n");
+    assert_eq!(validator_calls(&analysis), Vec::new());
+}
