@@ -87,6 +87,14 @@ impl Scheduling {
             .is_some_and(|state| state.needs_disk_read)
     }
 
+    /// True when `dir`'s provider schemas must be read again
+    /// ([`DirState::schemas_outdated`]).
+    pub fn schemas_outdated(&self, dir: &Path) -> bool {
+        self.dirs
+            .get(dir)
+            .is_some_and(|state| state.schemas_outdated)
+    }
+
     /// The state of `dir`, created empty the first time: for the scheduler.
     pub fn state(&mut self, dir: &Path) -> &mut DirState {
         self.dirs.entry(dir.to_path_buf()).or_default()
@@ -129,6 +137,9 @@ pub struct DirState {
     pub schemas_asked: Option<SchemaAsk>,
     /// A task is reading the directory's provider schemas.
     pub schemas_reading: bool,
+    /// What a root it reads its schemas from has installed changed since
+    /// they were read: read them again, even if none is missing.
+    pub schemas_outdated: bool,
 }
 
 /// What a directory's provider schemas are read for: the providers it
