@@ -186,6 +186,16 @@ impl ModuleServer {
     /// Opens `name` of `module` (version 1) and waits for its diagnostics,
     /// as an editor opening a file does; returns its URI and text.
     pub fn open(&mut self, module: &[InputFile], name: &str) -> Result<(String, String)> {
+        self.open_published(module, name)
+            .map(|(uri, text, _published)| (uri, text))
+    }
+
+    /// [`ModuleServer::open`], also returning the publication's `params`.
+    pub fn open_published(
+        &mut self,
+        module: &[InputFile],
+        name: &str,
+    ) -> Result<(String, String, serde_json::Value)> {
         let file = module
             .iter()
             .find(|file| file.name == name)
@@ -198,9 +208,10 @@ impl ModuleServer {
                 "uri": uri, "languageId": "opentofu", "version": 1, "text": text
             }}),
         )?;
-        self.client
+        let published = self
+            .client
             .wait_for_publication(&uri, 1, Duration::from_secs(30))?;
-        Ok((uri, text))
+        Ok((uri, text, published))
     }
 
     /// Shuts the server down; the analysis times of its last `n` analyses,
@@ -293,16 +304,13 @@ pub fn lsp_keystroke_schemas(
         "keystroke-no-schemas"
     };
     let mut server = ModuleServer::start_with(binary, module, label, SCHEDULER_LOG, install)?;
-    let (uri, _) = server.open(module, schema_file)?;
-    if install.is_some() {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let published = server.client.wait_for_publication(&uri, 1, left)?;
-            if has_code(&published, "unsupported-argument") {
-                break;
-            }
-        }
+    let (uri, _, mut published) = server.open_published(module, schema_file)?;
+    // The schema may have been read while the directory was indexed (then
+    // the first publication has the error) or after it.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while install.is_some() && !has_code(&published, "unsupported-argument") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        published = server.client.wait_for_publication(&uri, 1, left)?;
     }
     type_keystrokes(server, module, n_keystrokes)
 }
