@@ -194,6 +194,22 @@ async fn unsupported_arguments(client: &mut TestClient, path: &Path) -> Vec<Stri
         .collect()
 }
 
+/// The diagnostics OpenTofu reports once the schema is read: in the root,
+/// and in the child installed only in its caller's `.terraform`.
+async fn root_and_child_report_the_misspelt_argument(
+    client: &mut TestClient,
+    workspace: &Workspace,
+) {
+    assert_eq!(
+        unsupported_arguments(client, &workspace.prod()).await,
+        ["14:2"]
+    );
+    assert_eq!(
+        unsupported_arguments(client, &workspace.timer()).await,
+        ["1:2"]
+    );
+}
+
 /// The labels completion offers at the end of `resource "time_` in a
 /// new file of `stacks/prod`.
 async fn resource_type_completion(client: &mut TestClient, workspace: &Workspace) -> Vec<String> {
@@ -224,15 +240,7 @@ async fn the_schema_read_for_a_root_judges_it_and_the_module_it_calls() {
     };
     let workspace = Workspace::new(&package);
     let mut client = workspace.start(true).await;
-    assert_eq!(
-        unsupported_arguments(&mut client, &workspace.prod()).await,
-        ["14:2"]
-    );
-    // Installed only in its caller's `.terraform`.
-    assert_eq!(
-        unsupported_arguments(&mut client, &workspace.timer()).await,
-        ["1:2"]
-    );
+    root_and_child_report_the_misspelt_argument(&mut client, &workspace).await;
     assert_eq!(
         prod_schemas_read(&mut client).await,
         "prod: 1 of 1 provider schemas"
@@ -337,15 +345,7 @@ async fn a_provider_installed_while_the_server_runs_brings_its_schema() {
         "workspace/didChangeWatchedFiles",
         json!({ "changes": changes }),
     );
-    assert_eq!(
-        unsupported_arguments(&mut client, &workspace.prod()).await,
-        ["14:2"]
-    );
-    // Installed only in its caller's `.terraform`.
-    assert_eq!(
-        unsupported_arguments(&mut client, &workspace.timer()).await,
-        ["1:2"]
-    );
+    root_and_child_report_the_misspelt_argument(&mut client, &workspace).await;
     assert!(workspace.schema_cached());
     client.shutdown().await;
 }
