@@ -12,9 +12,15 @@ written as a block and the reverse), a missing required argument (also in
 a nested block), too few or too many blocks, a second block where one is
 allowed, a value of the wrong type, an invalid resource type or data
 source, a `dynamic` block of an unknown type or with a mistake in its
-content, and a reference to an attribute the type does not have. Many
-cases share one module (each in its own lines, so diagnostics are counted
-per case by line): OpenTofu validates every resource on its own.
+content, a reference to an attribute the type does not have (also on an
+instance of a resource with `count` or `for_each`, or without the instance
+key, and into a nested block), a provider block of its own (an alias the
+resource uses: OpenTofu validates only configurations something uses) with
+an unsupported, misspelt or mistyped argument, an `ephemeral` block of the
+type (neither provider has ephemeral resources), and the two things
+openstack 3.4.0 deprecates. Many cases share one module (each in its own lines, so
+diagnostics are counted per case by line): OpenTofu validates every
+resource on its own.
 
 Required arguments are set to an unknown value (`var.unknown`, unknown in
 `validate`), so the provider's own validators see nothing to judge in a
@@ -23,6 +29,8 @@ values only a provider's own validator judges (`ValidateResourceConfig`:
 time's durations, RFC 3339 timestamps and ranges; openstack's one-of and
 range validators), wrong and right, on types chosen from `VALIDATED`
 whatever their minimal body does.
+The deprecation warnings also come from the provider's own validation
+(`ValidateResourceConfig`), which `check` calls when it may run the provider.
 
     scripts/generate_schema_cases.py [N_CASES] [SEED]
 
@@ -323,8 +331,34 @@ MISTAKES = [
     "too_many_blocks", "too_few_blocks", "duplicate_single", "nested_missing_required",
     "nested_unknown_argument", "dynamic_unknown_type", "dynamic_content_mistake",
     "invalid_type", "wrong_mode", "reference_unknown_attribute", "reference_valid",
-    "reference_into_primitive", "validator_mistake", "validator_near_miss",
+    "reference_into_primitive",
+    "validator_mistake", "validator_near_miss",
+    # References to instances of a resource with `count` or `for_each`.
+    "count_reference_unknown", "count_reference_valid", "count_missing_key",
+    "for_each_reference_unknown", "for_each_reference_valid", "for_each_missing_key",
+    # References into a nested block (a list of objects).
+    "nested_block_reference_unknown", "nested_block_reference_valid",
+    # The provider block the resource uses (an alias of its own).
+    "provider_unknown_argument", "provider_misspelt_argument", "provider_wrong_type",
+    "provider_valid",
+    # The two deprecations of openstack 3.4.0 (warnings from the provider).
+    "deprecated",
+    # An ephemeral block of the type (neither provider has ephemeral resources).
+    "ephemeral_type",
 ]
+
+# What openstack 3.4.0 deprecates: a block type of one resource, and one
+# data source (both warned of by the provider's own validation, which
+# tofu-lens does not call: diagnostics.md section 7).
+DEPRECATED = [
+    ("resource", "openstack_objectstorage_container_v1",
+     ["versioning_legacy {", '  type     = "versions"', '  location = "x"', "}"]),
+    # Its minimal body needs one of `flavor_id` and `name` (its validators).
+    ("data", "openstack_loadbalancer_flavor_v2", ["name = var.unknown"]),
+]
+
+# The local names the generated modules give the providers.
+LOCAL_NAMES = {TIME: "time", OPENSTACK: "openstack"}
 
 
 def rejected_minimal_bodies(schemas):
@@ -367,9 +401,15 @@ def case_text(index, rng, schemas, rejected):
     candidates = sorted(name for name in pool if (mode, name) not in rejected)
     type_name = rng.choice(candidates)
     name = f"c{index}"
-    body = Body(pool[type_name]["block"], 2)
     kind = rng.choice(MISTAKES)
+    if kind == "deprecated":
+        mode, type_name, deprecated_lines = rng.choice(DEPRECATED)
+        provider = OPENSTACK
+        schema = schemas[provider]
+        pool = schema["data_source_schemas" if mode == "data" else "resource_schemas"]
+    body = Body(pool[type_name]["block"], 2)
     extra_lines = []
+    before_lines = []
     if kind in ("validator_mistake", "validator_near_miss"):
         table = VALIDATOR_MISTAKES if kind == "validator_mistake" else VALIDATOR_NEAR_MISSES
         provider, type_name, arguments = rng.choice(table)
@@ -377,7 +417,15 @@ def case_text(index, rng, schemas, rejected):
         body.attrs.update(arguments)
         lines = [f'resource "{type_name}" "{name}" {{'] + body.lines() + ["}"]
         return kind, lines
-    if kind == "invalid_type":
+    if kind == "deprecated":
+        body.extra += deprecated_lines
+    elif kind.startswith(("count_", "for_each_", "nested_block_")):
+        kind, extra_lines = instance_reference(kind, mode, type_name, name, body, pool, rng)
+    elif kind.startswith("provider_"):
+        kind, before_lines = provider_block(kind, provider, name, body, schema, rng)
+    elif kind == "ephemeral_type":
+        mode = "ephemeral"
+    elif kind == "invalid_type":
         # The prefix kept: another prefix names a provider not installed.
         prefix, rest = type_name.split("_", 1)
         wrong = prefix + "_" + (misspell(rest, rng) if rng.random() < 0.7 else rest + "_nothing")
@@ -411,7 +459,75 @@ def case_text(index, rng, schemas, rejected):
         extra_lines = ["", f'output "{name}" {{', f"  value = {prefix}{type_name}.{name}.{step}", "}"]
     elif not mutate(kind, body, rng, pool):
         kind = "none"
-    lines = [f'{mode} "{type_name}" "{name}" {{'] + body.lines() + ["}"] + extra_lines
+    lines = before_lines + [f'{mode} "{type_name}" "{name}" {{'] + body.lines() + ["}"] + extra_lines
+    return kind, lines
+
+
+def instance_reference(kind, mode, type_name, name, body, pool, rng):
+    """A resource with `count` or `for_each` and an output reading one of
+    its instances (or the resource without an instance key), or an output
+    reading an attribute of one of its nested blocks: (kind, output lines)."""
+    prefix = "data." if mode == "data" else ""
+    block = pool[type_name]["block"]
+    attrs = sorted(block.get("attributes", {}))
+    address = f"{prefix}{type_name}.{name}"
+    if kind.startswith("nested_block_"):
+        lists = sorted(
+            n for n, b in block.get("block_types", {}).items()
+            if b["nesting_mode"] == "list" and b.get("max_items") != 0
+        )
+        if not lists:
+            return "none", []
+        nested_name = rng.choice(lists)
+        nested = block["block_types"][nested_name]["block"]
+        nested_attrs = sorted(nested.get("attributes", {}))
+        if kind.endswith("_valid") and nested_attrs:
+            step = f"{nested_name}[0].{rng.choice(nested_attrs)}"
+        else:
+            kind = "nested_block_reference_unknown"
+            step = f"{nested_name}[0].colour_of_sky"
+        return kind, ["", f'output "{name}" {{', f"  value = {address}.{step}", "}"]
+    if kind.startswith("count_"):
+        body.attrs = {"count": "2", **body.attrs}
+        key = "[1]"
+    else:
+        body.attrs = {"for_each": 'toset(["a"])', **body.attrs}
+        key = '["a"]'
+    attribute = rng.choice(attrs) if attrs else "id"
+    if kind.endswith("_unknown"):
+        step = f"{key}.colour_of_sky"
+    elif kind.endswith("_valid"):
+        step = f"{key}.{attribute}"
+    else:
+        step = f".{attribute}"
+    return kind, ["", f'output "{name}" {{', f"  value = {address}{step}", "}"]
+
+
+def provider_block(kind, provider, name, body, schema, rng):
+    """A provider block of the case's own (alias `name`) with a mistake, and
+    the resource using it: OpenTofu validates a provider configuration only
+    when something uses it. (kind, provider block lines)."""
+    local = LOCAL_NAMES[provider]
+    attrs = settable(schema["provider"]["block"])
+    lines = [f'provider "{local}" {{', f'  alias = "{name}"']
+    if kind == "provider_misspelt_argument" and attrs:
+        wrong = misspell(rng.choice(sorted(attrs)), rng)
+        if wrong in attrs:
+            return provider_block("provider_unknown_argument", provider, name, body, schema, rng)
+        lines.append(f'  {wrong} = "v"')
+    elif kind == "provider_wrong_type":
+        candidates = [n for n, a in attrs.items() if "type" in a and wrong_value(a["type"])]
+        if not candidates:
+            return provider_block("provider_unknown_argument", provider, name, body, schema, rng)
+        chosen = rng.choice(sorted(candidates))
+        lines.append(f"  {chosen} = {wrong_value(attrs[chosen]['type'])}")
+    elif kind == "provider_valid":
+        pass
+    else:
+        kind = "provider_unknown_argument"
+        lines.append('  colour_of_sky = "blue"')
+    lines += ["}", ""]
+    body.attrs = {"provider": f"{local}.{name}", **body.attrs}
     return kind, lines
 
 
@@ -463,6 +579,12 @@ def main(argv):
         if outside:
             disagreements.append((f"m{module_index}", "outside any case", [], outside, []))
     print(f"{n_agree} of {n_done} cases agree ({100.0 * n_agree / max(n_done, 1):.2f} %)")
+    n_deprecated, n_deprecated_agree = kinds.get("deprecated", (0, 0))
+    n_rest, n_rest_agree = n_done - n_deprecated, n_agree - n_deprecated_agree
+    print(
+        f"without the {n_deprecated} deprecation cases (the provider's own validation): "
+        f"{n_rest_agree} of {n_rest} agree ({100.0 * n_rest_agree / max(n_rest, 1):.2f} %)"
+    )
     for kind, (total, agree) in sorted(kinds.items()):
         print(f"  {kind}: {agree}/{total}")
     for index, kind, case_lines, oracle, mine in disagreements:

@@ -16,9 +16,12 @@ case runs each provider, the rest hit the cache).
 
 Environment: TOFU (default /work/oracle/bin/tofu), PLUGINS (default
 /work/oracle/plugins), TOFU_LENS (default target/debug/tofu-lens),
-SCRATCH (default /tmp/tofu-lens-schema-oracle).
+SCRATCH (default /tmp/tofu-lens-schema-oracle). OpenTofu's answers are
+kept under SCRATCH/oracle-results, by the configuration's content
+(ORACLE_CACHE=0 asks OpenTofu again).
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -88,8 +91,43 @@ def stage(case_dir, name):
     return work
 
 
+def oracle_cache_path(work):
+    """Where OpenTofu's answer for `work`'s configuration files is kept:
+    under SCRATCH (outside the repository), keyed by the files' names and
+    contents, the providers installed and OpenTofu's binary, so that a
+    second run of the same cases runs only tofu-lens."""
+    digest = hashlib.sha256()
+    for entry in sorted(os.listdir(work)):
+        path = os.path.join(work, entry)
+        if os.path.isfile(path) and entry.endswith(CONFIG_SUFFIXES):
+            digest.update(entry.encode() + b"\0")
+            with open(path, "rb") as f:
+                digest.update(f.read() + b"\0")
+    with open(os.path.join(work, ".terraform.lock.hcl"), "rb") as f:
+        digest.update(f.read())
+    binary = os.stat(TOFU)
+    digest.update(f"{TOFU}:{binary.st_size}:{binary.st_mtime_ns}".encode())
+    return os.path.join(SCRATCH, "oracle-results", digest.hexdigest() + ".json")
+
+
 def oracle(work):
-    """OpenTofu's diagnostics: (file, line, column, severity, summary, detail)."""
+    """OpenTofu's diagnostics: (file, line, column, severity, summary,
+    detail), from the cache of earlier runs when it has them
+    (ORACLE_CACHE=0 runs OpenTofu anyway)."""
+    cached = oracle_cache_path(work)
+    if os.environ.get("ORACLE_CACHE", "1") != "0" and os.path.isfile(cached):
+        with open(cached) as f:
+            return [tuple(d) for d in json.load(f)]
+    found = run_oracle(work)
+    if not any(d[4] == "oracle output is not JSON" for d in found):
+        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        with open(cached, "w") as f:
+            json.dump(found, f)
+    return found
+
+
+def run_oracle(work):
+    """`tofu validate -json` in `work`."""
     done = subprocess.run(
         [TOFU, "validate", "-json", "-no-color"],
         cwd=work,

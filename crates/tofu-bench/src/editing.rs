@@ -53,14 +53,20 @@ pub fn analysis_with_schemas(
 /// 3.4.0 the fixtures share (`tofu providers schema -json`); `None` when
 /// the file is not there (the binary run outside its checkout).
 pub fn fixture_schemas() -> Option<ProviderSchemas> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/provider-schemas/schemas.json");
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = fixture_schemas_text()?;
     let mut schemas = ProviderSchemas::default();
     for (address, schema) in tofu_schema::decode_providers_schema_json(&text).ok()? {
         schemas.insert(address, std::sync::Arc::new(schema));
     }
     Some(schemas)
+}
+
+/// The fixtures' `tofu providers schema -json` document (hashicorp/time
+/// 0.14.2 and terraform-provider-openstack 3.4.0).
+pub fn fixture_schemas_text() -> Option<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/provider-schemas/schemas.json");
+    std::fs::read_to_string(path).ok()
 }
 
 /// The synthetic module plus `compute.tf`: an openstack instance (the

@@ -34,9 +34,16 @@ pub struct Client {
 impl Client {
     /// Starts `binary serve` with `TOFU_LENS_LOG` set to `log_spec`.
     pub fn spawn(binary: &Path, log_spec: &str) -> Result<Client> {
+        Client::spawn_with_env(binary, log_spec, &[])
+    }
+
+    /// [`Client::spawn`] with more environment variables (a schema cache
+    /// of the bench's own: `XDG_CACHE_HOME`).
+    pub fn spawn_with_env(binary: &Path, log_spec: &str, env: &[(&str, &Path)]) -> Result<Client> {
         let mut child = Command::new(binary)
             .arg("serve")
             .env("TOFU_LENS_LOG", log_spec)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

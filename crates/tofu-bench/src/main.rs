@@ -27,7 +27,11 @@
 //! `lsp-index`, the time indexing took). The peer (`peer.rs`):
 //! `hcl2json-parse`, HashiCorp's parser compiled to WASM on the same files.
 //! Formatting (`fmt.rs`): `fmt-tree` against OpenTofu's `tofu fmt` on the
-//! corpus, `fmt-1000-lines` against parsing the same file.
+//! corpus, `fmt-1000-lines` against parsing the same file. Provider schemas
+//! (`schemas.rs`): reading openstack's cold against `tofu providers schema
+//! -json`, from the cache, the heap a loaded schema keeps (`schema-memory`,
+//! counted by this binary's allocator), `completion-schema` and
+//! `lsp-keystroke-schemas` against `lsp-keystroke-no-schemas`.
 //! Absolute times on a shared machine are noisy; the ratios are what we track.
 
 // A command-line tool: its report goes to stdout.
@@ -43,6 +47,7 @@ mod peers;
 mod plot;
 mod sample;
 mod scale;
+mod schemas;
 mod serve;
 mod synthetic;
 mod tree;
@@ -54,6 +59,11 @@ use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile};
 
 use sample::{measure, Sample};
 use synthetic::text_of;
+
+/// The system allocator with counters, for `schema-memory`
+/// (`schemas::memory`): the heap a loaded schema keeps, counted.
+#[global_allocator]
+static ALLOCATOR: &stats_alloc::StatsAlloc<std::alloc::System> = &stats_alloc::INSTRUMENTED_SYSTEM;
 
 /// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
 /// through one analysis cache (warmed by a first analysis), as a server would.
@@ -490,7 +500,7 @@ fn main() {
         ));
     }
 
-    if wanted("completion-schema") {
+    if wanted("completion-schema") || wanted("schemas") {
         match editing::fixture_schemas() {
             Some(schemas) => {
                 let (dir, analysis) = editing::analysis_with_schemas(
@@ -517,6 +527,21 @@ fn main() {
         }
     }
 
+    // Before any server case: nothing else allocates while it counts.
+    let mut schema_memory = None;
+    if wanted("schema-memory") || wanted("schemas") {
+        match editing::fixture_schemas_text().map(|text| schemas::memory(&text, ALLOCATOR)) {
+            Some(Ok(memory)) => schema_memory = Some(memory),
+            Some(Err(error)) => skipped.push(format!("schema-memory: {error}")),
+            None => skipped.push("schema-memory: the fixtures' schemas.json is not there".into()),
+        }
+    }
+    if schemas::READ_CASES.iter().any(|case| wanted(case)) || wanted("schemas") {
+        // Seven runs even under --only: the provider and tofu take seconds.
+        let tofu = fmt::oracle();
+        schemas::read_cases(7, tofu.as_deref(), &mut samples, &mut skipped);
+    }
+
     if wanted("fmt-1000-lines") || wanted("fmt") {
         let text = fmt::unformatted_big_file(&editing::module_with_big_file(module.clone()));
         fmt::file_cases(&text, runs(101), &mut samples);
@@ -525,6 +550,8 @@ fn main() {
     let server_cases = [
         module_size::CASE,
         "lsp-keystroke",
+        "lsp-keystroke-schemas",
+        "schemas",
         "lsp-flip",
         "lsp-rename-local",
         "lsp-hover",
@@ -569,6 +596,19 @@ fn main() {
             }
             Err(error) => skipped.push(format!("lsp-keystroke: {error}")),
         }
+    }
+    if let (Some(binary), true) = (
+        &binary,
+        wanted("lsp-keystroke-schemas") || wanted("schemas"),
+    ) {
+        keystroke_schema_cases(
+            binary,
+            &module,
+            &module_input,
+            runs(101),
+            &mut samples,
+            &mut skipped,
+        );
     }
     if let (Some(binary), true) = (&binary, wanted("tree")) {
         match tree::tree_edits(binary, runs(51)) {
@@ -788,6 +828,51 @@ fn main() {
         "≤ 5 ms",
         schema_completion <= 5.0,
     );
+    let cold_over_tofu =
+        median("schema-cold-openstack") / median("tofu-providers-schema-openstack");
+    row(
+        "schema-cold-openstack / tofu-providers-schema-openstack",
+        cold_over_tofu,
+        format!("{cold_over_tofu:.2}"),
+        "≤ 0.5",
+        cold_over_tofu <= 0.5,
+    );
+    let from_cache = median("schema-cache") * 1000.0;
+    row(
+        "schema-cache p50 (openstack from the on-disk cache)",
+        from_cache,
+        format!("{from_cache:.1} ms"),
+        "≤ 50 ms",
+        from_cache <= 50.0,
+    );
+    let memory_ratio = schema_memory
+        .as_ref()
+        .map_or(f64::NAN, schemas::SchemaMemory::ratio);
+    row(
+        "schema-memory: heap held by the loaded time and openstack schemas / their JSON",
+        memory_ratio,
+        schema_memory.as_ref().map_or_else(String::new, |memory| {
+            format!(
+                "{memory_ratio:.2} ({:.0} kB in {} allocations, + {} B each for malloc; JSON {:.0} kB)",
+                memory.heap_bytes as f64 / 1e3,
+                memory.n_allocations,
+                schemas::MALLOC_OVERHEAD_PER_ALLOCATION,
+                memory.json_bytes as f64 / 1e3
+            )
+        }),
+        "≤ 2",
+        memory_ratio <= 2.0,
+    );
+    // "Keystroke → publish unchanged with schemas loaded": the same
+    // keystrokes on the same module, with and without openstack's schema.
+    let with_schemas = median("lsp-keystroke-schemas") / median("lsp-keystroke-no-schemas");
+    row(
+        "lsp-keystroke-schemas / lsp-keystroke-no-schemas, p50 (openstack's schema loaded or not)",
+        with_schemas,
+        format!("{with_schemas:.2}"),
+        "≤ 1.1",
+        with_schemas <= 1.1,
+    );
     let cold_over_parse = median("check-cold") / median("parse");
     row(
         "check-cold / parse",
@@ -937,6 +1022,18 @@ fn main() {
             median("completion") * 1000.0
         );
     }
+    let with_over_without = median("lsp-keystroke-schemas") / median("lsp-keystroke-no-schemas");
+    if !with_over_without.is_nan() {
+        println!(
+            "lsp-keystroke-schemas / lsp-keystroke-no-schemas = {with_over_without:.2}: a \
+             keystroke with openstack's schema loaded against the same module without it, \
+             {:.2} ms against {:.2} ms (server analysis {:.2} ms against {:.2} ms).",
+            median("lsp-keystroke-schemas") * 1000.0,
+            median("lsp-keystroke-no-schemas") * 1000.0,
+            median("lsp-keystroke-schemas-server") * 1000.0,
+            median("lsp-keystroke-no-schemas-server") * 1000.0
+        );
+    }
     let label_over_edit = median("edit-label") / median("edit-one");
     if !label_over_edit.is_nan() {
         println!(
@@ -981,6 +1078,76 @@ fn main() {
     for reason in &skipped {
         println!();
         println!("skipped: {reason}");
+    }
+}
+
+/// `lsp-keystroke-schemas` and `lsp-keystroke-no-schemas`: the
+/// `lsp-keystroke` keystrokes on the synthetic module plus an openstack
+/// instance, with openstack installed (its schema read before the first
+/// keystroke) and without; each with the server's own analysis times.
+fn keystroke_schema_cases(
+    binary: &Path,
+    module: &[InputFile],
+    module_input: &str,
+    n_keystrokes: usize,
+    samples: &mut Vec<Sample>,
+    skipped: &mut Vec<String>,
+) {
+    let Some(plugins) = schemas::plugins_dir() else {
+        skipped.push(
+            "lsp-keystroke-schemas: neither TOFU_LENS_PROVIDER_PLUGINS nor \
+             TOFU_LENS_PROVIDER_ORACLE names the providers"
+                .to_owned(),
+        );
+        return;
+    };
+    let module = schemas::module_with_compute(module.to_vec());
+    let install_openstack =
+        |dir: &Path| schemas::install_openstack(dir, &plugins).map(|_locked| ());
+    let runs: [(&'static str, &'static str, Option<&serve::Install<'_>>); 2] = [
+        (
+            "lsp-keystroke-no-schemas",
+            "lsp-keystroke-no-schemas-server",
+            None,
+        ),
+        (
+            "lsp-keystroke-schemas",
+            "lsp-keystroke-schemas-server",
+            Some(&install_openstack),
+        ),
+    ];
+    for (name, server_name, install) in runs {
+        let with = if install.is_some() {
+            "openstack 3.4.0 installed, its schema loaded"
+        } else {
+            "no provider installed"
+        };
+        match serve::lsp_keystroke_schemas(
+            binary,
+            &module,
+            n_keystrokes,
+            schemas::COMPUTE_FILE,
+            install,
+        ) {
+            Ok(keystrokes) => {
+                samples.push(Sample {
+                    name,
+                    input: format!(
+                        "{module_input} + {} (an openstack instance), {with}, didChange → \
+                         publishDiagnostics over stdio",
+                        schemas::COMPUTE_FILE
+                    ),
+                    times: keystrokes.latencies,
+                });
+                samples.push(Sample {
+                    name: server_name,
+                    input: "the same keystrokes, analysis time from the server's debug log"
+                        .to_owned(),
+                    times: keystrokes.server_times,
+                });
+            }
+            Err(error) => skipped.push(format!("{name}: {error}")),
+        }
     }
 }
 

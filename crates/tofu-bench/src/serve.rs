@@ -149,6 +149,19 @@ impl ModuleServer {
         label: &str,
         log_spec: &str,
     ) -> Result<ModuleServer> {
+        ModuleServer::start_with(binary, module, label, log_spec, None)
+    }
+
+    /// [`ModuleServer::start`], with `install` run on the module directory
+    /// first, when given (providers laid out as `tofu init` does), and a
+    /// schema cache of the server's own in the temp dir.
+    pub fn start_with(
+        binary: &Path,
+        module: &[InputFile],
+        label: &str,
+        log_spec: &str,
+        install: Option<&Install<'_>>,
+    ) -> Result<ModuleServer> {
         let temp = TempDir::new(label)?;
         let dir = temp.path().join("module");
         std::fs::create_dir_all(&dir).map_err(|error| error.to_string())?;
@@ -156,7 +169,11 @@ impl ModuleServer {
             std::fs::write(dir.join(&file.name), crate::synthetic::text_of(file))
                 .map_err(|error| format!("cannot write {}: {error}", file.name))?;
         }
-        let mut client = Client::spawn(binary, log_spec)?;
+        if let Some(install) = install {
+            install(&dir)?;
+        }
+        let cache = temp.path().join("cache");
+        let mut client = Client::spawn_with_env(binary, log_spec, &[("XDG_CACHE_HOME", &cache)])?;
         client.initialize(&dir)?;
         client.wait_indexed(Duration::from_secs(120))?;
         Ok(ModuleServer {
@@ -169,6 +186,16 @@ impl ModuleServer {
     /// Opens `name` of `module` (version 1) and waits for its diagnostics,
     /// as an editor opening a file does; returns its URI and text.
     pub fn open(&mut self, module: &[InputFile], name: &str) -> Result<(String, String)> {
+        self.open_published(module, name)
+            .map(|(uri, text, _published)| (uri, text))
+    }
+
+    /// [`ModuleServer::open`], also returning the publication's `params`.
+    pub fn open_published(
+        &mut self,
+        module: &[InputFile],
+        name: &str,
+    ) -> Result<(String, String, serde_json::Value)> {
         let file = module
             .iter()
             .find(|file| file.name == name)
@@ -181,9 +208,10 @@ impl ModuleServer {
                 "uri": uri, "languageId": "opentofu", "version": 1, "text": text
             }}),
         )?;
-        self.client
+        let published = self
+            .client
             .wait_for_publication(&uri, 1, Duration::from_secs(30))?;
-        Ok((uri, text))
+        Ok((uri, text, published))
     }
 
     /// Shuts the server down; the analysis times of its last `n` analyses,
@@ -251,7 +279,49 @@ pub fn lsp_keystroke(
     module: &[InputFile],
     n_keystrokes: usize,
 ) -> Result<Keystrokes> {
-    let mut server = ModuleServer::start(binary, module, "keystroke", SCHEDULER_LOG)?;
+    let server = ModuleServer::start(binary, module, "keystroke", SCHEDULER_LOG)?;
+    type_keystrokes(server, module, n_keystrokes)
+}
+
+/// Lays providers out in a module directory, as `tofu init` does.
+pub type Install<'a> = dyn Fn(&Path) -> Result<()> + 'a;
+
+/// The `lsp-keystroke` keystrokes on a module holding `schema_file` (a
+/// resource with an argument its provider does not define), with its
+/// provider laid out by `install` (`lsp-keystroke-schemas`) or not
+/// (`lsp-keystroke-no-schemas`). With it, the keystrokes start once the
+/// schema is read: when the opened file's publication reports the argument.
+pub fn lsp_keystroke_schemas(
+    binary: &Path,
+    module: &[InputFile],
+    n_keystrokes: usize,
+    schema_file: &str,
+    install: Option<&Install<'_>>,
+) -> Result<Keystrokes> {
+    let label = if install.is_some() {
+        "keystroke-schemas"
+    } else {
+        "keystroke-no-schemas"
+    };
+    let mut server = ModuleServer::start_with(binary, module, label, SCHEDULER_LOG, install)?;
+    let (uri, _, mut published) = server.open_published(module, schema_file)?;
+    // The schema may have been read while the directory was indexed (then
+    // the first publication has the error) or after it.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while install.is_some() && !has_code(&published, "unsupported-argument") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        published = server.client.wait_for_publication(&uri, 1, left)?;
+    }
+    type_keystrokes(server, module, n_keystrokes)
+}
+
+/// Opens [`TYPED_FILE`] and types `n_keystrokes` letters into it, each
+/// timed from the didChange to the publication of its version.
+fn type_keystrokes(
+    mut server: ModuleServer,
+    module: &[InputFile],
+    n_keystrokes: usize,
+) -> Result<Keystrokes> {
     let (uri, _) = server.open(module, TYPED_FILE)?;
     let mut latencies = Vec::with_capacity(n_keystrokes);
     for keystroke in 0..n_keystrokes {

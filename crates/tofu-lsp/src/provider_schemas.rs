@@ -14,10 +14,17 @@
 //!
 //! A directory's schemas are read again only when what they were read for
 //! changes ([`SchemaAsk`]: the providers it needs, its direct callers, the
-//! schema settings); each (root, provider) is read once per session. What
-//! cannot be read is logged and sent as one `window/logMessage`, once per
-//! problem; everything else keeps working without that schema.
+//! schema settings), or when what a root has installed changes: `tofu init`
+//! in a terminal writes the root's `.terraform.lock.hcl` and
+//! `.terraform/providers/**` ([`installation_root`]), and
+//! [`installations_changed`] forgets what was read for that root and marks
+//! the directories that read from it (the root, the directories below it,
+//! the modules it calls) to be read again; each (root, provider) is
+//! otherwise read once per session. What cannot be read is logged and sent
+//! as one `window/logMessage`, once per problem; everything else keeps
+//! working without that schema.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -40,21 +47,81 @@ pub fn wanted(session: &mut Session, dir: &Path) -> Option<SchemaAsk> {
         host.schemas(dir)
             .is_none_or(|schemas| schemas.get(address).is_none())
     });
-    if !lacks {
+    let outdated = session.scheduling().schemas_outdated(dir);
+    if needed.is_empty() || !(lacks || outdated) {
         return None;
     }
     let ask = SchemaAsk {
         needed,
-        callers: host.callers(dir).to_vec(),
+        callers: session.host().callers(dir).to_vec(),
         settings_generation: session.schema_settings_generation(),
     };
     let state = session.scheduling_mut().state(dir);
-    if state.schemas_reading || state.schemas_asked.as_ref() == Some(&ask) {
+    if state.schemas_reading || (state.schemas_asked.as_ref() == Some(&ask) && !outdated) {
         return None;
     }
     state.schemas_reading = true;
+    state.schemas_outdated = false;
     state.schemas_asked = Some(ask.clone());
     Some(ask)
+}
+
+/// The lock file `tofu init` writes in a root module directory.
+const LOCK_FILE: &str = ".terraform.lock.hcl";
+
+/// The root module directory whose installed providers `path` is part of:
+/// the directory of a `.terraform.lock.hcl`, or the one holding the
+/// `.terraform` that `path` is, or that holds the `providers` directory
+/// `path` is or lies under. `None` for any other path.
+pub fn installation_root(path: &Path) -> Option<PathBuf> {
+    let named = |path: &Path, name: &str| path.file_name().is_some_and(|file| file == name);
+    if named(path, LOCK_FILE) || named(path, ".terraform") {
+        return path.parent().map(Path::to_path_buf);
+    }
+    path.ancestors()
+        .find(|ancestor| {
+            named(ancestor, "providers")
+                && ancestor
+                    .parent()
+                    .is_some_and(|dot| named(dot, ".terraform"))
+        })
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+}
+
+/// What `roots` have installed changed (`tofu init` ran): forgets what
+/// was read for them, and marks every known directory whose schemas may
+/// come from one of them (the root, the directories below it, the modules
+/// it calls, transitively) to be read again, even when it lacks none.
+/// Returns those directories, for `scheduler::read_schemas`.
+pub fn installations_changed(shared: &Shared, roots: &[PathBuf]) -> Vec<PathBuf> {
+    for root in roots {
+        tracing::info!("the providers installed for {} changed", root.display());
+        shared.schema_source.forget_root(root);
+    }
+    let mut session = shared.session();
+    let mut affected: BTreeSet<PathBuf> = session
+        .known_dirs()
+        .into_iter()
+        .filter(|dir| roots.iter().any(|root| dir.starts_with(root)))
+        .collect();
+    let mut pending: Vec<PathBuf> = roots.to_vec();
+    while let Some(dir) = pending.pop() {
+        for called in session.host().called_dirs(&dir) {
+            if affected.insert(called.clone()) {
+                pending.push(called.clone());
+            }
+        }
+    }
+    let affected: Vec<PathBuf> = affected
+        .into_iter()
+        .filter(|dir| session.scheduling().knows(dir))
+        .collect();
+    for dir in &affected {
+        session.scheduling_mut().state(dir).schemas_outdated = true;
+    }
+    affected
 }
 
 /// Reads the schemas `ask` names for `dir` off the async threads, with
@@ -145,4 +212,37 @@ pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
             .await;
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::installation_root;
+    use std::path::{Path, PathBuf};
+
+    fn root_of(path: &str) -> Option<PathBuf> {
+        installation_root(Path::new(path))
+    }
+
+    #[test]
+    fn what_tofu_init_writes_belongs_to_the_root_it_ran_in() {
+        let root = Some(PathBuf::from("/w/stacks/prod"));
+        assert_eq!(root_of("/w/stacks/prod/.terraform.lock.hcl"), root);
+        assert_eq!(root_of("/w/stacks/prod/.terraform"), root);
+        assert_eq!(root_of("/w/stacks/prod/.terraform/providers"), root);
+        assert_eq!(
+            root_of("/w/stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2/linux_amd64/terraform-provider-time_v0.14.2"),
+            root
+        );
+    }
+
+    #[test]
+    fn other_paths_belong_to_no_installation() {
+        assert_eq!(root_of("/w/stacks/prod/main.tf"), None);
+        assert_eq!(
+            root_of("/w/stacks/prod/.terraform/modules/modules.json"),
+            None
+        );
+        assert_eq!(root_of("/w/providers/main.tf"), None);
+        assert_eq!(root_of("/w/stacks/prod/terraform.lock.hcl"), None);
+    }
 }

@@ -88,6 +88,14 @@ impl Scheduling {
             .is_some_and(|state| state.needs_disk_read)
     }
 
+    /// True when `dir`'s provider schemas must be read again
+    /// ([`DirState::schemas_outdated`]).
+    pub fn schemas_outdated(&self, dir: &Path) -> bool {
+        self.dirs
+            .get(dir)
+            .is_some_and(|state| state.schemas_outdated)
+    }
+
     /// The state of `dir`, created empty the first time: for the scheduler.
     pub fn state(&mut self, dir: &Path) -> &mut DirState {
         self.dirs.entry(dir.to_path_buf()).or_default()
@@ -134,6 +142,9 @@ pub struct DirState {
     /// and the analysis generation of the latest round asked for.
     pub provider_diagnostics: ProviderDiagnostics,
     pub validation_generation: u64,
+    /// What a root it reads its schemas from has installed changed since
+    /// they were read: read them again, even if none is missing.
+    pub schemas_outdated: bool,
 }
 
 /// The providers' validators' diagnostics of one directory, by file: the

@@ -13,7 +13,10 @@
 //! Disk contents go into the analysis host; open documents keep hiding them.
 //! A directory's module manifest (`.terraform/modules/modules.json`, which
 //! `tofu init` writes) counts as an input of that directory, although
-//! `.terraform` is skipped and excluded by default.
+//! `.terraform` is skipped and excluded by default. So do a root's
+//! installed providers (its `.terraform.lock.hcl` and
+//! `.terraform/providers/**`): when they change, the provider schemas that
+//! come from them are read again (`provider_schemas::installations_changed`).
 //!
 //! [`ServerOptions::max_walk_dirs`]: crate::options::ServerOptions::max_walk_dirs
 
@@ -26,7 +29,8 @@ use tower_lsp_server::ls_types::MessageType;
 
 use crate::client_requests::begin_progress;
 use crate::options::DiskGate;
-use crate::scheduler::{refresh_dir, schedule, Need};
+use crate::provider_schemas;
+use crate::scheduler::{read_schemas, refresh_dir, schedule, Need};
 use crate::scheduling::Mark;
 use crate::shared::Shared;
 
@@ -156,6 +160,18 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
     let limits = WalkLimits {
         max_dirs: shared.options.max_walk_dirs,
     };
+    // 0. `tofu init` changed what a root has installed: its providers'
+    // schemas are read again, for it and whatever reads them from it.
+    let mut installation_roots: Vec<PathBuf> = paths
+        .iter()
+        .filter_map(|path| provider_schemas::installation_root(path))
+        .collect();
+    if !installation_roots.is_empty() {
+        installation_roots.sort();
+        installation_roots.dedup();
+        let dirs = provider_schemas::installations_changed(shared, &installation_roots);
+        read_schemas(shared, dirs);
+    }
     // 1. What the session knows of each path.
     let seen: Vec<Seen> = {
         let session = shared.session();

@@ -205,7 +205,8 @@ async fn tfvars_files_are_published_opened_and_answered() {
     // Published at indexing, like any file with problems.
     let published = client.wait_for_diagnostics(&values, |_| true).await;
     assert_eq!(codes(&published), ["undeclared-value"]);
-    // The watched files include them, and the module manifest.
+    // The watched files include them, the module manifest, and what
+    // `tofu init` installs providers as.
     let globs: Vec<&Value> = client
         .registrations
         .iter()
@@ -222,7 +223,9 @@ async fn tfvars_files_are_published_opened_and_answered() {
         globs,
         [
             "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}",
-            "**/.terraform/modules/modules.json"
+            "**/.terraform/modules/modules.json",
+            "**/.terraform.lock.hcl",
+            "**/.terraform/providers/**"
         ]
     );
     // Opened, every version is answered.

@@ -11,6 +11,11 @@
 //! ../../modules/timer/main.tf 2:3   (the same)
 //! ```
 //!
+//! `a_provider_installed_while_the_server_runs_brings_its_schema` starts
+//! the server before the install, then lays the package and the lock file
+//! out as `tofu init` does and reports them as an editor's file watcher
+//! does: the same diagnostics appear without a restart.
+//!
 //! The provider comes from `TOFU_LENS_PROVIDER_PLUGINS` (CI builds it,
 //! `.ci/run`; locally `/work/oracle/plugins`), else
 //! `TOFU_LENS_PROVIDER_ORACLE`'s `plugins/`; without either the tests say
@@ -62,6 +67,13 @@ struct Workspace {
 
 impl Workspace {
     fn new(package: &Path) -> Workspace {
+        let workspace = Workspace::without_install();
+        workspace.install(package);
+        workspace
+    }
+
+    /// The workspace before `tofu init`: no `.terraform`, no lock file.
+    fn without_install() -> Workspace {
         let temp = tempfile::tempdir().unwrap();
         let base = temp.path().canonicalize().unwrap();
         let root = base.join("workspace");
@@ -75,22 +87,31 @@ impl Workspace {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, text).unwrap();
         }
-        let installed = root
-            .join("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
-        fs::create_dir_all(&installed).unwrap();
-        std::os::unix::fs::symlink(package, installed.join(Platform::current().dir_name()))
-            .unwrap();
-        let hash = package_hash_v1(package).unwrap();
-        fs::write(
-            root.join("stacks/prod/.terraform.lock.hcl"),
-            format!("provider \"registry.opentofu.org/hashicorp/time\" {{\n  version = \"0.14.2\"\n  hashes = [\n    \"{hash}\",\n  ]\n}}\n"),
-        )
-        .unwrap();
         Workspace {
             _temp: temp,
             root,
             cache,
         }
+    }
+
+    /// Installs the time provider in `stacks/prod` as `tofu init
+    /// -plugin-dir` does (a link to the package, a lock file with its
+    /// hash); returns the paths written, as a file watcher reports them.
+    fn install(&self, package: &Path) -> Vec<PathBuf> {
+        let installed = self
+            .root
+            .join("stacks/prod/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2");
+        fs::create_dir_all(&installed).unwrap();
+        let link = installed.join(Platform::current().dir_name());
+        std::os::unix::fs::symlink(package, &link).unwrap();
+        let hash = package_hash_v1(package).unwrap();
+        let lock_file = self.root.join("stacks/prod/.terraform.lock.hcl");
+        fs::write(
+            &lock_file,
+            format!("provider \"registry.opentofu.org/hashicorp/time\" {{\n  version = \"0.14.2\"\n  hashes = [\n    \"{hash}\",\n  ]\n}}\n"),
+        )
+        .unwrap();
+        vec![link, lock_file]
     }
 
     fn prod(&self) -> PathBuf {
@@ -173,6 +194,22 @@ async fn unsupported_arguments(client: &mut TestClient, path: &Path) -> Vec<Stri
         .collect()
 }
 
+/// The diagnostics OpenTofu reports once the schema is read: in the root,
+/// and in the child installed only in its caller's `.terraform`.
+async fn root_and_child_report_the_misspelt_argument(
+    client: &mut TestClient,
+    workspace: &Workspace,
+) {
+    assert_eq!(
+        unsupported_arguments(client, &workspace.prod()).await,
+        ["14:2"]
+    );
+    assert_eq!(
+        unsupported_arguments(client, &workspace.timer()).await,
+        ["1:2"]
+    );
+}
+
 /// The labels completion offers at the end of `resource "time_` in a
 /// new file of `stacks/prod`.
 async fn resource_type_completion(client: &mut TestClient, workspace: &Workspace) -> Vec<String> {
@@ -203,15 +240,7 @@ async fn the_schema_read_for_a_root_judges_it_and_the_module_it_calls() {
     };
     let workspace = Workspace::new(&package);
     let mut client = workspace.start(true).await;
-    assert_eq!(
-        unsupported_arguments(&mut client, &workspace.prod()).await,
-        ["14:2"]
-    );
-    // Installed only in its caller's `.terraform`.
-    assert_eq!(
-        unsupported_arguments(&mut client, &workspace.timer()).await,
-        ["1:2"]
-    );
+    root_and_child_report_the_misspelt_argument(&mut client, &workspace).await;
     assert_eq!(
         prod_schemas_read(&mut client).await,
         "prod: 1 of 1 provider schemas"
@@ -389,4 +418,49 @@ async fn the_providers_validators_are_published_kept_running_and_reaped_on_shutd
             "the provider {pid} outlived the server's shutdown"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_installed_while_the_server_runs_brings_its_schema() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let workspace = Workspace::without_install();
+    let mut client = workspace.start(true).await;
+    assert_eq!(
+        prod_schemas_read(&mut client).await,
+        "prod: 0 of 1 provider schemas"
+    );
+    // The client was asked to watch what `tofu init` writes.
+    let globs: Vec<String> = client
+        .registrations
+        .iter()
+        .flat_map(|params| params["registrations"].as_array().unwrap().clone())
+        .filter(|registration| registration["method"] == "workspace/didChangeWatchedFiles")
+        .flat_map(|registration| {
+            registration["registerOptions"]["watchers"]
+                .as_array()
+                .unwrap()
+                .clone()
+        })
+        .filter_map(|watcher| watcher["globPattern"].as_str().map(str::to_owned))
+        .collect();
+    for glob in ["**/.terraform.lock.hcl", "**/.terraform/providers/**"] {
+        assert!(globs.iter().any(|watched| watched == glob), "{globs:?}");
+    }
+    // `tofu init` in a terminal: the package and the lock file appear, and
+    // the editor reports them.
+    let written = workspace.install(&package);
+    let changes: Vec<Value> = written
+        .iter()
+        .map(|path| json!({"uri": uri(path), "type": 1}))
+        .collect();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": changes }),
+    );
+    root_and_child_report_the_misspelt_argument(&mut client, &workspace).await;
+    assert!(workspace.schema_cached());
+    client.shutdown().await;
 }

@@ -49,11 +49,14 @@ describe('VS Code session on examples/overrides', () => {
       vscode.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'),
     );
     const globs = registration.registerOptions.watchers.map((w) => w.globPattern);
-    // Configuration, variable definitions and test files, and the module manifest
-    // `tofu init` writes (which directory each installed module call reads).
+    // Configuration, variable definitions and test files, the module manifest
+    // `tofu init` writes (which directory each installed module call reads), and
+    // the providers it installs (their schemas are read again when these change).
     assert.deepEqual(globs, [
       '**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.json,tftest.hcl,tftest.json,tofutest.hcl,tofutest.json}',
       '**/.terraform/modules/modules.json',
+      '**/.terraform.lock.hcl',
+      '**/.terraform/providers/**',
     ]);
   });
 

@@ -20,6 +20,12 @@ pub const WATCHED_GLOB: &str = "**/*.{tf,tofu,tf.json,tofu.json,tfvars,tfvars.js
 /// module call reads), watched beside the configuration files.
 pub const MANIFEST_GLOB: &str = "**/.terraform/modules/modules.json";
 
+/// What `tofu init` installs providers as: the lock file and the packages
+/// under `.terraform/providers` (their schemas are read again when these
+/// change).
+pub const PROVIDER_INSTALL_GLOBS: [&str; 2] =
+    ["**/.terraform.lock.hcl", "**/.terraform/providers/**"];
+
 /// Pulls settings, registers file watching (or decides to watch the disk
 /// ourselves: the scan then watches every folder it could walk), then scans
 /// the workspace folders in the background.
@@ -35,6 +41,7 @@ pub async fn handle(shared: &Arc<Shared>) {
         let options = DidChangeWatchedFilesRegistrationOptions {
             watchers: [WATCHED_GLOB, MANIFEST_GLOB]
                 .into_iter()
+                .chain(PROVIDER_INSTALL_GLOBS)
                 .map(|glob| FileSystemWatcher {
                     glob_pattern: GlobPattern::String(glob.to_owned()),
                     kind: None,
