@@ -29,7 +29,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tofu_module::ProviderSchemas;
-use tofu_vfs::schemas::DirSchemas;
 use tower_lsp_server::ls_types::MessageType;
 
 use crate::client_requests::begin_progress;
@@ -128,19 +127,7 @@ pub fn installations_changed(shared: &Shared, roots: &[PathBuf]) -> Vec<PathBuf>
 /// progress, and gives them to the host. Returns whether they changed
 /// (the directory is then stale, for the caller to schedule).
 pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
-    let dir_schemas = {
-        let session = shared.session();
-        let settings = session.settings();
-        let folder = session.confinement_root(dir);
-        DirSchemas {
-            run_providers: Some(settings.run_providers),
-            files: settings
-                .schema_files
-                .iter()
-                .map(|file| folder.join(file))
-                .collect(),
-        }
-    };
+    let dir_schemas = shared.session().dir_schemas(dir);
     let progress = begin_progress(
         shared,
         "schemas",

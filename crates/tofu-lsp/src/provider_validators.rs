@@ -27,7 +27,6 @@ use tofu_ide::EditorDiagnostic;
 use tofu_module::validator_calls::{apply_config, validator_calls};
 use tofu_module::ModuleAnalysis;
 use tofu_syntax::TextRange;
-use tofu_vfs::schemas::DirSchemas;
 use tower_lsp_server::ls_types::MessageType;
 
 use crate::scheduling::ProviderDiagnostics;
@@ -72,17 +71,11 @@ pub async fn validate(shared: &Arc<Shared>, dir: &Path, ask: ValidationAsk) -> b
         if session.scheduling_mut().state(dir).validation_generation != ask.generation {
             return false;
         }
-        let settings = session.settings();
-        let folder = session.confinement_root(dir);
-        let dir_schemas = DirSchemas {
-            run_providers: Some(settings.run_providers),
-            files: settings
-                .schema_files
-                .iter()
-                .map(|file| folder.join(file))
-                .collect(),
-        };
-        (dir_schemas, folder, settings.engine_config())
+        (
+            session.dir_schemas(dir),
+            session.confinement_root(dir),
+            session.settings().engine_config(),
+        )
     };
     let worker = Arc::clone(shared);
     let read_dir = dir.to_path_buf();

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use tofu_ide::{dir_and_file_name, AnalysisHost};
 use tofu_module::discovery::is_module_file;
+use tofu_vfs::schemas::DirSchemas;
 use tower_lsp_server::ls_types::Uri;
 
 use crate::document::Document;
@@ -214,6 +215,21 @@ impl Session {
             .filter(|folder| dir.starts_with(folder))
             .max_by_key(|folder| folder.components().count())
             .map_or_else(|| dir.to_path_buf(), PathBuf::clone)
+    }
+
+    /// The schema settings for `dir`: whether providers may run, and the
+    /// `schemas.files` resolved against its workspace folder.
+    pub fn dir_schemas(&self, dir: &Path) -> DirSchemas {
+        let folder = self.confinement_root(dir);
+        DirSchemas {
+            run_providers: Some(self.settings.run_providers),
+            files: self
+                .settings
+                .schema_files
+                .iter()
+                .map(|file| folder.join(file))
+                .collect(),
+        }
     }
 
     /// True when `path` is inside one of the workspace folders.
