@@ -209,7 +209,7 @@ impl ModuleFacts {
         });
         let wanted_resource = |address: &BlockAddress, type_name: &str| {
             resources.is_some_and(|sets_provider| {
-                sets_provider(address) || !facts.listed_elsewhere(type_name).1.is_empty()
+                sets_provider(address) || facts.listed_elsewhere(type_name).is_some()
             })
         };
         let blocks = module.effective_blocks(&|address| match address {
@@ -259,22 +259,29 @@ impl ModuleFacts {
     }
 
     /// The provider a resource of type `type_name` without a `provider`
-    /// argument implies, and the `required_providers` entries that list it
-    /// under another local name (none when an entry has the implied name).
-    pub(crate) fn listed_elsewhere(&self, type_name: &str) -> (ProviderType, Vec<&Required>) {
+    /// argument implies, with the `required_providers` entries that list it
+    /// under another local name; `None` when there are none (or an entry
+    /// has the implied name). Asked of every resource while the rule reads
+    /// the module, so the implied provider is built only when an entry
+    /// could list it.
+    pub(crate) fn listed_elsewhere(
+        &self,
+        type_name: &str,
+    ) -> Option<(ProviderType, Vec<&Required>)> {
         let implied = type_name.split('_').next().unwrap_or_default();
-        let provider = ProviderType::implied(&crate::names::normalized_provider_part(implied));
-        if crate::names::provider_part_problem(implied).is_some()
+        if self.required.is_empty()
+            || crate::names::provider_part_problem(implied).is_some()
             || self.required(implied).is_some()
         {
-            return (provider, Vec::new());
+            return None;
         }
-        let listed = self
+        let provider = ProviderType::implied(&crate::names::normalized_provider_part(implied));
+        let listed: Vec<&Required> = self
             .required
             .iter()
             .filter(|required| required.provider == provider)
             .collect();
-        (provider, listed)
+        (!listed.is_empty()).then_some((provider, listed))
     }
 
     /// The configuration of key `key` (`NAME` or `NAME.ALIAS`).

@@ -163,10 +163,9 @@ fn duplicate_requirements(facts: &ModuleFacts, out: &mut Vec<Diagnostic>) {
 /// `required_providers` lists under another local name.
 fn implied_requirements(facts: &ModuleFacts, out: &mut Vec<Diagnostic>) {
     for resource in facts.resources.iter().filter(|r| r.provider.is_none()) {
-        let (provider, listed) = facts.listed_elsewhere(&resource.type_name);
-        if listed.is_empty() {
+        let Some((provider, listed)) = facts.listed_elsewhere(&resource.type_name) else {
             continue;
-        }
+        };
         let address = match resource.mode {
             ResourceMode::Managed => format!("{}.{}", resource.type_name, resource.name),
             mode => format!(
