@@ -23,6 +23,7 @@ use crate::interface::ModuleInterface;
 use crate::merge::OverridePlan;
 use crate::module_files::ModuleFiles;
 use crate::provider_schemas::{ProviderNames, ProviderSchemas};
+use crate::provider_uses::{PassedProviders, ProviderUses};
 use crate::shape::{BlockShape, Repetition};
 use tofu_schema::requirements::{implied_local_name, parse_source};
 use tofu_schema::ProviderAddress;
@@ -72,6 +73,8 @@ pub(crate) struct DeclaredNames {
     /// Every local name of a `required_providers` entry, with a source or
     /// without (what `provider::NAME::FUNC` may name).
     pub(crate) required_provider_names: HashSet<String>,
+    /// Which provider configurations the module's blocks use.
+    pub(crate) provider_uses: ProviderUses,
 }
 
 /// Which list of names a suggestion is drawn from.
@@ -153,6 +156,8 @@ impl DeclaredNames {
             let mut repetition = Repetition::Single;
             let mut source = None;
             let mut provider_argument = false;
+            let mut alias: Option<String> = None;
+            let mut passed: Option<PassedProviders> = None;
             let mut provider = match address {
                 BlockAddress::Resource { type_name, .. } => {
                     implied_local_name(type_name).to_owned()
@@ -167,10 +172,20 @@ impl DeclaredNames {
                 if let Some(written) = shape.module_source() {
                     source = written.map(str::to_owned);
                 }
-                if let Some(local_name) = shape.provider_local_name() {
+                if let Some((local_name, written_alias)) = shape.provider_reference() {
                     local_name.clone_into(&mut provider);
+                    alias = written_alias.map(str::to_owned);
+                }
+                if let Some(written) = shape.passed_providers() {
+                    passed = Some(written.clone());
                 }
                 provider_argument |= shape.sets_provider();
+            }
+            match address {
+                BlockAddress::Module(_) => names.provider_uses.add_call(passed.as_ref()),
+                _ => names
+                    .provider_uses
+                    .add_resource(&provider, alias.as_deref()),
             }
             if let (BlockAddress::Module(name), Some(source)) = (address, &source) {
                 if let Some(child) = tree.children.get(source) {
@@ -287,6 +302,7 @@ impl DeclaredNames {
             objects,
             provider_names: provider_names.into_iter().collect(),
             providers: providers.into_iter().collect(),
+            provider_uses: self.provider_uses != new.provider_uses,
         }
     }
 }
@@ -351,4 +367,6 @@ pub(crate) struct NameChanges {
     pub(crate) provider_names: HashSet<String>,
     /// Providers whose schema was given, taken away or replaced.
     pub(crate) providers: HashSet<ProviderAddress>,
+    /// Which provider configurations the blocks use changed.
+    pub(crate) provider_uses: bool,
 }

@@ -32,6 +32,7 @@ mod node_refs;
 pub mod provider_needs;
 pub mod provider_schemas;
 pub mod provider_tree;
+mod provider_uses;
 pub mod reference_sites;
 mod refs;
 mod reporting;

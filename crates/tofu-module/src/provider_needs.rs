@@ -6,6 +6,7 @@
 use crate::address::{BlockAddress, ResourceMode};
 use crate::analysis::ModuleAnalysis;
 use crate::effective::EffectiveAttribute;
+use crate::provider_uses::provider_reference;
 use rustc_hash::FxHashSet as HashSet;
 use tofu_schema::requirements::{
     implied_local_name, needed_providers, NeededProvider, ProviderUse, RequiredProvider,
@@ -75,6 +76,7 @@ fn needs(analysis: &ModuleAnalysis, users: bool) -> Vec<NeededProvider> {
                     .attribute("provider")
                     .and_then(&written)
                     .and_then(provider_reference)
+                    .map(|(local_name, _)| local_name)
                     .unwrap_or_else(|| implied_local_name(type_name));
                 if !users {
                     if seen.insert(local_name) {
@@ -125,16 +127,6 @@ fn object_string(items: &[ObjectItem], key: &str) -> Option<String> {
             .then(|| item.value.as_str().map(str::to_owned))
             .flatten()
     })
-}
-
-/// The local name a `provider` argument refers to (`aws.west` → `aws`;
-/// a JSON file writes it as a string).
-fn provider_reference(expr: &Expr) -> Option<&str> {
-    match &expr.kind {
-        ExprKind::Traversal(traversal) => Some(traversal.root.as_str()),
-        ExprKind::String(text) => text.split('.').next().filter(|name| !name.is_empty()),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! block's names, a provider's alias and a `check`'s `data` block; the
 //! names other identities' rules may know (`declared_names`) add whether a
 //! resource or module call repeats, a module call's `source`, the local
-//! name of the provider a resource names in its `provider` argument (and
-//! whether it sets one at all), and
+//! provider configuration a resource names in its `provider` argument (and
+//! whether it sets one at all), what a module call's `providers` passes, and
 //! the `required_providers` entries of a `terraform` block (which provider
 //! each local name stands for, `provider_schemas`).
 //!
@@ -17,6 +17,7 @@ use tofu_syntax::{Attribute, Block, ExprKind, Label, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::declarations::{address_of, checked_data, drop_reason, DropReason};
+use crate::provider_uses::{provider_reference, PassedProviders};
 
 /// How a resource or module call repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +62,10 @@ pub(crate) struct BlockShape<'a> {
     /// `provider` local name.
     checked_data: Option<(usize, BlockAddress, Option<Repetition>, Option<&'a str>)>,
     /// A resource's, data source's or ephemeral resource's `provider`
-    /// argument: the local name it starts with.
-    provider_local_name: Option<&'a str>,
+    /// argument: the local name and alias it names.
+    provider_reference: Option<(&'a str, Option<&'a str>)>,
+    /// A module call's `providers` argument: what it passes.
+    passed_providers: Option<PassedProviders>,
     /// Whether a resource, data source or ephemeral resource sets
     /// `provider` at all (written in any form).
     provider_argument: bool,
@@ -93,7 +96,7 @@ impl<'a> BlockShape<'a> {
         let checked_data = checked_data(block).map(|(index, address)| {
             let data = block.body.blocks.get(index).map(BlockShape::of);
             let repetition = data.as_ref().and_then(|data| data.repetition);
-            let provider = data.and_then(|data| data.provider_local_name);
+            let provider = data.and_then(|data| data.provider_local_name());
             (index, address, repetition, provider)
         });
         let is_resource = matches!(kind, "resource" | "data" | "ephemeral");
@@ -110,9 +113,14 @@ impl<'a> BlockShape<'a> {
             },
             provider: (kind == "provider").then(|| address_of(block)).flatten(),
             checked_data,
-            provider_local_name: is_resource
-                .then(|| provider_argument_local_name(block))
-                .flatten(),
+            provider_reference: is_resource
+                .then(|| block.body.attribute("provider"))
+                .flatten()
+                .and_then(|provider| provider_reference(&provider.expr)),
+            passed_providers: (kind == "module")
+                .then(|| block.body.attribute("providers"))
+                .flatten()
+                .map(|providers| PassedProviders::of(&providers.expr)),
             provider_argument: is_resource && block.body.attribute("provider").is_some(),
             required_providers: if kind == "terraform" {
                 required_provider_entries(block)
@@ -124,7 +132,18 @@ impl<'a> BlockShape<'a> {
 
     /// A resource's `provider` argument's local name, when it sets one.
     pub(crate) fn provider_local_name(&self) -> Option<&'a str> {
-        self.provider_local_name
+        self.provider_reference.map(|(name, _)| name)
+    }
+
+    /// A resource's `provider` argument: the local name and alias it
+    /// names, when it is a reference (or the quoted form).
+    pub(crate) fn provider_reference(&self) -> Option<(&'a str, Option<&'a str>)> {
+        self.provider_reference
+    }
+
+    /// A module call's `providers` argument, when it has one.
+    pub(crate) fn passed_providers(&self) -> Option<&PassedProviders> {
+        self.passed_providers.as_ref()
     }
 
     /// Whether a resource sets `provider` (in any form).
@@ -160,21 +179,10 @@ impl PartialEq for BlockShape<'_> {
             && same_names(self.locals, other.locals, |local| &local.name)
             && self.provider == other.provider
             && self.checked_data == other.checked_data
-            && self.provider_local_name == other.provider_local_name
+            && self.provider_reference == other.provider_reference
+            && self.passed_providers == other.passed_providers
             && self.provider_argument == other.provider_argument
             && self.required_providers == other.required_providers
-    }
-}
-
-/// The local name a block's `provider` argument starts with: a reference's
-/// root (`aws` of `aws.east`), or a quoted one's first part (the form
-/// OpenTofu still reads with a warning).
-fn provider_argument_local_name(block: &Block) -> Option<&str> {
-    let provider = block.body.attribute("provider")?;
-    match &provider.expr.kind {
-        ExprKind::Traversal(traversal) => Some(traversal.root.as_str()),
-        ExprKind::String(text) => text.split('.').next(),
-        _ => None,
     }
 }
 

@@ -51,6 +51,7 @@ use crate::effective::{EffectiveBlock, EffectiveBody};
 use crate::expr::start::expr_start;
 use crate::input::Config;
 use crate::loaded::FileRole;
+use crate::provider_uses::{provider_reference, PassedProviders, ProviderUses};
 use crate::refs::Node;
 use crate::rules::provider_schema::{
     for_display, schema_mode, PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS,
@@ -122,11 +123,12 @@ pub fn validator_calls(analysis: &ModuleAnalysis) -> Vec<ValidatorCall> {
     if !analysis.walked {
         return Vec::new();
     }
+    let uses = provider_uses(analysis);
     let candidates: Vec<Candidate<'_>> = analysis
         .effective
         .blocks
         .iter()
-        .filter_map(|effective| candidate(analysis, effective))
+        .filter_map(|effective| candidate(analysis, effective, &uses))
         .collect();
     let errors: Vec<&Diagnostic> = analysis
         .diagnostics
@@ -253,6 +255,7 @@ struct Candidate<'a> {
 fn candidate<'a>(
     analysis: &'a ModuleAnalysis,
     effective: &'a EffectiveBlock,
+    uses: &ProviderUses,
 ) -> Option<Candidate<'a>> {
     let (local_name, alias, kind) = match &effective.address {
         BlockAddress::Resource {
@@ -274,6 +277,10 @@ fn candidate<'a>(
     let (provider, Some(provider_schema)) = analysis.provider_schema(&local_name) else {
         return None;
     };
+    // OpenTofu prunes a configuration nothing uses before validating.
+    if kind == ValidatorKind::Provider && !uses.keeps(&local_name, alias.as_deref()) {
+        return None;
+    }
     let schema = match (&effective.address, &kind) {
         (
             BlockAddress::Resource {
@@ -367,32 +374,52 @@ impl Candidate<'_> {
 }
 
 /// A resource's provider configuration: its `provider` argument (local
-/// name and alias), else its type's implied local name.
+/// name, alias), else its type's implied local name.
 fn resource_provider(
     analysis: &ModuleAnalysis,
     effective: &EffectiveBlock,
     type_name: &str,
 ) -> (String, Option<String>) {
-    let written = effective.body.attribute("provider").and_then(|attribute| {
-        let file = analysis.file(attribute.origin.file)?;
-        let written = file.attribute_at(attribute.origin.range)?;
-        match &written.expr.kind {
-            ExprKind::Traversal(traversal) => {
-                let alias = match traversal.steps.first() {
-                    Some(TraversalStep::Attr { name, .. }) => Some(name.clone()),
-                    _ => None,
-                };
-                Some((traversal.root.clone(), alias))
-            }
-            ExprKind::String(text) => {
-                let mut parts = text.splitn(2, '.');
-                let name = parts.next()?.to_owned();
-                Some((name, parts.next().map(str::to_owned)))
-            }
-            _ => None,
-        }
+    let written = written_attribute(analysis, effective, "provider").and_then(|attribute| {
+        let (name, alias) = provider_reference(&attribute.expr)?;
+        Some((name.to_owned(), alias.map(str::to_owned)))
     });
     written.unwrap_or_else(|| (implied_local_name(type_name).to_owned(), None))
+}
+
+/// The attribute `name` of an effective body as written.
+fn written_attribute<'a>(
+    analysis: &'a ModuleAnalysis,
+    effective: &EffectiveBlock,
+    name: &str,
+) -> Option<&'a Attribute> {
+    let attribute = effective.body.attribute(name)?;
+    analysis
+        .file(attribute.origin.file)?
+        .attribute_at(attribute.origin.range)
+}
+
+/// The provider configurations the module's effective blocks use.
+fn provider_uses(analysis: &ModuleAnalysis) -> ProviderUses {
+    let mut uses = ProviderUses::default();
+    for effective in &analysis.effective.blocks {
+        match &effective.address {
+            BlockAddress::Resource { type_name, .. } => {
+                let (name, alias) = resource_provider(analysis, effective, type_name);
+                uses.add_resource(&name, alias.as_deref());
+            }
+            BlockAddress::Module(_) => {
+                let passed = effective.body.attribute("providers").map(|_| {
+                    written_attribute(analysis, effective, "providers")
+                        .map(|attribute| PassedProviders::of(&attribute.expr))
+                        .unwrap_or_else(PassedProviders::unreadable)
+                });
+                uses.add_call(passed.as_ref());
+            }
+            _ => {}
+        }
+    }
+    uses
 }
 
 /// The parts of one body, each with the file it was written in.

@@ -38,6 +38,7 @@ use tofu_syntax::{Code, Diagnostic, Location, Syntax, TextRange};
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveBlock, EffectiveBody};
 use crate::go_text::go_quote;
+use crate::provider_uses::provider_reference;
 use crate::refs::Unit;
 use crate::rules::IdentityView;
 use decode::{AttributeInput, BlockInput, BodyInput};
@@ -156,12 +157,16 @@ pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     let Some(effective) = view.effective() else {
         return;
     };
-    let BlockAddress::Provider { name, .. } = &effective.address else {
+    let BlockAddress::Provider { name, alias } = &effective.address else {
         return;
     };
     let (_, Some(provider)) = view.provider_schema(name) else {
         return;
     };
+    // OpenTofu prunes a configuration nothing uses before validating.
+    if !view.keeps_provider_configuration(name, alias.as_deref()) {
+        return;
+    }
     let Some(body) = effective_body(
         view,
         effective,
@@ -200,11 +205,7 @@ fn resource_local_name(
     let written = effective.body.attribute("provider").and_then(|attribute| {
         let file = view.file(attribute.origin.file)?;
         let written = file.attribute_at(attribute.origin.range)?;
-        match &written.expr.kind {
-            tofu_syntax::ExprKind::Traversal(traversal) => Some(traversal.root.clone()),
-            tofu_syntax::ExprKind::String(text) => text.split('.').next().map(str::to_owned),
-            _ => None,
-        }
+        provider_reference(&written.expr).map(|(name, _)| name.to_owned())
     });
     written.unwrap_or_else(|| implied_local_name(type_name).to_owned())
 }

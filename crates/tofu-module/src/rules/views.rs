@@ -87,6 +87,8 @@ enum NameRead {
         local_name: String,
         address: ProviderAddress,
     },
+    /// Which provider configurations the module's blocks use.
+    ProviderUses,
 }
 
 impl NameReads {
@@ -145,6 +147,7 @@ impl NameReads {
                 local_name,
                 address,
             } => changes.provider_names.contains(local_name) || changes.providers.contains(address),
+            NameRead::ProviderUses => changes.provider_uses,
         })
     }
 }
@@ -429,6 +432,13 @@ impl<'a> IdentityView<'a> {
             address: address.clone(),
         });
         (address, schema)
+    }
+
+    /// Whether OpenTofu keeps provider configuration `NAME[.ALIAS]`
+    /// (`crate::provider_uses`; recorded).
+    pub(crate) fn keeps_provider_configuration(&self, name: &str, alias: Option<&str>) -> bool {
+        self.name_reads.borrow_mut().add(NameRead::ProviderUses);
+        self.names.provider_uses.keeps(name, alias)
     }
 
     /// Whether module call `name` leads back up the tree (recorded).

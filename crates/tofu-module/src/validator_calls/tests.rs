@@ -155,3 +155,119 @@ fn a_provider_block_of_meta_arguments_alone_is_not_sent() {
     let analysis = analysis("provider \"time\" {\n  alias = \"x\"\n}\n");
     assert_eq!(validator_calls(&analysis), Vec::new());
 }
+
+/// The schemas of the provider-schema fixtures: hashicorp/time and
+/// terraform-provider-openstack/openstack.
+fn fixture_schemas() -> ProviderSchemas {
+    let text = include_str!("../../../../tests/fixtures/provider-schemas/schemas.json");
+    let mut schemas = ProviderSchemas::new();
+    for (address, schema) in decode_providers_schema_json(text).unwrap() {
+        schemas.insert(address, Arc::new(schema));
+    }
+    schemas
+}
+
+const OPENSTACK: &str = "terraform {\n  required_providers {\n    openstack = {\n      source = \"terraform-provider-openstack/openstack\"\n    }\n  }\n}\n";
+
+fn openstack_analysis(main: &str, cache: &mut AnalysisCache) -> ModuleAnalysis {
+    let files = [
+        InputFile::text("versions.tf", OPENSTACK),
+        InputFile::text("main.tf", main),
+    ];
+    analyze_in_tree(
+        &files,
+        &Config::default(),
+        &CalledModules::default(),
+        &fixture_schemas(),
+        cache,
+    )
+}
+
+fn sent_configurations(calls: &[ValidatorCall]) -> Vec<String> {
+    calls
+        .iter()
+        .filter(|call| call.kind == ValidatorKind::Provider)
+        .map(|call| call.block.to_string())
+        .collect()
+}
+
+/// OpenTofu prunes a provider configuration nothing uses before it
+/// validates (checked with OpenTofu 1.12.6: `docs/oracle.md`).
+#[test]
+fn a_provider_configuration_nothing_uses_is_not_sent() {
+    let configurations = "provider \"openstack\" {\n  max_retries = 1\n}\n\nprovider \"openstack\" {\n  alias       = \"spare\"\n  max_retries = 2\n}\n";
+    let unused = openstack_analysis(configurations, &mut AnalysisCache::new());
+    assert_eq!(
+        sent_configurations(&validator_calls(&unused)),
+        Vec::<String>::new()
+    );
+    let used = openstack_analysis(
+        &format!("{configurations}\nresource \"openstack_compute_keypair_v2\" \"k\" {{\n  provider = openstack.spare\n  name     = \"k\"\n}}\n"),
+        &mut AnalysisCache::new(),
+    );
+    assert_eq!(
+        sent_configurations(&validator_calls(&used)),
+        vec!["provider.openstack.spare".to_owned()]
+    );
+    let inherited = openstack_analysis(
+        &format!("{configurations}\nmodule \"child\" {{\n  source = \"./child\"\n}}\n"),
+        &mut AnalysisCache::new(),
+    );
+    assert_eq!(
+        sent_configurations(&validator_calls(&inherited)),
+        vec!["provider.openstack".to_owned()]
+    );
+}
+
+/// The schema rule judges a configuration again when an edit in another
+/// file starts using it.
+#[test]
+fn an_edit_that_starts_using_a_configuration_judges_it_again() {
+    let analysis = |provider: &str, cache: &mut AnalysisCache| {
+        let files = [
+            InputFile::text("versions.tf", OPENSTACK),
+            InputFile::text(
+                "providers.tf",
+                "provider \"openstack\" {\n  alias   = \"spare\"\n  auth_ur = \"x\"\n}\n",
+            ),
+            InputFile::text(
+                "main.tf",
+                format!("resource \"openstack_compute_keypair_v2\" \"k\" {{\n  provider = {provider}\n  name     = \"k\"\n}}\n"),
+            ),
+        ];
+        analyze_in_tree(
+            &files,
+            &Config::default(),
+            &CalledModules::default(),
+            &fixture_schemas(),
+            cache,
+        )
+    };
+    let summaries = |analysis: &ModuleAnalysis| -> Vec<String> {
+        analysis
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.summary.clone())
+            .collect()
+    };
+    let unsupported = "Unsupported argument".to_owned();
+    let mut cache = AnalysisCache::new();
+    let before = analysis("openstack.other", &mut cache);
+    assert!(
+        !summaries(&before).contains(&unsupported),
+        "{:?}",
+        summaries(&before)
+    );
+    let after = analysis("openstack.spare", &mut cache);
+    assert!(
+        summaries(&after).contains(&unsupported),
+        "{:?}",
+        summaries(&after)
+    );
+    let again = analysis("openstack.other", &mut cache);
+    assert!(
+        !summaries(&again).contains(&unsupported),
+        "{:?}",
+        summaries(&again)
+    );
+}
