@@ -91,7 +91,7 @@ pub async fn validate(shared: &Arc<Shared>, dir: &Path, ask: ValidationAsk) -> b
         let mut outcome = worker
             .validators
             .validate(&runnable, Some(&workspace), &calls);
-        apply_config(&config, &mut outcome.diagnostics);
+        apply_config(&ask.analysis, &config, &mut outcome.diagnostics);
         tracing::debug!(
             "validators of {}: {} sent, {} answered from the cache",
             read_dir.display(),

@@ -20,14 +20,31 @@ use crate::loaded::LoadedModule;
 /// The comment marker, after `#` or `//` and optional spaces.
 const MARKER: &str = "tofu-lens-ignore:";
 
-/// Removes the diagnostics that inline comments suppress, and adds an
-/// `unused-suppression` for every comment entry that suppressed nothing.
+/// Codes whose diagnostics come after the analysis, from the providers'
+/// own validators: a comment suppresses them when they come
+/// ([`apply_late_suppressions`]), and an entry naming one is never
+/// reported unused (whether a provider will answer is not known here).
+const LATE_CODES: &[Code] = &[Code::ProviderValidation];
+
 /// True when `text` may hold a suppression comment (it has the marker).
 pub(crate) fn may_suppress(text: &str) -> bool {
     text.contains(MARKER)
 }
 
+/// Removes the diagnostics that inline comments suppress, and adds an
+/// `unused-suppression` for every comment entry that suppressed nothing
+/// (but those naming a late code).
 pub(crate) fn apply_suppressions(module: &LoadedModule, diagnostics: &mut Vec<Diagnostic>) {
+    suppress(module, diagnostics, true);
+}
+
+/// Removes the late diagnostics (the providers' validators') that inline
+/// comments suppress.
+pub(crate) fn apply_late_suppressions(module: &LoadedModule, diagnostics: &mut Vec<Diagnostic>) {
+    suppress(module, diagnostics, false);
+}
+
+fn suppress(module: &LoadedModule, diagnostics: &mut Vec<Diagnostic>, report_unused: bool) {
     let mut unused = Vec::new();
     for (index, file) in module.files.iter().enumerate() {
         if !file.role.is_loaded() || file.is_json() || !file.may_suppress {
@@ -49,7 +66,8 @@ pub(crate) fn apply_suppressions(module: &LoadedModule, diagnostics: &mut Vec<Di
                         !suppressed
                     });
                 }
-                if !used {
+                let late = entry.code.is_some_and(|code| LATE_CODES.contains(&code));
+                if report_unused && !used && !late {
                     unused.push(unused_suppression(file_id, &comment, entry));
                 }
             }

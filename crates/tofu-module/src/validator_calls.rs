@@ -191,14 +191,14 @@ pub fn validator_calls(analysis: &ModuleAnalysis) -> Vec<ValidatorCall> {
 }
 
 /// Adds what the providers' validators reported to `analysis`'s
-/// diagnostics, after `config`'s severity overrides (`off` drops them),
-/// in the analysis's order.
+/// diagnostics, after the comments suppressing them and `config`'s
+/// severity overrides (`off` drops them), in the analysis's order.
 pub fn add_provider_diagnostics(
     analysis: &mut ModuleAnalysis,
     config: &Config,
     mut diagnostics: Vec<Diagnostic>,
 ) {
-    apply_config(config, &mut diagnostics);
+    apply_config(analysis, config, &mut diagnostics);
     if diagnostics.is_empty() {
         return;
     }
@@ -206,9 +206,11 @@ pub fn add_provider_diagnostics(
     crate::analysis::sort_diagnostics(&mut analysis.diagnostics);
 }
 
-/// `config`'s severity overrides on the providers' diagnostics (`off`
-/// drops them).
-pub fn apply_config(config: &Config, diagnostics: &mut Vec<Diagnostic>) {
+/// What the user asked to see of the providers' diagnostics on
+/// `analysis`'s files: the `# tofu-lens-ignore: provider-validation`
+/// comments, then `config`'s severity overrides (`off` drops them).
+pub fn apply_config(analysis: &ModuleAnalysis, config: &Config, diagnostics: &mut Vec<Diagnostic>) {
+    crate::reporting::apply_late_suppressions(analysis, diagnostics);
     crate::reporting::apply_severity_overrides(config, diagnostics);
 }
 

@@ -271,3 +271,37 @@ fn an_edit_that_starts_using_a_configuration_judges_it_again() {
         summaries(&again)
     );
 }
+
+/// `# tofu-lens-ignore: provider-validation` suppresses a validator's
+/// answer on the next line, and is not called unused before the answer
+/// comes (the analysis cannot know whether a provider will answer).
+#[test]
+fn a_comment_suppresses_a_validators_answer_on_the_next_line() {
+    let main = "resource \"time_sleep\" \"a\" {\n  # tofu-lens-ignore: provider-validation\n  create_duration = \"10x\"\n}\n\nresource \"time_sleep\" \"b\" {\n  create_duration = \"10y\"\n}\n";
+    let mut analysis = analysis(main);
+    let codes = |analysis: &ModuleAnalysis| -> Vec<&'static str> {
+        analysis
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.code.as_str())
+            .collect()
+    };
+    assert_eq!(codes(&analysis), Vec::<&str>::new());
+    let calls = validator_calls(&analysis);
+    let answer = ProviderDiagnostic {
+        severity: DiagnosticSeverity::Error,
+        summary: "Invalid Attribute Value Match".to_owned(),
+        detail: "D".to_owned(),
+        attribute: vec![AttributePathStep::AttributeName(
+            "create_duration".to_owned(),
+        )],
+    };
+    let answers = calls.iter().map(|call| call.diagnostic(&answer)).collect();
+    super::add_provider_diagnostics(&mut analysis, &Config::default(), answers);
+    assert_eq!(codes(&analysis), vec!["provider-validation"]);
+    let start = u32::try_from(main.find("\"10y\"").unwrap()).unwrap();
+    assert_eq!(
+        analysis.diagnostics[0].subject.range,
+        Some(TextRange::new(start, start + 5))
+    );
+}
