@@ -16,22 +16,24 @@
 //! drops them until its own validation is done. A provider that cannot
 //! be called (crashed twice, hangs, does not start) is one
 //! `window/logMessage`; everything else keeps working. Never in a request,
-//! an analysis or on an async thread. Left out: pull diagnostics
-//! (`textDocument/diagnostic` answers without them).
+//! an analysis or on an async thread. Pull diagnostics answer with the same
+//! kept answers ([`converted`]), and a change of them asks the client to
+//! pull again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tofu_ide::EditorDiagnostic;
+use tofu_ide::{EditorDiagnostic, FileDiagnostics};
 use tofu_module::validator_calls::{apply_config, validator_calls};
 use tofu_module::ModuleAnalysis;
 use tofu_syntax::TextRange;
-use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::ls_types::{Diagnostic, MessageType};
 
 use crate::scheduling::ProviderDiagnostics;
 use crate::session::Session;
 use crate::shared::Shared;
+use crate::to_proto::Converter;
 
 /// How long after an analysis the validators are called: keystrokes in a
 /// row make one round of calls.
@@ -139,6 +141,22 @@ pub async fn shut_down(shared: &Arc<Shared>) {
     if let Err(error) = tokio::task::spawn_blocking(move || worker.validators.shut_down()).await {
         tracing::error!("stopping the providers failed: {error}");
     }
+}
+
+/// A file's diagnostics in the protocol's form, the providers' validators'
+/// among them when they were placed in the same text: what push and pull
+/// both send.
+pub fn converted(
+    converter: &mut Converter,
+    file: &FileDiagnostics,
+    from_providers: &ProviderDiagnostics,
+) -> Vec<Diagnostic> {
+    let kept = for_file(from_providers, &file.path, &file.text);
+    file.diagnostics
+        .iter()
+        .chain(kept)
+        .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
+        .collect()
 }
 
 /// The diagnostics kept for the file `path` of text `text`: those placed

@@ -494,13 +494,7 @@ fn current_diagnostics(
         .module_diagnostics(dir)
         .into_iter()
         .map(|file| {
-            let kept = provider_validators::for_file(from_providers, &file.path, &file.text);
-            let diagnostics = file
-                .diagnostics
-                .iter()
-                .chain(kept)
-                .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
-                .collect();
+            let diagnostics = provider_validators::converted(converter, &file, from_providers);
             (file.path, diagnostics, file.version)
         })
         .collect()

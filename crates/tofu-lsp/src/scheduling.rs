@@ -54,6 +54,15 @@ impl Scheduling {
         self.dirs.keys().map(PathBuf::as_path)
     }
 
+    /// What the providers' validators last answered for the files of
+    /// `dir` (empty when they have not answered).
+    pub fn provider_diagnostics(&self, dir: &Path) -> ProviderDiagnostics {
+        self.dirs
+            .get(dir)
+            .map(|state| state.provider_diagnostics.clone())
+            .unwrap_or_default()
+    }
+
     /// How long the last analysis of `dir` took.
     pub fn last_analysis(&self, dir: &Path) -> Option<Duration> {
         self.dirs.get(dir).and_then(|state| state.last_analysis)

@@ -382,6 +382,20 @@ async fn the_providers_validators_are_published_kept_running_and_reaped_on_shutd
         provider_validations(&mut client, &workspace.prod(), 1, true).await,
         expected
     );
+    // A pull answers with the validators' diagnostics too.
+    let pulled = client
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri(&workspace.prod())}}),
+        )
+        .await;
+    let pulled_codes: Vec<&str> = pulled["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|diagnostic| diagnostic["code"].as_str())
+        .collect();
+    assert_eq!(pulled_codes, ["provider-validation"], "{pulled}");
     // One process for the workspace, kept between rounds.
     let running = providers_running_from(&workspace.root);
     assert_eq!(running.len(), 1, "{running:?}");

@@ -1,5 +1,6 @@
 //! `textDocument/diagnostic` (pull diagnostics): one document's
-//! diagnostics, or `unchanged` when the client holds them already
+//! diagnostics (the providers' validators' among them, when placed in the
+//! same text), or `unchanged` when the client holds them already
 //! (`previousResultId`), after bringing its directory up to date.
 
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use tower_lsp_server::ls_types::{
 
 use crate::panic_guard::guarded;
 use crate::prepare::prepare_analysis;
+use crate::provider_validators;
 use crate::shared::Shared;
 use crate::to_proto::Converter;
 
@@ -27,20 +29,20 @@ pub async fn handle(
             let Some((dir, _)) = dir_and_file_name(&path) else {
                 return Vec::new();
             };
-            let mut converter = {
+            let (mut converter, from_providers) = {
                 let session = shared.session();
                 if !session.in_scope(&dir) {
                     return Vec::new();
                 }
-                Converter::new(&session)
+                (
+                    Converter::new(&session),
+                    session.scheduling().provider_diagnostics(&dir),
+                )
             };
             let Some(file) = analysis.file_diagnostics(&path) else {
                 return Vec::new();
             };
-            file.diagnostics
-                .iter()
-                .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
-                .collect()
+            provider_validators::converted(&mut converter, &file, &from_providers)
         })?,
     };
     let report = full_report(items);

@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    Diagnostic, UnchangedDocumentDiagnosticReport, Uri, WorkspaceDiagnosticParams,
-    WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
+    UnchangedDocumentDiagnosticReport, Uri, WorkspaceDiagnosticParams, WorkspaceDiagnosticReport,
+    WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
     WorkspaceFullDocumentDiagnosticReport, WorkspaceUnchangedDocumentDiagnosticReport,
 };
 
 use super::document_diagnostic::full_report;
 use crate::panic_guard::guarded;
+use crate::provider_validators;
 use crate::scheduler::{fresh_snapshot, Need};
 use crate::shared::Shared;
 use crate::to_proto::Converter;
@@ -46,15 +47,13 @@ pub async fn handle(
         let mut items = Vec::new();
         let mut reported: HashSet<String> = HashSet::new();
         for dir in in_scope {
+            let from_providers = shared.session().scheduling().provider_diagnostics(dir);
             for file in analysis.module_diagnostics(dir) {
                 let Some(uri) = converter.uri_for(&file.path) else {
                     continue;
                 };
-                let diagnostics: Vec<Diagnostic> = file
-                    .diagnostics
-                    .iter()
-                    .map(|diagnostic| converter.diagnostic(&file.path, &file.text, diagnostic))
-                    .collect();
+                let diagnostics =
+                    provider_validators::converted(&mut converter, &file, &from_providers);
                 let report = full_report(diagnostics);
                 let version = file.version.map(i64::from);
                 reported.insert(uri.as_str().to_owned());
