@@ -3,10 +3,10 @@
 tests (VS Code, Neovim, Helix): one helper, so the lock file's hash is
 computed in one place.
 
-    python3 editors/test/time_provider_root.py DIR
+    python3 editors/test/time_provider_root.py [--install-only] DIR
 
-copies schema-root/ (rotation.tf: a `time_rotating` resource) into DIR,
-links the package
+copies schema-root/ (rotation.tf: a `time_rotating` resource) into DIR
+(unless --install-only: the caller writes its own module), links the package
 `$TOFU_LENS_PROVIDER_PLUGINS/registry.opentofu.org/hashicorp/time/0.14.2/OS_ARCH`
 at `DIR/.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2/OS_ARCH`
 and writes `DIR/.terraform.lock.hcl` with the package's `h1:` hash (tofu-lens
@@ -66,11 +66,13 @@ def package_hash(package):
     return "h1:" + base64.b64encode(hashlib.sha256(summary.encode()).digest()).decode()
 
 
-def lay_out(root):
-    """Lays out `root` (created if missing); raises NotSet or FileNotFoundError."""
+def lay_out(root, with_module=True):
+    """Lays out `root` (created if missing), with rotation.tf unless not
+    `with_module`; raises NotSet or FileNotFoundError."""
     package = time_package()
     root = Path(root)
-    shutil.copytree(MODULE, root, dirs_exist_ok=True)
+    if with_module:
+        shutil.copytree(MODULE, root, dirs_exist_ok=True)
     installed = root / ".terraform" / "providers" / SOURCE / VERSION
     installed.mkdir(parents=True, exist_ok=True)
     (installed / platform_dir()).symlink_to(package, target_is_directory=True)
@@ -81,11 +83,13 @@ def lay_out(root):
 
 
 def main(arguments):
-    if len(arguments) != 1:
-        print("usage: time_provider_root.py DIR", file=sys.stderr)
+    with_module = arguments[:1] != ["--install-only"]
+    directories = arguments if with_module else arguments[1:]
+    if len(directories) != 1:
+        print("usage: time_provider_root.py [--install-only] DIR", file=sys.stderr)
         return 2
     try:
-        lay_out(arguments[0])
+        lay_out(directories[0], with_module)
     except NotSet as error:
         print(error, file=sys.stderr)
         return EXIT_NOT_SET
