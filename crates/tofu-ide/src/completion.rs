@@ -24,7 +24,8 @@
 //!
 //! - From the providers' schemas, when the analysis has them: resource
 //!   types, a resource body's arguments and blocks, a resource's attributes
-//!   (`provider_schema`).
+//!   (`provider_schema`), each with its type and flags as detail and the
+//!   schema's description as documentation.
 
 use std::path::Path;
 
@@ -42,6 +43,9 @@ pub struct CompletionItem {
     pub label: String,
     pub kind: CompletionKind,
     pub detail: Option<String>,
+    /// A provider schema's description of the argument, block or resource
+    /// type, as the schema gives it (plain text or markdown).
+    pub description: Option<String>,
     pub insert_text: String,
     /// The partial word before the cursor that the insertion replaces.
     pub replace: TextRange,
@@ -73,13 +77,13 @@ impl CompletionItem {
     }
 
     /// Longer documentation than the detail, as markdown: a function's
-    /// description.
+    /// description, or the schema's description of what a provider defines.
     pub fn documentation(&self) -> Option<String> {
         match self.kind {
             CompletionKind::Function => {
                 crate::functions::function_description(&self.label).map(str::to_owned)
             }
-            _ => None,
+            _ => self.description.clone(),
         }
     }
 }
@@ -143,6 +147,7 @@ impl Snapshot {
                     kind: CompletionKind::Function,
                     detail: Some(function.signature),
                     insert_text: function.snippet,
+                    description: None,
                     replace: function.replace,
                 })
                 .collect();
@@ -217,6 +222,7 @@ impl Snapshot {
                 kind: CompletionKind::Module,
                 detail: Some("run".to_owned()),
                 insert_text: name.clone(),
+                description: None,
                 replace,
             })
         });
@@ -269,6 +275,7 @@ fn schema_items(
                 CompletionKind::Argument
             },
             detail: Some(item.detail),
+            description: item.description,
             insert_text: item.insert_text,
             replace,
         })
@@ -376,6 +383,7 @@ fn output_items(child: &ModuleAnalysis, replace: TextRange) -> Vec<CompletionIte
                 kind: CompletionKind::Output,
                 detail: (!parts.is_empty()).then(|| parts.join("; ")),
                 insert_text: name.clone(),
+                description: None,
                 replace,
             })
         })
@@ -414,6 +422,7 @@ fn call_arguments(
                     kind: CompletionKind::Argument,
                     detail: Some(variable_detail(child, variable)),
                     insert_text: format!("{name} = "),
+                    description: None,
                     replace,
                 },
             ))
@@ -454,6 +463,7 @@ fn values_completions(
                 kind: CompletionKind::Variable,
                 detail: Some(variable_detail(analysis, variable)),
                 insert_text: format!("{name} = "),
+                description: None,
                 replace,
             })
         })
@@ -537,6 +547,7 @@ fn reference_completions(
                     detail: attribute_value(analysis, block, shown)
                         .map(|value| format!("{shown} = {value}")),
                     insert_text: name.clone(),
+                    description: None,
                     replace,
                 })
             })
@@ -557,6 +568,7 @@ fn reference_completions(
                     .file(local.attribute.origin.file)
                     .map(|file| one_line(local.attribute.value.slice(&file.text))),
                 insert_text: local.name.clone(),
+                description: None,
                 replace,
             })
             .collect(),
@@ -594,6 +606,7 @@ fn override_headers(
                     })
                     .map(|place| format!("override the block at {place}")),
                 insert_text: format!("{header} {{\n}}"),
+                description: None,
                 replace,
             }
         })
@@ -620,6 +633,7 @@ fn base_arguments(
                 .file(attr.origin.file)
                 .map(|file| format!("base: {}", one_line(attr.value.slice(&file.text)))),
             insert_text: format!("{} = ", attr.name),
+            description: None,
             replace,
         });
     }
@@ -638,6 +652,7 @@ fn base_arguments(
                 analysis.place(nested.origin.file, nested.origin.range.start)
             )),
             insert_text: format!("{kind} {{\n}}"),
+            description: None,
             replace,
         });
     }
@@ -668,6 +683,7 @@ fn meta_argument_items(
             kind: CompletionKind::Argument,
             detail: Some(format!("{} meta-argument", block.kind)),
             insert_text: format!("{name} = "),
+            description: None,
             replace,
         });
     let blocks = schema
@@ -678,6 +694,7 @@ fn meta_argument_items(
             kind: CompletionKind::NestedBlock,
             detail: Some(format!("{} block", block.kind)),
             insert_text: format!("{name} {{\n}}"),
+            description: None,
             replace,
         });
     arguments.chain(blocks).collect()

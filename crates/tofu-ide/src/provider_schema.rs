@@ -29,6 +29,8 @@ pub(crate) struct SchemaItem {
     /// A nested block type or a resource type, not an argument.
     pub block: bool,
     pub detail: String,
+    /// The schema's description, when it has one.
+    pub description: Option<String>,
     pub insert_text: String,
 }
 
@@ -95,6 +97,7 @@ pub(crate) fn type_items(
                 label: type_name.to_owned(),
                 block: true,
                 detail: first_line(&schema.block.description.text),
+                description: non_empty(&schema.block.description.text),
                 insert_text: type_name.to_owned(),
             });
         }
@@ -123,6 +126,7 @@ pub(crate) fn body_items(analysis: &ModuleAnalysis, block: &Block) -> Vec<Schema
                 label: name.to_owned(),
                 block: false,
                 detail: attribute_detail(attribute),
+                description: non_empty(&attribute.description.text),
                 insert_text: format!("{name} = "),
             },
         ));
@@ -150,6 +154,7 @@ pub(crate) fn body_items(analysis: &ModuleAnalysis, block: &Block) -> Vec<Schema
                 label: name.to_owned(),
                 block: true,
                 detail: block_detail(nested),
+                description: non_empty(&nested.block.description.text),
                 insert_text,
             },
         ));
@@ -212,12 +217,14 @@ pub(crate) fn attribute_items(
             label: name.to_owned(),
             block: false,
             detail: attribute_detail(attribute),
+            description: non_empty(&attribute.description.text),
             insert_text: name.to_owned(),
         });
     let blocks = schema.block_types.iter().map(|(name, nested)| SchemaItem {
         label: name.to_owned(),
         block: true,
         detail: block_detail(nested),
+        description: non_empty(&nested.block.description.text),
         insert_text: name.to_owned(),
     });
     Some((replace, attributes.chain(blocks).collect()))
@@ -344,6 +351,11 @@ fn block_markdown(name: &str, nested: &NestedBlock) -> String {
         markdown.push_str(&nested.block.description.text);
     }
     markdown
+}
+
+/// `text`, unless it is empty (a schema without a description).
+fn non_empty(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 fn first_line(text: &str) -> String {

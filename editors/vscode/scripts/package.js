@@ -54,7 +54,11 @@ const out = vsixName(target);
 fs.rmSync(staged, { recursive: true, force: true });
 let status = 1;
 try {
-  const vsceArgs = ['package', '--no-dependencies', '--skip-license', '--out', out];
+  // The README's images, by absolute address as the Marketplace needs
+  // them: the repository's copy of this directory.
+  const { repository } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const baseImagesUrl = `${repository.url.replace(/\.git$/, '')}/raw/HEAD/editors/vscode/`;
+  const vsceArgs = ['package', '--no-dependencies', '--skip-license', '--baseImagesUrl', baseImagesUrl, '--out', out];
   if (server !== undefined) {
     const entry = path.join(root, serverEntry(target));
     fs.mkdirSync(path.dirname(entry), { recursive: true });

@@ -5,7 +5,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const crypto = require('node:crypto');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -244,37 +244,21 @@ describe('settings', () => {
 });
 
 // The real hashicorp/time provider (TOFU_LENS_PROVIDER_PLUGINS, as for the
-// Rust tests), installed as `tofu init` lays it out in a module that
+// Rust tests), installed as `tofu init` lays it out, with its hash in the
+// lock file, by the helper the editors' tests share, in a module that
 // misspells an argument. Recorded from OpenTofu 1.12.6 `tofu validate`:
 // main.tf:15,3 Unsupported argument.
-const PLATFORM = `${process.platform}_${{ x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch}`;
-const timePackage = process.env.TOFU_LENS_PROVIDER_PLUGINS
-  ? path.join(process.env.TOFU_LENS_PROVIDER_PLUGINS, 'registry.opentofu.org/hashicorp/time/0.14.2', PLATFORM)
-  : undefined;
-
-/** A package directory's `h1:` hash (Go's dirhash.Hash1), as the lock file records it. */
-function packageHash(dir) {
-  const lines = fs
-    .readdirSync(dir)
-    .sort()
-    .map((name) => `${crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, name))).digest('hex')}  ${name}\n`);
-  return `h1:${crypto.createHash('sha256').update(lines.join('')).digest('base64')}`;
-}
+const timeProviderRoot = path.resolve(__dirname, '../../test/time_provider_root.py');
 
 describe('workspace trust', () => {
   test(
     'untrusted: no provider runs; trusted: the schema is read and judges the module',
-    { skip: timePackage === undefined && 'TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run' },
+    { skip: !process.env.TOFU_LENS_PROVIDER_PLUGINS && 'TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run' },
     async () => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-lens-trust-'));
       const prod = path.join(root, 'workspace', 'stacks', 'prod');
-      const installed = path.join(prod, '.terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2');
-      fs.mkdirSync(installed, { recursive: true });
-      fs.symlinkSync(timePackage, path.join(installed, PLATFORM));
-      fs.writeFileSync(
-        path.join(prod, '.terraform.lock.hcl'),
-        `provider "registry.opentofu.org/hashicorp/time" {\n  version = "0.14.2"\n  hashes = [\n    "${packageHash(timePackage)}",\n  ]\n}\n`,
-      );
+      const laidOut = spawnSync('python3', [timeProviderRoot, '--install-only', prod], { encoding: 'utf8' });
+      assert.equal(laidOut.status, 0, laidOut.stderr);
       fs.writeFileSync(
         path.join(prod, 'main.tf'),
         'terraform {\n  required_providers {\n    time = {\n      source  = "hashicorp/time"\n      version = "0.14.2"\n    }\n  }\n}\n\n\n\n\n\nresource "time_rotating" "r" {\n  rotation_dayz = 1\n}\n',

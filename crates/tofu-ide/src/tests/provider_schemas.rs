@@ -89,6 +89,46 @@ fn a_resource_body_completes_its_arguments_and_blocks_required_first() {
 }
 
 #[test]
+fn a_completion_from_the_schema_carries_its_description() {
+    let (snapshot, path, offset) = super::fixture_with_schemas(
+        "//- main.tf\nresource \"time_rotating\" \"r\" {\n  rot$0\n}\n",
+        &schemas(),
+    );
+    let documentation = |label: &str| {
+        snapshot
+            .completions(&path, offset)
+            .into_iter()
+            .find(|item| item.label == label)
+            .and_then(|item| item.documentation())
+    };
+    assert_eq!(
+        documentation("rotation_days").as_deref(),
+        Some(
+            "Number of days to add to the base timestamp to configure the rotation timestamp. \
+             When the current time has passed the rotation timestamp, the resource will trigger \
+             recreation. At least one of the 'rotation_' arguments must be configured."
+        )
+    );
+    // The meta-arguments OpenTofu defines have none.
+    assert_eq!(documentation("count"), None);
+    // A resource type's description, complete (its detail is the first line).
+    let (types, path, offset) =
+        super::fixture_with_schemas("//- main.tf\nresource \"time_r$0\n", &schemas());
+    let rotating = types
+        .completions(&path, offset)
+        .into_iter()
+        .find(|item| item.label == "time_rotating")
+        .unwrap();
+    assert!(
+        rotating
+            .documentation()
+            .unwrap()
+            .starts_with("Manages a rotating time resource"),
+        "{rotating:?}"
+    );
+}
+
+#[test]
 fn a_resource_reference_completes_the_type_s_attributes() {
     let found = complete(
         "//- main.tf\nresource \"time_static\" \"now\" {\n}\noutput \"y\" {\n  value = time_static.now.ye$0\n}\n",

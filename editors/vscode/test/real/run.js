@@ -5,8 +5,9 @@
 // workbench's DOM: the colours and the language of a .tf file, the Problems
 // panel, squiggles, the hover (coloured), go to definition (also from a
 // module argument into the called module), a quick fix, an inlay hint,
-// format on save. A screenshot of each step goes to
-// target/editors/vscode-real/.
+// format on save; and, in a root where `tofu init` installed the real
+// hashicorp/time provider, hover, completion and "Did you mean" from its
+// schema. A screenshot of each step goes to target/editors/vscode-real/.
 //
 // The installed .vsix is the whole install: no tofuLens.serverPath is set,
 // and code-server runs with a PATH from which every directory holding a
@@ -21,6 +22,9 @@
 //              code-server and Chromium are ended and every group not yet
 //              passed counts as failed
 //   VSCODE_REAL_KEEP  set: keep the temporary directory (workspace, user data)
+//   TOFU_LENS_PROVIDER_PLUGINS  the plugin directory with hashicorp/time
+//              0.14.2 (CI builds it, `.ci/run`); unset: the schema group is
+//              skipped, saying so, as the Rust tests do
 //
 // Last line: `vscode-real: N passed, N failed`, one per assertion group.
 
@@ -55,10 +59,13 @@ const groups = [
   ['e', 'an inlay hint in main.tf shows the value override.tf sets'],
   ['h', 'format on save: over-indented main.tf is saved as tofu fmt writes it'],
   ['i', 'a .tf file changed to Plain Text with Change Language Mode stays Plain Text'],
+  ['k', "the time provider's schema in rotation.tf: hover, Unsupported argument with \"Did you mean\", completion"],
 ];
 const results = new Map();
 
 let work;
+/** Why the schema group (k) cannot run: TOFU_LENS_PROVIDER_PLUGINS is not set. */
+let timeProviderMissing;
 let codeServerProcess;
 let context;
 let finished = false;
@@ -99,10 +106,13 @@ async function finish(exitCode) {
   await cleanup();
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for (const [id] of groups) {
     if (results.get(id) === true) passed += 1;
+    else if (results.get(id) === 'skipped') skipped += 1;
     else failed += 1;
   }
+  if (skipped > 0) log(`vscode-real: ${skipped} skipped`);
   log(`vscode-real: ${passed} passed, ${failed} failed`);
   process.exit(failed > 0 || exitCode !== 0 ? 1 : 0);
 }
@@ -360,18 +370,63 @@ function findFiles(dir, pattern, out = []) {
   return out;
 }
 
-async function screenshot(page, name) {
+/**
+ * Rests the mouse on `needle` in the active editor until a hover containing
+ * `hasText` is drawn, fully faded in; returns its locator. If none comes,
+ * moves off and back, as a person would (`attempts` times). The needle is
+ * looked up again each time: a code lens drawn above a block once the server
+ * answers moves the line down.
+ */
+async function hoverOver(page, needle, hasText, attempts = 3) {
+  const hover = page.locator('.monaco-hover:visible', { hasText }).first();
+  for (let attempt = 1; ; attempt += 1) {
+    await page.mouse.move(10, 10);
+    const point = await pointOf(page, needle);
+    await page.mouse.move(point.x, point.y, { steps: 4 });
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (attempt === attempts) throw error;
+      log(`#   no hover with ${JSON.stringify(hasText)} after 10s (attempt ${attempt}); moving the mouse again`);
+    }
+  }
+  // Let the fade-in finish so that the screenshot shows the hover opaque.
+  await until('the hover to finish fading in', () =>
+    hover.evaluate((element) => element.getAnimations({ subtree: true }).every((a) => a.playState === 'finished')),
+  );
+  return hover;
+}
+
+/** A screenshot of the page, or of the rectangle `clip` of it. */
+async function screenshot(page, name, clip) {
   const file = path.join(shots, name);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, clip });
   log(`# screenshot ${path.relative(root, file)}`);
+}
+
+/** The top left `width` × `height` pixels of the active editor group: the code and what is drawn over it. */
+async function activeEditorTopLeft(page, width, height) {
+  const box = await page.locator('.editor-group-container.active').boundingBox();
+  return { x: box.x, y: box.y, width: Math.min(width, box.width), height: Math.min(height, box.height) };
+}
+
+/** What a group's body returns when it cannot run here: the TAP `# SKIP` reason. */
+function skip(reason) {
+  return { skipped: reason };
 }
 
 async function group(id, page, body) {
   const [, title] = groups.find(([g]) => g === id);
   if (finished) return;
   try {
-    await body();
+    const outcome = await body();
     if (finished) return;
+    if (outcome && outcome.skipped) {
+      results.set(id, 'skipped');
+      log(`ok - ${id}) ${title} # SKIP ${outcome.skipped}`);
+      return;
+    }
     results.set(id, true);
     log(`ok - ${id}) ${title}`);
   } catch (error) {
@@ -411,6 +466,13 @@ async function main() {
     path.join(workspace, 'calls.tf'),
     'module "net" {\n  source = "./modules/net"\n  cidr   = "10.0.0.0/16"\n}\n',
   );
+  // A root where `tofu init` installed the real hashicorp/time provider
+  // (k), laid out by the helper the three editors' tests share.
+  const laidOut = spawnSync('python3', [path.join(root, 'editors/test/time_provider_root.py'), path.join(workspace, 'schedule')], {
+    encoding: 'utf8',
+  });
+  if (laidOut.status === 77) timeProviderMissing = laidOut.stderr.trim();
+  else if (laidOut.status !== 0) throw new Error(`editors/test/time_provider_root.py failed (${laidOut.status}):\n${laidOut.stderr}`);
   const home = path.join(work, 'home');
   const userData = path.join(work, 'user-data');
   const extensions = path.join(work, 'extensions');
@@ -627,27 +689,7 @@ async function main() {
   // b) Hover on the block header in main.tf.
   await group('b', page, async () => {
     await openFile(page, 'main.tf');
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'override.tf' }).first();
-    // Move onto the name and rest there; if no hover comes, move off and
-    // back, as a person would (at most three times). The name is looked up
-    // again each time: the code lens drawn above the block once the server
-    // answers moves the line down.
-    for (let attempt = 1; ; attempt += 1) {
-      await page.mouse.move(10, 10);
-      const point = await pointOf(page, 'aws_instance');
-      await page.mouse.move(point.x, point.y, { steps: 4 });
-      try {
-        await hover.waitFor({ state: 'visible', timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        log(`#   no hover after 10s (attempt ${attempt}); moving the mouse again`);
-      }
-    }
-    // Let the fade-in finish so that the screenshot shows the hover opaque.
-    await until('the hover to finish fading in', () =>
-      hover.evaluate((element) => element.getAnimations({ subtree: true }).every((a) => a.playState === 'finished')),
-    );
+    const hover = await hoverOver(page, 'aws_instance', 'override.tf');
     const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
     for (const expected of [
       'resource "aws_instance" "web"',
@@ -848,6 +890,71 @@ async function main() {
     await sleep(3_000);
     assert.equal(await statusBarLanguage(page), 'Plain Text', 'the extension switched the file back');
     await screenshot(page, '9-plain-text-kept.png');
+  });
+
+  // k) schedule/rotation.tf, in a root with the time provider installed: the
+  // server ran it for its schema. Hover on rotation_days shows the schema's
+  // description; rotation_dayz is an Unsupported argument with "Did you
+  // mean" (recorded from OpenTofu 1.12.6 `tofu validate`: rotation.tf line
+  // 11, column 3); `rot` and Ctrl+Space list rotation_days with its type,
+  // and its description beside the list.
+  await group('k', page, async () => {
+    if (timeProviderMissing) return skip(timeProviderMissing);
+    const description = 'Number of days to add to the base timestamp to configure the rotation timestamp.';
+    await openFile(page, 'rotation.tf');
+    // Until the schema is read, the hover shows the effective block: wait for the description.
+    const hover = await hoverOver(page, 'rotation_days', description, 6);
+    const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+    assert.ok(text.startsWith('rotation_days number (optional)'), `the hover starts:\n${text}`);
+    for (const line of text.split('\n')) log(`#   hover: ${line}`);
+    await screenshot(page, '10-schema-hover.png');
+    await screenshot(page, 'schema-hover.png', await activeEditorTopLeft(page, 960, 400));
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+
+    await goToLine(page, 11, 16);
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('z');
+    const didYouMean = 'An argument named "rotation_dayz" is not expected here. Did you mean "rotation_days"?';
+    const rows = await until('Unsupported argument in the Problems panel', async () => {
+      const drawn = await problemRows(page);
+      return drawn.some((r) => r.includes('Unsupported argument') && r.includes(didYouMean)) ? drawn : null;
+    }, 30_000).catch(async (error) => {
+      throw new Error(`${error.message}; the rows:\n${(await problemRows(page)).join('\n')}`);
+    });
+    for (const row of rows.filter((r) => r.includes('rotation'))) log(`#   problems: ${row}`);
+    assert.ok((await problemCodes(page)).includes('unsupported-argument'));
+
+    await goToLine(page, 11, 3);
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.type('rot');
+    await page.keyboard.press('Control+Space');
+    const suggestion = page.locator('.editor-widget.suggest-widget .monaco-list-row', { hasText: 'rotation_days' }).first();
+    await suggestion.waitFor({ state: 'visible' });
+    // The focused item's details beside the list: Ctrl+Space again (Read
+    // More) if VS Code does not show them by itself.
+    const details = page.locator('.suggest-details-container .suggest-details:visible');
+    await details
+      .first()
+      .waitFor({ state: 'visible', timeout: 3_000 })
+      .catch(() => page.keyboard.press('Control+Space'));
+    await until('the description beside the completion list', async () =>
+      (await details.count()) > 0 && (await details.first().innerText()).includes(description),
+    ).catch(async (error) => {
+      await screenshot(page, 'failed-k-completion.png');
+      const drawn = await page.locator('.editor-widget.suggest-widget').first().innerText().catch(() => '(no list)');
+      throw new Error(`${error.message}; the list:\n${drawn}\ndetails shown: ${await details.count()}`);
+    });
+    const focused = (await page.locator('.editor-widget.suggest-widget .monaco-list-row.focused').innerText()).replace(/\u00a0/g, ' ');
+    assert.match(focused, /^rotation_days\b/, `the focused suggestion: ${focused}`);
+    const shown = (await details.first().innerText()).replace(/\u00a0/g, ' ');
+    assert.match(shown, /^number, optional\n/, `the details lack the type: ${shown}`);
+    log(`#   completion: ${focused.replace(/\n/g, ' | ')}`);
+    for (const line of shown.split('\n')) log(`#   details: ${line}`);
+    await screenshot(page, '11-schema-completion.png');
+    // editors/vscode/images/schema-completion.png, in the README, is this one.
+    await screenshot(page, 'schema-completion.png', await activeEditorTopLeft(page, 960, 400));
+    await page.keyboard.press('Escape');
   });
 }
 
