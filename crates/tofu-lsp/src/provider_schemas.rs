@@ -167,15 +167,8 @@ pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
         }
     }
     let n_found = schemas.len();
-    if let Some(progress) = progress {
-        let name = dir.file_name().map_or_else(
-            || dir.display().to_string(),
-            |name| name.to_string_lossy().into_owned(),
-        );
-        progress
-            .finish_with_message(format!("{name}: {n_found} of {n_needed} provider schemas"))
-            .await;
-    }
+    // The host has the schemas before the progress ends: a request sent
+    // when a client sees it end is answered with them.
     let (changed, problems) = {
         let mut session = shared.session();
         let changed = session.host_mut().set_schemas(dir, schemas);
@@ -188,6 +181,15 @@ pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
             .collect();
         (changed, problems)
     };
+    if let Some(progress) = progress {
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        progress
+            .finish_with_message(format!("{name}: {n_found} of {n_needed} provider schemas"))
+            .await;
+    }
     for problem in problems {
         tracing::warn!("provider schema: {problem}");
         shared
