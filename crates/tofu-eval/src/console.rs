@@ -301,6 +301,10 @@ impl Environment for ConsoleEnvironment<'_> {
     fn home_directory(&self) -> Option<String> {
         self.0.home_directory()
     }
+
+    fn per_run(&self) -> Option<&dyn crate::functions::PerRun> {
+        self.0.per_run()
+    }
 }
 
 /// The console of a directory without configuration.

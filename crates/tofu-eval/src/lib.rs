@@ -7,7 +7,8 @@
 //! modules, overrides, providers or editors: whoever evaluates gives the
 //! values of the names an expression refers to (an evaluation scope), and
 //! what a function reads from disk (`file`, `templatefile`, …) comes
-//! through the same scope. No IO, no clock, no global state.
+//! through the same scope, as do the clock and random bytes where the
+//! caller has them (the console). No IO, no clock, no global state.
 
 pub mod functions;
 pub mod go_text;
@@ -19,6 +20,7 @@ pub mod value;
 pub use eval::{evaluate, EvalDiagnostic, Evaluation, Reference, Referenced, Scope};
 pub use functions::{
     call_function, CallError, DirEntry, EntryKind, Environment, ErrorSubject, FileError, NoFiles,
+    PerRun,
 };
 pub use number::Number;
 pub use printer::format_value;

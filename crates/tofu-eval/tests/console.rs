@@ -1,7 +1,8 @@
 //! Data-driven console tests: each file of `tests/console/` holds cases
 //! `> EXPRESSION` followed by the lines `tofu console` (OpenTofu 1.12.6)
 //! printed for it, values or errors (errors as `Error: SUMMARY`, a blank
-//! line and the detail on one line). The test needs no oracle; with
+//! line and the detail on one line, a Go stack trace as `<stack trace>`).
+//! The test needs no oracle; with
 //! `UPDATE_EXPECT=1` and `TOFU_LENS_ORACLE_DIR` holding `bin/tofu`, the
 //! expectations are rewritten from the real console.
 //!
@@ -149,7 +150,7 @@ fn oracle_output(tofu: &Path, expression: &str) -> String {
 }
 
 /// `Error: SUMMARY` blocks of the console's stderr, each with its detail
-/// joined into one line.
+/// joined into one line, a Go stack trace cut out.
 pub fn normalise_errors(stderr: &str) -> String {
     let mut blocks = Vec::new();
     for block in stderr.split("Error: ").skip(1) {
@@ -162,9 +163,25 @@ pub fn normalise_errors(stderr: &str) -> String {
             })
             .flat_map(str::split_whitespace)
             .collect();
-        blocks.push(format!("Error: {summary}\n\n{}", detail.join(" ")));
+        blocks.push(format!(
+            "Error: {summary}\n\n{}",
+            without_stack_trace(&detail.join(" "))
+        ));
     }
     blocks.join("\n\n")
+}
+
+/// A Go panic's detail (cty's `PanicError`) up to `goroutine N
+/// [running]:`: the frames after it carry heap addresses, different on
+/// every run; the ` .` that closes the detail is kept.
+fn without_stack_trace(detail: &str) -> String {
+    const STACK_START: &str = " [running]:";
+    let Some(at) = detail.find(STACK_START) else {
+        return detail.to_owned();
+    };
+    let (head, tail) = detail.split_at(at + STACK_START.len());
+    let closing = if tail.ends_with(" .") { " ." } else { "" };
+    format!("{head} <stack trace>{closing}")
 }
 
 fn ours(expression: &str) -> String {

@@ -11,13 +11,16 @@
 //! type); a variable or local value whose evaluation fails is unknown.
 //! Files (`file`, `fileexists`, `fileset`, `templatefile`, …) are read
 //! relative to DIR, and
-//! `path.cwd` is the directory the console runs in.
+//! `path.cwd` is the directory the console runs in. Only here do `timestamp`,
+//! `uuid` and `bcrypt` get the clock and the operating system's random
+//! bytes ([`ConsoleDirectory`]), as in `tofu console`; `check`, hover and
+//! the server keep them unknown, as `tofu validate` does.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use tofu_eval::console::{console_value, ConsoleModule, NoModule};
-use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError};
+use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError, PerRun};
 use tofu_module::{analyze, AnalysisCache, Config, ModuleValues};
 
 /// Runs the console over `input` in `dir` (or a directory without
@@ -29,7 +32,7 @@ pub fn run(
     errors: &mut dyn Write,
 ) -> std::io::Result<bool> {
     let base = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let environment = Directory(tofu_vfs::DirectoryFiles::new(base));
+    let environment = ConsoleDirectory::new(base);
     let analysis = match dir {
         Some(dir) => Some(analyze(
             &tofu_vfs::read_module_dir(dir)?,
@@ -133,11 +136,18 @@ fn word_wrap(text: &str, limit: usize) -> String {
     wrapped
 }
 
-/// Files relative to the console's directory (tofu-vfs reads them); the
-/// console's own working and home directories.
-struct Directory(tofu_vfs::DirectoryFiles);
+/// What the console's functions read: files relative to the console's
+/// directory (tofu-vfs reads them), the working and home directories, the
+/// clock and random bytes.
+pub struct ConsoleDirectory(tofu_vfs::DirectoryFiles);
 
-impl Environment for Directory {
+impl ConsoleDirectory {
+    pub fn new(base: PathBuf) -> ConsoleDirectory {
+        ConsoleDirectory(tofu_vfs::DirectoryFiles::new(base))
+    }
+}
+
+impl Environment for ConsoleDirectory {
     fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
         self.0.read_file(path)
     }
@@ -162,6 +172,28 @@ impl Environment for Directory {
 
     fn home_directory(&self) -> Option<String> {
         std::env::var("HOME").ok()
+    }
+
+    fn per_run(&self) -> Option<&dyn PerRun> {
+        Some(&ClockAndRandomness)
+    }
+}
+
+/// The system clock and the operating system's random source (getrandom,
+/// what Go's `crypto/rand` reads too).
+struct ClockAndRandomness;
+
+impl PerRun for ClockAndRandomness {
+    fn now_unix_nanos(&self) -> i128 {
+        let now = std::time::SystemTime::now();
+        match now.duration_since(std::time::UNIX_EPOCH) {
+            Ok(since) => i128::try_from(since.as_nanos()).unwrap_or(i128::MAX),
+            Err(before) => -i128::try_from(before.duration().as_nanos()).unwrap_or(i128::MAX),
+        }
+    }
+
+    fn fill_random(&self, bytes: &mut [u8]) -> bool {
+        getrandom::fill(bytes).is_ok()
     }
 }
 

@@ -833,6 +833,65 @@ fn console_prints_values_and_stops_at_the_first_error_as_tofu_console() {
     );
 }
 
+/// What differs per run, computed as `tofu console` computes it: `uuid()`
+/// 16 fresh random bytes in hexadecimal (8-4-4-4-12), `timestamp()` the UTC
+/// time as `2026-11-27T11:56:56Z`, `bcrypt()` a `$2a$` hash (cost 10 by
+/// default) that verifies against its password, sensitive when the
+/// password is.
+#[test]
+fn console_computes_what_differs_per_run_as_tofu_console() {
+    let output = console(
+        &[],
+        "uuid()\nuuid()\ntimestamp()\nbcrypt(\"secret\")\nbcrypt(\"secret\", 4)\n\
+         bcrypt(sensitive(\"secret\"), 4)\n",
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(output.status.code(), Some(0));
+    let printed = stdout(&output);
+    let lines: Vec<&str> = printed.lines().map(|line| line.trim_matches('"')).collect();
+    let [uuid, other_uuid, timestamp, hash, cheap_hash, sensitive] = lines.as_slice() else {
+        panic!("{printed}");
+    };
+    for id in [uuid, other_uuid] {
+        let groups: Vec<usize> = id.split('-').map(str::len).collect();
+        assert_eq!(groups, [8, 4, 4, 4, 12], "{id}");
+        assert!(id
+            .chars()
+            .all(|c| c == '-' || (c.is_ascii_hexdigit() && !c.is_ascii_uppercase())));
+    }
+    assert_ne!(uuid, other_uuid);
+    let shape: String = timestamp
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '0' } else { c })
+        .collect();
+    assert_eq!(shape, "0000-00-00T00:00:00Z", "{timestamp}");
+    assert!(hash.starts_with("$2a$10$") && hash.len() == 60, "{hash}");
+    assert!(bcrypt::verify("secret", hash).unwrap());
+    assert!(cheap_hash.starts_with("$2a$04$"), "{cheap_hash}");
+    assert!(bcrypt::verify("secret", cheap_hash).unwrap());
+    assert!(!bcrypt::verify("Secret", cheap_hash).unwrap());
+    assert_eq!(*sensitive, "(sensitive value)");
+}
+
+/// A Go panic in a function: OpenTofu's message up to its stack trace,
+/// whose frames differ on every run (`tofu console -no-color` printed the
+/// same lines, then the frames).
+#[test]
+fn console_prints_a_go_panic_up_to_its_stack_trace() {
+    let output = console(
+        &[],
+        "log(-1, 2)
+",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "\nError: Error in function call\n\n  on <console-input> line 1:\n  (source code not available)\n\n\
+         Call to function \"log\" failed: panic in function implementation:\n\
+         Float.SetFloat64(NaN)\ngoroutine 1 [running]:\n.\n\n"
+    );
+}
+
 /// Without a directory, names are the empty module's: recorded from `tofu
 /// console -no-color` in an empty directory.
 #[test]

@@ -1,8 +1,11 @@
 //! What functions read from outside the value world: files relative to the
 //! module directory (`file`, `fileexists`, `filebase64`, the file hashes,
-//! `templatefile`) and the directories `fileset` walks. The caller implements [`Environment`];
-//! this crate does no IO. [`NoFiles`] is an environment where nothing can
-//! be read, so those functions give unknown values.
+//! `templatefile`), the directories `fileset` walks, and, only where
+//! OpenTofu has them (its console, not `validate`), the clock and random
+//! bytes ([`PerRun`]: `timestamp`, `uuid`, `bcrypt`). The caller implements
+//! [`Environment`]; this crate does no IO and reads no clock. [`NoFiles`] is
+//! an environment where nothing can be read, so those functions give
+//! unknown values.
 
 /// Why a file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +67,25 @@ pub trait Environment {
     fn home_directory(&self) -> Option<String> {
         None
     }
+
+    /// The clock and random bytes, which `tofu console` has; `None` (the
+    /// default, as at validate time) leaves `timestamp`, `uuid` and
+    /// `bcrypt` unknown.
+    fn per_run(&self) -> Option<&dyn PerRun> {
+        None
+    }
+}
+
+/// What differs on every run of OpenTofu, given by the one caller that has
+/// it (the console).
+pub trait PerRun {
+    /// Now, in nanoseconds since the Unix epoch.
+    fn now_unix_nanos(&self) -> i128;
+
+    /// Fills `bytes` from the operating system's random source (Go's
+    /// `crypto/rand`); `false` when there is none, which leaves the
+    /// function's result unknown.
+    fn fill_random(&self, bytes: &mut [u8]) -> bool;
 }
 
 /// An environment without files.

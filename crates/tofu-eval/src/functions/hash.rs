@@ -1,9 +1,13 @@
 //! The hash functions (`md5`, `sha1`, `sha256`, `sha512`, `base64sha256`,
 //! `base64sha512`) from RustCrypto's crates, `uuidv5` (deterministic), and
-//! the functions whose result differs on every run (`uuid`, `bcrypt`),
-//! which are unknown, as `tofu validate` sees them (`bcrypt`'s argument
-//! errors are reported). `rsadecrypt` reports OpenTofu's errors about its
-//! arguments up to reading the key; decrypting is left out (unknown).
+//! the functions whose result differs on every run (`uuid`, `bcrypt`):
+//! computed from the random bytes of the environment's [`PerRun`] where it
+//! has one (the console), else unknown, as `tofu validate` sees them
+//! (`bcrypt`'s argument errors are reported either way). `rsadecrypt`
+//! reports OpenTofu's errors about its arguments up to reading the key;
+//! decrypting is left out (unknown).
+//!
+//! [`PerRun`]: super::PerRun
 
 use md5::Digest;
 
@@ -29,7 +33,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 args,
             )))))
         }),
-        "uuid" => simple(|_| Ok(Value::unknown(Type::String))),
+        "uuid" => simple(uuid),
         "bcrypt" => simple(bcrypt),
         "rsadecrypt" => simple(rsadecrypt),
         "uuidv5" => simple(uuidv5),
@@ -37,9 +41,26 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
     })
 }
 
+/// hashicorp/go-uuid's `GenerateUUID`, which OpenTofu's `uuid` calls: 16
+/// random bytes in hexadecimal, grouped 8-4-4-4-12. It sets no version or
+/// variant bits (not a version 4 UUID).
+fn uuid(args: &Arguments) -> Result<Value, FunctionError> {
+    let mut bytes = [0u8; 16];
+    match args.environment.per_run() {
+        Some(per_run) if per_run.fill_random(&mut bytes) => Ok(Value::string(uuid_text(&bytes))),
+        _ => Ok(Value::unknown(Type::String)),
+    }
+}
+
+/// x/crypto's `bcrypt.DefaultCost`, also used for a cost below `MinCost` (4).
+const BCRYPT_DEFAULT_COST: i64 = 10;
+
 /// OpenTofu's `BcryptFunc`: the cost read as a Go `int`, a third argument
-/// refused, then x/crypto's checks (password length, cost range); the
-/// hash itself has a random salt, so it is unknown.
+/// refused, then x/crypto's `GenerateFromPassword`: the password length
+/// checked, a cost below 4 replaced by the default, one above 31 refused,
+/// a random 16-byte salt, and the hash in its `$2a$` form (the `bcrypt`
+/// crate computes it; x/crypto appends a NUL to the password and uses at
+/// most 72 bytes of it, as that crate does).
 fn bcrypt(args: &Arguments) -> Result<Value, FunctionError> {
     let cost = match args.values.get(1) {
         Some(cost) => super::whole_number(cost)?,
@@ -55,13 +76,25 @@ fn bcrypt(args: &Arguments) -> Result<Value, FunctionError> {
             "error occurred generating password bcrypt: password length exceeds 72 bytes",
         ));
     }
-    // Below the minimum, x/crypto uses its default cost.
+    let cost = if cost < 4 { BCRYPT_DEFAULT_COST } else { cost };
     if cost > 31 {
         return Err(FunctionError::call(format!(
             "error occurred generating password crypto/bcrypt: cost {cost} is outside allowed inclusive range 4..31"
         )));
     }
-    Ok(Value::unknown(Type::String))
+    let mut salt = [0u8; 16];
+    let salted = args
+        .environment
+        .per_run()
+        .is_some_and(|per_run| per_run.fill_random(&mut salt));
+    let hashed = u32::try_from(cost)
+        .ok()
+        .filter(|_| salted)
+        .and_then(|cost| ::bcrypt::hash_with_salt(input(args), cost, salt).ok());
+    Ok(match hashed {
+        Some(parts) => Value::string(parts.format_for_version(::bcrypt::Version::TwoA)),
+        None => Value::unknown(Type::String),
+    })
 }
 
 /// OpenTofu's `RsaDecryptFunc` up to the key: the ciphertext must be
@@ -177,16 +210,21 @@ fn uuidv5(args: &Arguments) -> Result<Value, FunctionError> {
     if let Some(variant) = bytes.get_mut(8) {
         *variant = (*variant & 0x3f) | 0x80;
     }
-    let text = hex(&bytes);
+    Ok(Value::string(uuid_text(&bytes)))
+}
+
+/// 16 bytes as a UUID's text: hexadecimal, grouped 8-4-4-4-12.
+fn uuid_text(bytes: &[u8]) -> String {
+    let text = hex(bytes);
     let part = |range: std::ops::Range<usize>| text.get(range).unwrap_or_default().to_owned();
-    Ok(Value::string(format!(
+    format!(
         "{}-{}-{}-{}-{}",
         part(0..8),
         part(8..12),
         part(12..16),
         part(16..20),
         part(20..32)
-    )))
+    )
 }
 
 /// A UUID in its canonical form (also braced or `urn:uuid:`-prefixed).

@@ -99,6 +99,15 @@ impl FunctionError {
             message: message.into(),
         }
     }
+
+    /// A Go panic in the function, as cty's `PanicError` words it: the
+    /// panic's value, then the stack of the goroutine, whose frames (with
+    /// their heap addresses, different on every run) are left out.
+    pub fn go_panic(value: &str) -> FunctionError {
+        FunctionError::call(format!(
+            "panic in function implementation: {value}\ngoroutine 1 [running]:\n"
+        ))
+    }
 }
 
 /// Where OpenTofu puts an error about a call.

@@ -15,8 +15,9 @@
 //! what the metadata does not say (which parameters take unknown, marked or
 //! dynamically typed values, how the result type follows from the
 //! arguments) is in the family modules beside this one, one per kind of
-//! function. Reading files goes through an [`Environment`] the caller
-//! gives; nothing here touches the disk or the clock.
+//! function. Reading files, the clock and random bytes go through an
+//! [`Environment`] the caller gives; nothing here touches the disk or the
+//! clock.
 
 mod collection;
 mod conversion;
@@ -58,7 +59,7 @@ use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Marks, Value};
 
-pub use environment::{DirEntry, EntryKind, Environment, FileError, NoFiles};
+pub use environment::{DirEntry, EntryKind, Environment, FileError, NoFiles, PerRun};
 pub(crate) use filesystem::file_text;
 pub(crate) use implementation::{
     number, redacted, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING,

@@ -81,12 +81,10 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
 }
 
 /// A `float64` result; NaN makes cty panic (`Float.SetFloat64(NaN)`), which
-/// it reports with a stack trace this crate cannot repeat.
+/// it reports with a stack trace.
 fn finite(value: f64) -> Result<Value, FunctionError> {
     if value.is_nan() {
-        return Err(FunctionError::call(
-            "panic in function implementation: Float.SetFloat64(NaN)",
-        ));
+        return Err(FunctionError::go_panic("Float.SetFloat64(NaN)"));
     }
     Ok(Value::number(Number::from_f64(value)))
 }

@@ -13,8 +13,13 @@ use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
 
-/// More spaces than any real indentation (Go would fail to allocate).
+/// The most spaces tofu-eval puts after each newline; past it the result
+/// is unknown (Go builds them while it has the memory).
 const MAX_INDENT: i64 = 1 << 24;
+
+/// Go's `maxAlloc` on linux/amd64 (`1 << heapAddrBits`, 48 bits): asking
+/// `makeslice` for more bytes panics with "len out of range".
+const GO_MAX_ALLOCATION: i64 = 1 << 48;
 
 const DYNAMIC: Accepts = Accepts {
     null: false,
@@ -69,19 +74,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             }
             Ok(Value::string(text))
         }),
-        "indent" => simple(|args| {
-            let spaces = super::whole_number(&args.get(0))?;
-            // Go panics on an absurd length; cty turns that into an error.
-            if spaces > MAX_INDENT {
-                return Err(FunctionError::call(
-                    "panic in function implementation: strings: Repeat output length overflow",
-                ));
-            }
-            let padding = " ".repeat(usize::try_from(spaces).unwrap_or(0));
-            Ok(Value::string(
-                text(args, 1).replace('\n', &format!("\n{padding}")),
-            ))
-        }),
+        "indent" => simple(indent),
         "title" => simple(|args| Ok(Value::string(title(&text(args, 0))))),
         "trimspace" => simple(|args| Ok(Value::string(text(args, 0).trim()))),
         "trim" => simple(|args| {
@@ -148,6 +141,30 @@ pub(super) fn to_lower(c: char) -> char {
 /// Go's `strings.Title`: the first letter of each word in title case; a
 /// word starts after a separator (ASCII other than letters, digits and
 /// `_`; beyond ASCII, white space).
+/// cty's `indent`: `strings.Repeat(" ", spaces)`, which Go builds before it
+/// looks at the string: a negative count panics, and so does one past what
+/// Go can allocate (in `makeslice`).
+fn indent(args: &Arguments) -> Result<Value, FunctionError> {
+    let spaces = super::whole_number(&args.get(0))?;
+    if spaces < 0 {
+        return Err(FunctionError::go_panic("strings: negative Repeat count"));
+    }
+    if spaces > GO_MAX_ALLOCATION {
+        return Err(FunctionError::go_panic(
+            "runtime error: makeslice: len out of range",
+        ));
+    }
+    let string = text(args, 1);
+    if !string.contains('\n') {
+        return Ok(Value::string(string));
+    }
+    if spaces > MAX_INDENT {
+        return Ok(Value::unknown(Type::String));
+    }
+    let padding = " ".repeat(usize::try_from(spaces).unwrap_or(0));
+    Ok(Value::string(string.replace('\n', &format!("\n{padding}"))))
+}
+
 fn title(text: &str) -> String {
     let is_separator = |c: char| {
         if c.is_ascii() {

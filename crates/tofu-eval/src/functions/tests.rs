@@ -148,3 +148,183 @@ fn base64gunzip_reads_gzip_as_go_does() {
         failed("failed to decode base64 data (sensitive value)")
     );
 }
+
+/// A clock and a random source that give the same every time: `now`, and
+/// `random` over and over.
+struct FixedRun {
+    now: i128,
+    random: Vec<u8>,
+}
+
+impl PerRun for FixedRun {
+    fn now_unix_nanos(&self) -> i128 {
+        self.now
+    }
+
+    fn fill_random(&self, bytes: &mut [u8]) -> bool {
+        for (slot, byte) in bytes.iter_mut().zip(self.random.iter().cycle()) {
+            *slot = *byte;
+        }
+        true
+    }
+}
+
+/// An environment with no files but a [`FixedRun`], as the console has
+/// the clock and random bytes.
+struct ConsoleRun(FixedRun);
+
+impl Environment for ConsoleRun {
+    fn read_file(&self, _path: &str) -> Result<Vec<u8>, FileError> {
+        Err(FileError::Unavailable)
+    }
+
+    fn file_exists(&self, _path: &str) -> Result<bool, FileError> {
+        Err(FileError::Unavailable)
+    }
+
+    fn per_run(&self) -> Option<&dyn PerRun> {
+        Some(&self.0)
+    }
+}
+
+fn call_in_console(run: FixedRun, name: &str, arguments: Vec<Value>) -> Result<Value, String> {
+    call_function(name, &arguments, &ConsoleRun(run)).map_err(|errors| {
+        errors
+            .iter()
+            .map(|error| format!("{}: {}", error.summary, error.detail))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+fn counting_bytes() -> FixedRun {
+    FixedRun {
+        now: 0,
+        random: (0..16).collect(),
+    }
+}
+
+#[test]
+fn uuid_prints_sixteen_random_bytes_as_hashicorp_go_uuid_does() {
+    let value = call_in_console(counting_bytes(), "uuid", vec![]).unwrap();
+    assert_eq!(
+        crate::format_value(&value),
+        "\"00010203-0405-0607-0809-0a0b0c0d0e0f\""
+    );
+    // No version or variant bits: go-uuid prints the bytes as they come.
+    let all_ones = FixedRun {
+        now: 0,
+        random: vec![0xff],
+    };
+    let value = call_in_console(all_ones, "uuid", vec![]).unwrap();
+    assert_eq!(
+        crate::format_value(&value),
+        "\"ffffffff-ffff-ffff-ffff-ffffffffffff\""
+    );
+    assert_eq!(call("uuid", vec![]), Ok("(known after apply)".to_owned()));
+}
+
+#[test]
+fn timestamp_prints_the_clock_in_utc_as_rfc3339() {
+    // 2026-11-27T11:56:56Z, as `tofu console` printed it, plus a fraction
+    // of a second that Go's RFC 3339 layout leaves out.
+    let run = |now: i128| {
+        let value = call_in_console(
+            FixedRun {
+                now,
+                random: vec![0],
+            },
+            "timestamp",
+            vec![],
+        )
+        .unwrap();
+        crate::format_value(&value)
+    };
+    assert_eq!(run(1_795_780_616_999_999_999), "\"2026-11-27T11:56:56Z\"");
+    assert_eq!(run(-1), "\"1969-12-31T23:59:59Z\"");
+    assert_eq!(
+        call("timestamp", vec![]),
+        Ok("(known after apply)".to_owned())
+    );
+    assert_eq!(
+        call("plantimestamp", vec![]),
+        Ok("(known after apply)".to_owned())
+    );
+}
+
+/// `bcrypt("Hello World", "5")` as `tofu console` (OpenTofu 1.12.6)
+/// printed it: given the same salt, tofu-eval prints the same hash.
+#[test]
+fn bcrypt_hashes_as_x_crypto_does() {
+    let printed_by_tofu = "$2a$05$/HP487JSmJz5fg9x62aLcucYrxEEHB1Ij.fwpMDP8V13DTmfc0ley";
+    let salt = printed_by_tofu
+        .parse::<::bcrypt::HashParts>()
+        .unwrap()
+        .get_salt_raw();
+    let run = FixedRun {
+        now: 0,
+        random: salt.to_vec(),
+    };
+    let value = call_in_console(
+        run,
+        "bcrypt",
+        vec![Value::string("Hello World"), Value::string("5")],
+    )
+    .unwrap();
+    assert_eq!(
+        crate::format_value(&value),
+        format!("\"{printed_by_tofu}\"")
+    );
+}
+
+#[test]
+fn bcrypt_takes_x_cryptos_default_and_limits() {
+    let hash = |arguments: Vec<Value>| {
+        call_in_console(counting_bytes(), "bcrypt", arguments)
+            .map(|value| value.as_str().unwrap_or_default().to_owned())
+    };
+    let password = Value::string("secret");
+    let default_cost = hash(vec![password.clone()]).unwrap();
+    assert!(default_cost.starts_with("$2a$10$"), "{default_cost}");
+    assert_eq!(default_cost.len(), 60);
+    assert!(::bcrypt::verify("secret", &default_cost).unwrap());
+    assert!(!::bcrypt::verify("secreT", &default_cost).unwrap());
+    // Below x/crypto's minimum cost (4) the default is used.
+    let low = hash(vec![password.clone(), Value::int(3)]).unwrap();
+    assert!(low.starts_with("$2a$10$"), "{low}");
+    let minimum = hash(vec![password.clone(), Value::int(4)]).unwrap();
+    assert!(minimum.starts_with("$2a$04$"), "{minimum}");
+    assert!(::bcrypt::verify("secret", &minimum).unwrap());
+    assert_eq!(
+        hash(vec![password.clone(), Value::int(32)]),
+        Err("Error in function call: Call to function \"bcrypt\" failed: error occurred generating password crypto/bcrypt: cost 32 is outside allowed inclusive range 4..31.".to_owned())
+    );
+    // 72 bytes is the most x/crypto takes.
+    let longest = hash(vec![Value::string("x".repeat(72)), Value::int(4)]).unwrap();
+    assert!(::bcrypt::verify("x".repeat(72), &longest).unwrap());
+    assert_eq!(
+        hash(vec![Value::string("x".repeat(73)), Value::int(4)]),
+        Err("Error in function call: Call to function \"bcrypt\" failed: error occurred generating password bcrypt: password length exceeds 72 bytes.".to_owned())
+    );
+    // A sensitive password gives a sensitive hash.
+    let sensitive =
+        call_in_console(counting_bytes(), "bcrypt", vec![password.mark_sensitive()]).unwrap();
+    assert_eq!(crate::format_value(&sensitive), "(sensitive value)");
+    let (unmarked, _) = sensitive.unmark_deep();
+    assert!(::bcrypt::verify("secret", unmarked.as_str().unwrap()).unwrap());
+    // Without the console's random bytes the hash is unknown.
+    assert_eq!(
+        call("bcrypt", vec![Value::string("secret")]),
+        Ok("(known after apply)".to_owned())
+    );
+}
+
+/// cty reports a Go panic with the goroutine's stack, whose frames are
+/// left out; `tests/console/panics.txt` holds the console's cases.
+#[test]
+fn a_go_panic_ends_where_the_stack_trace_starts() {
+    assert_eq!(
+        call("indent", vec![Value::int(-1), Value::string("a\nb")]),
+        Err("Error in function call: Call to function \"indent\" failed: panic in function implementation: strings: negative Repeat count\ngoroutine 1 [running]:\n.".to_owned())
+    );
+}

@@ -1,5 +1,7 @@
-//! The time functions. `timestamp` and `plantimestamp` differ per run and
-//! are unknown, as `tofu validate` sees them. `timeadd` and `timecmp`
+//! The time functions. `timestamp` and `plantimestamp` differ per run:
+//! `timestamp` is the environment's clock where it has one (the console),
+//! else unknown, as `tofu validate` sees it; `plantimestamp` is always
+//! unknown (the console does not offer it). `timeadd` and `timecmp`
 //! follow OpenTofu's `funcs/datetime.go`: Go's `time.Parse` with the
 //! RFC 3339 layout (its steps repeated, so its errors come out as OpenTofu
 //! rewords them), `time.ParseDuration`, and `Format(time.RFC3339)`, which
@@ -16,7 +18,13 @@ use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
     match name {
-        "timestamp" | "plantimestamp" => Some(Implementation {
+        "timestamp" => Some(Implementation {
+            parameters: &[],
+            variadic: PLAIN,
+            result_type: None,
+            run: timestamp,
+        }),
+        "plantimestamp" => Some(Implementation {
             parameters: &[],
             variadic: PLAIN,
             result_type: None,
@@ -27,6 +35,15 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         "formatdate" => Some(Implementation::simple(formatdate)),
         _ => None,
     }
+}
+
+/// OpenTofu's `timestamp`: `time.Now().UTC().Format(time.RFC3339)`, whole
+/// seconds and `Z`.
+fn timestamp(args: &Arguments) -> Result<Value, FunctionError> {
+    Ok(match args.environment.per_run() {
+        Some(per_run) => Value::string(format_rfc3339(per_run.now_unix_nanos(), 0)),
+        None => Value::unknown(Type::String),
+    })
 }
 
 fn timeadd(args: &Arguments) -> Result<Value, FunctionError> {

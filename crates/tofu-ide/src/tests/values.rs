@@ -222,3 +222,28 @@ fn hover_on_a_local_reads_the_files_its_functions_read() {
     assert_eq!(file_value("motd", None), "(known after apply)");
     assert_eq!(file_value("greeting", None), "(known after apply)");
 }
+
+/// What differs on every run (`uuid`, `timestamp`, `bcrypt`) shows as
+/// unknown on hover, as `tofu validate` sees it; only `tofu-lens console`
+/// computes it, as `tofu console` does.
+#[test]
+fn hover_leaves_what_differs_per_run_unknown() {
+    const PER_RUN: &str = r#"
+//- main.tf
+locals {
+  id   = uuid()
+  now  = timestamp()
+  hash = bcrypt("x")
+}
+output "all" {
+  value = [local.id, local.now, local.hash]
+}
+"#;
+    for needle in ["local.id,", "local.now,", "local.hash]"] {
+        let markdown = hover(&with_cursor(PER_RUN, "main.tf", needle));
+        assert!(
+            markdown.ends_with(&format!("{LOCAL}```hcl\n(known after apply)\n```\n")),
+            "{needle}: {markdown}"
+        );
+    }
+}
