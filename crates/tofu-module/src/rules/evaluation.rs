@@ -1,5 +1,5 @@
-//! What `tofu validate` reports when it evaluates a local value or an
-//! output's value (`diagnostics.md` §7): calls to unknown functions
+//! What `tofu validate` reports when it evaluates a local value, an
+//! output's value or a module call's input values (`diagnostics.md` §7): calls to unknown functions
 //! (`unknown-function`), calls that fail (`invalid-function-call`: arity,
 //! argument types and values, the function's own error) and other
 //! evaluation errors (`invalid-expression-value`: operands, indexes and
@@ -30,22 +30,40 @@ use crate::rules::validate::references_fail;
 use crate::rules::views::IdentityFile;
 use crate::rules::IdentityView;
 
+/// A module call's meta-arguments, which are not the child's inputs.
+const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
+    "source",
+    "version",
+    "count",
+    "for_each",
+    "providers",
+    "depends_on",
+];
+
 /// The `evaluation` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let attribute = match (view.local(), view.effective()) {
-        (Some(local), _) => &local.attribute,
-        (None, Some(effective)) if matches!(effective.address, BlockAddress::Output(_)) => {
-            match effective.body.attribute("value") {
-                Some(value) => value,
-                None => return,
-            }
-        }
+    let attributes: Vec<&EffectiveAttribute> = match (view.local(), view.effective()) {
+        (Some(local), _) => vec![&local.attribute],
+        (None, Some(effective)) => match &effective.address {
+            BlockAddress::Output(_) => effective.body.attribute("value").into_iter().collect(),
+            // The child's input values, which validate evaluates in this
+            // module (`nodeModuleVariable`).
+            BlockAddress::Module(_) => effective
+                .body
+                .attributes
+                .iter()
+                .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
+                .collect(),
+            _ => return,
+        },
         _ => return,
     };
-    if references_fail(view) {
+    if attributes.is_empty() || references_fail(view) {
         return;
     }
-    evaluate_attribute(view, attribute, out);
+    for attribute in attributes {
+        evaluate_attribute(view, attribute, out);
+    }
 }
 
 /// Reports what evaluating one attribute's value finds.
