@@ -32,7 +32,7 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use tofu_syntax::{Diagnostic, FileId, SourceFile};
+use tofu_syntax::{Diagnostic, FileId, Location, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::calls::CalledModules;
@@ -403,11 +403,14 @@ pub(crate) fn declare_merge_and_check(
     );
     let provider_users =
         |provider: &BlockAddress| crate::provider_schemas::users_of(&merged, provider);
+    let argument_at =
+        |call: &str, subject: &Location| merged.effective.module_argument_at(call, subject);
     let mut graph = graph::outcome(
         &mut dependencies,
         by_owner.walk(),
         &names.children,
         &provider_users,
+        &argument_at,
     );
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.

@@ -18,6 +18,10 @@
 //! functions give unknown values. An identity whose references the
 //! `references` rule reports is not evaluated, as OpenTofu stops at the
 //! reference; one whose dependency failed is silenced by the walk (`graph`).
+//! A module call's arguments are evaluated each on its own, as OpenTofu's
+//! `nodeModuleVariable` does: an argument with a failing reference is
+//! skipped, the others are evaluated, and none is when the call's `count`,
+//! `for_each` or `depends_on` fails.
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
 
@@ -26,7 +30,7 @@ use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
 use crate::effective::EffectiveAttribute;
-use crate::rules::validate::references_fail;
+use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::views::IdentityFile;
 use crate::rules::IdentityView;
 
@@ -42,27 +46,48 @@ const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
 
 /// The `evaluation` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let attributes: Vec<&EffectiveAttribute> = match (view.local(), view.effective()) {
-        (Some(local), _) => vec![&local.attribute],
-        (None, Some(effective)) => match &effective.address {
-            BlockAddress::Output(_) => effective.body.attribute("value").into_iter().collect(),
-            // The child's input values, which validate evaluates in this
-            // module (`nodeModuleVariable`).
-            BlockAddress::Module(_) => effective
-                .body
-                .attributes
-                .iter()
-                .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
-                .collect(),
-            _ => return,
-        },
-        _ => return,
-    };
-    if attributes.is_empty() || references_fail(view) {
+    if let Some(local) = view.local() {
+        if !references_fail(view) {
+            evaluate_attribute(view, &local.attribute, out);
+        }
         return;
     }
-    for attribute in attributes {
-        evaluate_attribute(view, attribute, out);
+    let Some(effective) = view.effective() else {
+        return;
+    };
+    match &effective.address {
+        BlockAddress::Output(_) => {
+            if let Some(value) = effective.body.attribute("value") {
+                if !references_fail(view) {
+                    evaluate_attribute(view, value, out);
+                }
+            }
+        }
+        BlockAddress::Module(_) => module_arguments(view, &effective.body.attributes, out),
+        _ => {}
+    }
+}
+
+/// A module call's input values, which validate evaluates in this module,
+/// each on its own (`nodeModuleVariable`): none when the call does not
+/// expand, and not one in which a reference fails.
+fn module_arguments(
+    view: &IdentityView<'_>,
+    attributes: &[EffectiveAttribute],
+    out: &mut Vec<Diagnostic>,
+) {
+    let inputs: Vec<&EffectiveAttribute> = attributes
+        .iter()
+        .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
+        .collect();
+    if inputs.is_empty() || call_expansion_fails(view) {
+        return;
+    }
+    let failing = failing_arguments(view);
+    for attribute in inputs {
+        if !failing.contains(&attribute.name) {
+            evaluate_attribute(view, attribute, out);
+        }
     }
 }
 
