@@ -566,7 +566,7 @@ pub(crate) fn outcome<'a>(
         for diagnostic in found {
             // What a module argument reports is its input's, silenced when
             // the argument's own dependency failed (`nodeModuleVariable`).
-            let input = call.and_then(|call| {
+            let input = call.filter(|_| !silenced.is_empty()).and_then(|call| {
                 let argument = argument_at(call, &diagnostic.subject)?;
                 graph.inputs.get(&(call.clone(), argument)).copied()
             });
