@@ -65,19 +65,31 @@ def module_dirs(roots):
     return sorted(dirs)
 
 
-def validate(tofu, directory):
-    """OpenTofu's errors for one directory: {(file, line, summary)}."""
+def validate(tofu, directory, init=False):
+    """OpenTofu's errors for one directory: {(file, line, summary)}.
+
+    With `init`, the whole tree is copied and `tofu init` (offline: local
+    modules only) runs first, so calls of local modules are judged too."""
     with tempfile.TemporaryDirectory() as tmp:
-        for name in os.listdir(directory):
-            path = os.path.join(directory, name)
-            if os.path.isfile(path):
-                shutil.copy(path, tmp)
         rc = os.path.join(tmp, ".tofurc")
         open(rc, "w").close()
         env = dict(os.environ, TF_CLI_CONFIG_FILE=rc, TF_IN_AUTOMATION="1")
+        work = os.path.join(tmp, "module")
+        if init:
+            shutil.copytree(directory, work)
+            subprocess.run(
+                [tofu, "init", "-input=false", "-no-color"],
+                cwd=work, capture_output=True, text=True, env=env, timeout=120,
+            )
+        else:
+            os.makedirs(work)
+            for name in os.listdir(directory):
+                path = os.path.join(directory, name)
+                if os.path.isfile(path):
+                    shutil.copy(path, work)
         out = subprocess.run(
             [tofu, "validate", "-json", "-no-color"],
-            cwd=tmp, capture_output=True, text=True, env=env, timeout=120,
+            cwd=work, capture_output=True, text=True, env=env, timeout=120,
         ).stdout
     try:
         diagnostics = json.loads(out).get("diagnostics", [])

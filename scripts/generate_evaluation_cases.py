@@ -13,13 +13,24 @@ unknown input variables, inside `try`/`can`, on the branch a known condition
 does not take, files that exist). Sometimes a local value feeds another, so
 an error reaches a dependent.
 
+A second series (`--module-count`, its own seeded stream, so the first
+series and its cached answers stay as they were) puts the same expressions
+in the arguments of a call of a local module `./child`: an argument that
+reads a failing local value, an argument with an undeclared reference beside
+others, a call whose `count` fails, `count.index` and `each.value` in
+arguments, an argument the child does not declare, a constant of the wrong
+type for a typed variable ("Invalid value for input variable" is compared
+by summary alone: OpenTofu places it on the child's variable, tofu-lens on
+the argument, by design).
+
 With TOFU_LENS_ORACLE_DIR set, every case goes through `tofu validate -json`
-(no `init`: the cases need no provider or module) and through `tofu-lens
-check --format json`, and errors are compared by (file, line, summary). The
+(no `init` for the first series, which needs no provider or module; `tofu
+init` offline first for the module series) and through `tofu-lens check
+--format json`, and errors are compared by (file, line, summary). The
 oracle's answers are cached in OUT/oracle-cache.json by the case's text, so a
 second run (a new tofu-lens) costs only tofu-lens's time.
 
-usage: scripts/generate_evaluation_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR]
+usage: scripts/generate_evaluation_cases.py TOFU_LENS_BINARY [--count N] [--module-count N] [--seed S] [--out DIR]
 """
 import collections
 import hashlib
@@ -162,29 +173,120 @@ def case(rng):
     return files, kinds
 
 
+CHILD = '''variable "a" {}
+variable "b" {}
+variable "c" {}
+
+variable "n" {
+  type    = number
+  default = 0
+}
+'''
+
+
+def module_case(rng):
+    """One module calling `./child` with arguments from the pools: files by
+    name (the child's too), and the kinds of what it holds."""
+    lines = [VARIABLES, "locals {"]
+    kinds = []
+    local_names = []
+    for index in range(rng.randint(0, 2)):
+        pool = MISTAKES if rng.random() < 0.5 else NEAR_MISSES
+        kind, expression = rng.choice(pool)
+        kinds.append(f"local: {kind}")
+        lines.append(f"  v{index} = {expression}")
+        local_names.append(f"v{index}")
+    lines.append("}\n")
+    call = ['module "m" {', '  source = "./child"']
+    repetition = rng.random()
+    if repetition < 0.1:
+        call.append("  count  = local.nope")
+        kinds.append("call: count fails")
+    elif repetition < 0.2:
+        call.append("  count  = 2")
+    elif repetition < 0.3:
+        call.append('  for_each = toset(["x", "y"])')
+    for name in ("a", "b", "c"):
+        if rng.random() < 0.15:
+            continue
+        pool = MISTAKES if rng.random() < 0.6 else NEAR_MISSES
+        kind, expression = rng.choice(pool)
+        shape = rng.random()
+        if local_names and shape < 0.2:
+            # Reads a local value, which may have failed.
+            expression = f"[{expression}, local.{rng.choice(local_names)}]"
+            kind += " + local"
+        elif shape < 0.3:
+            expression = f"[{expression}, {rng.choice(['local.nope', 'var.nope', 'module.nope.x'])}]"
+            kind = "undeclared reference"
+        elif shape < 0.35:
+            expression = rng.choice(["count.index", "each.value", "list(each.key)", "[count.index, list()]"])
+            kind = "repetition"
+        kinds.append(f"argument: {kind}")
+        call.append(f"  {name} = {expression}")
+    extra = rng.random()
+    if extra < 0.05:
+        call.append("  undeclared = 1")
+        kinds.append("argument: not declared")
+    elif extra < 0.15:
+        value = rng.choice(['"abc"', "[1]", "1", "var.name"])
+        call.append(f"  n = {value}")
+        kinds.append("argument: typed")
+    call.append("}\n")
+    files = {
+        "main.tf": "\n".join(lines) + "\n" + "\n".join(call),
+        "data.txt": "data\n",
+        "greeting.tftpl": "Hello, ${name}!\n",
+        "child/main.tf": CHILD,
+    }
+    return files, kinds
+
+
 def write(case_dir, files):
     for name, text in files.items():
-        with open(os.path.join(case_dir, name), "w") as f:
+        path = os.path.join(case_dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
             f.write(text)
 
 
-def theirs(tofu, case_dir):
-    """OpenTofu's errors as [file name, line, summary], sorted (None without JSON)."""
-    found = validate(tofu, case_dir)
-    return None if found is None else sorted([os.path.basename(f), line, summary] for f, line, summary in found)
+# Placed on the child's `variable` block by OpenTofu, on the caller's
+# argument by tofu-lens, by design (docs/oracle.md, the module tree):
+# compared by summary alone.
+MOVED = "Invalid value for input variable"
 
 
-def ours_by_dir(binary, root):
-    """tofu-lens's errors under root, per case directory, as theirs()."""
-    return {
-        directory: sorted([os.path.basename(f), line, summary] for f, line, summary in found)
-        for directory, found in tofu_lens_errors(binary, [root]).items()
-    }
+def comparable(errors):
+    """Errors as compared: a moved one without its place."""
+    if errors is None:
+        return None
+    return sorted(["*", 0, summary] if summary == MOVED else [f, line, summary] for f, line, summary in errors)
+
+
+def theirs(tofu, case_dir, init=False):
+    """OpenTofu's errors as [file path in the case, line, summary], sorted
+    (None without JSON)."""
+    found = validate(tofu, case_dir, init)
+    return None if found is None else sorted([os.path.relpath(f, case_dir), line, summary] for f, line, summary in found)
+
+
+def ours_by_case(binary, root, case_dirs):
+    """tofu-lens's errors under root, per case directory (its child's
+    included), as theirs()."""
+    ours = {os.path.normpath(case_dir): [] for case_dir in case_dirs}
+    for directory, found in tofu_lens_errors(binary, [root]).items():
+        case_dir = directory
+        while case_dir not in ours and os.path.dirname(case_dir) != case_dir:
+            case_dir = os.path.dirname(case_dir)
+        for f, line, summary in found:
+            ours.setdefault(case_dir, []).append([os.path.relpath(f, case_dir), line, summary])
+    return {case_dir: sorted(found) for case_dir, found in ours.items()}
 
 
 def main():
     args = sys.argv[1:]
     count = int(take_option(args, "--count", "5000"))
+    module_count = int(take_option(args, "--module-count", "1000"))
     seed = int(take_option(args, "--seed", "33"))
     out = take_option(args, "--out", "/tmp/tofu-lens-evaluation-cases")
     if len(args) != 1:
@@ -201,19 +303,23 @@ def main():
     cache_path = os.path.join(out, "oracle-cache.json")
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
     cases = []
-    for index in range(count):
-        files, kinds = case(rng)
-        case_dir = os.path.join(root, f"case{index:05}")
-        os.makedirs(case_dir)
-        write(case_dir, files)
-        digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
-        cases.append((case_dir, digest, kinds))
-    missing = [(d, h) for d, h, _ in cases if h not in cache]
+    module_rng = random.Random(seed + 1)
+    series = [(case, rng, count, "case", False), (module_case, module_rng, module_count, "modcase", True)]
+    for make, series_rng, n, prefix, init in series:
+        for index in range(n):
+            files, kinds = make(series_rng)
+            case_dir = os.path.join(root, f"{prefix}{index:05}")
+            os.makedirs(case_dir)
+            write(case_dir, files)
+            digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
+            cases.append((case_dir, digest, kinds, init))
+    count = len(cases)
+    missing = [(d, h, init) for d, h, _, init in cases if h not in cache]
     print(f"{count} cases, {len(missing)} not in the oracle cache", flush=True)
 
     def run(item):
-        case_dir, digest = item
-        return digest, theirs(tofu, case_dir)
+        case_dir, digest, init = item
+        return digest, theirs(tofu, case_dir, init)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         for n, (digest, found) in enumerate(pool.map(run, missing), start=1):
@@ -222,16 +328,19 @@ def main():
                 json.dump(cache, open(cache_path, "w"))
                 print(f"  oracle: {n}/{len(missing)}", flush=True)
     json.dump(cache, open(cache_path, "w"))
-    ours = ours_by_dir(binary, root)
+    ours = ours_by_case(binary, root, [case_dir for case_dir, _, _, _ in cases])
     n_agree = 0
     by_kind = collections.Counter()
     agree_by_kind = collections.Counter()
     report = []
-    for case_dir, digest, kinds in cases:
-        their = cache.get(digest)
-        our = sorted(ours.get(os.path.normpath(case_dir), []))
+    n_module_cases = n_module_agree = 0
+    for case_dir, digest, kinds, init in cases:
+        their = comparable(cache.get(digest))
+        our = comparable(ours.get(os.path.normpath(case_dir), []))
         same = their is not None and their == our
         n_agree += same
+        n_module_cases += init
+        n_module_agree += init and same
         for kind in set(kinds):
             by_kind[kind] += 1
             agree_by_kind[kind] += same
@@ -241,6 +350,8 @@ def main():
         f.write("\n".join(report) + "\n")
     for kind in sorted(by_kind):
         print(f"  {kind:20} {agree_by_kind[kind]:5}/{by_kind[kind]:5}")
+    if n_module_cases:
+        print(f"module series: {n_module_agree}/{n_module_cases} ({100 * n_module_agree / n_module_cases:.2f} %)")
     print(f"agreeing on file, line and summary: {n_agree}/{count} ({100 * n_agree / count:.2f} %); mismatches in {out}/mismatches.txt")
     return 0
 

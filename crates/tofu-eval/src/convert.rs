@@ -89,11 +89,12 @@ pub fn conversion_exists(have: &Type, want: &Type, unsafe_allowed: bool) -> bool
         (Type::List(have), Type::Set(want)) => unsafe_allowed && exists(have, want),
         (Type::Map(have), Type::Map(want)) => exists(have, want),
         (Type::Tuple(elements), Type::List(want) | Type::Set(want)) => {
-            structural_element_type(elements, want, unsafe_allowed).is_some()
+            structural_element_type(elements, want, unsafe_allowed, Structure::Tuple).is_some()
         }
         (Type::Object(object), Type::Map(want)) => {
             let attribute_types: Vec<Type> = object.attributes.values().cloned().collect();
-            structural_element_type(&attribute_types, want, unsafe_allowed).is_some()
+            structural_element_type(&attribute_types, want, unsafe_allowed, Structure::Object)
+                .is_some()
         }
         (Type::Map(element), Type::Object(object)) => {
             unsafe_allowed
@@ -106,16 +107,35 @@ pub fn conversion_exists(have: &Type, want: &Type, unsafe_allowed: bool) -> bool
     }
 }
 
+/// Which structural type is converted to a collection.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Structure {
+    Tuple,
+    Object,
+}
+
 /// The element type a tuple's elements (or an object's attributes) convert
 /// to for a collection of `want`: `want` itself, or their unification when
-/// it is `dynamic`. `None` when there is no such conversion.
-fn structural_element_type(elements: &[Type], want: &Type, unsafe_allowed: bool) -> Option<Type> {
+/// it is `dynamic`. `None` when there is no such conversion. A tuple whose
+/// elements unify only to `dynamic` converts to a list or set only when
+/// every element is `dynamic` (`conversionTupleToList`); an object
+/// converts to a map whatever its attributes unify to
+/// (`conversionObjectToMap` has no such check).
+fn structural_element_type(
+    elements: &[Type],
+    want: &Type,
+    unsafe_allowed: bool,
+    structure: Structure,
+) -> Option<Type> {
     if elements.is_empty() {
         return Some(want.without_optional());
     }
     let element_type = if *want == Type::Dynamic {
         let unified = unify(elements, unsafe_allowed)?;
-        if unified == Type::Dynamic && elements.iter().any(|ty| *ty != Type::Dynamic) {
+        if structure == Structure::Tuple
+            && unified == Type::Dynamic
+            && elements.iter().any(|ty| *ty != Type::Dynamic)
+        {
             return None;
         }
         unified
@@ -239,7 +259,9 @@ pub(crate) fn convert_value(
         }
         (ValueKind::Tuple(items), Type::List(wanted) | Type::Set(wanted)) => {
             let types: Vec<Type> = items.iter().map(Value::ty).collect();
-            let Some(element_type) = structural_element_type(&types, wanted, unsafe_allowed) else {
+            let Some(element_type) =
+                structural_element_type(&types, wanted, unsafe_allowed, Structure::Tuple)
+            else {
                 return Err(ConversionError::at(path, mismatch_message(&have, want)));
             };
             let converted = convert_items(items, &element_type, unsafe_allowed, path)?;
@@ -252,10 +274,15 @@ pub(crate) fn convert_value(
         }
         (ValueKind::Object(attributes), Type::Map(wanted)) => {
             let types: Vec<Type> = attributes.values().map(Value::ty).collect();
-            let Some(element_type) = structural_element_type(&types, wanted, unsafe_allowed) else {
+            let Some(element_type) =
+                structural_element_type(&types, wanted, unsafe_allowed, Structure::Object)
+            else {
                 return Err(ConversionError::at(path, mismatch_message(&have, want)));
             };
             let converted = convert_entries(attributes, &element_type, unsafe_allowed, path)?;
+            if element_type == Type::Dynamic {
+                return map_of_dynamic(converted, path);
+            }
             Ok(Value::map(element_type.without_optional(), converted))
         }
         (ValueKind::Map { entries, .. }, Type::Object(object)) => {
@@ -302,6 +329,39 @@ fn convert_items(
         converted.push(result?);
     }
     Ok(converted)
+}
+
+/// cty's `MapVal` of attributes that unified only to `dynamic`: the map
+/// takes the one type its attributes of known type have (a `dynamic` null
+/// becomes a null of that type); different types are an error.
+fn map_of_dynamic(
+    entries: BTreeMap<String, Value>,
+    path: &[PathStep],
+) -> Result<Value, ConversionError> {
+    let mut element_type = Type::Dynamic;
+    for entry in entries.values() {
+        let ty = entry.ty();
+        if ty == Type::Dynamic || ty == element_type {
+            continue;
+        }
+        if element_type != Type::Dynamic {
+            return Err(ConversionError::at(
+                path,
+                "attribute types must all match for conversion to map",
+            ));
+        }
+        element_type = ty;
+    }
+    let mut typed = BTreeMap::new();
+    for (key, entry) in entries {
+        let entry = if entry.ty() == Type::Dynamic {
+            convert_value(&entry, &element_type, true, &mut path.to_vec())?
+        } else {
+            entry
+        };
+        typed.insert(key, entry);
+    }
+    Ok(Value::map(element_type, typed))
 }
 
 fn convert_entries(

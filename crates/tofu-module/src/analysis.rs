@@ -278,12 +278,14 @@ pub fn analyze_with_files(
     let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
     // reported no error: building the configuration (provider
-    // configurations across the tree), building the module tree's graph,
+    // configurations across the tree), building the module tree's graph
+    // (its inputs, then what comes after them: provider functions),
     // the graph's cycle check, then `validate`'s walk.
     let mut walked = false;
     for (phase, is_walk) in [
         (checked.build, false),
         (checked.tree, false),
+        (checked.graph, false),
         (checked.cycles, false),
         (checked.walk, true),
     ] {

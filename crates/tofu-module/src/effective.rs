@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use tofu_syntax::{Attribute, Block, Body, FileId, TextRange};
+use tofu_syntax::{Attribute, Block, Body, FileId, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::declarations::LocalRef;
@@ -246,6 +246,23 @@ impl EffectiveModule {
 
     pub fn get(&self, address: &BlockAddress) -> Option<&EffectiveBlock> {
         self.shared(address).map(|block| &**block)
+    }
+
+    /// The name of the module call `call`'s argument whose definition holds
+    /// `place`.
+    pub(crate) fn module_argument_at(&self, call: &str, place: &Location) -> Option<String> {
+        let range = place.range?;
+        let block = self.get(&BlockAddress::Module(call.to_owned()))?;
+        block
+            .body
+            .attributes
+            .iter()
+            .find(|attribute| {
+                attribute.origin.file == place.file
+                    && attribute.origin.range.start <= range.start
+                    && range.end <= attribute.origin.range.end
+            })
+            .map(|attribute| attribute.name.clone())
     }
 
     /// The block of `address`, shared.

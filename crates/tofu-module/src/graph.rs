@@ -499,6 +499,7 @@ pub(crate) fn outcome<'a>(
     walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
     children: &HashMap<String, Arc<ModuleInterface>>,
     provider_users: &dyn Fn(&BlockAddress) -> Vec<BlockAddress>,
+    argument_at: &dyn Fn(&str, &Location) -> Option<String>,
 ) -> GraphOutcome {
     let mut outcome = GraphOutcome::default();
     graph.refresh_outputs(children);
@@ -520,8 +521,8 @@ pub(crate) fn outcome<'a>(
         .map(|(index, _)| *index)
         .collect();
     failed.sort_unstable();
-    let silenced = if failed.is_empty() {
-        &[][..]
+    let silenced: Vec<bool> = if failed.is_empty() {
+        Vec::new()
     } else {
         // OpenTofu's graph has no vertex for an output the child lacks, so
         // nothing waits on the call through it: the reference is judged.
@@ -551,11 +552,27 @@ pub(crate) fn outcome<'a>(
         }
         users.sort_unstable();
         users.dedup();
-        graph.silenced(failed, dangling, users)
+        graph.silenced(failed, dangling, users).to_vec()
     };
+    let is_silenced = |index: usize| silenced.get(index).copied().unwrap_or(false);
     for (index, found) in walk {
-        if !silenced.get(index).copied().unwrap_or(false) {
-            outcome.walk.extend(found.iter().cloned());
+        if is_silenced(index) {
+            continue;
+        }
+        let call = match graph.vertices.get(index) {
+            Some(Vertex::Node(Node::Block(BlockAddress::Module(call)))) => Some(call),
+            _ => None,
+        };
+        for diagnostic in found {
+            // What a module argument reports is its input's, silenced when
+            // the argument's own dependency failed (`nodeModuleVariable`).
+            let input = call.filter(|_| !silenced.is_empty()).and_then(|call| {
+                let argument = argument_at(call, &diagnostic.subject)?;
+                graph.inputs.get(&(call.clone(), argument)).copied()
+            });
+            if !input.is_some_and(is_silenced) {
+                outcome.walk.push(diagnostic.clone());
+            }
         }
     }
     outcome

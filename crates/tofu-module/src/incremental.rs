@@ -32,7 +32,7 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use tofu_syntax::{Diagnostic, FileId, SourceFile};
+use tofu_syntax::{Diagnostic, FileId, Location, SourceFile};
 
 use crate::address::BlockAddress;
 use crate::calls::CalledModules;
@@ -239,6 +239,13 @@ impl FindingsByOwner {
             .flat_map(|results| &results.findings.tree)
     }
 
+    fn all_graph(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.block_rules
+            .values()
+            .chain(self.local_rules.values())
+            .flat_map(|results| &results.findings.graph)
+    }
+
     fn walk(&self) -> impl Iterator<Item = (NodeRef<'_>, &[Diagnostic])> {
         let blocks = self
             .block_rules
@@ -266,6 +273,9 @@ pub(crate) struct CheckedModule {
     /// What OpenTofu reports while building the module tree, once loading
     /// succeeded.
     pub(crate) tree: Vec<Diagnostic>,
+    /// What OpenTofu reports while building `validate`'s graph after the
+    /// module tree's inputs, once the tree reported no error.
+    pub(crate) graph: Vec<Diagnostic>,
     /// Dependency cycles, reported once the tree was built.
     pub(crate) cycles: Vec<Diagnostic>,
     /// What `validate`'s walk reports when there is no cycle: each node's
@@ -369,6 +379,7 @@ pub(crate) fn declare_merge_and_check(
     let mut load: Vec<Diagnostic> = by_owner.all_load().cloned().collect();
     let mut build_phase: Vec<Diagnostic> = by_owner.all_build().cloned().collect();
     let mut tree_phase: Vec<Diagnostic> = by_owner.all_tree().cloned().collect();
+    let mut graph_phase: Vec<Diagnostic> = by_owner.all_graph().cloned().collect();
     no_base_diagnostics(&declared, &plan, &mut load);
     effective.terraform = merge_terraform(&declared, &mut load);
     let merged = MergedModule {
@@ -395,6 +406,7 @@ pub(crate) fn declare_merge_and_check(
             &mut load,
             &mut build_phase,
             &mut tree_phase,
+            &mut graph_phase,
             &mut module_walk,
             &mut values,
             &mut lint,
@@ -403,11 +415,14 @@ pub(crate) fn declare_merge_and_check(
     );
     let provider_users =
         |provider: &BlockAddress| crate::provider_schemas::users_of(&merged, provider);
+    let argument_at =
+        |call: &str, subject: &Location| merged.effective.module_argument_at(call, subject);
     let mut graph = graph::outcome(
         &mut dependencies,
         by_owner.walk(),
         &names.children,
         &provider_users,
+        &argument_at,
     );
     // What module rules find in the walk belongs to no node; a cycle stops
     // the walk before it, as it stops the nodes'.
@@ -437,6 +452,7 @@ pub(crate) fn declare_merge_and_check(
         load,
         build: build_phase,
         tree: tree_phase,
+        graph: graph_phase,
         cycles: graph.cycles,
         walk: graph.walk,
         lint,
@@ -491,7 +507,7 @@ impl Memos {
     }
 
     /// Every module rule on `module`: its memo, or a run through a recording
-    /// view; into `out`, by phase (load, build, tree, walk, plan, lint). A memo
+    /// view; into `out`, by phase (load, build, tree, graph, walk, plan, lint). A memo
     /// that read the graph's uses holds only while they are the same.
     /// Returns how many rules ran.
     fn run(
@@ -499,10 +515,10 @@ impl Memos {
         module: &MergedModule,
         names: &DeclaredNames,
         uses: &Uses<'_>,
-        out: [&mut Vec<Diagnostic>; 6],
+        out: [&mut Vec<Diagnostic>; 7],
         undeclared_variables: &mut Vec<UndeclaredVariableUse>,
     ) -> u64 {
-        let [load, build, tree, walk, plan, lint] = out;
+        let [load, build, tree, graph, walk, plan, lint] = out;
         let mut n_run = 0;
         self.by_rule
             .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
@@ -523,6 +539,7 @@ impl Memos {
                 Phase::Load => &mut *load,
                 Phase::Build => &mut *build,
                 Phase::Tree => &mut *tree,
+                Phase::Graph => &mut *graph,
                 Phase::Walk => &mut *walk,
                 Phase::Plan => &mut *plan,
                 Phase::Lint => &mut *lint,

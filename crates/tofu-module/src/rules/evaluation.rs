@@ -1,5 +1,5 @@
-//! What `tofu validate` reports when it evaluates a local value or an
-//! output's value (`diagnostics.md` §7): calls to unknown functions
+//! What `tofu validate` reports when it evaluates a local value, an
+//! output's value or a module call's input values (`diagnostics.md` §7): calls to unknown functions
 //! (`unknown-function`), calls that fail (`invalid-function-call`: arity,
 //! argument types and values, the function's own error) and other
 //! evaluation errors (`invalid-expression-value`: operands, indexes and
@@ -18,104 +18,74 @@
 //! functions give unknown values. An identity whose references the
 //! `references` rule reports is not evaluated, as OpenTofu stops at the
 //! reference; one whose dependency failed is silenced by the walk (`graph`).
+//! A module call's arguments are evaluated each on its own, as OpenTofu's
+//! `nodeModuleVariable` does: an argument with a failing reference is
+//! skipped, the others are evaluated, and none is when the call's `count`,
+//! `for_each` or `depends_on` fails.
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
 
-use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope};
-use tofu_syntax::{Code, Diagnostic, FileId, Location, TextRange, TraversalStep};
+use tofu_syntax::Diagnostic;
 
 use crate::address::BlockAddress;
 use crate::effective::EffectiveAttribute;
-use crate::rules::validate::references_fail;
-use crate::rules::views::IdentityFile;
+use crate::rules::expression_evaluation::evaluate_attribute;
+use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::IdentityView;
+
+/// A module call's meta-arguments, which are not the child's inputs.
+const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
+    "source",
+    "version",
+    "count",
+    "for_each",
+    "providers",
+    "depends_on",
+];
 
 /// The `evaluation` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let attribute = match (view.local(), view.effective()) {
-        (Some(local), _) => &local.attribute,
-        (None, Some(effective)) if matches!(effective.address, BlockAddress::Output(_)) => {
-            match effective.body.attribute("value") {
-                Some(value) => value,
-                None => return,
+    if let Some(local) = view.local() {
+        if !references_fail(view) {
+            evaluate_attribute(view, &local.attribute, out);
+        }
+        return;
+    }
+    let Some(effective) = view.effective() else {
+        return;
+    };
+    match &effective.address {
+        BlockAddress::Output(_) => {
+            if let Some(value) = effective.body.attribute("value") {
+                if !references_fail(view) {
+                    evaluate_attribute(view, value, out);
+                }
             }
         }
-        _ => return,
-    };
-    if references_fail(view) {
-        return;
+        BlockAddress::Module(_) => module_arguments(view, &effective.body.attributes, out),
+        _ => {}
     }
-    evaluate_attribute(view, attribute, out);
 }
 
-/// Reports what evaluating one attribute's value finds.
-fn evaluate_attribute(
+/// A module call's input values, which validate evaluates in this module,
+/// each on its own (`nodeModuleVariable`): none when the call does not
+/// expand, and not one in which a reference fails.
+fn module_arguments(
     view: &IdentityView<'_>,
-    attribute: &EffectiveAttribute,
+    attributes: &[EffectiveAttribute],
     out: &mut Vec<Diagnostic>,
 ) {
-    let file_id = attribute.origin.file;
-    let Some((file, expr)) = view.native_expr(attribute) else {
+    let inputs: Vec<&EffectiveAttribute> = attributes
+        .iter()
+        .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
+        .collect();
+    if inputs.is_empty() || call_expansion_fails(view) {
         return;
-    };
-    let scope = UnknownReferences {
-        file: &file,
-        module_files: view.module_files(),
-    };
-    let evaluation = evaluate(expr, &scope);
-    out.extend(
-        evaluation
-            .diagnostics
-            .into_iter()
-            .map(|found| diagnostic(file_id, found)),
-    );
-}
-
-/// One evaluation error as a diagnostic of its family.
-fn diagnostic(file: FileId, found: EvalDiagnostic) -> Diagnostic {
-    let code = match found.summary.as_str() {
-        "Call to unknown function" | "Unknown function namespace" => Code::UnknownFunction,
-        "Not enough function arguments"
-        | "Too many function arguments"
-        | "Invalid function argument"
-        | "Error in function call" => Code::InvalidFunctionCall,
-        _ => Code::InvalidExpressionValue,
-    };
-    Diagnostic::new(code, found.summary, Location::new(file, found.subject))
-        .with_detail(found.detail)
-}
-
-/// Every reference is an unknown value of any type but `path.module` and
-/// `path.root`, which validate knows (`.`); files are read through what
-/// the caller gave the analysis.
-struct UnknownReferences<'f, 'v, 'a> {
-    file: &'f IdentityFile<'v, 'a>,
-    module_files: &'a dyn Environment,
-}
-
-impl Scope for UnknownReferences<'_, '_, '_> {
-    fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
-        let first = match reference.steps.first() {
-            Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
-            _ => None,
-        };
-        if let ("path", Some("module" | "root")) = (reference.root, first) {
-            return Ok(Referenced {
-                value: tofu_eval::Value::string("."),
-                n_steps: 1,
-            });
+    }
+    let failing = failing_arguments(view);
+    for attribute in inputs {
+        if !failing.contains(&attribute.name) {
+            evaluate_attribute(view, attribute, out);
         }
-        Ok(Referenced {
-            value: tofu_eval::Value::dynamic_unknown(),
-            n_steps: reference.steps.len(),
-        })
-    }
-
-    fn environment(&self) -> &dyn Environment {
-        self.module_files
-    }
-
-    fn describe_range(&self, range: TextRange) -> String {
-        self.file.describe(range).unwrap_or_default()
     }
 }

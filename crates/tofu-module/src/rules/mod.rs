@@ -24,6 +24,7 @@ pub(crate) mod blocks;
 pub(crate) mod bodies;
 pub(crate) mod decode_failures;
 pub(crate) mod evaluation;
+pub(crate) mod expression_evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod provider_for_each;
@@ -61,6 +62,10 @@ pub(crate) enum Phase {
     Build,
     /// While building the module tree, once loading succeeded.
     Tree,
+    /// While OpenTofu builds `validate`'s graph after the module tree's
+    /// inputs are in it (`ProviderFunctionTransformer` runs after
+    /// `ModuleVariableTransformer`), once the tree reported no error.
+    Graph,
     /// During `validate`'s walk of the dependency graph, once the tree was
     /// built and the graph has no cycle; for an identity rule, only on a node
     /// none of whose dependencies failed (`graph`).
@@ -141,7 +146,7 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
     },
     IdentityRule {
         name: "provider-functions",
-        phase: Phase::Tree,
+        phase: Phase::Graph,
         check: provider_functions::check,
     },
     IdentityRule {
@@ -239,6 +244,7 @@ pub(crate) struct IdentityFindings {
     pub(crate) load: Vec<Diagnostic>,
     pub(crate) build: Vec<Diagnostic>,
     pub(crate) tree: Vec<Diagnostic>,
+    pub(crate) graph: Vec<Diagnostic>,
     pub(crate) walk: Vec<Diagnostic>,
     pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
 }
@@ -248,6 +254,7 @@ impl IdentityFindings {
         self.load.is_empty()
             && self.build.is_empty()
             && self.tree.is_empty()
+            && self.graph.is_empty()
             && self.walk.is_empty()
             && self.undeclared_variables.is_empty()
     }
@@ -294,6 +301,7 @@ fn run_identity_rules(
             Phase::Load => &mut findings.load,
             Phase::Build => &mut findings.build,
             Phase::Tree => &mut findings.tree,
+            Phase::Graph => &mut findings.graph,
             Phase::Walk | Phase::Plan | Phase::Lint => &mut findings.walk,
         };
         (rule.check)(view, out);

@@ -1,8 +1,9 @@
 //! `provider::NAME::FUNC(…)` where NAME is no `required_providers` entry of
 //! the module (`unknown-function`, "Unknown function provider"), as
 //! OpenTofu's `ProviderFunctionTransformer` reports it while it builds
-//! `validate`'s graph: after the module tree, before the walk, whose
-//! findings it holds back (`Phase::Tree` here). Every call in an
+//! `validate`'s graph: after the module tree's inputs
+//! (`ModuleVariableTransformer`), whose errors stop it, and before the
+//! walk, whose findings it holds back (`Phase::Graph`). Every call in an
 //! identity's effective configuration (a local value's definition, every
 //! argument of a block and its nested blocks) is judged; the subject is
 //! the function's name.

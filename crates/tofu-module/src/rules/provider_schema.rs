@@ -20,7 +20,10 @@
 //! and nothing else of the body is; else the references of the arguments
 //! and blocks the schema knows are judged (those of unsupported ones are
 //! never evaluated), and only when none failed is the body decoded, as
-//! `EvaluateBlock` stops after reference errors. A provider configuration
+//! `EvaluateBlock` stops after reference errors; the top-level arguments
+//! the schema declares are then evaluated (`expression_evaluation`: unknown
+//! functions, failing calls, invalid operands), with what decoding found.
+//! Arguments inside nested blocks are not evaluated yet. A provider configuration
 //! ([`provider_config`], its own identity rule) is decoded unless it sets
 //! nothing but meta-arguments, as `ValidateProvider` skips such a body.
 //!
@@ -40,6 +43,7 @@ use crate::effective::{EffectiveBlock, EffectiveBody};
 use crate::go_text::go_quote;
 use crate::provider_uses::provider_reference;
 use crate::refs::Unit;
+use crate::rules::expression_evaluation::evaluate_attribute;
 use crate::rules::IdentityView;
 use decode::{AttributeInput, BlockInput, BodyInput};
 use tofu_schema::requirements::implied_local_name;
@@ -148,6 +152,15 @@ pub(crate) fn resource_body(
     judge(&evaluated, out);
     if out.len() == before {
         out.extend(decoded.diagnostics);
+        // `EvaluateBlock` evaluates the arguments the schema declares, with
+        // whatever else decoding found.
+        for attribute in &effective.body.attributes {
+            if !RESOURCE_META_ARGUMENTS.contains(&attribute.name.as_str())
+                && schema.block.attributes.get(&attribute.name).is_some()
+            {
+                evaluate_attribute(view, attribute, out);
+            }
+        }
     }
 }
 

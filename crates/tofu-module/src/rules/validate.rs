@@ -147,6 +147,30 @@ pub(crate) fn call_expansion_fails(view: &IdentityView<'_>) -> bool {
         })
 }
 
+/// The names of a module call's arguments in which the `references` rule
+/// reports a reference: OpenTofu evaluates each argument on its own
+/// (`nodeModuleVariable`), so it skips these and evaluates the others
+/// (`rules::evaluation` asks).
+pub(crate) fn failing_arguments(view: &IdentityView<'_>) -> Vec<String> {
+    let checker = ReferenceCheck {
+        records: false,
+        ..ReferenceCheck::of(view)
+    };
+    let references = view.references();
+    references
+        .arguments
+        .iter()
+        .filter(|(_, index)| {
+            references.units.get(*index).is_some_and(|unit| {
+                let mut found = Vec::new();
+                checker.unit(unit, &mut found);
+                !found.is_empty()
+            })
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
 /// Whether the `references` rule reports any reference of the identity:
 /// OpenTofu then evaluates none of its expressions (`rules::evaluation`
 /// asks).
