@@ -6,7 +6,7 @@
 
 use tofu_syntax::{Expr, Syntax};
 
-use super::value::{canonical_number, is_number};
+use super::value::canonical_number;
 use super::*;
 
 /// The expression of `x = SOURCE` and the text its ranges index into.
@@ -175,7 +175,26 @@ fn conversion_table() {
             Err("[0]: a number is required"),
         ),
         ("[]", "list(object({a = string}))", Ok(())),
-        ("[1, [2], {a = 3}]", "list(any)", Ok(())),
+        // `any` as an element type: one type the elements unify to, as
+        // `tofu validate` reports it (fixture
+        // variables/any-element-types-must-unify).
+        (
+            "[1, [2], {a = 3}]",
+            "list(any)",
+            Err("all list elements must have the same type"),
+        ),
+        (
+            "[1, true]",
+            "list(any)",
+            Err("all list elements must have the same type"),
+        ),
+        (r#"[1, "a", true]"#, "list(any)", Ok(())),
+        (r#"[[1], ["a"]]"#, "list(any)", Ok(())),
+        (
+            r#""a""#,
+            "list(any)",
+            Err("list of dynamic required, but have string"),
+        ),
         ("[1]", "any", Ok(())),
         // object / map → …
         ("{}", "string", Err("string required, but have object")),
@@ -192,7 +211,11 @@ fn conversion_table() {
             "map(number)",
             Err(r#"element "a": number required, but have tuple"#),
         ),
-        ("{a = 1, b = [2]}", "map(any)", Ok(())),
+        (
+            "{a = 1, b = [2]}",
+            "map(any)",
+            Err("all map elements must have the same type"),
+        ),
         ("{a = 1}", "object({a = number})", Ok(())),
         ("{a = 1, extra = true}", "object({a = string})", Ok(())),
         (
@@ -717,12 +740,14 @@ fn number_text() {
     for valid in [
         "0", "80", "-1", "+1", "1.5", ".5", "5.", "1e3", "1E-3", "2p4", "Inf", "-inf",
     ] {
-        assert!(is_number(valid), "{valid}");
+        let converted = convert(&Value::String(valid.into()), &TypeConstraint::Number);
+        assert!(converted.is_ok(), "{valid}");
     }
     for invalid in [
         "", "-", ".", "1e", "1.2.3", "0x10", "1_000", " 1", "1 ", "one", "1e+", "infinity",
     ] {
-        assert!(!is_number(invalid), "{invalid}");
+        let converted = convert(&Value::String(invalid.into()), &TypeConstraint::Number);
+        assert!(converted.is_err(), "{invalid}");
     }
     let canonical = [
         ("80", "80"),

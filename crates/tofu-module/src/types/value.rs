@@ -55,6 +55,63 @@ impl Value {
     pub fn is_known(&self) -> bool {
         !matches!(self, Value::Unknown)
     }
+
+    /// The value as `tofu_eval`'s, which the conversions take: a null or
+    /// an unknown of type `dynamic` (a constant's type is known only once
+    /// converted), a number as cty parses it (one it does not is unknown).
+    /// Parts nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
+    pub fn to_eval(&self) -> tofu_eval::Value {
+        self.to_eval_at(0)
+    }
+
+    fn to_eval_at(&self, depth: usize) -> tofu_eval::Value {
+        use tofu_eval::Value as EvalValue;
+        if depth > MAX_VALUE_DEPTH {
+            return EvalValue::dynamic_unknown();
+        }
+        match self {
+            Value::Null => EvalValue::dynamic_null(),
+            Value::Unknown => EvalValue::dynamic_unknown(),
+            Value::Bool(value) => EvalValue::bool(*value),
+            Value::Number(text) => tofu_eval::Number::parse(text)
+                .map_or_else(EvalValue::dynamic_unknown, EvalValue::number),
+            Value::String(text) => EvalValue::string(text),
+            Value::Tuple(items) => EvalValue::tuple(
+                items
+                    .iter()
+                    .map(|item| item.to_eval_at(depth + 1))
+                    .collect(),
+            ),
+            Value::Object(attributes) => EvalValue::object(
+                attributes
+                    .iter()
+                    .map(|(name, value)| (name.clone(), value.to_eval_at(depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A `tofu_eval` value in this model: collections become tuples and
+    /// objects (keys in cty's order), numbers the text cty prints.
+    pub fn from_eval(value: &tofu_eval::Value) -> Value {
+        use tofu_eval::ValueKind;
+        match &value.kind {
+            ValueKind::Null(_) => Value::Null,
+            ValueKind::Unknown(_) => Value::Unknown,
+            ValueKind::Bool(flag) => Value::Bool(*flag),
+            ValueKind::Number(number) => Value::Number(number.text('f', -1)),
+            ValueKind::String(text) => Value::String(text.clone()),
+            ValueKind::List { items, .. }
+            | ValueKind::Set { items, .. }
+            | ValueKind::Tuple(items) => Value::Tuple(items.iter().map(Value::from_eval).collect()),
+            ValueKind::Map { entries, .. } | ValueKind::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(name, entry)| (name.clone(), Value::from_eval(entry)))
+                    .collect(),
+            ),
+        }
+    }
 }
 
 /// An evaluation error HCL reports for a non-constant expression.
@@ -272,41 +329,6 @@ struct Decimal {
     negative: bool,
     digits: String,
     point: i64,
-}
-
-/// Go's `big.ParseFloat(s, 10, …)`, which cty uses to turn a string into a
-/// number: an optional sign, then `Inf`/`inf`, or digits with an optional
-/// fraction and an optional exponent (`e` decimal, `p` binary). No spaces, no
-/// underscores, no `0x`.
-pub(crate) fn is_number(text: &str) -> bool {
-    let unsigned = text
-        .strip_prefix('-')
-        .or_else(|| text.strip_prefix('+'))
-        .unwrap_or(text);
-    if unsigned == "Inf" || unsigned == "inf" {
-        return true;
-    }
-    let mantissa_end = unsigned
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(unsigned.len());
-    let (mantissa, exponent) = unsigned.split_at(mantissa_end);
-    let mut parts = mantissa.split('.');
-    let whole = parts.next().unwrap_or_default();
-    let fraction = parts.next().unwrap_or_default();
-    if parts.next().is_some() || (whole.is_empty() && fraction.is_empty()) {
-        return false;
-    }
-    if exponent.is_empty() {
-        return true;
-    }
-    let Some(exponent_digits) = exponent.strip_prefix(['e', 'E', 'p', 'P']).map(|rest| {
-        rest.strip_prefix('-')
-            .or_else(|| rest.strip_prefix('+'))
-            .unwrap_or(rest)
-    }) else {
-        return false;
-    };
-    !exponent_digits.is_empty() && exponent_digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn parse_decimal(text: &str) -> Option<Decimal> {
