@@ -12,11 +12,9 @@
 //! OpenTofu prints it in one message and not in another.
 //!
 //! What stays here is what `tofu_eval`'s types do not carry: the defaults
-//! of `optional(T, DEFAULT)` attributes ([`apply_defaults`]), and the
-//! verdicts on a constraint met as the type of a value converted earlier.
+//! of `optional(T, DEFAULT)` attributes ([`apply_defaults`]).
 
 pub use tofu_eval::convert::ConversionError;
-use tofu_eval::convert::{conversion_exists, mismatch_message};
 
 use super::constraint::TypeConstraint;
 use super::value::Value;
@@ -94,58 +92,4 @@ fn apply_defaults_at(value: &Value, ty: &TypeConstraint, depth: usize) -> Value 
         ),
         _ => value.clone(),
     }
-}
-
-/// cty's `MismatchMessage` between two exact types, for a value of type
-/// `have` (a default already converted to an earlier type constraint) that
-/// does not convert to `want`. `None` where cty looks inside the values
-/// (objects into objects, structures and collections into collections): the
-/// value-based message then applies.
-pub fn type_mismatch_message(have: &TypeConstraint, want: &TypeConstraint) -> Option<String> {
-    let primitive = |ty: &TypeConstraint| {
-        matches!(
-            ty,
-            TypeConstraint::Bool | TypeConstraint::Number | TypeConstraint::String
-        )
-    };
-    let collection = |ty: &TypeConstraint| {
-        matches!(
-            ty,
-            TypeConstraint::List(_) | TypeConstraint::Set(_) | TypeConstraint::Map(_)
-        )
-    };
-    if !is_exact(have) || (!primitive(have) && collection(want)) {
-        return None;
-    }
-    if matches!(
-        (have, want),
-        (TypeConstraint::Object { .. }, TypeConstraint::Object { .. })
-    ) {
-        return None;
-    }
-    Some(mismatch_message(
-        &have.to_type().without_optional(),
-        &want.to_type(),
-    ))
-}
-
-/// A type without `any` in it: what a value converted to it has exactly.
-pub fn is_exact(ty: &TypeConstraint) -> bool {
-    match ty {
-        TypeConstraint::Any => false,
-        TypeConstraint::String | TypeConstraint::Number | TypeConstraint::Bool => true,
-        TypeConstraint::List(element)
-        | TypeConstraint::Set(element)
-        | TypeConstraint::Map(element) => is_exact(element),
-        TypeConstraint::Object { attrs } => attrs.iter().all(|attr| is_exact(&attr.ty)),
-        TypeConstraint::Tuple(elements) => elements.iter().all(is_exact),
-    }
-}
-
-/// cty's verdict on the *types* alone, for a value of the exact type `have`
-/// (a typed null, whose conversion cty decides before looking at it):
-/// `None` where a conversion exists, else cty's `MismatchMessage`.
-pub fn type_conversion_error(have: &TypeConstraint, want: &TypeConstraint) -> Option<String> {
-    let (have, want) = (have.to_type().without_optional(), want.to_type());
-    (!conversion_exists(&have, &want, true)).then(|| mismatch_message(&have, &want))
 }
