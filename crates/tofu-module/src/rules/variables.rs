@@ -27,7 +27,7 @@ use crate::file_text::FileText;
 use crate::loaded::{BlockRef, FileRole, FileView, ModuleFile};
 use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
-use crate::types::{apply_defaults, convert, parse_variable_type, TypeConstraint, Value};
+use crate::types::{convert, convert_variable_value, parse_variable_type, TypeConstraint, Value};
 
 const SUMMARY: &str = "Invalid default value for variable";
 const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
@@ -159,20 +159,13 @@ fn decode_variable(
     let default = body.attribute("default").map(|attr| {
         let value = Value::from_expr(&attr.expr, file.syntax, file.text);
         let value = match &constraint {
-            Some(constraint) => {
-                let value = if value.is_null() {
-                    value
-                } else {
-                    apply_defaults(&value, constraint)
-                };
-                tofu_eval::convert::convert(&value.to_eval(), &constraint.to_type())
-                    .unwrap_or_else(|error| {
-                        out.push(in_block(file.id, attr.expr.range, format!(
-                            "This default value is not compatible with the variable's type constraint: {error}."
-                        )));
-                        tofu_eval::Value::dynamic_unknown()
-                    })
-            }
+            Some(constraint) => convert_variable_value(&value.to_eval(), constraint)
+                .unwrap_or_else(|error| {
+                    out.push(in_block(file.id, attr.expr.range, format!(
+                        "This default value is not compatible with the variable's type constraint: {error}."
+                    )));
+                    tofu_eval::Value::dynamic_unknown()
+                }),
             None => value.to_eval(),
         };
         // An absent `nullable` means nullable, in override blocks too.

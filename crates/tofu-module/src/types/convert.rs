@@ -14,6 +14,8 @@
 //! What stays here is what `tofu_eval`'s types do not carry: the defaults
 //! of `optional(T, DEFAULT)` attributes ([`apply_defaults`]).
 
+use std::collections::BTreeMap;
+
 pub use tofu_eval::convert::ConversionError;
 
 use super::constraint::TypeConstraint;
@@ -30,24 +32,52 @@ pub fn convert(value: &Value, ty: &TypeConstraint) -> Result<Value, ConversionEr
         .map(|converted| Value::from_eval(&converted))
 }
 
+/// OpenTofu's conversion of a value given for a variable (its default, a
+/// `.tfvars` setting, a module call's argument): the defaults of
+/// `optional(T, DEFAULT)` attributes filled in, unless the value is null,
+/// then cty's conversion to the constraint.
+pub fn convert_variable_value(
+    value: &tofu_eval::Value,
+    ty: &TypeConstraint,
+) -> Result<tofu_eval::Value, ConversionError> {
+    let value = if value.is_null() {
+        value.clone()
+    } else {
+        apply_defaults(value, ty)
+    };
+    tofu_eval::convert::convert(&value, &ty.to_type())
+}
+
 /// Fills in the defaults of `optional(T, DEFAULT)` attributes that are absent
 /// or null, at every level, as HCL's `typeexpr.Defaults.Apply` does before
-/// OpenTofu converts a variable's default.
-pub fn apply_defaults(value: &Value, ty: &TypeConstraint) -> Value {
+/// OpenTofu converts a variable's value. A collection that gets defaults
+/// comes back as a tuple or an object, which the conversion then makes a
+/// collection again; marks stay where they were.
+pub fn apply_defaults(value: &tofu_eval::Value, ty: &TypeConstraint) -> tofu_eval::Value {
     apply_defaults_at(value, ty, 0)
 }
 
-fn apply_defaults_at(value: &Value, ty: &TypeConstraint, depth: usize) -> Value {
+fn apply_defaults_at(
+    value: &tofu_eval::Value,
+    ty: &TypeConstraint,
+    depth: usize,
+) -> tofu_eval::Value {
+    use tofu_eval::{Value as EvalValue, ValueKind};
     if depth > MAX_CONVERT_DEPTH {
         return value.clone();
     }
-    match (value, ty) {
-        (Value::Object(items), TypeConstraint::Object { attrs }) => {
-            let mut applied: Vec<(String, Value)> = items
+    let next = depth + 1;
+    let marks = value.marks;
+    let applied = match (&value.kind, ty) {
+        (
+            ValueKind::Object(items) | ValueKind::Map { entries: items, .. },
+            TypeConstraint::Object { attrs },
+        ) => {
+            let mut applied: BTreeMap<String, EvalValue> = items
                 .iter()
                 .map(|(name, item)| {
                     let item = match ty.attribute(name) {
-                        Some(attr) => apply_defaults_at(item, &attr.ty, depth + 1),
+                        Some(attr) => apply_defaults_at(item, &attr.ty, next),
                         None => item.clone(),
                     };
                     (name.clone(), item)
@@ -57,39 +87,42 @@ fn apply_defaults_at(value: &Value, ty: &TypeConstraint, depth: usize) -> Value 
                 let Some(default) = &attr.default else {
                     continue;
                 };
-                let filled = apply_defaults_at(default, &attr.ty, depth + 1);
-                match applied.iter_mut().find(|(name, _)| *name == attr.name) {
-                    Some((_, existing)) if existing.is_null() => *existing = filled,
-                    Some(_) => {}
-                    None => applied.push((attr.name.clone(), filled)),
+                if applied.get(&attr.name).is_none_or(EvalValue::is_null) {
+                    let filled = apply_defaults_at(&default.to_eval(), &attr.ty, next);
+                    applied.insert(attr.name.clone(), filled);
                 }
             }
-            Value::Object(applied)
+            EvalValue::object(applied)
         }
-        (Value::Object(items), TypeConstraint::Map(element)) => Value::Object(
+        (
+            ValueKind::Object(items) | ValueKind::Map { entries: items, .. },
+            TypeConstraint::Map(element),
+        ) => EvalValue::object(
             items
                 .iter()
-                .map(|(name, item)| (name.clone(), apply_defaults_at(item, element, depth + 1)))
+                .map(|(name, item)| (name.clone(), apply_defaults_at(item, element, next)))
                 .collect(),
         ),
-        (Value::Tuple(items), TypeConstraint::List(element) | TypeConstraint::Set(element)) => {
-            Value::Tuple(
-                items
-                    .iter()
-                    .map(|item| apply_defaults_at(item, element, depth + 1))
-                    .collect(),
-            )
-        }
-        (Value::Tuple(items), TypeConstraint::Tuple(types)) => Value::Tuple(
+        (
+            ValueKind::Tuple(items) | ValueKind::List { items, .. } | ValueKind::Set { items, .. },
+            TypeConstraint::List(element) | TypeConstraint::Set(element),
+        ) => EvalValue::tuple(
+            items
+                .iter()
+                .map(|item| apply_defaults_at(item, element, next))
+                .collect(),
+        ),
+        (ValueKind::Tuple(items), TypeConstraint::Tuple(types)) => EvalValue::tuple(
             items
                 .iter()
                 .enumerate()
                 .map(|(index, item)| match types.get(index) {
-                    Some(element) => apply_defaults_at(item, element, depth + 1),
+                    Some(element) => apply_defaults_at(item, element, next),
                     None => item.clone(),
                 })
                 .collect(),
         ),
-        _ => value.clone(),
-    }
+        _ => return value.clone(),
+    };
+    applied.with_marks(marks)
 }

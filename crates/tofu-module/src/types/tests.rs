@@ -322,31 +322,52 @@ fn converted_values_are_what_cty_produces() {
 
 #[test]
 fn optional_attribute_defaults_are_applied_before_converting() {
+    let applied = |value: &str, ty: &TypeConstraint| {
+        Value::from_eval(&apply_defaults(&native_value(value).to_eval(), ty))
+    };
     let ty = native_type(
         r#"object({a = optional(string, "x"), b = optional(object({c = optional(number, 1)}), {})})"#,
     );
-    let applied = apply_defaults(&native_value("{b = null}"), &ty);
     assert_eq!(
-        applied,
+        applied("{b = null}", &ty),
         Value::Object(vec![
+            ("a".into(), Value::String("x".into())),
             (
                 "b".into(),
                 Value::Object(vec![("c".into(), Value::Number("1".into()))])
             ),
-            ("a".into(), Value::String("x".into())),
         ])
     );
     let list_of = native_type(r#"list(object({a = optional(string, "x")}))"#);
     assert_eq!(
-        apply_defaults(&native_value("[{}]"), &list_of),
+        applied("[{}]", &list_of),
         Value::Tuple(vec![Value::Object(vec![(
             "a".into(),
             Value::String("x".into())
         )])])
     );
-    // Null and unknown values are left alone.
-    assert_eq!(apply_defaults(&Value::Null, &ty), Value::Null);
-    assert_eq!(apply_defaults(&Value::Unknown, &ty), Value::Unknown);
+    // A list already typed (an evaluated value) gets them too, and keeps
+    // its marks.
+    let typed_list = tofu_eval::Value::list(
+        tofu_eval::Type::empty_object(),
+        vec![tofu_eval::Value::empty_object()],
+    )
+    .mark_sensitive();
+    let filled = apply_defaults(&typed_list, &list_of);
+    assert!(filled.is_sensitive());
+    assert_eq!(
+        Value::from_eval(&filled),
+        Value::Tuple(vec![Value::Object(vec![(
+            "a".into(),
+            Value::String("x".into())
+        )])])
+    );
+    // Null and unknown values are left alone, and a variable's null
+    // value gets no defaults.
+    assert_eq!(applied("null", &ty), Value::Null);
+    assert_eq!(applied("var.x", &ty), Value::Unknown);
+    let converted = convert_variable_value(&tofu_eval::Value::dynamic_null(), &ty).unwrap();
+    assert!(converted.is_null());
 }
 
 #[test]
@@ -780,7 +801,7 @@ fn deep_nesting_does_not_overflow() {
         let parsed = parse_variable_type(&attribute.expr, Syntax::Native, &text);
         let value = Value::from_expr(&attribute.expr, Syntax::Native, &text);
         let _ = convert(&value, &parsed.constraint);
-        let _ = apply_defaults(&value, &parsed.constraint);
+        let _ = apply_defaults(&value.to_eval(), &parsed.constraint);
     }
     // Values built in code can be deeper than anything parsed.
     let mut value = Value::Number("1".into());
