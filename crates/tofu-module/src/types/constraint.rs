@@ -52,13 +52,6 @@ impl TypeConstraint {
         }
     }
 
-    /// The constraint as a `tofu_eval` type, which the value conversions
-    /// take; `None` when it holds `optional(T, DEFAULT)` defaults, which a
-    /// type does not carry.
-    pub fn without_defaults(&self) -> Option<tofu_eval::Type> {
-        (!self.has_defaults()).then(|| self.to_type())
-    }
-
     /// The constraint as a `tofu_eval` type, `optional(…)` markers kept and
     /// defaults left out (they are [`super::apply_defaults`]'s). Parts
     /// nested deeper than [`super::MAX_TYPE_DEPTH`] are `any`, as when parsed.
@@ -98,23 +91,6 @@ impl TypeConstraint {
                 }
                 Type::Object(object)
             }
-        }
-    }
-
-    /// Some `optional(T, DEFAULT)` inside, at any depth.
-    fn has_defaults(&self) -> bool {
-        match self {
-            TypeConstraint::String
-            | TypeConstraint::Number
-            | TypeConstraint::Bool
-            | TypeConstraint::Any => false,
-            TypeConstraint::List(element)
-            | TypeConstraint::Set(element)
-            | TypeConstraint::Map(element) => element.has_defaults(),
-            TypeConstraint::Tuple(elements) => elements.iter().any(TypeConstraint::has_defaults),
-            TypeConstraint::Object { attrs } => attrs
-                .iter()
-                .any(|attribute| attribute.default.is_some() || attribute.ty.has_defaults()),
         }
     }
 
