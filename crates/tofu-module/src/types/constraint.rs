@@ -6,6 +6,9 @@ use std::fmt;
 
 use super::value::Value;
 
+/// Types nested deeper than this are not parsed (they count as `any`).
+pub const MAX_TYPE_DEPTH: usize = 64;
+
 /// A type constraint: a type that may contain `any` and optional attributes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeConstraint {
@@ -53,15 +56,15 @@ impl TypeConstraint {
     }
 
     /// The constraint as a `tofu_eval` type, `optional(…)` markers kept and
-    /// defaults left out (they are [`super::apply_defaults`]'s). Parts
-    /// nested deeper than [`super::MAX_TYPE_DEPTH`] are `any`, as when parsed.
+    /// defaults left out (they are `apply_defaults`'s). Parts nested
+    /// deeper than [`MAX_TYPE_DEPTH`] are `any`, as when parsed.
     pub fn to_type(&self) -> tofu_eval::Type {
         self.to_type_at(0)
     }
 
     fn to_type_at(&self, depth: usize) -> tofu_eval::Type {
         use tofu_eval::Type;
-        if depth > super::MAX_TYPE_DEPTH {
+        if depth > MAX_TYPE_DEPTH {
             return Type::Dynamic;
         }
         let next = depth + 1;
