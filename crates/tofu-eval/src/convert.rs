@@ -17,7 +17,9 @@ mod mismatch;
 mod unify;
 
 use std::collections::BTreeMap;
+use std::fmt;
 
+use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
@@ -38,6 +40,25 @@ pub enum PathStep {
 pub struct ConversionError {
     pub path: Vec<PathStep>,
     pub message: String,
+}
+
+/// `PATH: MESSAGE`, the path as OpenTofu's `tfdiags.FormatCtyPath` writes
+/// it (`[0]`, `["key"]`, `.name`); the message alone at the top.
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for step in &self.path {
+            match step {
+                PathStep::Index(index) => write!(f, "[{index}]")?,
+                PathStep::Key(key) => write!(f, "[{}]", go_quote(key))?,
+                PathStep::Attribute(name) => write!(f, ".{name}")?,
+            }
+        }
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, ": {}", self.message)
+        }
+    }
 }
 
 impl ConversionError {

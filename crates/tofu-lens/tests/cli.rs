@@ -938,6 +938,35 @@ fn console_converts_variables_to_their_types_as_tofu_console() {
     assert_eq!(output.status.code(), Some(0));
 }
 
+/// The defaults of `optional(T, DEFAULT)` attributes are filled in before
+/// the conversion, in a default, nested, and in a `.tfvars` value, not in a
+/// null: each value as `tofu console` (OpenTofu 1.12.6) printed it in a
+/// copy of the directory.
+#[test]
+fn console_fills_in_optional_attribute_defaults_as_tofu_console() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("main.tf"),
+        "variable \"settings\" {\n  type = object({\n    name = optional(string, \"web\")\n    size = optional(number, 2)\n    tags = optional(map(string), {})\n    disks = optional(list(object({\n      kind = optional(string, \"ssd\")\n      gb   = number\n    })), [])\n  })\n  default = {\n    disks = [{ gb = 10 }, { gb = 20, kind = \"hdd\" }]\n  }\n}\n\nvariable \"nothing\" {\n  type    = object({ a = optional(string, \"x\") })\n  default = null\n}\n\nvariable \"secret\" {\n  type      = object({ a = optional(string, \"x\") })\n  default   = {}\n  sensitive = true\n}\n\nvariable \"fromfile\" {\n  type = list(object({\n    a = optional(number, 1)\n    b = string\n  }))\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("terraform.tfvars"),
+        "fromfile = [{ b = \"x\" }, { a = 5, b = \"y\" }]\n",
+    )
+    .unwrap();
+    let output = console(
+        &[dir.path().to_str().unwrap()],
+        "var.settings\nvar.nothing\nvar.secret\nvar.fromfile\n",
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(
+        stdout(&output),
+        "{\n  \"disks\" = tolist([\n    {\n      \"gb\" = 10\n      \"kind\" = \"ssd\"\n    },\n    {\n      \"gb\" = 20\n      \"kind\" = \"hdd\"\n    },\n  ])\n  \"name\" = \"web\"\n  \"size\" = 2\n  \"tags\" = tomap({})\n}\nnull /* object */\n(sensitive value)\ntolist([\n  {\n    \"a\" = 1\n    \"b\" = \"x\"\n  },\n  {\n    \"a\" = 5\n    \"b\" = \"y\"\n  },\n])\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+}
+
 fn console(args: &[&str], input: &str) -> Output {
     let dir = tempfile::tempdir().unwrap();
     let mut all = vec!["console"];

@@ -17,10 +17,12 @@
 //! Functions that read files read them through the caller's
 //! `tofu_eval::Environment`: this module does no IO.
 //!
-//! Left out: the defaults of `optional(T, DEFAULT)` attributes (a variable
-//! whose type has them is unknown), `-var` and `-var-file`, environment
-//! variables (`TF_VAR_*`), and checking references (validation reports
-//! those): an undeclared name referred to from the module is unknown.
+//! The defaults of `optional(T, DEFAULT)` attributes are filled in before
+//! the conversion, as OpenTofu does.
+//!
+//! Left out: `-var` and `-var-file`, environment variables (`TF_VAR_*`),
+//! and checking references (validation reports those): an undeclared name
+//! referred to from the module is unknown.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -28,7 +30,7 @@ use std::collections::BTreeMap;
 use tofu_eval::console::ConsoleModule;
 use tofu_eval::functions::suggest::nearest_name;
 use tofu_eval::{
-    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Type, Value,
+    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Value,
 };
 use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
 
@@ -37,7 +39,7 @@ use crate::analysis::ModuleAnalysis;
 use crate::discovery::is_auto_values_file;
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
 use crate::loaded::{FileRole, ModuleFile};
-use crate::types::parse_variable_type;
+use crate::types::{convert_variable_value, parse_variable_type, TypeConstraint};
 
 /// How many local values may lie between the first one asked for and the
 /// one being evaluated before the rest is unknown (keeps the stack bounded).
@@ -116,7 +118,7 @@ impl<'a> ModuleValues<'a> {
             .analysis
             .effective
             .get(&BlockAddress::Variable(name.to_owned()))?;
-        let Some(ty) = self.variable_type(variable) else {
+        let Some(constraint) = self.variable_type(variable) else {
             return Some((Ok(Value::dynamic_unknown()), VariableSource::Unset));
         };
         let (given, source) = match self.values_file_setting(name) {
@@ -130,11 +132,14 @@ impl<'a> ModuleValues<'a> {
                 .and_then(|default| Some((default.origin.file, self.attribute_expr(default)?)))
             {
                 Some((file, expr)) => (self.evaluate_in(file, expr), VariableSource::Default),
-                None => (Ok(Value::unknown(ty.clone())), VariableSource::Unset),
+                None => (
+                    Ok(Value::unknown(constraint.to_type())),
+                    VariableSource::Unset,
+                ),
             },
         };
         let converted = given.and_then(|value| {
-            tofu_eval::convert::convert(&value, &ty).map_err(|error| {
+            convert_variable_value(&value, &constraint).map_err(|error| {
                 vec![EvalDiagnostic::new(
                     "Invalid value for input variable",
                     error.message,
@@ -184,11 +189,11 @@ impl<'a> ModuleValues<'a> {
         Some(&file.attribute_at(attribute.origin.range)?.expr)
     }
 
-    /// The variable's type constraint as a type; `None` when it has
-    /// defaults for optional attributes, which this does not apply.
-    fn variable_type(&self, variable: &EffectiveBlock) -> Option<Type> {
+    /// The variable's type constraint, with the defaults of its optional
+    /// attributes.
+    fn variable_type(&self, variable: &EffectiveBlock) -> Option<TypeConstraint> {
         let Some(attribute) = variable.body.attribute("type") else {
-            return Some(Type::Dynamic);
+            return Some(TypeConstraint::Any);
         };
         let file = self.analysis.file(attribute.origin.file)?;
         let expr = self.attribute_expr(attribute)?;
@@ -197,9 +202,7 @@ impl<'a> ModuleValues<'a> {
         } else {
             Syntax::Native
         };
-        parse_variable_type(expr, syntax, file.text.as_ref())
-            .constraint
-            .without_defaults()
+        Some(parse_variable_type(expr, syntax, file.text.as_ref()).constraint)
     }
 
     /// The expression the last `.tfvars` file OpenTofu loads by itself

@@ -40,15 +40,9 @@ use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
 pub(crate) use crate::go_text::go_quote;
-pub use constraint::{ObjectAttribute, TypeConstraint};
-pub use convert::{
-    apply_defaults, convert, is_exact, type_conversion_error, type_mismatch_message,
-    ConversionError,
-};
+pub use constraint::{ObjectAttribute, TypeConstraint, MAX_TYPE_DEPTH};
+pub use convert::{apply_defaults, convert, convert_variable_value, ConversionError};
 pub use value::{constant_value, object_key, Value, ValueError};
-
-/// Types nested deeper than this are not parsed (they count as `any`).
-pub const MAX_TYPE_DEPTH: usize = 64;
 
 const INVALID_TYPE: &str = "Invalid type specification";
 

@@ -68,3 +68,24 @@ fn unifies_mixed_primitives_to_string() {
     .unwrap();
     assert_eq!(converted.ty(), string_list());
 }
+
+#[test]
+fn errors_name_their_path_as_opentofu_prints_it() {
+    let value = Value::object(
+        [(
+            "k".to_owned(),
+            Value::tuple(vec![Value::object(
+                [("a".to_owned(), Value::string("x"))].into_iter().collect(),
+            )]),
+        )]
+        .into_iter()
+        .collect(),
+    );
+    let want = Type::map(Type::list(Type::object(
+        [("a".to_owned(), Type::Number)].into_iter().collect(),
+    )));
+    let error = convert(&value, &want).unwrap_err();
+    assert_eq!(error.to_string(), r#"["k"][0].a: a number is required"#);
+    let error = convert(&Value::string("x"), &Type::Number).unwrap_err();
+    assert_eq!(error.to_string(), "a number is required");
+}

@@ -24,7 +24,7 @@ use crate::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody, Effect
 use crate::expr::suggest::did_you_mean;
 use crate::go_text::go_quote;
 use crate::rules::{validate, IdentityView};
-use crate::types::{apply_defaults, constant_value, convert};
+use crate::types::{constant_value, convert_variable_value};
 
 const META_ARGUMENTS: [&str; 6] = [
     "source",
@@ -334,13 +334,10 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         let Some(text) = file.text(written.expr.range) else {
             continue;
         };
-        let Ok(mut value) = constant_value(&written.expr, text) else {
+        let Ok(value) = constant_value(&written.expr, text) else {
             continue;
         };
-        if !value.is_null() {
-            value = apply_defaults(&value, &variable.constraint);
-        }
-        let Err(error) = convert(&value, &variable.constraint) else {
+        let Err(error) = convert_variable_value(&value.to_eval(), &variable.constraint) else {
             continue;
         };
         let address = format!("module.{name}.var.{}", variable.name);

@@ -19,7 +19,7 @@ use crate::address::BlockAddress;
 use crate::discovery::is_auto_values_file;
 use crate::loaded::FileRole;
 use crate::rules::ModuleView;
-use crate::types::{apply_defaults, constant_value, convert, parse_variable_type, TypeConstraint};
+use crate::types::{constant_value, convert_variable_value, parse_variable_type, TypeConstraint};
 
 /// The `values` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
@@ -94,16 +94,13 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
                 );
                 continue;
             };
-            let Ok(mut value) = constant_value(&attribute.expr, &file.text) else {
+            let Ok(value) = constant_value(&attribute.expr, &file.text) else {
                 continue;
             };
             let Some(constraint) = variable_type(view, variable) else {
                 continue;
             };
-            if !value.is_null() {
-                value = apply_defaults(&value, &constraint);
-            }
-            let Err(error) = convert(&value, &constraint) else {
+            let Err(error) = convert_variable_value(&value.to_eval(), &constraint) else {
                 continue;
             };
             let Some(base) = variable.base else {

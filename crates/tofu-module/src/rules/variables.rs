@@ -27,10 +27,7 @@ use crate::file_text::FileText;
 use crate::loaded::{BlockRef, FileRole, FileView, ModuleFile};
 use crate::rules::IdentityView;
 use crate::schema::has_valid_labels;
-use crate::types::{
-    apply_defaults, convert, is_exact, parse_variable_type, type_conversion_error,
-    type_mismatch_message, TypeConstraint, Value,
-};
+use crate::types::{convert, convert_variable_value, parse_variable_type, TypeConstraint, Value};
 
 const SUMMARY: &str = "Invalid default value for variable";
 const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
@@ -138,8 +135,9 @@ struct DecodedVariable {
     /// The type constraint, if the block has one: a primary block without
     /// `type` has `any`, an override without `type` has none.
     constraint: Option<TypeConstraint>,
-    /// The default after the in-block conversion (unknown if that failed).
-    default: Option<Value>,
+    /// The default after the in-block conversion (unknown if that failed),
+    /// typed as cty types it: the type it was converted to, `any` resolved.
+    default: Option<tofu_eval::Value>,
     /// `nullable`, when the block sets it.
     nullable: Option<Nullability>,
 }
@@ -159,21 +157,17 @@ fn decode_variable(
         .attribute("nullable")
         .map(|attr| read_nullability(&attr.expr, file));
     let default = body.attribute("default").map(|attr| {
-        let mut value = Value::from_expr(&attr.expr, file.syntax, file.text);
-        if let Some(constraint) = &constraint {
-            if !value.is_null() {
-                value = apply_defaults(&value, constraint);
-            }
-            value = match convert(&value, constraint) {
-                Ok(converted) => converted,
-                Err(error) => {
+        let value = Value::from_expr(&attr.expr, file.syntax, file.text);
+        let value = match &constraint {
+            Some(constraint) => convert_variable_value(&value.to_eval(), constraint)
+                .unwrap_or_else(|error| {
                     out.push(in_block(file.id, attr.expr.range, format!(
                         "This default value is not compatible with the variable's type constraint: {error}."
                     )));
-                    Value::Unknown
-                }
-            };
-        }
+                    tofu_eval::Value::dynamic_unknown()
+                }),
+            None => value.to_eval(),
+        };
         // An absent `nullable` means nullable, in override blocks too.
         if nullable == Some(Nullability::NotNullable) && value.is_null() {
             out.push(in_block(file.id, attr.expr.range, NULL_NOT_ALLOWED.to_owned()));
@@ -205,35 +199,12 @@ fn in_block(file: FileId, range: TextRange, detail: String) -> Diagnostic {
     .with_detail(detail)
 }
 
-/// True when cty converts between the primitive types `have` and `want`:
-/// every pair but a bool and a number.
-fn primitive_conversion_exists(have: &TypeConstraint, want: &TypeConstraint) -> bool {
-    use TypeConstraint as T;
-    match (have, want) {
-        (T::Bool, T::Number) | (T::Number, T::Bool) => false,
-        (T::Bool | T::Number | T::String, T::Bool | T::Number | T::String) => true,
-        _ => false,
-    }
-}
-
-/// The exact type of `default` once converted to `constraint`, when it
-/// converts and the type has no `any` in it.
-fn exact_type_of(
-    default: Option<&Value>,
-    constraint: Option<&TypeConstraint>,
-) -> Option<TypeConstraint> {
-    let constraint = constraint.filter(|constraint| is_exact(constraint))?;
-    convert(default?, constraint).ok()?;
-    Some(constraint.clone())
-}
-
 /// The variable as merged so far (step b).
 struct MergedVariable {
     constraint: TypeConstraint,
-    default: Option<Value>,
-    /// The exact type `default` has once converted (no `any` in it), which
-    /// cty names in a later conversion error.
-    default_type: Option<TypeConstraint>,
+    /// Typed: a later conversion decides on its type first, as cty's does
+    /// (a null converted earlier converts only where its type does).
+    default: Option<tofu_eval::Value>,
     nullable: Nullability,
 }
 
@@ -242,7 +213,6 @@ impl MergedVariable {
         MergedVariable {
             constraint: base.constraint.clone().unwrap_or(TypeConstraint::Any),
             default: base.default.clone(),
-            default_type: exact_type_of(base.default.as_ref(), base.constraint.as_ref()),
             nullable: base.nullable.unwrap_or(Nullability::Nullable),
         }
     }
@@ -252,7 +222,6 @@ impl MergedVariable {
     fn apply(&mut self, variable: &DecodedVariable) -> Vec<String> {
         if let Some(default) = &variable.default {
             self.default = Some(default.clone());
-            self.default_type = None;
         }
         if let Some(constraint) = &variable.constraint {
             self.constraint = constraint.clone();
@@ -264,33 +233,13 @@ impl MergedVariable {
         let Some(default) = &self.default else {
             return details;
         };
-        // A null default converted earlier is a typed null: it converts only
-        // where its type does.
-        let typed_null_error = match &self.default_type {
-            Some(have) if default.is_null() => type_conversion_error(have, &self.constraint),
-            _ => None,
-        };
-        let converted = match typed_null_error {
-            Some(message) => Err(message),
-            None => convert(default, &self.constraint).map_err(|error| error.message),
-        };
-        match converted {
+        // cty's own error, without the path OpenTofu leaves out here.
+        match tofu_eval::convert::convert(default, &self.constraint.to_type()) {
             // A failed conversion keeps the unconverted default, so a later
             // override can fail on it again.
-            Ok(converted) => {
-                self.default = Some(converted);
-                self.default_type = is_exact(&self.constraint).then(|| self.constraint.clone());
-            }
+            Ok(converted) => self.default = Some(converted),
             Err(error) => {
-                // cty names the types only where no conversion exists;
-                // where one does (a string to a number or a bool), the
-                // conversion's own error stands: "a number is required".
-                let reason = self
-                    .default_type
-                    .as_ref()
-                    .filter(|have| !primitive_conversion_exists(have, &self.constraint))
-                    .and_then(|have| type_mismatch_message(have, &self.constraint))
-                    .unwrap_or(error);
+                let reason = error.message;
                 details.push(
                     match (variable.constraint.is_some(), variable.default.is_some()) {
                         (true, false) => format!(
@@ -307,7 +256,7 @@ impl MergedVariable {
             }
         }
         if self.nullable == Nullability::NotNullable
-            && self.default.as_ref().is_some_and(Value::is_null)
+            && self.default.as_ref().is_some_and(tofu_eval::Value::is_null)
         {
             details.push(NULL_NOT_ALLOWED.to_owned());
         }

@@ -6,6 +6,9 @@ use std::fmt;
 
 use super::value::Value;
 
+/// Types nested deeper than this are not parsed (they count as `any`).
+pub const MAX_TYPE_DEPTH: usize = 64;
+
 /// A type constraint: a type that may contain `any` and optional attributes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeConstraint {
@@ -52,41 +55,46 @@ impl TypeConstraint {
         }
     }
 
-    /// The constraint as a `tofu_eval` type, which the value conversions
-    /// take; `None` when it holds `optional(T, DEFAULT)` defaults, which a
-    /// type does not carry.
-    pub fn without_defaults(&self) -> Option<tofu_eval::Type> {
+    /// The constraint as a `tofu_eval` type, `optional(…)` markers kept and
+    /// defaults left out (they are `apply_defaults`'s). Parts nested
+    /// deeper than [`MAX_TYPE_DEPTH`] are `any`, as when parsed.
+    pub fn to_type(&self) -> tofu_eval::Type {
+        self.to_type_at(0)
+    }
+
+    fn to_type_at(&self, depth: usize) -> tofu_eval::Type {
         use tofu_eval::Type;
-        Some(match self {
+        if depth > MAX_TYPE_DEPTH {
+            return Type::Dynamic;
+        }
+        let next = depth + 1;
+        match self {
             TypeConstraint::String => Type::String,
             TypeConstraint::Number => Type::Number,
             TypeConstraint::Bool => Type::Bool,
             TypeConstraint::Any => Type::Dynamic,
-            TypeConstraint::List(element) => Type::list(element.without_defaults()?),
-            TypeConstraint::Set(element) => Type::set(element.without_defaults()?),
-            TypeConstraint::Map(element) => Type::map(element.without_defaults()?),
+            TypeConstraint::List(element) => Type::list(element.to_type_at(next)),
+            TypeConstraint::Set(element) => Type::set(element.to_type_at(next)),
+            TypeConstraint::Map(element) => Type::map(element.to_type_at(next)),
             TypeConstraint::Tuple(elements) => Type::Tuple(
                 elements
                     .iter()
-                    .map(TypeConstraint::without_defaults)
-                    .collect::<Option<Vec<_>>>()?,
+                    .map(|element| element.to_type_at(next))
+                    .collect(),
             ),
             TypeConstraint::Object { attrs } => {
                 let mut object = tofu_eval::ObjectType::default();
                 for attribute in attrs {
-                    if attribute.default.is_some() {
-                        return None;
-                    }
                     object
                         .attributes
-                        .insert(attribute.name.clone(), attribute.ty.without_defaults()?);
+                        .insert(attribute.name.clone(), attribute.ty.to_type_at(next));
                     if attribute.optional {
                         object.optional.insert(attribute.name.clone());
                     }
                 }
                 Type::Object(object)
             }
-        })
+        }
     }
 
     pub fn attribute(&self, name: &str) -> Option<&ObjectAttribute> {

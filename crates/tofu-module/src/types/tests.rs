@@ -6,7 +6,6 @@
 
 use tofu_syntax::{Expr, Syntax};
 
-use super::value::{canonical_number, is_number};
 use super::*;
 
 /// The expression of `x = SOURCE` and the text its ranges index into.
@@ -175,7 +174,26 @@ fn conversion_table() {
             Err("[0]: a number is required"),
         ),
         ("[]", "list(object({a = string}))", Ok(())),
-        ("[1, [2], {a = 3}]", "list(any)", Ok(())),
+        // `any` as an element type: one type the elements unify to, as
+        // `tofu validate` reports it (fixture
+        // variables/any-element-types-must-unify).
+        (
+            "[1, [2], {a = 3}]",
+            "list(any)",
+            Err("all list elements must have the same type"),
+        ),
+        (
+            "[1, true]",
+            "list(any)",
+            Err("all list elements must have the same type"),
+        ),
+        (r#"[1, "a", true]"#, "list(any)", Ok(())),
+        (r#"[[1], ["a"]]"#, "list(any)", Ok(())),
+        (
+            r#""a""#,
+            "list(any)",
+            Err("list of dynamic required, but have string"),
+        ),
         ("[1]", "any", Ok(())),
         // object / map → …
         ("{}", "string", Err("string required, but have object")),
@@ -192,7 +210,11 @@ fn conversion_table() {
             "map(number)",
             Err(r#"element "a": number required, but have tuple"#),
         ),
-        ("{a = 1, b = [2]}", "map(any)", Ok(())),
+        (
+            "{a = 1, b = [2]}",
+            "map(any)",
+            Err("all map elements must have the same type"),
+        ),
         ("{a = 1}", "object({a = number})", Ok(())),
         ("{a = 1, extra = true}", "object({a = string})", Ok(())),
         (
@@ -300,31 +322,52 @@ fn converted_values_are_what_cty_produces() {
 
 #[test]
 fn optional_attribute_defaults_are_applied_before_converting() {
+    let applied = |value: &str, ty: &TypeConstraint| {
+        Value::from_eval(&apply_defaults(&native_value(value).to_eval(), ty))
+    };
     let ty = native_type(
         r#"object({a = optional(string, "x"), b = optional(object({c = optional(number, 1)}), {})})"#,
     );
-    let applied = apply_defaults(&native_value("{b = null}"), &ty);
     assert_eq!(
-        applied,
+        applied("{b = null}", &ty),
         Value::Object(vec![
+            ("a".into(), Value::String("x".into())),
             (
                 "b".into(),
                 Value::Object(vec![("c".into(), Value::Number("1".into()))])
             ),
-            ("a".into(), Value::String("x".into())),
         ])
     );
     let list_of = native_type(r#"list(object({a = optional(string, "x")}))"#);
     assert_eq!(
-        apply_defaults(&native_value("[{}]"), &list_of),
+        applied("[{}]", &list_of),
         Value::Tuple(vec![Value::Object(vec![(
             "a".into(),
             Value::String("x".into())
         )])])
     );
-    // Null and unknown values are left alone.
-    assert_eq!(apply_defaults(&Value::Null, &ty), Value::Null);
-    assert_eq!(apply_defaults(&Value::Unknown, &ty), Value::Unknown);
+    // A list already typed (an evaluated value) gets them too, and keeps
+    // its marks.
+    let typed_list = tofu_eval::Value::list(
+        tofu_eval::Type::empty_object(),
+        vec![tofu_eval::Value::empty_object()],
+    )
+    .mark_sensitive();
+    let filled = apply_defaults(&typed_list, &list_of);
+    assert!(filled.is_sensitive());
+    assert_eq!(
+        Value::from_eval(&filled),
+        Value::Tuple(vec![Value::Object(vec![(
+            "a".into(),
+            Value::String("x".into())
+        )])])
+    );
+    // Null and unknown values are left alone, and a variable's null
+    // value gets no defaults.
+    assert_eq!(applied("null", &ty), Value::Null);
+    assert_eq!(applied("var.x", &ty), Value::Unknown);
+    let converted = convert_variable_value(&tofu_eval::Value::dynamic_null(), &ty).unwrap();
+    assert!(converted.is_null());
 }
 
 #[test]
@@ -658,11 +701,12 @@ fn constant_values() {
             ]),
         ),
         (
-            r#"{a = 5, "b c" = 2, 3 = 4}"#,
+            r#"{a = 5, "b c" = 2, 3 = 4, 1.50 = 6}"#,
             Value::Object(vec![
                 ("a".into(), Value::Number("5".into())),
                 ("b c".into(), Value::Number("2".into())),
                 ("3".into(), Value::Number("4".into())),
+                ("1.5".into(), Value::Number("6".into())),
             ]),
         ),
         ("var.x", Value::Unknown),
@@ -717,12 +761,14 @@ fn number_text() {
     for valid in [
         "0", "80", "-1", "+1", "1.5", ".5", "5.", "1e3", "1E-3", "2p4", "Inf", "-inf",
     ] {
-        assert!(is_number(valid), "{valid}");
+        let converted = convert(&Value::String(valid.into()), &TypeConstraint::Number);
+        assert!(converted.is_ok(), "{valid}");
     }
     for invalid in [
         "", "-", ".", "1e", "1.2.3", "0x10", "1_000", " 1", "1 ", "one", "1e+", "infinity",
     ] {
-        assert!(!is_number(invalid), "{invalid}");
+        let converted = convert(&Value::String(invalid.into()), &TypeConstraint::Number);
+        assert!(converted.is_err(), "{invalid}");
     }
     let canonical = [
         ("80", "80"),
@@ -739,14 +785,9 @@ fn number_text() {
         ("123.456e2", "12345.6"),
     ];
     for (written, expected) in canonical {
-        assert_eq!(
-            canonical_number(written).as_deref(),
-            Some(expected),
-            "{written}"
-        );
+        let as_string = convert(&Value::Number(written.into()), &TypeConstraint::String);
+        assert_eq!(as_string, Ok(Value::String(expected.into())), "{written}");
     }
-    assert_eq!(canonical_number("1e999999"), None);
-    assert_eq!(canonical_number("2p4"), None);
 }
 
 #[test]
@@ -760,7 +801,7 @@ fn deep_nesting_does_not_overflow() {
         let parsed = parse_variable_type(&attribute.expr, Syntax::Native, &text);
         let value = Value::from_expr(&attribute.expr, Syntax::Native, &text);
         let _ = convert(&value, &parsed.constraint);
-        let _ = apply_defaults(&value, &parsed.constraint);
+        let _ = apply_defaults(&value.to_eval(), &parsed.constraint);
     }
     // Values built in code can be deeper than anything parsed.
     let mut value = Value::Number("1".into());
@@ -848,7 +889,12 @@ fn conversions_between_types() {
         ("object({ x = list(string) })", "map(list(number))", None),
     ];
     for &(have, want, expected) in table {
-        let error = type_conversion_error(&native_type(have), &native_type(want));
+        let (have, want) = (
+            native_type(have).to_type().without_optional(),
+            native_type(want).to_type(),
+        );
+        let error = (!tofu_eval::convert::conversion_exists(&have, &want, true))
+            .then(|| tofu_eval::convert::mismatch_message(&have, &want));
         assert_eq!(error.as_deref(), expected, "{have} → {want}");
     }
 }

@@ -10,8 +10,9 @@
 //!
 //! Collections keep their structural shape: a list, set or map produced by a
 //! conversion is still a [`Value::Tuple`] or [`Value::Object`]. Numbers keep
-//! their text; [`canonical_number`] gives the text cty would print.
-//! Values nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
+//! their text as written; a conversion (through `tofu_eval`'s model, see
+//! [`Value::to_eval`]) gives the text cty prints. Values nested deeper than
+//! [`MAX_VALUE_DEPTH`] are unknown.
 
 use tofu_syntax::{Expr, ExprKind, Operation, Syntax, Template, TextRange};
 
@@ -54,6 +55,63 @@ impl Value {
 
     pub fn is_known(&self) -> bool {
         !matches!(self, Value::Unknown)
+    }
+
+    /// The value as `tofu_eval`'s, which the conversions take: a null or
+    /// an unknown of type `dynamic` (a constant's type is known only once
+    /// converted), a number as cty parses it (one it does not is unknown).
+    /// Parts nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
+    pub fn to_eval(&self) -> tofu_eval::Value {
+        self.to_eval_at(0)
+    }
+
+    fn to_eval_at(&self, depth: usize) -> tofu_eval::Value {
+        use tofu_eval::Value as EvalValue;
+        if depth > MAX_VALUE_DEPTH {
+            return EvalValue::dynamic_unknown();
+        }
+        match self {
+            Value::Null => EvalValue::dynamic_null(),
+            Value::Unknown => EvalValue::dynamic_unknown(),
+            Value::Bool(value) => EvalValue::bool(*value),
+            Value::Number(text) => tofu_eval::Number::parse(text)
+                .map_or_else(EvalValue::dynamic_unknown, EvalValue::number),
+            Value::String(text) => EvalValue::string(text),
+            Value::Tuple(items) => EvalValue::tuple(
+                items
+                    .iter()
+                    .map(|item| item.to_eval_at(depth + 1))
+                    .collect(),
+            ),
+            Value::Object(attributes) => EvalValue::object(
+                attributes
+                    .iter()
+                    .map(|(name, value)| (name.clone(), value.to_eval_at(depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A `tofu_eval` value in this model: collections become tuples and
+    /// objects (keys in cty's order), numbers the text cty prints.
+    pub fn from_eval(value: &tofu_eval::Value) -> Value {
+        use tofu_eval::ValueKind;
+        match &value.kind {
+            ValueKind::Null(_) => Value::Null,
+            ValueKind::Unknown(_) => Value::Unknown,
+            ValueKind::Bool(flag) => Value::Bool(*flag),
+            ValueKind::Number(number) => Value::Number(number.text('f', -1)),
+            ValueKind::String(text) => Value::String(text.clone()),
+            ValueKind::List { items, .. }
+            | ValueKind::Set { items, .. }
+            | ValueKind::Tuple(items) => Value::Tuple(items.iter().map(Value::from_eval).collect()),
+            ValueKind::Map { entries, .. } | ValueKind::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(name, entry)| (name.clone(), Value::from_eval(entry)))
+                    .collect(),
+            ),
+        }
     }
 }
 
@@ -210,7 +268,10 @@ fn native_key(key: &Expr, text: FileText<'_>, depth: usize) -> Option<String> {
     }
     match native_value(key, text, depth + 1)? {
         Value::String(value) => Some(value),
-        Value::Number(number) => Some(canonical_number(&number).unwrap_or(number)),
+        // The text cty prints for it: `1e3` is the name "1000".
+        Value::Number(number) => {
+            Some(tofu_eval::Number::parse(&number).map_or(number, |parsed| parsed.text('f', -1)))
+        }
         Value::Bool(value) => Some(value.to_string()),
         // HCL reads a bare `null` key as the name "null"; a computed null is an error.
         Value::Null if text.slice(key.range) == "null" => Some("null".to_owned()),
@@ -265,113 +326,3 @@ fn negate(number: &str) -> String {
 }
 
 pub(crate) use crate::expr::content::json_string_value as decode_json_string;
-
-/// The parts of a decimal number: sign, all digits, and where the decimal
-/// point falls among them.
-struct Decimal {
-    negative: bool,
-    digits: String,
-    point: i64,
-}
-
-/// Go's `big.ParseFloat(s, 10, …)`, which cty uses to turn a string into a
-/// number: an optional sign, then `Inf`/`inf`, or digits with an optional
-/// fraction and an optional exponent (`e` decimal, `p` binary). No spaces, no
-/// underscores, no `0x`.
-pub(crate) fn is_number(text: &str) -> bool {
-    let unsigned = text
-        .strip_prefix('-')
-        .or_else(|| text.strip_prefix('+'))
-        .unwrap_or(text);
-    if unsigned == "Inf" || unsigned == "inf" {
-        return true;
-    }
-    let mantissa_end = unsigned
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(unsigned.len());
-    let (mantissa, exponent) = unsigned.split_at(mantissa_end);
-    let mut parts = mantissa.split('.');
-    let whole = parts.next().unwrap_or_default();
-    let fraction = parts.next().unwrap_or_default();
-    if parts.next().is_some() || (whole.is_empty() && fraction.is_empty()) {
-        return false;
-    }
-    if exponent.is_empty() {
-        return true;
-    }
-    let Some(exponent_digits) = exponent.strip_prefix(['e', 'E', 'p', 'P']).map(|rest| {
-        rest.strip_prefix('-')
-            .or_else(|| rest.strip_prefix('+'))
-            .unwrap_or(rest)
-    }) else {
-        return false;
-    };
-    !exponent_digits.is_empty() && exponent_digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-fn parse_decimal(text: &str) -> Option<Decimal> {
-    let (negative, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let mantissa_end = unsigned.find(['e', 'E']).unwrap_or(unsigned.len());
-    let (mantissa, exponent) = unsigned.split_at(mantissa_end);
-    let exponent: i64 = if exponent.is_empty() {
-        0
-    } else {
-        exponent.get(1..)?.parse().ok()?
-    };
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    if whole.is_empty() && fraction.is_empty() {
-        return None;
-    }
-    if !whole
-        .bytes()
-        .chain(fraction.bytes())
-        .all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let point = i64::try_from(whole.len()).ok()?.checked_add(exponent)?;
-    Some(Decimal {
-        negative,
-        digits: format!("{whole}{fraction}"),
-        point,
-    })
-}
-
-/// The text cty prints for a number (`big.Float.Text('f', -1)`): no exponent,
-/// no leading or trailing zeros: `1e3` → `1000`, `1.50` → `1.5`. `None` for
-/// forms it does not normalise (binary exponents, infinities, absurd
-/// exponents); callers then keep the text as written.
-pub fn canonical_number(text: &str) -> Option<String> {
-    let decimal = parse_decimal(text)?;
-    let leading_zeros = decimal.digits.bytes().take_while(|b| *b == b'0').count();
-    let significant = decimal.digits.get(leading_zeros..)?.trim_end_matches('0');
-    let sign = if decimal.negative { "-" } else { "" };
-    if significant.is_empty() {
-        return Some(format!("{sign}0"));
-    }
-    let point = decimal
-        .point
-        .checked_sub(i64::try_from(leading_zeros).ok()?)?;
-    if point.unsigned_abs() > 4096 {
-        return None;
-    }
-    let n_significant = i64::try_from(significant.len()).ok()?;
-    let (whole, fraction) = if point <= 0 {
-        let zeros = "0".repeat(usize::try_from(-point).ok()?);
-        ("0".to_owned(), format!("{zeros}{significant}"))
-    } else if point >= n_significant {
-        let zeros = "0".repeat(usize::try_from(point - n_significant).ok()?);
-        (format!("{significant}{zeros}"), String::new())
-    } else {
-        let (whole, fraction) = significant.split_at(usize::try_from(point).ok()?);
-        (whole.to_owned(), fraction.to_owned())
-    };
-    if fraction.is_empty() {
-        Some(format!("{sign}{whole}"))
-    } else {
-        Some(format!("{sign}{whole}.{fraction}"))
-    }
-}

@@ -19,14 +19,14 @@
 //! constants (a reference, a call, a template is unknown in `validate`),
 //! and lists of objects written as blocks (`blocktoattr`).
 
-use tofu_schema::{AttributeType, Block as SchemaBlock, NestedAttributes, Nesting, SchemaType};
+use tofu_schema::{Block as SchemaBlock, Nesting};
 use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::expr::suggest::did_you_mean;
 use crate::file_text::FileText;
 use crate::go_text::go_quote;
 use crate::rules::bodies::check_labels;
-use crate::types::{convert, ObjectAttribute, TypeConstraint, Value};
+use crate::types::Value;
 
 /// Blocks nested deeper than this are not decoded.
 const MAX_DEPTH: usize = 32;
@@ -463,8 +463,7 @@ fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, 
     if !value.is_known() {
         return;
     }
-    let ty = attribute_type(&schema.ty);
-    if let Err(error) = convert(&value, &ty) {
+    if let Err(error) = tofu_eval::convert::convert(&value.to_eval(), &schema.decoder_type()) {
         out.diagnostics.push(
             Diagnostic::new(
                 Code::InvalidArgumentValue,
@@ -477,64 +476,5 @@ fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, 
                 error.message
             )),
         );
-    }
-}
-
-/// The type an attribute's value converts to (`Attribute.decoderSpec`):
-/// its cty type, or its nested attributes' object type (optional and
-/// computed attributes optional), in a collection as nested.
-pub(crate) fn attribute_type(ty: &AttributeType) -> TypeConstraint {
-    match ty {
-        AttributeType::Type(ty) => schema_type(ty),
-        AttributeType::Nested(nested) => nested_type(nested),
-    }
-}
-
-fn nested_type(nested: &NestedAttributes) -> TypeConstraint {
-    let object = TypeConstraint::Object {
-        attrs: nested
-            .attributes
-            .iter()
-            .map(|(name, attribute)| ObjectAttribute {
-                name: name.to_owned(),
-                ty: attribute_type(&attribute.ty),
-                optional: attribute.optional || attribute.computed,
-                default: None,
-            })
-            .collect(),
-    };
-    match nested.nesting {
-        Nesting::List => TypeConstraint::List(Box::new(object)),
-        Nesting::Set => TypeConstraint::Set(Box::new(object)),
-        Nesting::Map => TypeConstraint::Map(Box::new(object)),
-        Nesting::Single | Nesting::Group | Nesting::Invalid => object,
-    }
-}
-
-/// A schema's cty type as a type constraint (`dynamic` is `any`).
-pub(crate) fn schema_type(ty: &SchemaType) -> TypeConstraint {
-    match ty {
-        SchemaType::String => TypeConstraint::String,
-        SchemaType::Number => TypeConstraint::Number,
-        SchemaType::Bool => TypeConstraint::Bool,
-        SchemaType::Dynamic => TypeConstraint::Any,
-        SchemaType::List(element) => TypeConstraint::List(Box::new(schema_type(element))),
-        SchemaType::Set(element) => TypeConstraint::Set(Box::new(schema_type(element))),
-        SchemaType::Map(element) => TypeConstraint::Map(Box::new(schema_type(element))),
-        SchemaType::Tuple(elements) => {
-            TypeConstraint::Tuple(elements.iter().map(schema_type).collect())
-        }
-        SchemaType::Object(object) => TypeConstraint::Object {
-            attrs: object
-                .attributes
-                .iter()
-                .map(|(name, ty)| ObjectAttribute {
-                    name: name.to_string(),
-                    ty: schema_type(ty),
-                    optional: object.optional.contains(name),
-                    default: None,
-                })
-                .collect(),
-        },
     }
 }

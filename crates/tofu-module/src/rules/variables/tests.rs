@@ -87,6 +87,23 @@ fn zones_example() {
     );
 }
 
+/// A default converted to a type with `any` in it has the type cty
+/// resolved, which the override's type meets (recorded from `tofu
+/// validate`; fixture variables/override-meets-the-type-a-default-was-converted-to).
+#[test]
+fn a_default_converted_to_any_has_the_type_cty_resolved() {
+    expect(
+        check(&[
+            ("main.tf", "variable \"zones\" {\n  type    = list(any)\n  default = [1, 2]\n}\nvariable \"nothing\" {\n  type    = list(any)\n  default = null\n}\n"),
+            ("override.tf", "variable \"zones\" {\n  type = string\n}\nvariable \"nothing\" {\n  type = map(string)\n}\n"),
+        ]),
+        &[
+            ("override.tf:1", "Overriding this variable's type constraint has made its default value invalid: string required, but have list of number."),
+            ("override.tf:4", "Overriding this variable's type constraint has made its default value invalid: map of string required."),
+        ],
+    );
+}
+
 /// An override that changes neither type nor default: a failed step-b
 /// conversion keeps the unconverted default, so it fails again.
 #[test]
