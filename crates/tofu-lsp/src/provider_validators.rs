@@ -27,6 +27,7 @@ use std::time::Duration;
 use tofu_ide::{EditorDiagnostic, FileDiagnostics};
 use tofu_module::validator_calls::{apply_config, validator_calls};
 use tofu_module::ModuleAnalysis;
+use tofu_schema::requirements::is_built_in;
 use tofu_syntax::TextRange;
 use tower_lsp_server::ls_types::{Diagnostic, MessageType};
 
@@ -53,7 +54,15 @@ pub fn wanted(session: &mut Session, dir: &Path) -> Option<ValidationAsk> {
     let module = snapshot.module(dir);
     let runs = session.settings().run_providers;
     let state = session.scheduling_mut().state(dir);
-    let Some(module) = module.filter(|module| runs && !module.analysis.schemas.is_empty()) else {
+    // The built-in provider's schema is always there, and has no process.
+    let has_plugins = |module: &tofu_ide::AnalysedModule| {
+        module
+            .analysis
+            .schemas
+            .iter()
+            .any(|(address, _)| !is_built_in(address))
+    };
+    let Some(module) = module.filter(|module| runs && has_plugins(module)) else {
         state.provider_diagnostics.clear();
         return None;
     };

@@ -38,7 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope, Type, Value};
 use tofu_schema::plugin::messages::{DiagnosticSeverity, ProviderDiagnostic};
 use tofu_schema::plugin::DynamicValue;
-use tofu_schema::requirements::implied_local_name;
+use tofu_schema::requirements::{implied_local_name, is_built_in};
 use tofu_schema::{Block as SchemaBlock, ConfigValue, Nesting, ProviderAddress};
 use tofu_syntax::{
     Attribute, Block, Code, Diagnostic, ExprKind, FileId, Location, Severity, TextRange,
@@ -279,6 +279,10 @@ fn candidate<'a>(
     let (provider, Some(provider_schema)) = analysis.provider_schema(&local_name) else {
         return None;
     };
+    // The built-in provider has no process to ask.
+    if is_built_in(&provider) {
+        return None;
+    }
     // OpenTofu prunes a configuration nothing uses before validating.
     if kind == ValidatorKind::Provider && !uses.keeps(&local_name, alias.as_deref()) {
         return None;

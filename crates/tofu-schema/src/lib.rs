@@ -28,6 +28,7 @@
 //! started it (a client, or the pool).
 
 pub mod address;
+mod builtin;
 pub mod cache;
 pub mod config_value;
 mod eval_values;
@@ -44,6 +45,7 @@ pub mod requirements;
 pub mod types;
 
 pub use address::ProviderAddress;
+pub use builtin::builtin_schema;
 pub use cache::{CacheKey, SchemaCache};
 pub use config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
 pub use install::ProviderEnvironment;

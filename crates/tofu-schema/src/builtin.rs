@@ -1,0 +1,46 @@
+//! The schema of OpenTofu's built-in provider, `terraform.io/builtin/terraform`
+//! (`terraform_data`, the `terraform_remote_state` data source): it is part
+//! of OpenTofu, so `tofu validate` knows it without `tofu init` or any plugin.
+//!
+//! `builtin_terraform.json` is what OpenTofu 1.12.6's `tofu providers schema
+//! -json` prints for it (in a module using `terraform_data`), kept as data:
+//! regenerate it from a newer release the same way.
+
+use crate::address::ProviderAddress;
+use crate::json_decode::decode_providers_schema_json;
+use crate::model::ProviderSchema;
+use crate::requirements::is_built_in;
+
+const BUILTIN_TERRAFORM: &str = include_str!("builtin_terraform.json");
+
+/// The schema of the built-in provider at `address`, when there is one.
+pub fn builtin_schema(address: &ProviderAddress) -> Option<ProviderSchema> {
+    if !is_built_in(address) {
+        return None;
+    }
+    decode_providers_schema_json(BUILTIN_TERRAFORM)
+        .ok()?
+        .into_iter()
+        .find_map(|(found, schema)| (found == *address).then_some(schema))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::requirements::implied_provider;
+
+    #[test]
+    fn the_terraform_provider_is_built_in_and_no_other() {
+        let schema = builtin_schema(&implied_provider("terraform")).unwrap();
+        let data = &schema.resource_types.get("terraform_data").unwrap().block;
+        assert!(data.attributes.get("input").unwrap().optional);
+        assert!(data.attributes.get("output").unwrap().computed);
+        let remote = &schema
+            .data_sources
+            .get("terraform_remote_state")
+            .unwrap()
+            .block;
+        assert!(remote.attributes.get("backend").unwrap().required);
+        assert!(builtin_schema(&implied_provider("time")).is_none());
+    }
+}
