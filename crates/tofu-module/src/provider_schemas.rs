@@ -22,10 +22,10 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 use tofu_schema::requirements::{implied_local_name, implied_provider};
 use tofu_schema::{ProviderAddress, ProviderSchema};
-use tofu_syntax::{ExprKind, TraversalStep};
 
 use crate::address::BlockAddress;
 use crate::merge::MergedModule;
+use crate::provider_uses::provider_reference;
 
 /// The schemas of a module's providers, by provider address.
 #[derive(Clone, Debug, Default)]
@@ -115,30 +115,18 @@ pub(crate) fn users_of(module: &MergedModule, provider: &BlockAddress) -> Vec<Bl
             };
             let (local_name, used_alias) = match block.body.attribute("provider") {
                 Some(attribute) => {
-                    let Some(written) = module
+                    let Some((local_name, used_alias)) = module
                         .file(attribute.origin.file)
                         .and_then(|file| file.attribute_at(attribute.origin.range))
+                        .and_then(|written| provider_reference(&written.expr))
                     else {
                         return false;
                     };
-                    match &written.expr.kind {
-                        ExprKind::Traversal(traversal) => {
-                            let alias = traversal.steps.first().and_then(|step| match step {
-                                TraversalStep::Attr { name, .. } => Some(name.clone()),
-                                _ => None,
-                            });
-                            (traversal.root.clone(), alias)
-                        }
-                        ExprKind::String(text) => match text.split_once('.') {
-                            Some((local, alias)) => (local.to_owned(), Some(alias.to_owned())),
-                            None => (text.clone(), None),
-                        },
-                        _ => return false,
-                    }
+                    (local_name, used_alias)
                 }
-                None => (implied_local_name(type_name).to_owned(), None),
+                None => (implied_local_name(type_name), None),
             };
-            local_name == *name && used_alias == *alias
+            local_name == name && used_alias == alias.as_deref()
         })
         .map(|block| block.address.clone())
         .collect()
