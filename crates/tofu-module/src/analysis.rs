@@ -180,7 +180,7 @@ pub fn analyze_with_files(
     module_files: &ModuleFiles,
     cache: &mut AnalysisCache,
 ) -> ModuleAnalysis {
-    let schemas = &cache.retained.with_built_in_schema(schemas);
+    let schemas = &crate::incremental::with_built_in_schema(schemas);
     let mut sorted: Vec<&InputFile> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);

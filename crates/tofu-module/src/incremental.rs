@@ -32,8 +32,8 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use tofu_schema::builtin_schema;
 use tofu_schema::requirements::implied_provider;
-use tofu_schema::{builtin_schema, ProviderSchema};
 use tofu_syntax::{Diagnostic, FileId, Location, SourceFile};
 
 use crate::address::BlockAddress;
@@ -86,8 +86,6 @@ pub(crate) struct Retained {
     /// The rules on one identity: the registry's, except in the tests of
     /// the registry itself, which add deliberately wrong ones.
     pub(crate) identity_rules: &'static [rules::IdentityRule],
-    /// The built-in provider's schema, decoded once per cache.
-    built_in_schema: Option<Arc<ProviderSchema>>,
 }
 
 impl Default for Retained {
@@ -100,29 +98,25 @@ impl Default for Retained {
             n_rule_violations: 0,
             n_module_rules_run: 0,
             identity_rules: rules::IDENTITY_RULES,
-            built_in_schema: None,
         }
     }
 }
 
-impl Retained {
-    /// `given` with the schema of OpenTofu's built-in provider
-    /// (`terraform.io/builtin/terraform`), which `tofu validate` knows
-    /// without a plugin, unless `given` has it.
-    pub(crate) fn with_built_in_schema(&mut self, given: &ProviderSchemas) -> ProviderSchemas {
-        let address = implied_provider("terraform");
-        let mut schemas = given.clone();
-        if given.get(&address).is_none() {
-            if self.built_in_schema.is_none() {
-                self.built_in_schema = builtin_schema(&address).map(Arc::new);
-            }
-            if let Some(schema) = &self.built_in_schema {
-                schemas.insert(address, Arc::clone(schema));
-            }
+/// `given` with the schema of OpenTofu's built-in provider
+/// (`terraform.io/builtin/terraform`), which `tofu validate` knows
+/// without a plugin, unless `given` has it.
+pub(crate) fn with_built_in_schema(given: &ProviderSchemas) -> ProviderSchemas {
+    let address = implied_provider("terraform");
+    let mut schemas = given.clone();
+    if given.get(&address).is_none() {
+        if let Some(schema) = builtin_schema(&address) {
+            schemas.insert(address, schema);
         }
-        schemas
     }
+    schemas
+}
 
+impl Retained {
     /// The analysis before, if it was of these file names (sorted): then
     /// discovery (names alone) is the same, and phases 2 and 3 may be redone
     /// in part.
