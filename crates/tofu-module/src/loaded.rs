@@ -114,14 +114,12 @@ impl ModuleFile {
     pub fn attribute_at(&self, range: TextRange) -> Option<&Attribute> {
         let mut body = &self.source.as_ref()?.body;
         loop {
-            if let Some(attr) = body.attributes.iter().find(|attr| attr.range == range) {
+            if let Some(attr) = written_at(&body.attributes, range, |attr| attr.range)
+                .filter(|attr| attr.range == range)
+            {
                 return Some(attr);
             }
-            body = &body
-                .blocks
-                .iter()
-                .find(|block| block.range.start <= range.start && range.end <= block.range.end)?
-                .body;
+            body = &holding(&body.blocks, range)?.body;
         }
     }
 
@@ -130,10 +128,7 @@ impl ModuleFile {
     pub fn block_at(&self, range: TextRange) -> Option<&Block> {
         let mut body = &self.source.as_ref()?.body;
         loop {
-            let holding = body
-                .blocks
-                .iter()
-                .find(|block| block.range.start <= range.start && range.end <= block.range.end)?;
+            let holding = holding(&body.blocks, range)?;
             if holding.range == range {
                 return Some(holding);
             }
@@ -163,6 +158,34 @@ impl ModuleFile {
 /// True for a `.tofu` or `.tofu.json` file name.
 pub(crate) fn is_tofu_name(name: &str) -> bool {
     name.ends_with(".tofu") || name.ends_with(".tofu.json")
+}
+
+/// The block of `blocks` that holds `range`.
+fn holding(blocks: &[Block], range: TextRange) -> Option<&Block> {
+    written_at(blocks, range, |block| block.range)
+        .filter(|block| block.range.start <= range.start && range.end <= block.range.end)
+}
+
+/// The last of `items` (in the order written, so by start) that starts at
+/// or before `range`: a binary search, as rules ask for the attribute or
+/// block at a range once per attribute and a linear search made that
+/// quadratic in the blocks of a file. Items out of order (a parser's
+/// recovery) fall back to the linear search.
+fn written_at<T>(items: &[T], range: TextRange, range_of: impl Fn(&T) -> TextRange) -> Option<&T> {
+    let after = items.partition_point(|item| range_of(item).start <= range.start);
+    let found = after.checked_sub(1).and_then(|last| items.get(last));
+    let in_order = found.is_some_and(|item| {
+        let at = range_of(item);
+        at.start <= range.start && range.end <= at.end
+    });
+    if in_order {
+        found
+    } else {
+        items.iter().find(|item| {
+            let at = range_of(item);
+            at.start <= range.start && range.end <= at.end
+        })
+    }
 }
 
 /// A top-level block (or a `data` block nested in a `check`) of a loaded file.

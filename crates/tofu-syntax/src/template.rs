@@ -133,7 +133,7 @@ fn flush_indentation(pieces: &mut [Piece]) {
                     spaces = usize::MAX;
                 } else {
                     let leading = text.get(..text.len() - rest.len()).unwrap_or_default();
-                    spaces = leading.graphemes(true).count();
+                    spaces = grapheme_count(leading);
                     adjust.push(index);
                 }
             }
@@ -147,9 +147,34 @@ fn flush_indentation(pieces: &mut [Piece]) {
     }
     for index in adjust {
         if let Some(Piece::Literal(text)) = pieces.get_mut(index) {
-            let cut: usize = text.graphemes(true).take(fewest).map(str::len).sum();
+            let cut = grapheme_prefix_len(text, fewest);
             text.replace_range(..cut, "");
         }
+    }
+}
+
+/// How many grapheme clusters `text` has; plain ASCII without `\r` (the
+/// common indentation) has one per byte, and skips the segmenter.
+fn grapheme_count(text: &str) -> usize {
+    if text.bytes().all(|byte| byte.is_ascii() && byte != b'\r') {
+        text.len()
+    } else {
+        text.graphemes(true).count()
+    }
+}
+
+/// The length in bytes of the first `count` grapheme clusters of `text`.
+/// Where those bytes and the one after them are ASCII without `\r`, each
+/// byte is a cluster (a combining mark after them would join the last).
+fn grapheme_prefix_len(text: &str, count: usize) -> usize {
+    let plain = text
+        .bytes()
+        .take(count.saturating_add(1))
+        .all(|byte| byte.is_ascii() && byte != b'\r');
+    if plain {
+        count.min(text.len())
+    } else {
+        text.graphemes(true).take(count).map(str::len).sum()
     }
 }
 
@@ -246,6 +271,18 @@ fn read_parts(
 mod tests {
     use super::*;
     use crate::text::TextRange;
+
+    #[test]
+    fn indentation_counts_grapheme_clusters_with_or_without_the_fast_path() {
+        assert_eq!(grapheme_count("    "), 4);
+        assert_eq!(grapheme_count("\u{3000}\u{3000}"), 2);
+        assert_eq!(grapheme_count(" \r\n"), 2);
+        assert_eq!(grapheme_prefix_len("  x", 2), 2);
+        // A combining mark joins the space before it: one cluster, 3 bytes.
+        assert_eq!(grapheme_prefix_len(" \u{301}x", 1), 3);
+        assert_eq!(grapheme_prefix_len("\u{3000}x", 1), 3);
+        assert_eq!(grapheme_prefix_len("ab", 5), 2);
+    }
 
     fn literal(text: &str) -> Piece {
         Piece::Literal(text.to_owned())
