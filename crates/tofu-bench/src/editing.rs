@@ -64,9 +64,12 @@ pub fn fixture_schemas() -> Option<ProviderSchemas> {
 /// The fixtures' `tofu providers schema -json` document (hashicorp/time
 /// 0.14.2 and terraform-provider-openstack 3.4.0).
 pub fn fixture_schemas_text() -> Option<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/provider-schemas/schemas.json");
-    std::fs::read_to_string(path).ok()
+    std::fs::read_to_string(fixture_schemas_path()).ok()
+}
+
+/// Where the fixtures' `schemas.json` is.
+pub fn fixture_schemas_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/provider-schemas/schemas.json")
 }
 
 /// The synthetic module plus `compute.tf`: an openstack instance (the

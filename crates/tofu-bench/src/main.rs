@@ -60,11 +60,6 @@ use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile};
 use sample::{measure, Sample};
 use synthetic::text_of;
 
-/// The system allocator with counters, for `schema-memory`
-/// (`schemas::memory`): the heap a loaded schema keeps, counted.
-#[global_allocator]
-static ALLOCATOR: &stats_alloc::StatsAlloc<std::alloc::System> = &stats_alloc::INSTRUMENTED_SYSTEM;
-
 /// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
 /// through one analysis cache (warmed by a first analysis), as a server would.
 fn keystrokes(
@@ -530,10 +525,14 @@ fn main() {
     // Before any server case: nothing else allocates while it counts.
     let mut schema_memory = None;
     if wanted("schema-memory") || wanted("schemas") {
-        match editing::fixture_schemas_text().map(|text| schemas::memory(&text, ALLOCATOR)) {
-            Some(Ok(memory)) => schema_memory = Some(memory),
-            Some(Err(error)) => skipped.push(format!("schema-memory: {error}")),
-            None => skipped.push("schema-memory: the fixtures' schemas.json is not there".into()),
+        let path = editing::fixture_schemas_path();
+        if path.is_file() {
+            match schemas::memory(&path) {
+                Ok(memory) => schema_memory = Some(memory),
+                Err(error) => skipped.push(format!("schema-memory: {error}")),
+            }
+        } else {
+            skipped.push("schema-memory: the fixtures' schemas.json is not there".into());
         }
     }
     if schemas::READ_CASES.iter().any(|case| wanted(case)) || wanted("schemas") {

@@ -5,8 +5,8 @@
 //! (OpenTofu's `tofu providers schema -json` on the same install),
 //! `schema-cache` (the same schema from the on-disk cache), and
 //! `schema-memory` (the heap the loaded schemas of the fixtures keep, counted
-//! by the bench's allocator, against their `tofu providers schema -json`
-//! text, counted by the allocator given: the bench binary's). The
+//! by `tofu-bench-heap`'s allocator, against their `tofu providers schema
+//! -json` text). The
 //! keystroke cases with the schemas loaded are `serve::lsp_keystroke_schemas`.
 //!
 //! The package comes from a directory laid out as `tofu init -plugin-dir`
@@ -21,9 +21,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use std::alloc::System;
-
-use stats_alloc::{Region, StatsAlloc};
 use tofu_module::InputFile;
 use tofu_schema::install::{
     package_hash_v1, parse_lock_file, LockedProvider, Platform, SearchDirs,
@@ -275,24 +272,41 @@ impl SchemaMemory {
     }
 }
 
-/// `schema-memory`: decodes `text` (a `tofu providers schema -json`
-/// document) and counts what the result keeps on the heap. Call it while no
-/// other thread of the bench allocates.
-pub fn memory(text: &str, allocator: &StatsAlloc<System>) -> Result<SchemaMemory> {
-    // Once before counting: whatever the decoder sets up on first use.
-    drop(tofu_schema::decode_providers_schema_json(text));
-    let region = Region::new(allocator);
-    let decoded = tofu_schema::decode_providers_schema_json(text).map_err(|e| e.to_string())?;
-    let change = region.change();
-    drop(decoded);
-    let held = i128::try_from(change.bytes_allocated).unwrap_or(0)
-        - i128::try_from(change.bytes_deallocated).unwrap_or(0)
-        + i128::try_from(change.bytes_reallocated).unwrap_or(0);
-    let n_held = i128::try_from(change.allocations).unwrap_or(0)
-        - i128::try_from(change.deallocations).unwrap_or(0);
+/// `schema-memory`: the heap the schemas decoded from the `tofu providers
+/// schema -json` document at `path` keep, counted by `tofu-bench-heap` (the
+/// binary beside this one, whose allocator counts).
+pub fn memory(path: &Path) -> Result<SchemaMemory> {
+    let heap = std::env::current_exe()
+        .map_err(|e| e.to_string())?
+        .with_file_name(format!("tofu-bench-heap{}", std::env::consts::EXE_SUFFIX));
+    let output = Command::new(&heap)
+        .arg(path)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| {
+            format!(
+                "{}: {e} (build it with cargo build -p tofu-bench)",
+                heap.display()
+            )
+        })?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            heap.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let numbers: Vec<usize> = text
+        .split_whitespace()
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    let [json_bytes, heap_bytes, n_allocations] = numbers.as_slice() else {
+        return Err(format!("{} printed {text:?}", heap.display()));
+    };
     Ok(SchemaMemory {
-        json_bytes: text.len(),
-        heap_bytes: usize::try_from(held).unwrap_or(0),
-        n_allocations: usize::try_from(n_held).unwrap_or(0),
+        json_bytes: *json_bytes,
+        heap_bytes: *heap_bytes,
+        n_allocations: *n_allocations,
     })
 }
