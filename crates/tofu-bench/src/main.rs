@@ -20,7 +20,8 @@
 //! `hover-reference` (hover on a `var.` reference).
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
-//! own analysis time from its log), `lsp-flip`, `lsp-rename-local` and
+//! own analysis time from its log), `lsp-keystroke-local` (the same, typed
+//! into a local's value), `lsp-flip`, `lsp-rename-local` and
 //! `lsp-hover` (the same three on the variant), `lsp-module-size` (hover and
 //! definition on a reference in modules of 50, 200 and 1,000 files:
 //! `module_size.rs`), and `memory` (peak RSS after indexing the corpus, with
@@ -549,6 +550,7 @@ fn main() {
     let server_cases = [
         module_size::CASE,
         "lsp-keystroke",
+        "lsp-keystroke-local",
         "lsp-keystroke-schemas",
         "schemas",
         "lsp-flip",
@@ -594,6 +596,18 @@ fn main() {
                 }
             }
             Err(error) => skipped.push(format!("lsp-keystroke: {error}")),
+        }
+    }
+    if let (Some(binary), true) = (&binary, wanted("lsp-keystroke-local")) {
+        match serve::lsp_keystroke_local(binary, &module, runs(101)) {
+            Ok(keystrokes) => samples.push(Sample {
+                name: "lsp-keystroke-local",
+                input: format!(
+                    "{module_input}, typing into local.local_1's value, didChange → publishDiagnostics over stdio"
+                ),
+                times: keystrokes.latencies,
+            }),
+            Err(error) => skipped.push(format!("lsp-keystroke-local: {error}")),
         }
     }
     if let (Some(binary), true) = (
@@ -903,6 +917,11 @@ fn main() {
             1.0,
         ),
         ("lsp-keystroke", "keystroke → publishDiagnostics", 10.0),
+        (
+            "lsp-keystroke-local",
+            "a keystroke in a local's value → publishDiagnostics",
+            3.0,
+        ),
         (
             "lsp-flip",
             "a keystroke that adds or removes an error → publishDiagnostics",

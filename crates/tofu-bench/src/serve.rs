@@ -131,6 +131,12 @@ const TYPED_FILE: &str = "f0001.tf";
 const TYPED_LINE: u32 = 3;
 const TYPED_COLUMN: u32 = 17; // after `  description = "`
 
+/// Where `lsp-keystroke-local` types in [`TYPED_FILE`]: after this text,
+/// inside the literal part of `local.local_1`'s template, so every
+/// keystroke changes the local's value (and what evaluates it) and leaves
+/// the module valid.
+const LOCAL_VALUE_PREFIX: &str = "local_1 = \"${var.var_1}-";
+
 /// A server on a module written to a temp dir, past its initial indexing.
 /// The client is dropped (the server killed if still running) before the
 /// directory is removed.
@@ -280,7 +286,35 @@ pub fn lsp_keystroke(
     n_keystrokes: usize,
 ) -> Result<Keystrokes> {
     let server = ModuleServer::start(binary, module, "keystroke", SCHEDULER_LOG)?;
-    type_keystrokes(server, module, n_keystrokes)
+    type_keystrokes(server, module, n_keystrokes, (TYPED_LINE, TYPED_COLUMN))
+}
+
+/// `lsp-keystroke-local`: the keystrokes of `lsp-keystroke`, typed into
+/// the value of a local instead of a description (issue 33: a keystroke
+/// that changes a local's value keeps keystroke → publish p50 ≤ 3 ms).
+pub fn lsp_keystroke_local(
+    binary: &Path,
+    module: &[InputFile],
+    n_keystrokes: usize,
+) -> Result<Keystrokes> {
+    let text = module
+        .iter()
+        .find(|file| file.name == TYPED_FILE)
+        .map(crate::synthetic::text_of)
+        .ok_or("the module has no typed file")?;
+    let at = text
+        .find(LOCAL_VALUE_PREFIX)
+        .map(|at| at + LOCAL_VALUE_PREFIX.len())
+        .ok_or("the typed file has no local_1")?;
+    let before = text.get(..at).unwrap_or_default();
+    let line = before.matches('\n').count();
+    let column = before.len() - before.rfind('\n').map_or(0, |newline| newline + 1);
+    let position = (
+        u32::try_from(line).unwrap_or(0),
+        u32::try_from(column).unwrap_or(0),
+    );
+    let server = ModuleServer::start(binary, module, "keystroke-local", SCHEDULER_LOG)?;
+    type_keystrokes(server, module, n_keystrokes, position)
 }
 
 /// Lays providers out in a module directory, as `tofu init` does.
@@ -312,23 +346,25 @@ pub fn lsp_keystroke_schemas(
         let left = deadline.saturating_duration_since(Instant::now());
         published = server.client.wait_for_publication(&uri, 1, left)?;
     }
-    type_keystrokes(server, module, n_keystrokes)
+    type_keystrokes(server, module, n_keystrokes, (TYPED_LINE, TYPED_COLUMN))
 }
 
-/// Opens [`TYPED_FILE`] and types `n_keystrokes` letters into it, each
-/// timed from the didChange to the publication of its version.
+/// Opens [`TYPED_FILE`] and types `n_keystrokes` letters into it from
+/// `(line, column)` on (ASCII, so UTF-16 columns are bytes), each timed
+/// from the didChange to the publication of its version.
 fn type_keystrokes(
     mut server: ModuleServer,
     module: &[InputFile],
     n_keystrokes: usize,
+    (typed_line, typed_column): (u32, u32),
 ) -> Result<Keystrokes> {
     let (uri, _) = server.open(module, TYPED_FILE)?;
     let mut latencies = Vec::with_capacity(n_keystrokes);
     for keystroke in 0..n_keystrokes {
         let version = i64::try_from(keystroke).unwrap_or(i64::MAX - 2) + 2;
-        let column = TYPED_COLUMN + u32::try_from(keystroke).unwrap_or(0);
+        let column = typed_column + u32::try_from(keystroke).unwrap_or(0);
         let letter = char::from(b'a' + u8::try_from(keystroke % 26).unwrap_or(0));
-        let position = json!({"line": TYPED_LINE, "character": column});
+        let position = json!({"line": typed_line, "character": column});
         let params = json!({
             "textDocument": {"uri": uri, "version": version},
             "contentChanges": [{"range": {"start": position, "end": position}, "text": letter.to_string()}]
