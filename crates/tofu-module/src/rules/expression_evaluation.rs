@@ -1,7 +1,8 @@
 //! Evaluating one attribute's expression as `tofu validate` does, for the
 //! rules that report what evaluation finds (`evaluation`: local values,
 //! outputs, module arguments; `provider_schema`: the arguments a provider's
-//! schema declares in a resource body): every reference but `path.module`
+//! schema declares in resource bodies and provider configurations, at any
+//! depth of nested blocks): every reference but `path.module`
 //! and `path.root` (`.`) an unknown value of any type, files read through
 //! the `ModuleFiles` the caller gave the analysis, each error as a
 //! diagnostic of its family (`unknown-function`, `invalid-function-call`,

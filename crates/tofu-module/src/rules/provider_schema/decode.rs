@@ -15,9 +15,9 @@
 //!
 //! Left out: JSON bodies below the first level (a nested block written as a
 //! JSON property is counted, not decoded), the number of blocks a `dynamic`
-//! block makes (a type with one is not counted), values that are not
-//! constants (a reference, a call, a template is unknown in `validate`),
-//! and lists of objects written as blocks (`blocktoattr`).
+//! block makes (a type with one is not counted), the types of values that
+//! are not constants (`evaluate` converts those once it has evaluated
+//! them), and lists of objects written as blocks (`blocktoattr`).
 
 use tofu_schema::{Block as SchemaBlock, Nesting};
 use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
@@ -463,18 +463,39 @@ fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, 
     if !value.is_known() {
         return;
     }
-    if let Err(error) = tofu_eval::convert::convert(&value.to_eval(), &schema.decoder_type()) {
-        out.diagnostics.push(
-            Diagnostic::new(
-                Code::InvalidArgumentValue,
-                "Incorrect attribute value type",
-                Location::new(attribute.file, attribute.expr.range),
-            )
-            .with_detail(format!(
-                "Inappropriate value for attribute {}: {}.",
-                go_quote(attribute.name),
-                error.message
-            )),
-        );
-    }
+    out.diagnostics.extend(incorrect_type(
+        attribute.name,
+        &value.to_eval(),
+        schema,
+        Location::new(attribute.file, attribute.expr.range),
+    ));
+}
+
+/// Whether decoding judges the type of the value written as `expr` (a
+/// constant); evaluation judges the others.
+pub(super) fn is_constant(expr: &Expr, syntax: Syntax, text: FileText<'_>) -> bool {
+    Value::from_expr(expr, syntax, text).is_known()
+}
+
+/// `Incorrect attribute value type` when `value` does not convert to the
+/// attribute's type (`hcldec`'s `AttrSpec`), at the value's range `at`.
+pub(super) fn incorrect_type(
+    name: &str,
+    value: &tofu_eval::Value,
+    schema: &tofu_schema::Attribute,
+    at: Location,
+) -> Option<Diagnostic> {
+    let error = tofu_eval::convert::convert(value, &schema.decoder_type()).err()?;
+    Some(
+        Diagnostic::new(
+            Code::InvalidArgumentValue,
+            "Incorrect attribute value type",
+            at,
+        )
+        .with_detail(format!(
+            "Inappropriate value for attribute {}: {}.",
+            go_quote(name),
+            error.message
+        )),
+    )
 }

@@ -1,8 +1,10 @@
 //! Evaluating a body against its provider's schema, as `EvaluateBlock`
 //! does once the body decodes (`dynblock.Expand`, then `hcldec.Decode`):
 //! every argument the schema declares, in the body and in its nested
-//! blocks at any depth (an escaping block `_` counts as the body), and the
-//! `dynamic` blocks as `dynblock` expands them. A `dynamic` block's
+//! blocks at any depth (an escaping block `_` counts as the body), each
+//! value then converted to the argument's type as `hcldec` does
+//! ("Incorrect attribute value type"; a constant's type is judged by
+//! `decode`), and the `dynamic` blocks as `dynblock` expands them. A `dynamic` block's
 //! `for_each` is evaluated ("Invalid dynamic for_each value" when it is
 //! null or not a collection); when it is known, the `content` is evaluated
 //! once per element (the same error once per element, as OpenTofu reports
@@ -31,12 +33,11 @@
 
 use tofu_eval::{Type, Value, ValueKind};
 use tofu_schema::{Block as SchemaBlock, Nesting};
-use tofu_syntax::{Block, Body, Code, Diagnostic, ExprKind, FileId, Location};
+use tofu_syntax::{Block, Body, Code, Diagnostic, ExprKind, FileId, Location, Syntax};
 
+use super::decode;
 use crate::effective::EffectiveBody;
-use crate::rules::expression_evaluation::{
-    evaluate_attribute, evaluate_expression, Context, Iteration,
-};
+use crate::rules::expression_evaluation::{evaluate_expression, Context, Iteration};
 use crate::rules::IdentityView;
 
 /// Blocks nested deeper than this are not evaluated.
@@ -57,11 +58,26 @@ pub(super) fn evaluate_body(
     out: &mut Vec<Diagnostic>,
 ) {
     for attribute in &effective.attributes {
-        if !meta_arguments.contains(&attribute.name.as_str())
-            && schema.attributes.get(&attribute.name).is_some()
-        {
-            evaluate_attribute(view, attribute, out);
+        if meta_arguments.contains(&attribute.name.as_str()) {
+            continue;
         }
+        let Some(attribute_schema) = schema.attributes.get(&attribute.name) else {
+            continue;
+        };
+        let Some(file) = view.file(attribute.origin.file) else {
+            continue;
+        };
+        let Some(written) = file.attribute_at(attribute.origin.range) else {
+            continue;
+        };
+        argument(
+            view,
+            attribute.origin.file,
+            written,
+            attribute_schema,
+            &Context::BODY,
+            out,
+        );
     }
     for nested in &effective.blocks {
         if nested.kind == "_" {
@@ -194,11 +210,12 @@ impl Walk<'_, '_> {
     ) {
         if expansion.evaluates_arguments {
             for attribute in &body.attributes {
-                if schema.attributes.get(&attribute.name).is_some() {
-                    evaluate_expression(
+                if let Some(attribute_schema) = schema.attributes.get(&attribute.name) {
+                    argument(
                         self.view,
                         self.file,
-                        &attribute.expr,
+                        attribute,
+                        attribute_schema,
                         &expansion.arguments(),
                         out,
                     );
@@ -229,6 +246,7 @@ impl Walk<'_, '_> {
         let Some(spec) = DynamicSpec::of(block) else {
             return;
         };
+        let before = out.len();
         let Some(for_each) = evaluate_expression(
             self.view,
             self.file,
@@ -238,7 +256,6 @@ impl Walk<'_, '_> {
         ) else {
             return;
         };
-        let before = out.len();
         if let Some(problem) = for_each_problem(&for_each) {
             out.push(
                 Diagnostic::new(
@@ -254,39 +271,59 @@ impl Walk<'_, '_> {
         }
         let name = spec.iterator.unwrap_or(&label.value).to_owned();
         let (for_each, _) = for_each.unmark();
-        let elements = match &for_each.kind {
-            ValueKind::Unknown(_) => {
-                let iteration = Iteration {
-                    name,
-                    object: iterator_object(Value::dynamic_unknown(), Value::dynamic_unknown()),
-                };
-                let inner = expansion.content(iteration, false);
-                self.body(
-                    &spec.content.body,
-                    &nested_schema.block,
-                    &inner,
-                    depth + 1,
-                    out,
-                );
-                return;
-            }
-            _ => elements(&for_each),
+        // An unknown `for_each` makes one block whose arguments are unknown.
+        let (elements, known) = match &for_each.kind {
+            ValueKind::Unknown(_) => (
+                vec![(Value::dynamic_unknown(), Value::dynamic_unknown())],
+                false,
+            ),
+            _ => (elements(&for_each), true),
         };
         for (key, value) in elements.into_iter().take(MAX_ELEMENTS) {
             let iteration = Iteration {
                 name: name.clone(),
                 object: iterator_object(key, value),
             };
-            let inner = expansion.content(iteration, true);
             self.body(
                 &spec.content.body,
                 &nested_schema.block,
-                &inner,
+                &expansion.content(iteration, known),
                 depth + 1,
                 out,
             );
         }
     }
+}
+
+/// One argument the schema declares: its value evaluated, then converted
+/// to the argument's type as `hcldec` does (a constant's type is judged
+/// by decoding).
+fn argument(
+    view: &IdentityView<'_>,
+    file: FileId,
+    attribute: &tofu_syntax::Attribute,
+    schema: &tofu_schema::Attribute,
+    context: &Context<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(value) = evaluate_expression(view, file, &attribute.expr, context, out) else {
+        return;
+    };
+    let Some(text) = view
+        .file(file)
+        .and_then(|identity_file| identity_file.text(attribute.expr.range))
+    else {
+        return;
+    };
+    if decode::is_constant(&attribute.expr, Syntax::Native, text) {
+        return;
+    }
+    out.extend(decode::incorrect_type(
+        &attribute.name,
+        &value,
+        schema,
+        Location::new(file, attribute.expr.range),
+    ));
 }
 
 /// A `dynamic` block as `dynblock` decodes it.
