@@ -35,7 +35,6 @@ use tofu_syntax::Diagnostic;
 
 use crate::address::BlockAddress;
 use crate::effective::EffectiveAttribute;
-use crate::expr::parse_ref::Referenceable;
 use crate::rules::expression_evaluation::evaluate_attribute;
 use crate::rules::provider_schema::provider_arguments;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
@@ -71,9 +70,7 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
         BlockAddress::Module(_) => module_arguments(view, &effective.body.attributes, out),
-        BlockAddress::Provider { .. } if references_plainly_declared(view) => {
-            provider_arguments(view, out)
-        }
+        BlockAddress::Provider { .. } => provider_arguments(view, out),
         _ => {}
     }
 }
@@ -99,24 +96,4 @@ fn module_arguments(
             evaluate_attribute(view, attribute, out);
         }
     }
-}
-
-/// Whether every reference of a provider configuration names a declared
-/// input variable or local value, `path.module`, `path.root`, `path.cwd`
-/// or `terraform.workspace`. The `references` rule does not judge a
-/// provider configuration's references, and OpenTofu evaluates none of its
-/// arguments when one fails, so anything else leaves it unevaluated.
-fn references_plainly_declared(view: &IdentityView<'_>) -> bool {
-    view.references()
-        .all()
-        .all(|reference| match &reference.parsed {
-            Ok(parsed) => match &parsed.subject {
-                Referenceable::Variable(name) => view.declares_variable(name),
-                Referenceable::Local(name) => view.declares_local(name),
-                Referenceable::Path(name) => matches!(name.as_str(), "module" | "root" | "cwd"),
-                Referenceable::Terraform { name, .. } => name == "workspace",
-                _ => false,
-            },
-            Err(_) => false,
-        })
 }

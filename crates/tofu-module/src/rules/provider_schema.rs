@@ -44,6 +44,7 @@ use tofu_syntax::{Code, Diagnostic, Location, Syntax, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveBlock, EffectiveBody};
+use crate::expr::parse_ref::Referenceable;
 use crate::go_text::go_quote;
 use crate::provider_uses::provider_reference;
 use crate::refs::Unit;
@@ -192,11 +193,17 @@ pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
 
 /// What evaluating a `provider` block's body against its provider's schema
 /// finds (`ValidateProvider` evaluates it with `EvaluateBlock`), asked by
-/// the `evaluation` rule, which knows whether its references fail.
+/// the `evaluation` rule: only with a schema, for a configuration something
+/// uses, whose references all name what certainly exists (the names it
+/// asks about are recorded only then, so a module without schemas reads
+/// nothing more).
 pub(crate) fn provider_arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
     let Some((effective, provider)) = validated_configuration(view) else {
         return;
     };
+    if !references_plainly_declared(view) {
+        return;
+    }
     evaluate::evaluate_body(
         view,
         &effective.body,
@@ -205,6 +212,26 @@ pub(crate) fn provider_arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnost
         PROVIDER_META_BLOCKS,
         out,
     );
+}
+
+/// Whether every reference of a provider configuration names a declared
+/// input variable or local value, `path.module`, `path.root`, `path.cwd`
+/// or `terraform.workspace`. The `references` rule does not judge a
+/// provider configuration's references, and OpenTofu evaluates none of its
+/// arguments when one fails, so anything else leaves it unevaluated.
+fn references_plainly_declared(view: &IdentityView<'_>) -> bool {
+    view.references()
+        .all()
+        .all(|reference| match &reference.parsed {
+            Ok(parsed) => match &parsed.subject {
+                Referenceable::Variable(name) => view.declares_variable(name),
+                Referenceable::Local(name) => view.declares_local(name),
+                Referenceable::Path(name) => matches!(name.as_str(), "module" | "root" | "cwd"),
+                Referenceable::Terraform { name, .. } => name == "workspace",
+                _ => false,
+            },
+            Err(_) => false,
+        })
 }
 
 /// A provider configuration OpenTofu validates, with its provider's
