@@ -17,8 +17,14 @@ instance of a resource with `count` or `for_each`, or without the instance
 key, and into a nested block), a provider block of its own (an alias the
 resource uses: OpenTofu validates only configurations something uses) with
 an unsupported, misspelt or mistyped argument, an `ephemeral` block of the
-type (neither provider has ephemeral resources), and the two things
-openstack 3.4.0 deprecates. Many cases share one module (each in its own lines, so
+type (neither provider has ephemeral resources), the two things
+openstack 3.4.0 deprecates, and evaluation in nested blocks
+(`nested_evaluation_error`: an unknown function, a failing call, an
+invalid operand or an arity error in a static nested block, in a
+`dynamic` block's content with a known `for_each`, in the `for_each`
+itself, or the iterator's known value misused; `nested_evaluation_near_miss`:
+`try`, the branch not taken, unknown arguments, an empty or unknown
+`for_each` over a failing content, the iterator used right). Many cases share one module (each in its own lines, so
 diagnostics are counted per case by line): OpenTofu validates every
 resource on its own.
 
@@ -148,7 +154,8 @@ class Body:
         for name, body, dynamic in self.blocks:
             if dynamic:
                 out.append(f'{pad}dynamic "{name}" {{')
-                out.append(f'{pad}  for_each = ["a"]')
+                for_each = dynamic if isinstance(dynamic, str) else '["a"]'
+                out.append(f"{pad}  for_each = {for_each}")
                 out.append(f"{pad}  content {{")
                 out += ["  " + line for line in body.lines()]
                 out.append(f"{pad}  }}")
@@ -292,7 +299,57 @@ def mutate(kind, body, rng, types):
         body.blocks = [b for b in body.blocks if b[0] != name]
         body.blocks.append((name, nested, True))
         return True
+    if kind in ("nested_evaluation_error", "nested_evaluation_near_miss"):
+        return nested_evaluation(kind, body, rng)
     return False
+
+
+# Expressions validate reports when it evaluates them, and ones it does not
+# (issue 33: arguments of nested blocks and of `dynamic` blocks' content).
+EVALUATION_ERRORS = ['uppper("a")', 'cidrsubnet("10.0.0.0/8", 8, 300)', '1 + "a"', "length()"]
+EVALUATION_NEAR_MISSES = ['try(uppper("a"), "b")', 'true ? "a" : 1 + "a"', "upper(var.unknown)"]
+
+
+def nested_evaluation(kind, body, rng):
+    """An evaluation error (or a near-miss) in a nested block: in a static
+    block's argument, in a `dynamic` block's content (once per element of
+    its for_each, the iterator known), or in its for_each."""
+    block_types = body.block.get("block_types", {})
+    candidates = sorted(n for n, b in block_types.items() if settable(b["block"]))
+    if not candidates:
+        return False
+    name = rng.choice(candidates)
+    nested_type = block_types[name]
+    attrs = settable(nested_type["block"])
+    strings = sorted(a for a, spec in attrs.items() if spec.get("type") == "string")
+    attribute = rng.choice(sorted(attrs))
+    dynamic_allowed = nested_type["nesting_mode"] in ("list", "set")
+    form = rng.choice(("static", "dynamic", "for_each", "iterator")) if dynamic_allowed else "static"
+    nested = Body(nested_type["block"], body.indent + (4 if form != "static" else 2))
+    dynamic = False
+    if kind == "nested_evaluation_error":
+        if form == "static" or form == "dynamic":
+            nested.attrs[attribute] = rng.choice(EVALUATION_ERRORS)
+            dynamic = rng.choice(('["a"]', '["a", "b"]', "{ k = 1 }")) if form == "dynamic" else False
+        elif form == "for_each":
+            dynamic = rng.choice(('uppper("a")', '"a"', "null", "5"))
+        else:
+            nested.attrs[attribute] = f"{name}.value * 2"
+            dynamic = rng.choice(('["a"]', '{ k = "v" }', 'toset(["s"])'))
+    else:
+        if form == "static":
+            nested.attrs[attribute] = rng.choice(EVALUATION_NEAR_MISSES)
+        elif form in ("dynamic", "for_each"):
+            nested.attrs[attribute] = rng.choice(EVALUATION_ERRORS)
+            dynamic = rng.choice(("var.unknown", "[]"))
+        elif strings:
+            nested.attrs[rng.choice(strings)] = f'"${{{name}.key}}-${{{name}.value}}"'
+            dynamic = rng.choice(('["a"]', "{ k = 1 }", "[var.unknown]"))
+        else:
+            return False
+    body.blocks = [b for b in body.blocks if b[0] != name]
+    body.blocks.append((name, nested, dynamic))
+    return True
 
 
 # (provider, type, arguments): values a provider's own validator rejects.
@@ -345,6 +402,8 @@ MISTAKES = [
     "deprecated",
     # An ephemeral block of the type (neither provider has ephemeral resources).
     "ephemeral_type",
+    # Evaluation in nested and `dynamic` blocks (issue 33).
+    "nested_evaluation_error", "nested_evaluation_near_miss",
 ]
 
 # What openstack 3.4.0 deprecates: a block type of one resource, and one

@@ -98,7 +98,7 @@ impl Evaluator<'_> {
                 vec![self.call_diagnostic(expr, call, &[], error)],
             );
         }
-        let function = match lookup(&call.name) {
+        let function = match lookup(&call.name, self.scope.suggests_function_names()) {
             Ok(function) => function,
             Err(error) => {
                 return (

@@ -99,6 +99,14 @@ pub trait Scope {
     /// How OpenTofu names a range inside a message (`try`'s "(at
     /// main.tf:3,9-12)"): HCL's `Range.String()`.
     fn describe_range(&self, range: TextRange) -> String;
+
+    /// Whether "Call to unknown function" suggests a known name. HCL
+    /// suggests among the functions of the innermost evaluation context,
+    /// and the context `dynblock` evaluates a `dynamic` block's content in
+    /// (its iterator's) has none of its own: there, no name is suggested.
+    fn suggests_function_names(&self) -> bool {
+        true
+    }
 }
 
 /// The value of an expression and the errors evaluating it.

@@ -171,3 +171,55 @@ fn try_names_the_ranges_of_what_it_caught() {
         diagnostic.detail
     );
 }
+
+/// A scope like `TestScope` whose context, like a `dynamic` block's
+/// content, has no functions of its own to suggest from.
+struct WithoutSuggestions;
+
+impl Scope for WithoutSuggestions {
+    fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        TestScope.reference(reference)
+    }
+
+    fn environment(&self) -> &dyn Environment {
+        &NoFiles
+    }
+
+    fn describe_range(&self, range: TextRange) -> String {
+        TestScope.describe_range(range)
+    }
+
+    fn suggests_function_names(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn an_unknown_function_is_suggested_only_where_the_scope_suggests_names() {
+    let details = |scope: &dyn Scope, text: &str| {
+        let source = format!("x = {text}\n");
+        let file = tofu_syntax::parse("test.tf", &source);
+        evaluate(&file.body.attributes[0].expr, scope)
+            .diagnostics
+            .into_iter()
+            .map(|diagnostic| diagnostic.detail)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        details(&TestScope, "uppper(\"a\")"),
+        ["There is no function named \"uppper\". Did you mean \"upper\"?"]
+    );
+    assert_eq!(
+        details(&WithoutSuggestions, "uppper(\"a\")"),
+        ["There is no function named \"uppper\"."]
+    );
+    // OpenTofu words namespaced names itself, in any context.
+    assert_eq!(
+        details(&WithoutSuggestions, "core::uppper(\"a\")"),
+        ["There is no builtin (core::) function named \"uppper\"."]
+    );
+    assert_eq!(
+        details(&WithoutSuggestions, "upper(\"a\")"),
+        [] as [&str; 0]
+    );
+}

@@ -76,7 +76,7 @@ pub fn call_function(
     arguments: &[Value],
     environment: &dyn Environment,
 ) -> Result<Value, Vec<CallError>> {
-    let function = lookup(name).map_err(|error| vec![error])?;
+    let function = lookup(name, true).map_err(|error| vec![error])?;
     if let Some(error) = function.arity_error(arguments.len()) {
         return Err(vec![error]);
     }
@@ -107,11 +107,12 @@ pub struct Function<'n> {
 }
 
 /// The function `name` (`upper` or `core::upper`), or "Call to unknown
-/// function" with HCL's suggestion.
-pub(crate) fn lookup(name: &str) -> Result<Function<'_>, CallError> {
+/// function", with HCL's suggestion when `suggests` (see
+/// `Scope::suggests_function_names`).
+pub(crate) fn lookup(name: &str, suggests: bool) -> Result<Function<'_>, CallError> {
     let plain_name = name.strip_prefix("core::").unwrap_or(name);
     if plain_name.contains("::") {
-        return Err(suggest::unknown_function(name));
+        return Err(suggest::unknown_function(name, suggests));
     }
     match (signature(plain_name), registry::implementation(plain_name)) {
         (Some(signature), Some(implementation)) => Ok(Function {
@@ -125,7 +126,7 @@ pub(crate) fn lookup(name: &str) -> Result<Function<'_>, CallError> {
                 detail: format!("Call to function {} failed: {why}.", go_quote(name)),
                 subject: ErrorSubject::Call,
             },
-            None => suggest::unknown_function(name),
+            None => suggest::unknown_function(name, suggests),
         }),
     }
 }

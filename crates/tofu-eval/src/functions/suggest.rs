@@ -6,7 +6,10 @@
 use super::{CallError, ErrorSubject, SIGNATURES};
 use crate::go_text::go_quote;
 
-pub(super) fn unknown_function(name: &str) -> CallError {
+/// The error for `name`, which names no function; with a suggestion when
+/// `suggests` (namespaced names never get one: OpenTofu rewrites those
+/// errors whatever the context).
+pub(super) fn unknown_function(name: &str, suggests: bool) -> CallError {
     let subject = ErrorSubject::Name;
     if let Some(separator) = name.rfind("::") {
         let short = name.get(separator + 2..).unwrap_or_default();
@@ -31,6 +34,7 @@ pub(super) fn unknown_function(name: &str) -> CallError {
         };
     }
     let suggestion = suggestion(name)
+        .filter(|_| suggests)
         .map(|found| format!(" Did you mean {}?", go_quote(found)))
         .unwrap_or_default();
     CallError {

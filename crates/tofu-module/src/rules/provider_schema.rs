@@ -20,12 +20,15 @@
 //! and nothing else of the body is; else the references of the arguments
 //! and blocks the schema knows are judged (those of unsupported ones are
 //! never evaluated), and only when none failed is the body decoded, as
-//! `EvaluateBlock` stops after reference errors; the top-level arguments
-//! the schema declares are then evaluated (`expression_evaluation`: unknown
-//! functions, failing calls, invalid operands), with what decoding found.
-//! Arguments inside nested blocks are not evaluated yet. A provider configuration
-//! ([`provider_config`], its own identity rule) is decoded unless it sets
-//! nothing but meta-arguments, as `ValidateProvider` skips such a body.
+//! `EvaluateBlock` stops after reference errors; the arguments the schema
+//! declares, in the body and its nested blocks, and the `dynamic` blocks
+//! as `dynblock` expands them, are then evaluated (`evaluate`, through
+//! `expression_evaluation`: unknown functions, failing calls, invalid
+//! operands, a `for_each` a `dynamic` block cannot iterate), with what
+//! decoding found. A provider configuration ([`provider_config`], its own
+//! identity rule) is decoded unless it sets nothing but meta-arguments, as
+//! `ValidateProvider` skips such a body; its arguments are evaluated the
+//! same way ([`provider_arguments`]), by the `evaluation` rule.
 //!
 //! Left out here: the provider's own validators (`ValidateResourceConfig`
 //! and its siblings), whose calls `crate::validator_calls` works out for
@@ -33,6 +36,7 @@
 //! `provider_meta` schema.
 
 mod decode;
+mod evaluate;
 mod traversal;
 
 use tofu_schema::{ProviderAddress, ProviderSchema};
@@ -40,10 +44,10 @@ use tofu_syntax::{Code, Diagnostic, Location, Syntax, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveBlock, EffectiveBody};
+use crate::expr::parse_ref::Referenceable;
 use crate::go_text::go_quote;
 use crate::provider_uses::provider_reference;
 use crate::refs::Unit;
-use crate::rules::expression_evaluation::evaluate_attribute;
 use crate::rules::IdentityView;
 use decode::{AttributeInput, BlockInput, BodyInput};
 use tofu_schema::requirements::implied_local_name;
@@ -154,32 +158,23 @@ pub(crate) fn resource_body(
         out.extend(decoded.diagnostics);
         // `EvaluateBlock` evaluates the arguments the schema declares, with
         // whatever else decoding found.
-        for attribute in &effective.body.attributes {
-            if !RESOURCE_META_ARGUMENTS.contains(&attribute.name.as_str())
-                && schema.block.attributes.get(&attribute.name).is_some()
-            {
-                evaluate_attribute(view, attribute, out);
-            }
-        }
+        evaluate::evaluate_body(
+            view,
+            &effective.body,
+            &schema.block,
+            RESOURCE_META_ARGUMENTS,
+            RESOURCE_META_BLOCKS,
+            out,
+        );
     }
 }
 
 /// The provider configuration rule: a `provider` block's body against its
 /// provider's schema.
 pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(effective) = view.effective() else {
+    let Some((effective, provider)) = validated_configuration(view) else {
         return;
     };
-    let BlockAddress::Provider { name, alias } = &effective.address else {
-        return;
-    };
-    let (_, Some(provider)) = view.provider_schema(name) else {
-        return;
-    };
-    // OpenTofu prunes a configuration nothing uses before validating.
-    if !view.keeps_provider_configuration(name, alias.as_deref()) {
-        return;
-    }
     let Some(body) = effective_body(
         view,
         effective,
@@ -194,6 +189,68 @@ pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     }
     let describe = |location: Location| describe(view, location);
     out.extend(decode::decode(&body, &provider.provider.block, &describe).diagnostics);
+}
+
+/// What evaluating a `provider` block's body against its provider's schema
+/// finds (`ValidateProvider` evaluates it with `EvaluateBlock`), asked by
+/// the `evaluation` rule: only with a schema, for a configuration something
+/// uses, whose references all name what certainly exists (the names it
+/// asks about are recorded only then, so a module without schemas reads
+/// nothing more).
+pub(crate) fn provider_arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some((effective, provider)) = validated_configuration(view) else {
+        return;
+    };
+    if !references_plainly_declared(view) {
+        return;
+    }
+    evaluate::evaluate_body(
+        view,
+        &effective.body,
+        &provider.provider.block,
+        PROVIDER_META_ARGUMENTS,
+        PROVIDER_META_BLOCKS,
+        out,
+    );
+}
+
+/// Whether every reference of a provider configuration names a declared
+/// input variable or local value, `path.module`, `path.root`, `path.cwd`
+/// or `terraform.workspace`. The `references` rule does not judge a
+/// provider configuration's references, and OpenTofu evaluates none of its
+/// arguments when one fails, so anything else leaves it unevaluated.
+fn references_plainly_declared(view: &IdentityView<'_>) -> bool {
+    view.references()
+        .all()
+        .all(|reference| match &reference.parsed {
+            Ok(parsed) => match &parsed.subject {
+                Referenceable::Variable(name) => view.declares_variable(name),
+                Referenceable::Local(name) => view.declares_local(name),
+                Referenceable::Path(name) => matches!(name.as_str(), "module" | "root" | "cwd"),
+                Referenceable::Terraform { name, .. } => name == "workspace",
+                _ => false,
+            },
+            Err(_) => false,
+        })
+}
+
+/// A provider configuration OpenTofu validates, with its provider's
+/// schema: one the analysis has a schema for and that something uses.
+fn validated_configuration<'a>(
+    view: &IdentityView<'a>,
+) -> Option<(&'a EffectiveBlock, &'a ProviderSchema)> {
+    let effective = view.effective()?;
+    let BlockAddress::Provider { name, alias } = &effective.address else {
+        return None;
+    };
+    let (_, Some(provider)) = view.provider_schema(name) else {
+        return None;
+    };
+    // OpenTofu prunes a configuration nothing uses before validating.
+    if !view.keeps_provider_configuration(name, alias.as_deref()) {
+        return None;
+    }
+    Some((effective, provider))
 }
 
 /// `main.tf:3,3-8`, for a place inside the identity's own blocks.

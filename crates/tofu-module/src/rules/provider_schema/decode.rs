@@ -4,7 +4,9 @@
 //! with HCL's "Did you mean", missing required arguments, too few or too
 //! many nested blocks, a second block where one is allowed, labels on
 //! nested blocks, and the types of constant values; then each nested block
-//! against its own schema, `dynamic` blocks through their `content`.
+//! against its own schema, `dynamic` blocks through their `content` once
+//! their own body fits `dynblock`'s schema (`for_each`, `iterator`,
+//! `labels` only for a type with labels, `content` blocks).
 //!
 //! What is decoded comes in as [`BodyInput`]: the attributes and nested
 //! blocks of a body, each with the file it was written in, and where HCL
@@ -15,9 +17,9 @@
 //!
 //! Left out: JSON bodies below the first level (a nested block written as a
 //! JSON property is counted, not decoded), the number of blocks a `dynamic`
-//! block makes (a type with one is not counted), values that are not
-//! constants (a reference, a call, a template is unknown in `validate`),
-//! and lists of objects written as blocks (`blocktoattr`).
+//! block makes (a type with one is not counted), the types of values that
+//! are not constants (`evaluate` converts those once it has evaluated
+//! them), and lists of objects written as blocks (`blocktoattr`).
 
 use tofu_schema::{Block as SchemaBlock, Nesting};
 use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
@@ -209,7 +211,8 @@ fn decode_body(
             &[]
         };
         if dynamic {
-            dynamic_block(nested, &nested_schema.block, describe, depth, out);
+            let labelled = nested_schema.nesting == Nesting::Map;
+            dynamic_block(nested, &nested_schema.block, labelled, describe, depth, out);
         } else if let Some(problem) = check_labels(
             nested.file,
             nested.syntax == Syntax::Json,
@@ -269,11 +272,20 @@ fn decode_body(
 fn dynamic_block(
     nested: &BlockInput<'_>,
     schema: &SchemaBlock,
+    labelled: bool,
     describe: Describe<'_>,
     depth: usize,
     out: &mut Decoded,
 ) {
     let body = &nested.block.body;
+    if nested.syntax == Syntax::Native {
+        let problems = dynamic_content_problems(nested, labelled);
+        if !problems.is_empty() {
+            // `dynblock` makes nothing of a block its schema rejects.
+            out.diagnostics.extend(problems);
+            return;
+        }
+    }
     for attribute in &body.attributes {
         if matches!(attribute.name.as_str(), "for_each" | "labels") {
             out.evaluated
@@ -314,6 +326,81 @@ fn dynamic_block(
             out,
         );
     }
+}
+
+/// What HCL says of a native `dynamic` block's body against `dynblock`'s
+/// own schema (`for_each` required, `iterator`, `labels` for a type with
+/// labels, `content` blocks): unsupported arguments and block types, with
+/// HCL's suggestions, and a missing `for_each`.
+fn dynamic_content_problems(nested: &BlockInput<'_>, labelled: bool) -> Vec<Diagnostic> {
+    let body = &nested.block.body;
+    let arguments: &[&str] = if labelled {
+        &["for_each", "iterator", "labels"]
+    } else {
+        &["for_each", "iterator"]
+    };
+    let mut problems = Vec::new();
+    for attribute in &body.attributes {
+        let name = attribute.name.as_str();
+        if arguments.contains(&name) {
+            continue;
+        }
+        let unset = arguments
+            .iter()
+            .copied()
+            .filter(|argument| body.attribute(argument).is_none());
+        let suggestion = match did_you_mean(name, unset) {
+            Some(found) => format!(" Did you mean {}?", go_quote(found)),
+            None if name == "content" => {
+                " Did you mean to define a block of type \"content\"?".to_owned()
+            }
+            None => String::new(),
+        };
+        problems.push(
+            Diagnostic::new(
+                Code::UnsupportedArgument,
+                "Unsupported argument",
+                Location::new(nested.file, attribute.name_range),
+            )
+            .with_detail(format!(
+                "An argument named {} is not expected here.{suggestion}",
+                go_quote(name)
+            )),
+        );
+    }
+    if body.attribute("for_each").is_none() {
+        problems.push(
+            Diagnostic::new(
+                Code::MissingRequiredArgument,
+                "Missing required argument",
+                Location::new(nested.file, missing_range(nested.block, false)),
+            )
+            .with_detail("The argument \"for_each\" is required, but no definition was found."),
+        );
+    }
+    for block in body.blocks.iter().filter(|block| block.kind != "content") {
+        let kind = block.kind.as_str();
+        let suggestion = match did_you_mean(kind, ["content"]) {
+            Some(found) => format!(" Did you mean {}?", go_quote(found)),
+            None if arguments.contains(&kind) => format!(
+                " Did you mean to define argument {}? If so, use the equals sign to assign it a value.",
+                go_quote(kind)
+            ),
+            None => String::new(),
+        };
+        problems.push(
+            Diagnostic::new(
+                Code::UnsupportedBlock,
+                "Unsupported block type",
+                Location::new(nested.file, block.kind_range),
+            )
+            .with_detail(format!(
+                "Blocks of type {} are not expected here.{suggestion}",
+                go_quote(kind)
+            )),
+        );
+    }
+    problems
 }
 
 /// Too few or too many blocks of one type, or a second where one is allowed.
@@ -463,18 +550,39 @@ fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, 
     if !value.is_known() {
         return;
     }
-    if let Err(error) = tofu_eval::convert::convert(&value.to_eval(), &schema.decoder_type()) {
-        out.diagnostics.push(
-            Diagnostic::new(
-                Code::InvalidArgumentValue,
-                "Incorrect attribute value type",
-                Location::new(attribute.file, attribute.expr.range),
-            )
-            .with_detail(format!(
-                "Inappropriate value for attribute {}: {}.",
-                go_quote(attribute.name),
-                error.message
-            )),
-        );
-    }
+    out.diagnostics.extend(incorrect_type(
+        attribute.name,
+        &value.to_eval(),
+        schema,
+        Location::new(attribute.file, attribute.expr.range),
+    ));
+}
+
+/// Whether decoding judges the type of the value written as `expr` (a
+/// constant); evaluation judges the others.
+pub(super) fn is_constant(expr: &Expr, syntax: Syntax, text: FileText<'_>) -> bool {
+    Value::from_expr(expr, syntax, text).is_known()
+}
+
+/// `Incorrect attribute value type` when `value` does not convert to the
+/// attribute's type (`hcldec`'s `AttrSpec`), at the value's range `at`.
+pub(super) fn incorrect_type(
+    name: &str,
+    value: &tofu_eval::Value,
+    schema: &tofu_schema::Attribute,
+    at: Location,
+) -> Option<Diagnostic> {
+    let error = tofu_eval::convert::convert(value, &schema.decoder_type()).err()?;
+    Some(
+        Diagnostic::new(
+            Code::InvalidArgumentValue,
+            "Incorrect attribute value type",
+            at,
+        )
+        .with_detail(format!(
+            "Inappropriate value for attribute {}: {}.",
+            go_quote(name),
+            error.message
+        )),
+    )
 }
