@@ -569,6 +569,12 @@ impl<'a> ModuleView<'a> {
         self.config
     }
 
+    /// What functions read files through (a new one analyses the module
+    /// whole, so it is not recorded).
+    pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
+        self.names.module_files.environment()
+    }
+
     /// The declarations index (shapes only).
     pub(crate) fn declarations(&self) -> &'a Declarations {
         &self.module.declarations
