@@ -12,9 +12,10 @@
 //! the output is `ephemeral = true` or its value is marked ephemeral
 //! (OpenTofu reports the ephemeral value instead and stops), when the value
 //! or a local value it follows fails to evaluate (OpenTofu reports that
-//! instead), and for outputs written in JSON files. Left out: the
-//! attributes a provider's schema marks sensitive (a resource's `admin_pass`
-//! is read unmarked).
+//! instead), and for outputs written in JSON files. With a provider's
+//! schema, the attributes it marks sensitive count (a single resource's
+//! `admin_pass`, or the whole resource); not inside nested blocks, nor of a
+//! resource with `count` or `for_each`, which validate reads unmarked.
 //!
 //! A node rule: run per output through a recording view, so an edit judges
 //! again only the outputs that read what it touched (the output itself, a

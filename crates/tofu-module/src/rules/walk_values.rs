@@ -11,10 +11,14 @@
 //! deeper than [`MAX_LOCAL_DEPTH`] is unknown); `path.module` and
 //! `path.root` are `.`, `terraform.workspace` is `default`;
 //! `ephemeral.TYPE.NAME` is unknown and marked ephemeral (validate never
-//! opens an ephemeral resource). Everything else is an unknown value of any
-//! type with no marks: resources and data sources (their schema's
-//! sensitive attributes are left out), module outputs (validate expands no
-//! module call, so a child's `sensitive = true` output is read unmarked, as
+//! opens an ephemeral resource). A resource or data source without `count`,
+//! `for_each` or `enabled` whose provider's schema marks attributes sensitive is an
+//! object of unknown attributes, those marked (as `GetResource` builds it
+//! with `schema.ValueMarks`; nested blocks are unknown, so a sensitive
+//! attribute inside one is not marked, as OpenTofu 1.12.6 shows).
+//! Everything else is an unknown value of any type with no marks: other
+//! resources and data sources, module outputs (validate expands no module
+//! call, so a child's `sensitive = true` output is read unmarked, as
 //! OpenTofu 1.12.6 shows), `path.cwd`, `count`, `each`, `self`.
 //!
 //! Whether the evaluation of any local value it followed reported an error
@@ -31,9 +35,13 @@ use tofu_eval::{evaluate, Environment, EvalDiagnostic, Evaluation, Marks, Refere
 use tofu_eval::{Scope, Type, Value};
 use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
 
-use crate::address::BlockAddress;
+use std::collections::BTreeMap;
+
+use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
+use crate::rules::provider_schema::schema_mode;
 use crate::rules::ModuleView;
+use crate::shape::Repetition;
 use crate::types::parse_variable_type;
 
 /// How many local values may lie between the expression evaluated and the
@@ -152,6 +160,67 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         Value::unknown(ty).with_marks(marks)
     }
 
+    /// A single resource or data source whose schema marks attributes
+    /// sensitive: an object of unknown attributes, those marked. `None`
+    /// for anything else (unknown of any type, unmarked).
+    fn resource(&self, address: &BlockAddress) -> Option<Value> {
+        let BlockAddress::Resource {
+            mode, type_name, ..
+        } = address
+        else {
+            return None;
+        };
+        let declared = self.view.declared(address)?;
+        if declared.repetition != Repetition::Single || self.is_conditional(address) {
+            return None;
+        }
+        let schema = self
+            .view
+            .provider_schema(&declared.provider)?
+            .schema_for(schema_mode(*mode), type_name)?;
+        let block = &schema.block;
+        if !block
+            .attributes
+            .iter()
+            .any(|(_, attribute)| attribute.sensitive)
+        {
+            return None;
+        }
+        let Type::Object(object) = block.implied_type().to_eval_type() else {
+            return None;
+        };
+        let attributes: BTreeMap<String, Value> = object
+            .attributes
+            .into_iter()
+            .map(|(name, ty)| {
+                let sensitive = block
+                    .attributes
+                    .get(&name)
+                    .is_some_and(|attribute| attribute.sensitive);
+                let value = Value::unknown(ty);
+                let value = if sensitive {
+                    value.mark_sensitive()
+                } else {
+                    value
+                };
+                (name, value)
+            })
+            .collect();
+        Some(Value::object(attributes))
+    }
+
+    /// Whether a resource sets `enabled` (in `lifecycle`, or a data
+    /// source's own): validate reads it unknown and unmarked.
+    fn is_conditional(&self, address: &BlockAddress) -> bool {
+        let Some(effective) = self.view.effective(address) else {
+            return false;
+        };
+        effective.body.attribute("enabled").is_some()
+            || effective.body.blocks.iter().any(|nested| {
+                nested.kind == "lifecycle" && nested.body.attribute("enabled").is_some()
+            })
+    }
+
     /// Whether the block sets the bool argument `name` to true, as
     /// OpenTofu decodes it while loading: a constant converted to bool
     /// (`true`, `"true"`, `"1"`, `1 == 1`). JSON strings are taken
@@ -182,6 +251,38 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     }
 }
 
+/// The roots of references that do not name a managed resource.
+const NOT_RESOURCES: [&str; 10] = [
+    "var",
+    "local",
+    "module",
+    "data",
+    "ephemeral",
+    "path",
+    "terraform",
+    "count",
+    "each",
+    "self",
+];
+
+fn resource(mode: ResourceMode, type_name: &str, name: &str) -> BlockAddress {
+    BlockAddress::Resource {
+        mode,
+        type_name: type_name.to_owned(),
+        name: name.to_owned(),
+    }
+}
+
+impl FileScope<'_, '_, '_> {
+    /// An unknown value of any type for the whole reference.
+    fn unknown(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        Ok(Referenced {
+            value: Value::dynamic_unknown(),
+            n_steps: reference.steps.len(),
+        })
+    }
+}
+
 /// The scope of one file's expressions: references resolve in the module,
 /// ranges are described in that file.
 struct FileScope<'w, 'v, 'a> {
@@ -201,6 +302,24 @@ impl Scope for FileScope<'_, '_, '_> {
             ("var", Some(name)) => named(self.values.variable(name)),
             ("path", Some("module" | "root")) => named(Value::string(".")),
             ("terraform", Some("workspace")) => named(Value::string("default")),
+            ("data", Some(type_name)) => {
+                let name = match reference.steps.get(1) {
+                    Some(TraversalStep::Attr { name, .. }) => name,
+                    _ => return self.unknown(reference),
+                };
+                let address = resource(ResourceMode::Data, type_name, name);
+                match self.values.resource(&address) {
+                    Some(value) => Ok(Referenced { value, n_steps: 2 }),
+                    None => self.unknown(reference),
+                }
+            }
+            (root, Some(name)) if !NOT_RESOURCES.contains(&root) => {
+                let address = resource(ResourceMode::Managed, root, name);
+                match self.values.resource(&address) {
+                    Some(value) => named(value),
+                    None => self.unknown(reference),
+                }
+            }
             ("ephemeral", _) => Ok(Referenced {
                 value: Value::dynamic_unknown().with_marks(Marks {
                     sensitive: false,
@@ -208,10 +327,7 @@ impl Scope for FileScope<'_, '_, '_> {
                 }),
                 n_steps: reference.steps.len(),
             }),
-            _ => Ok(Referenced {
-                value: Value::dynamic_unknown(),
-                n_steps: reference.steps.len(),
-            }),
+            _ => self.unknown(reference),
         }
     }
 
