@@ -59,10 +59,13 @@ use crate::node_refs;
 use crate::provider_schemas::ProviderSchemas;
 use crate::refs::{Node, NodeRef};
 use crate::rules::{
-    self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase, Reads,
+    self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase,
 };
 use crate::shape::same_shapes;
 use crate::store::FileStore;
+use node_memos::{NodeMemos, RuleMemo, RunOn};
+
+mod node_memos;
 
 /// What incremental analysis keeps between the analyses of one directory,
 /// and how often each road was taken.
@@ -506,20 +509,13 @@ pub(crate) fn declare_merge_and_check(
 struct Memos {
     config: Config,
     by_rule: HashMap<&'static str, RuleMemo>,
-    by_node: HashMap<&'static str, HashMap<BlockAddress, RuleMemo>>,
+    by_node: HashMap<&'static str, NodeMemos>,
 }
 
 /// How many rules [`Memos::run`] ran.
 struct RulesRun {
     n_module_rules: u64,
     n_node_rules: u64,
-}
-
-#[derive(Debug)]
-struct RuleMemo {
-    reads: Reads,
-    diagnostics: Vec<Diagnostic>,
-    undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
 impl Memos {
@@ -547,7 +543,7 @@ impl Memos {
         by_rule.retain(|_, memo| holds(memo));
         let mut by_node = self.by_node;
         for memos in by_node.values_mut() {
-            memos.retain(|_, memo| holds(memo));
+            memos.drop_touched(changed, &touched.identities, &touched.locals);
         }
         Memos {
             by_rule,
@@ -601,36 +597,18 @@ impl Memos {
             undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
         }
         let mut n_node_rules = 0;
+        let on = RunOn {
+            module,
+            names,
+            config: &self.config,
+            uses,
+        };
         for rule in rules::NODE_RULES {
             let memos = self.by_node.entry(rule.name).or_default();
-            memos.retain(|_, memo| uses_hold(memo));
-            // Which blocks exist is part of the shapes: not a read.
-            for block in &module.effective.blocks {
-                if !(rule.judges)(&block.address) {
-                    continue;
-                }
-                let memo = match memos.get(&block.address) {
-                    Some(memo) => memo,
-                    None => {
-                        n_node_rules += 1;
-                        let view = ModuleView::new(module, names, &self.config, uses);
-                        let mut diagnostics = Vec::new();
-                        // Through the view, so that an edit of the block
-                        // itself judges it again.
-                        if let Some(judged) = view.effective(&block.address) {
-                            (rule.check)(&view, judged, &mut diagnostics);
-                        }
-                        let (reads, undeclared_variables) = view.into_records();
-                        let memo = RuleMemo {
-                            reads,
-                            diagnostics,
-                            undeclared_variables,
-                        };
-                        memos.entry(block.address.clone()).or_insert(memo)
-                    }
-                };
+            n_node_rules += memos.run(rule, &on);
+            for (block, memo) in memos.memos() {
                 if !memo.diagnostics.is_empty() {
-                    node_walk.push((block.address.clone(), memo.diagnostics.clone()));
+                    node_walk.push((block.clone(), memo.diagnostics.clone()));
                 }
                 undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
             }

@@ -11,11 +11,11 @@
 //! deeper than [`MAX_LOCAL_DEPTH`] is unknown); `path.module` and
 //! `path.root` are `.`, `terraform.workspace` is `default`;
 //! `ephemeral.TYPE.NAME` is unknown and marked ephemeral (validate never
-//! opens an ephemeral resource). A resource or data source without `count`,
-//! `for_each` or `enabled` whose provider's schema marks attributes sensitive is an
-//! object of unknown attributes, those marked (as `GetResource` builds it
-//! with `schema.ValueMarks`; nested blocks are unknown, so a sensitive
-//! attribute inside one is not marked, as OpenTofu 1.12.6 shows).
+//! opens an ephemeral resource). A resource or data source without
+//! `count`, `for_each` or `enabled` whose provider's schema marks
+//! attributes sensitive is an object of unknown attributes, those marked
+//! (as `GetResource` builds it with `schema.ValueMarks`; nested blocks are
+//! unknown, so a sensitive attribute inside one is not marked).
 //! Everything else is an unknown value of any type with no marks: other
 //! resources and data sources, module outputs (validate expands no module
 //! call, so a child's `sensitive = true` output is read unmarked, as
@@ -28,14 +28,13 @@
 //! JSON file is unknown (its expressions are strings to read again).
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 use tofu_eval::convert::convert;
 use tofu_eval::{evaluate, Environment, EvalDiagnostic, Evaluation, Marks, Reference, Referenced};
 use tofu_eval::{Scope, Type, Value};
 use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
-
-use std::collections::BTreeMap;
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveAttribute, EffectiveBlock};

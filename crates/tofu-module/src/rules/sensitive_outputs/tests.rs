@@ -6,6 +6,15 @@ use tofu_syntax::Code;
 
 use crate::{analyze, AnalysisCache, Config, InputFile, ModuleAnalysis};
 
+/// `main.tf` alone, analysed whole.
+fn analyze_main(main: &str) -> ModuleAnalysis {
+    analyze(
+        &[InputFile::text("main.tf", main)],
+        &Config::default(),
+        &mut AnalysisCache::new(),
+    )
+}
+
 fn sensitive_outputs(analysis: &ModuleAnalysis) -> Vec<String> {
     analysis
         .diagnostics
@@ -25,11 +34,7 @@ fn sensitive_outputs(analysis: &ModuleAnalysis) -> Vec<String> {
 #[test]
 fn marks_come_from_variables_and_sensitive_calls_through_locals() {
     let main = "variable \"p\" {\n  type      = string\n  sensitive = true\n}\nlocals {\n  l = \"${var.p}-x\"\n  s = sensitive(\"a\")\n  n = nonsensitive(var.p)\n  k = false\n}\noutput \"through_local\" {\n  value = local.l\n}\noutput \"fn\" {\n  value = local.s\n}\noutput \"ok_nonsensitive\" {\n  value = local.n\n}\noutput \"ok_marked\" {\n  value     = var.p\n  sensitive = true\n}\noutput \"branch_not_taken\" {\n  value = local.k ? var.p : \"x\"\n}\noutput \"ok_keys\" {\n  value = keys({ a = var.p })\n}\noutput \"ok_try\" {\n  value = try(var.p, \"\")\n}\n";
-    let analysis = analyze(
-        &[InputFile::text("main.tf", main)],
-        &Config::default(),
-        &mut AnalysisCache::new(),
-    );
+    let analysis = analyze_main(main);
     assert_eq!(
         sensitive_outputs(&analysis),
         [
@@ -44,11 +49,7 @@ fn marks_come_from_variables_and_sensitive_calls_through_locals() {
 #[test]
 fn the_fix_adds_sensitive_under_value() {
     let main = "variable \"p\" {\n  sensitive = true\n}\noutput \"o\" {\n  value = var.p # the secret\n}\noutput \"f\" {\n  value     = var.p\n  sensitive = false\n}\noutput \"one_line\" { value = var.p }\n";
-    let analysis = analyze(
-        &[InputFile::text("main.tf", main)],
-        &Config::default(),
-        &mut AnalysisCache::new(),
-    );
+    let analysis = analyze_main(main);
     let fixed: Vec<Option<String>> = analysis
         .diagnostics
         .iter()
