@@ -36,6 +36,9 @@ pub struct Counters {
     /// Rules on the whole module run (their results from before did not
     /// hold).
     pub n_module_rules_run: u64,
+    /// Node rules run on one block (their results from before did not
+    /// hold).
+    pub n_node_rules_run: u64,
 }
 
 impl AnalysisCache {
@@ -51,6 +54,7 @@ impl AnalysisCache {
             n_merged: self.retained.n_merged,
             n_rule_violations: self.retained.n_rule_violations,
             n_module_rules_run: self.retained.n_module_rules_run,
+            n_node_rules_run: self.retained.n_node_rules_run,
         }
     }
 
@@ -62,6 +66,7 @@ impl AnalysisCache {
         self.retained.n_merged = 0;
         self.retained.n_rule_violations = 0;
         self.retained.n_module_rules_run = 0;
+        self.retained.n_node_rules_run = 0;
     }
 
     /// How many files the store holds (those of the latest analysis).

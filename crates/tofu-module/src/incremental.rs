@@ -17,7 +17,8 @@
 //!   identity (`rules::IDENTITY_RULES`, whose view hands out nothing else);
 //! - what merging reports on a changed override file alone;
 //! - the rules on the whole module whose recorded reads an edit touched
-//!   (`rules::MODULE_RULES`; [`Memos`]);
+//!   (`rules::MODULE_RULES`; [`Memos`]), and the node rules on each block
+//!   whose recorded reads for it an edit touched (`rules::NODE_RULES`);
 //! - the `terraform` view and the overrides with nothing to override, which
 //!   read the whole module but only a handful of blocks (done every time).
 //!
@@ -58,10 +59,13 @@ use crate::node_refs;
 use crate::provider_schemas::ProviderSchemas;
 use crate::refs::{Node, NodeRef};
 use crate::rules::{
-    self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase, Reads,
+    self, IdentityFindings, IdentityView, MergedNode, ModuleView, NameReads, Phase,
 };
 use crate::shape::same_shapes;
 use crate::store::FileStore;
+use node_memos::{NodeMemos, RuleMemo, RunOn};
+
+mod node_memos;
 
 /// What incremental analysis keeps between the analyses of one directory,
 /// and how often each road was taken.
@@ -83,6 +87,8 @@ pub(crate) struct Retained {
     /// How many times a rule on the whole module ran (its memo did not
     /// hold).
     pub(crate) n_module_rules_run: u64,
+    /// How many times a node rule ran on one block (its memo did not hold).
+    pub(crate) n_node_rules_run: u64,
     /// The rules on one identity: the registry's, except in the tests of
     /// the registry itself, which add deliberately wrong ones.
     pub(crate) identity_rules: &'static [rules::IdentityRule],
@@ -97,6 +103,7 @@ impl Default for Retained {
             n_merged: 0,
             n_rule_violations: 0,
             n_module_rules_run: 0,
+            n_node_rules_run: 0,
             identity_rules: rules::IDENTITY_RULES,
         }
     }
@@ -414,7 +421,8 @@ pub(crate) fn declare_merge_and_check(
     let mut values = Vec::new();
     let mut lint = Vec::new();
     let mut undeclared_variables = Vec::new();
-    retained.n_module_rules_run += memos.run(
+    let mut node_walk = Vec::new();
+    let rules_run = memos.run(
         &merged,
         &names,
         &dependencies.uses(),
@@ -427,15 +435,24 @@ pub(crate) fn declare_merge_and_check(
             &mut values,
             &mut lint,
         ],
+        &mut node_walk,
         &mut undeclared_variables,
     );
+    retained.n_module_rules_run += rules_run.n_module_rules;
+    retained.n_node_rules_run += rules_run.n_node_rules;
     let provider_users =
         |provider: &BlockAddress| crate::provider_schemas::users_of(&merged, provider);
     let argument_at =
         |call: &str, subject: &Location| merged.effective.module_argument_at(call, subject);
+    let node_findings =
+        node_walk
+            .iter()
+            .map(|(address, found): &(BlockAddress, Vec<Diagnostic>)| {
+                (NodeRef::Block(address), found.as_slice())
+            });
     let mut graph = graph::outcome(
         &mut dependencies,
-        by_owner.walk(),
+        by_owner.walk().chain(node_findings),
         &names.children,
         &provider_users,
         &argument_at,
@@ -478,20 +495,21 @@ pub(crate) fn declare_merge_and_check(
 }
 
 /// The last result of each rule on the whole module (`rules::MODULE_RULES`),
-/// by rule, with what it read through its view: after an edit that kept
-/// every shape and touched none of it, under the same configuration, the
-/// result still holds.
+/// by rule, and of each node rule (`rules::NODE_RULES`), by rule and block,
+/// with what it read through its view: after an edit that kept every shape
+/// and touched none of it, under the same configuration, the result still
+/// holds.
 #[derive(Debug)]
 struct Memos {
     config: Config,
     by_rule: HashMap<&'static str, RuleMemo>,
+    by_node: HashMap<&'static str, NodeMemos>,
 }
 
-#[derive(Debug)]
-struct RuleMemo {
-    reads: Reads,
-    diagnostics: Vec<Diagnostic>,
-    undeclared_variables: Vec<UndeclaredVariableUse>,
+/// How many rules [`Memos::run`] ran.
+struct RulesRun {
+    n_module_rules: u64,
+    n_node_rules: u64,
 }
 
 impl Memos {
@@ -499,6 +517,7 @@ impl Memos {
         Memos {
             config: config.clone(),
             by_rule: HashMap::default(),
+            by_node: HashMap::default(),
         }
     }
 
@@ -516,28 +535,36 @@ impl Memos {
         };
         let mut by_rule = self.by_rule;
         by_rule.retain(|_, memo| holds(memo));
+        let mut by_node = self.by_node;
+        for memos in by_node.values_mut() {
+            memos.drop_touched(changed, &touched.identities, &touched.locals);
+        }
         Memos {
             by_rule,
+            by_node,
             config: self.config,
         }
     }
 
     /// Every module rule on `module`: its memo, or a run through a recording
-    /// view; into `out`, by phase (load, build, tree, graph, walk, plan, lint). A memo
-    /// that read the graph's uses holds only while they are the same.
-    /// Returns how many rules ran.
+    /// view; into `out`, by phase (load, build, tree, graph, walk, plan, lint).
+    /// Then every node rule on each block it judges, likewise, into
+    /// `node_walk` by block (only blocks with findings). A memo that read
+    /// the graph's uses holds only while they are the same.
+    #[allow(clippy::too_many_arguments)] // What the rules read, and where each kind of finding goes.
     fn run(
         &mut self,
         module: &MergedModule,
         names: &DeclaredNames,
         uses: &Uses<'_>,
         out: [&mut Vec<Diagnostic>; 7],
+        node_walk: &mut Vec<(BlockAddress, Vec<Diagnostic>)>,
         undeclared_variables: &mut Vec<UndeclaredVariableUse>,
-    ) -> u64 {
+    ) -> RulesRun {
         let [load, build, tree, graph, walk, plan, lint] = out;
         let mut n_run = 0;
-        self.by_rule
-            .retain(|_, memo| memo.reads.uses.is_none_or(|seen| seen == uses.version()));
+        let uses_hold = |memo: &RuleMemo| memo.reads.uses.is_none_or(|seen| seen == uses.version());
+        self.by_rule.retain(|_, memo| uses_hold(memo));
         for rule in rules::MODULE_RULES {
             let memo = self.by_rule.entry(rule.name).or_insert_with(|| {
                 n_run += 1;
@@ -563,7 +590,27 @@ impl Memos {
             out.extend(memo.diagnostics.iter().cloned());
             undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
         }
-        n_run
+        let mut n_node_rules = 0;
+        let on = RunOn {
+            module,
+            names,
+            config: &self.config,
+            uses,
+        };
+        for rule in rules::NODE_RULES {
+            let memos = self.by_node.entry(rule.name).or_default();
+            n_node_rules += memos.run(rule, &on);
+            for (block, memo) in memos.memos() {
+                if !memo.diagnostics.is_empty() {
+                    node_walk.push((block.clone(), memo.diagnostics.clone()));
+                }
+                undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
+            }
+        }
+        RulesRun {
+            n_module_rules: n_run,
+            n_node_rules,
+        }
     }
 }
 

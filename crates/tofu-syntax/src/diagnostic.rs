@@ -172,6 +172,7 @@ codes! {
     UnknownFunction => "unknown-function", Error, "A call to a function OpenTofu does not have (with \"Did you mean\"), or in a namespace it does not know, or of a provider the module does not require (what tofu validate reports).";
     InvalidFunctionCall => "invalid-function-call", Error, "A call to a built-in function that fails when validate evaluates it: too few or too many arguments, an argument of the wrong type or value, or the function's own error.";
     InvalidExpressionValue => "invalid-expression-value", Error, "An expression tofu validate cannot evaluate with the values it knows: operands of the wrong type, an index or attribute a known value lacks, conditional results of inconsistent types, a bad for expression.";
+    SensitiveOutput => "sensitive-output", Error, "An output value whose value is marked sensitive (a sensitive input variable, a sensitive(…) call, an attribute the provider's schema marks sensitive, directly or through local values) does not set sensitive = true (what tofu validate reports for the module it runs in).";
 }
 
 /// Identifies a file within one module analysis (an index into its file list).
@@ -355,8 +356,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            101,
-            "the catalogue has 100 codes (63 load-time, 2 of loading the module tree, 9 of building the configuration, 15 of validate's and the module tree, 4 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            102,
+            "the catalogue has 101 codes (63 load-time, 2 of loading the module tree, 9 of building the configuration, 16 of validate's and the module tree, 4 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

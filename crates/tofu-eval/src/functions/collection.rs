@@ -61,10 +61,13 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: None,
             run: lookup,
         },
+        // cty keeps only the argument's own marks: nested ones are on
+        // values, never on keys.
         "keys" => Implementation {
             parameters: &[Accepts {
                 unknown: true,
                 dynamic: true,
+                marked: true,
                 ..PLAIN
             }],
             variadic: PLAIN,
@@ -291,7 +294,11 @@ fn lookup(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn keys(args: &Arguments) -> Result<Value, FunctionError> {
-    let value = args.get(0);
+    let (value, marks) = args.get(0).unmark();
+    keys_of(&value).map(|keys| keys.with_marks(marks))
+}
+
+fn keys_of(value: &Value) -> Result<Value, FunctionError> {
     let ty = value.ty();
     match &ty {
         Type::Map(_) => {}

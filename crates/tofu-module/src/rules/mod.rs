@@ -8,6 +8,7 @@
 //! | [`FILE_RULES`] | a [`FileView`]: one file as written | once per file text and role | with the parsed file |
 //! | [`IDENTITY_RULES`] | an [`IdentityView`]: one merged identity and its own blocks | when an edit touches a file holding one of its blocks | with the identity |
 //! | [`MODULE_RULES`] | a [`ModuleView`]: everything, each read recorded | when an edit touches what it read, or changes a shape | one memo per rule, with its reads |
+//! | [`NODE_RULES`] | one effective block of the kinds it judges, and a [`ModuleView`] for the rest | when an edit touches what it read for that block, or changes a shape | one memo per rule and block, with its reads |
 //!
 //! Adding a rule is one line in one of these tables and one function in the
 //! family's module (`ARCHITECTURE.md`, "Adding a diagnostic code").
@@ -19,6 +20,12 @@
 //! in the table never matters. Rules with [`Phase::Validate`] model what
 //! OpenTofu reports only once loading succeeded; the analysis withholds
 //! their diagnostics while any error is reported.
+//!
+//! A node rule judges one node of `validate`'s walk with what it reads of
+//! others (an output's value, followed through local values and
+//! variables): its findings belong to the node, so the graph silences them
+//! when a dependency failed, and an edit judges again only the nodes whose
+//! recorded reads it touched, not every node of the kind.
 
 pub(crate) mod blocks;
 pub(crate) mod bodies;
@@ -33,6 +40,7 @@ pub(crate) mod provider_schema;
 pub(crate) mod provider_tree;
 pub(crate) mod providers;
 pub(crate) mod references;
+pub(crate) mod sensitive_outputs;
 pub(crate) mod test_files;
 pub(crate) mod types;
 pub(crate) mod unused;
@@ -41,10 +49,13 @@ pub(crate) mod values;
 pub(crate) mod variables;
 pub(crate) mod versions;
 pub(crate) mod views;
+pub(crate) mod walk_values;
 
 use tofu_syntax::Diagnostic;
 
+use crate::address::BlockAddress;
 use crate::declare_fix::UndeclaredVariableUse;
+use crate::effective::EffectiveBlock;
 use crate::loaded::FileView;
 use decode_failures::DecodeFailures;
 pub(crate) use views::{IdentityView, MergedNode, ModuleView, NameReads, Reads, Violation};
@@ -102,6 +113,15 @@ pub(crate) struct ModuleRule {
     pub(crate) name: &'static str,
     pub(crate) phase: Phase,
     pub(crate) check: fn(&ModuleView<'_>, &mut Vec<Diagnostic>),
+}
+
+/// A rule on one effective block of the kinds it `judges`, in `validate`'s
+/// walk ([`Phase::Walk`]), reading the rest of the module through a
+/// recording view; its findings belong to the block's node.
+pub(crate) struct NodeRule {
+    pub(crate) name: &'static str,
+    pub(crate) judges: fn(&BlockAddress) -> bool,
+    pub(crate) check: fn(&ModuleView<'_>, &EffectiveBlock, &mut Vec<Diagnostic>),
 }
 
 pub(crate) const FILE_RULES: &[FileCheck] = &[
@@ -218,6 +238,12 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         check: unused::check,
     },
 ];
+
+pub(crate) const NODE_RULES: &[NodeRule] = &[NodeRule {
+    name: "sensitive-outputs",
+    judges: sensitive_outputs::judges,
+    check: sensitive_outputs::check,
+}];
 
 /// Every file rule on one file as written, decoding first.
 pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {

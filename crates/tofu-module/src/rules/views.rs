@@ -569,6 +569,25 @@ impl<'a> ModuleView<'a> {
         self.config
     }
 
+    /// What functions read files through (a new one analyses the module
+    /// whole, so it is not recorded).
+    pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
+        self.names.module_files.environment()
+    }
+
+    /// A declared resource or module call, with its repetition and its
+    /// provider's local name (not recorded: it follows from the shapes).
+    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a DeclaredObject> {
+        self.names.objects.get(address)
+    }
+
+    /// The schema of the provider the local name `local_name` stands for,
+    /// when the analysis was given one (not recorded: a result is reused
+    /// only under the same schemas and shapes).
+    pub(crate) fn provider_schema(&self, local_name: &str) -> Option<&'a ProviderSchema> {
+        self.names.providers.schema(local_name).1
+    }
+
     /// The declarations index (shapes only).
     pub(crate) fn declarations(&self) -> &'a Declarations {
         &self.module.declarations
