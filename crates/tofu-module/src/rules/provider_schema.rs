@@ -35,6 +35,7 @@
 //! the caller to send; the references of provider configurations, and the
 //! `provider_meta` schema.
 
+mod blocktoattr;
 mod decode;
 mod evaluate;
 mod traversal;

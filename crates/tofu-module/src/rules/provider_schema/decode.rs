@@ -19,11 +19,14 @@
 //! JSON property is counted, not decoded), the number of blocks a `dynamic`
 //! block makes (a type with one is not counted), the types of values that
 //! are not constants (`evaluate` converts those once it has evaluated
-//! them), and lists of objects written as blocks (`blocktoattr`).
+//! them). An attribute of a list or set of objects may be written as
+//! blocks; [`blocktoattr`] says when, and each such block is decoded
+//! against its element's schema.
 
 use tofu_schema::{Block as SchemaBlock, Nesting};
 use tofu_syntax::{Block, Code, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
+use super::blocktoattr;
 use crate::expr::suggest::did_you_mean;
 use crate::file_text::FileText;
 use crate::go_text::go_quote;
@@ -161,7 +164,12 @@ fn decode_body(
         .filter(|(_, attribute)| attribute.required)
         .map(|(name, _)| name)
     {
-        if !body.attributes.iter().any(|attr| attr.name == required) {
+        let written_as_blocks = body
+            .blocks
+            .iter()
+            .any(|nested| written_type(nested) == Some(required))
+            && blocktoattr::element_schema(schema, required).is_some();
+        if !written_as_blocks && !body.attributes.iter().any(|attr| attr.name == required) {
             out.diagnostics.push(
                 Diagnostic::new(
                     Code::MissingRequiredArgument,
@@ -177,6 +185,10 @@ fn decode_body(
     }
     let mut known: Vec<(&str, Vec<BlockInput<'_>>, bool)> = Vec::new();
     for nested in &body.blocks {
+        if let Some(element_schema) = attribute_written_as_block(nested, body, schema) {
+            attribute_block(nested, &element_schema, describe, depth, out);
+            continue;
+        }
         let (kind, dynamic) = match nested.block.kind.as_str() {
             "dynamic" => match nested.block.labels.first() {
                 Some(label) if schema.block_types.get(&label.value).is_some() => {
@@ -264,6 +276,59 @@ fn decode_body(
             continue;
         }
         count_blocks(kind, nested_schema, blocks, body, describe, out);
+    }
+}
+
+/// The type a native block writes: its own, or a `dynamic` block's label.
+fn written_type<'b>(nested: &BlockInput<'b>) -> Option<&'b str> {
+    if nested.syntax == Syntax::Json {
+        return None;
+    }
+    match nested.block.kind.as_str() {
+        "dynamic" => nested
+            .block
+            .labels
+            .first()
+            .map(|label| label.value.as_str()),
+        kind => Some(kind),
+    }
+}
+
+/// The schema of one element when `nested` writes an attribute of `schema`
+/// as a block (`blocktoattr`): the body does not set it as an argument.
+fn attribute_written_as_block(
+    nested: &BlockInput<'_>,
+    body: &BodyInput<'_>,
+    schema: &SchemaBlock,
+) -> Option<SchemaBlock> {
+    let name = written_type(nested)?;
+    if body.attributes.iter().any(|attr| attr.name == name) {
+        return None;
+    }
+    blocktoattr::element_schema(schema, name)
+}
+
+/// One block (or `dynamic` block) written for an attribute: no labels,
+/// its body decoded against the element's schema; never counted.
+fn attribute_block(
+    nested: &BlockInput<'_>,
+    element_schema: &SchemaBlock,
+    describe: Describe<'_>,
+    depth: usize,
+    out: &mut Decoded,
+) {
+    if nested.block.kind == "dynamic" {
+        dynamic_block(nested, element_schema, false, describe, depth, out);
+    } else if let Some(problem) = check_labels(nested.file, false, nested.block, &[]) {
+        out.diagnostics.push(problem);
+    } else {
+        decode_body(
+            &BodyInput::of_block(*nested),
+            element_schema,
+            describe,
+            depth + 1,
+            out,
+        );
     }
 }
 

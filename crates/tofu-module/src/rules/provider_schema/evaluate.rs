@@ -28,14 +28,17 @@
 //! `iterator` that is not a single name) and one with `labels` (no
 //! provider at hand has block types with labels to check them against);
 //! nested blocks with the wrong number of labels (decoding reports them);
-//! JSON files; lists of objects written as blocks (`blocktoattr`); the
-//! elements of a `for_each` past [`MAX_ELEMENTS`].
+//! JSON files; the elements of a `for_each` past [`MAX_ELEMENTS`].
+//!
+//! An attribute of a list or set of objects written as blocks
+//! (`blocktoattr`) is evaluated as a nested block whose schema is its
+//! element's, each of its arguments converted to the element's type.
 
 use tofu_eval::{Type, Value, ValueKind};
 use tofu_schema::{Block as SchemaBlock, Nesting};
 use tofu_syntax::{Block, Body, Code, Diagnostic, ExprKind, FileId, Location, Syntax};
 
-use super::decode;
+use super::{blocktoattr, decode};
 use crate::effective::EffectiveBody;
 use crate::rules::expression_evaluation::{evaluate_expression, Context, Iteration};
 use crate::rules::IdentityView;
@@ -55,6 +58,42 @@ pub(super) fn evaluate_body(
     schema: &SchemaBlock,
     meta_arguments: &[&str],
     meta_blocks: &[&str],
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut arguments = Vec::new();
+    argument_names(effective, &mut arguments);
+    evaluate_parts(
+        view,
+        effective,
+        schema,
+        (meta_arguments, meta_blocks),
+        &arguments,
+        out,
+    );
+}
+
+/// The names of the arguments of `effective`, an escaping block's among
+/// them: a list of objects set by one is not written as blocks.
+fn argument_names<'e>(effective: &'e EffectiveBody, names: &mut Vec<&'e str>) {
+    names.extend(
+        effective
+            .attributes
+            .iter()
+            .map(|attribute| attribute.name.as_str()),
+    );
+    for nested in effective.blocks.iter().filter(|nested| nested.kind == "_") {
+        argument_names(&nested.body, names);
+    }
+}
+
+/// The arguments and nested blocks of `effective`; `arguments` are those
+/// of the whole body.
+fn evaluate_parts(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBody,
+    schema: &SchemaBlock,
+    (meta_arguments, meta_blocks): (&[&str], &[&str]),
+    arguments: &[&str],
     out: &mut Vec<Diagnostic>,
 ) {
     for attribute in &effective.attributes {
@@ -81,7 +120,7 @@ pub(super) fn evaluate_body(
     }
     for nested in &effective.blocks {
         if nested.kind == "_" {
-            evaluate_body(view, &nested.body, schema, &[], &[], out);
+            evaluate_parts(view, &nested.body, schema, (&[], &[]), arguments, out);
             continue;
         }
         if meta_blocks.contains(&nested.kind.as_str()) {
@@ -100,7 +139,7 @@ pub(super) fn evaluate_body(
             view,
             file: nested.origin.file,
         };
-        walk.nested_block(block, schema, &Expansion::BODY, 0, out);
+        walk.nested_block(block, schema, arguments, &Expansion::BODY, 0, out);
     }
 }
 
@@ -167,11 +206,13 @@ impl Expansion {
 }
 
 impl Walk<'_, '_> {
-    /// One block written in a body whose schema is `schema`.
+    /// One block written in a body whose schema is `schema` and whose
+    /// arguments are `arguments`.
     fn nested_block(
         &self,
         block: &Block,
         schema: &SchemaBlock,
+        arguments: &[&str],
         expansion: &Expansion,
         depth: usize,
         out: &mut Vec<Diagnostic>,
@@ -180,10 +221,22 @@ impl Walk<'_, '_> {
             return;
         }
         if block.kind == "dynamic" {
-            self.dynamic_block(block, schema, expansion, depth, out);
+            self.dynamic_block(block, schema, arguments, expansion, depth, out);
             return;
         }
         let Some(nested_schema) = schema.block_types.get(&block.kind) else {
+            // An attribute written as a block has no labels.
+            if let Some(element_schema) = written_as_blocks(schema, &block.kind, arguments)
+                .filter(|_| block.labels.is_empty())
+            {
+                self.body(
+                    &block.body,
+                    &element_schema,
+                    &expansion.inside(),
+                    depth + 1,
+                    out,
+                );
+            }
             return;
         };
         let n_labels = usize::from(nested_schema.nesting == Nesting::Map);
@@ -222,8 +275,13 @@ impl Walk<'_, '_> {
                 }
             }
         }
+        let arguments: Vec<&str> = body
+            .attributes
+            .iter()
+            .map(|attribute| attribute.name.as_str())
+            .collect();
         for nested in &body.blocks {
-            self.nested_block(nested, schema, expansion, depth, out);
+            self.nested_block(nested, schema, &arguments, expansion, depth, out);
         }
     }
 
@@ -233,6 +291,7 @@ impl Walk<'_, '_> {
         &self,
         block: &Block,
         schema: &SchemaBlock,
+        arguments: &[&str],
         expansion: &Expansion,
         depth: usize,
         out: &mut Vec<Diagnostic>,
@@ -240,8 +299,16 @@ impl Walk<'_, '_> {
         let [label] = block.labels.as_slice() else {
             return;
         };
-        let Some(nested_schema) = schema.block_types.get(&label.value) else {
-            return;
+        let element_schema;
+        let content_schema = match schema.block_types.get(&label.value) {
+            Some(nested_schema) => &nested_schema.block,
+            None => {
+                let Some(written) = written_as_blocks(schema, &label.value, arguments) else {
+                    return;
+                };
+                element_schema = written;
+                &element_schema
+            }
         };
         let Some(spec) = DynamicSpec::of(block) else {
             return;
@@ -286,13 +353,22 @@ impl Walk<'_, '_> {
             };
             self.body(
                 &spec.content.body,
-                &nested_schema.block,
+                content_schema,
                 &expansion.content(iteration, known),
                 depth + 1,
                 out,
             );
         }
     }
+}
+
+/// The schema of one element of the attribute `name` of `schema` written
+/// as blocks, when the body's `arguments` do not set it.
+fn written_as_blocks(schema: &SchemaBlock, name: &str, arguments: &[&str]) -> Option<SchemaBlock> {
+    if arguments.contains(&name) {
+        return None;
+    }
+    blocktoattr::element_schema(schema, name)
 }
 
 /// One argument the schema declares: its value evaluated, then converted
