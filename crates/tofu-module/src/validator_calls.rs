@@ -16,7 +16,9 @@
 //! `path.root`, converted to the argument's type; an argument not set is
 //! null; nested blocks as the nesting says (an absent single block null, a
 //! group block's attributes null, empty collections); a block type made by
-//! a `dynamic` block is unknown. Meta-arguments and meta-blocks are left
+//! a `dynamic` block is unknown. An attribute of a list or set of objects
+//! written as blocks (`blocktoattr`) is the list of their objects; a
+//! block where a `dynamic` block writes one is not sent. Meta-arguments and meta-blocks are left
 //! out. Local values are known to OpenTofu and unknown here, so what a
 //! validator says of a local's value is missed, never invented.
 //!
@@ -54,7 +56,7 @@ use crate::loaded::FileRole;
 use crate::provider_uses::{provider_reference, PassedProviders, ProviderUses};
 use crate::refs::Node;
 use crate::rules::provider_schema::{
-    for_display, schema_mode, PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS,
+    element_schema, for_display, schema_mode, PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS,
     RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS,
 };
 pub use places::BodyPlaces;
@@ -435,6 +437,26 @@ struct Parts<'a> {
     blocks: Vec<(FileId, &'a Block)>,
 }
 
+impl<'a> Parts<'a> {
+    /// A nested block's own parts, all in its file.
+    fn of_block(file: FileId, block: &'a Block) -> Parts<'a> {
+        Parts {
+            attributes: block
+                .body
+                .attributes
+                .iter()
+                .map(|attr| (file, attr))
+                .collect(),
+            blocks: block
+                .body
+                .blocks
+                .iter()
+                .map(|inner| (file, inner))
+                .collect(),
+        }
+    }
+}
+
 /// The non-meta parts of an effective body (an escaping `_` block's
 /// contents among them); `None` when a part cannot be read or is JSON.
 fn add_parts<'a>(
@@ -523,7 +545,14 @@ impl Builder<'_> {
                         .push(self.attribute_places(*file, attribute)?);
                     self.attribute_value(*file, attribute, &attribute_schema.decoder_type())?
                 }
-                None => Value::null(attribute_schema.implied_type().to_eval_type()),
+                None => match self.attribute_blocks(parts, schema, name, &mut places, depth)? {
+                    Some(written_as_blocks) => tofu_eval::convert::convert(
+                        &written_as_blocks,
+                        &attribute_schema.decoder_type(),
+                    )
+                    .ok()?,
+                    None => Value::null(attribute_schema.implied_type().to_eval_type()),
+                },
             };
             object.insert(name.to_owned(), value);
         }
@@ -544,20 +573,7 @@ impl Builder<'_> {
                 .collect();
             let mut values = Vec::with_capacity(written.len());
             for (file, block) in &written {
-                let inner = Parts {
-                    attributes: block
-                        .body
-                        .attributes
-                        .iter()
-                        .map(|attr| (*file, attr))
-                        .collect(),
-                    blocks: block
-                        .body
-                        .blocks
-                        .iter()
-                        .map(|inner| (*file, inner))
-                        .collect(),
-                };
+                let inner = Parts::of_block(*file, block);
                 let missing = Location::new(*file, missing_range(block));
                 let (value, inner_places) = self.body(&inner, missing, &nested.block, depth + 1)?;
                 places.blocks.push(BlockPlaces {
@@ -603,6 +619,51 @@ impl Builder<'_> {
             object.insert(name.to_owned(), value);
         }
         Some((Value::object(object), places))
+    }
+
+    /// The value of the attribute `name` of `schema` written as blocks
+    /// (`blocktoattr`): a list of their objects, `Some(None)` when it is
+    /// not written so, `None` when a `dynamic` block writes it (its
+    /// elements are not worked out here) or a block's value cannot be.
+    fn attribute_blocks(
+        &self,
+        parts: &Parts<'_>,
+        schema: &SchemaBlock,
+        name: &str,
+        places: &mut BodyPlaces,
+        depth: usize,
+    ) -> Option<Option<Value>> {
+        let Some(element_schema) = element_schema(schema, name) else {
+            return Some(None);
+        };
+        if parts
+            .blocks
+            .iter()
+            .any(|(_, block)| block.kind == "dynamic" && block.label(0) == Some(name))
+        {
+            return None;
+        }
+        let mut values = Vec::new();
+        for (file, block) in parts.blocks.iter().filter(|(_, block)| block.kind == name) {
+            let missing = Location::new(*file, missing_range(block));
+            let (value, inner_places) = self.body(
+                &Parts::of_block(*file, block),
+                missing,
+                &element_schema,
+                depth + 1,
+            )?;
+            places.blocks.push(BlockPlaces {
+                kind: name.to_owned(),
+                first_label: None,
+                body: inner_places,
+            });
+            values.push(value);
+        }
+        if values.is_empty() {
+            return Some(None);
+        }
+        let element_type = element_schema.implied_type().to_eval_type();
+        Some(Some(Value::list(element_type, values)))
     }
 
     /// An argument's value, converted to `ty`; `None` when it does not

@@ -50,6 +50,7 @@ use crate::go_text::go_quote;
 use crate::provider_uses::provider_reference;
 use crate::refs::Unit;
 use crate::rules::IdentityView;
+pub(crate) use blocktoattr::element_schema;
 use decode::{AttributeInput, BlockInput, BodyInput};
 use tofu_schema::requirements::implied_local_name;
 pub(crate) use traversal::validate_steps;

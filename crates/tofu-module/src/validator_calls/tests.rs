@@ -305,3 +305,51 @@ fn a_comment_suppresses_a_validators_answer_on_the_next_line() {
         Some(TextRange::new(start, start + 5))
     );
 }
+
+/// A list of objects written as blocks (`blocktoattr`) is sent as the
+/// list of their objects, so the provider judges it as OpenTofu's call
+/// makes it judge it ("Value for unconfigurable attribute", recorded with
+/// OpenTofu 1.12.6: `docs/oracle.md`); one a `dynamic` block writes is not
+/// worked out, and its block is not sent.
+#[test]
+fn a_list_of_objects_written_as_blocks_is_sent_as_a_list() {
+    let analysis = openstack_analysis(
+        "data \"openstack_networking_port_v2\" \"p\" {\n  binding {\n    host_id = \"h\"\n  }\n  binding {}\n}\n\ndata \"openstack_networking_port_v2\" \"d\" {\n  dynamic \"binding\" {\n    for_each = [\"a\"]\n    content {\n      host_id = binding.value\n    }\n  }\n}\n",
+        &mut AnalysisCache::new(),
+    );
+    let calls = validator_calls(&analysis);
+    let data_sources: Vec<&ValidatorCall> = calls
+        .iter()
+        .filter(|call| matches!(call.kind, ValidatorKind::DataResource(_)))
+        .collect();
+    let [call] = data_sources.as_slice() else {
+        panic!("one data source sent: {calls:?}")
+    };
+    assert_eq!(
+        call.block.to_string(),
+        "data.openstack_networking_port_v2.p"
+    );
+    let (_, schema) = analysis.provider_schema("openstack");
+    let block = &schema
+        .unwrap()
+        .data_sources
+        .get("openstack_networking_port_v2")
+        .unwrap()
+        .block;
+    let DynamicValue::Msgpack(bytes) = &call.config else {
+        panic!("not msgpack")
+    };
+    let value = decode_msgpack(bytes, &block.implied_type()).unwrap();
+    let ConfigValue::List { items, .. } = attribute(&value, "binding") else {
+        panic!("not a list: {value:?}")
+    };
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        attribute(&items[0], "host_id"),
+        ConfigValue::String("h".to_owned())
+    );
+    assert_eq!(
+        attribute(&items[1], "host_id"),
+        ConfigValue::Null(SchemaType::String)
+    );
+}

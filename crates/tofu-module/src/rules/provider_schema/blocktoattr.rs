@@ -22,7 +22,7 @@ use tofu_schema::{Attribute, AttributeType, Block as SchemaBlock, SchemaType};
 /// The schema of one block written for the attribute `name` of `schema`,
 /// when `name` is an attribute a body may write as blocks; `None` when it
 /// is not (a block type, another type, or a schema that skips the fixup).
-pub(super) fn element_schema(schema: &SchemaBlock, name: &str) -> Option<SchemaBlock> {
+pub(crate) fn element_schema(schema: &SchemaBlock, name: &str) -> Option<SchemaBlock> {
     let attribute = schema.attributes.get(name)?;
     let AttributeType::Type(SchemaType::List(element) | SchemaType::Set(element)) = &attribute.ty
     else {
