@@ -128,23 +128,8 @@ pub(crate) fn resource_body(
         judge(unit, out);
         return;
     };
-    let describe = |location: Location| describe(view, location);
-    let decoded = decode::decode(&body, &schema.block, &describe);
-    let before = out.len();
-    judge(&evaluated_references(unit, &decoded.evaluated), out);
-    if out.len() == before {
-        out.extend(decoded.diagnostics);
-        // `EvaluateBlock` evaluates the arguments the schema declares, with
-        // whatever else decoding found.
-        evaluate::evaluate_body(
-            view,
-            &effective.body,
-            &schema.block,
-            RESOURCE_META_ARGUMENTS,
-            RESOURCE_META_BLOCKS,
-            out,
-        );
-    }
+    let meta = (RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS);
+    evaluate_block(view, unit, judge, &body, &schema.block, meta, out);
 }
 
 /// The unit of a provider configuration's own arguments
@@ -176,18 +161,39 @@ pub(crate) fn provider_body(
     if body.attributes.is_empty() && body.blocks.is_empty() {
         return;
     }
+    let meta = (PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS);
+    let schema = &provider.provider.block;
+    evaluate_block(view, unit, judge, &body, schema, meta, out);
+}
+
+/// `EvaluateBlock` on a body its schema decodes: the references of the
+/// arguments the schema declares, and only when none failed, what decoding
+/// finds and the evaluation of those arguments (with whatever else
+/// decoding found). `meta` are the body's meta-arguments and meta-blocks.
+fn evaluate_block(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    body: &BodyInput<'_>,
+    schema: &tofu_schema::Block,
+    (meta_arguments, meta_blocks): (&[&str], &[&str]),
+    out: &mut Vec<Diagnostic>,
+) {
     let describe = |location: Location| describe(view, location);
-    let decoded = decode::decode(&body, &provider.provider.block, &describe);
+    let decoded = decode::decode(body, schema, &describe);
     let before = out.len();
     judge(&evaluated_references(unit, &decoded.evaluated), out);
-    if out.len() == before {
-        out.extend(decoded.diagnostics);
+    if out.len() != before {
+        return;
+    }
+    out.extend(decoded.diagnostics);
+    if let Some(effective) = view.effective() {
         evaluate::evaluate_body(
             view,
             &effective.body,
-            &provider.provider.block,
-            PROVIDER_META_ARGUMENTS,
-            PROVIDER_META_BLOCKS,
+            schema,
+            meta_arguments,
+            meta_blocks,
             out,
         );
     }
