@@ -16,11 +16,13 @@
 //! judged in order, each condition block is a unit (a resource's `condition`
 //! and `error_message` apart), each provisioner and connection is a unit, each
 //! module argument is a unit (where `count` and `each` are never judged), an
-//! output's preconditions come before its value. Arguments OpenTofu reads but
-//! `validate` does not evaluate (`lifecycle` `enabled`, `prevent_destroy`,
-//! `replace_triggered_by`, provider configurations, module `source` and
-//! `version`) are kept apart as `unevaluated`: they still count as uses and
-//! as dependency edges where OpenTofu adds one.
+//! output's preconditions come before its value, a provider configuration's
+//! own arguments and nested blocks are one unit (judged only with its
+//! provider's schema). Arguments OpenTofu reads but `validate` does not
+//! evaluate (`lifecycle` `enabled`, `prevent_destroy`,
+//! `replace_triggered_by`, a provider configuration's meta-arguments, module
+//! `source` and `version`) are kept apart as `unevaluated`: they still count
+//! as uses and as dependency edges where OpenTofu adds one.
 
 use std::sync::Arc;
 
@@ -32,6 +34,7 @@ use crate::expr::parse_ref::{parse_ref, Referenceable, StepRef};
 use crate::expr::walk;
 use crate::loaded::{LoadedModule, ModuleFile};
 use crate::refs::{NodeReferences, Ref, Unit, UnitKind};
+use crate::schema::{PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS};
 
 /// The references of an expression written in `file`, with names bound by
 /// enclosing `dynamic` blocks skipped.
@@ -190,11 +193,7 @@ pub(crate) fn of_block(module: &LoadedModule, effective: &EffectiveBlock) -> Arc
                 reader.condition_unit(assert, Unknown::ErrorMessage);
             }
         }
-        BlockAddress::Provider { .. } => {
-            let mut refs = Vec::new();
-            reader.body_refs(body, &[], &mut refs);
-            reader.refs.unevaluated = refs;
-        }
+        BlockAddress::Provider { .. } => reader.provider(body),
     }
     Arc::new(reader.refs)
 }
@@ -480,6 +479,32 @@ impl Reader<'_> {
         }
         self.unit(UnitKind::ResourceBody, body_refs);
         self.refs.units.extend(later);
+    }
+
+    /// A provider configuration: its own arguments and nested blocks are
+    /// one unit; its meta-arguments are read while loading (`for_each`) or
+    /// not evaluated at all.
+    fn provider(&mut self, body: &EffectiveBody) {
+        let mut body_refs = Vec::new();
+        for attribute in &body.attributes {
+            let refs = self.attribute(attribute, &[]);
+            if PROVIDER_META_ARGUMENTS.contains(&attribute.name.as_str()) {
+                self.refs.unevaluated.extend(refs);
+            } else {
+                body_refs.extend(refs);
+            }
+        }
+        let mut meta_refs = Vec::new();
+        for nested in &body.blocks {
+            let target = if PROVIDER_META_BLOCKS.contains(&nested.kind.as_str()) {
+                &mut meta_refs
+            } else {
+                &mut body_refs
+            };
+            self.nested_refs(nested.origin.file, nested.range, &nested.body, &[], target);
+        }
+        self.refs.unevaluated.extend(meta_refs);
+        self.unit(UnitKind::ProviderBody, body_refs);
     }
 
     fn module_call(&mut self, body: &EffectiveBody) {

@@ -128,6 +128,12 @@ pub enum UnitKind {
     /// `self`, and what its provider's schema decodes, when there is one
     /// (`rules::provider_schema`).
     ResourceBody,
+    /// A provider configuration's own arguments and nested blocks (not its
+    /// meta-arguments): like `ResourceBody`, with the configuration's own
+    /// `for_each`, and judged only when the analysis has the provider's
+    /// schema and something uses the configuration
+    /// (`rules::provider_schema::provider_body`).
+    ProviderBody,
     /// A `count` or `for_each` expression: evaluated with no instance.
     Repetition,
     /// `depends_on`: items in order, and none after the first error.

@@ -195,6 +195,19 @@ pub const PROVIDER: BlockSchema = BlockSchema {
     blocks: &[],
     rest: Rest::DefinedBy("the provider"),
 };
+/// Meta-arguments of a `provider` block (`configs.providerBlockSchema`):
+/// never the provider's, whatever its schema says (`count`, `depends_on`
+/// and `source` are reserved, and reported while loading).
+pub(crate) const PROVIDER_META_ARGUMENTS: &[&str] = &[
+    "alias",
+    "version",
+    "for_each",
+    "count",
+    "depends_on",
+    "source",
+];
+/// Meta-blocks of a `provider` block (reserved, reported while loading).
+pub(crate) const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
 pub const VARIABLE: BlockSchema = BlockSchema {
     kind: "variable",
     labels: NAME,

@@ -21,6 +21,7 @@ use crate::loaded::{BlockRef, ModuleFile};
 use crate::merge::MergedModule;
 use crate::provider_tree::{provider_key, ProviderType};
 use crate::rules::providers::{configuration_alias, decoded_reference, DecodedReference};
+use crate::schema::PROVIDER_META_ARGUMENTS;
 
 /// Where the facts are read from.
 pub(crate) trait ModuleRead<'a> {
@@ -160,16 +161,6 @@ pub(crate) struct ModuleFacts {
     /// The first `import` block's type keyword.
     pub(crate) first_import: Option<Location>,
 }
-
-/// The meta-arguments of a `provider` block, which are no configuration.
-const PROVIDER_META_ARGUMENTS: [&str; 6] = [
-    "alias",
-    "version",
-    "for_each",
-    "count",
-    "depends_on",
-    "source",
-];
 
 impl ModuleFacts {
     /// Everything, with the resources `sets_provider` says set a

@@ -1,7 +1,6 @@
 //! What `tofu validate` reports when it evaluates a local value, an
-//! output's value, a module call's input values or a provider
-//! configuration's arguments (`diagnostics.md` §7): calls to unknown functions
-//! (`unknown-function`), calls that fail (`invalid-function-call`: arity,
+//! output's value or a module call's input values (`diagnostics.md` §7):
+//! calls to unknown functions (`unknown-function`), calls that fail (`invalid-function-call`: arity,
 //! argument types and values, the function's own error) and other
 //! evaluation errors (`invalid-expression-value`: operands, indexes and
 //! attributes of known values, conditional result types, `for`
@@ -23,11 +22,8 @@
 //! `nodeModuleVariable` does: an argument with a failing reference is
 //! skipped, the others are evaluated, and none is when the call's `count`,
 //! `for_each` or `depends_on` fails. A provider configuration's arguments
-//! (those its provider's schema declares, `provider_schema`) are evaluated
-//! only when every reference in it names a declared variable or local
-//! value, `path` or `terraform.workspace`: the `references` rule does not
-//! judge provider configurations, and OpenTofu evaluates nothing of one
-//! whose reference fails.
+//! are evaluated with its references, decoded against its provider's
+//! schema, by the `references` rule (`provider_schema::provider_body`).
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
 
@@ -36,7 +32,6 @@ use tofu_syntax::Diagnostic;
 use crate::address::BlockAddress;
 use crate::effective::EffectiveAttribute;
 use crate::rules::expression_evaluation::evaluate_attribute;
-use crate::rules::provider_schema::provider_arguments;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::IdentityView;
 
@@ -70,7 +65,6 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
         BlockAddress::Module(_) => module_arguments(view, &effective.body.attributes, out),
-        BlockAddress::Provider { .. } => provider_arguments(view, out),
         _ => {}
     }
 }

@@ -169,11 +169,6 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         phase: Phase::Graph,
         check: provider_functions::check,
     },
-    IdentityRule {
-        name: "provider-config",
-        phase: Phase::Walk,
-        check: provider_schema::provider_config,
-    },
 ];
 
 pub(crate) const MODULE_RULES: &[ModuleRule] = &[

@@ -25,15 +25,20 @@
 //! as `dynblock` expands them, are then evaluated (`evaluate`, through
 //! `expression_evaluation`: unknown functions, failing calls, invalid
 //! operands, a `for_each` a `dynamic` block cannot iterate), with what
-//! decoding found. A provider configuration ([`provider_config`], its own
-//! identity rule) is decoded unless it sets nothing but meta-arguments, as
-//! `ValidateProvider` skips such a body; its arguments are evaluated the
-//! same way ([`provider_arguments`]), by the `evaluation` rule.
+//! decoding found. A provider configuration is judged the same way, as
+//! the `references` rule's unit of its own arguments ([`provider_body`]),
+//! when something uses it (OpenTofu prunes the others) and unless it sets
+//! nothing but meta-arguments, as `ValidateProvider` skips such a body: the
+//! references of the arguments its schema declares (`count`, `each` and
+//! `self` as in a resource body without `self`, `each` with the
+//! configuration's own `for_each`), then, when none failed, decoding and
+//! evaluation.
 //!
 //! Left out here: the provider's own validators (`ValidateResourceConfig`
 //! and its siblings), whose calls `crate::validator_calls` works out for
-//! the caller to send; the references of provider configurations, and the
-//! `provider_meta` schema.
+//! the caller to send; the `provider_meta` schema. A provider configuration
+//! with `for_each` is judged once, where OpenTofu validates (and reports)
+//! it once per instance.
 
 mod blocktoattr;
 mod decode;
@@ -45,7 +50,6 @@ use tofu_syntax::{Code, Diagnostic, Location, Syntax, TextRange};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveBlock, EffectiveBody};
-use crate::expr::parse_ref::Referenceable;
 use crate::go_text::go_quote;
 use crate::provider_uses::provider_reference;
 use crate::refs::Unit;
@@ -63,16 +67,7 @@ pub(crate) const RESOURCE_META_ARGUMENTS: &[&str] =
 /// are the provider's and are decoded with the body).
 pub(crate) const RESOURCE_META_BLOCKS: &[&str] =
     &["lifecycle", "connection", "provisioner", "locals"];
-/// Meta-arguments of a `provider` block (`configs.providerBlockSchema`).
-pub(crate) const PROVIDER_META_ARGUMENTS: &[&str] = &[
-    "alias",
-    "version",
-    "for_each",
-    "count",
-    "depends_on",
-    "source",
-];
-pub(crate) const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
+pub(crate) use crate::schema::{PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS};
 
 /// The schema's mode for a resource mode.
 pub(crate) fn schema_mode(mode: ResourceMode) -> tofu_schema::ResourceMode {
@@ -135,45 +130,24 @@ pub(crate) fn resource_body(
         judge(unit, out);
         return;
     };
-    let describe = |location: Location| describe(view, location);
-    let decoded = decode::decode(&body, &schema.block, &describe);
-    let evaluated = Unit {
-        kind: unit.kind,
-        refs: unit
-            .refs
-            .iter()
-            .filter(|reference| {
-                decoded.evaluated.iter().any(|at| {
-                    at.file == reference.file
-                        && at
-                            .range
-                            .is_some_and(|range| contains(range, reference.root_range))
-                })
-            })
-            .cloned()
-            .collect(),
-        unknown_after_static: None,
-    };
-    let before = out.len();
-    judge(&evaluated, out);
-    if out.len() == before {
-        out.extend(decoded.diagnostics);
-        // `EvaluateBlock` evaluates the arguments the schema declares, with
-        // whatever else decoding found.
-        evaluate::evaluate_body(
-            view,
-            &effective.body,
-            &schema.block,
-            RESOURCE_META_ARGUMENTS,
-            RESOURCE_META_BLOCKS,
-            out,
-        );
-    }
+    let meta = (RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS);
+    evaluate_block(view, unit, judge, &body, &schema.block, meta, out);
 }
 
-/// The provider configuration rule: a `provider` block's body against its
-/// provider's schema.
-pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+/// The unit of a provider configuration's own arguments
+/// (`UnitKind::ProviderBody`), judged only when the analysis has its
+/// provider's schema and something uses the configuration, as
+/// `ValidateProvider` judges it: nothing when the body sets nothing but
+/// meta-arguments; else the references of the arguments the schema
+/// declares (`judge`, as the `references` rule does), and only when none
+/// failed what decoding and evaluating the body find (`EvaluateBlock`
+/// stops after reference errors).
+pub(crate) fn provider_body(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    out: &mut Vec<Diagnostic>,
+) {
     let Some((effective, provider)) = validated_configuration(view) else {
         return;
     };
@@ -189,51 +163,64 @@ pub(crate) fn provider_config(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     if body.attributes.is_empty() && body.blocks.is_empty() {
         return;
     }
-    let describe = |location: Location| describe(view, location);
-    out.extend(decode::decode(&body, &provider.provider.block, &describe).diagnostics);
+    let meta = (PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS);
+    let schema = &provider.provider.block;
+    evaluate_block(view, unit, judge, &body, schema, meta, out);
 }
 
-/// What evaluating a `provider` block's body against its provider's schema
-/// finds (`ValidateProvider` evaluates it with `EvaluateBlock`), asked by
-/// the `evaluation` rule: only with a schema, for a configuration something
-/// uses, whose references all name what certainly exists (the names it
-/// asks about are recorded only then, so a module without schemas reads
-/// nothing more).
-pub(crate) fn provider_arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    let Some((effective, provider)) = validated_configuration(view) else {
-        return;
-    };
-    if !references_plainly_declared(view) {
+/// `EvaluateBlock` on a body its schema decodes: the references of the
+/// arguments the schema declares, and only when none failed, what decoding
+/// finds and the evaluation of those arguments (with whatever else
+/// decoding found). `meta` are the body's meta-arguments and meta-blocks.
+fn evaluate_block(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    body: &BodyInput<'_>,
+    schema: &tofu_schema::Block,
+    (meta_arguments, meta_blocks): (&[&str], &[&str]),
+    out: &mut Vec<Diagnostic>,
+) {
+    let describe = |location: Location| describe(view, location);
+    let decoded = decode::decode(body, schema, &describe);
+    let before = out.len();
+    judge(&evaluated_references(unit, &decoded.evaluated), out);
+    if out.len() != before {
         return;
     }
-    evaluate::evaluate_body(
-        view,
-        &effective.body,
-        &provider.provider.block,
-        PROVIDER_META_ARGUMENTS,
-        PROVIDER_META_BLOCKS,
-        out,
-    );
+    out.extend(decoded.diagnostics);
+    if let Some(effective) = view.effective() {
+        evaluate::evaluate_body(
+            view,
+            &effective.body,
+            schema,
+            meta_arguments,
+            meta_blocks,
+            out,
+        );
+    }
 }
 
-/// Whether every reference of a provider configuration names a declared
-/// input variable or local value, `path.module`, `path.root`, `path.cwd`
-/// or `terraform.workspace`. The `references` rule does not judge a
-/// provider configuration's references, and OpenTofu evaluates none of its
-/// arguments when one fails, so anything else leaves it unevaluated.
-fn references_plainly_declared(view: &IdentityView<'_>) -> bool {
-    view.references()
-        .all()
-        .all(|reference| match &reference.parsed {
-            Ok(parsed) => match &parsed.subject {
-                Referenceable::Variable(name) => view.declares_variable(name),
-                Referenceable::Local(name) => view.declares_local(name),
-                Referenceable::Path(name) => matches!(name.as_str(), "module" | "root" | "cwd"),
-                Referenceable::Terraform { name, .. } => name == "workspace",
-                _ => false,
-            },
-            Err(_) => false,
-        })
+/// The references of `unit` inside the expressions decoding evaluates
+/// (`lang.ReferencesInBlock` reads only what the schema declares).
+fn evaluated_references(unit: &Unit, evaluated: &[Location]) -> Unit {
+    Unit {
+        kind: unit.kind,
+        refs: unit
+            .refs
+            .iter()
+            .filter(|reference| {
+                evaluated.iter().any(|at| {
+                    at.file == reference.file
+                        && at
+                            .range
+                            .is_some_and(|range| contains(range, reference.root_range))
+                })
+            })
+            .cloned()
+            .collect(),
+        unknown_after_static: None,
+    }
 }
 
 /// A provider configuration OpenTofu validates, with its provider's

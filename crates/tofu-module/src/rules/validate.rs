@@ -15,6 +15,12 @@
 //! only while the resource has no error; an output's value only when its
 //! preconditions hold. Whether a node is reported at all (a node it depends
 //! on may have failed, the graph may have a cycle) is `graph`'s decision.
+//! The units a provider's schema decodes (a resource's own arguments, a
+//! provider configuration's) go through `provider_schema`, which judges
+//! their references only where the schema declares an argument, and a
+//! provider configuration's only when the analysis has its provider's
+//! schema and something uses it, as `tofu validate` judges nothing of one
+//! without its provider installed and prunes the unused ones.
 //!
 //! In conditions OpenTofu evaluates the expression even after a static error,
 //! with nothing defined, and adds `Unknown variable` on the root of each
@@ -93,10 +99,11 @@ pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
         let before = out.len();
-        if unit.kind == UnitKind::ResourceBody {
-            provider_schema::resource_body(view, unit, &|unit, out| checker.unit(unit, out), out);
-        } else {
-            checker.unit(unit, out);
+        let judge = |unit: &Unit, out: &mut Vec<Diagnostic>| checker.unit(unit, out);
+        match unit.kind {
+            UnitKind::ResourceBody => provider_schema::resource_body(view, unit, &judge, out),
+            UnitKind::ProviderBody => provider_schema::provider_body(view, unit, &judge, out),
+            _ => checker.unit(unit, out),
         }
         let failed = out.len() > before;
         if failed {
@@ -670,9 +677,10 @@ impl<'v, 'a> ReferenceCheck<'v, 'a> {
     /// The repetition `count` and `each` see in a unit of this kind.
     fn instance(&self, kind: UnitKind) -> Option<Repetition> {
         match kind {
-            UnitKind::Instance { .. } | UnitKind::ResourceBody | UnitKind::LaterProvisioner => {
-                Some(self.repetition)
-            }
+            UnitKind::Instance { .. }
+            | UnitKind::ResourceBody
+            | UnitKind::ProviderBody
+            | UnitKind::LaterProvisioner => Some(self.repetition),
             _ => None,
         }
     }
