@@ -26,9 +26,10 @@
 //! with nothing defined, and adds `Unknown variable` on the root of each
 //! reference it evaluates (`node_refs::Unit::unknown_after_static`).
 //!
-//! Not done: the zero-range diagnostics OpenTofu adds for a bare `var` or
-//! `each` (with an empty file name), checks that need a provider's schema,
-//! and `replace_triggered_by` (a tofu-lens load-time rule checks its form).
+//! Not done: the zero-range
+//! diagnostics OpenTofu adds for a bare `var` or `each` (with an empty file
+//! name), and `replace_triggered_by` (a tofu-lens load-time rule checks its
+//! form).
 
 use tofu_syntax::{Code, Diagnostic, Fix, Location, TextRange};
 
