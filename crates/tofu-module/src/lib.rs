@@ -24,6 +24,7 @@ mod incremental;
 mod input;
 pub mod interface;
 mod loaded;
+mod local_memo;
 mod merge;
 pub mod module_files;
 pub mod module_values;

@@ -24,9 +24,6 @@
 //! and checking references (validation reports those): an undeclared name
 //! referred to from the module is unknown.
 
-use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
-
 use tofu_eval::console::ConsoleModule;
 use tofu_eval::functions::suggest::nearest_name;
 use tofu_eval::{
@@ -39,11 +36,10 @@ use crate::analysis::ModuleAnalysis;
 use crate::discovery::is_auto_values_file;
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
 use crate::loaded::{FileRole, ModuleFile};
+use crate::local_memo::LocalMemo;
 use crate::types::{convert_variable_value, parse_variable_type, TypeConstraint};
 
-/// How many local values may lie between the first one asked for and the
-/// one being evaluated before the rest is unknown (keeps the stack bounded).
-pub const MAX_LOCAL_DEPTH: usize = 64;
+pub use crate::local_memo::MAX_LOCAL_DEPTH;
 
 /// The outcome of evaluating something: its value, or the errors (in
 /// HCL's shape, to pass up to whatever referred to it).
@@ -62,14 +58,7 @@ pub enum VariableSource {
 pub struct ModuleValues<'a> {
     analysis: &'a ModuleAnalysis,
     environment: &'a dyn Environment,
-    locals: RefCell<BTreeMap<String, LocalState>>,
-    depth: Cell<usize>,
-}
-
-/// A local value being evaluated, or evaluated.
-enum LocalState {
-    InProgress,
-    Done(Evaluated),
+    locals: LocalMemo<Evaluated>,
 }
 
 impl<'a> ModuleValues<'a> {
@@ -79,8 +68,7 @@ impl<'a> ModuleValues<'a> {
         ModuleValues {
             analysis,
             environment,
-            locals: RefCell::new(BTreeMap::new()),
-            depth: Cell::new(0),
+            locals: LocalMemo::new(),
         }
     }
 
@@ -88,27 +76,12 @@ impl<'a> ModuleValues<'a> {
     /// local value.
     pub fn local(&self, name: &str) -> Option<Evaluated> {
         let local = self.analysis.effective.local(name)?;
-        match self.locals.borrow().get(name) {
-            Some(LocalState::Done(evaluated)) => return Some(evaluated.clone()),
-            Some(LocalState::InProgress) => return Some(Ok(Value::dynamic_unknown())),
-            None => {}
-        }
-        let Some(expr) = self.attribute_expr(&local.attribute) else {
-            return Some(Ok(Value::dynamic_unknown()));
-        };
-        if self.depth.get() >= MAX_LOCAL_DEPTH {
-            return Some(Ok(Value::dynamic_unknown()));
-        }
-        self.locals
-            .borrow_mut()
-            .insert(name.to_owned(), LocalState::InProgress);
-        self.depth.set(self.depth.get() + 1);
-        let evaluated = self.evaluate_in(local.attribute.origin.file, expr);
-        self.depth.set(self.depth.get().saturating_sub(1));
-        self.locals
-            .borrow_mut()
-            .insert(name.to_owned(), LocalState::Done(evaluated.clone()));
-        Some(evaluated)
+        Some(self.locals.value(name, Ok(Value::dynamic_unknown()), || {
+            match self.attribute_expr(&local.attribute) {
+                Some(expr) => self.evaluate_in(local.attribute.origin.file, expr),
+                None => Ok(Value::dynamic_unknown()),
+            }
+        }))
     }
 
     /// The value of `var.NAME` and where it comes from; `None` when the

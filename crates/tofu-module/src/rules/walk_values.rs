@@ -8,7 +8,7 @@
 //! declared (its default and `.tfvars` values are not used);
 //! `local.NAME` is its effective definition evaluated in the same scope
 //! (each at most once per [`WalkValues`]; one that reaches itself or lies
-//! deeper than [`MAX_LOCAL_DEPTH`] is unknown); `path.module` and
+//! deeper than [`MAX_LOCAL_DEPTH`](crate::local_memo::MAX_LOCAL_DEPTH) is unknown); `path.module` and
 //! `path.root` are `.`, `terraform.workspace` is `default`;
 //! `ephemeral.TYPE.NAME` is unknown and marked ephemeral (validate never
 //! opens an ephemeral resource). A resource or data source without
@@ -27,10 +27,9 @@
 //! rule judging the value says nothing then. A local value written in a
 //! JSON file is unknown (its expressions are strings to read again).
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap as HashMap;
 use tofu_eval::convert::convert;
 use tofu_eval::{evaluate, Environment, EvalDiagnostic, Evaluation, Marks, Reference, Referenced};
 use tofu_eval::{Scope, Type, Value};
@@ -38,35 +37,24 @@ use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
+use crate::local_memo::LocalMemo;
 use crate::rules::provider_schema::schema_mode;
 use crate::rules::ModuleView;
 use crate::shape::Repetition;
 use crate::types::parse_variable_type;
 
-/// How many local values may lie between the expression evaluated and the
-/// one being evaluated before the rest is unknown (keeps the stack bounded).
-pub(crate) const MAX_LOCAL_DEPTH: usize = 64;
-
 /// The walk's values, evaluated on demand through a recording view.
 pub(crate) struct WalkValues<'v, 'a> {
     view: &'v ModuleView<'a>,
-    locals: RefCell<HashMap<String, LocalState>>,
-    depth: Cell<usize>,
+    locals: LocalMemo<Value>,
     followed_a_failure: Cell<bool>,
-}
-
-/// A local value being evaluated, or its value.
-enum LocalState {
-    InProgress,
-    Done(Value),
 }
 
 impl<'v, 'a> WalkValues<'v, 'a> {
     pub(crate) fn new(view: &'v ModuleView<'a>) -> Self {
         WalkValues {
             view,
-            locals: RefCell::new(HashMap::default()),
-            depth: Cell::new(0),
+            locals: LocalMemo::new(),
             followed_a_failure: Cell::new(false),
         }
     }
@@ -93,36 +81,21 @@ impl<'v, 'a> WalkValues<'v, 'a> {
 
     /// `local.NAME`: unknown when the module declares no such local value.
     fn local(&self, name: &str) -> Value {
-        match self.locals.borrow().get(name) {
-            Some(LocalState::Done(value)) => return value.clone(),
-            Some(LocalState::InProgress) => return Value::dynamic_unknown(),
-            None => {}
-        }
-        let Some(local) = self.view.local(name) else {
-            return Value::dynamic_unknown();
-        };
-        let Some(expr) = self.native_expr(&local.attribute) else {
-            return Value::dynamic_unknown();
-        };
-        if self.depth.get() >= MAX_LOCAL_DEPTH {
-            return Value::dynamic_unknown();
-        }
-        self.locals
-            .borrow_mut()
-            .insert(name.to_owned(), LocalState::InProgress);
-        self.depth.set(self.depth.get() + 1);
-        let evaluation = self.evaluate_in(local.attribute.origin.file, expr);
-        self.depth.set(self.depth.get().saturating_sub(1));
-        let value = if evaluation.diagnostics.is_empty() {
-            evaluation.value
-        } else {
-            self.followed_a_failure.set(true);
-            Value::dynamic_unknown()
-        };
-        self.locals
-            .borrow_mut()
-            .insert(name.to_owned(), LocalState::Done(value.clone()));
-        value
+        self.locals.value(name, Value::dynamic_unknown(), || {
+            let Some(local) = self.view.local(name) else {
+                return Value::dynamic_unknown();
+            };
+            let Some(expr) = self.native_expr(&local.attribute) else {
+                return Value::dynamic_unknown();
+            };
+            let evaluation = self.evaluate_in(local.attribute.origin.file, expr);
+            if evaluation.diagnostics.is_empty() {
+                evaluation.value
+            } else {
+                self.followed_a_failure.set(true);
+                Value::dynamic_unknown()
+            }
+        })
     }
 
     /// `var.NAME`: an unknown value of its type, marked as declared;
