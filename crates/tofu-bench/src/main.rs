@@ -56,7 +56,8 @@ mod tree;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile};
+use tofu_diagnostics::{analyze, AnalysisCache};
+use tofu_module::{Config, FileContent, InputFile};
 
 use sample::{measure, Sample};
 use synthetic::text_of;

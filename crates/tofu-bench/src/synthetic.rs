@@ -194,8 +194,11 @@ mod tests {
         assert!(!readers.iter().any(|name| name == SHARED_FILE));
         let config = tofu_module::Config::default();
         let codes = |files: &[InputFile]| {
-            let analysis =
-                tofu_module::analyze(files, &config, &mut tofu_module::AnalysisCache::new());
+            let analysis = tofu_diagnostics::analyze(
+                files,
+                &config,
+                &mut tofu_diagnostics::AnalysisCache::new(),
+            );
             let mut codes: Vec<(String, String)> = analysis
                 .diagnostics
                 .iter()
@@ -249,7 +252,7 @@ mod tests {
         assert_eq!(files.len(), 51);
         let config = tofu_module::Config::default();
         let analysis =
-            tofu_module::analyze(&files, &config, &mut tofu_module::AnalysisCache::new());
+            tofu_diagnostics::analyze(&files, &config, &mut tofu_diagnostics::AnalysisCache::new());
         let errors: Vec<String> = analysis
             .diagnostics
             .iter()

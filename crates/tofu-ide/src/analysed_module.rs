@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use tofu_diagnostics::{analyze, AnalysisCache, ModuleAnalysis};
 use tofu_module::discovery::{is_module_file, is_test_file, TEST_DIRECTORY};
-use tofu_module::{analyze, AnalysisCache, Config, InputFile, ModuleAnalysis};
+use tofu_module::{Config, InputFile};
 use tofu_syntax::FileId;
 
 /// The finished analysis of one module directory, with what it was computed from.

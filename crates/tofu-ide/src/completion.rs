@@ -29,8 +29,9 @@
 
 use std::path::Path;
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::schema::top_level;
-use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleAnalysis, ModuleFile};
+use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleFile};
 use tofu_syntax::{Block, TextRange};
 
 use crate::analysed_module::AnalysedModule;

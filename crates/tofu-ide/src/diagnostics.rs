@@ -144,7 +144,10 @@ pub(crate) fn editor_diagnostic(
         detail: diagnostic.detail.clone(),
         range: subject.range,
         related,
-        unnecessary: matches!(diagnostic.code, Code::FileShadowed | Code::FileIgnored),
+        unnecessary: matches!(
+            diagnostic.code,
+            tofu_diagnostics::codes::FILE_SHADOWED | tofu_diagnostics::codes::FILE_IGNORED
+        ),
         fix,
     })
 }
@@ -153,8 +156,8 @@ pub(crate) fn editor_diagnostic(
 pub(crate) fn file_ignored(text: &str) -> EditorDiagnostic {
     let whole = TextRange::from_usize(0, text.len()).widened(text);
     EditorDiagnostic {
-        code: Code::FileIgnored,
-        severity: Code::FileIgnored.default_severity(),
+        code: tofu_diagnostics::codes::FILE_IGNORED,
+        severity: tofu_diagnostics::codes::FILE_IGNORED.default_severity(),
         summary: "File ignored: OpenTofu skips this name".to_owned(),
         detail: "OpenTofu does not read files whose names start with \".\", end with \"~\", or start and end with \"#\": nothing declared here exists for OpenTofu.".to_owned(),
         range: whole,

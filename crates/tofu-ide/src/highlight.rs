@@ -23,7 +23,8 @@
 
 use std::path::Path;
 
-use tofu_module::{BlockAddress, ModuleAnalysis, ResourceMode};
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_module::{BlockAddress, ResourceMode};
 use tofu_syntax::TraversalStep;
 use tofu_syntax::{
     Block, Body, Expr, ExprKind, Operation, SourceFile, Syntax, Template, TextRange, Traversal,

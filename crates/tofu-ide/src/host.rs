@@ -24,10 +24,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use tofu_diagnostics::{analyze_in_tree, AnalysisCache};
 use tofu_module::discovery::is_module_file;
-use tofu_module::{
-    analyze_in_tree, AnalysisCache, Config, FileContent, InputFile, ProviderSchemas,
-};
+use tofu_module::{Config, FileContent, InputFile, ProviderSchemas};
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;

@@ -24,6 +24,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::reference_sites::{RefTarget, ReferenceSite};
 use tofu_module::schema::{top_level, Rest};
 use tofu_module::show::{
@@ -31,7 +32,7 @@ use tofu_module::show::{
 };
 use tofu_module::{
     address_of, BlockAddress, BlockFate, BlockRef, DropReason, EffectiveAttribute, EffectiveBlock,
-    EffectiveLocal, FileRole, ModuleAnalysis, Origin,
+    EffectiveLocal, FileRole, Origin,
 };
 use tofu_syntax::{Block, TextRange};
 

@@ -16,7 +16,8 @@ use tofu_module::discovery::{classify, FileClass};
 use tofu_syntax::{Attribute, ExprKind, TextRange};
 
 use crate::snapshot::Snapshot;
-use tofu_module::calls::{local_source, normalize_path};
+use tofu_module::calls::normalize_path;
+use tofu_module::module_source::local_source;
 
 /// A link from a range of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]

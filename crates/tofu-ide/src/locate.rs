@@ -6,8 +6,9 @@
 //! file hidden by its `.tofu` twin or skipped by name has none, so every
 //! feature built on this answers nothing there.
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::reference_sites::{file_reference_sites, RefTarget, ReferenceSite};
-use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef, ModuleAnalysis};
+use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef};
 use tofu_syntax::{Attribute, Block, FileId, TextRange};
 
 use crate::analysed_module::{AnalysedModule, FileInModule};

@@ -16,12 +16,13 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::calls::{normalize_path, resolve_call};
 use tofu_module::reference_sites::{
     file_reference_sites, reference_sites, RefTarget, ReferenceSite,
 };
 use tofu_module::schema::MODULE;
-use tofu_module::{address_of, BlockAddress, FileRole, ModuleAnalysis};
+use tofu_module::{address_of, BlockAddress, FileRole};
 use tofu_syntax::{Attribute, Block, ExprKind, FileId, TextRange};
 
 use crate::analysed_module::dir_and_file_name;

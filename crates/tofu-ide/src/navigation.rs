@@ -13,8 +13,9 @@
 
 use std::path::Path;
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::reference_sites::{reference_sites, RefTarget};
-use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef, ModuleAnalysis};
+use tofu_module::{address_of, BlockAddress, BlockRef, FileRole, LocalRef};
 use tofu_syntax::TextRange;
 
 use crate::analysed_module::{AnalysedModule, FileInModule};

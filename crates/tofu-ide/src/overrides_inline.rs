@@ -19,7 +19,8 @@
 
 use std::path::Path;
 
-use tofu_module::{EffectiveAttribute, FileRole, ModuleAnalysis, Origin};
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_module::{EffectiveAttribute, FileRole, Origin};
 use tofu_syntax::{FileId, TextRange};
 
 use crate::analysed_module::AnalysedModule;

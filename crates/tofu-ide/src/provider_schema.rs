@@ -17,7 +17,8 @@
 //! Left out: completion inside nested blocks, and the provider block's own
 //! arguments.
 
-use tofu_module::{ModuleAnalysis, ResourceMode};
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_module::ResourceMode;
 use tofu_schema::{Attribute, AttributeType, Block as SchemaBlock, NestedBlock, Nesting};
 use tofu_syntax::{Block, ExprKind, TextRange};
 

@@ -14,8 +14,9 @@
 
 use std::path::Path;
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::reference_sites::{file_reference_sites, reference_sites, RefTarget};
-use tofu_module::{BlockAddress, BlockRef, LocalRef, ModuleAnalysis};
+use tofu_module::{BlockAddress, BlockRef, LocalRef};
 use tofu_syntax::{FileId, TextRange};
 
 use crate::analysed_module::AnalysedModule;

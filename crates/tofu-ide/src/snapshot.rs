@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_module::{ModuleAnalysis, ModuleFiles};
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_module::ModuleFiles;
 use tofu_syntax::SourceFile;
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule, FileInModule};

@@ -12,7 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tofu_module::calls::{local_source, normalize_path};
+use tofu_module::calls::normalize_path;
+use tofu_module::module_source::local_source;
 use tofu_syntax::{Attribute, Block, Body, ExprKind, SourceFile, TextRange, TraversalStep};
 
 /// A `run.NAME` or `run.NAME.OUTPUT` reference under the cursor.

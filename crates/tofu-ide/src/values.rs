@@ -11,9 +11,10 @@
 
 use std::path::Path;
 
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_eval::{format_value, DirEntry, Environment, FileError, Value};
 use tofu_module::reference_sites::RefTarget;
-use tofu_module::{ModuleAnalysis, ModuleFiles, ModuleValues, VariableSource};
+use tofu_module::{ModuleFiles, ModuleValues, VariableSource};
 
 /// `markdown` with the value paragraph for `target` below a rule, if any:
 /// its value as `tofu console` prints it, and where a variable's value

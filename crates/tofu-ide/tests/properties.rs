@@ -28,9 +28,10 @@ use mutations::{
     thorough_cases, threads_for_run, window, Mutation, COMPANION,
 };
 use proptest::prelude::*;
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_ide::{AnalysisHost, Change, FileRange, Snapshot};
 use tofu_module::show::{render_module, Provenance};
-use tofu_module::{Config, FileContent, InputFile, ModuleAnalysis};
+use tofu_module::{Config, FileContent, InputFile};
 use tofu_syntax::Location;
 
 fn check_range(analysis: &ModuleAnalysis, location: Location, what: &str) {

@@ -7,17 +7,17 @@ use std::rc::Rc;
 
 use std::sync::{Arc, Mutex};
 
+use tofu_diagnostics::{
+    analyze, analyze_in_tree, analyze_with_files, AnalysisCache, ModuleAnalysis,
+};
 use tofu_module::calls::{
     called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleCall,
     ModuleManifest, MODULE_MANIFEST,
 };
 use tofu_module::provider_schemas::ProviderSchemas;
-use tofu_module::{
-    analyze, analyze_in_tree, analyze_with_files, AnalysisCache, Config, ModuleAnalysis,
-    ModuleFiles,
-};
+use tofu_module::{Config, ModuleFiles};
 
-use tofu_module::validator_calls::{add_provider_diagnostics, validator_calls};
+use tofu_diagnostics::validator_calls::{add_provider_diagnostics, validator_calls};
 use tofu_schema::PoolSettings;
 use tofu_vfs::schemas::validators::ProviderValidators;
 use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
@@ -70,7 +70,7 @@ pub fn check_config(tofu_version: Option<String>, unused: bool) -> Config {
     let severity_overrides = if unused {
         Vec::new()
     } else {
-        vec![(tofu_syntax::Code::UnusedDeclaration, None)]
+        vec![(tofu_diagnostics::codes::UNUSED_DECLARATION, None)]
     };
     Config {
         tofu_version: tofu_version.unwrap_or_else(|| tofu_module::DEFAULT_TOFU_VERSION.to_owned()),

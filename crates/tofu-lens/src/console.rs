@@ -19,9 +19,10 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
+use tofu_diagnostics::{analyze, AnalysisCache};
 use tofu_eval::console::{console_value, ConsoleModule, NoModule};
 use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError, PerRun};
-use tofu_module::{analyze, AnalysisCache, Config, ModuleValues};
+use tofu_module::{Config, ModuleValues};
 
 /// Runs the console over `input` in `dir` (or a directory without
 /// configuration); `false` when a line had errors.

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
-use tofu_module::ModuleAnalysis;
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_syntax::{Diagnostic, LineCol, LineIndex, Location, Severity, TextRange};
 
 use crate::check::{CheckReport, CheckedModule, UnreadableDir};
@@ -230,7 +230,7 @@ pub fn flatten_unreadable(unreadable: &UnreadableDir) -> FlatDiagnostic {
         file: unreadable.dir.to_string_lossy().into_owned(),
         range: None,
         severity: "error",
-        code: tofu_syntax::Code::FileUnreadable.as_str(),
+        code: tofu_diagnostics::codes::FILE_UNREADABLE.as_str(),
         summary: "Failed to read module directory".to_owned(),
         detail: format!(
             "Module directory {} could not be read: {}.",

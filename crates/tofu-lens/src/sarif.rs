@@ -19,7 +19,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
-use tofu_syntax::Code;
 
 use crate::check::CheckReport;
 use crate::render::{self, FixOut, FlatDiagnostic, Range};
@@ -183,8 +182,8 @@ fn log(flat: &[FlatDiagnostic]) -> Log {
 }
 
 fn rule(code: &'static str) -> Rule {
-    let catalogued = Code::from_name(code);
-    let explanation = catalogued.map_or("", Code::explanation);
+    let catalogued = tofu_diagnostics::catalogue::code_named(code);
+    let explanation = catalogued.map_or("", tofu_diagnostics::catalogue::explanation);
     // The first sentence of the explanation is the short description.
     let short = explanation
         .split_once(". ")

@@ -24,9 +24,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_module::calls::{resolve_calls, ModuleTree};
 use tofu_module::version::{Constraints, Version};
-use tofu_module::ModuleAnalysis;
 use tofu_schema::install::{parse_cli_config, parse_lock_file, PackageLocation, Platform};
 use tofu_schema::plugin::Timeouts;
 use tofu_schema::requirements::NeededProvider;

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use serde::Serialize;
+use tofu_diagnostics::{analyze, AnalysisCache, ModuleAnalysis};
 use tofu_module::show::{render_block, render_locals, render_module, render_terraform, Provenance};
 use tofu_module::{
-    analyze, AnalysisCache, BlockAddress, Config, EffectiveAttribute, EffectiveBlock,
-    EffectiveBody, ModuleAnalysis, Origin,
+    BlockAddress, Config, EffectiveAttribute, EffectiveBlock, EffectiveBody, Origin,
 };
 
 #[derive(Debug)]

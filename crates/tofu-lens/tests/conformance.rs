@@ -72,7 +72,8 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use tofu_module::{analyze, AnalysisCache, Config, ModuleAnalysis};
+use tofu_diagnostics::{analyze, AnalysisCache, ModuleAnalysis};
+use tofu_module::Config;
 use tofu_syntax::{Code, Severity, TextRange};
 
 /// Top-level entries of `opentofu-testdata/` that hold no unit, and why.
@@ -173,9 +174,9 @@ const INVALID_FILE_MESSAGES: [(&str, &str, &str); 12] = [
 /// declares `null_resource.b` twice, which OpenTofu reports too once the file is
 /// a module.
 const MODULE_ASSEMBLY_CODES: [Option<Code>; 3] = [
-    Some(Code::DuplicateBlock),
-    Some(Code::DuplicateLocal),
-    Some(Code::DuplicateBackend),
+    Some(tofu_diagnostics::codes::DUPLICATE_BLOCK),
+    Some(tofu_diagnostics::codes::DUPLICATE_LOCAL),
+    Some(tofu_diagnostics::codes::DUPLICATE_BACKEND),
 ];
 
 /// What `tofu validate` reports after loading succeeded (references,
@@ -185,12 +186,12 @@ const MODULE_ASSEMBLY_CODES: [Option<Code>; 3] = [
 /// and `scripts/generate_cases.py --family references` checks them against
 /// `tofu validate`).
 const VALIDATE_CODES: [Code; 6] = [
-    Code::UndeclaredReference,
-    Code::ResourceInstanceKey,
-    Code::UnavailableReference,
-    Code::InvalidReference,
-    Code::SelfReferencingLocal,
-    Code::ReferenceCycle,
+    tofu_diagnostics::codes::UNDECLARED_REFERENCE,
+    tofu_diagnostics::codes::RESOURCE_INSTANCE_KEY,
+    tofu_diagnostics::codes::UNAVAILABLE_REFERENCE,
+    tofu_diagnostics::codes::INVALID_REFERENCE,
+    tofu_diagnostics::codes::SELF_REFERENCING_LOCAL,
+    tofu_diagnostics::codes::REFERENCE_CYCLE,
 ];
 
 /// FIXME: units that must load without errors but do not, because of engine
@@ -1287,13 +1288,14 @@ fn tofu_lens_only_codes() -> BTreeSet<Code> {
             continue;
         };
         if summary.contains("(tofu-lens)") {
-            let code = Code::from_name(name)
+            let code = tofu_diagnostics::catalogue::code_named(name)
                 .unwrap_or_else(|| panic!("diagnostics.md names an unknown code {name}"));
             codes.insert(code);
         }
     }
     assert!(
-        codes.contains(&Code::FileShadowed) && codes.contains(&Code::RequiredVersionIgnored),
+        codes.contains(&tofu_diagnostics::codes::FILE_SHADOWED)
+            && codes.contains(&tofu_diagnostics::codes::REQUIRED_VERSION_IGNORED),
         "tofu-lens-only codes not found in {}: {codes:?}",
         path.display()
     );

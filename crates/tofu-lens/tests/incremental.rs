@@ -18,7 +18,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tofu_module::{analyze, AnalysisCache, Config, FileContent, InputFile, ModuleAnalysis};
+use tofu_diagnostics::{analyze, AnalysisCache, ModuleAnalysis};
+use tofu_module::{Config, FileContent, InputFile};
 
 mod editing;
 use editing::Random;

@@ -66,6 +66,7 @@ fn crate_dependency_invariants_hold() {
         "tofu-eval",
         "tofu-schema",
         "tofu-module",
+        "tofu-diagnostics",
         "tofu-vfs",
         "tofu-ide",
     ];
@@ -105,6 +106,7 @@ fn workspace_crates_depend_only_leftward() {
         "tofu-eval",
         "tofu-schema",
         "tofu-module",
+        "tofu-diagnostics",
         "tofu-vfs",
         "tofu-ide",
         "tofu-lsp",

@@ -3,7 +3,7 @@
 //! analysis, when it was given provider schemas and `schemas.runProviders`
 //! allows it, the scheduler waits [`DEBOUNCE`] and then, unless a newer
 //! analysis came meanwhile, [`validate`] works out the calls
-//! (`tofu_module::validator_calls`) and sends them on a blocking thread
+//! (`tofu_diagnostics::validator_calls`) and sends them on a blocking thread
 //! through the session's `tofu_vfs::schemas::validators::ProviderValidators`:
 //! one process per provider and workspace folder, kept between keystrokes,
 //! stopped when idle, killed and reaped on `shutdown`; a block whose value
@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tofu_diagnostics::validator_calls::{apply_config, validator_calls};
+use tofu_diagnostics::ModuleAnalysis;
 use tofu_ide::{EditorDiagnostic, FileDiagnostics};
-use tofu_module::validator_calls::{apply_config, validator_calls};
-use tofu_module::ModuleAnalysis;
 use tofu_schema::requirements::is_built_in;
 use tofu_syntax::TextRange;
 use tower_lsp_server::ls_types::{Diagnostic, MessageType};

@@ -230,7 +230,7 @@ fn read_severity(value: Option<&Value>, settings: &mut Settings, problems: &mut 
     };
     for (code, level) in levels {
         let parsed = match level {
-            Value::String(level) => Config::parse_severity_override(code, level),
+            Value::String(level) => tofu_diagnostics::parse_severity_override(code, level),
             other => Err(format!(
                 "the severity of {code} must be a string, not {other}"
             )),
@@ -306,8 +306,11 @@ mod tests {
         assert_eq!(
             settings.severity_overrides,
             [
-                (Code::FileShadowed, None),
-                (Code::DuplicateBlock, Some(Severity::Hint)),
+                (tofu_diagnostics::codes::FILE_SHADOWED, None),
+                (
+                    tofu_diagnostics::codes::DUPLICATE_BLOCK,
+                    Some(Severity::Hint)
+                ),
             ]
         );
         assert_eq!(settings.engine_config().severity_overrides.len(), 2);

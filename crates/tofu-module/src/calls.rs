@@ -4,10 +4,6 @@
 //! directory's calls and interface from (the disk, or the summaries of
 //! their other directories).
 //!
-//! - [`local_source`]: a `source` OpenTofu treats as a local path (`./x`,
-//!   `../x`, `.\x`, `..\x`, its `moduleSourceLocalPrefixes`), as a path
-//!   relative to the caller, `.` and `..` resolved lexically as OpenTofu's
-//!   `filepath.Join` resolves them.
 //! - [`ModuleManifest`]: `.terraform/modules/modules.json`, where `tofu init`
 //!   records the directory of every module it installed, keyed by the
 //!   call's path from the root (`vpc`, `vpc.endpoints`).
@@ -33,6 +29,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::interface::ModuleInterface;
+use crate::module_source::local_source;
 
 /// How deep a chain of calls is followed looking for a loop.
 pub const MAX_CALL_DEPTH: usize = 64;
@@ -40,46 +37,6 @@ pub const MAX_CALL_DEPTH: usize = 64;
 /// Where `tofu init` records the directories of the modules it installed,
 /// relative to the root module's directory.
 pub const MODULE_MANIFEST: &str = ".terraform/modules/modules.json";
-
-/// The prefixes that make a source a local path (OpenTofu's
-/// `moduleSourceLocalPrefixes`).
-const LOCAL_PREFIXES: [&str; 4] = ["./", "../", ".\\", "..\\"];
-
-/// True for a `source` OpenTofu treats as a local path.
-pub fn is_local_source(source: &str) -> bool {
-    LOCAL_PREFIXES
-        .iter()
-        .any(|prefix| source.starts_with(prefix))
-}
-
-/// The directory a local `source` names, relative to the caller's
-/// directory, with `/` separators and `.` and `..` resolved as far as they
-/// go (`./a/../b` is `b`, `../x` stays `../x`, `./` is `.`); `None` for a
-/// source that is not a local path.
-pub fn local_source(source: &str) -> Option<String> {
-    if !is_local_source(source) {
-        return None;
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    for part in source.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if matches!(parts.last(), Some(last) if *last != "..") {
-                    parts.pop();
-                } else {
-                    parts.push("..");
-                }
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(if parts.is_empty() {
-        ".".to_owned()
-    } else {
-        parts.join("/")
-    })
-}
 
 /// `path` with `.` and `..` components resolved lexically (a `..` at the
 /// root stays at the root).
@@ -422,22 +379,6 @@ impl ModuleTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn local_sources_resolve_relative_to_the_caller() {
-        assert_eq!(local_source("./child").as_deref(), Some("child"));
-        assert_eq!(local_source("./a/../b/").as_deref(), Some("b"));
-        assert_eq!(local_source("../..").as_deref(), Some("../.."));
-        assert_eq!(local_source("./").as_deref(), Some("."));
-        assert_eq!(local_source(".\\net").as_deref(), Some("net"));
-        assert_eq!(
-            local_source("..\\modules\\net").as_deref(),
-            Some("../modules/net")
-        );
-        assert_eq!(local_source("hashicorp/consul/aws"), None);
-        assert_eq!(local_source("git::https://x/y.git"), None);
-        assert_eq!(local_source(".terraform/x"), None);
-    }
 
     #[test]
     fn paths_are_normalised_lexically() {

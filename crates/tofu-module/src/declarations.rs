@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use tofu_syntax::{Block, Code, Diagnostic, FileId, Location};
+use tofu_syntax::{Block, Diagnostic, FileId, Location};
 
 use crate::address::{BlockAddress, ResourceMode};
 use crate::loaded::{BlockRef, LoadedModule};
@@ -177,7 +177,7 @@ impl Declarations {
 /// each against the declaration OpenTofu kept up to it (the first one, or
 /// the previous one for the kinds where the last one wins). What each
 /// reports depends on the two blocks it names alone.
-pub(crate) fn duplicates_of(
+pub fn duplicates_of(
     module: &LoadedModule,
     declared: &DeclaredIdentity,
     out: &mut Vec<Diagnostic>,
@@ -196,7 +196,7 @@ pub(crate) fn duplicates_of(
                     duplicate_wording(&declared.address, &module.describe(earlier_location));
                 out.push(
                     Diagnostic::new(
-                        Code::DuplicateBlock,
+                        crate::codes::DUPLICATE_BLOCK,
                         summary,
                         Location::new(block_ref.file, block.header),
                     )
@@ -213,7 +213,7 @@ pub(crate) fn duplicates_of(
 
 /// `duplicate-local` for every definition of a local value after the first,
 /// each against the one before it (the last definition wins).
-pub(crate) fn duplicate_locals_of(
+pub fn duplicate_locals_of(
     module: &LoadedModule,
     declared: &DeclaredLocal,
     out: &mut Vec<Diagnostic>,
@@ -236,7 +236,7 @@ pub(crate) fn duplicate_locals_of(
         let earlier_location = Location::new(earlier.block.file, earlier_attr.range);
         out.push(
             Diagnostic::new(
-                Code::DuplicateLocal,
+                crate::codes::DUPLICATE_LOCAL,
                 "Duplicate local value definition",
                 Location::new(local_ref.block.file, attr.range),
             )
@@ -251,7 +251,7 @@ pub(crate) fn duplicate_locals_of(
 }
 
 /// How many top-level blocks `files` hold.
-pub(crate) fn count_blocks(module: &LoadedModule, files: &[FileId]) -> usize {
+pub fn count_blocks(module: &LoadedModule, files: &[FileId]) -> usize {
     files
         .iter()
         .filter_map(|&id| module.file(id)?.source.as_ref())
@@ -291,7 +291,7 @@ fn involves_unreliable_block(module: &LoadedModule, blocks: &[BlockRef]) -> bool
 /// Phase 2: what the primary files of `loaded` declare, with the fate of
 /// each primary block. Duplicates are reported per identity by
 /// [`duplicates_of`] and [`duplicate_locals_of`].
-pub(crate) fn declare(loaded: LoadedModule) -> DeclaredModule {
+pub fn declare(loaded: LoadedModule) -> DeclaredModule {
     let mut primary_fates = HashMap::default();
     let declarations = Declarations::collect(&loaded, &mut primary_fates);
     DeclaredModule {
@@ -304,7 +304,7 @@ pub(crate) fn declare(loaded: LoadedModule) -> DeclaredModule {
 /// Why OpenTofu drops a top-level block while decoding it, if it does: an
 /// unknown block type, the wrong number of labels, or a `provider` block
 /// with an invalid local name.
-pub(crate) fn drop_reason(block: &Block) -> Option<DropReason> {
+pub fn drop_reason(block: &Block) -> Option<DropReason> {
     if top_level_labels(&block.kind).is_none() {
         Some(DropReason::UnknownBlockType)
     } else if !has_valid_labels(block) {
@@ -318,7 +318,7 @@ pub(crate) fn drop_reason(block: &Block) -> Option<DropReason> {
 
 /// A `provider` block OpenTofu drops because of its local name
 /// (`invalid-provider-local-name`).
-pub(crate) fn is_dropped_provider(block: &Block) -> bool {
+pub fn is_dropped_provider(block: &Block) -> bool {
     block.kind == "provider"
         && block
             .label(0)
@@ -362,7 +362,7 @@ pub fn address_of(block: &Block) -> Option<BlockAddress> {
 /// The `data` block a `check` declares, by its index in the check's body:
 /// the first one, when its labels are right (a second one is
 /// invalid-check-block and never decoded).
-pub(crate) fn checked_data(block: &Block) -> Option<(usize, BlockAddress)> {
+pub fn checked_data(block: &Block) -> Option<(usize, BlockAddress)> {
     if block.kind != "check" {
         return None;
     }

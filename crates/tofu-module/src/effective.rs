@@ -117,7 +117,7 @@ impl EffectiveBody {
 
     /// Sets `new` in place of the attribute of the same name, which it
     /// supersedes, or adds it.
-    pub(crate) fn replace_attribute(&mut self, new: EffectiveAttribute) {
+    pub fn replace_attribute(&mut self, new: EffectiveAttribute) {
         match self
             .attributes
             .iter_mut()
@@ -149,7 +149,7 @@ pub struct EffectiveBlock {
     /// of thousands of untouched blocks.
     pub body: Arc<EffectiveBody>,
     /// Its references, by evaluation unit (filled after merging).
-    pub(crate) references: Arc<NodeReferences>,
+    pub references: Arc<NodeReferences>,
 }
 
 /// One local value after merging.
@@ -161,7 +161,7 @@ pub struct EffectiveLocal {
     pub overrides: Vec<LocalRef>,
     pub attribute: EffectiveAttribute,
     /// Its references (filled after merging).
-    pub(crate) references: Arc<NodeReferences>,
+    pub references: Arc<NodeReferences>,
 }
 
 impl EffectiveLocal {
@@ -220,7 +220,7 @@ pub struct EffectiveModule {
 
 impl EffectiveModule {
     /// A module of `blocks` and `locals`, in that order.
-    pub(crate) fn new(
+    pub fn new(
         blocks: Vec<Arc<EffectiveBlock>>,
         locals: Vec<Arc<EffectiveLocal>>,
         terraform: EffectiveTerraform,
@@ -250,7 +250,7 @@ impl EffectiveModule {
 
     /// The name of the module call `call`'s argument whose definition holds
     /// `place`.
-    pub(crate) fn module_argument_at(&self, call: &str, place: &Location) -> Option<String> {
+    pub fn module_argument_at(&self, call: &str, place: &Location) -> Option<String> {
         let range = place.range?;
         let block = self.get(&BlockAddress::Module(call.to_owned()))?;
         block
@@ -266,18 +266,18 @@ impl EffectiveModule {
     }
 
     /// The block of `address`, shared.
-    pub(crate) fn shared(&self, address: &BlockAddress) -> Option<&Arc<EffectiveBlock>> {
+    pub fn shared(&self, address: &BlockAddress) -> Option<&Arc<EffectiveBlock>> {
         self.index.get(address).and_then(|&i| self.blocks.get(i))
     }
 
     /// The local value `name`, shared.
-    pub(crate) fn shared_local(&self, name: &str) -> Option<&Arc<EffectiveLocal>> {
+    pub fn shared_local(&self, name: &str) -> Option<&Arc<EffectiveLocal>> {
         self.local_index.get(name).and_then(|&i| self.locals.get(i))
     }
 
     /// Replaces the block of the same address, which must be there; the
     /// indexes stay valid because nothing moves.
-    pub(crate) fn replace(&mut self, block: EffectiveBlock) {
+    pub fn replace(&mut self, block: EffectiveBlock) {
         if let Some(slot) = self
             .index
             .get(&block.address)
@@ -292,7 +292,7 @@ impl EffectiveModule {
     }
 
     /// Replaces the local value of the same name, which must be there.
-    pub(crate) fn replace_local(&mut self, local: EffectiveLocal) {
+    pub fn replace_local(&mut self, local: EffectiveLocal) {
         if let Some(slot) = self
             .local_index
             .get(&local.name)

@@ -11,7 +11,7 @@
 /// Go uses (`\a \b \f \n \r \t \v`), `\xNN` for other ASCII controls and
 /// `\uNNNN` (`\UNNNNNNNN` above the BMP) for other characters Go does not
 /// print.
-pub(crate) fn go_quote(text: &str) -> String {
+pub fn go_quote(text: &str) -> String {
     let mut quoted = String::with_capacity(text.len() + 2);
     quoted.push('"');
     for c in text.chars() {

@@ -27,7 +27,7 @@
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
-use tofu_syntax::{Code, Diagnostic, Location};
+use tofu_syntax::{Diagnostic, Location};
 
 use crate::address::BlockAddress;
 use crate::expr::parse_ref::Referenceable;
@@ -37,9 +37,9 @@ use crate::refs::{Node, NodeRef, NodeReferences, Ref};
 
 /// What the graph decides.
 #[derive(Debug, Default)]
-pub(crate) struct GraphOutcome {
-    pub(crate) cycles: Vec<Diagnostic>,
-    pub(crate) walk: Vec<Diagnostic>,
+pub struct GraphOutcome {
+    pub cycles: Vec<Diagnostic>,
+    pub walk: Vec<Diagnostic>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -72,7 +72,7 @@ struct Edge {
 /// whose rules asked about a name that changed (`update`). Deciding on the
 /// graph is then integer work over it, memoized by what it derives from.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Graph {
+pub struct Graph {
     vertices: Vec<Vertex>,
     blocks: HashMap<BlockAddress, usize>,
     locals: HashMap<String, usize>,
@@ -141,7 +141,7 @@ impl Graph {
     }
 
     /// The graph of `module`, from nothing.
-    pub(crate) fn build(module: &MergedModule) -> Graph {
+    pub fn build(module: &MergedModule) -> Graph {
         let mut graph = Graph::default();
         for id in graph.place(module) {
             graph.resolve(module, id);
@@ -154,7 +154,7 @@ impl Graph {
     /// new vertices resolved again. The others' edges, and the places they
     /// were drawn at, are in files the edit did not change, and name nothing
     /// whose declaration changed.
-    pub(crate) fn update(
+    pub fn update(
         &mut self,
         module: &MergedModule,
         reshaped: bool,
@@ -494,7 +494,7 @@ impl Graph {
 /// resources use each provider configuration: OpenTofu's walk validates a
 /// resource after its provider, so a configuration that failed silences
 /// them and what depends on them.
-pub(crate) fn outcome<'a>(
+pub fn outcome<'a>(
     graph: &mut Graph,
     walk: impl Iterator<Item = (NodeRef<'a>, &'a [Diagnostic])>,
     children: &HashMap<String, Arc<ModuleInterface>>,
@@ -750,7 +750,7 @@ fn cycle(
         })
         .collect();
     let mut diagnostic = Diagnostic::new(
-        Code::ReferenceCycle,
+        crate::codes::REFERENCE_CYCLE,
         format!("Cycle: {}", names.join(", ")),
         subject,
     )
@@ -872,19 +872,19 @@ fn used_vertex(graph: &Graph, reference: &Ref) -> Option<usize> {
 /// Which variables, local values and data sources the references of other
 /// nodes use, as the graph holds them now, and a version that changes
 /// whenever they may have (what a memoized rule that read them compares).
-pub(crate) struct Uses<'g> {
+pub struct Uses<'g> {
     graph: &'g Graph,
     used: &'g [bool],
 }
 
 impl Uses<'_> {
-    pub(crate) fn version(&self) -> u64 {
+    pub fn version(&self) -> u64 {
         self.graph.memo.uses_version
     }
 
     /// Whether another node's references name `node`; a node the graph
     /// does not hold counts as used.
-    pub(crate) fn is_used(&self, node: &Node) -> bool {
+    pub fn is_used(&self, node: &Node) -> bool {
         self.graph
             .id_of(node)
             .is_none_or(|id| self.used.get(id).copied().unwrap_or(true))
@@ -893,7 +893,7 @@ impl Uses<'_> {
 
 impl Graph {
     /// What other nodes' references use (computed when the uses changed).
-    pub(crate) fn uses(&mut self) -> Uses<'_> {
+    pub fn uses(&mut self) -> Uses<'_> {
         self.used();
         let graph: &Graph = self;
         let used = graph

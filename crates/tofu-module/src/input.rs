@@ -84,31 +84,6 @@ impl Config {
             })
     }
 
-    /// Reads one `diagnostics.severity` entry, as the settings and
-    /// `.tofu-lens.toml` give it: a code name and one of `error`, `warning`,
-    /// `info`, `hint` or `off`. The error says what is wrong, in a sentence.
-    pub fn parse_severity_override(
-        code: &str,
-        level: &str,
-    ) -> Result<(Code, Option<Severity>), String> {
-        let Some(parsed_code) = Code::from_name(code) else {
-            return Err(format!("\"{code}\" is not a tofu-lens diagnostic code"));
-        };
-        let severity = match level {
-            "error" => Some(Severity::Error),
-            "warning" => Some(Severity::Warning),
-            "info" => Some(Severity::Info),
-            "hint" => Some(Severity::Hint),
-            "off" => None,
-            _ => {
-                return Err(format!(
-                    "the severity of {code} must be \"error\", \"warning\", \"info\", \"hint\" or \"off\", not \"{level}\""
-                ))
-            }
-        };
-        Ok((parsed_code, severity))
-    }
-
     /// True when `tofu_version` is usable (callers report it otherwise).
     pub fn tofu_version_is_valid(&self) -> bool {
         Version::parse(self.tofu_version.trim()).is_ok()

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::address::BlockAddress;
 pub use crate::declaration_place::DeclarationPlace;
 use crate::merge::MergedModule;
-use crate::provider_tree::ProviderSummary;
+use crate::provider_tree::summary::ProviderSummary;
 use crate::refs::{Node, NodeReferences};
 use crate::types::{parse_variable_type, TypeConstraint};
 
@@ -103,7 +103,7 @@ impl ModuleInterface {
 
     /// The interface of a merged module whose analysis reported errors or
     /// not, with its providers' summary (`crate::ModuleAnalysis::interface`).
-    pub(crate) fn of(
+    pub fn of(
         analysis: &MergedModule,
         has_errors: bool,
         providers: ProviderSummary,

@@ -1,56 +1,54 @@
-//! One OpenTofu module directory in: discovery, override merging, diagnostics.
+//! One OpenTofu module directory in: discovery, override merging, the
+//! expression and reference layer, types, module calls, the dependency graph
+//! and the provider tree.
 //!
 //! The input is the directory's files as `(name, content)` pairs
 //! ([`InputFile`]); this crate never touches the disk and holds no state that
-//! spans directories. [`analyze`] returns the files with their roles, what the
-//! primary files declare, the effective (merged) configuration with provenance,
-//! and every diagnostic, sorted. It is synchronous and knows nothing of editors.
+//! spans directories. It loads and merges a directory into a
+//! [`MergedModule`] (the files with their roles, what the primary files
+//! declare, the effective configuration with provenance, and the diagnostics
+//! of loading and merging); the rules that judge it, and the incremental
+//! analysis that runs them, are `tofu-diagnostics`. Everything is public to
+//! that crate; editor features read the merged module through it.
 
 pub mod address;
-mod analysis;
-mod cache;
 pub mod calls;
-mod declaration_place;
-mod declarations;
-mod declare_fix;
-mod declared_names;
+pub mod codes;
+pub mod declaration_place;
+pub mod declarations;
 pub mod discovery;
 pub mod effective;
-mod expr;
-mod file_text;
-mod go_text;
-mod graph;
-mod incremental;
-mod input;
+pub mod expr;
+pub mod file_text;
+pub mod go_text;
+pub mod graph;
+pub mod input;
 pub mod interface;
-mod loaded;
-mod local_memo;
-mod merge;
+pub mod loaded;
+pub mod local_memo;
+pub mod merge;
 pub mod module_files;
+pub mod module_source;
 pub mod module_values;
-mod names;
-mod node_refs;
+pub mod names;
+pub mod node_refs;
 pub mod provider_needs;
+pub mod provider_references;
 pub mod provider_schemas;
 pub mod provider_tree;
-mod provider_uses;
+pub mod provider_uses;
 pub mod reference_sites;
-mod refs;
-mod reporting;
-mod rules;
+pub mod refs;
 pub mod schema;
-mod shape;
+pub mod shape;
 pub mod show;
-mod store;
-mod terraform;
+pub mod store;
+pub mod terraform;
 pub mod test_schema;
 pub mod types;
-pub mod validator_calls;
 pub mod version;
 
 pub use address::{BlockAddress, ResourceMode};
-pub use analysis::{analyze, analyze_in_tree, analyze_with_files, ModuleAnalysis};
-pub use cache::{AnalysisCache, Counters};
 pub use declarations::{
     address_of, BlockFate, Declarations, DeclaredIdentity, DeclaredLocal, DeclaredModule,
     DropReason, LocalRef,

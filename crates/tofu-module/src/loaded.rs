@@ -67,7 +67,7 @@ pub struct ModuleFile {
     pub read_error: Option<String>,
     /// Whether the text has a suppression comment's marker (found once per
     /// text, by the file store).
-    pub(crate) may_suppress: bool,
+    pub may_suppress: bool,
 }
 
 impl ModuleFile {
@@ -156,7 +156,7 @@ impl ModuleFile {
 }
 
 /// True for a `.tofu` or `.tofu.json` file name.
-pub(crate) fn is_tofu_name(name: &str) -> bool {
+pub fn is_tofu_name(name: &str) -> bool {
     name.ends_with(".tofu") || name.ends_with(".tofu.json")
 }
 

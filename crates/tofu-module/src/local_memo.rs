@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 pub const MAX_LOCAL_DEPTH: usize = 64;
 
 /// What each local value asked for evaluated to, by name.
-pub(crate) struct LocalMemo<T> {
+pub struct LocalMemo<T> {
     states: RefCell<HashMap<String, State<T>>>,
     depth: Cell<usize>,
 }
@@ -25,8 +25,14 @@ enum State<T> {
     Done(T),
 }
 
+impl<T: Clone> Default for LocalMemo<T> {
+    fn default() -> Self {
+        LocalMemo::new()
+    }
+}
+
 impl<T: Clone> LocalMemo<T> {
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         LocalMemo {
             states: RefCell::new(HashMap::default()),
             depth: Cell::new(0),
@@ -37,7 +43,7 @@ impl<T: Clone> LocalMemo<T> {
     /// it is being evaluated (it reaches itself) or lies too deep, else
     /// what `evaluate` gives, remembered. `evaluate` may ask for other
     /// local values through the same memo.
-    pub(crate) fn value(&self, name: &str, cut_off: T, evaluate: impl FnOnce() -> T) -> T {
+    pub fn value(&self, name: &str, cut_off: T, evaluate: impl FnOnce() -> T) -> T {
         match self.states.borrow().get(name) {
             Some(State::Done(value)) => return value.clone(),
             Some(State::InProgress) => return cut_off,

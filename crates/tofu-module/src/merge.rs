@@ -11,9 +11,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
-use tofu_syntax::{
-    Attribute, Block, Code, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange,
-};
+use tofu_syntax::{Attribute, Block, Diagnostic, Expr, ExprKind, FileId, Fix, Location, TextRange};
 
 use crate::address::BlockAddress;
 use crate::declarations::{address_of, LocalRef};
@@ -60,9 +58,9 @@ impl Deref for MergedModule {
 /// `incremental` calls a file's shape), so an edit that keeps every file's
 /// shape keeps the plan, and merging can be redone for one identity.
 #[derive(Debug, Default)]
-pub(crate) struct OverridePlan {
+pub struct OverridePlan {
     /// The fate of every top-level block of the override files.
-    pub(crate) fates: Arc<HashMap<BlockRef, BlockFate>>,
+    pub fates: Arc<HashMap<BlockRef, BlockFate>>,
     /// The override blocks merged into each identity, in loading order.
     targets: HashMap<BlockAddress, Vec<BlockRef>>,
     /// Default provider configurations that only override files write, in
@@ -76,7 +74,7 @@ pub(crate) struct OverridePlan {
 
 impl OverridePlan {
     /// Classifies every override block of `module`.
-    pub(crate) fn new(module: &DeclaredModule) -> OverridePlan {
+    pub fn new(module: &DeclaredModule) -> OverridePlan {
         let mut plan = OverridePlan::default();
         let n_blocks = count_blocks(module, &module.overrides);
         let mut fates = HashMap::with_capacity_and_hasher(n_blocks, Default::default());
@@ -143,7 +141,7 @@ impl OverridePlan {
 
     /// Every identity of the effective configuration: the declarations in
     /// order, then the provider configurations only overrides introduce.
-    pub(crate) fn identities<'m>(
+    pub fn identities<'m>(
         &'m self,
         module: &'m DeclaredModule,
     ) -> impl Iterator<Item = (&'m BlockAddress, Option<BlockRef>)> + 'm {
@@ -156,13 +154,13 @@ impl OverridePlan {
     }
 
     /// The override blocks merged into an identity, in loading order.
-    pub(crate) fn overrides_of(&self, address: &BlockAddress) -> &[BlockRef] {
+    pub fn overrides_of(&self, address: &BlockAddress) -> &[BlockRef] {
         self.targets.get(address).map_or(&[][..], Vec::as_slice)
     }
 
     /// The base of an identity (`None` for one only overrides introduce),
     /// or nothing when the merged configuration has no such identity.
-    pub(crate) fn base_of(
+    pub fn base_of(
         &self,
         module: &DeclaredModule,
         address: &BlockAddress,
@@ -178,7 +176,7 @@ impl OverridePlan {
 /// provider configuration only overrides introduce) with every override
 /// block of the plan applied in loading order. What merging reports goes
 /// into `out`; it depends on the base and these override blocks alone.
-pub(crate) fn merge_identity(
+pub fn merge_identity(
     module: &DeclaredModule,
     plan: &OverridePlan,
     store: &mut FileStore,
@@ -226,7 +224,7 @@ pub(crate) fn merge_identity(
 
 /// The effective value of one local value: its kept definition with the
 /// plan's override entries applied in loading order.
-pub(crate) fn merge_local(
+pub fn merge_local(
     module: &DeclaredModule,
     plan: &OverridePlan,
     name: &str,
@@ -258,7 +256,7 @@ pub(crate) fn merge_local(
 /// alone (and on which identities and local values exist): block types
 /// refused in overrides, `validation`/`precondition`/`postcondition` inside
 /// override blocks, local values with nothing to override.
-pub(crate) fn override_file_diagnostics(
+pub fn override_file_diagnostics(
     module: &DeclaredModule,
     file_id: FileId,
     out: &mut Vec<Diagnostic>,
@@ -286,7 +284,7 @@ pub(crate) fn override_file_diagnostics(
 
 /// What merging reports that depends on the whole module: override blocks
 /// with nothing to override (their "Did you mean" reads every declaration).
-pub(crate) fn no_base_diagnostics(
+pub fn no_base_diagnostics(
     module: &DeclaredModule,
     plan: &OverridePlan,
     out: &mut Vec<Diagnostic>,
@@ -309,10 +307,7 @@ pub(crate) fn no_base_diagnostics(
 
 /// The synthesized `terraform` view: the primary files' blocks, then each
 /// override file's, in loading order.
-pub(crate) fn merge_terraform(
-    module: &DeclaredModule,
-    out: &mut Vec<Diagnostic>,
-) -> EffectiveTerraform {
+pub fn merge_terraform(module: &DeclaredModule, out: &mut Vec<Diagnostic>) -> EffectiveTerraform {
     let mut view = terraform::collect_primary(module, out);
     for &file_id in &module.overrides {
         if module
@@ -467,7 +462,7 @@ impl Merger<'_, '_> {
         };
         self.out.push(
             Diagnostic::new(
-                Code::OverrideForbiddenBlock,
+                crate::codes::OVERRIDE_FORBIDDEN_BLOCK,
                 summary,
                 self.location(block.header),
             )
@@ -502,7 +497,7 @@ impl Merger<'_, '_> {
             if let (true, Some((summary, detail))) = (applies, forbidden_nested(&nested.kind)) {
                 self.out.push(
                     Diagnostic::new(
-                        Code::OverrideForbiddenBlock,
+                        crate::codes::OVERRIDE_FORBIDDEN_BLOCK,
                         summary,
                         self.location(nested.header),
                     )
@@ -523,9 +518,12 @@ impl Merger<'_, '_> {
         detail: &str,
         stays: Option<Origin>,
     ) {
-        let mut diagnostic =
-            Diagnostic::new(Code::OverrideIneffective, summary, self.location(range))
-                .with_detail(detail);
+        let mut diagnostic = Diagnostic::new(
+            crate::codes::OVERRIDE_INEFFECTIVE,
+            summary,
+            self.location(range),
+        )
+        .with_detail(detail);
         if let Some(origin) = stays {
             diagnostic = diagnostic.with_related(
                 Location::new(origin.file, origin.range),
@@ -560,7 +558,7 @@ impl Merger<'_, '_> {
             }
             self.out.push(
                 Diagnostic::new(
-                    Code::OverrideMissingBase,
+                    crate::codes::OVERRIDE_MISSING_BASE,
                     "Missing base local value definition to override",
                     self.location(attr.range),
                 )
@@ -607,7 +605,7 @@ impl Merger<'_, '_> {
             BlockAddress::Check(_) => return,
         };
         let mut diagnostic = Diagnostic::new(
-            Code::OverrideMissingBase,
+            crate::codes::OVERRIDE_MISSING_BASE,
             summary,
             self.location(block.header),
         );
@@ -788,7 +786,7 @@ impl Merger<'_, '_> {
             _ => attr.expr.range,
         };
         let mut diagnostic = Diagnostic::new(
-            Code::OverrideDependsOn,
+            crate::codes::OVERRIDE_DEPENDS_ON,
             "Unsupported override",
             self.location(subject),
         )

@@ -32,11 +32,11 @@ use tofu_eval::{
 use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
-use crate::analysis::ModuleAnalysis;
 use crate::discovery::is_auto_values_file;
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
 use crate::loaded::{FileRole, ModuleFile};
 use crate::local_memo::LocalMemo;
+use crate::merge::MergedModule;
 use crate::types::{convert_variable_value, parse_variable_type, TypeConstraint};
 
 pub use crate::local_memo::MAX_LOCAL_DEPTH;
@@ -56,7 +56,7 @@ pub enum VariableSource {
 
 /// The module's values, evaluated on demand (see the module doc).
 pub struct ModuleValues<'a> {
-    analysis: &'a ModuleAnalysis,
+    analysis: &'a MergedModule,
     environment: &'a dyn Environment,
     locals: LocalMemo<Evaluated>,
 }
@@ -64,7 +64,7 @@ pub struct ModuleValues<'a> {
 impl<'a> ModuleValues<'a> {
     /// The values of `analysis`'s module; functions read files through
     /// `environment`.
-    pub fn new(analysis: &'a ModuleAnalysis, environment: &'a dyn Environment) -> Self {
+    pub fn new(analysis: &'a MergedModule, environment: &'a dyn Environment) -> Self {
         ModuleValues {
             analysis,
             environment,

@@ -10,7 +10,7 @@
 //! likewise only for what ASCII rules decide.
 
 /// An HCL identifier: a letter or `_`, then letters, digits, `_` or `-`.
-pub(crate) fn is_identifier(name: &str) -> bool {
+pub fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
@@ -19,12 +19,12 @@ pub(crate) fn is_identifier(name: &str) -> bool {
 /// True when OpenTofu keeps a `provider` block of this local name: one with
 /// an invalid or non-normalised local name is dropped (no declaration, no
 /// base, no duplicate).
-pub(crate) fn is_kept_provider_name(name: &str) -> bool {
+pub fn is_kept_provider_name(name: &str) -> bool {
     local_name_problem(name).is_none()
 }
 
 /// Why a provider name part is invalid: the REASON of OpenTofu's details.
-pub(crate) fn provider_part_problem(name: &str) -> Option<&'static str> {
+pub fn provider_part_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         return Some("must have at least one character");
     }
@@ -44,18 +44,18 @@ pub(crate) fn provider_part_problem(name: &str) -> Option<&'static str> {
 
 /// The normalised form of a valid name part: lowercase. Only ASCII letters
 /// are folded; other characters are left as written.
-pub(crate) fn normalized_provider_part(name: &str) -> String {
+pub fn normalized_provider_part(name: &str) -> String {
     name.to_ascii_lowercase()
 }
 
 /// What is wrong with a provider local name (§4.11).
-pub(crate) enum LocalNameProblem {
+pub enum LocalNameProblem {
     Invalid(&'static str),
     NotNormalized(String),
 }
 
 /// `None` when `name` is a valid, normalised local name.
-pub(crate) fn local_name_problem(name: &str) -> Option<LocalNameProblem> {
+pub fn local_name_problem(name: &str) -> Option<LocalNameProblem> {
     if let Some(reason) = provider_part_problem(name) {
         return Some(LocalNameProblem::Invalid(reason));
     }
@@ -64,7 +64,7 @@ pub(crate) fn local_name_problem(name: &str) -> Option<LocalNameProblem> {
 }
 
 /// The detail OpenTofu gives for a local name problem.
-pub(crate) fn local_name_detail(name: &str, problem: &LocalNameProblem) -> String {
+pub fn local_name_detail(name: &str, problem: &LocalNameProblem) -> String {
     match problem {
         LocalNameProblem::Invalid(reason) => {
             format!("{name} is an invalid provider local name: {reason}")
@@ -77,7 +77,7 @@ pub(crate) fn local_name_detail(name: &str, problem: &LocalNameProblem) -> Strin
 
 /// An error of a provider source address: summary and detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SourceError {
+pub struct SourceError {
     pub summary: &'static str,
     pub detail: String,
 }
@@ -85,7 +85,7 @@ pub(crate) struct SourceError {
 const DEFAULT_REGISTRY_HOST: &str = "registry.opentofu.org";
 
 /// Checks a `required_providers` `source` (§4.13), in OpenTofu's order.
-pub(crate) fn source_address_error(source: &str) -> Option<SourceError> {
+pub fn source_address_error(source: &str) -> Option<SourceError> {
     let parts: Vec<&str> = source.split('/').collect();
     if parts.len() > 3 || parts.iter().any(|part| part.is_empty()) {
         return Some(SourceError {
@@ -197,7 +197,7 @@ fn type_prefix_error(hostname: &str, namespace: &str, provider_type: &str) -> Op
 /// OpenTofu's `svchost.ForComparison`, for what ASCII rules decide: an
 /// optional `:port` (`:443` is dropped), non-empty labels, no punycode, and
 /// ASCII labels of letters, digits and inner dashes, folded to lowercase.
-pub(crate) fn normalized_hostname(given: &str) -> Result<String, String> {
+pub fn normalized_hostname(given: &str) -> Result<String, String> {
     let (host, port) = match given.split_once(':') {
         Some((host, port)) => (host, Some(port)),
         None => (given, None),

@@ -38,7 +38,7 @@ use crate::schema::{PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS};
 
 /// The references of an expression written in `file`, with names bound by
 /// enclosing `dynamic` blocks skipped.
-pub(crate) fn expression_refs(
+pub fn expression_refs(
     file_id: FileId,
     file: &ModuleFile,
     expr: &Expr,
@@ -173,7 +173,7 @@ fn depends_on_refs(file_id: FileId, file: &ModuleFile, expr: &Expr) -> Vec<Ref> 
 }
 
 /// The references of a merged identity.
-pub(crate) fn of_block(module: &LoadedModule, effective: &EffectiveBlock) -> Arc<NodeReferences> {
+pub fn of_block(module: &LoadedModule, effective: &EffectiveBlock) -> Arc<NodeReferences> {
     let mut reader = Reader {
         module,
         refs: NodeReferences::default(),
@@ -199,7 +199,7 @@ pub(crate) fn of_block(module: &LoadedModule, effective: &EffectiveBlock) -> Arc
 }
 
 /// The references of a merged local value.
-pub(crate) fn of_local(module: &LoadedModule, local: &EffectiveLocal) -> Arc<NodeReferences> {
+pub fn of_local(module: &LoadedModule, local: &EffectiveLocal) -> Arc<NodeReferences> {
     let mut reader = Reader {
         module,
         refs: NodeReferences::default(),

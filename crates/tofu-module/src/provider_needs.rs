@@ -4,8 +4,8 @@
 //! schemas `check` and the language server read for the directory.
 
 use crate::address::{BlockAddress, ResourceMode};
-use crate::analysis::ModuleAnalysis;
 use crate::effective::EffectiveAttribute;
+use crate::merge::MergedModule;
 use crate::provider_uses::provider_reference;
 use rustc_hash::FxHashSet as HashSet;
 use tofu_schema::requirements::{
@@ -21,7 +21,7 @@ use tofu_syntax::{Expr, ExprKind, ObjectItem};
 /// this reads each resource's provider local name and no more: a module
 /// of a thousand resources names a handful of providers, and who needs
 /// each is not asked.
-pub fn package_addresses(analysis: &ModuleAnalysis) -> Vec<ProviderAddress> {
+pub fn package_addresses(analysis: &MergedModule) -> Vec<ProviderAddress> {
     needs(analysis, false)
         .into_iter()
         .filter(|need| !need.is_built_in())
@@ -30,13 +30,13 @@ pub fn package_addresses(analysis: &ModuleAnalysis) -> Vec<ProviderAddress> {
 }
 
 /// The providers a module needs, from its effective configuration.
-pub fn module_needs(analysis: &ModuleAnalysis) -> Vec<NeededProvider> {
+pub fn module_needs(analysis: &MergedModule) -> Vec<NeededProvider> {
     needs(analysis, true)
 }
 
 /// [`module_needs`]; without `users`, each resource's local name once and
 /// no `needed_by` (which providers are needed is the same).
-fn needs(analysis: &ModuleAnalysis, users: bool) -> Vec<NeededProvider> {
+fn needs(analysis: &MergedModule, users: bool) -> Vec<NeededProvider> {
     let written = |attribute: &EffectiveAttribute| -> Option<&Expr> {
         let file = analysis.file(attribute.origin.file)?;
         Some(&file.attribute_at(attribute.origin.range)?.expr)
@@ -127,44 +127,4 @@ fn object_string(items: &[ObjectItem], key: &str) -> Option<String> {
             .then(|| item.value.as_str().map(str::to_owned))
             .flatten()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{analyze, AnalysisCache, Config, InputFile};
-
-    /// The addresses alone (read per keystroke) are those of the full needs.
-    #[test]
-    fn package_addresses_are_the_needs_addresses() {
-        let files = [
-            InputFile::text(
-                "versions.tf",
-                "terraform {\n  required_providers {\n    cloud = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n",
-            ),
-            InputFile::text(
-                "main.tf",
-                "resource \"google_x\" \"a\" {}\nresource \"aws_x\" \"b\" {\n  provider = cloud.west\n}\nresource \"google_x\" \"c\" {}\ndata \"random_x\" \"d\" {}\nprovider \"terraform\" {}\nresource \"terraform_data\" \"e\" {}\n",
-            ),
-        ];
-        let analysis = analyze(&files, &Config::default(), &mut AnalysisCache::new());
-        let full: Vec<String> = module_needs(&analysis)
-            .into_iter()
-            .filter(|need| !need.is_built_in())
-            .map(|need| need.address.to_string())
-            .collect();
-        let addresses: Vec<String> = package_addresses(&analysis)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(addresses, full);
-        assert_eq!(
-            addresses,
-            [
-                "registry.opentofu.org/hashicorp/aws",
-                "registry.opentofu.org/hashicorp/google",
-                "registry.opentofu.org/hashicorp/random",
-            ]
-        );
-    }
 }

@@ -101,7 +101,7 @@ impl PartialEq for ProviderSchemas {
 /// `provider` (`provider "NAME"`, with its alias): those whose `provider`
 /// argument names it, or, for a configuration without alias, that name it
 /// by their type's prefix.
-pub(crate) fn users_of(module: &MergedModule, provider: &BlockAddress) -> Vec<BlockAddress> {
+pub fn users_of(module: &MergedModule, provider: &BlockAddress) -> Vec<BlockAddress> {
     let BlockAddress::Provider { name, alias } = provider else {
         return Vec::new();
     };
@@ -134,18 +134,18 @@ pub(crate) fn users_of(module: &MergedModule, provider: &BlockAddress) -> Vec<Bl
 
 /// Which provider each local name stands for, and the schemas given.
 #[derive(Debug, Default, PartialEq)]
-pub(crate) struct ProviderNames {
+pub struct ProviderNames {
     /// The `required_providers` entries with a readable `source`, by local
     /// name (the first entry of a name in the primary files, replaced by
     /// override files' entries, as OpenTofu merges them). An entry without
     /// a source (or whose source does not parse) leaves the name implied.
-    pub(crate) required: HashMap<String, ProviderAddress>,
-    pub(crate) schemas: ProviderSchemas,
+    pub required: HashMap<String, ProviderAddress>,
+    pub schemas: ProviderSchemas,
 }
 
 impl ProviderNames {
     /// The provider `local_name` stands for.
-    pub(crate) fn address(&self, local_name: &str) -> ProviderAddress {
+    pub fn address(&self, local_name: &str) -> ProviderAddress {
         self.required
             .get(local_name)
             .cloned()
@@ -153,7 +153,7 @@ impl ProviderNames {
     }
 
     /// The provider `local_name` stands for and its schema, if given.
-    pub(crate) fn schema(&self, local_name: &str) -> (ProviderAddress, Option<&ProviderSchema>) {
+    pub fn schema(&self, local_name: &str) -> (ProviderAddress, Option<&ProviderSchema>) {
         let address = self.address(local_name);
         let schema = self.schemas.get(&address).map(|schema| &**schema);
         (address, schema)
@@ -161,7 +161,7 @@ impl ProviderNames {
 
     /// The local names whose provider changed from `self` to `new`, and
     /// the providers whose schema changed.
-    pub(crate) fn changes(&self, new: &ProviderNames) -> (Vec<String>, Vec<ProviderAddress>) {
+    pub fn changes(&self, new: &ProviderNames) -> (Vec<String>, Vec<ProviderAddress>) {
         let mut names: Vec<String> = Vec::new();
         for (name, address) in &self.required {
             if new.required.get(name) != Some(address) {

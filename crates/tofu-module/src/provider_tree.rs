@@ -21,10 +21,10 @@
 //! which local name to suggest) is decided here by source order; the
 //! checks themselves are in `rules::provider_tree`.
 
-pub(crate) mod facts;
+pub mod facts;
 mod provider_type;
-pub(crate) mod summarize;
-mod summary;
+pub mod summarize;
+pub mod summary;
 
 pub use provider_type::ProviderType;
 
@@ -33,12 +33,12 @@ pub use summary::{
     SummaryPlace,
 };
 
-use crate::calls::local_source;
+use crate::module_source::local_source;
 use provider_type::DEFAULT_REGISTRY_HOST;
 
 /// `NAME` or `NAME.ALIAS`, as OpenTofu keys provider configurations
 /// (`providerName`).
-pub(crate) fn provider_key(name: &str, alias: Option<&str>) -> String {
+pub fn provider_key(name: &str, alias: Option<&str>) -> String {
     match alias {
         Some(alias) if !alias.is_empty() => format!("{name}.{alias}"),
         _ => name.to_owned(),
@@ -48,7 +48,7 @@ pub(crate) fn provider_key(name: &str, alias: Option<&str>) -> String {
 /// A module `source` as OpenTofu prints a parsed one: a local path cleaned
 /// (`./` kept in front unless it climbs, `./modules/net`, `../x`), a
 /// registry address with its hostname; anything else as written.
-pub(crate) fn source_for_display(source: &str) -> String {
+pub fn source_for_display(source: &str) -> String {
     if let Some(relative) = local_source(source) {
         return if relative.starts_with("../") {
             relative

@@ -33,7 +33,7 @@ use crate::provider_tree::provider_key;
 /// alias it names (`aws.east` and `aws.east[each.key]`: `("aws",
 /// Some("east"))`; the quoted form OpenTofu still reads with a warning
 /// too).
-pub(crate) fn provider_reference(expr: &Expr) -> Option<(&str, Option<&str>)> {
+pub fn provider_reference(expr: &Expr) -> Option<(&str, Option<&str>)> {
     match &expr.kind {
         ExprKind::Traversal(traversal) => {
             let alias = match traversal.steps.first() {
@@ -53,19 +53,19 @@ pub(crate) fn provider_reference(expr: &Expr) -> Option<(&str, Option<&str>)> {
 
 /// What a module call's `providers` argument passes on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct PassedProviders {
+pub struct PassedProviders {
     /// The configurations its values name, as keys (`NAME`, `NAME.ALIAS`).
-    pub(crate) configurations: Vec<String>,
+    pub configurations: Vec<String>,
     /// The local names its keys pass unaliased (those the called module
     /// does not inherit).
-    pub(crate) unaliased_names: Vec<String>,
+    pub unaliased_names: Vec<String>,
     /// Some entry is not a reference (or the argument not an object).
-    pub(crate) unreadable: bool,
+    pub unreadable: bool,
 }
 
 impl PassedProviders {
     /// An argument that cannot be read (counts as passing everything).
-    pub(crate) fn unreadable() -> PassedProviders {
+    pub fn unreadable() -> PassedProviders {
         PassedProviders {
             unreadable: true,
             ..PassedProviders::default()
@@ -73,7 +73,7 @@ impl PassedProviders {
     }
 
     /// What the `providers` argument `expr` passes.
-    pub(crate) fn of(expr: &Expr) -> PassedProviders {
+    pub fn of(expr: &Expr) -> PassedProviders {
         let mut passed = PassedProviders::default();
         let Some(items) = expr.as_object() else {
             passed.unreadable = true;
@@ -99,7 +99,7 @@ impl PassedProviders {
 
 /// The configurations a module's blocks use (see the module doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ProviderUses {
+pub struct ProviderUses {
     keys: HashSet<String>,
     /// A module call without a `providers` argument: every unaliased
     /// configuration may be inherited.
@@ -113,7 +113,7 @@ pub(crate) struct ProviderUses {
 
 impl ProviderUses {
     /// A resource, data source or ephemeral resource using `NAME[.ALIAS]`.
-    pub(crate) fn add_resource(&mut self, name: &str, alias: Option<&str>) {
+    pub fn add_resource(&mut self, name: &str, alias: Option<&str>) {
         self.keys.insert(provider_key(name, alias));
     }
 
@@ -125,7 +125,7 @@ impl ProviderUses {
     /// the call leaves to inheritance depends on the module's
     /// configurations, a call records the names it passes and the rest is
     /// answered in [`ProviderUses::uses`].
-    pub(crate) fn add_call(&mut self, passed: Option<&PassedProviders>) {
+    pub fn add_call(&mut self, passed: Option<&PassedProviders>) {
         match passed {
             None => self.inherited_all = true,
             Some(passed) => {
@@ -138,7 +138,7 @@ impl ProviderUses {
 
     /// Whether OpenTofu keeps configuration `NAME[.ALIAS]` in its graph:
     /// something uses it.
-    pub(crate) fn keeps(&self, name: &str, alias: Option<&str>) -> bool {
+    pub fn keeps(&self, name: &str, alias: Option<&str>) -> bool {
         if self.unreadable || self.keys.contains(&provider_key(name, alias)) {
             return true;
         }

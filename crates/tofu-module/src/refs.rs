@@ -18,7 +18,7 @@ pub enum Node {
 
 impl Node {
     /// How OpenTofu names the node in a `Cycle:` error.
-    pub(crate) fn cycle_name(&self) -> String {
+    pub fn cycle_name(&self) -> String {
         match self {
             Node::Local(name) => format!("local.{name} (expand)"),
             Node::Block(address) => match address {
@@ -32,7 +32,7 @@ impl Node {
     }
 
     /// The node as a reference writes it.
-    pub(crate) fn address_text(&self) -> String {
+    pub fn address_text(&self) -> String {
         match self {
             Node::Local(name) => format!("local.{name}"),
             Node::Block(address) => match address {
@@ -60,7 +60,7 @@ impl Node {
 
 /// A node, borrowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NodeRef<'a> {
+pub enum NodeRef<'a> {
     Block(&'a BlockAddress),
     Local(&'a str),
 }
@@ -161,7 +161,7 @@ pub struct Ref {
     pub first_attribute: Option<String>,
     /// Those steps, for a reference to a resource (what its schema says of
     /// them, `rules::provider_schema::traversal`); empty otherwise.
-    pub(crate) after: Box<[ParsedStep]>,
+    pub after: Box<[ParsedStep]>,
     /// False inside a JSON string with escapes (every range is the string's).
     pub exact: bool,
     /// The root name and its range (`var` of `var.x`).
@@ -172,7 +172,7 @@ pub struct Ref {
 impl Ref {
     /// The variable, local value or data source it names: what
     /// `unused-declaration` counts as a use.
-    pub(crate) fn used_node(&self) -> Option<Node> {
+    pub fn used_node(&self) -> Option<Node> {
         match self.node()? {
             node @ (Node::Local(_)
             | Node::Block(BlockAddress::Variable(_))
@@ -186,7 +186,7 @@ impl Ref {
 
     /// The variable, local value or resource it names (a module output is
     /// a vertex of the graph, not a node of the module).
-    pub(crate) fn node(&self) -> Option<Node> {
+    pub fn node(&self) -> Option<Node> {
         let parsed = self.parsed.as_ref().ok()?;
         Some(match &parsed.subject {
             Referenceable::Variable(name) => Node::Block(BlockAddress::Variable(name.clone())),

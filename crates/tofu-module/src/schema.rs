@@ -62,7 +62,7 @@ const TYPE_NAME: &[&str] = &["type", "name"];
 const TYPE: &[&str] = &["type"];
 
 /// A body with no labels that OpenTofu defines whole.
-pub(crate) const fn closed(
+pub const fn closed(
     kind: &'static str,
     arguments: &'static [&'static str],
     required: &'static [&'static str],
@@ -198,7 +198,7 @@ pub const PROVIDER: BlockSchema = BlockSchema {
 /// Meta-arguments of a `provider` block (`configs.providerBlockSchema`):
 /// never the provider's, whatever its schema says (`count`, `depends_on`
 /// and `source` are reserved, and reported while loading).
-pub(crate) const PROVIDER_META_ARGUMENTS: &[&str] = &[
+pub const PROVIDER_META_ARGUMENTS: &[&str] = &[
     "alias",
     "version",
     "for_each",
@@ -207,7 +207,7 @@ pub(crate) const PROVIDER_META_ARGUMENTS: &[&str] = &[
     "source",
 ];
 /// Meta-blocks of a `provider` block (reserved, reported while loading).
-pub(crate) const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
+pub const PROVIDER_META_BLOCKS: &[&str] = &["lifecycle", "locals"];
 pub const VARIABLE: BlockSchema = BlockSchema {
     kind: "variable",
     labels: NAME,

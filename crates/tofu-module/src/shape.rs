@@ -21,7 +21,7 @@ use crate::provider_uses::{provider_reference, PassedProviders};
 
 /// How a resource or module call repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Repetition {
+pub enum Repetition {
     Single,
     Count,
     ForEach,
@@ -30,7 +30,7 @@ pub(crate) enum Repetition {
 impl Repetition {
     /// What a body setting these arguments makes of it: `count` wins over
     /// `for_each` (setting both is `repetition-conflict`).
-    pub(crate) fn of_arguments(has_count: bool, has_for_each: bool) -> Repetition {
+    pub fn of_arguments(has_count: bool, has_for_each: bool) -> Repetition {
         if has_count {
             Repetition::Count
         } else if has_for_each {
@@ -43,7 +43,7 @@ impl Repetition {
 
 /// See the module doc. Two shapes are equal when they declare the same.
 #[derive(Debug)]
-pub(crate) struct BlockShape<'a> {
+pub struct BlockShape<'a> {
     kind: &'a str,
     labels: &'a [Label],
     drop_reason: Option<DropReason>,
@@ -75,7 +75,7 @@ pub(crate) struct BlockShape<'a> {
 }
 
 impl<'a> BlockShape<'a> {
-    pub(crate) fn of(block: &'a Block) -> BlockShape<'a> {
+    pub fn of(block: &'a Block) -> BlockShape<'a> {
         let kind = block.kind.as_str();
         let is_object = matches!(kind, "resource" | "data" | "ephemeral" | "module");
         let repetition = is_object
@@ -131,40 +131,40 @@ impl<'a> BlockShape<'a> {
     }
 
     /// A resource's `provider` argument's local name, when it sets one.
-    pub(crate) fn provider_local_name(&self) -> Option<&'a str> {
+    pub fn provider_local_name(&self) -> Option<&'a str> {
         self.provider_reference.map(|(name, _)| name)
     }
 
     /// A resource's `provider` argument: the local name and alias it
     /// names, when it is a reference (or the quoted form).
-    pub(crate) fn provider_reference(&self) -> Option<(&'a str, Option<&'a str>)> {
+    pub fn provider_reference(&self) -> Option<(&'a str, Option<&'a str>)> {
         self.provider_reference
     }
 
     /// A module call's `providers` argument, when it has one.
-    pub(crate) fn passed_providers(&self) -> Option<&PassedProviders> {
+    pub fn passed_providers(&self) -> Option<&PassedProviders> {
         self.passed_providers.as_ref()
     }
 
     /// Whether a resource sets `provider` (in any form).
-    pub(crate) fn sets_provider(&self) -> bool {
+    pub fn sets_provider(&self) -> bool {
         self.provider_argument
     }
 
     /// A `terraform` block's `required_providers` entries (local name,
     /// `source` when it is a plain string), in order.
-    pub(crate) fn required_providers(&self) -> &[(&'a str, Option<&'a str>)] {
+    pub fn required_providers(&self) -> &[(&'a str, Option<&'a str>)] {
         &self.required_providers
     }
 
     /// How it repeats, when it sets `count` or `for_each`.
-    pub(crate) fn repetition(&self) -> Option<Repetition> {
+    pub fn repetition(&self) -> Option<Repetition> {
         self.repetition
     }
 
     /// A module call's `source`, when it sets one: the string, or `None`
     /// when it is not a plain string.
-    pub(crate) fn module_source(&self) -> Option<Option<&'a str>> {
+    pub fn module_source(&self) -> Option<Option<&'a str>> {
         self.source
     }
 }
@@ -212,7 +212,7 @@ fn required_provider_entries(block: &Block) -> Vec<(&str, Option<&str>)> {
 
 /// True when two parses of a file declare the same things in the same
 /// places: every top-level block keeps its shape.
-pub(crate) fn same_shapes(old: &SourceFile, new: &SourceFile) -> bool {
+pub fn same_shapes(old: &SourceFile, new: &SourceFile) -> bool {
     old.body.blocks.len() == new.body.blocks.len()
         && old
             .body

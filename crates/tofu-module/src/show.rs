@@ -12,9 +12,9 @@ use std::fmt::Write as _;
 
 use tofu_syntax::{Body, Expr, ExprKind, TextRange};
 
-use crate::analysis::ModuleAnalysis;
 use crate::effective::*;
 use crate::loaded::FileRole;
+use crate::merge::MergedModule;
 
 /// Which parts carry a provenance comment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,14 +33,14 @@ struct Line {
 }
 
 struct Renderer<'a> {
-    module: &'a ModuleAnalysis,
+    module: &'a MergedModule,
     provenance: Provenance,
     lines: Vec<Line>,
 }
 
 /// Renders one effective block.
 pub fn render_block(
-    module: &ModuleAnalysis,
+    module: &MergedModule,
     block: &EffectiveBlock,
     provenance: Provenance,
 ) -> String {
@@ -90,7 +90,7 @@ pub fn render_block(
 /// what hover shows for a block that has no effective view (an override with
 /// no base, a block OpenTofu rejects or drops, a `moved` block).
 pub fn render_as_written(
-    module: &ModuleAnalysis,
+    module: &MergedModule,
     file: tofu_syntax::FileId,
     block: &tofu_syntax::Block,
     provenance: Provenance,
@@ -112,7 +112,7 @@ pub fn render_as_written(
 /// True when `attr` is a JSON property that replaced native nested blocks of
 /// its name and stands for blocks itself (an object, or an array of
 /// objects): rendered as those blocks, and described as blocks by hover.
-pub fn replaces_blocks(module: &ModuleAnalysis, attr: &EffectiveAttribute) -> bool {
+pub fn replaces_blocks(module: &MergedModule, attr: &EffectiveAttribute) -> bool {
     Renderer::new(module, Provenance::OverridesOnly)
         .json_blocks(attr)
         .is_some()
@@ -124,7 +124,7 @@ fn is_empty(body: &EffectiveBody) -> bool {
 
 /// Renders local values as one `locals` block.
 pub fn render_locals<'a>(
-    module: &ModuleAnalysis,
+    module: &MergedModule,
     locals: impl IntoIterator<Item = &'a EffectiveLocal>,
     provenance: Provenance,
 ) -> String {
@@ -138,7 +138,7 @@ pub fn render_locals<'a>(
 }
 
 /// Renders the synthesized `terraform` view (`merging.md` §6.9).
-pub fn render_terraform(module: &ModuleAnalysis, provenance: Provenance) -> String {
+pub fn render_terraform(module: &MergedModule, provenance: Provenance) -> String {
     let view = &module.effective.terraform;
     let mut renderer = Renderer::new(module, provenance);
     renderer.push(0, "terraform {".to_owned(), None);
@@ -180,7 +180,7 @@ pub fn render_terraform(module: &ModuleAnalysis, provenance: Provenance) -> Stri
 
 /// Renders the whole module: the terraform view, local values, then every
 /// block in order of declaration.
-pub fn render_module(module: &ModuleAnalysis, provenance: Provenance) -> String {
+pub fn render_module(module: &MergedModule, provenance: Provenance) -> String {
     let mut parts = Vec::new();
     if !module.effective.terraform.blocks.is_empty() {
         parts.push(render_terraform(module, provenance));
@@ -209,7 +209,7 @@ fn header_text(kind: &str, labels: &[String]) -> String {
 }
 
 impl<'a> Renderer<'a> {
-    fn new(module: &'a ModuleAnalysis, provenance: Provenance) -> Renderer<'a> {
+    fn new(module: &'a MergedModule, provenance: Provenance) -> Renderer<'a> {
         Renderer {
             module,
             provenance,

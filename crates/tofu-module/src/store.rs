@@ -19,12 +19,22 @@ use tofu_syntax::{Diagnostic, FileId, LineIndex, SourceFile};
 use crate::effective::EffectiveBody;
 use crate::loaded::FileRole;
 
+/// The marker of a suppression comment (`# tofu-lens-ignore: CODE`), after
+/// `#` or `//` and optional spaces; `tofu-diagnostics` reads the comments,
+/// the store only notes which files have one.
+pub const SUPPRESSION_MARKER: &str = "tofu-lens-ignore:";
+
+/// True when `text` may hold a suppression comment (it has the marker).
+pub fn may_suppress(text: &str) -> bool {
+    text.contains(SUPPRESSION_MARKER)
+}
+
 #[derive(Debug, Default)]
-pub(crate) struct FileStore {
+pub struct FileStore {
     entries: HashMap<String, Entry>,
     generation: u64,
     /// How many files were actually parsed (not found in the store) so far.
-    pub(crate) n_parsed: u64,
+    pub n_parsed: u64,
 }
 
 #[derive(Debug)]
@@ -44,20 +54,20 @@ struct Entry {
 }
 
 /// A parsed file as the store gives it out.
-pub(crate) struct Parsed {
-    pub(crate) source: Arc<SourceFile>,
-    pub(crate) line_index: Arc<LineIndex>,
-    pub(crate) may_suppress: bool,
+pub struct Parsed {
+    pub source: Arc<SourceFile>,
+    pub line_index: Arc<LineIndex>,
+    pub may_suppress: bool,
 }
 
 impl FileStore {
     /// Starts an analysis: entries not used from here to
     /// [`finish`](Self::finish) are dropped then.
-    pub(crate) fn begin(&mut self) {
+    pub fn begin(&mut self) {
         self.generation += 1;
     }
 
-    pub(crate) fn get_or_parse(&mut self, name: &str, text: &Arc<str>) -> Parsed {
+    pub fn get_or_parse(&mut self, name: &str, text: &Arc<str>) -> Parsed {
         let generation = self.generation;
         if let Some(entry) = self.entries.get_mut(name) {
             if Arc::ptr_eq(&entry.text, text) || *entry.text == **text {
@@ -73,7 +83,7 @@ impl FileStore {
         self.n_parsed += 1;
         let source = Arc::new(tofu_syntax::parse(name, text));
         let line_index = Arc::new(LineIndex::new(text));
-        let may_suppress = crate::reporting::may_suppress(text);
+        let may_suppress = may_suppress(text);
         self.entries.insert(
             name.to_owned(),
             Entry {
@@ -103,7 +113,7 @@ impl FileStore {
 
     /// What the as-written rules found in this file in this role, computed
     /// by `check` the first time.
-    pub(crate) fn as_written_rules(
+    pub fn as_written_rules(
         &mut self,
         name: &str,
         text: &Arc<str>,
@@ -126,7 +136,7 @@ impl FileStore {
 
     /// The as-written effective bodies of the top-level blocks of a parsed file,
     /// built once per file content and id.
-    pub(crate) fn block_bodies(
+    pub fn block_bodies(
         &mut self,
         name: &str,
         text: &Arc<str>,
@@ -157,13 +167,17 @@ impl FileStore {
     }
 
     /// Ends an analysis: drops the entries it did not use.
-    pub(crate) fn finish(&mut self) {
+    pub fn finish(&mut self) {
         let generation = self.generation;
         self.entries
             .retain(|_, entry| entry.last_used == generation);
     }
 
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 }

@@ -17,10 +17,7 @@ use crate::declarations::DeclaredModule;
 use crate::effective::*;
 use crate::loaded::BlockRef;
 
-pub(crate) fn collect_primary(
-    module: &DeclaredModule,
-    out: &mut Vec<Diagnostic>,
-) -> EffectiveTerraform {
+pub fn collect_primary(module: &DeclaredModule, out: &mut Vec<Diagnostic>) -> EffectiveTerraform {
     let mut view = EffectiveTerraform::default();
     let mut first_required_providers: Option<Location> = None;
     let mut first_backend: Option<Location> = None;
@@ -57,7 +54,7 @@ pub(crate) fn collect_primary(
                     }
                     Some(first) => out.push(duplicate(
                         module,
-                        Code::DuplicateBlock,
+                        crate::codes::DUPLICATE_BLOCK,
                         "Duplicate required providers configuration",
                         "A module may have only one required providers configuration. The required providers were previously configured at",
                         "",
@@ -86,7 +83,7 @@ pub(crate) fn collect_primary(
                         None => *first = Some(here),
                         Some(earlier) => out.push(duplicate(
                             module,
-                            Code::DuplicateBackend,
+                            crate::codes::DUPLICATE_BACKEND,
                             summary,
                             detail_prefix,
                             "",
@@ -105,7 +102,7 @@ pub(crate) fn collect_primary(
                     }
                     Some(first) => out.push(duplicate(
                         module,
-                        Code::DuplicateBlock,
+                        crate::codes::DUPLICATE_BLOCK,
                         "Duplicate encryption configuration",
                         "A module may have only one encryption configuration. Encryption was previously configured at",
                         "",
@@ -124,7 +121,7 @@ pub(crate) fn collect_primary(
                             let first = Location::new(previous.origin.file, previous.origin.range);
                             out.push(duplicate(
                                 module,
-                                Code::DuplicateBlock,
+                                crate::codes::DUPLICATE_BLOCK,
                                 "Duplicate provider_meta block",
                                 &format!("A provider_meta block for provider \"{label}\" was already declared at"),
                                 "Providers may only have one provider_meta block per module.",
@@ -145,7 +142,7 @@ pub(crate) fn collect_primary(
             reported_backend_and_cloud = true;
             out.push(
                 Diagnostic::new(
-                    Code::DuplicateBackend,
+                    crate::codes::DUPLICATE_BACKEND,
                     "Both a backend and a cloud configuration are present",
                     backend,
                 )
@@ -181,7 +178,7 @@ fn duplicate(
 }
 
 /// Applies the `terraform` blocks of one override file.
-pub(crate) fn apply_override_file(
+pub fn apply_override_file(
     module: &DeclaredModule,
     file_id: FileId,
     blocks: &[(BlockRef, &Block)],
@@ -219,7 +216,7 @@ pub(crate) fn apply_override_file(
                 "encryption" => encryptions.push(nested),
                 "provider_meta" => out.push(
                     Diagnostic::new(
-                        Code::OverrideIneffective,
+                        crate::codes::OVERRIDE_INEFFECTIVE,
                         "provider_meta in an override file has no effect",
                         Location::new(file_id, nested.header),
                     )
@@ -256,7 +253,7 @@ pub(crate) fn apply_override_file(
                 let first_location = Location::new(file_id, first.header);
                 out.push(duplicate(
                     module,
-                    Code::DuplicateBackend,
+                    crate::codes::DUPLICATE_BACKEND,
                     summary,
                     detail_prefix,
                     "",
@@ -275,7 +272,7 @@ pub(crate) fn apply_override_file(
                 });
             out.push(duplicate(
                 module,
-                Code::DuplicateBlock,
+                crate::codes::DUPLICATE_BLOCK,
                 "Duplicate encryption configuration",
                 "Each override file may have only one encryption configuration. Encryption was previously configured at",
                 "",

@@ -39,7 +39,7 @@ mod tests;
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
-pub(crate) use crate::go_text::go_quote;
+pub use crate::go_text::go_quote;
 pub use constraint::{ObjectAttribute, TypeConstraint, MAX_TYPE_DEPTH};
 pub use convert::{apply_defaults, convert, convert_variable_value, ConversionError};
 pub use value::{constant_value, object_key, Value, ValueError};
@@ -295,7 +295,7 @@ fn is_template_wrap(expr: &Expr, parts: &[Expr], text: FileText<'_>) -> bool {
 /// model, but HCL keeps them as a `ParenthesesExpr`, which is neither a
 /// keyword, nor a call, nor a list or map constructor to the type grammar
 /// (nor a constructor to OpenTofu's lint of defaults).
-pub(crate) fn is_parenthesized<'t>(expr: &Expr, text: impl Into<FileText<'t>>) -> bool {
+pub fn is_parenthesized<'t>(expr: &Expr, text: impl Into<FileText<'t>>) -> bool {
     text.into().byte_at(expr.range.start as usize) == Some(b'(')
 }
 

@@ -27,8 +27,7 @@ use std::ops::Range;
 
 /// OpenTofu's detail for a constraint go-version refuses: its parser's own
 /// error is not shown.
-pub(crate) const MALFORMED_DETAIL: &str =
-    "This string does not use correct version constraint syntax.";
+pub const MALFORMED_DETAIL: &str = "This string does not use correct version constraint syntax.";
 
 /// The whitespace allowed around operators and versions (Go's `\s`: no `\v`).
 const WHITESPACE: [char; 5] = [' ', '\t', '\n', '\r', '\x0C'];

@@ -161,7 +161,7 @@ impl ProjectConfig {
                     ));
                     continue;
                 };
-                match Config::parse_severity_override(code, level) {
+                match tofu_diagnostics::parse_severity_override(code, level) {
                     Ok(entry) => self.severity_overrides.push(entry),
                     Err(message) => self
                         .problems
@@ -251,8 +251,11 @@ mod tests {
         assert_eq!(
             config.severity_overrides,
             [
-                (Code::ProviderVersionDeprecated, Some(Severity::Error)),
-                (Code::RequiredVersionIgnored, None),
+                (
+                    tofu_diagnostics::codes::PROVIDER_VERSION_DEPRECATED,
+                    Some(Severity::Error)
+                ),
+                (tofu_diagnostics::codes::REQUIRED_VERSION_IGNORED, None),
             ]
         );
         let engine = config.apply_to(&Config::default());
@@ -267,7 +270,10 @@ mod tests {
             Path::new("x/.tofu-lens.toml"),
             "tofuVersion = 12\nexclud = []\n[diagnostics.severity]\nno-such-code = \"off\"\nduplicate-block = \"loud\"\nfile-shadowed = \"off\"\n",
         );
-        assert_eq!(config.severity_overrides, [(Code::FileShadowed, None)]);
+        assert_eq!(
+            config.severity_overrides,
+            [(tofu_diagnostics::codes::FILE_SHADOWED, None)]
+        );
         assert_eq!(config.problems.len(), 4, "{:?}", config.problems);
         assert!(config
             .problems

@@ -1,5 +1,5 @@
 //! The provider schemas a module directory's analysis is given
-//! (`tofu_module::analyze_in_tree`), for `check` and the language server
+//! (`tofu_diagnostics::analyze_in_tree`), for `check` and the language server
 //! alike: for every provider the directory needs
 //! (`tofu_module::provider_needs`), the schema of the package `tofu init`
 //! installed for its root, read through `tofu_schema::read_provider_schema`
@@ -32,7 +32,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use tofu_module::calls::{local_source, normalize_path};
+use tofu_module::calls::normalize_path;
+use tofu_module::module_source::local_source;
 use tofu_module::ProviderSchemas;
 use tofu_schema::install::lock_file::{parse_lock_file, LockedProvider};
 use tofu_schema::plugin::Timeouts;

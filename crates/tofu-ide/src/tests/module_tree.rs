@@ -613,7 +613,7 @@ variable "cidr" {
     let related: Vec<String> = published
         .diagnostics
         .iter()
-        .filter(|diagnostic| diagnostic.code == tofu_syntax::Code::InvalidVariableValue)
+        .filter(|diagnostic| diagnostic.code == tofu_diagnostics::codes::INVALID_VARIABLE_VALUE)
         .flat_map(|diagnostic| &diagnostic.related)
         .map(|related| {
             let at = &related.location;

@@ -15,7 +15,7 @@ use tofu_syntax::{Expr, ExprKind, SyntaxError, Template, TextRange};
 
 /// The content of a quoted string (native or JSON) and where it lies.
 #[derive(Clone, Debug)]
-pub(crate) struct StringContent {
+pub struct StringContent {
     /// The content as OpenTofu reads it (escapes decoded where the model
     /// decoded them).
     pub value: String,
@@ -76,7 +76,7 @@ impl StringContent {
 /// the expression, with ranges in `text`, and `offset`, where the content
 /// starts in `text`.
 #[derive(Debug)]
-pub(crate) struct ParsedExpression {
+pub struct ParsedExpression {
     pub text: String,
     pub offset: u32,
     pub expr: Expr,
@@ -85,7 +85,7 @@ pub(crate) struct ParsedExpression {
 /// Parses `content` as one native-syntax expression, as
 /// `hclsyntax.ParseExpression` does for a JSON string OpenTofu reads as a
 /// reference. Errors come with ranges relative to `content`.
-pub(crate) fn parse_expression(content: &str) -> Result<ParsedExpression, SyntaxError> {
+pub fn parse_expression(content: &str) -> Result<ParsedExpression, SyntaxError> {
     const PREFIX: &str = "x = ";
     let offset = tofu_syntax::text::to_u32(PREFIX.len());
     let text = format!("{PREFIX}{content}\n");
@@ -142,7 +142,7 @@ fn syntax_error(summary: &str, detail: &str, range: TextRange) -> SyntaxError {
 /// The value of a JSON string literal, quotes included (JSON's escapes
 /// decoded, a surrogate pair joined; single quotes, which the JSON parser
 /// refuses, are read too); `None` when it is not one.
-pub(crate) fn json_string_value(literal: &str) -> Option<String> {
+pub fn json_string_value(literal: &str) -> Option<String> {
     let quote = literal.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let inner = literal.strip_prefix(quote)?.strip_suffix(quote)?;
     let mut out = String::with_capacity(inner.len());

@@ -7,9 +7,9 @@
 //! - [`suggest`]: "Did you mean …?" (HCL's `didyoumean`).
 //! - [`traversal`]: HCL's traversal parser, for strings read as references.
 //! - [`walk`]: the one reference walker (`for` scopes, JSON templates).
-pub(crate) mod content;
-pub(crate) mod parse_ref;
-pub(crate) mod start;
-pub(crate) mod suggest;
-pub(crate) mod traversal;
-pub(crate) mod walk;
+pub mod content;
+pub mod parse_ref;
+pub mod start;
+pub mod suggest;
+pub mod traversal;
+pub mod walk;

@@ -15,13 +15,13 @@ use crate::go_text::go_quote;
 /// One static step of a traversal, borrowed: the root name or an attribute,
 /// or a constant index key; with its range (empty where unknown).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct StepRef<'a> {
+pub struct StepRef<'a> {
     pub part: PartRef<'a>,
     pub range: TextRange,
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum PartRef<'a> {
+pub enum PartRef<'a> {
     Name(&'a str),
     Index(&'a IndexKey),
 }
@@ -41,7 +41,7 @@ impl<'a> From<&'a ParsedStep> for StepRef<'a> {
 
 /// What a reference refers to (OpenTofu's `Referenceable` kinds).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Referenceable {
+pub enum Referenceable {
     Resource {
         mode: ResourceMode,
         type_name: String,
@@ -76,14 +76,14 @@ pub(crate) enum Referenceable {
 /// A parsed reference: its subject and the subject's range in the
 /// traversal (without the attributes read from it).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Reference {
+pub struct Reference {
     pub subject: Referenceable,
     pub range: TextRange,
 }
 
 /// Why OpenTofu refuses a reference: its summary, detail and range.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RefError {
+pub struct RefError {
     pub summary: &'static str,
     pub detail: String,
     pub range: TextRange,
@@ -98,7 +98,7 @@ fn invalid(detail: impl Into<String>, range: TextRange) -> RefError {
 }
 
 /// `addrs.ParseRef` on a traversal whose first step is its root name.
-pub(crate) fn parse_ref(steps: &[StepRef<'_>]) -> Result<Reference, RefError> {
+pub fn parse_ref(steps: &[StepRef<'_>]) -> Result<Reference, RefError> {
     let Some((first, rest)) = steps.split_first() else {
         return Err(invalid("A reference needs a name.", TextRange::default()));
     };
@@ -159,7 +159,7 @@ pub(crate) fn parse_ref(steps: &[StepRef<'_>]) -> Result<Reference, RefError> {
 
 /// `addrs.ParseRef` on a provider function's name (`provider::NAME::FUNC`
 /// or `provider::NAME::ALIAS::FUNC`).
-pub(crate) fn parse_provider_function(name: &str, range: TextRange) -> Result<(), RefError> {
+pub fn parse_provider_function(name: &str, range: TextRange) -> Result<(), RefError> {
     let n_parts = name.split("::").count();
     if n_parts == 3 || n_parts == 4 {
         Ok(())

@@ -13,7 +13,7 @@ use tofu_syntax::{Expr, ExprKind, Operation, Template, TextRange, TraversalStep}
 /// opening bracket of a constructor, `for` or index; a splat's marker; a unary
 /// operator's symbol; a binary operator's or conditional's left operand.
 /// Parentheses have no start of their own: their content's counts.
-pub(crate) fn expr_start(text: &str, expr: &Expr, json: bool) -> TextRange {
+pub fn expr_start(text: &str, expr: &Expr, json: bool) -> TextRange {
     if json {
         // HCL's JSON values start at their opening bracket, or are whole.
         match expr.kind {

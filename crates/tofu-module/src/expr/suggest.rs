@@ -5,7 +5,7 @@
 /// threshold: Levenshtein distance below 3). HCL takes the first such name in
 /// its list, whose order is often Go's random map order; tofu-lens takes the
 /// closest, the first on a tie, so a message is the same on every run.
-pub(crate) fn did_you_mean_by<T, N: AsRef<str>>(
+pub fn did_you_mean_by<T, N: AsRef<str>>(
     given: &str,
     candidates: impl IntoIterator<Item = T>,
     name: impl Fn(&T) -> N,
@@ -23,7 +23,7 @@ pub(crate) fn did_you_mean_by<T, N: AsRef<str>>(
 }
 
 /// [`did_you_mean_by`] over plain names.
-pub(crate) fn did_you_mean<'a>(
+pub fn did_you_mean<'a>(
     given: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
@@ -32,7 +32,7 @@ pub(crate) fn did_you_mean<'a>(
 
 /// Levenshtein distance over characters (`agext/levenshtein` with default
 /// costs, as HCL uses it).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     let mut current = vec![0; b.len() + 1];

@@ -11,14 +11,14 @@ use tofu_syntax::TextRange;
 /// One step: the root name or an attribute (`.name`; the range includes the
 /// dot), or an index with a constant key.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
+pub enum Part {
     Name(String),
     Index(IndexKey),
 }
 
 /// A constant index key, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum IndexKey {
+pub enum IndexKey {
     Number(String),
     String(String),
     /// `true`, `false` or `null` (only from a native expression).
@@ -26,14 +26,14 @@ pub(crate) enum IndexKey {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ParsedStep {
+pub struct ParsedStep {
     pub part: Part,
     pub range: TextRange,
 }
 
 /// An HCL error: summary, detail and range (relative to the parsed text).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TraversalError {
+pub struct TraversalError {
     pub summary: &'static str,
     pub detail: &'static str,
     pub range: TextRange,
@@ -42,7 +42,7 @@ pub(crate) struct TraversalError {
 /// What the parser read (also when it stopped at an error; empty when not
 /// even a root name was found) and the first error.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ParsedTraversal {
+pub struct ParsedTraversal {
     pub steps: Vec<ParsedStep>,
     pub error: Option<TraversalError>,
 }
@@ -58,7 +58,7 @@ impl ParsedTraversal {
 }
 
 /// Parses `text` as an absolute traversal.
-pub(crate) fn parse_traversal(text: &str) -> ParsedTraversal {
+pub fn parse_traversal(text: &str) -> ParsedTraversal {
     let tokens = tokenize(text);
     let invalid_character = tokens.iter().find_map(|token| match token.kind {
         TokenKind::Invalid => Some(TraversalError {

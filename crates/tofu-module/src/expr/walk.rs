@@ -23,7 +23,7 @@ use super::traversal::{IndexKey, ParsedStep, Part};
 
 /// One reference: its root and kept steps, with their ranges in the file.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct FoundRef {
+pub struct FoundRef {
     /// The root name first, then the attributes and constant index keys HCL
     /// keeps in the traversal.
     pub steps: Vec<ParsedStep>,
@@ -43,7 +43,7 @@ impl FoundRef {
 
 /// A provider function call found in an expression.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct FoundCall {
+pub struct FoundCall {
     /// The full name, e.g. `provider::aws::arn_parse`.
     pub name: String,
     pub range: TextRange,
@@ -51,19 +51,19 @@ pub(crate) struct FoundCall {
 
 /// What an expression refers to, in source order.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Found {
+pub struct Found {
     pub references: Vec<FoundRef>,
     pub provider_functions: Vec<FoundCall>,
 }
 
 /// The references of `expr`, written in `text` (in JSON syntax if `json`).
-pub(crate) fn references(text: &str, expr: &Expr, json: bool) -> Found {
+pub fn references(text: &str, expr: &Expr, json: bool) -> Found {
     references_bound(text, expr, json, &[])
 }
 
 /// The same, with `bound` names (a `dynamic` block's iterator) not
 /// references.
-pub(crate) fn references_bound(text: &str, expr: &Expr, json: bool, bound: &[String]) -> Found {
+pub fn references_bound(text: &str, expr: &Expr, json: bool, bound: &[String]) -> Found {
     let mut walker = Walker {
         text,
         bound: bound.to_vec(),
@@ -269,7 +269,7 @@ impl Walker<'_> {
     }
 }
 
-pub(crate) use super::content::json_string_value as json_string_content;
+pub use super::content::json_string_value as json_string_content;
 
 #[cfg(test)]
 mod tests {

@@ -19,12 +19,12 @@ use crate::effective::{
 use crate::expr::content::StringContent;
 use crate::loaded::{BlockRef, ModuleFile};
 use crate::merge::MergedModule;
+use crate::provider_references::{configuration_alias, decoded_reference, DecodedReference};
 use crate::provider_tree::{provider_key, ProviderType};
-use crate::rules::providers::{configuration_alias, decoded_reference, DecodedReference};
 use crate::schema::PROVIDER_META_ARGUMENTS;
 
 /// Where the facts are read from.
-pub(crate) trait ModuleRead<'a> {
+pub trait ModuleRead<'a> {
     fn effective_blocks(&self, wanted: &dyn Fn(&BlockAddress) -> bool) -> Vec<&'a EffectiveBlock>;
     fn file(&self, id: FileId) -> Option<&'a ModuleFile>;
     fn block(&self, block: BlockRef) -> Option<&'a Block>;
@@ -61,48 +61,48 @@ impl<'a> ModuleRead<'a> for &'a MergedModule {
 
 /// A `required_providers` entry (`RequiredProvider`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Required {
-    pub(crate) name: String,
-    pub(crate) provider: ProviderType,
+pub struct Required {
+    pub name: String,
+    pub provider: ProviderType,
     /// Its `configuration_aliases`, as keys (`NAME.ALIAS`, or `NAME` for an
     /// element without alias).
-    pub(crate) alias_keys: Vec<String>,
+    pub alias_keys: Vec<String>,
     /// The entry's value (OpenTofu's `DeclRange` of it).
-    pub(crate) value: Location,
+    pub value: Location,
 }
 
 /// A `provider` block, merged (`Provider`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Configuration {
-    pub(crate) name: String,
-    pub(crate) alias: Option<String>,
+pub struct Configuration {
+    pub name: String,
+    pub alias: Option<String>,
     /// It configures something (an argument or block that is no
     /// meta-argument, or a `version`); an empty one is a proxy.
-    pub(crate) configured: bool,
+    pub configured: bool,
     /// Its `for_each` argument.
-    pub(crate) for_each: Option<Origin>,
+    pub for_each: Option<Origin>,
     /// Its header (`DeclRange`).
-    pub(crate) header: Location,
+    pub header: Location,
 }
 
 impl Configuration {
-    pub(crate) fn key(&self) -> String {
+    pub fn key(&self) -> String {
         provider_key(&self.name, self.alias.as_deref())
     }
 }
 
 /// A provider reference (`ProviderConfigRef`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Reference {
-    pub(crate) name: String,
-    pub(crate) alias: Option<String>,
-    pub(crate) name_at: Location,
+pub struct Reference {
+    pub name: String,
+    pub alias: Option<String>,
+    pub name_at: Location,
     /// Its instance key (`KeyExpression`).
-    pub(crate) key_at: Option<Location>,
+    pub key_at: Option<Location>,
 }
 
 impl Reference {
-    pub(crate) fn key(&self) -> String {
+    pub fn key(&self) -> String {
         provider_key(&self.name, self.alias.as_deref())
     }
 }
@@ -110,56 +110,56 @@ impl Reference {
 /// One entry of a module call's `providers`: the child's name for the
 /// configuration, and the configuration passed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Passed {
-    pub(crate) in_child: Reference,
-    pub(crate) in_parent: Reference,
+pub struct Passed {
+    pub in_child: Reference,
+    pub in_parent: Reference,
 }
 
 /// A module call (`ModuleCall`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Call {
-    pub(crate) name: String,
+pub struct Call {
+    pub name: String,
     /// The `source`, when it is a plain string.
-    pub(crate) source: Option<String>,
+    pub source: Option<String>,
     /// Its header (`DeclRange`).
-    pub(crate) header: Location,
+    pub header: Location,
     /// What makes it incompatible with modules that configure their own
     /// providers: the value of `count`, `for_each` or `lifecycle`'s
     /// `enabled` (the first set, in that order), or the first reference of
     /// a non-empty `depends_on`.
-    pub(crate) repetition: Option<Location>,
+    pub repetition: Option<Location>,
     /// Its `for_each` argument.
-    pub(crate) for_each: Option<Origin>,
+    pub for_each: Option<Origin>,
     /// Its `providers` entries, each child name once (the first).
-    pub(crate) passed: Vec<Passed>,
+    pub passed: Vec<Passed>,
 }
 
 /// A managed, data or ephemeral resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Resource {
-    pub(crate) mode: ResourceMode,
-    pub(crate) type_name: String,
-    pub(crate) name: String,
-    pub(crate) header: Location,
+pub struct Resource {
+    pub mode: ResourceMode,
+    pub type_name: String,
+    pub name: String,
+    pub header: Location,
     /// Its `provider` argument.
-    pub(crate) provider: Option<Reference>,
+    pub provider: Option<Reference>,
     /// Its `for_each` argument.
-    pub(crate) for_each: Option<Origin>,
+    pub for_each: Option<Origin>,
 }
 
 /// What the module says about providers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ModuleFacts {
+pub struct ModuleFacts {
     /// In source order.
-    pub(crate) required: Vec<Required>,
+    pub required: Vec<Required>,
     /// In order of first declaration.
-    pub(crate) configurations: Vec<Configuration>,
-    pub(crate) calls: Vec<Call>,
-    pub(crate) resources: Vec<Resource>,
+    pub configurations: Vec<Configuration>,
+    pub calls: Vec<Call>,
+    pub resources: Vec<Resource>,
     /// The header of its `backend` block.
-    pub(crate) backend: Option<Location>,
+    pub backend: Option<Location>,
     /// The first `import` block's type keyword.
-    pub(crate) first_import: Option<Location>,
+    pub first_import: Option<Location>,
 }
 
 impl ModuleFacts {
@@ -168,7 +168,7 @@ impl ModuleFacts {
     /// `required_providers` lists under another name: the only resources
     /// the `provider-configurations` rule says something of. Reading no
     /// other resource keeps a keystroke in one from running the rule again.
-    pub(crate) fn read_for_rules<'a>(
+    pub fn read_for_rules<'a>(
         module: &impl ModuleRead<'a>,
         sets_provider: &dyn Fn(&BlockAddress) -> bool,
     ) -> ModuleFacts {
@@ -178,7 +178,7 @@ impl ModuleFacts {
     /// Everything but the resources, which are most of a module's blocks:
     /// for the summary callers read (built after every analysis) and the
     /// `child-modules` rule, which look at neither.
-    pub(crate) fn read_without_resources<'a>(module: &impl ModuleRead<'a>) -> ModuleFacts {
+    pub fn read_without_resources<'a>(module: &impl ModuleRead<'a>) -> ModuleFacts {
         ModuleFacts::read_some(module, None)
     }
 
@@ -245,7 +245,7 @@ impl ModuleFacts {
     }
 
     /// The entry of local name `name`.
-    pub(crate) fn required(&self, name: &str) -> Option<&Required> {
+    pub fn required(&self, name: &str) -> Option<&Required> {
         self.required.iter().find(|required| required.name == name)
     }
 
@@ -255,10 +255,7 @@ impl ModuleFacts {
     /// has the implied name). Asked of every resource while the rule reads
     /// the module, so the implied provider is built only when an entry
     /// could list it.
-    pub(crate) fn listed_elsewhere(
-        &self,
-        type_name: &str,
-    ) -> Option<(ProviderType, Vec<&Required>)> {
+    pub fn listed_elsewhere(&self, type_name: &str) -> Option<(ProviderType, Vec<&Required>)> {
         let implied = type_name.split('_').next().unwrap_or_default();
         if self.required.is_empty()
             || crate::names::provider_part_problem(implied).is_some()
@@ -276,7 +273,7 @@ impl ModuleFacts {
     }
 
     /// The configuration of key `key` (`NAME` or `NAME.ALIAS`).
-    pub(crate) fn configuration(&self, key: &str) -> Option<&Configuration> {
+    pub fn configuration(&self, key: &str) -> Option<&Configuration> {
         self.configurations
             .iter()
             .find(|configuration| configuration.key() == key)
@@ -285,7 +282,7 @@ impl ModuleFacts {
     /// The provider a name of this module's `providers` maps and
     /// configurations stands for: its `required_providers` entry's, or the
     /// default one (the types `resolveProviderTypes` gives references).
-    pub(crate) fn provider_of(&self, name: &str) -> ProviderType {
+    pub fn provider_of(&self, name: &str) -> ProviderType {
         self.required(name)
             .map_or_else(|| ProviderType::default_for(name), |r| r.provider.clone())
     }

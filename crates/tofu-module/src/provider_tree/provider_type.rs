@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::names::{normalized_hostname, normalized_provider_part, source_address_error};
 
-pub(crate) const DEFAULT_REGISTRY_HOST: &str = "registry.opentofu.org";
+pub const DEFAULT_REGISTRY_HOST: &str = "registry.opentofu.org";
 
 /// A provider's address (OpenTofu's `addrs.Provider`): hostname, namespace
 /// and type, normalised so that equal addresses compare equal.

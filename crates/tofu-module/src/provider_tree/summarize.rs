@@ -11,12 +11,13 @@ use super::summary::{
     InheritedProvider, LegacyModule, ProviderConfiguration, ProviderSummary, RequiredProvider,
     SummaryPlace,
 };
-use crate::calls::{local_source, CalledModules};
+use crate::calls::CalledModules;
 use crate::declaration_place::DeclarationPlace;
 use crate::merge::MergedModule;
+use crate::module_source::local_source;
 
 /// The summary of a merged module, analysed in the tree `tree`.
-pub(crate) fn summarize(module: &MergedModule, tree: &CalledModules) -> ProviderSummary {
+pub fn summarize(module: &MergedModule, tree: &CalledModules) -> ProviderSummary {
     let facts = ModuleFacts::read_without_resources(&module);
     let place = |location: Location| place_of(module, location);
     let mut summary = ProviderSummary {

@@ -325,4 +325,4 @@ fn negate(number: &str) -> String {
     }
 }
 
-pub(crate) use crate::expr::content::json_string_value as decode_json_string;
+pub use crate::expr::content::json_string_value as decode_json_string;

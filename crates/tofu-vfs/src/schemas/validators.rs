@@ -1,4 +1,4 @@
-//! Sending a directory's validator calls (`tofu_module::validator_calls`)
+//! Sending a directory's validator calls (`tofu_diagnostics::validator_calls`)
 //! to its providers, for `check` and the language server alike: each call
 //! goes to the package installed for the directory's root, only when that
 //! package may run (providers may run here, and its hash is in the root's
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tofu_module::validator_calls::{ValidatorCall, ValidatorKind};
+use tofu_diagnostics::validator_calls::{ValidatorCall, ValidatorKind};
 use tofu_module::BlockAddress;
 use tofu_schema::plugin::messages::{DiagnosticSeverity, ProviderDiagnostic};
 use tofu_schema::plugin::DynamicValue;

@@ -1,0 +1,394 @@
+//! What `tofu validate` reports with the providers installed, against
+//! their schemas (`diagnostics.md` §7; OpenTofu 1.12.6's
+//! `tofu/node_resource_validate.go`, `node_provider.go` and
+//! `evaluate_valid.go`): `invalid-resource-type`, `unsupported-argument`,
+//! `unsupported-block`, `missing-required-argument`, `invalid-block-count`,
+//! `duplicate-nested-block`, `invalid-block-labels` and
+//! `invalid-argument-value` in the bodies of resources, data sources,
+//! ephemeral resources and provider configurations (`decode`), and
+//! `invalid-reference` / `invalid-resource-type` for what a reference reads
+//! from a resource (`traversal`, asked by `rules::validate`).
+//!
+//! A body is judged only when the analysis was given the schema of its
+//! provider (`provider_schemas`): the provider its `provider` argument or
+//! its type's prefix names as a local name, through `required_providers`.
+//! Without one, it is judged as before (meta-arguments only).
+//!
+//! A resource body is judged where OpenTofu's walk judges it, as the
+//! `references` rule's unit of the resource's own arguments
+//! ([`resource_body`]): a type the provider does not support is reported
+//! and nothing else of the body is; else the references of the arguments
+//! and blocks the schema knows are judged (those of unsupported ones are
+//! never evaluated), and only when none failed is the body decoded, as
+//! `EvaluateBlock` stops after reference errors; the arguments the schema
+//! declares, in the body and its nested blocks, and the `dynamic` blocks
+//! as `dynblock` expands them, are then evaluated (`evaluate`, through
+//! `expression_evaluation`: unknown functions, failing calls, invalid
+//! operands, a `for_each` a `dynamic` block cannot iterate), with what
+//! decoding found. A provider configuration is judged the same way, as
+//! the `references` rule's unit of its own arguments ([`provider_body`]),
+//! when something uses it (OpenTofu prunes the others) and unless it sets
+//! nothing but meta-arguments, as `ValidateProvider` skips such a body: the
+//! references of the arguments its schema declares (`count`, `each` and
+//! `self` as in a resource body without `self`, `each` with the
+//! configuration's own `for_each`), then, when none failed, decoding and
+//! evaluation.
+//!
+//! Left out here: the provider's own validators (`ValidateResourceConfig`
+//! and its siblings), whose calls `crate::validator_calls` works out for
+//! the caller to send; the `provider_meta` schema. A provider configuration
+//! with `for_each` is judged once, where OpenTofu validates (and reports)
+//! it once per instance.
+
+mod blocktoattr;
+mod decode;
+mod evaluate;
+mod traversal;
+
+use tofu_schema::{ProviderAddress, ProviderSchema};
+use tofu_syntax::{Diagnostic, Location, Syntax, TextRange};
+
+use crate::rules::views::IdentityView;
+pub(crate) use blocktoattr::element_schema;
+use decode::{AttributeInput, BlockInput, BodyInput};
+use tofu_module::address::{BlockAddress, ResourceMode};
+use tofu_module::effective::{EffectiveBlock, EffectiveBody};
+use tofu_module::go_text::go_quote;
+use tofu_module::provider_uses::provider_reference;
+use tofu_module::refs::Unit;
+use tofu_schema::requirements::implied_local_name;
+pub(crate) use traversal::validate_steps;
+
+/// Meta-arguments of `resource`, `data` and `ephemeral` bodies: never the
+/// provider's (`configs.commonResourceAttributes`).
+pub(crate) const RESOURCE_META_ARGUMENTS: &[&str] =
+    &["count", "for_each", "provider", "depends_on"];
+/// Meta-blocks of those bodies (`_` is the escaping block, whose contents
+/// are the provider's and are decoded with the body).
+pub(crate) const RESOURCE_META_BLOCKS: &[&str] =
+    &["lifecycle", "connection", "provisioner", "locals"];
+pub(crate) use tofu_module::schema::{PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS};
+
+/// The schema's mode for a resource mode.
+pub(crate) fn schema_mode(mode: ResourceMode) -> tofu_schema::ResourceMode {
+    match mode {
+        ResourceMode::Managed => tofu_schema::ResourceMode::Managed,
+        ResourceMode::Data => tofu_schema::ResourceMode::Data,
+        ResourceMode::Ephemeral => tofu_schema::ResourceMode::Ephemeral,
+    }
+}
+
+/// How OpenTofu shows a provider in messages (`Provider.ForDisplay`):
+/// without the default registry's host.
+pub(crate) fn for_display(address: &ProviderAddress) -> String {
+    if address.hostname == tofu_schema::address::DEFAULT_REGISTRY_HOST {
+        format!("{}/{}", address.namespace, address.type_name)
+    } else {
+        address.to_string()
+    }
+}
+
+/// The unit of a resource's own arguments (`UnitKind::ResourceBody`),
+/// judged with its provider's schema when the analysis has it; `judge`
+/// judges references as the `references` rule does.
+pub(crate) fn resource_body(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some((effective, mode, type_name)) =
+        view.effective()
+            .and_then(|effective| match &effective.address {
+                BlockAddress::Resource {
+                    mode, type_name, ..
+                } => Some((effective, *mode, type_name.as_str())),
+                _ => None,
+            })
+    else {
+        judge(unit, out);
+        return;
+    };
+    let local_name = resource_local_name(view, effective, type_name);
+    let (address, Some(provider)) = view.provider_schema(&local_name) else {
+        judge(unit, out);
+        return;
+    };
+    let Some(schema) = provider.schema_for(schema_mode(mode), type_name) else {
+        if let Some(diagnostic) = invalid_type(view, effective, mode, type_name, &address, provider)
+        {
+            out.push(diagnostic);
+        }
+        return;
+    };
+    let Some(body) = effective_body(
+        view,
+        effective,
+        RESOURCE_META_ARGUMENTS,
+        RESOURCE_META_BLOCKS,
+    ) else {
+        judge(unit, out);
+        return;
+    };
+    let meta = (RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS);
+    evaluate_block(view, unit, judge, &body, &schema.block, meta, out);
+}
+
+/// The unit of a provider configuration's own arguments
+/// (`UnitKind::ProviderBody`), judged only when the analysis has its
+/// provider's schema and something uses the configuration, as
+/// `ValidateProvider` judges it: nothing when the body sets nothing but
+/// meta-arguments; else the references of the arguments the schema
+/// declares (`judge`, as the `references` rule does), and only when none
+/// failed what decoding and evaluating the body find (`EvaluateBlock`
+/// stops after reference errors).
+pub(crate) fn provider_body(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some((effective, provider)) = validated_configuration(view) else {
+        return;
+    };
+    let Some(body) = effective_body(
+        view,
+        effective,
+        PROVIDER_META_ARGUMENTS,
+        PROVIDER_META_BLOCKS,
+    ) else {
+        return;
+    };
+    // A configuration of meta-arguments alone is not validated.
+    if body.attributes.is_empty() && body.blocks.is_empty() {
+        return;
+    }
+    let meta = (PROVIDER_META_ARGUMENTS, PROVIDER_META_BLOCKS);
+    let schema = &provider.provider.block;
+    evaluate_block(view, unit, judge, &body, schema, meta, out);
+}
+
+/// `EvaluateBlock` on a body its schema decodes: the references of the
+/// arguments the schema declares, and only when none failed, what decoding
+/// finds and the evaluation of those arguments (with whatever else
+/// decoding found). `meta` are the body's meta-arguments and meta-blocks.
+fn evaluate_block(
+    view: &IdentityView<'_>,
+    unit: &Unit,
+    judge: &dyn Fn(&Unit, &mut Vec<Diagnostic>),
+    body: &BodyInput<'_>,
+    schema: &tofu_schema::Block,
+    (meta_arguments, meta_blocks): (&[&str], &[&str]),
+    out: &mut Vec<Diagnostic>,
+) {
+    let describe = |location: Location| describe(view, location);
+    let decoded = decode::decode(body, schema, &describe);
+    let before = out.len();
+    judge(&evaluated_references(unit, &decoded.evaluated), out);
+    if out.len() != before {
+        return;
+    }
+    out.extend(decoded.diagnostics);
+    if let Some(effective) = view.effective() {
+        evaluate::evaluate_body(
+            view,
+            &effective.body,
+            schema,
+            meta_arguments,
+            meta_blocks,
+            out,
+        );
+    }
+}
+
+/// The references of `unit` inside the expressions decoding evaluates
+/// (`lang.ReferencesInBlock` reads only what the schema declares).
+fn evaluated_references(unit: &Unit, evaluated: &[Location]) -> Unit {
+    Unit {
+        kind: unit.kind,
+        refs: unit
+            .refs
+            .iter()
+            .filter(|reference| {
+                evaluated.iter().any(|at| {
+                    at.file == reference.file
+                        && at
+                            .range
+                            .is_some_and(|range| contains(range, reference.root_range))
+                })
+            })
+            .cloned()
+            .collect(),
+        unknown_after_static: None,
+    }
+}
+
+/// A provider configuration OpenTofu validates, with its provider's
+/// schema: one the analysis has a schema for and that something uses.
+fn validated_configuration<'a>(
+    view: &IdentityView<'a>,
+) -> Option<(&'a EffectiveBlock, &'a ProviderSchema)> {
+    let effective = view.effective()?;
+    let BlockAddress::Provider { name, alias } = &effective.address else {
+        return None;
+    };
+    let (_, Some(provider)) = view.provider_schema(name) else {
+        return None;
+    };
+    // OpenTofu prunes a configuration nothing uses before validating.
+    if !view.keeps_provider_configuration(name, alias.as_deref()) {
+        return None;
+    }
+    Some((effective, provider))
+}
+
+/// `main.tf:3,3-8`, for a place inside the identity's own blocks.
+fn describe(view: &IdentityView<'_>, location: Location) -> String {
+    location
+        .range
+        .and_then(|range| view.file(location.file)?.describe(range))
+        .unwrap_or_default()
+}
+
+fn contains(outer: TextRange, inner: TextRange) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// A resource's provider local name: its `provider` argument's first part,
+/// else its type's prefix.
+fn resource_local_name(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    type_name: &str,
+) -> String {
+    let written = effective.body.attribute("provider").and_then(|attribute| {
+        let file = view.file(attribute.origin.file)?;
+        let written = file.attribute_at(attribute.origin.range)?;
+        provider_reference(&written.expr).map(|(name, _)| name.to_owned())
+    });
+    written.unwrap_or_else(|| implied_local_name(type_name).to_owned())
+}
+
+/// "Invalid resource type" (and its data and ephemeral kin) on the base
+/// block's type label.
+fn invalid_type(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    mode: ResourceMode,
+    type_name: &str,
+    address: &ProviderAddress,
+    provider: &ProviderSchema,
+) -> Option<Diagnostic> {
+    let base = effective.base?;
+    let label = view.block(base)?.labels.first()?.range;
+    let (summary, what) = match mode {
+        ResourceMode::Managed => ("Invalid resource type", "resource type"),
+        ResourceMode::Data => ("Invalid data source", "data source"),
+        ResourceMode::Ephemeral => ("Invalid ephemeral resource", "ephemeral resource"),
+    };
+    let others: &[ResourceMode] = match mode {
+        ResourceMode::Managed => &[ResourceMode::Data, ResourceMode::Ephemeral],
+        ResourceMode::Data => &[ResourceMode::Managed, ResourceMode::Ephemeral],
+        ResourceMode::Ephemeral => &[ResourceMode::Managed, ResourceMode::Data],
+    };
+    let other_mode = others.iter().find(|other| {
+        provider
+            .schema_for(schema_mode(**other), type_name)
+            .is_some()
+    });
+    let suggestion = match other_mode {
+        Some(other) => format!(
+            "\n\nDid you intend to use a block of type {} {}? If so, declare this using a block of type {} instead of one of type {}.",
+            go_quote(other.keyword()),
+            go_quote(type_name),
+            go_quote(other.keyword()),
+            go_quote(mode.keyword())
+        ),
+        // OpenTofu suggests among the managed resource types, whatever the mode.
+        None => tofu_module::expr::suggest::did_you_mean(type_name, provider.resource_types.names())
+            .map(|name| format!(" Did you mean {}?", go_quote(name)))
+            .unwrap_or_default(),
+    };
+    Some(
+        Diagnostic::new(
+            crate::codes::INVALID_RESOURCE_TYPE,
+            summary,
+            Location::new(base.file, label),
+        )
+        .with_detail(format!(
+            "The provider {} does not support {what} {}.{suggestion}",
+            for_display(address),
+            go_quote(type_name)
+        )),
+    )
+}
+
+/// The effective body of an identity without its meta-arguments, each part
+/// read where it was written; `None` when a part cannot be read.
+fn effective_body<'a>(
+    view: &IdentityView<'a>,
+    effective: &'a EffectiveBlock,
+    meta_arguments: &[&str],
+    meta_blocks: &[&str],
+) -> Option<BodyInput<'a>> {
+    let base = effective.base?;
+    let base_block = view.block(base)?;
+    let base_file = view.file(base.file)?;
+    let json = base_file.is_json();
+    let mut body = BodyInput {
+        attributes: Vec::new(),
+        blocks: Vec::new(),
+        missing: Location::new(base.file, decode::missing_range(base_block, json)),
+    };
+    add_parts(
+        view,
+        &effective.body,
+        meta_arguments,
+        meta_blocks,
+        &mut body,
+    )?;
+    Some(body)
+}
+
+/// The attributes and blocks of `effective` (an escaping block's contents
+/// among them) that are not meta-arguments.
+fn add_parts<'a>(
+    view: &IdentityView<'a>,
+    effective: &'a EffectiveBody,
+    meta_arguments: &[&str],
+    meta_blocks: &[&str],
+    body: &mut BodyInput<'a>,
+) -> Option<()> {
+    for attribute in &effective.attributes {
+        if meta_arguments.contains(&attribute.name.as_str()) {
+            continue;
+        }
+        let file = view.file(attribute.origin.file)?;
+        let written = file.attribute_at(attribute.origin.range)?;
+        body.attributes.push(AttributeInput {
+            name: &written.name,
+            name_range: written.name_range,
+            expr: &written.expr,
+            file: attribute.origin.file,
+            syntax: file.syntax().unwrap_or(Syntax::Native),
+            text: file.text(attribute.origin.range)?,
+        });
+    }
+    for nested in &effective.blocks {
+        if nested.kind == "_" {
+            add_parts(view, &nested.body, &[], &[], body)?;
+            continue;
+        }
+        if meta_blocks.contains(&nested.kind.as_str()) {
+            continue;
+        }
+        let file = view.file(nested.origin.file)?;
+        body.blocks.push(BlockInput {
+            block: file.block_at(nested.range)?,
+            file: nested.origin.file,
+            syntax: file.syntax().unwrap_or(Syntax::Native),
+            text: file.text(nested.range)?,
+        });
+    }
+    Some(())
+}

@@ -1,0 +1,781 @@
+//! What a rule may read, by entry point: [`IdentityView`] for a rule on one
+//! merged identity, [`ModuleView`] for a rule on the whole merged module
+//! (the one-file view of the as-written rules is
+//! [`tofu_module::loaded::FileView`]).
+//!
+//! The views are the only way a rule reaches the module, so what a rule
+//! reads is known without trusting the rule:
+//!
+//! - An identity view hands out that identity's effective block, its own
+//!   blocks (its kept declaration, its duplicates, its overrides) and, of
+//!   the files that hold them, only what lies inside those blocks
+//!   ([`IdentityFile`]: text, attributes and places there, the file's role
+//!   and syntax; for a local value, inside its own definitions). A request
+//!   for any other block, file or range is refused and recorded as a
+//!   [`Violation`] naming the rule. The registry logs and counts those in
+//!   every build, and debug builds stop on one by a registered rule (the
+//!   tests in `rules/tests.rs` catch deliberately wrong rules reading
+//!   another identity's block, another file, and their own file past their
+//!   block), so a rule that reads too much fails deterministically instead
+//!   of being served stale results.
+//! - A module view hands out anything, and records every file, identity and
+//!   local value it handed out ([`Reads`]). A rule's last result is reused
+//!   while an edit keeps every file's shape and touches none of what it
+//!   read; nothing is listed by hand.
+//!
+//! Names, roles and the declarations index depend only on the shapes of the
+//! files, which every reuse requires to be unchanged, so reading them is not
+//! recorded by the module view.
+
+use std::cell::RefCell;
+
+use rustc_hash::FxHashSet as HashSet;
+use tofu_syntax::{Attribute, Block, Expr, FileId, Location, Syntax, TextRange};
+
+use crate::declare_fix::UndeclaredVariableUse;
+use crate::declared_names::{DeclaredNames, DeclaredObject, NameChanges, NameList};
+use tofu_module::address::BlockAddress;
+use tofu_module::declarations::{Declarations, DeclaredModule, LocalRef};
+use tofu_module::effective::{
+    EffectiveAttribute, EffectiveBlock, EffectiveLocal, EffectiveTerraform,
+};
+use tofu_module::expr::parse_ref::Referenceable;
+use tofu_module::file_text::FileText;
+use tofu_module::graph::Uses;
+use tofu_module::input::Config;
+use tofu_module::interface::ModuleInterface;
+use tofu_module::loaded::{BlockRef, FileRole, ModuleFile};
+use tofu_module::merge::MergedModule;
+use tofu_module::module_source::local_source;
+use tofu_module::refs::NodeReferences;
+use tofu_schema::{ProviderAddress, ProviderSchema};
+
+/// A read a rule on one identity made outside its view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Violation {
+    /// The rule's name in the registry.
+    pub(crate) rule: &'static str,
+    /// What it asked for.
+    pub(crate) read: String,
+}
+
+/// What a rule on one identity checks: a node of the dependency graph as
+/// merged, an effective block or a local value.
+#[derive(Clone, Copy)]
+pub(crate) enum MergedNode<'a> {
+    Block(&'a EffectiveBlock),
+    Local(&'a EffectiveLocal),
+}
+
+/// The names a rule on one identity asked about (see `declared_names`):
+/// kept with every identity, so kept small (one list, no hash sets).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NameReads {
+    reads: Vec<NameRead>,
+    /// Every name of a kind was read (a "Did you mean" over all of them).
+    all_variables: bool,
+    all_locals: bool,
+    all_modules: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum NameRead {
+    Variable(String),
+    Local(String),
+    Module(String),
+    Object(BlockAddress),
+    /// Which provider a local name stands for, and that provider's schema.
+    Provider {
+        local_name: String,
+        address: ProviderAddress,
+    },
+    /// Which provider configurations the module's blocks use.
+    ProviderUses,
+}
+
+impl NameReads {
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == NameReads::default()
+    }
+
+    fn add(&mut self, read: NameRead) {
+        if !self.reads.contains(&read) {
+            self.reads.push(read);
+        }
+    }
+
+    /// Adds every name the references name: the dependency graph resolves a
+    /// node's references (evaluated or not) against the declarations, so a
+    /// change of one of these names must resolve them again.
+    pub(crate) fn add_names_of(&mut self, references: &NodeReferences) {
+        for reference in references.all() {
+            let Ok(parsed) = &reference.parsed else {
+                continue;
+            };
+            let read = match &parsed.subject {
+                Referenceable::Variable(name) => NameRead::Variable(name.clone()),
+                Referenceable::Local(name) => NameRead::Local(name.clone()),
+                Referenceable::ModuleCall { name, .. } => NameRead::Module(name.clone()),
+                Referenceable::Resource {
+                    mode,
+                    type_name,
+                    name,
+                    ..
+                } => NameRead::Object(BlockAddress::Resource {
+                    mode: *mode,
+                    type_name: type_name.clone(),
+                    name: name.clone(),
+                }),
+                _ => continue,
+            };
+            self.add(read);
+        }
+    }
+
+    /// True when an answer given to these reads may have changed.
+    pub(crate) fn touched_by(&self, changes: &NameChanges) -> bool {
+        if (self.all_variables && !changes.variables.is_empty())
+            || (self.all_locals && !changes.locals.is_empty())
+            || (self.all_modules && !changes.modules.is_empty())
+        {
+            return true;
+        }
+        self.reads.iter().any(|read| match read {
+            NameRead::Variable(name) => changes.variables.contains(name),
+            NameRead::Local(name) => changes.locals.contains(name),
+            NameRead::Module(name) => changes.modules.contains(name),
+            NameRead::Object(address) => changes.objects.contains(address),
+            NameRead::Provider {
+                local_name,
+                address,
+            } => changes.provider_names.contains(local_name) || changes.providers.contains(address),
+            NameRead::ProviderUses => changes.provider_uses,
+        })
+    }
+}
+
+/// One merged identity, as a rule on it may read it.
+pub(crate) struct IdentityView<'a> {
+    module: &'a DeclaredModule,
+    subject: MergedNode<'a>,
+    names: &'a DeclaredNames,
+    /// Its blocks: the kept declaration, duplicates and overrides (none for
+    /// a local value, whose `locals` blocks define other local values too).
+    own_blocks: Vec<BlockRef>,
+    /// What of its files it may read: its blocks' ranges (a local value's
+    /// definitions, `name = value`), sorted.
+    own_ranges: Vec<Location>,
+    rule: &'static str,
+    violations: RefCell<Vec<Violation>>,
+    name_reads: RefCell<NameReads>,
+    undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
+}
+
+impl<'a> IdentityView<'a> {
+    pub(crate) fn new(
+        module: &'a DeclaredModule,
+        subject: MergedNode<'a>,
+        names: &'a DeclaredNames,
+    ) -> Self {
+        let mut own_blocks: Vec<BlockRef> = Vec::new();
+        let mut own_ranges: Vec<Location> = Vec::new();
+        match subject {
+            MergedNode::Block(effective) => {
+                own_blocks.extend(effective.base.iter().chain(&effective.overrides).copied());
+                if let Some(declared) = module.declarations.get(&effective.address) {
+                    own_blocks.extend(declared.all.iter().copied());
+                }
+                own_blocks.sort_unstable();
+                own_blocks.dedup();
+                own_ranges.extend(own_blocks.iter().filter_map(|&block_ref| {
+                    let block = module.block(block_ref)?;
+                    Some(Location::new(block_ref.file, block.range))
+                }));
+            }
+            MergedNode::Local(local) => {
+                let mut definitions: Vec<LocalRef> = std::iter::once(local.base)
+                    .chain(local.overrides.iter().copied())
+                    .collect();
+                if let Some(declared) = module.declarations.local(&local.name) {
+                    definitions.extend(declared.all.iter().copied());
+                }
+                own_ranges.extend(definitions.iter().filter_map(|local_ref| {
+                    let block = module.block(local_ref.block)?;
+                    let attribute = block.body.attributes.get(local_ref.attr)?;
+                    Some(Location::new(local_ref.block.file, attribute.range))
+                }));
+            }
+        }
+        own_ranges.sort_unstable();
+        own_ranges.dedup();
+        IdentityView {
+            module,
+            subject,
+            names,
+            own_blocks,
+            own_ranges,
+            rule: "",
+            violations: RefCell::new(Vec::new()),
+            name_reads: RefCell::new(NameReads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The view as `rule` reads it (violations are recorded under its name).
+    pub(crate) fn for_rule(&mut self, rule: &'static str) {
+        self.rule = rule;
+    }
+
+    /// Every read refused so far.
+    pub(crate) fn take_violations(&self) -> Vec<Violation> {
+        std::mem::take(&mut *self.violations.borrow_mut())
+    }
+
+    /// The names asked about so far.
+    pub(crate) fn take_name_reads(&self) -> NameReads {
+        std::mem::take(&mut *self.name_reads.borrow_mut())
+    }
+
+    /// Records that the rule reports a use of an undeclared input variable
+    /// at `at` (for the "Declare variable" fix, `declare_fix`).
+    pub(crate) fn record_undeclared_variable(&self, at: Location, name: &str) {
+        self.undeclared_variables
+            .borrow_mut()
+            .push(UndeclaredVariableUse {
+                at,
+                name: name.to_owned(),
+            });
+    }
+
+    /// The uses of undeclared variables recorded so far.
+    pub(crate) fn take_undeclared_variables(&self) -> Vec<UndeclaredVariableUse> {
+        std::mem::take(&mut *self.undeclared_variables.borrow_mut())
+    }
+
+    fn refuse(&self, read: String) {
+        self.violations.borrow_mut().push(Violation {
+            rule: self.rule,
+            read,
+        });
+    }
+
+    /// The effective block, when the identity is a block.
+    pub(crate) fn effective(&self) -> Option<&'a EffectiveBlock> {
+        match self.subject {
+            MergedNode::Block(effective) => Some(effective),
+            MergedNode::Local(_) => None,
+        }
+    }
+
+    /// The merged local value, when the identity is one.
+    pub(crate) fn local(&self) -> Option<&'a EffectiveLocal> {
+        match self.subject {
+            MergedNode::Local(local) => Some(local),
+            MergedNode::Block(_) => None,
+        }
+    }
+
+    /// The identity's references, by evaluation unit.
+    pub(crate) fn references(&self) -> &'a NodeReferences {
+        match self.subject {
+            MergedNode::Block(effective) => &effective.references,
+            MergedNode::Local(local) => &local.references,
+        }
+    }
+
+    /// One of the identity's own blocks; any other is refused.
+    pub(crate) fn block(&self, block: BlockRef) -> Option<&'a Block> {
+        if self.own_blocks.binary_search(&block).is_err() {
+            self.refuse(format!("block {block:?}"));
+            return None;
+        }
+        self.module.block(block)
+    }
+
+    /// A file holding one of the identity's own blocks (or definitions), to
+    /// read inside them; any other file is refused.
+    pub(crate) fn file(&self, file: FileId) -> Option<IdentityFile<'_, 'a>> {
+        if !self.own_ranges.iter().any(|own| own.file == file) {
+            self.refuse(format!("file {file:?}"));
+            return None;
+        }
+        Some(IdentityFile {
+            view: self,
+            id: file,
+            file: self.module.file(file)?,
+        })
+    }
+
+    /// An effective attribute's expression as written, with its file; `None`
+    /// in a JSON file (whose expressions are strings to read again) and
+    /// outside the identity.
+    pub(crate) fn native_expr(
+        &self,
+        attribute: &EffectiveAttribute,
+    ) -> Option<(IdentityFile<'_, 'a>, &'a Expr)> {
+        let file = self.file(attribute.origin.file)?;
+        if file.is_json() {
+            return None;
+        }
+        let written = file.attribute_at(attribute.origin.range)?;
+        Some((file, &written.expr))
+    }
+
+    /// The own range of `file` that holds `range`; refused when none does.
+    fn own_range_holding(&self, file: FileId, range: TextRange) -> Option<TextRange> {
+        let holding = self
+            .own_ranges
+            .iter()
+            .filter(|own| own.file == file)
+            .filter_map(|own| own.range)
+            .find(|own| own.start <= range.start && range.end <= own.end);
+        if holding.is_none() {
+            self.refuse(format!("range {range:?} of file {file:?}"));
+        }
+        holding
+    }
+
+    /// Whether the module declares the input variable `name` (recorded).
+    pub(crate) fn declares_variable(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Variable(name.to_owned()));
+        self.names.has_variable(name)
+    }
+
+    /// Whether the module declares the local value `name` (recorded).
+    pub(crate) fn declares_local(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Local(name.to_owned()));
+        self.names.has_local(name)
+    }
+
+    /// Whether the module declares the module call `name` (recorded).
+    pub(crate) fn declares_module(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        self.names.has_module(name)
+    }
+
+    /// A declared resource or module call, with its repetition and scope
+    /// (recorded).
+    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a DeclaredObject> {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Object(address.clone()));
+        self.names.objects.get(address)
+    }
+
+    /// The declared name of `list` closest to `given`, for "Did you mean"
+    /// (recorded as a read of all of them).
+    pub(crate) fn suggest(&self, list: NameList, given: &str) -> Option<String> {
+        {
+            let mut reads = self.name_reads.borrow_mut();
+            match list {
+                NameList::Variables => reads.all_variables = true,
+                NameList::Locals => reads.all_locals = true,
+                NameList::Modules => reads.all_modules = true,
+            }
+        }
+        self.names.suggest(list, given)
+    }
+
+    /// What the module tree says the directory of module call `name`
+    /// declares (recorded as a read of the call).
+    pub(crate) fn child(&self, name: &str) -> Option<&'a ModuleInterface> {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        self.names.children.get(name).map(|child| &**child)
+    }
+
+    /// The directory module call `name` names, relative to this one: its
+    /// local source, or where `tofu init` installed it (recorded).
+    pub(crate) fn child_dir(&self, name: &str, source: Option<&str>) -> Option<String> {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        source
+            .and_then(local_source)
+            .or_else(|| self.names.installed.get(name).cloned())
+    }
+
+    /// Whether the module's `required_providers` has an entry named
+    /// `local_name` (recorded: an entry added or removed judges the
+    /// identity again).
+    pub(crate) fn requires_provider(&self, local_name: &str) -> bool {
+        let (address, _) = self.names.providers.schema(local_name);
+        self.name_reads.borrow_mut().add(NameRead::Provider {
+            local_name: local_name.to_owned(),
+            address,
+        });
+        self.names.required_provider_names.contains(local_name)
+    }
+
+    /// What functions read files through (the same for every identity; a
+    /// new one analyses the module whole, so it is not recorded).
+    pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
+        self.names.module_files.environment()
+    }
+
+    /// The provider the local name `local_name` stands for and its schema,
+    /// when the analysis was given one (recorded: a new schema for it, or
+    /// a `required_providers` entry naming another provider, judges the
+    /// identity again).
+    pub(crate) fn provider_schema(
+        &self,
+        local_name: &str,
+    ) -> (ProviderAddress, Option<&'a ProviderSchema>) {
+        let (address, schema) = self.names.providers.schema(local_name);
+        self.name_reads.borrow_mut().add(NameRead::Provider {
+            local_name: local_name.to_owned(),
+            address: address.clone(),
+        });
+        (address, schema)
+    }
+
+    /// Whether OpenTofu keeps provider configuration `NAME[.ALIAS]`
+    /// (`tofu_module::provider_uses`; recorded).
+    pub(crate) fn keeps_provider_configuration(&self, name: &str, alias: Option<&str>) -> bool {
+        self.name_reads.borrow_mut().add(NameRead::ProviderUses);
+        self.names.provider_uses.keeps(name, alias)
+    }
+
+    /// Whether module call `name` leads back up the tree (recorded).
+    pub(crate) fn loops(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        self.names.loops.contains(name)
+    }
+}
+
+/// A file holding some of an identity's blocks, as a rule on the identity
+/// reads it: its id, role and syntax, and inside the identity's own blocks
+/// (a local value's own definitions) the text, the attributes written there
+/// and their places. Anything else of the file is refused like another
+/// identity's block, since it is another identity's.
+pub(crate) struct IdentityFile<'v, 'a> {
+    view: &'v IdentityView<'a>,
+    id: FileId,
+    file: &'a ModuleFile,
+}
+
+impl<'a> IdentityFile<'_, 'a> {
+    pub(crate) fn role(&self) -> FileRole {
+        self.file.role
+    }
+
+    pub(crate) fn is_json(&self) -> bool {
+        self.file.is_json()
+    }
+
+    /// The syntax it was parsed with, when it was parsed.
+    pub(crate) fn syntax(&self) -> Option<Syntax> {
+        self.file.source.as_ref().map(|source| source.syntax)
+    }
+
+    /// The text of the own block (or definition) holding `range`, read at
+    /// the file's offsets; refused when `range` is in none.
+    pub(crate) fn text(&self, range: TextRange) -> Option<FileText<'a>> {
+        let own = self.view.own_range_holding(self.id, range)?;
+        Some(FileText::part(&self.file.text, own))
+    }
+
+    /// The attribute written exactly at `range`, inside an own block;
+    /// refused when `range` is in none.
+    pub(crate) fn attribute_at(&self, range: TextRange) -> Option<&'a Attribute> {
+        self.view.own_range_holding(self.id, range)?;
+        self.file.attribute_at(range)
+    }
+
+    /// The nested block written exactly at `range` (its whole range),
+    /// inside an own block; refused when `range` is in none.
+    pub(crate) fn block_at(&self, range: TextRange) -> Option<&'a Block> {
+        self.view.own_range_holding(self.id, range)?;
+        self.file.block_at(range)
+    }
+
+    /// `main.tf:3,1-29` for a range inside an own block, as HCL writes
+    /// ranges in details; refused when `range` is in none.
+    pub(crate) fn describe(&self, range: TextRange) -> Option<String> {
+        self.view.own_range_holding(self.id, range)?;
+        Some(self.file.describe(range))
+    }
+}
+
+/// What a rule on the whole module read through its view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Reads {
+    pub(crate) files: HashSet<FileId>,
+    pub(crate) identities: HashSet<BlockAddress>,
+    pub(crate) locals: HashSet<String>,
+    /// The version of the graph's uses it read, if it read them.
+    pub(crate) uses: Option<u64>,
+}
+
+/// The merged module, as a rule on all of it reads it: every read is
+/// recorded.
+pub(crate) struct ModuleView<'a> {
+    module: &'a MergedModule,
+    /// The names and the module tree (shapes only, and the tree: a rule's
+    /// result is reused only under the same tree).
+    names: &'a DeclaredNames,
+    config: &'a Config,
+    uses: &'a Uses<'a>,
+    reads: RefCell<Reads>,
+    undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
+}
+
+impl<'a> ModuleView<'a> {
+    pub(crate) fn new(
+        module: &'a MergedModule,
+        names: &'a DeclaredNames,
+        config: &'a Config,
+        uses: &'a Uses<'a>,
+    ) -> Self {
+        ModuleView {
+            module,
+            names,
+            config,
+            uses,
+            reads: RefCell::new(Reads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// What the rule read, and the uses of undeclared variables it
+    /// recorded.
+    pub(crate) fn into_records(self) -> (Reads, Vec<UndeclaredVariableUse>) {
+        (
+            self.reads.into_inner(),
+            self.undeclared_variables.into_inner(),
+        )
+    }
+
+    /// Records that the rule reports a use of an undeclared input variable
+    /// at `at` (for the "Declare variable" fix, `declare_fix`).
+    pub(crate) fn record_undeclared_variable(&self, at: Location, name: &str) {
+        self.undeclared_variables
+            .borrow_mut()
+            .push(UndeclaredVariableUse {
+                at,
+                name: name.to_owned(),
+            });
+    }
+
+    /// The configuration (a change of it invalidates every result).
+    pub(crate) fn config(&self) -> &'a Config {
+        self.config
+    }
+
+    /// What functions read files through (a new one analyses the module
+    /// whole, so it is not recorded).
+    pub(crate) fn module_files(&self) -> &'a dyn tofu_eval::Environment {
+        self.names.module_files.environment()
+    }
+
+    /// A declared resource or module call, with its repetition and its
+    /// provider's local name (not recorded: it follows from the shapes).
+    pub(crate) fn declared(&self, address: &BlockAddress) -> Option<&'a DeclaredObject> {
+        self.names.objects.get(address)
+    }
+
+    /// The schema of the provider the local name `local_name` stands for,
+    /// when the analysis was given one (not recorded: a result is reused
+    /// only under the same schemas and shapes).
+    pub(crate) fn provider_schema(&self, local_name: &str) -> Option<&'a ProviderSchema> {
+        self.names.providers.schema(local_name).1
+    }
+
+    /// The declarations index (shapes only).
+    pub(crate) fn declarations(&self) -> &'a Declarations {
+        &self.module.declarations
+    }
+
+    /// Primary files in loading order (names only).
+    pub(crate) fn primary_files(&self) -> &'a [FileId] {
+        &self.module.primary
+    }
+
+    /// Every file id, loaded or not (names only).
+    pub(crate) fn file_ids(&self) -> impl Iterator<Item = FileId> + 'a {
+        (0..self.module.files.len()).map(|index| FileId(tofu_syntax::text::to_u32(index)))
+    }
+
+    /// A file's name (not recorded: names are fixed while results are reused).
+    pub(crate) fn name(&self, file: FileId) -> Option<&'a str> {
+        self.module.file(file).map(|file| file.name.as_str())
+    }
+
+    /// A file's role (likewise).
+    pub(crate) fn role(&self, file: FileId) -> Option<FileRole> {
+        self.module.file(file).map(|file| file.role)
+    }
+
+    /// Whether part of a file could not be read or parsed (part of its
+    /// shape: not recorded).
+    pub(crate) fn is_incomplete(&self, file: FileId) -> bool {
+        self.module
+            .file(file)
+            .is_some_and(|file| file.is_incomplete())
+    }
+
+    /// Which declarations other nodes' references use (recorded, by the
+    /// graph's version of them).
+    pub(crate) fn uses(&self) -> &'a Uses<'a> {
+        self.reads.borrow_mut().uses = Some(self.uses.version());
+        self.uses
+    }
+
+    /// A file, whole (recorded).
+    pub(crate) fn file(&self, file: FileId) -> Option<&'a ModuleFile> {
+        self.reads.borrow_mut().files.insert(file);
+        self.module.file(file)
+    }
+
+    /// The top-level blocks of one kind in `file`; the file is recorded when
+    /// it has any (which kinds a file holds is part of its shape).
+    pub(crate) fn blocks_of_kinds(
+        &self,
+        file: FileId,
+        kinds: &[&str],
+    ) -> Vec<(BlockRef, &'a Block)> {
+        let Some(source) = self
+            .module
+            .file(file)
+            .and_then(|module_file| module_file.source.as_deref())
+        else {
+            return Vec::new();
+        };
+        let found: Vec<(BlockRef, &'a Block)> = source
+            .body
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, block)| kinds.contains(&block.kind.as_str()))
+            .map(|(index, block)| {
+                let block_ref = BlockRef {
+                    file,
+                    index,
+                    nested: None,
+                };
+                (block_ref, block)
+            })
+            .collect();
+        if !found.is_empty() {
+            self.reads.borrow_mut().files.insert(file);
+        }
+        found
+    }
+
+    /// A block of the module (its file is recorded).
+    pub(crate) fn block(&self, block: BlockRef) -> Option<&'a Block> {
+        self.reads.borrow_mut().files.insert(block.file);
+        self.module.block(block)
+    }
+
+    /// The effective block of an identity (recorded).
+    pub(crate) fn effective(&self, address: &BlockAddress) -> Option<&'a EffectiveBlock> {
+        self.reads.borrow_mut().identities.insert(address.clone());
+        self.module.effective.get(address)
+    }
+
+    /// Whether resource `address` sets a `provider` argument in one of its
+    /// blocks (true when it is not declared). Not recorded: it follows from
+    /// the shapes, and the module rules' results hold only while every
+    /// shape is kept.
+    pub(crate) fn sets_provider(&self, address: &BlockAddress) -> bool {
+        self.names
+            .objects
+            .get(address)
+            .is_none_or(|object| object.provider_argument)
+    }
+
+    /// The effective blocks whose address satisfies `wanted`, each recorded
+    /// (which identities exist is part of the shapes).
+    pub(crate) fn effective_blocks(
+        &self,
+        wanted: impl Fn(&BlockAddress) -> bool,
+    ) -> Vec<&'a EffectiveBlock> {
+        let found: Vec<&'a EffectiveBlock> = self
+            .module
+            .effective
+            .blocks
+            .iter()
+            .map(|block| &**block)
+            .filter(|block| wanted(&block.address))
+            .collect();
+        let mut reads = self.reads.borrow_mut();
+        reads
+            .identities
+            .extend(found.iter().map(|block| block.address.clone()));
+        found
+    }
+
+    /// The effective local values whose name satisfies `wanted`, each
+    /// recorded (which local values exist is part of the shapes).
+    pub(crate) fn effective_locals(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Vec<&'a EffectiveLocal> {
+        let found: Vec<&'a EffectiveLocal> = self
+            .module
+            .effective
+            .locals
+            .iter()
+            .map(|local| &**local)
+            .filter(|local| wanted(&local.name))
+            .collect();
+        let mut reads = self.reads.borrow_mut();
+        reads
+            .locals
+            .extend(found.iter().map(|local| local.name.clone()));
+        found
+    }
+
+    /// The effective local value `name` (recorded).
+    pub(crate) fn local(&self, name: &str) -> Option<&'a EffectiveLocal> {
+        self.reads.borrow_mut().locals.insert(name.to_owned());
+        self.module.effective.local(name)
+    }
+
+    /// What the module tree says the directory of module call `name`
+    /// declares (not recorded: a result is reused only under the same tree
+    /// and the same shapes, which name the calls and their sources).
+    pub(crate) fn child(&self, name: &str) -> Option<&'a ModuleInterface> {
+        self.names.children.get(name).map(|child| &**child)
+    }
+
+    /// Whether module call `name` leads back up the tree (likewise).
+    pub(crate) fn loops(&self, name: &str) -> bool {
+        self.names.loops.contains(name)
+    }
+
+    /// The directory module call `name` names, relative to this one: its
+    /// local source, or where `tofu init` installed it (likewise).
+    pub(crate) fn child_dir(&self, name: &str, source: Option<&str>) -> Option<String> {
+        source
+            .and_then(local_source)
+            .or_else(|| self.names.installed.get(name).cloned())
+    }
+
+    /// The synthesized `terraform` settings; the files of every `terraform`
+    /// block that contributed are recorded.
+    pub(crate) fn terraform(&self) -> &'a EffectiveTerraform {
+        let terraform = &self.module.effective.terraform;
+        self.reads
+            .borrow_mut()
+            .files
+            .extend(terraform.blocks.iter().map(|block| block.file));
+        terraform
+    }
+
+    /// `main.tf:3,1-29` for a location (its file recorded).
+    pub(crate) fn describe(&self, location: tofu_syntax::Location) -> String {
+        self.reads.borrow_mut().files.insert(location.file);
+        self.module.describe(location)
+    }
+}

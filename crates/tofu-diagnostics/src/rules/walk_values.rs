@@ -1,0 +1,317 @@
+//! The values `tofu validate`'s walk knows, read through a rule's
+//! [`ModuleView`] (so every local value, variable and file it reads is
+//! recorded): a `tofu_eval::Scope` for rules that judge what an expression
+//! evaluates to, not only whether it evaluates (`sensitive-output`).
+//!
+//! As validate evaluates (`evaluate.go`, `walkValidate`): `var.NAME` is an
+//! unknown value of the variable's type, marked sensitive and ephemeral as
+//! declared (its default and `.tfvars` values are not used);
+//! `local.NAME` is its effective definition evaluated in the same scope
+//! (each at most once per [`WalkValues`]; one that reaches itself or lies
+//! deeper than [`MAX_LOCAL_DEPTH`](tofu_module::local_memo::MAX_LOCAL_DEPTH) is unknown); `path.module` and
+//! `path.root` are `.`, `terraform.workspace` is `default`;
+//! `ephemeral.TYPE.NAME` is unknown and marked ephemeral (validate never
+//! opens an ephemeral resource). A resource or data source without
+//! `count`, `for_each` or `enabled` whose provider's schema marks
+//! attributes sensitive is an object of unknown attributes, those marked
+//! (as `GetResource` builds it with `schema.ValueMarks`; nested blocks are
+//! unknown, so a sensitive attribute inside one is not marked).
+//! Everything else is an unknown value of any type with no marks: other
+//! resources and data sources, module outputs (validate expands no module
+//! call, so a child's `sensitive = true` output is read unmarked, as
+//! OpenTofu 1.12.6 shows), `path.cwd`, `count`, `each`, `self`.
+//!
+//! Whether the evaluation of any local value it followed reported an error
+//! is kept ([`WalkValues::followed_a_failure`]): OpenTofu reports that
+//! error at the local value and never evaluates what depends on it, so a
+//! rule judging the value says nothing then. A local value written in a
+//! JSON file is unknown (its expressions are strings to read again).
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+use tofu_eval::convert::convert;
+use tofu_eval::{evaluate, Environment, EvalDiagnostic, Evaluation, Marks, Reference, Referenced};
+use tofu_eval::{Scope, Type, Value};
+use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
+
+use crate::rules::provider_schema::schema_mode;
+use crate::rules::views::ModuleView;
+use tofu_module::address::{BlockAddress, ResourceMode};
+use tofu_module::effective::{EffectiveAttribute, EffectiveBlock};
+use tofu_module::local_memo::LocalMemo;
+use tofu_module::shape::Repetition;
+use tofu_module::types::parse_variable_type;
+
+/// The walk's values, evaluated on demand through a recording view.
+pub(crate) struct WalkValues<'v, 'a> {
+    view: &'v ModuleView<'a>,
+    locals: LocalMemo<Value>,
+    followed_a_failure: Cell<bool>,
+}
+
+impl<'v, 'a> WalkValues<'v, 'a> {
+    pub(crate) fn new(view: &'v ModuleView<'a>) -> Self {
+        WalkValues {
+            view,
+            locals: LocalMemo::new(),
+            followed_a_failure: Cell::new(false),
+        }
+    }
+
+    /// Evaluates `expr`, written in `file`.
+    pub(crate) fn evaluate_in(&self, file: FileId, expr: &Expr) -> Evaluation {
+        evaluate(expr, &FileScope { values: self, file })
+    }
+
+    /// The expression of an effective attribute as written where it won;
+    /// `None` in a JSON file.
+    pub(crate) fn native_expr(&self, attribute: &EffectiveAttribute) -> Option<&'a Expr> {
+        let file = self.view.file(attribute.origin.file)?;
+        if file.is_json() {
+            return None;
+        }
+        Some(&file.attribute_at(attribute.origin.range)?.expr)
+    }
+
+    /// Whether a local value followed so far failed to evaluate.
+    pub(crate) fn followed_a_failure(&self) -> bool {
+        self.followed_a_failure.get()
+    }
+
+    /// `local.NAME`: unknown when the module declares no such local value.
+    fn local(&self, name: &str) -> Value {
+        self.locals.value(name, Value::dynamic_unknown(), || {
+            let Some(local) = self.view.local(name) else {
+                return Value::dynamic_unknown();
+            };
+            let Some(expr) = self.native_expr(&local.attribute) else {
+                return Value::dynamic_unknown();
+            };
+            let evaluation = self.evaluate_in(local.attribute.origin.file, expr);
+            if evaluation.diagnostics.is_empty() {
+                evaluation.value
+            } else {
+                self.followed_a_failure.set(true);
+                Value::dynamic_unknown()
+            }
+        })
+    }
+
+    /// `var.NAME`: an unknown value of its type, marked as declared;
+    /// unknown of any type when the module declares no such variable.
+    fn variable(&self, name: &str) -> Value {
+        let Some(variable) = self
+            .view
+            .effective(&BlockAddress::Variable(name.to_owned()))
+        else {
+            return Value::dynamic_unknown();
+        };
+        let ty = variable
+            .body
+            .attribute("type")
+            .and_then(|attribute| {
+                let file = self.view.file(attribute.origin.file)?;
+                let expr = &file.attribute_at(attribute.origin.range)?.expr;
+                let syntax = if file.is_json() {
+                    Syntax::Json
+                } else {
+                    Syntax::Native
+                };
+                Some(
+                    parse_variable_type(expr, syntax, file.text.as_ref())
+                        .constraint
+                        .to_type(),
+                )
+            })
+            .unwrap_or(Type::Dynamic);
+        let marks = Marks {
+            sensitive: self.is_set(variable, "sensitive"),
+            ephemeral: self.is_set(variable, "ephemeral"),
+        };
+        Value::unknown(ty).with_marks(marks)
+    }
+
+    /// A single resource or data source whose schema marks attributes
+    /// sensitive: an object of unknown attributes, those marked. `None`
+    /// for anything else (unknown of any type, unmarked).
+    fn resource(&self, address: &BlockAddress) -> Option<Value> {
+        let BlockAddress::Resource {
+            mode, type_name, ..
+        } = address
+        else {
+            return None;
+        };
+        let declared = self.view.declared(address)?;
+        if declared.repetition != Repetition::Single || self.is_conditional(address) {
+            return None;
+        }
+        let schema = self
+            .view
+            .provider_schema(&declared.provider)?
+            .schema_for(schema_mode(*mode), type_name)?;
+        let block = &schema.block;
+        if !block
+            .attributes
+            .iter()
+            .any(|(_, attribute)| attribute.sensitive)
+        {
+            return None;
+        }
+        let Type::Object(object) = block.implied_type().to_eval_type() else {
+            return None;
+        };
+        let attributes: BTreeMap<String, Value> = object
+            .attributes
+            .into_iter()
+            .map(|(name, ty)| {
+                let sensitive = block
+                    .attributes
+                    .get(&name)
+                    .is_some_and(|attribute| attribute.sensitive);
+                let value = Value::unknown(ty);
+                let value = if sensitive {
+                    value.mark_sensitive()
+                } else {
+                    value
+                };
+                (name, value)
+            })
+            .collect();
+        Some(Value::object(attributes))
+    }
+
+    /// Whether a resource sets `enabled` (in `lifecycle`, or a data
+    /// source's own): validate reads it unknown and unmarked.
+    fn is_conditional(&self, address: &BlockAddress) -> bool {
+        let Some(effective) = self.view.effective(address) else {
+            return false;
+        };
+        effective.body.attribute("enabled").is_some()
+            || effective.body.blocks.iter().any(|nested| {
+                nested.kind == "lifecycle" && nested.body.attribute("enabled").is_some()
+            })
+    }
+
+    /// Whether the block sets the bool argument `name` to true, as
+    /// OpenTofu decodes it while loading: a constant converted to bool
+    /// (`true`, `"true"`, `"1"`, `1 == 1`). JSON strings are taken
+    /// verbatim.
+    pub(crate) fn is_set(&self, block: &EffectiveBlock, name: &str) -> bool {
+        let Some(attribute) = block.body.attribute(name) else {
+            return false;
+        };
+        let Some(file) = self.view.file(attribute.origin.file) else {
+            return false;
+        };
+        let Some(written) = file.attribute_at(attribute.origin.range) else {
+            return false;
+        };
+        let value = match (&written.expr.kind, file.is_json()) {
+            (ExprKind::String(text), true) => Value::string(text),
+            (ExprKind::Bool(value), true) => Value::bool(*value),
+            (_, true) => return false,
+            (_, false) => {
+                let evaluation = self.evaluate_in(attribute.origin.file, &written.expr);
+                if !evaluation.diagnostics.is_empty() {
+                    return false;
+                }
+                evaluation.value
+            }
+        };
+        convert(&value, &Type::Bool).is_ok_and(|converted| converted.as_bool() == Some(true))
+    }
+}
+
+/// The roots of references that do not name a managed resource.
+const NOT_RESOURCES: [&str; 10] = [
+    "var",
+    "local",
+    "module",
+    "data",
+    "ephemeral",
+    "path",
+    "terraform",
+    "count",
+    "each",
+    "self",
+];
+
+fn resource(mode: ResourceMode, type_name: &str, name: &str) -> BlockAddress {
+    BlockAddress::Resource {
+        mode,
+        type_name: type_name.to_owned(),
+        name: name.to_owned(),
+    }
+}
+
+impl FileScope<'_, '_, '_> {
+    /// An unknown value of any type for the whole reference.
+    fn unknown(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        Ok(Referenced {
+            value: Value::dynamic_unknown(),
+            n_steps: reference.steps.len(),
+        })
+    }
+}
+
+/// The scope of one file's expressions: references resolve in the module,
+/// ranges are described in that file.
+struct FileScope<'w, 'v, 'a> {
+    values: &'w WalkValues<'v, 'a>,
+    file: FileId,
+}
+
+impl Scope for FileScope<'_, '_, '_> {
+    fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
+        let first = match reference.steps.first() {
+            Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
+            _ => None,
+        };
+        let named = |value: Value| Ok(Referenced { value, n_steps: 1 });
+        match (reference.root, first) {
+            ("local", Some(name)) => named(self.values.local(name)),
+            ("var", Some(name)) => named(self.values.variable(name)),
+            ("path", Some("module" | "root")) => named(Value::string(".")),
+            ("terraform", Some("workspace")) => named(Value::string("default")),
+            ("data", Some(type_name)) => {
+                let name = match reference.steps.get(1) {
+                    Some(TraversalStep::Attr { name, .. }) => name,
+                    _ => return self.unknown(reference),
+                };
+                let address = resource(ResourceMode::Data, type_name, name);
+                match self.values.resource(&address) {
+                    Some(value) => Ok(Referenced { value, n_steps: 2 }),
+                    None => self.unknown(reference),
+                }
+            }
+            (root, Some(name)) if !NOT_RESOURCES.contains(&root) => {
+                let address = resource(ResourceMode::Managed, root, name);
+                match self.values.resource(&address) {
+                    Some(value) => named(value),
+                    None => self.unknown(reference),
+                }
+            }
+            ("ephemeral", _) => Ok(Referenced {
+                value: Value::dynamic_unknown().with_marks(Marks {
+                    sensitive: false,
+                    ephemeral: true,
+                }),
+                n_steps: reference.steps.len(),
+            }),
+            _ => self.unknown(reference),
+        }
+    }
+
+    fn environment(&self) -> &dyn Environment {
+        self.values.view.module_files()
+    }
+
+    fn describe_range(&self, range: TextRange) -> String {
+        self.values
+            .view
+            .file(self.file)
+            .map(|file| file.describe(range))
+            .unwrap_or_default()
+    }
+}
