@@ -250,6 +250,41 @@ fn circles_are_found_through_grouped_use_trees_and_parents() {
     assert_eq!(circles, ["src/a.rs → src/b.rs → src/b/child.rs → src/a.rs"]);
 }
 
+/// A name imported through another file's re-export imports that file
+/// too: the circle `calls.rs → interface.rs → provider_tree.rs → calls.rs`
+/// of tofu-module ran through `provider_tree.rs`'s `pub use
+/// summary::ProviderSummary`, and went unseen while re-exports led only to
+/// where the name comes from.
+#[test]
+fn a_circle_through_a_re_export_is_found() {
+    let circles = circles_of(&[
+        (
+            "src/lib.rs",
+            "mod calls;\nmod interface;\nmod provider_tree;",
+        ),
+        (
+            "src/calls.rs",
+            "use crate::interface::ModuleInterface;\npub fn local_source() {}",
+        ),
+        (
+            "src/interface.rs",
+            "use crate::provider_tree::ProviderSummary;\npub struct ModuleInterface;",
+        ),
+        (
+            "src/provider_tree.rs",
+            "mod summary;\npub use summary::ProviderSummary;\nuse crate::calls::local_source;",
+        ),
+        (
+            "src/provider_tree/summary.rs",
+            "pub struct ProviderSummary;",
+        ),
+    ]);
+    assert_eq!(
+        circles,
+        ["src/calls.rs → src/interface.rs → src/provider_tree.rs → src/calls.rs"]
+    );
+}
+
 /// Declaring a child is not importing it; comments, doc links and strings
 /// are not imports; a name re-exported by the crate root leads to where it
 /// comes from; a test module's `use super::*` is the file itself.

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::number;
-use super::{Accepts, Arguments, FunctionError, Implementation, ANYTHING, PLAIN};
+use super::implementation::number;
+use super::implementation::{Accepts, Arguments, FunctionError, Implementation, ANYTHING, PLAIN};
 use crate::convert::{convert, unify};
 use crate::number::Number;
 use crate::types::Type;

@@ -3,7 +3,7 @@
 //! only, printed as the type itself) and the deprecated `list` and `map`,
 //! which only fail.
 
-use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
+use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::convert::{conversion_exists, convert, mismatch_message};
 use crate::go_text::go_quote;
 use crate::types::Type;

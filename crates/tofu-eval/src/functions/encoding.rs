@@ -12,8 +12,8 @@
 //! encodings other than UTF-8.
 
 use super::gunzip::GunzipError;
+use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use super::json_decode::{self, JsonDecodeError};
-use super::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
@@ -23,7 +23,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
     Some(match name {
         "base64encode" => simple(|args| {
             Ok(Value::string(base64_encode(
-                super::text(args, 0).as_bytes(),
+                super::implementation::text(args, 0).as_bytes(),
             )))
         }),
         "base64decode" => Implementation {
@@ -36,7 +36,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             run: base64decode,
         },
         "base64gzip" => simple(|args| {
-            let compressed = super::gzip::gzip(super::text(args, 0).as_bytes());
+            let compressed = super::gzip::gzip(super::implementation::text(args, 0).as_bytes());
             Ok(Value::string(base64_encode(&compressed)))
         }),
         "base64gunzip" => Implementation {
@@ -49,14 +49,14 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             run: base64gunzip,
         },
         "textencodebase64" => simple(|args| {
-            check_encoding(&super::text(args, 1))?;
+            check_encoding(&super::implementation::text(args, 1))?;
             Ok(Value::string(base64_encode(
-                super::text(args, 0).as_bytes(),
+                super::implementation::text(args, 0).as_bytes(),
             )))
         }),
         "textdecodebase64" => simple(|args| {
-            check_encoding(&super::text(args, 1))?;
-            let encoded = super::text(args, 0);
+            check_encoding(&super::implementation::text(args, 1))?;
+            let encoded = super::implementation::text(args, 0);
             let decoded = base64_decode(&encoded).map_err(|offset| {
                 FunctionError::argument(
                     0,
@@ -71,9 +71,13 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             })?;
             Ok(Value::string(text))
         }),
-        "urlencode" => simple(|args| Ok(Value::string(query_escape(&super::text(args, 0))))),
+        "urlencode" => simple(|args| {
+            Ok(Value::string(query_escape(&super::implementation::text(
+                args, 0,
+            ))))
+        }),
         "urldecode" => simple(|args| {
-            let text = super::text(args, 0);
+            let text = super::implementation::text(args, 0);
             query_unescape(&text)
                 .map(Value::string)
                 .map_err(|error| FunctionError::call(format!("failed to decode URL '': {error}")))
@@ -107,7 +111,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 };
                 json_decode(text.as_str().unwrap_or_default()).map(|value| value.ty())
             }),
-            run: |args| json_decode(&super::text(args, 0)),
+            run: |args| json_decode(&super::implementation::text(args, 0)),
         },
         "csvdecode" => simple(csvdecode),
         _ => return None,
@@ -209,7 +213,7 @@ pub(super) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
 fn base64decode(args: &Arguments) -> Result<Value, FunctionError> {
     let (value, marks) = args.get(0).unmark();
     let text = value.as_str().unwrap_or_default().to_owned();
-    let shown = super::redacted(&text, marks);
+    let shown = super::implementation::redacted(&text, marks);
     let decoded = base64_decode(&text)
         .map_err(|_| FunctionError::call(format!("failed to decode base64 data {shown}")))?;
     let decoded = String::from_utf8(decoded).map_err(|_| {
@@ -227,7 +231,7 @@ fn base64gunzip(args: &Arguments) -> Result<Value, FunctionError> {
     let decoded = base64_decode(text).map_err(|_| {
         FunctionError::call(format!(
             "failed to decode base64 data {}",
-            super::redacted(text, marks)
+            super::implementation::redacted(text, marks)
         ))
     })?;
     let bytes = match super::gunzip::gunzip(&decoded) {
@@ -367,7 +371,7 @@ fn json_decode(text: &str) -> Result<Value, FunctionError> {
 }
 
 fn csvdecode(args: &Arguments) -> Result<Value, FunctionError> {
-    let text = super::text(args, 0);
+    let text = super::implementation::text(args, 0);
     let records = parse_csv(&text).map_err(FunctionError::call)?;
     let mut rows = records.into_iter();
     let Some(header) = rows.next() else {

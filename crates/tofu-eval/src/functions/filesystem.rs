@@ -1,6 +1,6 @@
 //! The filesystem functions. Paths as strings (`basename`, `dirname`, as
 //! Go's `filepath` on Unix), and files read through the caller's
-//! [`Environment`](super::Environment): `file`, `filebase64`, `fileexists`
+//! [`Environment`](super::environment::Environment): `file`, `filebase64`, `fileexists`
 //! and the file hashes. When the environment cannot read files, results
 //! are unknown.
 //!
@@ -10,8 +10,9 @@
 //! environment for the working and home directories (unknown without).
 
 use super::encoding::base64_encode;
+use super::environment::{Environment, FileError};
 use super::hash::hex_of;
-use super::{Accepts, Arguments, Environment, FileError, FunctionError, Implementation, PLAIN};
+use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::go_text::path_clean;
 use crate::types::Type;
 use crate::value::{Marks, Value};
@@ -30,10 +31,18 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         run,
     };
     Some(match name {
-        "basename" => simple(|args| Ok(Value::string(base_name(&super::text(args, 0))))),
-        "dirname" => simple(|args| Ok(Value::string(dir_name(&super::text(args, 0))))),
+        "basename" => simple(|args| {
+            Ok(Value::string(base_name(&super::implementation::text(
+                args, 0,
+            ))))
+        }),
+        "dirname" => simple(|args| {
+            Ok(Value::string(dir_name(&super::implementation::text(
+                args, 0,
+            ))))
+        }),
         "abspath" => simple(|args| {
-            let path = super::text(args, 0);
+            let path = super::implementation::text(args, 0);
             if path.starts_with('/') {
                 return Ok(Value::string(path_clean(&path)));
             }
@@ -44,7 +53,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
         }),
         // go-homedir's `Expand`.
         "pathexpand" => simple(|args| {
-            let path = super::text(args, 0);
+            let path = super::implementation::text(args, 0);
             let Some(rest) = path.strip_prefix('~') else {
                 return Ok(Value::string(path));
             };
@@ -140,7 +149,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                     1,
                     format!(
                         "{} is a directory, not a file",
-                        super::redacted(&path, marks)
+                        super::implementation::redacted(&path, marks)
                     ),
                 )),
                 Err(FileError::NotFound) => Ok(Value::bool(false).with_marks(marks)),
@@ -166,7 +175,7 @@ pub(crate) fn file_text(
     String::from_utf8(bytes).map(Some).map_err(|_| {
         FunctionError::call(format!(
             "contents of {} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead",
-            super::redacted(path, marks)
+            super::implementation::redacted(path, marks)
         ))
     })
 }
@@ -190,7 +199,7 @@ fn file_bytes(
             0,
             format!(
                 "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
-                super::redacted(path, marks)
+                super::implementation::redacted(path, marks)
             ),
         )),
         Err(FileError::IsDirectory) => Err(FunctionError::argument(

@@ -11,7 +11,7 @@ use num_bigint::BigInt;
 use num_traits::Signed;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{Accepts, Arguments, FunctionError, Implementation};
+use super::implementation::{Accepts, Arguments, FunctionError, Implementation};
 use crate::convert::convert;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
@@ -38,7 +38,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
 }
 
 fn format_function(args: &Arguments) -> Result<Value, FunctionError> {
-    let format = super::text(args, 0);
+    let format = super::implementation::text(args, 0);
     let values = args.values.get(1..).unwrap_or_default();
     if values.iter().any(|value| !value.is_wholly_known()) {
         return Ok(Value::unknown_not_null(Type::String));
@@ -47,7 +47,7 @@ fn format_function(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn formatlist_function(args: &Arguments) -> Result<Value, FunctionError> {
-    let format = super::text(args, 0);
+    let format = super::implementation::text(args, 0);
     let values = args.values.get(1..).unwrap_or_default();
     if values.is_empty() {
         let text = format_values(&format, values)?;

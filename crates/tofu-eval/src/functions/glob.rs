@@ -12,7 +12,8 @@
 //! directory the environment cannot list, or a walk over more than
 //! [`MAX_ENTRIES`] entries, makes the result unknown (`None`).
 
-use super::{redacted, EntryKind, Environment, FileError, FunctionError};
+use super::environment::{EntryKind, Environment, FileError};
+use super::implementation::{redacted, FunctionError};
 use crate::go_text::path_clean;
 use crate::value::Marks;
 

@@ -7,12 +7,12 @@
 //! reports OpenTofu's errors about its arguments up to reading the key;
 //! decrypting is left out (unknown).
 //!
-//! [`PerRun`]: super::PerRun
+//! [`PerRun`]: super::environment::PerRun
 
 use md5::Digest;
 
 use super::encoding::{base64_decode, base64_encode};
-use super::{Arguments, FunctionError, Implementation};
+use super::implementation::{Arguments, FunctionError, Implementation};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -63,7 +63,7 @@ const BCRYPT_DEFAULT_COST: i64 = 10;
 /// most 72 bytes of it, as that crate does).
 fn bcrypt(args: &Arguments) -> Result<Value, FunctionError> {
     let cost = match args.values.get(1) {
-        Some(cost) => super::whole_number(cost)?,
+        Some(cost) => super::implementation::whole_number(cost)?,
         None => 10,
     };
     if args.values.len() > 2 {
@@ -102,7 +102,7 @@ fn bcrypt(args: &Arguments) -> Result<Value, FunctionError> {
 /// or an unsupported block type). Parsing the key and decrypting are left
 /// out: the result is unknown.
 fn rsadecrypt(args: &Arguments) -> Result<Value, FunctionError> {
-    let ciphertext = super::text(args, 0);
+    let ciphertext = super::implementation::text(args, 0);
     if base64_decode(&ciphertext).is_err() {
         return Err(FunctionError::argument(
             0,
@@ -112,7 +112,7 @@ fn rsadecrypt(args: &Arguments) -> Result<Value, FunctionError> {
             ),
         ));
     }
-    let key = super::text(args, 1);
+    let key = super::implementation::text(args, 1);
     match pem_block_type(&key) {
         None => Err(FunctionError::argument(
             1,
@@ -173,7 +173,7 @@ fn pem_block_type(text: &str) -> Option<&str> {
 }
 
 fn input(args: &Arguments) -> Vec<u8> {
-    super::text(args, 0).into_bytes()
+    super::implementation::text(args, 0).into_bytes()
 }
 
 pub(super) fn hex_of(bytes: &[u8]) -> Value {
@@ -185,7 +185,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn uuidv5(args: &Arguments) -> Result<Value, FunctionError> {
-    let namespace_text = super::text(args, 0);
+    let namespace_text = super::implementation::text(args, 0);
     let namespace: [u8; 16] = match namespace_text.as_str() {
         "dns" => parse_uuid("6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
         "url" => parse_uuid("6ba7b811-9dad-11d1-80b4-00c04fd430c8"),
@@ -201,7 +201,7 @@ fn uuidv5(args: &Arguments) -> Result<Value, FunctionError> {
     })?;
     let mut hasher = sha1::Sha1::new();
     hasher.update(namespace);
-    hasher.update(super::text(args, 1).as_bytes());
+    hasher.update(super::implementation::text(args, 1).as_bytes());
     let digest = hasher.finalize();
     let mut bytes: Vec<u8> = digest.iter().take(16).copied().collect();
     if let Some(version) = bytes.get_mut(6) {

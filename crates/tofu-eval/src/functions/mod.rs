@@ -61,10 +61,7 @@ use crate::value::{Marks, Value};
 
 pub use environment::{DirEntry, EntryKind, Environment, FileError, NoFiles, PerRun};
 pub(crate) use filesystem::file_text;
-pub(crate) use implementation::{
-    number, redacted, text, whole_number, Accepts, Arguments, Implementation, ResultType, ANYTHING,
-    PLAIN,
-};
+pub(crate) use implementation::{Accepts, Arguments, Implementation, PLAIN};
 pub use implementation::{CallError, ErrorSubject, FunctionError};
 pub use registry::signature;
 pub use signature::{Parameter, Signature};

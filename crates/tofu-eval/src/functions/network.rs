@@ -12,7 +12,7 @@
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 
-use super::{Arguments, FunctionError, Implementation};
+use super::implementation::{Arguments, FunctionError, Implementation};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
@@ -72,7 +72,7 @@ fn mask(prefix: u32, bits: u32) -> u128 {
 
 fn cidrhost(args: &Arguments) -> Result<Value, FunctionError> {
     let host = whole_big(&args.get(1))?;
-    let network = parse_network_expression(&super::text(args, 0))?;
+    let network = parse_network_expression(&super::implementation::text(args, 0))?;
     let host_bits = network.bits - network.prefix;
     let largest = (BigInt::from(1) << host_bits) - 1;
     let mut number = host;
@@ -95,7 +95,7 @@ fn cidrhost(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn cidrnetmask(args: &Arguments) -> Result<Value, FunctionError> {
-    let text = super::text(args, 0);
+    let text = super::implementation::text(args, 0);
     let network = parse_network_expression(&text)?;
     if network.bits != 32 {
         return Err(FunctionError::call(format!(
@@ -106,9 +106,9 @@ fn cidrnetmask(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn cidrsubnet(args: &Arguments) -> Result<Value, FunctionError> {
-    let new_bits = super::whole_number(&args.get(1))?;
+    let new_bits = super::implementation::whole_number(&args.get(1))?;
     let number = whole_big(&args.get(2))?;
-    let network = parse_network_expression(&super::text(args, 0))?;
+    let network = parse_network_expression(&super::implementation::text(args, 0))?;
     let new_prefix = i64::from(network.prefix) + new_bits;
     if new_prefix > i64::from(network.bits) {
         return Err(FunctionError::call(format!(
@@ -141,7 +141,7 @@ fn cidrsubnet(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn cidrsubnets(args: &Arguments) -> Result<Value, FunctionError> {
-    let network = parse_network_expression(&super::text(args, 0))
+    let network = parse_network_expression(&super::implementation::text(args, 0))
         .map_err(|error| FunctionError::argument(0, error.message))?;
     let lengths = args.values.get(1..).unwrap_or_default();
     if lengths.is_empty() {
@@ -150,7 +150,7 @@ fn cidrsubnets(args: &Arguments) -> Result<Value, FunctionError> {
     let mut results = Vec::with_capacity(lengths.len());
     let mut current: Option<Network> = None;
     for (index, length) in lengths.iter().enumerate() {
-        let length = super::whole_number(length)
+        let length = super::implementation::whole_number(length)
             .map_err(|error| FunctionError::argument(index + 1, error.message))?;
         if index == 0 {
             let first = i64::from(network.prefix) + length;
@@ -223,8 +223,8 @@ fn next_subnet(network: &Network, prefix: u32) -> (Network, bool) {
 }
 
 fn cidrcontains(args: &Arguments) -> Result<Value, FunctionError> {
-    let prefix = super::text(args, 0);
-    let address = super::text(args, 1);
+    let prefix = super::implementation::text(args, 0);
+    let address = super::implementation::text(args, 1);
     let containing = parse_cidr(&prefix).map_err(FunctionError::call)?;
     let (start, end, bits) = match parse_address(&address) {
         Some((start, bits)) => (start, None, bits),

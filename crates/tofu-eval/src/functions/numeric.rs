@@ -6,8 +6,9 @@
 use num_bigint::BigInt;
 use num_traits::Num;
 
-use super::{
-    go_math, number, whole_number, Accepts, Arguments, FunctionError, Implementation, PLAIN,
+use super::go_math;
+use super::implementation::{
+    number, whole_number, Accepts, Arguments, FunctionError, Implementation, PLAIN,
 };
 use crate::convert::convert;
 use crate::number::Number;
@@ -169,7 +170,7 @@ fn sum(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn parseint(args: &Arguments) -> Result<Value, FunctionError> {
-    let text = super::text(args, 0);
+    let text = super::implementation::text(args, 0);
     let base = number(&args.get(1)).to_i64_exact().ok_or_else(|| {
         FunctionError::argument(
             1,

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use regex::Regex;
 
-use super::{Arguments, FunctionError, Implementation, PLAIN};
+use super::implementation::{Arguments, FunctionError, Implementation, PLAIN};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -27,7 +27,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: Some(result_type),
             run: |args| {
                 let expression = compiled(args)?;
-                let text = super::text(args, 1);
+                let text = super::implementation::text(args, 1);
                 let Some(captures) = expression.captures(&text) else {
                     return Err(FunctionError::call(
                         "pattern did not match any part of the given string",
@@ -42,7 +42,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: Some(|args| result_type(args).map(Type::list)),
             run: |args| {
                 let expression = compiled(args)?;
-                let text = super::text(args, 1);
+                let text = super::implementation::text(args, 1);
                 let element = args.result_type.element().cloned().unwrap_or(Type::String);
                 let matches = expression
                     .captures_iter(&text)
@@ -146,7 +146,7 @@ fn go_int(text: &str) -> Option<&str> {
 }
 
 fn compiled(args: &Arguments) -> Result<Regex, FunctionError> {
-    compile(&super::text(args, 0))
+    compile(&super::implementation::text(args, 0))
         .map_err(|error| FunctionError::argument(0, format!("error parsing pattern: {error}")))
 }
 

@@ -4,9 +4,9 @@
 //! of its return type (never an error), so a caller that validates stays
 //! silent about it rather than report something OpenTofu would not.
 
+use super::implementation::{Arguments, FunctionError, Implementation, ANYTHING};
 use super::signature::Signature;
 use super::signatures::SIGNATURES;
-use super::{Arguments, FunctionError, Implementation, ANYTHING};
 use crate::value::Value;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {

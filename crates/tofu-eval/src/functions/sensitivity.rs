@@ -2,7 +2,9 @@
 //! `ephemeralasnull`. They take any value, unknown, null and marked ones
 //! included, and return it with its marks changed.
 
-use super::{Arguments, FunctionError, Implementation, ResultType, ANYTHING, PLAIN};
+use super::implementation::{
+    Arguments, FunctionError, Implementation, ResultType, ANYTHING, PLAIN,
+};
 use crate::types::Type;
 use crate::value::{Marks, Value, ValueKind};
 

@@ -8,7 +8,7 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{text, Accepts, Arguments, FunctionError, Implementation, PLAIN};
+use super::implementation::{text, Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
@@ -145,7 +145,7 @@ pub(super) fn to_lower(c: char) -> char {
 /// looks at the string: a negative count panics, and so does one past what
 /// Go can allocate (in `makeslice`).
 fn indent(args: &Arguments) -> Result<Value, FunctionError> {
-    let spaces = super::whole_number(&args.get(0))?;
+    let spaces = super::implementation::whole_number(&args.get(0))?;
     if spaces < 0 {
         return Err(FunctionError::go_panic("strings: negative Repeat count"));
     }
@@ -208,8 +208,8 @@ fn go_split(whole: &str, separator: &str) -> Vec<String> {
 
 fn substr(args: &Arguments) -> Result<Value, FunctionError> {
     let whole = text(args, 0);
-    let offset = super::whole_number(&args.get(1))?;
-    let length = super::whole_number(&args.get(2))?;
+    let offset = super::implementation::whole_number(&args.get(1))?;
+    let length = super::implementation::whole_number(&args.get(2))?;
     let clusters: Vec<&str> = whole.graphemes(true).collect();
     let n_clusters = i64::try_from(clusters.len()).unwrap_or(i64::MAX);
     let mut offset = offset;

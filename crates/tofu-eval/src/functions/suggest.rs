@@ -3,7 +3,8 @@
 //! words for a `core::` name and for a namespace it does not know.
 //! (`provider::` functions are not looked up here.)
 
-use super::{CallError, ErrorSubject, SIGNATURES};
+use super::implementation::{CallError, ErrorSubject};
+use super::signatures::SIGNATURES;
 use crate::go_text::go_quote;
 
 /// The error for `name`, which names no function; with a suggestion when

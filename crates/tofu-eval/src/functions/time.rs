@@ -11,7 +11,7 @@
 //! verbs (`YYYY`, `MMM`, `hh`, `ZZZZZ`, …), text in single quotes is
 //! literal (`''` is a quote), anything else is copied.
 
-use super::{Arguments, FunctionError, Implementation, PLAIN};
+use super::implementation::{Arguments, FunctionError, Implementation, PLAIN};
 use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::Value;
@@ -47,17 +47,18 @@ fn timestamp(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn timeadd(args: &Arguments) -> Result<Value, FunctionError> {
-    let timestamp =
-        parse_timestamp(&super::text(args, 0), Wording::Cty).map_err(FunctionError::call)?;
-    let duration = parse_duration(&super::text(args, 1)).map_err(FunctionError::call)?;
+    let timestamp = parse_timestamp(&super::implementation::text(args, 0), Wording::Cty)
+        .map_err(FunctionError::call)?;
+    let duration =
+        parse_duration(&super::implementation::text(args, 1)).map_err(FunctionError::call)?;
     let nanos = timestamp.unix_nanos + i128::from(duration);
     Ok(Value::string(format_rfc3339(nanos, timestamp.offset)))
 }
 
 fn timecmp(args: &Arguments) -> Result<Value, FunctionError> {
-    let a = parse_timestamp(&super::text(args, 0), Wording::OpenTofu)
+    let a = parse_timestamp(&super::implementation::text(args, 0), Wording::OpenTofu)
         .map_err(|message| FunctionError::argument(0, message))?;
-    let b = parse_timestamp(&super::text(args, 1), Wording::OpenTofu)
+    let b = parse_timestamp(&super::implementation::text(args, 1), Wording::OpenTofu)
         .map_err(|message| FunctionError::argument(1, message))?;
     Ok(Value::int(match a.unix_nanos.cmp(&b.unix_nanos) {
         std::cmp::Ordering::Less => -1,
@@ -69,9 +70,9 @@ fn timecmp(args: &Arguments) -> Result<Value, FunctionError> {
 /// cty's `FormatDateFunc`: the timestamp is read first (its errors are
 /// the `time` argument's), then the format, token by token.
 fn formatdate(args: &Arguments) -> Result<Value, FunctionError> {
-    let timestamp = parse_timestamp(&super::text(args, 1), Wording::Cty)
+    let timestamp = parse_timestamp(&super::implementation::text(args, 1), Wording::Cty)
         .map_err(|e| FunctionError::argument(1, e))?;
-    let format = super::text(args, 0);
+    let format = super::implementation::text(args, 0);
     let local = LocalTime::of(&timestamp);
     let mut out = String::new();
     for token in date_format_tokens(&format) {

@@ -4,7 +4,7 @@
 //! value, so `can` is true (unknown while the value is not wholly known)
 //! and `try` gives its first argument.
 
-use super::{Accepts, Implementation, ANYTHING};
+use super::implementation::{Accepts, Implementation, ANYTHING};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -28,7 +28,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: None,
             run: |args| {
                 let Some(first) = args.values.first() else {
-                    return Err(super::FunctionError::call(
+                    return Err(super::implementation::FunctionError::call(
                         "at least one argument is required",
                     ));
                 };

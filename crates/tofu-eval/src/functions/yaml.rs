@@ -8,9 +8,9 @@
 //! `yaml_decode.rs`. What the reader does not cover gives an unknown value
 //! rather than a value or an error OpenTofu might not give.
 
+use super::implementation::{Accepts, FunctionError, Implementation, PLAIN};
 use super::yaml_decode::{yaml_decode, Decoded};
 use super::yaml_emitter::yaml_encode;
-use super::{Accepts, FunctionError, Implementation, PLAIN};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -44,7 +44,7 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                 };
                 decode(text.as_str().unwrap_or_default()).map(|value| value.ty())
             }),
-            run: |args| decode(&super::text(args, 0)),
+            run: |args| decode(&super::implementation::text(args, 0)),
         },
         _ => return None,
     })

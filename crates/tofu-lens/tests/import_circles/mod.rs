@@ -6,9 +6,11 @@
 //! included: `use crate::{a::X, b::{c, d}}`) or anywhere in the code. The
 //! path is followed down the module tree as far as it names modules, and
 //! the file holding the last one is the one imported. A name the file only
-//! re-exports (`pub use a::Item`) is followed on to where it comes from, and
-//! a re-export is not itself an import: a facade names items, it does not
-//! depend on them. Declaring a child (`mod child;`) is not an import, nor
+//! re-exports (`pub use a::Item`) is followed on to where it comes from,
+//! and the file that re-exports it is imported too (the name is resolved
+//! through it, and a facade that imports its own users closes a circle),
+//! unless it is a crate root, the facade of the whole crate. A re-export is
+//! not itself an import: a facade names items, it does not depend on them. Declaring a child (`mod child;`) is not an import, nor
 //! is anything in comments (doc links included) or string literals.
 //!
 //! The module tree is found as the compiler finds it, from each crate root
@@ -522,13 +524,16 @@ impl ModuleTree {
     }
 
     /// The file `path` (written in module `here` of crate root `root`)
-    /// leads to, or `None` when it names nothing of the crate.
+    /// leads to, or `None` when it names nothing of the crate; the files
+    /// whose re-exports it passed through on the way, crate roots aside, are
+    /// added to `facades`.
     fn resolve(
         &self,
         root: &str,
         here: &[String],
         path: &[String],
         depth: usize,
+        facades: &mut Vec<String>,
     ) -> Option<String> {
         let mut segments = path.iter().peekable();
         let mut module: Vec<String> = match segments.peek().map(|first| first.as_str()) {
@@ -576,7 +581,12 @@ impl ModuleTree {
                         .eq(module.iter())
             });
             if let Some(re_export) = re_export.filter(|_| depth < 8) {
-                if let Some(onward) = self.resolve(root, &module, &re_export.segments, depth + 1) {
+                if let Some(onward) =
+                    self.resolve(root, &module, &re_export.segments, depth + 1, facades)
+                {
+                    if !is_crate_root(file) {
+                        facades.push(file.clone());
+                    }
                     return Some(onward);
                 }
             }
@@ -602,9 +612,14 @@ impl ModuleTree {
                 for named in contents.paths.iter().filter(|named| !named.re_export) {
                     let here: Vec<String> =
                         module.iter().chain(&named.written_in).cloned().collect();
-                    if let Some(target) = self.resolve(root, &here, &named.segments, 0) {
-                        if target != *file {
-                            edges.insert(target);
+                    let mut facades = Vec::new();
+                    if let Some(target) =
+                        self.resolve(root, &here, &named.segments, 0, &mut facades)
+                    {
+                        for imported in facades.into_iter().chain([target]) {
+                            if imported != *file {
+                                edges.insert(imported);
+                            }
                         }
                     }
                 }
