@@ -22,16 +22,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import module_dirs  # noqa: E402
-
-
-def oracle_program():
-    directory = os.environ.get("TOFU_LENS_ORACLE_DIR")
-    program = directory and os.path.join(directory, "effective-config")
-    if not program or not os.access(program, os.X_OK):
-        print("effective_diff: TOFU_LENS_ORACLE_DIR holds no effective-config program; nothing to compare.")
-        return None
-    return program
+from differential import TIMEOUT, module_dirs, oracle_or_say  # noqa: E402
 
 
 # What the oracle program does not print: meta blocks inside resources and
@@ -69,7 +60,7 @@ def flatten(blocks, prefix, out, nested_key):
 
 
 def theirs(program, directory):
-    result = subprocess.run([program, directory], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([program, directory], capture_output=True, text=True, timeout=TIMEOUT)
     try:
         report = json.loads(result.stdout)
     except json.JSONDecodeError:
@@ -94,7 +85,7 @@ def main():
     if len(args) < 2:
         print(__doc__.strip())
         return 2
-    program = oracle_program()
+    program = oracle_or_say("effective_diff", "effective-config")
     if program is None:
         return 0
     binary, roots = args[0], args[1:]

@@ -36,19 +36,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import oracle_or_say, run_tofu  # noqa: E402
+
 SUFFIXES = (".tf", ".tofu", ".tfvars", ".tftest.hcl", ".tofutest.hcl")
 HEREDOC_OPEN = re.compile(r"<<-?([A-Za-z_][A-Za-z0-9_-]*)\s*$")
 BLOCK_HEADER = re.compile(r'^(\s*[A-Za-z_][\w-]*)((?:\s+"[A-Za-z_][\w-]*")+)(\s*\{.*)$')
 SIMPLE_ATTRIBUTE = re.compile(r'^(\s*[A-Za-z_][\w-]*\s*=\s*)([A-Za-z_][\w.\-\[\]()*, ]*)$')
 OPERATORS = ["==", "!=", "<=", ">=", "&&", "||", "=>", "=", ",", ":", "?", "+", "*", "/", "%", "(", ")", "[", "]", "{", "}"]
-
-
-def oracle():
-    directory = os.environ.get("TOFU_LENS_ORACLE_DIR")
-    if not directory:
-        return None
-    binary = os.path.join(directory, "tofu")
-    return binary if os.access(binary, os.X_OK) else None
 
 
 def suffix_of(name):
@@ -174,10 +169,10 @@ def perturb(text, rng):
     return result
 
 
-def run(command, cwd):
-    env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull)
+def timed(run):
+    """run() and the seconds it took."""
     started = time.monotonic()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, env=env)
+    done = run()
     return done, time.monotonic() - started
 
 
@@ -193,9 +188,8 @@ def main():
     parser.add_argument("--show", type=int, default=5)
     args = parser.parse_args()
 
-    tofu = oracle()
+    tofu = oracle_or_say("fmt_diff")
     if tofu is None:
-        print("fmt_diff: TOFU_LENS_ORACLE_DIR is not set or holds no tofu binary; nothing to compare.")
         return 0
 
     inputs = []  # (kind, original path or None, content bytes, suffix)
@@ -234,9 +228,15 @@ def main():
             for tree in trees.values():
                 with open(os.path.join(tree, name), "wb") as handle:
                     handle.write(content)
-        tofu_run, tofu_seconds = run([tofu, "fmt", "-recursive", "-list=false", "-no-color", "."], trees["tofu"])
+        tofu_run, tofu_seconds = timed(
+            lambda: run_tofu(tofu, ["fmt", "-recursive", "-list=false", "-no-color", "."], trees["tofu"], stdin=b"", timeout=None)
+        )
         rejected = set(re.findall(r"on (case\d+[.\w]*) line", tofu_run.stderr.decode("utf-8", "replace")))
-        _, lens_seconds = run([os.path.abspath(args.binary), "fmt", "--recursive", "--list=false", "."], trees["lens"])
+        _, lens_seconds = timed(
+            lambda: subprocess.run(
+                [os.path.abspath(args.binary), "fmt", "--recursive", "--list=false", "."], cwd=trees["lens"], capture_output=True
+            )
+        )
 
         totals, agreed, differing, changed, refused = {}, {}, [], {}, {}
         for index, name in enumerate(names):

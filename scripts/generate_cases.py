@@ -19,15 +19,18 @@ usage: scripts/generate_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep
 import collections
 import json
 import os
-import random
-import shutil
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import differential  # noqa: E402
-from differential import oracle_or_say, take_option, tofu_lens_errors, validate  # noqa: E402
+from differential import (  # noqa: E402
+    Disagreements,
+    in_parallel,
+    start_generated_run,
+    tofu_lens_errors,
+    validate,
+    write_case,
+)
 
 NAMES = ["web", "db", "app", "net", "cache"]
 TYPES = ["aws_instance", "aws_s3_bucket", "null_resource", "random_id"]
@@ -67,13 +70,6 @@ def resource(rng, kind, type_name, name, json_syntax=False, extra=None):
         return {kind: {type_name: {name: body}}}
     lines = [f'  {key} = {value}' for key, value in extra]
     return f'{kind} "{type_name}" "{name}" {{\n' + "\n".join(lines) + "\n}\n"
-
-
-def write(case_dir, files):
-    os.makedirs(case_dir, exist_ok=True)
-    for name, content in files.items():
-        with open(os.path.join(case_dir, name), "w") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content, indent=2) + "\n")
 
 
 def gen_duplicates(rng):
@@ -231,34 +227,22 @@ FAMILIES = {
 
 
 def main():
-    args = sys.argv[1:]
-    if "--strict" in args:
-        args.remove("--strict")
-        differential.STRICT = True
     defaults = [("--count", "6000"), ("--seed", "16"), ("--keep", None)]
-    options = {key: take_option(args, key, default) for key, default in defaults}
-    if len(args) != 1:
-        print(__doc__.strip())
-        return 2
-    tofu = oracle_or_say("generate_cases")
-    if tofu is None:
-        return 0
-    binary = args[0]
-    rng = random.Random(int(options["--seed"]))
-    count = int(options["--count"])
-    root = tempfile.mkdtemp(prefix="tofu-lens-cases-")
+    run = start_generated_run("generate_cases", __doc__, defaults, ["--strict"], "tofu-lens-cases")
+    if isinstance(run, int):
+        return run
+    differential.STRICT = run.flags["--strict"]
+    binary, tofu, options, rng, root = run.binary, run.tofu, run.options, run.rng, run.root
     cases = []
-    for i in range(count):
+    for i in range(int(options["--count"])):
         family = rng.choice(sorted(FAMILIES))
         case_dir = os.path.join(root, f"{family}-{i:05d}")
-        write(case_dir, FAMILIES[family](rng))
+        write_case(case_dir, FAMILIES[family](rng))
         cases.append((family, case_dir))
     ours = tofu_lens_errors(binary, [root])
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        theirs = list(pool.map(lambda case: validate(tofu, case[1]), cases))
+    theirs = in_parallel(lambda case: validate(tofu, case[1]), cases)
     per_family = collections.defaultdict(lambda: [0, 0])
-    classes = collections.Counter()
-    examples = {}
+    disagreements = Disagreements(options["--keep"])
     for (family, case_dir), their_errors in zip(cases, theirs):
         if their_errors is None:
             continue
@@ -267,25 +251,15 @@ def main():
         if our_errors == their_errors:
             per_family[family][0] += 1
             continue
-        key = (
-            family,
-            tuple(sorted({e[2] for e in our_errors - their_errors})),
-            tuple(sorted({e[2] for e in their_errors - our_errors})),
-        )
-        classes[key] += 1
-        examples.setdefault(key, case_dir)
-        if options["--keep"]:
-            shutil.copytree(case_dir, os.path.join(options["--keep"], os.path.basename(case_dir)), dirs_exist_ok=True)
+        disagreements.add(case_dir, our_errors, their_errors, label=family)
     total_agree = sum(a for a, _ in per_family.values())
     total = sum(n for _, n in per_family.values())
     print(f"cases: {total}, agreeing: {total_agree} ({100 * total_agree / max(total, 1):.1f} %)")
     for family in sorted(per_family):
         agree, n = per_family[family]
         print(f"  {family:15} {agree:5} / {n:5}  {100 * agree / max(n, 1):.1f} %")
-    for (family, only_ours, only_theirs), n in classes.most_common():
-        print(f"{n:5} {family}: tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {examples[(family, only_ours, only_theirs)]}")
+    disagreements.print()
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

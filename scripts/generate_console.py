@@ -13,7 +13,8 @@ detail with whitespace collapsed), once as printed and once with what
 differs on every run normalised on both sides (`normalise_per_run`).
 
 Usage: scripts/generate_console.py [--count N] [--seed S] [--out DIR]
-  The oracle is $TOFU_LENS_ORACLE_DIR/bin/tofu (default /work/oracle).
+  The oracle is the `tofu` of TOFU_LENS_ORACLE_DIR, as for every oracle
+  script (without it, only what DIR's cache holds can be compared).
   Oracle outputs are cached in DIR/oracle-cache.json, so a second run only
   runs tofu-eval. DIR/mismatches.txt lists every difference; the summary
   per function is printed.
@@ -21,17 +22,16 @@ Usage: scripts/generate_console.py [--count N] [--seed S] [--out DIR]
 
 import argparse
 import json
-import os
 import random
 import re
 import subprocess
 import sys
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ORACLE_DIR = Path(os.environ.get("TOFU_LENS_ORACLE_DIR", "/work/oracle"))
+sys.path.insert(0, str(ROOT / "scripts"))
+from differential import AnswerCache, in_parallel, oracle_or_say, run_tofu  # noqa: E402
+
 MARK = '"@@MARK@@"'
 
 STRINGS = [
@@ -168,8 +168,18 @@ def generate_expressions(count, seed):
     return out
 
 
-def signatures():
-    metadata = json.loads((ORACLE_DIR / "functions.json").read_text())
+def signatures(out):
+    """The built-in functions' signatures (`tofu metadata functions -json`),
+    kept in OUT/functions.json once the oracle has printed them."""
+    path = out / "functions.json"
+    if not path.exists():
+        tofu = oracle_or_say("generate_console")
+        if tofu is None:
+            sys.exit(1)
+        done = run_tofu(tofu, ["metadata", "functions", "-json"], out)
+        json.loads(done.stdout)
+        path.write_text(done.stdout)
+    metadata = json.loads(path.read_text())
     return {
         name: sig
         for name, sig in metadata["function_signatures"].items()
@@ -177,9 +187,8 @@ def signatures():
     }
 
 
-def generate(count, seed):
+def generate(count, seed, sigs):
     rng = random.Random(seed)
-    sigs = signatures()
     names = sorted(sigs)
     per_function = max(1, count // len(names))
     expressions = []
@@ -242,37 +251,28 @@ def normalise_errors(stderr):
     return "\n\n".join(blocks)
 
 
-def run_oracle_batch(expressions, workdir):
+def run_oracle_batch(tofu, expressions, workdir):
     """Outputs for a batch; the console stops at the first error, so the
     batch is resumed after it."""
     results = {}
     start = 0
-    env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null")
     while start < len(expressions):
         batch = expressions[start:]
         text = "".join(f"{e}\n{MARK}\n" for e in batch)
         # Bytes, not text mode: text mode would turn "\r\n" into "\n".
-        raw = subprocess.run(
-            [str(ORACLE_DIR / "bin/tofu"), "console", "-no-color"],
-            input=text.encode(), capture_output=True, cwd=workdir, env=env,
-        )
-        proc = subprocess.CompletedProcess(
-            raw.args, raw.returncode, raw.stdout.decode(errors="replace"),
-            raw.stderr.decode(errors="replace"),
-        )
-        parts = proc.stdout.split(MARK.strip() + "\n") if proc.stdout else []
+        raw = run_tofu(tofu, ["console", "-no-color"], workdir, stdin=text.encode(), timeout=None)
+        stdout = raw.stdout.decode(errors="replace")
+        stderr = raw.stderr.decode(errors="replace")
         # Every completed expression is followed by the marker's output.
-        outputs = proc.stdout.split('"@@MARK@@"\n')
-        completed = outputs[:-1]
+        completed = stdout.split(MARK + "\n")[:-1]
         for expression, output in zip(batch, completed):
             results[expression] = output.rstrip("\n").replace(str(workdir), "$WORKDIR")
         start += len(completed)
-        if proc.returncode != 0 and start < len(expressions):
-            results[expressions[start]] = normalise_errors(proc.stderr).replace(str(workdir), "$WORKDIR")
+        if raw.returncode != 0 and start < len(expressions):
+            results[expressions[start]] = normalise_errors(stderr).replace(str(workdir), "$WORKDIR")
             start += 1
-        elif proc.returncode == 0:
+        elif raw.returncode == 0:
             break
-        del parts
     return results
 
 
@@ -280,29 +280,28 @@ def run_oracle(expressions, cache_path, workdir, wait=True):
     """The oracle's outputs, cached in `cache_path` after every chunk so
     that an interrupted run keeps what it did (and a later run goes on
     from there). Without `wait`, only what the cache holds."""
-    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
-    cache = {e: out for e, out in cache.items() if "Error acquiring the state lock" not in out}
-    missing = [e for e in expressions if e not in cache]
-    if missing and wait:
+    cache = AnswerCache(str(cache_path))
+    answers = {e: out for e, out in cache.answers.items() if "Error acquiring the state lock" not in out}
+    missing = [e for e in expressions if e not in answers]
+    tofu = oracle_or_say("generate_console") if missing and wait else None
+    if tofu:
         print(f"oracle: {len(missing)} expressions to run", file=sys.stderr)
         # Functions and other expressions mixed, so a partial run covers both.
         random.Random(0).shuffle(missing)
-        lock = threading.Lock()
         chunks = [missing[i:i + 100] for i in range(0, len(missing), 100)]
 
         def work(worker):
             directory = workdir / f"worker{worker}"
             directory.mkdir(exist_ok=True)
             for chunk in chunks[worker::2]:
-                result = run_oracle_batch(chunk, directory)
-                with lock:
-                    cache.update(result)
-                    cache_path.write_text(json.dumps(cache, ensure_ascii=False, indent=0))
+                for expression, output in run_oracle_batch(tofu, chunk, directory).items():
+                    cache.put(expression, output)
+                    answers[expression] = output
+                cache.save()
 
         # Each worker in its own directory: the console takes a state lock.
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(work, range(2)))
-    return cache
+        in_parallel(work, range(2), workers=2)
+    return answers
 
 
 def run_ours(expressions, workdir):
@@ -348,7 +347,6 @@ def normalise_per_run(expression, output):
 
 
 def main():
-    SIGNATURE_NAMES.update(signatures())
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=12500)
     parser.add_argument("--expressions", type=int, default=9000)
@@ -361,7 +359,9 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     workdir = out / "work"
     workdir.mkdir(exist_ok=True)
-    expressions = generate(args.count, args.seed)
+    sigs = signatures(out)
+    SIGNATURE_NAMES.update(sigs)
+    expressions = generate(args.count, args.seed, sigs)
     known = set(expressions)
     expressions += [e for e in generate_expressions(args.expressions, args.seed) if e not in known]
     (out / "expressions.txt").write_text("\n".join(expressions) + "\n")

@@ -33,8 +33,6 @@ second run (a new tofu-lens) costs only tofu-lens's time.
 usage: scripts/generate_evaluation_cases.py TOFU_LENS_BINARY [--count N] [--module-count N] [--seed S] [--out DIR]
 """
 import collections
-import hashlib
-import json
 import os
 import random
 import shutil
@@ -42,7 +40,15 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option, tofu_lens_errors, validate  # noqa: E402
+from differential import (  # noqa: E402
+    AnswerCache,
+    digest,
+    oracle_or_say,
+    take_option,
+    tofu_lens_errors,
+    validate,
+    write_case,
+)
 
 # (kind, expression): what validate should report, or "silent".
 MISTAKES = [
@@ -242,14 +248,6 @@ def module_case(rng):
     return files, kinds
 
 
-def write(case_dir, files):
-    for name, text in files.items():
-        path = os.path.join(case_dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-
-
 # Placed on the child's `variable` block by OpenTofu, on the caller's
 # argument by tofu-lens, by design (docs/oracle.md, the module tree):
 # compared by summary alone.
@@ -300,8 +298,7 @@ def main():
     root = os.path.join(out, "cases")
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
-    cache_path = os.path.join(out, "oracle-cache.json")
-    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     module_rng = random.Random(seed + 1)
     series = [(case, rng, count, "case", False), (module_case, module_rng, module_count, "modcase", True)]
@@ -309,33 +306,31 @@ def main():
         for index in range(n):
             files, kinds = make(series_rng)
             case_dir = os.path.join(root, f"{prefix}{index:05}")
-            os.makedirs(case_dir)
-            write(case_dir, files)
-            digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
-            cases.append((case_dir, digest, kinds, init))
+            write_case(case_dir, files)
+            cases.append((case_dir, digest(files), kinds, init))
     count = len(cases)
     missing = [(d, h, init) for d, h, _, init in cases if h not in cache]
     print(f"{count} cases, {len(missing)} not in the oracle cache", flush=True)
 
     def run(item):
-        case_dir, digest, init = item
-        return digest, theirs(tofu, case_dir, init)
+        case_dir, key, init = item
+        return key, theirs(tofu, case_dir, init)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for n, (digest, found) in enumerate(pool.map(run, missing), start=1):
-            cache[digest] = found
+        for n, (key, found) in enumerate(pool.map(run, missing), start=1):
+            cache.put(key, found)
             if n % 250 == 0:
-                json.dump(cache, open(cache_path, "w"))
+                cache.save()
                 print(f"  oracle: {n}/{len(missing)}", flush=True)
-    json.dump(cache, open(cache_path, "w"))
+    cache.save()
     ours = ours_by_case(binary, root, [case_dir for case_dir, _, _, _ in cases])
     n_agree = 0
     by_kind = collections.Counter()
     agree_by_kind = collections.Counter()
     report = []
     n_module_cases = n_module_agree = 0
-    for case_dir, digest, kinds, init in cases:
-        their = comparable(cache.get(digest))
+    for case_dir, key, kinds, init in cases:
+        their = comparable(cache.get(key))
         our = comparable(ours.get(os.path.normpath(case_dir), []))
         same = their is not None and their == our
         n_agree += same

@@ -5,8 +5,8 @@ parameters (name, type, description, nullable), variadic parameter and
 return type of every built-in function.
 
 Usage: scripts/generate_functions.py [FUNCTIONS_JSON]
-  FUNCTIONS_JSON defaults to $TOFU_LENS_ORACLE_DIR/functions.json, else
-  /work/oracle/functions.json.
+  FUNCTIONS_JSON is a file that command printed; without it the oracle
+  (TOFU_LENS_ORACLE_DIR, as for every oracle script) is asked.
 
 The `core::NAME` entries are checked to be identical to NAME and are not
 written twice: the crate resolves `core::` itself.
@@ -15,7 +15,11 @@ written twice: the crate resolves `core::` itself.
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import oracle_or_say, run_tofu  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "crates/tofu-eval/src/functions/signatures.rs"
 
@@ -44,9 +48,14 @@ def parameter(param):
 
 
 def main():
-    default = Path(os.environ.get("TOFU_LENS_ORACLE_DIR", "/work/oracle")) / "functions.json"
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else default
-    metadata = json.loads(source.read_text())
+    if len(sys.argv) > 1:
+        metadata = json.loads(Path(sys.argv[1]).read_text())
+    else:
+        tofu = oracle_or_say("generate_functions")
+        if tofu is None:
+            return 1
+        with tempfile.TemporaryDirectory() as empty:
+            metadata = json.loads(run_tofu(tofu, ["metadata", "functions", "-json"], empty).stdout)
     assert metadata["format_version"] == "1.0", metadata["format_version"]
     signatures = metadata["function_signatures"]
     names = sorted(name for name in signatures if not name.startswith("core::"))
@@ -84,4 +93,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

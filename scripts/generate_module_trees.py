@@ -42,16 +42,23 @@ usage: scripts/generate_module_trees.py TOFU_LENS_BINARY [--count N] [--seed S] 
 import collections
 import json
 import os
-import random
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import cycle_summary, oracle_or_say, take_option  # noqa: E402
+from differential import (  # noqa: E402
+    Disagreements,
+    cycle_summary,
+    has_place_or_none,
+    in_parallel,
+    init,
+    row,
+    scratch_copy,
+    start_generated_run,
+    tofu_lens_check,
+    validate_json,
+    write_case,
+)
 
 VARIABLE_NAMES = ["name", "size", "tags", "enabled", "zones", "settings", "cidr"]
 OUTPUT_NAMES = ["id", "arn", "names", "config"]
@@ -312,14 +319,6 @@ def case(rng):
     return files
 
 
-def write(case_dir, files):
-    for name, text in files.items():
-        path = os.path.join(case_dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-
-
 STRICT = False
 TREE_SUMMARIES = {
     "Unsupported argument",
@@ -363,36 +362,25 @@ def key(file, line, summary, column=0, detail=""):
 
 
 def theirs(tofu, case_dir):
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(case_dir, tmp, dirs_exist_ok=True)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
-        subprocess.run([tofu, "init", "-backend=false", "-input=false", "-no-color"], cwd=tmp, capture_output=True, env=env, timeout=120)
-        out = subprocess.run([tofu, "validate", "-json", "-no-color"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
-    try:
-        diagnostics = json.loads(out.stdout).get("diagnostics", [])
-    except json.JSONDecodeError:
+    with scratch_copy(case_dir) as work:
+        init(tofu, work, "-backend=false")
+        diagnostics = validate_json(tofu, work)
+    if diagnostics is None:
         return None
     found = set()
-    for d in diagnostics:
-        if d.get("severity") != "error":
-            continue
-        r = d.get("range")
-        if r and r.get("filename") == "":
-            continue
-        found.add(key(r["filename"] if r else "", r["start"]["line"] if r else 0, d["summary"], r["start"]["column"] if r else 0, d.get("detail", "")))
+    for d in map(row, filter(has_place_or_none, diagnostics)):
+        if d.severity == "error":
+            found.add(key(d.file, d.line, d.summary, d.column, d.detail))
     return found
 
 
 def ours(binary, case_dir):
-    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=case_dir, capture_output=True, text=True)
     found = set()
-    for d in json.loads(out.stdout or "[]"):
-        if d["severity"] != "error":
+    for d in map(row, tofu_lens_check(binary, cwd=case_dir)):
+        if d.severity != "error":
             continue
-        start = d["range"]["start"]
-        file = d["file"].removeprefix("./")
-        k = key(file, start["line"], d["summary"], start["column"], d["detail"])
-        PLACES[(case_dir, k)] = (file, start["line"])
+        k = key(d.file, d.line, d.summary, d.column, d.detail)
+        PLACES[(case_dir, k)] = (d.file, d.line)
         found.add(k)
     return found
 
@@ -452,35 +440,25 @@ WALK = {
 
 
 def main():
-    args = sys.argv[1:]
+    defaults = [("--count", "1000"), ("--seed", "27"), ("--keep", None)]
+    run = start_generated_run("generate_module_trees", __doc__, defaults, ["--strict"], "tofu-lens-trees")
+    if isinstance(run, int):
+        return run
     global STRICT
-    if "--strict" in args:
-        args.remove("--strict")
-        STRICT = True
-    options = {k: take_option(args, k, v) for k, v in [("--count", "1000"), ("--seed", "27"), ("--keep", None)]}
-    if len(args) != 1:
-        print(__doc__.strip())
-        return 2
-    tofu = oracle_or_say("generate_module_trees")
-    if tofu is None:
-        return 0
-    binary = os.path.abspath(args[0])
-    rng = random.Random(int(options["--seed"]))
-    root = tempfile.mkdtemp(prefix="tofu-lens-trees-")
+    STRICT = run.flags["--strict"]
+    binary, tofu, options, rng, root = run.binary, run.tofu, run.options, run.rng, run.root
     cases = []
     for i in range(int(options["--count"])):
         case_dir = os.path.join(root, f"tree-{i:05d}")
-        write(case_dir, case(rng))
+        write_case(case_dir, case(rng))
         cases.append(case_dir)
 
     def judge(case_dir):
         return case_dir, theirs(tofu, case_dir), ours(binary, case_dir)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(judge, cases))
+    results = in_parallel(judge, cases)
     total = agree = first_call = 0
-    classes = collections.Counter()
-    examples = {}
+    disagreements = Disagreements(options["--keep"])
     n_errors = 0
     for case_dir, their, our in results:
         if their is None:
@@ -494,16 +472,10 @@ def main():
             agree += 1
             first_call += 1
             continue
-        k = (tuple(sorted({e[2] for e in our - their})), tuple(sorted({e[2] for e in their - our})))
-        classes[k] += 1
-        examples.setdefault(k, case_dir)
-        if options["--keep"]:
-            shutil.copytree(case_dir, os.path.join(options["--keep"], os.path.basename(case_dir)), dirs_exist_ok=True)
+        disagreements.add(case_dir, our, their)
     print(f"cases: {total}, agreeing: {agree} ({100 * agree / max(total, 1):.2f} %; {first_call} where OpenTofu stopped at its first failing call), OpenTofu errors in all: {n_errors}")
-    for (only_ours, only_theirs), n in classes.most_common():
-        print(f"{n:5} tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {examples[(only_ours, only_theirs)]}")
+    disagreements.print()
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

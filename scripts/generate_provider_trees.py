@@ -45,16 +45,22 @@ usage: scripts/generate_provider_trees.py TOFU_LENS_BINARY [--count N] [--seed S
 import collections
 import json
 import os
-import random
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option  # noqa: E402
+from differential import (  # noqa: E402
+    Disagreements,
+    in_parallel,
+    init,
+    row,
+    scratch_copy,
+    start_generated_run,
+    streamed_diagnostics,
+    tofu_lens_check,
+    write_case,
+)
 
 SUMMARIES = {
     "Module is incompatible with count, for_each, enabled and depends_on",
@@ -274,14 +280,6 @@ def case(rng):
     return files
 
 
-def write(case_dir, files):
-    for name, text in files.items():
-        path = os.path.join(case_dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-
-
 STRICT = False
 
 
@@ -304,47 +302,31 @@ def key(file, line, summary, column, detail):
 
 
 def theirs(tofu, plugins, case_dir):
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(case_dir, tmp, dirs_exist_ok=True)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
-        out = subprocess.run(
-            [tofu, "init", "-json", "-backend=false", "-input=false", f"-plugin-dir={plugins}"],
-            cwd=tmp, capture_output=True, text=True, env=env, timeout=120,
-        )
+    with scratch_copy(case_dir) as work:
+        out = init(tofu, work, "-json", "-backend=false", f"-plugin-dir={plugins}")
     found = set()
     stopped = set()
-    for line in out.stdout.splitlines():
-        try:
-            d = json.loads(line).get("diagnostic")
-        except json.JSONDecodeError:
-            continue
-        if not d:
-            continue
-        r = d.get("range") or {"filename": "", "start": {"line": 0, "column": 0}}
-        if d["summary"] in SUMMARIES:
-            found.add(key(r["filename"], r["start"]["line"], d["summary"], r["start"]["column"], d.get("detail", "")))
-        if stops_the_tree(d["summary"]) and d["severity"] == "error" and r["filename"]:
-            stopped.add((r["filename"], r["start"]["line"], d["summary"]))
+    for d in map(row, streamed_diagnostics(out.stdout)):
+        if d.summary in SUMMARIES:
+            found.add(key(d.file, d.line, d.summary, d.column, d.detail))
+        if stops_the_tree(d.summary) and d.severity == "error" and d.file:
+            stopped.add((d.file, d.line, d.summary))
     return found, stopped
 
 
 def ours(binary, case_dir):
     """tofu-lens's diagnostics with the summaries compared, and its errors
     (file, line, summary)."""
-    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=case_dir, capture_output=True, text=True)
     found = set()
     errors = set()
-    for d in json.loads(out.stdout or "[]"):
-        place = d
-        if d["summary"] in IN_CHILD and d.get("related"):
-            place = d["related"][0]
-        start = place["range"]["start"]
-        file = os.path.normpath(place["file"].removeprefix("./"))
+    for d in tofu_lens_check(binary, cwd=case_dir):
+        place = row(d["related"][0] if d["summary"] in IN_CHILD and d.get("related") else d)
+        file = os.path.normpath(place.file)
         if d["severity"] == "error":
-            errors.add((file, start["line"], d["summary"]))
+            errors.add((file, place.line, d["summary"]))
         if d["summary"] not in SUMMARIES:
             continue
-        found.add(key(file, start["line"], d["summary"], start["column"], d["detail"]))
+        found.add(key(file, place.line, d["summary"], place.column, d["detail"]))
     return found, errors
 
 
@@ -363,37 +345,27 @@ def again(tofu, plugins, case_dir, our):
 
 
 def main():
-    args = sys.argv[1:]
+    defaults = [("--count", "1000"), ("--seed", "35"), ("--keep", None)]
+    run = start_generated_run("generate_provider_trees", __doc__, defaults, ["--strict"], "tofu-lens-provider-trees")
+    if isinstance(run, int):
+        return run
     global STRICT
-    if "--strict" in args:
-        args.remove("--strict")
-        STRICT = True
-    options = {k: take_option(args, k, v) for k, v in [("--count", "1000"), ("--seed", "35"), ("--keep", None)]}
-    if len(args) != 1:
-        print(__doc__.strip())
-        return 2
-    tofu = oracle_or_say("generate_provider_trees")
-    if tofu is None:
-        return 0
-    binary = os.path.abspath(args[0])
-    rng = random.Random(int(options["--seed"]))
-    root = tempfile.mkdtemp(prefix="tofu-lens-provider-trees-")
+    STRICT = run.flags["--strict"]
+    binary, tofu, options, rng, root = run.binary, run.tofu, run.options, run.rng, run.root
     plugins = os.path.join(root, "no-plugins")
     os.makedirs(plugins)
     cases = []
     for i in range(int(options["--count"])):
         case_dir = os.path.join(root, f"tree-{i:05d}")
-        write(case_dir, case(rng))
+        write_case(case_dir, case(rng))
         cases.append(case_dir)
 
     def judge(case_dir):
         return case_dir, theirs(tofu, plugins, case_dir), ours(binary, case_dir)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(judge, cases))
+    results = in_parallel(judge, cases)
     agree = reported = stopped_cases = random_order = 0
-    classes = collections.Counter()
-    examples = {}
+    disagreements = Disagreements(options["--keep"])
     by_summary = collections.Counter()
     for case_dir, (their, stopped), (our, our_errors) in results:
         reported += len(their)
@@ -414,17 +386,12 @@ def main():
             agree += 1
             random_order += 1
             continue
-        k = (tuple(sorted({e[2] for e in our - their})), tuple(sorted({e[2] for e in their - our})))
-        classes[k] += 1
-        examples.setdefault(k, case_dir)
-        if options["--keep"]:
-            shutil.copytree(case_dir, os.path.join(options["--keep"], os.path.basename(case_dir)), dirs_exist_ok=True)
+        disagreements.add(case_dir, our, their, example=os.path.basename(case_dir))
     total = len(results)
     print(f"cases: {total}, agreeing: {agree} ({100 * agree / max(total, 1):.2f} %; {stopped_cases} where OpenTofu stopped on a loading error, {random_order} in one of OpenTofu's random orders), OpenTofu diagnostics in all: {reported}")
     for summary, n in by_summary.most_common():
         print(f"{n:6} {summary}")
-    for (only_ours, only_theirs), n in classes.most_common():
-        print(f"{n:5} tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {os.path.basename(examples[(only_ours, only_theirs)])}")
+    disagreements.print()
     shutil.rmtree(root, ignore_errors=True)
     return 0
 

@@ -24,15 +24,21 @@ usage: scripts/generate_references.py TOFU_LENS_BINARY [--count N] [--seed S] [-
 import collections
 import json
 import os
-import random
-import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import cycle_summary, oracle_or_say, take_option  # noqa: E402
+from differential import (  # noqa: E402
+    Disagreements,
+    cycle_summary,
+    has_place_or_none,
+    in_parallel,
+    row,
+    scratch_copy,
+    start_generated_run,
+    tofu_lens_check,
+    validate_json,
+    write_case,
+)
 
 NAMES = ["web", "db", "app", "net", "cache", "queue"]
 
@@ -286,13 +292,6 @@ FAMILIES = {
 }
 
 
-def write(case_dir, files):
-    os.makedirs(case_dir, exist_ok=True)
-    for name, text in files.items():
-        with open(os.path.join(case_dir, name), "w") as f:
-            f.write(text)
-
-
 STRICT = False
 
 
@@ -310,77 +309,48 @@ def key(file, line, summary, column=0, detail=""):
 
 
 def theirs(tofu, case_dir):
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in os.listdir(case_dir):
-            shutil.copy(os.path.join(case_dir, name), tmp)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
-        out = subprocess.run([tofu, "validate", "-json", "-no-color"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
-    try:
-        diagnostics = json.loads(out.stdout).get("diagnostics", [])
-    except json.JSONDecodeError:
+    with scratch_copy(case_dir, tree=False) as work:
+        diagnostics = validate_json(tofu, work)
+    if diagnostics is None:
         return None  # OpenTofu crashed (depends_on = [self] does): not judged.
     found = set()
-    for d in diagnostics:
-        if d.get("severity") != "error":
-            continue
-        r = d.get("range")
-        if r and r.get("filename") == "":
-            continue  # the zero-range "" duplicates OpenTofu adds for a bare `var`
-        found.add(
-            key(
-                r["filename"] if r else "",
-                r["start"]["line"] if r else 0,
-                d["summary"],
-                r["start"]["column"] if r else 0,
-                d.get("detail", ""),
-            )
-        )
+    # Without the zero-range duplicates OpenTofu adds for a bare `var`.
+    for d in map(row, filter(has_place_or_none, diagnostics)):
+        if d.severity == "error":
+            found.add(key(d.file, d.line, d.summary, d.column, d.detail))
     return found
 
 
 def ours(binary, case_dir):
-    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=case_dir, capture_output=True, text=True)
     found = set()
-    for d in json.loads(out.stdout or "[]"):
-        if d["severity"] != "error":
-            continue
-        start = d["range"]["start"]
-        found.add(key(d["file"].removeprefix("./"), start["line"], d["summary"], start["column"], d["detail"]))
+    for d in map(row, tofu_lens_check(binary, cwd=case_dir)):
+        if d.severity == "error":
+            found.add(key(d.file, d.line, d.summary, d.column, d.detail))
     return found
 
 
 def main():
-    args = sys.argv[1:]
+    defaults = [("--count", "5000"), ("--seed", "26"), ("--keep", None)]
+    run = start_generated_run("generate_references", __doc__, defaults, ["--strict"], "tofu-lens-refs")
+    if isinstance(run, int):
+        return run
     global STRICT
-    if "--strict" in args:
-        args.remove("--strict")
-        STRICT = True
-    options = {k: take_option(args, k, v) for k, v in [("--count", "5000"), ("--seed", "26"), ("--keep", None)]}
-    if len(args) != 1:
-        print(__doc__.strip())
-        return 2
-    tofu = oracle_or_say("generate_references")
-    if tofu is None:
-        return 0
-    binary = os.path.abspath(args[0])
-    rng = random.Random(int(options["--seed"]))
-    root = tempfile.mkdtemp(prefix="tofu-lens-refs-")
+    STRICT = run.flags["--strict"]
+    binary, tofu, options, rng, root = run.binary, run.tofu, run.options, run.rng, run.root
     cases = []
     for i in range(int(options["--count"])):
         family = rng.choice(sorted(FAMILIES))
         case_dir = os.path.join(root, f"{family}-{i:05d}")
-        write(case_dir, FAMILIES[family](rng))
+        write_case(case_dir, FAMILIES[family](rng))
         cases.append((family, case_dir))
 
     def judge(case):
         family, case_dir = case
         return family, case_dir, theirs(tofu, case_dir), ours(binary, case_dir)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(judge, cases))
+    results = in_parallel(judge, cases)
     per_family = collections.defaultdict(lambda: [0, 0])
-    classes = collections.Counter()
-    examples = {}
+    disagreements = Disagreements(options["--keep"])
     for family, case_dir, their, our in results:
         if their is None:
             continue
@@ -388,11 +358,7 @@ def main():
         if their == our:
             per_family[family][0] += 1
             continue
-        k = (family, tuple(sorted({e[2] for e in our - their})), tuple(sorted({e[2] for e in their - our})))
-        classes[k] += 1
-        examples.setdefault(k, case_dir)
-        if options["--keep"]:
-            shutil.copytree(case_dir, os.path.join(options["--keep"], os.path.basename(case_dir)), dirs_exist_ok=True)
+        disagreements.add(case_dir, our, their, label=family)
     agree = sum(a for a, _ in per_family.values())
     total = sum(n for _, n in per_family.values())
     n_errors = sum(len(t) for _, _, t, _ in results if t)
@@ -400,10 +366,8 @@ def main():
     for family in sorted(per_family):
         a, n = per_family[family]
         print(f"  {family:12} {a:5} / {n:5}  {100 * a / max(n, 1):.1f} %")
-    for (family, only_ours, only_theirs), n in classes.most_common():
-        print(f"{n:5} {family}: tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {examples[(family, only_ours, only_theirs)]}")
+    disagreements.print()
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -40,8 +40,10 @@ The deprecation warnings also come from the provider's own validation
 
     scripts/generate_schema_cases.py [N_CASES] [SEED]
 
-Environment: as scripts/schema_oracle.py (TOFU, PLUGINS, TOFU_LENS,
-SCRATCH). Prints the agreement and every disagreeing case.
+Environment: as scripts/schema_oracle.py (TOFU_LENS_ORACLE_DIR,
+TOFU_LENS_PROVIDER_ORACLE, TOFU_LENS, SCRATCH); the providers' schemas
+are read from TOFU_LENS_PROVIDER_ORACLE's `schema-time.json` and
+`schema-openstack.json`. Prints the agreement and every disagreeing case.
 """
 
 import json
@@ -63,9 +65,11 @@ variable "unknown" {
 
 
 def load_schemas():
+    """`tofu providers schema -json` of each provider, as kept in the
+    directory TOFU_LENS_PROVIDER_ORACLE names (beside `plugins/`)."""
     schemas = {}
     for name in ("schema-time.json", "schema-openstack.json"):
-        with open(os.path.join("/work/oracle", name)) as f:
+        with open(os.path.join(os.environ.get("TOFU_LENS_PROVIDER_ORACLE", ""), name)) as f:
             schemas.update(json.load(f)["provider_schemas"])
     return schemas
 
@@ -593,6 +597,8 @@ def provider_block(kind, provider, name, body, schema, rng):
 def main(argv):
     n_cases = int(argv[1]) if len(argv) > 1 else 5000
     seed = int(argv[2]) if len(argv) > 2 else 34
+    if schema_oracle.oracle_or_say("generate_schema_cases") is None:
+        return 0
     rng = random.Random(seed)
     schemas = load_schemas()
     rejected = rejected_minimal_bodies(schemas)

@@ -23,17 +23,21 @@ tofu-lens's `test-would-fail` warnings are left out (they say what only
 usage: scripts/generate_test_files.py TOFU_LENS_BINARY [--count N] [--seed S] [--keep DIR]
 """
 import collections
-import json
 import os
-import random
 import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option  # noqa: E402
+from differential import (  # noqa: E402
+    Disagreements,
+    in_parallel,
+    row,
+    scratch_copy,
+    start_generated_run,
+    tofu_lens_check,
+    validate_json,
+    write_case,
+)
 
 MODULE = """variable "name" {
   type    = string
@@ -188,60 +192,43 @@ def case(rng):
     return files
 
 
-def write(case_dir, files):
-    for name, text in files.items():
-        path = os.path.join(case_dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-
-
 def theirs(tofu, case_dir):
-    env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
-    out = subprocess.run([tofu, "validate", "-json", "-no-color"], cwd=case_dir, capture_output=True,
-                         text=True, env=env, timeout=120).stdout
+    with scratch_copy(case_dir) as work:
+        diagnostics = validate_json(tofu, work) or []
     found = set()
-    for d in json.loads(out or "{}").get("diagnostics", []):
-        r = d.get("range")
-        found.add((r["filename"] if r else "-", r["start"]["line"] if r else 0, d["severity"], d["summary"]))
+    for d in diagnostics:
+        r = row(d)
+        found.add((r.file if d.get("range") else "-", r.line, r.severity, r.summary))
     return found
 
 
 def ours(binary, root):
     """tofu-lens's diagnostics for every case under root: {case: {(file, line, severity, summary)}}."""
-    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=root, capture_output=True, text=True).stdout
     by_case = collections.defaultdict(set)
-    for d in json.loads(out or "[]"):
+    for d in tofu_lens_check(binary, cwd=root):
         if d["severity"] not in ("error", "warning") or d["code"] == "test-would-fail":
             continue
-        parts = os.path.normpath(d["file"]).split(os.sep)
-        by_case[parts[0]].add((os.sep.join(parts[1:]), d["range"]["start"]["line"], d["severity"], d["summary"]))
+        r = row(d)
+        parts = os.path.normpath(r.file).split(os.sep)
+        by_case[parts[0]].add((os.sep.join(parts[1:]), r.line, r.severity, r.summary))
     return by_case
 
 
 def main():
-    args = sys.argv[1:]
-    options = {k: take_option(args, k, v) for k, v in [("--count", "3000"), ("--seed", "35"), ("--keep", None)]}
-    if len(args) != 1:
-        print(__doc__.strip())
-        return 2
-    tofu = oracle_or_say("generate_test_files")
-    if tofu is None:
-        return 0
-    binary = os.path.abspath(args[0])
-    rng = random.Random(int(options["--seed"]))
-    root = tempfile.mkdtemp(prefix="tofu-lens-test-files-")
+    defaults = [("--count", "3000"), ("--seed", "35"), ("--keep", None)]
+    run = start_generated_run("generate_test_files", __doc__, defaults, prefix="tofu-lens-test-files")
+    if isinstance(run, int):
+        return run
+    binary, tofu, options, rng, root = run.binary, run.tofu, run.options, run.rng, run.root
     names = [f"case-{i:05d}" for i in range(int(options["--count"]))]
     for name in names:
-        write(os.path.join(root, name), case(rng))
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        verdicts = dict(zip(names, pool.map(lambda name: theirs(tofu, os.path.join(root, name)), names)))
+        write_case(os.path.join(root, name), case(rng))
+    verdicts = dict(zip(names, in_parallel(lambda name: theirs(tofu, os.path.join(root, name)), names)))
     mine = ours(binary, root)
     agreeing = 0
     n_theirs = 0
     summaries = collections.Counter()
-    classes = collections.Counter()
-    examples = {}
+    disagreements = Disagreements(options["--keep"])
     for name in names:
         their, our = verdicts[name], mine.get(name, set())
         n_theirs += len(their)
@@ -249,17 +236,12 @@ def main():
         if their == our:
             agreeing += 1
             continue
-        key = (tuple(sorted({s for _, _, _, s in our - their})), tuple(sorted({s for _, _, _, s in their - our})))
-        classes[key] += 1
-        examples.setdefault(key, os.path.join(root, name))
-        if options["--keep"]:
-            shutil.copytree(os.path.join(root, name), os.path.join(options["--keep"], name), dirs_exist_ok=True)
+        disagreements.add(os.path.join(root, name), our, their, summary=lambda e: e[3])
     print(f"cases: {len(names)}, agreeing: {agreeing} ({100 * agreeing / max(len(names), 1):.2f} %), "
           f"OpenTofu diagnostics in all: {n_theirs}, of {len(summaries)} summaries")
     for summary, n in summaries.most_common():
         print(f"{n:7} {summary}")
-    for (only_ours, only_theirs), n in classes.most_common():
-        print(f"{n:5} tofu-lens only {list(only_ours)}; OpenTofu only {list(only_theirs)}; e.g. {examples[(only_ours, only_theirs)]}")
+    disagreements.print()
     if not options["--keep"]:
         shutil.rmtree(root)
     return 0

@@ -29,17 +29,23 @@ usage: scripts/generate_tfvars.py TOFU_LENS_BINARY [--count N] [--seed S] [--kee
 import collections
 import json
 import os
-import random
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from differential import oracle_or_say, take_option  # noqa: E402
-from generate_module_trees import TYPES, json_value, typo, write  # noqa: E402
+from differential import (  # noqa: E402
+    in_parallel,
+    init,
+    row,
+    run_tofu,
+    scratch_copy,
+    start_generated_run,
+    streamed_diagnostics,
+    tofu_lens_check,
+    write_case,
+)
+from generate_module_trees import TYPES, json_value, typo  # noqa: E402
 
 NAMES = ["region", "size", "tags", "enabled", "zones", "settings", "cidr", "owner"]
 AUTO = ["terraform.tfvars", "terraform.tfvars.json", "a.auto.tfvars", "b.auto.tfvars.json", "z.auto.tfvars"]
@@ -89,24 +95,15 @@ COUNT = re.compile(r"(\d+) other variable\(s\)")
 def plans(tofu, case_dir, named):
     """OpenTofu's verdict per run: {named file or None: (errors, shown, count)}."""
     verdicts = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(case_dir, tmp, dirs_exist_ok=True)
-        env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", TF_IN_AUTOMATION="1")
-        subprocess.run([tofu, "init", "-backend=false", "-input=false", "-no-color"], cwd=tmp, capture_output=True, env=env, timeout=120)
+    with scratch_copy(case_dir) as work:
+        init(tofu, work, "-backend=false")
         for run in [None, *named]:
-            command = [tofu, "plan", "-json", "-input=false", "-no-color", "-refresh=false"]
+            command = ["plan", "-json", "-input=false", "-no-color", "-refresh=false"]
             if run:
                 command.append(f"-var-file={run}")
-            out = subprocess.run(command, cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+            out = run_tofu(tofu, command, work)
             errors, shown, count = set(), set(), 0
-            for line in out.stdout.splitlines():
-                try:
-                    message = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                d = message.get("diagnostic")
-                if message.get("type") != "diagnostic" or not d:
-                    continue
+            for d in streamed_diagnostics(out.stdout):
                 if d["summary"] == "Value for undeclared variable":
                     m = UNDECLARED.search(d["detail"])
                     shown.add((m.group(1), m.group(2)) if m else ("?", d["detail"]))
@@ -122,13 +119,12 @@ def plans(tofu, case_dir, named):
 
 def ours(binary, case_dir):
     """tofu-lens's diagnostics by file: {file: [(severity, summary, detail, name)]}."""
-    out = subprocess.run([binary, "check", "--format", "json", "."], cwd=case_dir, capture_output=True, text=True)
     by_file = collections.defaultdict(list)
-    for d in json.loads(out.stdout or "[]"):
-        if d["severity"] not in ("error", "warning"):
+    for d in map(row, tofu_lens_check(binary, cwd=case_dir)):
+        if d.severity not in ("error", "warning"):
             continue
-        m = UNDECLARED.search(d["detail"]) or re.search(r"suitable for var\.([\w-]+)", d["detail"])
-        by_file[d["file"].removeprefix("./")].append((d["severity"], d["summary"], d["detail"], m.group(1) if m else None))
+        m = UNDECLARED.search(d.detail) or re.search(r"suitable for var\.([\w-]+)", d.detail)
+        by_file[d.file].append((d.severity, d.summary, d.detail, m.group(1) if m else None))
     return by_file
 
 
@@ -172,29 +168,22 @@ def agree(verdict, ours_expected):
 
 
 def main():
-    args = sys.argv[1:]
-    options = {k: take_option(args, k, v) for k, v in [("--count", "500"), ("--seed", "31"), ("--keep", None)]}
-    if len(args) != 1:
-        print(__doc__.strip())
-        return 2
-    tofu = oracle_or_say("generate_tfvars")
-    if tofu is None:
-        return 0
-    binary = os.path.abspath(args[0])
-    rng = random.Random(int(options["--seed"]))
-    root = tempfile.mkdtemp(prefix="tofu-lens-tfvars-")
+    defaults = [("--count", "500"), ("--seed", "31"), ("--keep", None)]
+    run = start_generated_run("generate_tfvars", __doc__, defaults, prefix="tofu-lens-tfvars")
+    if isinstance(run, int):
+        return run
+    binary, tofu, options, rng, root = run.binary, run.tofu, run.options, run.rng, run.root
     cases = []
     for i in range(int(options["--count"])):
         case_dir = os.path.join(root, f"tfvars-{i:05d}")
-        write(case_dir, case(rng))
+        write_case(case_dir, case(rng))
         cases.append(case_dir)
 
     def judge(case_dir):
         named = [f for f in NAMED if os.path.exists(os.path.join(case_dir, f))]
         return case_dir, plans(tofu, case_dir, named), ours(binary, case_dir)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(judge, cases))
+    results = in_parallel(judge, cases)
     runs = agreeing = errors = warnings = 0
     classes = collections.Counter()
     examples = {}

@@ -14,25 +14,39 @@ case runs each provider, the rest hit the cache).
     scripts/schema_oracle.py compare CASE_DIR...   # print where they differ
     scripts/schema_oracle.py oracle CASE_DIR       # what OpenTofu reports
 
-Environment: TOFU (default /work/oracle/bin/tofu), PLUGINS (default
-/work/oracle/plugins), TOFU_LENS (default target/debug/tofu-lens),
-SCRATCH (default /tmp/tofu-lens-schema-oracle). OpenTofu's answers are
-kept under SCRATCH/oracle-results, by the configuration's content
+Environment: TOFU_LENS_ORACLE_DIR (OpenTofu's `tofu`, as for every
+oracle script), TOFU_LENS_PROVIDER_ORACLE (the directory whose `plugins/`
+holds both providers laid out for `tofu init -plugin-dir`, as the Rust
+tests find them; PLUGINS names that directory itself instead), TOFU_LENS
+(default target/debug/tofu-lens), SCRATCH (default
+/tmp/tofu-lens-schema-oracle). OpenTofu's answers are kept in
+SCRATCH/oracle-results.json, by the configuration's content
 (ORACLE_CACHE=0 asks OpenTofu again).
 """
 
 import hashlib
-import json
 import os
 import shutil
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import (  # noqa: E402
+    AnswerCache,
+    CONFIG_SUFFIXES,
+    init,
+    oracle,
+    oracle_or_say,
+    row,
+    tofu_lens_check,
+    validate_json,
+)
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOFU = os.environ.get("TOFU", "/work/oracle/bin/tofu")
-PLUGINS = os.environ.get("PLUGINS", "/work/oracle/plugins")
+TOFU = oracle()
+PLUGINS = os.environ.get("PLUGINS") or os.path.join(os.environ.get("TOFU_LENS_PROVIDER_ORACLE", ""), "plugins")
 TOFU_LENS = os.environ.get("TOFU_LENS", os.path.join(REPO, "target/debug/tofu-lens"))
 SCRATCH = os.environ.get("SCRATCH", "/tmp/tofu-lens-schema-oracle")
+ANSWERS = AnswerCache(os.path.join(SCRATCH, "oracle-results.json"))
 
 TEMPLATE_MAIN = """terraform {
   required_providers {
@@ -48,15 +62,6 @@ TEMPLATE_MAIN = """terraform {
 }
 """
 
-CONFIG_SUFFIXES = (".tf", ".tofu", ".tf.json", ".tofu.json")
-
-
-def tofu_env():
-    env = dict(os.environ)
-    env["TF_CLI_CONFIG_FILE"] = "/dev/null"
-    env["CHECKPOINT_DISABLE"] = "1"
-    return env
-
 
 def template_dir():
     """The directory initialised once with both providers."""
@@ -66,13 +71,9 @@ def template_dir():
     os.makedirs(template, exist_ok=True)
     with open(os.path.join(template, "main.tf"), "w") as out:
         out.write(TEMPLATE_MAIN)
-    subprocess.run(
-        [TOFU, "init", "-plugin-dir=" + PLUGINS, "-input=false", "-no-color"],
-        cwd=template,
-        env=tofu_env(),
-        check=True,
-        capture_output=True,
-    )
+    done = init(TOFU, template, "-plugin-dir=" + PLUGINS)
+    if done.returncode != 0:
+        sys.exit(f"schema_oracle: tofu init -plugin-dir={PLUGINS} failed:\n{done.stderr}")
     return template
 
 
@@ -91,11 +92,10 @@ def stage(case_dir, name):
     return work
 
 
-def oracle_cache_path(work):
-    """Where OpenTofu's answer for `work`'s configuration files is kept:
-    under SCRATCH (outside the repository), keyed by the files' names and
-    contents, the providers installed and OpenTofu's binary, so that a
-    second run of the same cases runs only tofu-lens."""
+def oracle_cache_key(work):
+    """The key of OpenTofu's answer for `work`'s configuration files: their
+    names and contents, the providers installed and OpenTofu's binary, so
+    that a second run of the same cases runs only tofu-lens."""
     digest = hashlib.sha256()
     for entry in sorted(os.listdir(work)):
         path = os.path.join(work, entry)
@@ -107,91 +107,44 @@ def oracle_cache_path(work):
         digest.update(f.read())
     binary = os.stat(TOFU)
     digest.update(f"{TOFU}:{binary.st_size}:{binary.st_mtime_ns}".encode())
-    return os.path.join(SCRATCH, "oracle-results", digest.hexdigest() + ".json")
+    return digest.hexdigest()
 
 
 def oracle(work):
     """OpenTofu's diagnostics: (file, line, column, severity, summary,
     detail), from the cache of earlier runs when it has them
     (ORACLE_CACHE=0 runs OpenTofu anyway)."""
-    cached = oracle_cache_path(work)
-    if os.environ.get("ORACLE_CACHE", "1") != "0" and os.path.isfile(cached):
-        with open(cached) as f:
-            return [tuple(d) for d in json.load(f)]
+    key = oracle_cache_key(work)
+    if os.environ.get("ORACLE_CACHE", "1") != "0" and key in ANSWERS:
+        return [tuple(d) for d in ANSWERS.get(key)]
     found = run_oracle(work)
     if not any(d[4] == "oracle output is not JSON" for d in found):
-        os.makedirs(os.path.dirname(cached), exist_ok=True)
-        with open(cached, "w") as f:
-            json.dump(found, f)
+        ANSWERS.put(key, found)
+        ANSWERS.save()
     return found
+
+
+def as_tuple(d):
+    """A Row as the tuple this script compares, "-" for no file."""
+    return (d.file or "-", d.line, d.column, d.severity, d.summary, d.detail)
 
 
 def run_oracle(work):
     """`tofu validate -json` in `work`."""
-    done = subprocess.run(
-        [TOFU, "validate", "-json", "-no-color"],
-        cwd=work,
-        env=tofu_env(),
-        capture_output=True,
-        text=True,
-    )
-    try:
-        parsed = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        return [("-", 0, 0, "error", "oracle output is not JSON", done.stderr.strip())]
-    found = []
-    for diagnostic in parsed.get("diagnostics", []):
-        where = diagnostic.get("range")
-        if where:
-            found.append(
-                (
-                    where["filename"],
-                    where["start"]["line"],
-                    where["start"]["column"],
-                    diagnostic["severity"],
-                    diagnostic["summary"],
-                    diagnostic.get("detail", ""),
-                )
-            )
-        else:
-            found.append(("-", 0, 0, diagnostic["severity"], diagnostic["summary"], diagnostic.get("detail", "")))
-    return sorted(found)
+    diagnostics = validate_json(TOFU, work)
+    if diagnostics is None:
+        return [("-", 0, 0, "error", "oracle output is not JSON", "")]
+    return sorted(as_tuple(row(d)) for d in diagnostics)
 
 
 def tofu_lens(work):
     """tofu-lens's diagnostics, in the same shape (hints and lints left out)."""
-    env = dict(os.environ)
-    env["XDG_CACHE_HOME"] = os.path.join(SCRATCH, "cache")
-    done = subprocess.run(
-        [TOFU_LENS, "check", "--format", "json", "."],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(SCRATCH, "cache"))
     try:
-        parsed = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        return [("-", 0, 0, "error", "tofu-lens output is not JSON", done.stderr.strip())]
-    found = []
-    for diagnostic in parsed:
-        if diagnostic["severity"] not in ("error", "warning"):
-            continue
-        file = diagnostic["file"]
-        if file.startswith("./"):
-            file = file[2:]
-        start = diagnostic.get("range", {}).get("start", {})
-        found.append(
-            (
-                file,
-                start.get("line", 0),
-                start.get("column", 0),
-                diagnostic["severity"],
-                diagnostic["summary"],
-                diagnostic.get("detail", ""),
-            )
-        )
-    return sorted(found)
+        diagnostics = tofu_lens_check(TOFU_LENS, cwd=work, env=env)
+    except RuntimeError as error:
+        return [("-", 0, 0, "error", "tofu-lens output is not JSON", str(error))]
+    return sorted(as_tuple(row(d)) for d in diagnostics if d["severity"] in ("error", "warning"))
 
 
 def key(diagnostic):
@@ -216,6 +169,8 @@ def main(argv):
     if len(argv) < 3 or argv[1] not in ("compare", "oracle"):
         print(__doc__)
         return 2
+    if oracle_or_say("schema_oracle") is None:
+        return 0
     if argv[1] == "oracle":
         work = stage(argv[2], os.path.basename(os.path.normpath(argv[2])))
         print(show(oracle(work)))

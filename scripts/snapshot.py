@@ -24,21 +24,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from differential import take_option  # noqa: E402
-from generate_cases import FAMILIES, write  # noqa: E402
+from differential import module_dirs, take_option, write_case  # noqa: E402
+from generate_cases import FAMILIES  # noqa: E402
 
 REPO = os.path.dirname(HERE)
-CONFIG_SUFFIXES = (".tf", ".tofu", ".tf.json", ".tofu.json")
-
-
-def module_dirs(root):
-    """Directories under root holding a configuration file, sorted."""
-    found = []
-    for directory, subdirs, files in os.walk(root):
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d != "node_modules")
-        if any(name.endswith(CONFIG_SUFFIXES) for name in files):
-            found.append(directory)
-    return sorted(found)
 
 
 def run(binary, args, cwd):
@@ -62,7 +51,7 @@ def main():
     rng = random.Random(int(options["--seed"]))
     for i in range(int(options["--count"])):
         family = rng.choice(sorted(FAMILIES))
-        write(os.path.join(generated, f"{family}-{i:05d}"), FAMILIES[family](rng))
+        write_case(os.path.join(generated, f"{family}-{i:05d}"), FAMILIES[family](rng))
     corpus = os.path.join(REPO, "..", "shared", "corpus")
     roots = {
         "fixtures": os.path.join(REPO, "tests"),
@@ -76,7 +65,7 @@ def main():
             print(f"snapshot: {root} is missing, skipped", file=sys.stderr)
             continue
         jobs.append((f"check-{label}.txt", ["check", "--format", "json", "."], root))
-        for directory in module_dirs(root):
+        for directory in module_dirs([root]):
             relative = os.path.relpath(directory, root)
             jobs.append((f"show-{label}-{name_of(relative)}.txt", ["show", "--format", "json", relative], root))
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
