@@ -3,6 +3,27 @@
 //!
 //! `analyze` is a pure function of its inputs (plus the cache, which only saves
 //! work): no IO, no clock, no state that spans directories.
+//!
+//! The phases are built complete, each owning the one before it; later
+//! phases deref to earlier ones, so `analysis.files` and
+//! `analysis.declarations` read the phase that made them:
+//!
+//! | phase | type | built by | read by |
+//! | --- | --- | --- | --- |
+//! | 1 loaded | `LoadedModule` (files, roles, parses) | this module | declarations, suppressions, the file rules (one `FileView` at a time) |
+//! | 2 declared | `DeclaredModule` (`Declarations`, primary `BlockFate`s) | `tofu_module::declarations` | merging, the identity rules (through `IdentityView`) |
+//! | 3 merged | `MergedModule` (`EffectiveModule`, override `BlockFate`s) | `tofu_module::merge` | the module and node rules (through `ModuleView`), `show`, editor features |
+//! | result | [`ModuleAnalysis`] (and the diagnostics) | [`analyze`] | callers |
+//!
+//! What is reported follows `tofu validate`'s order of stopping: loading
+//! always; then building the configuration (`Phase::Build`: provider
+//! configurations across the tree), the module tree (`Phase::Tree`), the
+//! rest of the graph (`Phase::Graph`: provider functions), cycles, and the
+//! walk (`Phase::Walk`), each only when the ones before reported no error.
+//! `Phase::Plan` (`.tfvars` values, what only `tofu test` rejects) and
+//! `Phase::Lint` (tofu-lens's own) are never withheld. `declare_fix` then
+//! adds the "Declare variable" fix at the places the rules recorded an
+//! undeclared variable's use.
 
 use std::sync::Arc;
 

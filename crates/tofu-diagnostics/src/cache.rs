@@ -1,7 +1,7 @@
 //! What the caller keeps for one module directory between its analyses: the
 //! per-file store (parses and what was computed from each file alone) and
 //! what incremental analysis retains (the last analysis's declarations,
-//! merge, rule results and memos). It only saves work: [`tofu_module::analyze`]
+//! merge, rule results and memos). It only saves work: [`crate::analyze`]
 //! gives the same result with a new cache.
 
 use crate::incremental::Retained;

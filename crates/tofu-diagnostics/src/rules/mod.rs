@@ -11,7 +11,25 @@
 //! | [`NODE_RULES`] | one effective block of the kinds it judges, and a [`ModuleView`] for the rest | when an edit touches what it read for that block, or changes a shape | one memo per rule and block, with its reads |
 //!
 //! Adding a rule is one line in one of these tables and one function in the
-//! family's module (`ARCHITECTURE.md`, "Adding a diagnostic code").
+//! family's module. Adding a diagnostic code:
+//!
+//! 1. `crate::codes`: a line in `define_codes!` with the next free number,
+//!    the name and the default severity (never change or reuse either), and
+//!    the same constant with its one-sentence explanation at the end of
+//!    `crate::catalogue` (its tests check that the two agree).
+//! 2. The rule module of its family (or a new one beside them): a function
+//!    of the narrowest entry point that works. One file as written:
+//!    `fn(FileView, &mut Vec<Diagnostic>)` (a decoding rule) or
+//!    `fn(FileView, &DecodeFailures, …)` (after decoding). One merged
+//!    identity: `fn(&IdentityView, …)`. Anything across blocks or files:
+//!    `fn(&ModuleView, …)`. One node of the walk that reads others (found on
+//!    that node, silenced with it): `fn(&ModuleView, &EffectiveBlock, …)`.
+//! 3. One entry in `FILE_RULES`, `IDENTITY_RULES`, `MODULE_RULES` or
+//!    `NODE_RULES` below, with the [`Phase`] in which OpenTofu reports it.
+//! 4. Fixtures: `tests/fixtures/<area>/<case>/` with real files and a
+//!    near-miss twin that stays silent; `UPDATE_EXPECT=1 cargo test -p
+//!    tofu-lens --test fixtures` writes the expectations and `UPDATE_EXPECT=1
+//!    cargo test -p tofu-lens --test docs` regenerates `docs/diagnostics.md`.
 //!
 //! File rules come in two stages. Those that are part of OpenTofu's decoding
 //! of a block ([`FileCheck::Decoding`]) run first; their errors say where
