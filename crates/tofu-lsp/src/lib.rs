@@ -47,6 +47,7 @@ use tower_lsp_server::{ClientSocket, LspService};
 pub fn service(options: ServerOptions) -> (LspService<Server>, ClientSocket) {
     LspService::build(move |client| Server::new(client, options))
         .custom_method("tofuLens/panic", Server::test_panic)
+        .custom_method("tofuLens/settled", Server::test_settled)
         .finish()
 }
 

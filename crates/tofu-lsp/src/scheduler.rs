@@ -48,7 +48,12 @@ pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, d
             !std::mem::replace(&mut state.worker_running, true)
         };
         if start {
-            tokio::spawn(worker(Arc::clone(shared), dir, debounce));
+            let busy = shared.activity.begin();
+            let shared = Arc::clone(shared);
+            tokio::spawn(async move {
+                worker(shared, dir, debounce).await;
+                drop(busy);
+            });
         }
     }
 }
@@ -256,7 +261,9 @@ pub fn read_schemas(shared: &Arc<Shared>, dirs: Vec<PathBuf>) {
     };
     for (dir, ask) in asks {
         let shared = Arc::clone(shared);
+        let busy = shared.activity.begin();
         tokio::spawn(async move {
+            let _busy = busy;
             let mut next = Some(ask);
             while let Some(ask) = next {
                 if provider_schemas::read(&shared, &dir, ask).await {
@@ -278,7 +285,9 @@ fn validate_providers(shared: &Arc<Shared>, dir: &Path) {
     };
     let shared = Arc::clone(shared);
     let dir = dir.to_path_buf();
+    let busy = shared.activity.begin();
     tokio::spawn(async move {
+        let _busy = busy;
         tokio::time::sleep(provider_validators::DEBOUNCE).await;
         if provider_validators::validate(&shared, &dir, ask).await {
             shared.session().scheduling_mut().state(&dir).force_publish = true;
@@ -455,6 +464,10 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         let Some(uri) = converter.uri_for(&path) else {
             continue;
         };
+        shared
+            .activity
+            .publications
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         shared
             .client
             .publish_diagnostics(uri, diagnostics, version)
