@@ -186,7 +186,7 @@ async fn server_side(root: &Path, texts: &mut BTreeMap<PathBuf, String>) -> Repo
         })
         .await;
     let mut latest: BTreeMap<String, Value> = BTreeMap::new();
-    for params in settled_publications(&mut client).await {
+    for params in client.settled_publications().await {
         latest.insert(params["uri"].as_str().unwrap().to_owned(), params);
     }
     client.shutdown().await;
@@ -228,22 +228,6 @@ async fn server_side(root: &Path, texts: &mut BTreeMap<PathBuf, String>) -> Repo
         }
     }
     reported
-}
-
-/// Every `publishDiagnostics` the server sent, in order, once it has
-/// nothing left to do (`tofuLens/settled` says how many it sent).
-async fn settled_publications(client: &mut TestClient) -> Vec<Value> {
-    let settled = client.request("tofuLens/settled", Value::Null).await;
-    let sent = settled["publications"].as_u64().expect("tofuLens/settled") as usize;
-    let mut received = client.drain("textDocument/publishDiagnostics");
-    while received.len() < sent {
-        received.push(
-            client
-                .wait_for("textDocument/publishDiagnostics", |_| true)
-                .await,
-        );
-    }
-    received
 }
 
 /// Where the two sides differ: (file, diagnostic, which side has it).

@@ -14,6 +14,16 @@
 //! first `.await`, and analysis runs outside the lock. Logs go through
 //! `tracing` (the binary sends them to stderr); nothing here prints, and
 //! nothing here writes files.
+//!
+//! What the server reads from the disk: the workspace folders, each read
+//! confined to its folder (links out of it refused, `SECURITY.md`); and
+//! one thing OpenTofu itself reads beyond them, a module directory that a
+//! published directory calls by a local path (`source = "../../"` from an
+//! example opened as the workspace), confined to that directory, analysed
+//! and published as `check` reports it (`scheduler::called_only_dirs`).
+//! The files functions read (`file("x")`) are read inside the directory's
+//! confinement root as well; a path leading out of it is unknown, as on
+//! hover.
 
 mod client_requests;
 mod configuration;

@@ -367,3 +367,71 @@ async fn calls_into_installed_modules_are_judged_and_installed_modules_are_not_p
     assert!(stray.is_empty(), "{stray:?}");
     client.shutdown().await;
 }
+
+/// A workspace opened at an example that calls its module from below
+/// (`source = "../../"`): the server reads that module, outside the
+/// workspace folder, and publishes its errors in its own files, as `tofu
+/// validate` run in the example (and `check`) reports them. Nothing else
+/// outside the folder is read: a sibling module with an error is never
+/// published, and a link out of the called module is not followed.
+#[tokio::test]
+async fn a_module_called_from_below_the_workspace_is_read_and_published() {
+    let temp = tempfile::tempdir().unwrap();
+    let top = temp.path().canonicalize().unwrap();
+    let files: [(&str, &str); 4] = [
+        (
+            "module/main.tf",
+            "variable \"name\" {\n  type = string\n}\noutput \"greeting\" {\n  value = \"hello ${var.nmae}\"\n}\n",
+        ),
+        (
+            "module/examples/simple/main.tf",
+            "module \"greeter\" {\n  source = \"../../\"\n  name   = \"world\"\n}\nmodule \"linked\" {\n  source = \"../../linked\"\n}\n",
+        ),
+        ("module/sibling/main.tf", "output \"x\" {\n  value = var.nope\n}\n"),
+        ("secret/leak.tf", "output \"leak\" {\n  value = var.secret\n}\n"),
+    ];
+    for (name, text) in files {
+        let path = top.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    #[cfg(unix)]
+    {
+        fs::create_dir_all(top.join("module/linked")).unwrap();
+        std::os::unix::fs::symlink(
+            top.join("secret/leak.tf"),
+            top.join("module/linked/leak.tf"),
+        )
+        .unwrap();
+    }
+    let module = top.join("module");
+    let example = module.join("examples/simple");
+    let mut client = TestClient::start(&example, capabilities(), json!({}), Value::Null).await;
+    client
+        .wait_for("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    let published = client.settled_publications().await;
+    let main = published
+        .iter()
+        .rev()
+        .find(|p| p["uri"] == uri(&module.join("main.tf")))
+        .unwrap_or_else(|| panic!("the called module's main.tf is published: {published:?}"));
+    assert_eq!(codes(main), ["undeclared-reference"]);
+    for params in &published {
+        let text = params.to_string();
+        assert!(
+            !text.contains("sibling") && !text.contains("secret"),
+            "{text}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        let link = published
+            .iter()
+            .rev()
+            .find(|p| p["uri"] == uri(&module.join("linked/leak.tf")))
+            .expect("the link out of the called module is reported");
+        assert_eq!(codes(link), ["file-unreadable"]);
+    }
+    client.shutdown().await;
+}

@@ -145,6 +145,7 @@ codes! {
     MissingModuleInput => "missing-module-input", Error, "A module call leaves out a variable the called module declares without a default.";
     UndeclaredModuleOutput => "undeclared-module-output", Error, "A reference to an output the called module does not declare (module.NAME.OUTPUT).";
     ModuleCallLoop => "module-call-loop", Error, "A module call whose source leads back to the calling module, directly or through other calls.";
+    ModuleDirUnreadable => "module-dir-unreadable", Error, "A module call whose local source names a directory that does not exist (or is no directory): tofu init stops with Unreadable module directory, so nothing else is said of the call or its module tree.";
     ChildModuleBackend => "child-module-backend", Warning, "A called module has a backend block, which has no effect outside the root module (reported on the call, the block related).";
     ChildModuleImport => "child-module-import", Error, "A called module has an import block; import blocks are allowed only in the root module (reported on the call, the block related).";
     LegacyModuleRepetition => "legacy-module-repetition", Error, "A module call uses count, for_each, enabled or depends_on, but the module, or one it calls without them, configures its own providers.";
