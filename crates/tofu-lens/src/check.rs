@@ -257,7 +257,7 @@ pub fn check_paths_streaming(
         let mut reached = reached.into_inner().unwrap_or_default();
         reached.sort_by_cached_key(|dir| order_key(dir));
         for dir in reached {
-            if !checked.insert(identity(&dir)) || !dir.is_dir() {
+            if !checked.insert(identity(&dir)) || !readable(&dir).is_dir() {
                 continue;
             }
             let project = project_configs.for_dir(readable(&dir));

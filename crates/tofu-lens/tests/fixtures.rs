@@ -192,4 +192,12 @@ fn a_module_called_from_outside_the_checked_directory_is_reported_once() {
         render::short(&report, &case)
     };
     assert_eq!(from_both.lines().collect::<Vec<_>>(), whole);
+    // As typed on the command line: a relative path whose call climbs
+    // above it (`../../` from `…/examples/simple`).
+    let relative = Path::new("../../tests/fixtures/module-tree/called-from-below");
+    let report = check::check_paths(&[relative.join("examples/simple")], &config, None).unwrap();
+    assert_eq!(
+        render::short(&report, relative).lines().collect::<Vec<_>>(),
+        whole
+    );
 }

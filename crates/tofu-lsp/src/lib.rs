@@ -20,7 +20,9 @@
 //! one thing OpenTofu itself reads beyond them, a module directory that a
 //! published directory calls by a local path (`source = "../../"` from an
 //! example opened as the workspace), confined to that directory, analysed
-//! and published as `check` reports it (`scheduler::called_only_dirs`).
+//! and published as `check` reports it (`scheduler::called_only_dirs`);
+//! it is not watched, so a change there is seen when a caller reads it
+//! again (its manifest changes, or the workspace is scanned again).
 //! The files functions read (`file("x")`) are read inside the directory's
 //! confinement root as well; a path leading out of it is unknown, as on
 //! hover.

@@ -87,17 +87,19 @@ pub fn local_source(source: &str) -> Option<String> {
 }
 
 /// `path` with `.` and `..` components resolved lexically (a `..` at the
-/// root stays at the root).
+/// root stays at the root; the leading `..` of a relative path stay).
 pub fn normalize_path(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(Component::ParentDir | Component::CurDir) | None => out.push(".."),
+            },
             other => out.push(other.as_os_str()),
         }
     }
@@ -482,6 +484,10 @@ mod tests {
         );
         assert_eq!(normalize_path(Path::new("a/./b/../c")), Path::new("a/c"));
         assert_eq!(normalize_path(Path::new("../x")), Path::new("../x"));
+        assert_eq!(normalize_path(Path::new("../../x")), Path::new("../../x"));
+        assert_eq!(normalize_path(Path::new("./../..")), Path::new("../.."));
+        assert_eq!(normalize_path(Path::new("a/../../b")), Path::new("../b"));
+        assert_eq!(normalize_path(Path::new("/../x")), Path::new("/x"));
     }
 
     #[test]
