@@ -435,3 +435,48 @@ async fn a_module_called_from_below_the_workspace_is_read_and_published() {
     }
     client.shutdown().await;
 }
+
+/// A called module's directory deleted (the client reports the directory
+/// gone): the call is "Unreadable module directory", as `check` and `tofu
+/// init` say, not a call of an empty module; created again, it is judged
+/// against it.
+#[tokio::test]
+async fn a_called_directory_deleted_makes_the_call_unreadable() {
+    let (_temp, root) = tree(false);
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    let net = root.join("modules/net");
+    let saved: Vec<(PathBuf, String)> = fs::read_dir(&net)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let text = fs::read_to_string(&path).unwrap();
+            (path, text)
+        })
+        .collect();
+    fs::remove_dir_all(&net).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&net), "type": 3}]}),
+    );
+    let published = client
+        .wait_for_diagnostics(&main, |p| {
+            codes(p).iter().any(|c| c == "module-dir-unreadable")
+        })
+        .await;
+    assert_eq!(codes(&published), ["module-dir-unreadable"]);
+    fs::create_dir_all(&net).unwrap();
+    let mut changes = Vec::new();
+    for (path, text) in saved {
+        fs::write(&path, text).unwrap();
+        changes.push(json!({"uri": uri(&path), "type": 1}));
+    }
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": changes }),
+    );
+    client
+        .wait_for_diagnostics(&main, |p| codes(p).is_empty())
+        .await;
+    client.shutdown().await;
+}
