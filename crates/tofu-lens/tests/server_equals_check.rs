@@ -1,7 +1,8 @@
 //! The server = `check` (issue 43, part 5): for every module directory of
 //! `examples/`, of `tests/fixtures/` (each case directory) and of
 //! `../shared/corpus/` (each top-level tree), opened as the workspace root
-//! as a user would open it, the diagnostics the server publishes once it
+//! as a user would open it (and each `examples/*` of a case or a tree,
+//! which calls the module from below), the diagnostics the server publishes once it
 //! has indexed the workspace and has nothing left to do (`tofuLens/settled`)
 //! equal what `tofu-lens check --unused --format json ROOT` reports: the
 //! same files, and in each the same set of (range, severity, code,
@@ -83,6 +84,11 @@ fn workspaces() -> Vec<PathBuf> {
         for entry in entries {
             let path = entry.unwrap().path();
             if path.is_dir() {
+                // A tree's examples too, each a root calling the module
+                // from below (`source = "../../"`), as a user opens one.
+                if let Ok(examples) = fs::read_dir(path.join("examples")) {
+                    found.extend(examples.map(|entry| entry.unwrap().path()));
+                }
                 found.push(path);
             }
         }
