@@ -100,4 +100,5 @@ tofu_syntax::define_codes! {
     100 INVALID_FUNCTION_CALL => "invalid-function-call", Error;
     101 INVALID_EXPRESSION_VALUE => "invalid-expression-value", Error;
     102 SENSITIVE_OUTPUT => "sensitive-output", Error;
+    103 MODULE_DIR_UNREADABLE => "module-dir-unreadable", Error;
 }

@@ -60,6 +60,8 @@ pub(crate) struct DeclaredNames {
     pub(crate) installed: HashMap<String, String>,
     /// Module calls whose source leads back up the tree.
     pub(crate) loops: HashSet<String>,
+    /// Module calls whose local source names no readable directory.
+    pub(crate) unreadable: HashSet<String>,
     /// Which provider each local name stands for, and their schemas.
     pub(crate) providers: ProviderNames,
     /// "Did you mean" answers given so far, by list and missing name: a
@@ -198,6 +200,9 @@ impl DeclaredNames {
                 if tree.loops.contains(source) {
                     names.loops.insert(name.clone());
                 }
+                if tree.unreadable.contains(source) {
+                    names.unreadable.insert(name.clone());
+                }
             }
             let check = declared.kept.nested.and_then(|_| {
                 let check = module.block(tofu_module::loaded::BlockRef {
@@ -269,6 +274,11 @@ impl DeclaredNames {
             }
         }
         modules.extend(self.loops.symmetric_difference(&new.loops).cloned());
+        modules.extend(
+            self.unreadable
+                .symmetric_difference(&new.unreadable)
+                .cloned(),
+        );
         for (name, dir) in &self.installed {
             if new.installed.get(name) != Some(dir) {
                 modules.insert(name.clone());

@@ -24,9 +24,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tofu_diagnostics::{analyze_in_tree, AnalysisCache};
+use tofu_diagnostics::{analyze_with_files, AnalysisCache};
 use tofu_module::discovery::is_module_file;
-use tofu_module::{Config, FileContent, InputFile, ProviderSchemas};
+use tofu_module::{Config, FileContent, InputFile, ModuleFiles, ProviderSchemas};
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
@@ -52,6 +52,11 @@ pub enum Change {
     /// A directory was deleted: every module directory at or below it loses
     /// its disk files.
     DiskDirRemoved { dir: PathBuf },
+    /// `dir` cannot be read as a directory: it does not exist, or is no
+    /// directory. It loses its disk files, and a call of it is OpenTofu's
+    /// "Unreadable module directory" (`tofu_module::calls::CalledDir`),
+    /// until a file or a reading of it says otherwise.
+    DiskDirUnreadable { dir: PathBuf },
     /// An editor buffer was opened or changed; it hides the disk content.
     BufferChanged {
         path: PathBuf,
@@ -75,6 +80,11 @@ struct ModuleInputs {
     /// The schemas of the providers the directory uses, as far as they
     /// were read ([`AnalysisHost::set_schemas`]).
     schemas: ProviderSchemas,
+    /// The files functions read (`file("x")`), as the caller gave them
+    /// ([`AnalysisHost::set_module_files`]); none until then.
+    module_files: ModuleFiles,
+    /// The directory could not be read as one ([`Change::DiskDirUnreadable`]).
+    unreadable: bool,
     /// Bumped (from the host's counter) on every change to this directory.
     generation: u64,
     /// `None` while a job holds it.
@@ -103,6 +113,8 @@ pub struct AnalysisJob {
     manifest: Option<Arc<str>>,
     config: Config,
     schemas: ProviderSchemas,
+    module_files: ModuleFiles,
+    unreadable: bool,
     cache: AnalysisCache,
     /// The calls the directory had at its last analysis.
     calls_before: Vec<ModuleCall>,
@@ -146,11 +158,12 @@ impl AnalysisJob {
         // The tree of the calls the directory had; judged again in the tree
         // of the calls it has now when they differ (a call was added).
         let tree = self.reached.called_modules(&self.dir, &self.calls_before);
-        let mut analysis = analyze_in_tree(
+        let mut analysis = analyze_with_files(
             &self.inputs,
             &self.config,
             &tree,
             &self.schemas,
+            &self.module_files,
             &mut self.cache,
         );
         let manifest = self
@@ -163,11 +176,12 @@ impl AnalysisJob {
         if calls_now != self.calls_before {
             let tree_now = self.reached.called_modules(&self.dir, &calls_now);
             if tree_now != tree {
-                analysis = analyze_in_tree(
+                analysis = analyze_with_files(
                     &self.inputs,
                     &self.config,
                     &tree_now,
                     &self.schemas,
+                    &self.module_files,
                     &mut self.cache,
                 );
             }
@@ -178,13 +192,10 @@ impl AnalysisJob {
             analysis: Arc::new(analysis),
             buffer_versions: self.buffer_versions,
         };
+        let mut summary = ModuleSummary::new(&snapshot, calls_now, manifest, self.is_called);
+        summary.unreadable = self.unreadable;
         AnalysisResult {
-            summary: Arc::new(ModuleSummary::new(
-                &snapshot,
-                calls_now,
-                manifest,
-                self.is_called,
-            )),
+            summary: Arc::new(summary),
             snapshot,
             cache: self.cache,
             reached: self.reached,
@@ -281,6 +292,31 @@ impl AnalysisHost {
         true
     }
 
+    /// Gives `dir` the files its functions read (`file("x")`,
+    /// `templatefile`, …): the caller reads them (the host does no IO).
+    /// Nothing records what a function read, so an analysis given other
+    /// files is done whole: give each directory its files once, not anew
+    /// with every reading of the directory. Returns whether they changed
+    /// (the directory is then stale).
+    pub fn set_module_files(&mut self, dir: &Path, files: ModuleFiles) -> bool {
+        if self
+            .modules
+            .get(dir)
+            .is_some_and(|inputs| inputs.module_files == files)
+        {
+            return false;
+        }
+        self.touch(dir).module_files = files;
+        true
+    }
+
+    /// True when `dir` was given the files its functions read.
+    pub fn has_module_files(&self, dir: &Path) -> bool {
+        self.modules
+            .get(dir)
+            .is_some_and(|inputs| inputs.module_files != ModuleFiles::none())
+    }
+
     /// Records which configuration files of `dir` are links to another
     /// file (`(file name, the real file's path)`, in the paths the host
     /// uses), replacing what was recorded for `dir`. A file several
@@ -344,6 +380,7 @@ impl AnalysisHost {
                     return Vec::new();
                 };
                 let inputs = self.touch(&dir);
+                inputs.unreadable = false;
                 if name == MODULE_MANIFEST {
                     inputs.manifest = Some(content);
                 } else {
@@ -377,6 +414,7 @@ impl AnalysisHost {
                 let inputs = self.touch(&dir);
                 inputs.manifest = None;
                 inputs.disk.clear();
+                inputs.unreadable = false;
                 for file in files {
                     if file.name == MODULE_MANIFEST {
                         inputs.manifest = Some(file.content);
@@ -399,6 +437,13 @@ impl AnalysisHost {
                     inputs.manifest = None;
                 }
                 affected
+            }
+            Change::DiskDirUnreadable { dir } => {
+                let inputs = self.touch(&dir);
+                inputs.disk.clear();
+                inputs.manifest = None;
+                inputs.unreadable = true;
+                vec![dir]
             }
             Change::BufferChanged {
                 path,
@@ -455,6 +500,23 @@ impl AnalysisHost {
         unknown.sort();
         unknown.dedup();
         unknown
+    }
+
+    /// The directories the calls of `dir` with a local source (`./x`,
+    /// `../x`) read, as its last analysis said, sorted.
+    pub fn local_called_dirs(&self, dir: &Path) -> Vec<PathBuf> {
+        let Some(summary) = self.summaries.get(dir) else {
+            return Vec::new();
+        };
+        let mut local: Vec<PathBuf> = summary
+            .module_calls
+            .iter()
+            .filter(|call| call.installed.is_none())
+            .filter_map(|call| call.dir.clone())
+            .collect();
+        local.sort();
+        local.dedup();
+        local
     }
 
     /// The providers whose schemas `dir` needs, as its last analysis said.
@@ -558,6 +620,8 @@ impl AnalysisHost {
             manifest,
             config,
             schemas: inputs.schemas.clone(),
+            module_files: inputs.module_files.clone(),
+            unreadable: inputs.unreadable,
             cache: inputs.cache.take().unwrap_or_default(),
             calls_before: self
                 .summaries
@@ -634,6 +698,8 @@ impl AnalysisHost {
             (None, None) => false,
             _ => true,
         });
+        let interface_changed =
+            interface_changed || old.is_some_and(|old| old.unreadable != new.unreadable);
         let calls_changed = old.is_none_or(|old| old.module_calls != new.module_calls);
         if !interface_changed && !calls_changed {
             return;
@@ -1332,5 +1398,40 @@ mod tests {
         assert!(!host.is_stale(&a) && !host.is_stale(&b));
         assert_eq!(codes(&host, &a), ["module-call-loop"]);
         assert_eq!(codes(&host, &b), ["module-call-loop"]);
+    }
+
+    /// A call of a directory that does not exist is "Unreadable module
+    /// directory", and nothing else about the call; once the directory is
+    /// read (it was created), the call is judged against it.
+    #[test]
+    fn a_call_of_an_unreadable_directory_is_reported_until_it_is_read() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let child = PathBuf::from("/w/root/modules/net");
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "module \"net\" {\n  source = \"./modules/net\"\n  cidr   = \"10.0.0.0/16\"\n}\n",
+            )],
+        });
+        host.apply_change(Change::DiskDirUnreadable { dir: child.clone() });
+        host.analyze_now_with_callers(&root);
+        host.analyze_now_with_callers(&child);
+        assert_eq!(codes(&host, &root), ["module-dir-unreadable"]);
+        // An existing directory without configuration files is an empty
+        // module: the argument is no variable of it.
+        host.apply_change(Change::DiskDir {
+            dir: child.clone(),
+            files: Vec::new(),
+        });
+        host.analyze_now_with_callers(&child);
+        assert_eq!(codes(&host, &root), ["undeclared-module-input"]);
+        host.apply_change(Change::DiskDir {
+            dir: child.clone(),
+            files: vec![InputFile::text("main.tf", "variable \"cidr\" {}\n")],
+        });
+        host.analyze_now_with_callers(&child);
+        assert!(codes(&host, &root).is_empty());
     }
 }

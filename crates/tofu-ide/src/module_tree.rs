@@ -35,9 +35,14 @@ impl ReachedDirs {
             .into_iter()
             .filter_map(|reached| {
                 let summary = summaries.get(&reached)?;
-                let called = CalledDir {
-                    interface: summary.interface.clone(),
-                    calls: summary.called_dirs().map(Path::to_path_buf).collect(),
+                let called = if summary.unreadable {
+                    CalledDir::unreadable()
+                } else {
+                    CalledDir {
+                        interface: summary.interface.clone(),
+                        calls: summary.called_dirs().map(Path::to_path_buf).collect(),
+                        unreadable: false,
+                    }
                 };
                 Some((reached, called))
             })

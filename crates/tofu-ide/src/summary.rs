@@ -76,6 +76,9 @@ pub struct ModuleSummary {
     /// The providers whose schema a package gives that the module needs
     /// (`tofu_module::provider_needs::package_addresses`).
     pub(crate) needed_providers: Vec<ProviderAddress>,
+    /// The directory could not be read as one (it does not exist, or is no
+    /// directory): a call of it is "Unreadable module directory".
+    pub(crate) unreadable: bool,
 }
 
 /// A declared block or local value, for workspace symbols. The file is an
@@ -113,6 +116,7 @@ impl ModuleSummary {
             interface: called.then(|| Arc::new(module.analysis.interface())),
             module_calls,
             needed_providers: tofu_module::provider_needs::package_addresses(&module.analysis),
+            unreadable: false,
         }
     }
 

@@ -1,4 +1,9 @@
-//! Loading every module directory under the paths a user gave, as `check` does.
+//! Loading every module directory under the paths a user gave, as `check`
+//! does, and the modules they call by a local path from outside those
+//! paths (what `tofu validate` in a caller reports includes them), each
+//! directory once. A called directory's interface comes from [`Children`],
+//! read once and shared between threads; whether a call's directory loops
+//! or cannot be read is [`tofu_module::calls`]' to decide.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -14,6 +19,7 @@ use tofu_module::calls::{
     called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleCall,
     ModuleManifest, MODULE_MANIFEST,
 };
+use tofu_module::module_source::local_source;
 use tofu_module::provider_schemas::ProviderSchemas;
 use tofu_module::{Config, ModuleFiles};
 
@@ -147,6 +153,13 @@ pub fn order_key(dir: &Path) -> String {
 /// directory) in [`order_key`] order as soon as the ones before it are done.
 /// The returned report holds everything but the modules and unreadable
 /// directories.
+///
+/// A module that a checked directory calls by a local path (`source =
+/// "../../"`), and that no path given reached, is checked too, since `tofu
+/// validate` run in the caller reports its errors: such modules come after
+/// the others (in [`order_key`] order among themselves, round by round as
+/// calls reach further). Every directory is checked once, however many
+/// paths or calls reach it.
 pub fn check_paths_streaming(
     paths: &[PathBuf],
     config: &Config,
@@ -211,81 +224,161 @@ pub fn check_paths_streaming(
             ..PoolSettings::default()
         })
     });
-    crate::parallel::ordered_map(
-        &work,
-        jobs,
-        |(dir, dir_config, dir_schemas)| match tofu_vfs::read_module_dir(readable(dir)) {
-            Ok(files) => {
-                let mut cache = AnalysisCache::new();
-                // Functions read files as `tofu validate` run in the
-                // directory reads them.
-                let module_files =
-                    ModuleFiles::new(Arc::new(tofu_vfs::DirectoryFiles::new(readable(dir))));
-                let no_tree = CalledModules::default();
-                let no_schemas = ProviderSchemas::default();
-                let mut analysis = analyze_with_files(
-                    &files,
-                    dir_config,
-                    &no_tree,
-                    &no_schemas,
-                    &module_files,
-                    &mut cache,
-                );
-                if analysis.primary.is_empty() && analysis.overrides.is_empty() {
-                    return None;
+    let run = Run {
+        children: &children,
+        schema_source: &schema_source,
+        validators: validators.as_ref(),
+    };
+    // Each directory is checked once, however it was reached.
+    let mut checked: std::collections::HashSet<PathBuf> =
+        work.iter().map(|(dir, _, _)| identity(dir)).collect();
+    loop {
+        let reached: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+        crate::parallel::ordered_map(
+            &work,
+            jobs,
+            |(dir, dir_config, dir_schemas)| {
+                let (outcome, calls) = run.check_dir(dir, dir_config, dir_schemas);
+                if let Ok(mut reached) = reached.lock() {
+                    reached.extend(calls);
                 }
-                // Judged again in its module tree when it calls local modules,
-                // and with its providers' schemas when they can be had (the
-                // cache keeps all but what the tree and schemas change).
-                let tree = children.called_modules(readable(dir), &analysis.module_calls());
-                let provider_schemas = schema_source.schemas_for(
-                    readable(dir),
-                    dir_schemas,
-                    &tofu_module::provider_needs::package_addresses(&analysis),
-                );
-                if !tree.is_empty() || !provider_schemas.is_empty() {
-                    analysis = analyze_with_files(
-                        &files,
-                        dir_config,
-                        &tree,
-                        &provider_schemas,
-                        &module_files,
-                        &mut cache,
-                    );
-                }
-                if let Some(validators) = &validators {
-                    let calls = validator_calls(&analysis);
-                    if !calls.is_empty() {
-                        let outcome = validators.validate(
-                            &|address| {
-                                schema_source.runnable_for(readable(dir), dir_schemas, address)
-                            },
-                            None,
-                            &calls,
-                        );
-                        for problem in &outcome.problems {
-                            tracing::warn!("{problem}");
-                        }
-                        add_provider_diagnostics(&mut analysis, dir_config, outcome.diagnostics);
-                    }
-                }
-                Some(Ok(CheckedModule {
-                    dir: dir.clone(),
-                    analysis,
-                }))
+                outcome
+            },
+            |outcome| match outcome {
+                Some(Ok(module)) => sink(Found::Module(Box::new(module))),
+                Some(Err(dir)) => sink(Found::Unreadable(dir)),
+                None => {}
+            },
+        );
+        // The modules these call by a local path that no path given
+        // reached (`check examples/simple` calling `../../`): `tofu
+        // validate` run there reports their errors too, so `check` does,
+        // after the others.
+        let mut next: Vec<(PathBuf, Config, DirSchemas)> = Vec::new();
+        let mut reached = reached.into_inner().unwrap_or_default();
+        reached.sort_by_cached_key(|dir| order_key(dir));
+        for dir in reached {
+            if !checked.insert(identity(&dir)) || !readable(&dir).is_dir() {
+                continue;
             }
-            Err(error) => Some(Err(UnreadableDir {
-                dir: dir.clone(),
-                message: error.to_string(),
-            })),
-        },
-        |outcome| match outcome {
-            Some(Ok(module)) => sink(Found::Module(Box::new(module))),
-            Some(Err(dir)) => sink(Found::Unreadable(dir)),
-            None => {}
-        },
-    );
+            let project = project_configs.for_dir(readable(&dir));
+            if project.is_some_and(|project| excludes(project, readable(&dir))) {
+                continue;
+            }
+            let mut dir_config = project.map_or_else(|| config.clone(), |p| p.apply_to(config));
+            if let Some(version) = tofu_version_flag {
+                dir_config.tofu_version = version.to_owned();
+            }
+            let dir_schemas = DirSchemas::of(project);
+            next.push((dir, dir_config, dir_schemas));
+        }
+        if next.is_empty() {
+            break;
+        }
+        work = next;
+    }
     Ok(report)
+}
+
+/// What the directories of one `check` run share.
+struct Run<'r> {
+    children: &'r Children,
+    schema_source: &'r SchemaSource,
+    validators: Option<&'r ProviderValidators>,
+}
+
+impl Run<'_> {
+    /// One directory's analysis (`None` for a directory without
+    /// configuration files), and the directories its calls with a local
+    /// source read, as paths to show (the directory's joined with the
+    /// source, `.` and `..` resolved).
+    fn check_dir(
+        &self,
+        dir: &Path,
+        dir_config: &Config,
+        dir_schemas: &DirSchemas,
+    ) -> (Option<Result<CheckedModule, UnreadableDir>>, Vec<PathBuf>) {
+        let files = match tofu_vfs::read_module_dir(readable(dir)) {
+            Ok(files) => files,
+            Err(error) => {
+                let unreadable = UnreadableDir {
+                    dir: dir.to_path_buf(),
+                    message: error.to_string(),
+                };
+                return (Some(Err(unreadable)), Vec::new());
+            }
+        };
+        let mut cache = AnalysisCache::new();
+        // Functions read files as `tofu validate` run in the directory reads
+        // them.
+        let module_files = ModuleFiles::new(Arc::new(tofu_vfs::DirectoryFiles::new(readable(dir))));
+        let no_tree = CalledModules::default();
+        let no_schemas = ProviderSchemas::default();
+        let mut analysis = analyze_with_files(
+            &files,
+            dir_config,
+            &no_tree,
+            &no_schemas,
+            &module_files,
+            &mut cache,
+        );
+        if analysis.primary.is_empty() && analysis.overrides.is_empty() {
+            return (None, Vec::new());
+        }
+        let module_calls = analysis.module_calls();
+        let local_dirs = module_calls
+            .iter()
+            .filter_map(|(_, source)| local_source(source))
+            .map(|relative| normalize_path(&dir.join(relative)))
+            .collect();
+        // Judged again in its module tree when it calls local modules, and
+        // with its providers' schemas when they can be had (the cache keeps
+        // all but what the tree and schemas change).
+        let tree = self.children.called_modules(readable(dir), &module_calls);
+        let provider_schemas = self.schema_source.schemas_for(
+            readable(dir),
+            dir_schemas,
+            &tofu_module::provider_needs::package_addresses(&analysis),
+        );
+        if !tree.is_empty() || !provider_schemas.is_empty() {
+            analysis = analyze_with_files(
+                &files,
+                dir_config,
+                &tree,
+                &provider_schemas,
+                &module_files,
+                &mut cache,
+            );
+        }
+        if let Some(validators) = self.validators {
+            let calls = validator_calls(&analysis);
+            if !calls.is_empty() {
+                let outcome = validators.validate(
+                    &|address| {
+                        self.schema_source
+                            .runnable_for(readable(dir), dir_schemas, address)
+                    },
+                    None,
+                    &calls,
+                );
+                for problem in &outcome.problems {
+                    tracing::warn!("{problem}");
+                }
+                add_provider_diagnostics(&mut analysis, dir_config, outcome.diagnostics);
+            }
+        }
+        let module = CheckedModule {
+            dir: dir.to_path_buf(),
+            analysis,
+        };
+        (Some(Ok(module)), local_dirs)
+    }
+}
+
+/// A directory as one, however its path is written: absolute, `.` and
+/// `..` resolved.
+fn identity(dir: &Path) -> PathBuf {
+    normalize_path(&std::path::absolute(readable(dir)).unwrap_or_else(|_| dir.to_path_buf()))
 }
 
 /// What `check` knows of the module directories calls name: each one's
@@ -342,18 +435,19 @@ impl Children {
 }
 
 /// A called directory read and analysed in the tree `tree` gives it (for
-/// its path and resolved calls).
+/// its path and resolved calls). A directory that cannot be read is
+/// [`CalledDir::unreadable`]; one without configuration files is an empty
+/// module, as OpenTofu loads it.
 fn analysed(
     dir: &Path,
     tree: impl FnOnce(&Path, &[ModuleCall]) -> CalledModules,
 ) -> Option<CalledDir> {
-    let files = tofu_vfs::read_module_dir(dir).ok()?;
+    let Ok(files) = tofu_vfs::read_module_dir(dir) else {
+        return Some(CalledDir::unreadable());
+    };
     let mut cache = AnalysisCache::new();
     let config = Config::default();
     let mut analysis = analyze(&files, &config, &mut cache);
-    if analysis.primary.is_empty() && analysis.overrides.is_empty() {
-        return None;
-    }
     let calls = resolve_calls(dir, &analysis.module_calls(), None);
     let tree = tree(dir, &calls);
     // A caller reads the child's interface, which no provider schema
@@ -365,6 +459,7 @@ fn analysed(
     Some(CalledDir {
         interface: Some(Arc::new(analysis.interface())),
         calls: calls.into_iter().filter_map(|call| call.dir).collect(),
+        unreadable: false,
     })
 }
 

@@ -973,3 +973,49 @@ fn console(args: &[&str], input: &str) -> Output {
     all.extend_from_slice(args);
     tofu_lens_with_stdin(&all, dir.path(), input)
 }
+
+/// An example that calls its module from below (`source = "../../"`),
+/// checked as a user types it, from the module's directory and from the
+/// example's: the module's error is reported once, in its own file, named
+/// as the path typed leads to it.
+#[test]
+fn a_module_called_from_below_is_checked_with_its_example() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/module-tree/called-from-below");
+    let errors = |args: &[&str], cwd: &Path| -> Vec<String> {
+        let output = tofu_lens(args, cwd);
+        assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+        let found: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}:{} {}",
+                    d["file"].as_str().unwrap(),
+                    d["range"]["start"]["line"],
+                    d["code"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        errors(&["check", "--format", "json", "examples/simple"], &case),
+        ["main.tf:6 undeclared-reference"]
+    );
+    assert_eq!(
+        errors(
+            &["check", "--format", "json", "."],
+            &case.join("examples/simple")
+        ),
+        ["../../main.tf:6 undeclared-reference"]
+    );
+    assert_eq!(
+        errors(
+            &["check", "--format", "json", ".", "examples/simple"],
+            &case
+        ),
+        ["./main.tf:6 undeclared-reference"]
+    );
+}

@@ -158,3 +158,46 @@ fn examples_match_their_expectations() {
     assert!(n_examples > 0);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `check examples/simple`, whose `main.tf` calls `source = "../../"`,
+/// reports the errors of the module it calls, in that module's files, as
+/// `tofu validate` run in `examples/simple` does; `check` of the whole
+/// tree, which walks both, reports them once.
+#[test]
+fn a_module_called_from_outside_the_checked_directory_is_reported_once() {
+    let case =
+        tofu_module::calls::normalize_path(&fixtures_root().join("module-tree/called-from-below"));
+    let config = check::check_config(None, false);
+    let lines = |path: &Path| -> Vec<String> {
+        let report = check::check_paths(&[path.to_path_buf()], &config, None).unwrap();
+        render::short(&report, &case)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let from_example = lines(&case.join("examples/simple"));
+    let whole = lines(&case);
+    assert_eq!(
+        whole,
+        [
+            "main.tf:6:20 error undeclared-reference Reference to undeclared input variable",
+            "  fix: Replace with var.name",
+        ],
+    );
+    assert_eq!(from_example, whole);
+    let from_both = {
+        let report =
+            check::check_paths(&[case.join("examples/simple"), case.clone()], &config, None)
+                .unwrap();
+        render::short(&report, &case)
+    };
+    assert_eq!(from_both.lines().collect::<Vec<_>>(), whole);
+    // As typed on the command line: a relative path whose call climbs
+    // above it (`../../` from `…/examples/simple`).
+    let relative = Path::new("../../tests/fixtures/module-tree/called-from-below");
+    let report = check::check_paths(&[relative.join("examples/simple")], &config, None).unwrap();
+    assert_eq!(
+        render::short(&report, relative).lines().collect::<Vec<_>>(),
+        whole
+    );
+}

@@ -74,7 +74,12 @@ pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: 
     schedule(shared, dirs, false);
     read_schemas(shared, schema_dirs);
     if let Some(folders) = rescan {
-        tokio::spawn(scan_folders(Arc::clone(shared), folders));
+        let busy = shared.activity.begin();
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            scan_folders(shared, folders).await;
+            drop(busy);
+        });
     }
     show_problems(shared, problems).await;
 }

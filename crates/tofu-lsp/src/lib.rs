@@ -14,6 +14,18 @@
 //! first `.await`, and analysis runs outside the lock. Logs go through
 //! `tracing` (the binary sends them to stderr); nothing here prints, and
 //! nothing here writes files.
+//!
+//! What the server reads from the disk: the workspace folders, each read
+//! confined to its folder (links out of it refused, `SECURITY.md`); and
+//! one thing OpenTofu itself reads beyond them, a module directory that a
+//! published directory calls by a local path (`source = "../../"` from an
+//! example opened as the workspace), confined to that directory, analysed
+//! and published as `check` reports it (`scheduler::called_only_dirs`);
+//! it is not watched, so a change there is seen when a caller reads it
+//! again (its manifest changes, or the workspace is scanned again).
+//! The files functions read (`file("x")`) are read inside the directory's
+//! confinement root as well; a path leading out of it is unknown, as on
+//! hover.
 
 mod client_requests;
 mod configuration;
@@ -47,6 +59,7 @@ use tower_lsp_server::{ClientSocket, LspService};
 pub fn service(options: ServerOptions) -> (LspService<Server>, ClientSocket) {
     LspService::build(move |client| Server::new(client, options))
         .custom_method("tofuLens/panic", Server::test_panic)
+        .custom_method("tofuLens/settled", Server::test_settled)
         .finish()
 }
 

@@ -18,8 +18,9 @@ pub struct ServerOptions {
     /// published at once, and only expensive directories wait for a burst of
     /// keystrokes to end.
     pub cheap_analysis: Duration,
-    /// Enables the `tofuLens/panic` request, which panics inside a request
-    /// handler (for tests of the panic guard).
+    /// Enables the test requests: `tofuLens/panic`, which panics inside a
+    /// request handler (for tests of the panic guard), and
+    /// `tofuLens/settled`, answered once no background work is under way.
     pub test_hooks: bool,
     /// When set, a changed path is looked at on disk only once the gate is
     /// open: a test holds the disk back to see what the server does

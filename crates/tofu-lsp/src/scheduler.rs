@@ -19,6 +19,14 @@
 //! answered, empty or not, with the version the analysis used. With pull
 //! diagnostics nothing is pushed; the client is asked to refresh instead.
 //!
+//! A directory a call names that the workspace walk did not find is read
+//! as *called-only* (under `.terraform`, hidden, excluded, or outside the
+//! folder when the source is a local path): analysed for its callers, and
+//! published only when a published directory calls it by a local path
+//! (then `tofu validate` in the caller, and `check`, report its errors).
+//! One that does not exist is "Unreadable module directory" for its
+//! callers (`Change::DiskDirUnreadable`).
+//!
 //! After an analysis, the directory and the modules it calls may want
 //! provider schemas the host lacks: a task of their own reads them
 //! (`provider_schemas.rs`) and schedules the directory again when they
@@ -48,7 +56,12 @@ pub fn schedule(shared: &Arc<Shared>, dirs: impl IntoIterator<Item = PathBuf>, d
             !std::mem::replace(&mut state.worker_running, true)
         };
         if start {
-            tokio::spawn(worker(Arc::clone(shared), dir, debounce));
+            let busy = shared.activity.begin();
+            let shared = Arc::clone(shared);
+            tokio::spawn(async move {
+                worker(shared, dir, debounce).await;
+                drop(busy);
+            });
         }
     }
 }
@@ -111,7 +124,8 @@ pub enum Need {
 
 /// Brings the analysis of `dir` up to date: reads the directory from disk if
 /// it is marked for that (nothing whose real location is outside its
-/// workspace folder), then analyses if the inputs changed, or if `need` is
+/// confinement root: its workspace folder, or for a module called by a
+/// local path from outside every folder, its own directory), then analyses if the inputs changed, or if `need` is
 /// [`Need::Full`] and only the summary is kept. Returns false when the
 /// analysis panicked (an engine bug; logged, and the directory keeps its
 /// previous analysis until the next change).
@@ -130,6 +144,16 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         })
         .await;
         let mut session = shared.session();
+        // Functions read files as `tofu validate` run in the directory
+        // reads them, inside the directory's confinement root; given once,
+        // so that an analysis after an edit stays incremental.
+        if !session.host().has_module_files(dir) {
+            let root = session.confinement_root(dir);
+            let files = tofu_vfs::DirectoryFiles::within(dir, &root);
+            session
+                .host_mut()
+                .set_module_files(dir, tofu_module::ModuleFiles::new(Arc::new(files)));
+        }
         let change = match read {
             Ok(Ok((files, manifest, links))) => {
                 session.host_mut().set_links(dir, links);
@@ -151,14 +175,23 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
                 }
             }
             Ok(Err(error)) => {
-                // A directory deleted since is routine; anything else is worth a line.
-                if error.kind() == std::io::ErrorKind::NotFound {
+                // A directory deleted since is routine (and a call of it is
+                // an "Unreadable module directory"); anything else, such as
+                // a directory leading outside the workspace folder, is worth
+                // a line, and says nothing of the directory.
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) {
                     tracing::debug!("cannot read {}: {error}", dir.display());
+                    Change::DiskDirUnreadable {
+                        dir: dir.to_path_buf(),
+                    }
                 } else {
                     tracing::info!("not reading {}: {error}", dir.display());
-                }
-                Change::DiskDirRemoved {
-                    dir: dir.to_path_buf(),
+                    Change::DiskDirRemoved {
+                        dir: dir.to_path_buf(),
+                    }
                 }
             }
             Err(error) => {
@@ -256,7 +289,9 @@ pub fn read_schemas(shared: &Arc<Shared>, dirs: Vec<PathBuf>) {
     };
     for (dir, ask) in asks {
         let shared = Arc::clone(shared);
+        let busy = shared.activity.begin();
         tokio::spawn(async move {
+            let _busy = busy;
             let mut next = Some(ask);
             while let Some(ask) = next {
                 if provider_schemas::read(&shared, &dir, ask).await {
@@ -278,7 +313,9 @@ fn validate_providers(shared: &Arc<Shared>, dir: &Path) {
     };
     let shared = Arc::clone(shared);
     let dir = dir.to_path_buf();
+    let busy = shared.activity.begin();
     tokio::spawn(async move {
+        let _busy = busy;
         tokio::time::sleep(provider_validators::DEBOUNCE).await;
         if provider_validators::validate(&shared, &dir, ask).await {
             shared.session().scheduling_mut().state(&dir).force_publish = true;
@@ -288,20 +325,39 @@ fn validate_providers(shared: &Arc<Shared>, dir: &Path) {
 }
 
 /// The directories the calls of `dir` name that the host holds nothing for,
-/// inside the workspace folder of `dir`, marked to be read as called-only.
+/// marked to be read as called-only: those inside the workspace folder of
+/// `dir`, and those a local source names wherever they are (OpenTofu reads
+/// them for the module tree: `source = "../../"` from an example). The
+/// called-only directories a published `dir` calls by a local path are
+/// published too ([`crate::scheduling::DirState::reported`]), unless
+/// `exclude` leaves them out; those it had analysed already are handed
+/// back to be published.
 fn called_only_dirs(session: &mut Session, dir: &Path) -> Vec<PathBuf> {
     let root = session.confinement_root(dir);
+    let local = session.host().local_called_dirs(dir);
     let unknown: Vec<PathBuf> = session
         .host()
         .unknown_called_dirs(dir)
         .into_iter()
-        .filter(|called| called.starts_with(&root))
+        .filter(|called| called.starts_with(&root) || local.contains(called))
         .filter(|called| !session.scheduling().knows(called))
         .collect();
     for called in &unknown {
         session.scheduling_mut().mark_called_only(called);
     }
-    unknown
+    let mut to_read = unknown;
+    if session.scheduling().is_published(dir) {
+        for called in local {
+            if session.scheduling().is_called_only(&called)
+                && !session.is_excluded(&called)
+                && session.scheduling_mut().mark_reported(&called)
+                && !to_read.contains(&called)
+            {
+                to_read.push(called);
+            }
+        }
+    }
+    to_read
 }
 
 /// The module manifest `tofu init` wrote in `dir`
@@ -359,7 +415,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         let snapshot = session.host().snapshot();
         let generation = snapshot.generation(dir);
         let in_scope = session.in_scope(dir)
-            && (!session.scheduling().is_called_only(dir) || session.host().has_buffers(dir));
+            && (session.scheduling().is_published(dir) || session.host().has_buffers(dir));
         let pull = session.support().pull_diagnostics;
         let refresh_supported = session.support().diagnostic_refresh;
         let state = session.scheduling_mut().state(dir);
@@ -455,6 +511,10 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         let Some(uri) = converter.uri_for(&path) else {
             continue;
         };
+        shared
+            .activity
+            .publications
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         shared
             .client
             .publish_diagnostics(uri, diagnostics, version)

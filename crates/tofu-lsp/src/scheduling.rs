@@ -81,6 +81,24 @@ impl Scheduling {
         self.dirs.get(dir).is_some_and(|state| state.called_only)
     }
 
+    /// Records that the called-only `dir` is published
+    /// ([`DirState::reported`]); returns whether it was not before.
+    pub fn mark_reported(&mut self, dir: &Path) -> bool {
+        let state = self.state(dir);
+        let newly = !state.reported;
+        state.reported = true;
+        state.force_publish |= newly;
+        newly
+    }
+
+    /// True when `dir` is published: found by the workspace walk, or
+    /// reached through local calls from a directory that is.
+    pub fn is_published(&self, dir: &Path) -> bool {
+        self.dirs
+            .get(dir)
+            .is_none_or(|state| !state.called_only || state.reported)
+    }
+
     /// The called-only directories below `prefix`.
     pub fn called_only_below(&self, prefix: &Path) -> Vec<PathBuf> {
         self.dirs
@@ -137,8 +155,15 @@ pub struct DirState {
     /// Read because a module call names it, not found by the workspace
     /// walk (a module `tofu init` installed under `.terraform`): analysed so
     /// that its callers are judged against it, read whatever `exclude`
-    /// says, and published only while one of its files is open.
+    /// says, and published only while one of its files is open, or when
+    /// it is [`DirState::reported`].
     pub called_only: bool,
+    /// A called-only directory that a published directory calls by a local
+    /// path (`source = "../../"`, from an example inside the module it
+    /// calls): `tofu validate` run in the caller reports its errors, and
+    /// `check` does, so it is published, wherever it is (outside the
+    /// workspace folder too: OpenTofu reads it for the module tree).
+    pub reported: bool,
     /// Held while the directory is read or analysed, so that a request that
     /// needs a fresh analysis waits for the worker instead of redoing its work.
     pub analysis_lock: Arc<tokio::sync::Mutex<()>>,

@@ -50,6 +50,28 @@ impl Server {
     }
 }
 
+impl Server {
+    /// `tofuLens/settled`: answers once no background work is under way
+    /// (the workspace scan, analyses and publications, schema reads,
+    /// validator rounds), with the number of `publishDiagnostics` sent so
+    /// far (`{"publications": N}`), so a test compares what was published
+    /// when the server had nothing left to do, without waiting a fixed
+    /// time: the answer may overtake the last notifications, the count
+    /// tells the client how many to read.
+    pub async fn test_settled(&self) -> Result<serde_json::Value> {
+        if !self.shared.options.test_hooks {
+            return Err(tower_lsp_server::jsonrpc::Error::method_not_found());
+        }
+        self.shared.activity.settled().await;
+        let publications = self
+            .shared
+            .activity
+            .publications
+            .load(std::sync::atomic::Ordering::SeqCst);
+        Ok(serde_json::json!({ "publications": publications }))
+    }
+}
+
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         Ok(initialize::handle(&self.shared, params))

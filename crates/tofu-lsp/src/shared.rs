@@ -10,8 +10,8 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use tofu_schema::PoolSettings;
 use tofu_vfs::schemas::validators::ProviderValidators;
@@ -45,7 +45,57 @@ pub struct Shared {
     /// The providers' validators (`provider_validators.rs`): one process
     /// per provider and workspace folder, called from blocking tasks only.
     pub validators: ProviderValidators,
+    /// The background work under way (the scan, directory workers, schema
+    /// reads, validator rounds), for `tofuLens/settled`.
+    pub activity: Arc<Activity>,
     tokens: AtomicU64,
+}
+
+/// How many background tasks are under way, and a way to wait until none
+/// is. A task counts from before it is spawned (its [`Busy`] is taken by
+/// whoever spawns it) until it ends, and a task that starts another hands
+/// it a `Busy` before dropping its own, so the count reaches zero only when
+/// nothing is left to do.
+#[derive(Debug, Default)]
+pub struct Activity {
+    under_way: AtomicUsize,
+    idle: tokio::sync::Notify,
+    /// How many `textDocument/publishDiagnostics` were sent: a client
+    /// reads that many before it looks (a response may overtake the
+    /// notifications sent before it).
+    pub publications: AtomicU64,
+}
+
+/// One task under way; dropping it ends it.
+#[derive(Debug)]
+pub struct Busy(Arc<Activity>);
+
+impl Activity {
+    pub fn begin(self: &Arc<Activity>) -> Busy {
+        self.under_way.fetch_add(1, Ordering::SeqCst);
+        Busy(Arc::clone(self))
+    }
+
+    /// Returns once no task is under way.
+    pub async fn settled(&self) {
+        loop {
+            let idle = self.idle.notified();
+            tokio::pin!(idle);
+            idle.as_mut().enable();
+            if self.under_way.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        if self.0.under_way.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
 }
 
 /// The server's own file watching, for clients that do not watch files.
@@ -83,6 +133,7 @@ impl Shared {
             session: Mutex::new(Session::new(Settings::default(), full_analyses_kept)),
             disk_watcher: Mutex::new(DiskWatcher::default()),
             disk_changes: OnceLock::new(),
+            activity: Arc::new(Activity::default()),
             tokens: AtomicU64::new(0),
         }
     }

@@ -211,16 +211,25 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
         for found in found {
             match found {
                 Found::Gone(path) => {
-                    let is_known_dir = session
+                    let gone_dirs: Vec<PathBuf> = session
                         .host()
                         .module_dirs()
-                        .any(|dir| dir.starts_with(&path));
-                    let change = if is_known_dir {
-                        Change::DiskDirRemoved { dir: path }
+                        .filter(|dir| dir.starts_with(&path))
+                        .map(Path::to_path_buf)
+                        .collect();
+                    if gone_dirs.is_empty() {
+                        let change = Change::DiskFileRemoved { path };
+                        stale.extend(session.host_mut().apply_change(change));
                     } else {
-                        Change::DiskFileRemoved { path }
-                    };
-                    stale.extend(session.host_mut().apply_change(change));
+                        // Gone from the disk: a call of one of them is now
+                        // "Unreadable module directory", as for `check`.
+                        let change = Change::DiskDirRemoved { dir: path };
+                        stale.extend(session.host_mut().apply_change(change));
+                        for dir in gone_dirs {
+                            let change = Change::DiskDirUnreadable { dir };
+                            stale.extend(session.host_mut().apply_change(change));
+                        }
+                    }
                 }
                 Found::ModuleDirs(dirs) => {
                     for dir in dirs {

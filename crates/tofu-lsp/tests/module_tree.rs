@@ -367,3 +367,116 @@ async fn calls_into_installed_modules_are_judged_and_installed_modules_are_not_p
     assert!(stray.is_empty(), "{stray:?}");
     client.shutdown().await;
 }
+
+/// A workspace opened at an example that calls its module from below
+/// (`source = "../../"`): the server reads that module, outside the
+/// workspace folder, and publishes its errors in its own files, as `tofu
+/// validate` run in the example (and `check`) reports them. Nothing else
+/// outside the folder is read: a sibling module with an error is never
+/// published, and a link out of the called module is not followed.
+#[tokio::test]
+async fn a_module_called_from_below_the_workspace_is_read_and_published() {
+    let temp = tempfile::tempdir().unwrap();
+    let top = temp.path().canonicalize().unwrap();
+    let files: [(&str, &str); 4] = [
+        (
+            "module/main.tf",
+            "variable \"name\" {\n  type = string\n}\noutput \"greeting\" {\n  value = \"hello ${var.nmae}\"\n}\n",
+        ),
+        (
+            "module/examples/simple/main.tf",
+            "module \"greeter\" {\n  source = \"../../\"\n  name   = \"world\"\n}\nmodule \"linked\" {\n  source = \"../../linked\"\n}\n",
+        ),
+        ("module/sibling/main.tf", "output \"x\" {\n  value = var.nope\n}\n"),
+        ("secret/leak.tf", "output \"leak\" {\n  value = var.secret\n}\n"),
+    ];
+    for (name, text) in files {
+        let path = top.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    #[cfg(unix)]
+    {
+        fs::create_dir_all(top.join("module/linked")).unwrap();
+        std::os::unix::fs::symlink(
+            top.join("secret/leak.tf"),
+            top.join("module/linked/leak.tf"),
+        )
+        .unwrap();
+    }
+    let module = top.join("module");
+    let example = module.join("examples/simple");
+    let mut client = TestClient::start(&example, capabilities(), json!({}), Value::Null).await;
+    client
+        .wait_for("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    let published = client.settled_publications().await;
+    let main = published
+        .iter()
+        .rev()
+        .find(|p| p["uri"] == uri(&module.join("main.tf")))
+        .unwrap_or_else(|| panic!("the called module's main.tf is published: {published:?}"));
+    assert_eq!(codes(main), ["undeclared-reference"]);
+    for params in &published {
+        let text = params.to_string();
+        assert!(
+            !text.contains("sibling") && !text.contains("secret"),
+            "{text}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        let link = published
+            .iter()
+            .rev()
+            .find(|p| p["uri"] == uri(&module.join("linked/leak.tf")))
+            .expect("the link out of the called module is reported");
+        assert_eq!(codes(link), ["file-unreadable"]);
+    }
+    client.shutdown().await;
+}
+
+/// A called module's directory deleted (the client reports the directory
+/// gone): the call is "Unreadable module directory", as `check` and `tofu
+/// init` say, not a call of an empty module; created again, it is judged
+/// against it.
+#[tokio::test]
+async fn a_called_directory_deleted_makes_the_call_unreadable() {
+    let (_temp, root) = tree(false);
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    let net = root.join("modules/net");
+    let saved: Vec<(PathBuf, String)> = fs::read_dir(&net)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let text = fs::read_to_string(&path).unwrap();
+            (path, text)
+        })
+        .collect();
+    fs::remove_dir_all(&net).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&net), "type": 3}]}),
+    );
+    let published = client
+        .wait_for_diagnostics(&main, |p| {
+            codes(p).iter().any(|c| c == "module-dir-unreadable")
+        })
+        .await;
+    assert_eq!(codes(&published), ["module-dir-unreadable"]);
+    fs::create_dir_all(&net).unwrap();
+    let mut changes = Vec::new();
+    for (path, text) in saved {
+        fs::write(&path, text).unwrap();
+        changes.push(json!({"uri": uri(&path), "type": 1}));
+    }
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": changes }),
+    );
+    client
+        .wait_for_diagnostics(&main, |p| codes(p).is_empty())
+        .await;
+    client.shutdown().await;
+}

@@ -15,7 +15,12 @@
 //! - [`called_modules`]: what one directory's analysis is given of the
 //!   modules it calls ([`CalledModules`]), over a closure that looks a
 //!   called directory up ([`CalledDir`]); a chain of calls back to the
-//!   caller is a loop, never followed further than [`MAX_CALL_DEPTH`].
+//!   caller is a loop, never followed further than [`MAX_CALL_DEPTH`]; a
+//!   local source whose directory the lookup found unreadable (it does not
+//!   exist, or is no directory) is `CalledModules::unreadable`, where
+//!   `tofu init` stops ("Unreadable module directory"), and only there: a
+//!   directory that exists and holds no configuration file is an empty
+//!   module, as OpenTofu loads it.
 //! - [`ModuleTree`]: the calls between directories as a graph with both
 //!   directions indexed (children, callers, depth from a root), for a host
 //!   that keeps many directories and must find a module's callers without
@@ -39,17 +44,19 @@ pub const MAX_CALL_DEPTH: usize = 64;
 pub const MODULE_MANIFEST: &str = ".terraform/modules/modules.json";
 
 /// `path` with `.` and `..` components resolved lexically (a `..` at the
-/// root stays at the root).
+/// root stays at the root; the leading `..` of a relative path stay).
 pub fn normalize_path(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(Component::ParentDir | Component::CurDir) | None => out.push(".."),
+            },
             other => out.push(other.as_os_str()),
         }
     }
@@ -186,11 +193,15 @@ pub struct CalledModules {
     /// Sources that are no local path, by the directory `tofu init`
     /// installed them in, relative to the caller (`.terraform/modules/vpc`).
     pub installed: BTreeMap<String, String>,
+    /// Local sources whose directory cannot be read: it does not exist, or
+    /// is no directory. `tofu init` stops there ("Unreadable module
+    /// directory"), so nothing else is said of such a call.
+    pub unreadable: BTreeSet<String>,
 }
 
 impl CalledModules {
     pub fn is_empty(&self) -> bool {
-        self.children.is_empty() && self.loops.is_empty()
+        self.children.is_empty() && self.loops.is_empty() && self.unreadable.is_empty()
     }
 }
 
@@ -201,6 +212,20 @@ pub struct CalledDir {
     pub interface: Option<Arc<ModuleInterface>>,
     /// The directories its own calls read.
     pub calls: Vec<PathBuf>,
+    /// The directory cannot be read as one: it does not exist, or is no
+    /// directory (a lookup that could not look, such as a path the caller
+    /// may not read, answers `None` instead).
+    pub unreadable: bool,
+}
+
+impl CalledDir {
+    /// A directory that does not exist, or is no directory.
+    pub fn unreadable() -> CalledDir {
+        CalledDir {
+            unreadable: true,
+            ..CalledDir::default()
+        }
+    }
 }
 
 /// What the directory `dir` with these resolved calls is given of the
@@ -216,14 +241,26 @@ pub fn called_modules(
         let Some(child_dir) = &call.dir else {
             continue;
         };
-        if called.children.contains_key(&call.source) || called.loops.contains(&call.source) {
+        if called.children.contains_key(&call.source)
+            || called.loops.contains(&call.source)
+            || called.unreadable.contains(&call.source)
+        {
+            continue;
+        }
+        let found = lookup(child_dir);
+        if found.as_ref().is_some_and(|child| child.unreadable) {
+            // Only a local path: an installed module whose directory is
+            // gone is `tofu init`'s to install again, not this error.
+            if call.installed.is_none() {
+                called.unreadable.insert(call.source.clone());
+            }
             continue;
         }
         if leads_to(child_dir, dir, lookup) {
             called.loops.insert(call.source.clone());
             continue;
         }
-        let Some(interface) = lookup(child_dir).and_then(|child| child.interface) else {
+        let Some(interface) = found.and_then(|child| child.interface) else {
             continue;
         };
         called.children.insert(call.source.clone(), interface);
@@ -388,6 +425,10 @@ mod tests {
         );
         assert_eq!(normalize_path(Path::new("a/./b/../c")), Path::new("a/c"));
         assert_eq!(normalize_path(Path::new("../x")), Path::new("../x"));
+        assert_eq!(normalize_path(Path::new("../../x")), Path::new("../../x"));
+        assert_eq!(normalize_path(Path::new("./../..")), Path::new("../.."));
+        assert_eq!(normalize_path(Path::new("a/../../b")), Path::new("../b"));
+        assert_eq!(normalize_path(Path::new("/../x")), Path::new("/x"));
     }
 
     #[test]
@@ -464,15 +505,18 @@ mod tests {
                 "/w/a" => Some(CalledDir {
                     interface: Some(interface()),
                     calls: calls(&["/w/b"]),
+                    ..CalledDir::default()
                 }),
                 "/w/b" => Some(CalledDir {
                     interface: Some(interface()),
                     calls: calls(&["/w/root"]),
+                    ..CalledDir::default()
                 }),
                 "/w/c" => Some(CalledDir {
                     interface: Some(interface()),
-                    calls: Vec::new(),
+                    ..CalledDir::default()
                 }),
+                "/w/gone" => Some(CalledDir::unreadable()),
                 _ => None,
             }
         };
@@ -483,12 +527,22 @@ mod tests {
                 ("c".to_owned(), "../c".to_owned()),
                 ("d".to_owned(), "../d".to_owned()),
                 ("me".to_owned(), "./".to_owned()),
+                ("typo".to_owned(), "../gone".to_owned()),
             ],
             None,
         );
         let called = called_modules(Path::new("/w/root"), &calls, &lookup);
         assert_eq!(called.children.keys().collect::<Vec<_>>(), ["../c"]);
         assert_eq!(called.loops.iter().collect::<Vec<_>>(), ["../a", "./"]);
+        assert_eq!(called.unreadable.iter().collect::<Vec<_>>(), ["../gone"]);
+        // An installed module whose directory is gone is not this error.
+        let manifest = ModuleManifest::parse(r#"{"Modules":[{"Key":"vpc","Dir":"../gone"}]}"#);
+        let calls = resolve_calls(
+            Path::new("/w/root"),
+            &[("vpc".to_owned(), "terraform-aws-modules/vpc/aws".to_owned())],
+            Some(&manifest),
+        );
+        assert!(called_modules(Path::new("/w/root"), &calls, &lookup).is_empty());
     }
 
     #[test]
@@ -504,6 +558,7 @@ mod tests {
             Some(CalledDir {
                 interface: Some(interface()),
                 calls: vec![next],
+                ..CalledDir::default()
             })
         };
         let calls = resolve_calls(Path::new("/"), &[("x".into(), "./d0".into())], None);

@@ -1,9 +1,10 @@
 //! The files of a module directory that functions read (`file`,
 //! `fileexists`, `templatefile`, …), as the caller hands them in: the
 //! engine never reads the disk. [`ModuleFiles`] wraps the caller's
-//! `tofu_eval::Environment` (tofu-vfs reads a directory; the language
-//! server gives none yet), or none, in which case every read gives an
-//! unknown value and the evaluation rule stays silent on files.
+//! `tofu_eval::Environment` (tofu-vfs reads a directory: `check` anywhere,
+//! the language server inside the directory's confinement root), or none,
+//! in which case every read gives an unknown value and the evaluation rule
+//! stays silent on files.
 //!
 //! Two `ModuleFiles` are the same input only when they share one
 //! environment (the same `Arc`): what a function read is not recorded, so

@@ -178,6 +178,11 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         check: module_tree::argument_values,
     },
     IdentityRule {
+        name: "module-dir-unreadable",
+        phase: Phase::Load,
+        check: module_tree::unreadable_dir,
+    },
+    IdentityRule {
         name: "module-arguments",
         phase: Phase::Tree,
         check: module_tree::arguments,

@@ -5,12 +5,16 @@
 //! child's variables while building its graph),
 //! `invalid-variable-value` for a constant argument of the wrong type (in
 //! the walk; OpenTofu puts it on the child's variable, here it is on the
-//! argument, the variable named in the detail and related), and
-//! `module-call-loop`.
+//! argument, the variable named in the detail and related),
+//! `module-call-loop`, and `module-dir-unreadable` (a local source whose
+//! directory does not exist: `tofu init`'s "Unreadable module directory",
+//! `internal/initwd/module_install.go`, found while the modules are
+//! installed, so in `Phase::Load`, and it holds back everything after).
 //!
 //! What the child declares comes from the module tree the analysis was given
-//! (`tofu_module::tree`); a call whose child is unknown (a registry source before
-//! `tofu init`) or could not be loaded cleanly is not judged. `source`,
+//! (`tofu_module::calls::CalledModules`); a call whose child is unknown (a
+//! registry source before `tofu init`) or could not be loaded cleanly is
+//! not judged, nor one whose directory is unreadable. `source`,
 //! `version`, `count`, `for_each`, `providers` and `depends_on` are
 //! meta-arguments, not inputs. Only constant values (literals and
 //! constructors of them) are judged against a variable's type.
@@ -71,6 +75,45 @@ fn unsupported_blocks(body: &EffectiveBody) -> impl Iterator<Item = &EffectiveNe
                 .filter(|block| block.kind == ESCAPE)
                 .flat_map(|block| &block.body.blocks),
         )
+}
+
+/// The `module-dir-unreadable` identity rule: the call's local source
+/// names a directory that cannot be read. OpenTofu's error has no subject
+/// (its detail names the call's file and line); here it is on `source`.
+pub(crate) fn unreadable_dir(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(effective) = view.effective() else {
+        return;
+    };
+    let BlockAddress::Module(name) = &effective.address else {
+        return;
+    };
+    if !view.unreadable(name) {
+        return;
+    }
+    let Some(source) = effective.body.attribute("source") else {
+        return;
+    };
+    let Some(base) = effective.base else {
+        return;
+    };
+    let Some(place) = view.block(base).and_then(|block| {
+        let described = view.file(base.file)?.describe(block.header)?;
+        Some(described.split(',').next().unwrap_or_default().to_owned())
+    }) else {
+        return;
+    };
+    out.push(
+        Diagnostic::new(
+            crate::codes::MODULE_DIR_UNREADABLE,
+            "Unreadable module directory",
+            Location::new(source.origin.file, source.value),
+        )
+        .with_detail(format!(
+            "The directory {} could not be read for module {} at {place}.",
+            "",
+            go_quote(name)
+        )),
+    );
 }
 
 /// The `module-arguments` identity rule: each argument is a variable of the

@@ -450,6 +450,15 @@ impl<'a> IdentityView<'a> {
             .add(NameRead::Module(name.to_owned()));
         self.names.loops.contains(name)
     }
+
+    /// Whether the directory module call `name` names cannot be read (it
+    /// does not exist, or is no directory; recorded).
+    pub(crate) fn unreadable(&self, name: &str) -> bool {
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::Module(name.to_owned()));
+        self.names.unreadable.contains(name)
+    }
 }
 
 /// A file holding some of an identity's blocks, as a rule on the identity

@@ -41,6 +41,11 @@ pub fn handle(shared: &Arc<Shared>, params: DidChangeWorkspaceFoldersParams) {
     }
     schedule(shared, stale, false);
     if !added.is_empty() {
-        tokio::spawn(scan_folders(Arc::clone(shared), added));
+        let busy = shared.activity.begin();
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            scan_folders(shared, added).await;
+            drop(busy);
+        });
     }
 }

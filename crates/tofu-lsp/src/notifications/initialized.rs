@@ -60,5 +60,10 @@ pub async fn handle(shared: &Arc<Shared>) {
     } else {
         shared.disk_watcher().enabled = true;
     }
-    tokio::spawn(scan_folders(Arc::clone(shared), folders));
+    let busy = shared.activity.begin();
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        scan_folders(shared, folders).await;
+        drop(busy);
+    });
 }

@@ -287,6 +287,25 @@ impl TestClient {
         .await
     }
 
+    /// Every `publishDiagnostics` the server sent, in order, once it has
+    /// nothing left to do: `tofuLens/settled` (a test hook) answers then,
+    /// with how many it sent, since its answer may overtake the last of
+    /// them.
+    pub async fn settled_publications(&mut self) -> Vec<Value> {
+        let settled = self.request("tofuLens/settled", Value::Null).await;
+        let sent = settled["publications"]
+            .as_u64()
+            .expect("tofuLens/settled answers with a count") as usize;
+        let mut received = self.drain("textDocument/publishDiagnostics");
+        while received.len() < sent {
+            received.push(
+                self.wait_for("textDocument/publishDiagnostics", |_| true)
+                    .await,
+            );
+        }
+        received
+    }
+
     /// Every buffered notification `method`, removed from the buffer.
     pub fn drain(&mut self, method: &str) -> Vec<Value> {
         let (matching, rest): (Vec<Value>, Vec<Value>) =
