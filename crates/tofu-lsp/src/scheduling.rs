@@ -7,7 +7,7 @@
 //! Handlers only mark a directory ([`Scheduling::mark`]) and ask about it;
 //! the rest of [`DirState`] is read and written by `scheduler.rs` alone.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +31,12 @@ pub enum Mark {
 #[derive(Debug, Default)]
 pub struct Scheduling {
     dirs: HashMap<PathBuf, DirState>,
+    /// How many indexing passes are under way (`scheduler::index`).
+    indexing: usize,
+    /// Callers made stale by the analysis of a module they call while
+    /// indexing: analysed once each when the pass is over, rather than
+    /// once per module of theirs that indexing reaches.
+    deferred: BTreeSet<PathBuf>,
 }
 
 impl Scheduling {
@@ -103,6 +109,42 @@ impl Scheduling {
         self.dirs
             .get(dir)
             .is_some_and(|state| state.schemas_outdated)
+    }
+
+    /// An indexing pass begins: callers made stale wait for its end.
+    pub fn begin_indexing(&mut self) {
+        self.indexing += 1;
+    }
+
+    /// An indexing pass ended; when it was the last one, the callers still
+    /// waiting, for the caller to schedule.
+    pub fn end_indexing(&mut self) -> Vec<PathBuf> {
+        self.indexing = self.indexing.saturating_sub(1);
+        if self.indexing == 0 {
+            self.take_deferred()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The callers in `stale` to schedule now: none while indexing, which
+    /// keeps them for the end of its pass.
+    pub fn defer_while_indexing(&mut self, stale: Vec<PathBuf>) -> Vec<PathBuf> {
+        if self.indexing == 0 {
+            return stale;
+        }
+        self.deferred.extend(stale);
+        Vec::new()
+    }
+
+    /// The callers kept while indexing, handed out once.
+    pub fn take_deferred(&mut self) -> Vec<PathBuf> {
+        std::mem::take(&mut self.deferred).into_iter().collect()
+    }
+
+    /// True when `dir` waits for the end of an indexing pass.
+    pub fn is_deferred(&self, dir: &Path) -> bool {
+        self.deferred.contains(dir)
     }
 
     /// The state of `dir`, created empty the first time: for the scheduler.
