@@ -501,6 +501,16 @@ impl AnalysisHost {
         self.tree.children(dir)
     }
 
+    /// True when a file of `dir` was read from disk as unreadable with
+    /// `message` (a link the server did not follow, say).
+    pub fn has_unreadable(&self, dir: &Path, message: &str) -> bool {
+        self.modules.get(dir).is_some_and(|inputs| {
+            inputs.disk.values().any(
+                |content| matches!(content, FileContent::Unreadable { message: m } if m == message),
+            )
+        })
+    }
+
     /// True when `dir` has an open buffer.
     pub fn has_buffers(&self, dir: &Path) -> bool {
         self.modules

@@ -219,16 +219,24 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         std::mem::take(&mut shared.session().scheduling_mut().state(dir).needs_disk_read);
     if needs_disk_read {
         let read_dir = dir.to_path_buf();
-        let root = shared.session().confinement_root(dir);
+        let (root, opened) = {
+            let session = shared.session();
+            (session.confinement_root(dir), session.documents_in(dir))
+        };
+        // Documents open through a link vouch for the files beside their
+        // real file (`tofu_vfs::read_module_dir_vouched`).
         let read = tokio::task::spawn_blocking(move || {
-            let files = tofu_vfs::read_module_dir_within(&read_dir, &root)?;
-            let links = tofu_vfs::linked_files(&read_dir, &root);
-            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root), links))
+            let vouched = tofu_vfs::link_target_dirs(&opened);
+            let files = tofu_vfs::read_module_dir_vouched(&read_dir, &root, &vouched)?;
+            let links = tofu_vfs::linked_files_vouched(&read_dir, &root, &vouched);
+            let manifest = read_manifest(&read_dir, &root);
+            Ok::<_, std::io::Error>((files, manifest, links, !vouched.is_empty()))
         })
         .await;
         let mut session = shared.session();
         let change = match read {
-            Ok(Ok((files, manifest, links))) => {
+            Ok(Ok((files, manifest, links, vouched))) => {
+                session.scheduling_mut().state(dir).read_vouched = vouched;
                 session.host_mut().set_links(dir, links);
                 // The manifest is read even where `.terraform/**` is
                 // excluded (the default): it is not analysed, it only says

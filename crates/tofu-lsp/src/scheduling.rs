@@ -82,6 +82,12 @@ impl Scheduling {
         state.needs_disk_read = true;
     }
 
+    /// True when `dir` was last read with files a document open through a
+    /// link vouched for.
+    pub fn read_vouched(&self, dir: &Path) -> bool {
+        self.dirs.get(dir).is_some_and(|state| state.read_vouched)
+    }
+
     /// True when `dir` is known only as a called module.
     pub fn is_called_only(&self, dir: &Path) -> bool {
         self.dirs.get(dir).is_some_and(|state| state.called_only)
@@ -196,6 +202,10 @@ pub struct DirState {
     /// What a root it reads its schemas from has installed changed since
     /// they were read: read them again, even if none is missing.
     pub schemas_outdated: bool,
+    /// It was last read with files that a document open through a link
+    /// vouched for (`tofu_vfs::read_module_dir_vouched`): read again when
+    /// one of its documents closes.
+    pub read_vouched: bool,
 }
 
 /// The providers' validators' diagnostics of one directory, by file: the

@@ -237,6 +237,13 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                     }
                 }
                 Found::File { path, dir, content } => match content {
+                    // Read beside a document open through a link: the
+                    // whole directory again, with what the document
+                    // vouches for (`tofu_vfs::read_module_dir_vouched`).
+                    Some(_) if session.scheduling().read_vouched(&dir) => {
+                        session.scheduling_mut().mark(&dir, Mark::DiskRead);
+                        stale.push(dir);
+                    }
                     Some(content) if session.host().knows_dir(&dir) => {
                         // A new manifest: `tofu init` ran, and may have
                         // replaced the modules it installed.
