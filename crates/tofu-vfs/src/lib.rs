@@ -576,7 +576,7 @@ mod tests {
         // `secret.tf` is open in the editor: what lies beside its real file
         // with a configuration file's name is read, nothing else.
         let vouched = link_target_dirs(&[ws.join("secret.tf")]);
-        assert_eq!(vouched, [outside.clone()]);
+        assert_eq!(vouched, std::slice::from_ref(&outside));
         let after = read_module_dir_vouched(&ws, &ws, &vouched).unwrap();
         assert_eq!(content(&after, "secret.tf"), "variable \"secret\" {}\n");
         assert_eq!(content(&after, "variables.tf"), "variable \"v\" {}\n");
