@@ -127,8 +127,9 @@ pub async fn index(
         }
         index_in_lanes(shared, stale, None).await;
     }
-    let left = shared.session().scheduling_mut().end_indexing();
+    let (left, schema_dirs) = shared.session().scheduling_mut().end_indexing();
     schedule(shared, left, true);
+    read_schemas(shared, schema_dirs);
 }
 
 /// [`index_dir`] on each of `dirs`, `cores + 1` at a time.
@@ -320,9 +321,18 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
                 session.scheduling_mut().state(dir).last_analysis = Some(took);
                 let called = called_only_dirs(&mut session, dir);
                 // The modules it calls may have their providers installed
-                // only here: their schemas are looked at again too.
+                // only here: their schemas are looked at again too; while
+                // indexing, once each at the end of the pass (a module
+                // called from many directories would otherwise be asked
+                // again with each new caller: cloudposse's iam-roles 896
+                // times in the 10x tree).
+                let modules_called = session.host().called_dirs(dir).to_vec();
                 let mut schema_dirs = vec![dir.to_path_buf()];
-                schema_dirs.extend(session.host().called_dirs(dir).iter().cloned());
+                schema_dirs.extend(
+                    session
+                        .scheduling_mut()
+                        .schemas_after_indexing(modules_called),
+                );
                 (
                     old,
                     session.host_mut().take_stale_callers(),

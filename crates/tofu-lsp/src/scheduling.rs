@@ -37,6 +37,9 @@ pub struct Scheduling {
     /// indexing: analysed once each when the pass is over, rather than
     /// once per module of theirs that indexing reaches.
     deferred: BTreeSet<PathBuf>,
+    /// Directories whose provider schemas are looked at once indexing is
+    /// over, with the callers the whole pass found.
+    schemas_deferred: BTreeSet<PathBuf>,
 }
 
 impl Scheduling {
@@ -123,14 +126,26 @@ impl Scheduling {
     }
 
     /// An indexing pass ended; when it was the last one, the callers still
-    /// waiting, for the caller to schedule.
-    pub fn end_indexing(&mut self) -> Vec<PathBuf> {
+    /// waiting, for the caller to schedule, and the directories whose
+    /// provider schemas are to be looked at.
+    pub fn end_indexing(&mut self) -> (Vec<PathBuf>, Vec<PathBuf>) {
         self.indexing = self.indexing.saturating_sub(1);
         if self.indexing == 0 {
-            self.take_deferred()
+            let schemas = std::mem::take(&mut self.schemas_deferred);
+            (self.take_deferred(), schemas.into_iter().collect())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         }
+    }
+
+    /// The directories in `dirs` whose provider schemas are to be looked
+    /// at now: none while indexing, which keeps them for its end.
+    pub fn schemas_after_indexing(&mut self, dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+        if self.indexing == 0 {
+            return dirs;
+        }
+        self.schemas_deferred.extend(dirs);
+        Vec::new()
     }
 
     /// The callers in `stale` to schedule now: none while indexing, which
