@@ -47,7 +47,9 @@ pub use diagnostics::{
 };
 pub use functions::{ParameterHelp, SignatureHelp};
 pub use highlight::{Highlight, HighlightKind, NameKind};
-pub use host::{module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, Released};
+pub use host::{
+    module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, ReachedDirs, Released,
+};
 pub use hover::HoverResult;
 pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};
 pub use module_calls::MODULE_MANIFEST;

@@ -4,7 +4,8 @@
 //! directory reads the file as its own. The request is asked again at the
 //! same place through every other path of each shared file its answer
 //! touches, until no directory is new; the answers are joined with each
-//! real file named once, by its real path.
+//! real file named once: by its path in the requesting document's
+//! directory when that directory holds it, else by its real path.
 //!
 //! A rename is refused, with the reason, when a directory holding the file
 //! cannot be renamed in (its analysis is missing, or the name is taken
@@ -45,8 +46,11 @@ impl Snapshot {
                 .extend(self.linked_places(anchors.iter().map(|target| &target.focus), &mut dirs));
             targets.extend(self.references_in_dir(&at, offset, include_declaration));
         }
+        let from = dir_and_file_name(path)
+            .map(|(dir, _)| dir)
+            .unwrap_or_default();
         for target in &mut targets {
-            target.focus.path = self.shared.real_path(&target.focus.path).to_path_buf();
+            target.focus.path = self.shared.path_seen_from(&target.focus.path, &from);
         }
         targets.sort_by(|a, b| {
             (&a.focus.path, a.focus.range.start).cmp(&(&b.focus.path, b.focus.range.start))
@@ -81,8 +85,11 @@ impl Snapshot {
             places.extend(self.linked_places(found.iter().map(|edit| &edit.location), &mut dirs));
             edits.extend(found);
         }
+        let from = dir_and_file_name(path)
+            .map(|(dir, _)| dir)
+            .unwrap_or_default();
         for edit in &mut edits {
-            edit.location.path = self.shared.real_path(&edit.location.path).to_path_buf();
+            edit.location.path = self.shared.path_seen_from(&edit.location.path, &from);
         }
         edits.sort_by(|a, b| {
             (&a.location.path, a.location.range.start, &a.new_text).cmp(&(
@@ -108,7 +115,9 @@ impl Snapshot {
     }
 
     /// The same places as `ranges` through every other path of their file,
-    /// in directories not yet in `dirs` (which gains them).
+    /// in directories not yet in `dirs` (which gains them) that are module
+    /// directories of the host (a link's real file may lie in a directory
+    /// outside the workspace, which nothing analyses).
     fn linked_places<'a>(
         &self,
         ranges: impl Iterator<Item = &'a FileRange>,
@@ -120,6 +129,9 @@ impl Snapshot {
                 let Some((dir, _)) = dir_and_file_name(&other) else {
                     continue;
                 };
+                if !self.holds_dir(&dir) {
+                    continue;
+                }
                 if dirs.len() < MAX_LINKED_DIRS && dirs.insert(dir) {
                     places.push((other, range.range.start));
                 }

@@ -22,7 +22,7 @@ pub(crate) type Summaries = BTreeMap<PathBuf, Arc<ModuleSummary>>;
 /// reach: their interfaces and their own calls, copied from the host when
 /// the job starts (a few directories, not the workspace).
 #[derive(Debug, Default)]
-pub(crate) struct ReachedDirs {
+pub struct ReachedDirs {
     known: HashMap<PathBuf, CalledDir>,
 }
 
@@ -30,8 +30,31 @@ impl ReachedDirs {
     /// The directories `dir` reaches through its calls, as the host's tree
     /// records them, with what their summaries say.
     pub(crate) fn gather(dir: &Path, tree: &ModuleTree, summaries: &Summaries) -> ReachedDirs {
-        let known = tree
-            .descendants(dir)
+        ReachedDirs::of(tree.descendants(dir), summaries)
+    }
+
+    /// The directories `dir` reaches through `calls` (calls it has now,
+    /// which the host's tree may not record yet), and through theirs as
+    /// the tree records them, with what their summaries say.
+    pub(crate) fn gather_for_calls(
+        dir: &Path,
+        calls: &[ModuleCall],
+        tree: &ModuleTree,
+        summaries: &Summaries,
+    ) -> ReachedDirs {
+        let mut reached: Vec<PathBuf> = Vec::new();
+        for called in calls.iter().filter_map(|call| call.dir.as_deref()) {
+            reached.push(called.to_path_buf());
+            reached.extend(tree.descendants(called));
+        }
+        reached.retain(|reached| reached != dir);
+        reached.sort();
+        reached.dedup();
+        ReachedDirs::of(reached, summaries)
+    }
+
+    fn of(reached: Vec<PathBuf>, summaries: &Summaries) -> ReachedDirs {
+        let known = reached
             .into_iter()
             .filter_map(|reached| {
                 let summary = summaries.get(&reached)?;
@@ -58,5 +81,10 @@ impl ReachedDirs {
     /// True when the job knew what the summary of `dir` said.
     pub(crate) fn knows(&self, dir: &Path) -> bool {
         self.known.contains_key(dir)
+    }
+
+    /// Adds what `other` knows.
+    pub(crate) fn extend(&mut self, other: ReachedDirs) {
+        self.known.extend(other.known);
     }
 }

@@ -5,7 +5,9 @@
 //! index says which paths are one real file, so that an edit through one
 //! path reaches every directory holding the file, and a rename or the
 //! references of a name declared in a shared file reach every such
-//! directory with each real file named once.
+//! directory with each real file named once: by its path in the directory
+//! the request came from when that directory holds it (the path the editor
+//! has open there, where the user works), else by its real path.
 //!
 //! The index is data the caller gives ([`crate::AnalysisHost::set_links`]):
 //! the protocol layer reads the symlinks on disk; this crate does no IO.
@@ -81,6 +83,24 @@ impl SharedFiles {
     /// The real file `path` is (itself when it is no link).
     pub(crate) fn real_path<'a>(&'a self, path: &'a Path) -> &'a Path {
         self.real_of.get(path).map_or(path, PathBuf::as_path)
+    }
+
+    /// The path by which `dir` holds the file at `path`, when it holds it;
+    /// else the real file's path. Answers name each real file once, by the
+    /// path in the directory the request came from where it has one.
+    pub(crate) fn path_seen_from(&self, path: &Path, dir: &Path) -> PathBuf {
+        let real = self.real_path(path);
+        std::iter::once(real)
+            .chain(
+                self.links_to
+                    .get(real)
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
+            )
+            .find(|candidate| candidate.parent() == Some(dir))
+            .unwrap_or(real)
+            .to_path_buf()
     }
 
     /// Every other path of the file at `path`: the real file, then every
@@ -178,5 +198,18 @@ mod tests {
             [PathBuf::from("/w/fixture/variables.tf")]
         );
         assert!(shared.other_paths(Path::new("/w/outputs.tf")).is_empty());
+        // Seen from v4, the root's main.tf is v4's; from elsewhere, the real one.
+        assert_eq!(
+            shared.path_seen_from(Path::new("/w/main.tf"), Path::new("/w/v4")),
+            Path::new("/w/v4/main.tf")
+        );
+        assert_eq!(
+            shared.path_seen_from(Path::new("/w/v4/main.tf"), Path::new("/w/fixture")),
+            Path::new("/w/main.tf")
+        );
+        assert_eq!(
+            shared.path_seen_from(Path::new("/w/v4/main.tf"), Path::new("/w")),
+            Path::new("/w/main.tf")
+        );
     }
 }

@@ -120,6 +120,12 @@ impl ModuleSummary {
         }
     }
 
+    /// Every file the analysis saw, with its diagnostics, in file order
+    /// (what [`crate::Snapshot::module_diagnostics`] gives).
+    pub fn file_diagnostics(&self) -> &[FileDiagnostics] {
+        &self.files
+    }
+
     /// The directories its module calls name (local sources, and those the
     /// module manifest records).
     pub(crate) fn called_dirs(&self) -> impl Iterator<Item = &Path> {

@@ -37,7 +37,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tofu_ide::{Change, Snapshot};
+use tofu_ide::{Change, ModuleSummary, Snapshot};
+use tofu_module::calls::ModuleCall;
 use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::provider_schemas;
@@ -112,6 +113,103 @@ async fn worker(shared: Arc<Shared>, dir: PathBuf, debounce: bool) {
     }
 }
 
+/// The most rounds of callers an indexing pass analyses after its
+/// directories (a round's analyses may make their own callers stale): deeper
+/// module trees than this are rare, and what is left then is scheduled as
+/// any change is.
+const MAX_INDEXING_ROUNDS: usize = 16;
+
+/// Reads, analyses and publishes `dirs` (each marked for a disk read), as
+/// many at once as there are cores and one more (so that reading one
+/// directory and publishing another overlap the analyses), sending one
+/// `done` per directory. Callers that the analyses make stale wait until
+/// every directory is done, then are analysed and published in rounds,
+/// each once per round: while a workspace is indexed a caller is reached by
+/// each module it calls, and would otherwise be analysed again for each.
+pub async fn index(
+    shared: &Arc<Shared>,
+    dirs: Vec<PathBuf>,
+    done: tokio::sync::mpsc::UnboundedSender<()>,
+) {
+    shared.session().scheduling_mut().begin_indexing();
+    index_in_lanes(shared, dirs, Some(done)).await;
+    for _ in 0..MAX_INDEXING_ROUNDS {
+        let stale = shared.session().scheduling_mut().take_deferred();
+        if stale.is_empty() {
+            break;
+        }
+        index_in_lanes(shared, stale, None).await;
+    }
+    let (left, schema_dirs) = shared.session().scheduling_mut().end_indexing();
+    schedule(shared, left, true);
+    read_schemas(shared, schema_dirs);
+}
+
+/// [`index_dir`] on each of `dirs`, `cores + 1` at a time.
+async fn index_in_lanes(
+    shared: &Arc<Shared>,
+    dirs: Vec<PathBuf>,
+    done: Option<tokio::sync::mpsc::UnboundedSender<()>>,
+) {
+    let queue = Arc::new(std::sync::Mutex::new(dirs.into_iter()));
+    let mut lanes = tokio::task::JoinSet::new();
+    for _ in 0..=shared.cores {
+        let shared = Arc::clone(shared);
+        let queue = Arc::clone(&queue);
+        let done = done.clone();
+        lanes.spawn(async move {
+            loop {
+                let next = queue
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .next();
+                let Some(dir) = next else {
+                    break;
+                };
+                index_dir(&shared, dir).await;
+                if let Some(done) = &done {
+                    let _ = done.send(());
+                }
+            }
+        });
+    }
+    while let Some(joined) = lanes.join_next().await {
+        if let Err(error) = joined {
+            tracing::error!("indexing failed: {error}");
+        }
+    }
+}
+
+/// One directory of an indexing pass, as its worker would do it (and
+/// standing in for one, so that its publications stay in order): read,
+/// analyse, publish. A directory whose worker is running is left to it;
+/// one that changed meanwhile is handed to a worker, unless it waits for
+/// the pass's next round.
+async fn index_dir(shared: &Arc<Shared>, dir: PathBuf) {
+    let claimed = {
+        let mut session = shared.session();
+        let state = session.scheduling_mut().state(&dir);
+        !std::mem::replace(&mut state.worker_running, true)
+    };
+    if !claimed {
+        return;
+    }
+    let analysed = refresh_dir(shared, &dir, Need::Summary).await;
+    if analysed {
+        publish_dir(shared, &dir).await;
+    }
+    let again = {
+        let mut session = shared.session();
+        let stale = session.host().is_stale(&dir) && !session.scheduling().is_deferred(&dir);
+        let state = session.scheduling_mut().state(&dir);
+        state.worker_running = false;
+        analysed && (stale || state.needs_disk_read || state.force_publish)
+    };
+    if again {
+        schedule(shared, [dir], true);
+    }
+}
+
 /// What a caller of [`refresh_dir`] needs of a directory's analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Need {
@@ -136,11 +234,18 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         std::mem::take(&mut shared.session().scheduling_mut().state(dir).needs_disk_read);
     if needs_disk_read {
         let read_dir = dir.to_path_buf();
-        let root = shared.session().confinement_root(dir);
+        let (root, opened) = {
+            let session = shared.session();
+            (session.confinement_root(dir), session.documents_in(dir))
+        };
+        // Documents open through a link vouch for the files beside their
+        // real file (`tofu_vfs::read_module_dir_vouched`).
         let read = tokio::task::spawn_blocking(move || {
-            let files = tofu_vfs::read_module_dir_within(&read_dir, &root)?;
-            let links = tofu_vfs::linked_files(&read_dir, &root);
-            Ok::<_, std::io::Error>((files, read_manifest(&read_dir, &root), links))
+            let vouched = tofu_vfs::link_target_dirs(&opened);
+            let files = tofu_vfs::read_module_dir_vouched(&read_dir, &root, &vouched)?;
+            let links = tofu_vfs::linked_files_vouched(&read_dir, &root, &vouched);
+            let manifest = read_manifest(&read_dir, &root);
+            Ok::<_, std::io::Error>((files, manifest, links, !vouched.is_empty()))
         })
         .await;
         let mut session = shared.session();
@@ -155,7 +260,8 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
                 .set_module_files(dir, tofu_module::ModuleFiles::new(Arc::new(files)));
         }
         let change = match read {
-            Ok(Ok((files, manifest, links))) => {
+            Ok(Ok((files, manifest, links, vouched))) => {
+                session.scheduling_mut().state(dir).read_vouched = vouched;
                 session.host_mut().set_links(dir, links);
                 // The manifest is read even where `.terraform/**` is
                 // excluded (the default): it is not analysed, it only says
@@ -230,7 +336,15 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
         return false;
     };
     let started = std::time::Instant::now();
-    match tokio::task::spawn_blocking(move || job.run()).await {
+    // The job asks what the host knows of the modules its calls reach as
+    // it finds them (the session locked for that look-up only), so that a
+    // directory analysed for the first time is judged in its module tree
+    // at once.
+    let reach_from = Arc::clone(shared);
+    let reach = move |dir: &Path, calls: &[ModuleCall]| {
+        Some(reach_from.session().host().reached_by(dir, calls))
+    };
+    match tokio::task::spawn_blocking(move || job.run_with(&reach)).await {
         Ok(finished) => {
             let took = started.elapsed();
             tracing::debug!("analysed {} in {:?}", dir.display(), took);
@@ -240,9 +354,18 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
                 session.scheduling_mut().state(dir).last_analysis = Some(took);
                 let called = called_only_dirs(&mut session, dir);
                 // The modules it calls may have their providers installed
-                // only here: their schemas are looked at again too.
+                // only here: their schemas are looked at again too; while
+                // indexing, once each at the end of the pass (a module
+                // called from many directories would otherwise be asked
+                // again with each new caller: cloudposse's iam-roles 896
+                // times in the 10x tree).
+                let modules_called = session.host().called_dirs(dir).to_vec();
                 let mut schema_dirs = vec![dir.to_path_buf()];
-                schema_dirs.extend(session.host().called_dirs(dir).iter().cloned());
+                schema_dirs.extend(
+                    session
+                        .scheduling_mut()
+                        .schemas_after_indexing(modules_called),
+                );
                 (
                     old,
                     session.host_mut().take_stale_callers(),
@@ -252,8 +375,23 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
             };
             read_schemas(shared, schema_dirs);
             validate_providers(shared, dir);
-            // A module whose interface changed: its callers judge their
-            // calls again.
+            // A module analysed before anyone called it is analysed again
+            // at once, for its interface. A module whose interface changed:
+            // its callers judge their calls again (once indexing is over,
+            // while it runs).
+            let (uncomputed, callers) = {
+                let mut session = shared.session();
+                let (uncomputed, callers): (Vec<PathBuf>, Vec<PathBuf>) = callers
+                    .into_iter()
+                    .partition(|stale| session.host().lacks_interface(stale));
+                (
+                    uncomputed,
+                    session.scheduling_mut().defer_while_indexing(callers),
+                )
+            };
+            if !uncomputed.is_empty() {
+                schedule(shared, uncomputed, false);
+            }
             if !callers.is_empty() {
                 schedule(shared, callers, true);
             }
@@ -412,8 +550,8 @@ pub async fn fresh_snapshot(shared: &Arc<Shared>, dir: &Path, need: Need) -> Sna
 async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     let plan = {
         let mut session = shared.session();
-        let snapshot = session.host().snapshot();
-        let generation = snapshot.generation(dir);
+        let summary = session.host().summary(dir);
+        let generation = summary.as_ref().map_or(0, |summary| summary.generation);
         let in_scope = session.in_scope(dir)
             && (session.scheduling().is_published(dir) || session.host().has_buffers(dir));
         let pull = session.support().pull_diagnostics;
@@ -431,7 +569,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             let force = std::mem::take(&mut state.force_publish);
             let from_providers = state.provider_diagnostics.clone();
             Publish::Push {
-                snapshot,
+                summary,
                 generation,
                 in_scope,
                 force,
@@ -440,7 +578,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             }
         }
     };
-    let (snapshot, generation, in_scope, force, from_providers, mut converter) = match plan {
+    let (summary, generation, in_scope, force, from_providers, mut converter) = match plan {
         Publish::Refresh(false) => return,
         Publish::Refresh(true) => {
             if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
@@ -449,14 +587,14 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             return;
         }
         Publish::Push {
-            snapshot,
+            summary,
             generation,
             in_scope,
             force,
             from_providers,
             converter,
         } => (
-            snapshot,
+            summary,
             generation,
             in_scope,
             force,
@@ -464,10 +602,9 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             *converter,
         ),
     };
-    let current = if in_scope {
-        current_diagnostics(&mut converter, &snapshot, dir, &from_providers)
-    } else {
-        Vec::new()
+    let current = match summary.filter(|_| in_scope) {
+        Some(summary) => current_diagnostics(&mut converter, &summary, &from_providers),
+        None => Vec::new(),
     };
     let publications = {
         let mut session = shared.session();
@@ -528,9 +665,10 @@ type Publication = (PathBuf, Vec<Diagnostic>, Option<i32>);
 enum Publish {
     /// Pull mode: ask the client to pull again (or not).
     Refresh(bool),
-    /// Push mode: convert this snapshot's diagnostics and send what changed.
+    /// Push mode: convert this summary's diagnostics and send what changed.
     Push {
-        snapshot: Snapshot,
+        /// `None` before the directory's first analysis.
+        summary: Option<Arc<ModuleSummary>>,
         generation: u64,
         in_scope: bool,
         force: bool,
@@ -541,21 +679,20 @@ enum Publish {
     },
 }
 
-/// Every file of `dir` the analysis saw, with its converted diagnostics
-/// (the providers' validators' among them, when placed in the same text)
-/// and the version of the buffer the analysis used.
+/// Every file the analysis of a directory saw (its summary), with its
+/// converted diagnostics (the providers' validators' among them, when
+/// placed in the same text) and the version of the buffer the analysis used.
 fn current_diagnostics(
     converter: &mut Converter,
-    snapshot: &Snapshot,
-    dir: &Path,
+    summary: &ModuleSummary,
     from_providers: &ProviderDiagnostics,
 ) -> Vec<Publication> {
-    snapshot
-        .module_diagnostics(dir)
-        .into_iter()
+    summary
+        .file_diagnostics()
+        .iter()
         .map(|file| {
-            let diagnostics = provider_validators::converted(converter, &file, from_providers);
-            (file.path, diagnostics, file.version)
+            let diagnostics = provider_validators::converted(converter, file, from_providers);
+            (file.path.clone(), diagnostics, file.version)
         })
         .collect()
 }

@@ -7,7 +7,7 @@
 //! Handlers only mark a directory ([`Scheduling::mark`]) and ask about it;
 //! the rest of [`DirState`] is read and written by `scheduler.rs` alone.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +31,15 @@ pub enum Mark {
 #[derive(Debug, Default)]
 pub struct Scheduling {
     dirs: HashMap<PathBuf, DirState>,
+    /// How many indexing passes are under way (`scheduler::index`).
+    indexing: usize,
+    /// Callers made stale by the analysis of a module they call while
+    /// indexing: analysed once each when the pass is over, rather than
+    /// once per module of theirs that indexing reaches.
+    deferred: BTreeSet<PathBuf>,
+    /// Directories whose provider schemas are looked at once indexing is
+    /// over, with the callers the whole pass found.
+    schemas_deferred: BTreeSet<PathBuf>,
 }
 
 impl Scheduling {
@@ -74,6 +83,12 @@ impl Scheduling {
         let state = self.state(dir);
         state.called_only = true;
         state.needs_disk_read = true;
+    }
+
+    /// True when `dir` was last read with files a document open through a
+    /// link vouched for.
+    pub fn read_vouched(&self, dir: &Path) -> bool {
+        self.dirs.get(dir).is_some_and(|state| state.read_vouched)
     }
 
     /// True when `dir` is known only as a called module.
@@ -121,6 +136,54 @@ impl Scheduling {
         self.dirs
             .get(dir)
             .is_some_and(|state| state.schemas_outdated)
+    }
+
+    /// An indexing pass begins: callers made stale wait for its end.
+    pub fn begin_indexing(&mut self) {
+        self.indexing += 1;
+    }
+
+    /// An indexing pass ended; when it was the last one, the callers still
+    /// waiting, for the caller to schedule, and the directories whose
+    /// provider schemas are to be looked at.
+    pub fn end_indexing(&mut self) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        self.indexing = self.indexing.saturating_sub(1);
+        if self.indexing == 0 {
+            let schemas = std::mem::take(&mut self.schemas_deferred);
+            (self.take_deferred(), schemas.into_iter().collect())
+        } else {
+            (Vec::new(), Vec::new())
+        }
+    }
+
+    /// The directories in `dirs` whose provider schemas are to be looked
+    /// at now: none while indexing, which keeps them for its end.
+    pub fn schemas_after_indexing(&mut self, dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+        if self.indexing == 0 {
+            return dirs;
+        }
+        self.schemas_deferred.extend(dirs);
+        Vec::new()
+    }
+
+    /// The callers in `stale` to schedule now: none while indexing, which
+    /// keeps them for the end of its pass.
+    pub fn defer_while_indexing(&mut self, stale: Vec<PathBuf>) -> Vec<PathBuf> {
+        if self.indexing == 0 {
+            return stale;
+        }
+        self.deferred.extend(stale);
+        Vec::new()
+    }
+
+    /// The callers kept while indexing, handed out once.
+    pub fn take_deferred(&mut self) -> Vec<PathBuf> {
+        std::mem::take(&mut self.deferred).into_iter().collect()
+    }
+
+    /// True when `dir` waits for the end of an indexing pass.
+    pub fn is_deferred(&self, dir: &Path) -> bool {
+        self.deferred.contains(dir)
     }
 
     /// The state of `dir`, created empty the first time: for the scheduler.
@@ -179,6 +242,10 @@ pub struct DirState {
     /// What a root it reads its schemas from has installed changed since
     /// they were read: read them again, even if none is missing.
     pub schemas_outdated: bool,
+    /// It was last read with files that a document open through a link
+    /// vouched for (`tofu_vfs::read_module_dir_vouched`): read again when
+    /// one of its documents closes.
+    pub read_vouched: bool,
 }
 
 /// The providers' validators' diagnostics of one directory, by file: the

@@ -170,6 +170,16 @@ impl Session {
         self.documents.iter()
     }
 
+    /// The paths of the open documents in `dir` (its files, not those of
+    /// its subdirectories).
+    pub fn documents_in(&self, dir: &Path) -> Vec<PathBuf> {
+        self.documents
+            .keys()
+            .filter(|path| path.parent() == Some(dir))
+            .cloned()
+            .collect()
+    }
+
     pub fn open_document(&mut self, path: PathBuf, document: Document) {
         self.documents.insert(path, document);
     }

@@ -38,6 +38,8 @@ pub struct Shared {
     /// analyses as many directories at once as there are cores, not one per
     /// blocking thread, so the memory in flight is that of a few directories.
     pub analyses_in_flight: tokio::sync::Semaphore,
+    /// The cores this process may use (the permits above).
+    pub cores: usize,
     /// The provider schemas read this session, each (root, provider) once
     /// (`provider_schemas.rs`); it locks inside, briefly, and is read from
     /// blocking tasks only.
@@ -130,6 +132,7 @@ impl Shared {
             client,
             options,
             analyses_in_flight: tokio::sync::Semaphore::new(cores),
+            cores,
             session: Mutex::new(Session::new(Settings::default(), full_analyses_kept)),
             disk_watcher: Mutex::new(DiskWatcher::default()),
             disk_changes: OnceLock::new(),

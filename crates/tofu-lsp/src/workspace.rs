@@ -30,7 +30,7 @@ use tower_lsp_server::ls_types::MessageType;
 use crate::client_requests::begin_progress;
 use crate::options::DiskGate;
 use crate::provider_schemas;
-use crate::scheduler::{read_schemas, refresh_dir, schedule, Need};
+use crate::scheduler::{index, read_schemas, schedule};
 use crate::scheduling::Mark;
 use crate::shared::Shared;
 
@@ -126,26 +126,34 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
         format!("0/{n_dirs} module directories"),
     )
     .await;
-    let mut last_percentage = 0;
-    for (index, dir) in dirs.iter().enumerate() {
-        refresh_dir(&shared, dir, Need::Summary).await;
-        let done = index + 1;
-        let percentage = u32::try_from(done * 100 / n_dirs.max(1)).unwrap_or(100);
-        if let Some(progress) = &progress {
-            if percentage != last_percentage || done == n_dirs {
-                progress
-                    .report_with_message(format!("{done}/{n_dirs} module directories"), percentage)
-                    .await;
-                last_percentage = percentage;
+    // Each directory is published as soon as it is analysed; the progress
+    // ends once every one is, and the callers they made stale are too.
+    let (done_sender, mut done_receiver) = tokio::sync::mpsc::unbounded_channel();
+    let reporting = async {
+        let mut done = 0;
+        let mut last_percentage = 0;
+        while done_receiver.recv().await.is_some() {
+            done += 1;
+            let percentage = u32::try_from(done * 100 / n_dirs.max(1)).unwrap_or(100);
+            if let Some(progress) = &progress {
+                if percentage != last_percentage || done == n_dirs {
+                    progress
+                        .report_with_message(
+                            format!("{done}/{n_dirs} module directories"),
+                            percentage,
+                        )
+                        .await;
+                    last_percentage = percentage;
+                }
             }
         }
-    }
+    };
+    tokio::join!(index(&shared, dirs, done_sender), reporting);
     if let Some(progress) = progress {
         progress
             .finish_with_message(format!("{n_dirs} module directories"))
             .await;
     }
-    schedule(&shared, dirs, false);
 }
 
 /// Files or directories changed on disk: each path is looked at as it is now
@@ -238,6 +246,13 @@ fn disk_changed(shared: &Arc<Shared>, paths: Vec<PathBuf>) {
                     }
                 }
                 Found::File { path, dir, content } => match content {
+                    // Read beside a document open through a link: the
+                    // whole directory again, with what the document
+                    // vouches for (`tofu_vfs::read_module_dir_vouched`).
+                    Some(_) if session.scheduling().read_vouched(&dir) => {
+                        session.scheduling_mut().mark(&dir, Mark::DiskRead);
+                        stale.push(dir);
+                    }
                     Some(content) if session.host().knows_dir(&dir) => {
                         // A new manifest: `tofu init` ran, and may have
                         // replaced the modules it installed.

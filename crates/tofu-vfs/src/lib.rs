@@ -19,6 +19,18 @@
 //! cloned repository cannot make the editor show files from elsewhere on the
 //! disk. The messages never name the link's target.
 //!
+//! One exception, for files the user chose to look at: a document the
+//! editor has open through a link vouches for the directory its real file
+//! is in ([`link_target_dirs`]). The link's own directory is then read with
+//! [`read_module_dir_vouched`]: its other links are read too when they lead
+//! to a configuration file in that directory, wherever it is (a `v4/` folder
+//! opened as the workspace, whose `main.tf` and `variables.tf` link to the
+//! repository's root). Nothing else is: a link to any other place, or to a
+//! file there without a configuration file's name, stays unread, and once
+//! the document is closed the directory is read as before. Opening a
+//! document reads nothing the editor did not already show: the file itself
+//! is the editor's, and what is vouched for lies beside it.
+//!
 //! [`DirectoryFiles`] reads the files functions ask for (`file("x")`,
 //! `fileexists`, …) relative to a module directory, for `check` and the
 //! console.
@@ -204,6 +216,17 @@ pub const OUTSIDE_WORKSPACE: &str =
 /// the directory cannot be listed, or when its own real location is outside
 /// `root` (it was reached through a directory symlink).
 pub fn read_module_dir_within(dir: &Path, root: &Path) -> io::Result<Vec<InputFile>> {
+    read_module_dir_vouched(dir, root, &[])
+}
+
+/// Like [`read_module_dir_within`], and a symlink whose real file is a
+/// configuration file directly in one of `vouched` (real directories, as
+/// [`link_target_dirs`] gives them) is read through too, wherever it is.
+pub fn read_module_dir_vouched(
+    dir: &Path,
+    root: &Path,
+    vouched: &[PathBuf],
+) -> io::Result<Vec<InputFile>> {
     let root = fs::canonicalize(root)?;
     let real_dir = fs::canonicalize(dir)?;
     if !real_dir.starts_with(&root) {
@@ -216,7 +239,7 @@ pub fn read_module_dir_within(dir: &Path, root: &Path) -> io::Result<Vec<InputFi
         .into_iter()
         .map(|entry| InputFile {
             content: if entry.is_symlink {
-                read_confined(&entry.path, &root)
+                read_confined(&entry.path, &root, vouched)
             } else {
                 read_file(&entry.path)
             },
@@ -233,6 +256,16 @@ pub fn read_module_dir_within(dir: &Path, root: &Path) -> io::Result<Vec<InputFi
 /// files several directories hold. Nothing when the directory cannot be
 /// listed.
 pub fn linked_files(dir: &Path, root: &Path) -> Vec<(String, PathBuf)> {
+    linked_files_vouched(dir, root, &[])
+}
+
+/// Like [`linked_files`], with the links [`read_module_dir_vouched`] reads
+/// through because of `vouched`, each with its real path.
+pub fn linked_files_vouched(
+    dir: &Path,
+    root: &Path,
+    vouched: &[PathBuf],
+) -> Vec<(String, PathBuf)> {
     let (Ok(real_root), Ok(entries)) = (fs::canonicalize(root), config_entries(dir)) else {
         return Vec::new();
     };
@@ -241,29 +274,67 @@ pub fn linked_files(dir: &Path, root: &Path) -> Vec<(String, PathBuf)> {
         .filter(|entry| entry.is_symlink)
         .filter_map(|entry| {
             let real = fs::canonicalize(&entry.path).ok()?;
-            let inside = real.strip_prefix(&real_root).ok()?;
-            Some((entry.name, root.join(inside)))
+            match real.strip_prefix(&real_root) {
+                Ok(inside) => Some((entry.name, root.join(inside))),
+                Err(_) if is_vouched(&real, vouched) => Some((entry.name, real)),
+                Err(_) => None,
+            }
         })
         .collect();
     links.sort();
     links
 }
 
+/// The real directories of the files among `opened` (documents open in
+/// the editor) that are symlinks: each vouches for the configuration files
+/// beside its real file ([`read_module_dir_vouched`]). Sorted, without
+/// repeats.
+pub fn link_target_dirs(opened: &[PathBuf]) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = opened
+        .iter()
+        .filter(|path| fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink()))
+        .filter_map(|path| fs::canonicalize(path).ok())
+        .filter_map(|real| real.parent().map(Path::to_path_buf))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// True when the real file `real` is a configuration file directly in one
+/// of the `vouched` directories.
+fn is_vouched(real: &Path, vouched: &[PathBuf]) -> bool {
+    let named_as_configuration = real
+        .file_name()
+        .is_some_and(|name| discovery::has_config_extension(&name.to_string_lossy()));
+    named_as_configuration
+        && real
+            .parent()
+            .is_some_and(|parent| vouched.iter().any(|dir| dir == parent))
+}
+
 /// Like [`read_file`], for the language server: a file whose real location
 /// is outside `root` is not read ([`OUTSIDE_WORKSPACE`]).
 pub fn read_file_within(path: &Path, root: &Path) -> FileContent {
+    read_file_vouched(path, root, &[])
+}
+
+/// Like [`read_file_within`], with the links `vouched` lets
+/// [`read_module_dir_vouched`] read.
+pub fn read_file_vouched(path: &Path, root: &Path, vouched: &[PathBuf]) -> FileContent {
     match fs::canonicalize(root) {
-        Ok(root) => read_confined(path, &root),
+        Ok(root) => read_confined(path, &root, vouched),
         Err(error) => FileContent::Unreadable {
             message: error.to_string(),
         },
     }
 }
 
-/// Reads `path` by its real location, if that is inside `root` (canonical).
-fn read_confined(path: &Path, root: &Path) -> FileContent {
+/// Reads `path` by its real location, if that is inside `root` (canonical)
+/// or a configuration file in one of `vouched`.
+fn read_confined(path: &Path, root: &Path, vouched: &[PathBuf]) -> FileContent {
     match fs::canonicalize(path) {
-        Ok(real) if real.starts_with(root) => read_file(&real),
+        Ok(real) if real.starts_with(root) || is_vouched(&real, vouched) => read_file(&real),
         Ok(_) => FileContent::Unreadable {
             message: OUTSIDE_WORKSPACE.to_owned(),
         },
@@ -466,6 +537,72 @@ mod tests {
         let files = read_module_dir(&ws).unwrap();
         let secret = files.iter().find(|file| file.name == "secret.tf").unwrap();
         assert!(matches!(&secret.content, FileContent::Text(text) if text.contains("secret")));
+    }
+
+    /// A document opened through a link vouches for the configuration
+    /// files beside its real file, and for nothing else.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_opened_in_the_editor_vouches_for_the_files_beside_its_target() {
+        use std::os::unix::fs::symlink;
+        let (temp, ws) = workspace_with_links();
+        let outside = temp.path().canonicalize().unwrap().join("outside");
+        fs::write(outside.join("variables.tf"), "variable \"v\" {}\n").unwrap();
+        fs::write(outside.join("credentials"), "secret = 1\n").unwrap();
+        fs::create_dir(outside.join("deeper")).unwrap();
+        fs::write(outside.join("deeper/deep.tf"), "variable \"d\" {}\n").unwrap();
+        symlink(outside.join("variables.tf"), ws.join("variables.tf")).unwrap();
+        symlink(outside.join("credentials"), ws.join("credentials.tf")).unwrap();
+        symlink(outside.join("deeper/deep.tf"), ws.join("deep.tf")).unwrap();
+        // Nobody opened anything: none of them is read.
+        assert_eq!(
+            link_target_dirs(&[ws.join("main.tf")]),
+            Vec::<PathBuf>::new()
+        );
+        let content = |files: &[InputFile], name: &str| -> String {
+            match &files.iter().find(|file| file.name == name).unwrap().content {
+                FileContent::Text(text) => text.to_string(),
+                FileContent::Unreadable { message } => format!("unreadable: {message}"),
+                FileContent::InvalidUtf8 { .. } => "invalid".to_owned(),
+            }
+        };
+        let before = read_module_dir_within(&ws, &ws).unwrap();
+        for name in ["secret.tf", "variables.tf", "credentials.tf", "deep.tf"] {
+            assert_eq!(
+                content(&before, name),
+                format!("unreadable: {OUTSIDE_WORKSPACE}")
+            );
+        }
+        // `secret.tf` is open in the editor: what lies beside its real file
+        // with a configuration file's name is read, nothing else.
+        let vouched = link_target_dirs(&[ws.join("secret.tf")]);
+        assert_eq!(vouched, std::slice::from_ref(&outside));
+        let after = read_module_dir_vouched(&ws, &ws, &vouched).unwrap();
+        assert_eq!(content(&after, "secret.tf"), "variable \"secret\" {}\n");
+        assert_eq!(content(&after, "variables.tf"), "variable \"v\" {}\n");
+        for name in ["credentials.tf", "deep.tf"] {
+            assert_eq!(
+                content(&after, name),
+                format!("unreadable: {OUTSIDE_WORKSPACE}"),
+                "{name}"
+            );
+        }
+        assert!(matches!(
+            read_file_vouched(&ws.join("variables.tf"), &ws, &vouched),
+            FileContent::Text(_)
+        ));
+        assert!(matches!(
+            read_file_vouched(&ws.join("credentials.tf"), &ws, &vouched),
+            FileContent::Unreadable { .. }
+        ));
+        // The links read through it are indexed by their real paths.
+        let links = linked_files_vouched(&ws, &ws, &vouched);
+        assert!(links.contains(&("variables.tf".to_owned(), outside.join("variables.tf"))));
+        assert!(links.contains(&("common.tf".to_owned(), ws.join("shared/common.tf"))));
+        assert!(!links.iter().any(|(name, _)| name == "credentials.tf"));
+        assert!(!linked_files(&ws, &ws)
+            .iter()
+            .any(|(name, _)| name == "variables.tf"));
     }
 
     /// The workspace folder may itself be reached through a link: what

@@ -1,5 +1,7 @@
 //! `textDocument/didClose`: the document is dropped, and what is on disk
-//! takes its buffer's place (read with the session unlocked).
+//! takes its buffer's place (read with the session unlocked); a directory
+//! read with files the document vouched for (it was open through a link,
+//! `tofu_vfs::read_module_dir_vouched`) is read again without them.
 
 use std::sync::Arc;
 
@@ -7,6 +9,7 @@ use tofu_ide::{dir_and_file_name, Change};
 use tower_lsp_server::ls_types::DidCloseTextDocumentParams;
 
 use crate::scheduler::schedule;
+use crate::scheduling::Mark;
 use crate::shared::Shared;
 use crate::uri;
 
@@ -19,10 +22,19 @@ pub fn handle(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
         if session.close_document(&path).is_none() {
             return;
         }
-        let stale = session
+        let mut stale = session
             .host_mut()
             .apply_change(Change::BufferClosed { path: path.clone() });
-        let root = dir_and_file_name(&path).map(|(dir, _)| session.confinement_root(&dir));
+        let dir = dir_and_file_name(&path).map(|(dir, _)| dir);
+        // The files the document vouched for are not read any more.
+        if let Some(dir) = dir
+            .as_ref()
+            .filter(|dir| session.scheduling().read_vouched(dir))
+        {
+            session.scheduling_mut().mark(dir, Mark::DiskRead);
+            stale.push(dir.clone());
+        }
+        let root = dir.map(|dir| session.confinement_root(&dir));
         (stale, root)
     };
     // What is on disk now takes the buffer's place: read with the session
@@ -35,6 +47,7 @@ pub fn handle(shared: &Arc<Shared>, params: DidCloseTextDocumentParams) {
         None => Change::DiskFileRemoved { path },
     };
     stale.extend(shared.session().host_mut().apply_change(change));
+    stale.sort();
     stale.dedup();
     schedule(shared, stale, true);
 }

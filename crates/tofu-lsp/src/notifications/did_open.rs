@@ -1,7 +1,8 @@
 //! `textDocument/didOpen`: the document's text takes the disk's place in
 //! the analysis host (one copy, shared by the document and the host), and
 //! its directory is scheduled, read from disk first when the host does not
-//! know it yet.
+//! know it yet, or when it holds links the server did not follow (the
+//! document may vouch for them: `tofu_vfs::read_module_dir_vouched`).
 
 use std::sync::Arc;
 
@@ -33,7 +34,13 @@ pub fn handle(shared: &Arc<Shared>, params: DidOpenTextDocumentParams) {
             text,
             version: document.version,
         });
-        if !known {
+        // A directory with links the server did not follow is read again:
+        // the document may be one of them, opened through its link, which
+        // vouches for the files beside its real file (`tofu_vfs`).
+        let outside = session
+            .host()
+            .has_unreadable(&dir, tofu_vfs::OUTSIDE_WORKSPACE);
+        if !known || outside {
             session.scheduling_mut().mark(&dir, Mark::DiskRead);
         }
     }
