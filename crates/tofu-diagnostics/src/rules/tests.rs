@@ -5,8 +5,8 @@
 
 use tofu_syntax::{Diagnostic, FileId, TextRange};
 
-use super::*;
 use super::views::MergedNode;
+use super::*;
 use crate::declared_names::DeclaredNames;
 use crate::{analyze, AnalysisCache, ModuleAnalysis};
 use tofu_module::loaded::BlockRef;
