@@ -20,10 +20,10 @@ use tofu_syntax::{
 
 use crate::eval::{evaluate, EvalDiagnostic, Reference, Referenced, Scope};
 use crate::functions::Environment;
-use crate::go_text::go_quote;
 use crate::printer::format_value;
 use crate::types::Type;
 use crate::value::Value;
+use tofu_syntax::go_text::go_quote;
 
 /// What the console prints for `line`: the value, or its errors as
 /// `Error: SUMMARY`, a blank line and the detail.

@@ -19,10 +19,10 @@ mod unify;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 pub use mismatch::mismatch_message;
 pub use unify::unify;
@@ -324,7 +324,7 @@ pub(crate) fn convert_value(
                             path,
                             format!(
                                 "map has no element for required attribute {}",
-                                crate::go_text::go_quote(name)
+                                tofu_syntax::go_text::go_quote(name)
                             ),
                         ))
                     }

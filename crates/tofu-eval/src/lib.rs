@@ -11,7 +11,6 @@
 //! caller has them (the console). No IO, no clock, no global state.
 
 pub mod functions;
-pub mod go_text;
 pub mod number;
 pub mod printer;
 pub mod types;

@@ -39,7 +39,6 @@ mod tests;
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
-pub use crate::go_text::go_quote;
 pub use constraint::{ObjectAttribute, TypeConstraint, MAX_TYPE_DEPTH};
 pub use convert::{apply_defaults, convert, convert_variable_value, ConversionError};
 pub use value::{constant_value, object_key, Value, ValueError};

@@ -26,8 +26,8 @@ use tofu_module::effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveNestedBlock,
 };
 use tofu_module::expr::suggest::did_you_mean;
-use tofu_module::go_text::go_quote;
 use tofu_module::types::{constant_value, convert_variable_value};
+use tofu_syntax::go_text::go_quote;
 
 const META_ARGUMENTS: [&str; 6] = [
     "source",

@@ -29,10 +29,11 @@ use tofu_module::expr::suggest::did_you_mean_by;
 use tofu_module::loaded::FileView;
 use tofu_module::schema::has_valid_labels;
 use tofu_module::types::{
-    constant_value, convert, go_quote, is_parenthesized, object_key, parse_type_constraint_string,
+    constant_value, convert, is_parenthesized, object_key, parse_type_constraint_string,
     parse_variable_type, ObjectAttribute, TypeConstraint, TypeError, Value, VariableTypeProblem,
     MAX_TYPE_DEPTH,
 };
+use tofu_syntax::go_text::go_quote;
 
 const QUOTED_SUMMARY: &str = "Invalid quoted type constraints";
 const LEGACY_SUMMARY: &str = "Invalid legacy variable type hint";

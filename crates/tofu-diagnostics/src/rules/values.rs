@@ -90,8 +90,8 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
                     )
                     .with_detail(format!(
                         "The root module does not declare a variable named {} but a value was found in file {}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
-                        tofu_module::go_text::go_quote(name),
-                        tofu_module::go_text::go_quote(&file.name)
+                        tofu_syntax::go_text::go_quote(name),
+                        tofu_syntax::go_text::go_quote(&file.name)
                     )),
                 );
                 continue;

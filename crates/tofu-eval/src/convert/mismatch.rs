@@ -3,8 +3,8 @@
 //! \"a\" is required", "element 0: bool required").
 
 use super::conversion_exists;
-use crate::go_text::go_quote;
 use crate::types::Type;
+use tofu_syntax::go_text::go_quote;
 
 /// cty's `MismatchMessage(got, want)`.
 pub fn mismatch_message(got: &Type, want: &Type) -> String {

@@ -15,10 +15,10 @@ use tofu_syntax::{BinaryOperator, Expr, TextRange, UnaryOperator};
 
 use super::{Diagnostics, EvalDiagnostic, Evaluator};
 use crate::convert::{convert, unify};
-use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Tristate, Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 impl Evaluator<'_> {
     /// `-x`, `!x`.

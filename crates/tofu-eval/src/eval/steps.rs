@@ -18,9 +18,9 @@ use tofu_syntax::{Expr, ExprKind, RelativeStep, SplatKind, TextRange, TraversalS
 
 use super::{number_literal, Diagnostics, EvalDiagnostic, Evaluator};
 use crate::convert::convert;
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 /// One step, whichever form it came from.
 #[derive(Clone, Copy, Debug)]

@@ -252,7 +252,7 @@ fn lookup(args: &Arguments) -> Result<Value, FunctionError> {
                 0,
                 format!(
                     "the given object has no attribute {}",
-                    crate::go_text::go_quote(&key)
+                    tofu_syntax::go_text::go_quote(&key)
                 ),
             ));
         }
@@ -288,7 +288,7 @@ fn lookup(args: &Arguments) -> Result<Value, FunctionError> {
         }
         None => Err(FunctionError::call(format!(
             "lookup failed to find key {}",
-            crate::go_text::go_quote(&key)
+            tofu_syntax::go_text::go_quote(&key)
         ))),
     }
 }
@@ -508,7 +508,7 @@ fn merge(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn go_debug_quote(text: &str) -> String {
-    crate::go_text::go_quote(text)
+    tofu_syntax::go_text::go_quote(text)
 }
 
 fn zipmap(args: &Arguments) -> Result<Value, FunctionError> {
@@ -742,7 +742,7 @@ fn transpose(args: &Arguments) -> Result<Value, FunctionError> {
                 0,
                 format!(
                     "cannot use null list for [{}]",
-                    crate::go_text::go_quote(&key)
+                    tofu_syntax::go_text::go_quote(&key)
                 ),
             ));
         };
@@ -752,7 +752,7 @@ fn transpose(args: &Arguments) -> Result<Value, FunctionError> {
                     0,
                     format!(
                         "cannot use null string for [{}][{position}]",
-                        crate::go_text::go_quote(&key)
+                        tofu_syntax::go_text::go_quote(&key)
                     ),
                 ));
             };

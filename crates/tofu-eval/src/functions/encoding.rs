@@ -14,9 +14,9 @@
 use super::gunzip::GunzipError;
 use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use super::json_decode::{self, JsonDecodeError};
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
     let simple = Implementation::simple;

@@ -30,8 +30,8 @@ use super::blocktoattr;
 use crate::rules::bodies::check_labels;
 use tofu_module::expr::suggest::did_you_mean;
 use tofu_module::file_text::FileText;
-use tofu_module::go_text::go_quote;
 use tofu_module::types::Value;
+use tofu_syntax::go_text::go_quote;
 
 /// Blocks nested deeper than this are not decoded.
 const MAX_DEPTH: usize = 32;

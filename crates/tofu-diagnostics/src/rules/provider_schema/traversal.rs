@@ -14,8 +14,8 @@ use tofu_syntax::{Diagnostic, FileId, Location, TextRange};
 
 use tofu_module::expr::suggest::edit_distance;
 use tofu_module::expr::traversal::{IndexKey, ParsedStep, Part};
-use tofu_module::go_text::go_quote;
 use tofu_module::names::is_identifier;
+use tofu_syntax::go_text::go_quote;
 
 /// The errors of reading `steps` from an object of `schema` (the first one
 /// stops the reading, as it does in HCL).
