@@ -142,10 +142,10 @@ fn type_function(
 fn write_type(ty: &Type, out: &mut String, indent: usize) {
     let spaces = |level: usize| "    ".repeat(level);
     match ty {
-        Type::Object(object) if object.attributes.is_empty() => out.push_str("object({})"),
+        Type::Object(object) if object.is_empty() => out.push_str("object({})"),
         Type::Object(object) => {
             out.push_str("object({\n");
-            for (name, attribute) in &object.attributes {
+            for (name, attribute) in object.attributes() {
                 out.push_str(&spaces(indent + 1));
                 out.push_str(name);
                 out.push_str(": ");

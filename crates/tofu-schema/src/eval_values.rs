@@ -8,7 +8,8 @@
 //! tofu-eval tracks. A number is written in the form cty's msgpack writer
 //! picks for it (see [`ConfigNumber`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+#[cfg(test)]
+use std::collections::BTreeMap;
 
 use tofu_eval::{Number, Type, Value, ValueKind};
 
@@ -30,18 +31,15 @@ impl SchemaType {
             SchemaType::Tuple(elements) => {
                 Type::Tuple(elements.iter().map(SchemaType::to_eval_type).collect())
             }
-            SchemaType::Object(object) => Type::Object(tofu_eval::ObjectType {
-                attributes: object
-                    .attributes
-                    .iter()
-                    .map(|(name, ty)| (name.to_string(), ty.to_eval_type()))
-                    .collect(),
-                optional: object
-                    .optional
-                    .iter()
-                    .map(|name| name.to_string())
-                    .collect(),
-            }),
+            SchemaType::Object(object) => Type::Object(Box::new(
+                tofu_eval::ObjectType::new(
+                    object
+                        .attributes
+                        .iter()
+                        .map(|(name, ty)| (name.clone(), ty.to_eval_type())),
+                )
+                .with_optional(object.optional.iter().cloned()),
+            )),
         }
     }
 
@@ -60,9 +58,9 @@ impl SchemaType {
             }
             Type::Object(object) => SchemaType::Object(Box::new(ObjectType {
                 attributes: object
-                    .attributes
+                    .attributes()
                     .iter()
-                    .map(|(name, ty)| (Box::from(name.as_str()), SchemaType::from_eval_type(ty)))
+                    .map(|(name, ty)| (name.clone(), SchemaType::from_eval_type(ty)))
                     .collect(),
                 optional: Box::default(),
             })),
@@ -85,21 +83,18 @@ impl Attribute {
 
 impl NestedAttributes {
     fn decoder_type(&self) -> Type {
-        let attributes: BTreeMap<String, Type> = self
+        let attributes = self
             .attributes
             .iter()
-            .map(|(name, attribute)| (name.to_owned(), attribute.decoder_type()))
-            .collect();
-        let optional: BTreeSet<String> = self
+            .map(|(name, attribute)| (name, attribute.decoder_type()));
+        let optional = self
             .attributes
             .iter()
             .filter(|(_, attribute)| attribute.optional || attribute.computed)
-            .map(|(name, _)| name.to_owned())
-            .collect();
-        let object = Type::Object(tofu_eval::ObjectType {
-            attributes,
-            optional,
-        });
+            .map(|(name, _)| name);
+        let object = Type::Object(Box::new(
+            tofu_eval::ObjectType::new(attributes).with_optional(optional),
+        ));
         match self.nesting {
             Nesting::List => Type::list(object),
             Nesting::Set => Type::set(object),
@@ -228,10 +223,7 @@ mod tests {
         let Type::Object(object) = *object else {
             panic!("not an object")
         };
-        assert_eq!(
-            object.optional.into_iter().collect::<Vec<_>>(),
-            vec!["size".to_owned()]
-        );
+        assert_eq!(object.optional().to_vec(), vec![Box::<str>::from("size")]);
     }
 
     fn plain(ty: SchemaType, required: bool) -> Attribute {

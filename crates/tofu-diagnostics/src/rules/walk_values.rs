@@ -162,20 +162,20 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             return None;
         };
         let attributes: BTreeMap<String, Value> = object
-            .attributes
-            .into_iter()
+            .attributes()
+            .iter()
             .map(|(name, ty)| {
                 let sensitive = block
                     .attributes
-                    .get(&name)
+                    .get(name)
                     .is_some_and(|attribute| attribute.sensitive);
-                let value = Value::unknown(ty);
+                let value = Value::unknown(ty.clone());
                 let value = if sensitive {
                     value.mark_sensitive()
                 } else {
                     value
                 };
-                (name, value)
+                (name.to_string(), value)
             })
             .collect();
         Some(Value::object(attributes))

@@ -385,12 +385,7 @@ fn csvdecode(args: &Arguments) -> Result<Value, FunctionError> {
             )));
         }
     }
-    let object_type = Type::object(
-        header
-            .iter()
-            .map(|name| (name.clone(), Type::String))
-            .collect(),
-    );
+    let object_type = Type::object(header.iter().map(|name| (name.clone(), Type::String)));
     let mut objects = Vec::new();
     for (line_index, row) in rows.enumerate() {
         if row.len() != header.len() {

@@ -82,18 +82,19 @@ impl TypeConstraint {
                     .map(|element| element.to_type_at(next))
                     .collect(),
             ),
-            TypeConstraint::Object { attrs } => {
-                let mut object = tofu_eval::ObjectType::default();
-                for attribute in attrs {
-                    object
-                        .attributes
-                        .insert(attribute.name.clone(), attribute.ty.to_type_at(next));
-                    if attribute.optional {
-                        object.optional.insert(attribute.name.clone());
-                    }
-                }
-                Type::Object(object)
-            }
+            TypeConstraint::Object { attrs } => Type::Object(Box::new(
+                tofu_eval::ObjectType::new(
+                    attrs
+                        .iter()
+                        .map(|attribute| (attribute.name.as_str(), attribute.ty.to_type_at(next))),
+                )
+                .with_optional(
+                    attrs
+                        .iter()
+                        .filter(|attribute| attribute.optional)
+                        .map(|attribute| attribute.name.as_str()),
+                ),
+            )),
         }
     }
 
