@@ -158,7 +158,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         {
             return None;
         }
-        let Type::Object(object) = block.implied_type().to_eval_type() else {
+        let Type::Object(object) = block.implied_type() else {
             return None;
         };
         let attributes: BTreeMap<String, Value> = object
