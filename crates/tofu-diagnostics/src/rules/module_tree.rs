@@ -340,7 +340,7 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         let Ok(value) = constant_value(&written.expr, text) else {
             continue;
         };
-        let Err(error) = convert_variable_value(&value.to_eval(), &variable.constraint) else {
+        let Err(error) = convert_variable_value(&value, &variable.constraint) else {
             continue;
         };
         let address = format!("module.{name}.var.{}", variable.name);

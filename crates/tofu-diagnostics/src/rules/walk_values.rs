@@ -121,7 +121,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
                 Some(
                     parse_variable_type(expr, syntax, file.text.as_ref())
                         .constraint
-                        .to_type(),
+                        .ty,
                 )
             })
             .unwrap_or(Type::Dynamic);
