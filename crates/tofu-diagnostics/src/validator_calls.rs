@@ -41,7 +41,7 @@ use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Sc
 use tofu_schema::plugin::messages::{DiagnosticSeverity, ProviderDiagnostic};
 use tofu_schema::plugin::DynamicValue;
 use tofu_schema::requirements::{implied_local_name, is_built_in};
-use tofu_schema::{Block as SchemaBlock, ConfigValue, Nesting, ProviderAddress};
+use tofu_schema::{Block as SchemaBlock, Nesting, ProviderAddress};
 use tofu_syntax::{
     Attribute, Block, Diagnostic, ExprKind, FileId, Location, Severity, TextRange, TraversalStep,
 };
@@ -367,8 +367,7 @@ impl Candidate<'_> {
             repetition,
         };
         let (value, places) = builder.body(&parts, missing, self.schema, 0)?;
-        let config =
-            DynamicValue::from_config(&ConfigValue::from_eval(&value), self.schema).ok()?;
+        let config = DynamicValue::from_config(&value, self.schema).ok()?;
         Some(ValidatorCall {
             provider: self.provider.clone(),
             kind: self.kind.clone(),
@@ -550,7 +549,7 @@ impl Builder<'_> {
                         &attribute_schema.decoder_type(),
                     )
                     .ok()?,
-                    None => Value::null(attribute_schema.implied_type().to_eval_type()),
+                    None => Value::null(attribute_schema.implied_type()),
                 },
             };
             object.insert(name.to_owned(), value);
@@ -559,7 +558,7 @@ impl Builder<'_> {
             if schema.attributes.get(name).is_some() {
                 continue;
             }
-            let implied = nested.block.implied_type().to_eval_type();
+            let implied = nested.block.implied_type();
             let dynamic = parts
                 .blocks
                 .iter()
@@ -661,7 +660,7 @@ impl Builder<'_> {
         if values.is_empty() {
             return Some(None);
         }
-        let element_type = element_schema.implied_type().to_eval_type();
+        let element_type = element_schema.implied_type();
         Some(Some(Value::list(element_type, values)))
     }
 
@@ -733,16 +732,13 @@ fn collection_type(nesting: Nesting, object: Type) -> Option<Type> {
 fn empty_value(block: &SchemaBlock) -> Value {
     let mut object: BTreeMap<String, Value> = BTreeMap::new();
     for (name, attribute) in block.attributes.iter() {
-        object.insert(
-            name.to_owned(),
-            Value::null(attribute.implied_type().to_eval_type()),
-        );
+        object.insert(name.to_owned(), Value::null(attribute.implied_type()));
     }
     for (name, nested) in block.block_types.iter() {
         if block.attributes.get(name).is_some() {
             continue;
         }
-        let implied = nested.block.implied_type().to_eval_type();
+        let implied = nested.block.implied_type();
         let value = match nested.nesting {
             Nesting::Single => Value::null(implied),
             Nesting::Group => empty_value(&nested.block),

@@ -20,10 +20,10 @@ use tofu_syntax::{
 
 use crate::eval::{evaluate, EvalDiagnostic, Reference, Referenced, Scope};
 use crate::functions::Environment;
-use crate::go_text::go_quote;
 use crate::printer::format_value;
 use crate::types::Type;
 use crate::value::Value;
+use tofu_syntax::go_text::go_quote;
 
 /// What the console prints for `line`: the value, or its errors as
 /// `Error: SUMMARY`, a blank line and the detail.
@@ -142,10 +142,10 @@ fn type_function(
 fn write_type(ty: &Type, out: &mut String, indent: usize) {
     let spaces = |level: usize| "    ".repeat(level);
     match ty {
-        Type::Object(object) if object.attributes.is_empty() => out.push_str("object({})"),
+        Type::Object(object) if object.is_empty() => out.push_str("object({})"),
         Type::Object(object) => {
             out.push_str("object({\n");
-            for (name, attribute) in &object.attributes {
+            for (name, attribute) in object.attributes() {
                 out.push_str(&spaces(indent + 1));
                 out.push_str(name);
                 out.push_str(": ");

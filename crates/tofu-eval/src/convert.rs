@@ -19,10 +19,10 @@ mod unify;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 pub use mismatch::mismatch_message;
 pub use unify::unify;
@@ -95,11 +95,11 @@ pub fn conversion_exists(have: &Type, want: &Type, unsafe_allowed: bool) -> bool
         (Type::Number | Type::Bool, Type::String) => true,
         (Type::String, Type::Number | Type::Bool) => unsafe_allowed,
         (Type::Object(have), Type::Object(want)) => {
-            want.attributes
+            want.attributes()
                 .iter()
-                .all(|(name, wanted)| match have.attributes.get(name) {
+                .all(|(name, wanted)| match have.attribute(name) {
                     Some(attribute) => exists(attribute, wanted),
-                    None => want.optional.contains(name),
+                    None => want.is_optional(name),
                 })
         }
         (Type::Tuple(have), Type::Tuple(want)) => {
@@ -113,16 +113,16 @@ pub fn conversion_exists(have: &Type, want: &Type, unsafe_allowed: bool) -> bool
             structural_element_type(elements, want, unsafe_allowed, Structure::Tuple).is_some()
         }
         (Type::Object(object), Type::Map(want)) => {
-            let attribute_types: Vec<Type> = object.attributes.values().cloned().collect();
+            let attribute_types: Vec<Type> = object.types().cloned().collect();
             structural_element_type(&attribute_types, want, unsafe_allowed, Structure::Object)
                 .is_some()
         }
         (Type::Map(element), Type::Object(object)) => {
             unsafe_allowed
                 && object
-                    .attributes
+                    .attributes()
                     .iter()
-                    .all(|(name, wanted)| exists(element, wanted) || object.optional.contains(name))
+                    .all(|(name, wanted)| exists(element, wanted) || object.is_optional(name))
         }
         _ => false,
     }
@@ -229,17 +229,17 @@ pub(crate) fn convert_value(
         },
         (ValueKind::Object(attributes), Type::Object(object)) => {
             let mut converted = BTreeMap::new();
-            for (name, wanted) in &object.attributes {
-                let converted_value = match attributes.get(name) {
+            for (name, wanted) in object.attributes() {
+                let converted_value = match attributes.get(name.as_ref()) {
                     Some(attribute) => {
-                        path.push(PathStep::Attribute(name.clone()));
+                        path.push(PathStep::Attribute(name.to_string()));
                         let result = convert_value(attribute, wanted, unsafe_allowed, path);
                         path.pop();
                         result?
                     }
                     None => Value::null(wanted.without_optional()),
                 };
-                converted.insert(name.clone(), converted_value);
+                converted.insert(name.to_string(), converted_value);
             }
             Ok(Value::object(converted))
         }
@@ -308,23 +308,23 @@ pub(crate) fn convert_value(
         }
         (ValueKind::Map { entries, .. }, Type::Object(object)) => {
             let mut converted = BTreeMap::new();
-            for (name, wanted) in &object.attributes {
-                match entries.get(name) {
+            for (name, wanted) in object.attributes() {
+                match entries.get(name.as_ref()) {
                     Some(entry) => {
-                        path.push(PathStep::Attribute(name.clone()));
+                        path.push(PathStep::Attribute(name.to_string()));
                         let result = convert_value(entry, wanted, unsafe_allowed, path);
                         path.pop();
-                        converted.insert(name.clone(), result?);
+                        converted.insert(name.to_string(), result?);
                     }
-                    None if object.optional.contains(name) => {
-                        converted.insert(name.clone(), Value::null(wanted.without_optional()));
+                    None if object.is_optional(name) => {
+                        converted.insert(name.to_string(), Value::null(wanted.without_optional()));
                     }
                     None => {
                         return Err(ConversionError::at(
                             path,
                             format!(
                                 "map has no element for required attribute {}",
-                                crate::go_text::go_quote(name)
+                                tofu_syntax::go_text::go_quote(name)
                             ),
                         ))
                     }
@@ -420,7 +420,7 @@ fn dynamic_replace(have: &Type, want: &Type) -> Type {
             }
         }
         (Type::Object(h), Type::Map(w)) if **w == Type::Dynamic => {
-            let types: Vec<Type> = h.attributes.values().cloned().collect();
+            let types: Vec<Type> = h.types().cloned().collect();
             Type::map(unify(&types, true).unwrap_or(Type::Dynamic))
         }
         (Type::Tuple(h), Type::Tuple(w)) if h.len() == w.len() => Type::Tuple(
@@ -429,18 +429,15 @@ fn dynamic_replace(have: &Type, want: &Type) -> Type {
                 .map(|(h, w)| dynamic_replace(h, w))
                 .collect(),
         ),
-        (Type::Object(h), Type::Object(w)) => Type::object(
-            w.attributes
-                .iter()
-                .map(|(name, wanted)| {
-                    let replaced = match h.attributes.get(name) {
-                        Some(had) => dynamic_replace(had, wanted),
-                        None => wanted.clone(),
-                    };
-                    (name.clone(), replaced)
-                })
-                .collect(),
-        ),
+        (Type::Object(h), Type::Object(w)) => {
+            Type::object(w.attributes().iter().map(|(name, wanted)| {
+                let replaced = match h.attribute(name) {
+                    Some(had) => dynamic_replace(had, wanted),
+                    None => wanted.clone(),
+                };
+                (name.clone(), replaced)
+            }))
+        }
         _ => want.clone(),
     }
 }

@@ -10,13 +10,14 @@
 //! through the same scope, as do the clock and random bytes where the
 //! caller has them (the console). No IO, no clock, no global state.
 
+pub mod defaults;
 pub mod functions;
-pub mod go_text;
 pub mod number;
 pub mod printer;
 pub mod types;
 pub mod value;
 
+pub use defaults::{apply_defaults, Defaults, DefaultsStep, TypeConstraint};
 pub use eval::{evaluate, EvalDiagnostic, Evaluation, Reference, Referenced, Scope};
 pub use functions::{
     call_function, CallError, DirEntry, EntryKind, Environment, ErrorSubject, FileError, NoFiles,
@@ -28,4 +29,4 @@ pub use types::{ObjectType, Type};
 pub mod console;
 pub mod convert;
 pub mod eval;
-pub use value::{Marks, Tristate, Unknown, Value, ValueKind};
+pub use value::{Marks, Refinements, Tristate, Unknown, Value, ValueKind};

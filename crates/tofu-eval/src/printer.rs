@@ -5,9 +5,9 @@
 //! shortest form, unknown values as `(known after apply)` and marked ones
 //! as `(sensitive value)` / `(ephemeral value)`.
 
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 /// The text `tofu console` prints for `value`.
 pub fn format_value(value: &Value) -> String {

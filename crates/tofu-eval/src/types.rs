@@ -5,12 +5,14 @@
 //!
 //! A type constraint is a [`Type`] too, as in cty: `dynamic` inside it means
 //! "any type", and an object type may mark attributes optional (only
-//! constraints do). Defaults of optional attributes are not kept here; the
-//! module layer applies them.
+//! constraints do). Defaults of optional attributes are not part of the
+//! type, as in cty: they are `defaults.rs`'s.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+/// A cty type. Kept compact, since provider schemas hold one per
+/// attribute: 24 bytes, a tuple's elements and an object's attributes on
+/// the heap.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
     String,
@@ -21,16 +23,103 @@ pub enum Type {
     List(Box<Type>),
     Set(Box<Type>),
     Map(Box<Type>),
-    Tuple(Vec<Type>),
-    Object(ObjectType),
+    Tuple(Box<[Type]>),
+    Object(Box<ObjectType>),
 }
 
-/// An object type: attribute names (sorted, as cty keeps them) and types,
-/// and which of them a constraint marks `optional(…)`.
+/// An object type: attribute names (sorted by their bytes, as cty keeps
+/// them, each once) and types, and which of them a constraint marks
+/// `optional(…)` (cty's `ObjectWithOptionalAttrs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectType {
-    pub attributes: BTreeMap<String, Type>,
-    pub optional: BTreeSet<String>,
+    attributes: Box<[(Box<str>, Type)]>,
+    optional: Box<[Box<str>]>,
+}
+
+impl ObjectType {
+    /// An object type of these attributes, in any order; of a name given
+    /// twice the last type counts.
+    pub fn new<N: Into<Box<str>>>(attributes: impl IntoIterator<Item = (N, Type)>) -> ObjectType {
+        let mut attributes: Vec<(Box<str>, Type)> = attributes
+            .into_iter()
+            .map(|(name, ty)| (name.into(), ty))
+            .collect();
+        let sorted = attributes
+            .windows(2)
+            .all(|pair| matches!(pair, [(left, _), (right, _)] if left < right));
+        if !sorted {
+            // Stable: of equal names the last given ends up last, and is
+            // kept.
+            attributes.sort_by(|(left, _), (right, _)| left.cmp(right));
+            attributes.reverse();
+            attributes.dedup_by(|(later, _), (earlier, _)| later == earlier);
+            attributes.reverse();
+        }
+        ObjectType {
+            attributes: attributes.into_boxed_slice(),
+            optional: Box::default(),
+        }
+    }
+
+    /// The same type with these attributes marked optional (names in any
+    /// order; each kept once).
+    pub fn with_optional<N: Into<Box<str>>>(
+        mut self,
+        names: impl IntoIterator<Item = N>,
+    ) -> ObjectType {
+        let mut optional: Vec<Box<str>> = names.into_iter().map(Into::into).collect();
+        optional.sort();
+        optional.dedup();
+        self.optional = optional.into_boxed_slice();
+        self
+    }
+
+    /// The attributes, sorted by name.
+    pub fn attributes(&self) -> &[(Box<str>, Type)] {
+        &self.attributes
+    }
+
+    /// The type of the attribute `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Type> {
+        self.attributes
+            .binary_search_by(|(attribute, _)| attribute.as_ref().cmp(name))
+            .ok()
+            .and_then(|index| self.attributes.get(index))
+            .map(|(_, ty)| ty)
+    }
+
+    pub fn has_attribute(&self, name: &str) -> bool {
+        self.attribute(name).is_some()
+    }
+
+    /// The attribute names, sorted.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.attributes.iter().map(|(name, _)| name.as_ref())
+    }
+
+    /// The attribute types, in the order of their names.
+    pub fn types(&self) -> impl ExactSizeIterator<Item = &Type> + '_ {
+        self.attributes.iter().map(|(_, ty)| ty)
+    }
+
+    pub fn len(&self) -> usize {
+        self.attributes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.attributes.is_empty()
+    }
+
+    /// The names marked optional, sorted.
+    pub fn optional(&self) -> &[Box<str>] {
+        &self.optional
+    }
+
+    pub fn is_optional(&self, name: &str) -> bool {
+        self.optional
+            .binary_search_by(|optional| optional.as_ref().cmp(name))
+            .is_ok()
+    }
 }
 
 impl Type {
@@ -46,15 +135,17 @@ impl Type {
         Type::Map(Box::new(element))
     }
 
-    pub fn object(attributes: BTreeMap<String, Type>) -> Type {
-        Type::Object(ObjectType {
-            attributes,
-            optional: BTreeSet::new(),
-        })
+    /// An object type of these attributes (see [`ObjectType::new`]).
+    pub fn object<N: Into<Box<str>>>(attributes: impl IntoIterator<Item = (N, Type)>) -> Type {
+        Type::Object(Box::new(ObjectType::new(attributes)))
     }
 
     pub fn empty_object() -> Type {
-        Type::Object(ObjectType::default())
+        Type::Object(Box::default())
+    }
+
+    pub fn tuple(elements: impl IntoIterator<Item = Type>) -> Type {
+        Type::Tuple(elements.into_iter().collect())
     }
 
     pub fn is_primitive(&self) -> bool {
@@ -103,7 +194,7 @@ impl Type {
             Type::Dynamic => true,
             Type::List(element) | Type::Set(element) | Type::Map(element) => element.has_dynamic(),
             Type::Tuple(elements) => elements.iter().any(Type::has_dynamic),
-            Type::Object(object) => object.attributes.values().any(Type::has_dynamic),
+            Type::Object(object) => object.types().any(Type::has_dynamic),
             Type::String | Type::Number | Type::Bool => false,
         }
     }
@@ -120,10 +211,9 @@ impl Type {
             }
             Type::Object(object) => Type::object(
                 object
-                    .attributes
+                    .attributes()
                     .iter()
-                    .map(|(name, ty)| (name.clone(), ty.without_optional()))
-                    .collect(),
+                    .map(|(name, ty)| (name.clone(), ty.without_optional())),
             ),
             other => other.clone(),
         }
@@ -188,11 +278,11 @@ impl fmt::Display for Type {
             }
             Type::Object(object) => {
                 f.write_str("object({")?;
-                for (index, (name, ty)) in object.attributes.iter().enumerate() {
+                for (index, (name, ty)) in object.attributes().iter().enumerate() {
                     if index > 0 {
                         f.write_str(", ")?;
                     }
-                    if object.optional.contains(name) {
+                    if object.is_optional(name) {
                         write!(f, "{name}: optional({ty})")?;
                     } else {
                         write!(f, "{name}: {ty}")?;

@@ -8,8 +8,10 @@
 //! [`set_order`]), and no marked element (marks move to the set itself, as
 //! `cty.SetVal` hoists them). Objects and maps keep their keys sorted.
 //!
-//! Left out: refinements other than "not null" (string prefixes, number
-//! bounds, collection lengths), which `tofu console` never prints.
+//! Refinements other than "not null" (string prefixes, number bounds,
+//! collection lengths) are only carried, for the values providers send
+//! and receive: nothing here computes them, and `tofu console` never
+//! prints them.
 
 mod equality;
 pub mod set_order;
@@ -78,11 +80,27 @@ pub enum ValueKind {
     Object(BTreeMap<String, Value>),
 }
 
-/// An unknown value: its type, and whether it is known not to be null.
+/// An unknown value: its type, whether it is known not to be null, and
+/// what else is known of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unknown {
     pub ty: Type,
     pub not_null: bool,
+    /// cty's other refinements, as a provider's value may carry them
+    /// (nothing here computes them, and the console never prints them).
+    pub refinements: Option<Box<Refinements>>,
+}
+
+/// What cty knows of an unknown value besides "not null": a string's
+/// known prefix, a number's bounds (each with whether it is included), a
+/// collection's length bounds. Each applies only to its kind of type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Refinements {
+    pub string_prefix: Option<String>,
+    pub number_lower_bound: Option<(Number, bool)>,
+    pub number_upper_bound: Option<(Number, bool)>,
+    pub length_lower_bound: Option<u64>,
+    pub length_upper_bound: Option<u64>,
 }
 
 impl From<ValueKind> for Value {
@@ -108,6 +126,7 @@ impl Value {
         ValueKind::Unknown(Unknown {
             ty,
             not_null: false,
+            refinements: None,
         })
         .into()
     }
@@ -118,7 +137,12 @@ impl Value {
     }
 
     pub fn unknown_not_null(ty: Type) -> Value {
-        ValueKind::Unknown(Unknown { ty, not_null: true }).into()
+        ValueKind::Unknown(Unknown {
+            ty,
+            not_null: true,
+            refinements: None,
+        })
+        .into()
     }
 
     pub fn bool(value: bool) -> Value {
@@ -267,8 +291,7 @@ impl Value {
             ValueKind::Object(attributes) => Type::object(
                 attributes
                     .iter()
-                    .map(|(name, value)| (name.clone(), value.ty()))
-                    .collect(),
+                    .map(|(name, value)| (name.as_str(), value.ty())),
             ),
         }
     }

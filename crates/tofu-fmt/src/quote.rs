@@ -1,15 +1,14 @@
 //! Block labels as `tofu fmt` writes them back: the label's value, in
 //! Unicode normalization form C (as HCL reads string literals), quoted with
 //! `\n`, `\r`, `\t`, `\"` and `\\` escapes and `\uXXXX` (`\UXXXXXXXX` past
-//! the Basic Multilingual Plane) for characters that are not printable
-//! (anything but letters, marks, numbers, punctuation, symbols and the ASCII
-//! space).
+//! the Basic Multilingual Plane) for characters Go does not print
+//! (`unicode.IsPrint`, tofu-syntax's `go_text::is_go_printable`).
 //!
 //! A quoted label that HCL's scanner cuts into more than one literal piece
 //! (any `$` or `%` in it, unless it is the whole label) is dropped by
 //! `tofu fmt`; [`label_is_kept`] says which are kept.
 
-use unicode_general_category::{get_general_category, GeneralCategory as Category};
+use tofu_syntax::go_text::is_go_printable;
 use unicode_normalization::UnicodeNormalization;
 
 /// Whether `tofu fmt` keeps a quoted label with this raw content (between
@@ -35,31 +34,13 @@ pub(crate) fn requote(raw: &str, quoted: bool) -> String {
             '\t' => out.push_str("\\t"),
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            ch if is_printable(ch) => out.push(ch),
+            ch if is_go_printable(ch) => out.push(ch),
             ch if u32::from(ch) <= 0xFFFF => out.push_str(&format!("\\u{:04x}", u32::from(ch))),
             ch => out.push_str(&format!("\\U{:08x}", u32::from(ch))),
         }
     }
     out.push('"');
     out
-}
-
-/// Go's `unicode.IsPrint`.
-fn is_printable(ch: char) -> bool {
-    if ch == ' ' {
-        return true;
-    }
-    !matches!(
-        get_general_category(ch),
-        Category::Control
-            | Category::Format
-            | Category::Surrogate
-            | Category::PrivateUse
-            | Category::Unassigned
-            | Category::SpaceSeparator
-            | Category::LineSeparator
-            | Category::ParagraphSeparator
-    )
 }
 
 /// The value of a quoted literal: HCL's escapes resolved; anything that is

@@ -4,10 +4,11 @@
 //! (the schema cache, the package read by running the provider, a
 //! `schemas.files` entry of `.tofu-lens.toml`) and why any is missing.
 //!
-//! A module's roots: the directory itself when it has `.terraform`; else
-//! the nearest callers with one, through the local module calls of the
-//! walked directories (a caller without `.terraform` hands on to its own
-//! callers); else the nearest directory above with `.terraform`. Each
+//! A module's roots are `tofu_vfs::schemas::provider_roots`'s, the answer
+//! `check` and the server use: the directory itself when it has
+//! `.terraform`; else the nearest callers with one, through the local module
+//! calls of the walked directories (a caller without `.terraform` hands on
+//! to its own callers); else the nearest directory above with `.terraform`. Each
 //! provider is read at each root in turn until one gives its schema, then
 //! from the `schemas.files`; reading is `tofu_schema::read_provider_schema`
 //! (lock-file check, cache), once per root and provider.
@@ -34,6 +35,8 @@ use tofu_schema::{
     decode_providers_schema_json, read_provider_schema, MissingReason, ProviderAddress,
     ProviderEnvironment, SchemaCache, SchemaOrigin, SchemaRequest,
 };
+
+use tofu_vfs::schemas::{provider_roots, RootsFrom};
 
 use crate::check::{check_config, check_paths, MissingPath};
 
@@ -74,27 +77,13 @@ pub struct ModuleSchemas {
     pub providers: Vec<ProviderSchemaStatus>,
 }
 
-/// How a module's roots were found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RootsFrom {
-    /// It has `.terraform` itself.
-    Itself,
-    /// Its callers (or theirs) have.
-    Callers,
-    /// The nearest directory above it has.
-    Above,
-    /// None: nothing installs its providers.
-    Nowhere,
-}
-
-impl RootsFrom {
-    fn as_str(self) -> &'static str {
-        match self {
-            RootsFrom::Itself => "itself",
-            RootsFrom::Callers => "callers",
-            RootsFrom::Above => "above",
-            RootsFrom::Nowhere => "nowhere",
-        }
+/// How a module's roots are written in the JSON report.
+fn roots_from_str(from: RootsFrom) -> &'static str {
+    match from {
+        RootsFrom::Itself => "itself",
+        RootsFrom::Callers => "callers",
+        RootsFrom::Above => "above",
+        RootsFrom::Nowhere => "nowhere",
     }
 }
 
@@ -236,37 +225,30 @@ impl CallTree {
         tree
     }
 
-    /// The roots of `module` (see the module doc), as they are shown.
+    /// The roots of `module` (`tofu_vfs::schemas::provider_roots` on the
+    /// real paths, as `check` and the server find them), as they are shown.
     fn roots(&self, module: &WalkedModule<'_>) -> (Vec<PathBuf>, RootsFrom) {
         let Some(real) = &module.real else {
             return (Vec::new(), RootsFrom::Nowhere);
         };
-        if is_initialized(real) {
-            return (vec![module.shown.clone()], RootsFrom::Itself);
-        }
-        let mut found = BTreeSet::new();
-        let mut seen = BTreeSet::from([real.clone()]);
-        let mut pending: Vec<&PathBuf> = self.callers_of(real);
-        while let Some(caller) = pending.pop() {
-            if !seen.insert(caller.clone()) {
-                continue;
+        let callers =
+            |dir: &Path| -> Vec<PathBuf> { self.callers_of(dir).into_iter().cloned().collect() };
+        let roots = provider_roots(real, &callers);
+        let shown = match roots.from {
+            RootsFrom::Itself => vec![module.shown.clone()],
+            RootsFrom::Callers => {
+                let shown: BTreeSet<PathBuf> =
+                    roots.dirs.iter().map(|dir| self.show(dir)).collect();
+                shown.into_iter().collect()
             }
-            if is_initialized(caller) {
-                found.insert(self.show(caller));
-            } else {
-                pending.extend(self.callers_of(caller));
-            }
-        }
-        if !found.is_empty() {
-            return (found.into_iter().collect(), RootsFrom::Callers);
-        }
-        match real.ancestors().skip(1).find(|dir| is_initialized(dir)) {
-            Some(above) => (
-                vec![shown_above(&module.shown, real, above)],
-                RootsFrom::Above,
-            ),
-            None => (Vec::new(), RootsFrom::Nowhere),
-        }
+            RootsFrom::Above => roots
+                .dirs
+                .iter()
+                .map(|above| shown_above(&module.shown, real, above))
+                .collect(),
+            RootsFrom::Nowhere => Vec::new(),
+        };
+        (shown, roots.from)
     }
 
     fn callers_of(&self, real: &Path) -> Vec<&PathBuf> {
@@ -279,11 +261,6 @@ impl CallTree {
             .cloned()
             .unwrap_or_else(|| real.to_path_buf())
     }
-}
-
-/// A directory `tofu init` ran in.
-fn is_initialized(dir: &Path) -> bool {
-    dir.join(".terraform").is_dir()
 }
 
 /// `above`, an ancestor of the module at `real` shown as `shown`: the
@@ -603,7 +580,7 @@ pub fn json(report: &SchemasReport) -> String {
                 .iter()
                 .map(|root| root.display().to_string())
                 .collect(),
-            roots_from: module.roots_from.as_str(),
+            roots_from: roots_from_str(module.roots_from),
             providers: module.providers.iter().map(provider_out).collect(),
         })
         .collect();

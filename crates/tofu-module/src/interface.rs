@@ -16,7 +16,8 @@ pub use crate::declaration_place::DeclarationPlace;
 use crate::merge::MergedModule;
 use crate::provider_tree::summary::ProviderSummary;
 use crate::refs::{Node, NodeReferences};
-use crate::types::{parse_variable_type, TypeConstraint};
+use crate::types::parse_variable_type;
+use tofu_eval::TypeConstraint;
 
 /// What a caller may know of a module directory.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -149,7 +150,7 @@ impl ModuleInterface {
                                     .constraint,
                             )
                         })
-                        .unwrap_or(TypeConstraint::Any);
+                        .unwrap_or(TypeConstraint::any());
                     let flag = |argument: &str| {
                         text_of(argument).is_some_and(|(attribute, file)| {
                             attribute.value.slice(&file.text).trim() == "true"

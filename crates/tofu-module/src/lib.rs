@@ -20,7 +20,6 @@ pub mod discovery;
 pub mod effective;
 pub mod expr;
 pub mod file_text;
-pub mod go_text;
 pub mod graph;
 pub mod input;
 pub mod interface;

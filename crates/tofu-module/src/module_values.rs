@@ -37,7 +37,8 @@ use crate::effective::{EffectiveAttribute, EffectiveBlock};
 use crate::loaded::{FileRole, ModuleFile};
 use crate::local_memo::LocalMemo;
 use crate::merge::MergedModule;
-use crate::types::{convert_variable_value, parse_variable_type, TypeConstraint};
+use crate::types::{convert_variable_value, parse_variable_type};
+use tofu_eval::TypeConstraint;
 
 pub use crate::local_memo::MAX_LOCAL_DEPTH;
 
@@ -106,7 +107,7 @@ impl<'a> ModuleValues<'a> {
             {
                 Some((file, expr)) => (self.evaluate_in(file, expr), VariableSource::Default),
                 None => (
-                    Ok(Value::unknown(constraint.to_type())),
+                    Ok(Value::unknown(constraint.ty.clone())),
                     VariableSource::Unset,
                 ),
             },
@@ -166,7 +167,7 @@ impl<'a> ModuleValues<'a> {
     /// attributes.
     fn variable_type(&self, variable: &EffectiveBlock) -> Option<TypeConstraint> {
         let Some(attribute) = variable.body.attribute("type") else {
-            return Some(TypeConstraint::Any);
+            return Some(TypeConstraint::any());
         };
         let file = self.analysis.file(attribute.origin.file)?;
         let expr = self.attribute_expr(attribute)?;

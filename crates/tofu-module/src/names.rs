@@ -9,6 +9,8 @@
 //! rules that do not depend on the IDNA tables (empty, `.`, `--`); hostnames
 //! likewise only for what ASCII rules decide.
 
+use tofu_syntax::go_text::go_quote;
+
 /// An HCL identifier: a letter or `_`, then letters, digits, `_` or `-`.
 pub fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
@@ -104,7 +106,9 @@ pub fn source_address_error(source: &str) -> Option<SourceError> {
         return Some(SourceError {
             summary: "Invalid provider type",
             detail: format!(
-                "Invalid provider type {given_type:?} in source {source:?}: {reason}\""
+                "Invalid provider type {} in source {}: {reason}\"",
+                go_quote(given_type),
+                go_quote(source)
             ),
         });
     }
@@ -116,7 +120,9 @@ pub fn source_address_error(source: &str) -> Option<SourceError> {
             return Some(SourceError {
                 summary: "Invalid provider namespace",
                 detail: format!(
-                    "Invalid provider namespace {namespace:?} in source {source:?}: {reason}\""
+                    "Invalid provider namespace {} in source {}: {reason}\"",
+                    go_quote(namespace),
+                    go_quote(source)
                 ),
             });
         }
@@ -133,7 +139,9 @@ pub fn source_address_error(source: &str) -> Option<SourceError> {
                 return Some(SourceError {
                     summary: "Invalid provider source hostname",
                     detail: format!(
-                        "Invalid provider source hostname namespace {given:?} in source {source:?}: {reason}\""
+                        "Invalid provider source hostname namespace {} in source {}: {reason}\"",
+                        go_quote(given),
+                        go_quote(source)
                     ),
                 })
             }
@@ -177,9 +185,10 @@ fn type_prefix_error(hostname: &str, namespace: &str, provider_type: &str) -> Op
             return Some(SourceError {
                 summary: "Invalid provider type",
                 detail: format!(
-                    "Provider source {:?} has a type with the prefix {user_error:?}, which isn't valid. Although that prefix is {usage}, provider source strings should not include it.\n\nDid you mean {:?}?",
-                    for_display(provider_type),
-                    for_display(suggested),
+                    "Provider source {} has a type with the prefix {}, which isn't valid. Although that prefix is {usage}, provider source strings should not include it.\n\nDid you mean {}?",
+                    go_quote(&for_display(provider_type)),
+                    go_quote(user_error),
+                    go_quote(&for_display(suggested)),
                 ),
             });
         }
@@ -188,8 +197,9 @@ fn type_prefix_error(hostname: &str, namespace: &str, provider_type: &str) -> Op
     Some(SourceError {
         summary: "Invalid provider type",
         detail: format!(
-            "Provider source {:?} has a type with the prefix {redundant:?}, which isn't allowed because it would be redundant to name {article} {kind} provider with that prefix. If you are the author of this provider, rename it to not include the prefix.",
-            format!("{hostname}/{namespace}/{provider_type}"),
+            "Provider source {} has a type with the prefix {}, which isn't allowed because it would be redundant to name {article} {kind} provider with that prefix. If you are the author of this provider, rename it to not include the prefix.",
+            go_quote(&format!("{hostname}/{namespace}/{provider_type}")),
+            go_quote(redundant),
         ),
     })
 }
@@ -232,7 +242,8 @@ pub fn normalized_hostname(given: &str) -> Result<String, String> {
                 .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
         {
             return Err(format!(
-                "hostname label {label:?} specified in punycode format; service hostnames must be given in unicode"
+                "hostname label {} specified in punycode format; service hostnames must be given in unicode",
+                go_quote(label)
             ));
         }
         if let Some(bad) = label
@@ -242,7 +253,7 @@ pub fn normalized_hostname(given: &str) -> Result<String, String> {
             return Err(format!("idna: disallowed rune U+{:04X}", u32::from(bad)));
         }
         if label.starts_with('-') || label.ends_with('-') {
-            return Err(format!("idna: invalid label {label:?}"));
+            return Err(format!("idna: invalid label {}", go_quote(label)));
         }
     }
     Ok(format!("{}{port_suffix}", host.to_ascii_lowercase()))
@@ -339,6 +350,19 @@ mod tests {
         assert!(
             detail.starts_with("Provider source \"registry.opentofu.org/foo/terraform-foo\""),
             "{detail}"
+        );
+    }
+
+    #[test]
+    fn sources_are_quoted_as_go_quotes_them() {
+        // What `tofu init` (OpenTofu 1.12.6) says of this source: Go's %q
+        // escapes the format character U+2066 as `\u2066`.
+        let detail = source_address_error("x\u{2066}y/a.b").map(|error| error.detail);
+        assert_eq!(
+            detail.as_deref(),
+            Some(
+                "Invalid provider type \"a.b\" in source \"x\\u2066y/a.b\": dots are not allowed\""
+            )
         );
     }
 }

@@ -2,9 +2,13 @@
 //! §4.14), constant values as it reads a `default` (§4.15), and conversion of
 //! one to the other (`merging.md` §6.1).
 //!
+//! Types, values and defaults are tofu-eval's ([`tofu_eval::Type`],
+//! [`tofu_eval::Value`], [`tofu_eval::TypeConstraint`]); what is here is how
+//! OpenTofu reads them from a configuration.
+//!
 //! [`parse_type_constraint`] is HCL's `typeexpr.TypeConstraintWithDefaults` on
-//! the syntax-neutral expression model: it returns the type or every error HCL
-//! would report, each as data (summary, detail, range) so that a rule can turn
+//! the syntax-neutral expression model: it returns the type with its defaults
+//! or every error HCL would report, each as data (summary, detail, range) so that a rule can turn
 //! them into diagnostics. [`parse_variable_type`] adds OpenTofu's own layer on
 //! top (the legacy quoted form, the `list`/`map` shorthands, JSON strings), and
 //! falls back to `any` whenever the type does not parse, as OpenTofu does.
@@ -36,13 +40,13 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+use tofu_eval::{Defaults, DefaultsStep, ObjectType, Type, TypeConstraint};
 use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
-pub use crate::go_text::go_quote;
-pub use constraint::{ObjectAttribute, TypeConstraint, MAX_TYPE_DEPTH};
-pub use convert::{apply_defaults, convert, convert_variable_value, ConversionError};
-pub use value::{constant_value, object_key, Value, ValueError};
+pub use constraint::{constraint_text, MAX_TYPE_DEPTH};
+pub use convert::{convert_variable_value, ConversionError};
+pub use value::{constant_value, object_key, static_value, ValueError, MAX_VALUE_DEPTH};
 
 const INVALID_TYPE: &str = "Invalid type specification";
 
@@ -96,7 +100,7 @@ pub fn parse_variable_type<'t>(
         Syntax::Native => {
             if let Some(written) = quoted_string(expr, text) {
                 return VariableType {
-                    constraint: TypeConstraint::Any,
+                    constraint: TypeConstraint::any(),
                     problem: Some(VariableTypeProblem::Quoted { written }),
                 };
             }
@@ -126,7 +130,7 @@ pub fn parse_variable_type<'t>(
             problem: None,
         },
         Err(errors) => VariableType {
-            constraint: TypeConstraint::Any,
+            constraint: TypeConstraint::any(),
             problem: Some(VariableTypeProblem::Invalid(errors)),
         },
     }
@@ -238,8 +242,8 @@ fn parse_with_shorthands(
         return parse_type_constraint(expr, text);
     }
     match keyword(expr) {
-        Some("list") => Ok(TypeConstraint::List(Box::new(TypeConstraint::Any))),
-        Some("map") => Ok(TypeConstraint::Map(Box::new(TypeConstraint::Any))),
+        Some("list") => Ok(TypeConstraint::of(Type::list(Type::Dynamic))),
+        Some("map") => Ok(TypeConstraint::of(Type::map(Type::Dynamic))),
         _ => parse_type_constraint(expr, text),
     }
 }
@@ -250,8 +254,8 @@ fn parse_string_with_shorthands(
     string_range: TextRange,
 ) -> Result<TypeConstraint, Vec<TypeError>> {
     match content {
-        "list" => Ok(TypeConstraint::List(Box::new(TypeConstraint::Any))),
-        "map" => Ok(TypeConstraint::Map(Box::new(TypeConstraint::Any))),
+        "list" => Ok(TypeConstraint::of(Type::list(Type::Dynamic))),
+        "map" => Ok(TypeConstraint::of(Type::map(Type::Dynamic))),
         _ => parse_json_type(content, content_range, string_range),
     }
 }
@@ -299,8 +303,10 @@ pub fn is_parenthesized<'t>(expr: &Expr, text: impl Into<FileText<'t>>) -> bool 
     text.into().byte_at(expr.range.start as usize) == Some(b'(')
 }
 
-/// The content of a JSON string value, decoded, including one holding `${`.
-fn json_string(expr: &Expr, text: FileText<'_>) -> Option<String> {
+/// The content of a JSON string value, decoded, including one holding `${`
+/// (as written: not normalised).
+pub fn json_string<'t>(expr: &Expr, text: impl Into<FileText<'t>>) -> Option<String> {
+    let text = text.into();
     match &expr.kind {
         ExprKind::String(value) => Some(value.clone()),
         ExprKind::Template(_) => value::decode_json_string(text.slice(expr.range)),
@@ -343,17 +349,17 @@ impl TypeParser<'_> {
     /// HCL's `getType`: a type, or `any` after pushing errors.
     fn constraint(&mut self, expr: &Expr, depth: usize) -> TypeConstraint {
         if depth > MAX_TYPE_DEPTH {
-            return TypeConstraint::Any;
+            return TypeConstraint::any();
         }
         if is_parenthesized(expr, self.text) {
             return self.fail(NOT_A_TYPE, expr.range);
         }
         if let Some(word) = keyword(expr) {
             return match word {
-                "bool" => TypeConstraint::Bool,
-                "string" => TypeConstraint::String,
-                "number" => TypeConstraint::Number,
-                "any" => TypeConstraint::Any,
+                "bool" => TypeConstraint::of(Type::Bool),
+                "string" => TypeConstraint::of(Type::String),
+                "number" => TypeConstraint::of(Type::Number),
+                "any" => TypeConstraint::any(),
                 "list" | "map" | "set" => self.fail(
                     format!("The {word} type constructor requires one argument specifying the element type."),
                     expr.range,
@@ -407,9 +413,17 @@ impl TypeParser<'_> {
             };
         };
         match name {
-            "list" => TypeConstraint::List(Box::new(self.constraint(argument, depth + 1))),
-            "set" => TypeConstraint::Set(Box::new(self.constraint(argument, depth + 1))),
-            "map" => TypeConstraint::Map(Box::new(self.constraint(argument, depth + 1))),
+            "list" | "set" | "map" => {
+                let element = self.constraint(argument, depth + 1);
+                let ty = match name {
+                    "list" => Type::list(element.ty),
+                    "set" => Type::set(element.ty),
+                    _ => Type::map(element.ty),
+                };
+                let mut defaults = Defaults::default();
+                defaults.set_child(DefaultsStep::Element, element.defaults);
+                TypeConstraint { ty, defaults }
+            }
             "object" => self.object(argument, depth),
             "tuple" => {
                 let elements = match &argument.kind {
@@ -424,12 +438,17 @@ impl TypeParser<'_> {
                         argument.range,
                     );
                 };
-                TypeConstraint::Tuple(
-                    elements
-                        .iter()
-                        .map(|element| self.constraint(element, depth + 1))
-                        .collect(),
-                )
+                let mut types = Vec::with_capacity(elements.len());
+                let mut defaults = Defaults::default();
+                for (index, element) in elements.iter().enumerate() {
+                    let element = self.constraint(element, depth + 1);
+                    types.push(element.ty);
+                    defaults.set_child(DefaultsStep::Index(index), element.defaults);
+                }
+                TypeConstraint {
+                    ty: Type::tuple(types),
+                    defaults,
+                }
             }
             _ => self.other_call(expr, call),
         }
@@ -458,7 +477,9 @@ impl TypeParser<'_> {
                 argument.range,
             );
         };
-        let mut attrs: Vec<ObjectAttribute> = Vec::new();
+        let mut attributes: Vec<(&str, Type)> = Vec::new();
+        let mut optional_names: Vec<&str> = Vec::new();
+        let mut defaults = Defaults::default();
         for item in items {
             let Some(name) = attribute_name(&item.key) else {
                 self.fail(
@@ -467,7 +488,7 @@ impl TypeParser<'_> {
                 );
                 continue;
             };
-            if attrs.iter().any(|attr| attr.name == name) {
+            if attributes.iter().any(|(attribute, _)| *attribute == name) {
                 self.fail(
                     "Object constructor map keys must be unique.",
                     item.key.range,
@@ -513,11 +534,10 @@ impl TypeParser<'_> {
                     type_expr = first;
                 }
             }
-            let ty = self.constraint(type_expr, depth + 1);
-            let mut default = None;
+            let attribute = self.constraint(type_expr, depth + 1);
             if let Some((expr, value)) = default_expr {
-                match convert::convert(&value, &ty) {
-                    Ok(converted) => default = Some(converted),
+                match tofu_eval::convert::convert(&value, &attribute.ty) {
+                    Ok(converted) => defaults.set_value(name, converted),
                     Err(error) => self.errors.push(TypeError {
                         summary: "Invalid default value for optional attribute".to_owned(),
                         detail: format!(
@@ -528,14 +548,18 @@ impl TypeParser<'_> {
                     }),
                 }
             }
-            attrs.push(ObjectAttribute {
-                name: name.to_owned(),
-                ty,
-                optional,
-                default,
-            });
+            defaults.set_child(DefaultsStep::Attribute(name.to_owned()), attribute.defaults);
+            if optional {
+                optional_names.push(name);
+            }
+            attributes.push((name, attribute.ty));
         }
-        TypeConstraint::Object { attrs }
+        TypeConstraint {
+            ty: Type::Object(Box::new(
+                ObjectType::new(attributes).with_optional(optional_names),
+            )),
+            defaults,
+        }
     }
 
     /// From the call's `(` to its `)`, as HCL's `ArgsRange`.
@@ -553,7 +577,7 @@ impl TypeParser<'_> {
 
     fn fail(&mut self, detail: impl Into<String>, range: TextRange) -> TypeConstraint {
         self.errors.push(TypeError::invalid(detail, range));
-        TypeConstraint::Any
+        TypeConstraint::any()
     }
 }
 

@@ -12,13 +12,14 @@
 //! markers are left out, as `ImpliedType` drops them; nesting OpenTofu
 //! does not know (`Invalid`) is left out of the object.
 
+use tofu_eval::Type;
+
 use crate::model::{Attribute, AttributeType, Block, NestedAttributes, Nesting};
-use crate::types::{ObjectType, SchemaType};
 
 impl Block {
     /// The type of this block's configuration value.
-    pub fn implied_type(&self) -> SchemaType {
-        let mut attributes: Vec<(Box<str>, SchemaType)> = self
+    pub fn implied_type(&self) -> Type {
+        let mut attributes: Vec<(Box<str>, Type)> = self
             .attributes
             .iter()
             .map(|(name, attribute)| (Box::from(name), attribute.implied_type()))
@@ -30,22 +31,22 @@ impl Block {
             let object = nested.block.implied_type();
             let ty = match nested.nesting {
                 Nesting::Single | Nesting::Group => object,
-                Nesting::List if object.contains_dynamic() => SchemaType::Dynamic,
-                Nesting::List => SchemaType::List(Box::new(object)),
-                Nesting::Set => SchemaType::Set(Box::new(object)),
-                Nesting::Map if object.contains_dynamic() => SchemaType::Dynamic,
-                Nesting::Map => SchemaType::Map(Box::new(object)),
+                Nesting::List if object.has_dynamic() => Type::Dynamic,
+                Nesting::List => Type::list(object),
+                Nesting::Set => Type::set(object),
+                Nesting::Map if object.has_dynamic() => Type::Dynamic,
+                Nesting::Map => Type::map(object),
                 Nesting::Invalid => continue,
             };
             attributes.push((Box::from(name), ty));
         }
-        object_type(attributes)
+        Type::object(attributes)
     }
 }
 
 impl Attribute {
     /// The attribute's value type (nested attributes as objects).
-    pub fn implied_type(&self) -> SchemaType {
+    pub fn implied_type(&self) -> Type {
         match &self.ty {
             AttributeType::Type(ty) => ty.clone(),
             AttributeType::Nested(nested) => nested.implied_type(),
@@ -55,48 +56,21 @@ impl Attribute {
 
 impl NestedAttributes {
     /// An object of the attributes, wrapped as the nesting says.
-    pub fn implied_type(&self) -> SchemaType {
-        let object = object_type(
+    pub fn implied_type(&self) -> Type {
+        let object = Type::object(
             self.attributes
                 .iter()
-                .map(|(name, attribute)| (Box::from(name), attribute.implied_type()))
-                .collect(),
+                .map(|(name, attribute)| (name, attribute.implied_type())),
         );
         match self.nesting {
             Nesting::Single | Nesting::Group => object,
-            Nesting::List => SchemaType::List(Box::new(object)),
-            Nesting::Set => SchemaType::Set(Box::new(object)),
-            Nesting::Map => SchemaType::Map(Box::new(object)),
+            Nesting::List => Type::list(object),
+            Nesting::Set => Type::set(object),
+            Nesting::Map => Type::map(object),
             // OpenTofu's fallback for a nesting it does not know.
-            Nesting::Invalid => object_type(Vec::new()),
+            Nesting::Invalid => Type::empty_object(),
         }
     }
-}
-
-impl SchemaType {
-    /// True when `dynamic` appears anywhere in the type.
-    pub fn contains_dynamic(&self) -> bool {
-        match self {
-            SchemaType::Dynamic => true,
-            SchemaType::String | SchemaType::Number | SchemaType::Bool => false,
-            SchemaType::List(element) | SchemaType::Set(element) | SchemaType::Map(element) => {
-                element.contains_dynamic()
-            }
-            SchemaType::Tuple(elements) => elements.iter().any(SchemaType::contains_dynamic),
-            SchemaType::Object(object) => object
-                .attributes
-                .iter()
-                .any(|(_, ty)| ty.contains_dynamic()),
-        }
-    }
-}
-
-fn object_type(mut attributes: Vec<(Box<str>, SchemaType)>) -> SchemaType {
-    attributes.sort_by(|(left, _), (right, _)| left.cmp(right));
-    SchemaType::Object(Box::new(ObjectType {
-        attributes: attributes.into_boxed_slice(),
-        optional: Box::default(),
-    }))
 }
 
 #[cfg(test)]
@@ -119,7 +93,9 @@ mod tests {
             .get("time_sleep")
             .map(|schema| &schema.block);
         assert_eq!(
-            sleep.map(|block| block.implied_type().to_json()).as_deref(),
+            sleep
+                .map(|block| crate::type_to_json(&block.implied_type()))
+                .as_deref(),
             Some(
                 "[\"object\",{\"create_duration\":\"string\",\"destroy_duration\":\"string\",\
                  \"id\":\"string\",\"triggers\":[\"map\",\"string\"]}]"
@@ -130,7 +106,7 @@ mod tests {
     #[test]
     fn blocks_nest_by_their_nesting_and_dynamic_lists_become_dynamic() {
         use crate::model::{ByName, NestedBlock};
-        let attribute = |ty: SchemaType| Attribute {
+        let attribute = |ty: Type| Attribute {
             ty: AttributeType::Type(ty),
             description: Default::default(),
             required: false,
@@ -141,7 +117,7 @@ mod tests {
             write_only: false,
             deprecation_message: Box::default(),
         };
-        let block_of = |ty: SchemaType| Block {
+        let block_of = |ty: Type| Block {
             attributes: ByName::from_unsorted(vec![(Box::from("v"), attribute(ty))]),
             ..Block::default()
         };
@@ -153,7 +129,7 @@ mod tests {
         };
         let block = Block {
             attributes: ByName::from_unsorted(vec![
-                (Box::from("name"), attribute(SchemaType::String)),
+                (Box::from("name"), attribute(Type::String)),
                 (
                     Box::from("settings"),
                     Attribute {
@@ -161,55 +137,55 @@ mod tests {
                             nesting: Nesting::Set,
                             attributes: ByName::from_unsorted(vec![(
                                 Box::from("k"),
-                                attribute(SchemaType::Number),
+                                attribute(Type::Number),
                             )]),
                         })),
-                        ..attribute(SchemaType::String)
+                        ..attribute(Type::String)
                     },
                 ),
             ]),
             block_types: ByName::from_unsorted(vec![
                 (
                     Box::from("single"),
-                    nested(Nesting::Single, block_of(SchemaType::Bool)),
+                    nested(Nesting::Single, block_of(Type::Bool)),
                 ),
                 (
                     Box::from("group"),
-                    nested(Nesting::Group, block_of(SchemaType::Bool)),
+                    nested(Nesting::Group, block_of(Type::Bool)),
                 ),
                 (
                     Box::from("list"),
-                    nested(Nesting::List, block_of(SchemaType::Number)),
+                    nested(Nesting::List, block_of(Type::Number)),
                 ),
                 (
                     Box::from("dynamic_list"),
-                    nested(Nesting::List, block_of(SchemaType::Dynamic)),
+                    nested(Nesting::List, block_of(Type::Dynamic)),
                 ),
                 (
                     Box::from("set"),
-                    nested(Nesting::Set, block_of(SchemaType::Dynamic)),
+                    nested(Nesting::Set, block_of(Type::Dynamic)),
                 ),
                 (
                     Box::from("map"),
-                    nested(Nesting::Map, block_of(SchemaType::String)),
+                    nested(Nesting::Map, block_of(Type::String)),
                 ),
                 (
                     Box::from("dynamic_map"),
-                    nested(Nesting::Map, block_of(SchemaType::Dynamic)),
+                    nested(Nesting::Map, block_of(Type::Dynamic)),
                 ),
                 (
                     Box::from("name"),
-                    nested(Nesting::List, block_of(SchemaType::String)),
+                    nested(Nesting::List, block_of(Type::String)),
                 ),
                 (
                     Box::from("invalid"),
-                    nested(Nesting::Invalid, block_of(SchemaType::String)),
+                    nested(Nesting::Invalid, block_of(Type::String)),
                 ),
             ]),
             ..Block::default()
         };
         assert_eq!(
-            block.implied_type().to_json(),
+            crate::type_to_json(&block.implied_type()),
             "[\"object\",{\"dynamic_list\":\"dynamic\",\"dynamic_map\":\"dynamic\",\
              \"group\":[\"object\",{\"v\":\"bool\"}],\
              \"list\":[\"list\",[\"object\",{\"v\":\"number\"}]],\

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use jsonc_parser::{JsonArray, JsonObject, JsonValue};
+use tofu_eval::Type;
 
 use crate::address::ProviderAddress;
 use crate::model::{
@@ -21,7 +22,7 @@ use crate::model::{
     FunctionParameter, IdentityAttribute, NestedAttributes, NestedBlock, Nesting, ProviderSchema,
     ResourceIdentitySchema, Schema,
 };
-use crate::types::SchemaType;
+use crate::types::type_from_json;
 
 /// Why a schema file could not be read, and where in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,7 +187,7 @@ fn decode_attribute(value: JsonValue<'_>) -> Decoded<Attribute> {
                 .map_err(|error| error.within("nested_type"))?,
         }))
     } else {
-        AttributeType::Type(take_type(&mut object, "type")?.unwrap_or(SchemaType::Dynamic))
+        AttributeType::Type(take_type(&mut object, "type")?.unwrap_or(Type::Dynamic))
     };
     Ok(Attribute {
         ty,
@@ -221,7 +222,7 @@ fn decode_function(value: JsonValue<'_>) -> Decoded<Function> {
     Ok(Function {
         parameters: parameters.into_boxed_slice(),
         variadic_parameter,
-        return_type: take_type(&mut object, "return_type")?.unwrap_or(SchemaType::Dynamic),
+        return_type: take_type(&mut object, "return_type")?.unwrap_or(Type::Dynamic),
         summary: take_text(&mut object, "summary")?,
         description: take_description(&mut object)?,
         deprecation_message: take_text(&mut object, "deprecation_message")?,
@@ -232,7 +233,7 @@ fn decode_parameter(value: JsonValue<'_>) -> Decoded<FunctionParameter> {
     let mut object = expect_object(value)?;
     Ok(FunctionParameter {
         name: take_text(&mut object, "name")?,
-        ty: take_type(&mut object, "type")?.unwrap_or(SchemaType::Dynamic),
+        ty: take_type(&mut object, "type")?.unwrap_or(Type::Dynamic),
         allow_null_value: take_flag(&mut object, "is_nullable")?,
         allow_unknown_values: take_flag(&mut object, "allow_unknown_values")?,
         description: take_description(&mut object)?,
@@ -250,7 +251,7 @@ fn decode_identity_schema(value: JsonValue<'_>) -> Decoded<ResourceIdentitySchem
 fn decode_identity_attribute(value: JsonValue<'_>) -> Decoded<IdentityAttribute> {
     let mut object = expect_object(value)?;
     Ok(IdentityAttribute {
-        ty: take_type(&mut object, "type")?.unwrap_or(SchemaType::Dynamic),
+        ty: take_type(&mut object, "type")?.unwrap_or(Type::Dynamic),
         description: take_text(&mut object, "description")?,
         required_for_import: take_flag(&mut object, "required_for_import")?,
         optional_for_import: take_flag(&mut object, "optional_for_import")?,
@@ -318,10 +319,10 @@ fn take_count(object: &mut JsonObject<'_>, key: &str) -> Decoded<u64> {
     u64::try_from(count).map_err(|_| SchemaJsonError::new("a negative count").within(key))
 }
 
-fn take_type(object: &mut JsonObject<'_>, key: &str) -> Decoded<Option<SchemaType>> {
+fn take_type(object: &mut JsonObject<'_>, key: &str) -> Decoded<Option<Type>> {
     match object.take(key) {
         None | Some(JsonValue::Null) => Ok(None),
-        Some(value) => SchemaType::from_json(value)
+        Some(value) => type_from_json(value)
             .map(Some)
             .map_err(|error| SchemaJsonError::new(error.message).within(key)),
     }

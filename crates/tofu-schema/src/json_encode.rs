@@ -10,13 +10,15 @@
 //! extra keys only when it is not the default; `json_decode` reads them back.
 //! Strings are escaped as JSON requires, not as Go's HTML-safe encoder does.
 
+use tofu_eval::Type;
+
 use crate::address::ProviderAddress;
 use crate::model::{
     Attribute, AttributeType, Block, ByName, Description, DescriptionKind, Function,
     FunctionParameter, IdentityAttribute, NestedBlock, ProviderSchema, ResourceIdentitySchema,
     Schema,
 };
-use crate::types::{write_json_string, SchemaType};
+use crate::types::{write_json_string, write_type_json};
 
 /// The whole document: `format_version` and every provider given.
 pub fn encode_providers_schema_json(providers: &[(&ProviderAddress, &ProviderSchema)]) -> String {
@@ -82,9 +84,9 @@ impl<'a> ObjectWriter<'a> {
         self.key(key).push_str(&text);
     }
 
-    fn ty(&mut self, key: &str, ty: &SchemaType) {
+    fn ty(&mut self, key: &str, ty: &Type) {
         let out = self.key(key);
-        ty.write_json(out);
+        write_type_json(ty, out);
     }
 
     /// `omitempty` on a map: each value written by `write`.

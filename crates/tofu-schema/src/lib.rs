@@ -10,12 +10,13 @@
 //! Finding packages ([`install`]), running providers ([`plugin`]), the
 //! cache ([`cache`]) and putting them together ([`read`]) are the IO this
 //! crate adds, kept apart from the model so that the engine's analysis
-//! stays free of it. Attribute types are [`SchemaType`], a cty type as the
-//! schema states it, meant to map onto tofu-eval's types.
+//! stays free of it. Attribute types are tofu-eval's cty types
+//! ([`tofu_eval::Type`]), read from and written as their JSON form by
+//! [`types`].
 //!
-//! For the provider's own validators: [`ConfigValue`] (a configuration
-//! with unknowns, shaped like tofu-eval's values) written as cty's msgpack
-//! ([`msgpack`]) for a block's implied type ([`Block::implied_type`]), and
+//! For the provider's own validators: a configuration (tofu-eval's
+//! [`tofu_eval::Value`], with unknowns; marks are dropped) written as cty's
+//! msgpack ([`msgpack`]) for a block's implied type ([`Block::implied_type`]), and
 //! [`ProviderPool`] ([`pool`]), one running provider per provider and
 //! workspace for the `Validate*` calls. [`requirements`] says which
 //! providers a module needs; [`install::ProviderEnvironment`] is what the
@@ -30,8 +31,7 @@
 pub mod address;
 mod builtin;
 pub mod cache;
-pub mod config_value;
-mod eval_values;
+mod decoder_type;
 mod implied_type;
 pub mod install;
 pub mod json_decode;
@@ -47,7 +47,6 @@ pub mod types;
 pub use address::ProviderAddress;
 pub use builtin::builtin_schema;
 pub use cache::{CacheKey, SchemaCache};
-pub use config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
 pub use install::ProviderEnvironment;
 pub use json_decode::{decode_providers_schema_json, SchemaJsonError};
 pub use json_encode::encode_providers_schema_json;
@@ -58,4 +57,4 @@ pub use read::{
     read_provider_schema, runnable_provider, LoadedSchema, MissingReason, RunnableProvider,
     SchemaOrigin, SchemaReadError, SchemaRequest,
 };
-pub use types::{ObjectType, SchemaType, TypeError};
+pub use types::{type_from_json, type_from_json_text, type_to_json, write_type_json, TypeError};

@@ -9,7 +9,7 @@
 //! by binary search, so the model is compact (boxed slices, no hash
 //! tables) and iterates in the order OpenTofu prints. No IO here.
 
-use crate::types::SchemaType;
+use tofu_eval::Type;
 
 /// Items sorted by name, unique names (the last of duplicates wins, as a
 /// Go map built from a list keeps the last).
@@ -127,7 +127,7 @@ pub struct Attribute {
 /// `nested_type`) whose value is an object or a collection of objects.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttributeType {
-    Type(SchemaType),
+    Type(Type),
     Nested(Box<NestedAttributes>),
 }
 
@@ -209,7 +209,7 @@ pub struct Function {
     pub parameters: Box<[FunctionParameter]>,
     /// A final parameter taking zero or more arguments.
     pub variadic_parameter: Option<Box<FunctionParameter>>,
-    pub return_type: SchemaType,
+    pub return_type: Type,
     pub summary: Box<str>,
     pub description: Description,
     pub deprecation_message: Box<str>,
@@ -219,7 +219,7 @@ pub struct Function {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionParameter {
     pub name: Box<str>,
-    pub ty: SchemaType,
+    pub ty: Type,
     /// Null arguments are passed to the provider rather than refused.
     pub allow_null_value: bool,
     /// Unknown arguments are passed to the provider rather than making the
@@ -238,7 +238,7 @@ pub struct ResourceIdentitySchema {
 /// One attribute of a resource identity.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IdentityAttribute {
-    pub ty: SchemaType,
+    pub ty: Type,
     pub description: Box<str>,
     pub required_for_import: bool,
     pub optional_for_import: bool,

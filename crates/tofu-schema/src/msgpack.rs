@@ -1,4 +1,5 @@
-//! A [`ConfigValue`] as msgpack, the `DynamicValue` encoding the plugin
+//! A value (tofu-eval's [`Value`], marks left out) as msgpack, the
+//! `DynamicValue` encoding the plugin
 //! protocol uses, written and read exactly as cty (v1.18, OpenTofu 1.12)
 //! does: [`encode_msgpack`] is `msgpack.Marshal(value, type)` and
 //! [`decode_msgpack`] is `msgpack.Unmarshal(bytes, type)`.
@@ -13,8 +14,9 @@
 //! one zero byte (`d4 00 00`), or, when it has refinements for its type,
 //! extension 12 holding a map of them (1: not null, 2: string prefix,
 //! 3/4: number bounds as `[number, inclusive]`, 5/6: length bounds).
-//! Numbers are written as their [`ConfigNumber`] variant says: integers
-//! in the fewest bytes, floats as float 64, other numbers as decimal text.
+//! Numbers are written in the form cty picks: integers that fit `i64` in
+//! the fewest bytes, other numbers that are exactly a float 64 (and the
+//! infinities) as one, the rest (larger integers too) as decimal text.
 //!
 //! cty converts a value to the type before writing it; here the caller
 //! converts (tofu-eval owns conversions), and a value that cannot be
@@ -25,19 +27,17 @@ mod format;
 mod read;
 mod write;
 
-#[cfg(doc)]
-use crate::config_value::ConfigNumber;
-use crate::config_value::ConfigValue;
-use crate::types::SchemaType;
+use tofu_eval::{Type, Value};
+
 pub use format::MsgpackError;
 
 /// Writes `value` as msgpack for a place of type `ty`.
-pub fn encode_msgpack(value: &ConfigValue, ty: &SchemaType) -> Result<Vec<u8>, MsgpackError> {
+pub fn encode_msgpack(value: &Value, ty: &Type) -> Result<Vec<u8>, MsgpackError> {
     write::encode(value, ty)
 }
 
 /// Reads a value of type `ty` from msgpack.
-pub fn decode_msgpack(bytes: &[u8], ty: &SchemaType) -> Result<ConfigValue, MsgpackError> {
+pub fn decode_msgpack(bytes: &[u8], ty: &Type) -> Result<Value, MsgpackError> {
     read::decode(bytes, ty)
 }
 

@@ -16,12 +16,13 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use tofu_eval::{Type, Value};
 use tofu_schema::install::{package_hash_v1, LockedProvider, Platform, SearchDirs};
 use tofu_schema::plugin::{DynamicValue, Timeouts};
 use tofu_schema::pool::FailureKind;
 use tofu_schema::{
-    runnable_provider, ConfigValue, PoolError, PoolSettings, ProviderAddress, ProviderPool,
-    RunnableProvider, SchemaRequest, SchemaType,
+    runnable_provider, PoolError, PoolSettings, ProviderAddress, ProviderPool, RunnableProvider,
+    SchemaRequest,
 };
 
 mod common;
@@ -89,9 +90,9 @@ fn the_time_provider_is_kept_reused_restarted_after_a_kill_and_reaped() {
             .block
             .clone()
     };
-    let validate = |duration: ConfigValue| {
+    let validate = |duration: Value| {
         let config = DynamicValue::from_config(
-            &ConfigValue::object([("create_duration", duration)]),
+            &Value::object([("create_duration".to_owned(), duration)].into()),
             &block,
         )
         .unwrap();
@@ -99,10 +100,8 @@ fn the_time_provider_is_kept_reused_restarted_after_a_kill_and_reaped() {
             client.validate_resource_config("time_sleep", &config)
         })
     };
-    assert_eq!(validate(ConfigValue::string("10x")).unwrap().len(), 1);
-    assert!(validate(ConfigValue::unknown(SchemaType::String))
-        .unwrap()
-        .is_empty());
+    assert_eq!(validate(Value::string("10x")).unwrap().len(), 1);
+    assert!(validate(Value::unknown(Type::String)).unwrap().is_empty());
     let running = pool.running();
     assert_eq!(running.len(), 1, "{running:?}");
     let first = running[0].process_id.unwrap();
@@ -115,7 +114,7 @@ fn the_time_provider_is_kept_reused_restarted_after_a_kill_and_reaped() {
         .status()
         .unwrap();
     assert!(killed.success());
-    assert_eq!(validate(ConfigValue::string("10x")).unwrap().len(), 1);
+    assert_eq!(validate(Value::string("10x")).unwrap().len(), 1);
     let second = pool.running()[0].process_id.unwrap();
     assert_ne!(first, second);
     assert!(!process_exists(first), "the killed one is reaped");

@@ -15,10 +15,11 @@
 
 use std::path::PathBuf;
 
+use tofu_eval::{Type, Value};
 use tofu_schema::install::Platform;
 use tofu_schema::plugin::messages::{AttributePathStep, DiagnosticSeverity};
 use tofu_schema::plugin::{DynamicValue, ProviderClient, ProviderDiagnostic, Timeouts};
-use tofu_schema::{ConfigValue, ProviderSchema, SchemaType};
+use tofu_schema::ProviderSchema;
 
 mod common;
 
@@ -57,18 +58,24 @@ impl TimeProvider {
     fn validate(
         &mut self,
         type_name: &str,
-        attributes: Vec<(&str, ConfigValue)>,
+        attributes: Vec<(&str, Value)>,
     ) -> Vec<ProviderDiagnostic> {
         let block = &self.schema.resource_types.get(type_name).unwrap().block;
-        let config = DynamicValue::from_config(&ConfigValue::object(attributes), block).unwrap();
+        let object = Value::object(
+            attributes
+                .into_iter()
+                .map(|(name, value)| (name.to_owned(), value))
+                .collect(),
+        );
+        let config = DynamicValue::from_config(&object, block).unwrap();
         self.client
             .validate_resource_config(type_name, &config)
             .unwrap()
     }
 }
 
-fn string(text: &str) -> ConfigValue {
-    ConfigValue::string(text)
+fn string(text: &str) -> Value {
+    Value::string(text)
 }
 
 fn summaries(diagnostics: &[ProviderDiagnostic]) -> Vec<String> {
@@ -114,18 +121,15 @@ fn unknown_values_pass_the_validators_that_known_ones_fail() {
     let unknown = provider.validate(
         "time_sleep",
         vec![
-            ("create_duration", ConfigValue::unknown(SchemaType::String)),
-            (
-                "triggers",
-                ConfigValue::unknown(SchemaType::Map(Box::new(SchemaType::String))),
-            ),
+            ("create_duration", Value::unknown(Type::String)),
+            ("triggers", Value::unknown(Type::map(Type::String))),
         ],
     );
     assert_eq!(summaries(&unknown), Vec::<String>::new());
     // Refined unknowns (not null) are read as well.
     let refined = provider.validate(
         "time_static",
-        vec![("rfc3339", ConfigValue::unknown_not_null(SchemaType::String))],
+        vec![("rfc3339", Value::unknown_not_null(Type::String))],
     );
     assert_eq!(summaries(&refined), Vec::<String>::new());
     let known = provider.validate("time_static", vec![("rfc3339", string("yesterday"))]);
@@ -144,19 +148,16 @@ fn an_unknown_argument_counts_as_set_where_a_null_one_does_not() {
         summaries(&provider.validate("time_rotating", vec![])),
         [missing]
     );
-    let null = ConfigValue::Null(SchemaType::Number);
+    let null = Value::null(Type::Number);
     assert_eq!(
         summaries(&provider.validate("time_rotating", vec![("rotation_days", null)])),
         [missing]
     );
-    let unknown = ConfigValue::unknown(SchemaType::Number);
+    let unknown = Value::unknown(Type::Number);
     assert!(provider
         .validate("time_rotating", vec![("rotation_days", unknown)])
         .is_empty());
-    let negative = provider.validate(
-        "time_rotating",
-        vec![("rotation_days", ConfigValue::integer(-1))],
-    );
+    let negative = provider.validate("time_rotating", vec![("rotation_days", Value::int(-1))]);
     assert_eq!(negative.len(), 1);
     assert_eq!(
         negative[0].detail,

@@ -3,15 +3,17 @@
 //! [`parse`] picks the syntax by file name (`*.json` is HCL JSON, anything else HCL
 //! native), never fails, and returns whatever it could recover next to the syntax
 //! errors. This crate also owns the shared vocabulary of the engine: byte ranges,
-//! the line index, diagnostics and their codes; and the one HCL token
+//! the line index, diagnostics and their codes; the one HCL token
 //! [`scanner`], which whatever reads native syntax as text builds on (the
-//! formatter, colours and folding, and this crate's delimiter recovery).
+//! formatter, colours and folding, and this crate's delimiter recovery);
+//! and Go's quoting of text as OpenTofu prints it ([`go_text`]).
 //!
 //! It knows nothing of modules, overrides or editors, and does no IO.
 
 mod delimiters;
 pub mod diagnostic;
 mod duplicate_keys;
+pub mod go_text;
 mod json;
 pub mod model;
 mod native;

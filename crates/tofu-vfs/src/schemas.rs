@@ -7,7 +7,8 @@
 //! provider, when allowed), or the schema a `tofu providers schema -json`
 //! file given here holds.
 //!
-//! A directory's roots, where its providers are installed: itself when
+//! A directory's roots, where its providers are installed
+//! ([`provider_roots`], which `tofu-lens schemas` asks too): itself when
 //! `tofu init` ran there (it has `.terraform`); else the initialized
 //! directories that call it, directly or through other calls (local
 //! sources; for `check`, found by parsing the module blocks of the run's
@@ -191,7 +192,7 @@ impl SchemaSource {
             return schemas;
         }
         let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
-        let roots = roots(&absolute(dir), callers);
+        let roots = provider_roots(&absolute(dir), callers).dirs;
         for address in rest {
             for root in &roots {
                 if let Some(schema) = self.read_at(environment, root, address, run_providers) {
@@ -241,10 +242,13 @@ impl SchemaSource {
         if !self.options.run_providers || dir_schemas.run_providers == Some(false) {
             return None;
         }
-        roots(&absolute(dir), callers).into_iter().find_map(|root| {
-            let runnable = self.runnable_at(environment, &root, address)?;
-            Some((root, runnable))
-        })
+        provider_roots(&absolute(dir), callers)
+            .dirs
+            .into_iter()
+            .find_map(|root| {
+                let runnable = self.runnable_at(environment, &root, address)?;
+                Some((root, runnable))
+            })
     }
 
     /// [`SchemaSource::runnable_with_callers`] with the callers found among
@@ -468,11 +472,40 @@ type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;
 type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
 type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;
 
-/// The roots of `dir` (see the module doc), in order of preference;
-/// `callers` gives a directory's direct callers.
-fn roots(dir: &Path, callers: &dyn Fn(&Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
+/// Where a directory's providers are installed: its roots (see the module
+/// doc), in order of preference, and how they were found. `tofu-lens
+/// schemas`, `check` and the server all ask this one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderRoots {
+    pub dirs: Vec<PathBuf>,
+    pub from: RootsFrom,
+}
+
+/// How a directory's roots were found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootsFrom {
+    /// It has `.terraform` itself.
+    Itself,
+    /// Its callers (or theirs) have.
+    Callers,
+    /// The nearest directory above it has.
+    Above,
+    /// None: nothing installs its providers.
+    Nowhere,
+}
+
+/// The roots of `dir`: `dir` itself when `tofu init` ran there; else the
+/// initialized directories among its callers, `callers` giving a
+/// directory's direct callers (a caller without `.terraform` hands on to
+/// its own), sorted; else the nearest directory above `dir` with
+/// `.terraform`. Paths are compared as given: pass them absolute and
+/// normalised (or canonical), as `callers` gives them.
+pub fn provider_roots(dir: &Path, callers: &dyn Fn(&Path) -> Vec<PathBuf>) -> ProviderRoots {
     if is_initialized(dir) {
-        return vec![dir.to_path_buf()];
+        return ProviderRoots {
+            dirs: vec![dir.to_path_buf()],
+            from: RootsFrom::Itself,
+        };
     }
     let mut found = BTreeSet::new();
     let mut seen = BTreeSet::from([dir.to_path_buf()]);
@@ -488,13 +521,21 @@ fn roots(dir: &Path, callers: &dyn Fn(&Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
         }
     }
     if !found.is_empty() {
-        return found.into_iter().collect();
+        return ProviderRoots {
+            dirs: found.into_iter().collect(),
+            from: RootsFrom::Callers,
+        };
     }
-    dir.ancestors()
-        .skip(1)
-        .find(|above| is_initialized(above))
-        .map(|above| vec![above.to_path_buf()])
-        .unwrap_or_default()
+    match dir.ancestors().skip(1).find(|above| is_initialized(above)) {
+        Some(above) => ProviderRoots {
+            dirs: vec![above.to_path_buf()],
+            from: RootsFrom::Above,
+        },
+        None => ProviderRoots {
+            dirs: Vec::new(),
+            from: RootsFrom::Nowhere,
+        },
+    }
 }
 
 /// A directory `tofu init` ran in.
@@ -509,4 +550,69 @@ fn absolute(dir: &Path) -> PathBuf {
         dir
     };
     normalize_path(&std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn roots_are_the_directory_else_its_initialized_callers_else_the_nearest_above() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        for dir in [
+            "stacks/prod/.terraform",
+            "stacks/dev",
+            "modules/net",
+            "modules/db",
+            "other/.terraform",
+            "other/sub",
+            "loose",
+        ] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        // prod calls net directly; dev (not initialized) calls db, which
+        // prod calls too.
+        let calls: Vec<(PathBuf, PathBuf)> = [
+            ("stacks/prod", "modules/net"),
+            ("stacks/prod", "modules/db"),
+            ("stacks/dev", "modules/db"),
+        ]
+        .into_iter()
+        .map(|(caller, child)| (root.join(caller), root.join(child)))
+        .collect();
+        let callers = |dir: &Path| -> Vec<PathBuf> {
+            calls
+                .iter()
+                .filter(|(_, child)| child == dir)
+                .map(|(caller, _)| caller.clone())
+                .collect()
+        };
+        let roots = |dir: &str| {
+            let found = provider_roots(&root.join(dir), &callers);
+            let dirs: Vec<String> = found
+                .dirs
+                .iter()
+                .map(|dir| {
+                    dir.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
+            (dirs, found.from)
+        };
+        let prod = || vec!["stacks/prod".to_owned()];
+        assert_eq!(roots("stacks/prod"), (prod(), RootsFrom::Itself));
+        assert_eq!(roots("modules/net"), (prod(), RootsFrom::Callers));
+        assert_eq!(roots("modules/db"), (prod(), RootsFrom::Callers));
+        assert_eq!(
+            roots("other/sub"),
+            (vec!["other".to_owned()], RootsFrom::Above)
+        );
+        assert_eq!(roots("stacks/dev").1, RootsFrom::Nowhere);
+        assert_eq!(roots("loose").1, RootsFrom::Nowhere);
+    }
 }

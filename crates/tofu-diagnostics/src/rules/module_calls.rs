@@ -29,8 +29,8 @@ use tofu_module::version::{Constraints, MALFORMED_DETAIL};
 
 use source_address::{parse_registry, RegistryVerdict, SourceVerdict};
 use static_eval::{StaticScope, StaticValue, WrittenExpr};
-use tofu_module::go_text::go_quote;
 use tofu_module::module_source::is_local_source as is_local;
+use tofu_syntax::go_text::go_quote;
 
 /// The second paragraph of OpenTofu's registry-address errors.
 const REGISTRY_ASSUMED: &str = "OpenTofu assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.";

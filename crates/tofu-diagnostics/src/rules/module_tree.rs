@@ -30,8 +30,8 @@ use tofu_module::effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveBody, EffectiveNestedBlock,
 };
 use tofu_module::expr::suggest::did_you_mean;
-use tofu_module::go_text::go_quote;
 use tofu_module::types::{constant_value, convert_variable_value};
+use tofu_syntax::go_text::go_quote;
 
 const META_ARGUMENTS: [&str; 6] = [
     "source",
@@ -383,7 +383,7 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
         let Ok(value) = constant_value(&written.expr, text) else {
             continue;
         };
-        let Err(error) = convert_variable_value(&value.to_eval(), &variable.constraint) else {
+        let Err(error) = convert_variable_value(&value, &variable.constraint) else {
             continue;
         };
         let address = format!("module.{name}.var.{}", variable.name);

@@ -16,7 +16,7 @@ use tofu_syntax::{Diagnostic, ExprKind, Location};
 
 use crate::rules::views::IdentityView;
 use tofu_module::effective::{EffectiveAttribute, EffectiveBody};
-use tofu_module::go_text::go_quote;
+use tofu_syntax::go_text::go_quote;
 
 /// The `provider-functions` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {

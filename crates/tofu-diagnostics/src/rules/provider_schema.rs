@@ -53,10 +53,10 @@ pub(crate) use blocktoattr::element_schema;
 use decode::{AttributeInput, BlockInput, BodyInput};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveBody};
-use tofu_module::go_text::go_quote;
 use tofu_module::provider_uses::provider_reference;
 use tofu_module::refs::Unit;
 use tofu_schema::requirements::implied_local_name;
+use tofu_syntax::go_text::go_quote;
 pub(crate) use traversal::validate_steps;
 
 /// Meta-arguments of `resource`, `data` and `ephemeral` bodies: never the

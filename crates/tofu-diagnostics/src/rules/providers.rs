@@ -24,10 +24,10 @@ use tofu_syntax::{Block, Diagnostic, Expr, ExprKind, Location};
 
 use crate::rules::views::IdentityView;
 use tofu_module::address::BlockAddress;
-use tofu_module::go_text::go_quote;
 use tofu_module::loaded::FileView;
 use tofu_module::names::is_identifier;
 use tofu_module::schema::has_valid_labels;
+use tofu_syntax::go_text::go_quote;
 
 use tofu_module::expr::content::{parse_expression, StringContent};
 use tofu_module::names;

@@ -31,7 +31,7 @@ use crate::rules::views::ModuleView;
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::BlockAddress;
 use tofu_module::effective::EffectiveBlock;
-use tofu_module::go_text::go_quote;
+use tofu_syntax::go_text::go_quote;
 
 /// OpenTofu's detail, word for word.
 const DETAIL: &str = "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, OpenTofu requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true";

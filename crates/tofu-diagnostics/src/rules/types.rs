@@ -25,14 +25,15 @@ use tofu_syntax::{
     TextRange,
 };
 
+use tofu_eval::{ObjectType, Type};
 use tofu_module::expr::suggest::did_you_mean_by;
 use tofu_module::loaded::FileView;
 use tofu_module::schema::has_valid_labels;
 use tofu_module::types::{
-    constant_value, convert, go_quote, is_parenthesized, object_key, parse_type_constraint_string,
-    parse_variable_type, ObjectAttribute, TypeConstraint, TypeError, Value, VariableTypeProblem,
-    MAX_TYPE_DEPTH,
+    constant_value, constraint_text, is_parenthesized, object_key, parse_type_constraint_string,
+    parse_variable_type, static_value, TypeError, VariableTypeProblem, MAX_TYPE_DEPTH,
 };
+use tofu_syntax::go_text::go_quote;
 
 const QUOTED_SUMMARY: &str = "Invalid quoted type constraints";
 const LEGACY_SUMMARY: &str = "Invalid legacy variable type hint";
@@ -89,7 +90,7 @@ fn check_variable(file: &BlockFile<'_>, block: &Block, out: &mut Vec<Diagnostic>
                     path: Vec::new(),
                     out,
                 };
-                walk.expr(&default.expr, &parsed.constraint, 0);
+                walk.expr(&default.expr, &parsed.constraint.ty, 0);
             }
         }
     }
@@ -142,11 +143,11 @@ fn quoted_type(
     let default = block
         .body
         .attribute("default")
-        .map(|attr| Value::from_expr(&attr.expr, file.syntax, file.text));
-    let converts = |ty: &TypeConstraint| {
+        .map(|attr| static_value(&attr.expr, file.syntax, file.text));
+    let converts = |ty: &Type| {
         default
             .as_ref()
-            .is_none_or(|value| convert(value, ty).is_ok())
+            .is_none_or(|value| tofu_eval::convert::convert(value, ty).is_ok())
     };
     let diagnostic = match written {
         "string" => {
@@ -156,7 +157,7 @@ fn quoted_type(
             // default would then fail to convert.
             let mut fix = Fix::new("Remove the quotes around \"string\"")
                 .with_edit(file.id, expr.range, "string");
-            if converts(&TypeConstraint::String) {
+            if converts(&Type::String) {
                 fix = fix.safe();
             }
             Diagnostic::new(
@@ -173,14 +174,14 @@ fn quoted_type(
             // offered: OpenTofu's suggestion, or `any` elements when only
             // those fit the default.
             let element = |inner| match written {
-                "list" => TypeConstraint::List(Box::new(inner)),
-                _ => TypeConstraint::Map(Box::new(inner)),
+                "list" => Type::list(inner),
+                _ => Type::map(inner),
             };
-            let suggested = element(TypeConstraint::String);
-            let replacement = if !converts(&suggested) && converts(&element(TypeConstraint::Any)) {
-                element(TypeConstraint::Any)
+            let suggested = element(Type::String);
+            let replacement = if !converts(&suggested) && converts(&element(Type::Dynamic)) {
+                constraint_text(&element(Type::Dynamic))
             } else {
-                suggested
+                constraint_text(&suggested)
             };
             Diagnostic::new(crate::codes::QUOTED_TYPE_CONSTRAINT, QUOTED_SUMMARY, subject)
                 .with_detail(format!(
@@ -188,7 +189,7 @@ fn quoted_type(
                 ))
                 .with_fix(
                     Fix::new(format!("Write {replacement} instead of \"{written}\""))
-                        .with_edit(file.id, expr.range, replacement.to_string()),
+                        .with_edit(file.id, expr.range, replacement),
                 )
         }
         other => {
@@ -235,61 +236,53 @@ struct DefaultWalk<'a, 'f> {
 }
 
 impl DefaultWalk<'_, '_> {
-    fn expr(&mut self, expr: &Expr, ty: &TypeConstraint, depth: usize) {
+    fn expr(&mut self, expr: &Expr, ty: &Type, depth: usize) {
         // HCL keeps parentheses as an expression of their own, which is no
         // constructor: the lint does not look inside.
         if depth > MAX_TYPE_DEPTH || is_parenthesized(expr, self.file.text) {
             return;
         }
         match (ty, &expr.kind) {
-            (TypeConstraint::Object { attrs }, ExprKind::Object(items)) => {
+            (Type::Object(object), ExprKind::Object(items)) => {
                 for item in items {
                     let Some(name) = object_key(&item.key, self.file.text) else {
                         continue;
                     };
-                    match attrs.iter().find(|attr| attr.name == name) {
-                        Some(attr) => {
-                            self.nested(PathStep::Attribute(name), &item.value, &attr.ty, depth)
+                    match object.attribute(&name) {
+                        Some(attribute) => {
+                            self.nested(PathStep::Attribute(name), &item.value, attribute, depth)
                         }
-                        None => self.ignored(&item.key, &name, attrs, items),
+                        None => self.ignored(&item.key, &name, object, items),
                     }
                 }
             }
-            (TypeConstraint::Map(element), ExprKind::Object(items)) => {
+            (Type::Map(element), ExprKind::Object(items)) => {
                 for item in items {
                     if let Some(name) = object_key(&item.key, self.file.text) {
                         self.nested(PathStep::Key(name), &item.value, element, depth);
                     }
                 }
             }
-            (
-                TypeConstraint::List(element) | TypeConstraint::Set(element),
-                ExprKind::Array(items),
-            ) => {
+            (Type::List(element) | Type::Set(element), ExprKind::Array(items)) => {
                 for (index, item) in items.iter().enumerate() {
                     self.nested(PathStep::Index(index), item, element, depth);
                 }
             }
-            (TypeConstraint::Tuple(elements), ExprKind::Array(items))
-                if elements.len() == items.len() =>
-            {
+            (Type::Tuple(elements), ExprKind::Array(items)) if elements.len() == items.len() => {
                 for (index, (item, element)) in items.iter().zip(elements).enumerate() {
                     self.nested(PathStep::Index(index), item, element, depth);
                 }
             }
             // `[for …]` makes a list or set, `{for …}` a map; each value is
             // converted to the element type.
-            (TypeConstraint::Map(element), ExprKind::For(for_expr))
-                if for_expr.kind == ForKind::Object =>
-            {
+            (Type::Map(element), ExprKind::For(for_expr)) if for_expr.kind == ForKind::Object => {
                 if let Some(value) = for_expr.body.get(1) {
                     self.nested(PathStep::EveryElement, value, element, depth);
                 }
             }
-            (
-                TypeConstraint::List(element) | TypeConstraint::Set(element),
-                ExprKind::For(for_expr),
-            ) if for_expr.kind == ForKind::Tuple => {
+            (Type::List(element) | Type::Set(element), ExprKind::For(for_expr))
+                if for_expr.kind == ForKind::Tuple =>
+            {
                 if let Some(value) = for_expr.body.first() {
                     self.nested(PathStep::EveryElement, value, element, depth);
                 }
@@ -298,13 +291,13 @@ impl DefaultWalk<'_, '_> {
         }
     }
 
-    fn nested(&mut self, step: PathStep, expr: &Expr, ty: &TypeConstraint, depth: usize) {
+    fn nested(&mut self, step: PathStep, expr: &Expr, ty: &Type, depth: usize) {
         self.path.push(step);
         self.expr(expr, ty, depth + 1);
         self.path.pop();
     }
 
-    fn ignored(&mut self, key: &Expr, name: &str, attrs: &[ObjectAttribute], items: &[ObjectItem]) {
+    fn ignored(&mut self, key: &Expr, name: &str, object: &ObjectType, items: &[ObjectItem]) {
         let noun = if self.path.is_empty() {
             "The object type for this variable".to_owned()
         } else {
@@ -314,8 +307,7 @@ impl DefaultWalk<'_, '_> {
             "{noun} does not include an attribute named {}, so this definition is unused.",
             go_quote(name)
         );
-        let suggestion =
-            did_you_mean_by(name, attrs, |attr| attr.name.as_str()).map(|attr| attr.name.as_str());
+        let suggestion = did_you_mean_by(name, object.names(), |attribute| *attribute);
         if let Some(other) = suggestion {
             detail.push_str(&format!(
                 " Did you mean to set attribute {} instead?",

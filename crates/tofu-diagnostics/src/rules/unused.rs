@@ -15,10 +15,10 @@ use tofu_syntax::{Diagnostic, Fix, Location};
 
 use crate::rules::views::ModuleView;
 use tofu_module::address::{BlockAddress, ResourceMode};
-use tofu_module::go_text::go_quote;
 use tofu_module::loaded::FileRole;
 use tofu_module::node_refs::expression_refs;
 use tofu_module::refs::Node;
+use tofu_syntax::go_text::go_quote;
 
 /// The `unused-declaration` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {

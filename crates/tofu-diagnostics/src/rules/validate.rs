@@ -39,10 +39,10 @@ use crate::rules::views::{IdentityView, ModuleView};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::expr::parse_ref::{Reference, Referenceable};
 use tofu_module::expr::suggest::did_you_mean;
-use tofu_module::go_text::go_quote;
 use tofu_module::node_refs::expression_refs;
 use tofu_module::refs::{Ref, Unit, UnitKind};
 use tofu_module::shape::Repetition;
+use tofu_syntax::go_text::go_quote;
 
 /// The `references` identity rule.
 pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {

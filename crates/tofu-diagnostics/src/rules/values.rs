@@ -16,12 +16,11 @@
 use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::views::ModuleView;
+use tofu_eval::TypeConstraint;
 use tofu_module::address::BlockAddress;
 use tofu_module::discovery::is_auto_values_file;
 use tofu_module::loaded::FileRole;
-use tofu_module::types::{
-    constant_value, convert_variable_value, parse_variable_type, TypeConstraint,
-};
+use tofu_module::types::{constant_value, convert_variable_value, parse_variable_type};
 
 /// The `values` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
@@ -90,8 +89,8 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
                     )
                     .with_detail(format!(
                         "The root module does not declare a variable named {} but a value was found in file {}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
-                        tofu_module::go_text::go_quote(name),
-                        tofu_module::go_text::go_quote(&file.name)
+                        tofu_syntax::go_text::go_quote(name),
+                        tofu_syntax::go_text::go_quote(&file.name)
                     )),
                 );
                 continue;
@@ -102,7 +101,7 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             let Some(constraint) = variable_type(view, variable) else {
                 continue;
             };
-            let Err(error) = convert_variable_value(&value.to_eval(), &constraint) else {
+            let Err(error) = convert_variable_value(&value, &constraint) else {
                 continue;
             };
             let Some(base) = variable.base else {
@@ -163,7 +162,7 @@ fn variable_type(
     variable: &tofu_module::effective::EffectiveBlock,
 ) -> Option<TypeConstraint> {
     let Some(attribute) = variable.body.attribute("type") else {
-        return Some(TypeConstraint::Any);
+        return Some(TypeConstraint::any());
     };
     let file = view.file(attribute.origin.file)?;
     let source = file.source.as_ref()?;

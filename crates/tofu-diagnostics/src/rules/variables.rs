@@ -23,13 +23,12 @@
 use tofu_syntax::{Block, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::rules::views::IdentityView;
+use tofu_eval::{Type, TypeConstraint};
 use tofu_module::address::BlockAddress;
 use tofu_module::file_text::FileText;
 use tofu_module::loaded::{BlockRef, FileRole, FileView, ModuleFile};
 use tofu_module::schema::has_valid_labels;
-use tofu_module::types::{
-    convert, convert_variable_value, parse_variable_type, TypeConstraint, Value,
-};
+use tofu_module::types::{convert_variable_value, parse_variable_type, static_value};
 
 const SUMMARY: &str = "Invalid default value for variable";
 const NULL_NOT_ALLOWED: &str = "A null default value is not valid when nullable=false.";
@@ -153,22 +152,22 @@ fn decode_variable(
     let constraint = match body.attribute("type") {
         Some(attr) => Some(parse_variable_type(&attr.expr, file.syntax, file.text).constraint),
         None if file.is_override => None,
-        None => Some(TypeConstraint::Any),
+        None => Some(TypeConstraint::any()),
     };
     let nullable = body
         .attribute("nullable")
         .map(|attr| read_nullability(&attr.expr, file));
     let default = body.attribute("default").map(|attr| {
-        let value = Value::from_expr(&attr.expr, file.syntax, file.text);
+        let value = static_value(&attr.expr, file.syntax, file.text);
         let value = match &constraint {
-            Some(constraint) => convert_variable_value(&value.to_eval(), constraint)
+            Some(constraint) => convert_variable_value(&value, constraint)
                 .unwrap_or_else(|error| {
                     out.push(in_block(file.id, attr.expr.range, format!(
                         "This default value is not compatible with the variable's type constraint: {error}."
                     )));
                     tofu_eval::Value::dynamic_unknown()
                 }),
-            None => value.to_eval(),
+            None => value,
         };
         // An absent `nullable` means nullable, in override blocks too.
         if nullable == Some(Nullability::NotNullable) && value.is_null() {
@@ -184,10 +183,10 @@ fn decode_variable(
 }
 
 fn read_nullability(expr: &Expr, file: &BlockFile<'_>) -> Nullability {
-    let value = Value::from_expr(expr, file.syntax, file.text);
-    match convert(&value, &TypeConstraint::Bool) {
-        Ok(Value::Bool(true)) => Nullability::Nullable,
-        Ok(Value::Bool(false)) => Nullability::NotNullable,
+    let value = static_value(expr, file.syntax, file.text);
+    match tofu_eval::convert::convert(&value, &Type::Bool).map(|converted| converted.as_bool()) {
+        Ok(Some(true)) => Nullability::Nullable,
+        Ok(Some(false)) => Nullability::NotNullable,
         _ => Nullability::Unknown,
     }
 }
@@ -213,7 +212,7 @@ struct MergedVariable {
 impl MergedVariable {
     fn from_base(base: &DecodedVariable) -> MergedVariable {
         MergedVariable {
-            constraint: base.constraint.clone().unwrap_or(TypeConstraint::Any),
+            constraint: base.constraint.clone().unwrap_or_default(),
             default: base.default.clone(),
             nullable: base.nullable.unwrap_or(Nullability::Nullable),
         }
@@ -236,7 +235,7 @@ impl MergedVariable {
             return details;
         };
         // cty's own error, without the path OpenTofu leaves out here.
-        match tofu_eval::convert::convert(default, &self.constraint.to_type()) {
+        match tofu_eval::convert::convert(default, &self.constraint.ty) {
             // A failed conversion keeps the unconverted default, so a later
             // override can fail on it again.
             Ok(converted) => self.default = Some(converted),

@@ -121,7 +121,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
                 Some(
                     parse_variable_type(expr, syntax, file.text.as_ref())
                         .constraint
-                        .to_type(),
+                        .ty,
                 )
             })
             .unwrap_or(Type::Dynamic);
@@ -158,24 +158,24 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         {
             return None;
         }
-        let Type::Object(object) = block.implied_type().to_eval_type() else {
+        let Type::Object(object) = block.implied_type() else {
             return None;
         };
         let attributes: BTreeMap<String, Value> = object
-            .attributes
-            .into_iter()
+            .attributes()
+            .iter()
             .map(|(name, ty)| {
                 let sensitive = block
                     .attributes
-                    .get(&name)
+                    .get(name)
                     .is_some_and(|attribute| attribute.sensitive);
-                let value = Value::unknown(ty);
+                let value = Value::unknown(ty.clone());
                 let value = if sensitive {
                     value.mark_sensitive()
                 } else {
                     value
                 };
-                (name, value)
+                (name.to_string(), value)
             })
             .collect();
         Some(Value::object(attributes))

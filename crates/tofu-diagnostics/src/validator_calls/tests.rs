@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
+use tofu_eval::{Type, Value, ValueKind};
 use tofu_schema::plugin::messages::{AttributePathStep, DiagnosticSeverity, ProviderDiagnostic};
 use tofu_schema::plugin::DynamicValue;
-use tofu_schema::{decode_msgpack, decode_providers_schema_json, ConfigValue, SchemaType};
+use tofu_schema::{decode_msgpack, decode_providers_schema_json};
 use tofu_syntax::{Severity, TextRange};
 
 use super::{validator_calls, ValidatorCall, ValidatorKind};
@@ -37,7 +38,7 @@ fn analysis(main: &str) -> ModuleAnalysis {
 }
 
 /// The value a call sends, read back.
-fn sent(analysis: &ModuleAnalysis, call: &ValidatorCall) -> ConfigValue {
+fn sent(analysis: &ModuleAnalysis, call: &ValidatorCall) -> Value {
     let ValidatorKind::Resource(type_name) = &call.kind else {
         panic!("not a resource: {:?}", call.kind)
     };
@@ -49,11 +50,16 @@ fn sent(analysis: &ModuleAnalysis, call: &ValidatorCall) -> ConfigValue {
     decode_msgpack(bytes, &block.implied_type()).unwrap()
 }
 
-fn attribute(value: &ConfigValue, name: &str) -> ConfigValue {
-    let ConfigValue::Object(attributes) = value else {
+fn attribute(value: &Value, name: &str) -> Value {
+    let ValueKind::Object(attributes) = &value.kind else {
         panic!("not an object: {value:?}")
     };
     attributes[name].clone()
+}
+
+/// The same value, types and unknowns included (`RawEquals`).
+fn assert_same(value: Value, expected: Value) {
+    assert!(value.raw_equals(&expected), "{value:?} is not {expected:?}");
 }
 
 #[test]
@@ -64,21 +70,15 @@ fn a_resource_is_sent_with_its_literals_known_references_unknown_and_the_rest_nu
     let calls = validator_calls(&analysis);
     assert_eq!(calls.len(), 1, "{calls:?}");
     let value = sent(&analysis, &calls[0]);
-    assert_eq!(
-        attribute(&value, "create_duration"),
-        ConfigValue::string("10x")
-    );
-    assert_eq!(
+    assert_same(attribute(&value, "create_duration"), Value::string("10x"));
+    assert_same(
         attribute(&value, "destroy_duration"),
-        ConfigValue::unknown(SchemaType::String)
+        Value::unknown(Type::String),
     );
-    assert_eq!(
-        attribute(&value, "id"),
-        ConfigValue::Null(SchemaType::String)
-    );
+    assert_same(attribute(&value, "id"), Value::null(Type::String));
     assert!(matches!(
-        attribute(&value, "triggers"),
-        ConfigValue::Map { .. }
+        attribute(&value, "triggers").kind,
+        ValueKind::Map { .. }
     ));
 }
 
@@ -341,16 +341,10 @@ fn a_list_of_objects_written_as_blocks_is_sent_as_a_list() {
         panic!("not msgpack")
     };
     let value = decode_msgpack(bytes, &block.implied_type()).unwrap();
-    let ConfigValue::List { items, .. } = attribute(&value, "binding") else {
+    let ValueKind::List { items, .. } = attribute(&value, "binding").kind else {
         panic!("not a list: {value:?}")
     };
     assert_eq!(items.len(), 2);
-    assert_eq!(
-        attribute(&items[0], "host_id"),
-        ConfigValue::String("h".to_owned())
-    );
-    assert_eq!(
-        attribute(&items[1], "host_id"),
-        ConfigValue::Null(SchemaType::String)
-    );
+    assert_same(attribute(&items[0], "host_id"), Value::string("h"));
+    assert_same(attribute(&items[1], "host_id"), Value::null(Type::String));
 }

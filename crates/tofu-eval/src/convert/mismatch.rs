@@ -3,8 +3,8 @@
 //! \"a\" is required", "element 0: bool required").
 
 use super::conversion_exists;
-use crate::go_text::go_quote;
 use crate::types::Type;
+use tofu_syntax::go_text::go_quote;
 
 /// cty's `MismatchMessage(got, want)`.
 pub fn mismatch_message(got: &Type, want: &Type) -> String {
@@ -40,9 +40,9 @@ fn objects(got: &Type, want: &Type) -> String {
     let mut unsafe_mismatch: Option<String> = None;
     let mut safe_mismatch: Option<String> = None;
     // cty walks a Go map here (random order); this takes names in order.
-    for (name, wanted) in &want.attributes {
-        let Some(have) = got.attributes.get(name) else {
-            if !want.optional.contains(name) {
+    for (name, wanted) in want.attributes() {
+        let Some(have) = got.attribute(name) else {
+            if !want.is_optional(name) {
                 missing.push(name);
             }
             continue;
@@ -105,7 +105,7 @@ fn collections_from_structural(got: &Type, want: &Type) -> String {
             )
         }
         (Type::Object(object), Type::Map(_)) => {
-            for (name, attribute) in &object.attributes {
+            for (name, attribute) in object.attributes() {
                 if attribute == wanted || conversion_exists(attribute, wanted, true) {
                     continue;
                 }

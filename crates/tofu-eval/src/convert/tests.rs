@@ -33,20 +33,13 @@ fn mismatch_messages_use_cty_wording() {
     );
     assert_eq!(
         mismatch_message(
-            &Type::Tuple(vec![Type::String, Type::Bool]),
+            &Type::tuple([Type::String, Type::Bool]),
             &Type::list(Type::Dynamic)
         ),
         "all list elements must have the same type"
     );
-    let object = Type::object([("a".to_owned(), Type::String)].into_iter().collect());
-    let wanted = Type::object(
-        [
-            ("a".to_owned(), Type::String),
-            ("b".to_owned(), Type::String),
-        ]
-        .into_iter()
-        .collect(),
-    );
+    let object = Type::object([("a", Type::String)]);
+    let wanted = Type::object([("a", Type::String), ("b", Type::String)]);
     assert_eq!(
         mismatch_message(&object, &wanted),
         "attribute \"b\" is required"
@@ -81,9 +74,7 @@ fn errors_name_their_path_as_opentofu_prints_it() {
         .into_iter()
         .collect(),
     );
-    let want = Type::map(Type::list(Type::object(
-        [("a".to_owned(), Type::Number)].into_iter().collect(),
-    )));
+    let want = Type::map(Type::list(Type::object([("a", Type::Number)])));
     let error = convert(&value, &want).unwrap_err();
     assert_eq!(error.to_string(), r#"["k"][0].a: a number is required"#);
     let error = convert(&Value::string("x"), &Type::Number).unwrap_err();

@@ -4,7 +4,6 @@
 //! `number` and `bool`), objects into maps and tuples into lists when their
 //! shapes differ.
 
-use std::collections::BTreeMap;
 use std::collections::VecDeque;
 
 use super::conversion_exists;
@@ -121,27 +120,27 @@ fn object_types(types: &[Type], unsafe_allowed: bool, has_dynamic: bool) -> Opti
     if has_dynamic {
         return Some(Type::Dynamic);
     }
-    let attribute_sets: Vec<&BTreeMap<String, Type>> = types
+    let attribute_sets: Vec<&crate::ObjectType> = types
         .iter()
         .filter_map(|ty| match ty {
-            Type::Object(object) => Some(&object.attributes),
+            Type::Object(object) => Some(&**object),
             _ => None,
         })
         .collect();
     let first = attribute_sets.first()?;
     if attribute_sets
         .iter()
-        .any(|attributes| attributes.keys().ne(first.keys()))
+        .any(|attributes| attributes.names().ne(first.names()))
     {
         return object_types_to_map(types, unsafe_allowed);
     }
-    let mut unified = BTreeMap::new();
-    for name in first.keys() {
+    let mut unified = Vec::with_capacity(first.len());
+    for name in first.names() {
         let across: Vec<Type> = attribute_sets
             .iter()
-            .filter_map(|attributes| attributes.get(name).cloned())
+            .filter_map(|attributes| attributes.attribute(name).cloned())
             .collect();
-        unified.insert(name.clone(), unify(&across, unsafe_allowed)?);
+        unified.push((name, unify(&across, unsafe_allowed)?));
     }
     let unified = Type::object(unified);
     if all_convert(types, &unified, unsafe_allowed) {
@@ -155,7 +154,7 @@ fn object_types_to_map(types: &[Type], unsafe_allowed: bool) -> Option<Type> {
     let attribute_types: Vec<Type> = types
         .iter()
         .flat_map(|ty| match ty {
-            Type::Object(object) => object.attributes.values().cloned().collect(),
+            Type::Object(object) => object.types().cloned().collect(),
             _ => Vec::new(),
         })
         .collect();
@@ -167,10 +166,10 @@ fn tuple_types(types: &[Type], unsafe_allowed: bool, has_dynamic: bool) -> Optio
     if has_dynamic {
         return Some(Type::Dynamic);
     }
-    let element_lists: Vec<&Vec<Type>> = types
+    let element_lists: Vec<&[Type]> = types
         .iter()
         .filter_map(|ty| match ty {
-            Type::Tuple(elements) => Some(elements),
+            Type::Tuple(elements) => Some(&**elements),
             _ => None,
         })
         .collect();
@@ -189,7 +188,7 @@ fn tuple_types(types: &[Type], unsafe_allowed: bool, has_dynamic: bool) -> Optio
             .collect();
         unified.push(unify(&across, unsafe_allowed)?);
     }
-    let unified = Type::Tuple(unified);
+    let unified = Type::tuple(unified);
     if all_convert(types, &unified, unsafe_allowed) {
         Some(unified)
     } else {
@@ -201,7 +200,7 @@ fn tuple_types_to_list(types: &[Type], unsafe_allowed: bool) -> Option<Type> {
     let element_types: Vec<Type> = types
         .iter()
         .flat_map(|ty| match ty {
-            Type::Tuple(elements) => elements.clone(),
+            Type::Tuple(elements) => elements.to_vec(),
             _ => Vec::new(),
         })
         .collect();
@@ -322,10 +321,10 @@ fn compare_types(a: &Type, b: &Type) -> std::cmp::Ordering {
     };
     match (a, b) {
         (Type::Object(x), Type::Object(y)) => {
-            if x.attributes.keys().ne(y.attributes.keys()) {
+            if x.names().ne(y.names()) {
                 return Equal;
             }
-            supers(x.attributes.values().zip(y.attributes.values()).collect())
+            supers(x.types().zip(y.types()).collect())
         }
         (Type::Tuple(x), Type::Tuple(y)) => {
             if x.len() != y.len() {

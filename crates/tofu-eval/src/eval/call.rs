@@ -278,7 +278,7 @@ impl Evaluator<'_> {
             summary: "Error in function call".to_owned(),
             detail: format!(
                 "Call to function {} failed: {message}.",
-                crate::go_text::go_quote(&call.name)
+                tofu_syntax::go_text::go_quote(&call.name)
             ),
             subject: ErrorSubject::Call,
         };
@@ -319,7 +319,7 @@ impl Evaluator<'_> {
                     summary: "Invalid function argument".to_owned(),
                     detail: format!(
                         "Invalid value for {} parameter: argument must not be null.",
-                        crate::go_text::go_quote(parameter)
+                        tofu_syntax::go_text::go_quote(parameter)
                     ),
                     subject: ErrorSubject::Argument(index),
                 };
@@ -342,7 +342,7 @@ impl Evaluator<'_> {
             summary: "Error in function call".to_owned(),
             detail: format!(
                 "Call to function {} failed: {message}.",
-                crate::go_text::go_quote(&call.name)
+                tofu_syntax::go_text::go_quote(&call.name)
             ),
             subject: ErrorSubject::Call,
         };
@@ -382,7 +382,7 @@ impl Evaluator<'_> {
                 self,
                 vars_error(format!(
                     "invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores",
-                    crate::go_text::go_quote(name)
+                    tofu_syntax::go_text::go_quote(name)
                 )),
             );
         }
@@ -404,7 +404,7 @@ impl Evaluator<'_> {
                 self,
                 vars_error(format!(
                     "vars map does not contain key {}{referenced}",
-                    crate::go_text::go_quote(&name)
+                    tofu_syntax::go_text::go_quote(&name)
                 )),
             );
         }

@@ -15,9 +15,9 @@ use tofu_syntax::{Expr, ForExpr, ForKind, TextRange};
 
 use super::{Diagnostics, EvalDiagnostic, Evaluator};
 use crate::convert::convert;
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Marks, Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 impl Evaluator<'_> {
     pub(super) fn for_expr(&mut self, expr: &Expr, for_expr: &ForExpr) -> (Value, Diagnostics) {

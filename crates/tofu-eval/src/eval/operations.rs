@@ -15,10 +15,10 @@ use tofu_syntax::{BinaryOperator, Expr, TextRange, UnaryOperator};
 
 use super::{Diagnostics, EvalDiagnostic, Evaluator};
 use crate::convert::{convert, unify};
-use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Tristate, Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 impl Evaluator<'_> {
     /// `-x`, `!x`.
@@ -308,8 +308,8 @@ fn definitely_not_null(value: &Value) -> bool {
 fn describe_mismatch(true_type: &Type, false_type: &Type) -> String {
     match (true_type, false_type) {
         (Type::Object(true_object), Type::Object(false_object)) => {
-            for (name, true_attribute) in &true_object.attributes {
-                let Some(false_attribute) = false_object.attributes.get(name) else {
+            for (name, true_attribute) in true_object.attributes() {
+                let Some(false_attribute) = false_object.attribute(name) else {
                     return format!(
                         "The 'true' value includes object attribute {}, which is absent in the 'false' value",
                         go_quote(name)
@@ -324,9 +324,8 @@ fn describe_mismatch(true_type: &Type, false_type: &Type) -> String {
                 }
             }
             if let Some(name) = false_object
-                .attributes
-                .keys()
-                .find(|name| !true_object.attributes.contains_key(*name))
+                .names()
+                .find(|name| !true_object.has_attribute(name))
             {
                 return format!(
                     "The 'false' value includes object attribute {}, which is absent in the 'true' value",

@@ -18,9 +18,9 @@ use tofu_syntax::{Expr, ExprKind, RelativeStep, SplatKind, TextRange, TraversalS
 
 use super::{number_literal, Diagnostics, EvalDiagnostic, Evaluator};
 use crate::convert::convert;
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 /// One step, whichever form it came from.
 #[derive(Clone, Copy, Debug)]
@@ -231,7 +231,7 @@ pub(crate) fn get_attr(value: &Value, name: &str, subject: TextRange) -> (Value,
     let marks = value.marks;
     match value.ty() {
         Type::Object(object) => {
-            let Some(attribute_type) = object.attributes.get(name) else {
+            let Some(attribute_type) = object.attribute(name) else {
                 return error(
                     UNSUPPORTED,
                     format!(
@@ -264,7 +264,7 @@ pub(crate) fn get_attr(value: &Value, name: &str, subject: TextRange) -> (Value,
         }
         Type::Dynamic => (Value::dynamic_unknown().with_marks(marks), Vec::new()),
         Type::List(element) if element.is_object() => {
-            let has_it = matches!(&*element, Type::Object(object) if object.attributes.contains_key(name));
+            let has_it = matches!(&*element, Type::Object(object) if object.has_attribute(name));
             if has_it {
                 error(
                     UNSUPPORTED,
@@ -394,7 +394,7 @@ pub(crate) fn index(collection: &Value, key: &Value, subject: TextRange) -> (Val
                 );
             }
             let name = key.as_str().unwrap_or_default();
-            if !object.attributes.contains_key(name) {
+            if !object.has_attribute(name) {
                 let suggestion = if was_number {
                     " An object only supports looking up attributes by name, not by numeric index."
                 } else {

@@ -153,7 +153,7 @@ fn length(args: &Arguments) -> Result<Value, FunctionError> {
         _ if matches!(value.ty(), Type::Tuple(_) | Type::Object(_)) => {
             let n = match value.ty() {
                 Type::Tuple(elements) => elements.len(),
-                Type::Object(object) => object.attributes.len(),
+                Type::Object(object) => object.len(),
                 _ => 0,
             };
             if value.is_null() {
@@ -247,12 +247,12 @@ fn lookup(args: &Arguments) -> Result<Value, FunctionError> {
         ));
     }
     if let (Type::Object(object), None) = (&ty, default) {
-        if !object.attributes.contains_key(&key) {
+        if !object.has_attribute(&key) {
             return Err(FunctionError::argument(
                 0,
                 format!(
                     "the given object has no attribute {}",
-                    crate::go_text::go_quote(&key)
+                    tofu_syntax::go_text::go_quote(&key)
                 ),
             ));
         }
@@ -268,7 +268,7 @@ fn lookup(args: &Arguments) -> Result<Value, FunctionError> {
             (**element).clone()
         }
         (Type::Map(element), None) => (**element).clone(),
-        (Type::Object(object), _) => match object.attributes.get(&key) {
+        (Type::Object(object), _) => match object.attribute(&key) {
             Some(attribute) => attribute.clone(),
             None => default.map(Value::ty).unwrap_or(Type::Dynamic),
         },
@@ -288,7 +288,7 @@ fn lookup(args: &Arguments) -> Result<Value, FunctionError> {
         }
         None => Err(FunctionError::call(format!(
             "lookup failed to find key {}",
-            crate::go_text::go_quote(&key)
+            tofu_syntax::go_text::go_quote(&key)
         ))),
     }
 }
@@ -304,12 +304,12 @@ fn keys_of(value: &Value) -> Result<Value, FunctionError> {
         Type::Map(_) => {}
         Type::Object(object) => {
             if !value.is_known() {
-                return Ok(Value::unknown(Type::Tuple(vec![
+                return Ok(Value::unknown(Type::tuple(vec![
                     Type::String;
-                    object.attributes.len()
+                    object.len()
                 ])));
             }
-            let names: Vec<Value> = object.attributes.keys().map(Value::string).collect();
+            let names: Vec<Value> = object.names().map(Value::string).collect();
             return Ok(Value::tuple(names));
         }
         Type::Dynamic => return Ok(Value::dynamic_unknown()),
@@ -335,9 +335,7 @@ fn values(args: &Arguments) -> Result<Value, FunctionError> {
         )),
         (ValueKind::Object(entries), _) => Ok(Value::tuple(entries.values().cloned().collect())),
         (_, Type::Map(element)) => Ok(Value::unknown(Type::list(*element))),
-        (_, Type::Object(object)) => Ok(Value::unknown(Type::Tuple(
-            object.attributes.values().cloned().collect(),
-        ))),
+        (_, Type::Object(object)) => Ok(Value::unknown(Type::tuple(object.types().cloned()))),
         _ => Err(FunctionError::call(
             "values() requires a map as the first argument",
         )),
@@ -508,7 +506,7 @@ fn merge(args: &Arguments) -> Result<Value, FunctionError> {
 }
 
 fn go_debug_quote(text: &str) -> String {
-    crate::go_text::go_quote(text)
+    tofu_syntax::go_text::go_quote(text)
 }
 
 fn zipmap(args: &Arguments) -> Result<Value, FunctionError> {
@@ -742,7 +740,7 @@ fn transpose(args: &Arguments) -> Result<Value, FunctionError> {
                 0,
                 format!(
                     "cannot use null list for [{}]",
-                    crate::go_text::go_quote(&key)
+                    tofu_syntax::go_text::go_quote(&key)
                 ),
             ));
         };
@@ -752,7 +750,7 @@ fn transpose(args: &Arguments) -> Result<Value, FunctionError> {
                     0,
                     format!(
                         "cannot use null string for [{}][{position}]",
-                        crate::go_text::go_quote(&key)
+                        tofu_syntax::go_text::go_quote(&key)
                     ),
                 ));
             };
@@ -1026,7 +1024,7 @@ fn setproduct(args: &Arguments) -> Result<Value, FunctionError> {
         }
         products = next;
     }
-    let tuple_type = Type::Tuple(element_types);
+    let tuple_type = Type::tuple(element_types);
     let rows: Vec<Value> = products.into_iter().map(Value::tuple).collect();
     if any_set {
         Ok(Value::set(tuple_type, rows))

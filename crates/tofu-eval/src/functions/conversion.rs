@@ -5,9 +5,9 @@
 
 use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use crate::convert::{conversion_exists, convert, mismatch_message};
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::Value;
+use tofu_syntax::go_text::go_quote;
 
 const TO_PARAMETER: Accepts = Accepts {
     null: true,

@@ -14,9 +14,9 @@
 use super::gunzip::GunzipError;
 use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use super::json_decode::{self, JsonDecodeError};
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
     let simple = Implementation::simple;
@@ -385,12 +385,7 @@ fn csvdecode(args: &Arguments) -> Result<Value, FunctionError> {
             )));
         }
     }
-    let object_type = Type::object(
-        header
-            .iter()
-            .map(|name| (name.clone(), Type::String))
-            .collect(),
-    );
+    let object_type = Type::object(header.iter().map(|name| (name.clone(), Type::String)));
     let mut objects = Vec::new();
     for (line_index, row) in rows.enumerate() {
         if row.len() != header.len() {

@@ -13,9 +13,9 @@ use super::encoding::base64_encode;
 use super::environment::{Environment, FileError};
 use super::hash::hex_of;
 use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
-use crate::go_text::path_clean;
 use crate::types::Type;
 use crate::value::{Marks, Value};
+use tofu_syntax::go_text::path_clean;
 
 const MARKED: Accepts = Accepts {
     marked: true,

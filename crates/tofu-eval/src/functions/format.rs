@@ -239,7 +239,7 @@ fn bad_character(format: &str, position: usize) -> FunctionError {
 
 /// Go's `%q` of a rune.
 fn go_rune(character: char) -> String {
-    let quoted = crate::go_text::go_quote(&character.to_string());
+    let quoted = tofu_syntax::go_text::go_quote(&character.to_string());
     let inner = quoted
         .get(1..quoted.len().saturating_sub(1))
         .unwrap_or_default();
@@ -257,7 +257,7 @@ fn append(verb: &Verb, out: &mut String, values: &[Value]) -> Result<(), Functio
     else {
         return Err(FunctionError::call(format!(
             "not enough arguments for {} at {}: need index {} but have {} total",
-            crate::go_text::go_quote(&verb.raw),
+            tofu_syntax::go_text::go_quote(&verb.raw),
             verb.offset,
             verb.argument,
             values.len()
@@ -266,7 +266,7 @@ fn append(verb: &Verb, out: &mut String, values: &[Value]) -> Result<(), Functio
     let unsupported = |message: &str| {
         FunctionError::call(format!(
             "unsupported value for {} at {}: {message}",
-            crate::go_text::go_quote(&verb.raw),
+            tofu_syntax::go_text::go_quote(&verb.raw),
             verb.offset
         ))
     };
@@ -323,7 +323,7 @@ fn append(verb: &Verb, out: &mut String, values: &[Value]) -> Result<(), Functio
             return Err(FunctionError::call(format!(
                 "unsupported format verb {} in {} at offset {}",
                 go_rune(mode),
-                crate::go_text::go_quote(&verb.raw),
+                tofu_syntax::go_text::go_quote(&verb.raw),
                 verb.offset
             )))
         }

@@ -14,8 +14,8 @@
 
 use super::environment::{EntryKind, Environment, FileError};
 use super::implementation::{redacted, FunctionError};
-use crate::go_text::path_clean;
 use crate::value::Marks;
+use tofu_syntax::go_text::path_clean;
 
 /// The most directory entries one call may look at.
 const MAX_ENTRIES: usize = 20_000;

@@ -108,7 +108,7 @@ fn rsadecrypt(args: &Arguments) -> Result<Value, FunctionError> {
             0,
             format!(
                 "failed to decode input {}: cipher text must be base64-encoded",
-                crate::go_text::go_quote(&ciphertext)
+                tofu_syntax::go_text::go_quote(&ciphertext)
             ),
         ));
     }
@@ -129,7 +129,7 @@ fn rsadecrypt(args: &Arguments) -> Result<Value, FunctionError> {
             1,
             format!(
                 "invalid private key: ssh: unsupported key type {}",
-                crate::go_text::go_quote(other)
+                tofu_syntax::go_text::go_quote(other)
             ),
         )),
     }

@@ -144,7 +144,7 @@ pub(crate) fn redacted(text: &str, marks: Marks) -> String {
         (true, true) => "(ephemeral sensitive value)".to_owned(),
         (true, false) => "(ephemeral value)".to_owned(),
         (false, true) => "(sensitive value)".to_owned(),
-        (false, false) => crate::go_text::go_quote(text),
+        (false, false) => tofu_syntax::go_text::go_quote(text),
     }
 }
 

@@ -15,9 +15,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::value::Value;
+use tofu_syntax::go_text::go_quote;
 
 /// Why a document does not decode.
 #[derive(Debug, PartialEq)]

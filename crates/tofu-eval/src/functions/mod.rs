@@ -55,9 +55,9 @@ mod yaml_resolve;
 mod yaml_scanner;
 
 use crate::convert::convert;
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Marks, Value};
+use tofu_syntax::go_text::go_quote;
 
 pub use environment::{DirEntry, EntryKind, Environment, FileError, NoFiles, PerRun};
 pub(crate) use filesystem::file_text;
@@ -160,9 +160,9 @@ impl Function<'_> {
                 summary: "Not enough function arguments".to_owned(),
                 detail: format!(
                     "Function {} expects{qualifier} {} argument(s). Missing value for {}.",
-                    crate::go_text::go_quote(self.name),
+                    tofu_syntax::go_text::go_quote(self.name),
                     parameters.len(),
-                    crate::go_text::go_quote(missing.name)
+                    tofu_syntax::go_text::go_quote(missing.name)
                 ),
                 subject: ErrorSubject::CloseParen,
             });
@@ -172,7 +172,7 @@ impl Function<'_> {
                 summary: "Too many function arguments".to_owned(),
                 detail: format!(
                     "Function {} expects only {} argument(s).",
-                    crate::go_text::go_quote(self.name),
+                    tofu_syntax::go_text::go_quote(self.name),
                     parameters.len()
                 ),
                 subject: ErrorSubject::Argument(parameters.len()),
@@ -191,7 +191,7 @@ impl Function<'_> {
             summary: "Invalid function argument".to_owned(),
             detail: format!(
                 "Invalid value for {} parameter: {}.",
-                crate::go_text::go_quote(parameter.name),
+                tofu_syntax::go_text::go_quote(parameter.name),
                 error.message
             ),
             subject: ErrorSubject::Argument(index),
@@ -219,7 +219,7 @@ impl Function<'_> {
                 summary: "Invalid function argument".to_owned(),
                 detail: format!(
                     "Invalid value for {} parameter: {}.",
-                    crate::go_text::go_quote(parameter.name),
+                    tofu_syntax::go_text::go_quote(parameter.name),
                     error.message
                 ),
                 subject: if index < n_arguments {
@@ -232,7 +232,7 @@ impl Function<'_> {
                 summary: "Error in function call".to_owned(),
                 detail: format!(
                     "Call to function {} failed: {}.",
-                    crate::go_text::go_quote(self.name),
+                    tofu_syntax::go_text::go_quote(self.name),
                     error.message
                 ),
                 subject: ErrorSubject::Call,

@@ -192,7 +192,7 @@ fn parseint(args: &Arguments) -> Result<Value, FunctionError> {
             0,
             format!(
                 "cannot parse {} as a base {base} integer",
-                crate::go_text::go_quote(&text)
+                tofu_syntax::go_text::go_quote(&text)
             ),
         )
     };

@@ -166,10 +166,9 @@ fn result_type(args: &[Value]) -> Result<Type, FunctionError> {
         (0, _) => Ok(Type::object(
             named
                 .into_iter()
-                .map(|name| (name.to_owned(), Type::String))
-                .collect(),
+                .map(|name| (name.to_owned(), Type::String)),
         )),
-        (_, 0) => Ok(Type::Tuple(vec![Type::String; n_unnamed])),
+        (_, 0) => Ok(Type::tuple(vec![Type::String; n_unnamed])),
         _ => Err(FunctionError::argument(
             0,
             "invalid regexp pattern: cannot mix both named and unnamed capture groups",

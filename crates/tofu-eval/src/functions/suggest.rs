@@ -5,7 +5,7 @@
 
 use super::implementation::{CallError, ErrorSubject};
 use super::signatures::SIGNATURES;
-use crate::go_text::go_quote;
+use tofu_syntax::go_text::go_quote;
 
 /// The error for `name`, which names no function; with a suggestion when
 /// `suggests` (namespaced names never get one: OpenTofu rewrites those

@@ -12,9 +12,9 @@
 //! literal (`''` is a quote), anything else is copied.
 
 use super::implementation::{Arguments, FunctionError, Implementation, PLAIN};
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::Value;
+use tofu_syntax::go_text::go_quote;
 
 pub(super) fn implementation(name: &str) -> Option<Implementation> {
     match name {

@@ -24,9 +24,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::go_text::go_quote;
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
+use tofu_syntax::go_text::go_quote;
 
 use super::yaml_parser::{Event, EventKind, Node, Parser, Scalar};
 use super::yaml_resolve::{resolve_scalar, MAP_TAG, MERGE_TAG, SEQ_TAG};

@@ -13,10 +13,10 @@
 //! `!!timestamp`, `!!binary`) force their reading or fail with go-cty-yaml's
 //! message.
 
-use crate::go_text::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
+use tofu_syntax::go_text::go_quote;
 
 use super::yaml_scanner::ScalarStyle;
 

@@ -8,8 +8,8 @@
 use std::cmp::Ordering;
 
 use super::{Marks, Tristate, Value, ValueKind};
-use crate::go_text::go_quote;
 use crate::types::Type;
+use tofu_syntax::go_text::go_quote;
 
 impl Value {
     /// A set of `items`: equal elements merged, marks hoisted to the set,

@@ -10,7 +10,7 @@ use tofu_syntax::TextRange;
 
 use super::traversal::{IndexKey, ParsedStep, Part};
 use crate::address::ResourceMode;
-use crate::go_text::go_quote;
+use tofu_syntax::go_text::go_quote;
 
 /// One static step of a traversal, borrowed: the root name or an attribute,
 /// or a constant index key; with its range (empty where unknown).

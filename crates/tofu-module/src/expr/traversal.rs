@@ -1,10 +1,12 @@
 //! HCL's traversal parser (`hclsyntax.ParseTraversalAbs`), for the strings
 //! OpenTofu reads as references: quoted references in `depends_on`,
 //! `ignore_changes`, `replace_triggered_by`, quoted provider references, JSON
-//! strings where a reference is expected. The lexer's invalid characters are
-//! reported first, as HCL's `LexExpression` does; then the first parse error.
-//! Newlines and comments are skipped (bare traversals are read as if in
-//! parentheses). Ranges are relative to the parsed text.
+//! strings where a reference is expected. The text is cut into tokens by
+//! tofu-syntax's scanner, as HCL's `LexExpression` cuts it; what its lexer
+//! rejects is reported first (the first such token, in HCL's words), then
+//! the first parse error. Newlines and comments are skipped (bare
+//! traversals are read as if in parentheses). Ranges are relative to the
+//! parsed text.
 
 use tofu_syntax::TextRange;
 
@@ -61,11 +63,7 @@ impl ParsedTraversal {
 pub fn parse_traversal(text: &str) -> ParsedTraversal {
     let tokens = tokenize(text);
     let invalid_character = tokens.iter().find_map(|token| match token.kind {
-        TokenKind::Invalid => Some(TraversalError {
-            summary: "Invalid character",
-            detail: "This character is not used within the language.",
-            range: token.range,
-        }),
+        TokenKind::Invalid => Some(invalid_token_error(token.range.slice(text), token.range)),
         _ => None,
     });
     let (steps, parse_error) = parse_tokens(&tokens, text);
@@ -82,8 +80,15 @@ enum TokenKind {
     OpenBracket,
     CloseBracket,
     Number,
-    QuotedString,
+    /// A quoted string, from its opening quote to its closing one (or to
+    /// where it stops, unterminated), with the range of its first template
+    /// sequence (`${`, `%{`), if any.
+    QuotedString {
+        sequence: Option<TextRange>,
+    },
     Star,
+    /// A character HCL's scanner does not know here, or an operator HCL
+    /// has no use for (a single `&`, `|`, `~`, `^`).
     Invalid,
     Other,
     End,
@@ -95,104 +100,150 @@ struct Token {
     range: TextRange,
 }
 
-/// Splits `text` into the tokens the traversal parser looks at. Whitespace,
-/// newlines and comments are skipped; the list always ends with `End`.
+/// Cuts `text` into the tokens the traversal parser looks at, with
+/// tofu-syntax's scanner (forgiving: an unterminated string ends where the
+/// scanner ends it). Line breaks and comments are skipped (a bare
+/// traversal ignores them, as in parentheses); a quoted string is one
+/// token; the list always ends with `End`.
 fn tokenize(text: &str) -> Vec<Token> {
+    use tofu_syntax::scanner::{ScanMode, ScanProblem, Scanner, TokenKind as Scanned};
     let mut tokens = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    let token = |kind, start: usize, end: usize| Token {
-        kind,
-        range: TextRange::from_usize(start, end),
-    };
-    while let Some((start, c)) = chars.next() {
-        let next_char = chars.peek().map(|&(_, next)| next);
-        match c {
-            ' ' | '\t' | '\r' | '\n' => {}
-            '#' => skip_line(&mut chars),
-            '/' if next_char == Some('/') => skip_line(&mut chars),
-            '/' if next_char == Some('*') => {
-                chars.next();
-                let mut previous = ' ';
-                for (_, inner) in chars.by_ref() {
-                    if previous == '*' && inner == '/' {
-                        break;
-                    }
-                    previous = inner;
+    let mut scanner = Scanner::new(text, ScanMode::Forgiving);
+    let mut n_problems = 0;
+    // The quoted string being read: where it opens, its first template
+    // sequence, how deep in sequences the scan is, where it ends so far.
+    let mut string: Option<(u32, Option<TextRange>, usize, u32)> = None;
+    while let Some(scanned) = scanner.next() {
+        let problems = scanner.problems().get(n_problems..).unwrap_or_default();
+        n_problems = scanner.problems().len();
+        if let Some((open, sequence, _, _)) = string {
+            let stopped = problems.iter().find_map(|problem| match problem {
+                ScanProblem::UnterminatedString { string } if string.start == open => {
+                    Some(string.end)
                 }
+                _ => None,
+            });
+            if let Some(end) = stopped {
+                tokens.push(Token {
+                    kind: TokenKind::QuotedString { sequence },
+                    range: TextRange::new(open, end),
+                });
+                string = None;
             }
-            '.' => tokens.push(token(TokenKind::Dot, start, start + 1)),
-            '[' => tokens.push(token(TokenKind::OpenBracket, start, start + 1)),
-            ']' => tokens.push(token(TokenKind::CloseBracket, start, start + 1)),
-            '*' => tokens.push(token(TokenKind::Star, start, start + 1)),
-            '"' => {
-                let mut end = text.len();
-                let mut escaped = false;
-                for (at, inner) in chars.by_ref() {
-                    match inner {
-                        _ if escaped => escaped = false,
-                        '\\' => escaped = true,
-                        '"' => {
-                            end = at + 1;
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-                tokens.push(token(TokenKind::QuotedString, start, end));
-            }
-            _ if c.is_ascii_digit() => {
-                let mut end = start + 1;
-                while let Some(&(at, next)) = chars.peek() {
-                    let exponent_sign = matches!(next, '+' | '-')
-                        && matches!(text.get(end - 1..end), Some("e" | "E"));
-                    if next.is_ascii_alphanumeric()
-                        || exponent_sign
-                        || next == '.' && {
-                            let after = text.get(at + 1..).and_then(|rest| rest.chars().next());
-                            after.is_some_and(|d| d.is_ascii_digit())
-                        }
-                    {
-                        end = at + next.len_utf8();
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                tokens.push(token(TokenKind::Number, start, end));
-            }
-            _ if c.is_alphabetic() || c == '_' => {
-                let mut end = start + c.len_utf8();
-                while let Some(&(at, next)) = chars.peek() {
-                    if next.is_alphanumeric() || next == '_' || next == '-' {
-                        end = at + next.len_utf8();
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                tokens.push(token(TokenKind::Ident, start, end));
-            }
-            _ if c.is_ascii_punctuation() && !matches!(c, '$' | '`' | '@' | '\\' | '^') => {
-                tokens.push(token(TokenKind::Other, start, start + c.len_utf8()));
-            }
-            _ => tokens.push(token(TokenKind::Invalid, start, start + c.len_utf8())),
         }
+        if let Some((open, sequence, depth, end)) = &mut string {
+            *end = scanned.range.end;
+            match scanned.kind {
+                Scanned::TemplateInterp | Scanned::TemplateControl => {
+                    sequence.get_or_insert(scanned.range);
+                    *depth += 1;
+                }
+                Scanned::TemplateSeqEnd => *depth = depth.saturating_sub(1),
+                Scanned::CQuote if *depth == 0 => {
+                    tokens.push(Token {
+                        kind: TokenKind::QuotedString {
+                            sequence: *sequence,
+                        },
+                        range: TextRange::new(*open, scanned.range.end),
+                    });
+                    string = None;
+                }
+                // HCL's scanner reports these wherever they stand.
+                Scanned::Invalid if is_invalid_character(scanned.text(text)) => {
+                    tokens.push(Token {
+                        kind: TokenKind::Invalid,
+                        range: scanned.range,
+                    })
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let kind = match scanned.kind {
+            Scanned::Comment | Scanned::Newline => continue,
+            Scanned::OQuote => {
+                string = Some((scanned.range.start, None, 0, scanned.range.end));
+                continue;
+            }
+            Scanned::Ident => TokenKind::Ident,
+            Scanned::Dot => TokenKind::Dot,
+            Scanned::OBrack => TokenKind::OpenBracket,
+            Scanned::CBrack => TokenKind::CloseBracket,
+            Scanned::NumberLit => TokenKind::Number,
+            Scanned::Star => TokenKind::Star,
+            Scanned::Invalid if is_invalid_character(scanned.text(text)) => TokenKind::Invalid,
+            _ => TokenKind::Other,
+        };
+        tokens.push(Token {
+            kind,
+            range: scanned.range,
+        });
     }
-    tokens.push(token(TokenKind::End, text.len(), text.len()));
+    if let Some((open, sequence, _, end)) = string {
+        tokens.push(Token {
+            kind: TokenKind::QuotedString { sequence },
+            range: TextRange::new(open, end),
+        });
+    }
+    tokens.push(Token {
+        kind: TokenKind::End,
+        range: TextRange::from_usize(text.len(), text.len()),
+    });
     tokens
 }
 
-fn skip_line(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) {
-    for (_, c) in chars.by_ref() {
-        if c == '\n' {
-            break;
-        }
+/// An invalid token of the scanner that HCL's lexer reports: a character,
+/// not a `<<` that opens no heredoc (two "less than" tokens to HCL).
+fn is_invalid_character(token: &str) -> bool {
+    token != "<<"
+}
+
+/// What HCL's lexer says of an invalid token (`checkInvalidTokens`).
+fn invalid_token_error(token: &str, range: TextRange) -> TraversalError {
+    const BITWISE: &str = "Unsupported operator";
+    const INVALID: &str = "Invalid character";
+    let (summary, detail) = match token {
+        "&" => (
+            BITWISE,
+            "Bitwise operators are not supported. Did you mean boolean AND (\"&&\")?",
+        ),
+        "|" => (
+            BITWISE,
+            "Bitwise operators are not supported. Did you mean boolean OR (\"||\")?",
+        ),
+        "~" => (
+            BITWISE,
+            "Bitwise operators are not supported. Did you mean boolean NOT (\"!\")?",
+        ),
+        "^" => (BITWISE, "Bitwise operators are not supported."),
+        "`" => (
+            INVALID,
+            "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".",
+        ),
+        "'" => (
+            INVALID,
+            "Single quotes are not valid. Use double quotes (\") to enclose strings.",
+        ),
+        ";" => (
+            INVALID,
+            "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.",
+        ),
+        "\u{201c}" | "\u{201d}" => (
+            INVALID,
+            "\"Curly quotes\" are not valid here. These can sometimes be inadvertently introduced when sharing code via documents or discussion forums. It might help to replace the character with a \"straight quote\".",
+        ),
+        _ => (INVALID, "This character is not used within the language."),
+    };
+    TraversalError {
+        summary,
+        detail,
+        range,
     }
 }
 
-/// A quoted string token's value: simple escapes decoded. A template
-/// sequence is HCL's "Invalid string literal" on the sequence's opening.
-fn quoted_value(token: &str, start: u32) -> Result<String, TraversalError> {
+/// A quoted string token's value: simple escapes decoded, and `$${` and
+/// `%%{` as the `${` and `%{` they stand for.
+fn quoted_value(token: &str) -> String {
     let mut value = String::new();
     let inner = token.strip_prefix('"').unwrap_or(token);
     let inner = inner.strip_suffix('"').unwrap_or(inner);
@@ -206,26 +257,25 @@ fn quoted_value(token: &str, start: u32) -> Result<String, TraversalError> {
                 Some((_, escaped)) => value.push(escaped),
                 None => {}
             },
-            '$' | '%' if inner.get(at + 1..at + 2) == Some("{") => {
-                let doubled = at > 0 && inner.get(at - 1..at) == Some(&c.to_string());
-                if doubled {
-                    continue;
-                }
-                let open = start + 1 + tofu_syntax::text::to_u32(at);
-                return Err(TraversalError {
-                    summary: "Invalid string literal",
-                    detail: if c == '$' {
-                        "Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it."
-                    } else {
-                        "Template sequences are not allowed in this string. To include a literal \"%\", double it (as \"%%\") to escape it."
-                    },
-                    range: TextRange::new(open, open + 2),
-                });
-            }
+            '$' | '%' if inner.get(at + 1..at + 3) == Some(&format!("{c}{{")) => {}
             c => value.push(c),
         }
     }
-    Ok(value)
+    value
+}
+
+/// HCL's "Invalid string literal" on a template sequence (`${` or `%{`) in
+/// a string that must be literal.
+fn template_sequence_error(sequence: TextRange, text: &str) -> TraversalError {
+    TraversalError {
+        summary: "Invalid string literal",
+        detail: if sequence.slice(text).starts_with('$') {
+            "Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it."
+        } else {
+            "Template sequences are not allowed in this string. To include a literal \"%\", double it (as \"%%\") to escape it."
+        },
+        range: sequence,
+    }
 }
 
 /// HCL's `parseTraversal` without splats, over `tokens`.
@@ -276,11 +326,11 @@ fn parse_tokens(tokens: &[Token], text: &str) -> (Vec<ParsedStep>, Option<Traver
                 let key_token = next();
                 let key = match key_token.kind {
                     TokenKind::Number => IndexKey::Number(key_token.range.slice(text).to_owned()),
-                    TokenKind::QuotedString => {
-                        match quoted_value(key_token.range.slice(text), key_token.range.start) {
-                            Ok(value) => IndexKey::String(value),
-                            Err(invalid) => return (steps, Some(invalid)),
-                        }
+                    TokenKind::QuotedString {
+                        sequence: Some(sequence),
+                    } => return (steps, Some(template_sequence_error(sequence, text))),
+                    TokenKind::QuotedString { sequence: None } => {
+                        IndexKey::String(quoted_value(key_token.range.slice(text)))
                     }
                     TokenKind::Star => {
                         let detail = "Splat expressions ([*]) may not be used here.";
@@ -370,5 +420,119 @@ mod tests {
         assert_eq!(summary("a[\"$${x}\"]"), None);
         let error = parse_traversal("a[\"k${x}\"]").error;
         assert_eq!(error.map(|error| error.range), Some(TextRange::new(4, 6)));
+    }
+
+    /// The first error `tofu validate` (OpenTofu 1.12.6) reports on
+    /// `depends_on = ["TEXT"]`, with its range inside the string.
+    #[test]
+    fn tokens_are_cut_as_hcl_cuts_them() {
+        let first_error = |text: &str| {
+            parse_traversal(text)
+                .error
+                .map(|error| (error.summary, error.detail, error.range))
+        };
+        let cases: &[(&str, &str, &str, (u32, u32))] = &[
+            (
+                "terraform_data.b&",
+                "Unsupported operator",
+                "Bitwise operators are not supported. Did you mean boolean AND (\"&&\")?",
+                (16, 17),
+            ),
+            (
+                "terraform_data.b~",
+                "Unsupported operator",
+                "Bitwise operators are not supported. Did you mean boolean NOT (\"!\")?",
+                (16, 17),
+            ),
+            (
+                "terraform_data.b^",
+                "Unsupported operator",
+                "Bitwise operators are not supported.",
+                (16, 17),
+            ),
+            (
+                "terraform_data.b;",
+                "Invalid character",
+                "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.",
+                (16, 17),
+            ),
+            (
+                "terraform_data.b'",
+                "Invalid character",
+                "Single quotes are not valid. Use double quotes (\") to enclose strings.",
+                (16, 17),
+            ),
+            (
+                "terraform_data.b\u{201c}",
+                "Invalid character",
+                "\"Curly quotes\" are not valid here. These can sometimes be inadvertently introduced when sharing code via documents or discussion forums. It might help to replace the character with a \"straight quote\".",
+                (16, 19),
+            ),
+            (
+                "terraform_data.b@",
+                "Invalid character",
+                "This character is not used within the language.",
+                (16, 17),
+            ),
+            (
+                "terraform_data.b**",
+                "Invalid character",
+                "Expected an attribute access or an index operator.",
+                (16, 17),
+            ),
+            // A number ends where its digits end: `1x` is a number and a
+            // name.
+            (
+                "1terraform_data",
+                "Variable name required",
+                "Must begin with a variable name.",
+                (0, 1),
+            ),
+            (
+                "terraform_data.b[1x]",
+                "Unclosed index brackets",
+                "Index key must be followed by a closing bracket.",
+                (18, 19),
+            ),
+            (
+                "terraform_data.b[1e]",
+                "Unclosed index brackets",
+                "Index key must be followed by a closing bracket.",
+                (18, 19),
+            ),
+            (
+                "terraform_data.b[0x1]",
+                "Unclosed index brackets",
+                "Index key must be followed by a closing bracket.",
+                (18, 20),
+            ),
+            (
+                "terraform_data.b.2x",
+                "Attribute name required",
+                "Dot must be followed by attribute name.",
+                (17, 18),
+            ),
+            (
+                "terraform_data.b[\"${x}\"]",
+                "Invalid string literal",
+                "Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it.",
+                (18, 20),
+            ),
+        ];
+        for (text, summary, detail, (start, end)) in cases {
+            assert_eq!(
+                first_error(text),
+                Some((*summary, *detail, TextRange::new(*start, *end))),
+                "{text}"
+            );
+        }
+        for text in [
+            "terraform_data.b[1.5e3]",
+            "terraform_data.b # c",
+            "terraform_data.b /* c */ .x",
+            "terraform_data.b\t.x",
+        ] {
+            assert_eq!(first_error(text), None, "{text}");
+        }
     }
 }

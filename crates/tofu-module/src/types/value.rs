@@ -1,19 +1,22 @@
 //! Constant values, as OpenTofu evaluates arguments while loading: with no
-//! variables and no functions (`diagnostics.md` §4.15).
+//! variables and no functions (`diagnostics.md` §4.15), as tofu-eval's
+//! [`Value`]s.
 //!
 //! Native syntax gives a value for literals, `[…]` and `{…}` of constants,
 //! strings without interpolation and a unary minus on a number; anything else
 //! (references, calls, templates, operators, `for`) makes the whole value
-//! [`Value::Unknown`], which converts to every type, so rules stay silent on it.
-//! JSON syntax gives its literal values, strings verbatim (no template reading
-//! while loading, so `"${var.x}"` is that text).
+//! unknown (of type `dynamic`), which converts to every type, so rules stay
+//! silent on it. JSON syntax gives its literal values, strings verbatim (no
+//! template reading while loading, so `"${var.x}"` is that text).
 //!
-//! Collections keep their structural shape: a list, set or map produced by a
-//! conversion is still a [`Value::Tuple`] or [`Value::Object`]. Numbers keep
-//! their text as written; a conversion (through `tofu_eval`'s model, see
-//! [`Value::to_eval`]) gives the text cty prints. Values nested deeper than
-//! [`MAX_VALUE_DEPTH`] are unknown.
+//! Constructors give tuples and objects, as HCL's do (the conversions make
+//! them collections); a null is of type `dynamic`; numbers are cty's
+//! numbers, strings in normal form C, as `cty.StringVal` makes them. Values
+//! nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
 
+use std::collections::BTreeMap;
+
+use tofu_eval::{Number, Value, ValueKind};
 use tofu_syntax::{Expr, ExprKind, Operation, Syntax, Template, TextRange};
 
 use crate::file_text::FileText;
@@ -21,98 +24,16 @@ use crate::file_text::FileText;
 /// Values nested deeper than this are not evaluated (they are unknown).
 pub const MAX_VALUE_DEPTH: usize = 128;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    /// The number as written (or as a conversion produced it).
-    Number(String),
-    String(String),
-    /// A tuple, or a list or set after conversion.
-    Tuple(Vec<Value>),
-    /// An object, or a map after conversion; keys are unique, in source order.
-    Object(Vec<(String, Value)>),
-    /// Not a constant: converts to anything.
-    Unknown,
-}
-
-impl Value {
-    /// The value of an argument OpenTofu evaluates while loading (`default`).
-    /// `text` is the file the expression's ranges index into (whole, or
-    /// the part a rule may read).
-    pub fn from_expr<'t>(expr: &Expr, syntax: Syntax, text: impl Into<FileText<'t>>) -> Value {
-        let text = text.into();
-        let value = match syntax {
-            Syntax::Native => native_value(expr, text, 0),
-            Syntax::Json => json_value(expr, text, 0),
-        };
-        value.unwrap_or(Value::Unknown)
-    }
-
-    pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
-    }
-
-    pub fn is_known(&self) -> bool {
-        !matches!(self, Value::Unknown)
-    }
-
-    /// The value as `tofu_eval`'s, which the conversions take: a null or
-    /// an unknown of type `dynamic` (a constant's type is known only once
-    /// converted), a number as cty parses it (one it does not is unknown).
-    /// Parts nested deeper than [`MAX_VALUE_DEPTH`] are unknown.
-    pub fn to_eval(&self) -> tofu_eval::Value {
-        self.to_eval_at(0)
-    }
-
-    fn to_eval_at(&self, depth: usize) -> tofu_eval::Value {
-        use tofu_eval::Value as EvalValue;
-        if depth > MAX_VALUE_DEPTH {
-            return EvalValue::dynamic_unknown();
-        }
-        match self {
-            Value::Null => EvalValue::dynamic_null(),
-            Value::Unknown => EvalValue::dynamic_unknown(),
-            Value::Bool(value) => EvalValue::bool(*value),
-            Value::Number(text) => tofu_eval::Number::parse(text)
-                .map_or_else(EvalValue::dynamic_unknown, EvalValue::number),
-            Value::String(text) => EvalValue::string(text),
-            Value::Tuple(items) => EvalValue::tuple(
-                items
-                    .iter()
-                    .map(|item| item.to_eval_at(depth + 1))
-                    .collect(),
-            ),
-            Value::Object(attributes) => EvalValue::object(
-                attributes
-                    .iter()
-                    .map(|(name, value)| (name.clone(), value.to_eval_at(depth + 1)))
-                    .collect(),
-            ),
-        }
-    }
-
-    /// A `tofu_eval` value in this model: collections become tuples and
-    /// objects (keys in cty's order), numbers the text cty prints.
-    pub fn from_eval(value: &tofu_eval::Value) -> Value {
-        use tofu_eval::ValueKind;
-        match &value.kind {
-            ValueKind::Null(_) => Value::Null,
-            ValueKind::Unknown(_) => Value::Unknown,
-            ValueKind::Bool(flag) => Value::Bool(*flag),
-            ValueKind::Number(number) => Value::Number(number.text('f', -1)),
-            ValueKind::String(text) => Value::String(text.clone()),
-            ValueKind::List { items, .. }
-            | ValueKind::Set { items, .. }
-            | ValueKind::Tuple(items) => Value::Tuple(items.iter().map(Value::from_eval).collect()),
-            ValueKind::Map { entries, .. } | ValueKind::Object(entries) => Value::Object(
-                entries
-                    .iter()
-                    .map(|(name, entry)| (name.clone(), Value::from_eval(entry)))
-                    .collect(),
-            ),
-        }
-    }
+/// The value of an argument OpenTofu evaluates while loading (`default`).
+/// `text` is the file the expression's ranges index into (whole, or the
+/// part a rule may read).
+pub fn static_value<'t>(expr: &Expr, syntax: Syntax, text: impl Into<FileText<'t>>) -> Value {
+    let text = text.into();
+    let value = match syntax {
+        Syntax::Native => native_value(expr, text, 0),
+        Syntax::Json => json_value(expr, text, 0),
+    };
+    value.unwrap_or_else(Value::dynamic_unknown)
 }
 
 /// An evaluation error HCL reports for a non-constant expression.
@@ -126,8 +47,8 @@ pub struct ValueError {
 /// Evaluates a native expression with no variables and no functions, as HCL's
 /// `Value(nil)` does: the errors HCL would certainly report (a reference, a
 /// function call) or the value. A construct tofu-lens does not evaluate
-/// (operators, conditionals, `for`, templates) gives `Ok(Value::Unknown)`:
-/// it may well be a constant.
+/// (operators, conditionals, `for`, templates) gives an unknown value: it
+/// may well be a constant.
 pub fn constant_value<'t>(
     expr: &Expr,
     text: impl Into<FileText<'t>>,
@@ -144,7 +65,7 @@ pub fn constant_value<'t>(
             return Err(errors);
         }
     }
-    Ok(native_value(expr, text, 0).unwrap_or(Value::Unknown))
+    Ok(native_value(expr, text, 0).unwrap_or_else(Value::dynamic_unknown))
 }
 
 /// HCL's errors evaluating `expr` without a context: every reference but
@@ -212,34 +133,38 @@ fn native_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> 
         return None;
     }
     match &expr.kind {
-        ExprKind::Null => Some(Value::Null),
-        ExprKind::Bool(value) => Some(Value::Bool(*value)),
+        ExprKind::Null => Some(Value::dynamic_null()),
+        ExprKind::Bool(value) => Some(Value::bool(*value)),
         // hcl-edit folds a minus into the literal, spaces included: `- 1.5`.
-        ExprKind::Number(number) => Some(Value::Number(
-            number.chars().filter(|c| !c.is_whitespace()).collect(),
-        )),
-        ExprKind::String(value) => Some(Value::String(value.clone())),
+        ExprKind::Number(number) => number_value(
+            &number
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>(),
+        ),
+        ExprKind::String(value) => Some(Value::string(value)),
         ExprKind::Array(items) => items
             .iter()
             .map(|item| native_value(item, text, depth + 1))
             .collect::<Option<Vec<_>>>()
-            .map(Value::Tuple),
+            .map(Value::tuple),
         ExprKind::Object(items) => {
-            let mut attributes = Vec::with_capacity(items.len());
+            // A later key replaces an earlier one.
+            let mut attributes = BTreeMap::new();
             for item in items {
                 let key = native_key(&item.key, text, depth)?;
                 let value = native_value(&item.value, text, depth + 1)?;
-                insert_attribute(&mut attributes, key, value);
+                attributes.insert(key, value);
             }
-            Some(Value::Object(attributes))
+            Some(Value::object(attributes))
         }
         // Unary minus is the only operator evaluated: `-5`, `- 5`, `-(5)`.
         ExprKind::Operation(Operation {
             operands: children, ..
         }) => match children.as_slice() {
             [operand] if text.slice(expr.range).trim_start().starts_with('-') => {
-                match native_value(operand, text, depth + 1)? {
-                    Value::Number(number) => Some(Value::Number(negate(&number))),
+                match native_value(operand, text, depth + 1)?.kind {
+                    ValueKind::Number(number) => Some(Value::number(number.negate())),
                     _ => None,
                 }
             }
@@ -266,15 +191,13 @@ fn native_key(key: &Expr, text: FileText<'_>, depth: usize) -> Option<String> {
     if let ExprKind::Traversal(traversal) = &key.kind {
         return is_bare_key(key).then(|| traversal.root.clone());
     }
-    match native_value(key, text, depth + 1)? {
-        Value::String(value) => Some(value),
+    match native_value(key, text, depth + 1)?.kind {
+        ValueKind::String(value) => Some(value),
         // The text cty prints for it: `1e3` is the name "1000".
-        Value::Number(number) => {
-            Some(tofu_eval::Number::parse(&number).map_or(number, |parsed| parsed.text('f', -1)))
-        }
-        Value::Bool(value) => Some(value.to_string()),
+        ValueKind::Number(number) => Some(number.text('f', -1)),
+        ValueKind::Bool(value) => Some(value.to_string()),
         // HCL reads a bare `null` key as the name "null"; a computed null is an error.
-        Value::Null if text.slice(key.range) == "null" => Some("null".to_owned()),
+        ValueKind::Null(_) if text.slice(key.range) == "null" => Some("null".to_owned()),
         _ => None,
     }
 }
@@ -284,25 +207,25 @@ fn json_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> {
         return None;
     }
     match &expr.kind {
-        ExprKind::Null => Some(Value::Null),
-        ExprKind::Bool(value) => Some(Value::Bool(*value)),
-        ExprKind::Number(number) => Some(Value::Number(number.clone())),
-        ExprKind::String(value) => Some(Value::String(value.clone())),
+        ExprKind::Null => Some(Value::dynamic_null()),
+        ExprKind::Bool(value) => Some(Value::bool(*value)),
+        ExprKind::Number(number) => number_value(number),
+        ExprKind::String(value) => Some(Value::string(value)),
         // A string holding `${` or `%{`: verbatim while loading.
-        ExprKind::Template(_) => decode_json_string(text.slice(expr.range)).map(Value::String),
+        ExprKind::Template(_) => decode_json_string(text.slice(expr.range)).map(Value::string),
         ExprKind::Array(items) => items
             .iter()
             .map(|item| json_value(item, text, depth + 1))
             .collect::<Option<Vec<_>>>()
-            .map(Value::Tuple),
+            .map(Value::tuple),
         ExprKind::Object(items) => {
-            let mut attributes = Vec::with_capacity(items.len());
+            let mut attributes = BTreeMap::new();
             for item in items {
                 let key = item.key.as_str()?.to_owned();
                 let value = json_value(&item.value, text, depth + 1)?;
-                insert_attribute(&mut attributes, key, value);
+                attributes.insert(key, value);
             }
-            Some(Value::Object(attributes))
+            Some(Value::object(attributes))
         }
         ExprKind::Traversal(_) | ExprKind::Call(_) | ExprKind::Operation(_) | ExprKind::For(_) => {
             None
@@ -310,19 +233,9 @@ fn json_value(expr: &Expr, text: FileText<'_>, depth: usize) -> Option<Value> {
     }
 }
 
-/// A later key replaces an earlier one in place.
-fn insert_attribute(attributes: &mut Vec<(String, Value)>, key: String, value: Value) {
-    match attributes.iter_mut().find(|(name, _)| *name == key) {
-        Some(existing) => existing.1 = value,
-        None => attributes.push((key, value)),
-    }
-}
-
-fn negate(number: &str) -> String {
-    match number.strip_prefix('-') {
-        Some(positive) => positive.to_owned(),
-        None => format!("-{}", number.strip_prefix('+').unwrap_or(number)),
-    }
+/// A number literal as cty parses it (one it does not parse is unknown).
+fn number_value(text: &str) -> Option<Value> {
+    Number::parse(text).map(Value::number)
 }
 
 pub use crate::expr::content::json_string_value as decode_json_string;

@@ -25,7 +25,7 @@ fn the_time_provider_reads_with_every_flag() {
     let rotating = &schema.resource_types.get("time_rotating").unwrap().block;
     let days = rotating.attributes.get("rotation_days").unwrap();
     assert!(days.optional && !days.required && !days.computed);
-    assert_eq!(days.ty, AttributeType::Type(SchemaType::Number));
+    assert_eq!(days.ty, AttributeType::Type(tofu_eval::Type::Number));
     let triggers = schema
         .resource_types
         .get("time_offset")
@@ -36,7 +36,7 @@ fn the_time_provider_reads_with_every_flag() {
         .unwrap();
     assert_eq!(
         triggers.ty,
-        AttributeType::Type(SchemaType::Map(Box::new(SchemaType::String)))
+        AttributeType::Type(tofu_eval::Type::map(tofu_eval::Type::String))
     );
     assert!(triggers
         .description
@@ -46,7 +46,7 @@ fn the_time_provider_reads_with_every_flag() {
     assert_eq!(parse_duration.parameters.len(), 1);
     assert_eq!(&*parse_duration.parameters[0].name, "duration");
     assert_eq!(
-        parse_duration.return_type.to_json(),
+        crate::type_to_json(&parse_duration.return_type),
         "[\"object\",{\"hours\":\"number\",\"microseconds\":\"number\",\"milliseconds\":\"number\",\"minutes\":\"number\",\"nanoseconds\":\"number\",\"seconds\":\"number\"}]"
     );
 }

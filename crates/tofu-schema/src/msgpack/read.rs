@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use tofu_eval::{Number, Refinements, Type, Unknown, Value, ValueKind};
+
 use super::format::MsgpackError;
 use super::format::{
     PathStep, ValuePath, REFINED_UNKNOWN_EXTENSION, REFINEMENT_LENGTH_LOWER,
@@ -14,8 +16,7 @@ use super::format::{
     REFINEMENT_STRING_PREFIX,
 };
 use super::write::exact_integer;
-use crate::config_value::{ConfigNumber, ConfigValue, Refinements, UnknownValue};
-use crate::types::SchemaType;
+use crate::types::type_from_json_text;
 
 /// The deepest nesting read (types from the schema are far shallower; a
 /// dynamic value's type comes from the input).
@@ -23,7 +24,7 @@ const DEEPEST: usize = 128;
 /// The largest refinements body cty accepts.
 const LARGEST_REFINEMENTS: usize = 1024;
 
-pub(super) fn decode(bytes: &[u8], ty: &SchemaType) -> Result<ConfigValue, MsgpackError> {
+pub(super) fn decode(bytes: &[u8], ty: &Type) -> Result<Value, MsgpackError> {
     let mut reader = Reader { bytes, position: 0 };
     let mut path = ValuePath::default();
     let value = read_value(&mut reader, ty, &mut path, 0)?;
@@ -177,10 +178,10 @@ fn is_extension(code: u8) -> bool {
 
 fn read_value(
     reader: &mut Reader<'_>,
-    ty: &SchemaType,
+    ty: &Type,
     path: &mut ValuePath,
     depth: usize,
-) -> Result<ConfigValue, MsgpackError> {
+) -> Result<Value, MsgpackError> {
     if depth > DEEPEST {
         return Err(path.error("the value is nested too deeply"));
     }
@@ -190,7 +191,7 @@ fn read_value(
     if is_extension(code) {
         return read_unknown(reader, ty, path);
     }
-    if *ty == SchemaType::Dynamic {
+    if *ty == Type::Dynamic {
         return read_dynamic(reader, path, depth);
     }
     let truncated = |path: &ValuePath| path.error("the input is cut short");
@@ -198,26 +199,27 @@ fn read_value(
         return Err(truncated(path));
     };
     if let Header::Nil = header {
-        return Ok(ConfigValue::Null(ty.clone()));
+        return Ok(Value::null(ty.clone()));
     }
     match ty {
-        SchemaType::Bool => match header {
-            Header::Bool(flag) => Ok(ConfigValue::Bool(flag)),
+        Type::Bool => match header {
+            Header::Bool(flag) => Ok(Value::bool(flag)),
             _ => Err(path.error("bool is required")),
         },
-        SchemaType::Number => read_number(reader, header)
-            .map(ConfigValue::Number)
+        Type::Number => read_number(reader, header)
+            .map(Value::number)
             .ok_or_else(|| path.error("number is required")),
-        SchemaType::String => match header {
+        // The text as sent (not normalised again).
+        Type::String => match header {
             Header::String(length) | Header::Binary(length) => {
                 read_text(reader, length).ok_or_else(|| path.error("string is required"))
             }
             _ => Err(path.error("string is required")),
         }
-        .map(ConfigValue::String),
-        SchemaType::List(element) | SchemaType::Set(element) => {
+        .map(|text| ValueKind::String(text).into()),
+        Type::List(element) | Type::Set(element) => {
             let Header::Array(count) = header else {
-                let kind = if matches!(ty, SchemaType::List(_)) {
+                let kind = if matches!(ty, Type::List(_)) {
                     "list"
                 } else {
                     "set"
@@ -226,12 +228,14 @@ fn read_value(
             };
             let items = read_items(reader, count, path, depth, |_| element)?;
             let element = (**element).clone();
+            // In the order sent.
             Ok(match ty {
-                SchemaType::List(_) => ConfigValue::List { element, items },
-                _ => ConfigValue::Set { element, items },
-            })
+                Type::List(_) => ValueKind::List { element, items },
+                _ => ValueKind::Set { element, items },
+            }
+            .into())
         }
-        SchemaType::Tuple(elements) => {
+        Type::Tuple(elements) => {
             let Header::Array(count) = header else {
                 return Err(path.error("a tuple is required"));
             };
@@ -239,35 +243,32 @@ fn read_value(
                 return Err(path.error(format!("a tuple of length {} is required", elements.len())));
             }
             let items = read_items(reader, count, path, depth, |index| {
-                elements.get(index).unwrap_or(&SchemaType::Dynamic)
+                elements.get(index).unwrap_or(&Type::Dynamic)
             })?;
-            Ok(ConfigValue::Tuple(items))
+            Ok(Value::tuple(items))
         }
-        SchemaType::Map(element) => {
+        Type::Map(element) => {
             let Header::Map(count) = header else {
                 return Err(path.error("a map is required"));
             };
             let entries = read_entries(reader, count, path, depth, |_| Some(element))?;
-            Ok(ConfigValue::Map {
-                element: (**element).clone(),
-                entries,
-            })
+            Ok(Value::map((**element).clone(), entries))
         }
-        SchemaType::Object(object) => {
+        Type::Object(object) => {
             let Header::Map(count) = header else {
                 return Err(path.error("an object is required"));
             };
-            if count != 0 && count != object.attributes.len() {
+            if count != 0 && count != object.len() {
                 return Err(path.error(format!(
                     "an object with {} attributes is required ({count} given)",
-                    object.attributes.len()
+                    object.len()
                 )));
             }
             let attributes =
                 read_entries(reader, count, path, depth, |name| object.attribute(name))?;
-            Ok(ConfigValue::Object(attributes))
+            Ok(Value::object(attributes))
         }
-        SchemaType::Dynamic => Err(path.error("a dynamic value is required")),
+        Type::Dynamic => Err(path.error("a dynamic value is required")),
     }
 }
 
@@ -277,8 +278,8 @@ fn read_items<'t>(
     count: usize,
     path: &mut ValuePath,
     depth: usize,
-    element: impl Fn(usize) -> &'t SchemaType,
-) -> Result<Vec<ConfigValue>, MsgpackError> {
+    element: impl Fn(usize) -> &'t Type,
+) -> Result<Vec<Value>, MsgpackError> {
     // Every item takes at least a byte: a count beyond that is a lie.
     if count > reader.remaining() {
         return Err(path.error("the input is cut short"));
@@ -300,8 +301,8 @@ fn read_entries<'t>(
     count: usize,
     path: &mut ValuePath,
     depth: usize,
-    element: impl Fn(&str) -> Option<&'t SchemaType>,
-) -> Result<BTreeMap<String, ConfigValue>, MsgpackError> {
+    element: impl Fn(&str) -> Option<&'t Type>,
+) -> Result<BTreeMap<String, Value>, MsgpackError> {
     if count > reader.remaining() {
         return Err(path.error("the input is cut short"));
     }
@@ -331,18 +332,22 @@ fn read_text(reader: &mut Reader<'_>, length: usize) -> Option<String> {
 }
 
 /// A number in any of the forms cty reads: an integer, a float, or text.
-fn read_number(reader: &mut Reader<'_>, header: Header) -> Option<ConfigNumber> {
+fn read_number(reader: &mut Reader<'_>, header: Header) -> Option<Number> {
     match header {
-        Header::Integer(integer) => Some(ConfigNumber::Integer(integer)),
-        Header::LargeUnsigned(unsigned) => Some(ConfigNumber::Decimal(unsigned.to_string())),
+        Header::Integer(integer) => Some(Number::from_i64(integer)),
+        Header::LargeUnsigned(unsigned) => Some(Number::from_u64(unsigned)),
         Header::Float(float) if float.is_nan() => None,
         Header::Float(float) => Some(match exact_integer(float) {
-            Some(integer) => ConfigNumber::Integer(integer),
-            None => ConfigNumber::Float(float),
+            Some(integer) => Number::from_i64(integer),
+            None => Number::from_f64(float),
         }),
         Header::String(length) => {
             let text = read_text(reader, length)?;
-            is_decimal(&text).then_some(ConfigNumber::Decimal(text))
+            if is_decimal(&text) {
+                Number::parse(&text)
+            } else {
+                None
+            }
         }
         _ => None,
     }
@@ -370,9 +375,9 @@ fn read_dynamic(
     reader: &mut Reader<'_>,
     path: &mut ValuePath,
     depth: usize,
-) -> Result<ConfigValue, MsgpackError> {
+) -> Result<Value, MsgpackError> {
     match reader.header() {
-        Some(Header::Nil) => Ok(ConfigValue::Null(SchemaType::Dynamic)),
+        Some(Header::Nil) => Ok(Value::dynamic_null()),
         Some(Header::Array(2)) => {
             let type_text = match reader.header() {
                 Some(Header::Binary(length) | Header::String(length)) => read_text(reader, length),
@@ -381,7 +386,7 @@ fn read_dynamic(
             let Some(type_text) = type_text else {
                 return Err(path.error("a dynamic value's type is required"));
             };
-            let ty = SchemaType::from_json_text(&type_text).map_err(|error| {
+            let ty = type_from_json_text(&type_text).map_err(|error| {
                 path.error(format!("a dynamic value's type: {}", error.message))
             })?;
             read_value(reader, &ty, path, depth + 1)
@@ -393,23 +398,25 @@ fn read_dynamic(
 /// An extension: unknown, with the refinements extension 12 holds.
 fn read_unknown(
     reader: &mut Reader<'_>,
-    ty: &SchemaType,
+    ty: &Type,
     path: &mut ValuePath,
-) -> Result<ConfigValue, MsgpackError> {
+) -> Result<Value, MsgpackError> {
     let Some(Header::Extension { extension, length }) = reader.header() else {
         return Err(path.error("extension code is required for unknown value"));
     };
     let Some(body) = reader.take(length) else {
         return Err(path.error("the input is cut short"));
     };
-    let unknown = |refinements| {
-        ConfigValue::Unknown(UnknownValue {
+    let unknown = |not_null: bool, refinements: Refinements| {
+        let refinements = (refinements != Refinements::default()).then(|| Box::new(refinements));
+        Value::from(ValueKind::Unknown(Unknown {
             ty: ty.clone(),
+            not_null,
             refinements,
-        })
+        }))
     };
     if length <= 1 {
-        return Ok(unknown(Refinements::default()));
+        return Ok(unknown(false, Refinements::default()));
     }
     if extension != REFINED_UNKNOWN_EXTENSION {
         return Err(path.error(format!(
@@ -426,10 +433,11 @@ fn read_unknown(
     let Some(Header::Map(count)) = body.header() else {
         return Err(path.error("failed to decode msgpack extension body: not a map"));
     };
-    if *ty == SchemaType::Dynamic {
+    if *ty == Type::Dynamic {
         // cty ignores refinements of a dynamic unknown.
-        return Ok(unknown(Refinements::default()));
+        return Ok(unknown(false, Refinements::default()));
     }
+    let mut not_null = false;
     let mut refinements = Refinements::default();
     let bad = |what: &str| path.error(format!("failed to decode msgpack extension body: {what}"));
     for _ in 0..count {
@@ -439,12 +447,12 @@ fn read_unknown(
         match key {
             REFINEMENT_NULLNESS => match body.header() {
                 // Known to be null is a null.
-                Some(Header::Bool(true)) => return Ok(ConfigValue::Null(ty.clone())),
-                Some(Header::Bool(false)) => refinements.not_null = true,
+                Some(Header::Bool(true)) => return Ok(Value::null(ty.clone())),
+                Some(Header::Bool(false)) => not_null = true,
                 _ => return Err(bad("null refinement is not boolean")),
             },
             REFINEMENT_STRING_PREFIX => {
-                if *ty != SchemaType::String {
+                if *ty != Type::String {
                     return Err(bad("string prefix refinement for non-string type"));
                 }
                 let prefix = match body.header() {
@@ -459,10 +467,7 @@ fn read_unknown(
                 refinements.string_prefix = Some(prefix);
             }
             REFINEMENT_LENGTH_LOWER | REFINEMENT_LENGTH_UPPER => {
-                if !matches!(
-                    ty,
-                    SchemaType::List(_) | SchemaType::Set(_) | SchemaType::Map(_)
-                ) {
+                if !matches!(ty, Type::List(_) | Type::Set(_) | Type::Map(_)) {
                     return Err(bad("length bound refinement for non-collection type"));
                 }
                 let Some(Header::Integer(bound)) = body.header() else {
@@ -476,7 +481,7 @@ fn read_unknown(
                 }
             }
             REFINEMENT_NUMBER_LOWER | REFINEMENT_NUMBER_UPPER => {
-                if *ty != SchemaType::Number {
+                if *ty != Type::Number {
                     return Err(bad("numeric bound refinement for non-number type"));
                 }
                 let bound = match body.header() {
@@ -510,5 +515,5 @@ fn read_unknown(
             }
         }
     }
-    Ok(unknown(refinements))
+    Ok(unknown(not_null, refinements))
 }

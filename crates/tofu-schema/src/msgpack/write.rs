@@ -5,20 +5,21 @@
 
 use std::collections::BTreeMap;
 
+use tofu_eval::{Number, Type, Unknown, Value, ValueKind};
+
 use super::format::MsgpackError;
 use super::format::{
     PathStep, ValuePath, REFINED_UNKNOWN_EXTENSION, REFINEMENT_LENGTH_LOWER,
     REFINEMENT_LENGTH_UPPER, REFINEMENT_NULLNESS, REFINEMENT_NUMBER_LOWER, REFINEMENT_NUMBER_UPPER,
     REFINEMENT_STRING_PREFIX,
 };
-use crate::config_value::{ConfigNumber, ConfigValue, Refinements};
-use crate::types::SchemaType;
+use crate::types::type_to_json;
 
 /// The longest string prefix an unknown's refinements keep (cty cuts
 /// longer ones to 255 bytes so the refinements stay under its 1 KiB limit).
 const LONGEST_PREFIX: usize = 256;
 
-pub(super) fn encode(value: &ConfigValue, ty: &SchemaType) -> Result<Vec<u8>, MsgpackError> {
+pub(super) fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, MsgpackError> {
     let mut out = Vec::new();
     write_value(&mut out, value, ty, &mut ValuePath::default())?;
     Ok(out)
@@ -26,48 +27,43 @@ pub(super) fn encode(value: &ConfigValue, ty: &SchemaType) -> Result<Vec<u8>, Ms
 
 fn write_value(
     out: &mut Vec<u8>,
-    value: &ConfigValue,
-    ty: &SchemaType,
+    value: &Value,
+    ty: &Type,
     path: &mut ValuePath,
 ) -> Result<(), MsgpackError> {
-    if *ty == SchemaType::Dynamic {
+    if *ty == Type::Dynamic {
         let own = value.ty();
-        if own != SchemaType::Dynamic {
+        if own != Type::Dynamic {
             // [type as JSON, the value written as its own type]
             write_array_length(out, 2);
-            write_binary(out, own.to_json().as_bytes());
+            write_binary(out, type_to_json(&own).as_bytes());
             return write_value(out, value, &own, path);
         }
     }
-    match (value, ty) {
-        (ConfigValue::Unknown(unknown), _) => {
-            write_unknown(out, &unknown.refinements, ty);
+    match (&value.kind, ty) {
+        (ValueKind::Unknown(unknown), _) => {
+            write_unknown(out, unknown, ty);
             Ok(())
         }
-        (ConfigValue::Null(_), _) => {
+        (ValueKind::Null(_), _) => {
             out.push(0xc0);
             Ok(())
         }
-        (ConfigValue::String(text), SchemaType::String) => {
+        (ValueKind::String(text), Type::String) => {
             write_string(out, text);
             Ok(())
         }
-        (ConfigValue::Number(ConfigNumber::Float(float)), SchemaType::Number) if float.is_nan() => {
-            Err(path.error("NaN is not a number cty can hold"))
-        }
-        (ConfigValue::Number(number), SchemaType::Number) => {
-            write_number(out, number);
+        (ValueKind::Number(number), Type::Number) => {
+            write_number(out, &NumberForm::of(number));
             Ok(())
         }
-        (ConfigValue::Bool(flag), SchemaType::Bool) => {
+        (ValueKind::Bool(flag), Type::Bool) => {
             out.push(if *flag { 0xc3 } else { 0xc2 });
             Ok(())
         }
         (
-            ConfigValue::List { items, .. }
-            | ConfigValue::Set { items, .. }
-            | ConfigValue::Tuple(items),
-            SchemaType::List(element) | SchemaType::Set(element),
+            ValueKind::List { items, .. } | ValueKind::Set { items, .. } | ValueKind::Tuple(items),
+            Type::List(element) | Type::Set(element),
         ) => {
             write_array_length(out, items.len());
             for (index, item) in items.iter().enumerate() {
@@ -78,10 +74,8 @@ fn write_value(
             Ok(())
         }
         (
-            ConfigValue::List { items, .. }
-            | ConfigValue::Set { items, .. }
-            | ConfigValue::Tuple(items),
-            SchemaType::Tuple(elements),
+            ValueKind::List { items, .. } | ValueKind::Set { items, .. } | ValueKind::Tuple(items),
+            Type::Tuple(elements),
         ) => {
             if items.len() != elements.len() {
                 return Err(path.error(format!(
@@ -98,19 +92,15 @@ fn write_value(
             }
             Ok(())
         }
-        (
-            ConfigValue::Map { entries, .. } | ConfigValue::Object(entries),
-            SchemaType::Map(element),
-        ) => write_map(out, entries, element, path),
-        (ConfigValue::Object(attributes), SchemaType::Object(object)) => {
-            if let Some(extra) = attributes
-                .keys()
-                .find(|name| object.attribute(name).is_none())
-            {
+        (ValueKind::Map { entries, .. } | ValueKind::Object(entries), Type::Map(element)) => {
+            write_map(out, entries, element, path)
+        }
+        (ValueKind::Object(attributes), Type::Object(object)) => {
+            if let Some(extra) = attributes.keys().find(|name| !object.has_attribute(name)) {
                 return Err(path.error(format!("unsupported attribute {extra:?}")));
             }
-            write_map_length(out, object.attributes.len());
-            for (name, attribute_type) in object.attributes.iter() {
+            write_map_length(out, object.len());
+            for (name, attribute_type) in object.attributes() {
                 write_string(out, name);
                 match attributes.get(name.as_ref()) {
                     Some(attribute) => path
@@ -123,7 +113,7 @@ fn write_value(
             }
             Ok(())
         }
-        (value, ty) => Err(path.error(format!(
+        (_, ty) => Err(path.error(format!(
             "a {} value where a {} is required",
             value.ty().friendly_name(),
             ty.friendly_name()
@@ -133,8 +123,8 @@ fn write_value(
 
 fn write_map(
     out: &mut Vec<u8>,
-    entries: &BTreeMap<String, ConfigValue>,
-    element: &SchemaType,
+    entries: &BTreeMap<String, Value>,
+    element: &Type,
     path: &mut ValuePath,
 ) -> Result<(), MsgpackError> {
     write_map_length(out, entries.len());
@@ -147,15 +137,43 @@ fn write_map(
     Ok(())
 }
 
-/// A number in the form its variant says (a NaN is refused before this).
-fn write_number(out: &mut Vec<u8>, number: &ConfigNumber) {
+/// The form cty's msgpack writer (v1.18) picks for a number: an infinity as
+/// a float, an integer that fits `i64` as an integer, a number with a
+/// fraction that is exactly an `f64` as a float, anything else (a larger
+/// integer included) as its shortest exact decimal text (Go's
+/// `big.Float.Text('f', -1)`).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum NumberForm {
+    Integer(i64),
+    Float(f64),
+    Decimal(String),
+}
+
+impl NumberForm {
+    pub(super) fn of(number: &Number) -> NumberForm {
+        if number.is_infinite() {
+            return NumberForm::Float(number.to_f64());
+        }
+        if let Some(integer) = number.to_i64_exact() {
+            return NumberForm::Integer(integer);
+        }
+        let float = number.to_f64();
+        if !number.is_integer() && Number::from_f64(float).cmp_value(number).is_eq() {
+            return NumberForm::Float(float);
+        }
+        NumberForm::Decimal(number.text('f', -1))
+    }
+}
+
+/// A number in the form cty writes it.
+fn write_number(out: &mut Vec<u8>, number: &NumberForm) {
     match number {
-        ConfigNumber::Integer(integer) => write_integer(out, *integer),
-        ConfigNumber::Float(float) => match exact_integer(*float) {
+        NumberForm::Integer(integer) => write_integer(out, *integer),
+        NumberForm::Float(float) => match exact_integer(*float) {
             Some(integer) => write_integer(out, integer),
             None => write_float(out, *float),
         },
-        ConfigNumber::Decimal(text) => write_string(out, text),
+        NumberForm::Decimal(text) => write_string(out, text),
     }
 }
 
@@ -168,46 +186,48 @@ pub(super) fn exact_integer(float: f64) -> Option<i64> {
         .then_some(float as i64)
 }
 
-/// An unknown value: the short form, or its refinements for `ty`.
-fn write_unknown(out: &mut Vec<u8>, refinements: &Refinements, ty: &SchemaType) {
+/// An unknown value: the short form, or its refinements for `ty` (cty
+/// refines only values of a known type).
+fn write_unknown(out: &mut Vec<u8>, unknown: &Unknown, ty: &Type) {
     let mut body = Vec::new();
     let mut entries = 0;
-    if *ty != SchemaType::Dynamic && refinements.not_null {
+    if *ty != Type::Dynamic && unknown.ty != Type::Dynamic && unknown.not_null {
         entries += 1;
         write_integer(&mut body, REFINEMENT_NULLNESS);
         body.push(0xc2);
     }
+    let no_refinements = tofu_eval::Refinements::default();
+    let refinements = unknown.refinements.as_deref().unwrap_or(&no_refinements);
     match ty {
-        SchemaType::Number => {
+        Type::Number => {
             let bounds = [
                 (
                     REFINEMENT_NUMBER_LOWER,
                     &refinements.number_lower_bound,
-                    f64::NEG_INFINITY,
+                    true,
                 ),
                 (
                     REFINEMENT_NUMBER_UPPER,
                     &refinements.number_upper_bound,
-                    f64::INFINITY,
+                    false,
                 ),
             ];
-            for (key, bound, unbounded) in bounds {
+            for (key, bound, lower) in bounds {
                 let Some((number, inclusive)) = bound else {
                     continue;
                 };
-                let written = match number {
-                    // No bound at all (cty leaves infinite bounds out).
-                    ConfigNumber::Float(float) if *float == unbounded || float.is_nan() => continue,
-                    number => number,
-                };
+                // No bound at all (cty leaves infinite bounds out).
+                if number.is_infinite() && number.is_negative() == lower {
+                    continue;
+                }
                 entries += 1;
                 write_integer(&mut body, key);
                 write_array_length(&mut body, 2);
-                write_number(&mut body, written);
+                write_number(&mut body, &NumberForm::of(number));
                 body.push(if *inclusive { 0xc3 } else { 0xc2 });
             }
         }
-        SchemaType::String => {
+        Type::String => {
             if let Some(prefix) = refinements
                 .string_prefix
                 .as_deref()
@@ -218,7 +238,7 @@ fn write_unknown(out: &mut Vec<u8>, refinements: &Refinements, ty: &SchemaType) 
                 write_string(&mut body, cut_prefix(prefix));
             }
         }
-        SchemaType::List(_) | SchemaType::Set(_) | SchemaType::Map(_) => {
+        Type::List(_) | Type::Set(_) | Type::Map(_) => {
             if let Some(lower) = refinements.length_lower_bound.filter(|lower| *lower != 0) {
                 entries += 1;
                 write_integer(&mut body, REFINEMENT_LENGTH_LOWER);
@@ -362,4 +382,37 @@ fn write_extension_header(out: &mut Vec<u8>, extension: u8, length: usize) {
         }
     }
     out.push(extension);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn numbers_take_the_form_cty_writes() {
+        let form = |text: &str| NumberForm::of(&Number::parse(text).unwrap());
+        assert_eq!(form("42"), NumberForm::Integer(42));
+        assert_eq!(form("-7"), NumberForm::Integer(-7));
+        assert_eq!(form("0.5"), NumberForm::Float(0.5));
+        assert_eq!(
+            form("0.1"),
+            NumberForm::Decimal("0.1".to_owned()),
+            "0.1 is no f64 exactly"
+        );
+        assert_eq!(
+            form("1180591620717411303424"),
+            NumberForm::Decimal("1180591620717411303424".to_owned()),
+            "a whole number beyond i64 is text, even when it is exactly an f64"
+        );
+        assert_eq!(
+            form("1e30"),
+            NumberForm::Decimal("1000000000000000000000000000000".to_owned()),
+        );
+        assert_eq!(
+            NumberForm::of(&Number::infinity(true)),
+            NumberForm::Float(f64::NEG_INFINITY)
+        );
+    }
 }

@@ -11,6 +11,8 @@
 
 use std::path::Path;
 
+use tofu_eval::Value;
+
 use super::grpc::{GrpcError, STATUS_UNIMPLEMENTED};
 use super::http2::Http2Error;
 use super::messages::{
@@ -20,7 +22,6 @@ use super::messages::{
 };
 use super::process::{PluginError, ProviderProcess, Timeouts};
 use super::protobuf::MessageWriter;
-use crate::config_value::ConfigValue;
 use crate::model::{Block, ByName, ProviderSchema};
 use crate::msgpack::{encode_msgpack, MsgpackError};
 
@@ -118,7 +119,7 @@ impl DynamicValue {
     /// A configuration value written as msgpack for a block of `block`'s
     /// schema, as OpenTofu writes it (`msgpack.Marshal(value,
     /// block.ImpliedType())`).
-    pub fn from_config(value: &ConfigValue, block: &Block) -> Result<DynamicValue, MsgpackError> {
+    pub fn from_config(value: &Value, block: &Block) -> Result<DynamicValue, MsgpackError> {
         encode_msgpack(value, &block.implied_type()).map(DynamicValue::Msgpack)
     }
 

@@ -12,13 +12,15 @@
 //! OpenTofu's (`plugin6/convert/schema.go`): an unknown nesting mode is
 //! [`Nesting::Invalid`], a type that does not parse is an error.
 
+use tofu_eval::Type;
+
 use crate::model::{
     Attribute, AttributeType, Block, ByName, Description, DescriptionKind, Function,
     FunctionParameter, IdentityAttribute, NestedAttributes, NestedBlock, Nesting, ProviderSchema,
     ResourceIdentitySchema, Schema,
 };
 use crate::plugin::protobuf::{FieldValue, MessageReader, WireError};
-use crate::types::SchemaType;
+use crate::types::type_from_json_text;
 
 /// The plugin protocol's major version: 5 (SDKv2 and older providers) or 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,7 +249,7 @@ fn decode_attribute(message: &[u8], protocol: ProtocolVersion) -> Decoded<(Box<s
     let mut type_json: Option<&[u8]> = None;
     let mut nested: Option<NestedAttributes> = None;
     let mut attribute = Attribute {
-        ty: AttributeType::Type(SchemaType::Dynamic),
+        ty: AttributeType::Type(Type::Dynamic),
         description: Description::default(),
         required: false,
         optional: false,
@@ -357,7 +359,7 @@ fn decode_function(message: &[u8]) -> Decoded<Function> {
     let mut function = Function {
         parameters: Box::default(),
         variadic_parameter: None,
-        return_type: SchemaType::Dynamic,
+        return_type: Type::Dynamic,
         summary: Box::default(),
         description: Description::default(),
         deprecation_message: Box::default(),
@@ -389,7 +391,7 @@ fn decode_function(message: &[u8]) -> Decoded<Function> {
 fn decode_parameter(message: &[u8]) -> Decoded<FunctionParameter> {
     let mut parameter = FunctionParameter {
         name: Box::default(),
-        ty: SchemaType::Dynamic,
+        ty: Type::Dynamic,
         allow_null_value: false,
         allow_unknown_values: false,
         description: Description::default(),
@@ -429,7 +431,7 @@ fn decode_identity_schema(message: &[u8]) -> Decoded<ResourceIdentitySchema> {
 fn decode_identity_attribute(message: &[u8]) -> Decoded<(Box<str>, IdentityAttribute)> {
     let mut name = "";
     let mut attribute = IdentityAttribute {
-        ty: SchemaType::Dynamic,
+        ty: Type::Dynamic,
         description: Box::default(),
         required_for_import: false,
         optional_for_import: false,
@@ -497,11 +499,11 @@ fn decode_attribute_path(message: &[u8]) -> Decoded<Vec<AttributePathStep>> {
     Ok(steps)
 }
 
-fn decode_type(json: &[u8]) -> Decoded<SchemaType> {
+fn decode_type(json: &[u8]) -> Decoded<Type> {
     let text = std::str::from_utf8(json).map_err(|_| MessageError {
         message: "a type that is not UTF-8".to_owned(),
     })?;
-    SchemaType::from_json_text(text).map_err(|error| MessageError {
+    type_from_json_text(text).map_err(|error| MessageError {
         message: error.message,
     })
 }

@@ -20,7 +20,7 @@ use super::endpoints::{
     Endpoint, ImportTarget, IndexKey, StepKind,
 };
 use super::file_checker::FileChecker;
-use tofu_module::types::Value;
+use tofu_module::types::{json_string, static_value};
 
 const STATIC_REFERENCE_REQUIRED: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
 /// How an expression is read into steps.
@@ -61,9 +61,10 @@ impl FileChecker<'_> {
     ) -> Option<ImportTarget> {
         let expr = &attr.expr;
         let steps = if self.is_json() {
-            let content = match Value::from_expr(expr, Syntax::Json, self.text()) {
-                Value::String(content) => content,
-                other => {
+            let content = match json_string(expr, self.text()) {
+                Some(content) => content,
+                None => {
+                    let other = static_value(expr, Syntax::Json, self.text());
                     out.push(
                         Diagnostic::new(
                             crate::codes::INVALID_ADDRESS,
@@ -72,7 +73,7 @@ impl FileChecker<'_> {
                         )
                         .with_detail(format!(
                             "This value must be a string, but got {}.",
-                            json_type_name(&other)
+                            other.ty().friendly_name()
                         )),
                     );
                     return None;
@@ -129,10 +130,8 @@ impl FileChecker<'_> {
     ) -> Option<Vec<AddressStep>> {
         let expr = &attr.expr;
         let steps = if self.is_json() {
-            match Value::from_expr(expr, Syntax::Json, self.text()) {
-                Value::String(content) => self.json_static_reference(expr, &content),
-                _ => None,
-            }
+            json_string(expr, self.text())
+                .and_then(|content| self.json_static_reference(expr, &content))
         } else {
             address_steps(self.text(), expr, Reading::StaticReference)
         };
@@ -265,18 +264,6 @@ impl EmbeddedExpression {
 
     pub(super) fn expr(&self) -> Option<&Expr> {
         self.file.body.attributes.first().map(|attr| &attr.expr)
-    }
-}
-
-/// cty's friendly name of a JSON value's type.
-fn json_type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Number(_) => "number",
-        Value::Bool(_) => "bool",
-        Value::String(_) => "string",
-        Value::Tuple(_) => "tuple",
-        Value::Object(_) => "object",
-        Value::Null | Value::Unknown => "dynamic",
     }
 }
 

@@ -5,7 +5,7 @@
 //! "Variables not allowed" on its first name, every call "Function calls not
 //! allowed" on the call (its arguments are not evaluated); names bound by a
 //! `for` expression are not references. The value itself comes from
-//! [`Value::from_expr`]. The decoders then convert as `gohcl.DecodeExpression`
+//! [`static_value`]. The decoders then convert as `gohcl.DecodeExpression`
 //! does, with "Unsuitable value type" on the expression's start; a value that
 //! failed to evaluate is not converted, so its evaluation errors are all that
 //! is reported (as `tofu validate` 1.12.6 does). JSON strings are taken
@@ -22,14 +22,15 @@ use tofu_syntax::{
 };
 
 use super::file_checker::FileChecker;
-use tofu_module::types::Value;
+use tofu_eval::ValueKind;
+use tofu_module::types::static_value;
 
 /// What an expression evaluates to, as far as the decoders need to know.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Constant {
     Null,
     Bool(bool),
-    /// The number as written.
+    /// The number as cty writes it as a string (`1.50` is `1.5`).
     Number(String),
     String(String),
     /// A tuple or object constructor (JSON: an array or object): cty's
@@ -131,14 +132,16 @@ impl FileChecker<'_> {
             }
             Syntax::Native
         };
-        match Value::from_expr(expr, syntax, self.text()) {
-            Value::Null => Constant::Null,
-            Value::Bool(value) => Constant::Bool(value),
-            Value::Number(number) => Constant::Number(number),
-            Value::String(text) => Constant::String(text),
-            Value::Tuple(_) => Constant::Collection("tuple"),
-            Value::Object(_) => Constant::Collection("object"),
-            Value::Unknown => Constant::NotEvaluated,
+        match static_value(expr, syntax, self.text()).kind {
+            ValueKind::Null(_) => Constant::Null,
+            ValueKind::Bool(value) => Constant::Bool(value),
+            ValueKind::Number(number) => Constant::Number(number.text('f', -1)),
+            ValueKind::String(text) => Constant::String(text),
+            ValueKind::Tuple(_) => Constant::Collection("tuple"),
+            ValueKind::Object(_) => Constant::Collection("object"),
+            // Constants are never collections; anything else is not
+            // computed.
+            _ => Constant::NotEvaluated,
         }
     }
 

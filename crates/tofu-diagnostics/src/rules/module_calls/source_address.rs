@@ -17,10 +17,10 @@
 //! fail later. Strings with control characters are never judged. Every
 //! uncertain case ends in a verdict the caller does not report.
 
-use tofu_eval::go_text::path_clean;
+use tofu_syntax::go_text::path_clean;
 
-use tofu_module::go_text::go_quote;
 use tofu_module::module_source::is_local_source as is_local;
+use tofu_syntax::go_text::go_quote;
 
 /// What OpenTofu makes of a source string when the call sets no `version`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -34,7 +34,7 @@ use tofu_module::effective::Origin;
 use tofu_module::expr::parse_ref::{parse_provider_function, parse_ref, Referenceable, StepRef};
 use tofu_module::expr::traversal::ParsedStep;
 use tofu_module::expr::walk;
-use tofu_module::go_text::go_quote;
+use tofu_syntax::go_text::go_quote;
 
 /// How many locals deep a chain is followed before giving up silently.
 const MAX_LOCAL_DEPTH: usize = 64;

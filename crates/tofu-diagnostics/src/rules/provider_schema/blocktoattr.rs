@@ -17,25 +17,25 @@
 //! Left out: JSON bodies, where the argument is always preferred (they are
 //! read as arguments by the callers already).
 
-use tofu_schema::{Attribute, AttributeType, Block as SchemaBlock, SchemaType};
+use tofu_eval::Type;
+use tofu_schema::{Attribute, AttributeType, Block as SchemaBlock};
 
 /// The schema of one block written for the attribute `name` of `schema`,
 /// when `name` is an attribute a body may write as blocks; `None` when it
 /// is not (a block type, another type, or a schema that skips the fixup).
 pub(crate) fn element_schema(schema: &SchemaBlock, name: &str) -> Option<SchemaBlock> {
     let attribute = schema.attributes.get(name)?;
-    let AttributeType::Type(SchemaType::List(element) | SchemaType::Set(element)) = &attribute.ty
-    else {
+    let AttributeType::Type(Type::List(element) | Type::Set(element)) = &attribute.ty else {
         return None;
     };
-    let SchemaType::Object(object) = element.as_ref() else {
+    let Type::Object(object) = element.as_ref() else {
         return None;
     };
     if skips_fixup(schema) {
         return None;
     }
     let attributes = object
-        .attributes
+        .attributes()
         .iter()
         .map(|(attribute_name, ty)| (attribute_name.clone(), optional_attribute(ty)))
         .collect();
@@ -46,7 +46,7 @@ pub(crate) fn element_schema(schema: &SchemaBlock, name: &str) -> Option<SchemaB
 }
 
 /// `SchemaForCtyElementType`'s attribute: optional, of the given type.
-fn optional_attribute(ty: &SchemaType) -> Attribute {
+fn optional_attribute(ty: &Type) -> Attribute {
     Attribute {
         ty: AttributeType::Type(ty.clone()),
         description: tofu_schema::Description::default(),
@@ -77,22 +77,17 @@ fn skips_fixup(schema: &SchemaBlock) -> bool {
             .any(|(_, nested)| skips_fixup(&nested.block))
 }
 
-fn legacy_sdk_cannot_make(ty: &SchemaType) -> bool {
+fn legacy_sdk_cannot_make(ty: &Type) -> bool {
     match ty {
-        SchemaType::Tuple(_) | SchemaType::Object(_) => true,
-        SchemaType::Map(element) if matches!(element.as_ref(), SchemaType::Object(_)) => true,
-        SchemaType::List(element) | SchemaType::Set(element) | SchemaType::Map(element) => {
-            match element.as_ref() {
-                SchemaType::List(inner) | SchemaType::Set(inner) | SchemaType::Map(inner) => {
-                    !matches!(
-                        inner.as_ref(),
-                        SchemaType::String | SchemaType::Number | SchemaType::Bool
-                    )
-                }
-                _ => false,
+        Type::Tuple(_) | Type::Object(_) => true,
+        Type::Map(element) if matches!(element.as_ref(), Type::Object(_)) => true,
+        Type::List(element) | Type::Set(element) | Type::Map(element) => match element.as_ref() {
+            Type::List(inner) | Type::Set(inner) | Type::Map(inner) => {
+                !matches!(inner.as_ref(), Type::String | Type::Number | Type::Bool)
             }
-        }
-        SchemaType::String | SchemaType::Number | SchemaType::Bool | SchemaType::Dynamic => false,
+            _ => false,
+        },
+        Type::String | Type::Number | Type::Bool | Type::Dynamic => false,
     }
 }
 
@@ -104,7 +99,7 @@ mod tests {
         let attributes = types
             .iter()
             .map(|(name, json)| {
-                let ty = SchemaType::from_json_text(json).unwrap();
+                let ty = tofu_schema::type_from_json_text(json).unwrap();
                 (Box::<str>::from(*name), optional_attribute(&ty))
             })
             .collect();
@@ -163,7 +158,7 @@ mod tests {
                     nesting: tofu_schema::Nesting::List,
                     attributes: tofu_schema::ByName::default(),
                 })),
-                ..optional_attribute(&SchemaType::String)
+                ..optional_attribute(&Type::String)
             },
         ));
         nested_attributes.attributes = tofu_schema::ByName::from_unsorted(attributes);

@@ -30,8 +30,8 @@ use super::blocktoattr;
 use crate::rules::bodies::check_labels;
 use tofu_module::expr::suggest::did_you_mean;
 use tofu_module::file_text::FileText;
-use tofu_module::go_text::go_quote;
-use tofu_module::types::Value;
+use tofu_module::types::static_value;
+use tofu_syntax::go_text::go_quote;
 
 /// Blocks nested deeper than this are not decoded.
 const MAX_DEPTH: usize = 32;
@@ -621,13 +621,13 @@ fn unsupported_block(nested: &BlockInput<'_>, schema: &SchemaBlock) -> Diagnosti
 
 /// `Incorrect attribute value type` for a constant that does not convert.
 fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, out: &mut Decoded) {
-    let value = Value::from_expr(attribute.expr, attribute.syntax, attribute.text);
+    let value = static_value(attribute.expr, attribute.syntax, attribute.text);
     if !value.is_known() {
         return;
     }
     out.diagnostics.extend(incorrect_type(
         attribute.name,
-        &value.to_eval(),
+        &value,
         schema,
         Location::new(attribute.file, attribute.expr.range),
     ));
@@ -636,7 +636,7 @@ fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, 
 /// Whether decoding judges the type of the value written as `expr` (a
 /// constant); evaluation judges the others.
 pub(super) fn is_constant(expr: &Expr, syntax: Syntax, text: FileText<'_>) -> bool {
-    Value::from_expr(expr, syntax, text).is_known()
+    static_value(expr, syntax, text).is_known()
 }
 
 /// `Incorrect attribute value type` when `value` does not convert to the

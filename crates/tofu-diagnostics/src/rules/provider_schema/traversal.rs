@@ -9,13 +9,14 @@
 //! value, which is never an error. Left out: a `null` key (never written in
 //! a reference that names a resource).
 
-use tofu_schema::{AttributeType, Block as SchemaBlock, Nesting, SchemaType};
+use tofu_eval::Type;
+use tofu_schema::{AttributeType, Block as SchemaBlock, Nesting};
 use tofu_syntax::{Diagnostic, FileId, Location, TextRange};
 
 use tofu_module::expr::suggest::edit_distance;
 use tofu_module::expr::traversal::{IndexKey, ParsedStep, Part};
-use tofu_module::go_text::go_quote;
 use tofu_module::names::is_identifier;
+use tofu_syntax::go_text::go_quote;
 
 /// The errors of reading `steps` from an object of `schema` (the first one
 /// stops the reading, as it does in HCL).
@@ -124,7 +125,7 @@ fn nested_block_steps(
 /// The type of an unknown value being read.
 #[derive(Clone, Copy)]
 enum ValueType<'s> {
-    Schema(&'s SchemaType),
+    Schema(&'s Type),
     /// Nested attributes (protocol 6): an object, or a collection of them.
     Nested(&'s tofu_schema::NestedAttributes),
     /// One object of nested attributes.
@@ -181,17 +182,17 @@ enum Shape<'s> {
 fn shape(ty: ValueType<'_>) -> Shape<'_> {
     match ty {
         ValueType::Schema(schema_type) => match schema_type {
-            SchemaType::String => Shape::Primitive("string"),
-            SchemaType::Number => Shape::Primitive("number"),
-            SchemaType::Bool => Shape::Primitive("bool"),
-            SchemaType::Dynamic => Shape::Dynamic,
-            SchemaType::List(element) => Shape::List(ValueType::Schema(element)),
-            SchemaType::Set(element) => Shape::Set(ValueType::Schema(element)),
-            SchemaType::Map(element) => Shape::Map(ValueType::Schema(element)),
-            SchemaType::Tuple(_) => Shape::Tuple,
-            SchemaType::Object(object) => Shape::Object(
+            Type::String => Shape::Primitive("string"),
+            Type::Number => Shape::Primitive("number"),
+            Type::Bool => Shape::Primitive("bool"),
+            Type::Dynamic => Shape::Dynamic,
+            Type::List(element) => Shape::List(ValueType::Schema(element)),
+            Type::Set(element) => Shape::Set(ValueType::Schema(element)),
+            Type::Map(element) => Shape::Map(ValueType::Schema(element)),
+            Type::Tuple(_) => Shape::Tuple,
+            Type::Object(object) => Shape::Object(
                 object
-                    .attributes
+                    .attributes()
                     .iter()
                     .map(|(name, ty)| (name.as_ref(), ValueType::Schema(ty)))
                     .collect(),

@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 use tofu_syntax::{Diagnostic, Severity};
 
 use super::child::{diagnostic, Child, KnownNames};
-use tofu_module::go_text::go_quote;
 use tofu_module::provider_tree::facts::{ModuleFacts, Passed};
 use tofu_module::provider_tree::{source_for_display, ProviderSummary, ProviderType, SummaryPlace};
+use tofu_syntax::go_text::go_quote;
 
 /// Every check of the child of `child.call`, for the module of `facts`.
 pub(super) fn check(

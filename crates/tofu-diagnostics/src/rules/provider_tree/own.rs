@@ -14,9 +14,9 @@ use super::child::diagnostic;
 use super::iteration::{same_for_each, WrittenForEach};
 use tofu_module::address::ResourceMode;
 use tofu_module::effective::Origin;
-use tofu_module::go_text::go_quote;
 use tofu_module::provider_tree::facts::{ModuleFacts, Reference};
 use tofu_module::provider_tree::ProviderType;
+use tofu_syntax::go_text::go_quote;
 
 /// The checks on the module itself; `written` reads a `for_each`.
 pub(super) fn check(

@@ -8,6 +8,7 @@
 //! template or an operator without references) is left alone rather than
 //! guessed.
 
+use tofu_syntax::go_text::go_quote;
 use tofu_syntax::{Attribute, Block, Diagnostic, Expr, ExprKind, ObjectItem};
 
 use tofu_module::expr::content::StringContent;
@@ -245,7 +246,9 @@ fn check_configuration_aliases(
         match compact {
             None => out.push(invalid_value("Configuration aliases can only contain references to local provider configuration names in the format of provider.alias".to_owned())),
             Some(name) if name != entry_name => out.push(invalid_value(format!(
-                "Configuration aliases must be prefixed with the provider name. Expected {entry_name:?}, but found {name:?}."
+                "Configuration aliases must be prefixed with the provider name. Expected {}, but found {}.",
+                go_quote(entry_name),
+                go_quote(name)
             ))),
             Some(_) => {}
         }

@@ -9,11 +9,12 @@ use tofu_syntax::{Attribute, Block, Body, Diagnostic, ExprKind, FileId, Location
 use tofu_syntax::{Expr, TextRange};
 
 use crate::rules::bodies::check_labels;
+use tofu_eval::{Type, Value, ValueKind};
 use tofu_module::expr::suggest::did_you_mean;
 use tofu_module::expr::traversal::{parse_traversal, Part};
 use tofu_module::loaded::ModuleFile;
 use tofu_module::schema::{BlockSchema, Rest};
-use tofu_module::types::{constant_value, convert, TypeConstraint, Value};
+use tofu_module::types::{constant_value, static_value};
 use tofu_module::version::{Constraints, MALFORMED_DETAIL};
 
 /// One test file of the module, as its rules read it.
@@ -256,19 +257,24 @@ impl<'a> TestFileScope<'a> {
 
     /// `gohcl.DecodeExpression` into a string.
     pub fn decode_string(&self, expr: &Expr, out: &mut Vec<Diagnostic>) -> Decoded<String> {
-        match self.decode(expr, &TypeConstraint::String, out) {
-            Decoded::Value(Value::String(text) | Value::Number(text)) => Decoded::Value(text),
-            Decoded::Value(Value::Bool(value)) => Decoded::Value(value.to_string()),
-            Decoded::Value(_) | Decoded::Unchecked => Decoded::Unchecked,
+        match self.decode(expr, &Type::String, out) {
+            Decoded::Value(value) => match value.kind {
+                ValueKind::String(text) => Decoded::Value(text),
+                _ => Decoded::Unchecked,
+            },
+            Decoded::Unchecked => Decoded::Unchecked,
             Decoded::Failed => Decoded::Failed,
         }
     }
 
     /// `gohcl.DecodeExpression` into a bool.
     pub fn decode_bool(&self, expr: &Expr, out: &mut Vec<Diagnostic>) -> Decoded<bool> {
-        match self.decode(expr, &TypeConstraint::Bool, out) {
-            Decoded::Value(Value::Bool(value)) => Decoded::Value(value),
-            Decoded::Value(_) | Decoded::Unchecked => Decoded::Unchecked,
+        match self.decode(expr, &Type::Bool, out) {
+            Decoded::Value(value) => match value.as_bool() {
+                Some(value) => Decoded::Value(value),
+                None => Decoded::Unchecked,
+            },
+            Decoded::Unchecked => Decoded::Unchecked,
             Decoded::Failed => Decoded::Failed,
         }
     }
@@ -276,14 +282,9 @@ impl<'a> TestFileScope<'a> {
     /// Evaluates `expr` with no variables and no functions and converts it
     /// to `want`: HCL's evaluation errors, or "Unsuitable value type" on the
     /// expression's start.
-    fn decode(
-        &self,
-        expr: &Expr,
-        want: &TypeConstraint,
-        out: &mut Vec<Diagnostic>,
-    ) -> Decoded<Value> {
+    fn decode(&self, expr: &Expr, want: &Type, out: &mut Vec<Diagnostic>) -> Decoded<Value> {
         let value = if self.json() {
-            Value::from_expr(expr, Syntax::Json, self.text())
+            static_value(expr, Syntax::Json, self.text())
         } else {
             match constant_value(expr, self.text()) {
                 Ok(value) => value,
@@ -300,10 +301,10 @@ impl<'a> TestFileScope<'a> {
                 }
             }
         };
-        let reason = match &value {
-            Value::Unknown => return Decoded::Unchecked,
-            Value::Null => "null value is not allowed".to_owned(),
-            _ => match convert(&value, want) {
+        let reason = match &value.kind {
+            ValueKind::Unknown(_) => return Decoded::Unchecked,
+            ValueKind::Null(_) => "null value is not allowed".to_owned(),
+            _ => match tofu_eval::convert::convert(&value, want) {
                 Ok(converted) => return Decoded::Value(converted),
                 Err(error) => error.to_string(),
             },

@@ -12,11 +12,12 @@ use tofu_syntax::{Attribute, Block, Diagnostic, ExprKind};
 
 use super::addresses::{config_resource, module, static_traversal, AddressError};
 use super::in_test_file::{Decoded, TestFileScope};
+use tofu_eval::ValueKind;
 use tofu_module::names::{is_identifier, local_name_detail, local_name_problem};
 use tofu_module::test_schema::{
     MOCK_DATA, MOCK_PROVIDER, MOCK_RESOURCE, OVERRIDE_DATA, OVERRIDE_MODULE, OVERRIDE_RESOURCE,
 };
-use tofu_module::types::{constant_value, Value};
+use tofu_module::types::{constant_value, static_value};
 
 /// What an override block decoded to: its target as OpenTofu prints it
 /// (`None` when it failed to decode).
@@ -96,7 +97,7 @@ fn object_without_variables(
     out: &mut Vec<Diagnostic>,
 ) {
     let value = if scope.json() {
-        Value::from_expr(&attr.expr, tofu_syntax::Syntax::Json, scope.text())
+        static_value(&attr.expr, tofu_syntax::Syntax::Json, scope.text())
     } else {
         match constant_value(&attr.expr, scope.text()) {
             Ok(value) => value,
@@ -114,8 +115,8 @@ fn object_without_variables(
         }
     };
     // A value tofu-lens does not compute may well be an object.
-    let is_object = match value {
-        Value::Object(_) | Value::Unknown => true,
+    let is_object = match value.kind {
+        ValueKind::Object(_) | ValueKind::Unknown(_) => true,
         _ => matches!(attr.expr.kind, ExprKind::Object(_)),
     };
     if !is_object {

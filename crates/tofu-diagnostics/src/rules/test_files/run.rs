@@ -15,11 +15,11 @@ use super::mocks::{has_errors, override_module, override_resource};
 use crate::rules::module_calls::source_address::{classify_source, parse_registry};
 use crate::rules::module_calls::source_address::{RegistryVerdict, SourceVerdict};
 use crate::rules::references::{test_assert, test_reference_list};
-use tofu_module::go_text::go_quote;
 use tofu_module::loaded::FileView;
 use tofu_module::names::is_identifier;
 use tofu_module::schema::ASSERT;
 use tofu_module::test_schema::{PLAN_OPTIONS, RUN, RUN_MODULE};
+use tofu_syntax::go_text::go_quote;
 
 /// HCL's detail for a name that is not an identifier.
 pub(super) const BAD_IDENTIFIER_DETAIL: &str = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";

@@ -22,7 +22,7 @@ use tofu_module::expr::parse_ref::{parse_ref, Referenceable, StepRef};
 use tofu_module::expr::suggest::did_you_mean;
 use tofu_module::expr::traversal::Part;
 use tofu_module::expr::walk::references;
-use tofu_module::go_text::go_quote;
+use tofu_syntax::go_text::go_quote;
 
 /// The warnings of one test file.
 pub(super) fn file(view: &ModuleView<'_>, scope: &TestFileScope<'_>, out: &mut Vec<Diagnostic>) {

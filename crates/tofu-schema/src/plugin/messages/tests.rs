@@ -53,7 +53,7 @@ fn write_only_and_deprecation_use_each_protocols_numbers() {
         let token = thing.block.attributes.get("token").unwrap();
         assert!(token.optional && token.write_only, "{protocol:?}");
         assert_eq!(&*token.deprecation_message, "Use other.");
-        assert_eq!(token.ty, AttributeType::Type(SchemaType::String));
+        assert_eq!(token.ty, AttributeType::Type(tofu_eval::Type::String));
     }
 }
 
@@ -142,7 +142,7 @@ fn nested_attributes_blocks_functions_and_diagnostics_read() {
         .get("thing_secret")
         .is_some());
     let check = decoded.schema.functions.get("check").unwrap();
-    assert_eq!(check.return_type, SchemaType::Bool);
+    assert_eq!(check.return_type, tofu_eval::Type::Bool);
     assert!(check.parameters[0].allow_null_value);
     assert_eq!(
         decoded.diagnostics,
