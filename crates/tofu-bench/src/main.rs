@@ -1,9 +1,11 @@
 //! `cargo run --release -p tofu-bench [-- CORPUS_DIR] [--only CASE]
 //! [--server BIN]`: the benchmark suite of issue 9, printed as Markdown
 //! tables with ratios computed in the same run; `--server` runs the server
-//! cases on another build of `tofu-lens` (the one before a change, say). `--only scale --plot PATH` also draws the scale table as
-//! an SVG (and its numbers as `PATH` in CSV); `--plot-from CSV [--plot PATH]`
-//! draws such numbers again without running anything (`plot.rs`).
+//! cases on another build of `tofu-lens` (the one before a change, say).
+//! `--only scale --plot PATH` also draws the scale table as an SVG (and its
+//! numbers as `PATH` in CSV); `--copies 10` (or `1,50`) runs the scale case
+//! at those sizes only; `--plot-from CSV [--plot PATH]` draws such numbers
+//! again without running anything (`plot.rs`).
 //!
 //! In process: `parse` (the syntax layer alone over the cloudposse corpus:
 //! the floor), `check-cold` (discovery, merge and every rule over the same
@@ -192,6 +194,13 @@ fn main() {
     // --server BIN: the server cases run BIN instead of the tofu-lens beside
     // the bench (an older build, for before/after in one session).
     let server_override = take("--server");
+    // --copies 10 or --copies 1,50: the scale case at these sizes only.
+    let scale_copies = take("--copies").map(|list| {
+        list.to_string_lossy()
+            .split(',')
+            .filter_map(|n| n.trim().parse::<usize>().ok())
+            .collect::<Vec<_>>()
+    });
     if let Some(csv) = take("--plot-from") {
         let svg = plot_path.unwrap_or_else(|| csv.with_extension("svg"));
         let drawn = std::fs::read_to_string(&csv)
@@ -562,7 +571,7 @@ fn main() {
         "fmt",
         "tree",
     ];
-    let binary = if let Some(binary) = server_override {
+    let binary = if let Some(binary) = server_override.clone() {
         Some(binary)
     } else if server_cases.iter().any(|case| wanted(case)) {
         match serve::server_binary() {
@@ -785,7 +794,14 @@ fn main() {
     // The scale case only when asked for (`--only scale`): it builds up to
     // 50 copies of the corpus and runs the server on each.
     if only.as_deref() == Some("scale") {
-        scale_table(&corpus, plot_path.as_deref(), &mut skipped);
+        let copies = scale_copies.clone().unwrap_or_else(|| vec![1, 10, 50]);
+        scale_table(
+            &corpus,
+            &copies,
+            server_override.as_deref(),
+            plot_path.as_deref(),
+            &mut skipped,
+        );
     }
     if let Some(dir) = peers_dir.filter(|_| wanted("peers")) {
         peer_table(&corpus, &dir, &mut skipped);
@@ -1231,9 +1247,16 @@ fn peer_table(corpus: &Path, dir: &Path, skipped: &mut Vec<String>) {
 }
 
 /// The scale case (`--only scale`): check and the server over 1, 10 and 50
-/// copies of the corpus, per file; drawn to `plot` when given (`plot.rs`).
-fn scale_table(corpus: &Path, plot: Option<&Path>, skipped: &mut Vec<String>) {
-    let binary = match serve::server_binary() {
+/// copies of the corpus (`--copies`), per file, both with `server` when
+/// given (`--server`); drawn to `plot` when given (`plot.rs`).
+fn scale_table(
+    corpus: &Path,
+    copies: &[usize],
+    server: Option<&Path>,
+    plot: Option<&Path>,
+    skipped: &mut Vec<String>,
+) {
+    let binary = match server.map_or_else(serve::server_binary, |server| Ok(server.to_path_buf())) {
         Ok(binary) => binary,
         Err(error) => {
             skipped.push(format!("scale: {error}"));
@@ -1248,7 +1271,7 @@ fn scale_table(corpus: &Path, plot: Option<&Path>, skipped: &mut Vec<String>) {
     println!("| copies | files | check wall s | check CPU s | wall / CPU | check peak RSS MB | check wall µs / file | server indexing s | server VmHWM MB | server KB / file | indexing / check wall |");
     println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut rows = Vec::new();
-    for copies in [1, 10, 50] {
+    for &copies in copies {
         match scale::run(&binary, corpus, copies, true) {
             Ok(run) => {
                 rows.push(plot::Row::from(&run));

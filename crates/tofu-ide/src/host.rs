@@ -151,6 +151,50 @@ pub struct AnalysisResult {
     reached: ReachedDirs,
 }
 
+impl AnalysisResult {
+    /// Computes the interface of the directory when `called` (another
+    /// directory calls it now) and the job did not (nobody called it when
+    /// it started): from the analysis at hand, rather than by analysing the
+    /// directory again once the host sees it lacks one. Slow for a large
+    /// module: not with the host locked.
+    pub fn compute_interface(&mut self, called: bool) {
+        if called && self.summary.interface.is_none() {
+            let interface = Arc::new(self.snapshot.analysis.interface());
+            Arc::make_mut(&mut self.summary).interface = Some(interface);
+        }
+    }
+}
+
+/// A directory analysed before anyone called it, whose full analysis is
+/// still kept: its interface can be computed from that analysis
+/// ([`MissingInterface::compute`]), off the host, instead of analysing the
+/// directory again.
+#[derive(Debug)]
+pub struct MissingInterface {
+    dir: PathBuf,
+    generation: u64,
+    analysis: Arc<tofu_diagnostics::ModuleAnalysis>,
+}
+
+/// An interface [`MissingInterface::compute`] computed, for
+/// [`AnalysisHost::set_interfaces`].
+#[derive(Debug)]
+pub struct ComputedInterface {
+    dir: PathBuf,
+    generation: u64,
+    interface: Arc<tofu_module::interface::ModuleInterface>,
+}
+
+impl MissingInterface {
+    pub fn compute(self) -> ComputedInterface {
+        ComputedInterface {
+            interface: Arc::new(self.analysis.interface()),
+            dir: self.dir,
+            generation: self.generation,
+        }
+    }
+}
+
 impl AnalysisJob {
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -883,6 +927,62 @@ impl AnalysisHost {
     /// ([`AnalysisJob::run_with`]).
     pub fn reached_by(&self, dir: &Path, calls: &[ModuleCall]) -> ReachedDirs {
         ReachedDirs::gather_for_calls(dir, calls, &self.tree, &self.summaries)
+    }
+
+    /// True when another directory's calls read `dir`, as the summaries
+    /// stored say.
+    pub fn is_called(&self, dir: &Path) -> bool {
+        self.tree.is_called(dir)
+    }
+
+    /// The directories `calls` (the calls `dir` has now) reach whose
+    /// summary has no interface (nobody called them when they were
+    /// analysed) while their full analysis of that summary's generation is
+    /// still kept: a module analysed just before its caller, say. Their
+    /// interfaces can be computed from those analyses and given back
+    /// ([`AnalysisHost::set_interfaces`]) before `dir` is judged against
+    /// them.
+    pub fn missing_interfaces(&self, dir: &Path, calls: &[ModuleCall]) -> Vec<MissingInterface> {
+        let mut reached: Vec<PathBuf> = Vec::new();
+        for called in calls.iter().filter_map(|call| call.dir.as_deref()) {
+            reached.push(called.to_path_buf());
+            reached.extend(self.tree.descendants(called));
+        }
+        reached.retain(|reached| reached != dir);
+        reached.sort();
+        reached.dedup();
+        reached
+            .into_iter()
+            .filter_map(|reached| {
+                let summary = self.summaries.get(&reached)?;
+                if summary.interface.is_some() || summary.unreadable {
+                    return None;
+                }
+                let full = self.analyses.get(&reached)?;
+                (full.generation == summary.generation).then(|| MissingInterface {
+                    generation: summary.generation,
+                    analysis: Arc::clone(&full.analysis),
+                    dir: reached,
+                })
+            })
+            .collect()
+    }
+
+    /// Gives directories the interfaces computed for them
+    /// ([`AnalysisHost::missing_interfaces`]), unless they were analysed
+    /// again since.
+    pub fn set_interfaces(&mut self, computed: Vec<ComputedInterface>) {
+        for computed in computed {
+            let current = self.summaries.get(&computed.dir).is_some_and(|summary| {
+                summary.generation == computed.generation && summary.interface.is_none()
+            });
+            if !current {
+                continue;
+            }
+            if let Some(summary) = Arc::make_mut(&mut self.summaries).get_mut(&computed.dir) {
+                Arc::make_mut(summary).interface = Some(computed.interface);
+            }
+        }
     }
 
     /// True when another directory calls `dir` and its summary has no

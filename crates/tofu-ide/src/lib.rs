@@ -48,7 +48,8 @@ pub use diagnostics::{
 pub use functions::{ParameterHelp, SignatureHelp};
 pub use highlight::{Highlight, HighlightKind, NameKind};
 pub use host::{
-    module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, ReachedDirs, Released,
+    module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, ComputedInterface,
+    MissingInterface, ReachedDirs, Released,
 };
 pub use hover::HoverResult;
 pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarget};

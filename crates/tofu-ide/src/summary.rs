@@ -50,7 +50,7 @@ pub struct WorkspaceSymbol {
 }
 
 /// The summary of one module directory's analysis.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ModuleSummary {
     pub dir: PathBuf,
     /// The input generation the analysis reflects.
@@ -83,7 +83,7 @@ pub struct ModuleSummary {
 
 /// A declared block or local value, for workspace symbols. The file is an
 /// index into [`ModuleSummary::files`].
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct SymbolEntry {
     name: Box<str>,
     kind: SymbolKind,

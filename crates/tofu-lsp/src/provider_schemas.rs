@@ -8,7 +8,8 @@
 //! `schemas.files` setting; a provider is started only when
 //! `schemas.runProviders` allows it. The read runs on a blocking thread,
 //! never in a request or an analysis, with `$/progress` when the client
-//! supports it; the schemas then go to the host (`set_schemas`), which
+//! supports it (skipped, with the thread hand-off, when nothing is left to
+//! read: [`at_hand`]); the schemas then go to the host (`set_schemas`), which
 //! makes the directory stale, and the scheduler analyses and publishes it
 //! again.
 //!
@@ -123,11 +124,41 @@ pub fn installations_changed(shared: &Shared, roots: &[PathBuf]) -> Vec<PathBuf>
     affected
 }
 
+/// Gives the host the schemas `ask` names for `dir` when nothing is left
+/// to read for them (`SchemaSource::schemas_already_read`): nothing is
+/// installed for the directory (the common case), or what is was read
+/// for another directory already. Returns whether they changed; `None`
+/// when something must still be read ([`read`]). Blocks (it looks for
+/// `.terraform` directories): call it on a blocking thread.
+pub fn at_hand(shared: &Shared, dir: &Path, ask: &SchemaAsk) -> Option<bool> {
+    let dir_schemas = shared.session().dir_schemas(dir);
+    let callers =
+        |called: &Path| -> Vec<PathBuf> { shared.session().host().callers(called).to_vec() };
+    let schemas =
+        shared
+            .schema_source
+            .schemas_already_read(dir, &dir_schemas, &ask.needed, &callers)?;
+    let mut session = shared.session();
+    let changed = session.host_mut().set_schemas(dir, schemas);
+    session.scheduling_mut().state(dir).schemas_reading = false;
+    Some(changed)
+}
+
 /// Reads the schemas `ask` names for `dir` off the async threads, with
 /// progress, and gives them to the host. Returns whether they changed
 /// (the directory is then stale, for the caller to schedule).
 pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
     let dir_schemas = shared.session().dir_schemas(dir);
+    // Nothing left to read (the common case: nothing installed for the
+    // directory, or what is was read for another directory already): the
+    // schemas go to the host at once, without a progress round trip.
+    let worker = Arc::clone(shared);
+    let read_dir = dir.to_path_buf();
+    let asked = ask.clone();
+    let at_hand = tokio::task::spawn_blocking(move || at_hand(&worker, &read_dir, &asked)).await;
+    if let Ok(Some(changed)) = at_hand {
+        return changed;
+    }
     let progress = begin_progress(
         shared,
         "schemas",

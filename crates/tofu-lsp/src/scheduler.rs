@@ -30,20 +30,27 @@
 //! After an analysis, the directory and the modules it calls may want
 //! provider schemas the host lacks: a task of their own reads them
 //! (`provider_schemas.rs`) and schedules the directory again when they
-//! change; the worker never waits for it.
+//! change; the worker never waits for it. When nothing is left to read
+//! (nothing installed, the common case) they are given at once.
+//!
+//! Indexing analyses each directory after those below it (a module's own
+//! modules usually lie there), so that a caller is judged in its module
+//! tree at once; a module analysed before anyone called it gets its
+//! interface from its kept analysis when a caller finds it, rather than
+//! by being analysed again.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tofu_ide::{Change, ModuleSummary, Snapshot};
+use tofu_ide::{Change, MissingInterface, ModuleSummary, Snapshot};
 use tofu_module::calls::ModuleCall;
 use tower_lsp_server::ls_types::Diagnostic;
 
 use crate::provider_schemas;
 use crate::provider_validators;
-use crate::scheduling::ProviderDiagnostics;
+use crate::scheduling::{ProviderDiagnostics, SchemaAsk};
 use crate::session::Session;
 use crate::shared::Shared;
 use crate::to_proto::Converter;
@@ -142,15 +149,22 @@ pub async fn index(
     }
     let (left, schema_dirs) = shared.session().scheduling_mut().end_indexing();
     schedule(shared, left, true);
-    read_schemas(shared, schema_dirs);
+    let worker = Arc::clone(shared);
+    if let Err(error) =
+        tokio::task::spawn_blocking(move || read_schemas_here(&worker, &schema_dirs)).await
+    {
+        tracing::error!("looking at provider schemas failed: {error}");
+    }
 }
 
-/// [`index_dir`] on each of `dirs`, `cores + 1` at a time.
+/// [`index_dir`] on each of `dirs`, `cores + 1` at a time, each directory
+/// after those below it ([`children_first`]).
 async fn index_in_lanes(
     shared: &Arc<Shared>,
-    dirs: Vec<PathBuf>,
+    mut dirs: Vec<PathBuf>,
     done: Option<tokio::sync::mpsc::UnboundedSender<()>>,
 ) {
+    children_first(&mut dirs);
     let queue = Arc::new(std::sync::Mutex::new(dirs.into_iter()));
     let mut lanes = tokio::task::JoinSet::new();
     for _ in 0..=shared.cores {
@@ -178,6 +192,22 @@ async fn index_in_lanes(
             tracing::error!("indexing failed: {error}");
         }
     }
+}
+
+/// Sorts `dirs` so that each directory comes after the directories below
+/// it, siblings in name order. A module's own modules usually lie below it
+/// (`modules/NAME`): analysed first, they are known when it is, and it is
+/// judged in its module tree at once rather than again once they are.
+fn children_first(dirs: &mut [PathBuf]) {
+    dirs.sort_by_cached_key(|dir| {
+        let mut key: Vec<(bool, std::ffi::OsString)> = dir
+            .components()
+            .map(|component| (false, component.as_os_str().to_os_string()))
+            .collect();
+        // After every directory below it.
+        key.push((true, std::ffi::OsString::new()));
+        key
+    });
 }
 
 /// One directory of an indexing pass, as its worker would do it (and
@@ -232,182 +262,60 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
     let _guard = lock.lock().await;
     let needs_disk_read =
         std::mem::take(&mut shared.session().scheduling_mut().state(dir).needs_disk_read);
-    if needs_disk_read {
-        let read_dir = dir.to_path_buf();
-        let (root, opened) = {
-            let session = shared.session();
-            (session.confinement_root(dir), session.documents_in(dir))
-        };
-        // Documents open through a link vouch for the files beside their
-        // real file (`tofu_vfs::read_module_dir_vouched`).
-        let read = tokio::task::spawn_blocking(move || {
-            let vouched = tofu_vfs::link_target_dirs(&opened);
-            let files = tofu_vfs::read_module_dir_vouched(&read_dir, &root, &vouched)?;
-            let links = tofu_vfs::linked_files_vouched(&read_dir, &root, &vouched);
-            let manifest = read_manifest(&read_dir, &root);
-            Ok::<_, std::io::Error>((files, manifest, links, !vouched.is_empty()))
-        })
-        .await;
-        let mut session = shared.session();
-        // Functions read files as `tofu validate` run in the directory
-        // reads them, inside the directory's confinement root; given once,
-        // so that an analysis after an edit stays incremental.
-        if !session.host().has_module_files(dir) {
-            let root = session.confinement_root(dir);
-            let files = tofu_vfs::DirectoryFiles::within(dir, &root);
-            session
-                .host_mut()
-                .set_module_files(dir, tofu_module::ModuleFiles::new(Arc::new(files)));
-        }
-        let change = match read {
-            Ok(Ok((files, manifest, links, vouched))) => {
-                session.scheduling_mut().state(dir).read_vouched = vouched;
-                session.host_mut().set_links(dir, links);
-                // The manifest is read even where `.terraform/**` is
-                // excluded (the default): it is not analysed, it only says
-                // where the directory's installed modules are.
-                // A called-only directory is read whole: `exclude` keeps
-                // `.terraform` out of the workspace, not out of the modules
-                // the workspace calls.
-                let called_only = session.scheduling().is_called_only(dir);
-                let files = files
-                    .into_iter()
-                    .filter(|file| called_only || !session.is_excluded(&dir.join(&file.name)))
-                    .chain(manifest)
-                    .collect();
-                Change::DiskDir {
-                    dir: dir.to_path_buf(),
-                    files,
-                }
-            }
-            Ok(Err(error)) => {
-                // A directory deleted since is routine (and a call of it is
-                // an "Unreadable module directory"); anything else, such as
-                // a directory leading outside the workspace folder, is worth
-                // a line, and says nothing of the directory.
-                if matches!(
-                    error.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) {
-                    tracing::debug!("cannot read {}: {error}", dir.display());
-                    Change::DiskDirUnreadable {
-                        dir: dir.to_path_buf(),
-                    }
-                } else {
-                    tracing::info!("not reading {}: {error}", dir.display());
-                    Change::DiskDirRemoved {
-                        dir: dir.to_path_buf(),
-                    }
-                }
-            }
-            Err(error) => {
-                tracing::error!("reading {} failed: {error}", dir.display());
-                return false;
-            }
-        };
-        if matches!(change, Change::DiskDirRemoved { .. }) {
-            // Only this directory: its subdirectories are modules of their own.
-            session.host_mut().apply_change(Change::DiskDir {
-                dir: dir.to_path_buf(),
-                files: Vec::new(),
-            });
-        } else {
-            session.host_mut().apply_change(change);
-        }
-    }
-    let job = {
-        let mut session = shared.session();
-        let host = session.host_mut();
-        let full_missing = need == Need::Full && !host.has_full_analysis(dir);
-        if host.is_stale(dir) || full_missing {
-            host.start_analysis(dir)
-        } else {
-            if need == Need::Full {
-                host.mark_used(dir);
-            }
-            None
-        }
-    };
-    let Some(job) = job else {
+    if !needs_disk_read && !needs_analysis(&mut shared.session(), dir, need) {
         return true;
-    };
+    }
     // The semaphore is never closed, so waiting for a permit cannot fail.
     let Ok(_permit) = shared.analyses_in_flight.acquire().await else {
         return false;
     };
-    let started = std::time::Instant::now();
-    // The job asks what the host knows of the modules its calls reach as
-    // it finds them (the session locked for that look-up only), so that a
-    // directory analysed for the first time is judged in its module tree
-    // at once.
-    let reach_from = Arc::clone(shared);
-    let reach = move |dir: &Path, calls: &[ModuleCall]| {
-        Some(reach_from.session().host().reached_by(dir, calls))
-    };
-    match tokio::task::spawn_blocking(move || job.run_with(&reach)).await {
-        Ok(finished) => {
-            let took = started.elapsed();
-            tracing::debug!("analysed {} in {:?}", dir.display(), took);
-            let (old, callers, called, schema_dirs) = {
-                let mut session = shared.session();
-                let (_, old) = session.host_mut().finish_analysis_returning_old(finished);
-                session.scheduling_mut().state(dir).last_analysis = Some(took);
-                let called = called_only_dirs(&mut session, dir);
-                // The modules it calls may have their providers installed
-                // only here: their schemas are looked at again too; while
-                // indexing, once each at the end of the pass (a module
-                // called from many directories would otherwise be asked
-                // again with each new caller: cloudposse's iam-roles 896
-                // times in the 10x tree).
-                let modules_called = session.host().called_dirs(dir).to_vec();
-                let mut schema_dirs = vec![dir.to_path_buf()];
-                schema_dirs.extend(
-                    session
-                        .scheduling_mut()
-                        .schemas_after_indexing(modules_called),
-                );
-                (
-                    old,
-                    session.host_mut().take_stale_callers(),
-                    called,
-                    schema_dirs,
-                )
-            };
-            read_schemas(shared, schema_dirs);
-            validate_providers(shared, dir);
-            // A module analysed before anyone called it is analysed again
-            // at once, for its interface. A module whose interface changed:
-            // its callers judge their calls again (once indexing is over,
-            // while it runs).
-            let (uncomputed, callers) = {
-                let mut session = shared.session();
-                let (uncomputed, callers): (Vec<PathBuf>, Vec<PathBuf>) = callers
-                    .into_iter()
-                    .partition(|stale| session.host().lacks_interface(stale));
-                (
-                    uncomputed,
-                    session.scheduling_mut().defer_while_indexing(callers),
-                )
-            };
-            if !uncomputed.is_empty() {
-                schedule(shared, uncomputed, false);
-            }
-            if !callers.is_empty() {
-                schedule(shared, callers, true);
-            }
-            // Modules it calls that nothing else brought in: read and
-            // analysed, then this directory is judged against them.
-            if !called.is_empty() {
-                schedule(shared, called, false);
-            }
-            // Freeing the previous analysis of a large module (and those no
-            // longer kept) takes milliseconds: not under the lock, not before
-            // publishing.
-            if !old.is_empty() {
-                tokio::task::spawn_blocking(move || drop(old));
-            }
-            true
+    // Reading, the analysis, storing its result and what follows from it
+    // run on one blocking thread: a hand-off between threads for each step
+    // cost a tenth of the server's CPU while indexing (futex wake-ups).
+    let worker = Arc::clone(shared);
+    let refreshed_dir = dir.to_path_buf();
+    let refreshed = tokio::task::spawn_blocking(move || {
+        if needs_disk_read {
+            read_from_disk(&worker, &refreshed_dir);
         }
+        let job = {
+            let mut session = worker.session();
+            if needs_analysis(&mut session, &refreshed_dir, need) {
+                session.host_mut().start_analysis(&refreshed_dir)
+            } else {
+                None
+            }
+        };
+        let Some(job) = job else {
+            return true;
+        };
+        let started = std::time::Instant::now();
+        // The job asks what the host knows of the modules its calls reach
+        // as it finds them (the session locked for that look-up only), so
+        // that a directory analysed for the first time is judged in its
+        // module tree at once.
+        // Modules it calls that were analysed before anyone called them get
+        // their interface from their kept analysis, rather than by being
+        // analysed again (computed with the session unlocked).
+        let reach = |dir: &Path, calls: &[ModuleCall]| {
+            let missing = worker.session().host().missing_interfaces(dir, calls);
+            if !missing.is_empty() {
+                let computed = missing.into_iter().map(MissingInterface::compute).collect();
+                worker.session().host_mut().set_interfaces(computed);
+            }
+            Some(worker.session().host().reached_by(dir, calls))
+        };
+        let mut finished = job.run_with(&reach);
+        // Called by a directory whose analysis finished meanwhile: its
+        // interface from this analysis, rather than from another one.
+        let called = worker.session().host().is_called(&refreshed_dir);
+        finished.compute_interface(called);
+        after_analysis(&worker, &refreshed_dir, finished, started.elapsed());
+        true
+    })
+    .await;
+    match refreshed {
+        Ok(refreshed) => refreshed,
         Err(error) => {
             tracing::error!("analysis of {} failed: {error}", dir.display());
             false
@@ -415,31 +323,232 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
     }
 }
 
+/// Whether `dir` must be analysed for `need`: its inputs changed, or the
+/// full analysis is wanted and only the summary is kept. When not, a
+/// wanted full analysis is marked as just used.
+fn needs_analysis(session: &mut Session, dir: &Path, need: Need) -> bool {
+    let host = session.host_mut();
+    let full_missing = need == Need::Full && !host.has_full_analysis(dir);
+    if host.is_stale(dir) || full_missing {
+        return true;
+    }
+    if need == Need::Full {
+        host.mark_used(dir);
+    }
+    false
+}
+
+/// Reads `dir` from disk, on this (blocking) thread, and gives what it
+/// holds to the host.
+fn read_from_disk(shared: &Arc<Shared>, dir: &Path) {
+    let read_dir = dir.to_path_buf();
+    let (root, opened) = {
+        let session = shared.session();
+        (session.confinement_root(dir), session.documents_in(dir))
+    };
+    // Documents open through a link vouch for the files beside their
+    // real file (`tofu_vfs::read_module_dir_vouched`).
+    let read = (|| {
+        let vouched = tofu_vfs::link_target_dirs(&opened);
+        let files = tofu_vfs::read_module_dir_vouched(&read_dir, &root, &vouched)?;
+        let links = tofu_vfs::linked_files_vouched(&read_dir, &root, &vouched);
+        let manifest = read_manifest(&read_dir, &root);
+        Ok::<_, std::io::Error>((files, manifest, links, !vouched.is_empty()))
+    })();
+    let mut session = shared.session();
+    // Functions read files as `tofu validate` run in the directory
+    // reads them, inside the directory's confinement root; given once,
+    // so that an analysis after an edit stays incremental.
+    if !session.host().has_module_files(dir) {
+        let root = session.confinement_root(dir);
+        let files = tofu_vfs::DirectoryFiles::within(dir, &root);
+        session
+            .host_mut()
+            .set_module_files(dir, tofu_module::ModuleFiles::new(Arc::new(files)));
+    }
+    let change = match read {
+        Ok((files, manifest, links, vouched)) => {
+            session.scheduling_mut().state(dir).read_vouched = vouched;
+            session.host_mut().set_links(dir, links);
+            // The manifest is read even where `.terraform/**` is
+            // excluded (the default): it is not analysed, it only says
+            // where the directory's installed modules are.
+            // A called-only directory is read whole: `exclude` keeps
+            // `.terraform` out of the workspace, not out of the modules
+            // the workspace calls.
+            let called_only = session.scheduling().is_called_only(dir);
+            let files = files
+                .into_iter()
+                .filter(|file| called_only || !session.is_excluded(&dir.join(&file.name)))
+                .chain(manifest)
+                .collect();
+            Change::DiskDir {
+                dir: dir.to_path_buf(),
+                files,
+            }
+        }
+        Err(error) => {
+            // A directory deleted since is routine (and a call of it is
+            // an "Unreadable module directory"); anything else, such as
+            // a directory leading outside the workspace folder, is worth
+            // a line, and says nothing of the directory.
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) {
+                tracing::debug!("cannot read {}: {error}", dir.display());
+                Change::DiskDirUnreadable {
+                    dir: dir.to_path_buf(),
+                }
+            } else {
+                tracing::info!("not reading {}: {error}", dir.display());
+                Change::DiskDirRemoved {
+                    dir: dir.to_path_buf(),
+                }
+            }
+        }
+    };
+    if matches!(change, Change::DiskDirRemoved { .. }) {
+        // Only this directory: its subdirectories are modules of their own.
+        session.host_mut().apply_change(Change::DiskDir {
+            dir: dir.to_path_buf(),
+            files: Vec::new(),
+        });
+    } else {
+        session.host_mut().apply_change(change);
+    }
+}
+
+/// Stores the analysis of `dir` that took `took`, then starts what follows
+/// from it: reading provider schemas, calling providers' validators,
+/// analysing the directories it made stale and the modules it calls that
+/// nothing brought in. Runs on a blocking thread (inside the runtime, so
+/// that it may spawn tasks).
+fn after_analysis(
+    shared: &Arc<Shared>,
+    dir: &Path,
+    finished: tofu_ide::AnalysisResult,
+    took: Duration,
+) {
+    tracing::debug!("analysed {} in {:?}", dir.display(), took);
+    let (old, callers, called, schema_dirs, indexing) = {
+        let mut session = shared.session();
+        let (_, old) = session.host_mut().finish_analysis_returning_old(finished);
+        session.scheduling_mut().state(dir).last_analysis = Some(took);
+        let called = called_only_dirs(&mut session, dir);
+        // The modules it calls may have their providers installed only
+        // here: their schemas are looked at again too; while indexing, once
+        // each at the end of the pass (a module called from many
+        // directories would otherwise be asked again with each new caller:
+        // cloudposse's iam-roles 896 times in the 10x tree).
+        let modules_called = session.host().called_dirs(dir).to_vec();
+        let mut schema_dirs = vec![dir.to_path_buf()];
+        schema_dirs.extend(
+            session
+                .scheduling_mut()
+                .schemas_after_indexing(modules_called),
+        );
+        (
+            old,
+            session.host_mut().take_stale_callers(),
+            called,
+            schema_dirs,
+            session.scheduling().is_indexing(),
+        )
+    };
+    read_schemas_here(shared, &schema_dirs);
+    validate_providers(shared, dir);
+    // A module analysed before anyone called it is analysed again at once,
+    // for its interface. A module whose interface changed: its callers
+    // judge their calls again (once indexing is over, while it runs).
+    let (uncomputed, callers) = {
+        let mut session = shared.session();
+        let (uncomputed, callers): (Vec<PathBuf>, Vec<PathBuf>) = callers
+            .into_iter()
+            .partition(|stale| session.host().lacks_interface(stale));
+        (
+            uncomputed,
+            session.scheduling_mut().defer_while_indexing(callers),
+        )
+    };
+    if !uncomputed.is_empty() {
+        schedule(shared, uncomputed, false);
+    }
+    if !callers.is_empty() {
+        schedule(shared, callers, true);
+    }
+    // Modules it calls that nothing else brought in: read and analysed,
+    // then this directory is judged against them.
+    if !called.is_empty() {
+        schedule(shared, called, false);
+    }
+    // Freeing the previous analysis of a large module (and those no longer
+    // kept) takes milliseconds: never under the lock, and after an edit
+    // not before publishing; while indexing, here (a hand-off to another
+    // thread for each directory costs more than it saves).
+    if indexing {
+        drop(old);
+    } else if !old.is_empty() {
+        tokio::task::spawn_blocking(move || drop(old));
+    }
+}
+
 /// Starts reading the provider schemas of each of `dirs` that wants some
 /// ([`provider_schemas::wanted`]), each in a task of its own, which
 /// schedules the directory again when its schemas changed.
 pub fn read_schemas(shared: &Arc<Shared>, dirs: Vec<PathBuf>) {
-    let asks: Vec<_> = {
-        let mut session = shared.session();
-        dirs.into_iter()
-            .filter_map(|dir| provider_schemas::wanted(&mut session, &dir).map(|ask| (dir, ask)))
-            .collect()
-    };
-    for (dir, ask) in asks {
-        let shared = Arc::clone(shared);
-        let busy = shared.activity.begin();
-        tokio::spawn(async move {
-            let _busy = busy;
-            let mut next = Some(ask);
-            while let Some(ask) = next {
-                if provider_schemas::read(&shared, &dir, ask).await {
-                    schedule(&shared, [dir.clone()], false);
-                }
-                // What it wants may have changed while it was read.
-                next = provider_schemas::wanted(&mut shared.session(), &dir);
-            }
-        });
+    for (dir, ask) in schema_asks(shared, dirs) {
+        spawn_schema_reader(shared, dir, ask);
     }
+}
+
+/// [`read_schemas`] on a blocking thread: schemas with nothing left to
+/// read (nothing installed, the common case) are given to the host here
+/// and now ([`provider_schemas::at_hand`]), without a task, a thread
+/// hand-off and a `$/progress` round trip each.
+fn read_schemas_here(shared: &Arc<Shared>, dirs: &[PathBuf]) {
+    for (dir, ask) in schema_asks(shared, dirs.to_vec()) {
+        match provider_schemas::at_hand(shared, &dir, &ask) {
+            Some(changed) => {
+                if changed {
+                    schedule(shared, [dir.clone()], false);
+                }
+                // What it wants may have changed while it was looked at.
+                let next = provider_schemas::wanted(&mut shared.session(), &dir);
+                if let Some(next) = next {
+                    spawn_schema_reader(shared, dir, next);
+                }
+            }
+            None => spawn_schema_reader(shared, dir, ask),
+        }
+    }
+}
+
+/// Each of `dirs` that wants provider schemas, with what it wants them
+/// for (marked as being read).
+fn schema_asks(shared: &Shared, dirs: Vec<PathBuf>) -> Vec<(PathBuf, SchemaAsk)> {
+    let mut session = shared.session();
+    dirs.into_iter()
+        .filter_map(|dir| provider_schemas::wanted(&mut session, &dir).map(|ask| (dir, ask)))
+        .collect()
+}
+
+/// Reads `ask` for `dir` in a task of its own, then whatever the directory
+/// wants by then, scheduling it again whenever its schemas changed.
+fn spawn_schema_reader(shared: &Arc<Shared>, dir: PathBuf, ask: SchemaAsk) {
+    let shared = Arc::clone(shared);
+    let busy = shared.activity.begin();
+    tokio::spawn(async move {
+        let _busy = busy;
+        let mut next = Some(ask);
+        while let Some(ask) = next {
+            if provider_schemas::read(&shared, &dir, ask).await {
+                schedule(&shared, [dir.clone()], false);
+            }
+            // What it wants may have changed while it was read.
+            next = provider_schemas::wanted(&mut shared.session(), &dir);
+        }
+    });
 }
 
 /// Calls the providers' validators on `dir`'s analysis after

@@ -138,6 +138,11 @@ impl Scheduling {
             .is_some_and(|state| state.schemas_outdated)
     }
 
+    /// True while an indexing pass is under way.
+    pub fn is_indexing(&self) -> bool {
+        self.indexing > 0
+    }
+
     /// An indexing pass begins: callers made stale wait for its end.
     pub fn begin_indexing(&mut self) {
         self.indexing += 1;

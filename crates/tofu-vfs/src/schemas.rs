@@ -166,6 +166,54 @@ impl SchemaSource {
         needed: &[ProviderAddress],
         callers: &dyn Fn(&Path) -> Vec<PathBuf>,
     ) -> ProviderSchemas {
+        let read = Reader {
+            file: &|file| Some(self.schema_file(file)),
+            at: &|environment, root, address, run_providers| {
+                Some(self.read_at(environment, root, address, run_providers))
+            },
+        };
+        self.gather(dir, dir_schemas, needed, callers, &read)
+            .unwrap_or_default()
+    }
+
+    /// [`SchemaSource::schemas_with_callers`] when nothing is left to read
+    /// for it: every schema file it names was read already, and so was
+    /// every (root, provider) it asks for; a directory without a root
+    /// (nothing installed for it, the common case) asks for none. `None`
+    /// when something must still be read, which may take a while (a
+    /// provider may start): the server does that in the background, with
+    /// progress, and answers the rest at once.
+    pub fn schemas_already_read(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        needed: &[ProviderAddress],
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
+    ) -> Option<ProviderSchemas> {
+        let read = Reader {
+            file: &|file| {
+                let files = self.files.lock().ok()?;
+                files.get(file)?.get().map(Arc::clone)
+            },
+            at: &|_, root, address, run_providers| {
+                let key = (root.to_path_buf(), address.clone(), run_providers);
+                let read = self.read.lock().ok()?;
+                read.get(&key)?.get().cloned()
+            },
+        };
+        self.gather(dir, dir_schemas, needed, callers, &read)
+    }
+
+    /// The schemas of `needed` for `dir`, through `read`; `None` when
+    /// `read` had nothing for a file or a (root, provider).
+    fn gather(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        needed: &[ProviderAddress],
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
+        read: &Reader<'_>,
+    ) -> Option<ProviderSchemas> {
         let mut schemas = ProviderSchemas::new();
         let files: Vec<&PathBuf> = self
             .options
@@ -174,10 +222,12 @@ impl SchemaSource {
             .chain(&dir_schemas.files)
             .collect();
         if needed.is_empty() || (self.options.environment.is_none() && files.is_empty()) {
-            return schemas;
+            return Some(schemas);
         }
-        let from_files: Vec<Arc<FileSchemas>> =
-            files.iter().map(|file| self.schema_file(file)).collect();
+        let mut from_files: Vec<Arc<FileSchemas>> = Vec::with_capacity(files.len());
+        for file in files {
+            from_files.push((read.file)(file)?);
+        }
         let mut rest = Vec::new();
         for address in needed {
             match from_files.iter().find_map(|found| found.get(address)) {
@@ -186,22 +236,22 @@ impl SchemaSource {
             }
         }
         let Some(environment) = &self.options.environment else {
-            return schemas;
+            return Some(schemas);
         };
         if rest.is_empty() {
-            return schemas;
+            return Some(schemas);
         }
         let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
         let roots = provider_roots(&absolute(dir), callers).dirs;
         for address in rest {
             for root in &roots {
-                if let Some(schema) = self.read_at(environment, root, address, run_providers) {
+                if let Some(schema) = (read.at)(environment, root, address, run_providers)? {
                     schemas.insert(address.clone(), schema);
                     break;
                 }
             }
         }
-        schemas
+        Some(schemas)
     }
 
     /// Forgets what was read for `root` (its lock file or `.terraform`
@@ -469,6 +519,19 @@ fn locked_provider(root: &Path, address: &ProviderAddress) -> Option<LockedProvi
 }
 
 type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;
+
+/// How [`SchemaSource::gather`] reads a schema file, and the schema of a
+/// provider as installed for a root (`None`: not at hand).
+struct Reader<'r> {
+    file: &'r dyn Fn(&Path) -> Option<Arc<FileSchemas>>,
+    #[allow(clippy::type_complexity)]
+    at: &'r dyn Fn(
+        &ProviderEnvironment,
+        &Path,
+        &ProviderAddress,
+        bool,
+    ) -> Option<Option<Arc<ProviderSchema>>>,
+}
 type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
 type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;
 
