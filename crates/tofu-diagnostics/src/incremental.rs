@@ -443,12 +443,9 @@ pub(crate) fn declare_merge_and_check(
         |provider: &BlockAddress| tofu_module::provider_schemas::users_of(&merged, provider);
     let argument_at =
         |call: &str, subject: &Location| merged.effective.module_argument_at(call, subject);
-    let node_findings =
-        node_walk
-            .iter()
-            .map(|(address, found): &(BlockAddress, Vec<Diagnostic>)| {
-                (NodeRef::Block(address), found.as_slice())
-            });
+    let node_findings = node_walk
+        .iter()
+        .map(|(node, found): &(Node, Vec<Diagnostic>)| (node.as_ref(), found.as_slice()));
     let mut graph = graph::outcome(
         &mut dependencies,
         by_owner.walk().chain(node_findings),
@@ -557,7 +554,7 @@ impl Memos {
         names: &DeclaredNames,
         uses: &Uses<'_>,
         out: [&mut Vec<Diagnostic>; 7],
-        node_walk: &mut Vec<(BlockAddress, Vec<Diagnostic>)>,
+        node_walk: &mut Vec<(Node, Vec<Diagnostic>)>,
         undeclared_variables: &mut Vec<UndeclaredVariableUse>,
     ) -> RulesRun {
         let [load, build, tree, graph, walk, plan, lint] = out;
@@ -599,9 +596,9 @@ impl Memos {
         for rule in rules::NODE_RULES {
             let memos = self.by_node.entry(rule.name).or_default();
             n_node_rules += memos.run(rule, &on);
-            for (block, memo) in memos.memos() {
+            for (node, memo) in memos.memos() {
                 if !memo.diagnostics.is_empty() {
-                    node_walk.push((block.clone(), memo.diagnostics.clone()));
+                    node_walk.push((node.clone(), memo.diagnostics.clone()));
                 }
                 undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
             }

@@ -7,17 +7,17 @@
 //! expressions), with OpenTofu's summary, detail and subject, as
 //! `tofu-eval` computes them.
 //!
-//! Validate evaluates with input variables unknown; this rule goes further
-//! and takes every reference but `path.module` and `path.root` (`.`) as an
-//! unknown value of any type (a local value's own value is not carried into
-//! the expressions that read it), so what it reports comes from constants,
-//! functions and operators alone and is what OpenTofu reports too; what
-//! needs another node's known value is left out. Files are read through the
-//! `ModuleFiles` the caller gave the analysis, relative to the module
-//! directory (`file("x")` is unknown without them), and `provider::`
-//! functions give unknown values. An identity whose references the
-//! `references` rule reports is not evaluated, as OpenTofu stops at the
-//! reference; one whose dependency failed is silenced by the walk (`graph`).
+//! Values flow as in validate's walk (`walk_values`): a local value's
+//! known value reaches the expressions that read it, an input variable is
+//! an unknown value of its declared type, marked as declared, and what the
+//! walk does not know (resources, module outputs, `count`, `each`) is
+//! unknown. A local value whose own evaluation fails is reported there and
+//! is unknown to its readers, whose findings the graph silences (OpenTofu
+//! never evaluates them). Files are read through the `ModuleFiles` the
+//! caller gave the analysis, relative to the module directory (`file("x")`
+//! is unknown without them), and `provider::` functions give unknown
+//! values. A node whose references the `references` rule reports is not
+//! evaluated, as OpenTofu stops at the reference.
 //! A module call's arguments are evaluated each on its own, as OpenTofu's
 //! `nodeModuleVariable` does: an argument with a failing reference is
 //! skipped, the others are evaluated, and none is when the call's `count`,
@@ -26,14 +26,20 @@
 //! schema, by the `references` rule (`provider_schema::provider_body`).
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
+//!
+//! A node rule: run per local value, output and module call through a
+//! recording view, so an edit judges again only the nodes that read what
+//! it touched (the node itself, a local value or variable it follows).
 
 use tofu_syntax::Diagnostic;
 
-use crate::rules::expression_evaluation::evaluate_attribute;
+use crate::rules::expression_evaluation::evaluation_diagnostic;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
-use crate::rules::views::IdentityView;
+use crate::rules::views::{IdentityView, MergedNode, ModuleView};
+use crate::rules::walk_values::WalkValues;
 use tofu_module::address::BlockAddress;
 use tofu_module::effective::EffectiveAttribute;
+use tofu_module::refs::NodeRef;
 
 /// A module call's meta-arguments, which are not the child's inputs.
 const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
@@ -45,35 +51,65 @@ const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
     "depends_on",
 ];
 
-/// The `evaluation` identity rule.
-pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    if let Some(local) = view.local() {
-        if !references_fail(view) {
-            evaluate_attribute(view, &local.attribute, out);
-        }
-        return;
-    }
-    let Some(effective) = view.effective() else {
-        return;
-    };
-    match &effective.address {
-        BlockAddress::Output(_) => {
-            if let Some(value) = effective.body.attribute("value") {
-                if !references_fail(view) {
-                    evaluate_attribute(view, value, out);
-                }
+/// Which nodes the rule judges: local values, outputs and module calls.
+pub(crate) fn judges(node: NodeRef<'_>) -> bool {
+    matches!(
+        node,
+        NodeRef::Local(_) | NodeRef::Block(BlockAddress::Output(_) | BlockAddress::Module(_))
+    )
+}
+
+/// The `evaluation` node rule, on one node.
+pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<Diagnostic>) {
+    let identity = view.identity_view(node);
+    let values = WalkValues::new(view);
+    match node {
+        MergedNode::Local(local) => {
+            if !references_fail(&identity) {
+                evaluate_attribute(&values, &local.attribute, out);
             }
         }
-        BlockAddress::Module(_) => module_arguments(view, &effective.body.attributes, out),
-        _ => {}
+        MergedNode::Block(effective) => match &effective.address {
+            BlockAddress::Output(_) => {
+                if let Some(value) = effective.body.attribute("value") {
+                    if !references_fail(&identity) {
+                        evaluate_attribute(&values, value, out);
+                    }
+                }
+            }
+            BlockAddress::Module(_) => {
+                module_arguments(&identity, &values, &effective.body.attributes, out);
+            }
+            _ => {}
+        },
     }
+}
+
+/// Reports what evaluating one attribute's value in the walk finds.
+fn evaluate_attribute(
+    values: &WalkValues<'_, '_>,
+    attribute: &EffectiveAttribute,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = values.native_expr(attribute) else {
+        return;
+    };
+    let file = attribute.origin.file;
+    let evaluation = values.evaluate_in(file, expr);
+    out.extend(
+        evaluation
+            .diagnostics
+            .into_iter()
+            .map(|found| evaluation_diagnostic(file, found)),
+    );
 }
 
 /// A module call's input values, which validate evaluates in this module,
 /// each on its own (`nodeModuleVariable`): none when the call does not
 /// expand, and not one in which a reference fails.
 fn module_arguments(
-    view: &IdentityView<'_>,
+    identity: &IdentityView<'_>,
+    values: &WalkValues<'_, '_>,
     attributes: &[EffectiveAttribute],
     out: &mut Vec<Diagnostic>,
 ) {
@@ -81,13 +117,16 @@ fn module_arguments(
         .iter()
         .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
         .collect();
-    if inputs.is_empty() || call_expansion_fails(view) {
+    if inputs.is_empty() || call_expansion_fails(identity) {
         return;
     }
-    let failing = failing_arguments(view);
+    let failing = failing_arguments(identity);
     for attribute in inputs {
         if !failing.contains(&attribute.name) {
-            evaluate_attribute(view, attribute, out);
+            evaluate_attribute(values, attribute, out);
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,6 +1,5 @@
 //! Evaluating one attribute's expression as `tofu validate` does, for the
-//! rules that report what evaluation finds (`evaluation`: local values,
-//! outputs, module arguments; `provider_schema`: the arguments a provider's
+//! rules that report what evaluation finds (`provider_schema`: the arguments a provider's
 //! schema declares in resource bodies and provider configurations, at any
 //! depth of nested blocks): every reference but `path.module`
 //! and `path.root` (`.`) an unknown value of any type, files read through
@@ -18,26 +17,6 @@ use tofu_syntax::{Diagnostic, Expr, FileId, Location, TextRange, TraversalStep};
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
-use tofu_module::effective::EffectiveAttribute;
-
-/// Reports what evaluating one attribute's value finds.
-pub(crate) fn evaluate_attribute(
-    view: &IdentityView<'_>,
-    attribute: &EffectiveAttribute,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some((file, expr)) = view.native_expr(attribute) else {
-        return;
-    };
-    evaluate_in(
-        view,
-        &file,
-        attribute.origin.file,
-        expr,
-        &Context::BODY,
-        out,
-    );
-}
 
 /// What an expression is evaluated with besides unknown references: the
 /// body's own context, or a `dynamic` block's content.

@@ -555,6 +555,15 @@ impl<'a> ModuleView<'a> {
         }
     }
 
+    /// The view a rule on one identity has of `node`, for a node rule
+    /// that asks what such a rule would decide (whether its references
+    /// fail). Its reads are the node's own and the names it asks about:
+    /// the node was read through this view, and a node rule's memo does
+    /// not outlive a change of shapes.
+    pub(crate) fn identity_view(&self, node: MergedNode<'a>) -> IdentityView<'a> {
+        IdentityView::new(&self.module.declared, node, self.names)
+    }
+
     /// What the rule read, and the uses of undeclared variables it
     /// recorded.
     pub(crate) fn into_records(self) -> (Reads, Vec<UndeclaredVariableUse>) {
