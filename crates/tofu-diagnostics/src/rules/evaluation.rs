@@ -31,14 +31,16 @@
 //! recording view, so an edit judges again only the nodes that read what
 //! it touched (the node itself, a local value or variable it follows).
 
-use tofu_syntax::Diagnostic;
+use tofu_eval::convert::convert;
+use tofu_eval::Type;
+use tofu_syntax::{Diagnostic, Location};
 
 use crate::rules::expression_evaluation::evaluation_diagnostic;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::views::{IdentityView, MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::BlockAddress;
-use tofu_module::effective::EffectiveAttribute;
+use tofu_module::effective::{EffectiveAttribute, EffectiveBody};
 use tofu_module::refs::NodeRef;
 
 /// A module call's meta-arguments, which are not the child's inputs.
@@ -51,11 +53,18 @@ const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
     "depends_on",
 ];
 
-/// Which nodes the rule judges: local values, outputs and module calls.
+/// Which nodes the rule judges: local values, outputs, module calls,
+/// resources and input variables.
 pub(crate) fn judges(node: NodeRef<'_>) -> bool {
     matches!(
         node,
-        NodeRef::Local(_) | NodeRef::Block(BlockAddress::Output(_) | BlockAddress::Module(_))
+        NodeRef::Local(_)
+            | NodeRef::Block(
+                BlockAddress::Output(_)
+                    | BlockAddress::Module(_)
+                    | BlockAddress::Resource { .. }
+                    | BlockAddress::Variable(_)
+            )
     )
 }
 
@@ -63,25 +72,230 @@ pub(crate) fn judges(node: NodeRef<'_>) -> bool {
 pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<Diagnostic>) {
     let identity = view.identity_view(node);
     let values = WalkValues::new(view);
-    match node {
+    let effective = match node {
         MergedNode::Local(local) => {
             if !references_fail(&identity) {
                 evaluate_attribute(&values, &local.attribute, out);
             }
+            return;
         }
-        MergedNode::Block(effective) => match &effective.address {
-            BlockAddress::Output(_) => {
+        MergedNode::Block(effective) => effective,
+    };
+    if let BlockAddress::Module(_) = &effective.address {
+        if !call_expansion_fails(&identity) {
+            if let Some(count) = effective.body.attribute("count") {
+                evaluate_count(&values, count, out);
+            }
+        }
+        module_arguments(&identity, &values, &effective.body.attributes, out);
+        return;
+    }
+    if references_fail(&identity) {
+        return;
+    }
+    match &effective.address {
+        BlockAddress::Output(_) => {
+            // An output's preconditions are checked before its value, which
+            // is not evaluated when one of them fails (`node_output.go`).
+            let before = out.len();
+            output_preconditions(&values, &effective.body, out);
+            if out.len() == before {
                 if let Some(value) = effective.body.attribute("value") {
-                    if !references_fail(&identity) {
-                        evaluate_attribute(&values, value, out);
-                    }
+                    evaluate_attribute(&values, value, out);
                 }
             }
-            BlockAddress::Module(_) => {
-                module_arguments(&identity, &values, &effective.body.attributes, out);
+        }
+        BlockAddress::Resource { .. } => {
+            if let Some(count) = effective.body.attribute("count") {
+                evaluate_count(&values, count, out);
             }
-            _ => {}
-        },
+            for lifecycle in effective
+                .body
+                .blocks
+                .iter()
+                .filter(|b| b.kind == "lifecycle")
+            {
+                conditions(
+                    &values,
+                    &lifecycle.body,
+                    &["precondition", "postcondition"],
+                    out,
+                );
+            }
+        }
+        BlockAddress::Variable(_) => conditions(&values, &effective.body, &["validation"], out),
+        _ => {}
+    }
+}
+
+/// The `condition` and `error_message` of each block of `kinds` in `body`,
+/// evaluated as validate evaluates them (`validateCheckRules`: each for
+/// its errors alone, whatever its value).
+fn conditions(
+    values: &WalkValues<'_, '_>,
+    body: &EffectiveBody,
+    kinds: &[&str],
+    out: &mut Vec<Diagnostic>,
+) {
+    for rule in body
+        .blocks
+        .iter()
+        .filter(|block| kinds.contains(&block.kind.as_str()))
+    {
+        for name in ["condition", "error_message"] {
+            if let Some(attribute) = rule.body.attribute(name) {
+                evaluate_attribute(values, attribute, out);
+            }
+        }
+    }
+}
+
+/// An output's preconditions, as validate checks them (`evalCheckRule`):
+/// the errors of the error message and the condition; then a known
+/// condition that is null, no bool or false.
+fn output_preconditions(
+    values: &WalkValues<'_, '_>,
+    body: &EffectiveBody,
+    out: &mut Vec<Diagnostic>,
+) {
+    for rule in body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "precondition")
+    {
+        let before = out.len();
+        let message = rule.body.attribute("error_message").and_then(|attribute| {
+            let expr = values.native_expr(attribute)?;
+            let file = attribute.origin.file;
+            let evaluation = values.evaluate_in(file, expr);
+            out.extend(
+                evaluation
+                    .diagnostics
+                    .into_iter()
+                    .map(|found| evaluation_diagnostic(file, found)),
+            );
+            let (value, _) = convert(&evaluation.value, &Type::String).ok()?.unmark();
+            value.as_str().map(str::to_owned)
+        });
+        let Some(condition) = rule.body.attribute("condition") else {
+            continue;
+        };
+        let Some(expr) = values.native_expr(condition) else {
+            continue;
+        };
+        let file = condition.origin.file;
+        let evaluation = values.evaluate_in(file, expr);
+        if !evaluation.diagnostics.is_empty() {
+            out.extend(
+                evaluation
+                    .diagnostics
+                    .into_iter()
+                    .map(|found| evaluation_diagnostic(file, found)),
+            );
+            continue;
+        }
+        if out.len() > before || values.followed_a_failure() {
+            continue;
+        }
+        let at = Location::new(file, expr.range);
+        let value = evaluation.value;
+        if !value.is_known() {
+            continue;
+        }
+        let (summary, detail) = if value.is_null() {
+            (
+                "Invalid condition result",
+                "Condition expression must return either true or false, not null.".to_owned(),
+            )
+        } else {
+            match convert(&value, &Type::Bool) {
+                Err(error) => (
+                    "Invalid condition result",
+                    format!("Invalid condition result value: {error}."),
+                ),
+                Ok(result) => {
+                    let (result, _) = result.unmark();
+                    if result.as_bool() != Some(false) {
+                        continue;
+                    }
+                    (
+                        "Module output value precondition failed",
+                        message.filter(|message| !message.is_empty()).unwrap_or_else(|| {
+                            "This check failed, but has an invalid error message as described in the other accompanying messages.".to_owned()
+                        }),
+                    )
+                }
+            }
+        };
+        let code = if summary == "Invalid condition result" {
+            crate::codes::INVALID_EXPRESSION_VALUE
+        } else {
+            crate::codes::CONDITION_FAILED
+        };
+        out.push(Diagnostic::new(code, summary, at).with_detail(detail));
+    }
+}
+
+/// `count`, as validate checks it (`validateCount`, `EvaluateCountExpressionValue`):
+/// its evaluation errors, then a known value that is no whole number
+/// from 0 up, null, or ephemeral.
+fn evaluate_count(
+    values: &WalkValues<'_, '_>,
+    attribute: &EffectiveAttribute,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = values.native_expr(attribute) else {
+        return;
+    };
+    let file = attribute.origin.file;
+    let evaluation = values.evaluate_in(file, expr);
+    if !evaluation.diagnostics.is_empty() {
+        out.extend(
+            evaluation
+                .diagnostics
+                .into_iter()
+                .map(|found| evaluation_diagnostic(file, found)),
+        );
+        return;
+    }
+    let at = Location::new(file, expr.range);
+    let value = match convert(&evaluation.value, &Type::Number) {
+        Ok(value) => value,
+        Err(error) => {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::INVALID_EXPRESSION_VALUE,
+                    "Incorrect value type",
+                    at,
+                )
+                .with_detail(format!("Invalid expression value: {error}.")),
+            );
+            return;
+        }
+    };
+    let (value, marks) = value.unmark();
+    let unsuitable = if marks.ephemeral {
+        Some("Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments. If used, the ephemeral value could be exposed as a resource instance key.")
+    } else if value.is_null() {
+        Some("The given \"count\" argument value is null. An integer is required.")
+    } else if !value.is_known() {
+        None
+    } else {
+        match value.as_number().map(|number| number.to_i64_exact()) {
+            Some(None) => Some("The given \"count\" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807."),
+            Some(Some(count)) if count < 0 => Some("The given \"count\" argument value is unsuitable: must be greater than or equal to zero."),
+            _ => None,
+        }
+    };
+    if let Some(detail) = unsuitable {
+        out.push(
+            Diagnostic::new(
+                crate::codes::INVALID_EXPRESSION_VALUE,
+                "Invalid count argument",
+                at,
+            )
+            .with_detail(detail),
+        );
     }
 }
 
