@@ -32,7 +32,7 @@
 //! it touched (the node itself, a local value or variable it follows).
 
 use tofu_eval::convert::convert;
-use tofu_eval::Type;
+use tofu_eval::{Type, Value};
 use tofu_syntax::{Diagnostic, Location};
 
 use crate::rules::expression_evaluation::evaluation_diagnostic;
@@ -85,6 +85,8 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
         if !call_expansion_fails(&identity) {
             if let Some(count) = effective.body.attribute("count") {
                 evaluate_count(&values, count, out);
+            } else if let Some(for_each) = effective.body.attribute("for_each") {
+                evaluate_for_each(&values, for_each, Expansion::Module, out);
             }
         }
         module_arguments(&identity, &values, &effective.body.attributes, out);
@@ -108,6 +110,8 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
         BlockAddress::Resource { .. } => {
             if let Some(count) = effective.body.attribute("count") {
                 evaluate_count(&values, count, out);
+            } else if let Some(for_each) = effective.body.attribute("for_each") {
+                evaluate_for_each(&values, for_each, Expansion::Resource, out);
             }
             for lifecycle in effective
                 .body
@@ -234,6 +238,108 @@ fn output_preconditions(
         };
         out.push(Diagnostic::new(code, summary, at).with_detail(detail));
     }
+}
+
+/// Whose `for_each` validate checks: a resource's findings are reported
+/// only when the checked value is known (`validateForEach`), a module
+/// call's always (`nodeValidateModule`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expansion {
+    Resource,
+    Module,
+}
+
+/// `for_each`, as validate checks it (`EvaluateForEachExpressionValue`
+/// with unknown values allowed and tuples not): evaluation errors, a type
+/// that is no map, object or set of strings, a set holding null, a null,
+/// sensitive or ephemeral value.
+fn evaluate_for_each(
+    values: &WalkValues<'_, '_>,
+    attribute: &EffectiveAttribute,
+    expansion: Expansion,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = values.native_expr(attribute) else {
+        return;
+    };
+    let file = attribute.origin.file;
+    let evaluation = values.evaluate_in(file, expr);
+    let value = evaluation.value;
+    let mut details: Vec<String> = Vec::new();
+    // Whether the value the checks return is known: what a resource's
+    // check asks before it reports anything.
+    let known = if evaluation.diagnostics.is_empty() {
+        let unsuitable = "The given \"for_each\" argument value is unsuitable:";
+        let ty = value.ty();
+        let marks = value.marks;
+        // performValueChecks: null, sensitive and ephemeral values, each
+        // making the result a (known) null.
+        let mut value_details = Vec::new();
+        if value.is_null() {
+            value_details.push(format!(
+                "{unsuitable} the given \"for_each\" argument value is null."
+            ));
+        }
+        if marks.sensitive {
+            value_details.push("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.".to_owned());
+        }
+        if marks.ephemeral {
+            value_details.push("Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.".to_owned());
+        }
+        let nulled = marks.sensitive || marks.ephemeral;
+        details.extend(value_details);
+        match &ty {
+            Type::Dynamic | Type::Map(_) | Type::Object(_) => value.is_known() || nulled,
+            Type::Set(element) if **element != Type::String && **element != Type::Dynamic => {
+                details.push(format!(
+                    "{unsuitable} \"for_each\" supports sets of strings, but you have provided a set containing type {}.",
+                    element.friendly_name()
+                ));
+                value.is_known() || nulled
+            }
+            Type::Set(_) => {
+                if value.is_wholly_known() && !value.is_null() {
+                    let (plain, _) = value.clone().unmark_deep();
+                    if plain
+                        .items()
+                        .is_some_and(|items| items.iter().any(Value::is_null))
+                    {
+                        details.push(format!(
+                            "{unsuitable} \"for_each\" sets must not contain null values."
+                        ));
+                    }
+                }
+                value.is_wholly_known() || nulled
+            }
+            _ => {
+                details.push(format!(
+                    "{unsuitable} the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.",
+                    ty.friendly_name()
+                ));
+                true
+            }
+        }
+    } else {
+        value.is_known()
+    };
+    if expansion == Expansion::Resource && !known {
+        return;
+    }
+    out.extend(
+        evaluation
+            .diagnostics
+            .into_iter()
+            .map(|found| evaluation_diagnostic(file, found)),
+    );
+    let at = Location::new(file, expr.range);
+    out.extend(details.into_iter().map(|detail| {
+        Diagnostic::new(
+            crate::codes::INVALID_EXPRESSION_VALUE,
+            "Invalid for_each argument",
+            at,
+        )
+        .with_detail(detail)
+    }));
 }
 
 /// `count`, as validate checks it (`validateCount`, `EvaluateCountExpressionValue`):
