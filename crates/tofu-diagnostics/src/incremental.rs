@@ -443,12 +443,9 @@ pub(crate) fn declare_merge_and_check(
         |provider: &BlockAddress| tofu_module::provider_schemas::users_of(&merged, provider);
     let argument_at =
         |call: &str, subject: &Location| merged.effective.module_argument_at(call, subject);
-    let node_findings =
-        node_walk
-            .iter()
-            .map(|(address, found): &(BlockAddress, Vec<Diagnostic>)| {
-                (NodeRef::Block(address), found.as_slice())
-            });
+    let node_findings = node_walk
+        .iter()
+        .map(|(node, found): &(Node, Vec<Diagnostic>)| (node.as_ref(), found.as_slice()));
     let mut graph = graph::outcome(
         &mut dependencies,
         by_owner.walk().chain(node_findings),
@@ -557,7 +554,7 @@ impl Memos {
         names: &DeclaredNames,
         uses: &Uses<'_>,
         out: [&mut Vec<Diagnostic>; 7],
-        node_walk: &mut Vec<(BlockAddress, Vec<Diagnostic>)>,
+        node_walk: &mut Vec<(Node, Vec<Diagnostic>)>,
         undeclared_variables: &mut Vec<UndeclaredVariableUse>,
     ) -> RulesRun {
         let [load, build, tree, graph, walk, plan, lint] = out;
@@ -599,9 +596,9 @@ impl Memos {
         for rule in rules::NODE_RULES {
             let memos = self.by_node.entry(rule.name).or_default();
             n_node_rules += memos.run(rule, &on);
-            for (block, memo) in memos.memos() {
+            for (node, memo) in memos.memos() {
                 if !memo.diagnostics.is_empty() {
-                    node_walk.push((block.clone(), memo.diagnostics.clone()));
+                    node_walk.push((node.clone(), memo.diagnostics.clone()));
                 }
                 undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
             }
@@ -751,7 +748,12 @@ fn build(
                 by_owner.merged.insert(address.clone(), found.clone());
             }
             match keep.by_owner.block_rules.get(address) {
-                Some(results) if !results.names.touched_by(&name_changes) => {
+                Some(results)
+                    if !results.names.touched_by(&name_changes)
+                        && !results
+                            .names
+                            .reads_values_of(&keep.touched.locals, &keep.touched.identities) =>
+                {
                     by_owner
                         .block_rules
                         .insert(address.clone(), Arc::clone(results));
@@ -761,6 +763,7 @@ fn build(
                 Some(_) => {
                     check_rules_on(
                         &declared,
+                        &plan,
                         MergedNode::Block(block),
                         &names,
                         &mut by_owner,
@@ -796,7 +799,12 @@ fn build(
                 by_owner.locals.insert(name.clone(), found.clone());
             }
             match keep.by_owner.local_rules.get(name) {
-                Some(results) if !results.names.touched_by(&name_changes) => {
+                Some(results)
+                    if !results.names.touched_by(&name_changes)
+                        && !results
+                            .names
+                            .reads_values_of(&keep.touched.locals, &keep.touched.identities) =>
+                {
                     by_owner
                         .local_rules
                         .insert(name.clone(), Arc::clone(results));
@@ -805,6 +813,7 @@ fn build(
                 Some(_) => {
                     check_rules_on(
                         &declared,
+                        &plan,
                         MergedNode::Local(local),
                         &names,
                         &mut by_owner,
@@ -838,6 +847,7 @@ fn build(
 /// The rules on one identity or local value, their results kept by it.
 fn check_rules_on(
     module: &DeclaredModule,
+    plan: &OverridePlan,
     subject: MergedNode<'_>,
     names: &DeclaredNames,
     by_owner: &mut FindingsByOwner,
@@ -845,7 +855,7 @@ fn check_rules_on(
 ) {
     let (findings, mut names, n_violations) = rules::check_identity(
         retained.identity_rules,
-        &mut IdentityView::new(module, subject, names),
+        &mut IdentityView::new(module, subject, names).with_values_from(plan),
     );
     retained.n_rule_violations += n_violations as u64;
     let references = match subject {
@@ -897,7 +907,14 @@ fn merge_and_check_identity(
     }
     let mut block = block?;
     block.references = node_refs::of_block(module, &block);
-    check_rules_on(module, MergedNode::Block(&block), names, by_owner, retained);
+    check_rules_on(
+        module,
+        plan,
+        MergedNode::Block(&block),
+        names,
+        by_owner,
+        retained,
+    );
     Some(block)
 }
 
@@ -921,7 +938,14 @@ fn merge_and_check_local(
     }
     let mut local = merge_local(module, plan, name)?;
     local.references = node_refs::of_local(module, &local);
-    check_rules_on(module, MergedNode::Local(&local), names, by_owner, retained);
+    check_rules_on(
+        module,
+        plan,
+        MergedNode::Local(&local),
+        names,
+        by_owner,
+        retained,
+    );
     Some(local)
 }
 
@@ -982,6 +1006,54 @@ fn shapes_kept(
             effective.replace_local(local);
         }
     }
+    // What read the value of a touched local value or variable (a
+    // resource body evaluated against its schema) is judged again too.
+    let value_readers = |results: &IdentityRuleResults| {
+        results
+            .names
+            .reads_values_of(&touched.locals, &touched.identities)
+    };
+    let block_readers: Vec<BlockAddress> = by_owner
+        .block_rules
+        .iter()
+        .filter(|(address, results)| {
+            !touched.identities.contains(*address) && value_readers(results)
+        })
+        .map(|(address, _)| address.clone())
+        .collect();
+    let local_readers: Vec<String> = by_owner
+        .local_rules
+        .iter()
+        .filter(|(name, results)| !touched.locals.contains(*name) && value_readers(results))
+        .map(|(name, _)| name.clone())
+        .collect();
+    let mut rechecked_readers = Vec::new();
+    for address in block_readers {
+        if let Some(block) = effective.shared(&address).map(Arc::clone) {
+            check_rules_on(
+                &declared,
+                &plan,
+                MergedNode::Block(&block),
+                &names,
+                &mut by_owner,
+                retained,
+            );
+            rechecked_readers.push(Node::Block(address));
+        }
+    }
+    for name in local_readers {
+        if let Some(local) = effective.shared_local(&name).map(Arc::clone) {
+            check_rules_on(
+                &declared,
+                &plan,
+                MergedNode::Local(&local),
+                &names,
+                &mut by_owner,
+                retained,
+            );
+            rechecked_readers.push(Node::Local(name));
+        }
+    }
     for &file_id in changed {
         if declared.file(file_id).map(|file| file.role) == Some(FileRole::Override) {
             by_owner.override_files.remove(&file_id);
@@ -991,6 +1063,7 @@ fn shapes_kept(
     let files = previous.files.update(&declared, changed);
     let identities = touched.identities.iter().cloned().map(Node::Block);
     let locals = touched.locals.iter().cloned().map(Node::Local);
+    let locals = locals.chain(rechecked_readers);
     let built = Built {
         declared,
         plan,

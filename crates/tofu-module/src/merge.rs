@@ -154,6 +154,12 @@ impl OverridePlan {
     }
 
     /// The override blocks merged into an identity, in loading order.
+    /// The override definitions of local value `name`, in loading order
+    /// (the last one is the effective definition).
+    pub fn local_overrides_of(&self, name: &str) -> &[LocalRef] {
+        self.local_overrides.get(name).map_or(&[], Vec::as_slice)
+    }
+
     pub fn overrides_of(&self, address: &BlockAddress) -> &[BlockRef] {
         self.targets.get(address).map_or(&[][..], Vec::as_slice)
     }

@@ -17,6 +17,14 @@ pub enum Node {
 }
 
 impl Node {
+    /// The node, borrowed.
+    pub fn as_ref(&self) -> NodeRef<'_> {
+        match self {
+            Node::Block(address) => NodeRef::Block(address),
+            Node::Local(name) => NodeRef::Local(name),
+        }
+    }
+
     /// How OpenTofu names the node in a `Cycle:` error.
     pub fn cycle_name(&self) -> String {
         match self {

@@ -1,5 +1,6 @@
 //! What a rule found with what it read through its view ([`RuleMemo`]),
-//! and the node rules' memos by block ([`NodeMemos`], `rules::NODE_RULES`),
+//! and the node rules' memos by node, a block or a local value
+//! ([`NodeMemos`], `rules::NODE_RULES`),
 //! indexed by what each read, so that finding the memos an edit touched
 //! costs the edit, not the number of blocks judged (a module of 1,000
 //! outputs keeps 1,000 memos; a keystroke touches a handful).
@@ -14,12 +15,13 @@ use tofu_syntax::{Diagnostic, FileId};
 
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
-use crate::rules::views::{ModuleView, Reads};
+use crate::rules::views::{MergedNode, ModuleView, Reads};
 use crate::rules::NodeRule;
 use tofu_module::address::BlockAddress;
 use tofu_module::graph::Uses;
 use tofu_module::input::Config;
 use tofu_module::merge::MergedModule;
+use tofu_module::refs::{Node, NodeRef};
 
 /// What a rule found through its view, with what it read.
 #[derive(Debug)]
@@ -29,19 +31,19 @@ pub(crate) struct RuleMemo {
     pub(crate) undeclared_variables: Vec<UndeclaredVariableUse>,
 }
 
-/// One node rule's memos, by the block each judged.
+/// One node rule's memos, by the node each judged.
 #[derive(Debug, Default)]
 pub(crate) struct NodeMemos {
-    by_block: HashMap<BlockAddress, RuleMemo>,
-    readers_of_identity: HashMap<BlockAddress, HashSet<BlockAddress>>,
-    readers_of_local: HashMap<String, HashSet<BlockAddress>>,
-    readers_of_file: HashMap<FileId, HashSet<BlockAddress>>,
-    /// The blocks whose memos read the graph's uses.
-    readers_of_uses: HashSet<BlockAddress>,
-    /// The blocks whose memos an edit dropped while every block judged
+    by_node: HashMap<Node, RuleMemo>,
+    readers_of_identity: HashMap<BlockAddress, HashSet<Node>>,
+    readers_of_local: HashMap<String, HashSet<Node>>,
+    readers_of_file: HashMap<FileId, HashSet<Node>>,
+    /// The nodes whose memos read the graph's uses.
+    readers_of_uses: HashSet<Node>,
+    /// The nodes whose memos an edit dropped while every node judged
     /// before still is (every shape kept); `None` until a run gave every
-    /// judged block a memo, and then every block is looked at.
-    dropped: Option<Vec<BlockAddress>>,
+    /// judged node a memo, and then every node is looked at.
+    dropped: Option<Vec<Node>>,
 }
 
 /// What a run of a node rule reads besides its memos.
@@ -61,7 +63,7 @@ impl NodeMemos {
         identities: &HashSet<BlockAddress>,
         locals: &HashSet<String>,
     ) {
-        let mut readers: HashSet<BlockAddress> = HashSet::default();
+        let mut readers: HashSet<Node> = HashSet::default();
         for file in changed {
             readers.extend(
                 self.readers_of_file
@@ -89,28 +91,28 @@ impl NodeMemos {
                     .cloned(),
             );
         }
-        for block in readers {
-            self.drop_memo(block);
+        for node in readers {
+            self.drop_memo(node);
         }
     }
 
-    fn drop_memo(&mut self, block: BlockAddress) {
-        if self.by_block.remove(&block).is_some() {
+    fn drop_memo(&mut self, node: Node) {
+        if self.by_node.remove(&node).is_some() {
             if let Some(dropped) = &mut self.dropped {
-                dropped.push(block);
+                dropped.push(node);
             }
         }
     }
 
-    /// Runs `rule` on every block it judges that has no memo (all of them
+    /// Runs `rule` on every node it judges that has no memo (all of them
     /// after a new start, the dropped ones otherwise), and drops first the
     /// memos that read other uses than `on.uses`. Returns how many it ran.
     pub(crate) fn run(&mut self, rule: &NodeRule, on: &RunOn<'_, '_>) -> u64 {
-        let stale_uses: Vec<BlockAddress> = self
+        let stale_uses: Vec<Node> = self
             .readers_of_uses
             .iter()
-            .filter(|block| {
-                self.by_block.get(*block).is_none_or(|memo| {
+            .filter(|node| {
+                self.by_node.get(*node).is_none_or(|memo| {
                     memo.reads
                         .uses
                         .is_some_and(|seen| seen != on.uses.version())
@@ -118,37 +120,46 @@ impl NodeMemos {
             })
             .cloned()
             .collect();
-        for block in stale_uses {
-            self.readers_of_uses.remove(&block);
-            self.drop_memo(block);
+        for node in stale_uses {
+            self.readers_of_uses.remove(&node);
+            self.drop_memo(node);
         }
-        let to_judge: Vec<BlockAddress> = match self.dropped.take() {
+        let to_judge: Vec<Node> = match self.dropped.take() {
             Some(dropped) => dropped,
             None => {
                 *self = NodeMemos::default();
-                // Which blocks exist is part of the shapes: not a read.
-                on.module
-                    .effective
+                // Which nodes exist is part of the shapes: not a read.
+                let effective = &on.module.effective;
+                let blocks = effective
                     .blocks
                     .iter()
-                    .filter(|block| (rule.judges)(&block.address))
-                    .map(|block| block.address.clone())
-                    .collect()
+                    .filter(|block| (rule.judges)(NodeRef::Block(&block.address)))
+                    .map(|block| Node::Block(block.address.clone()));
+                let locals = effective
+                    .locals
+                    .iter()
+                    .filter(|local| (rule.judges)(NodeRef::Local(&local.name)))
+                    .map(|local| Node::Local(local.name.clone()));
+                blocks.chain(locals).collect()
             }
         };
         let n_run = to_judge.len() as u64;
-        for block in to_judge {
+        for node in to_judge {
             let view = ModuleView::new(on.module, on.names, on.config, on.uses);
             let mut diagnostics = Vec::new();
-            // Through the view, so that an edit of the block itself judges
+            // Through the view, so that an edit of the node itself judges
             // it again.
-            if let Some(judged) = view.effective(&block) {
+            let judged = match &node {
+                Node::Block(address) => view.effective(address).map(MergedNode::Block),
+                Node::Local(name) => view.local(name).map(MergedNode::Local),
+            };
+            if let Some(judged) = judged {
                 (rule.check)(&view, judged, &mut diagnostics);
             }
             let (reads, undeclared_variables) = view.into_records();
-            self.index(&block, &reads);
-            self.by_block.insert(
-                block,
+            self.index(&node, &reads);
+            self.by_node.insert(
+                node,
                 RuleMemo {
                     reads,
                     diagnostics,
@@ -160,32 +171,32 @@ impl NodeMemos {
         n_run
     }
 
-    fn index(&mut self, block: &BlockAddress, reads: &Reads) {
+    fn index(&mut self, node: &Node, reads: &Reads) {
         for identity in &reads.identities {
             self.readers_of_identity
                 .entry(identity.clone())
                 .or_default()
-                .insert(block.clone());
+                .insert(node.clone());
         }
         for local in &reads.locals {
             self.readers_of_local
                 .entry(local.clone())
                 .or_default()
-                .insert(block.clone());
+                .insert(node.clone());
         }
         for &file in &reads.files {
             self.readers_of_file
                 .entry(file)
                 .or_default()
-                .insert(block.clone());
+                .insert(node.clone());
         }
         if reads.uses.is_some() {
-            self.readers_of_uses.insert(block.clone());
+            self.readers_of_uses.insert(node.clone());
         }
     }
 
-    /// The memos, by block.
-    pub(crate) fn memos(&self) -> impl Iterator<Item = (&BlockAddress, &RuleMemo)> {
-        self.by_block.iter()
+    /// The memos, by node.
+    pub(crate) fn memos(&self) -> impl Iterator<Item = (&Node, &RuleMemo)> {
+        self.by_node.iter()
     }
 }

@@ -7,17 +7,17 @@
 //! expressions), with OpenTofu's summary, detail and subject, as
 //! `tofu-eval` computes them.
 //!
-//! Validate evaluates with input variables unknown; this rule goes further
-//! and takes every reference but `path.module` and `path.root` (`.`) as an
-//! unknown value of any type (a local value's own value is not carried into
-//! the expressions that read it), so what it reports comes from constants,
-//! functions and operators alone and is what OpenTofu reports too; what
-//! needs another node's known value is left out. Files are read through the
-//! `ModuleFiles` the caller gave the analysis, relative to the module
-//! directory (`file("x")` is unknown without them), and `provider::`
-//! functions give unknown values. An identity whose references the
-//! `references` rule reports is not evaluated, as OpenTofu stops at the
-//! reference; one whose dependency failed is silenced by the walk (`graph`).
+//! Values flow as in validate's walk (`walk_values`): a local value's
+//! known value reaches the expressions that read it, an input variable is
+//! an unknown value of its declared type, marked as declared, and what the
+//! walk does not know (resources, module outputs, `count`, `each`) is
+//! unknown. A local value whose own evaluation fails is reported there and
+//! is unknown to its readers, whose findings the graph silences (OpenTofu
+//! never evaluates them). Files are read through the `ModuleFiles` the
+//! caller gave the analysis, relative to the module directory (`file("x")`
+//! is unknown without them), and `provider::` functions give unknown
+//! values. A node whose references the `references` rule reports is not
+//! evaluated, as OpenTofu stops at the reference.
 //! A module call's arguments are evaluated each on its own, as OpenTofu's
 //! `nodeModuleVariable` does: an argument with a failing reference is
 //! skipped, the others are evaluated, and none is when the call's `count`,
@@ -26,14 +26,22 @@
 //! schema, by the `references` rule (`provider_schema::provider_body`).
 //! Expressions written in JSON files are not evaluated (their ranges are
 //! the string's).
+//!
+//! A node rule: run per local value, output and module call through a
+//! recording view, so an edit judges again only the nodes that read what
+//! it touched (the node itself, a local value or variable it follows).
 
-use tofu_syntax::Diagnostic;
+use tofu_eval::convert::convert;
+use tofu_eval::{Type, Value};
+use tofu_syntax::{Diagnostic, Location};
 
-use crate::rules::expression_evaluation::evaluate_attribute;
+use crate::rules::expression_evaluation::evaluation_diagnostic;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
-use crate::rules::views::IdentityView;
+use crate::rules::views::{IdentityView, MergedNode, ModuleView};
+use crate::rules::walk_values::WalkValues;
 use tofu_module::address::BlockAddress;
-use tofu_module::effective::EffectiveAttribute;
+use tofu_module::effective::{EffectiveAttribute, EffectiveBody};
+use tofu_module::refs::NodeRef;
 
 /// A module call's meta-arguments, which are not the child's inputs.
 const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
@@ -45,35 +53,383 @@ const MODULE_CALL_META_ARGUMENTS: [&str; 6] = [
     "depends_on",
 ];
 
-/// The `evaluation` identity rule.
-pub(crate) fn check(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
-    if let Some(local) = view.local() {
-        if !references_fail(view) {
-            evaluate_attribute(view, &local.attribute, out);
+/// Which nodes the rule judges: local values, outputs, module calls,
+/// resources and input variables.
+pub(crate) fn judges(node: NodeRef<'_>) -> bool {
+    matches!(
+        node,
+        NodeRef::Local(_)
+            | NodeRef::Block(
+                BlockAddress::Output(_)
+                    | BlockAddress::Module(_)
+                    | BlockAddress::Resource { .. }
+                    | BlockAddress::Variable(_)
+            )
+    )
+}
+
+/// The `evaluation` node rule, on one node.
+pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<Diagnostic>) {
+    let identity = view.identity_view(node);
+    let values = WalkValues::new(view);
+    let effective = match node {
+        MergedNode::Local(local) => {
+            if !references_fail(&identity) {
+                evaluate_attribute(&values, &local.attribute, out);
+            }
+            return;
         }
+        MergedNode::Block(effective) => effective,
+    };
+    if let BlockAddress::Module(_) = &effective.address {
+        if !call_expansion_fails(&identity) {
+            if let Some(count) = effective.body.attribute("count") {
+                evaluate_count(&values, count, out);
+            } else if let Some(for_each) = effective.body.attribute("for_each") {
+                evaluate_for_each(&values, for_each, Expansion::Module, out);
+            }
+        }
+        module_arguments(&identity, &values, &effective.body.attributes, out);
         return;
     }
-    let Some(effective) = view.effective() else {
+    if references_fail(&identity) {
         return;
-    };
+    }
     match &effective.address {
         BlockAddress::Output(_) => {
-            if let Some(value) = effective.body.attribute("value") {
-                if !references_fail(view) {
-                    evaluate_attribute(view, value, out);
+            // An output's preconditions are checked before its value, which
+            // is not evaluated when one of them fails (`node_output.go`).
+            let before = out.len();
+            output_preconditions(&values, &effective.body, out);
+            if out.len() == before {
+                if let Some(value) = effective.body.attribute("value") {
+                    evaluate_attribute(&values, value, out);
                 }
             }
         }
-        BlockAddress::Module(_) => module_arguments(view, &effective.body.attributes, out),
+        BlockAddress::Resource { .. } => {
+            if let Some(count) = effective.body.attribute("count") {
+                evaluate_count(&values, count, out);
+            } else if let Some(for_each) = effective.body.attribute("for_each") {
+                evaluate_for_each(&values, for_each, Expansion::Resource, out);
+            }
+            for lifecycle in effective
+                .body
+                .blocks
+                .iter()
+                .filter(|b| b.kind == "lifecycle")
+            {
+                conditions(
+                    &values,
+                    &lifecycle.body,
+                    &["precondition", "postcondition"],
+                    out,
+                );
+            }
+        }
+        BlockAddress::Variable(_) => conditions(&values, &effective.body, &["validation"], out),
         _ => {}
     }
+}
+
+/// The `condition` and `error_message` of each block of `kinds` in `body`,
+/// evaluated as validate evaluates them (`validateCheckRules`: each for
+/// its errors alone, whatever its value).
+fn conditions(
+    values: &WalkValues<'_, '_>,
+    body: &EffectiveBody,
+    kinds: &[&str],
+    out: &mut Vec<Diagnostic>,
+) {
+    for rule in body
+        .blocks
+        .iter()
+        .filter(|block| kinds.contains(&block.kind.as_str()))
+    {
+        for name in ["condition", "error_message"] {
+            if let Some(attribute) = rule.body.attribute(name) {
+                evaluate_attribute(values, attribute, out);
+            }
+        }
+    }
+}
+
+/// An output's preconditions, as validate checks them (`evalCheckRule`):
+/// the errors of the error message and the condition; then a known
+/// condition that is null, no bool or false.
+fn output_preconditions(
+    values: &WalkValues<'_, '_>,
+    body: &EffectiveBody,
+    out: &mut Vec<Diagnostic>,
+) {
+    for rule in body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "precondition")
+    {
+        let before = out.len();
+        let message = rule.body.attribute("error_message").and_then(|attribute| {
+            let expr = values.native_expr(attribute)?;
+            let file = attribute.origin.file;
+            let evaluation = values.evaluate_in(file, expr);
+            out.extend(
+                evaluation
+                    .diagnostics
+                    .into_iter()
+                    .map(|found| evaluation_diagnostic(file, found)),
+            );
+            let (value, _) = convert(&evaluation.value, &Type::String).ok()?.unmark();
+            value.as_str().map(str::to_owned)
+        });
+        let Some(condition) = rule.body.attribute("condition") else {
+            continue;
+        };
+        let Some(expr) = values.native_expr(condition) else {
+            continue;
+        };
+        let file = condition.origin.file;
+        let evaluation = values.evaluate_in(file, expr);
+        if !evaluation.diagnostics.is_empty() {
+            out.extend(
+                evaluation
+                    .diagnostics
+                    .into_iter()
+                    .map(|found| evaluation_diagnostic(file, found)),
+            );
+            continue;
+        }
+        if out.len() > before || values.followed_a_failure() {
+            continue;
+        }
+        let at = Location::new(file, expr.range);
+        let value = evaluation.value;
+        if !value.is_known() {
+            continue;
+        }
+        let (summary, detail) = if value.is_null() {
+            (
+                "Invalid condition result",
+                "Condition expression must return either true or false, not null.".to_owned(),
+            )
+        } else {
+            match convert(&value, &Type::Bool) {
+                Err(error) => (
+                    "Invalid condition result",
+                    format!("Invalid condition result value: {error}."),
+                ),
+                Ok(result) => {
+                    let (result, _) = result.unmark();
+                    if result.as_bool() != Some(false) {
+                        continue;
+                    }
+                    (
+                        "Module output value precondition failed",
+                        message.filter(|message| !message.is_empty()).unwrap_or_else(|| {
+                            "This check failed, but has an invalid error message as described in the other accompanying messages.".to_owned()
+                        }),
+                    )
+                }
+            }
+        };
+        let code = if summary == "Invalid condition result" {
+            crate::codes::INVALID_EXPRESSION_VALUE
+        } else {
+            crate::codes::CONDITION_FAILED
+        };
+        out.push(Diagnostic::new(code, summary, at).with_detail(detail));
+    }
+}
+
+/// Whose `for_each` validate checks: a resource's findings are reported
+/// only when the checked value is known (`validateForEach`), a module
+/// call's always (`nodeValidateModule`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expansion {
+    Resource,
+    Module,
+}
+
+/// `for_each`, as validate checks it (`EvaluateForEachExpressionValue`
+/// with unknown values allowed and tuples not): evaluation errors, a type
+/// that is no map, object or set of strings, a set holding null, a null,
+/// sensitive or ephemeral value.
+fn evaluate_for_each(
+    values: &WalkValues<'_, '_>,
+    attribute: &EffectiveAttribute,
+    expansion: Expansion,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = values.native_expr(attribute) else {
+        return;
+    };
+    let file = attribute.origin.file;
+    let evaluation = values.evaluate_in(file, expr);
+    let value = evaluation.value;
+    let mut details: Vec<String> = Vec::new();
+    // Whether the value the checks return is known: what a resource's
+    // check asks before it reports anything.
+    let known = if evaluation.diagnostics.is_empty() {
+        let unsuitable = "The given \"for_each\" argument value is unsuitable:";
+        let ty = value.ty();
+        let marks = value.marks;
+        // performValueChecks: null, sensitive and ephemeral values, each
+        // making the result a (known) null.
+        let mut value_details = Vec::new();
+        if value.is_null() {
+            value_details.push(format!(
+                "{unsuitable} the given \"for_each\" argument value is null."
+            ));
+        }
+        if marks.sensitive {
+            value_details.push("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.".to_owned());
+        }
+        if marks.ephemeral {
+            value_details.push("Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.".to_owned());
+        }
+        let nulled = marks.sensitive || marks.ephemeral;
+        details.extend(value_details);
+        match &ty {
+            Type::Dynamic | Type::Map(_) | Type::Object(_) => value.is_known() || nulled,
+            Type::Set(element) if **element != Type::String && **element != Type::Dynamic => {
+                details.push(format!(
+                    "{unsuitable} \"for_each\" supports sets of strings, but you have provided a set containing type {}.",
+                    element.friendly_name()
+                ));
+                value.is_known() || nulled
+            }
+            Type::Set(_) => {
+                if value.is_wholly_known() && !value.is_null() {
+                    let (plain, _) = value.clone().unmark_deep();
+                    if plain
+                        .items()
+                        .is_some_and(|items| items.iter().any(Value::is_null))
+                    {
+                        details.push(format!(
+                            "{unsuitable} \"for_each\" sets must not contain null values."
+                        ));
+                    }
+                }
+                value.is_wholly_known() || nulled
+            }
+            _ => {
+                details.push(format!(
+                    "{unsuitable} the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.",
+                    ty.friendly_name()
+                ));
+                true
+            }
+        }
+    } else {
+        value.is_known()
+    };
+    if expansion == Expansion::Resource && !known {
+        return;
+    }
+    out.extend(
+        evaluation
+            .diagnostics
+            .into_iter()
+            .map(|found| evaluation_diagnostic(file, found)),
+    );
+    let at = Location::new(file, expr.range);
+    out.extend(details.into_iter().map(|detail| {
+        Diagnostic::new(
+            crate::codes::INVALID_EXPRESSION_VALUE,
+            "Invalid for_each argument",
+            at,
+        )
+        .with_detail(detail)
+    }));
+}
+
+/// `count`, as validate checks it (`validateCount`, `EvaluateCountExpressionValue`):
+/// its evaluation errors, then a known value that is no whole number
+/// from 0 up, null, or ephemeral.
+fn evaluate_count(
+    values: &WalkValues<'_, '_>,
+    attribute: &EffectiveAttribute,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = values.native_expr(attribute) else {
+        return;
+    };
+    let file = attribute.origin.file;
+    let evaluation = values.evaluate_in(file, expr);
+    if !evaluation.diagnostics.is_empty() {
+        out.extend(
+            evaluation
+                .diagnostics
+                .into_iter()
+                .map(|found| evaluation_diagnostic(file, found)),
+        );
+        return;
+    }
+    let at = Location::new(file, expr.range);
+    let value = match convert(&evaluation.value, &Type::Number) {
+        Ok(value) => value,
+        Err(error) => {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::INVALID_EXPRESSION_VALUE,
+                    "Incorrect value type",
+                    at,
+                )
+                .with_detail(format!("Invalid expression value: {error}.")),
+            );
+            return;
+        }
+    };
+    let (value, marks) = value.unmark();
+    let unsuitable = if marks.ephemeral {
+        Some("Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments. If used, the ephemeral value could be exposed as a resource instance key.")
+    } else if value.is_null() {
+        Some("The given \"count\" argument value is null. An integer is required.")
+    } else if !value.is_known() {
+        None
+    } else {
+        match value.as_number().map(|number| number.to_i64_exact()) {
+            Some(None) => Some("The given \"count\" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807."),
+            Some(Some(count)) if count < 0 => Some("The given \"count\" argument value is unsuitable: must be greater than or equal to zero."),
+            _ => None,
+        }
+    };
+    if let Some(detail) = unsuitable {
+        out.push(
+            Diagnostic::new(
+                crate::codes::INVALID_EXPRESSION_VALUE,
+                "Invalid count argument",
+                at,
+            )
+            .with_detail(detail),
+        );
+    }
+}
+
+/// Reports what evaluating one attribute's value in the walk finds.
+fn evaluate_attribute(
+    values: &WalkValues<'_, '_>,
+    attribute: &EffectiveAttribute,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = values.native_expr(attribute) else {
+        return;
+    };
+    let file = attribute.origin.file;
+    let evaluation = values.evaluate_in(file, expr);
+    out.extend(
+        evaluation
+            .diagnostics
+            .into_iter()
+            .map(|found| evaluation_diagnostic(file, found)),
+    );
 }
 
 /// A module call's input values, which validate evaluates in this module,
 /// each on its own (`nodeModuleVariable`): none when the call does not
 /// expand, and not one in which a reference fails.
 fn module_arguments(
-    view: &IdentityView<'_>,
+    identity: &IdentityView<'_>,
+    values: &WalkValues<'_, '_>,
     attributes: &[EffectiveAttribute],
     out: &mut Vec<Diagnostic>,
 ) {
@@ -81,13 +437,16 @@ fn module_arguments(
         .iter()
         .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
         .collect();
-    if inputs.is_empty() || call_expansion_fails(view) {
+    if inputs.is_empty() || call_expansion_fails(identity) {
         return;
     }
-    let failing = failing_arguments(view);
+    let failing = failing_arguments(identity);
     for attribute in inputs {
         if !failing.contains(&attribute.name) {
-            evaluate_attribute(view, attribute, out);
+            evaluate_attribute(values, attribute, out);
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

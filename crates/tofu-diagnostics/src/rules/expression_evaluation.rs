@@ -1,6 +1,5 @@
 //! Evaluating one attribute's expression as `tofu validate` does, for the
-//! rules that report what evaluation finds (`evaluation`: local values,
-//! outputs, module arguments; `provider_schema`: the arguments a provider's
+//! rules that report what evaluation finds (`provider_schema`: the arguments a provider's
 //! schema declares in resource bodies and provider configurations, at any
 //! depth of nested blocks): every reference but `path.module`
 //! and `path.root` (`.`) an unknown value of any type, files read through
@@ -13,31 +12,15 @@
 //! function gets no "Did you mean" (`dynblock`'s iteration context has no
 //! functions of its own).
 
-use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope, Value};
-use tofu_syntax::{Diagnostic, Expr, FileId, Location, TextRange, TraversalStep};
+use tofu_eval::{
+    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Type, Value,
+};
+use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, Syntax, TextRange, TraversalStep};
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
-use tofu_module::effective::EffectiveAttribute;
-
-/// Reports what evaluating one attribute's value finds.
-pub(crate) fn evaluate_attribute(
-    view: &IdentityView<'_>,
-    attribute: &EffectiveAttribute,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some((file, expr)) = view.native_expr(attribute) else {
-        return;
-    };
-    evaluate_in(
-        view,
-        &file,
-        attribute.origin.file,
-        expr,
-        &Context::BODY,
-        out,
-    );
-}
+use tofu_module::loaded::ModuleFile;
+use tofu_module::types::parse_variable_type;
 
 /// What an expression is evaluated with besides unknown references: the
 /// body's own context, or a `dynamic` block's content.
@@ -92,7 +75,8 @@ fn evaluate_in(
     out: &mut Vec<Diagnostic>,
 ) -> Value {
     let scope = UnknownReferences {
-        file,
+        view,
+        file: Some(file),
         module_files: view.module_files(),
         context,
     };
@@ -122,12 +106,73 @@ pub(crate) fn evaluation_diagnostic(file: FileId, found: EvalDiagnostic) -> Diag
 }
 
 /// Every reference is an unknown value of any type but `path.module` and
-/// `path.root`, which validate knows (`.`), and the iterators of the
-/// context; files are read through what the caller gave the analysis.
+/// `path.root`, which validate knows (`.`), the iterators of the context,
+/// and what the walk knows through the view: a local value's value (its
+/// effective definition evaluated, unknown when that fails or is written
+/// in JSON) and an input variable's (unknown, of its declared type, marked
+/// as declared). Files are read through what the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a, 'c> {
-    file: &'f IdentityFile<'v, 'a>,
+    view: &'v IdentityView<'a>,
+    /// The file the expression is written in, when it is one of the
+    /// identity's own (another local value's is evaluated for its value
+    /// alone).
+    file: Option<&'f IdentityFile<'v, 'a>>,
     module_files: &'a dyn Environment,
     context: &'c Context<'c>,
+}
+
+impl<'a> UnknownReferences<'_, '_, 'a, '_> {
+    /// `local.NAME` as the walk knows it.
+    fn local(&self, name: &str) -> Value {
+        let view = self.view;
+        view.local_values()
+            .value(name, Value::dynamic_unknown(), || {
+                let Some((_, expr)) = view.local_value(name) else {
+                    return Value::dynamic_unknown();
+                };
+                let scope = UnknownReferences {
+                    view,
+                    file: None,
+                    module_files: self.module_files,
+                    context: &Context::BODY,
+                };
+                let evaluation = evaluate(expr, &scope);
+                if evaluation.diagnostics.is_empty() {
+                    evaluation.value
+                } else {
+                    Value::dynamic_unknown()
+                }
+            })
+    }
+
+    /// `var.NAME` as the walk knows it: unknown, of its type, marked.
+    fn variable(&self, name: &str) -> Value {
+        let Some(arguments) = self.view.variable_value(name) else {
+            return Value::dynamic_unknown();
+        };
+        let ty = arguments.ty.map_or(Type::Dynamic, |(file, expr)| {
+            let syntax = if file.is_json() {
+                Syntax::Json
+            } else {
+                Syntax::Native
+            };
+            parse_variable_type(expr, syntax, file.text.as_ref())
+                .constraint
+                .ty
+        });
+        let is_set = |argument: Option<(&ModuleFile, &Expr)>| {
+            argument.is_some_and(|(file, expr)| match (&expr.kind, file.is_json()) {
+                (ExprKind::Bool(value), _) => *value,
+                (ExprKind::String(text), _) => text == "true" || text == "1",
+                _ => false,
+            })
+        };
+        let marks = Marks {
+            sensitive: is_set(arguments.sensitive),
+            ephemeral: is_set(arguments.ephemeral),
+        };
+        Value::unknown(ty).with_marks(marks)
+    }
 }
 
 impl Scope for UnknownReferences<'_, '_, '_, '_> {
@@ -149,11 +194,12 @@ impl Scope for UnknownReferences<'_, '_, '_, '_> {
             Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),
             _ => None,
         };
-        if let ("path", Some("module" | "root")) = (reference.root, first) {
-            return Ok(Referenced {
-                value: Value::string("."),
-                n_steps: 1,
-            });
+        let named = |value: Value| Ok(Referenced { value, n_steps: 1 });
+        match (reference.root, first) {
+            ("path", Some("module" | "root")) => return named(Value::string(".")),
+            ("local", Some(name)) => return named(self.local(name)),
+            ("var", Some(name)) => return named(self.variable(name)),
+            _ => {}
         }
         Ok(Referenced {
             value: Value::dynamic_unknown(),
@@ -166,7 +212,9 @@ impl Scope for UnknownReferences<'_, '_, '_, '_> {
     }
 
     fn describe_range(&self, range: TextRange) -> String {
-        self.file.describe(range).unwrap_or_default()
+        self.file
+            .and_then(|file| file.describe(range))
+            .unwrap_or_default()
     }
 
     fn suggests_function_names(&self) -> bool {

@@ -73,10 +73,9 @@ use tofu_syntax::Diagnostic;
 
 use crate::declare_fix::UndeclaredVariableUse;
 use decode_failures::DecodeFailures;
-use tofu_module::address::BlockAddress;
-use tofu_module::effective::EffectiveBlock;
 use tofu_module::loaded::FileView;
-use views::{IdentityView, ModuleView, NameReads, Violation};
+use tofu_module::refs::NodeRef;
+use views::{IdentityView, MergedNode, ModuleView, NameReads, Violation};
 
 /// When OpenTofu reports what a rule finds. Each phase runs only when the
 /// ones before it reported no error (`analysis`).
@@ -138,8 +137,10 @@ pub(crate) struct ModuleRule {
 /// recording view; its findings belong to the block's node.
 pub(crate) struct NodeRule {
     pub(crate) name: &'static str,
-    pub(crate) judges: fn(&BlockAddress) -> bool,
-    pub(crate) check: fn(&ModuleView<'_>, &EffectiveBlock, &mut Vec<Diagnostic>),
+    /// Which nodes it judges (a block by its address, a local value by its
+    /// name).
+    pub(crate) judges: fn(NodeRef<'_>) -> bool,
+    pub(crate) check: fn(&ModuleView<'_>, MergedNode<'_>, &mut Vec<Diagnostic>),
 }
 
 pub(crate) const FILE_RULES: &[FileCheck] = &[
@@ -166,11 +167,6 @@ pub(crate) const IDENTITY_RULES: &[IdentityRule] = &[
         name: "references",
         phase: Phase::Walk,
         check: validate::check,
-    },
-    IdentityRule {
-        name: "evaluation",
-        phase: Phase::Walk,
-        check: evaluation::check,
     },
     IdentityRule {
         name: "module-argument-values",
@@ -257,11 +253,18 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
     },
 ];
 
-pub(crate) const NODE_RULES: &[NodeRule] = &[NodeRule {
-    name: "sensitive-outputs",
-    judges: sensitive_outputs::judges,
-    check: sensitive_outputs::check,
-}];
+pub(crate) const NODE_RULES: &[NodeRule] = &[
+    NodeRule {
+        name: "evaluation",
+        judges: evaluation::judges,
+        check: evaluation::check,
+    },
+    NodeRule {
+        name: "sensitive-outputs",
+        judges: sensitive_outputs::judges,
+        check: sensitive_outputs::check,
+    },
+];
 
 /// Every file rule on one file as written, decoding first.
 pub(crate) fn check_file(view: FileView<'_>) -> Vec<Diagnostic> {

@@ -27,22 +27,26 @@
 
 use tofu_syntax::{Diagnostic, Fix, Location, TextRange};
 
-use crate::rules::views::ModuleView;
+use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::BlockAddress;
 use tofu_module::effective::EffectiveBlock;
+use tofu_module::refs::NodeRef;
 use tofu_syntax::go_text::go_quote;
 
 /// OpenTofu's detail, word for word.
 const DETAIL: &str = "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, OpenTofu requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true";
 
 /// Which blocks the rule judges: outputs.
-pub(crate) fn judges(address: &BlockAddress) -> bool {
-    matches!(address, BlockAddress::Output(_))
+pub(crate) fn judges(node: NodeRef<'_>) -> bool {
+    matches!(node, NodeRef::Block(BlockAddress::Output(_)))
 }
 
 /// The `sensitive-output` node rule, on one output.
-pub(crate) fn check(view: &ModuleView<'_>, output: &EffectiveBlock, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<Diagnostic>) {
+    let MergedNode::Block(output) = node else {
+        return;
+    };
     let BlockAddress::Output(name) = &output.address else {
         return;
     };

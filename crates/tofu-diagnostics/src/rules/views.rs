@@ -45,7 +45,8 @@ use tofu_module::graph::Uses;
 use tofu_module::input::Config;
 use tofu_module::interface::ModuleInterface;
 use tofu_module::loaded::{BlockRef, FileRole, ModuleFile};
-use tofu_module::merge::MergedModule;
+use tofu_module::local_memo::LocalMemo;
+use tofu_module::merge::{MergedModule, OverridePlan};
 use tofu_module::module_source::local_source;
 use tofu_module::refs::NodeReferences;
 use tofu_schema::{ProviderAddress, ProviderSchema};
@@ -82,6 +83,10 @@ pub(crate) struct NameReads {
 enum NameRead {
     Variable(String),
     Local(String),
+    /// A local value's definition, read to evaluate it.
+    LocalValue(String),
+    /// An input variable's type and marks, read to make its value.
+    VariableValue(String),
     Module(String),
     Object(BlockAddress),
     /// Which provider a local name stands for, and that provider's schema.
@@ -132,6 +137,22 @@ impl NameReads {
         }
     }
 
+    /// True when the reads include the value of a local value in `locals`
+    /// or of an input variable in `identities` (their definitions changed).
+    pub(crate) fn reads_values_of(
+        &self,
+        locals: &HashSet<String>,
+        identities: &HashSet<BlockAddress>,
+    ) -> bool {
+        self.reads.iter().any(|read| match read {
+            NameRead::LocalValue(name) => locals.contains(name),
+            NameRead::VariableValue(name) => {
+                identities.contains(&BlockAddress::Variable(name.clone()))
+            }
+            _ => false,
+        })
+    }
+
     /// True when an answer given to these reads may have changed.
     pub(crate) fn touched_by(&self, changes: &NameChanges) -> bool {
         if (self.all_variables && !changes.variables.is_empty())
@@ -142,7 +163,8 @@ impl NameReads {
         }
         self.reads.iter().any(|read| match read {
             NameRead::Variable(name) => changes.variables.contains(name),
-            NameRead::Local(name) => changes.locals.contains(name),
+            NameRead::Local(name) | NameRead::LocalValue(name) => changes.locals.contains(name),
+            NameRead::VariableValue(name) => changes.variables.contains(name),
             NameRead::Module(name) => changes.modules.contains(name),
             NameRead::Object(address) => changes.objects.contains(address),
             NameRead::Provider {
@@ -154,11 +176,26 @@ impl NameReads {
     }
 }
 
+/// The arguments of an input variable that make its value in validate's
+/// walk, each with the file it is written in.
+#[derive(Default)]
+pub(crate) struct VariableArguments<'a> {
+    pub(crate) ty: Option<(&'a ModuleFile, &'a Expr)>,
+    pub(crate) sensitive: Option<(&'a ModuleFile, &'a Expr)>,
+    pub(crate) ephemeral: Option<(&'a ModuleFile, &'a Expr)>,
+}
+
 /// One merged identity, as a rule on it may read it.
 pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,
     subject: MergedNode<'a>,
     names: &'a DeclaredNames,
+    /// How override files merge, to read the effective definitions of
+    /// other local values and variables (`local_value`, `variable_value`);
+    /// without it those are unknown.
+    plan: Option<&'a OverridePlan>,
+    /// The values of the local values its rules evaluated.
+    local_values: LocalMemo<tofu_eval::Value>,
     /// Its blocks: the kept declaration, duplicates and overrides (none for
     /// a local value, whose `locals` blocks define other local values too).
     own_blocks: Vec<BlockRef>,
@@ -212,6 +249,8 @@ impl<'a> IdentityView<'a> {
             module,
             subject,
             names,
+            plan: None,
+            local_values: LocalMemo::new(),
             own_blocks,
             own_ranges,
             rule: "",
@@ -219,6 +258,73 @@ impl<'a> IdentityView<'a> {
             name_reads: RefCell::new(NameReads::default()),
             undeclared_variables: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The view, reading the values of other local values and variables
+    /// as `plan` merges them.
+    pub(crate) fn with_values_from(mut self, plan: &'a OverridePlan) -> Self {
+        self.plan = Some(plan);
+        self
+    }
+
+    /// The effective definition of local value `name` as written (its
+    /// file and expression; `None` in a JSON file), to evaluate it
+    /// (recorded: an edit of the definition judges this identity again).
+    pub(crate) fn local_value(&self, name: &str) -> Option<(FileId, &'a Expr)> {
+        let plan = self.plan?;
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::LocalValue(name.to_owned()));
+        let declared = self.module.declarations.local(name)?;
+        let local_ref = plan
+            .local_overrides_of(name)
+            .last()
+            .copied()
+            .unwrap_or(declared.kept);
+        let file = self.module.file(local_ref.block.file)?;
+        if file.is_json() {
+            return None;
+        }
+        let block = self.module.block(local_ref.block)?;
+        let attribute = block.body.attributes.get(local_ref.attr)?;
+        Some((local_ref.block.file, &attribute.expr))
+    }
+
+    /// The memo of the local values evaluated through this view.
+    pub(crate) fn local_values(&self) -> &LocalMemo<tofu_eval::Value> {
+        &self.local_values
+    }
+
+    /// The effective `type`, `sensitive` and `ephemeral` arguments of
+    /// input variable `name` (the last block that sets each, override
+    /// files after the base), with the files they are written in
+    /// (recorded: an edit of the variable judges this identity again).
+    pub(crate) fn variable_value(&self, name: &str) -> Option<VariableArguments<'a>> {
+        let plan = self.plan?;
+        self.name_reads
+            .borrow_mut()
+            .add(NameRead::VariableValue(name.to_owned()));
+        let address = BlockAddress::Variable(name.to_owned());
+        let base = plan.base_of(self.module, &address)??;
+        let mut arguments = VariableArguments::default();
+        for &block_ref in std::iter::once(&base).chain(plan.overrides_of(&address)) {
+            let Some(block) = self.module.block(block_ref) else {
+                continue;
+            };
+            let Some(file) = self.module.file(block_ref.file) else {
+                continue;
+            };
+            for attribute in &block.body.attributes {
+                let slot = match attribute.name.as_str() {
+                    "type" => &mut arguments.ty,
+                    "sensitive" => &mut arguments.sensitive,
+                    "ephemeral" => &mut arguments.ephemeral,
+                    _ => continue,
+                };
+                *slot = Some((file, &attribute.expr));
+            }
+        }
+        Some(arguments)
     }
 
     /// The view as `rule` reads it (violations are recorded under its name).
@@ -553,6 +659,15 @@ impl<'a> ModuleView<'a> {
             reads: RefCell::new(Reads::default()),
             undeclared_variables: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The view a rule on one identity has of `node`, for a node rule
+    /// that asks what such a rule would decide (whether its references
+    /// fail). Its reads are the node's own and the names it asks about:
+    /// the node was read through this view, and a node rule's memo does
+    /// not outlive a change of shapes.
+    pub(crate) fn identity_view(&self, node: MergedNode<'a>) -> IdentityView<'a> {
+        IdentityView::new(&self.module.declared, node, self.names)
     }
 
     /// What the rule read, and the uses of undeclared variables it

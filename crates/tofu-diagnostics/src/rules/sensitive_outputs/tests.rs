@@ -110,8 +110,10 @@ fn an_edit_in_another_file_judges_again_the_outputs_that_read_it() {
     files[0] = InputFile::text("variables.tf", variables("true"));
     assert_eq!(
         judged_again(&files, &mut cache),
-        (vec!["output \"direct\"".to_owned()], 2),
-        "the variables' file touches `direct` and `other`, which read them"
+        (vec!["output \"direct\"".to_owned()], 6),
+        "the variables' file touches `direct` and `other`, which read them \
+         (this rule and `evaluation` on each), and the variables themselves \
+         (`evaluation`)"
     );
     files[1] = InputFile::text("locals.tf", locals("\"${var.p}\""));
     assert_eq!(
@@ -121,14 +123,15 @@ fn an_edit_in_another_file_judges_again_the_outputs_that_read_it() {
                 "output \"direct\"".to_owned(),
                 "output \"through_local\"".to_owned()
             ],
-            1
+            3
         ),
-        "the local value touches `through_local` only"
+        "the local value touches `through_local` only (this rule and \
+         `evaluation` on it, and `evaluation` on the local value)"
     );
     files[1] = InputFile::text("locals.tf", locals("nonsensitive(var.p)"));
     assert_eq!(
         judged_again(&files, &mut cache),
-        (vec!["output \"direct\"".to_owned()], 1)
+        (vec!["output \"direct\"".to_owned()], 3)
     );
     assert_eq!(cache.counters().n_edits_keeping_shapes, 3);
 }
@@ -149,11 +152,15 @@ fn a_keystroke_in_a_local_value_judges_one_output_of_many() {
     let mut cache = AnalysisCache::new();
     let first = analyze(&files, &config, &mut cache);
     assert_eq!(sensitive_outputs(&first).len(), 100);
-    assert_eq!(cache.counters().n_node_rules_run, 200);
+    // This rule on each output, `evaluation` on each output, local value
+    // and variable.
+    assert_eq!(cache.counters().n_node_rules_run, 800);
     files[4] = file(4, "\"plain\"");
     let before = cache.counters().n_node_rules_run;
     let again = analyze(&files, &config, &mut cache);
-    assert_eq!(cache.counters().n_node_rules_run - before, 1);
+    // `evaluation` on the file's variable, local value and output, this
+    // rule on the output.
+    assert_eq!(cache.counters().n_node_rules_run - before, 4);
     assert_eq!(sensitive_outputs(&again).len(), 99);
     let whole = analyze(&files, &config, &mut AnalysisCache::new());
     assert_eq!(again.diagnostics, whole.diagnostics);
