@@ -8,7 +8,7 @@
 //! | [`FILE_RULES`] | a [`FileView`]: one file as written | once per file text and role | with the parsed file |
 //! | [`IDENTITY_RULES`] | an [`IdentityView`]: one merged identity and its own blocks | when an edit touches a file holding one of its blocks | with the identity |
 //! | [`MODULE_RULES`] | a [`ModuleView`]: everything, each read recorded | when an edit touches what it read, or changes a shape | one memo per rule, with its reads |
-//! | [`NODE_RULES`] | one effective block of the kinds it judges, and a [`ModuleView`] for the rest | when an edit touches what it read for that block, or changes a shape | one memo per rule and block, with its reads |
+//! | [`NODE_RULES`] | one node it judges (an effective block or a local value), and a [`ModuleView`] for the rest | when an edit touches what it read for that node, or changes a shape | one memo per rule and node, with its reads |
 //!
 //! Adding a rule is one line in one of these tables and one function in the
 //! family's module. Adding a diagnostic code:
@@ -23,7 +23,7 @@
 //!    `fn(FileView, &DecodeFailures, …)` (after decoding). One merged
 //!    identity: `fn(&IdentityView, …)`. Anything across blocks or files:
 //!    `fn(&ModuleView, …)`. One node of the walk that reads others (found on
-//!    that node, silenced with it): `fn(&ModuleView, &EffectiveBlock, …)`.
+//!    that node, silenced with it): `fn(&ModuleView, MergedNode, …)`.
 //! 3. One entry in `FILE_RULES`, `IDENTITY_RULES`, `MODULE_RULES` or
 //!    `NODE_RULES` below, with the [`Phase`] in which OpenTofu reports it.
 //! 4. Fixtures: `tests/fixtures/<area>/<case>/` with real files and a
