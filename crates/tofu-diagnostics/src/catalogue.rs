@@ -132,6 +132,7 @@ catalogue! {
     SENSITIVE_OUTPUT => "An output value whose value is marked sensitive (a sensitive input variable, a sensitive(…) call, an attribute the provider's schema marks sensitive, directly or through local values) does not set sensitive = true (what tofu validate reports for the module it runs in).";
     MODULE_DIR_UNREADABLE => "A module call whose local source names a directory that does not exist (or is no directory): tofu init stops with Unreadable module directory, so nothing else is said of the call or its module tree.";
     CONDITION_FAILED => "A condition whose result is known is false, null or no bool: an output's precondition as tofu validate evaluates it (a known local value, a constant), with the error message the block gives.";
+    REDUNDANT_IGNORE_CHANGES => "ignore_changes names an attribute the provider's schema marks computed and not optional: no configured value to ignore, so the element has no effect (tofu validate's warning, on the resource type).";
 }
 
 /// Every code, in the order of their numbers.
@@ -195,8 +196,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            104,
-            "the catalogue has 103 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 17 of validate's and the module tree, 4 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            105,
+            "the catalogue has 104 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 17 of validate's and the module tree, 5 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -102,4 +102,5 @@ tofu_syntax::define_codes! {
     102 SENSITIVE_OUTPUT => "sensitive-output", Error;
     103 MODULE_DIR_UNREADABLE => "module-dir-unreadable", Error;
     104 CONDITION_FAILED => "condition-failed", Error;
+    105 REDUNDANT_IGNORE_CHANGES => "redundant-ignore-changes", Warning;
 }

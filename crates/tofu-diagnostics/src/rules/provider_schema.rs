@@ -46,13 +46,14 @@ mod evaluate;
 mod traversal;
 
 use tofu_schema::{ProviderAddress, ProviderSchema};
-use tofu_syntax::{Diagnostic, Location, Syntax, TextRange};
+use tofu_syntax::{Diagnostic, ExprKind, Location, Syntax, TextRange};
 
 use crate::rules::views::IdentityView;
 pub(crate) use blocktoattr::element_schema;
 use decode::{AttributeInput, BlockInput, BodyInput};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveBody};
+use tofu_module::expr::traversal::{parse_traversal, ParsedStep, Part};
 use tofu_module::provider_uses::provider_reference;
 use tofu_module::refs::Unit;
 use tofu_schema::requirements::implied_local_name;
@@ -131,7 +132,96 @@ pub(crate) fn resource_body(
         return;
     };
     let meta = (RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS);
+    let before = out.len();
     evaluate_block(view, unit, judge, &body, &schema.block, meta, out);
+    if mode == ResourceMode::Managed && out.len() == before {
+        ignore_changes(view, effective, &schema.block, out);
+    }
+}
+
+/// A managed resource's `ignore_changes` against its schema, once its body
+/// evaluated without error (`validateResource`): each element's steps as
+/// `StaticValidateTraversal` reads them, and, while nothing failed, a
+/// warning for an attribute the provider alone decides (computed, not
+/// optional), on the resource type. Native syntax only; the elements that
+/// are no plain traversal are the `references` rule's.
+fn ignore_changes(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    schema: &tofu_schema::Block,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(attribute) = effective
+        .body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "lifecycle")
+        .find_map(|lifecycle| lifecycle.body.attribute("ignore_changes"))
+    else {
+        return;
+    };
+    let Some((file, expr)) = view.native_expr(attribute) else {
+        return;
+    };
+    let ExprKind::Array(elements) = &expr.kind else {
+        return;
+    };
+    let type_range = effective
+        .base
+        .and_then(|base| Some((base.file, view.block(base)?.labels.first()?.range)));
+    let mut failed = false;
+    for element in elements {
+        if !matches!(element.kind, ExprKind::Traversal(_)) {
+            continue;
+        }
+        let Some(text) = file.text(element.range) else {
+            continue;
+        };
+        let parsed = parse_traversal(text.slice(element.range));
+        if parsed.error.is_some() {
+            continue;
+        }
+        let steps: Vec<ParsedStep> = parsed
+            .steps
+            .into_iter()
+            .map(|step| ParsedStep {
+                range: TextRange::new(
+                    step.range.start + element.range.start,
+                    step.range.end + element.range.start,
+                ),
+                part: step.part,
+            })
+            .collect();
+        if let Some(error) = validate_steps(schema, &steps, attribute.origin.file) {
+            out.push(error);
+            failed = true;
+            continue;
+        }
+        if failed {
+            continue;
+        }
+        let [ParsedStep {
+            part: Part::Name(name),
+            ..
+        }] = steps.as_slice()
+        else {
+            continue;
+        };
+        let computed_only = schema
+            .attributes
+            .get(name.as_str())
+            .is_some_and(|attribute| attribute.computed && !attribute.optional);
+        if let (true, Some((type_file, range))) = (computed_only, type_range) {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::REDUNDANT_IGNORE_CHANGES,
+                    "Redundant ignore_changes element",
+                    Location::new(type_file, range),
+                )
+                .with_detail(format!("Adding an attribute name to ignore_changes tells OpenTofu to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute {name} is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning.")),
+            );
+        }
+    }
 }
 
 /// The unit of a provider configuration's own arguments
