@@ -131,6 +131,7 @@ catalogue! {
     INVALID_EXPRESSION_VALUE => "An expression tofu validate cannot evaluate with the values it knows: operands of the wrong type, an index or attribute a known value lacks, conditional results of inconsistent types, a bad for expression.";
     SENSITIVE_OUTPUT => "An output value whose value is marked sensitive (a sensitive input variable, a sensitive(…) call, an attribute the provider's schema marks sensitive, directly or through local values) does not set sensitive = true (what tofu validate reports for the module it runs in).";
     MODULE_DIR_UNREADABLE => "A module call whose local source names a directory that does not exist (or is no directory): tofu init stops with Unreadable module directory, so nothing else is said of the call or its module tree.";
+    OVERRIDE_ARGUMENT_IGNORED => "An argument or block that OpenTofu silently ignores: it sits in a resource, data source, ephemeral resource, provider configuration or module call that an override file changes, whose merged body OpenTofu decodes leniently, dropping whatever the schema (or the called module) does not define; outside such blocks the same mistake is an error.";
 }
 
 /// Every code, in the order of their numbers.
@@ -194,8 +195,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            103,
-            "the catalogue has 102 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 16 of validate's and the module tree, 4 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            104,
+            "the catalogue has 103 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 16 of validate's and the module tree, 5 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

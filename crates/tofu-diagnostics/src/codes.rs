@@ -101,4 +101,5 @@ tofu_syntax::define_codes! {
     101 INVALID_EXPRESSION_VALUE => "invalid-expression-value", Error;
     102 SENSITIVE_OUTPUT => "sensitive-output", Error;
     103 MODULE_DIR_UNREADABLE => "module-dir-unreadable", Error;
+    104 OVERRIDE_ARGUMENT_IGNORED => "override-argument-ignored", Warning;
 }
