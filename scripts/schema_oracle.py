@@ -137,14 +137,23 @@ def run_oracle(work):
     return sorted(as_tuple(row(d)) for d in diagnostics)
 
 
+# Warnings of tofu-lens's own, which OpenTofu never gives.
+OWN_CODES = ("override-argument-ignored",)
+
+
 def tofu_lens(work):
-    """tofu-lens's diagnostics, in the same shape (hints and lints left out)."""
+    """tofu-lens's diagnostics, in the same shape (hints, lints and the
+    warnings of OWN_CODES left out)."""
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(SCRATCH, "cache"))
     try:
         diagnostics = tofu_lens_check(TOFU_LENS, cwd=work, env=env)
     except RuntimeError as error:
         return [("-", 0, 0, "error", "tofu-lens output is not JSON", str(error))]
-    return sorted(as_tuple(row(d)) for d in diagnostics if d["severity"] in ("error", "warning"))
+    return sorted(
+        as_tuple(row(d))
+        for d in diagnostics
+        if d["severity"] in ("error", "warning") and d.get("code") not in OWN_CODES
+    )
 
 
 def key(diagnostic):

@@ -133,6 +133,7 @@ catalogue! {
     MODULE_DIR_UNREADABLE => "A module call whose local source names a directory that does not exist (or is no directory): tofu init stops with Unreadable module directory, so nothing else is said of the call or its module tree.";
     CONDITION_FAILED => "A condition whose result is known is false, null or no bool: an output's precondition as tofu validate evaluates it (a known local value, a constant), with the error message the block gives.";
     REDUNDANT_IGNORE_CHANGES => "ignore_changes names an attribute the provider's schema marks computed and not optional: no configured value to ignore, so the element has no effect (tofu validate's warning, on the resource type).";
+    OVERRIDE_ARGUMENT_IGNORED => "An argument or block that OpenTofu silently ignores: it sits in a resource, data source, ephemeral resource, provider configuration or module call that an override file changes, whose merged body OpenTofu decodes leniently, dropping whatever the schema (or the called module) does not define; outside such blocks the same mistake is an error.";
 }
 
 /// Every code, in the order of their numbers.
@@ -196,8 +197,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            105,
-            "the catalogue has 104 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 17 of validate's and the module tree, 5 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            106,
+            "the catalogue has 105 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 17 of validate's and the module tree, 6 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

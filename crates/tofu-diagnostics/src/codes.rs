@@ -103,4 +103,5 @@ tofu_syntax::define_codes! {
     103 MODULE_DIR_UNREADABLE => "module-dir-unreadable", Error;
     104 CONDITION_FAILED => "condition-failed", Error;
     105 REDUNDANT_IGNORE_CHANGES => "redundant-ignore-changes", Warning;
+    106 OVERRIDE_ARGUMENT_IGNORED => "override-argument-ignored", Warning;
 }

@@ -366,7 +366,16 @@ impl Candidate<'_> {
             analysis,
             repetition,
         };
-        let (value, places) = builder.body(&parts, missing, self.schema, 0)?;
+        let (value, mut places) = builder.body(&parts, missing, self.schema, 0)?;
+        if !self.effective.overrides.is_empty() {
+            // `ElaborateFromConfigBody` looks an argument of a merged body up
+            // with the base's part requiring it: one the base block does not
+            // set itself is not found, and the diagnostic goes to the base's
+            // `{` (an override's own argument included).
+            places
+                .attributes
+                .retain(|attribute| base_sets(base_block, &attribute.name));
+        }
         let config = DynamicValue::from_config(&value, self.schema).ok()?;
         Some(ValidatorCall {
             provider: self.provider.clone(),
@@ -494,6 +503,18 @@ fn add_parts<'a>(
             .push((nested.origin.file, file.block_at(nested.range)?));
     }
     Some(())
+}
+
+/// Whether a base block sets the argument `name` itself, in its body or an
+/// escaping block.
+fn base_sets(block: &Block, name: &str) -> bool {
+    block.body.attribute(name).is_some()
+        || block
+            .body
+            .blocks
+            .iter()
+            .filter(|nested| nested.kind == "_")
+            .any(|nested| nested.body.attribute(name).is_some())
 }
 
 /// Where HCL says a native body lacks something: its `{`, zero-width.

@@ -21,8 +21,9 @@
 
 use std::sync::Arc;
 
-use tofu_syntax::{Diagnostic, Location, RelatedOutside, TextRange};
+use tofu_syntax::{Diagnostic, Location, RelatedOutside, Syntax, TextRange};
 
+use crate::rules::provider_schema::{dropped_warning, Dropped};
 use crate::rules::validate;
 use crate::rules::views::IdentityView;
 use tofu_module::address::BlockAddress;
@@ -41,6 +42,9 @@ const META_ARGUMENTS: [&str; 6] = [
     "providers",
     "depends_on",
 ];
+
+/// What decides, in a module call, what lenient decoding drops.
+const CHILD_DECLARES: &str = "the called module does not declare as a variable";
 
 /// The escaping block: its arguments are inputs even where their names are
 /// meta-arguments'; nothing in it is a meta-argument block.
@@ -201,7 +205,7 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-    for attribute in inputs(&effective.body).filter(|_| !overridden) {
+    for attribute in inputs(&effective.body) {
         if child.variable(&attribute.name).is_some() {
             continue;
         }
@@ -211,6 +215,19 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
         let Some(written) = file.attribute_at(attribute.origin.range) else {
             continue;
         };
+        if overridden {
+            let dropped = Dropped {
+                name: attribute.name.clone(),
+                block: false,
+                file: attribute.origin.file,
+                syntax: file.syntax().unwrap_or(Syntax::Native),
+                name_range: written.name_range,
+                range: written.range,
+                suggestion: did_you_mean(&attribute.name, names.iter().copied()).map(str::to_owned),
+            };
+            out.push(dropped_warning(view, effective, &dropped, CHILD_DECLARES));
+            continue;
+        }
         let (summary, mut detail) = if file.is_json() {
             (
                 "Extraneous JSON object property",
@@ -240,11 +257,28 @@ pub(crate) fn arguments(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>) {
             .with_detail(detail),
         );
     }
-    for block in unsupported_blocks(&effective.body).filter(|_| !overridden) {
+    for block in unsupported_blocks(&effective.body) {
         if view
             .file(block.origin.file)
             .is_none_or(|file| file.is_json())
         {
+            continue;
+        }
+        if overridden {
+            let start = block.origin.range.start;
+            let dropped = Dropped {
+                name: block.kind.clone(),
+                block: true,
+                file: block.origin.file,
+                syntax: Syntax::Native,
+                name_range: TextRange::new(
+                    start,
+                    start.saturating_add(u32::try_from(block.kind.len()).unwrap_or(0)),
+                ),
+                range: block.range,
+                suggestion: None,
+            };
+            out.push(dropped_warning(view, effective, &dropped, CHILD_DECLARES));
             continue;
         }
         let start = block.origin.range.start;

@@ -46,10 +46,11 @@ mod evaluate;
 mod traversal;
 
 use tofu_schema::{ProviderAddress, ProviderSchema};
-use tofu_syntax::{Diagnostic, ExprKind, Location, Syntax, TextRange};
+use tofu_syntax::{Diagnostic, ExprKind, Fix, Location, Syntax, TextRange};
 
 use crate::rules::views::IdentityView;
 pub(crate) use blocktoattr::element_schema;
+pub(crate) use decode::Dropped;
 use decode::{AttributeInput, BlockInput, BodyInput};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveBody};
@@ -134,7 +135,10 @@ pub(crate) fn resource_body(
     let meta = (RESOURCE_META_ARGUMENTS, RESOURCE_META_BLOCKS);
     let before = out.len();
     evaluate_block(view, unit, judge, &body, &schema.block, meta, out);
-    if mode == ResourceMode::Managed && out.len() == before {
+    let body_failed = out
+        .get(before..)
+        .is_some_and(|found| found.iter().any(Diagnostic::is_error));
+    if mode == ResourceMode::Managed && !body_failed {
         ignore_changes(view, effective, &schema.block, out);
     }
 }
@@ -273,6 +277,14 @@ fn evaluate_block(
 ) {
     let describe = |location: Location| describe(view, location);
     let decoded = decode::decode(body, schema, &describe);
+    if let Some(effective) = view.effective() {
+        out.extend(
+            decoded
+                .dropped
+                .iter()
+                .map(|dropped| dropped_warning(view, effective, dropped, SCHEMA_DEFINES)),
+        );
+    }
     let before = out.len();
     judge(&evaluated_references(unit, &decoded.evaluated), out);
     if out.len() != before {
@@ -425,10 +437,12 @@ fn effective_body<'a>(
     let base_block = view.block(base)?;
     let base_file = view.file(base.file)?;
     let json = base_file.is_json();
+    let merged = (!effective.overrides.is_empty()).then(|| base_names(&base_block.body));
     let mut body = BodyInput {
         attributes: Vec::new(),
         blocks: Vec::new(),
         missing: Location::new(base.file, decode::missing_range(base_block, json)),
+        merged,
     };
     add_parts(
         view,
@@ -481,4 +495,112 @@ fn add_parts<'a>(
         });
     }
     Some(())
+}
+
+/// The names a base block writes itself: its arguments and those of its
+/// escaping blocks, and its nested block types.
+fn base_names(body: &tofu_syntax::Body) -> Vec<&str> {
+    let mut names: Vec<&str> = body
+        .attributes
+        .iter()
+        .map(|attr| attr.name.as_str())
+        .collect();
+    for nested in &body.blocks {
+        if nested.kind == "_" {
+            names.extend(nested.body.attributes.iter().map(|attr| attr.name.as_str()));
+        } else {
+            names.push(nested.kind.as_str());
+        }
+    }
+    names
+}
+
+/// What decides, in a provider's body, what lenient decoding drops.
+const SCHEMA_DEFINES: &str = "the provider's schema does not define";
+
+/// `override-argument-ignored`: an argument or block that is not defined
+/// (`defines` says by what) in a block an override file changes, which
+/// OpenTofu drops silently where it would otherwise report it; with a fix
+/// that renames it to the nearest defined name, or else removes it.
+pub(crate) fn dropped_warning(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    dropped: &Dropped,
+    defines: &str,
+) -> Diagnostic {
+    let what = if dropped.block { "block" } else { "argument" };
+    let declaration = declaration_words(effective);
+    let suggestion = dropped
+        .suggestion
+        .as_deref()
+        .map(|name| format!(" Did you mean {}?", go_quote(name)))
+        .unwrap_or_default();
+    let mut diagnostic = Diagnostic::new(
+        crate::codes::OVERRIDE_ARGUMENT_IGNORED,
+        format!("Ignored {what} {}", go_quote(&dropped.name)),
+        Location::new(dropped.file, dropped.name_range),
+    )
+    .with_detail(format!(
+        "OpenTofu silently ignores this {what}: an override file changes {declaration}, so OpenTofu reads the merged block leniently and drops every argument and block {defines}. Without the override this would be an error.{suggestion}"
+    ));
+    let other = effective
+        .overrides
+        .iter()
+        .find(|part| part.file != dropped.file)
+        .map(|part| (*part, "the override that changes this block"))
+        .or_else(|| {
+            effective
+                .base
+                .filter(|base| base.file != dropped.file)
+                .map(|base| (base, "the block this override changes"))
+        });
+    if let Some((part, message)) = other {
+        if let Some(block) = view.block(part) {
+            diagnostic = diagnostic.with_related(Location::new(part.file, block.header), message);
+        }
+    }
+    if let Some(fix) = dropped_fix(view, dropped) {
+        diagnostic = diagnostic.with_fix(fix);
+    }
+    diagnostic
+}
+
+/// `resource "time_rotating" "r"`: a block as its header reads.
+fn declaration_words(effective: &EffectiveBlock) -> String {
+    let mut words = effective.kind.clone();
+    for label in &effective.labels {
+        words.push(' ');
+        words.push_str(&go_quote(label));
+    }
+    words
+}
+
+/// Renames a dropped argument or block to the schema's nearest name, or
+/// removes it (native syntax only: a JSON property's commas are left to
+/// the author).
+fn dropped_fix(view: &IdentityView<'_>, dropped: &Dropped) -> Option<Fix> {
+    let file = view.file(dropped.file)?;
+    if let Some(name) = &dropped.suggestion {
+        let new_text = if dropped.syntax == Syntax::Json {
+            go_quote(name)
+        } else {
+            name.clone()
+        };
+        return Some(Fix::new(format!("Rename to {}", go_quote(name))).with_edit(
+            dropped.file,
+            dropped.name_range,
+            new_text,
+        ));
+    }
+    if dropped.syntax == Syntax::Json {
+        return None;
+    }
+    let what = if dropped.block { "block" } else { "argument" };
+    Some(
+        Fix::new(format!(
+            "Remove the ignored {what} {}",
+            go_quote(&dropped.name)
+        ))
+        .with_edit(dropped.file, file.removal_range(dropped.range)?, ""),
+    )
 }

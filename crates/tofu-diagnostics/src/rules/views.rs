@@ -613,6 +613,13 @@ impl<'a> IdentityFile<'_, 'a> {
         self.file.block_at(range)
     }
 
+    /// What deletes `range` cleanly (whole lines when nothing else shares
+    /// them), inside an own block; refused when `range` is in none.
+    pub(crate) fn removal_range(&self, range: TextRange) -> Option<TextRange> {
+        self.view.own_range_holding(self.id, range)?;
+        Some(self.file.removal_range(range))
+    }
+
     /// `main.tf:3,1-29` for a range inside an own block, as HCL writes
     /// ranges in details; refused when `range` is in none.
     pub(crate) fn describe(&self, range: TextRange) -> Option<String> {

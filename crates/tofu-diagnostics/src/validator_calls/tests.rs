@@ -19,15 +19,23 @@ const REQUIRED: &str =
     "terraform {\n  required_providers {\n    time = {\n      source = \"hashicorp/time\"\n    }\n  }\n}\n";
 
 fn analysis(main: &str) -> ModuleAnalysis {
+    analysis_with_override(main, None)
+}
+
+/// `main.tf`, and `override.tf` when given.
+fn analysis_with_override(main: &str, overrides: Option<&str>) -> ModuleAnalysis {
     let text = include_str!("../../../tofu-schema/test_data/schema-time.json");
     let mut schemas = ProviderSchemas::new();
     for (address, schema) in decode_providers_schema_json(text).unwrap() {
         schemas.insert(address, Arc::new(schema));
     }
-    let files = [
+    let mut files = vec![
         InputFile::text("versions.tf", REQUIRED),
         InputFile::text("main.tf", main),
     ];
+    if let Some(overrides) = overrides {
+        files.push(InputFile::text("override.tf", overrides));
+    }
     analyze_in_tree(
         &files,
         &Config::default(),
@@ -149,6 +157,38 @@ fn an_answer_is_placed_on_its_attribute_else_on_the_body() {
     let on_body = calls[0].diagnostic(&answer(Vec::new()));
     let brace = u32::try_from(main.find('{').unwrap()).unwrap();
     assert_eq!(on_body.subject.range, Some(TextRange::empty(brace)));
+}
+
+/// Measured with OpenTofu 1.12.6 and hashicorp/time 0.14.2: in a block an
+/// override file changes, an answer about an argument the base block sets
+/// goes on the winning value, but one about an argument only the override
+/// sets goes on the base's `{` (`ElaborateFromConfigBody` looks it up with
+/// the base's part requiring it).
+#[test]
+fn in_an_overridden_block_an_answer_is_placed_on_arguments_the_base_sets() {
+    let main = "resource \"time_static\" \"s\" {\n  rfc3339 = \"2024-01-01T00:00:00Z\"\n}\n\nresource \"time_static\" \"t\" {\n  triggers = {}\n}\n";
+    let overrides = "resource \"time_static\" \"s\" {\n  rfc3339 = \"soon\"\n}\n\nresource \"time_static\" \"t\" {\n  rfc3339 = \"later\"\n}\n";
+    let analysis = analysis_with_override(main, Some(overrides));
+    let calls = validator_calls(&analysis);
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    let answer = ProviderDiagnostic {
+        severity: DiagnosticSeverity::Error,
+        summary: "S".to_owned(),
+        detail: "D".to_owned(),
+        attribute: vec![AttributePathStep::AttributeName("rfc3339".to_owned())],
+    };
+    let call = |name: &str| {
+        calls
+            .iter()
+            .find(|call| call.block_name().ends_with(name))
+            .unwrap_or_else(|| panic!("no call for {name}: {calls:?}"))
+    };
+    let in_base = call(".s").diagnostic(&answer);
+    let soon = u32::try_from(overrides.find("\"soon\"").unwrap()).unwrap();
+    assert_eq!(in_base.subject.range, Some(TextRange::new(soon, soon + 6)));
+    let only_override = call(".t").diagnostic(&answer);
+    let brace = u32::try_from(main.find("\"t\" {").unwrap() + 4).unwrap();
+    assert_eq!(only_override.subject.range, Some(TextRange::empty(brace)));
 }
 
 #[test]

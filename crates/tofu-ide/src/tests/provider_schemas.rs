@@ -177,3 +177,46 @@ fn hover_on_an_argument_shows_the_schema_s_description_type_and_flags() {
     let plain = snapshot.hover(&path, offset).unwrap().markdown;
     assert!(plain.starts_with("```hcl"), "{plain}");
 }
+
+/// In a block an override file changes, OpenTofu drops an argument the
+/// schema does not define without a word; the warning's quick fix renames
+/// it to the nearest argument the block may still set, or removes the line.
+#[test]
+fn an_ignored_argument_of_an_overridden_block_is_renamed_or_removed() {
+    let text = format!(
+        "{VERSIONS}//- main.tf\nresource \"time_rotating\" \"r\" {{\n  rotation_days = 1\n  colour        = \"blue\"\n}}\n//- override.tf\nresource \"time_rotating\" \"r\" {{\n  $0rotation_hourz = 2\n}}\n"
+    );
+    let (snapshot, path, offset) = super::fixture_with_schemas(&text, &schemas());
+    let actions = snapshot.code_actions(&path, tofu_syntax::TextRange::empty(offset));
+    let found: Vec<(&str, &str)> = actions
+        .iter()
+        .flat_map(|action| {
+            action
+                .edits
+                .iter()
+                .map(|edit| (action.title.as_str(), edit.new_text.as_str()))
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("Rename to \"rotation_hours\"", "rotation_hours")],
+        "{actions:?}"
+    );
+    assert_eq!(
+        actions[0].diagnostic.code.as_str(),
+        "override-argument-ignored"
+    );
+    // In the base's part, `colour` has no near name: the line goes.
+    let main = tofu_module::calls::normalize_path(&Path::new(super::DIR).join("main.tf"));
+    let main_text = text.split("//- main.tf\n").nth(1).unwrap();
+    let colour = u32::try_from(main_text.find("colour").unwrap()).unwrap();
+    let actions = snapshot.code_actions(&main, tofu_syntax::TextRange::empty(colour));
+    let titles: Vec<&str> = actions.iter().map(|action| action.title.as_str()).collect();
+    assert_eq!(titles, ["Remove the ignored argument \"colour\""]);
+    let edit = &actions[0].edits[0];
+    assert_eq!(edit.new_text, "");
+    assert_eq!(
+        edit.location.range.slice(main_text),
+        "  colour        = \"blue\"\n"
+    );
+}

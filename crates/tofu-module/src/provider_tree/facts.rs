@@ -217,7 +217,13 @@ impl ModuleFacts {
                     facts.configurations.push(Configuration {
                         name: name.clone(),
                         alias: alias.clone(),
-                        configured: is_configured(&block.body),
+                        // OpenTofu reads an overridden block's merged body
+                        // leniently, so only a `version` makes it configured.
+                        configured: if block.overrides.is_empty() {
+                            is_configured(&block.body)
+                        } else {
+                            block.body.attribute("version").is_some()
+                        },
                         for_each: origin_of(&block.body, "for_each"),
                         header,
                     });

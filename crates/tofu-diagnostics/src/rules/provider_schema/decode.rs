@@ -64,6 +64,13 @@ pub(crate) struct BodyInput<'a> {
     /// HCL's `MissingItemRange`: zero-width at the `{` of a native body,
     /// the closing `}` of a JSON one.
     pub(crate) missing: Location,
+    /// For the merged body of a block an override file changes, the names
+    /// the base block itself writes (its arguments, those of its escaping
+    /// blocks, its nested block types): OpenTofu's `mergeBody` decodes the
+    /// base and each override by partial content, so what the schema does
+    /// not define is dropped from either, and a required argument must be
+    /// in the base (the overrides' schema makes every argument optional).
+    pub(crate) merged: Option<Vec<&'a str>>,
 }
 
 impl<'a> BodyInput<'a> {
@@ -90,6 +97,7 @@ impl<'a> BodyInput<'a> {
                 .map(|block| BlockInput { block, ..input })
                 .collect(),
             missing: Location::new(input.file, missing_range(input.block, json)),
+            merged: None,
         }
     }
 }
@@ -111,6 +119,24 @@ pub(crate) struct Decoded {
     /// The expressions OpenTofu evaluates: those of known arguments and of
     /// known nested blocks, at any depth.
     pub(crate) evaluated: Vec<Location>,
+    /// What a merged body's lenient decoding drops silently.
+    pub(crate) dropped: Vec<Dropped>,
+}
+
+/// An argument or nested block the schema does not define, at the top of a
+/// merged body, which OpenTofu drops without a word.
+pub(crate) struct Dropped {
+    pub(crate) name: String,
+    /// A block rather than an argument.
+    pub(crate) block: bool,
+    pub(crate) file: FileId,
+    pub(crate) syntax: Syntax,
+    /// The argument's name or the block's type keyword.
+    pub(crate) name_range: TextRange,
+    /// The whole argument or block.
+    pub(crate) range: TextRange,
+    /// The schema's nearest name, as HCL would suggest it.
+    pub(crate) suggestion: Option<String>,
 }
 
 /// Writes `main.tf:3,3-8` for a location, as HCL does in details.
@@ -153,6 +179,15 @@ fn decode_body(
                     .push(Location::new(attribute.file, attribute.expr.range));
             }
             None if attribute.syntax == Syntax::Json && attribute.name == "//" => {}
+            None if depth == 0 && body.merged.is_some() => out.dropped.push(Dropped {
+                name: attribute.name.to_owned(),
+                block: false,
+                file: attribute.file,
+                syntax: attribute.syntax,
+                name_range: attribute.name_range,
+                range: TextRange::new(attribute.name_range.start, attribute.expr.range.end),
+                suggestion: settable_suggestion(attribute, body, schema).map(str::to_owned),
+            }),
             None => out
                 .diagnostics
                 .push(unsupported_argument(attribute, body, schema)),
@@ -169,7 +204,11 @@ fn decode_body(
             .iter()
             .any(|nested| written_type(nested) == Some(required))
             && blocktoattr::element_schema(schema, required).is_some();
-        if !written_as_blocks && !body.attributes.iter().any(|attr| attr.name == required) {
+        let set = match (&body.merged, depth) {
+            (Some(base_names), 0) => base_names.contains(&required),
+            _ => body.attributes.iter().any(|attr| attr.name == required),
+        };
+        if !written_as_blocks && !set {
             out.diagnostics.push(
                 Diagnostic::new(
                     crate::codes::MISSING_REQUIRED_ARGUMENT,
@@ -214,7 +253,19 @@ fn decode_body(
             kind => (kind, false),
         };
         let Some(nested_schema) = schema.block_types.get(kind) else {
-            out.diagnostics.push(unsupported_block(nested, schema));
+            if depth == 0 && body.merged.is_some() {
+                out.dropped.push(Dropped {
+                    name: kind.to_owned(),
+                    block: true,
+                    file: nested.file,
+                    syntax: nested.syntax,
+                    name_range: nested.block.kind_range,
+                    range: nested.block.range,
+                    suggestion: did_you_mean(kind, schema.block_types.names()).map(str::to_owned),
+                });
+            } else {
+                out.diagnostics.push(unsupported_block(nested, schema));
+            }
             continue;
         };
         let labels: &[&str] = if nested_schema.nesting == Nesting::Map {
@@ -549,6 +600,45 @@ fn count_blocks(
     }
 }
 
+/// The name HCL suggests for an argument the schema does not define: an
+/// argument the body does not set (in a JSON body, also a block type).
+fn argument_suggestion<'s>(
+    attribute: &AttributeInput<'_>,
+    body: &BodyInput<'_>,
+    schema: &'s SchemaBlock,
+) -> Option<&'s str> {
+    let unset = schema
+        .attributes
+        .names()
+        .filter(|name| !body.attributes.iter().any(|attr| attr.name == *name));
+    if attribute.syntax == Syntax::Json {
+        did_you_mean(attribute.name, unset.chain(schema.block_types.names()))
+    } else {
+        did_you_mean(attribute.name, unset)
+    }
+}
+
+/// The nearest name an ignored argument could be renamed to: one the body
+/// does not set and the configuration may (not a read-only attribute), or
+/// in a JSON body a block type.
+fn settable_suggestion<'s>(
+    attribute: &AttributeInput<'_>,
+    body: &BodyInput<'_>,
+    schema: &'s SchemaBlock,
+) -> Option<&'s str> {
+    let settable = schema
+        .attributes
+        .iter()
+        .filter(|(_, attribute)| attribute.required || attribute.optional)
+        .map(|(name, _)| name)
+        .filter(|name| !body.attributes.iter().any(|attr| attr.name == *name));
+    if attribute.syntax == Syntax::Json {
+        did_you_mean(attribute.name, settable.chain(schema.block_types.names()))
+    } else {
+        did_you_mean(attribute.name, settable)
+    }
+}
+
 fn unsupported_argument(
     attribute: &AttributeInput<'_>,
     body: &BodyInput<'_>,
@@ -557,11 +647,7 @@ fn unsupported_argument(
     let at = Location::new(attribute.file, attribute.name_range);
     if attribute.syntax == Syntax::Json {
         // HCL's JSON body suggests any argument not set and any block type.
-        let unset = schema
-            .attributes
-            .names()
-            .filter(|name| !body.attributes.iter().any(|attr| attr.name == *name));
-        let suggestion = did_you_mean(attribute.name, unset.chain(schema.block_types.names()))
+        let suggestion = argument_suggestion(attribute, body, schema)
             .map(|name| format!(" Did you mean {}?", go_quote(name)))
             .unwrap_or_default();
         return Diagnostic::new(
@@ -574,11 +660,7 @@ fn unsupported_argument(
             go_quote(attribute.name)
         ));
     }
-    let unset = schema
-        .attributes
-        .names()
-        .filter(|name| !body.attributes.iter().any(|attr| attr.name == *name));
-    let suggestion = match did_you_mean(attribute.name, unset) {
+    let suggestion = match argument_suggestion(attribute, body, schema) {
         Some(name) => format!(" Did you mean {}?", go_quote(name)),
         None if schema.block_types.get(attribute.name).is_some() => format!(
             " Did you mean to define a block of type {}?",
