@@ -28,6 +28,7 @@ mod environment;
 mod filesystem;
 mod format;
 mod glob;
+mod go_case;
 mod go_math;
 mod gunzip;
 mod gzip;
