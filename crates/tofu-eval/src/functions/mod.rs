@@ -41,6 +41,7 @@ mod network;
 mod numeric;
 mod regex;
 mod registry;
+mod rsa_decrypt;
 mod sensitivity;
 pub mod signature;
 #[rustfmt::skip]
