@@ -1,9 +1,13 @@
-//! `tofu-lens console [DIR]`: reads one expression a line and prints its
-//! value as `tofu console -no-color` does when its input is not a terminal,
-//! without `init` and without providers. Values go to stdout; the first line
-//! with errors prints them to stderr (OpenTofu's plain diagnostic form, the
-//! detail wrapped at 77 columns) and ends the session with exit code 1, as
-//! the console does when it reads a pipe.
+//! `tofu-lens console [DIR]`: reads expressions and prints their values as
+//! `tofu console -no-color` does, without `init` and without providers. An
+//! expression goes on over lines while a brace, bracket or parenthesis is
+//! open or a line ends in `\\` (OpenTofu's bracket state,
+//! [`BracketState`]). Values go to stdout; errors to stderr (OpenTofu's
+//! plain diagnostic form with the line of the input, the detail wrapped at
+//! 77 columns). Read from a pipe, the first input with errors ends the
+//! session with exit code 1; read from a terminal, the console prompts
+//! (`> `, and a `.` per open delimiter) and goes on after errors, as the
+//! console does.
 //!
 //! In a module directory the module's input variables and local values are
 //! known as tofu-module's `ModuleValues` knows them (a `.tfvars` file
@@ -20,13 +24,28 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use tofu_diagnostics::{analyze, AnalysisCache};
-use tofu_eval::console::{console_value, ConsoleModule, NoModule};
+use tofu_eval::console::bracket_state::{BracketState, Read};
+use tofu_eval::console::{handle, has_source, input_line, ConsoleModule, Handled, NoModule};
 use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError, PerRun};
 use tofu_module::{Config, ModuleValues};
 
+/// How the console reads its input, as `tofu console` decides by whether
+/// its stdin is a terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A pipe or a file: no prompt, and the first input with errors ends
+    /// the session (`false`).
+    Piped,
+    /// A terminal: the prompt `> `, one `.` per open delimiter while an
+    /// input goes on over lines, errors printed and the session going on;
+    /// at the end of the input `exit`, as OpenTofu's readline prints it.
+    Interactive,
+}
+
 /// Runs the console over `input` in `dir` (or a directory without
-/// configuration); `false` when a line had errors.
+/// configuration); `false` when a piped input had errors.
 pub fn run(
+    mode: Mode,
     dir: Option<&Path>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -49,24 +68,41 @@ pub fn run(
         Some(values) => values,
         None => &NoModule,
     };
-    let mut line = String::new();
+    let mut state = BracketState::new();
+    let mut line = Vec::new();
+    let mut prompt = "> ".to_owned();
     loop {
+        if mode == Mode::Interactive {
+            write!(out, "{prompt}")?;
+            out.flush()?;
+        }
         line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if input.read_until(b'\n', &mut line)? == 0 {
+            if mode == Mode::Interactive {
+                writeln!(out, "exit")?;
+            }
             return Ok(true);
         }
-        let expression = line.trim_end_matches(['\n', '\r']);
-        if expression.trim().is_empty() {
-            continue;
-        }
-        match console_value(expression, &environment, module) {
-            Ok(printed) => writeln!(out, "{printed}")?,
-            Err(found) => {
+        let text = String::from_utf8_lossy(&line);
+        let command = match state.read_line(text.trim_end_matches(['\n', '\r'])) {
+            Read::Open(n_open) => {
+                prompt = format!("{} ", ".".repeat(usize::try_from(n_open).unwrap_or(1)));
+                continue;
+            }
+            Read::Run(command) => command,
+        };
+        prompt = "> ".to_owned();
+        match handle(&command, &environment, module) {
+            Handled::Print(printed) => writeln!(out, "{printed}")?,
+            Handled::Exit => return Ok(true),
+            Handled::Errors(found) => {
                 for error in &found {
-                    write!(errors, "{}", plain_diagnostic(error))?;
+                    write!(errors, "{}", plain_diagnostic(&command, error))?;
                     writeln!(errors)?;
                 }
-                return Ok(false);
+                if mode == Mode::Piped {
+                    return Ok(false);
+                }
             }
         }
     }
@@ -74,11 +110,14 @@ pub fn run(
 
 /// OpenTofu's `DiagnosticPlain` for an error of the console's input, whose
 /// source it does not show.
-fn plain_diagnostic(error: &EvalDiagnostic) -> String {
-    let mut text = format!(
-        "\nError: {}\n\n  on <console-input> line 1:\n  (source code not available)\n\n",
-        error.summary
-    );
+pub fn plain_diagnostic(input: &str, error: &EvalDiagnostic) -> String {
+    let mut text = format!("\nError: {}\n\n", error.summary);
+    if has_source(error) {
+        text.push_str(&format!(
+            "  on <console-input> line {}:\n  (source code not available)\n\n",
+            input_line(input, error)
+        ));
+    }
     if !error.detail.is_empty() {
         for line in error.detail.split('\n') {
             if line.starts_with(' ') {
