@@ -61,6 +61,14 @@ pub fn run(
         )),
         None => None,
     };
+    if let Some(analysis) = &analysis {
+        let problems = module_problems(analysis);
+        write!(errors, "{}", problems.errors)?;
+        write!(out, "{}", problems.warnings)?;
+        if analysis.load_failed {
+            return Ok(false);
+        }
+    }
     let module_values = analysis
         .as_ref()
         .map(|analysis| ModuleValues::new(analysis, &environment));
@@ -129,6 +137,188 @@ pub fn plain_diagnostic(input: &str, error: &EvalDiagnostic) -> String {
         }
     }
     text
+}
+
+/// The warnings of OpenTofu's that `tofu console` prints about the module
+/// before it reads any input, among those checked against it: warnings of
+/// loading the configuration, which the console loads twice and so
+/// reports twice (tofu-lens's own warnings are not among them).
+const CONSOLE_WARNINGS: &[tofu_syntax::Code] = &[
+    tofu_diagnostics::codes::QUOTED_REFERENCE_DEPRECATED,
+    tofu_diagnostics::codes::PROVIDER_VERSION_DEPRECATED,
+];
+
+/// What `tofu console` prints about the module before it reads input: its
+/// errors on stderr, its warnings on stdout.
+struct ModuleProblems {
+    errors: String,
+    warnings: String,
+}
+
+/// The module's problems as `tofu console -no-color` prints them, in
+/// OpenTofu's plain form with the source line. A module that does not load
+/// gets its errors and no session. Otherwise the console evaluates its
+/// input variables, local values and outputs first: their errors are
+/// printed, then the warning "Due to the problems above, ..."; the
+/// resources' own arguments are not evaluated. Warnings with the summary of
+/// an earlier one are folded into it (`-consolidate-warnings`, on by
+/// default: "(and N more similar warnings elsewhere)", counting each
+/// warning twice as the console reports it twice).
+fn module_problems(analysis: &tofu_diagnostics::ModuleAnalysis) -> ModuleProblems {
+    let mut groups: Vec<(&tofu_syntax::Diagnostic, usize)> = Vec::new();
+    for diagnostic in &analysis.diagnostics {
+        if diagnostic.severity != tofu_syntax::Severity::Warning
+            || !CONSOLE_WARNINGS.contains(&diagnostic.code)
+        {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|(first, _)| first.summary == diagnostic.summary)
+        {
+            Some((_, n_more)) => *n_more += 2,
+            None => groups.push((diagnostic, 1)),
+        }
+    }
+    let mut warnings = String::new();
+    for (diagnostic, n_more) in groups {
+        let mut detail = diagnostic.detail.clone();
+        if n_more > 0 {
+            let more = match n_more {
+                1 => "(and one more similar warning elsewhere)".to_owned(),
+                n => format!("(and {n} more similar warnings elsewhere)"),
+            };
+            detail = if detail.is_empty() {
+                more
+            } else {
+                format!("{detail}\n\n{more}")
+            };
+        }
+        warnings.push_str(&plain_module_diagnostic(
+            analysis,
+            "Warning",
+            &diagnostic.summary,
+            &detail,
+            Some(diagnostic.subject),
+        ));
+    }
+    let evaluated = |diagnostic: &&tofu_syntax::Diagnostic| {
+        analysis.load_failed
+            || top_level_block(analysis, diagnostic.subject).is_some_and(|block| {
+                matches!(block.kind.as_str(), "locals" | "variable" | "output")
+            })
+    };
+    let mut errors = String::new();
+    for diagnostic in analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .filter(evaluated)
+    {
+        errors.push_str(&plain_module_diagnostic(
+            analysis,
+            "Error",
+            &diagnostic.summary,
+            &diagnostic.detail,
+            Some(diagnostic.subject),
+        ));
+    }
+    if !errors.is_empty() && !analysis.load_failed {
+        warnings.push_str(&plain_module_diagnostic(
+            analysis,
+            "Warning",
+            "Due to the problems above, some expressions may produce unexpected results.",
+            "",
+            None,
+        ));
+    }
+    ModuleProblems { errors, warnings }
+}
+
+/// One diagnostic of the module in OpenTofu's plain form, and the blank
+/// line the console's view writes after it.
+fn plain_module_diagnostic(
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    severity: &str,
+    summary: &str,
+    detail: &str,
+    subject: Option<tofu_syntax::Location>,
+) -> String {
+    let mut text = format!("\n{severity}: {summary}\n\n");
+    if let Some(snippet) = subject.and_then(|subject| source_snippet(analysis, subject)) {
+        text.push_str(&snippet);
+        text.push('\n');
+    }
+    for line in detail.split('\n').filter(|_| !detail.is_empty()) {
+        if line.starts_with(' ') {
+            text.push_str(line);
+        } else {
+            text.push_str(&word_wrap(line, DETAIL_WIDTH));
+        }
+        text.push('\n');
+    }
+    text.push('\n');
+    text
+}
+
+/// The top-level block of the module file around `location`'s start.
+fn top_level_block(
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    location: tofu_syntax::Location,
+) -> Option<&tofu_syntax::Block> {
+    let file = analysis.file(location.file)?;
+    let at = location.range?.start;
+    file.source
+        .as_ref()?
+        .body
+        .blocks
+        .iter()
+        .find(|block| block.range.start <= at && at < block.range.end)
+}
+
+/// `  on FILE line N, in BLOCK:` and the lines of the subject, numbered:
+/// OpenTofu's snippet, its context the top-level block around the byte
+/// before the subject (HCL's `ContextString`).
+fn source_snippet(
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    location: tofu_syntax::Location,
+) -> Option<String> {
+    let file = analysis.file(location.file)?;
+    let range = location.range?.widened(&file.text);
+    let start_line = file.line_index.line_of(range.start);
+    let end_line = file
+        .line_index
+        .line_of(range.end.saturating_sub(1).max(range.start));
+    let context = file.source.as_ref().and_then(|source| {
+        let before = range.start.checked_sub(1)?;
+        let block = source
+            .body
+            .blocks
+            .iter()
+            .find(|block| block.range.start <= before && before < block.range.end)?;
+        let mut header = block.kind.clone();
+        for label in &block.labels {
+            header.push(' ');
+            header.push_str(&tofu_syntax::go_text::go_quote(&label.value));
+        }
+        Some(header)
+    });
+    let mut text = format!(
+        "  on {} line {}{}:\n",
+        file.name,
+        start_line + 1,
+        context
+            .map(|context| format!(", in {context}"))
+            .unwrap_or_default()
+    );
+    for line in start_line..=end_line {
+        text.push_str(&format!(
+            "{:4}: {}\n",
+            line + 1,
+            file.line_index.line_text(&file.text, line)
+        ));
+    }
+    Some(text)
 }
 
 /// The console's width when it does not write to a terminal, less one.
