@@ -107,6 +107,29 @@ MULTI_BYTE = {
 }
 
 
+ENUM = """/// How an encoding of the index reads and writes text.
+#[derive(Debug)]
+pub(super) enum TextEncoding {
+    /// One byte a character: what each byte decodes to (U+FFFD: nothing).
+    SingleByte(&'static [u16; 256]),
+    Utf8,
+    Utf16 {
+        big_endian: bool,
+        /// `UTF-16`: a byte order mark written, and read when present.
+        byte_order_mark: bool,
+    },
+    /// Read (and, with `encodes`, written) by the encoding encoding_rs
+    /// knows by this label; what x/text does not know is refused when read.
+    EncodingRs {
+        label: &'static str,
+        encodes: bool,
+    },
+    /// Known to the index, not implemented here.
+    NotImplemented,
+}
+"""
+
+
 def rust_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
@@ -142,10 +165,10 @@ def main():
         f"//! {X_TEXT}'s `ianaindex.IANA` ({go_version}): its names and aliases with",
         "//! an encoding (sorted, as Go's map keys are matched: exactly, then",
         "//! lowercased), each encoding's IANA name, and what each byte of a",
-        "//! single-byte encoding decodes to (U+FFFD: nothing). Do not edit.",
+        "//! single-byte encoding decodes to (U+FFFD: nothing); and the kinds of",
+        "//! encoding tofu-eval implements (`text_encoding.rs`). Do not edit.",
         "",
-        "use super::text_encoding::TextEncoding;",
-        "",
+        ENUM,
         "pub(super) const ALIASES: &[(&str, usize)] = &[",
     ]
     out += [f"    ({rust_string(name)}, {at})," for name, at in aliases]
@@ -163,6 +186,8 @@ def main():
         out.append(f"    ({rust_string(name)}, {kind}),")
     out += ["];", ""]
     OUT.write_text("\n".join(out))
+    # The repository's layout for Rust (`cargo fmt --all` keeps it so).
+    subprocess.run([os.environ.get("RUSTFMT", "rustfmt"), "--edition", "2021", str(OUT)], check=True)
     print(f"{OUT}: {len(aliases)} names and aliases, {len(names)} encodings ({go_version}, x/text {X_TEXT})")
     return 0
 

@@ -2,9 +2,29 @@
 //! v0.37.0's `ianaindex.IANA` (go1.26.8): its names and aliases with
 //! an encoding (sorted, as Go's map keys are matched: exactly, then
 //! lowercased), each encoding's IANA name, and what each byte of a
-//! single-byte encoding decodes to (U+FFFD: nothing). Do not edit.
+//! single-byte encoding decodes to (U+FFFD: nothing); and the kinds of
+//! encoding tofu-eval implements (`text_encoding.rs`). Do not edit.
 
-use super::text_encoding::TextEncoding;
+/// How an encoding of the index reads and writes text.
+#[derive(Debug)]
+pub(super) enum TextEncoding {
+    /// One byte a character: what each byte decodes to (U+FFFD: nothing).
+    SingleByte(&'static [u16; 256]),
+    Utf8,
+    Utf16 {
+        big_endian: bool,
+        /// `UTF-16`: a byte order mark written, and read when present.
+        byte_order_mark: bool,
+    },
+    /// Read (and, with `encodes`, written) by the encoding encoding_rs
+    /// knows by this label; what x/text does not know is refused when read.
+    EncodingRs {
+        label: &'static str,
+        encodes: bool,
+    },
+    /// Known to the index, not implemented here.
+    NotImplemented,
+}
 
 pub(super) const ALIASES: &[(&str, usize)] = &[
     ("437", 0),

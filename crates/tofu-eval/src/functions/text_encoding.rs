@@ -22,28 +22,7 @@
 //! fails, as in OpenTofu, wherever the decoded text holds U+FFFD (bytes
 //! that mean nothing, or a U+FFFD written in the source).
 
-use super::iana_index::{ALIASES, ENCODINGS};
-
-/// How an encoding of the index reads and writes text.
-#[derive(Debug)]
-pub(super) enum TextEncoding {
-    /// One byte a character: what each byte decodes to (U+FFFD: nothing).
-    SingleByte(&'static [u16; 256]),
-    Utf8,
-    Utf16 {
-        big_endian: bool,
-        /// `UTF-16`: a byte order mark written, and read when present.
-        byte_order_mark: bool,
-    },
-    /// Read (and, with `encodes`, written) by the encoding encoding_rs
-    /// knows by this label; a private-use character read is an error.
-    EncodingRs {
-        label: &'static str,
-        encodes: bool,
-    },
-    /// Known to the index, not implemented here.
-    NotImplemented,
-}
+use super::iana_index::{TextEncoding, ALIASES, ENCODINGS};
 
 /// An encoding found by name: its IANA name (for messages) and how it
 /// works.
