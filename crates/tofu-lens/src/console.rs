@@ -440,3 +440,31 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod interactive_tests {
+    use super::{run, Mode};
+
+    /// At a terminal, as OpenTofu's `modeInteractive`: the prompt `> `, one
+    /// `.` per open delimiter while an input goes on, errors printed and the
+    /// session going on, `exit` printed at the end of the input.
+    #[test]
+    fn a_terminal_gets_prompts_and_the_session_goes_on_after_errors() {
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        let input = "[\n{a = (\n1)}]\nupper(1, 2)\n\"after\"\n";
+        let ok = run(
+            Mode::Interactive,
+            None,
+            &mut input.as_bytes(),
+            &mut out,
+            &mut errors,
+        )
+        .unwrap_or(false);
+        assert!(ok);
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "> . ... [\n  {\n    \"a\" = 1\n  },\n]\n> > \"after\"\n> exit\n"
+        );
+        assert!(String::from_utf8_lossy(&errors).contains("Error: Too many function arguments"));
+    }
+}
