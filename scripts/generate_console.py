@@ -168,6 +168,90 @@ def generate_expressions(count, seed):
     return out
 
 
+def split_over_lines(rng, text):
+    """`text` as `tofu console` may be given it over several lines: a line
+    break (with some indentation) after an opening bracket or a comma inside
+    brackets, and `\\` continuing a line between top-level tokens; never
+    inside a string. Every line but the last leaves something open, so the
+    console runs the whole text once, at its end (None when nothing could be
+    split)."""
+    out = []
+    depth = 0
+    in_string = 0  # nesting of quoted strings (inside ${...} a string may open again)
+    template_depths = []  # bracket depth at which each ${ / %{ opened
+    i = 0
+    splits = 0
+    while i < len(text):
+        c = text[i]
+        if in_string and (not template_depths or template_depths[-1][1] != depth or template_depths[-1][0] != in_string):
+            pass
+        if c == '"' and (not in_string or not template_depths or template_depths[-1][0] < in_string):
+            if in_string and (not template_depths or template_depths[-1][0] < in_string):
+                in_string -= 1
+            else:
+                in_string += 1
+            out.append(c)
+            i += 1
+            continue
+        if in_string and (not template_depths or template_depths[-1][0] < in_string):
+            if c == '\\' and i + 1 < len(text):
+                out.append(text[i:i + 2])
+                i += 2
+                continue
+            if text.startswith('${', i) or text.startswith('%{', i):
+                template_depths.append((in_string, depth))
+                out.append(text[i:i + 2])
+                i += 2
+                continue
+            out.append(c)
+            i += 1
+            continue
+        if c == '}' and template_depths and template_depths[-1] == (in_string, depth):
+            template_depths.pop()
+            out.append(c)
+            i += 1
+            continue
+        out.append(c)
+        if c in '([{':
+            depth += 1
+        elif c in ')]}':
+            depth -= 1
+        i += 1
+        inside_template = bool(template_depths)
+        if inside_template:
+            continue
+        if depth > 0 and c in '([{,' and rng.random() < 0.5:
+            while i < len(text) and text[i] == ' ':
+                i += 1
+            out.append('\n' + ' ' * rng.choice([0, 2, 4]))
+            splits += 1
+        elif depth == 0 and c == ' ' and not in_string and rng.random() < 0.15:
+            out.append('\\\n')
+            splits += 1
+    joined = ''.join(out)
+    if splits == 0 or depth != 0 or in_string:
+        return None
+    return joined
+
+
+def generate_multiline(expressions, count, seed):
+    """The multi-line section: `count` inputs made of the other sections'
+    expressions (those with brackets or spaces to split at) over lines."""
+    rng = random.Random(seed)
+    candidates = [e for e in expressions if any(c in e for c in '([{ ')]
+    out = []
+    seen = set()
+    attempts = 0
+    while len(out) < count and attempts < count * 20 and candidates:
+        attempts += 1
+        text = split_over_lines(rng, rng.choice(candidates))
+        if text is None or text in seen:
+            continue
+        seen.add(text)
+        out.append(text)
+    return out
+
+
 def signatures(out):
     """The built-in functions' signatures (`tofu metadata functions -json`),
     kept in OUT/functions.json once the oracle has printed them."""
@@ -236,18 +320,26 @@ def type_key(ty):
     return f"{ty[0]}({type_key(ty[1])})"
 
 
-def normalise_errors(stderr):
+def normalise_errors(stderr, keep_lines=False):
+    """`Error: SUMMARY`, a blank line and the detail's words on one line;
+    with `keep_lines` (the multi-line section), `on <console-input> line N`
+    between them."""
     blocks = []
     for block in stderr.split("Error: ")[1:]:
         lines = block.splitlines()
         summary = lines[0].strip() if lines else ""
         words = []
+        where = ""
         for line in lines[1:]:
             stripped = line.strip()
-            if stripped.startswith("on <console-input>") or stripped == "(source code not available)":
+            if stripped.startswith("on <console-input>"):
+                where = stripped + "\n"
+                continue
+            if stripped == "(source code not available)":
                 continue
             words.extend(stripped.split())
-        blocks.append(f"Error: {summary}\n\n{' '.join(words)}")
+        where = where if keep_lines else ""
+        blocks.append(f"Error: {summary}\n\n{where}{' '.join(words)}")
     return "\n\n".join(blocks)
 
 
@@ -269,7 +361,8 @@ def run_oracle_batch(tofu, expressions, workdir):
             results[expression] = output.rstrip("\n").replace(str(workdir), "$WORKDIR")
         start += len(completed)
         if raw.returncode != 0 and start < len(expressions):
-            results[expressions[start]] = normalise_errors(stderr).replace(str(workdir), "$WORKDIR")
+            failed = expressions[start]
+            results[failed] = normalise_errors(stderr, keep_lines="\n" in failed).replace(str(workdir), "$WORKDIR")
             start += 1
         elif raw.returncode == 0:
             break
@@ -317,8 +410,8 @@ def run_ours(expressions, workdir):
     results = {}
     for expression, output in zip(expressions, outputs):
         output = output.rstrip("\n")
-        if output.startswith("Error: "):
-            output = normalise_errors(output)
+        if output.lstrip("\n").startswith("Error: "):
+            output = normalise_errors(output, keep_lines="\n" in expression)
         results[expression] = output.replace(str(workdir), "$WORKDIR")
     return results
 
@@ -350,6 +443,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=12500)
     parser.add_argument("--expressions", type=int, default=9000)
+    parser.add_argument("--multiline", type=int, default=2000,
+                        help="inputs of the multi-line section: expressions of the others over lines")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--out", default="/tmp/tofu-eval-differential")
     parser.add_argument("--oracle-only", action="store_true", help="fill the oracle cache and stop")
@@ -364,7 +459,8 @@ def main():
     expressions = generate(args.count, args.seed, sigs)
     known = set(expressions)
     expressions += [e for e in generate_expressions(args.expressions, args.seed) if e not in known]
-    (out / "expressions.txt").write_text("\n".join(expressions) + "\n")
+    expressions += generate_multiline(expressions, args.multiline, args.seed)
+    (out / "expressions.txt").write_text("\n@@\n".join(expressions) + "\n")
     oracle = run_oracle(expressions, out / "oracle-cache.json", workdir, wait=not args.cached)
     if args.oracle_only:
         return
@@ -378,6 +474,8 @@ def main():
     for expression in expressions:
         head = expression.split("(", 1)[0].removeprefix("core::")
         name = head if head.isidentifier() and expression.endswith(")") and head in SIGNATURE_NAMES else "(expression)"
+        if "\n" in expression:
+            name = "(multi-line)"
         total, same = by_function.get(name, (0, 0))
         expected = oracle.get(expression)
         actual = ours.get(expression)

@@ -13,6 +13,10 @@
 //! [`Scope`]; `tofu-lens console` and the differential against the real
 //! console share this one.
 
+pub mod bracket_state;
+
+use tofu_syntax::scanner::{ScanMode, Scanner, TokenKind};
+use tofu_syntax::text::to_u32;
 use tofu_syntax::{
     Call, Expr, ExprKind, Operation, OperationKind, RelativeStep, SplatKind, TextRange,
     TraversalStep,
@@ -33,6 +37,43 @@ pub fn console_line(line: &str, environment: &dyn Environment) -> String {
         Err(errors) => print_errors(&errors),
     }
 }
+
+/// What the console does with one input ([`bracket_state::Read::Run`]):
+/// OpenTofu's `repl.Session.Handle`.
+#[derive(Debug)]
+pub enum Handled {
+    /// Print this (an empty input prints an empty line).
+    Print(String),
+    /// `exit`: the session ends.
+    Exit,
+    /// The input's errors, in the order the console prints them.
+    Errors(Vec<EvalDiagnostic>),
+}
+
+/// Handles one input of the console in `module`: nothing, `exit`, `help`
+/// or an expression.
+pub fn handle(input: &str, environment: &dyn Environment, module: &dyn ConsoleModule) -> Handled {
+    match input.trim() {
+        "" => Handled::Print(String::new()),
+        "exit" => Handled::Exit,
+        "help" => Handled::Print(HELP.to_owned()),
+        _ => match console_value(input, environment, module) {
+            Ok(printed) => Handled::Print(printed),
+            Err(errors) => Handled::Errors(errors),
+        },
+    }
+}
+
+/// What `help` prints.
+const HELP: &str = "The OpenTofu console allows you to experiment with OpenTofu interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: \"aws_instance.foo.id\" would evaluate
+to the ID of \"aws_instance.foo\" if it exists in your state.
+
+Type in the interpolation to test and hit <enter> to see the result.
+
+To exit the console, type \"exit\" and hit <enter>, or use Control-C or
+Control-D.";
 
 /// The input variables and local values of the module a console runs in.
 pub trait ConsoleModule {
@@ -64,13 +105,20 @@ pub fn console_value(
     environment: &dyn Environment,
     module: &dyn ConsoleModule,
 ) -> Result<String, Vec<EvalDiagnostic>> {
-    let source = format!("{PREFIX}{line}\n");
+    let source = format!("{PREFIX}{}\n", as_one_expression(line));
     let file = tofu_syntax::parse("console.tf", &source);
-    let Some(attribute) = file.body.attributes.first().filter(|_| !file.has_errors()) else {
+    if let Some(error) = file.errors.first() {
         return Err(vec![EvalDiagnostic::new(
-            "(syntax not read by tofu-eval yet)",
-            "",
-            TextRange::empty(0),
+            error.summary.clone(),
+            error.detail.clone(),
+            error.range,
+        )]);
+    }
+    let Some(attribute) = file.body.attributes.first() else {
+        return Err(vec![EvalDiagnostic::new(
+            "Missing expression",
+            "Expected the start of an expression, but found the end of the file.",
+            TextRange::empty(to_u32(source.len())),
         )]);
     };
     if let Some(marker) = nested_attribute_splat(&attribute.expr) {
@@ -103,6 +151,9 @@ pub fn console_value(
     if let Some(typed) = type_function(&attribute.expr, &scope) {
         return typed;
     }
+    if contains_type_call(&attribute.expr) {
+        return Err(vec![type_misuse()]);
+    }
     let evaluation = evaluate(&attribute.expr, &scope);
     if evaluation.diagnostics.is_empty() {
         Ok(format_value(&evaluation.value))
@@ -111,30 +162,96 @@ pub fn console_value(
     }
 }
 
-/// The console-only `type(VALUE)`: the console prints the argument's type
-/// (OpenTofu's `typeString`). Only the whole line being one such call is
-/// read; anywhere else the name is unknown here (OpenTofu says "Invalid
-/// use of type function").
+/// The console-only `type(VALUE)` (or `core::type`): the console prints
+/// the argument's type (OpenTofu's `typeString`) when the whole input is
+/// such a call, or what gives its value on unchanged: a template of that one
+/// interpolation, or a `try` whose first argument it is and succeeds.
+/// `type(type(V))` is `type`. Used anywhere else, OpenTofu's value of a type
+/// would be refused as [`type_misuse`]; the errors OpenTofu would meet
+/// first on that value (converting it, indexing it) are not reproduced.
 fn type_function(
     expr: &Expr,
     scope: &ConsoleScope<'_>,
 ) -> Option<Result<String, Vec<EvalDiagnostic>>> {
-    let ExprKind::Call(call) = &expr.kind else {
-        return None;
-    };
-    if call.name != "type" || call.expand_final {
-        return None;
+    match &expr.kind {
+        ExprKind::Template(template) => match template.parts.as_slice() {
+            [tofu_syntax::TemplatePart::Interpolation { expression, .. }] => {
+                type_function(template.expressions.get(*expression)?, scope)
+            }
+            _ => None,
+        },
+        ExprKind::Call(call) if call.name == "try" || call.name == "core::try" => {
+            let first = call.args.first()?;
+            let typed = type_function(first, scope)?;
+            typed.is_ok().then_some(typed)
+        }
+        ExprKind::Call(call) if is_type_call(call) => Some(match call.args.as_slice() {
+            [] => Err(vec![EvalDiagnostic::new(
+                "Not enough function arguments",
+                format!(
+                    "Function {} expects 1 argument(s). Missing value for \"value\".",
+                    go_quote(&call.name)
+                ),
+                expr.range,
+            )]),
+            [argument] => match &argument.kind {
+                ExprKind::Call(inner) if is_type_call(inner) && inner.args.len() == 1 => {
+                    type_function(argument, scope)?.map(|_| "type".to_owned())
+                }
+                _ if contains_type_call(argument) => Err(vec![type_misuse()]),
+                _ => {
+                    let evaluation = evaluate(argument, scope);
+                    if evaluation.diagnostics.is_empty() {
+                        let mut printed = String::new();
+                        write_type(&evaluation.value.ty(), &mut printed, 0);
+                        Ok(printed)
+                    } else {
+                        Err(sorted(evaluation.diagnostics))
+                    }
+                }
+            },
+            _ => Err(vec![EvalDiagnostic::new(
+                "Too many function arguments",
+                format!(
+                    "Function {} expects only 1 argument(s).",
+                    go_quote(&call.name)
+                ),
+                expr.range,
+            )]),
+        }),
+        _ => None,
     }
-    let [argument] = call.args.as_slice() else {
-        return None;
-    };
-    let evaluation = evaluate(argument, scope);
-    if !evaluation.diagnostics.is_empty() {
-        return Some(Err(sorted(evaluation.diagnostics)));
-    }
-    let mut printed = String::new();
-    write_type(&evaluation.value.ty(), &mut printed, 0);
-    Some(Ok(printed))
+}
+
+fn is_type_call(call: &Call) -> bool {
+    (call.name == "type" || call.name == "core::type") && !call.expand_final
+}
+
+fn contains_type_call(expr: &Expr) -> bool {
+    let mut found = false;
+    expr.walk(&mut |expr| {
+        found |= matches!(&expr.kind, ExprKind::Call(call) if is_type_call(call));
+    });
+    found
+}
+
+/// What the console says when the value of `type()` is used inside an
+/// expression. OpenTofu gives it no place in the input ([`has_source`]).
+fn type_misuse() -> EvalDiagnostic {
+    EvalDiagnostic::new(
+        TYPE_MISUSE,
+        "The console-only \"type\" function cannot be used as part of an expression.",
+        TextRange::empty(0),
+    )
+}
+
+const TYPE_MISUSE: &str = "Invalid use of type function";
+
+/// Whether OpenTofu prints the error with its place in the input (`on
+/// <console-input> line N`): all but the misuse of `type()`, which it
+/// reports without one.
+pub fn has_source(error: &EvalDiagnostic) -> bool {
+    error.summary != TYPE_MISUSE
 }
 
 /// OpenTofu's `writeType`: structural types over several lines, indented
@@ -402,22 +519,77 @@ impl Scope for ConsoleScope<'_> {
         self.environment
     }
 
-    /// HCL's `<console-input>:LINE,COLUMN-COLUMN`, columns counted in
+    /// HCL's `<console-input>:LINE,COLUMN-COLUMN` (or
+    /// `LINE,COLUMN-LINE,COLUMN` across lines), columns counted in
     /// characters from 1.
     fn describe_range(&self, range: TextRange) -> String {
-        let offset = |at: u32| (at as usize).saturating_sub(PREFIX.len());
-        let column = |at: usize| {
-            self.line
-                .get(..at.min(self.line.len()))
-                .map_or(at, |before| before.chars().count())
-                + 1
-        };
-        format!(
-            "<console-input>:1,{}-{}",
-            column(offset(range.start)),
-            column(offset(range.end))
-        )
+        let (start_line, start_column) = input_position(self.line, range.start);
+        let (end_line, end_column) = input_position(self.line, range.end);
+        if start_line == end_line {
+            format!("<console-input>:{start_line},{start_column}-{end_column}")
+        } else {
+            format!("<console-input>:{start_line},{start_column}-{end_line},{end_column}")
+        }
     }
+}
+
+/// The line (from 1) of the console's input an error is on, as `on
+/// <console-input> line N` names it.
+pub fn input_line(input: &str, error: &EvalDiagnostic) -> usize {
+    input_position(input, error.subject.start).0
+}
+
+/// The line and column (both from 1, the column in characters) in `input`
+/// of `offset`, an offset in the parsed source (after [`PREFIX`]).
+fn input_position(input: &str, offset: u32) -> (usize, usize) {
+    let at = (offset as usize)
+        .saturating_sub(PREFIX.len())
+        .min(input.len());
+    let before = input.get(..at).unwrap_or(input);
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .get(line_start..)
+        .map_or(0, |text| text.chars().count())
+        + 1;
+    (line, column)
+}
+
+/// The console's input as HCL's `ParseExpression` reads it, for a parser
+/// of configuration files: an expression on its own ignores line breaks
+/// outside its brackets, where an attribute would end at them; those line
+/// breaks, and comments there, become spaces (the byte offsets stay).
+/// Inside brackets both read line breaks alike (an object's separate its
+/// items).
+fn as_one_expression(input: &str) -> String {
+    let mut depth = 0i64;
+    let mut blanks = Vec::new();
+    for token in Scanner::new(input, ScanMode::Forgiving) {
+        match token.kind {
+            TokenKind::OBrace
+            | TokenKind::OBrack
+            | TokenKind::OParen
+            | TokenKind::TemplateInterp
+            | TokenKind::TemplateControl => depth += 1,
+            TokenKind::CBrace
+            | TokenKind::CBrack
+            | TokenKind::CParen
+            | TokenKind::TemplateSeqEnd => depth -= 1,
+            TokenKind::Newline | TokenKind::Comment if depth <= 0 => blanks.push(token.range),
+            _ => {}
+        }
+    }
+    if blanks.is_empty() {
+        return input.to_owned();
+    }
+    let mut bytes = input.as_bytes().to_vec();
+    for range in blanks {
+        if let Some(blank) = bytes.get_mut(range.start as usize..range.end as usize) {
+            blank.fill(b' ');
+        }
+    }
+    // Only whole tokens became spaces, so the text is still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| input.to_owned())
 }
 
 /// What the console says about a provider's function: no provider is

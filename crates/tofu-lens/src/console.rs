@@ -1,9 +1,13 @@
-//! `tofu-lens console [DIR]`: reads one expression a line and prints its
-//! value as `tofu console -no-color` does when its input is not a terminal,
-//! without `init` and without providers. Values go to stdout; the first line
-//! with errors prints them to stderr (OpenTofu's plain diagnostic form, the
-//! detail wrapped at 77 columns) and ends the session with exit code 1, as
-//! the console does when it reads a pipe.
+//! `tofu-lens console [DIR]`: reads expressions and prints their values as
+//! `tofu console -no-color` does, without `init` and without providers. An
+//! expression goes on over lines while a brace, bracket or parenthesis is
+//! open or a line ends in `\\` (OpenTofu's bracket state,
+//! [`BracketState`]). Values go to stdout; errors to stderr (OpenTofu's
+//! plain diagnostic form with the line of the input, the detail wrapped at
+//! 77 columns). Read from a pipe, the first input with errors ends the
+//! session with exit code 1; read from a terminal, the console prompts
+//! (`> `, and a `.` per open delimiter) and goes on after errors, as the
+//! console does.
 //!
 //! In a module directory the module's input variables and local values are
 //! known as tofu-module's `ModuleValues` knows them (a `.tfvars` file
@@ -20,13 +24,28 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use tofu_diagnostics::{analyze, AnalysisCache};
-use tofu_eval::console::{console_value, ConsoleModule, NoModule};
+use tofu_eval::console::bracket_state::{BracketState, Read};
+use tofu_eval::console::{handle, has_source, input_line, ConsoleModule, Handled, NoModule};
 use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError, PerRun};
 use tofu_module::{Config, ModuleValues};
 
+/// How the console reads its input, as `tofu console` decides by whether
+/// its stdin is a terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A pipe or a file: no prompt, and the first input with errors ends
+    /// the session (`false`).
+    Piped,
+    /// A terminal: the prompt `> `, one `.` per open delimiter while an
+    /// input goes on over lines, errors printed and the session going on;
+    /// at the end of the input `exit`, as OpenTofu's readline prints it.
+    Interactive,
+}
+
 /// Runs the console over `input` in `dir` (or a directory without
-/// configuration); `false` when a line had errors.
+/// configuration); `false` when a piped input had errors.
 pub fn run(
+    mode: Mode,
     dir: Option<&Path>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -42,6 +61,14 @@ pub fn run(
         )),
         None => None,
     };
+    if let Some(analysis) = &analysis {
+        let problems = module_problems(analysis);
+        write!(errors, "{}", problems.errors)?;
+        write!(out, "{}", problems.warnings)?;
+        if analysis.load_failed {
+            return Ok(false);
+        }
+    }
     let module_values = analysis
         .as_ref()
         .map(|analysis| ModuleValues::new(analysis, &environment));
@@ -49,24 +76,41 @@ pub fn run(
         Some(values) => values,
         None => &NoModule,
     };
-    let mut line = String::new();
+    let mut state = BracketState::new();
+    let mut line = Vec::new();
+    let mut prompt = "> ".to_owned();
     loop {
+        if mode == Mode::Interactive {
+            write!(out, "{prompt}")?;
+            out.flush()?;
+        }
         line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if input.read_until(b'\n', &mut line)? == 0 {
+            if mode == Mode::Interactive {
+                writeln!(out, "exit")?;
+            }
             return Ok(true);
         }
-        let expression = line.trim_end_matches(['\n', '\r']);
-        if expression.trim().is_empty() {
-            continue;
-        }
-        match console_value(expression, &environment, module) {
-            Ok(printed) => writeln!(out, "{printed}")?,
-            Err(found) => {
+        let text = String::from_utf8_lossy(&line);
+        let command = match state.read_line(text.trim_end_matches(['\n', '\r'])) {
+            Read::Open(n_open) => {
+                prompt = format!("{} ", ".".repeat(usize::try_from(n_open).unwrap_or(1)));
+                continue;
+            }
+            Read::Run(command) => command,
+        };
+        prompt = "> ".to_owned();
+        match handle(&command, &environment, module) {
+            Handled::Print(printed) => writeln!(out, "{printed}")?,
+            Handled::Exit => return Ok(true),
+            Handled::Errors(found) => {
                 for error in &found {
-                    write!(errors, "{}", plain_diagnostic(error))?;
+                    write!(errors, "{}", plain_diagnostic(&command, error))?;
                     writeln!(errors)?;
                 }
-                return Ok(false);
+                if mode == Mode::Piped {
+                    return Ok(false);
+                }
             }
         }
     }
@@ -74,11 +118,14 @@ pub fn run(
 
 /// OpenTofu's `DiagnosticPlain` for an error of the console's input, whose
 /// source it does not show.
-fn plain_diagnostic(error: &EvalDiagnostic) -> String {
-    let mut text = format!(
-        "\nError: {}\n\n  on <console-input> line 1:\n  (source code not available)\n\n",
-        error.summary
-    );
+pub fn plain_diagnostic(input: &str, error: &EvalDiagnostic) -> String {
+    let mut text = format!("\nError: {}\n\n", error.summary);
+    if has_source(error) {
+        text.push_str(&format!(
+            "  on <console-input> line {}:\n  (source code not available)\n\n",
+            input_line(input, error)
+        ));
+    }
     if !error.detail.is_empty() {
         for line in error.detail.split('\n') {
             if line.starts_with(' ') {
@@ -90,6 +137,188 @@ fn plain_diagnostic(error: &EvalDiagnostic) -> String {
         }
     }
     text
+}
+
+/// The warnings of OpenTofu's that `tofu console` prints about the module
+/// before it reads any input, among those checked against it: warnings of
+/// loading the configuration, which the console loads twice and so
+/// reports twice (tofu-lens's own warnings are not among them).
+const CONSOLE_WARNINGS: &[tofu_syntax::Code] = &[
+    tofu_diagnostics::codes::QUOTED_REFERENCE_DEPRECATED,
+    tofu_diagnostics::codes::PROVIDER_VERSION_DEPRECATED,
+];
+
+/// What `tofu console` prints about the module before it reads input: its
+/// errors on stderr, its warnings on stdout.
+struct ModuleProblems {
+    errors: String,
+    warnings: String,
+}
+
+/// The module's problems as `tofu console -no-color` prints them, in
+/// OpenTofu's plain form with the source line. A module that does not load
+/// gets its errors and no session. Otherwise the console evaluates its
+/// input variables, local values and outputs first: their errors are
+/// printed, then the warning "Due to the problems above, ..."; the
+/// resources' own arguments are not evaluated. Warnings with the summary of
+/// an earlier one are folded into it (`-consolidate-warnings`, on by
+/// default: "(and N more similar warnings elsewhere)", counting each
+/// warning twice as the console reports it twice).
+fn module_problems(analysis: &tofu_diagnostics::ModuleAnalysis) -> ModuleProblems {
+    let mut groups: Vec<(&tofu_syntax::Diagnostic, usize)> = Vec::new();
+    for diagnostic in &analysis.diagnostics {
+        if diagnostic.severity != tofu_syntax::Severity::Warning
+            || !CONSOLE_WARNINGS.contains(&diagnostic.code)
+        {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|(first, _)| first.summary == diagnostic.summary)
+        {
+            Some((_, n_more)) => *n_more += 2,
+            None => groups.push((diagnostic, 1)),
+        }
+    }
+    let mut warnings = String::new();
+    for (diagnostic, n_more) in groups {
+        let mut detail = diagnostic.detail.clone();
+        if n_more > 0 {
+            let more = match n_more {
+                1 => "(and one more similar warning elsewhere)".to_owned(),
+                n => format!("(and {n} more similar warnings elsewhere)"),
+            };
+            detail = if detail.is_empty() {
+                more
+            } else {
+                format!("{detail}\n\n{more}")
+            };
+        }
+        warnings.push_str(&plain_module_diagnostic(
+            analysis,
+            "Warning",
+            &diagnostic.summary,
+            &detail,
+            Some(diagnostic.subject),
+        ));
+    }
+    let evaluated = |diagnostic: &&tofu_syntax::Diagnostic| {
+        analysis.load_failed
+            || top_level_block(analysis, diagnostic.subject).is_some_and(|block| {
+                matches!(block.kind.as_str(), "locals" | "variable" | "output")
+            })
+    };
+    let mut errors = String::new();
+    for diagnostic in analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .filter(evaluated)
+    {
+        errors.push_str(&plain_module_diagnostic(
+            analysis,
+            "Error",
+            &diagnostic.summary,
+            &diagnostic.detail,
+            Some(diagnostic.subject),
+        ));
+    }
+    if !errors.is_empty() && !analysis.load_failed {
+        warnings.push_str(&plain_module_diagnostic(
+            analysis,
+            "Warning",
+            "Due to the problems above, some expressions may produce unexpected results.",
+            "",
+            None,
+        ));
+    }
+    ModuleProblems { errors, warnings }
+}
+
+/// One diagnostic of the module in OpenTofu's plain form, and the blank
+/// line the console's view writes after it.
+fn plain_module_diagnostic(
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    severity: &str,
+    summary: &str,
+    detail: &str,
+    subject: Option<tofu_syntax::Location>,
+) -> String {
+    let mut text = format!("\n{severity}: {summary}\n\n");
+    if let Some(snippet) = subject.and_then(|subject| source_snippet(analysis, subject)) {
+        text.push_str(&snippet);
+        text.push('\n');
+    }
+    for line in detail.split('\n').filter(|_| !detail.is_empty()) {
+        if line.starts_with(' ') {
+            text.push_str(line);
+        } else {
+            text.push_str(&word_wrap(line, DETAIL_WIDTH));
+        }
+        text.push('\n');
+    }
+    text.push('\n');
+    text
+}
+
+/// The top-level block of the module file around `location`'s start.
+fn top_level_block(
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    location: tofu_syntax::Location,
+) -> Option<&tofu_syntax::Block> {
+    let file = analysis.file(location.file)?;
+    let at = location.range?.start;
+    file.source
+        .as_ref()?
+        .body
+        .blocks
+        .iter()
+        .find(|block| block.range.start <= at && at < block.range.end)
+}
+
+/// `  on FILE line N, in BLOCK:` and the lines of the subject, numbered:
+/// OpenTofu's snippet, its context the top-level block around the byte
+/// before the subject (HCL's `ContextString`).
+fn source_snippet(
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    location: tofu_syntax::Location,
+) -> Option<String> {
+    let file = analysis.file(location.file)?;
+    let range = location.range?.widened(&file.text);
+    let start_line = file.line_index.line_of(range.start);
+    let end_line = file
+        .line_index
+        .line_of(range.end.saturating_sub(1).max(range.start));
+    let context = file.source.as_ref().and_then(|source| {
+        let before = range.start.checked_sub(1)?;
+        let block = source
+            .body
+            .blocks
+            .iter()
+            .find(|block| block.range.start <= before && before < block.range.end)?;
+        let mut header = block.kind.clone();
+        for label in &block.labels {
+            header.push(' ');
+            header.push_str(&tofu_syntax::go_text::go_quote(&label.value));
+        }
+        Some(header)
+    });
+    let mut text = format!(
+        "  on {} line {}{}:\n",
+        file.name,
+        start_line + 1,
+        context
+            .map(|context| format!(", in {context}"))
+            .unwrap_or_default()
+    );
+    for line in start_line..=end_line {
+        text.push_str(&format!(
+            "{:4}: {}\n",
+            line + 1,
+            file.line_index.line_text(&file.text, line)
+        ));
+    }
+    Some(text)
 }
 
 /// The console's width when it does not write to a terminal, less one.
@@ -209,5 +438,33 @@ mod tests {
             word_wrap(detail, 77),
             "Invalid value for \"v\" parameter: cannot convert \"abc\" to number; given string\nmust be a decimal representation of a number."
         );
+    }
+}
+
+#[cfg(test)]
+mod interactive_tests {
+    use super::{run, Mode};
+
+    /// At a terminal, as OpenTofu's `modeInteractive`: the prompt `> `, one
+    /// `.` per open delimiter while an input goes on, errors printed and the
+    /// session going on, `exit` printed at the end of the input.
+    #[test]
+    fn a_terminal_gets_prompts_and_the_session_goes_on_after_errors() {
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        let input = "[\n{a = (\n1)}]\nupper(1, 2)\n\"after\"\n";
+        let ok = run(
+            Mode::Interactive,
+            None,
+            &mut input.as_bytes(),
+            &mut out,
+            &mut errors,
+        )
+        .unwrap_or(false);
+        assert!(ok);
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "> . ... [\n  {\n    \"a\" = 1\n  },\n]\n> > \"after\"\n> exit\n"
+        );
+        assert!(String::from_utf8_lossy(&errors).contains("Error: Too many function arguments"));
     }
 }

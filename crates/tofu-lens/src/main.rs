@@ -105,8 +105,9 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 10)]
         timeout: u64,
     },
-    /// Read one expression a line from stdin and print each value as `tofu console` does
-    /// (without init or providers), in the module directory DIR or in none.
+    /// Read expressions from stdin (one a line, or over lines while a bracket is open) and
+    /// print each value as `tofu console` does (without init or providers), in the module
+    /// directory DIR or in none.
     Console {
         /// A module directory whose variables and local values the expressions may use.
         dir: Option<PathBuf>,
@@ -200,8 +201,15 @@ fn main() -> ExitCode {
 
 /// `console`: exit 1 when a line had errors (the console stops there).
 fn run_console(dir: Option<&std::path::Path>) -> ExitCode {
+    use std::io::IsTerminal;
     let stdin = std::io::stdin();
+    let mode = if stdin.is_terminal() {
+        tofu_lens::console::Mode::Interactive
+    } else {
+        tofu_lens::console::Mode::Piped
+    };
     let result = tofu_lens::console::run(
+        mode,
         dir,
         &mut stdin.lock(),
         &mut std::io::stdout().lock(),

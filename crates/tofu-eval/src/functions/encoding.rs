@@ -1,5 +1,6 @@
 //! The encoding functions: base64 (`base64encode`, `base64decode`,
-//! `textencodebase64`/`textdecodebase64` for UTF-8), URLs (`urlencode` as
+//! `textencodebase64`/`textdecodebase64` in the encodings of OpenTofu's
+//! IANA index, `text_encoding.rs`), URLs (`urlencode` as
 //! Go's `url.QueryEscape`, `urldecode`), JSON (`jsonencode` as cty writes
 //! it, Go's HTML-safe escapes included; `jsondecode` with cty's types:
 //! objects, tuples, 512-bit numbers) and `csvdecode`.
@@ -8,12 +9,12 @@
 //! the bytes Go's compressor writes (`gzip.rs`); `jsondecode` reads JSON as
 //! Go's decoder does (`json_decode.rs`).
 //!
-//! `yamlencode` and `yamldecode` live in `yaml.rs`. Left out: text
-//! encodings other than UTF-8.
+//! `yamlencode` and `yamldecode` live in `yaml.rs`.
 
 use super::gunzip::GunzipError;
 use super::implementation::{Accepts, Arguments, FunctionError, Implementation, PLAIN};
 use super::json_decode::{self, JsonDecodeError};
+use super::text_encoding::{self, Failure};
 use crate::types::Type;
 use crate::value::{Value, ValueKind};
 use tofu_syntax::go_text::go_quote;
@@ -49,13 +50,21 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             run: base64gunzip,
         },
         "textencodebase64" => simple(|args| {
-            check_encoding(&super::implementation::text(args, 1))?;
-            Ok(Value::string(base64_encode(
-                super::implementation::text(args, 0).as_bytes(),
-            )))
+            let found = find_encoding(&super::implementation::text(args, 1))?;
+            match found.encode(&super::implementation::text(args, 0)) {
+                Ok(bytes) => Ok(Value::string(base64_encode(&bytes))),
+                Err(Failure::NotImplemented) => Ok(Value::unknown(Type::String)),
+                Err(Failure::NotRepresented) => Err(FunctionError::argument(
+                    0,
+                    format!(
+                        "the given string contains characters that cannot be represented in {}",
+                        found.name
+                    ),
+                )),
+            }
         }),
         "textdecodebase64" => simple(|args| {
-            check_encoding(&super::implementation::text(args, 1))?;
+            let found = find_encoding(&super::implementation::text(args, 1))?;
             let encoded = super::implementation::text(args, 0);
             let decoded = base64_decode(&encoded).map_err(|offset| {
                 FunctionError::argument(
@@ -63,13 +72,17 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
                     format!("the given value is has an invalid base64 symbol at offset {offset}"),
                 )
             })?;
-            let text = String::from_utf8(decoded).map_err(|_| {
-                FunctionError::argument(
+            match found.decode(&decoded) {
+                Ok(text) => Ok(Value::string(text)),
+                Err(Failure::NotImplemented) => Ok(Value::unknown(Type::String)),
+                Err(Failure::NotRepresented) => Err(FunctionError::argument(
                     0,
-                    "the given string contains symbols that are not defined for UTF-8",
-                )
-            })?;
-            Ok(Value::string(text))
+                    format!(
+                        "the given string contains symbols that are not defined for {}",
+                        found.name
+                    ),
+                )),
+            }
         }),
         "urlencode" => simple(|args| {
             Ok(Value::string(query_escape(&super::implementation::text(
@@ -118,17 +131,17 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
     })
 }
 
-fn check_encoding(name: &str) -> Result<(), FunctionError> {
-    match name.to_ascii_lowercase().as_str() {
-        "utf-8" | "utf8" | "unicode-1-1-utf-8" => Ok(()),
-        _ => Err(FunctionError::argument(
+/// The encoding `name` names in OpenTofu's index, or its error.
+fn find_encoding(name: &str) -> Result<text_encoding::Found, FunctionError> {
+    text_encoding::find(name).ok_or_else(|| {
+        FunctionError::argument(
             1,
             format!(
                 "{} is not a supported IANA encoding name or alias in this OpenTofu version",
                 go_quote(name)
             ),
-        )),
-    }
+        )
+    })
 }
 
 const BASE64_ALPHABET: &[u8; 64] =

@@ -4,15 +4,15 @@
 //! computed from the random bytes of the environment's [`PerRun`] where it
 //! has one (the console), else unknown, as `tofu validate` sees them
 //! (`bcrypt`'s argument errors are reported either way). `rsadecrypt`
-//! reports OpenTofu's errors about its arguments up to reading the key;
-//! decrypting is left out (unknown).
+//! lives in `rsa_decrypt.rs`.
 //!
 //! [`PerRun`]: super::environment::PerRun
 
 use md5::Digest;
 
-use super::encoding::{base64_decode, base64_encode};
+use super::encoding::base64_encode;
 use super::implementation::{Arguments, FunctionError, Implementation};
+use super::rsa_decrypt::Decrypted;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -97,79 +97,15 @@ fn bcrypt(args: &Arguments) -> Result<Value, FunctionError> {
     })
 }
 
-/// OpenTofu's `RsaDecryptFunc` up to the key: the ciphertext must be
-/// base64, the key a PEM block (`ssh.ParseRawPrivateKey`: "no key found",
-/// or an unsupported block type). Parsing the key and decrypting are left
-/// out: the result is unknown.
+/// OpenTofu's `RsaDecryptFunc` ([`super::rsa_decrypt`]).
 fn rsadecrypt(args: &Arguments) -> Result<Value, FunctionError> {
     let ciphertext = super::implementation::text(args, 0);
-    if base64_decode(&ciphertext).is_err() {
-        return Err(FunctionError::argument(
-            0,
-            format!(
-                "failed to decode input {}: cipher text must be base64-encoded",
-                tofu_syntax::go_text::go_quote(&ciphertext)
-            ),
-        ));
-    }
     let key = super::implementation::text(args, 1);
-    match pem_block_type(&key) {
-        None => Err(FunctionError::argument(
-            1,
-            "invalid private key: ssh: no key found",
-        )),
-        Some(
-            "RSA PRIVATE KEY"
-            | "PRIVATE KEY"
-            | "EC PRIVATE KEY"
-            | "DSA PRIVATE KEY"
-            | "OPENSSH PRIVATE KEY",
-        ) => Ok(Value::unknown(Type::String)),
-        Some(other) => Err(FunctionError::argument(
-            1,
-            format!(
-                "invalid private key: ssh: unsupported key type {}",
-                tofu_syntax::go_text::go_quote(other)
-            ),
-        )),
+    match super::rsa_decrypt::rsadecrypt(&ciphertext, &key) {
+        Decrypted::Text(text) => Ok(Value::string(text)),
+        Decrypted::Error(error) => Err(error),
+        Decrypted::Unknown => Ok(Value::unknown(Type::String)),
     }
-}
-
-/// The type of the first PEM block of `text` whose body is base64, as
-/// Go's `pem.Decode` finds it: `-----BEGIN TYPE-----` at the start of a
-/// line, then `-----END TYPE-----`. Headers (`Proc-Type: …`) make the body
-/// start after them; a block that does not decode is skipped.
-fn pem_block_type(text: &str) -> Option<&str> {
-    let mut rest = text;
-    while let Some(begin) = rest.find("-----BEGIN ") {
-        let at_line_start = begin == 0
-            || rest
-                .get(..begin)
-                .is_some_and(|before| before.ends_with('\n'));
-        let after = rest.get(begin + "-----BEGIN ".len()..).unwrap_or_default();
-        rest = after;
-        if !at_line_start {
-            continue;
-        }
-        let (type_line, body) = after.split_once('\n')?;
-        let Some(block_type) = type_line.trim_end_matches('\r').strip_suffix("-----") else {
-            continue;
-        };
-        let end_marker = format!("-----END {block_type}-----");
-        let Some(end) = body.find(&end_marker) else {
-            continue;
-        };
-        let body = body.get(..end).unwrap_or_default();
-        let base64: String = body
-            .lines()
-            .filter(|line| !line.contains(':'))
-            .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-            .collect();
-        if base64_decode(&base64).is_ok() {
-            return Some(block_type);
-        }
-    }
-    None
 }
 
 fn input(args: &Arguments) -> Vec<u8> {

@@ -121,26 +121,34 @@ fn map_chars(text: &str, map: fn(char) -> char) -> String {
     text.chars().map(map).collect()
 }
 
+/// Go's case mappings of `c` (lower, upper, title), from Go's own tables
+/// ([`super::go_case`]); `None` when all three leave it as it is.
+fn go_case(c: char) -> Option<(char, char, char)> {
+    let cases = super::go_case::CASES;
+    let found = cases
+        .binary_search_by_key(&u32::from(c), |&(code, ..)| code)
+        .ok()
+        .and_then(|at| cases.get(at))?;
+    let (_, lower, upper, title) = *found;
+    let mapped = |code: u32| char::from_u32(code).unwrap_or(c);
+    Some((mapped(lower), mapped(upper), mapped(title)))
+}
+
 /// Go's `unicode.ToUpper`: the simple mapping, one character to one.
 pub(super) fn to_upper(c: char) -> char {
-    let mut mapped = c.to_uppercase();
-    match (mapped.next(), mapped.next()) {
-        (Some(single), None) => single,
-        _ => c,
-    }
+    go_case(c).map_or(c, |(_, upper, _)| upper)
 }
 
+/// Go's `unicode.ToLower`: the simple mapping, one character to one.
 pub(super) fn to_lower(c: char) -> char {
-    let mut mapped = c.to_lowercase();
-    match (mapped.next(), mapped.next()) {
-        (Some(single), None) => single,
-        _ => c,
-    }
+    go_case(c).map_or(c, |(lower, ..)| lower)
 }
 
-/// Go's `strings.Title`: the first letter of each word in title case; a
-/// word starts after a separator (ASCII other than letters, digits and
-/// `_`; beyond ASCII, white space).
+/// Go's `unicode.ToTitle`: the simple mapping, one character to one.
+fn to_title(c: char) -> char {
+    go_case(c).map_or(c, |(.., title)| title)
+}
+
 /// cty's `indent`: `strings.Repeat(" ", spaces)`, which Go builds before it
 /// looks at the string: a negative count panics, and so does one past what
 /// Go can allocate (in `makeslice`).
@@ -165,6 +173,9 @@ fn indent(args: &Arguments) -> Result<Value, FunctionError> {
     Ok(Value::string(string.replace('\n', &format!("\n{padding}"))))
 }
 
+/// Go's `strings.Title`: the first letter of each word in title case; a
+/// word starts after a separator (ASCII other than letters, digits and
+/// `_`; beyond ASCII, white space).
 fn title(text: &str) -> String {
     let is_separator = |c: char| {
         if c.is_ascii() {
@@ -185,16 +196,6 @@ fn title(text: &str) -> String {
             mapped
         })
         .collect()
-}
-
-fn to_title(c: char) -> char {
-    match c {
-        'ǆ' | 'ǅ' | 'Ǆ' => 'ǅ',
-        'ǉ' | 'ǈ' | 'Ǉ' => 'ǈ',
-        'ǌ' | 'ǋ' | 'Ǌ' => 'ǋ',
-        'ǳ' | 'ǲ' | 'Ǳ' => 'ǲ',
-        other => to_upper(other),
-    }
 }
 
 /// Go's `strings.Split`: an empty separator splits after each UTF-8
