@@ -39,7 +39,7 @@ use tofu_syntax::{Diagnostic, FileId, Location, SourceFile};
 
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
-use crate::rules::views::{IdentityView, MergedNode, ModuleView, NameReads};
+use crate::rules::views::{IdentityView, MergedNode, ModuleView, NameReads, SharedLocals};
 use crate::rules::{self, IdentityFindings, Phase};
 use node_memos::{NodeMemos, RuleMemo, RunOn};
 use tofu_module::address::BlockAddress;
@@ -587,11 +587,13 @@ impl Memos {
             undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
         }
         let mut n_node_rules = 0;
+        let shared_locals = SharedLocals::default();
         let on = RunOn {
             module,
             names,
             config: &self.config,
             uses,
+            shared_locals: &shared_locals,
         };
         for rule in rules::NODE_RULES {
             let memos = self.by_node.entry(rule.name).or_default();

@@ -15,7 +15,7 @@ use tofu_syntax::{Diagnostic, FileId};
 
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
-use crate::rules::views::{MergedNode, ModuleView, Reads};
+use crate::rules::views::{MergedNode, ModuleView, Reads, SharedLocals};
 use crate::rules::NodeRule;
 use tofu_module::address::BlockAddress;
 use tofu_module::graph::Uses;
@@ -52,6 +52,8 @@ pub(crate) struct RunOn<'a, 'u> {
     pub(crate) names: &'a DeclaredNames,
     pub(crate) config: &'a Config,
     pub(crate) uses: &'a Uses<'u>,
+    /// The local values this run evaluated, for every node it judges.
+    pub(crate) shared_locals: &'a SharedLocals,
 }
 
 impl NodeMemos {
@@ -145,7 +147,8 @@ impl NodeMemos {
         };
         let n_run = to_judge.len() as u64;
         for node in to_judge {
-            let view = ModuleView::new(on.module, on.names, on.config, on.uses);
+            let view = ModuleView::new(on.module, on.names, on.config, on.uses)
+                .with_shared_locals(on.shared_locals);
             let mut diagnostics = Vec::new();
             // Through the view, so that an edit of the node itself judges
             // it again.

@@ -29,7 +29,7 @@
 
 use std::cell::RefCell;
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tofu_syntax::{Attribute, Block, Expr, FileId, Location, Syntax, TextRange};
 
 use crate::declare_fix::UndeclaredVariableUse;
@@ -649,6 +649,53 @@ pub(crate) struct ModuleView<'a> {
     uses: &'a Uses<'a>,
     reads: RefCell<Reads>,
     undeclared_variables: RefCell<Vec<UndeclaredVariableUse>>,
+    /// The local values one run of the node rules evaluated, when the view
+    /// is one of that run's.
+    shared_locals: Option<&'a SharedLocals>,
+}
+
+/// The local values evaluated in validate's walk during one run of the
+/// node rules, each once, with what evaluating it read (so that a node
+/// that takes a value from here records the same reads as if it had
+/// evaluated it). One analysis of one module: never kept across edits.
+#[derive(Default)]
+pub(crate) struct SharedLocals {
+    entries: RefCell<HashMap<String, SharedLocal>>,
+    in_progress: RefCell<HashSet<String>>,
+    depth: std::cell::Cell<usize>,
+}
+
+/// A local value's value in the walk, whether evaluating it (or a local
+/// value it follows) failed, and what that read.
+#[derive(Clone)]
+pub(crate) struct SharedLocal {
+    pub(crate) value: tofu_eval::Value,
+    pub(crate) failed: bool,
+    pub(crate) reads: Reads,
+}
+
+impl SharedLocals {
+    pub(crate) fn get(&self, name: &str) -> Option<SharedLocal> {
+        self.entries.borrow().get(name).cloned()
+    }
+
+    /// Starts evaluating `name`; false when it is being evaluated already
+    /// (it reaches itself) or lies too deep.
+    pub(crate) fn begin(&self, name: &str) -> bool {
+        if self.depth.get() >= tofu_module::local_memo::MAX_LOCAL_DEPTH
+            || !self.in_progress.borrow_mut().insert(name.to_owned())
+        {
+            return false;
+        }
+        self.depth.set(self.depth.get() + 1);
+        true
+    }
+
+    pub(crate) fn end(&self, name: &str, local: SharedLocal) {
+        self.in_progress.borrow_mut().remove(name);
+        self.depth.set(self.depth.get().saturating_sub(1));
+        self.entries.borrow_mut().insert(name.to_owned(), local);
+    }
 }
 
 impl<'a> ModuleView<'a> {
@@ -665,6 +712,41 @@ impl<'a> ModuleView<'a> {
             uses,
             reads: RefCell::new(Reads::default()),
             undeclared_variables: RefCell::new(Vec::new()),
+            shared_locals: None,
+        }
+    }
+
+    /// The view, taking local values from (and giving them to) `shared`.
+    pub(crate) fn with_shared_locals(mut self, shared: &'a SharedLocals) -> Self {
+        self.shared_locals = Some(shared);
+        self
+    }
+
+    pub(crate) fn shared_locals(&self) -> Option<&'a SharedLocals> {
+        self.shared_locals
+    }
+
+    /// A fresh view of the same module, recording its own reads.
+    pub(crate) fn sub_view(&self) -> ModuleView<'a> {
+        ModuleView {
+            module: self.module,
+            names: self.names,
+            config: self.config,
+            uses: self.uses,
+            reads: RefCell::new(Reads::default()),
+            undeclared_variables: RefCell::new(Vec::new()),
+            shared_locals: self.shared_locals,
+        }
+    }
+
+    /// Records `reads` as this view's own.
+    pub(crate) fn merge_reads(&self, reads: &Reads) {
+        let mut own = self.reads.borrow_mut();
+        own.files.extend(reads.files.iter().copied());
+        own.identities.extend(reads.identities.iter().cloned());
+        own.locals.extend(reads.locals.iter().cloned());
+        if reads.uses.is_some() {
+            own.uses = reads.uses;
         }
     }
 

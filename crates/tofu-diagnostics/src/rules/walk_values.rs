@@ -36,7 +36,7 @@ use tofu_eval::{Scope, Type, Value};
 use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
 
 use crate::rules::provider_schema::schema_mode;
-use crate::rules::views::ModuleView;
+use crate::rules::views::{ModuleView, SharedLocal, SharedLocals};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveAttribute, EffectiveBlock};
 use tofu_module::local_memo::LocalMemo;
@@ -81,21 +81,63 @@ impl<'v, 'a> WalkValues<'v, 'a> {
 
     /// `local.NAME`: unknown when the module declares no such local value.
     fn local(&self, name: &str) -> Value {
+        if let Some(shared) = self.view.shared_locals() {
+            return self.shared_local(shared, name);
+        }
         self.locals.value(name, Value::dynamic_unknown(), || {
-            let Some(local) = self.view.local(name) else {
-                return Value::dynamic_unknown();
-            };
-            let Some(expr) = self.native_expr(&local.attribute) else {
-                return Value::dynamic_unknown();
-            };
-            let evaluation = self.evaluate_in(local.attribute.origin.file, expr);
-            if evaluation.diagnostics.is_empty() {
-                evaluation.value
-            } else {
-                self.followed_a_failure.set(true);
-                Value::dynamic_unknown()
-            }
+            self.definition_value(name)
         })
+    }
+
+    /// The value of local value `name`'s definition; a failure is noted.
+    fn definition_value(&self, name: &str) -> Value {
+        let Some(local) = self.view.local(name) else {
+            return Value::dynamic_unknown();
+        };
+        let Some(expr) = self.native_expr(&local.attribute) else {
+            return Value::dynamic_unknown();
+        };
+        let evaluation = self.evaluate_in(local.attribute.origin.file, expr);
+        if evaluation.diagnostics.is_empty() {
+            evaluation.value
+        } else {
+            self.followed_a_failure.set(true);
+            Value::dynamic_unknown()
+        }
+    }
+
+    /// `local.NAME` from the run's shared values: evaluated once, in a
+    /// view of its own, whose reads every reader records as its own.
+    fn shared_local(&self, shared: &SharedLocals, name: &str) -> Value {
+        let taken = shared.get(name).or_else(|| {
+            if !shared.begin(name) {
+                return None;
+            }
+            let sub = self.view.sub_view();
+            let values = WalkValues::new(&sub);
+            let value = values.definition_value(name);
+            let failed = values.followed_a_failure();
+            drop(values);
+            let (reads, _) = sub.into_records();
+            let local = SharedLocal {
+                value,
+                failed,
+                reads,
+            };
+            shared.end(name, local.clone());
+            Some(local)
+        });
+        let Some(local) = taken else {
+            // It reaches itself, or lies too deep: unknown, as the memo
+            // cuts it off.
+            self.view.local(name);
+            return Value::dynamic_unknown();
+        };
+        self.view.merge_reads(&local.reads);
+        if local.failed {
+            self.followed_a_failure.set(true);
+        }
+        local.value
     }
 
     /// `var.NAME`: an unknown value of its type, marked as declared;
