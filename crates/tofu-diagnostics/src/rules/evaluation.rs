@@ -32,8 +32,8 @@
 //! it touched (the node itself, a local value or variable it follows).
 
 use tofu_eval::convert::convert;
-use tofu_eval::{Type, Value};
-use tofu_syntax::{Diagnostic, Location};
+use tofu_eval::{EvalDiagnostic, Type, Value};
+use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::expression_evaluation::evaluation_diagnostic;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
@@ -172,12 +172,7 @@ fn output_preconditions(
             let expr = values.native_expr(attribute)?;
             let file = attribute.origin.file;
             let evaluation = values.evaluate_in(file, expr);
-            out.extend(
-                evaluation
-                    .diagnostics
-                    .into_iter()
-                    .map(|found| evaluation_diagnostic(file, found)),
-            );
+            report(file, evaluation.diagnostics, out);
             let (value, _) = convert(&evaluation.value, &Type::String).ok()?.unmark();
             value.as_str().map(str::to_owned)
         });
@@ -190,12 +185,7 @@ fn output_preconditions(
         let file = condition.origin.file;
         let evaluation = values.evaluate_in(file, expr);
         if !evaluation.diagnostics.is_empty() {
-            out.extend(
-                evaluation
-                    .diagnostics
-                    .into_iter()
-                    .map(|found| evaluation_diagnostic(file, found)),
-            );
+            report(file, evaluation.diagnostics, out);
             continue;
         }
         if out.len() > before || values.followed_a_failure() {
@@ -325,12 +315,7 @@ fn evaluate_for_each(
     if expansion == Expansion::Resource && !known {
         return;
     }
-    out.extend(
-        evaluation
-            .diagnostics
-            .into_iter()
-            .map(|found| evaluation_diagnostic(file, found)),
-    );
+    report(file, evaluation.diagnostics, out);
     let at = Location::new(file, expr.range);
     out.extend(details.into_iter().map(|detail| {
         Diagnostic::new(
@@ -356,12 +341,7 @@ fn evaluate_count(
     let file = attribute.origin.file;
     let evaluation = values.evaluate_in(file, expr);
     if !evaluation.diagnostics.is_empty() {
-        out.extend(
-            evaluation
-                .diagnostics
-                .into_iter()
-                .map(|found| evaluation_diagnostic(file, found)),
-        );
+        report(file, evaluation.diagnostics, out);
         return;
     }
     let at = Location::new(file, expr.range);
@@ -416,9 +396,13 @@ fn evaluate_attribute(
     };
     let file = attribute.origin.file;
     let evaluation = values.evaluate_in(file, expr);
+    report(file, evaluation.diagnostics, out);
+}
+
+/// Each of an evaluation's errors as a diagnostic of its family, in `file`.
+fn report(file: FileId, found: Vec<EvalDiagnostic>, out: &mut Vec<Diagnostic>) {
     out.extend(
-        evaluation
-            .diagnostics
+        found
             .into_iter()
             .map(|found| evaluation_diagnostic(file, found)),
     );
