@@ -442,10 +442,17 @@ async fn a_provider_installed_while_the_server_runs_brings_its_schema() {
     };
     let workspace = Workspace::without_install();
     let mut client = workspace.start(true).await;
-    assert_eq!(
-        prod_schemas_read(&mut client).await,
-        "prod: 0 of 1 provider schemas"
-    );
+    // Nothing installed: nothing is left to read, so the schemas are
+    // settled while indexing, without a progress of their own
+    // (`provider_schemas::at_hand`).
+    client
+        .wait_for("$/progress", |params| {
+            params["token"]
+                .as_str()
+                .is_some_and(|token| token.starts_with("tofu-lens/indexing/"))
+                && params["value"]["kind"] == "end"
+        })
+        .await;
     // The client was asked to watch what `tofu init` writes.
     let globs: Vec<String> = client
         .registrations
