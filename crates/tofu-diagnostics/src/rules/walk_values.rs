@@ -79,6 +79,14 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         self.followed_a_failure.get()
     }
 
+    /// `local.NAME`'s value in the walk, `None` when evaluating it (or a
+    /// local value it follows) failed: OpenTofu never evaluates what reads
+    /// it then.
+    pub(crate) fn known_local(&self, name: &str) -> Option<Value> {
+        let value = self.local(name);
+        (!self.followed_a_failure()).then_some(value)
+    }
+
     /// `local.NAME`: unknown when the module declares no such local value.
     fn local(&self, name: &str) -> Value {
         if let Some(shared) = self.view.shared_locals() {
