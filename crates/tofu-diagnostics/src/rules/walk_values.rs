@@ -12,12 +12,14 @@
 //! `path.root` are `.`, `terraform.workspace` is `default`;
 //! `ephemeral.TYPE.NAME` is unknown and marked ephemeral (validate never
 //! opens an ephemeral resource). A resource or data source without
-//! `count`, `for_each` or `enabled` whose provider's schema marks
-//! attributes sensitive is an object of unknown attributes, those marked
-//! (as `GetResource` builds it with `schema.ValueMarks`; nested blocks are
+//! `count` or `for_each` whose provider's schema is at hand is an unknown
+//! value of the schema's type (so `length(time_static.t.year)` fails, as
+//! in validate); without `enabled`, when the schema marks attributes
+//! sensitive, an object of unknown attributes, those marked (as
+//! `GetResource` builds it with `schema.ValueMarks`; nested blocks are
 //! unknown, so a sensitive attribute inside one is not marked).
 //! Everything else is an unknown value of any type with no marks: other
-//! resources and data sources, module outputs (validate expands no module
+//! resources and data sources (repeated, or without a schema), module outputs (validate expands no module
 //! call, so a child's `sensitive = true` output is read unmarked, as
 //! OpenTofu 1.12.6 shows), `path.cwd`, `count`, `each`, `self`.
 //!
@@ -169,9 +171,12 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         })
     }
 
-    /// A single resource or data source whose schema marks attributes
-    /// sensitive: an object of unknown attributes, those marked. `None`
-    /// for anything else (unknown of any type, unmarked).
+    /// A resource or data source without `count` or `for_each` whose
+    /// provider's schema is at hand, as `GetResource` gives it in validate:
+    /// an unknown value of the schema's type, or, when the schema marks
+    /// attributes sensitive and the block sets no `enabled`, an object of
+    /// unknown attributes, those marked. `None` for anything else (unknown
+    /// of any type, unmarked).
     fn resource(&self, address: &BlockAddress) -> Option<Value> {
         let BlockAddress::Resource {
             mode, type_name, ..
@@ -180,7 +185,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             return None;
         };
         let declared = self.view.declared(address)?;
-        if declared.repetition != Repetition::Single || self.is_conditional(address) {
+        if declared.repetition != Repetition::Single {
             return None;
         }
         let schema = self
@@ -188,12 +193,12 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             .provider_schema(&declared.provider)?
             .schema_for(schema_mode(*mode), type_name)?;
         let block = &schema.block;
-        if !block
+        let marks_attributes = block
             .attributes
             .iter()
-            .any(|(_, attribute)| attribute.sensitive)
-        {
-            return None;
+            .any(|(_, attribute)| attribute.sensitive);
+        if !marks_attributes || self.is_conditional(address) {
+            return Some(Value::unknown(block.implied_type()));
         }
         let Type::Object(object) = block.implied_type() else {
             return None;
