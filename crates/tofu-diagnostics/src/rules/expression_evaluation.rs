@@ -17,7 +17,6 @@ use tofu_syntax::{Diagnostic, Expr, FileId, Location, TextRange, TraversalStep};
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
-use crate::rules::walk_values::variable_value;
 
 /// What an expression is evaluated with besides unknown references: the
 /// body's own context, or a `dynamic` block's content.
@@ -146,9 +145,7 @@ impl<'a> UnknownReferences<'_, '_, 'a, '_> {
     fn variable(&self, name: &str) -> Value {
         self.view
             .variable_value(name)
-            .map_or_else(Value::dynamic_unknown, |arguments| {
-                variable_value(&arguments)
-            })
+            .map_or_else(Value::dynamic_unknown, |arguments| arguments.walk_value())
     }
 }
 

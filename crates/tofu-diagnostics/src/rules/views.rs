@@ -185,6 +185,29 @@ pub(crate) struct VariableArguments<'a> {
     pub(crate) ephemeral: Option<(&'a ModuleFile, &'a Expr)>,
 }
 
+impl VariableArguments<'_> {
+    /// The variable's value in validate's walk: an unknown value of its
+    /// declared type (any type without one), marked sensitive and
+    /// ephemeral as declared (`declared_true`). The one answer for node
+    /// rules (`walk_values`) and identity rules (`expression_evaluation`).
+    pub(crate) fn walk_value(&self) -> tofu_eval::Value {
+        let ty = self.ty.map_or(tofu_eval::Type::Dynamic, |(file, expr)| {
+            tofu_module::types::parse_variable_type(expr, file.syntax(), file.text.as_ref())
+                .constraint
+                .ty
+        });
+        let is_set = |argument: Option<(&ModuleFile, &Expr)>| {
+            argument
+                .is_some_and(|(file, expr)| tofu_module::types::declared_true(expr, file.syntax()))
+        };
+        let marks = tofu_eval::Marks {
+            sensitive: is_set(self.sensitive),
+            ephemeral: is_set(self.ephemeral),
+        };
+        tofu_eval::Value::unknown(ty).with_marks(marks)
+    }
+}
+
 /// One merged identity, as a rule on it may read it.
 pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,

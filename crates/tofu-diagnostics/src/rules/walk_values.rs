@@ -40,10 +40,9 @@ use crate::rules::provider_schema::schema_mode;
 use crate::rules::views::{ModuleView, SharedLocal, SharedLocals, VariableArguments};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveAttribute, EffectiveBlock};
-use tofu_module::loaded::ModuleFile;
 use tofu_module::local_memo::LocalMemo;
 use tofu_module::shape::Repetition;
-use tofu_module::types::{declared_true, parse_variable_type};
+use tofu_module::types::declared_true;
 
 /// The walk's values, evaluated on demand through a recording view.
 pub(crate) struct WalkValues<'v, 'a> {
@@ -164,11 +163,12 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             let file = self.view.file(attribute.origin.file)?;
             Some((file, &file.attribute_at(attribute.origin.range)?.expr))
         };
-        variable_value(&VariableArguments {
+        VariableArguments {
             ty: written("type"),
             sensitive: written("sensitive"),
             ephemeral: written("ephemeral"),
-        })
+        }
+        .walk_value()
     }
 
     /// A resource or data source without `count` or `for_each` whose
@@ -247,27 +247,6 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         file.attribute_at(attribute.origin.range)
             .is_some_and(|written| declared_true(&written.expr, file.syntax()))
     }
-}
-
-/// An input variable's value in validate's walk, from its arguments as
-/// written: an unknown value of its declared type (any type without one),
-/// marked sensitive and ephemeral as declared ([`declared_true`]). The
-/// one answer for node rules (through a [`ModuleView`]) and identity rules
-/// (through an `IdentityView`).
-pub(crate) fn variable_value(arguments: &VariableArguments<'_>) -> Value {
-    let ty = arguments.ty.map_or(Type::Dynamic, |(file, expr)| {
-        parse_variable_type(expr, file.syntax(), file.text.as_ref())
-            .constraint
-            .ty
-    });
-    let is_set = |argument: Option<(&ModuleFile, &Expr)>| {
-        argument.is_some_and(|(file, expr)| declared_true(expr, file.syntax()))
-    };
-    let marks = Marks {
-        sensitive: is_set(arguments.sensitive),
-        ephemeral: is_set(arguments.ephemeral),
-    };
-    Value::unknown(ty).with_marks(marks)
 }
 
 /// The roots of references that do not name a managed resource.
