@@ -74,6 +74,21 @@ pub trait Environment {
     fn per_run(&self) -> Option<&dyn PerRun> {
         None
     }
+
+    /// Calls `function` of `provider` (its address as OpenTofu writes it)
+    /// with wholly known, unmarked arguments of its parameters' types
+    /// (the plugin protocol's `CallFunction`): its result, or its error
+    /// (the argument it blames, as the protocol says, and its text).
+    /// `None` (the default) when no provider can run here, which leaves
+    /// the result unknown.
+    fn call_provider_function(
+        &self,
+        _provider: &str,
+        _function: &str,
+        _arguments: &[crate::value::Value],
+    ) -> Option<Result<crate::value::Value, super::FunctionError>> {
+        None
+    }
 }
 
 /// What differs on every run of OpenTofu, given by the one caller that has
