@@ -274,11 +274,11 @@ impl Evaluator<'_> {
         if any_unknown || unmarked.iter().any(|argument| !argument.is_wholly_known()) {
             return Ok(unknown());
         }
-        match self.scope.environment().call_provider_function(
-            &function.provider,
-            &function.function,
-            &unmarked,
-        ) {
+        match self
+            .scope
+            .environment()
+            .call_provider_function(function, &unmarked)
+        {
             None => Ok(unknown()),
             Some(Ok(value)) => Ok(value.with_marks(marks)),
             Some(Err(error)) => Err(error),

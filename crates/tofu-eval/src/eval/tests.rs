@@ -242,11 +242,13 @@ impl Environment for ProviderEnvironment {
 
     fn call_provider_function(
         &self,
-        provider: &str,
-        function: &str,
+        function: &crate::functions::ProviderFunction,
         arguments: &[Value],
     ) -> Option<Result<Value, crate::functions::FunctionError>> {
-        assert_eq!((provider, function), ("example.com/p/p", "parse"));
+        assert_eq!(
+            (function.provider.as_str(), function.function.as_str()),
+            ("example.com/p/p", "parse")
+        );
         match arguments {
             [text] if text.as_str() == Some("2024") => Some(Ok(Value::object(BTreeMap::from([(
                 "year".to_owned(),

@@ -75,16 +75,14 @@ pub trait Environment {
         None
     }
 
-    /// Calls `function` of `provider` (its address as OpenTofu writes it)
-    /// with wholly known, unmarked arguments of its parameters' types
-    /// (the plugin protocol's `CallFunction`): its result, or its error
-    /// (the argument it blames, as the protocol says, and its text).
-    /// `None` (the default) when no provider can run here, which leaves
-    /// the result unknown.
+    /// Calls provider function `function` (the plugin protocol's
+    /// `CallFunction`) with wholly known, unmarked arguments of its
+    /// parameters' types: its result, or its error (the argument it
+    /// blames and its text). `None` (the default) when no provider can
+    /// run here, which leaves the result unknown.
     fn call_provider_function(
         &self,
-        _provider: &str,
-        _function: &str,
+        _function: &super::ProviderFunction,
         _arguments: &[crate::value::Value],
     ) -> Option<Result<crate::value::Value, super::FunctionError>> {
         None
