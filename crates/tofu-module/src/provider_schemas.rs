@@ -185,27 +185,6 @@ impl ProviderNames {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_changed_schema_is_a_changed_address() {
-        let time = implied_provider("time");
-        let mut before = ProviderSchemas::new();
-        before.insert(time.clone(), Arc::new(ProviderSchema::default()));
-        let same = before.clone();
-        assert!(before.changed(&same).is_empty());
-        assert_eq!(before, same);
-        let mut other = ProviderSchema::default();
-        other.provider.version = 2;
-        let mut after = ProviderSchemas::new();
-        after.insert(time.clone(), Arc::new(other));
-        assert_eq!(before.changed(&after), vec![time.clone()]);
-        assert_eq!(before.changed(&ProviderSchemas::new()), vec![time]);
-    }
-}
-
 /// `provider::NAME::FUNCTION` or `provider::NAME::ALIAS::FUNCTION`: the
 /// provider's local name and the function's name.
 pub fn provider_function_name(name: &str) -> Option<(&str, &str)> {
@@ -239,4 +218,25 @@ pub fn provider_function(
         variadic: spec.variadic_parameter.as_deref().map(parameter),
         return_type: spec.return_type.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_schema_is_a_changed_address() {
+        let time = implied_provider("time");
+        let mut before = ProviderSchemas::new();
+        before.insert(time.clone(), Arc::new(ProviderSchema::default()));
+        let same = before.clone();
+        assert!(before.changed(&same).is_empty());
+        assert_eq!(before, same);
+        let mut other = ProviderSchema::default();
+        other.provider.version = 2;
+        let mut after = ProviderSchemas::new();
+        after.insert(time.clone(), Arc::new(other));
+        assert_eq!(before.changed(&after), vec![time.clone()]);
+        assert_eq!(before.changed(&ProviderSchemas::new()), vec![time]);
+    }
 }
