@@ -82,9 +82,9 @@ pub trait Environment {
     /// run here, which leaves the result unknown.
     fn call_provider_function(
         &self,
-        _function: &super::ProviderFunction,
+        _function: &super::provider::ProviderFunction,
         _arguments: &[crate::value::Value],
-    ) -> Option<Result<crate::value::Value, super::FunctionError>> {
+    ) -> Option<Result<crate::value::Value, super::function_error::FunctionError>> {
         None
     }
 }

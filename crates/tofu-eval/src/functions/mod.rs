@@ -27,6 +27,7 @@ mod encoding;
 mod environment;
 mod filesystem;
 mod format;
+mod function_error;
 mod glob;
 mod go_case;
 mod go_math;
