@@ -567,3 +567,42 @@ fn local_values_reach_the_time_providers_validators_as_in_tofu_validate() {
     let with = tree.check(&["--format", "json"]);
     assert_eq!(found(&with), expected, "{}", stderr(&with));
 }
+
+/// Provider functions called with known arguments, in a root and in the
+/// module it calls (whose provider is installed only in the root): the
+/// values the provider rejects (`CallFunction`), beside near misses it
+/// accepts, and an attribute the result does not have.
+#[test]
+fn check_calls_the_time_providers_functions_as_tofu_validate_does() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write("stack/main.tf", "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nlocals {\n  bad  = provider::time::rfc3339_parse(\"yesterday\")\n  good = provider::time::rfc3339_parse(\"2024-01-01T00:00:00Z\").year\n}\n\noutput \"bad\" {\n  value = provider::time::duration_parse(\"10x\").hours\n}\n\noutput \"good\" {\n  value = provider::time::duration_parse(\"90m\").minutes + local.good\n}\n\nresource \"time_static\" \"bad\" {\n  rfc3339 = provider::time::unix_timestamp_parse(1700000000).rfc3339_text\n}\n\nmodule \"timer\" {\n  source = \"./timer\"\n}\n");
+    tree.write("stack/timer/main.tf", "terraform {\n  required_providers {\n    time = {\n      source = \"hashicorp/time\"\n    }\n  }\n}\n\nlocals {\n  bad  = provider::time::rfc3339_parse(\"2024-02-30T00:00:00Z\")\n  good = provider::time::rfc3339_parse(\"2024-02-29T00:00:00Z\").weekday_name\n}\n");
+    install_time(&tree, "stack", &package);
+    // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stack (init
+    // -plugin-dir, TF_CLI_CONFIG_FILE=/dev/null).
+    let expected = [
+        "./stack/main.tf:11:41 invalid-function-call Invalid function argument",
+        "./stack/main.tf:16:43 invalid-function-call Invalid function argument",
+        "./stack/main.tf:24:61 invalid-expression-value Unsupported attribute",
+        "./stack/timer/main.tf:10:41 invalid-function-call Invalid function argument",
+    ];
+    let with = tree.check(&["--format", "json"]);
+    assert_eq!(found(&with), expected, "{}", stderr(&with));
+    let printed: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    assert_eq!(
+        printed[0]["detail"],
+        "Invalid value for \"timestamp\" parameter: Error parsing RFC3339 timestamp: \"yesterday\" is not a valid RFC3339 timestamp."
+    );
+    // Without the provider, its signatures alone (from the schema cache).
+    let without = tree.check(&["--no-providers", "--format", "json"]);
+    assert_eq!(
+        found(&without),
+        ["./stack/main.tf:24:61 invalid-expression-value Unsupported attribute"],
+        "{}",
+        stderr(&without)
+    );
+}

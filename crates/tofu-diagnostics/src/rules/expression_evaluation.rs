@@ -194,4 +194,8 @@ impl Scope for UnknownReferences<'_, '_, '_, '_> {
     fn suggests_function_names(&self) -> bool {
         self.context.suggests_function_names
     }
+
+    fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        self.view.provider_function(name)
+    }
 }

@@ -565,6 +565,14 @@ impl<'a> IdentityView<'a> {
         (address, schema)
     }
 
+    /// The provider function `name` (`provider::NAME::FUNCTION`) from its
+    /// provider's schema (recorded as [`Self::provider_schema`] is).
+    pub(crate) fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        let (local_name, function) = tofu_module::provider_schemas::provider_function_name(name)?;
+        let (address, schema) = self.provider_schema(local_name);
+        tofu_module::provider_schemas::provider_function(&address, schema?, function)
+    }
+
     /// Whether OpenTofu keeps provider configuration `NAME[.ALIAS]`
     /// (`tofu_module::provider_uses`; recorded).
     pub(crate) fn keeps_provider_configuration(&self, name: &str, alias: Option<&str>) -> bool {
@@ -824,6 +832,12 @@ impl<'a> ModuleView<'a> {
     /// only under the same schemas and shapes).
     pub(crate) fn provider_schema(&self, local_name: &str) -> Option<&'a ProviderSchema> {
         self.names.providers.schema(local_name).1
+    }
+
+    /// The provider function `name` (`provider::NAME::FUNCTION`) from its
+    /// provider's schema (not recorded, as [`Self::provider_schema`]).
+    pub(crate) fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        self.names.providers.function(name)
     }
 
     /// The declarations index (shapes only).

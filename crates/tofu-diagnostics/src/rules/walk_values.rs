@@ -333,6 +333,10 @@ impl Scope for FileScope<'_, '_, '_> {
         self.values.view.module_files()
     }
 
+    fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        self.values.view.provider_function(name)
+    }
+
     fn describe_range(&self, range: TextRange) -> String {
         self.values
             .view
