@@ -12,15 +12,12 @@
 //! function gets no "Did you mean" (`dynblock`'s iteration context has no
 //! functions of its own).
 
-use tofu_eval::{
-    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Type, Value,
-};
-use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, Syntax, TextRange, TraversalStep};
+use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope, Value};
+use tofu_syntax::{Diagnostic, Expr, FileId, Location, TextRange, TraversalStep};
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
-use tofu_module::loaded::ModuleFile;
-use tofu_module::types::parse_variable_type;
+use crate::rules::walk_values::variable_value;
 
 /// What an expression is evaluated with besides unknown references: the
 /// body's own context, or a `dynamic` block's content.
@@ -147,31 +144,11 @@ impl<'a> UnknownReferences<'_, '_, 'a, '_> {
 
     /// `var.NAME` as the walk knows it: unknown, of its type, marked.
     fn variable(&self, name: &str) -> Value {
-        let Some(arguments) = self.view.variable_value(name) else {
-            return Value::dynamic_unknown();
-        };
-        let ty = arguments.ty.map_or(Type::Dynamic, |(file, expr)| {
-            let syntax = if file.is_json() {
-                Syntax::Json
-            } else {
-                Syntax::Native
-            };
-            parse_variable_type(expr, syntax, file.text.as_ref())
-                .constraint
-                .ty
-        });
-        let is_set = |argument: Option<(&ModuleFile, &Expr)>| {
-            argument.is_some_and(|(file, expr)| match (&expr.kind, file.is_json()) {
-                (ExprKind::Bool(value), _) => *value,
-                (ExprKind::String(text), _) => text == "true" || text == "1",
-                _ => false,
+        self.view
+            .variable_value(name)
+            .map_or_else(Value::dynamic_unknown, |arguments| {
+                variable_value(&arguments)
             })
-        };
-        let marks = Marks {
-            sensitive: is_set(arguments.sensitive),
-            ephemeral: is_set(arguments.ephemeral),
-        };
-        Value::unknown(ty).with_marks(marks)
     }
 }
 
