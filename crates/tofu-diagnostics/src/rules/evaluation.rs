@@ -169,9 +169,9 @@ fn output_preconditions(
     {
         let before = out.len();
         let message = rule.body.attribute("error_message").and_then(|attribute| {
-            let expr = values.native_expr(attribute)?;
+            let expr = values.expression(attribute)?;
             let file = attribute.origin.file;
-            let evaluation = values.evaluate_in(file, expr);
+            let evaluation = values.evaluate_in(file, &expr);
             report(file, evaluation.diagnostics, out);
             let (value, _) = convert(&evaluation.value, &Type::String).ok()?.unmark();
             value.as_str().map(str::to_owned)
@@ -179,11 +179,11 @@ fn output_preconditions(
         let Some(condition) = rule.body.attribute("condition") else {
             continue;
         };
-        let Some(expr) = values.native_expr(condition) else {
+        let Some(expr) = values.expression(condition) else {
             continue;
         };
         let file = condition.origin.file;
-        let evaluation = values.evaluate_in(file, expr);
+        let evaluation = values.evaluate_in(file, &expr);
         if !evaluation.diagnostics.is_empty() {
             report(file, evaluation.diagnostics, out);
             continue;
@@ -249,11 +249,11 @@ fn evaluate_for_each(
     expansion: Expansion,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(expr) = values.native_expr(attribute) else {
+    let Some(expr) = values.expression(attribute) else {
         return;
     };
     let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, expr);
+    let evaluation = values.evaluate_in(file, &expr);
     let value = evaluation.value;
     let mut details: Vec<String> = Vec::new();
     // Whether the value the checks return is known: what a resource's
@@ -335,11 +335,11 @@ fn evaluate_count(
     attribute: &EffectiveAttribute,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(expr) = values.native_expr(attribute) else {
+    let Some(expr) = values.expression(attribute) else {
         return;
     };
     let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, expr);
+    let evaluation = values.evaluate_in(file, &expr);
     if !evaluation.diagnostics.is_empty() {
         report(file, evaluation.diagnostics, out);
         return;
@@ -391,11 +391,11 @@ fn evaluate_attribute(
     attribute: &EffectiveAttribute,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(expr) = values.native_expr(attribute) else {
+    let Some(expr) = values.expression(attribute) else {
         return;
     };
     let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, expr);
+    let evaluation = values.evaluate_in(file, &expr);
     report(file, evaluation.diagnostics, out);
 }
 

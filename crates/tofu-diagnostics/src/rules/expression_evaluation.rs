@@ -19,6 +19,7 @@ use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, Syntax, TextRang
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
+use tofu_module::expr::json::json_expression;
 use tofu_module::loaded::ModuleFile;
 use tofu_module::types::parse_variable_type;
 
@@ -50,8 +51,8 @@ pub(crate) struct Iteration {
 }
 
 /// Evaluates an expression written in `file` (an own file of the
-/// identity) and reports what that finds; `None` when it is not evaluated
-/// (a JSON file, a file the view refuses).
+/// identity; in a JSON file with HCL's JSON semantics) and reports what
+/// that finds; `None` when it is not evaluated (a file the view refuses).
 pub(crate) fn evaluate_expression(
     view: &IdentityView<'_>,
     file: FileId,
@@ -61,7 +62,9 @@ pub(crate) fn evaluate_expression(
 ) -> Option<Value> {
     let identity_file = view.file(file)?;
     if identity_file.is_json() {
-        return None;
+        let text = identity_file.text(expr.range)?;
+        let expr = json_expression(text, expr);
+        return Some(evaluate_in(view, &identity_file, file, &expr, context, out));
     }
     Some(evaluate_in(view, &identity_file, file, expr, context, out))
 }
@@ -136,7 +139,7 @@ impl<'a> UnknownReferences<'_, '_, 'a, '_> {
                     module_files: self.module_files,
                     context: &Context::BODY,
                 };
-                let evaluation = evaluate(expr, &scope);
+                let evaluation = evaluate(&expr, &scope);
                 if evaluation.diagnostics.is_empty() {
                     evaluation.value
                 } else {
