@@ -24,8 +24,9 @@
 //! `for_each` or `depends_on` fails. A provider configuration's arguments
 //! are evaluated with its references, decoded against its provider's
 //! schema, by the `references` rule (`provider_schema::provider_body`).
-//! Expressions written in JSON files are not evaluated (their ranges are
-//! the string's).
+//! Expressions written in JSON files are evaluated as HCL's JSON syntax
+//! evaluates them (`tofu_module::expr::json`): strings are templates, an
+//! error inside one is placed at its offset into the string.
 //!
 //! A node rule: run per local value, output and module call through a
 //! recording view, so an edit judges again only the nodes that read what

@@ -5,8 +5,9 @@
 //! and `path.root` (`.`) an unknown value of any type, files read through
 //! the `ModuleFiles` the caller gave the analysis, each error as a
 //! diagnostic of its family (`unknown-function`, `invalid-function-call`,
-//! `invalid-expression-value`). Expressions written in JSON files are not
-//! evaluated (their ranges are the string's). Inside a `dynamic` block's
+//! `invalid-expression-value`). Expressions written in JSON files are
+//! evaluated as HCL's JSON syntax evaluates them (`tofu_module::expr::json`:
+//! strings are templates, placed inside the string). Inside a `dynamic` block's
 //! content ([`Context`]) the iterators of the blocks around it are the
 //! objects `{key, value}` of the element being made, and an unknown
 //! function gets no "Did you mean" (`dynblock`'s iteration context has no
@@ -111,8 +112,7 @@ pub(crate) fn evaluation_diagnostic(file: FileId, found: EvalDiagnostic) -> Diag
 /// Every reference is an unknown value of any type but `path.module` and
 /// `path.root`, which validate knows (`.`), the iterators of the context,
 /// and what the walk knows through the view: a local value's value (its
-/// effective definition evaluated, unknown when that fails or is written
-/// in JSON) and an input variable's (unknown, of its declared type, marked
+/// effective definition evaluated, unknown when that fails) and an input variable's (unknown, of its declared type, marked
 /// as declared). Files are read through what the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a, 'c> {
     view: &'v IdentityView<'a>,

@@ -43,6 +43,7 @@ fn converted(text: FileText<'_>, expr: &Expr) -> Expr {
                     .map(|item| ObjectItem {
                         key: key(text, &item.key),
                         value: converted(text, &item.value),
+                        json: item.json,
                     })
                     .collect(),
             ),

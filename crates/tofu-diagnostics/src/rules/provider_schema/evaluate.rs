@@ -28,7 +28,8 @@
 //! `iterator` that is not a single name) and one with `labels` (no
 //! provider at hand has block types with labels to check them against);
 //! nested blocks with the wrong number of labels (decoding reports them);
-//! JSON files; the elements of a `for_each` past [`MAX_ELEMENTS`].
+//! nested blocks written in JSON files (properties a JSON body's schema
+//! makes blocks; a JSON body's own arguments are evaluated); the elements of a `for_each` past [`MAX_ELEMENTS`].
 //!
 //! An attribute of a list or set of objects written as blocks
 //! (`blocktoattr`) is evaluated as a nested block whose schema is its
