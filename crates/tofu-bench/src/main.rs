@@ -23,7 +23,9 @@
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
 //! own analysis time from its log), `lsp-keystroke-local` (the same, typed
-//! into a local's value), `lsp-flip`, `lsp-rename-local` and
+//! into a local's value), `lsp-keystroke-chain` and `lsp-hover-chain`
+//! (typing at the head of a chain of ten local values over ten files, and
+//! hover on its tail: `chain_cases`), `lsp-flip`, `lsp-rename-local` and
 //! `lsp-hover` (the same three on the variant), `lsp-module-size` (hover and
 //! definition on a reference in modules of 50, 200 and 1,000 files:
 //! `module_size.rs`), and `memory` (peak RSS after indexing the corpus, with
@@ -165,6 +167,50 @@ fn edit_rename_local(module: &mut [InputFile], _keystroke: usize) {
         &format!("  {} =", synthetic::SHARED_NAME),
         &format!("  {} =", synthetic::SHARED_RENAMED),
     );
+}
+
+/// `lsp-keystroke-chain` and `lsp-hover-chain` on the synthetic module with
+/// a chain of ten local values over ten files (`synthetic::with_chain`):
+/// keystrokes at the chain's head, and hovers on the tail's reference,
+/// whose answer shows the value that flowed through the chain.
+fn chain_cases(
+    binary: &Path,
+    module: &[InputFile],
+    module_input: &str,
+    runs: usize,
+    samples: &mut Vec<Sample>,
+    skipped: &mut Vec<String>,
+) {
+    let (chained, head_file, tail_file) = synthetic::with_chain(module.to_vec());
+    let input = format!(
+        "{module_input}, with a chain of {} local values",
+        synthetic::CHAIN_LENGTH
+    );
+    match serve::lsp_keystroke_chain(binary, &chained, &head_file, runs) {
+        Ok(keystrokes) => samples.push(Sample {
+            name: "lsp-keystroke-chain",
+            input: format!("{input}: typing into the head's value, didChange → publishDiagnostics"),
+            times: keystrokes.latencies,
+        }),
+        Err(error) => skipped.push(format!("lsp-keystroke-chain: {error}")),
+    }
+    let offset = chained
+        .iter()
+        .find(|file| file.name == tail_file)
+        .and_then(|file| synthetic::text_of(file).find(synthetic::CHAIN_TAIL_REFERENCE))
+        .map(|at| at + "local.".len());
+    let Some(offset) = offset else {
+        skipped.push("lsp-hover-chain: the chain has no tail reference".into());
+        return;
+    };
+    match serve::lsp_hover(binary, &chained, &tail_file, offset, runs) {
+        Ok(times) => samples.push(Sample {
+            name: "lsp-hover-chain",
+            input: format!("{input}: hover on the tail's reference (its value), request → answer"),
+            times,
+        }),
+        Err(error) => skipped.push(format!("lsp-hover-chain: {error}")),
+    }
 }
 
 /// Where `hover-reference` and `lsp-hover` hover: on the `var.var_1` that the
@@ -561,6 +607,8 @@ fn main() {
         module_size::CASE,
         "lsp-keystroke",
         "lsp-keystroke-local",
+        "lsp-keystroke-chain",
+        "lsp-hover-chain",
         "lsp-keystroke-schemas",
         "schemas",
         "lsp-flip",
@@ -619,6 +667,19 @@ fn main() {
             }),
             Err(error) => skipped.push(format!("lsp-keystroke-local: {error}")),
         }
+    }
+    if let (Some(binary), true) = (
+        &binary,
+        wanted("lsp-keystroke-chain") || wanted("lsp-hover-chain"),
+    ) {
+        chain_cases(
+            binary,
+            &module,
+            &module_input,
+            runs(101),
+            &mut samples,
+            &mut skipped,
+        );
     }
     if let (Some(binary), true) = (
         &binary,

@@ -286,7 +286,13 @@ pub fn lsp_keystroke(
     n_keystrokes: usize,
 ) -> Result<Keystrokes> {
     let server = ModuleServer::start(binary, module, "keystroke", SCHEDULER_LOG)?;
-    type_keystrokes(server, module, n_keystrokes, (TYPED_LINE, TYPED_COLUMN))
+    type_keystrokes(
+        server,
+        module,
+        TYPED_FILE,
+        n_keystrokes,
+        (TYPED_LINE, TYPED_COLUMN),
+    )
 }
 
 /// `lsp-keystroke-local`: the keystrokes of `lsp-keystroke`, typed into
@@ -297,24 +303,43 @@ pub fn lsp_keystroke_local(
     module: &[InputFile],
     n_keystrokes: usize,
 ) -> Result<Keystrokes> {
+    let position = typed_after(module, TYPED_FILE, LOCAL_VALUE_PREFIX)?;
+    let server = ModuleServer::start(binary, module, "keystroke-local", SCHEDULER_LOG)?;
+    type_keystrokes(server, module, TYPED_FILE, n_keystrokes, position)
+}
+
+/// `lsp-keystroke-chain`: keystrokes typed into the head of a chain of ten
+/// local values over ten files (`synthetic::with_chain`), each changing
+/// every link's value.
+pub fn lsp_keystroke_chain(
+    binary: &Path,
+    module: &[InputFile],
+    head_file: &str,
+    n_keystrokes: usize,
+) -> Result<Keystrokes> {
+    let position = typed_after(module, head_file, crate::synthetic::CHAIN_HEAD)?;
+    let server = ModuleServer::start(binary, module, "keystroke-chain", SCHEDULER_LOG)?;
+    type_keystrokes(server, module, head_file, n_keystrokes, position)
+}
+
+/// The (line, column) just after `prefix` in `name` (ASCII before it).
+fn typed_after(module: &[InputFile], name: &str, prefix: &str) -> Result<(u32, u32)> {
     let text = module
         .iter()
-        .find(|file| file.name == TYPED_FILE)
+        .find(|file| file.name == name)
         .map(crate::synthetic::text_of)
-        .ok_or("the module has no typed file")?;
+        .ok_or_else(|| format!("the module has no {name}"))?;
     let at = text
-        .find(LOCAL_VALUE_PREFIX)
-        .map(|at| at + LOCAL_VALUE_PREFIX.len())
-        .ok_or("the typed file has no local_1")?;
+        .find(prefix)
+        .map(|at| at + prefix.len())
+        .ok_or_else(|| format!("{name} has no {prefix}"))?;
     let before = text.get(..at).unwrap_or_default();
     let line = before.matches('\n').count();
     let column = before.len() - before.rfind('\n').map_or(0, |newline| newline + 1);
-    let position = (
+    Ok((
         u32::try_from(line).unwrap_or(0),
         u32::try_from(column).unwrap_or(0),
-    );
-    let server = ModuleServer::start(binary, module, "keystroke-local", SCHEDULER_LOG)?;
-    type_keystrokes(server, module, n_keystrokes, position)
+    ))
 }
 
 /// Lays providers out in a module directory, as `tofu init` does.
@@ -346,19 +371,26 @@ pub fn lsp_keystroke_schemas(
         let left = deadline.saturating_duration_since(Instant::now());
         published = server.client.wait_for_publication(&uri, 1, left)?;
     }
-    type_keystrokes(server, module, n_keystrokes, (TYPED_LINE, TYPED_COLUMN))
+    type_keystrokes(
+        server,
+        module,
+        TYPED_FILE,
+        n_keystrokes,
+        (TYPED_LINE, TYPED_COLUMN),
+    )
 }
 
-/// Opens [`TYPED_FILE`] and types `n_keystrokes` letters into it from
+/// Opens `typed_file` and types `n_keystrokes` letters into it from
 /// `(line, column)` on (ASCII, so UTF-16 columns are bytes), each timed
 /// from the didChange to the publication of its version.
 fn type_keystrokes(
     mut server: ModuleServer,
     module: &[InputFile],
+    typed_file: &str,
     n_keystrokes: usize,
     (typed_line, typed_column): (u32, u32),
 ) -> Result<Keystrokes> {
-    let (uri, _) = server.open(module, TYPED_FILE)?;
+    let (uri, _) = server.open(module, typed_file)?;
     let mut latencies = Vec::with_capacity(n_keystrokes);
     for keystroke in 0..n_keystrokes {
         let version = i64::try_from(keystroke).unwrap_or(i64::MAX - 2) + 2;

@@ -151,6 +151,57 @@ pub fn with_references(mut files: Vec<InputFile>, uses: usize) -> (Vec<InputFile
     (files, readers)
 }
 
+/// How many local values [`with_chain`] chains.
+pub const CHAIN_LENGTH: usize = 10;
+/// The head of the chain as [`with_chain`] writes it in the first file;
+/// keystrokes go after it, inside the string.
+pub const CHAIN_HEAD: &str = "chain_0 = \"head";
+/// The reference to the chain's tail that `terraform_data.chain_end` reads
+/// (hover shows the tail's value there).
+pub const CHAIN_TAIL_REFERENCE: &str = "local.chain_9\n";
+
+/// `files` (a [`module`]) with a chain of [`CHAIN_LENGTH`] local values over
+/// as many native primary files, the first first: `chain_0 = "head"`, then
+/// each `chain_K = "${local.chain_(K-1)}-K"`, and `terraform_data.chain_end`
+/// reading the last, in the chain's last file. A keystroke in the head
+/// changes the value of every link (issue 44: keystroke → publish when the
+/// edit is at the head of a 10-local chain). Returns the files and the
+/// names of the first and the last file of the chain.
+pub fn with_chain(mut files: Vec<InputFile>) -> (Vec<InputFile>, String, String) {
+    let mut links = Vec::new();
+    for file in &mut files {
+        if links.len() == CHAIN_LENGTH {
+            break;
+        }
+        let tofu_module::FileContent::Text(text) = &file.content else {
+            continue;
+        };
+        if file.name.ends_with(".json") || file.name.contains("override") {
+            continue;
+        }
+        let k = links.len();
+        let mut text = text.to_string();
+        if k == 0 {
+            text.push_str(&format!("\nlocals {{\n  {CHAIN_HEAD}\"\n}}\n"));
+        } else {
+            text.push_str(&format!(
+                "\nlocals {{\n  chain_{k} = \"${{local.chain_{}}}-{k}\"\n}}\n",
+                k - 1
+            ));
+        }
+        if k + 1 == CHAIN_LENGTH {
+            text.push_str(&format!(
+                "\nresource \"terraform_data\" \"chain_end\" {{\n  input = {CHAIN_TAIL_REFERENCE}}}\n"
+            ));
+        }
+        file.content = tofu_module::FileContent::Text(text.into());
+        links.push(file.name.clone());
+    }
+    let first = links.first().cloned().unwrap_or_default();
+    let last = links.last().cloned().unwrap_or_default();
+    (files, first, last)
+}
+
 /// The file [`declarations_module`]'s requests are made in, and where: the
 /// `var.v1` its local value reads (on `v1`, past `var.`).
 pub const DECLARATIONS_FILE: &str = "f0001.tf";

@@ -66,6 +66,11 @@ pub struct ModuleAnalysis {
     pub schemas: ProviderSchemas,
     /// The module tree it was analysed in.
     pub tree: CalledModules,
+    /// The values validate's walk gives the local values that resources,
+    /// data sources and provider configurations read directly (those that
+    /// failed left out); empty without provider schemas. What the
+    /// providers' validators are sent (`validator_calls`).
+    pub walk_locals: std::collections::BTreeMap<String, tofu_eval::Value>,
 }
 
 impl ModuleAnalysis {
@@ -296,6 +301,7 @@ pub fn analyze_with_files(
         &mut cache.retained,
     );
     let merged = checked.merged;
+    let walk_locals = checked.walk_locals;
     diagnostics.extend(checked.load);
     let load_failed = diagnostics.iter().any(Diagnostic::is_error);
     // Each later phase of OpenTofu runs only when the ones before it
@@ -334,6 +340,7 @@ pub fn analyze_with_files(
         walked,
         schemas: schemas.clone(),
         tree: tree.clone(),
+        walk_locals,
     }
 }
 

@@ -104,4 +104,6 @@ tofu_syntax::define_codes! {
     104 CONDITION_FAILED => "condition-failed", Error;
     105 REDUNDANT_IGNORE_CHANGES => "redundant-ignore-changes", Warning;
     106 OVERRIDE_ARGUMENT_IGNORED => "override-argument-ignored", Warning;
+    107 EPHEMERAL_OUTPUT => "ephemeral-output", Error;
+    108 MISSING_PROVIDER => "missing-provider", Error;
 }

@@ -30,6 +30,7 @@
 //! analysed whole ([`whole`]). The tests `incremental_equals_whole_*` check
 //! after random edits that every road gives the whole analysis.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -40,6 +41,7 @@ use tofu_syntax::{Diagnostic, FileId, Location, SourceFile};
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
 use crate::rules::views::{IdentityView, MergedNode, ModuleView, NameReads, SharedLocals};
+use crate::rules::walk_values::WalkValues;
 use crate::rules::{self, IdentityFindings, Phase};
 use node_memos::{NodeMemos, RuleMemo, RunOn};
 use tofu_module::address::BlockAddress;
@@ -311,6 +313,11 @@ pub(crate) struct CheckedModule {
     /// The uses of undeclared input variables the rules recorded, for the
     /// "Declare variable" fix (`declare_fix`).
     pub(crate) undeclared_variables: RecordedUndeclaredVariables,
+    /// The values validate's walk gives the local values that resources,
+    /// data sources and provider configurations read directly (those that
+    /// failed left out), when the module was given provider schemas: what
+    /// the providers' validators see (`validator_calls`).
+    pub(crate) walk_locals: BTreeMap<String, tofu_eval::Value>,
 }
 
 /// The uses of undeclared input variables the rules recorded, gathered
@@ -487,6 +494,7 @@ pub(crate) fn declare_merge_and_check(
         lint,
         plan: values,
         undeclared_variables: recorded,
+        walk_locals: rules_run.walk_locals,
     }
 }
 
@@ -506,6 +514,8 @@ struct Memos {
 struct RulesRun {
     n_module_rules: u64,
     n_node_rules: u64,
+    /// See [`CheckedModule::walk_locals`].
+    walk_locals: BTreeMap<String, tofu_eval::Value>,
 }
 
 impl Memos {
@@ -605,11 +615,53 @@ impl Memos {
                 undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
             }
         }
+        let walk_locals = if names.providers.schemas.is_empty() {
+            BTreeMap::new()
+        } else {
+            walk_locals(&on)
+        };
         RulesRun {
             n_module_rules: n_run,
             n_node_rules,
+            walk_locals,
         }
     }
+}
+
+/// The walk's values of the local values that resources, data sources,
+/// ephemeral resources and provider configurations read directly, taken
+/// from (or added to) the run's shared local values; those that failed are
+/// left out.
+fn walk_locals(on: &RunOn<'_, '_>) -> BTreeMap<String, tofu_eval::Value> {
+    let read: BTreeSet<&str> = on
+        .module
+        .effective
+        .blocks
+        .iter()
+        .filter(|block| {
+            matches!(
+                block.address,
+                BlockAddress::Resource { .. } | BlockAddress::Provider { .. }
+            )
+        })
+        .flat_map(|block| block.references.all())
+        .filter_map(|reference| match reference.node() {
+            Some(Node::Local(name)) => on
+                .module
+                .effective
+                .local(&name)
+                .map(|local| local.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let view = ModuleView::new(on.module, on.names, on.config, on.uses)
+        .with_shared_locals(on.shared_locals);
+    read.into_iter()
+        .filter_map(|name| {
+            let value = WalkValues::new(&view).known_local(name)?;
+            Some((name.to_owned(), value))
+        })
+        .collect()
 }
 
 /// Phases 2 and 3 as built by one road.

@@ -11,16 +11,16 @@
 //!
 //! The value (OpenTofu 1.12.6's `node_resource_validate.go`,
 //! `node_provider.go`): each argument the schema has, evaluated with every
-//! reference unknown (input variables, resources, locals, `count.index`
-//! and `each.key` as validate stubs them, ...) but `path.module` and
-//! `path.root`, converted to the argument's type; an argument not set is
+//! reference unknown (input variables, resources, `count.index` and
+//! `each.key` as validate stubs them, ...) but `path.module`,
+//! `path.root` and local values (their values in validate's walk,
+//! [`ModuleAnalysis::walk_locals`]), converted to the argument's type; an argument not set is
 //! null; nested blocks as the nesting says (an absent single block null, a
 //! group block's attributes null, empty collections); a block type made by
 //! a `dynamic` block is unknown. An attribute of a list or set of objects
 //! written as blocks (`blocktoattr`) is the list of their objects; a
 //! block where a `dynamic` block writes one is not sent. Meta-arguments and meta-blocks are left
-//! out. Local values are known to OpenTofu and unknown here, so what a
-//! validator says of a local's value is missed, never invented.
+//! out.
 //!
 //! Which blocks are sent, as validate reaches them: none when a phase
 //! before the walk reported an error (OpenTofu builds no graph); a block is
@@ -715,6 +715,7 @@ impl Builder<'_> {
         let module_file = self.analysis.file(file)?;
         let scope = ValidateScope {
             repetition: self.repetition,
+            locals: &self.analysis.walk_locals,
             describe: &|range| module_file.describe(range),
         };
         let evaluation = if module_file.is_json() {
@@ -808,10 +809,12 @@ fn empty_value(block: &SchemaBlock) -> Value {
 }
 
 /// What validate's scope gives a resource body: every reference unknown,
-/// but `path.module` and `path.root` (`.`); `count.index` a number and
-/// `each.key` a string when the resource repeats. No files are read.
+/// but `path.module` and `path.root` (`.`) and the local values the walk
+/// knows; `count.index` a number and `each.key` a string when the resource
+/// repeats. No files are read.
 struct ValidateScope<'d> {
     repetition: Repetition,
+    locals: &'d BTreeMap<String, Value>,
     describe: &'d dyn Fn(TextRange) -> String,
 }
 
@@ -823,6 +826,11 @@ impl Scope for ValidateScope<'_> {
         };
         let value = match (reference.root, first) {
             ("path", Some("module" | "root")) => Value::string("."),
+            ("local", Some(name)) if self.locals.contains_key(name) => self
+                .locals
+                .get(name)
+                .cloned()
+                .unwrap_or_else(Value::dynamic_unknown),
             ("count", Some("index")) if self.repetition.count => Value::unknown(Type::Number),
             ("each", Some("key")) if self.repetition.for_each => Value::unknown(Type::String),
             _ => {

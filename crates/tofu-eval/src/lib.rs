@@ -20,8 +20,8 @@ pub mod value;
 pub use defaults::{apply_defaults, Defaults, DefaultsStep, TypeConstraint};
 pub use eval::{evaluate, EvalDiagnostic, Evaluation, Reference, Referenced, Scope};
 pub use functions::{
-    call_function, CallError, DirEntry, EntryKind, Environment, ErrorSubject, FileError, NoFiles,
-    PerRun,
+    call_function, CallError, DirEntry, EntryKind, Environment, ErrorSubject, FileError,
+    FunctionError, NoFiles, PerRun, ProviderFunction, ProviderParameter,
 };
 pub use number::Number;
 pub use printer::format_value;

@@ -8,9 +8,11 @@
 //! call is being typed (`upper(`) the file does not parse. Comments, string
 //! literals and heredoc text come from the forgiving lexer, so nothing is
 //! offered or found inside them. The signatures are OpenTofu's metadata as
-//! `tofu-eval` keeps it; provider functions (`provider::NAME::FN`) are not
-//! known and get nothing. JSON files get nothing either: their expressions
-//! live inside strings.
+//! `tofu-eval` keeps it. A provider function (`provider::NAME::FN`) gets a
+//! hover from its provider's schema (its signature, summary, description
+//! and parameters' descriptions) when the analysis was given one; it is
+//! not offered in completion nor in signature help yet. JSON files get
+//! nothing: their expressions live inside strings.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -158,6 +160,87 @@ pub(crate) fn function_hover(file: &ModuleFile, offset: u32) -> Option<(String, 
     for (label, parameter) in labelled_parameters(signature) {
         if !parameter.description.is_empty() {
             let _ = writeln!(markdown, "\n- `{label}`: {}", parameter.description);
+        }
+    }
+    Some((markdown, range))
+}
+
+/// Hover on the name of a call of a provider function
+/// (`provider::NAME::FN` or `provider::NAME::ALIAS::FN` before its `(`),
+/// from the schema of the provider NAME stands for: markdown, and the
+/// name's range.
+pub(crate) fn provider_function_hover(
+    file: &ModuleFile,
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+    offset: u32,
+) -> Option<(String, TextRange)> {
+    if !file.role.is_loaded() || file.is_json() {
+        return None;
+    }
+    let text = &file.text;
+    let is_name_char = |c: char| is_identifier_char(c) || c == ':';
+    let before = text.get(..offset as usize)?;
+    let start = before.len()
+        - before
+            .chars()
+            .rev()
+            .take_while(|c| is_name_char(*c))
+            .map(char::len_utf8)
+            .sum::<usize>();
+    let after = text.get(start..)?;
+    let name = after
+        .find(|c: char| !is_name_char(c))
+        .and_then(|end| after.get(..end))
+        .unwrap_or(after);
+    let rest = after.get(name.len()..)?.trim_start_matches([' ', '\t']);
+    if !rest.starts_with('(') {
+        return None;
+    }
+    let (local_name, function_name) = tofu_module::provider_schemas::provider_function_name(name)?;
+    let range = TextRange::from_usize(start, start + name.len());
+    let line_end = after.find('\n').map_or(text.len(), |len| start + len);
+    if in_literal(&lex_native(text.get(..line_end)?), range.start + 1) {
+        return None;
+    }
+    let (_, schema) = analysis.provider_schema(local_name);
+    let function = schema?.functions.get(function_name)?;
+    let parameter_label = |parameter: &tofu_schema::FunctionParameter, variadic: bool| {
+        format!(
+            "{}{} {}",
+            parameter.name,
+            if variadic { "..." } else { "" },
+            tofu_module::types::constraint_text(&parameter.ty)
+        )
+    };
+    let mut parameters: Vec<(String, &tofu_schema::FunctionParameter)> = function
+        .parameters
+        .iter()
+        .map(|parameter| (parameter_label(parameter, false), parameter))
+        .collect();
+    if let Some(variadic) = &function.variadic_parameter {
+        parameters.push((parameter_label(variadic, true), variadic));
+    }
+    let labels: Vec<&str> = parameters.iter().map(|(label, _)| label.as_str()).collect();
+    let mut markdown = format!(
+        "```hcl\n{name}({}) {}\n```\n",
+        labels.join(", "),
+        tofu_module::types::constraint_text(&function.return_type)
+    );
+    for paragraph in [&*function.summary, &*function.description.text] {
+        if !paragraph.is_empty() {
+            let _ = write!(markdown, "\n{paragraph}\n");
+        }
+    }
+    if !function.deprecation_message.is_empty() {
+        let _ = write!(
+            markdown,
+            "\n**Deprecated**: {}\n",
+            function.deprecation_message
+        );
+    }
+    for (label, parameter) in &parameters {
+        if !parameter.description.text.is_empty() {
+            let _ = writeln!(markdown, "\n- `{label}`: {}", parameter.description.text);
         }
     }
     Some((markdown, range))

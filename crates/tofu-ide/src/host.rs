@@ -1079,6 +1079,25 @@ mod tests {
         (reparsed, reanalysed)
     }
 
+    /// `dir` on disk as a child module declaring one required variable `a`.
+    fn put_child(host: &mut AnalysisHost, dir: &Path) {
+        host.apply_change(Change::DiskDir {
+            dir: dir.to_path_buf(),
+            files: vec![InputFile::text("variables.tf", "variable \"a\" {}\n")],
+        });
+    }
+
+    /// `dir` on disk as a module calling `./child` without arguments.
+    fn put_caller(host: &mut AnalysisHost, dir: &Path) {
+        host.apply_change(Change::DiskDir {
+            dir: dir.to_path_buf(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "module \"c\" {\n  source = \"./child\"\n}\n",
+            )],
+        });
+    }
+
     fn disk_text(host: &AnalysisHost, dir: &str, name: &str) -> Arc<str> {
         match &host.modules[Path::new(dir)].disk[name] {
             FileContent::Text(text) => Arc::clone(text),
@@ -1476,10 +1495,7 @@ mod tests {
                 "module \"c\" {\n  source = \"./modules/child\"\n  a = 1\n  b = 2\n}\n",
             )],
         });
-        host.apply_change(Change::DiskDir {
-            dir: child.clone(),
-            files: vec![InputFile::text("variables.tf", "variable \"a\" {}\n")],
-        });
+        put_child(&mut host, &child);
         host.apply_change(Change::DiskDir {
             dir: other.clone(),
             files: vec![InputFile::text("main.tf", "locals {}\n")],
@@ -1519,22 +1535,13 @@ mod tests {
         let mut host = AnalysisHost::new(Config::default());
         let root = PathBuf::from("/w/root");
         let child = PathBuf::from("/w/root/child");
-        host.apply_change(Change::DiskDir {
-            dir: child.clone(),
-            files: vec![InputFile::text("variables.tf", "variable \"a\" {}\n")],
-        });
+        put_child(&mut host, &child);
         host.analyze_now_with_callers(&child);
         assert!(host
             .snapshot()
             .summaries()
             .all(|summary| summary.interface.is_none()));
-        host.apply_change(Change::DiskDir {
-            dir: root.clone(),
-            files: vec![InputFile::text(
-                "main.tf",
-                "module \"c\" {\n  source = \"./child\"\n}\n",
-            )],
-        });
+        put_caller(&mut host, &root);
         host.analyze_now_with_callers(&root);
         assert!(!host.is_stale(&root) && !host.is_stale(&child));
         assert_eq!(codes(&host, &root), ["missing-module-input"]);
@@ -1549,17 +1556,8 @@ mod tests {
         let mut host = AnalysisHost::new(Config::default());
         let root = PathBuf::from("/w/root");
         let child = PathBuf::from("/w/root/child");
-        host.apply_change(Change::DiskDir {
-            dir: child.clone(),
-            files: vec![InputFile::text("variables.tf", "variable \"a\" {}\n")],
-        });
-        host.apply_change(Change::DiskDir {
-            dir: root.clone(),
-            files: vec![InputFile::text(
-                "main.tf",
-                "module \"c\" {\n  source = \"./child\"\n}\n",
-            )],
-        });
+        put_child(&mut host, &child);
+        put_caller(&mut host, &root);
         let child_job = host.start_analysis(&child).unwrap();
         let root_job = host.start_analysis(&root).unwrap();
         host.finish_analysis(root_job.run());

@@ -62,6 +62,12 @@ impl Snapshot {
         if let Some((markdown, range)) = function {
             return Some(HoverResult { markdown, range });
         }
+        let provider_function = found.file().and_then(|file| {
+            crate::functions::provider_function_hover(file, found.analysis(), offset)
+        });
+        if let Some((markdown, range)) = provider_function {
+            return Some(HoverResult { markdown, range });
+        }
         if let Some(hover) = self.run_hover(&found, offset) {
             return Some(hover);
         }

@@ -218,11 +218,12 @@ pub fn check_paths_streaming(
     let schema_source = SchemaSource::new(schemas.clone(), &run_dirs);
     // The providers' own validators, when providers may run: one process
     // per provider and root for the run, reaped when it ends.
+    // Their functions go through the same processes.
     let validators = (schemas.run_providers && schemas.environment.is_some()).then(|| {
-        ProviderValidators::new(PoolSettings {
+        Arc::new(ProviderValidators::new(PoolSettings {
             timeouts: schemas.timeouts,
             ..PoolSettings::default()
-        })
+        }))
     });
     let run = Run {
         children: &children,
@@ -284,7 +285,7 @@ pub fn check_paths_streaming(
 struct Run<'r> {
     children: &'r Children,
     schema_source: &'r SchemaSource,
-    validators: Option<&'r ProviderValidators>,
+    validators: Option<&'r Arc<ProviderValidators>>,
 }
 
 impl Run<'_> {
@@ -340,6 +341,10 @@ impl Run<'_> {
             dir_schemas,
             &tofu_module::provider_needs::package_addresses(&analysis),
         );
+        // Provider functions are called where their provider may run.
+        let module_files = self
+            .functions_environment(dir, dir_schemas, &provider_schemas)
+            .unwrap_or(module_files);
         if !tree.is_empty() || !provider_schemas.is_empty() {
             analysis = analyze_with_files(
                 &files,
@@ -372,6 +377,39 @@ impl Run<'_> {
             analysis,
         };
         (Some(Ok(module)), local_dirs)
+    }
+}
+
+impl Run<'_> {
+    /// The directory's files and the functions of those of its providers
+    /// that declare functions and may run (`None` when none may).
+    fn functions_environment(
+        &self,
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        provider_schemas: &ProviderSchemas,
+    ) -> Option<ModuleFiles> {
+        let validators = self.validators?;
+        let packages: Vec<_> = provider_schemas
+            .iter()
+            .filter(|(_, schema)| !schema.functions.is_empty())
+            .filter_map(|(address, _)| {
+                let runnable =
+                    self.schema_source
+                        .runnable_for(readable(dir), dir_schemas, address)?;
+                Some((address.to_string(), runnable))
+            })
+            .collect();
+        if packages.is_empty() {
+            return None;
+        }
+        let environment = tofu_vfs::schemas::functions::FilesAndFunctions::new(
+            tofu_vfs::DirectoryFiles::new(readable(dir)),
+            Arc::clone(validators),
+            packages,
+            None,
+        );
+        Some(ModuleFiles::new(Arc::new(environment)))
     }
 }
 

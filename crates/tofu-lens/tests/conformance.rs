@@ -179,13 +179,20 @@ const MODULE_ASSEMBLY_CODES: [Option<Code>; 3] = [
     Some(tofu_diagnostics::codes::DUPLICATE_BACKEND),
 ];
 
+/// What OpenTofu reports once every module loaded, while it builds the
+/// configuration (`BuildConfig`'s provider checks): never part of a unit's
+/// load stage, only of its after-load stage (a test file's provider types
+/// against the module's, `config-diagnostics/tests-provider-mismatch`).
+const BUILD_CODES: [Option<Code>; 1] = [Some(tofu_diagnostics::codes::PROVIDER_TYPE_MISMATCH)];
+
 /// What `tofu validate` reports after loading succeeded (references,
 /// contexts, cycles: `spec/diagnostics.md` §7). The loader's fixtures test
 /// loading, and OpenTofu's tests never validate them, so these codes do not
 /// count for or against a unit (their own fixtures are in `tests/fixtures`,
 /// and `scripts/generate_cases.py --family references` checks them against
 /// `tofu validate`).
-const VALIDATE_CODES: [Code; 6] = [
+const VALIDATE_CODES: [Code; 7] = [
+    tofu_diagnostics::codes::MISSING_PROVIDER,
     tofu_diagnostics::codes::UNDECLARED_REFERENCE,
     tofu_diagnostics::codes::RESOURCE_INSTANCE_KEY,
     tofu_diagnostics::codes::UNAVAILABLE_REFERENCE,
@@ -292,7 +299,7 @@ struct Unit {
     is_file: bool,
     /// OpenTofu's test reads the unit with the file loader alone, so the load
     /// stage leaves out what only assembling a module checks
-    /// ([`MODULE_ASSEMBLY_CODES`]).
+    /// ([`MODULE_ASSEMBLY_CODES`]), and never [`BUILD_CODES`].
     file_loader: bool,
     /// Checks of the load stage; empty when OpenTofu's test has no load stage.
     load: Vec<Expectation>,
@@ -347,7 +354,8 @@ enum Tree {
     /// The root module again (a pass over the loaded module, such as provider
     /// requirements).
     Root,
-    /// The child modules only (the root is checked by the load stage), `source`s
+    /// The child modules only (the root is checked by the load stage, all but
+    /// its [`BUILD_CODES`]), `source`s
     /// resolved relative to the fixture root, as `TestBuildConfig*` do.
     ChildrenFromFixtureRoot,
     /// The root and its children, `source`s resolved relative to the calling
@@ -643,6 +651,7 @@ impl Harness {
         let load_stage = root_found
             .iter()
             .filter(|found| !(unit.file_loader && MODULE_ASSEMBLY_CODES.contains(&found.code)))
+            .filter(|found| !BUILD_CODES.contains(&found.code))
             .cloned()
             .collect();
         Loaded {
@@ -686,7 +695,13 @@ impl Harness {
 
         if let Some(after_load) = after_load {
             let mut found = if after_load.tree == Tree::ChildrenFromFixtureRoot {
-                Vec::new()
+                // The root's load stage leaves these to this stage.
+                loaded
+                    .root_found
+                    .iter()
+                    .filter(|found| BUILD_CODES.contains(&found.code))
+                    .cloned()
+                    .collect()
             } else {
                 loaded.root_found.clone()
             };

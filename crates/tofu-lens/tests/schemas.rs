@@ -540,6 +540,73 @@ fn check_reports_what_the_time_providers_validators_say_as_tofu_validate_does() 
     );
 }
 
+/// Local values reach the validators as validate's walk knows them: a
+/// chain of two, a template over another local value; a local value that
+/// failed is not sent (its error is reported where it fails); one built
+/// from an input variable is unknown, which validators let pass.
+const TIME_FROM_LOCALS: &str = "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nresource \"time_sleep\" \"from_local\" {\n  create_duration = local.duration\n}\n\nresource \"time_rotating\" \"from_chain\" {\n  rotation_days = local.days\n}\n\nresource \"time_static\" \"good\" {\n  rfc3339 = local.stamp\n}\n\nresource \"time_static\" \"failed\" {\n  rfc3339 = local.broken\n}\n\nresource \"time_sleep\" \"unknown\" {\n  create_duration = local.from_variable\n}\n";
+const TIME_LOCALS: &str = "variable \"d\" {\n  type = string\n}\n\nlocals {\n  duration      = \"${local.n} minutes\"\n  n             = 5\n  days          = [local.head][0]\n  head          = 0\n  stamp         = \"2020-01-01T00:00:00Z\"\n  broken        = [\"a\"][3]\n  from_variable = \"${var.d}x\"\n}\n";
+
+#[test]
+fn local_values_reach_the_time_providers_validators_as_in_tofu_validate() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write("stack/main.tf", TIME_FROM_LOCALS);
+    tree.write("stack/locals.tf", TIME_LOCALS);
+    install_time(&tree, "stack", &package);
+    // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stack (init
+    // -plugin-dir, TF_CLI_CONFIG_FILE=/dev/null).
+    let expected = [
+        "./stack/locals.tf:11:24 invalid-expression-value Invalid index",
+        "./stack/main.tf:11:21 provider-validation Invalid Attribute Value Match",
+        "./stack/main.tf:15:19 provider-validation Invalid Attribute Value",
+    ];
+    let with = tree.check(&["--format", "json"]);
+    assert_eq!(found(&with), expected, "{}", stderr(&with));
+}
+
+/// Provider functions called with known arguments, in a root and in the
+/// module it calls (whose provider is installed only in the root): the
+/// values the provider rejects (`CallFunction`), beside near misses it
+/// accepts, and an attribute the result does not have.
+#[test]
+fn check_calls_the_time_providers_functions_as_tofu_validate_does() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write("stack/main.tf", "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nlocals {\n  bad  = provider::time::rfc3339_parse(\"yesterday\")\n  good = provider::time::rfc3339_parse(\"2024-01-01T00:00:00Z\").year\n}\n\noutput \"bad\" {\n  value = provider::time::duration_parse(\"10x\").hours\n}\n\noutput \"good\" {\n  value = provider::time::duration_parse(\"90m\").minutes + local.good\n}\n\nresource \"time_static\" \"bad\" {\n  rfc3339 = provider::time::unix_timestamp_parse(1700000000).rfc3339_text\n}\n\nmodule \"timer\" {\n  source = \"./timer\"\n}\n");
+    tree.write("stack/timer/main.tf", "terraform {\n  required_providers {\n    time = {\n      source = \"hashicorp/time\"\n    }\n  }\n}\n\nlocals {\n  bad  = provider::time::rfc3339_parse(\"2024-02-30T00:00:00Z\")\n  good = provider::time::rfc3339_parse(\"2024-02-29T00:00:00Z\").weekday_name\n}\n");
+    install_time(&tree, "stack", &package);
+    // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stack (init
+    // -plugin-dir, TF_CLI_CONFIG_FILE=/dev/null).
+    let expected = [
+        "./stack/main.tf:11:41 invalid-function-call Invalid function argument",
+        "./stack/main.tf:16:43 invalid-function-call Invalid function argument",
+        "./stack/main.tf:24:61 invalid-expression-value Unsupported attribute",
+        "./stack/timer/main.tf:10:41 invalid-function-call Invalid function argument",
+    ];
+    let with = tree.check(&["--format", "json"]);
+    assert_eq!(found(&with), expected, "{}", stderr(&with));
+    let printed: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    assert_eq!(
+        printed[0]["detail"],
+        "Invalid value for \"timestamp\" parameter: Error parsing RFC3339 timestamp: \"yesterday\" is not a valid RFC3339 timestamp."
+    );
+    // Without the provider, its signatures alone (from the schema cache).
+    let without = tree.check(&["--no-providers", "--format", "json"]);
+    assert_eq!(
+        found(&without),
+        ["./stack/main.tf:24:61 invalid-expression-value Unsupported attribute"],
+        "{}",
+        stderr(&without)
+    );
+}
+
 /// The same module written in JSON: values read as HCL's JSON syntax
 /// evaluates them (a template is evaluated, `${var.d}` is unknown and
 /// not judged), diagnostics placed on the JSON values, and a missing

@@ -79,6 +79,15 @@ impl ModuleFile {
         self.name.ends_with(".json")
     }
 
+    /// The syntax the file is written in.
+    pub fn syntax(&self) -> tofu_syntax::Syntax {
+        if self.is_json() {
+            tofu_syntax::Syntax::Json
+        } else {
+            tofu_syntax::Syntax::Native
+        }
+    }
+
     /// True when part of the file could not be parsed, so blocks may be missing.
     pub fn is_incomplete(&self) -> bool {
         self.read_error.is_some()

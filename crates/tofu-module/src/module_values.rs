@@ -29,7 +29,7 @@ use tofu_eval::functions::suggest::nearest_name;
 use tofu_eval::{
     evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Value,
 };
-use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
+use tofu_syntax::{Expr, FileId, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
 use crate::discovery::is_auto_values_file;
@@ -37,7 +37,7 @@ use crate::effective::{EffectiveAttribute, EffectiveBlock};
 use crate::loaded::{FileRole, ModuleFile};
 use crate::local_memo::LocalMemo;
 use crate::merge::MergedModule;
-use crate::types::{convert_variable_value, parse_variable_type};
+use crate::types::{convert_variable_value, declared_true, parse_variable_type};
 use tofu_eval::TypeConstraint;
 
 pub use crate::local_memo::MAX_LOCAL_DEPTH;
@@ -171,11 +171,7 @@ impl<'a> ModuleValues<'a> {
         };
         let file = self.analysis.file(attribute.origin.file)?;
         let expr = self.attribute_expr(attribute)?;
-        let syntax = if file.is_json() {
-            Syntax::Json
-        } else {
-            Syntax::Native
-        };
+        let syntax = file.syntax();
         Some(parse_variable_type(expr, syntax, file.text.as_ref()).constraint)
     }
 
@@ -210,11 +206,14 @@ impl<'a> ModuleValues<'a> {
 
     /// `NAME = true` in the block, as a literal.
     fn is_true(&self, block: &EffectiveBlock, name: &str) -> bool {
-        block
-            .body
-            .attribute(name)
-            .and_then(|attribute| self.attribute_expr(attribute))
-            .is_some_and(|expr| matches!(expr.kind, ExprKind::Bool(true)))
+        let Some(attribute) = block.body.attribute(name) else {
+            return false;
+        };
+        let Some(file) = self.analysis.file(attribute.origin.file) else {
+            return false;
+        };
+        self.attribute_expr(attribute)
+            .is_some_and(|expr| declared_true(expr, file.syntax()))
     }
 }
 

@@ -95,7 +95,7 @@ fn reference_of(
         .map(|last| TextRange::new(subject_end, last.range.end.max(subject_end)));
     let is_resource = matches!(
         &parsed,
-        Ok(reference) if matches!(reference.subject, Referenceable::Resource { .. })
+        Ok(reference) if matches!(reference.subject, Referenceable::Resource { .. } | Referenceable::SelfObject)
     );
     // Each attribute step from the end of the step before it, so that it
     // holds its dot, as HCL's `TraverseAttr` ranges do.

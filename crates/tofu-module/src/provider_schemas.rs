@@ -159,6 +159,14 @@ impl ProviderNames {
         (address, schema)
     }
 
+    /// The provider function `name` (`provider::NAME::FUNCTION`, as
+    /// written) from the schema of the provider NAME stands for.
+    pub fn function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        let (local_name, function) = provider_function_name(name)?;
+        let (address, schema) = self.schema(local_name);
+        provider_function(&address, schema?, function)
+    }
+
     /// The local names whose provider changed from `self` to `new`, and
     /// the providers whose schema changed.
     pub fn changes(&self, new: &ProviderNames) -> (Vec<String>, Vec<ProviderAddress>) {
@@ -175,6 +183,41 @@ impl ProviderNames {
         }
         (names, self.schemas.changed(&new.schemas))
     }
+}
+
+/// `provider::NAME::FUNCTION` or `provider::NAME::ALIAS::FUNCTION`: the
+/// provider's local name and the function's name.
+pub fn provider_function_name(name: &str) -> Option<(&str, &str)> {
+    let parts: Vec<&str> = name.split("::").collect();
+    match parts.as_slice() {
+        ["provider", local_name, function] | ["provider", local_name, _, function] => {
+            Some((local_name, function))
+        }
+        _ => None,
+    }
+}
+
+/// Function `function` of `address`'s `schema`, as the evaluator calls it
+/// (`tofu_eval::ProviderFunction`).
+pub fn provider_function(
+    address: &ProviderAddress,
+    schema: &ProviderSchema,
+    function: &str,
+) -> Option<tofu_eval::ProviderFunction> {
+    let spec = schema.functions.get(function)?;
+    let parameter = |parameter: &tofu_schema::FunctionParameter| tofu_eval::ProviderParameter {
+        name: parameter.name.to_string(),
+        ty: parameter.ty.clone(),
+        allow_null: parameter.allow_null_value,
+        allow_unknown: parameter.allow_unknown_values,
+    };
+    Some(tofu_eval::ProviderFunction {
+        provider: address.to_string(),
+        function: function.to_owned(),
+        parameters: spec.parameters.iter().map(parameter).collect(),
+        variadic: spec.variadic_parameter.as_deref().map(parameter),
+        return_type: spec.return_type.clone(),
+    })
 }
 
 #[cfg(test)]

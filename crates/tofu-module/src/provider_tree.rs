@@ -29,8 +29,8 @@ pub mod summary;
 pub use provider_type::ProviderType;
 
 pub use summary::{
-    InheritedProvider, LegacyModule, ProviderConfiguration, ProviderSummary, RequiredProvider,
-    SummaryPlace,
+    InheritedProvider, LegacyModule, ProviderConfiguration, ProviderNode, ProviderSummary,
+    RequiredProvider, SummaryPlace,
 };
 
 use crate::module_source::local_source;

@@ -167,8 +167,9 @@ pub struct Ref {
     pub remaining: Option<TextRange>,
     /// The first of those steps, when it is an attribute name.
     pub first_attribute: Option<String>,
-    /// Those steps, for a reference to a resource (what its schema says of
-    /// them, `rules::provider_schema::traversal`); empty otherwise.
+    /// Those steps, for a reference to a resource or to `self` (what its
+    /// schema says of them, `rules::provider_schema::traversal`); empty
+    /// otherwise.
     pub after: Box<[ParsedStep]>,
     /// False inside a JSON string with escapes (every range is the string's).
     pub exact: bool,

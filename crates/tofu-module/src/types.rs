@@ -46,7 +46,9 @@ use tofu_syntax::{Call, Expr, ExprKind, Syntax, Template, TextRange};
 use crate::file_text::FileText;
 pub use constraint::{constraint_text, MAX_TYPE_DEPTH};
 pub use convert::{convert_variable_value, ConversionError};
-pub use value::{constant_value, object_key, static_value, ValueError, MAX_VALUE_DEPTH};
+pub use value::{
+    constant_value, declared_true, object_key, static_value, ValueError, MAX_VALUE_DEPTH,
+};
 
 const INVALID_TYPE: &str = "Invalid type specification";
 

@@ -27,6 +27,7 @@
 //! adds its `schemas.files` and may turn running providers off
 //! ([`DirSchemas`]).
 
+pub mod functions;
 pub mod validators;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

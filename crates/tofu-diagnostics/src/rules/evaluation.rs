@@ -127,9 +127,54 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
                     out,
                 );
             }
+            provisioners(&values, &effective.body, out);
         }
         BlockAddress::Variable(_) => conditions(&values, &effective.body, &["validation"], out),
         _ => {}
+    }
+}
+
+/// A resource's provisioners, as `validateResource` evaluates them: each
+/// provisioner's arguments (not `when` and `on_failure`, which are
+/// keywords), then its connection, the resource's own `connection` with
+/// the provisioner's arguments over it (`MergeBodies`); none after the
+/// first provisioner that failed. A resource's `connection` is evaluated
+/// only through its provisioners.
+fn provisioners(values: &WalkValues<'_, '_>, body: &EffectiveBody, out: &mut Vec<Diagnostic>) {
+    let shared_connection = body.blocks.iter().find(|block| block.kind == "connection");
+    for provisioner in body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "provisioner")
+    {
+        let before = out.len();
+        for attribute in &provisioner.body.attributes {
+            if !matches!(attribute.name.as_str(), "when" | "on_failure") {
+                evaluate_attribute(values, attribute, out);
+            }
+        }
+        let own_connection = provisioner
+            .body
+            .blocks
+            .iter()
+            .find(|block| block.kind == "connection");
+        if let Some(shared) = shared_connection {
+            for attribute in &shared.body.attributes {
+                let overridden =
+                    own_connection.is_some_and(|own| own.body.attribute(&attribute.name).is_some());
+                if !overridden {
+                    evaluate_attribute(values, attribute, out);
+                }
+            }
+        }
+        if let Some(own) = own_connection {
+            for attribute in &own.body.attributes {
+                evaluate_attribute(values, attribute, out);
+            }
+        }
+        if out.len() > before {
+            return;
+        }
     }
 }
 

@@ -13,16 +13,12 @@
 //! function gets no "Did you mean" (`dynblock`'s iteration context has no
 //! functions of its own).
 
-use tofu_eval::{
-    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Type, Value,
-};
-use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, Syntax, TextRange, TraversalStep};
+use tofu_eval::{evaluate, Environment, EvalDiagnostic, Reference, Referenced, Scope, Value};
+use tofu_syntax::{Diagnostic, Expr, FileId, Location, TextRange, TraversalStep};
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
 use tofu_module::expr::json::json_expression;
-use tofu_module::loaded::ModuleFile;
-use tofu_module::types::parse_variable_type;
 
 /// What an expression is evaluated with besides unknown references: the
 /// body's own context, or a `dynamic` block's content.
@@ -112,8 +108,8 @@ pub(crate) fn evaluation_diagnostic(file: FileId, found: EvalDiagnostic) -> Diag
 /// Every reference is an unknown value of any type but `path.module` and
 /// `path.root`, which validate knows (`.`), the iterators of the context,
 /// and what the walk knows through the view: a local value's value (its
-/// effective definition evaluated, unknown when that fails) and an input variable's (unknown, of its declared type, marked
-/// as declared). Files are read through what the caller gave the analysis.
+/// effective definition evaluated, unknown when that fails) and an
+/// input variable's (unknown, of its declared type, marked as declared). Files are read through what the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a, 'c> {
     view: &'v IdentityView<'a>,
     /// The file the expression is written in, when it is one of the
@@ -150,31 +146,9 @@ impl<'a> UnknownReferences<'_, '_, 'a, '_> {
 
     /// `var.NAME` as the walk knows it: unknown, of its type, marked.
     fn variable(&self, name: &str) -> Value {
-        let Some(arguments) = self.view.variable_value(name) else {
-            return Value::dynamic_unknown();
-        };
-        let ty = arguments.ty.map_or(Type::Dynamic, |(file, expr)| {
-            let syntax = if file.is_json() {
-                Syntax::Json
-            } else {
-                Syntax::Native
-            };
-            parse_variable_type(expr, syntax, file.text.as_ref())
-                .constraint
-                .ty
-        });
-        let is_set = |argument: Option<(&ModuleFile, &Expr)>| {
-            argument.is_some_and(|(file, expr)| match (&expr.kind, file.is_json()) {
-                (ExprKind::Bool(value), _) => *value,
-                (ExprKind::String(text), _) => text == "true" || text == "1",
-                _ => false,
-            })
-        };
-        let marks = Marks {
-            sensitive: is_set(arguments.sensitive),
-            ephemeral: is_set(arguments.ephemeral),
-        };
-        Value::unknown(ty).with_marks(marks)
+        self.view
+            .variable_value(name)
+            .map_or_else(Value::dynamic_unknown, |arguments| arguments.walk_value())
     }
 }
 
@@ -222,5 +196,9 @@ impl Scope for UnknownReferences<'_, '_, '_, '_> {
 
     fn suggests_function_names(&self) -> bool {
         self.context.suggests_function_names
+    }
+
+    fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        self.view.provider_function(name)
     }
 }

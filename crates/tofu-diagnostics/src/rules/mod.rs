@@ -222,6 +222,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         check: provider_tree::check,
     },
     ModuleRule {
+        name: "provider-proxies",
+        phase: Phase::Graph,
+        check: provider_tree::proxies,
+    },
+    ModuleRule {
         name: "import-references",
         phase: Phase::Walk,
         check: validate::imports,
@@ -230,6 +235,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "test-files",
         phase: Phase::Load,
         check: test_files::decode,
+    },
+    ModuleRule {
+        name: "test-provider-types",
+        phase: Phase::Build,
+        check: test_files::provider_types,
     },
     ModuleRule {
         name: "test-file-references",

@@ -140,7 +140,115 @@ pub(crate) fn resource_body(
         .is_some_and(|found| found.iter().any(Diagnostic::is_error));
     if mode == ResourceMode::Managed && !body_failed {
         ignore_changes(view, effective, &schema.block, out);
+        replace_triggered_by(view, effective, out);
     }
+}
+
+/// A managed resource's `replace_triggered_by` against the schemas of the
+/// resources it names, once its body evaluated without error
+/// (`validateResource`): what each element reads past the resource (and
+/// its instance key) as `StaticValidateTraversal` reads it, when the named
+/// resource is declared and its provider's schema is at hand. Native
+/// syntax only; elements that are no plain traversal are left alone.
+fn replace_triggered_by(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(attribute) = effective
+        .body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "lifecycle")
+        .find_map(|lifecycle| lifecycle.body.attribute("replace_triggered_by"))
+    else {
+        return;
+    };
+    let Some((file, expr)) = view.native_expr(attribute) else {
+        return;
+    };
+    let ExprKind::Array(elements) = &expr.kind else {
+        return;
+    };
+    for element in elements {
+        if !matches!(element.kind, ExprKind::Traversal(_)) {
+            continue;
+        }
+        let Some(text) = file.text(element.range) else {
+            continue;
+        };
+        let parsed = parse_traversal(text.slice(element.range));
+        if parsed.error.is_some() {
+            continue;
+        }
+        let steps = attribute_steps(&parsed.steps, element.range.start);
+        let [ParsedStep {
+            part: Part::Name(type_name),
+            ..
+        }, ParsedStep {
+            part: Part::Name(name),
+            ..
+        }, rest @ ..] = steps.as_slice()
+        else {
+            continue;
+        };
+        if matches!(
+            type_name.as_str(),
+            "data" | "ephemeral" | "resource" | "var" | "local" | "module" | "self"
+        ) {
+            continue;
+        }
+        let rest = match rest.first() {
+            Some(ParsedStep {
+                part: Part::Index(_),
+                ..
+            }) => rest.get(1..).unwrap_or_default(),
+            _ => rest,
+        };
+        let address = BlockAddress::Resource {
+            mode: ResourceMode::Managed,
+            type_name: type_name.clone(),
+            name: name.clone(),
+        };
+        let Some(declared) = view.declared(&address) else {
+            continue;
+        };
+        let type_schema = view
+            .provider_schema(&declared.provider)
+            .1
+            .and_then(|schema| schema.schema_for(schema_mode(ResourceMode::Managed), type_name));
+        let Some(type_schema) = type_schema else {
+            continue;
+        };
+        out.extend(validate_steps(
+            &type_schema.block,
+            rest,
+            attribute.origin.file,
+        ));
+    }
+}
+
+/// A traversal's steps at their place in the file (`offset` is where its
+/// text starts), each attribute step from the end of the step before it,
+/// so that it holds its dot, as HCL's `TraverseAttr` ranges do.
+fn attribute_steps(steps: &[ParsedStep], offset: u32) -> Vec<ParsedStep> {
+    let mut previous_end: Option<u32> = None;
+    steps
+        .iter()
+        .map(|step| {
+            let mut range = TextRange::new(step.range.start + offset, step.range.end + offset);
+            if let (Part::Name(_), Some(end)) = (&step.part, previous_end) {
+                if end < range.start {
+                    range = TextRange::new(end, range.end);
+                }
+            }
+            previous_end = Some(range.end);
+            ParsedStep {
+                range,
+                part: step.part.clone(),
+            }
+        })
+        .collect()
 }
 
 /// A managed resource's `ignore_changes` against its schema, once its body

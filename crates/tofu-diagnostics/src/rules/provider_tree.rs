@@ -14,6 +14,10 @@
 //!   blocks). Nothing is reported while a module of the tree failed to
 //!   load or a child has an `import` block: OpenTofu validates providers
 //!   only once every module loaded.
+//! - [`proxies`] (the module rule `provider-proxies`, `Phase::Graph`):
+//!   `providers` entries naming a configuration the caller's graph does
+//!   not have (`missing-provider`, OpenTofu's place-less "missing
+//!   provider" error).
 //! - [`child_modules`] (the module rule `child-modules`, `Phase::Load`):
 //!   a child's `backend` block (a warning) and `import` block (an error),
 //!   which OpenTofu reports while loading the tree.
@@ -29,6 +33,7 @@ mod calls;
 mod child;
 mod iteration;
 mod own;
+mod proxies;
 
 use tofu_syntax::{Block, Diagnostic, FileId, Location};
 
@@ -131,6 +136,15 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     for child in &children {
         calls::check(&facts, &known, child, out);
     }
+}
+
+/// The `provider-proxies` module rule (`Phase::Graph`): the
+/// configurations `providers` entries name, as `validate`'s graph looks
+/// them up (`proxies`).
+pub(crate) fn proxies(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let facts = ModuleFacts::read_without_resources(view);
+    let children = children(view, &facts);
+    proxies::check(&facts, &children, out);
 }
 
 /// The `child-modules` module rule: what loading each child reports

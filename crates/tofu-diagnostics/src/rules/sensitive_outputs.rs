@@ -1,4 +1,9 @@
-//! `sensitive-output`: an output value whose value carries a sensitive mark
+//! `sensitive-output` and `ephemeral-output`: an output value whose value
+//! carries an ephemeral mark does not set `ephemeral = true` ("Output does
+//! not allow ephemeral value", `validateEphemerality` in OpenTofu's
+//! `node_output.go`, on the value's expression, for a value wholly known
+//! or marked itself: checked first, and nothing else is said then); an
+//! output value whose value carries a sensitive mark
 //! does not set `sensitive = true` ("Output refers to sensitive values",
 //! `NodeApplyableOutput.Execute` in OpenTofu's `node_output.go`, on the
 //! output's declaration: its block header). OpenTofu checks the outputs of
@@ -9,8 +14,7 @@
 //! sensitive input variables, `sensitive(…)` calls and whatever carries
 //! their marks through local values, templates, functions, collections and
 //! both branches of a conditional whose condition is unknown. Silent when
-//! the output is `ephemeral = true` or its value is marked ephemeral
-//! (OpenTofu reports the ephemeral value instead and stops), when the value
+//! the output is `ephemeral = true`, when the value
 //! or a local value it follows fails to evaluate (OpenTofu reports that
 //! instead), and for outputs written in JSON files. With a provider's
 //! schema, the attributes it marks sensitive count (a single resource's
@@ -51,7 +55,7 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
         return;
     };
     let values = WalkValues::new(view);
-    if values.is_set(output, "sensitive") || values.is_set(output, "ephemeral") {
+    if values.is_set(output, "ephemeral") {
         return;
     }
     let Some(value) = output.body.attribute("value") else {
@@ -65,7 +69,21 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
         return;
     }
     let marks = evaluation.value.deep_marks();
-    if !marks.sensitive || marks.ephemeral {
+    // validateEphemerality looks only at a value wholly known or marked
+    // itself: an object holding an unknown ephemeral member passes.
+    let ephemerality_judged = evaluation.value.is_wholly_known() || evaluation.value.is_marked();
+    if marks.ephemeral && ephemerality_judged {
+        out.push(
+            Diagnostic::new(
+                crate::codes::EPHEMERAL_OUTPUT,
+                "Output does not allow ephemeral value",
+                Location::new(value.origin.file, expr.range),
+            )
+            .with_detail("The value that was generated for the output is ephemeral, but it is not configured to allow one."),
+        );
+        return;
+    }
+    if !marks.sensitive || values.is_set(output, "sensitive") {
         return;
     }
     let Some(base) = output.base else { return };

@@ -9,11 +9,14 @@
 //! `invalid-constant-argument`, `constant-condition`, the provider and
 //! module source codes).
 //!
-//! Three module rules, one per moment OpenTofu reports:
+//! Four module rules, one per moment OpenTofu reports:
 //!
 //! - [`decode`] (`Phase::Load`): decoding each file while the module loads
 //!   (`decode`, `run`, `mocks`); an error stops `validate` before its
 //!   walk, as OpenTofu stops.
+//! - [`provider_types`] (`Phase::Build`): "Provider type mismatch"
+//!   between the providers of a test file and the module's, which
+//!   OpenTofu reports while it builds the configuration.
 //! - [`validate`] (`Phase::Walk`): `TestFile.Validate` and
 //!   `TestRun.Validate`, which `validate` runs after its walk once loading
 //!   succeeded. OpenTofu also reports them when the walk found a cycle;
@@ -30,6 +33,7 @@ mod addresses;
 mod decode;
 mod in_test_file;
 mod mocks;
+mod provider_types;
 mod run;
 mod validate;
 mod would_fail;
@@ -67,6 +71,19 @@ pub(crate) fn decode(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
 pub(crate) fn validate(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     for scope in test_files(view) {
         validate::file(&scope, out);
+    }
+}
+
+/// The `test-provider-types` module rule (`Phase::Build`): the types of
+/// the test files' providers against the module's.
+pub(crate) fn provider_types(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let mut files = test_files(view).peekable();
+    if files.peek().is_none() {
+        return;
+    }
+    let facts = tofu_module::provider_tree::facts::ModuleFacts::read_without_resources(view);
+    for scope in files {
+        provider_types::file(&scope, &facts, out);
     }
 }
 

@@ -349,7 +349,7 @@ impl<'v, 'a> ReferenceCheck<'v, 'a> {
                 let allowed = matches!(kind, UnitKind::Instance { self_allowed: true })
                     || kind == UnitKind::LaterProvisioner;
                 if allowed {
-                    return ReferenceOutcome::Fine;
+                    return self.self_steps(reference);
                 }
                 ReferenceOutcome::Static(vec![Diagnostic::new(
                     crate::codes::UNAVAILABLE_REFERENCE,
@@ -364,6 +364,38 @@ impl<'v, 'a> ReferenceCheck<'v, 'a> {
             Referenceable::Each(name) => self.each(kind, at, name),
             Referenceable::Path(name) => path(at, name),
             Referenceable::Terraform { root, name } => terraform(at, root, name),
+        }
+    }
+
+    /// `self.…` where it is allowed: with the provider's schema, what it
+    /// reads must be in the resource type's schema (as OpenTofu's
+    /// `StaticValidateTraversal` judges `self` in provisioners, connections
+    /// and postconditions).
+    fn self_steps(&self, reference: &Ref) -> ReferenceOutcome {
+        let Some(effective) = self.view.effective() else {
+            return ReferenceOutcome::Fine;
+        };
+        let BlockAddress::Resource {
+            mode, type_name, ..
+        } = &effective.address
+        else {
+            return ReferenceOutcome::Fine;
+        };
+        let Some(declared) = self.view.declared(&effective.address) else {
+            return ReferenceOutcome::Fine;
+        };
+        let type_schema = self
+            .view
+            .provider_schema(&declared.provider)
+            .1
+            .and_then(|schema| schema.schema_for(provider_schema::schema_mode(*mode), type_name));
+        let Some(type_schema) = type_schema else {
+            return ReferenceOutcome::Fine;
+        };
+        match provider_schema::validate_steps(&type_schema.block, &reference.after, reference.file)
+        {
+            Some(found) => ReferenceOutcome::Static(vec![found]),
+            None => ReferenceOutcome::Fine,
         }
     }
 

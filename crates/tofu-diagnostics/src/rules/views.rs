@@ -187,6 +187,29 @@ pub(crate) struct VariableArguments<'a> {
     pub(crate) ephemeral: Option<(&'a ModuleFile, &'a Expr)>,
 }
 
+impl VariableArguments<'_> {
+    /// The variable's value in validate's walk: an unknown value of its
+    /// declared type (any type without one), marked sensitive and
+    /// ephemeral as declared (`declared_true`). The one answer for node
+    /// rules (`walk_values`) and identity rules (`expression_evaluation`).
+    pub(crate) fn walk_value(&self) -> tofu_eval::Value {
+        let ty = self.ty.map_or(tofu_eval::Type::Dynamic, |(file, expr)| {
+            tofu_module::types::parse_variable_type(expr, file.syntax(), file.text.as_ref())
+                .constraint
+                .ty
+        });
+        let is_set = |argument: Option<(&ModuleFile, &Expr)>| {
+            argument
+                .is_some_and(|(file, expr)| tofu_module::types::declared_true(expr, file.syntax()))
+        };
+        let marks = tofu_eval::Marks {
+            sensitive: is_set(self.sensitive),
+            ephemeral: is_set(self.ephemeral),
+        };
+        tofu_eval::Value::unknown(ty).with_marks(marks)
+    }
+}
+
 /// One merged identity, as a rule on it may read it.
 pub(crate) struct IdentityView<'a> {
     module: &'a DeclaredModule,
@@ -546,6 +569,14 @@ impl<'a> IdentityView<'a> {
         (address, schema)
     }
 
+    /// The provider function `name` (`provider::NAME::FUNCTION`) from its
+    /// provider's schema (recorded as [`Self::provider_schema`] is).
+    pub(crate) fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        let (local_name, function) = tofu_module::provider_schemas::provider_function_name(name)?;
+        let (address, schema) = self.provider_schema(local_name);
+        tofu_module::provider_schemas::provider_function(&address, schema?, function)
+    }
+
     /// Whether OpenTofu keeps provider configuration `NAME[.ALIAS]`
     /// (`tofu_module::provider_uses`; recorded).
     pub(crate) fn keeps_provider_configuration(&self, name: &str, alias: Option<&str>) -> bool {
@@ -805,6 +836,12 @@ impl<'a> ModuleView<'a> {
     /// only under the same schemas and shapes).
     pub(crate) fn provider_schema(&self, local_name: &str) -> Option<&'a ProviderSchema> {
         self.names.providers.schema(local_name).1
+    }
+
+    /// The provider function `name` (`provider::NAME::FUNCTION`) from its
+    /// provider's schema (not recorded, as [`Self::provider_schema`]).
+    pub(crate) fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        self.names.providers.function(name)
     }
 
     /// The declarations index (shapes only).

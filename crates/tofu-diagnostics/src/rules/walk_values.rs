@@ -12,12 +12,14 @@
 //! `path.root` are `.`, `terraform.workspace` is `default`;
 //! `ephemeral.TYPE.NAME` is unknown and marked ephemeral (validate never
 //! opens an ephemeral resource). A resource or data source without
-//! `count`, `for_each` or `enabled` whose provider's schema marks
-//! attributes sensitive is an object of unknown attributes, those marked
-//! (as `GetResource` builds it with `schema.ValueMarks`; nested blocks are
+//! `count` or `for_each` whose provider's schema is at hand is an unknown
+//! value of the schema's type (so `length(time_static.t.year)` fails, as
+//! in validate); without `enabled`, when the schema marks attributes
+//! sensitive, an object of unknown attributes, those marked (as
+//! `GetResource` builds it with `schema.ValueMarks`; nested blocks are
 //! unknown, so a sensitive attribute inside one is not marked).
 //! Everything else is an unknown value of any type with no marks: other
-//! resources and data sources, module outputs (validate expands no module
+//! resources and data sources (repeated, or without a schema), module outputs (validate expands no module
 //! call, so a child's `sensitive = true` output is read unmarked, as
 //! OpenTofu 1.12.6 shows), `path.cwd`, `count`, `each`, `self`.
 //!
@@ -32,19 +34,18 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
-use tofu_eval::convert::convert;
 use tofu_eval::{evaluate, Environment, EvalDiagnostic, Evaluation, Marks, Reference, Referenced};
 use tofu_eval::{Scope, Type, Value};
-use tofu_syntax::{Expr, ExprKind, FileId, Syntax, TextRange, TraversalStep};
+use tofu_syntax::{Expr, FileId, TextRange, TraversalStep};
 
 use crate::rules::provider_schema::schema_mode;
-use crate::rules::views::{ModuleView, SharedLocal, SharedLocals};
+use crate::rules::views::{ModuleView, SharedLocal, SharedLocals, VariableArguments};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveAttribute, EffectiveBlock};
 use tofu_module::expr::json::json_expression;
 use tofu_module::local_memo::LocalMemo;
 use tofu_module::shape::Repetition;
-use tofu_module::types::parse_variable_type;
+use tofu_module::types::declared_true;
 
 /// The walk's values, evaluated on demand through a recording view.
 pub(crate) struct WalkValues<'v, 'a> {
@@ -82,6 +83,14 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     /// Whether a local value followed so far failed to evaluate.
     pub(crate) fn followed_a_failure(&self) -> bool {
         self.followed_a_failure.get()
+    }
+
+    /// `local.NAME`'s value in the walk, `None` when evaluating it (or a
+    /// local value it follows) failed: OpenTofu never evaluates what reads
+    /// it then.
+    pub(crate) fn known_local(&self, name: &str) -> Option<Value> {
+        let value = self.local(name);
+        (!self.followed_a_failure()).then_some(value)
     }
 
     /// `local.NAME`: unknown when the module declares no such local value.
@@ -154,34 +163,25 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         else {
             return Value::dynamic_unknown();
         };
-        let ty = variable
-            .body
-            .attribute("type")
-            .and_then(|attribute| {
-                let file = self.view.file(attribute.origin.file)?;
-                let expr = &file.attribute_at(attribute.origin.range)?.expr;
-                let syntax = if file.is_json() {
-                    Syntax::Json
-                } else {
-                    Syntax::Native
-                };
-                Some(
-                    parse_variable_type(expr, syntax, file.text.as_ref())
-                        .constraint
-                        .ty,
-                )
-            })
-            .unwrap_or(Type::Dynamic);
-        let marks = Marks {
-            sensitive: self.is_set(variable, "sensitive"),
-            ephemeral: self.is_set(variable, "ephemeral"),
+        let written = |name: &str| {
+            let attribute = variable.body.attribute(name)?;
+            let file = self.view.file(attribute.origin.file)?;
+            Some((file, &file.attribute_at(attribute.origin.range)?.expr))
         };
-        Value::unknown(ty).with_marks(marks)
+        VariableArguments {
+            ty: written("type"),
+            sensitive: written("sensitive"),
+            ephemeral: written("ephemeral"),
+        }
+        .walk_value()
     }
 
-    /// A single resource or data source whose schema marks attributes
-    /// sensitive: an object of unknown attributes, those marked. `None`
-    /// for anything else (unknown of any type, unmarked).
+    /// A resource or data source without `count` or `for_each` whose
+    /// provider's schema is at hand, as `GetResource` gives it in validate:
+    /// an unknown value of the schema's type, or, when the schema marks
+    /// attributes sensitive and the block sets no `enabled`, an object of
+    /// unknown attributes, those marked. `None` for anything else (unknown
+    /// of any type, unmarked).
     fn resource(&self, address: &BlockAddress) -> Option<Value> {
         let BlockAddress::Resource {
             mode, type_name, ..
@@ -190,7 +190,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             return None;
         };
         let declared = self.view.declared(address)?;
-        if declared.repetition != Repetition::Single || self.is_conditional(address) {
+        if declared.repetition != Repetition::Single {
             return None;
         }
         let schema = self
@@ -198,12 +198,12 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             .provider_schema(&declared.provider)?
             .schema_for(schema_mode(*mode), type_name)?;
         let block = &schema.block;
-        if !block
+        let marks_attributes = block
             .attributes
             .iter()
-            .any(|(_, attribute)| attribute.sensitive)
-        {
-            return None;
+            .any(|(_, attribute)| attribute.sensitive);
+        if !marks_attributes || self.is_conditional(address) {
+            return Some(Value::unknown(block.implied_type()));
         }
         let Type::Object(object) = block.implied_type() else {
             return None;
@@ -241,9 +241,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     }
 
     /// Whether the block sets the bool argument `name` to true, as
-    /// OpenTofu decodes it while loading: a constant converted to bool
-    /// (`true`, `"true"`, `"1"`, `1 == 1`). JSON strings are taken
-    /// verbatim.
+    /// OpenTofu decodes it while loading ([`declared_true`]).
     pub(crate) fn is_set(&self, block: &EffectiveBlock, name: &str) -> bool {
         let Some(attribute) = block.body.attribute(name) else {
             return false;
@@ -251,22 +249,8 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         let Some(file) = self.view.file(attribute.origin.file) else {
             return false;
         };
-        let Some(written) = file.attribute_at(attribute.origin.range) else {
-            return false;
-        };
-        let value = match (&written.expr.kind, file.is_json()) {
-            (ExprKind::String(text), true) => Value::string(text),
-            (ExprKind::Bool(value), true) => Value::bool(*value),
-            (_, true) => return false,
-            (_, false) => {
-                let evaluation = self.evaluate_in(attribute.origin.file, &written.expr);
-                if !evaluation.diagnostics.is_empty() {
-                    return false;
-                }
-                evaluation.value
-            }
-        };
-        convert(&value, &Type::Bool).is_ok_and(|converted| converted.as_bool() == Some(true))
+        file.attribute_at(attribute.origin.range)
+            .is_some_and(|written| declared_true(&written.expr, file.syntax()))
     }
 }
 
@@ -352,6 +336,10 @@ impl Scope for FileScope<'_, '_, '_> {
 
     fn environment(&self) -> &dyn Environment {
         self.values.view.module_files()
+    }
+
+    fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        self.values.view.provider_function(name)
     }
 
     fn describe_range(&self, range: TextRange) -> String {

@@ -3,7 +3,9 @@
 //! checked, and only then are the arguments evaluated and converted, each
 //! error reported; the function runs when there was none.
 //!
-//! A `provider::` function's result is unknown (no provider runs here).
+//! A `provider::` function is the scope's (`functions::provider`): its
+//! signature checked as a built-in's, its call made through the
+//! environment.
 //!
 //! `try` and `can` take their arguments unevaluated (cty's expression
 //! closures, `ext/tryfunc`): here they evaluate them and catch the errors,
@@ -12,9 +14,13 @@
 use tofu_syntax::{Call, Expr, ExprKind, OperationKind, TemplatePart, TextRange};
 
 use super::{Diagnostics, EvalDiagnostic, Evaluator, MAX_TEMPLATE_DEPTH};
-use crate::functions::{lookup, CallError, ErrorSubject};
+use crate::convert::convert;
+use crate::functions::{
+    argument_error, arity_error, call_error, lookup, CallError, ErrorSubject, FunctionError,
+    ProviderFunction,
+};
 use crate::types::Type;
-use crate::value::Value;
+use crate::value::{Marks, Value};
 
 /// An argument as the function sees it.
 enum Argument<'a> {
@@ -78,7 +84,7 @@ fn start_range(expr: &Expr) -> TextRange {
 impl Evaluator<'_> {
     pub(super) fn call(&mut self, expr: &Expr, call: &Call) -> (Value, Diagnostics) {
         if call.name.starts_with("provider::") {
-            return self.provider_function(call);
+            return self.provider_function(expr, call);
         }
         let plain_name = call.name.strip_prefix("core::").unwrap_or(&call.name);
         if plain_name == "plantimestamp" && self.scope.environment().console_mode() {
@@ -142,17 +148,141 @@ impl Evaluator<'_> {
         }
     }
 
-    /// A provider's function: tofu-lens runs no provider, so its result is
-    /// unknown; its arguments are evaluated for their errors. Whether the
-    /// module may call it is the caller's business (it reports that
-    /// before evaluating, as OpenTofu does).
-    fn provider_function(&mut self, call: &Call) -> (Value, Diagnostics) {
+    /// A provider's function. Without a signature (no schema, or a
+    /// function the schema does not declare: OpenTofu's validate-time
+    /// placeholder) any arguments give an unknown result, their own errors
+    /// reported. With one, HCL's steps as for a built-in function
+    /// (arity, each argument converted, then cty's call: nulls refused,
+    /// an unknown argument makes the result unknown of the return type),
+    /// and the call itself goes through the environment (see
+    /// `functions::provider`). Whether the module may call it is the
+    /// caller's business (it reports that before evaluating, as OpenTofu
+    /// does).
+    fn provider_function(&mut self, expr: &Expr, call: &Call) -> (Value, Diagnostics) {
+        let Some(function) = self.scope.provider_function(&call.name) else {
+            let mut diagnostics = Vec::new();
+            for argument in &call.args {
+                let (_, argument_diagnostics) = self.value(argument);
+                diagnostics.extend(argument_diagnostics);
+            }
+            return (Value::dynamic_unknown(), diagnostics);
+        };
         let mut diagnostics = Vec::new();
-        for argument in &call.args {
-            let (_, argument_diagnostics) = self.value(argument);
-            diagnostics.extend(argument_diagnostics);
+        let mut arguments: Vec<Argument<'_>> = call.args.iter().map(Argument::Written).collect();
+        if call.expand_final {
+            let Some(Argument::Written(last)) = arguments.pop() else {
+                return (Value::dynamic_unknown(), diagnostics);
+            };
+            match self.expand(expr, last) {
+                Ok(expanded) => arguments.extend(expanded),
+                Err(expand_diagnostics) => return (Value::dynamic_unknown(), expand_diagnostics),
+            }
         }
-        (Value::dynamic_unknown(), diagnostics)
+        let names: Vec<&str> = function
+            .parameters
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        if let Some(error) = arity_error(
+            &call.name,
+            &names,
+            function.variadic.is_some(),
+            arguments.len(),
+        ) {
+            diagnostics.push(self.call_diagnostic(expr, call, &arguments, error));
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        let mut converted = Vec::with_capacity(arguments.len());
+        for (index, argument) in arguments.iter().enumerate() {
+            let value = match argument {
+                Argument::Written(argument) => {
+                    let (value, argument_diagnostics) = self.value(argument);
+                    diagnostics.extend(argument_diagnostics);
+                    value
+                }
+                Argument::Expanded(value, _) => value.clone(),
+            };
+            let Some(parameter) = function.parameter_at(index) else {
+                converted.push(value);
+                continue;
+            };
+            match convert(&value, &parameter.ty) {
+                Ok(value) => converted.push(value),
+                Err(error) => {
+                    let error = argument_error(&parameter.name, index, &error.message);
+                    diagnostics.push(self.call_diagnostic(expr, call, &arguments, error));
+                    converted.push(value);
+                }
+            }
+        }
+        if !diagnostics.is_empty() {
+            return (Value::dynamic_unknown(), diagnostics);
+        }
+        match self.run_provider_function(&function, converted) {
+            Ok(value) => (value, diagnostics),
+            Err(error) => {
+                let parameter = error
+                    .argument
+                    .and_then(|index| function.parameter_at(index))
+                    .map(|parameter| parameter.name.as_str());
+                let n_arguments = arguments.len();
+                let error = call_error(&call.name, parameter, error, n_arguments);
+                diagnostics.push(self.call_diagnostic(expr, call, &arguments, error));
+                (Value::dynamic_unknown(), diagnostics)
+            }
+        }
+    }
+
+    /// cty's `Function.Call` of a provider function on converted arguments
+    /// (`AllowMarked` and `AllowDynamicType` false for every parameter),
+    /// with the gRPC client's rule that an argument not wholly known is
+    /// not sent.
+    fn run_provider_function(
+        &self,
+        function: &ProviderFunction,
+        arguments: Vec<Value>,
+    ) -> Result<Value, FunctionError> {
+        let mut marks = Marks::default();
+        for (index, argument) in arguments.iter().enumerate() {
+            let allow_null = function
+                .parameter_at(index)
+                .is_some_and(|parameter| parameter.allow_null);
+            if argument.is_null() && !allow_null {
+                return Err(FunctionError::argument(index, "argument must not be null"));
+            }
+            if argument.ty() == Type::Dynamic {
+                let marks = arguments.iter().fold(Marks::default(), |marks, argument| {
+                    marks.union(argument.deep_marks())
+                });
+                return Ok(Value::dynamic_unknown().with_marks(marks));
+            }
+        }
+        let mut unmarked = Vec::with_capacity(arguments.len());
+        let mut any_unknown = false;
+        for (index, argument) in arguments.into_iter().enumerate() {
+            let (argument, argument_marks) = argument.unmark_deep();
+            marks = marks.union(argument_marks);
+            let allow_unknown = function
+                .parameter_at(index)
+                .is_some_and(|parameter| parameter.allow_unknown);
+            if !argument.is_wholly_known() && !allow_unknown {
+                any_unknown = true;
+            }
+            unmarked.push(argument);
+        }
+        let unknown = || Value::unknown(function.return_type.clone()).with_marks(marks);
+        if any_unknown || unmarked.iter().any(|argument| !argument.is_wholly_known()) {
+            return Ok(unknown());
+        }
+        match self
+            .scope
+            .environment()
+            .call_provider_function(function, &unmarked)
+        {
+            None => Ok(unknown()),
+            Some(Ok(value)) => Ok(value.with_marks(marks)),
+            Some(Err(error)) => Err(error),
+        }
     }
 
     /// Each argument evaluated and converted to its parameter's type, its

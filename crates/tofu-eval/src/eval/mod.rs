@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use tofu_syntax::{Expr, ExprKind, ObjectItem, OperationKind, TextRange, Traversal, TraversalStep};
 
 use crate::convert::convert;
-use crate::functions::Environment;
+use crate::functions::{Environment, ProviderFunction};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Marks, Value};
@@ -106,6 +106,15 @@ pub trait Scope {
     /// (its iterator's) has none of its own: there, no name is suggested.
     fn suggests_function_names(&self) -> bool {
         true
+    }
+
+    /// The provider function `name` (`provider::time::rfc3339_parse`, as
+    /// written), from the schema of the provider its local name stands
+    /// for; `None` (the default) when there is none, as at validate time
+    /// for a function the schema does not declare: any arguments, an
+    /// unknown result.
+    fn provider_function(&self, _name: &str) -> Option<ProviderFunction> {
+        None
     }
 }
 

@@ -18,7 +18,7 @@ use super::implementation::{Accepts, Arguments, FunctionError, Implementation, A
 use crate::convert::{convert, unify};
 use crate::number::Number;
 use crate::types::Type;
-use crate::value::{Tristate, Value, ValueKind};
+use crate::value::{Marks, Tristate, Value, ValueKind};
 
 const MARKED: Accepts = Accepts {
     marked: true,
@@ -74,20 +74,31 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: None,
             run: keys,
         },
-        "values" => simple(values),
+        // cty lets these take marked values and keeps their elements'
+        // marks; an argument's own marks mark the result.
+        "values" => Implementation {
+            parameters: &[MARKED],
+            ..simple(|args| keeping_element_marks(args, values))
+        },
         "contains" => simple(contains),
         "one" => simple(one),
-        "concat" => simple(concat),
+        "concat" => Implementation {
+            variadic: MARKED,
+            ..simple(|args| keeping_element_marks(args, concat))
+        },
         "flatten" => simple(flatten),
         "merge" => Implementation {
             parameters: &[],
+            // cty's MergeFunc allows marks: a marked map marks the result,
+            // a marked element stays marked in it, alone.
             variadic: Accepts {
                 null: true,
                 dynamic: true,
+                marked: true,
                 ..PLAIN
             },
             result_type: None,
-            run: merge,
+            run: |args| keeping_element_marks(args, merge),
         },
         "zipmap" => simple(zipmap),
         "chunklist" => Implementation {
@@ -96,8 +107,14 @@ pub(super) fn implementation(name: &str) -> Option<Implementation> {
             result_type: None,
             run: chunklist,
         },
-        "slice" => simple(slice),
-        "reverse" => simple(reverse),
+        "slice" => Implementation {
+            parameters: &[MARKED, PLAIN, PLAIN],
+            ..simple(|args| keeping_element_marks(args, slice))
+        },
+        "reverse" => Implementation {
+            parameters: &[MARKED],
+            ..simple(|args| keeping_element_marks(args, reverse))
+        },
         "range" => simple(range),
         "transpose" => simple(transpose),
         "matchkeys" => simple(matchkeys),
@@ -460,9 +477,35 @@ fn flatten_into(value: &Value, flat: &mut Vec<Value>) {
     }
 }
 
+/// `run` on the arguments without their own marks (their elements keep
+/// theirs), the result marked with them: cty's functions that allow
+/// marked collections (`concat`, `merge`, `values`, `slice`, `reverse`).
+fn keeping_element_marks(
+    args: &Arguments,
+    run: fn(&Arguments) -> Result<Value, FunctionError>,
+) -> Result<Value, FunctionError> {
+    let mut marks = Marks::default();
+    let values: Vec<Value> = args
+        .values
+        .iter()
+        .map(|value| {
+            let (value, value_marks) = value.clone().unmark();
+            marks = marks.union(value_marks);
+            value
+        })
+        .collect();
+    let unmarked = Arguments {
+        values: &values,
+        result_type: args.result_type.clone(),
+        environment: args.environment,
+    };
+    run(&unmarked).map(|result| result.with_marks(marks))
+}
+
 fn merge(args: &Arguments) -> Result<Value, FunctionError> {
+    let values = args.values;
     let mut all_maps = true;
-    for value in args.values {
+    for value in values {
         let ty = value.ty();
         if !(ty.is_map() || ty.is_object() || ty.is_dynamic()) {
             return Err(FunctionError::call(format!(
@@ -473,21 +516,16 @@ fn merge(args: &Arguments) -> Result<Value, FunctionError> {
         all_maps &= ty.is_map() || value.is_null();
     }
     let mut merged: BTreeMap<String, Value> = BTreeMap::new();
-    for value in args.values {
+    for value in values {
         if let Some(entries) = value.entries() {
             for (key, item) in entries {
                 merged.insert(key.clone(), item.clone());
             }
         }
     }
-    let n_maps = args
-        .values
-        .iter()
-        .filter(|value| value.ty().is_map())
-        .count();
+    let n_maps = values.iter().filter(|value| value.ty().is_map()).count();
     if all_maps && n_maps > 0 {
-        let types: Vec<Type> = args
-            .values
+        let types: Vec<Type> = values
             .iter()
             .filter_map(|value| value.ty().element().cloned())
             .collect();

@@ -74,6 +74,19 @@ pub trait Environment {
     fn per_run(&self) -> Option<&dyn PerRun> {
         None
     }
+
+    /// Calls provider function `function` (the plugin protocol's
+    /// `CallFunction`) with wholly known, unmarked arguments of its
+    /// parameters' types: its result, or its error (the argument it
+    /// blames and its text). `None` (the default) when no provider can
+    /// run here, which leaves the result unknown.
+    fn call_provider_function(
+        &self,
+        _function: &super::provider::ProviderFunction,
+        _arguments: &[crate::value::Value],
+    ) -> Option<Result<crate::value::Value, super::function_error::FunctionError>> {
+        None
+    }
 }
 
 /// What differs on every run of OpenTofu, given by the one caller that has

@@ -4,6 +4,7 @@
 //! and the errors a function and a call give.
 
 use super::environment::Environment;
+pub use super::function_error::FunctionError;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Marks, Value};
@@ -75,38 +76,6 @@ impl Arguments<'_> {
             .get(index)
             .cloned()
             .unwrap_or_else(Value::dynamic_null)
-    }
-}
-
-/// A function's own error: about one argument (`argument`) or the call.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FunctionError {
-    pub argument: Option<usize>,
-    pub message: String,
-}
-
-impl FunctionError {
-    pub fn call(message: impl Into<String>) -> FunctionError {
-        FunctionError {
-            argument: None,
-            message: message.into(),
-        }
-    }
-
-    pub fn argument(index: usize, message: impl Into<String>) -> FunctionError {
-        FunctionError {
-            argument: Some(index),
-            message: message.into(),
-        }
-    }
-
-    /// A Go panic in the function, as cty's `PanicError` words it: the
-    /// panic's value, then the stack of the goroutine, whose frames (with
-    /// their heap addresses, different on every run) are left out.
-    pub fn go_panic(value: &str) -> FunctionError {
-        FunctionError::call(format!(
-            "panic in function implementation: {value}\ngoroutine 1 [running]:\n"
-        ))
     }
 }
 

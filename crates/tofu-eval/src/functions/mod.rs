@@ -27,6 +27,7 @@ mod encoding;
 mod environment;
 mod filesystem;
 mod format;
+mod function_error;
 mod glob;
 mod go_case;
 mod go_math;
@@ -39,6 +40,7 @@ mod implementation;
 mod json_decode;
 mod network;
 mod numeric;
+mod provider;
 mod regex;
 mod registry;
 mod rsa_decrypt;
@@ -67,6 +69,7 @@ pub use environment::{DirEntry, EntryKind, Environment, FileError, NoFiles, PerR
 pub(crate) use filesystem::file_text;
 pub(crate) use implementation::{Accepts, Arguments, Implementation, PLAIN};
 pub use implementation::{CallError, ErrorSubject, FunctionError};
+pub use provider::{ProviderFunction, ProviderParameter};
 pub use registry::signature;
 pub use signature::{Parameter, Signature};
 pub use signatures::SIGNATURES;
@@ -153,36 +156,13 @@ impl Function<'_> {
 
     /// "Not enough function arguments" or "Too many function arguments".
     pub fn arity_error(&self, n_arguments: usize) -> Option<CallError> {
-        let parameters = self.signature.parameters;
-        if let Some(missing) = parameters.get(n_arguments) {
-            let qualifier = if self.signature.variadic.is_some() {
-                " at least"
-            } else {
-                ""
-            };
-            return Some(CallError {
-                summary: "Not enough function arguments".to_owned(),
-                detail: format!(
-                    "Function {} expects{qualifier} {} argument(s). Missing value for {}.",
-                    tofu_syntax::go_text::go_quote(self.name),
-                    parameters.len(),
-                    tofu_syntax::go_text::go_quote(missing.name)
-                ),
-                subject: ErrorSubject::CloseParen,
-            });
-        }
-        if self.signature.variadic.is_none() && n_arguments > parameters.len() {
-            return Some(CallError {
-                summary: "Too many function arguments".to_owned(),
-                detail: format!(
-                    "Function {} expects only {} argument(s).",
-                    tofu_syntax::go_text::go_quote(self.name),
-                    parameters.len()
-                ),
-                subject: ErrorSubject::Argument(parameters.len()),
-            });
-        }
-        None
+        let names: Vec<&str> = self.signature.parameters.iter().map(|p| p.name).collect();
+        arity_error(
+            self.name,
+            &names,
+            self.signature.variadic.is_some(),
+            n_arguments,
+        )
     }
 
     /// The argument at `index` converted to its parameter's type, or
@@ -191,15 +171,8 @@ impl Function<'_> {
         let Some(parameter) = self.parameter_at(index) else {
             return Ok(argument.clone());
         };
-        convert(argument, &parameter.parameter_type()).map_err(|error| CallError {
-            summary: "Invalid function argument".to_owned(),
-            detail: format!(
-                "Invalid value for {} parameter: {}.",
-                tofu_syntax::go_text::go_quote(parameter.name),
-                error.message
-            ),
-            subject: ErrorSubject::Argument(index),
-        })
+        convert(argument, &parameter.parameter_type())
+            .map_err(|error| argument_error(parameter.name, index, &error.message))
     }
 
     /// Runs the function on converted arguments (cty's `Function.Call`).
@@ -217,31 +190,90 @@ impl Function<'_> {
     /// argument" about one of the `n_arguments` arguments, else "Error in
     /// function call".
     pub fn call_error(&self, error: FunctionError, n_arguments: usize) -> CallError {
-        let parameter = error.argument.and_then(|index| self.parameter_at(index));
-        match (error.argument, parameter) {
-            (Some(index), Some(parameter)) => CallError {
-                summary: "Invalid function argument".to_owned(),
-                detail: format!(
-                    "Invalid value for {} parameter: {}.",
-                    tofu_syntax::go_text::go_quote(parameter.name),
-                    error.message
-                ),
-                subject: if index < n_arguments {
-                    ErrorSubject::Argument(index)
-                } else {
-                    ErrorSubject::Call
-                },
-            },
-            _ => CallError {
-                summary: "Error in function call".to_owned(),
-                detail: format!(
-                    "Call to function {} failed: {}.",
-                    tofu_syntax::go_text::go_quote(self.name),
-                    error.message
-                ),
-                subject: ErrorSubject::Call,
-            },
+        let parameter = error
+            .argument
+            .and_then(|index| self.parameter_at(index))
+            .map(|parameter| parameter.name);
+        call_error(self.name, parameter, error, n_arguments)
+    }
+}
+
+/// HCL's arity check of a call to `name` (as written) whose parameters are
+/// named `parameters`: "Not enough function arguments" (pointing at the
+/// closing parenthesis) or "Too many function arguments" (at the first
+/// extra argument).
+pub(crate) fn arity_error(
+    name: &str,
+    parameters: &[&str],
+    variadic: bool,
+    n_arguments: usize,
+) -> Option<CallError> {
+    if let Some(missing) = parameters.get(n_arguments) {
+        let qualifier = if variadic { " at least" } else { "" };
+        return Some(CallError {
+            summary: "Not enough function arguments".to_owned(),
+            detail: format!(
+                "Function {} expects{qualifier} {} argument(s). Missing value for {}.",
+                go_quote(name),
+                parameters.len(),
+                go_quote(missing)
+            ),
+            subject: ErrorSubject::CloseParen,
+        });
+    }
+    if !variadic && n_arguments > parameters.len() {
+        return Some(CallError {
+            summary: "Too many function arguments".to_owned(),
+            detail: format!(
+                "Function {} expects only {} argument(s).",
+                go_quote(name),
+                parameters.len()
+            ),
+            subject: ErrorSubject::Argument(parameters.len()),
+        });
+    }
+    None
+}
+
+/// "Invalid function argument" about the argument at `index`, taken by
+/// `parameter`.
+pub(crate) fn argument_error(parameter: &str, index: usize, message: &str) -> CallError {
+    CallError {
+        summary: "Invalid function argument".to_owned(),
+        detail: format!(
+            "Invalid value for {} parameter: {message}.",
+            go_quote(parameter)
+        ),
+        subject: ErrorSubject::Argument(index),
+    }
+}
+
+/// A function's own error as HCL reports it: "Invalid function argument"
+/// about one of the `n_arguments` arguments (its parameter named), else
+/// "Error in function call".
+pub(crate) fn call_error(
+    name: &str,
+    parameter: Option<&str>,
+    error: FunctionError,
+    n_arguments: usize,
+) -> CallError {
+    match (error.argument, parameter) {
+        (Some(index), Some(parameter)) => {
+            let mut found = argument_error(parameter, index, &error.message);
+            if index >= n_arguments {
+                found.subject = ErrorSubject::Call;
+            }
+            found
         }
+        _ => CallError {
+            summary: "Error in function call".to_owned(),
+            detail: format!(
+                "Call to function {} failed: {}.",
+                go_quote(name),
+                error.message
+            ),
+            subject: ErrorSubject::Call,
+        },
     }
 }
 

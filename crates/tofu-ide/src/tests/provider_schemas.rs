@@ -220,3 +220,26 @@ fn an_ignored_argument_of_an_overridden_block_is_renamed_or_removed() {
         "  colour        = \"blue\"\n"
     );
 }
+
+#[test]
+fn hover_on_a_provider_function_shows_its_signature_and_the_provider_s_docs() {
+    let found = hover(
+        "//- main.tf\nlocals {\n  t = provider::time::rfc3$0339_parse(\"2024-01-01T00:00:00Z\")\n}\n",
+    );
+    assert!(
+        found.starts_with("```hcl\nprovider::time::rfc3339_parse(timestamp string) object({"),
+        "{found}"
+    );
+    assert!(
+        found.contains("\nParse an RFC3339 timestamp string into an object\n"),
+        "{found}"
+    );
+    assert!(
+        found.contains("\n- `timestamp string`: RFC3339 timestamp string to parse\n"),
+        "{found}"
+    );
+    // A function the schema does not have: no function hover (the
+    // block's own hover answers).
+    let other = hover("//- main.tf\nlocals {\n  t = provider::time::nos$0uch(1)\n}\n");
+    assert!(!other.starts_with("```hcl\nprovider::"), "{other}");
+}

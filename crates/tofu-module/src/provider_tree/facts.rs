@@ -285,6 +285,25 @@ impl ModuleFacts {
             .find(|configuration| configuration.key() == key)
     }
 
+    /// The provider this module means by local name `name` in a provider
+    /// block or a `providers` entry, as its graph reads it
+    /// (`Module.ProviderForLocalConfig`): its `required_providers` entry's,
+    /// or the one the name implies (the built-in one for `terraform`).
+    pub fn local_type(&self, name: &str) -> ProviderType {
+        self.required(name)
+            .map_or_else(|| ProviderType::implied(name), |r| r.provider.clone())
+    }
+
+    /// Whether a `provider` block of this module gives OpenTofu's graph a
+    /// configuration of `provider` with `alias`.
+    pub fn configures_node(&self, provider: &ProviderType, alias: Option<&str>) -> bool {
+        self.configurations.iter().any(|configuration| {
+            configuration.alias.as_deref().filter(|a| !a.is_empty())
+                == alias.filter(|a| !a.is_empty())
+                && self.local_type(&configuration.name) == *provider
+        })
+    }
+
     /// The provider a name of this module's `providers` maps and
     /// configurations stands for: its `required_providers` entry's, or the
     /// default one (the types `resolveProviderTypes` gives references).
@@ -403,31 +422,13 @@ fn call<'a>(
         .or_else(|| value_of(body, "for_each"))
         .or(enabled)
         .or_else(|| first_dependency(module, body));
-    let mut passed: Vec<Passed> = Vec::new();
-    let providers = body.attribute("providers").and_then(|attribute| {
-        let (file, expr) = written(module, attribute)?;
-        Some((attribute.origin.file, file, expr.as_object()?))
-    });
-    if let Some((id, file, items)) = providers {
-        for item in items {
-            let (Some(in_child), Some(in_parent)) = (
-                reference_of(id, file, &item.key, true),
-                reference_of(id, file, &item.value, false),
-            ) else {
-                continue;
-            };
-            if passed
-                .iter()
-                .any(|earlier| earlier.in_child.key() == in_child.key())
-            {
-                continue;
-            }
-            passed.push(Passed {
-                in_child,
-                in_parent,
-            });
-        }
-    }
+    let passed = body
+        .attribute("providers")
+        .and_then(|attribute| {
+            let (file, expr) = written(module, attribute)?;
+            Some(passed_providers(attribute.origin.file, file, expr))
+        })
+        .unwrap_or_default();
     Call {
         name: name.to_owned(),
         source,
@@ -436,6 +437,32 @@ fn call<'a>(
         for_each: origin_of(body, "for_each"),
         passed,
     }
+}
+
+/// The entries of a `providers` map written as `expr` in `file` (a module
+/// call's, or a test run's), each child name once (the first); entries
+/// that are no references are left out (loading reports them).
+pub fn passed_providers(id: FileId, file: &ModuleFile, expr: &Expr) -> Vec<Passed> {
+    let mut passed: Vec<Passed> = Vec::new();
+    for item in expr.as_object().unwrap_or_default() {
+        let (Some(in_child), Some(in_parent)) = (
+            reference_of(id, file, &item.key, true),
+            reference_of(id, file, &item.value, false),
+        ) else {
+            continue;
+        };
+        if passed
+            .iter()
+            .any(|earlier| earlier.in_child.key() == in_child.key())
+        {
+            continue;
+        }
+        passed.push(Passed {
+            in_child,
+            in_parent,
+        });
+    }
+    passed
 }
 
 /// The first reference of a non-empty `depends_on` list.

@@ -8,8 +8,8 @@ use tofu_syntax::Location;
 use super::facts::ModuleFacts;
 use super::source_for_display;
 use super::summary::{
-    InheritedProvider, LegacyModule, ProviderConfiguration, ProviderSummary, RequiredProvider,
-    SummaryPlace,
+    InheritedProvider, LegacyModule, ProviderConfiguration, ProviderNode, ProviderSummary,
+    RequiredProvider, SummaryPlace,
 };
 use crate::calls::CalledModules;
 use crate::declaration_place::DeclarationPlace;
@@ -87,6 +87,17 @@ pub fn summarize(module: &MergedModule, tree: &CalledModules) -> ProviderSummary
         };
         summary.tree_failed |=
             child.incomplete || child.providers.tree_failed || child.providers.import.is_some();
+        for passed in &call.passed {
+            let node = ProviderNode {
+                provider: child.providers.local_type(&passed.in_child.name),
+                alias: passed.in_parent.alias.clone(),
+            };
+            if !facts.configures_node(&node.provider, node.alias.as_deref())
+                && !summary.passed_on.contains(&node)
+            {
+                summary.passed_on.push(node);
+            }
+        }
         if call.repetition.is_some() {
             continue;
         }

@@ -19,6 +19,11 @@ pub struct ProviderSummary {
     /// are reached from it through calls without `count`, `for_each`,
     /// `enabled` or `depends_on`: itself (an empty path) and those below.
     pub legacy: Vec<LegacyModule>,
+    /// The provider configurations its calls' `providers` entries name
+    /// that only its caller can give it (it has no `provider` block of that
+    /// provider and alias): OpenTofu's graph looks each up in the module,
+    /// where only a block or its caller's `providers` puts one.
+    pub passed_on: Vec<ProviderNode>,
     /// Its `backend` block.
     pub backend: Option<SummaryPlace>,
     /// Its first `import` block.
@@ -78,6 +83,42 @@ pub struct LegacyModule {
 pub struct SummaryPlace {
     pub declared_at: String,
     pub place: Option<DeclarationPlace>,
+}
+
+/// A provider configuration as OpenTofu's graph names it in a module
+/// (`addrs.AbsProviderConfig` less the module path): the provider and the
+/// alias.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderNode {
+    pub provider: ProviderType,
+    pub alias: Option<String>,
+}
+
+impl ProviderNode {
+    /// `provider["registry.opentofu.org/hashicorp/time"].ALIAS` under
+    /// `module` (`module.a.module.b`, empty for the root), as
+    /// `AbsProviderConfig.String` prints it.
+    pub fn address_in(&self, module: &str) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if !module.is_empty() {
+            parts.push(module.to_owned());
+        }
+        parts.push(format!("provider[\"{}\"]", self.provider));
+        parts.extend(self.alias.iter().filter(|a| !a.is_empty()).cloned());
+        parts.join(".")
+    }
+}
+
+impl ProviderSummary {
+    /// The provider the module means by local name `name` in a provider
+    /// block or a `providers` entry (`Module.ProviderForLocalConfig`): its
+    /// `required_providers` entry's, or the one the name implies.
+    pub fn local_type(&self, name: &str) -> ProviderType {
+        self.required
+            .iter()
+            .find(|required| required.name == name)
+            .map_or_else(|| ProviderType::implied(name), |r| r.provider.clone())
+    }
 }
 
 impl PartialEq for SummaryPlace {

@@ -886,3 +886,39 @@ fn conversions_between_types() {
         assert_eq!(error.as_deref(), expected, "{have} → {want}");
     }
 }
+
+/// `sensitive = …` and `ephemeral = …` as OpenTofu decodes them while
+/// loading: a constant converted to bool; a reference or a call is an
+/// error there, so never true.
+#[test]
+fn declared_bools_are_constants_converted_to_bool() {
+    for (source, expected) in [
+        ("true", true),
+        ("false", false),
+        ("\"true\"", true),
+        ("\"1\"", true),
+        ("\"yes\"", false),
+        ("1 == 1", true),
+        ("!false", true),
+        ("null", false),
+        ("var.sensitive", false),
+        ("tobool(\"true\")", false),
+        ("[true]", false),
+    ] {
+        let (expr, _) = native(source);
+        assert_eq!(declared_true(&expr, Syntax::Native), expected, "{source}");
+    }
+    for (source, expected) in [
+        ("true", true),
+        ("\"true\"", true),
+        ("\"false\"", false),
+        ("1", false),
+    ] {
+        let (expr, _) = json(source);
+        assert_eq!(
+            declared_true(&expr, Syntax::Json),
+            expected,
+            "json {source}"
+        );
+    }
+}

@@ -239,3 +239,56 @@ fn number_value(text: &str) -> Option<Value> {
 }
 
 pub use crate::expr::content::json_string_value as decode_json_string;
+
+/// Whether a block's bool argument (`sensitive`, `ephemeral`) is true as
+/// OpenTofu decodes it while loading (`gohcl` with no context): a
+/// constant converted to bool — `true`, `"true"`, `1 == 1`; in a JSON
+/// file the value as written (`true`, `"true"`). A reference or a call
+/// (an error OpenTofu reports), or any value that does not convert, is
+/// false.
+pub fn declared_true(expr: &Expr, syntax: Syntax) -> bool {
+    let mut has_reference_or_call = false;
+    expr.walk(&mut |part| {
+        has_reference_or_call |= matches!(part.kind, ExprKind::Traversal(_) | ExprKind::Call(_));
+    });
+    if has_reference_or_call {
+        return false;
+    }
+    let value = match (&expr.kind, syntax) {
+        (ExprKind::String(text), Syntax::Json) => Value::string(text),
+        (ExprKind::Bool(value), _) => Value::bool(*value),
+        (_, Syntax::Json) => return false,
+        (_, Syntax::Native) => {
+            let evaluation = tofu_eval::evaluate(expr, &NoContext);
+            if !evaluation.diagnostics.is_empty() {
+                return false;
+            }
+            evaluation.value
+        }
+    };
+    tofu_eval::convert::convert(&value, &tofu_eval::Type::Bool)
+        .is_ok_and(|converted| converted.as_bool() == Some(true))
+}
+
+/// HCL's evaluation with no context: nothing to refer to, no files.
+struct NoContext;
+
+impl tofu_eval::Scope for NoContext {
+    fn reference(
+        &self,
+        reference: &tofu_eval::Reference<'_>,
+    ) -> Result<tofu_eval::Referenced, Vec<tofu_eval::EvalDiagnostic>> {
+        Ok(tofu_eval::Referenced {
+            value: Value::dynamic_unknown(),
+            n_steps: reference.steps.len(),
+        })
+    }
+
+    fn environment(&self) -> &dyn tofu_eval::Environment {
+        &tofu_eval::NoFiles
+    }
+
+    fn describe_range(&self, _: TextRange) -> String {
+        String::new()
+    }
+}

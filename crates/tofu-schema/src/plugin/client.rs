@@ -131,6 +131,18 @@ impl DynamicValue {
     }
 }
 
+/// What `CallFunction` answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FunctionAnswer {
+    Result(DynamicValue),
+    /// The provider's `FunctionError`.
+    Error {
+        text: String,
+        /// The argument it blames (`function_argument`), if it says.
+        argument: Option<i64>,
+    },
+}
+
 /// One running provider.
 pub struct ProviderClient {
     process: ProviderProcess,
@@ -233,6 +245,62 @@ impl ProviderClient {
         let method = self.by_protocol("PrepareProviderConfig", "ValidateProviderConfig");
         let request = MessageWriter::new().bytes(1, &config.encode()).finish();
         self.call_for_diagnostics(method, &request, 2)
+    }
+
+    /// `CallFunction` (both protocols): the result of function `name` for
+    /// `arguments` (msgpack `DynamicValue`s), or the provider's
+    /// `FunctionError` (its text, and the argument it blames, if any).
+    pub fn call_function(
+        &mut self,
+        name: &str,
+        arguments: &[DynamicValue],
+    ) -> Result<FunctionAnswer, ClientError> {
+        let method = "CallFunction";
+        let mut request = MessageWriter::new();
+        request.bytes(1, name.as_bytes());
+        for argument in arguments {
+            request.bytes(2, &argument.encode());
+        }
+        let bytes = self.process.call_provider(method, &request.finish())?;
+        let message_error = |error: super::protobuf::WireError| ClientError::Message {
+            method,
+            error: error.into(),
+        };
+        let mut result = None;
+        let mut error = None;
+        let mut reader = super::protobuf::MessageReader::new(&bytes);
+        while let Some((number, value)) = reader.next_field().map_err(message_error)? {
+            match number {
+                1 => {
+                    let mut dynamic = super::protobuf::MessageReader::new(value.as_bytes());
+                    while let Some((field, bytes)) = dynamic.next_field().map_err(message_error)? {
+                        match field {
+                            1 => result = Some(DynamicValue::Msgpack(bytes.as_bytes().to_vec())),
+                            2 => result = Some(DynamicValue::Json(bytes.as_bytes().to_vec())),
+                            _ => {}
+                        }
+                    }
+                }
+                2 => {
+                    let mut text = String::new();
+                    let mut argument = None;
+                    let mut fields = super::protobuf::MessageReader::new(value.as_bytes());
+                    while let Some((field, found)) = fields.next_field().map_err(message_error)? {
+                        match field {
+                            1 => text = found.as_str().map_err(message_error)?.to_owned(),
+                            2 => argument = Some(found.as_i64()),
+                            _ => {}
+                        }
+                    }
+                    error = Some((text, argument));
+                }
+                _ => {}
+            }
+        }
+        Ok(match error {
+            Some((text, argument)) => FunctionAnswer::Error { text, argument },
+            None => FunctionAnswer::Result(result.unwrap_or(DynamicValue::Msgpack(Vec::new()))),
+        })
     }
 
     /// `StopProvider` (protocol 5: `Stop`): asks the provider to cancel

@@ -16,6 +16,6 @@ pub mod messages;
 pub mod process;
 pub mod protobuf;
 
-pub use client::{ClientError, DynamicValue, ProviderClient};
+pub use client::{ClientError, DynamicValue, FunctionAnswer, ProviderClient};
 pub use messages::{ProtocolVersion, ProviderDiagnostic};
 pub use process::{PluginError, Timeouts};

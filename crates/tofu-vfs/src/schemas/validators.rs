@@ -25,10 +25,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tofu_diagnostics::validator_calls::{ValidatorCall, ValidatorKind};
+use tofu_eval::{FunctionError, ProviderFunction, Value};
 use tofu_module::BlockAddress;
 use tofu_schema::plugin::messages::{DiagnosticSeverity, ProviderDiagnostic};
-use tofu_schema::plugin::DynamicValue;
-use tofu_schema::{PoolSettings, ProviderAddress, ProviderPool, RunnableProvider};
+use tofu_schema::plugin::{DynamicValue, FunctionAnswer};
+use tofu_schema::{
+    decode_msgpack, encode_msgpack, PoolSettings, ProviderAddress, ProviderPool, RunnableProvider,
+};
 use tofu_syntax::Diagnostic;
 
 #[cfg(doc)]
@@ -56,6 +59,17 @@ pub struct ValidatorOutcome {
 pub struct ProviderValidators {
     pool: ProviderPool,
     answers: Mutex<HashMap<AnswerKey, Vec<ProviderDiagnostic>>>,
+    /// `CallFunction` answers, by what they depend on.
+    functions: Mutex<HashMap<FunctionKey, Result<Value, FunctionError>>>,
+}
+
+/// What a `CallFunction` answer depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct FunctionKey {
+    provider: ProviderAddress,
+    package_hash: String,
+    function: String,
+    arguments: Vec<Vec<u8>>,
 }
 
 /// What an answer depends on.
@@ -81,6 +95,7 @@ impl ProviderValidators {
         ProviderValidators {
             pool: ProviderPool::new(settings),
             answers: Mutex::new(HashMap::new()),
+            functions: Mutex::new(HashMap::new()),
         }
     }
 
@@ -159,6 +174,85 @@ impl ProviderValidators {
                 .extend(answers.iter().map(|answer| call.diagnostic(answer)));
         }
         outcome
+    }
+
+    /// Calls provider function `function` of the package `provider` (the
+    /// plugin protocol's `CallFunction`) with wholly known arguments of its
+    /// parameters' types, through the same pool as the validators (one
+    /// process per provider and `workspace`); an answer is kept by
+    /// (package, function, arguments), so a call made again (another
+    /// rule, another analysis) starts nothing. The provider's
+    /// `FunctionError` blames argument 0 when it names none, as OpenTofu's
+    /// gRPC client reads it. `Err` says why the provider could not answer.
+    pub fn call_function(
+        &self,
+        workspace: &Path,
+        provider: &RunnableProvider,
+        function: &ProviderFunction,
+        arguments: &[Value],
+    ) -> Result<Result<Value, FunctionError>, String> {
+        let mut encoded = Vec::with_capacity(arguments.len());
+        for (index, argument) in arguments.iter().enumerate() {
+            let ty = function
+                .parameter_at(index)
+                .map_or_else(|| argument.ty(), |parameter| parameter.ty.clone());
+            encoded.push(encode_msgpack(argument, &ty).map_err(|error| error.to_string())?);
+        }
+        let key = FunctionKey {
+            provider: provider.address().clone(),
+            package_hash: provider.package_hash().to_owned(),
+            function: function.function.clone(),
+            arguments: encoded,
+        };
+        if let Some(known) = self
+            .functions
+            .lock()
+            .ok()
+            .and_then(|answers| answers.get(&key).cloned())
+        {
+            return Ok(known);
+        }
+        let values: Vec<DynamicValue> = key
+            .arguments
+            .iter()
+            .map(|bytes| DynamicValue::Msgpack(bytes.clone()))
+            .collect();
+        let deadline = Instant::now() + WAIT_FOR_PROVIDER;
+        let answer = self
+            .pool
+            .call_provider(workspace, provider, deadline, |client| {
+                client.call_function(&function.function, &values)
+            })
+            .map_err(|error| error.to_string())?;
+        let answer = match answer {
+            FunctionAnswer::Error { text, argument } => Err(FunctionError::argument(
+                usize::try_from(argument.unwrap_or(0)).unwrap_or(usize::MAX),
+                text,
+            )),
+            FunctionAnswer::Result(DynamicValue::Msgpack(bytes)) => {
+                Ok(
+                    decode_msgpack(&bytes, &function.return_type).map_err(|error| {
+                        format!(
+                            "its result for {} does not decode: {error}",
+                            function.function
+                        )
+                    })?,
+                )
+            }
+            FunctionAnswer::Result(DynamicValue::Json(_)) => {
+                return Err(format!(
+                    "its result for {} is JSON, which OpenTofu does not read",
+                    function.function
+                ))
+            }
+        };
+        if let Ok(mut kept) = self.functions.lock() {
+            if kept.len() >= MOST_ANSWERS_KEPT {
+                kept.clear();
+            }
+            kept.insert(key, answer.clone());
+        }
+        Ok(answer)
     }
 
     /// The processes running now, for tests and status.
