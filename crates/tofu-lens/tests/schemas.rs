@@ -610,7 +610,8 @@ fn check_calls_the_time_providers_functions_as_tofu_validate_does() {
 /// The same module written in JSON: values read as HCL's JSON syntax
 /// evaluates them (a template is evaluated, `${var.d}` is unknown and
 /// not judged), diagnostics placed on the JSON values, and a missing
-/// argument on the body's closing `}`.
+/// argument on the body's closing `}`; a JSON local value read by a
+/// native body.
 const TIME_VALIDATED_JSON: &str = r#"{
   "terraform": {
     "required_providers": {
@@ -644,6 +645,15 @@ fn check_sends_json_bodies_to_the_time_providers_validators_as_tofu_validate_doe
     };
     let tree = Tree::new();
     tree.write("stack/main.tf.json", TIME_VALIDATED_JSON);
+    // A local value written in JSON reaches a native body's validator.
+    tree.write(
+        "stack/locals.tf.json",
+        "{\"locals\": {\"duration\": \"${local.n}x\", \"n\": 5}}\n",
+    );
+    tree.write(
+        "stack/native.tf",
+        "resource \"time_sleep\" \"from_json_local\" {\n  create_duration = local.duration\n}\n",
+    );
     install_time(&tree, "stack", &package);
     // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stack (init
     // -plugin-dir, TF_CLI_CONFIG_FILE=/dev/null).
@@ -654,6 +664,7 @@ fn check_sends_json_bodies_to_the_time_providers_validators_as_tofu_validate_doe
         "./stack/main.tf.json:19:26 provider-validation Invalid RFC3339 String Value",
         "./stack/main.tf.json:19:67 provider-validation Invalid Attribute Value",
         "./stack/main.tf.json:20:38 provider-validation Missing Attribute Configuration",
+        "./stack/native.tf:2:21 provider-validation Invalid Attribute Value Match",
     ];
     let with = tree.check(&["--format", "json"]);
     assert_eq!(found(&with), expected, "{}", stderr(&with));
