@@ -484,6 +484,9 @@ fn keeping_element_marks(
     args: &Arguments,
     run: fn(&Arguments) -> Result<Value, FunctionError>,
 ) -> Result<Value, FunctionError> {
+    if !args.values.iter().any(Value::is_marked) {
+        return run(args);
+    }
     let mut marks = Marks::default();
     let values: Vec<Value> = args
         .values
