@@ -30,8 +30,11 @@
 //! configuration it uses has an error, or when it refers to an input
 //! variable or local value with an error in its declaration. A provider configuration
 //! of meta-arguments alone is not validated. A block written in a JSON
-//! file is not sent (its expressions are not evaluated here), nor one
-//! whose value does not evaluate or convert.
+//! file is sent with its values read as HCL's JSON syntax evaluates them
+//! (strings are templates), its diagnostics placed on the JSON values and
+//! its missing items on the body's closing `}`; not one with a nested
+//! block of the schema (a JSON property the rules decode), nor one whose
+//! value does not evaluate or convert.
 
 mod places;
 
@@ -55,6 +58,7 @@ pub use places::BodyPlaces;
 use places::{AttributePlaces, BlockPlaces};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveBody};
+use tofu_module::expr::json::json_expression;
 use tofu_module::expr::start::expr_start;
 use tofu_module::input::Config;
 use tofu_module::loaded::FileRole;
@@ -361,7 +365,11 @@ impl Candidate<'_> {
             count: self.effective.body.attribute("count").is_some(),
             for_each: self.effective.body.attribute("for_each").is_some(),
         };
-        let missing = Location::new(base.file, missing_range(base_block));
+        if json_nested_blocks(analysis, &parts, self.schema) {
+            return None;
+        }
+        let base_json = analysis.file(base.file)?.is_json();
+        let missing = Location::new(base.file, missing_range(base_block, base_json));
         let builder = Builder {
             analysis,
             repetition,
@@ -465,7 +473,8 @@ impl<'a> Parts<'a> {
 }
 
 /// The non-meta parts of an effective body (an escaping `_` block's
-/// contents among them); `None` when a part cannot be read or is JSON.
+/// contents among them); `None` when a part cannot be read or is a JSON
+/// nested block (only OpenTofu's own block types are blocks in JSON).
 fn add_parts<'a>(
     analysis: &'a ModuleAnalysis,
     body: &'a EffectiveBody,
@@ -478,9 +487,6 @@ fn add_parts<'a>(
             continue;
         }
         let file = analysis.file(attribute.origin.file)?;
-        if file.is_json() {
-            return None;
-        }
         parts.attributes.push((
             attribute.origin.file,
             file.attribute_at(attribute.origin.range)?,
@@ -517,9 +523,25 @@ fn base_sets(block: &Block, name: &str) -> bool {
             .any(|nested| nested.body.attribute(name).is_some())
 }
 
-/// Where HCL says a native body lacks something: its `{`, zero-width.
-fn missing_range(block: &Block) -> TextRange {
-    TextRange::empty(block.body.open.unwrap_or(block.header).start)
+/// Where HCL says a body lacks something: a native body's `{`,
+/// zero-width; a JSON body's closing `}` (`CloseRange`).
+fn missing_range(block: &Block, json: bool) -> TextRange {
+    match block.body.close {
+        Some(close) if json => close,
+        _ => TextRange::empty(block.body.open.unwrap_or(block.header).start),
+    }
+}
+
+/// Whether a property of a JSON body names one of the schema's block
+/// types: JSON has no blocks but OpenTofu's own, so its nested blocks are
+/// properties, decoded by the schema; their values are not worked out
+/// here, and the body is not sent.
+fn json_nested_blocks(analysis: &ModuleAnalysis, parts: &Parts<'_>, schema: &SchemaBlock) -> bool {
+    parts.attributes.iter().any(|(file, attribute)| {
+        analysis.file(*file).is_some_and(|file| file.is_json())
+            && schema.attributes.get(&attribute.name).is_none()
+            && schema.block_types.get(&attribute.name).is_some()
+    })
 }
 
 /// Whether the resource repeats, for `count.index` and `each`.
@@ -593,7 +615,8 @@ impl Builder<'_> {
             let mut values = Vec::with_capacity(written.len());
             for (file, block) in &written {
                 let inner = Parts::of_block(*file, block);
-                let missing = Location::new(*file, missing_range(block));
+                let json = self.analysis.file(*file)?.is_json();
+                let missing = Location::new(*file, missing_range(block, json));
                 let (value, inner_places) = self.body(&inner, missing, &nested.block, depth + 1)?;
                 places.blocks.push(BlockPlaces {
                     kind: name.to_owned(),
@@ -664,7 +687,8 @@ impl Builder<'_> {
         }
         let mut values = Vec::new();
         for (file, block) in parts.blocks.iter().filter(|(_, block)| block.kind == name) {
-            let missing = Location::new(*file, missing_range(block));
+            let json = self.analysis.file(*file)?.is_json();
+            let missing = Location::new(*file, missing_range(block, json));
             let (value, inner_places) = self.body(
                 &Parts::of_block(*file, block),
                 missing,
@@ -694,7 +718,14 @@ impl Builder<'_> {
             locals: &self.analysis.walk_locals,
             describe: &|range| module_file.describe(range),
         };
-        let evaluation = evaluate(&attribute.expr, &scope);
+        let evaluation = if module_file.is_json() {
+            evaluate(
+                &json_expression(module_file.text.as_ref(), &attribute.expr),
+                &scope,
+            )
+        } else {
+            evaluate(&attribute.expr, &scope)
+        };
         if !evaluation.diagnostics.is_empty() {
             return None;
         }
@@ -702,7 +733,8 @@ impl Builder<'_> {
     }
 
     fn attribute_places(&self, file: FileId, attribute: &Attribute) -> Option<AttributePlaces> {
-        let text = &self.analysis.file(file)?.text;
+        let module_file = self.analysis.file(file)?;
+        let text = &module_file.text;
         let items = match &attribute.expr.kind {
             ExprKind::Array(items) => Some(items.iter().map(|item| item.range).collect()),
             _ => None,
@@ -719,7 +751,7 @@ impl Builder<'_> {
                             }
                             _ => None,
                         };
-                        (key, expr_start(text, &item.value, false))
+                        (key, expr_start(text, &item.value, module_file.is_json()))
                     })
                     .collect(),
             ),

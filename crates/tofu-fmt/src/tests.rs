@@ -226,7 +226,7 @@ fn normalize_expr(expr: &mut Expr) {
             operands.iter_mut().for_each(normalize_expr);
         }
         ExprKind::Object(items) => {
-            for ObjectItem { key, value } in items {
+            for ObjectItem { key, value, .. } in items {
                 normalize_expr(key);
                 normalize_expr(value);
             }

@@ -606,3 +606,66 @@ fn check_calls_the_time_providers_functions_as_tofu_validate_does() {
         stderr(&without)
     );
 }
+
+/// The same module written in JSON: values read as HCL's JSON syntax
+/// evaluates them (a template is evaluated, `${var.d}` is unknown and
+/// not judged), diagnostics placed on the JSON values, and a missing
+/// argument on the body's closing `}`; a JSON local value read by a
+/// native body.
+const TIME_VALIDATED_JSON: &str = r#"{
+  "terraform": {
+    "required_providers": {
+      "time": {"source": "hashicorp/time", "version": "0.14.2"}
+    }
+  },
+  "variable": {"d": {"type": "string"}},
+  "resource": {
+    "time_sleep": {
+      "bad": {"create_duration": "10x"},
+      "tpl": {"create_duration": "${\"1\"}0x"},
+      "unknown": {"create_duration": "${var.d}"},
+      "good": {"create_duration": "${\"1\"}0s"}
+    },
+    "time_offset": {
+      "bad": {"base_rfc3339": "yesterday", "offset_days": 1}
+    },
+    "time_rotating": {
+      "bad": {"rfc3339": "2020-13-01T00:00:00Z", "rotation_days": -1},
+      "none": {"triggers": {"a": "b"}}
+    }
+  }
+}
+"#;
+
+#[test]
+fn check_sends_json_bodies_to_the_time_providers_validators_as_tofu_validate_does() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write("stack/main.tf.json", TIME_VALIDATED_JSON);
+    // A local value written in JSON reaches a native body's validator.
+    tree.write(
+        "stack/locals.tf.json",
+        "{\"locals\": {\"duration\": \"${local.n}x\", \"n\": 5}}\n",
+    );
+    tree.write(
+        "stack/native.tf",
+        "resource \"time_sleep\" \"from_json_local\" {\n  create_duration = local.duration\n}\n",
+    );
+    install_time(&tree, "stack", &package);
+    // Recorded from OpenTofu 1.12.6 `tofu validate -json` in stack (init
+    // -plugin-dir, TF_CLI_CONFIG_FILE=/dev/null).
+    let expected = [
+        "./stack/main.tf.json:10:34 provider-validation Invalid Attribute Value Match",
+        "./stack/main.tf.json:11:34 provider-validation Invalid Attribute Value Match",
+        "./stack/main.tf.json:16:31 provider-validation Invalid RFC3339 String Value",
+        "./stack/main.tf.json:19:26 provider-validation Invalid RFC3339 String Value",
+        "./stack/main.tf.json:19:67 provider-validation Invalid Attribute Value",
+        "./stack/main.tf.json:20:38 provider-validation Missing Attribute Configuration",
+        "./stack/native.tf:2:21 provider-validation Invalid Attribute Value Match",
+    ];
+    let with = tree.check(&["--format", "json"]);
+    assert_eq!(found(&with), expected, "{}", stderr(&with));
+}

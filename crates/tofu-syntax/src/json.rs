@@ -451,6 +451,7 @@ fn expr(value: &Value<'_>) -> Expr {
                         kind: ExprKind::String(prop.name.as_str().to_owned()),
                     },
                     value: expr(&prop.value),
+                    json: true,
                 })
                 .collect(),
         ),

@@ -304,6 +304,11 @@ pub struct ForExpr {
 pub struct ObjectItem {
     pub key: Expr,
     pub value: Expr,
+    /// A property of an object written in JSON: its name is a template,
+    /// and HCL's JSON syntax reports a name it cannot use ("Invalid object
+    /// key expression") and a name given twice ("Duplicate object
+    /// attribute") where native syntax does not.
+    pub json: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -441,6 +441,7 @@ impl Converter<'_> {
                             ObjectKey::Expression(key) => self.expr(key),
                         },
                         value: self.expr(value.expr()),
+                        json: false,
                     })
                     .collect(),
             ),

@@ -24,8 +24,9 @@
 //! `for_each` or `depends_on` fails. A provider configuration's arguments
 //! are evaluated with its references, decoded against its provider's
 //! schema, by the `references` rule (`provider_schema::provider_body`).
-//! Expressions written in JSON files are not evaluated (their ranges are
-//! the string's).
+//! Expressions written in JSON files are evaluated as HCL's JSON syntax
+//! evaluates them (`tofu_module::expr::json`): strings are templates, an
+//! error inside one is placed at its offset into the string.
 //!
 //! A node rule: run per local value, output and module call through a
 //! recording view, so an edit judges again only the nodes that read what
@@ -214,9 +215,9 @@ fn output_preconditions(
     {
         let before = out.len();
         let message = rule.body.attribute("error_message").and_then(|attribute| {
-            let expr = values.native_expr(attribute)?;
+            let expr = values.expression(attribute)?;
             let file = attribute.origin.file;
-            let evaluation = values.evaluate_in(file, expr);
+            let evaluation = values.evaluate_in(file, &expr);
             report(file, evaluation.diagnostics, out);
             let (value, _) = convert(&evaluation.value, &Type::String).ok()?.unmark();
             value.as_str().map(str::to_owned)
@@ -224,11 +225,11 @@ fn output_preconditions(
         let Some(condition) = rule.body.attribute("condition") else {
             continue;
         };
-        let Some(expr) = values.native_expr(condition) else {
+        let Some(expr) = values.expression(condition) else {
             continue;
         };
         let file = condition.origin.file;
-        let evaluation = values.evaluate_in(file, expr);
+        let evaluation = values.evaluate_in(file, &expr);
         if !evaluation.diagnostics.is_empty() {
             report(file, evaluation.diagnostics, out);
             continue;
@@ -294,11 +295,11 @@ fn evaluate_for_each(
     expansion: Expansion,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(expr) = values.native_expr(attribute) else {
+    let Some(expr) = values.expression(attribute) else {
         return;
     };
     let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, expr);
+    let evaluation = values.evaluate_in(file, &expr);
     let value = evaluation.value;
     let mut details: Vec<String> = Vec::new();
     // Whether the value the checks return is known: what a resource's
@@ -380,11 +381,11 @@ fn evaluate_count(
     attribute: &EffectiveAttribute,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(expr) = values.native_expr(attribute) else {
+    let Some(expr) = values.expression(attribute) else {
         return;
     };
     let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, expr);
+    let evaluation = values.evaluate_in(file, &expr);
     if !evaluation.diagnostics.is_empty() {
         report(file, evaluation.diagnostics, out);
         return;
@@ -436,11 +437,11 @@ fn evaluate_attribute(
     attribute: &EffectiveAttribute,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(expr) = values.native_expr(attribute) else {
+    let Some(expr) = values.expression(attribute) else {
         return;
     };
     let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, expr);
+    let evaluation = values.evaluate_in(file, &expr);
     report(file, evaluation.diagnostics, out);
 }
 

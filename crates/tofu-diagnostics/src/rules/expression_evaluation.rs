@@ -5,8 +5,9 @@
 //! and `path.root` (`.`) an unknown value of any type, files read through
 //! the `ModuleFiles` the caller gave the analysis, each error as a
 //! diagnostic of its family (`unknown-function`, `invalid-function-call`,
-//! `invalid-expression-value`). Expressions written in JSON files are not
-//! evaluated (their ranges are the string's). Inside a `dynamic` block's
+//! `invalid-expression-value`). Expressions written in JSON files are
+//! evaluated as HCL's JSON syntax evaluates them (`tofu_module::expr::json`:
+//! strings are templates, placed inside the string). Inside a `dynamic` block's
 //! content ([`Context`]) the iterators of the blocks around it are the
 //! objects `{key, value}` of the element being made, and an unknown
 //! function gets no "Did you mean" (`dynblock`'s iteration context has no
@@ -17,6 +18,7 @@ use tofu_syntax::{Diagnostic, Expr, FileId, Location, TextRange, TraversalStep};
 
 use crate::rules::views::IdentityFile;
 use crate::rules::views::IdentityView;
+use tofu_module::expr::json::json_expression;
 
 /// What an expression is evaluated with besides unknown references: the
 /// body's own context, or a `dynamic` block's content.
@@ -46,8 +48,8 @@ pub(crate) struct Iteration {
 }
 
 /// Evaluates an expression written in `file` (an own file of the
-/// identity) and reports what that finds; `None` when it is not evaluated
-/// (a JSON file, a file the view refuses).
+/// identity; in a JSON file with HCL's JSON semantics) and reports what
+/// that finds; `None` when it is not evaluated (a file the view refuses).
 pub(crate) fn evaluate_expression(
     view: &IdentityView<'_>,
     file: FileId,
@@ -57,7 +59,9 @@ pub(crate) fn evaluate_expression(
 ) -> Option<Value> {
     let identity_file = view.file(file)?;
     if identity_file.is_json() {
-        return None;
+        let text = identity_file.text(expr.range)?;
+        let expr = json_expression(text, expr);
+        return Some(evaluate_in(view, &identity_file, file, &expr, context, out));
     }
     Some(evaluate_in(view, &identity_file, file, expr, context, out))
 }
@@ -104,9 +108,8 @@ pub(crate) fn evaluation_diagnostic(file: FileId, found: EvalDiagnostic) -> Diag
 /// Every reference is an unknown value of any type but `path.module` and
 /// `path.root`, which validate knows (`.`), the iterators of the context,
 /// and what the walk knows through the view: a local value's value (its
-/// effective definition evaluated, unknown when that fails or is written
-/// in JSON) and an input variable's (unknown, of its declared type, marked
-/// as declared). Files are read through what the caller gave the analysis.
+/// effective definition evaluated, unknown when that fails) and an
+/// input variable's (unknown, of its declared type, marked as declared). Files are read through what the caller gave the analysis.
 struct UnknownReferences<'f, 'v, 'a, 'c> {
     view: &'v IdentityView<'a>,
     /// The file the expression is written in, when it is one of the
@@ -132,7 +135,7 @@ impl<'a> UnknownReferences<'_, '_, 'a, '_> {
                     module_files: self.module_files,
                     context: &Context::BODY,
                 };
-                let evaluation = evaluate(expr, &scope);
+                let evaluation = evaluate(&expr, &scope);
                 if evaluation.diagnostics.is_empty() {
                     evaluation.value
                 } else {

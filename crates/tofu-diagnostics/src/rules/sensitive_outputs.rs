@@ -61,10 +61,10 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
     let Some(value) = output.body.attribute("value") else {
         return;
     };
-    let Some(expr) = values.native_expr(value) else {
+    let Some(expr) = values.expression(value) else {
         return;
     };
-    let evaluation = values.evaluate_in(value.origin.file, expr);
+    let evaluation = values.evaluate_in(value.origin.file, &expr);
     if !evaluation.diagnostics.is_empty() || values.followed_a_failure() {
         return;
     }

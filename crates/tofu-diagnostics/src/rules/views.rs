@@ -27,6 +27,7 @@
 //! files, which every reuse requires to be unchanged, so reading them is not
 //! recorded by the module view.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -39,6 +40,7 @@ use tofu_module::declarations::{Declarations, DeclaredModule, LocalRef};
 use tofu_module::effective::{
     EffectiveAttribute, EffectiveBlock, EffectiveLocal, EffectiveTerraform,
 };
+use tofu_module::expr::json::json_expression;
 use tofu_module::expr::parse_ref::Referenceable;
 use tofu_module::file_text::FileText;
 use tofu_module::graph::Uses;
@@ -291,9 +293,10 @@ impl<'a> IdentityView<'a> {
     }
 
     /// The effective definition of local value `name` as written (its
-    /// file and expression; `None` in a JSON file), to evaluate it
-    /// (recorded: an edit of the definition judges this identity again).
-    pub(crate) fn local_value(&self, name: &str) -> Option<(FileId, &'a Expr)> {
+    /// file and expression, one in a JSON file read as HCL evaluates it),
+    /// to evaluate it (recorded: an edit of the definition judges this
+    /// identity again).
+    pub(crate) fn local_value(&self, name: &str) -> Option<(FileId, Cow<'a, Expr>)> {
         let plan = self.plan?;
         self.name_reads
             .borrow_mut()
@@ -305,12 +308,13 @@ impl<'a> IdentityView<'a> {
             .copied()
             .unwrap_or(declared.kept);
         let file = self.module.file(local_ref.block.file)?;
-        if file.is_json() {
-            return None;
-        }
         let block = self.module.block(local_ref.block)?;
         let attribute = block.body.attributes.get(local_ref.attr)?;
-        Some((local_ref.block.file, &attribute.expr))
+        if file.is_json() {
+            let expr = json_expression(file.text.as_ref(), &attribute.expr);
+            return Some((local_ref.block.file, Cow::Owned(expr)));
+        }
+        Some((local_ref.block.file, Cow::Borrowed(&attribute.expr)))
     }
 
     /// The memo of the local values evaluated through this view.

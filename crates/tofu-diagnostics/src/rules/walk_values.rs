@@ -27,8 +27,10 @@
 //! is kept ([`WalkValues::followed_a_failure`]): OpenTofu reports that
 //! error at the local value and never evaluates what depends on it, so a
 //! rule judging the value says nothing then. A local value written in a
-//! JSON file is unknown (its expressions are strings to read again).
+//! JSON file is evaluated with HCL's JSON semantics (its strings are
+//! templates: `tofu_module::expr::json`).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
@@ -40,6 +42,7 @@ use crate::rules::provider_schema::schema_mode;
 use crate::rules::views::{ModuleView, SharedLocal, SharedLocals, VariableArguments};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveAttribute, EffectiveBlock};
+use tofu_module::expr::json::json_expression;
 use tofu_module::local_memo::LocalMemo;
 use tofu_module::shape::Repetition;
 use tofu_module::types::declared_true;
@@ -65,14 +68,16 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         evaluate(expr, &FileScope { values: self, file })
     }
 
-    /// The expression of an effective attribute as written where it won;
-    /// `None` in a JSON file.
-    pub(crate) fn native_expr(&self, attribute: &EffectiveAttribute) -> Option<&'a Expr> {
+    /// The expression of an effective attribute as written where it won,
+    /// as HCL evaluates it (in a JSON file, read with HCL's JSON
+    /// semantics: `tofu_module::expr::json`).
+    pub(crate) fn expression(&self, attribute: &EffectiveAttribute) -> Option<Cow<'a, Expr>> {
         let file = self.view.file(attribute.origin.file)?;
+        let written = &file.attribute_at(attribute.origin.range)?.expr;
         if file.is_json() {
-            return None;
+            return Some(Cow::Owned(json_expression(file.text.as_ref(), written)));
         }
-        Some(&file.attribute_at(attribute.origin.range)?.expr)
+        Some(Cow::Borrowed(written))
     }
 
     /// Whether a local value followed so far failed to evaluate.
@@ -103,10 +108,10 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         let Some(local) = self.view.local(name) else {
             return Value::dynamic_unknown();
         };
-        let Some(expr) = self.native_expr(&local.attribute) else {
+        let Some(expr) = self.expression(&local.attribute) else {
             return Value::dynamic_unknown();
         };
-        let evaluation = self.evaluate_in(local.attribute.origin.file, expr);
+        let evaluation = self.evaluate_in(local.attribute.origin.file, &expr);
         if evaluation.diagnostics.is_empty() {
             evaluation.value
         } else {

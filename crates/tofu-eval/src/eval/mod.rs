@@ -233,7 +233,24 @@ impl<'s> Evaluator<'s> {
         let mut attributes = BTreeMap::new();
         let mut marks = Marks::default();
         let mut known = true;
+        let mut json_names: BTreeMap<String, TextRange> = BTreeMap::new();
         for item in items {
+            if item.json {
+                let (key, key_diagnostics) = self.value(&item.key);
+                diagnostics.extend(key_diagnostics);
+                let (value, value_diagnostics) = self.value(&item.value);
+                diagnostics.extend(value_diagnostics);
+                match self.json_name(key, item.key.range, &json_names) {
+                    Ok(Some((name, key_marks))) => {
+                        marks = marks.union(key_marks);
+                        json_names.insert(name.clone(), item.key.range);
+                        attributes.insert(name, value);
+                    }
+                    Ok(None) => known = false,
+                    Err(error) => diagnostics.push(error),
+                }
+                continue;
+            }
             let (key, key_diagnostics) = self.object_key(&item.key);
             let key_failed = !key_diagnostics.is_empty();
             diagnostics.extend(key_diagnostics);
@@ -277,6 +294,46 @@ impl<'s> Evaluator<'s> {
             return (Value::dynamic_unknown(), diagnostics);
         }
         (Value::object(attributes).with_marks(marks), diagnostics)
+    }
+
+    /// The name of a property of an object written in JSON, as HCL's JSON
+    /// syntax takes it (`json.expression.Value`): a string, not null, not
+    /// one `names` already holds; `None` when it is unknown.
+    fn json_name(
+        &self,
+        key: Value,
+        range: TextRange,
+        names: &BTreeMap<String, TextRange>,
+    ) -> Result<Option<(String, Marks)>, EvalDiagnostic> {
+        let invalid =
+            |detail: String| EvalDiagnostic::new("Invalid object key expression", detail, range);
+        let (key, key_marks) = key.unmark();
+        let key = convert(&key, &Type::String).map_err(|error| {
+            invalid(format!(
+                "Cannot use this expression as an object key: {}.",
+                error.message
+            ))
+        })?;
+        if key.is_null() {
+            return Err(invalid(
+                "Cannot use null value as an object key.".to_owned(),
+            ));
+        }
+        let Some(name) = key.as_str() else {
+            return Ok(None);
+        };
+        if let Some(first) = names.get(name) {
+            return Err(EvalDiagnostic::new(
+                "Duplicate object attribute",
+                format!(
+                    "An attribute named {} was already defined at {}.",
+                    tofu_syntax::go_text::go_quote(name),
+                    self.scope.describe_range(*first)
+                ),
+                range,
+            ));
+        }
+        Ok(Some((name.to_owned(), key_marks)))
     }
 
     /// HCL's `ObjectConsKeyExpr`: a bare name (or `null`, `true`, `false`)

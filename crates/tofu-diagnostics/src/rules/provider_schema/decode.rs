@@ -28,6 +28,7 @@ use tofu_syntax::{Block, Diagnostic, Expr, FileId, Location, Syntax, TextRange};
 
 use super::blocktoattr;
 use crate::rules::bodies::check_labels;
+use tofu_module::expr::json::json_has_template;
 use tofu_module::expr::suggest::did_you_mean;
 use tofu_module::file_text::FileText;
 use tofu_module::types::static_value;
@@ -701,8 +702,12 @@ fn unsupported_block(nested: &BlockInput<'_>, schema: &SchemaBlock) -> Diagnosti
     ))
 }
 
-/// `Incorrect attribute value type` for a constant that does not convert.
+/// `Incorrect attribute value type` for a constant that does not convert
+/// (a JSON string holding a template is evaluated, not decoded).
 fn check_value(attribute: &AttributeInput<'_>, schema: &tofu_schema::Attribute, out: &mut Decoded) {
+    if attribute.syntax == Syntax::Json && json_has_template(attribute.expr) {
+        return;
+    }
     let value = static_value(attribute.expr, attribute.syntax, attribute.text);
     if !value.is_known() {
         return;

@@ -28,7 +28,8 @@
 //! `iterator` that is not a single name) and one with `labels` (no
 //! provider at hand has block types with labels to check them against);
 //! nested blocks with the wrong number of labels (decoding reports them);
-//! JSON files; the elements of a `for_each` past [`MAX_ELEMENTS`].
+//! nested blocks written in JSON files (properties a JSON body's schema
+//! makes blocks; a JSON body's own arguments are evaluated); the elements of a `for_each` past [`MAX_ELEMENTS`].
 //!
 //! An attribute of a list or set of objects written as blocks
 //! (`blocktoattr`) is evaluated as a nested block whose schema is its
@@ -42,6 +43,7 @@ use super::{blocktoattr, decode};
 use crate::rules::expression_evaluation::{evaluate_expression, Context, Iteration};
 use crate::rules::views::IdentityView;
 use tofu_module::effective::EffectiveBody;
+use tofu_module::expr::json::json_has_template;
 
 /// Blocks nested deeper than this are not evaluated.
 const MAX_DEPTH: usize = 32;
@@ -385,13 +387,18 @@ fn argument(
     let Some(value) = evaluate_expression(view, file, &attribute.expr, context, out) else {
         return;
     };
-    let Some(text) = view
-        .file(file)
-        .and_then(|identity_file| identity_file.text(attribute.expr.range))
-    else {
+    let Some(identity_file) = view.file(file) else {
         return;
     };
-    if decode::is_constant(&attribute.expr, Syntax::Native, text) {
+    let Some(text) = identity_file.text(attribute.expr.range) else {
+        return;
+    };
+    let constant = if identity_file.is_json() {
+        !json_has_template(&attribute.expr)
+    } else {
+        decode::is_constant(&attribute.expr, Syntax::Native, text)
+    };
+    if constant {
         return;
     }
     out.extend(decode::incorrect_type(
