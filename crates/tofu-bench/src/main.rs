@@ -187,11 +187,23 @@ fn chain_cases(
         synthetic::CHAIN_LENGTH
     );
     match serve::lsp_keystroke_chain(binary, &chained, &head_file, runs) {
-        Ok(keystrokes) => samples.push(Sample {
-            name: "lsp-keystroke-chain",
-            input: format!("{input}: typing into the head's value, didChange → publishDiagnostics"),
-            times: keystrokes.latencies,
-        }),
+        Ok(keystrokes) => {
+            samples.push(Sample {
+                name: "lsp-keystroke-chain",
+                input: format!(
+                    "{input}: typing into the head's value, didChange → publishDiagnostics"
+                ),
+                times: keystrokes.latencies,
+            });
+            if !keystrokes.server_times.is_empty() {
+                samples.push(Sample {
+                    name: "lsp-keystroke-chain-server",
+                    input: "the same keystrokes, analysis time from the server's debug log"
+                        .to_owned(),
+                    times: keystrokes.server_times,
+                });
+            }
+        }
         Err(error) => skipped.push(format!("lsp-keystroke-chain: {error}")),
     }
     let offset = chained
