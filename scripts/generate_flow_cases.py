@@ -18,11 +18,16 @@ validate's graph walk does, sees the mistake. Each chain of a case is
   own choosing;
 - the sink misuses it: a local value, an output, an output's or a
   resource's precondition, a variable's validation, a module argument, a
-  resource's or a module call's `count` or `for_each`, an argument of a
-  hashicorp/time resource judged by the provider's schema (with
-  `--provider-count`, a series of its own), or a child module that gets
+  resource's or a module call's `count` or `for_each`, a resource's
+  `lifecycle.enabled`, or a child module that gets
   the value through its call (validate gives a child's variables no
-  value: silent in both).
+  value: silent in both); a local value's or an output's sink is written
+  in a JSON file sometimes (a `"${...}"` template);
+- in the provider series (`--provider-count`), the sink may also be an
+  argument of a hashicorp/time or openstack resource (the schema's type,
+  or the provider's own validator), or a call of the time provider's
+  function `rfc3339_parse` (a value it rejects, a wrong argument type, an
+  attribute its result does not have).
 
 Every chain takes its value from the pool's mistake or from the pool's
 near miss (the value that passes) with even odds, so the near-miss twins
@@ -32,8 +37,8 @@ Every case directory is judged where it is: a local child's module
 manifest (`.terraform/modules/modules.json`, what `tofu init` writes for
 a local source) is written beside it, and the provider series links
 `.terraform/providers` to one directory `tofu init -plugin-dir` filled
-once (TOFU_LENS_PROVIDER_PLUGINS names the plugin directory, as for the
-Rust tests). OpenTofu's errors and tofu-lens's (one `check --format json`
+once with both providers (TOFU_LENS_PROVIDER_PLUGINS names the plugin
+directory, as for the Rust tests). OpenTofu's errors and tofu-lens's (one `check --format json`
 over all cases) are compared by (file, line, summary);
 "Invalid value for input variable" by summary alone (OpenTofu places it
 on the child's variable, tofu-lens on the argument, by design). OpenTofu's
@@ -91,6 +96,8 @@ OPERATIONS = [
     ("for_each string", "a", {"a": "x", "b": "y"}, "{r}", ("for_each", "module for_each")),
     ("for_each null", None, {}, "{r}", ("for_each", "module for_each")),
     ("for_each set of null", [None], ["a"], "toset({r})", ("for_each", "module for_each")),
+    ("enabled not a bool", "maybe", True, "{r}", ("enabled",)),
+    ("enabled null", None, False, "{r}", ("enabled",)),
 ]
 # Typed input variables as heads: (name, type, operation with {r}, the
 # mistake's type, the near miss's type). Validate gives a root variable an
@@ -114,7 +121,30 @@ PROVIDER = [
     ("provider validator", "time_static", "rfc3339", "yesterday", "2024-01-01T00:00:00Z", ""),
     ("provider validator", "time_sleep", "create_duration", "1 second", "1s", ""),
     ("map argument type", "time_static", "triggers", ["a"], {"a": "b"}, ""),
+    ("argument type", "openstack_networking_network_v2", "mtu", ["a"], 1500, ""),
+    (
+        "provider validator",
+        "openstack_networking_secgroup_rule_v2",
+        "direction",
+        "sideways",
+        "ingress",
+        '  ethertype         = "IPv4"\n  security_group_id = "x"\n',
+    ),
 ]
+# Provider-defined functions of hashicorp/time on a chain's value: (name,
+# mistake value, near-miss value, the call over {r}).
+PROVIDER_FUNCTIONS = [
+    ("value the provider rejects", "yesterday", "2024-01-01T00:00:00Z", "provider::time::rfc3339_parse({r})"),
+    ("argument type", ["x"], "2024-01-01T00:00:00Z", "provider::time::rfc3339_parse({r})"),
+    ("attribute of the result", "yeer", "year", 'provider::time::rfc3339_parse("2024-01-01T00:00:00Z").{r}'),
+]
+REQUIRED = {
+    "time": '    time = {\n      source  = "hashicorp/time"\n      version = "0.14.2"\n    }\n',
+    "openstack": (
+        '    openstack = {\n      source  = "terraform-provider-openstack/openstack"\n'
+        '      version = "3.4.0"\n    }\n'
+    ),
+}
 LINKS = ["{p}", "({p})", "[{p}][0]", "{{ v = {p} }}.v", "true ? {p} : {p}"]
 FILES = ["main.tf", "locals.tf", "values.tf", "more.tofu", "outputs.tf"]
 CHILD = 'variable "a" {\n  default = null\n}\n\nvariable "n" {\n  type    = number\n  default = 0\n}\n'
@@ -142,8 +172,9 @@ class Module:
     def __init__(self):
         self.blocks = collections.defaultdict(list)
         self.json_locals = {}
+        self.json_sinks = {}
         self.child = None
-        self.providers = False
+        self.providers = set()
 
     def local(self, name, expression, file):
         self.blocks[file].append(f"locals {{\n  {name} = {expression}\n}}\n")
@@ -155,13 +186,13 @@ class Module:
         files = {name: "\n".join(blocks) for name, blocks in self.blocks.items()}
         if self.json_locals:
             files["values.tf.json"] = {"locals": self.json_locals}
+        if self.json_sinks:
+            files["sinks.tf.json"] = self.json_sinks
         if self.child is not None:
             files["child/main.tf"] = self.child
         if self.providers:
-            files["versions.tf"] = (
-                'terraform {\n  required_providers {\n    time = {\n      source  = "hashicorp/time"\n'
-                '      version = "0.14.2"\n    }\n  }\n}\n'
-            )
+            entries = "".join(REQUIRED[name] for name in sorted(self.providers))
+            files["versions.tf"] = f"terraform {{\n  required_providers {{\n{entries}  }}\n}}\n"
         return files
 
 
@@ -202,7 +233,14 @@ def sink(module, rng, chain, where, expression, kinds):
     """Writes the sink `where` with `expression` (which reads the chain)."""
     kinds.append(f"sink: {where}")
     file = rng.choice(FILES)
-    if where == "local":
+    if where in ("local", "output") and rng.random() < 0.15:
+        # Written in JSON: a template string, as OpenTofu reads it.
+        kinds.append("sink in JSON")
+        if where == "local":
+            module.json_sinks.setdefault("locals", {})[f"{chain}_s"] = f"${{{expression}}}"
+        else:
+            module.json_sinks.setdefault("output", {})[chain] = {"value": f"${{{expression}}}"}
+    elif where == "local":
         module.local(f"{chain}_s", expression, file)
     elif where == "output":
         module.block(f'output "{chain}" {{\n  value = {expression}\n}}\n', file)
@@ -225,6 +263,10 @@ def sink(module, rng, chain, where, expression, kinds):
             f'    condition     = var.{chain} != "" && {expression} != null\n    error_message = "no"\n'
             f"  }}\n}}\n",
             file,
+        )
+    elif where == "enabled":
+        module.block(
+            f'resource "terraform_data" "{chain}" {{\n  lifecycle {{\n    enabled = {expression}\n  }}\n}}\n', file
         )
     elif where in ("count", "for_each"):
         module.block(f'resource "terraform_data" "{chain}" {{\n  {where} = {expression}\n}}\n', file)
@@ -274,13 +316,28 @@ def typed_chain(module, rng, chain, kinds):
 
 
 def provider_chain(module, rng, chain, kinds):
-    """A chain from a known value to an argument of a time resource."""
-    name, resource, argument, bad, good, _ = rng.choice(PROVIDER)
+    """A chain from a known value to an argument of a time or openstack
+    resource."""
+    name, resource, argument, bad, good, rest = rng.choice(PROVIDER)
     mistake = rng.random() < 0.5
     kinds.append(f"provider {name} ({resource}.{argument}): {'mistake' if mistake else 'near miss'}")
     reference = links(module, rng, chain, head(module, rng, chain, bad if mistake else good, kinds))
-    module.providers = True
-    module.block(f'resource "{resource}" "{chain}" {{\n  {argument} = {reference}\n}}\n', rng.choice(FILES))
+    module.providers.add(resource.split("_")[0])
+    module.block(f'resource "{resource}" "{chain}" {{\n  {argument} = {reference}\n{rest}}}\n', rng.choice(FILES))
+
+
+def function_chain(module, rng, chain, kinds):
+    """A chain from a known value to a call of a provider-defined function,
+    in a local value or an output (in a child module sometimes)."""
+    name, bad, good, call = rng.choice(PROVIDER_FUNCTIONS)
+    mistake = rng.random() < 0.5
+    kinds.append(f"provider function, {name}: {'mistake' if mistake else 'near miss'}")
+    module.providers.add("time")
+    if name == "attribute of the result":
+        expression = call.format(r=bad if mistake else good)
+    else:
+        expression = call.format(r=links(module, rng, chain, head(module, rng, chain, bad if mistake else good, kinds)))
+    sink(module, rng, chain, rng.choice(["local", "output"]), expression, kinds)
 
 
 def case(rng, providers=False):
@@ -290,8 +347,10 @@ def case(rng, providers=False):
     for index in range(rng.randint(1, 3)):
         chain = f"c{index}"
         draw = rng.random()
-        if providers and draw < 0.6:
+        if providers and draw < 0.45:
             provider_chain(module, rng, chain, kinds)
+        elif providers and draw < 0.6:
+            function_chain(module, rng, chain, kinds)
         elif draw < 0.8:
             value_chain(module, rng, chain, kinds)
         else:
@@ -330,7 +389,7 @@ def provider_template(tofu, out):
     if os.path.isdir(os.path.join(template, ".terraform", "providers")):
         return template
     module = Module()
-    module.providers = True
+    module.providers = set(REQUIRED)
     write_case(template, module.files())
     done = init(tofu, template, "-backend=false", f"-plugin-dir={plugins}")
     if done.returncode != 0:
