@@ -46,7 +46,7 @@ mod evaluate;
 mod traversal;
 
 use tofu_schema::{ProviderAddress, ProviderSchema};
-use tofu_syntax::{Diagnostic, ExprKind, Fix, Location, Syntax, TextRange};
+use tofu_syntax::{Diagnostic, ExprKind, FileId, Fix, Location, Syntax, TextRange};
 
 use crate::rules::views::IdentityView;
 pub(crate) use blocktoattr::element_schema;
@@ -155,33 +155,12 @@ fn replace_triggered_by(
     effective: &EffectiveBlock,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(attribute) = effective
-        .body
-        .blocks
-        .iter()
-        .filter(|block| block.kind == "lifecycle")
-        .find_map(|lifecycle| lifecycle.body.attribute("replace_triggered_by"))
+    let Some((file, traversals)) = lifecycle_traversals(view, effective, "replace_triggered_by")
     else {
         return;
     };
-    let Some((file, expr)) = view.native_expr(attribute) else {
-        return;
-    };
-    let ExprKind::Array(elements) = &expr.kind else {
-        return;
-    };
-    for element in elements {
-        if !matches!(element.kind, ExprKind::Traversal(_)) {
-            continue;
-        }
-        let Some(text) = file.text(element.range) else {
-            continue;
-        };
-        let parsed = parse_traversal(text.slice(element.range));
-        if parsed.error.is_some() {
-            continue;
-        }
-        let steps = attribute_steps(&parsed.steps, element.range.start);
+    for steps in traversals {
+        let steps = with_dots(steps);
         let [ParsedStep {
             part: Part::Name(type_name),
             ..
@@ -220,35 +199,70 @@ fn replace_triggered_by(
         let Some(type_schema) = type_schema else {
             continue;
         };
-        out.extend(validate_steps(
-            &type_schema.block,
-            rest,
-            attribute.origin.file,
-        ));
+        out.extend(validate_steps(&type_schema.block, rest, file));
     }
 }
 
-/// A traversal's steps at their place in the file (`offset` is where its
-/// text starts), each attribute step from the end of the step before it,
-/// so that it holds its dot, as HCL's `TraverseAttr` ranges do.
-fn attribute_steps(steps: &[ParsedStep], offset: u32) -> Vec<ParsedStep> {
+/// Steps with each attribute step from the end of the step before it, so
+/// that it holds its dot, as HCL's `TraverseAttr` ranges do.
+fn with_dots(steps: Vec<ParsedStep>) -> Vec<ParsedStep> {
     let mut previous_end: Option<u32> = None;
     steps
-        .iter()
-        .map(|step| {
-            let mut range = TextRange::new(step.range.start + offset, step.range.end + offset);
+        .into_iter()
+        .map(|mut step| {
             if let (Part::Name(_), Some(end)) = (&step.part, previous_end) {
-                if end < range.start {
-                    range = TextRange::new(end, range.end);
+                if end < step.range.start {
+                    step.range = TextRange::new(end, step.range.end);
                 }
             }
-            previous_end = Some(range.end);
-            ParsedStep {
-                range,
-                part: step.part.clone(),
-            }
+            previous_end = Some(step.range.end);
+            step
         })
         .collect()
+}
+
+/// The elements of a resource's `lifecycle` list `name` (`ignore_changes`,
+/// `replace_triggered_by`) written as plain traversals that parse, each as
+/// its steps at their place in the file, and the file the list is written
+/// in. `None` without the list, in JSON, or when it is no list.
+fn lifecycle_traversals(
+    view: &IdentityView<'_>,
+    effective: &EffectiveBlock,
+    name: &str,
+) -> Option<(FileId, Vec<Vec<ParsedStep>>)> {
+    let attribute = effective
+        .body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "lifecycle")
+        .find_map(|lifecycle| lifecycle.body.attribute(name))?;
+    let (file, expr) = view.native_expr(attribute)?;
+    let ExprKind::Array(elements) = &expr.kind else {
+        return None;
+    };
+    let traversals = elements
+        .iter()
+        .filter(|element| matches!(element.kind, ExprKind::Traversal(_)))
+        .filter_map(|element| {
+            let text = file.text(element.range)?;
+            let parsed = parse_traversal(text.slice(element.range));
+            if parsed.error.is_some() {
+                return None;
+            }
+            let offset = element.range.start;
+            Some(
+                parsed
+                    .steps
+                    .into_iter()
+                    .map(|step| ParsedStep {
+                        range: TextRange::new(step.range.start + offset, step.range.end + offset),
+                        part: step.part,
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    Some((attribute.origin.file, traversals))
 }
 
 /// A managed resource's `ignore_changes` against its schema, once its body
@@ -263,48 +277,15 @@ fn ignore_changes(
     schema: &tofu_schema::Block,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(attribute) = effective
-        .body
-        .blocks
-        .iter()
-        .filter(|block| block.kind == "lifecycle")
-        .find_map(|lifecycle| lifecycle.body.attribute("ignore_changes"))
-    else {
-        return;
-    };
-    let Some((file, expr)) = view.native_expr(attribute) else {
-        return;
-    };
-    let ExprKind::Array(elements) = &expr.kind else {
+    let Some((file, traversals)) = lifecycle_traversals(view, effective, "ignore_changes") else {
         return;
     };
     let type_range = effective
         .base
         .and_then(|base| Some((base.file, view.block(base)?.labels.first()?.range)));
     let mut failed = false;
-    for element in elements {
-        if !matches!(element.kind, ExprKind::Traversal(_)) {
-            continue;
-        }
-        let Some(text) = file.text(element.range) else {
-            continue;
-        };
-        let parsed = parse_traversal(text.slice(element.range));
-        if parsed.error.is_some() {
-            continue;
-        }
-        let steps: Vec<ParsedStep> = parsed
-            .steps
-            .into_iter()
-            .map(|step| ParsedStep {
-                range: TextRange::new(
-                    step.range.start + element.range.start,
-                    step.range.end + element.range.start,
-                ),
-                part: step.part,
-            })
-            .collect();
-        if let Some(error) = validate_steps(schema, &steps, attribute.origin.file) {
+    for steps in traversals {
+        if let Some(error) = validate_steps(schema, &steps, file) {
             out.push(error);
             failed = true;
             continue;

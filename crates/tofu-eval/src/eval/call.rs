@@ -194,14 +194,7 @@ impl Evaluator<'_> {
         }
         let mut converted = Vec::with_capacity(arguments.len());
         for (index, argument) in arguments.iter().enumerate() {
-            let value = match argument {
-                Argument::Written(argument) => {
-                    let (value, argument_diagnostics) = self.value(argument);
-                    diagnostics.extend(argument_diagnostics);
-                    value
-                }
-                Argument::Expanded(value, _) => value.clone(),
-            };
+            let value = self.argument_value(argument, &mut diagnostics);
             let Some(parameter) = function.parameter_at(index) else {
                 converted.push(value);
                 continue;
@@ -288,6 +281,19 @@ impl Evaluator<'_> {
     /// Each argument evaluated and converted to its parameter's type, its
     /// errors (evaluation, then conversion) added in order; an argument
     /// that does not convert stays as it was.
+    /// An argument's value: a written one evaluated (its errors into
+    /// `diagnostics`), an expanded element as it is.
+    fn argument_value(&mut self, argument: &Argument<'_>, diagnostics: &mut Diagnostics) -> Value {
+        match argument {
+            Argument::Written(argument) => {
+                let (value, argument_diagnostics) = self.value(argument);
+                diagnostics.extend(argument_diagnostics);
+                value
+            }
+            Argument::Expanded(value, _) => value.clone(),
+        }
+    }
+
     fn converted_arguments(
         &mut self,
         expr: &Expr,
@@ -298,14 +304,7 @@ impl Evaluator<'_> {
     ) -> Vec<Value> {
         let mut converted = Vec::with_capacity(arguments.len());
         for (index, argument) in arguments.iter().enumerate() {
-            let value = match argument {
-                Argument::Written(argument) => {
-                    let (value, argument_diagnostics) = self.value(argument);
-                    diagnostics.extend(argument_diagnostics);
-                    value
-                }
-                Argument::Expanded(value, _) => value.clone(),
-            };
+            let value = self.argument_value(argument, diagnostics);
             match function.convert_argument(index, &value) {
                 Ok(value) => converted.push(value),
                 Err(error) => {
