@@ -5,7 +5,9 @@
 //! `--only scale --plot PATH` also draws the scale table as an SVG (and its
 //! numbers as `PATH` in CSV); `--copies 10` (or `1,50`) runs the scale case
 //! at those sizes only; `--plot-from CSV [--plot PATH]` draws such numbers
-//! again without running anything (`plot.rs`).
+//! again without running anything (`plot.rs`). `--runs N` runs every case
+//! N times (to count a case's instructions under callgrind: wall-clock
+//! time on a shared machine is too noisy to compare two builds by).
 //!
 //! In process: `parse` (the syntax layer alone over the cloudposse corpus:
 //! the floor), `check-cold` (discovery, merge and every rule over the same
@@ -19,7 +21,9 @@
 //! On the reference variant of the module (`synthetic::with_references`):
 //! `edit-flip` (a keystroke that adds or removes an error), `edit-rename-local`
 //! (one that renames a local value 500 expressions read) and
-//! `hover-reference` (hover on a `var.` reference).
+//! `hover-reference` (hover on a `var.` reference). `edit-chain-host`:
+//! letters typed at the head of a chain of ten local values, through the
+//! host (the in-process half of `lsp-keystroke-chain`).
 //! Through the real server over stdio (`serve.rs`): `lsp-keystroke`
 //! (didChange → publishDiagnostics on the synthetic module, with the server's
 //! own analysis time from its log), `lsp-keystroke-local` (the same, typed
@@ -225,6 +229,58 @@ fn chain_cases(
     }
 }
 
+/// `edit-chain-host`: letters typed into the head of the chain of ten local
+/// values (`synthetic::with_chain`), each analysed through tofu-ide's host
+/// as the server runs it.
+fn edit_chain_host(
+    module: &[InputFile],
+    config: &Config,
+    module_input: &str,
+    runs: usize,
+) -> Sample {
+    let (chained, head_file, _) = synthetic::with_chain(module.to_vec());
+    let dir = PathBuf::from("/bench/module");
+    let mut host = tofu_ide::AnalysisHost::new(config.clone());
+    host.apply_change(tofu_ide::Change::DiskDir {
+        dir: dir.clone(),
+        files: chained.clone(),
+    });
+    host.analyze_now(&dir);
+    let mut text = chained
+        .iter()
+        .find(|file| file.name == head_file)
+        .map(text_of)
+        .unwrap_or_default()
+        .to_owned();
+    let mut at = text
+        .find(synthetic::CHAIN_HEAD)
+        .map_or(0, |at| at + synthetic::CHAIN_HEAD.len());
+    let mut keystroke = 0usize;
+    measure(
+        "edit-chain-host",
+        format!(
+            "{module_input}, with a chain of {} local values: a letter typed into the head's value, through the host",
+            synthetic::CHAIN_LENGTH
+        ),
+        runs,
+        || {
+            keystroke += 1;
+            let letter = char::from(b'a' + u8::try_from(keystroke % 26).unwrap_or(0));
+            text.insert(at, letter);
+            at += 1;
+            host.apply_change(tofu_ide::Change::BufferChanged {
+                path: dir.join(&head_file),
+                text: text.clone().into(),
+                version: i32::try_from(keystroke).unwrap_or(i32::MAX),
+            });
+            if let Some(job) = host.start_analysis(&dir) {
+                let finished = job.run();
+                std::hint::black_box(host.finish_analysis_returning_old(finished));
+            }
+        },
+    )
+}
+
 /// Where `hover-reference` and `lsp-hover` hover: on the `var.var_1` that the
 /// first resource of `f0001.tf` reads (its variable's block is rendered).
 const HOVERED_FILE: &str = "f0001.tf";
@@ -274,6 +330,9 @@ fn main() {
         }
         return;
     }
+    // --runs N: every case N times (a handful, to count instructions under
+    // callgrind, where wall-clock time on a shared machine is too noisy).
+    let fixed_runs = take("--runs").and_then(|n| n.to_string_lossy().parse::<usize>().ok());
     let only = args
         .iter()
         .position(|a| a == "--only")
@@ -286,7 +345,12 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("../shared/corpus/terraform-aws-components"));
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
-    let runs = |n: usize| if only.is_some() { n * 20 } else { n };
+    let runs = |n: usize| match fixed_runs {
+        Some(fixed) => fixed.max(1),
+        None if only.is_some() => n * 20,
+        None => n,
+    };
+
     if !corpus.is_dir() {
         eprintln!(
             "tofu-bench: {} is not a directory (pass the cloudposse corpus folder)",
@@ -427,6 +491,11 @@ fn main() {
         ));
     }
 
+    // Keystrokes at the head of a chain of ten local values, through the
+    // host: what lsp-keystroke-chain-server measures, without the server.
+    if wanted("edit-chain-host") {
+        samples.push(edit_chain_host(&module, &config, &module_input, runs(51)));
+    }
     if wanted("edit-one") || wanted("edit-one-host") || wanted("parse-edited-file") {
         if wanted("edit-one") {
             let input = module_input.clone();

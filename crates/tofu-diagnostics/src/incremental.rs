@@ -384,7 +384,7 @@ pub(crate) fn declare_merge_and_check(
             retained.n_edits_keeping_shapes += 1;
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
             let graph = std::mem::take(&mut previous.graph);
-            let (built, touched) = shapes_kept(previous, &changes.files, loaded, store, retained);
+            let (built, touched) = shapes_kept(previous, &changes, loaded, store, retained);
             memos = old.still_holding(&changes.files, &touched, config);
             kept_graph = Some((graph, false));
             built
@@ -535,7 +535,9 @@ impl Memos {
             return Memos::new(config);
         }
         let holds = |memo: &RuleMemo| {
-            !changed.iter().any(|file| memo.reads.files.contains(file))
+            !changed
+                .iter()
+                .any(|file| memo.reads.read_after(*file, &touched.from))
                 && memo.reads.identities.is_disjoint(&touched.identities)
                 && memo.reads.locals.is_disjoint(&touched.locals)
         };
@@ -543,7 +545,7 @@ impl Memos {
         by_rule.retain(|_, memo| holds(memo));
         let mut by_node = self.by_node;
         for memos in by_node.values_mut() {
-            memos.drop_touched(changed, &touched.identities, &touched.locals);
+            memos.drop_touched(changed, touched);
         }
         Memos {
             by_rule,
@@ -630,6 +632,17 @@ impl Memos {
 /// from (or added to) the run's shared local values; those that failed are
 /// left out.
 fn walk_locals(on: &RunOn<'_, '_>) -> BTreeMap<String, tofu_eval::Value> {
+    // Most modules have no provider with a process: nothing to compute,
+    // and no block to look at on every keystroke.
+    let with_process = on
+        .names
+        .providers
+        .schemas
+        .iter()
+        .any(|(address, _)| !tofu_schema::requirements::is_built_in(address));
+    if !with_process {
+        return BTreeMap::new();
+    }
     let read: BTreeSet<&str> = on
         .module
         .effective
@@ -1026,11 +1039,12 @@ fn check_override_file(module: &DeclaredModule, file_id: FileId, by_owner: &mut 
 /// identities and local values the edit touched.
 fn shapes_kept(
     previous: Previous,
-    changed: &[FileId],
+    changes: &Changes,
     loaded: LoadedModule,
     store: &mut FileStore,
     retained: &mut Retained,
 ) -> (Built, Touched) {
+    let changed = changes.files.as_slice();
     let declared = DeclaredModule {
         loaded,
         declarations: previous.declarations,
@@ -1041,7 +1055,7 @@ fn shapes_kept(
     let mut effective = previous.effective;
     let mut by_owner = Arc::unwrap_or_clone(previous.by_owner);
     let mut touched = Touched::default();
-    touched.add_files(&declared, changed);
+    touched.add_edited(&declared, &previous.files, changes);
     for address in &touched.identities {
         by_owner.merged.remove(address);
         by_owner.block_rules.remove(address);
@@ -1142,9 +1156,13 @@ fn shapes_kept(
 
 /// The identities and local values that some blocks declare or override.
 #[derive(Default)]
-struct Touched {
+pub(crate) struct Touched {
     identities: HashSet<BlockAddress>,
     locals: HashSet<String>,
+    /// For each file an edit changed without changing its shapes, the first
+    /// byte that differs: a read of the file that ended before it read the
+    /// same text at the same place (none: the whole file changed).
+    from: HashMap<FileId, u32>,
 }
 
 impl Touched {
@@ -1158,13 +1176,42 @@ impl Touched {
         }
     }
 
+    /// Adds those whose text an edit that kept every shape changed: the
+    /// blocks (for `locals` blocks, their local values) that end after the
+    /// first byte that differs. Those before it are the same text at the
+    /// same place; those after it moved, which changes their ranges.
+    /// (A block or attribute ends after it in the text before the edit or
+    /// in the text after it: a deletion at its end shortens it.)
+    fn add_edited(&mut self, module: &LoadedModule, before: &Files, changes: &Changes) {
+        for &file_id in &changes.files {
+            let Some(file) = module.file(file_id).filter(|file| file.role.is_loaded()) else {
+                continue;
+            };
+            let from = changes.from.get(&file_id).copied().unwrap_or(0);
+            self.from.insert(file_id, from);
+            let old = before
+                .sources
+                .get(file_id.0 as usize)
+                .and_then(Option::as_deref);
+            self.add_from(old, from);
+            self.add_from(file.source.as_deref(), from);
+        }
+    }
+
     fn add(&mut self, source: Option<&SourceFile>) {
+        self.add_from(source, 0);
+    }
+
+    /// Adds those with a block in `source` that ends after byte `from`.
+    fn add_from(&mut self, source: Option<&SourceFile>, from: u32) {
         let Some(source) = source else { return };
         for block in &source.body.blocks {
-            if drop_reason(block).is_some() {
+            if drop_reason(block).is_some() || block.range.end <= from {
                 continue;
             }
             if block.kind == "locals" {
+                // Every name of the block: a name written twice in one body
+                // changes what the first one means (and JSON keeps one).
                 let names = block.body.attributes.iter().map(|attr| attr.name.clone());
                 self.locals.extend(names);
                 continue;
@@ -1177,9 +1224,17 @@ impl Touched {
     }
 }
 
+/// How many bytes `old` and `new` begin with alike.
+fn common_prefix(old: &[u8], new: &[u8]) -> usize {
+    old.iter().zip(new).take_while(|(a, b)| a == b).count()
+}
+
 /// How the files of a module changed since the analysis before.
 struct Changes {
     files: Vec<FileId>,
+    /// For each changed file, the first byte where its text differs from
+    /// the text before (what lies before it is the same, at the same place).
+    from: HashMap<FileId, u32>,
     /// Every changed file declares the same things in the same places.
     keep_shapes: bool,
 }
@@ -1193,6 +1248,7 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
     }
     let mut changes = Changes {
         files: Vec::new(),
+        from: HashMap::default(),
         keep_shapes: true,
     };
     for (index, file) in loaded.files.iter().enumerate() {
@@ -1219,7 +1275,12 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
             };
             changes.keep_shapes &= same && same_completeness;
         }
-        changes.files.push(FileId(tofu_syntax::text::to_u32(index)));
+        let id = FileId(tofu_syntax::text::to_u32(index));
+        let same_prefix = common_prefix(old_text.as_bytes(), file.text.as_bytes());
+        changes
+            .from
+            .insert(id, tofu_syntax::text::to_u32(same_prefix));
+        changes.files.push(id);
     }
     Some(changes)
 }

@@ -13,6 +13,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tofu_syntax::{Diagnostic, FileId};
 
+use super::Touched;
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
 use crate::rules::views::{MergedNode, ModuleView, Reads, SharedLocals};
@@ -59,19 +60,25 @@ pub(crate) struct RunOn<'a, 'u> {
 impl NodeMemos {
     /// Drops the memos that read one of the `changed` files, touched
     /// `identities` or touched `locals` (every shape kept).
-    pub(crate) fn drop_touched(
-        &mut self,
-        changed: &[FileId],
-        identities: &HashSet<BlockAddress>,
-        locals: &HashSet<String>,
-    ) {
+    pub(crate) fn drop_touched(&mut self, changed: &[FileId], touched: &Touched) {
+        let Touched {
+            identities,
+            locals,
+            from,
+        } = touched;
         let mut readers: HashSet<Node> = HashSet::default();
         for file in changed {
+            // Only those that read the file where the edit changed it.
             readers.extend(
                 self.readers_of_file
                     .get(file)
                     .into_iter()
                     .flatten()
+                    .filter(|node| {
+                        self.by_node
+                            .get(*node)
+                            .is_none_or(|memo| memo.reads.read_after(*file, from))
+                    })
                     .cloned(),
             );
         }
@@ -187,7 +194,7 @@ impl NodeMemos {
                 .or_default()
                 .insert(node.clone());
         }
-        for &file in &reads.files {
+        for &file in reads.files.keys() {
             self.readers_of_file
                 .entry(file)
                 .or_default()

@@ -73,9 +73,7 @@ fn source_missing(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         if blocks.is_empty() {
             continue;
         }
-        let Some(file) = view.file(file_id) else {
-            continue;
-        };
+        let json = view.is_json(file_id);
         for (_, block) in blocks {
             let [label] = block.labels.as_slice() else {
                 continue;
@@ -83,7 +81,7 @@ fn source_missing(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             if block.body.attribute("source").is_some() {
                 continue;
             }
-            let at = if file.is_json() {
+            let at = if json {
                 block.body.close
             } else {
                 block.body.open.map(|open| TextRange::empty(open.start))

@@ -56,6 +56,10 @@ impl<'a> ModuleRead<'a> for ModuleView<'a> {
         ModuleView::file(self, id)
     }
 
+    fn file_to(&self, id: FileId, end: u32) -> Option<&'a ModuleFile> {
+        ModuleView::file_to(self, id, end)
+    }
+
     fn block(&self, block: BlockRef) -> Option<&'a Block> {
         ModuleView::block(self, block)
     }
@@ -117,7 +121,9 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     // OpenTofu (`providerIterationIdentical` compares native syntax only;
     // its test `TestConfigProviderFromJSON` expects no warning).
     let written = |origin: Origin| {
-        let file = view.file(origin.file).filter(|file| !file.is_json())?;
+        let file = view
+            .file_to(origin.file, origin.range.end)
+            .filter(|file| !file.is_json())?;
         let attribute = file.attribute_at(origin.range)?;
         Some(WrittenForEach {
             at: Location::new(origin.file, attribute.expr.range),

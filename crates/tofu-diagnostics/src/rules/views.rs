@@ -146,9 +146,15 @@ impl NameReads {
         locals: &HashSet<String>,
         identities: &HashSet<BlockAddress>,
     ) -> bool {
+        if locals.is_empty() && identities.is_empty() {
+            return false;
+        }
+        let variables = identities
+            .iter()
+            .any(|address| matches!(address, BlockAddress::Variable(_)));
         self.reads.iter().any(|read| match read {
             NameRead::LocalValue(name) => locals.contains(name),
-            NameRead::VariableValue(name) => {
+            NameRead::VariableValue(name) if variables => {
                 identities.contains(&BlockAddress::Variable(name.clone()))
             }
             _ => false,
@@ -666,11 +672,29 @@ impl<'a> IdentityFile<'_, 'a> {
 /// What a rule on the whole module read through its view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Reads {
-    pub(crate) files: HashSet<FileId>,
+    /// The files read, each with the end of what was read of it (from its
+    /// start; `u32::MAX`: all of it).
+    pub(crate) files: HashMap<FileId, u32>,
     pub(crate) identities: HashSet<BlockAddress>,
     pub(crate) locals: HashSet<String>,
     /// The version of the graph's uses it read, if it read them.
     pub(crate) uses: Option<u64>,
+}
+
+impl Reads {
+    /// Records that `file` was read up to byte `end`.
+    pub(crate) fn read_file(&mut self, file: FileId, end: u32) {
+        let extent = self.files.entry(file).or_insert(0);
+        *extent = (*extent).max(end);
+    }
+
+    /// True when what was read of `file` reaches the first byte an edit
+    /// changed (`from`, by file; a file not in it changed whole).
+    pub(crate) fn read_after(&self, file: FileId, from: &HashMap<FileId, u32>) -> bool {
+        self.files
+            .get(&file)
+            .is_some_and(|&end| end > from.get(&file).copied().unwrap_or(0))
+    }
 }
 
 /// The merged module, as a rule on all of it reads it: every read is
@@ -777,7 +801,9 @@ impl<'a> ModuleView<'a> {
     /// Records `reads` as this view's own.
     pub(crate) fn merge_reads(&self, reads: &Reads) {
         let mut own = self.reads.borrow_mut();
-        own.files.extend(reads.files.iter().copied());
+        for (&file, &end) in &reads.files {
+            own.read_file(file, end);
+        }
         own.identities.extend(reads.identities.iter().cloned());
         own.locals.extend(reads.locals.iter().cloned());
         if reads.uses.is_some() {
@@ -886,8 +912,20 @@ impl<'a> ModuleView<'a> {
 
     /// A file, whole (recorded).
     pub(crate) fn file(&self, file: FileId) -> Option<&'a ModuleFile> {
-        self.reads.borrow_mut().files.insert(file);
+        self.reads.borrow_mut().read_file(file, u32::MAX);
         self.module.file(file)
+    }
+
+    /// A file, of which the caller reads only what lies before byte `end`
+    /// (a definition at an origin, and what comes before it: recorded so).
+    pub(crate) fn file_to(&self, file: FileId, end: u32) -> Option<&'a ModuleFile> {
+        self.reads.borrow_mut().read_file(file, end);
+        self.module.file(file)
+    }
+
+    /// Whether a file is JSON (its name: not recorded).
+    pub(crate) fn is_json(&self, file: FileId) -> bool {
+        self.module.file(file).is_some_and(ModuleFile::is_json)
     }
 
     /// The top-level blocks of one kind in `file`; the file is recorded when
@@ -919,16 +957,18 @@ impl<'a> ModuleView<'a> {
                 (block_ref, block)
             })
             .collect();
-        if !found.is_empty() {
-            self.reads.borrow_mut().files.insert(file);
+        if let Some(end) = found.iter().map(|(_, block)| block.range.end).max() {
+            self.reads.borrow_mut().read_file(file, end);
         }
         found
     }
 
     /// A block of the module (its file is recorded).
     pub(crate) fn block(&self, block: BlockRef) -> Option<&'a Block> {
-        self.reads.borrow_mut().files.insert(block.file);
-        self.module.block(block)
+        let found = self.module.block(block);
+        let end = found.map_or(u32::MAX, |found| found.range.end);
+        self.reads.borrow_mut().read_file(block.file, end);
+        found
     }
 
     /// The effective block of an identity (recorded).
@@ -1020,16 +1060,23 @@ impl<'a> ModuleView<'a> {
     /// block that contributed are recorded.
     pub(crate) fn terraform(&self) -> &'a EffectiveTerraform {
         let terraform = &self.module.effective.terraform;
-        self.reads
-            .borrow_mut()
-            .files
-            .extend(terraform.blocks.iter().map(|block| block.file));
+        let mut reads = self.reads.borrow_mut();
+        for &block in &terraform.blocks {
+            let end = self
+                .module
+                .block(block)
+                .map_or(u32::MAX, |found| found.range.end);
+            reads.read_file(block.file, end);
+        }
         terraform
     }
 
     /// `main.tf:3,1-29` for a location (its file recorded).
     pub(crate) fn describe(&self, location: tofu_syntax::Location) -> String {
-        self.reads.borrow_mut().files.insert(location.file);
+        self.reads.borrow_mut().read_file(
+            location.file,
+            location.range.map_or(u32::MAX, |range| range.end),
+        );
         self.module.describe(location)
     }
 }

@@ -27,6 +27,12 @@ use crate::schema::PROVIDER_META_ARGUMENTS;
 pub trait ModuleRead<'a> {
     fn effective_blocks(&self, wanted: &dyn Fn(&BlockAddress) -> bool) -> Vec<&'a EffectiveBlock>;
     fn file(&self, id: FileId) -> Option<&'a ModuleFile>;
+    /// A file of which only what lies before byte `end` is read (a reader
+    /// that records what it reads records no more).
+    fn file_to(&self, id: FileId, end: u32) -> Option<&'a ModuleFile> {
+        let _ = end;
+        self.file(id)
+    }
     fn block(&self, block: BlockRef) -> Option<&'a Block>;
     fn terraform(&self) -> &'a EffectiveTerraform;
     fn declarations(&self) -> &'a Declarations;
@@ -351,7 +357,7 @@ fn written<'a>(
     module: &impl ModuleRead<'a>,
     attribute: &EffectiveAttribute,
 ) -> Option<(&'a ModuleFile, &'a Expr)> {
-    let file = module.file(attribute.origin.file)?;
+    let file = module.file_to(attribute.origin.file, attribute.origin.range.end)?;
     let written = file.attribute_at(attribute.origin.range)?;
     Some((file, &written.expr))
 }

@@ -82,7 +82,7 @@ impl<'m> StaticScope<'m> {
 
     /// The syntax tree of the definition recorded at `origin`.
     pub fn written(&self, origin: Origin) -> Option<WrittenExpr<'m>> {
-        let file = self.view.file(origin.file)?;
+        let file = self.view.file_to(origin.file, origin.range.end)?;
         let source = file.source.as_ref()?;
         let attribute = find_attribute(&source.body, origin.range)?;
         Some(WrittenExpr {
@@ -135,7 +135,7 @@ impl<'m> StaticScope<'m> {
         out: &mut Vec<Diagnostic>,
     ) -> bool {
         let n_before = out.len();
-        let Some(file) = self.view.file(written.file) else {
+        let Some(file) = self.view.file_to(written.file, written.expr.range.end) else {
             return false;
         };
         let references = references_in(&file.text, written.expr, written.json);
@@ -305,7 +305,7 @@ impl<'m> StaticScope<'m> {
 
     fn has_directive(&self, written: WrittenExpr<'m>) -> bool {
         self.view
-            .file(written.file)
+            .file_to(written.file, written.expr.range.end)
             .is_none_or(|file| written.expr.range.slice(&file.text).contains("%{"))
     }
 
