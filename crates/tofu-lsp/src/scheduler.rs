@@ -39,7 +39,8 @@
 //! interface from its kept analysis when a caller finds it, rather than
 //! by being analysed again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -677,17 +678,24 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
         } else {
             let force = std::mem::take(&mut state.force_publish);
             let from_providers = state.provider_diagnostics.clone();
+            let held = state
+                .published
+                .iter()
+                .filter(|(_, (_, old))| !old.is_empty())
+                .filter_map(|(path, _)| path.file_name().map(ToOwned::to_owned))
+                .collect();
             Publish::Push {
                 summary,
                 generation,
                 in_scope,
                 force,
                 from_providers,
+                held,
                 converter: Box::new(Converter::new(&session)),
             }
         }
     };
-    let (summary, generation, in_scope, force, from_providers, mut converter) = match plan {
+    let (summary, generation, in_scope, force, from_providers, held, mut converter) = match plan {
         Publish::Refresh(false) => return,
         Publish::Refresh(true) => {
             if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
@@ -701,6 +709,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             in_scope,
             force,
             from_providers,
+            held,
             converter,
         } => (
             summary,
@@ -708,11 +717,12 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             in_scope,
             force,
             from_providers,
+            held,
             *converter,
         ),
     };
     let current = match summary.filter(|_| in_scope) {
-        Some(summary) => current_diagnostics(&mut converter, &summary, &from_providers),
+        Some(summary) => current_diagnostics(&mut converter, &summary, &from_providers, &held),
         None => Vec::new(),
     };
     let publications = {
@@ -783,6 +793,11 @@ enum Publish {
         force: bool,
         /// The providers' validators' diagnostics kept for the directory.
         from_providers: ProviderDiagnostics,
+        /// The names of the files whose diagnostics the client shows now
+        /// (names, not paths: hashing a whole path for each of a thousand
+        /// files cost more than converting; a name shared by a file in a
+        /// subdirectory only converts one file more).
+        held: HashSet<OsString>,
         /// Boxed: the variant would otherwise be 200 bytes beside one.
         converter: Box<Converter>,
     },
@@ -791,14 +806,25 @@ enum Publish {
 /// Every file the analysis of a directory saw (its summary), with its
 /// converted diagnostics (the providers' validators' among them, when
 /// placed in the same text) and the version of the buffer the analysis used.
+/// A file with nothing to say, not open, whose diagnostics the client does
+/// not show (`held`), is left out: it would not be published, and on a
+/// keystroke in a module of a thousand files, converting each cost more
+/// than the rest of publishing.
 fn current_diagnostics(
     converter: &mut Converter,
     summary: &ModuleSummary,
     from_providers: &ProviderDiagnostics,
+    held: &HashSet<OsString>,
 ) -> Vec<Publication> {
     summary
         .file_diagnostics()
         .iter()
+        .filter(|file| {
+            !file.diagnostics.is_empty()
+                || file.version.is_some()
+                || !provider_validators::for_file(from_providers, &file.path, &file.text).is_empty()
+                || file.path.file_name().is_none_or(|name| held.contains(name))
+        })
         .map(|file| {
             let diagnostics = provider_validators::converted(converter, file, from_providers);
             (file.path.clone(), diagnostics, file.version)
