@@ -64,6 +64,7 @@ fn needs(analysis: &MergedModule, users: bool) -> Vec<NeededProvider> {
         .collect();
     let mut uses = Vec::new();
     let mut seen: HashSet<&str> = HashSet::default();
+    let mut last: Option<&str> = None;
     for block in &analysis.effective.blocks {
         match &block.address {
             BlockAddress::Resource {
@@ -79,6 +80,11 @@ fn needs(analysis: &MergedModule, users: bool) -> Vec<NeededProvider> {
                     .map(|(local_name, _)| local_name)
                     .unwrap_or_else(|| implied_local_name(type_name));
                 if !users {
+                    // Neighbours mostly share a provider: no hashing then.
+                    if last == Some(local_name) {
+                        continue;
+                    }
+                    last = Some(local_name);
                     if seen.insert(local_name) {
                         uses.push(ProviderUse {
                             local_name: local_name.to_owned(),
