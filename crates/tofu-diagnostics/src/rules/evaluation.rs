@@ -34,14 +34,15 @@
 
 use tofu_eval::convert::convert;
 use tofu_eval::{EvalDiagnostic, Type, Value};
-use tofu_syntax::{Diagnostic, FileId, Location};
+use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, TraversalStep};
 
 use crate::rules::expression_evaluation::evaluation_diagnostic;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::views::{IdentityView, MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
-use tofu_module::address::BlockAddress;
+use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveAttribute, EffectiveBody};
+use tofu_module::expr::json::json_expression;
 use tofu_module::refs::NodeRef;
 
 /// A module call's meta-arguments, which are not the child's inputs.
@@ -283,6 +284,8 @@ fn output_preconditions(
 enum Expansion {
     Resource,
     Module,
+    /// An `import` block's `for_each`: tuples are allowed too.
+    Import,
 }
 
 /// `for_each`, as validate checks it (`EvaluateForEachExpressionValue`
@@ -298,8 +301,20 @@ fn evaluate_for_each(
     let Some(expr) = values.expression(attribute) else {
         return;
     };
-    let file = attribute.origin.file;
-    let evaluation = values.evaluate_in(file, &expr);
+    for_each_in(values, attribute.origin.file, &expr, expansion, out);
+}
+
+/// [`evaluate_for_each`] of `expr`, written in `file`; true when it
+/// reported nothing.
+fn for_each_in(
+    values: &WalkValues<'_, '_>,
+    file: FileId,
+    expr: &Expr,
+    expansion: Expansion,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let before = out.len();
+    let evaluation = values.evaluate_in(file, expr);
     let value = evaluation.value;
     let mut details: Vec<String> = Vec::new();
     // Whether the value the checks return is known: what a resource's
@@ -326,6 +341,7 @@ fn evaluate_for_each(
         details.extend(value_details);
         match &ty {
             Type::Dynamic | Type::Map(_) | Type::Object(_) => value.is_known() || nulled,
+            Type::Tuple(_) if expansion == Expansion::Import => value.is_known() || nulled,
             Type::Set(element) if **element != Type::String && **element != Type::Dynamic => {
                 details.push(format!(
                     "{unsuitable} \"for_each\" supports sets of strings, but you have provided a set containing type {}.",
@@ -359,7 +375,7 @@ fn evaluate_for_each(
         value.is_known()
     };
     if expansion == Expansion::Resource && !known {
-        return;
+        return true;
     }
     report(file, evaluation.diagnostics, out);
     let at = Location::new(file, expr.range);
@@ -371,6 +387,7 @@ fn evaluate_for_each(
         )
         .with_detail(detail)
     }));
+    out.len() == before
 }
 
 /// `count`, as validate checks it (`validateCount`, `EvaluateCountExpressionValue`):
@@ -480,3 +497,122 @@ fn module_arguments(
 
 #[cfg(test)]
 mod tests;
+
+/// The `import-values` module rule: what validate reports when it
+/// evaluates an `import` block (`ValidateImportIDs`, run for the resource
+/// the block's `to` names): its `for_each` (tuples allowed), then its `id`
+/// as a string that is not null, sensitive or ephemeral (unknown is fine).
+/// Blocks whose `to` names no resource of this module, or one inside a
+/// module call, are not judged; nor are blocks with a reference the
+/// `import-references` rule reports. `each` is unknown: an error that
+/// OpenTofu reports once per element of a known `for_each` is reported
+/// once. Import identities (`identity`) need the provider's identity
+/// schema and are not judged.
+pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let values = WalkValues::new(view);
+    for &block_ref in &view.declarations().other {
+        let Some(block) = view.block(block_ref).filter(|block| block.kind == "import") else {
+            continue;
+        };
+        let file = block_ref.file;
+        let Some(module_file) = view.file_to(file, block.range.end) else {
+            continue;
+        };
+        let expression = |name: &str| {
+            let written = &block.body.attribute(name)?.expr;
+            Some(if module_file.is_json() {
+                json_expression(module_file.text.as_ref(), written)
+            } else {
+                written.clone()
+            })
+        };
+        let names_a_resource = expression("to")
+            .as_ref()
+            .and_then(import_target)
+            .is_some_and(|address| view.effective(&address).is_some());
+        if !names_a_resource
+            || crate::rules::validate::import_references_fail(view, block_ref, block)
+        {
+            continue;
+        }
+        if let Some(for_each) = expression("for_each") {
+            if !for_each_in(&values, file, &for_each, Expansion::Import, out) {
+                continue;
+            }
+        }
+        if let Some(id) = expression("id") {
+            import_id(&values, file, &id, out);
+        }
+    }
+}
+
+/// The managed resource an import block's `to` names in this module
+/// (`TYPE.NAME`, with or without an instance key; in JSON, the string
+/// holding it).
+fn import_target(to: &Expr) -> Option<BlockAddress> {
+    let (type_name, name) = match &to.kind {
+        ExprKind::Traversal(traversal) => {
+            let Some(TraversalStep::Attr { name, .. }) = traversal.steps.first() else {
+                return None;
+            };
+            (traversal.root.as_str(), name.as_str())
+        }
+        ExprKind::String(text) => {
+            let address = text.split('[').next().unwrap_or_default();
+            address.split_once('.')?
+        }
+        _ => return None,
+    };
+    if matches!(type_name, "module" | "data" | "ephemeral") || name.contains('.') {
+        return None;
+    }
+    Some(BlockAddress::Resource {
+        mode: ResourceMode::Managed,
+        type_name: type_name.to_owned(),
+        name: name.to_owned(),
+    })
+}
+
+/// An import block's `id`, as `validateImportIdExpression` judges it.
+fn import_id(values: &WalkValues<'_, '_>, file: FileId, id: &Expr, out: &mut Vec<Diagnostic>) {
+    let evaluation = values.evaluate_in(file, id);
+    if !evaluation.diagnostics.is_empty() {
+        report(file, evaluation.diagnostics, out);
+        return;
+    }
+    let at = Location::new(file, id.range);
+    let value = match convert(&evaluation.value, &Type::String) {
+        Ok(value) => value,
+        Err(error) => {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::INVALID_EXPRESSION_VALUE,
+                    "Incorrect value type",
+                    at,
+                )
+                .with_detail(format!("Invalid expression value: {error}.")),
+            );
+            return;
+        }
+    };
+    let marks = value.marks;
+    let detail = if value.is_null() {
+        "The import id cannot be null."
+    } else if !value.is_wholly_known() {
+        return;
+    } else if marks.sensitive {
+        "The import id cannot be sensitive."
+    } else if marks.ephemeral {
+        "The import id cannot be ephemeral."
+    } else {
+        return;
+    };
+    out.push(
+        Diagnostic::new(
+            crate::codes::INVALID_EXPRESSION_VALUE,
+            "Invalid import id argument",
+            at,
+        )
+        .with_detail(detail),
+    );
+}

@@ -232,6 +232,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         check: validate::imports,
     },
     ModuleRule {
+        name: "import-values",
+        phase: Phase::Walk,
+        check: evaluation::imports,
+    },
+    ModuleRule {
         name: "test-files",
         phase: Phase::Load,
         check: test_files::decode,

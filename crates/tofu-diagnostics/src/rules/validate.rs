@@ -31,7 +31,7 @@
 //! name), and `replace_triggered_by` (a tofu-lens load-time rule checks its
 //! form).
 
-use tofu_syntax::{Diagnostic, Fix, Location, TextRange};
+use tofu_syntax::{Block, Diagnostic, Fix, Location, TextRange};
 
 use crate::declared_names::NameList;
 use crate::rules::provider_schema;
@@ -39,6 +39,7 @@ use crate::rules::views::{IdentityView, ModuleView};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::expr::parse_ref::{Reference, Referenceable};
 use tofu_module::expr::suggest::did_you_mean;
+use tofu_module::loaded::BlockRef;
 use tofu_module::node_refs::expression_refs;
 use tofu_module::refs::{Ref, Unit, UnitKind};
 use tofu_module::shape::Repetition;
@@ -732,45 +733,74 @@ pub(crate) fn imports(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         let Some(block) = view.block(block_ref) else {
             continue;
         };
-        let Some(file) = view.file(block_ref.file) else {
-            continue;
-        };
-        if block.kind != "import" {
-            continue;
+        if block.kind == "import" {
+            import_references(view, block_ref, block, true, out);
         }
-        for attribute in block
-            .body
-            .attributes
-            .iter()
-            .filter(|attribute| matches!(attribute.name.as_str(), "id" | "for_each"))
-        {
-            for reference in expression_refs(block_ref.file, file, &attribute.expr, &[]) {
-                let Ok(parsed) = &reference.parsed else {
-                    continue;
-                };
-                let at = Location::new(reference.file, parsed.range);
-                match &parsed.subject {
-                    Referenceable::Variable(name)
-                        if declarations
-                            .get(&BlockAddress::Variable(name.clone()))
-                            .is_none() =>
-                    {
-                        let names =
-                            declarations.blocks.iter().filter_map(|declared| {
-                                match &declared.address {
-                                    BlockAddress::Variable(name) => Some(name.as_str()),
-                                    _ => None,
-                                }
+    }
+}
+
+/// Whether a reference in an `import` block's `id` or `for_each` names an
+/// input variable or local value the module does not declare (what
+/// [`imports`] reports; OpenTofu evaluates nothing of the block then).
+pub(crate) fn import_references_fail(
+    view: &ModuleView<'_>,
+    block_ref: BlockRef,
+    block: &Block,
+) -> bool {
+    let mut found = Vec::new();
+    import_references(view, block_ref, block, false, &mut found);
+    !found.is_empty()
+}
+
+/// The undeclared input variables and local values an `import` block's
+/// `id` and `for_each` read, into `out`; with `record`, each undeclared
+/// variable is recorded for the "declare it" fix.
+fn import_references(
+    view: &ModuleView<'_>,
+    block_ref: BlockRef,
+    block: &Block,
+    record: bool,
+    out: &mut Vec<Diagnostic>,
+) {
+    let declarations = view.declarations();
+    let Some(file) = view.file_to(block_ref.file, block.range.end) else {
+        return;
+    };
+    for attribute in block
+        .body
+        .attributes
+        .iter()
+        .filter(|attribute| matches!(attribute.name.as_str(), "id" | "for_each"))
+    {
+        for reference in expression_refs(block_ref.file, file, &attribute.expr, &[]) {
+            let Ok(parsed) = &reference.parsed else {
+                continue;
+            };
+            let at = Location::new(reference.file, parsed.range);
+            match &parsed.subject {
+                Referenceable::Variable(name)
+                    if declarations
+                        .get(&BlockAddress::Variable(name.clone()))
+                        .is_none() =>
+                {
+                    let names =
+                        declarations
+                            .blocks
+                            .iter()
+                            .filter_map(|declared| match &declared.address {
+                                BlockAddress::Variable(name) => Some(name.as_str()),
+                                _ => None,
                             });
-                        out.push(undeclared_variable(at, name, did_you_mean(name, names)));
+                    out.push(undeclared_variable(at, name, did_you_mean(name, names)));
+                    if record {
                         view.record_undeclared_variable(at, name);
                     }
-                    Referenceable::Local(name) if declarations.local(name).is_none() => {
-                        let names = declarations.locals.iter().map(|local| local.name.as_str());
-                        out.push(undeclared_local(at, name, did_you_mean(name, names)));
-                    }
-                    _ => {}
                 }
+                Referenceable::Local(name) if declarations.local(name).is_none() => {
+                    let names = declarations.locals.iter().map(|local| local.name.as_str());
+                    out.push(undeclared_local(at, name, did_you_mean(name, names)));
+                }
+                _ => {}
             }
         }
     }
