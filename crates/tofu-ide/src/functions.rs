@@ -11,10 +11,10 @@
 //! whose provider has functions (a partial `prov` offers them among the
 //! built-ins, as a partial `core` offers `core::` names), and after
 //! `provider::NAME::` that provider's functions. A name that starts with
-//! `provider:` is never completed as a built-in, so without a schema
-//! nothing is offered. Left out: offering a provider configuration's
-//! aliases after `provider::NAME::` (functions are offered after one that
-//! is typed).
+//! `provider:` is never completed as a built-in, so a provider without a
+//! schema gets nothing (OpenTofu's built-in `terraform` provider always
+//! has one). Left out: offering a provider configuration's aliases after
+//! `provider::NAME::` (functions are offered after one that is typed).
 //!
 //! Everything here reads the file's text, not the syntax model: while a
 //! call is being typed (`upper(`) the file does not parse. Comments, string
@@ -22,8 +22,8 @@
 //! offered or found inside them. The built-ins' signatures are OpenTofu's
 //! metadata as `tofu-eval` keeps it; both kinds are turned into one
 //! `FunctionDoc` (`function_doc.rs`), so labels, snippets and markdown
-//! read the same. JSON
-//! files get nothing: their expressions live inside strings.
+//! read the same. JSON files get nothing: their expressions live inside
+//! strings.
 
 use std::path::Path;
 
