@@ -13,8 +13,9 @@
 //!   known, the called module's variables the call does not set yet
 //!   (required ones first, marked), with their default, type and
 //!   description; after `module.NAME.`, the called module's outputs.
-//! - Where an expression may stand: OpenTofu's built-in functions
-//!   (`functions.rs`).
+//! - Where an expression may stand: OpenTofu's built-in functions, and
+//!   after `provider::` the functions of the providers whose schemas the
+//!   analysis has (`functions.rs`).
 //! - At the start of a line of a `.tfvars` file: the module's variables the
 //!   file does not set yet.
 //! - In a test file: after `var.`, `local.`, `module.` and `output.`, the
@@ -67,8 +68,11 @@ pub enum CompletionKind {
     /// An output of a called module (after `module.NAME.`), or of the
     /// module itself (after `output.` in a test file).
     Output,
-    /// A built-in function; the insert text is a snippet (`functions.rs`).
+    /// A built-in or provider function; the insert text is a snippet
+    /// (`functions.rs`).
     Function,
+    /// A provider's functions, `provider::NAME::`, inserted as is.
+    FunctionNamespace,
 }
 
 impl CompletionItem {
@@ -78,10 +82,13 @@ impl CompletionItem {
     }
 
     /// Longer documentation than the detail, as markdown: a function's
-    /// description, or the schema's description of what a provider defines.
+    /// description, or the schema's description of what a provider defines
+    /// (a provider function's too).
     pub fn documentation(&self) -> Option<String> {
-        match self.kind {
-            CompletionKind::Function => {
+        match (self.kind, &self.description) {
+            // A built-in's description is looked up when asked: there are
+            // over a hundred of them in every list.
+            (CompletionKind::Function, None) => {
                 crate::functions::function_description(&self.label).map(str::to_owned)
             }
             _ => self.description.clone(),
@@ -140,15 +147,19 @@ impl Snapshot {
         {
             return schema_items(items, replace);
         }
-        if let Some(functions) = crate::functions::function_completions(file, offset) {
+        if let Some(functions) = crate::functions::function_completions(file, analysis, offset) {
             return functions
                 .into_iter()
                 .map(|function| CompletionItem {
                     label: function.label,
-                    kind: CompletionKind::Function,
+                    kind: if function.namespace {
+                        CompletionKind::FunctionNamespace
+                    } else {
+                        CompletionKind::Function
+                    },
                     detail: Some(function.signature),
                     insert_text: function.snippet,
-                    description: None,
+                    description: function.documentation,
                     replace: function.replace,
                 })
                 .collect();

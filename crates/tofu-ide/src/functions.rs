@@ -1,26 +1,39 @@
-//! OpenTofu's built-in functions where people type them: their names in
-//! completion where an expression may stand (a snippet with the
-//! parameters, `core::` names too), hover on a function name (signature and
-//! description), and signature help inside a call's parentheses with the
-//! parameter the cursor is on.
+//! OpenTofu's functions where people type them: their names in completion
+//! where an expression may stand (a snippet with the parameters, `core::`
+//! names too), hover on a function name (signature and description), and
+//! signature help inside a call's parentheses with the parameter the cursor
+//! is on.
+//!
+//! Provider-defined functions (`provider::NAME::FN`, or
+//! `provider::NAME::ALIAS::FN`) get the same three from the schema of the
+//! provider NAME stands for, when the analysis was given it: after
+//! `provider::` completion offers `provider::NAME::` for each local name
+//! whose provider has functions (a partial `prov` offers them among the
+//! built-ins, as a partial `core` offers `core::` names), and after
+//! `provider::NAME::` that provider's functions. A name that starts with
+//! `provider:` is never completed as a built-in, so a provider without a
+//! schema gets nothing (OpenTofu's built-in `terraform` provider always
+//! has one). Left out: offering a provider configuration's aliases after
+//! `provider::NAME::` (functions are offered after one that is typed).
 //!
 //! Everything here reads the file's text, not the syntax model: while a
 //! call is being typed (`upper(`) the file does not parse. Comments, string
 //! literals and heredoc text come from the forgiving lexer, so nothing is
-//! offered or found inside them. The signatures are OpenTofu's metadata as
-//! `tofu-eval` keeps it. A provider function (`provider::NAME::FN`) gets a
-//! hover from its provider's schema (its signature, summary, description
-//! and parameters' descriptions) when the analysis was given one; it is
-//! not offered in completion nor in signature help yet. JSON files get
-//! nothing: their expressions live inside strings.
+//! offered or found inside them. The built-ins' signatures are OpenTofu's
+//! metadata as `tofu-eval` keeps it; both kinds are turned into one
+//! `FunctionDoc` (`function_doc.rs`), so labels, snippets and markdown
+//! read the same. JSON files get nothing: their expressions live inside
+//! strings.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
-use tofu_eval::functions::{Parameter, Signature, SIGNATURES};
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_eval::functions::{Signature, SIGNATURES};
+use tofu_module::provider_schemas::provider_function_name;
 use tofu_module::ModuleFile;
 use tofu_syntax::TextRange;
 
+use crate::function_doc::FunctionDoc;
 use crate::lexer::{lex_native, LexKind, Lexeme};
 use crate::snapshot::Snapshot;
 
@@ -37,16 +50,6 @@ pub struct SignatureHelp {
     pub active_parameter: Option<u32>,
 }
 
-/// A function offered by completion: its name, the snippet that calls
-/// it, its signature, and the partial name it replaces.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct FunctionProposal {
-    pub label: String,
-    pub snippet: String,
-    pub signature: String,
-    pub replace: TextRange,
-}
-
 /// One parameter of a [`SignatureHelp`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParameterHelp {
@@ -55,52 +58,64 @@ pub struct ParameterHelp {
     pub documentation: Option<String>,
 }
 
+/// A function offered by completion: its name, the snippet that calls
+/// it, its signature, and the partial name it replaces. A provider's
+/// namespace (`provider::time::`) is offered the same way, with its
+/// insert text as snippet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FunctionProposal {
+    pub label: String,
+    pub snippet: String,
+    pub signature: String,
+    /// A provider function's summary and description; `None` for a
+    /// built-in, whose description completion looks up when asked
+    /// ([`function_description`]), and for a namespace.
+    pub documentation: Option<String>,
+    /// `provider::NAME::`, which names no function yet.
+    pub namespace: bool,
+    pub replace: TextRange,
+}
+
 impl Snapshot {
     /// Signature help at byte `offset` of the file at `path`: the innermost
-    /// call of a built-in function whose parentheses hold the cursor.
+    /// call of a built-in function, or of a provider function the
+    /// analysis has the schema of, whose parentheses hold the cursor.
     pub fn signature_help(&self, path: &Path, offset: u32) -> Option<SignatureHelp> {
         let found = self.find_file(path)?;
         let file = found.file()?;
         if !file.role.is_loaded() || file.is_json() {
             return None;
         }
-        let (signature, n_commas) = enclosing_call(&file.text, offset)?;
-        let parameters: Vec<ParameterHelp> = labelled_parameters(signature)
-            .into_iter()
-            .map(|(label, parameter)| ParameterHelp {
-                label,
-                documentation: (!parameter.description.is_empty())
-                    .then(|| parameter.description.to_owned()),
-            })
-            .collect();
-        let n_fixed = signature.parameters.len();
-        let active_parameter = if n_commas < n_fixed {
-            Some(n_commas)
-        } else {
-            signature.variadic.map(|_| n_fixed)
-        };
-        Some(SignatureHelp {
-            label: signature_label(signature),
-            documentation: signature.description.to_owned(),
-            parameters,
-            active_parameter: active_parameter.and_then(|index| u32::try_from(index).ok()),
-        })
+        let (function, n_commas) = enclosing_call(&file.text, found.analysis(), offset)?;
+        Some(function.signature_help(n_commas))
     }
 }
 
-/// The built-in functions at `offset`, when a partial name (or nothing)
-/// there stands where an expression may: after `=`, an operator, `(`, `[`,
-/// `,`, `?`, `:`, `${`, `in` or `if`. `None` elsewhere (the other
-/// completions then have their say) and inside comments and strings.
+/// The functions at `offset`, when a partial name (or nothing) there
+/// stands where an expression may: after `=`, an operator, `(`, `[`, `,`,
+/// `?`, `:`, `${`, `in` or `if`. A name that starts with `provider:` gets
+/// only what [`provider_function_completions`] offers. `None` elsewhere
+/// (the other completions then have their say) and inside comments and
+/// strings.
 pub(crate) fn function_completions(
     file: &ModuleFile,
+    analysis: &ModuleAnalysis,
     offset: u32,
 ) -> Option<Vec<FunctionProposal>> {
     if file.is_json() {
         return None;
     }
     let before = file.text.get(..offset as usize)?;
-    let start = name_start(before);
+    if let Some(proposals) = provider_function_completions(analysis, before) {
+        return Some(proposals);
+    }
+    let mut start = name_start(before);
+    // `core:` is `core::` half typed (`:` triggers completion).
+    if let Some(head) = before.strip_suffix("core:") {
+        if start == before.len() && !head.ends_with(|c: char| is_identifier_char(c) || c == ':') {
+            start = head.len();
+        }
+    }
     let before_name = before.get(..start)?;
     if before_name.ends_with("::")
         || !stands_for_expression(before_name)
@@ -111,6 +126,7 @@ pub(crate) fn function_completions(
     let partial = before.get(start..)?;
     let with_core =
         !partial.is_empty() && ("core::".starts_with(partial) || partial.starts_with("core::"));
+    let with_providers = !partial.is_empty() && "provider::".starts_with(partial);
     let replace = TextRange::from_usize(start, offset as usize);
     let plain = SIGNATURES
         .iter()
@@ -119,17 +135,99 @@ pub(crate) fn function_completions(
         .iter()
         .filter(|_| with_core)
         .map(|signature| (format!("core::{}", signature.name), signature));
-    Some(
-        plain
-            .chain(core)
-            .map(|(label, signature)| FunctionProposal {
-                snippet: format!("{label}({})", snippet_arguments(signature)),
+    let mut proposals: Vec<FunctionProposal> = plain
+        .chain(core)
+        .map(|(label, signature)| {
+            let function = FunctionDoc::builtin(signature);
+            FunctionProposal {
+                snippet: function.snippet(&label),
                 label,
-                signature: signature_label(signature),
+                signature: function.label(),
+                documentation: None,
+                namespace: false,
                 replace,
-            })
-            .collect(),
-    )
+            }
+        })
+        .collect();
+    if with_providers {
+        proposals.extend(provider_namespaces(analysis, replace));
+    }
+    Some(proposals)
+}
+
+/// After a name that starts with `provider:` standing where an expression
+/// may (`before` is the text up to the cursor): `provider::NAME::` for the
+/// providers with functions while NAME is being typed, then that
+/// provider's functions (also after `provider::NAME::ALIAS::`), each
+/// replacing the whole name typed so far. `None` for any other name.
+fn provider_function_completions(
+    analysis: &ModuleAnalysis,
+    before: &str,
+) -> Option<Vec<FunctionProposal>> {
+    let start = qualified_name_start(before);
+    let typed = before.get(start..)?;
+    if !typed.starts_with("provider:")
+        || !stands_for_expression(before.get(..start)?)
+        || in_literal(&lex_native(before), tofu_syntax::text::to_u32(before.len()))
+    {
+        return None;
+    }
+    let replace = TextRange::from_usize(start, before.len());
+    let parts: Vec<&str> = typed.split("::").collect();
+    let qualifier = match parts.as_slice() {
+        [_] | [_, _] => return Some(provider_namespaces(analysis, replace)),
+        [_, local_name, _] => (*local_name, None),
+        [_, local_name, alias, _] => (*local_name, Some(*alias)),
+        _ => return Some(Vec::new()),
+    };
+    let (local_name, alias) = qualifier;
+    let (_, schema) = analysis.provider_schema(local_name);
+    let Some(schema) = schema else {
+        return Some(Vec::new());
+    };
+    let prefix = match alias {
+        Some(alias) => format!("provider::{local_name}::{alias}::"),
+        None => format!("provider::{local_name}::"),
+    };
+    let proposals = schema
+        .functions
+        .iter()
+        .map(|(function_name, function)| {
+            let label = format!("{prefix}{function_name}");
+            let function = FunctionDoc::provided(&label, function);
+            FunctionProposal {
+                snippet: function.snippet(&label),
+                signature: function.label(),
+                documentation: Some(function.documentation()).filter(|text| !text.is_empty()),
+                namespace: false,
+                label,
+                replace,
+            }
+        })
+        .collect();
+    Some(proposals)
+}
+
+/// `provider::NAME::` for each local name whose provider's schema has
+/// functions.
+fn provider_namespaces(analysis: &ModuleAnalysis, replace: TextRange) -> Vec<FunctionProposal> {
+    analysis
+        .provider_local_names()
+        .into_iter()
+        .filter(|(_, schema)| !schema.functions.is_empty())
+        .map(|(local_name, schema)| {
+            let (address, _) = analysis.provider_schema(&local_name);
+            let label = format!("provider::{local_name}::");
+            FunctionProposal {
+                snippet: label.clone(),
+                signature: format!("{} functions of {address}", schema.functions.len()),
+                documentation: None,
+                namespace: true,
+                label,
+                replace,
+            }
+        })
+        .collect()
 }
 
 /// Hover on the name of a call of a built-in function (`upper` or
@@ -152,17 +250,7 @@ pub(crate) fn function_hover(file: &ModuleFile, offset: u32) -> Option<(String, 
     if in_literal(&lex_native(text.get(..line_end)?), range.start + 1) {
         return None;
     }
-    let mut markdown = format!(
-        "```hcl\n{}\n```\n\n{}\n",
-        signature_label(signature),
-        signature.description
-    );
-    for (label, parameter) in labelled_parameters(signature) {
-        if !parameter.description.is_empty() {
-            let _ = writeln!(markdown, "\n- `{label}`: {}", parameter.description);
-        }
-    }
-    Some((markdown, range))
+    Some((FunctionDoc::builtin(signature).hover_markdown(), range))
 }
 
 /// Hover on the name of a call of a provider function
@@ -171,79 +259,40 @@ pub(crate) fn function_hover(file: &ModuleFile, offset: u32) -> Option<(String, 
 /// name's range.
 pub(crate) fn provider_function_hover(
     file: &ModuleFile,
-    analysis: &tofu_diagnostics::ModuleAnalysis,
+    analysis: &ModuleAnalysis,
     offset: u32,
 ) -> Option<(String, TextRange)> {
     if !file.role.is_loaded() || file.is_json() {
         return None;
     }
     let text = &file.text;
-    let is_name_char = |c: char| is_identifier_char(c) || c == ':';
-    let before = text.get(..offset as usize)?;
-    let start = before.len()
-        - before
-            .chars()
-            .rev()
-            .take_while(|c| is_name_char(*c))
-            .map(char::len_utf8)
-            .sum::<usize>();
+    let start = qualified_name_start(text.get(..offset as usize)?);
     let after = text.get(start..)?;
     let name = after
-        .find(|c: char| !is_name_char(c))
+        .find(|c: char| !is_qualified_name_char(c))
         .and_then(|end| after.get(..end))
         .unwrap_or(after);
     let rest = after.get(name.len()..)?.trim_start_matches([' ', '\t']);
     if !rest.starts_with('(') {
         return None;
     }
-    let (local_name, function_name) = tofu_module::provider_schemas::provider_function_name(name)?;
     let range = TextRange::from_usize(start, start + name.len());
     let line_end = after.find('\n').map_or(text.len(), |len| start + len);
     if in_literal(&lex_native(text.get(..line_end)?), range.start + 1) {
         return None;
     }
+    Some((provider_function(analysis, name)?.hover_markdown(), range))
+}
+
+/// The provider function called as `name` (`provider::NAME::FN` or
+/// `provider::NAME::ALIAS::FN`), from the schema of the provider NAME
+/// stands for. `ProviderNames::function` answers the evaluator and keeps
+/// no descriptions, so this reads the schema itself.
+fn provider_function(analysis: &ModuleAnalysis, name: &str) -> Option<FunctionDoc> {
+    let (local_name, function_name) = provider_function_name(name)?;
     let (_, schema) = analysis.provider_schema(local_name);
     let function = schema?.functions.get(function_name)?;
-    let parameter_label = |parameter: &tofu_schema::FunctionParameter, variadic: bool| {
-        format!(
-            "{}{} {}",
-            parameter.name,
-            if variadic { "..." } else { "" },
-            tofu_module::types::constraint_text(&parameter.ty)
-        )
-    };
-    let mut parameters: Vec<(String, &tofu_schema::FunctionParameter)> = function
-        .parameters
-        .iter()
-        .map(|parameter| (parameter_label(parameter, false), parameter))
-        .collect();
-    if let Some(variadic) = &function.variadic_parameter {
-        parameters.push((parameter_label(variadic, true), variadic));
-    }
-    let labels: Vec<&str> = parameters.iter().map(|(label, _)| label.as_str()).collect();
-    let mut markdown = format!(
-        "```hcl\n{name}({}) {}\n```\n",
-        labels.join(", "),
-        tofu_module::types::constraint_text(&function.return_type)
-    );
-    for paragraph in [&*function.summary, &*function.description.text] {
-        if !paragraph.is_empty() {
-            let _ = write!(markdown, "\n{paragraph}\n");
-        }
-    }
-    if !function.deprecation_message.is_empty() {
-        let _ = write!(
-            markdown,
-            "\n**Deprecated**: {}\n",
-            function.deprecation_message
-        );
-    }
-    for (label, parameter) in &parameters {
-        if !parameter.description.text.is_empty() {
-            let _ = writeln!(markdown, "\n- `{label}`: {}", parameter.description.text);
-        }
-    }
-    Some((markdown, range))
+    Some(FunctionDoc::provided(name, function))
 }
 
 /// The description of the built-in function `name` (or `core::name`),
@@ -261,48 +310,20 @@ fn signature_of(name: &str) -> Option<&'static Signature> {
         .and_then(|index| SIGNATURES.get(index))
 }
 
-/// `format(format string, args... dynamic) string`.
-fn signature_label(signature: &Signature) -> String {
-    let parameters: Vec<String> = labelled_parameters(signature)
-        .into_iter()
-        .map(|(label, _)| label)
-        .collect();
-    format!(
-        "{}({}) {}",
-        signature.name,
-        parameters.join(", "),
-        signature.return_type
-    )
+/// A character of a name with its namespaces (`provider::time::now`).
+fn is_qualified_name_char(c: char) -> bool {
+    is_identifier_char(c) || c == ':'
 }
 
-/// Each parameter (the variadic one last) with its label in the signature.
-fn labelled_parameters(signature: &Signature) -> Vec<(String, Parameter)> {
-    let fixed = signature
-        .parameters
-        .iter()
-        .map(|parameter| (format!("{} {}", parameter.name, parameter.ty), *parameter));
-    let variadic = signature.variadic.iter().map(|parameter| {
-        (
-            format!("{}... {}", parameter.name, parameter.ty),
-            *parameter,
-        )
-    });
-    fixed.chain(variadic).collect()
-}
-
-/// The snippet between a call's parentheses: a placeholder per fixed
-/// parameter, or one for the variadic parameter when there is no other.
-fn snippet_arguments(signature: &Signature) -> String {
-    let names: Vec<&str> = match (signature.parameters, signature.variadic) {
-        ([], Some(variadic)) => vec![variadic.name],
-        (fixed, _) => fixed.iter().map(|parameter| parameter.name).collect(),
-    };
-    names
-        .iter()
-        .enumerate()
-        .map(|(index, name)| format!("${{{}:{name}}}", index + 1))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Where the name with its namespaces that ends `text` starts.
+fn qualified_name_start(text: &str) -> usize {
+    let name_len: usize = text
+        .chars()
+        .rev()
+        .take_while(|c| is_qualified_name_char(*c))
+        .map(char::len_utf8)
+        .sum();
+    text.len() - name_len
 }
 
 fn is_identifier_char(c: char) -> bool {
@@ -410,11 +431,15 @@ fn is_literal(kind: LexKind) -> bool {
 /// How far back signature help looks for the call's `(`.
 const MAX_CALL_SCAN_BYTES: usize = 16 * 1024;
 
-/// The built-in function whose call's parentheses hold `offset`, and the
-/// number of commas between its `(` and the cursor at the call's own
-/// level. Brackets, braces and parentheses that are not a built-in call
-/// are arguments: their commas do not count.
-fn enclosing_call(text: &str, offset: u32) -> Option<(&'static Signature, usize)> {
+/// The function (built-in, or from a provider's schema) whose call's
+/// parentheses hold `offset`, and the number of commas between its `(` and
+/// the cursor at the call's own level. Brackets, braces and parentheses
+/// that are not such a call are arguments: their commas do not count.
+fn enclosing_call(
+    text: &str,
+    analysis: &ModuleAnalysis,
+    offset: u32,
+) -> Option<(FunctionDoc, usize)> {
     let before = text.get(..offset as usize)?;
     let lexemes = lex_native(before);
     if in_literal(&lexemes, offset) {
@@ -452,12 +477,15 @@ fn enclosing_call(text: &str, offset: u32) -> Option<(&'static Signature, usize)
             Some(b'(' | b'[' | b'{') if depth > 0 => depth -= 1,
             Some(b'(') => {
                 let name_text = before.get(..at)?.trim_end_matches([' ', '\t']);
+                if let Some(function) = called_provider_function(analysis, name_text) {
+                    return Some((function, n_commas));
+                }
                 let name = text_word_before(name_text);
                 let after_dot = name_text
                     .get(..name_text.len() - name.len())
                     .is_some_and(|rest| rest.ends_with(['.', ':']));
                 if let Some(signature) = signature_of(name).filter(|_| !after_dot) {
-                    return Some((signature, n_commas));
+                    return Some((FunctionDoc::builtin(signature), n_commas));
                 }
                 n_commas = 0;
             }
@@ -467,4 +495,14 @@ fn enclosing_call(text: &str, offset: u32) -> Option<(&'static Signature, usize)
         }
     }
     None
+}
+
+/// The provider function whose name ends `name_text` (the text before a
+/// call's `(`), when it stands where an expression may.
+fn called_provider_function(analysis: &ModuleAnalysis, name_text: &str) -> Option<FunctionDoc> {
+    let start = qualified_name_start(name_text);
+    if !stands_for_expression(name_text.get(..start)?) {
+        return None;
+    }
+    provider_function(analysis, name_text.get(start..)?)
 }

@@ -17,6 +17,7 @@ mod code_actions;
 mod completion;
 mod diagnostics;
 mod disk_texts;
+mod function_doc;
 mod functions;
 mod highlight;
 mod host;

@@ -37,7 +37,7 @@ async fn inlay_hints_and_code_lenses_in_a_base_file() {
     assert_eq!(advertised["codeLensProvider"]["resolveProvider"], false);
     assert_eq!(
         advertised["completionProvider"]["triggerCharacters"],
-        json!(["."])
+        json!([".", ":"])
     );
     let main = root.join("main.tf");
     client.open(&main, 1, &fs::read_to_string(&main).unwrap());
@@ -272,5 +272,69 @@ async fn signature_help_and_function_completion() {
     );
     assert_eq!(upper["detail"], "upper(str string) string");
     assert_eq!(upper["documentation"]["kind"], "markdown");
+    client.shutdown().await;
+}
+
+/// Provider functions at the protocol edge, with OpenTofu's built-in
+/// `terraform` provider (its schema needs no plugin): after `provider::`
+/// (where the second `:` triggers completion) its namespace, as a module
+/// and not a snippet; after `provider::terraform::` its functions as
+/// snippets replacing the whole name; signature help inside a call.
+#[tokio::test]
+async fn provider_function_completion_and_signature_help() {
+    let (_temp, root) = overrides_example();
+    let mut client = start(&root).await;
+    let locals = root.join("provider_functions.tf");
+    client.open(
+        &locals,
+        1,
+        "locals {\n  a = provider::\n  b = provider::terraform::enc\n  c = provider::terraform::encode_expr(\n}\n",
+    );
+    let completion = |line: u32, character: u32| json!({"textDocument": {"uri": uri(&locals)}, "position": {"line": line, "character": character}});
+    let namespaces = client
+        .request("textDocument/completion", completion(1, 16))
+        .await;
+    let terraform = namespaces
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["label"] == "provider::terraform::")
+        .unwrap_or_else(|| panic!("{namespaces}"));
+    assert_eq!(terraform["kind"], 9);
+    assert!(terraform["insertTextFormat"].is_null(), "{terraform}");
+    assert_eq!(
+        terraform["textEdit"]["range"],
+        json!({"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 16}})
+    );
+
+    let functions = client
+        .request("textDocument/completion", completion(2, 30))
+        .await;
+    let encode_expr = functions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["label"] == "provider::terraform::encode_expr")
+        .unwrap_or_else(|| panic!("{functions}"));
+    assert_eq!(encode_expr["kind"], 3);
+    assert_eq!(encode_expr["insertTextFormat"], 2);
+    assert_eq!(
+        encode_expr["textEdit"]["newText"],
+        "provider::terraform::encode_expr(${1:expr})"
+    );
+    assert_eq!(
+        encode_expr["textEdit"]["range"],
+        json!({"start": {"line": 2, "character": 6}, "end": {"line": 2, "character": 30}})
+    );
+    assert_eq!(encode_expr["documentation"]["kind"], "markdown");
+
+    let help = client
+        .request("textDocument/signatureHelp", completion(3, 39))
+        .await;
+    assert_eq!(
+        help["signatures"][0]["label"], "provider::terraform::encode_expr(expr any) string",
+        "{help}"
+    );
+    assert_eq!(help["activeParameter"], 0);
     client.shutdown().await;
 }

@@ -57,6 +57,12 @@ fn function_names_are_offered_where_an_expression_stands() {
         Some("core::upper [core::up] core::upper(${1:str})")
     );
     assert!(offered(&main("up$0"), "core::upper").is_none());
+    // `core:` half typed (`:` triggers completion) is the name being typed.
+    assert_eq!(
+        offered(&main("core:$0"), "core::upper").as_deref(),
+        Some("core::upper [core:] core::upper(${1:str})")
+    );
+    assert!(offered(&main("a ? b :$0"), "core::upper").is_none());
     // After operators, inside calls, lists, conditionals and interpolations.
     for value in [
         "1 + le$0",
@@ -186,4 +192,21 @@ fn signature_help_names_the_parameter_at_the_cursor() {
     assert_eq!(signature(&main("\"upper($0")), "none");
     assert_eq!(signature(&main("upper(\"a\")$0")), "none");
     assert_eq!(signature(&main("provider::x::upper($0")), "none");
+}
+
+/// `:` triggers completion in the editor (for `provider::`); after other
+/// colons nothing new is offered.
+#[test]
+fn a_colon_offers_functions_only_where_an_expression_stands() {
+    let main = |value: &str| format!("//- main.tf\nlocals {{\n  x = {value}\n}}\n");
+    assert!(offered(&main("a ? b :$0"), "length").is_some());
+    assert!(offered(&main("[for s in l :$0"), "length").is_some());
+    for text in [
+        main("\"http:$0\""),
+        main("1 # see:$0"),
+        "//- main.tf.json\n{\"locals\": {\"x\":$0\n".to_owned(),
+    ] {
+        let (analysis, path, offset) = fixture(&text);
+        assert_eq!(analysis.completions(&path, offset), [], "{text}");
+    }
 }

@@ -243,3 +243,280 @@ fn hover_on_a_provider_function_shows_its_signature_and_the_provider_s_docs() {
     let other = hover("//- main.tf\nlocals {\n  t = provider::time::nos$0uch(1)\n}\n");
     assert!(!other.starts_with("```hcl\nprovider::"), "{other}");
 }
+
+/// The function completions at the cursor with `schemas`:
+/// `label [replaced] insert`.
+fn functions_offered_with(text: &str, schemas: &ProviderSchemas) -> Vec<String> {
+    let (snapshot, path, offset) = super::fixture_with_schemas(text, schemas);
+    let file_text = snapshot.file_text(&path).unwrap();
+    snapshot
+        .completions(&path, offset)
+        .iter()
+        .filter(|item| {
+            matches!(
+                item.kind,
+                crate::CompletionKind::Function | crate::CompletionKind::FunctionNamespace
+            )
+        })
+        .map(|item| {
+            format!(
+                "{} [{}] {}",
+                item.label,
+                item.replace.slice(&file_text),
+                item.insert_text
+            )
+        })
+        .collect()
+}
+
+fn functions_offered(text: &str) -> Vec<String> {
+    functions_offered_with(text, &schemas())
+}
+
+/// `main.tf` with a local value `x = VALUE`, after `VERSIONS` (openstack,
+/// whose schema has no functions, is required; time is implied).
+fn local_value(value: &str) -> String {
+    format!("{VERSIONS}//- main.tf\nlocals {{\n  x = {value}\n}}\n")
+}
+
+#[test]
+fn provider_colons_complete_the_providers_that_have_functions() {
+    // time has functions, and so does OpenTofu's built-in terraform
+    // provider (`encode_tfvars`, …); openstack (required, with a schema)
+    // has none.
+    assert_eq!(
+        functions_offered(&local_value("provider::$0")),
+        [
+            "provider::terraform:: [provider::] provider::terraform::",
+            "provider::time:: [provider::] provider::time::"
+        ]
+    );
+    // Part of the local name, or one colon typed so far.
+    assert_eq!(
+        functions_offered(&local_value("provider::ti$0")),
+        [
+            "provider::terraform:: [provider::ti] provider::terraform::",
+            "provider::time:: [provider::ti] provider::time::"
+        ]
+    );
+    assert_eq!(
+        functions_offered(&local_value("provider:$0"))[1],
+        "provider::time:: [provider:] provider::time::"
+    );
+    // A partial `provider` offers the namespaces among the built-ins, as a
+    // partial `core` offers `core::` names; nothing typed offers neither.
+    let partial = functions_offered(&local_value("prov$0"));
+    assert!(
+        partial.contains(&"provider::time:: [prov] provider::time::".to_owned()),
+        "{partial:?}"
+    );
+    assert!(partial.iter().any(|item| item.starts_with("upper ")));
+    let nothing = functions_offered(&local_value("$0"));
+    assert!(!nothing.iter().any(|item| item.starts_with("provider::")));
+}
+
+#[test]
+fn a_provider_s_colons_complete_its_functions_as_snippets() {
+    assert_eq!(
+        functions_offered(&local_value("provider::time::$0")),
+        [
+            "provider::time::duration_parse [provider::time::] provider::time::duration_parse(${1:duration})",
+            "provider::time::rfc3339_parse [provider::time::] provider::time::rfc3339_parse(${1:timestamp})",
+            "provider::time::unix_timestamp_parse [provider::time::] provider::time::unix_timestamp_parse(${1:unix_timestamp})",
+        ]
+    );
+    // A partial function name is replaced with the whole name; the other
+    // functions stay for the editor to filter.
+    let partial = functions_offered(&local_value("upper(provider::time::rfc$0"));
+    assert!(
+        partial.contains(
+            &"provider::time::rfc3339_parse [provider::time::rfc] provider::time::rfc3339_parse(${1:timestamp})"
+                .to_owned()
+        ),
+        "{partial:?}"
+    );
+    assert_eq!(partial.len(), 3);
+    // Through a provider configuration's alias.
+    assert!(functions_offered(&local_value("provider::time::ali::$0"))
+        .iter()
+        .any(|item| item.starts_with(
+            "provider::time::ali::rfc3339_parse [provider::time::ali::] provider::time::ali::rfc3339_parse("
+        )));
+}
+
+#[test]
+fn a_provider_function_completion_carries_its_signature_and_docs() {
+    let (snapshot, path, offset) = super::fixture_with_schemas(
+        "//- main.tf\nlocals {\n  x = provider::time::rfc$0\n}\n",
+        &schemas(),
+    );
+    let items = snapshot.completions(&path, offset);
+    let rfc3339 = items
+        .iter()
+        .find(|item| item.label == "provider::time::rfc3339_parse")
+        .unwrap();
+    assert!(rfc3339.is_snippet());
+    assert!(
+        rfc3339
+            .detail
+            .as_deref()
+            .unwrap()
+            .starts_with("provider::time::rfc3339_parse(timestamp string) object({"),
+        "{rfc3339:?}"
+    );
+    let documentation = rfc3339.documentation().unwrap();
+    assert!(
+        documentation.starts_with("Parse an RFC3339 timestamp string into an object\n\nGiven an RFC3339 timestamp string, will parse"),
+        "{documentation}"
+    );
+}
+
+#[test]
+fn provider_functions_are_not_offered_in_literals_json_or_without_a_schema() {
+    for value in [
+        "\"provider::$0",
+        "\"provider::time::$0\"",
+        "1 # provider::time::$0",
+        "1 /* provider::$0 */",
+        "<<EOT\n  provider::time::$0\nEOT",
+        "var.provider::$0",
+    ] {
+        assert!(functions_offered(&local_value(value)).is_empty(), "{value}");
+    }
+    // Where an argument's name goes.
+    assert!(functions_offered("//- main.tf\nlocals {\n  provider::$0\n}\n").is_empty());
+    // JSON expressions live in strings.
+    assert!(functions_offered(
+        "//- main.tf.json\n{\"locals\": {\"x\": \"${provider::time::$0\"}}\n"
+    )
+    .is_empty());
+    // Without the provider's schema: nothing to offer, and not the
+    // built-ins either (a provider function is being typed). The built-in
+    // terraform provider is always known.
+    let none = ProviderSchemas::new();
+    assert_eq!(
+        functions_offered_with(&local_value("provider::$0"), &none),
+        ["provider::terraform:: [provider::] provider::terraform::"]
+    );
+    assert!(functions_offered_with(&local_value("provider::time::$0"), &none).is_empty());
+    assert!(functions_offered_with(&local_value("provider::time::rf$0"), &none).is_empty());
+    // A provider whose schema has no functions, or that the module has no
+    // schema for.
+    assert!(functions_offered(&local_value("provider::openstack::$0")).is_empty());
+    assert!(functions_offered(&local_value("provider::nosuch::$0")).is_empty());
+}
+
+/// `label | active parameter | its documentation` of the signature help at
+/// the cursor, with `schemas`.
+fn signature_with(text: &str, schemas: &ProviderSchemas) -> String {
+    let (snapshot, path, offset) = super::fixture_with_schemas(text, schemas);
+    match snapshot.signature_help(&path, offset) {
+        None => "none".to_owned(),
+        Some(help) => {
+            let active = help
+                .active_parameter
+                .and_then(|index| help.parameters.get(index as usize));
+            format!(
+                "{} | {} | {}",
+                help.label,
+                active.map_or("-", |parameter| parameter.label.as_str()),
+                active
+                    .and_then(|parameter| parameter.documentation.as_deref())
+                    .unwrap_or("-")
+            )
+        }
+    }
+}
+
+/// A provider `hashicorp/strings` whose one function takes a separator
+/// and any number of strings.
+fn variadic_schemas() -> ProviderSchemas {
+    let text = r#"{"format_version": "1.0", "provider_schemas": {
+        "registry.opentofu.org/hashicorp/strings": {
+            "provider": {"version": 0, "block": {}},
+            "functions": {"join": {
+                "summary": "Join strings",
+                "description": "Joins its strings with the separator.",
+                "parameters": [{"name": "separator", "type": "string", "description": "Put between the strings"}],
+                "variadic_parameter": {"name": "strings", "type": "string", "description": "The strings"},
+                "return_type": "string"
+            }}
+        }
+    }}"#;
+    let mut schemas = ProviderSchemas::new();
+    for (address, schema) in tofu_schema::decode_providers_schema_json(text).unwrap() {
+        schemas.insert(address, Arc::new(schema));
+    }
+    schemas
+}
+
+#[test]
+fn signature_help_inside_a_provider_function_call() {
+    let main = |value: &str| format!("//- main.tf\nlocals {{\n  x = {value}\n}}\n");
+    let signature = |value: &str| signature_with(&main(value), &schemas());
+    let rfc3339 = signature("provider::time::rfc3339_parse($0");
+    assert!(
+        rfc3339.starts_with("provider::time::rfc3339_parse(timestamp string) object({"),
+        "{rfc3339}"
+    );
+    assert!(
+        rfc3339.ends_with(" | timestamp string | RFC3339 timestamp string to parse"),
+        "{rfc3339}"
+    );
+    // Past its one parameter none is active; the innermost call answers.
+    assert!(signature("provider::time::rfc3339_parse(\"a\", $0").contains(" | - | -"));
+    assert!(signature("provider::time::rfc3339_parse(lower($0")
+        .starts_with("lower(str string) string | str string"));
+    assert_eq!(
+        signature("upper(provider::time::rfc3339_parse(\"a\"), $0"),
+        "upper(str string) string | - | -"
+    );
+    // Through an alias, and with spaces before the parenthesis.
+    assert!(signature("provider::time::ali::unix_timestamp_parse ($0")
+        .starts_with("provider::time::ali::unix_timestamp_parse(unix_timestamp number) object({"));
+    // A function or provider the schemas do not have, inside a string, or
+    // without any schema.
+    assert_eq!(signature("provider::time::nosuch($0"), "none");
+    assert_eq!(signature("provider::openstack::nosuch($0"), "none");
+    assert_eq!(signature("\"provider::time::rfc3339_parse($0"), "none");
+    assert_eq!(
+        signature_with(
+            &main("provider::time::rfc3339_parse($0"),
+            &ProviderSchemas::new()
+        ),
+        "none"
+    );
+}
+
+#[test]
+fn a_provider_function_s_variadic_parameter_stays_active() {
+    let signature = |value: &str| {
+        signature_with(
+            &format!("//- main.tf\nlocals {{\n  x = {value}\n}}\n"),
+            &variadic_schemas(),
+        )
+    };
+    let label = "provider::strings::join(separator string, strings... string) string";
+    assert_eq!(
+        signature("provider::strings::join($0"),
+        format!("{label} | separator string | Put between the strings")
+    );
+    for value in [
+        "provider::strings::join(\",\", $0",
+        "provider::strings::join(\",\", \"a\", [1, 2], $0",
+    ] {
+        assert_eq!(
+            signature(value),
+            format!("{label} | strings... string | The strings"),
+            "{value}"
+        );
+    }
+    // Its snippet holds the fixed parameters, as a built-in's does.
+    assert_eq!(
+        functions_offered_with(
+            "//- main.tf\nlocals {\n  x = provider::strings::$0\n}\n",
+            &variadic_schemas()
+        ),
+        ["provider::strings::join [provider::strings::] provider::strings::join(${1:separator})"]
+    );
+}

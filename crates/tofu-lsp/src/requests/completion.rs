@@ -1,8 +1,9 @@
 //! `textDocument/completion`: the engine's items at the cursor (block
 //! types, arguments, names after `var.`, `local.`, `module.`, built-in
-//! functions as snippets with their description), also from the
-//! called module of a block being typed, each replacing the word it
-//! completes.
+//! and provider functions as snippets with their description, and
+//! `provider::NAME::` namespaces as modules), also from the called module
+//! of a block being typed, each replacing the word it completes. `.` and
+//! `:` trigger it (`initialize.rs`).
 
 use std::sync::Arc;
 
@@ -68,5 +69,6 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Module => CompletionItemKind::MODULE,
         tofu_ide::CompletionKind::Output => CompletionItemKind::FIELD,
         tofu_ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
+        tofu_ide::CompletionKind::FunctionNamespace => CompletionItemKind::MODULE,
     }
 }

@@ -133,7 +133,10 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                 resolve_provider: Some(false),
             }),
             completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec![".".to_owned()]),
+                // `:` completes `provider::` and `provider::NAME::` as
+                // typed; the engine answers nothing after a `:` that ends
+                // no such name and stands for no expression.
+                trigger_characters: Some(vec![".".to_owned(), ":".to_owned()]),
                 ..CompletionOptions::default()
             }),
             signature_help_provider: Some(SignatureHelpOptions {

@@ -1,5 +1,6 @@
-//! `textDocument/signatureHelp`: the signature of the built-in function
-//! whose call holds the cursor, with the parameter the cursor is on
+//! `textDocument/signatureHelp`: the signature of the built-in or
+//! provider function (from its provider's schema) whose call holds the
+//! cursor, with the parameter the cursor is on
 //! (triggered by `(` and `,`). Parameters are labelled by their text in the
 //! signature's label, so no offsets inside the label need converting.
 
