@@ -106,6 +106,14 @@ impl ModuleAnalysis {
         (address, schema)
     }
 
+    /// Provider function `name` (`provider::NAME::FUNCTION`, as written)
+    /// from the schema given for the provider NAME stands for.
+    pub fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
+        let (local_name, function) = tofu_module::provider_schemas::provider_function_name(name)?;
+        let (address, schema) = self.provider_schema(local_name);
+        tofu_module::provider_schemas::provider_function(&address, schema?, function)
+    }
+
     /// Each provider schema given, with the local names that stand for it
     /// in this module (those of `required_providers`, and the implied
     /// `NAME` of `hashicorp/NAME`), sorted by name.

@@ -389,26 +389,13 @@ impl Run<'_> {
         dir_schemas: &DirSchemas,
         provider_schemas: &ProviderSchemas,
     ) -> Option<ModuleFiles> {
-        let validators = self.validators?;
-        let packages: Vec<_> = provider_schemas
-            .iter()
-            .filter(|(_, schema)| !schema.functions.is_empty())
-            .filter_map(|(address, _)| {
-                let runnable =
-                    self.schema_source
-                        .runnable_for(readable(dir), dir_schemas, address)?;
-                Some((address.to_string(), runnable))
-            })
-            .collect();
-        if packages.is_empty() {
-            return None;
-        }
-        let environment = tofu_vfs::schemas::functions::FilesAndFunctions::new(
-            tofu_vfs::DirectoryFiles::new(readable(dir)),
-            Arc::clone(validators),
-            packages,
-            None,
-        );
+        let environment = tofu_vfs::schemas::functions::FilesAndFunctions::for_dir(
+            readable(dir),
+            dir_schemas,
+            provider_schemas,
+            self.schema_source,
+            self.validators?,
+        )?;
         Some(ModuleFiles::new(Arc::new(environment)))
     }
 }

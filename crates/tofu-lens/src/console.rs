@@ -1,5 +1,7 @@
 //! `tofu-lens console [DIR]`: reads expressions and prints their values as
-//! `tofu console -no-color` does, without `init` and without providers. An
+//! `tofu console -no-color` does, without `init`; provider functions are
+//! called where `check` would call them (the provider installed and
+//! vouched for by the lock file), unless `--no-providers`. An
 //! expression goes on over lines while a brace, bracket or parenthesis is
 //! open or a line ends in `\\` (OpenTofu's bracket state,
 //! [`BracketState`]). Values go to stdout; errors to stderr (OpenTofu's
@@ -23,11 +25,22 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use tofu_diagnostics::{analyze, AnalysisCache};
+use std::sync::Arc;
+
+use tofu_diagnostics::{analyze, analyze_with_files, AnalysisCache};
 use tofu_eval::console::bracket_state::{BracketState, Read};
 use tofu_eval::console::{handle, has_source, input_line, ConsoleModule, Handled, NoModule};
-use tofu_eval::{DirEntry, Environment, EvalDiagnostic, FileError, PerRun};
-use tofu_module::{Config, ModuleValues};
+use tofu_eval::{
+    DirEntry, Environment, EvalDiagnostic, FileError, FunctionError, PerRun, ProviderFunction,
+    Value,
+};
+use tofu_module::calls::CalledModules;
+use tofu_module::provider_schemas::ProviderSchemas;
+use tofu_module::{Config, ModuleFiles, ModuleValues};
+use tofu_schema::PoolSettings;
+use tofu_vfs::schemas::functions::FilesAndFunctions;
+use tofu_vfs::schemas::validators::ProviderValidators;
+use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 
 /// How the console reads its input, as `tofu console` decides by whether
 /// its stdin is a terminal.
@@ -44,21 +57,55 @@ pub enum Mode {
 
 /// Runs the console over `input` in `dir` (or a directory without
 /// configuration); `false` when a piped input had errors.
+///
+/// With `schemas`, the providers the module needs are looked for as
+/// `check` looks for them, and the functions of those that may run are
+/// called (`provider::time::rfc3339_parse(…)`), as `tofu console` calls
+/// them after `tofu init`.
 pub fn run(
     mode: Mode,
     dir: Option<&Path>,
+    schemas: Option<&SchemaOptions>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> std::io::Result<bool> {
     let base = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let environment = ConsoleDirectory::new(base);
+    let mut environment = ConsoleDirectory::new(base);
     let analysis = match dir {
-        Some(dir) => Some(analyze(
-            &tofu_vfs::read_module_dir(dir)?,
-            &Config::default(),
-            &mut AnalysisCache::new(),
-        )),
+        Some(dir) => {
+            let files = tofu_vfs::read_module_dir(dir)?;
+            let mut cache = AnalysisCache::new();
+            let analysis = analyze(&files, &Config::default(), &mut cache);
+            let provider_schemas = match schemas {
+                Some(options) => provider_schemas(dir, options, &analysis),
+                None => None,
+            };
+            Some(match provider_schemas {
+                Some((provider_schemas, functions)) => {
+                    // The module's own problems, which the console prints
+                    // first, come from calling its provider functions too.
+                    let module_files =
+                        functions
+                            .as_ref()
+                            .map_or_else(ModuleFiles::default, |functions| {
+                                ModuleFiles::new(
+                                    Arc::clone(functions) as Arc<dyn Environment + Send + Sync>
+                                )
+                            });
+                    environment.functions = functions;
+                    analyze_with_files(
+                        &files,
+                        &Config::default(),
+                        &CalledModules::default(),
+                        &provider_schemas,
+                        &module_files,
+                        &mut cache,
+                    )
+                }
+                None => analysis,
+            })
+        }
         None => None,
     };
     if let Some(analysis) = &analysis {
@@ -69,9 +116,14 @@ pub fn run(
             return Ok(false);
         }
     }
-    let module_values = analysis
-        .as_ref()
-        .map(|analysis| ModuleValues::new(analysis, &environment));
+    let provider_functions = |name: &str| {
+        analysis
+            .as_ref()
+            .and_then(|analysis| analysis.provider_function(name))
+    };
+    let module_values = analysis.as_ref().map(|analysis| {
+        ModuleValues::new(analysis, &environment).with_provider_functions(&provider_functions)
+    });
     let module: &dyn ConsoleModule = match &module_values {
         Some(values) => values,
         None => &NoModule,
@@ -366,28 +418,74 @@ fn word_wrap(text: &str, limit: usize) -> String {
     wrapped
 }
 
+/// The provider schemas the module in `dir` needs, found as `check` finds
+/// them, and the functions of those that may run; `None` when there are
+/// none.
+fn provider_schemas(
+    dir: &Path,
+    options: &SchemaOptions,
+    analysis: &tofu_diagnostics::ModuleAnalysis,
+) -> Option<(ProviderSchemas, Option<Arc<FilesAndFunctions>>)> {
+    let project = tofu_vfs::find_project_config(dir);
+    let dir_schemas = DirSchemas::of(project.as_ref());
+    let source = SchemaSource::new(options.clone(), &[dir.to_path_buf()]);
+    let needed = tofu_module::provider_needs::package_addresses(analysis);
+    let schemas = source.schemas_for(dir, &dir_schemas, &needed);
+    if schemas.is_empty() {
+        return None;
+    }
+    let functions = (options.run_providers && options.environment.is_some())
+        .then(|| {
+            let validators = Arc::new(ProviderValidators::new(PoolSettings {
+                timeouts: options.timeouts,
+                ..PoolSettings::default()
+            }));
+            FilesAndFunctions::for_dir(dir, &dir_schemas, &schemas, &source, &validators)
+        })
+        .flatten()
+        .map(Arc::new);
+    Some((schemas, functions))
+}
+
 /// What the console's functions read: files relative to the console's
 /// directory (tofu-vfs reads them), the working and home directories, the
-/// clock and random bytes.
-pub struct ConsoleDirectory(tofu_vfs::DirectoryFiles);
+/// clock and random bytes, and the functions of the providers that may
+/// run here.
+pub struct ConsoleDirectory {
+    files: tofu_vfs::DirectoryFiles,
+    functions: Option<Arc<FilesAndFunctions>>,
+}
 
 impl ConsoleDirectory {
     pub fn new(base: PathBuf) -> ConsoleDirectory {
-        ConsoleDirectory(tofu_vfs::DirectoryFiles::new(base))
+        ConsoleDirectory {
+            files: tofu_vfs::DirectoryFiles::new(base),
+            functions: None,
+        }
     }
 }
 
 impl Environment for ConsoleDirectory {
     fn read_file(&self, path: &str) -> Result<Vec<u8>, FileError> {
-        self.0.read_file(path)
+        self.files.read_file(path)
     }
 
     fn file_exists(&self, path: &str) -> Result<bool, FileError> {
-        self.0.file_exists(path)
+        self.files.file_exists(path)
     }
 
     fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, FileError> {
-        self.0.read_dir(path)
+        self.files.read_dir(path)
+    }
+
+    fn call_provider_function(
+        &self,
+        function: &ProviderFunction,
+        arguments: &[Value],
+    ) -> Option<Result<Value, FunctionError>> {
+        self.functions
+            .as_ref()?
+            .call_provider_function(function, arguments)
     }
 
     fn console_mode(&self) -> bool {
@@ -454,6 +552,7 @@ mod interactive_tests {
         let input = "[\n{a = (\n1)}]\nupper(1, 2)\n\"after\"\n";
         let ok = run(
             Mode::Interactive,
+            None,
             None,
             &mut input.as_bytes(),
             &mut out,

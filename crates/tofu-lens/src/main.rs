@@ -106,11 +106,14 @@ enum Command {
         timeout: u64,
     },
     /// Read expressions from stdin (one a line, or over lines while a bracket is open) and
-    /// print each value as `tofu console` does (without init or providers), in the module
-    /// directory DIR or in none.
+    /// print each value as `tofu console` does (without init), in the module directory DIR
+    /// or in none; provider functions run where `check` would run them.
     Console {
         /// A module directory whose variables and local values the expressions may use.
         dir: Option<PathBuf>,
+        /// Start no provider: provider functions give unknown values.
+        #[arg(long)]
+        no_providers: bool,
     },
     /// Print the effective configuration of a module after override merging, with provenance.
     Show {
@@ -195,12 +198,14 @@ fn main() -> ExitCode {
             format,
             timeout,
         } => run_schemas(dir, format, timeout),
-        Command::Console { dir } => run_console(dir.as_deref()),
+        Command::Console { dir, no_providers } => {
+            run_console(dir.as_deref(), &schema_options(!no_providers))
+        }
     }
 }
 
 /// `console`: exit 1 when a line had errors (the console stops there).
-fn run_console(dir: Option<&std::path::Path>) -> ExitCode {
+fn run_console(dir: Option<&std::path::Path>, schemas: &SchemaOptions) -> ExitCode {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     let mode = if stdin.is_terminal() {
@@ -211,6 +216,7 @@ fn run_console(dir: Option<&std::path::Path>) -> ExitCode {
     let result = tofu_lens::console::run(
         mode,
         dir,
+        Some(schemas),
         &mut stdin.lock(),
         &mut std::io::stdout().lock(),
         &mut std::io::stderr().lock(),

@@ -76,6 +76,7 @@ fn ours(case: &Path) -> (String, String, i32) {
     let ok = run(
         Mode::Piped,
         Some(case),
+        None,
         &mut input.as_slice(),
         &mut out,
         &mut errors,

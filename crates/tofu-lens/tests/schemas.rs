@@ -70,6 +70,25 @@ impl Tree {
             .unwrap()
     }
 
+    /// `console ARGS` in the tree's directory with `input` on stdin, with
+    /// only PATH and HOME set.
+    fn console(&self, args: &[&str], input: &str) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+            .arg("console")
+            .args(args)
+            .current_dir(self.root.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
     /// Installs `script` as provider `acme/NAME` 1.0.0 under `root`'s
     /// `.terraform`, for `platform` (default: this one); the package dir.
     fn install_fake(
@@ -668,4 +687,46 @@ fn check_sends_json_bodies_to_the_time_providers_validators_as_tofu_validate_doe
     ];
     let with = tree.check(&["--format", "json"]);
     assert_eq!(found(&with), expected, "{}", stderr(&with));
+}
+
+/// The console calls a provider function a local value calls, where the
+/// provider is installed, as `tofu console` does after `tofu init`
+/// (OpenTofu 1.12.6 printed the same three answers); `--no-providers`
+/// leaves it unknown.
+#[test]
+fn the_console_calls_the_real_time_provider_s_functions() {
+    let Some(package) = time_package() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: the real provider was not run");
+        return;
+    };
+    let tree = Tree::new();
+    tree.write(
+        "root/main.tf",
+        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n\nlocals {\n  parsed = provider::time::rfc3339_parse(\"2023-07-25T23:43:16Z\")\n}\n",
+    );
+    install_time(&tree, "root", &package);
+    let called = tree.console(&["root"], "local.parsed.month_name\n");
+    assert_eq!(stdout(&called), "\"July\"\n", "{}", stderr(&called));
+    assert_eq!(called.status.code(), Some(0));
+    let unknown = tree.console(&["root", "--no-providers"], "local.parsed.month_name\n");
+    assert_eq!(
+        stdout(&unknown),
+        "(known after apply)\n",
+        "{}",
+        stderr(&unknown)
+    );
+
+    // The provider's own error, in the module's problems the console
+    // prints first.
+    tree.write(
+        "root/bad.tf",
+        "locals {\n  bad = provider::time::rfc3339_parse(\"bad\")\n}\n",
+    );
+    let failed = tree.console(&["root"], "local.parsed.year\n");
+    assert!(
+        stderr(&failed).contains("\"bad\" is not a valid RFC3339 timestamp."),
+        "{}",
+        stderr(&failed)
+    );
+    assert!(stdout(&failed).ends_with("2023\n"), "{}", stdout(&failed));
 }

@@ -27,7 +27,8 @@
 use tofu_eval::console::ConsoleModule;
 use tofu_eval::functions::suggest::nearest_name;
 use tofu_eval::{
-    evaluate, Environment, EvalDiagnostic, Marks, Reference, Referenced, Scope, Value,
+    evaluate, Environment, EvalDiagnostic, Marks, ProviderFunction, Reference, Referenced, Scope,
+    Value,
 };
 use tofu_syntax::{Expr, FileId, TextRange, TraversalStep};
 
@@ -60,7 +61,12 @@ pub struct ModuleValues<'a> {
     analysis: &'a MergedModule,
     environment: &'a dyn Environment,
     locals: LocalMemo<Evaluated>,
+    provider_functions: Option<&'a ProviderFunctions<'a>>,
 }
+
+/// Where provider functions' signatures come from: `provider::NAME::FN`
+/// as written, to the function the provider's schema declares.
+pub type ProviderFunctions<'a> = dyn Fn(&str) -> Option<ProviderFunction> + 'a;
 
 impl<'a> ModuleValues<'a> {
     /// The values of `analysis`'s module; functions read files through
@@ -70,7 +76,19 @@ impl<'a> ModuleValues<'a> {
             analysis,
             environment,
             locals: LocalMemo::new(),
+            provider_functions: None,
         }
+    }
+
+    /// The same, with provider functions declared by `functions` (called
+    /// through the environment, where a provider may run).
+    pub fn with_provider_functions(mut self, functions: &'a ProviderFunctions<'a>) -> Self {
+        self.provider_functions = Some(functions);
+        self
+    }
+
+    fn provider_function(&self, name: &str) -> Option<ProviderFunction> {
+        (self.provider_functions?)(name)
     }
 
     /// The value of `local.NAME`; `None` when the module declares no such
@@ -259,6 +277,10 @@ struct FileScope<'v, 'a> {
 }
 
 impl Scope for FileScope<'_, '_> {
+    fn provider_function(&self, name: &str) -> Option<ProviderFunction> {
+        self.values.provider_function(name)
+    }
+
     fn reference(&self, reference: &Reference<'_>) -> Result<Referenced, Vec<EvalDiagnostic>> {
         let first = match reference.steps.first() {
             Some(TraversalStep::Attr { name, .. }) => Some(name.as_str()),

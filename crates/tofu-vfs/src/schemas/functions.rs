@@ -19,10 +19,9 @@ use tofu_eval::{DirEntry, Environment, FileError, FunctionError, ProviderFunctio
 use tofu_schema::RunnableProvider;
 
 use super::validators::ProviderValidators;
+use super::{DirSchemas, SchemaSource};
 use crate::DirectoryFiles;
-
-#[cfg(doc)]
-use super::SchemaSource;
+use tofu_module::provider_schemas::ProviderSchemas;
 
 /// A directory's files and its providers' functions.
 pub struct FilesAndFunctions {
@@ -38,6 +37,35 @@ pub struct FilesAndFunctions {
 }
 
 impl FilesAndFunctions {
+    /// `dir`'s files and the functions of those of `schemas`' providers
+    /// that declare functions and may run there (`source`'s trust gate),
+    /// called through `validators`; `None` when none may.
+    pub fn for_dir(
+        dir: &Path,
+        dir_schemas: &DirSchemas,
+        schemas: &ProviderSchemas,
+        source: &SchemaSource,
+        validators: &Arc<ProviderValidators>,
+    ) -> Option<FilesAndFunctions> {
+        let packages: Vec<_> = schemas
+            .iter()
+            .filter(|(_, schema)| !schema.functions.is_empty())
+            .filter_map(|(address, _)| {
+                let runnable = source.runnable_for(dir, dir_schemas, address)?;
+                Some((address.to_string(), runnable))
+            })
+            .collect();
+        if packages.is_empty() {
+            return None;
+        }
+        Some(FilesAndFunctions::new(
+            DirectoryFiles::new(dir.to_path_buf()),
+            Arc::clone(validators),
+            packages,
+            None,
+        ))
+    }
+
     pub fn new(
         files: DirectoryFiles,
         validators: Arc<ProviderValidators>,
