@@ -545,7 +545,7 @@ impl Memos {
         by_rule.retain(|_, memo| holds(memo));
         let mut by_node = self.by_node;
         for memos in by_node.values_mut() {
-            memos.drop_touched(changed, touched);
+            memos.drop_touched(changed, &touched.identities, &touched.locals, &touched.from);
         }
         Memos {
             by_rule,
@@ -1156,7 +1156,7 @@ fn shapes_kept(
 
 /// The identities and local values that some blocks declare or override.
 #[derive(Default)]
-pub(crate) struct Touched {
+struct Touched {
     identities: HashSet<BlockAddress>,
     locals: HashSet<String>,
     /// For each file an edit changed without changing its shapes, the first

@@ -13,8 +13,6 @@ use std::fmt::Write as _;
 
 use tofu_eval::functions::Signature;
 
-use crate::functions::{ParameterHelp, SignatureHelp};
-
 /// A function as the editor shows it, built-in or from a provider's
 /// schema: hover, completion and signature help all format this, so the
 /// two kinds read alike.
@@ -200,4 +198,25 @@ fn non_empty(paragraphs: impl IntoIterator<Item = String>) -> Vec<String> {
         .into_iter()
         .filter(|paragraph| !paragraph.is_empty())
         .collect()
+}
+
+/// What signature help shows for the call around the cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignatureHelp {
+    /// `format(format string, args... dynamic) string`.
+    pub label: String,
+    /// The function's description, as markdown.
+    pub documentation: String,
+    pub parameters: Vec<ParameterHelp>,
+    /// The parameter the cursor is on; a variadic parameter stays active
+    /// for every argument after the fixed ones. `None` past the last one.
+    pub active_parameter: Option<u32>,
+}
+
+/// One parameter of a [`SignatureHelp`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParameterHelp {
+    /// The parameter as it appears in the signature's label (`str string`).
+    pub label: String,
+    pub documentation: Option<String>,
 }

@@ -33,30 +33,9 @@ use tofu_module::provider_schemas::provider_function_name;
 use tofu_module::ModuleFile;
 use tofu_syntax::TextRange;
 
-use crate::function_doc::FunctionDoc;
+use crate::function_doc::{FunctionDoc, SignatureHelp};
 use crate::lexer::{lex_native, LexKind, Lexeme};
 use crate::snapshot::Snapshot;
-
-/// What signature help shows for the call around the cursor.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignatureHelp {
-    /// `format(format string, args... dynamic) string`.
-    pub label: String,
-    /// The function's description, as markdown.
-    pub documentation: String,
-    pub parameters: Vec<ParameterHelp>,
-    /// The parameter the cursor is on; a variadic parameter stays active
-    /// for every argument after the fixed ones. `None` past the last one.
-    pub active_parameter: Option<u32>,
-}
-
-/// One parameter of a [`SignatureHelp`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParameterHelp {
-    /// The parameter as it appears in the signature's label (`str string`).
-    pub label: String,
-    pub documentation: Option<String>,
-}
 
 /// A function offered by completion: its name, the snippet that calls
 /// it, its signature, and the partial name it replaces. A provider's

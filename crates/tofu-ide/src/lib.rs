@@ -46,7 +46,7 @@ pub use completion::{CompletionItem, CompletionKind};
 pub use diagnostics::{
     EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };
-pub use functions::{ParameterHelp, SignatureHelp};
+pub use function_doc::{ParameterHelp, SignatureHelp};
 pub use highlight::{Highlight, HighlightKind, NameKind};
 pub use host::{
     module_input_of, AnalysisHost, AnalysisJob, AnalysisResult, Change, ComputedInterface,

@@ -13,7 +13,6 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tofu_syntax::{Diagnostic, FileId};
 
-use super::Touched;
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
 use crate::rules::views::{MergedNode, ModuleView, Reads, SharedLocals};
@@ -60,12 +59,15 @@ pub(crate) struct RunOn<'a, 'u> {
 impl NodeMemos {
     /// Drops the memos that read one of the `changed` files, touched
     /// `identities` or touched `locals` (every shape kept).
-    pub(crate) fn drop_touched(&mut self, changed: &[FileId], touched: &Touched) {
-        let Touched {
-            identities,
-            locals,
-            from,
-        } = touched;
+    /// `from` holds, for each changed file, the first byte the edit
+    /// changed: a memo that read less of the file holds.
+    pub(crate) fn drop_touched(
+        &mut self,
+        changed: &[FileId],
+        identities: &HashSet<BlockAddress>,
+        locals: &HashSet<String>,
+        from: &HashMap<FileId, u32>,
+    ) {
         let mut readers: HashSet<Node> = HashSet::default();
         for file in changed {
             // Only those that read the file where the edit changed it.
