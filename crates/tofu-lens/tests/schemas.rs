@@ -691,8 +691,8 @@ fn check_sends_json_bodies_to_the_time_providers_validators_as_tofu_validate_doe
 
 /// The console calls a provider function a local value calls, where the
 /// provider is installed, as `tofu console` does after `tofu init`
-/// (OpenTofu 1.12.6 printed the same three answers); `--no-providers`
-/// leaves it unknown.
+/// (OpenTofu 1.12.6's console printed the same `"July"` and the same
+/// provider error); `--no-providers` leaves it unknown.
 #[test]
 fn the_console_calls_the_real_time_provider_s_functions() {
     let Some(package) = time_package() else {
