@@ -24,7 +24,6 @@ use tofu_module::provider_schemas::ProviderSchemas;
 use tofu_module::{Config, ModuleFiles};
 
 use tofu_diagnostics::validator_calls::{add_provider_diagnostics, validator_calls};
-use tofu_schema::PoolSettings;
 use tofu_vfs::schemas::validators::ProviderValidators;
 use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 use tofu_vfs::{ProjectConfig, WalkLimits};
@@ -216,15 +215,9 @@ pub fn check_paths_streaming(
         .map(|(dir, _, _)| readable(dir).to_path_buf())
         .collect();
     let schema_source = SchemaSource::new(schemas.clone(), &run_dirs);
-    // The providers' own validators, when providers may run: one process
-    // per provider and root for the run, reaped when it ends.
-    // Their functions go through the same processes.
-    let validators = (schemas.run_providers && schemas.environment.is_some()).then(|| {
-        Arc::new(ProviderValidators::new(PoolSettings {
-            timeouts: schemas.timeouts,
-            ..PoolSettings::default()
-        }))
-    });
+    // The providers' own validators, when providers may run; their
+    // functions go through the same processes.
+    let validators = schemas.validators();
     let run = Run {
         children: &children,
         schema_source: &schema_source,

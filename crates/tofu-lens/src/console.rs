@@ -37,9 +37,7 @@ use tofu_eval::{
 use tofu_module::calls::CalledModules;
 use tofu_module::provider_schemas::ProviderSchemas;
 use tofu_module::{Config, ModuleFiles, ModuleValues};
-use tofu_schema::PoolSettings;
 use tofu_vfs::schemas::functions::FilesAndFunctions;
-use tofu_vfs::schemas::validators::ProviderValidators;
 use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 
 /// How the console reads its input, as `tofu console` decides by whether
@@ -434,15 +432,11 @@ fn provider_schemas(
     if schemas.is_empty() {
         return None;
     }
-    let functions = (options.run_providers && options.environment.is_some())
-        .then(|| {
-            let validators = Arc::new(ProviderValidators::new(PoolSettings {
-                timeouts: options.timeouts,
-                ..PoolSettings::default()
-            }));
+    let functions = options
+        .validators()
+        .and_then(|validators| {
             FilesAndFunctions::for_dir(dir, &dir_schemas, &schemas, &source, &validators)
         })
-        .flatten()
         .map(Arc::new);
     Some((schemas, functions))
 }
