@@ -217,7 +217,7 @@ pub fn check_paths_streaming(
     let schema_source = SchemaSource::new(schemas.clone(), &run_dirs);
     // The providers' own validators, when providers may run; their
     // functions go through the same processes.
-    let validators = schemas.validators();
+    let validators = ProviderValidators::for_options(schemas);
     let run = Run {
         children: &children,
         schema_source: &schema_source,

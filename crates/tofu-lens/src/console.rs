@@ -38,6 +38,7 @@ use tofu_module::calls::CalledModules;
 use tofu_module::provider_schemas::ProviderSchemas;
 use tofu_module::{Config, ModuleFiles, ModuleValues};
 use tofu_vfs::schemas::functions::FilesAndFunctions;
+use tofu_vfs::schemas::validators::ProviderValidators;
 use tofu_vfs::schemas::{DirSchemas, SchemaOptions, SchemaSource};
 
 /// How the console reads its input, as `tofu console` decides by whether
@@ -432,8 +433,7 @@ fn provider_schemas(
     if schemas.is_empty() {
         return None;
     }
-    let functions = options
-        .validators()
+    let functions = ProviderValidators::for_options(options)
         .and_then(|validators| {
             FilesAndFunctions::for_dir(dir, &dir_schemas, &schemas, &source, &validators)
         })

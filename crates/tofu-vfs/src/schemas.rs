@@ -60,20 +60,6 @@ pub struct SchemaOptions {
 }
 
 impl SchemaOptions {
-    /// The pool of provider processes that answer validators and
-    /// functions for a run (one process per provider and root, reaped when
-    /// it ends), when providers may run: `None` otherwise.
-    pub fn validators(&self) -> Option<Arc<validators::ProviderValidators>> {
-        (self.run_providers && self.environment.is_some()).then(|| {
-            Arc::new(validators::ProviderValidators::new(
-                tofu_schema::PoolSettings {
-                    timeouts: self.timeouts,
-                    ..tofu_schema::PoolSettings::default()
-                },
-            ))
-        })
-    }
-
     /// No schemas at all: every body judged without one.
     pub fn none() -> SchemaOptions {
         SchemaOptions {

@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tofu_diagnostics::validator_calls::{ValidatorCall, ValidatorKind};
@@ -34,6 +34,7 @@ use tofu_schema::{
 };
 use tofu_syntax::Diagnostic;
 
+use super::SchemaOptions;
 #[cfg(doc)]
 use super::SchemaSource;
 
@@ -91,6 +92,18 @@ impl std::fmt::Debug for ProviderValidators {
 }
 
 impl ProviderValidators {
+    /// The pool of provider processes that answer validators and
+    /// functions for a run (one process per provider and root, reaped when
+    /// it ends), when `options` let providers run: `None` otherwise.
+    pub fn for_options(options: &SchemaOptions) -> Option<Arc<ProviderValidators>> {
+        (options.run_providers && options.environment.is_some()).then(|| {
+            Arc::new(ProviderValidators::new(PoolSettings {
+                timeouts: options.timeouts,
+                ..PoolSettings::default()
+            }))
+        })
+    }
+
     pub fn new(settings: PoolSettings) -> ProviderValidators {
         ProviderValidators {
             pool: ProviderPool::new(settings),
