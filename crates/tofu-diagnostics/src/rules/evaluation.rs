@@ -390,6 +390,26 @@ fn for_each_in(
     out.len() == before
 }
 
+/// `value` converted to `ty` as HCL converts an expression to the type it
+/// wants (`EvalExpr` with a type): `None` after "Incorrect value type" at
+/// `at` when it does not convert.
+fn converted(value: &Value, ty: &Type, at: Location, out: &mut Vec<Diagnostic>) -> Option<Value> {
+    match convert(value, ty) {
+        Ok(value) => Some(value),
+        Err(error) => {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::INVALID_EXPRESSION_VALUE,
+                    "Incorrect value type",
+                    at,
+                )
+                .with_detail(format!("Invalid expression value: {error}.")),
+            );
+            None
+        }
+    }
+}
+
 /// `count`, as validate checks it (`validateCount`, `EvaluateCountExpressionValue`):
 /// its evaluation errors, then a known value that is no whole number
 /// from 0 up, null, or ephemeral.
@@ -408,19 +428,8 @@ fn evaluate_count(
         return;
     }
     let at = Location::new(file, expr.range);
-    let value = match convert(&evaluation.value, &Type::Number) {
-        Ok(value) => value,
-        Err(error) => {
-            out.push(
-                Diagnostic::new(
-                    crate::codes::INVALID_EXPRESSION_VALUE,
-                    "Incorrect value type",
-                    at,
-                )
-                .with_detail(format!("Invalid expression value: {error}.")),
-            );
-            return;
-        }
+    let Some(value) = converted(&evaluation.value, &Type::Number, at, out) else {
+        return;
     };
     let (value, marks) = value.unmark();
     let unsuitable = if marks.ephemeral {
@@ -581,19 +590,8 @@ fn import_id(values: &WalkValues<'_, '_>, file: FileId, id: &Expr, out: &mut Vec
         return;
     }
     let at = Location::new(file, id.range);
-    let value = match convert(&evaluation.value, &Type::String) {
-        Ok(value) => value,
-        Err(error) => {
-            out.push(
-                Diagnostic::new(
-                    crate::codes::INVALID_EXPRESSION_VALUE,
-                    "Incorrect value type",
-                    at,
-                )
-                .with_detail(format!("Invalid expression value: {error}.")),
-            );
-            return;
-        }
+    let Some(value) = converted(&evaluation.value, &Type::String, at, out) else {
+        return;
     };
     let marks = value.marks;
     let detail = if value.is_null() {
