@@ -385,7 +385,7 @@ pub(crate) fn declare_merge_and_check(
             let old = std::mem::replace(&mut previous.memos, Memos::new(config));
             let graph = std::mem::take(&mut previous.graph);
             let (built, touched) = shapes_kept(previous, &changes, loaded, store, retained);
-            memos = old.still_holding(&changes.files, &touched, config);
+            memos = old.still_holding(&changes, &touched, config);
             kept_graph = Some((graph, false));
             built
         }
@@ -527,17 +527,18 @@ impl Memos {
         }
     }
 
-    /// What still holds after `changed` files changed, every shape kept,
-    /// touching the identities and local values of `touched`, under
-    /// `config`.
-    fn still_holding(self, changed: &[FileId], touched: &Touched, config: &Config) -> Memos {
+    /// What still holds after `changes` (every shape kept), touching the
+    /// identities and local values of `touched`, under `config`: a memo
+    /// that read a changed file only before its first changed byte holds.
+    fn still_holding(self, changes: &Changes, touched: &Touched, config: &Config) -> Memos {
         if self.config != *config {
             return Memos::new(config);
         }
+        let changed = changes.files.as_slice();
         let holds = |memo: &RuleMemo| {
             !changed
                 .iter()
-                .any(|file| memo.reads.read_after(*file, &touched.from))
+                .any(|file| memo.reads.read_after(*file, &changes.from))
                 && memo.reads.identities.is_disjoint(&touched.identities)
                 && memo.reads.locals.is_disjoint(&touched.locals)
         };
@@ -545,7 +546,7 @@ impl Memos {
         by_rule.retain(|_, memo| holds(memo));
         let mut by_node = self.by_node;
         for memos in by_node.values_mut() {
-            memos.drop_touched(changed, &touched.identities, &touched.locals, &touched.from);
+            memos.drop_touched(changed, &touched.identities, &touched.locals, &changes.from);
         }
         Memos {
             by_rule,
@@ -1159,10 +1160,6 @@ fn shapes_kept(
 struct Touched {
     identities: HashSet<BlockAddress>,
     locals: HashSet<String>,
-    /// For each file an edit changed without changing its shapes, the first
-    /// byte that differs: a read of the file that ended before it read the
-    /// same text at the same place (none: the whole file changed).
-    from: HashMap<FileId, u32>,
 }
 
 impl Touched {
@@ -1188,7 +1185,6 @@ impl Touched {
                 continue;
             };
             let from = changes.from.get(&file_id).copied().unwrap_or(0);
-            self.from.insert(file_id, from);
             let old = before
                 .sources
                 .get(file_id.0 as usize)
@@ -1232,8 +1228,10 @@ fn common_prefix(old: &[u8], new: &[u8]) -> usize {
 /// How the files of a module changed since the analysis before.
 struct Changes {
     files: Vec<FileId>,
-    /// For each changed file, the first byte where its text differs from
-    /// the text before (what lies before it is the same, at the same place).
+    /// For each changed loaded file (whose shapes are compared), the first
+    /// byte where its text differs from the text before: what lies before
+    /// it is the same, at the same place. A changed file not in it changed
+    /// whole.
     from: HashMap<FileId, u32>,
     /// Every changed file declares the same things in the same places.
     keep_shapes: bool,
@@ -1267,6 +1265,7 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
         if same_text && same_source && same_completeness {
             continue;
         }
+        let id = FileId(tofu_syntax::text::to_u32(index));
         if file.role.is_loaded() {
             let same = match (old_source, &file.source) {
                 (Some(old), Some(new)) => same_shapes(old, new),
@@ -1274,12 +1273,11 @@ fn changes(previous: &Previous, loaded: &LoadedModule) -> Option<Changes> {
                 _ => false,
             };
             changes.keep_shapes &= same && same_completeness;
+            let same_prefix = common_prefix(old_text.as_bytes(), file.text.as_bytes());
+            changes
+                .from
+                .insert(id, tofu_syntax::text::to_u32(same_prefix));
         }
-        let id = FileId(tofu_syntax::text::to_u32(index));
-        let same_prefix = common_prefix(old_text.as_bytes(), file.text.as_bytes());
-        changes
-            .from
-            .insert(id, tofu_syntax::text::to_u32(same_prefix));
         changes.files.push(id);
     }
     Some(changes)
