@@ -68,6 +68,11 @@ use tofu_diagnostics::{analyze, AnalysisCache};
 use tofu_module::{Config, FileContent, InputFile};
 
 use sample::{measure, Sample};
+
+/// The tofu-lens binary's allocator, so that the in-process cases time what
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use synthetic::text_of;
 
 /// `runs` keystrokes, each made by `edit` on a copy of `module` and analysed
