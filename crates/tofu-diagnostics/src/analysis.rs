@@ -170,6 +170,31 @@ impl ModuleAnalysis {
             })
             .collect()
     }
+
+    /// Each `run` of the test files with a `module` block whose `source`
+    /// is a plain string: the run's name and the source, by file, then in
+    /// file order (`tofu_module::calls::resolve_test_runs` resolves them).
+    pub fn test_run_modules(&self) -> Vec<(String, String)> {
+        let mut runs = Vec::new();
+        for file in self.files.iter().filter(|file| file.role == FileRole::Test) {
+            let Some(source) = &file.source else {
+                continue;
+            };
+            for run in source.body.blocks_of_kind("run") {
+                let Some(name) = run.label(0) else {
+                    continue;
+                };
+                let module = run.body.blocks_of_kind("module").next();
+                let written = module
+                    .and_then(|module| module.body.attribute("source"))
+                    .and_then(|attribute| attribute.expr.as_str());
+                if let Some(written) = written {
+                    runs.push((name.to_owned(), written.to_owned()));
+                }
+            }
+        }
+        runs
+    }
 }
 
 impl Deref for ModuleAnalysis {

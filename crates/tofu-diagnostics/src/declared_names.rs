@@ -62,6 +62,9 @@ pub(crate) struct DeclaredNames {
     pub(crate) loops: HashSet<String>,
     /// Module calls whose local source names no readable directory.
     pub(crate) unreadable: HashSet<String>,
+    /// What the modules of test files' runs declare, by `source` as
+    /// written, when the tree knows it.
+    pub(crate) test_modules: HashMap<String, Arc<ModuleInterface>>,
     /// Which provider each local name stands for, and their schemas.
     pub(crate) providers: ProviderNames,
     /// "Did you mean" answers given so far, by list and missing name: a
@@ -139,6 +142,11 @@ impl DeclaredNames {
                 required: required_providers(module),
                 schemas: schemas.clone(),
             },
+            test_modules: tree
+                .test_modules
+                .iter()
+                .map(|(source, interface)| (source.clone(), Arc::clone(interface)))
+                .collect(),
             ..DeclaredNames::default()
         };
         for declared in &module.declarations.blocks {

@@ -30,13 +30,15 @@ use tofu_module::{Config, FileContent, InputFile, ModuleFiles, ProviderSchemas};
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
-use tofu_module::calls::{resolve_calls, ModuleCall, ModuleManifest, ModuleTree};
+use tofu_module::calls::{
+    resolve_calls, resolve_test_runs, ModuleCall, ModuleManifest, ModuleTree,
+};
 use tofu_schema::ProviderAddress;
 
 use crate::disk_texts::DiskTexts;
 use crate::module_calls::MODULE_MANIFEST;
 pub use crate::module_tree::ReachedDirs;
-use crate::module_tree::Summaries;
+use crate::module_tree::{reached_dirs, Summaries};
 use crate::shared_files::SharedFiles;
 use crate::summary::ModuleSummary;
 
@@ -232,6 +234,7 @@ impl AnalysisJob {
             .as_deref()
             .map(|text| Arc::new(ModuleManifest::parse(text)));
         let mut calls_now = resolve_calls(&self.dir, &analysis.module_calls(), manifest.as_deref());
+        calls_now.extend(resolve_test_runs(&self.dir, &analysis.test_run_modules()));
         calls_now.sort();
         calls_now.dedup();
         if calls_now != self.calls_before {
@@ -279,6 +282,11 @@ pub struct AnalysisHost {
     /// The calls between directories, as their summaries say, indexed both
     /// ways.
     tree: ModuleTree,
+    /// Which directories the modules of each directory's test runs are
+    /// (`run { module { source } }`), indexed both ways: read, and judged
+    /// against, as called modules are, but no calls (no loop runs through
+    /// them, and no provider is installed through them).
+    test_runs: ModuleTree,
     /// How many full analyses of directories without open buffers are kept
     /// (`None`: all of them).
     keep_full: Option<usize>,
@@ -548,10 +556,10 @@ impl AnalysisHost {
         self.modules.contains_key(dir)
     }
 
-    /// The directories the module calls of `dir` name (local sources, and
-    /// those its manifest records) that the host holds nothing for: modules
-    /// `tofu init` installed under `.terraform`, which the workspace walk
-    /// skips, or directories that do not exist.
+    /// The directories the module calls and test runs of `dir` name (local
+    /// sources, and those its manifest records) that the host holds
+    /// nothing for: modules `tofu init` installed under `.terraform`, which
+    /// the workspace walk skips, or directories that do not exist.
     pub fn unknown_called_dirs(&self, dir: &Path) -> Vec<PathBuf> {
         let Some(summary) = self.summaries.get(dir) else {
             return Vec::new();
@@ -566,8 +574,8 @@ impl AnalysisHost {
         unknown
     }
 
-    /// The directories the calls of `dir` with a local source (`./x`,
-    /// `../x`) read, as its last analysis said, sorted.
+    /// The directories the calls and test runs of `dir` with a local source
+    /// (`./x`, `../x`) read, as its last analysis said, sorted.
     pub fn local_called_dirs(&self, dir: &Path) -> Vec<PathBuf> {
         let Some(summary) = self.summaries.get(dir) else {
             return Vec::new();
@@ -702,8 +710,8 @@ impl AnalysisHost {
                 .get(dir)
                 .map(|summary| summary.module_calls.clone())
                 .unwrap_or_default(),
-            reached: ReachedDirs::gather(dir, &self.tree, &self.summaries),
-            is_called: self.tree.is_called(dir),
+            reached: ReachedDirs::gather(dir, &self.tree, &self.test_runs, &self.summaries),
+            is_called: self.is_called(dir),
         })
     }
 
@@ -740,7 +748,9 @@ impl AnalysisHost {
         let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
         if newer {
             self.tree
-                .set_children(&dir, summary.called_dirs().map(Path::to_path_buf));
+                .set_children(&dir, summary.child_dirs().map(Path::to_path_buf));
+            self.test_runs
+                .set_children(&dir, summary.test_run_dirs().map(Path::to_path_buf));
             let old = Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
             self.mark_callers(&dir, old.as_deref(), &reached);
             unused.summaries.extend(old);
@@ -778,7 +788,7 @@ impl AnalysisHost {
         // finished (its caller's analysis finished first): analysed again,
         // it computes the interface its callers are judged against. A
         // directory analysed as called always has one, so this ends.
-        let own_interface_missing = new.interface.is_none() && self.tree.is_called(dir);
+        let own_interface_missing = new.interface.is_none() && self.is_called(dir);
         if !interface_changed && !calls_changed {
             if own_interface_missing {
                 self.mark_stale(dir.to_path_buf());
@@ -800,18 +810,32 @@ impl AnalysisHost {
             Vec::new()
         };
         let unknown_to_the_job = calls_changed
-            && self.tree.descendants(dir).iter().any(|reached_dir| {
-                !reached.knows(reached_dir)
-                    && self
-                        .summaries
-                        .get(reached_dir)
-                        .is_some_and(|summary| summary.interface.is_some())
-            });
-        let callers = if calls_changed {
+            && reached_dirs(dir, &self.tree, &self.test_runs)
+                .iter()
+                .any(|reached_dir| {
+                    !reached.knows(reached_dir)
+                        && self
+                            .summaries
+                            .get(reached_dir)
+                            .is_some_and(|summary| summary.interface.is_some())
+                });
+        let mut callers = if calls_changed {
             self.tree.ancestors(dir)
         } else {
             self.tree.callers(dir).to_vec()
         };
+        // The directories whose test runs call it, or (its calls changed:
+        // a loop back to one may have opened or closed) call a directory
+        // that reaches it.
+        let mut run_by: Vec<PathBuf> = self.test_runs.callers(dir).to_vec();
+        if calls_changed {
+            for above in &callers {
+                run_by.extend(self.test_runs.callers(above).iter().cloned());
+            }
+        }
+        callers.extend(run_by);
+        callers.sort();
+        callers.dedup();
         let own = (unknown_to_the_job || own_interface_missing).then(|| dir.to_path_buf());
         for stale in uncomputed.into_iter().chain(own).chain(callers) {
             self.mark_stale(stale);
@@ -929,10 +953,10 @@ impl AnalysisHost {
         ReachedDirs::gather_for_calls(dir, calls, &self.tree, &self.summaries)
     }
 
-    /// True when another directory's calls read `dir`, as the summaries
-    /// stored say.
+    /// True when another directory's calls, or its test runs, read `dir`,
+    /// as the summaries stored say (its interface is then computed).
     pub fn is_called(&self, dir: &Path) -> bool {
-        self.tree.is_called(dir)
+        self.tree.is_called(dir) || self.test_runs.is_called(dir)
     }
 
     /// The directories `calls` (the calls `dir` has now) reach whose
@@ -989,7 +1013,7 @@ impl AnalysisHost {
     /// interface: it was analysed before anyone called it, and must be
     /// analysed again before its callers can be judged against it.
     pub fn lacks_interface(&self, dir: &Path) -> bool {
-        self.tree.is_called(dir)
+        self.is_called(dir)
             && self
                 .summaries
                 .get(dir)
@@ -1636,5 +1660,84 @@ mod tests {
         });
         host.analyze_now_with_callers(&child);
         assert!(codes(&host, &root).is_empty());
+    }
+
+    /// `./setup` of a test run, requiring `foo` from `hashicorp/FOO_IS`.
+    fn put_setup(host: &mut AnalysisHost, dir: &Path, foo_is: &str) {
+        host.apply_change(Change::DiskDir {
+            dir: dir.to_path_buf(),
+            files: vec![InputFile::text(
+                "main.tf",
+                format!("terraform {{\n  required_providers {{\n    foo = {{\n      source = \"hashicorp/{foo_is}\"\n    }}\n  }}\n}}\n"),
+            )],
+        });
+    }
+
+    /// A test file's providers take their types from the module a run
+    /// calls, as the host knows it: analysed after the test file's
+    /// directory, and changed, it re-checks that directory.
+    #[test]
+    fn a_test_runs_module_gives_its_types_and_re_checks_the_test_file() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let setup = PathBuf::from("/w/root/setup");
+        host.apply_change(Change::DiskDir {
+            dir: root.clone(),
+            files: vec![
+                InputFile::text(
+                    "main.tf",
+                    "terraform {\n  required_providers {\n    foo = {\n      source = \"hashicorp/foo\"\n    }\n  }\n}\n",
+                ),
+                InputFile::text(
+                    "main.tftest.hcl",
+                    "provider \"foo\" {}\n\nrun \"setup\" {\n  module {\n    source = \"./setup\"\n  }\n}\n\nrun \"main\" {}\n",
+                ),
+            ],
+        });
+        put_setup(&mut host, &setup, "bar");
+        // The test file's directory first: not judged until ./setup is known.
+        host.analyze_now_with_callers(&root);
+        assert!(codes(&host, &root).is_empty());
+        assert!(host.is_called(&setup));
+        assert!(host.callers(&setup).is_empty(), "a run is no module call");
+        host.analyze_now_with_callers(&setup);
+        assert!(!host.is_stale(&root));
+        assert_eq!(codes(&host, &root), ["provider-type-mismatch"]);
+        let (_, reanalysed) = work_for(
+            &mut host,
+            Change::BufferChanged {
+                path: setup.join("main.tf"),
+                text: Arc::from(
+                    "terraform {\n  required_providers {\n    foo = {\n      source = \"hashicorp/foo\"\n    }\n  }\n}\n",
+                ),
+                version: 1,
+            },
+        );
+        assert_eq!(reanalysed, 2, "./setup and the test file's directory");
+        assert!(codes(&host, &root).is_empty());
+    }
+
+    /// A test run of the module that calls it is no loop of calls.
+    #[test]
+    fn a_test_run_back_to_the_caller_is_no_loop() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let child = PathBuf::from("/w/root/child");
+        put_caller(&mut host, &root);
+        host.apply_change(Change::DiskDir {
+            dir: child.clone(),
+            files: vec![
+                InputFile::text("variables.tf", "variable \"a\" {}\n"),
+                InputFile::text(
+                    "main.tftest.hcl",
+                    "run \"up\" {\n  module {\n    source = \"../\"\n  }\n}\n",
+                ),
+            ],
+        });
+        host.analyze_now_with_callers(&root);
+        host.analyze_now_with_callers(&child);
+        assert!(!host.is_stale(&root) && !host.is_stale(&child));
+        assert_eq!(codes(&host, &root), ["missing-module-input"]);
+        assert!(codes(&host, &child).is_empty());
     }
 }

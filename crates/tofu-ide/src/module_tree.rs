@@ -6,7 +6,9 @@
 //!
 //! A child the host has not analysed yet is absent (its calls are not
 //! judged); once it is, its interface is new, and the host marks its
-//! callers stale through its [`tofu_module::calls::ModuleTree`].
+//! callers stale through its [`tofu_module::calls::ModuleTree`]s: one of
+//! the `module` blocks, one of the modules test files' runs call (which
+//! are reached, but are no children: no loop runs through them).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -18,6 +20,21 @@ use crate::summary::ModuleSummary;
 
 pub(crate) type Summaries = BTreeMap<PathBuf, Arc<ModuleSummary>>;
 
+/// The directories `dir` reaches through its `module` blocks (`tree`),
+/// and the modules its test runs call (`test_runs`) with theirs, `dir`
+/// itself left out, sorted.
+pub(crate) fn reached_dirs(dir: &Path, tree: &ModuleTree, test_runs: &ModuleTree) -> Vec<PathBuf> {
+    let mut reached = tree.descendants(dir);
+    for run_dir in test_runs.children(dir) {
+        reached.push(run_dir.clone());
+        reached.extend(tree.descendants(run_dir));
+    }
+    reached.retain(|reached| reached != dir);
+    reached.sort();
+    reached.dedup();
+    reached
+}
+
 /// What one analysis job knows of the directories its directory's calls
 /// reach: their interfaces and their own calls, copied from the host when
 /// the job starts (a few directories, not the workspace).
@@ -27,10 +44,15 @@ pub struct ReachedDirs {
 }
 
 impl ReachedDirs {
-    /// The directories `dir` reaches through its calls, as the host's tree
-    /// records them, with what their summaries say.
-    pub(crate) fn gather(dir: &Path, tree: &ModuleTree, summaries: &Summaries) -> ReachedDirs {
-        ReachedDirs::of(tree.descendants(dir), summaries)
+    /// The directories `dir` reaches through its calls and its test runs,
+    /// as the host's trees record them, with what their summaries say.
+    pub(crate) fn gather(
+        dir: &Path,
+        tree: &ModuleTree,
+        test_runs: &ModuleTree,
+        summaries: &Summaries,
+    ) -> ReachedDirs {
+        ReachedDirs::of(reached_dirs(dir, tree, test_runs), summaries)
     }
 
     /// The directories `dir` reaches through `calls` (calls it has now,
@@ -63,7 +85,7 @@ impl ReachedDirs {
                 } else {
                     CalledDir {
                         interface: summary.interface.clone(),
-                        calls: summary.called_dirs().map(Path::to_path_buf).collect(),
+                        calls: summary.child_dirs().map(Path::to_path_buf).collect(),
                         unreadable: false,
                     }
                 };

@@ -71,7 +71,8 @@ pub struct ModuleSummary {
     pub(crate) interface: Option<Arc<ModuleInterface>>,
     /// Each of its module calls whose `source` is a plain string, with the
     /// directory it reads when known (a local path, or the module
-    /// manifest's entry), sorted.
+    /// manifest's entry), and each `module` block of its test files' runs
+    /// (`ModuleCall::test_run`), sorted.
     pub(crate) module_calls: Vec<ModuleCall>,
     /// The providers whose schema a package gives that the module needs
     /// (`tofu_module::provider_needs::package_addresses`).
@@ -126,11 +127,29 @@ impl ModuleSummary {
         &self.files
     }
 
-    /// The directories its module calls name (local sources, and those the
-    /// module manifest records).
+    /// The directories its module calls and its test runs' modules name
+    /// (local sources, and those the module manifest records): what the
+    /// host reads for it.
     pub(crate) fn called_dirs(&self) -> impl Iterator<Item = &Path> {
         self.module_calls
             .iter()
+            .filter_map(|call| call.dir.as_deref())
+    }
+
+    /// The directories its `module` blocks name: its children, through
+    /// which a loop of calls runs.
+    pub(crate) fn child_dirs(&self) -> impl Iterator<Item = &Path> {
+        self.module_calls
+            .iter()
+            .filter(|call| !call.test_run)
+            .filter_map(|call| call.dir.as_deref())
+    }
+
+    /// The directories its test runs' `module` blocks name.
+    pub(crate) fn test_run_dirs(&self) -> impl Iterator<Item = &Path> {
+        self.module_calls
+            .iter()
+            .filter(|call| call.test_run)
             .filter_map(|call| call.dir.as_deref())
     }
 
@@ -285,6 +304,7 @@ pub(crate) fn resolved_calls(
     let analysis = &module.analysis;
     module_calls
         .iter()
+        .filter(|call| !call.test_run)
         .filter_map(|call| {
             let called = call.dir.clone()?;
             let block = analysis

@@ -1,7 +1,7 @@
 //! Loading every module directory under the paths a user gave, as `check`
-//! does, and the modules they call by a local path from outside those
-//! paths (what `tofu validate` in a caller reports includes them), each
-//! directory once. A called directory's interface comes from [`Children`],
+//! does, and the modules they (or their test files' runs) call by a local
+//! path from outside those paths (what `tofu validate` in a caller reports
+//! includes them), each directory once. A called directory's interface comes from [`Children`],
 //! read once and shared between threads; whether a call's directory loops
 //! or cannot be read is [`tofu_module::calls`]' to decide.
 
@@ -16,8 +16,8 @@ use tofu_diagnostics::{
     analyze, analyze_in_tree, analyze_with_files, AnalysisCache, ModuleAnalysis,
 };
 use tofu_module::calls::{
-    called_modules, normalize_path, resolve_calls, CalledDir, CalledModules, ModuleCall,
-    ModuleManifest, MODULE_MANIFEST,
+    called_modules, normalize_path, resolve_calls, resolve_test_runs, CalledDir, CalledModules,
+    ModuleCall, ModuleManifest, MODULE_MANIFEST,
 };
 use tofu_module::module_source::local_source;
 use tofu_module::provider_schemas::ProviderSchemas;
@@ -283,9 +283,9 @@ struct Run<'r> {
 
 impl Run<'_> {
     /// One directory's analysis (`None` for a directory without
-    /// configuration files), and the directories its calls with a local
-    /// source read, as paths to show (the directory's joined with the
-    /// source, `.` and `..` resolved).
+    /// configuration files), and the directories its calls and test runs
+    /// with a local source read, as paths to show (the directory's joined
+    /// with the source, `.` and `..` resolved).
     fn check_dir(
         &self,
         dir: &Path,
@@ -320,15 +320,20 @@ impl Run<'_> {
             return (None, Vec::new());
         }
         let module_calls = analysis.module_calls();
+        let test_runs = analysis.test_run_modules();
         let local_dirs = module_calls
             .iter()
+            .chain(&test_runs)
             .filter_map(|(_, source)| local_source(source))
             .map(|relative| normalize_path(&dir.join(relative)))
             .collect();
-        // Judged again in its module tree when it calls local modules, and
-        // with its providers' schemas when they can be had (the cache keeps
-        // all but what the tree and schemas change).
-        let tree = self.children.called_modules(readable(dir), &module_calls);
+        // Judged again in its module tree when it calls local modules (or
+        // its test files' runs do), and with its providers' schemas when
+        // they can be had (the cache keeps all but what the tree and
+        // schemas change).
+        let tree = self
+            .children
+            .called_modules(readable(dir), &module_calls, &test_runs);
         let provider_schemas = self.schema_source.schemas_for(
             readable(dir),
             dir_schemas,
@@ -411,10 +416,16 @@ struct Children {
 }
 
 impl Children {
-    /// What the directory `dir`, with these module calls `(name, source)`,
-    /// is given of the modules it calls (local sources by path, others
-    /// through `dir`'s `.terraform/modules/modules.json`).
-    fn called_modules(&self, dir: &Path, calls: &[(String, String)]) -> CalledModules {
+    /// What the directory `dir`, with these module calls `(name, source)`
+    /// and test runs `(run, source)`, is given of the modules they call
+    /// (local sources by path, others through `dir`'s
+    /// `.terraform/modules/modules.json`; a run's only by path).
+    fn called_modules(
+        &self,
+        dir: &Path,
+        calls: &[(String, String)],
+        test_runs: &[(String, String)],
+    ) -> CalledModules {
         let Ok(home) = std::path::absolute(dir) else {
             return CalledModules::default();
         };
@@ -422,7 +433,8 @@ impl Children {
         let manifest = std::fs::read_to_string(home.join(MODULE_MANIFEST))
             .ok()
             .map(|text| ModuleManifest::parse(&text));
-        let calls = resolve_calls(&home, calls, manifest.as_ref());
+        let mut calls = resolve_calls(&home, calls, manifest.as_ref());
+        calls.extend(resolve_test_runs(&home, test_runs));
         let visiting = RefCell::new(vec![home.clone()]);
         called_modules(&home, &calls, &|child_dir| self.child(child_dir, &visiting))
     }

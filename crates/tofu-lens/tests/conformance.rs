@@ -21,6 +21,9 @@
 //!   root or to the caller, as the Go test's walker does) and analysing each child
 //!   directory on its own; what OpenTofu checks *across* modules is not emulated,
 //!   because tofu-lens analyses one directory at a time (`spec/diagnostics.md` §7).
+//!   The root is analysed in the tree of the modules its test files' runs call by
+//!   a local path (each analysed on its own), as `check` gives it that tree: a
+//!   test file's providers take their types from those modules.
 //!   Units whose after-load expectation therefore lies out of reach are listed in
 //!   `tests/conformance-skip.txt` with the reason: their after-load stage is not
 //!   scored, and a unit with no load stage of its own is then not scored at all.
@@ -71,9 +74,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
-use tofu_diagnostics::{analyze, AnalysisCache, ModuleAnalysis};
-use tofu_module::Config;
+use tofu_diagnostics::{analyze, analyze_in_tree, AnalysisCache, ModuleAnalysis};
+use tofu_module::calls::{called_modules, resolve_calls, resolve_test_runs, CalledDir};
+use tofu_module::{Config, ProviderSchemas};
 use tofu_syntax::{Code, Severity, TextRange};
 
 /// Top-level entries of `opentofu-testdata/` that hold no unit, and why.
@@ -646,7 +651,7 @@ impl Harness {
 
     fn load(&self, unit: &Unit) -> Loaded {
         let copy = copy_unit(&self.testdata, unit);
-        let root = analyze_dir(copy.path()).unwrap();
+        let root = analyze_root(copy.path()).unwrap();
         let root_found = observe(&root, &display_prefix(unit, ""), &self.tofu_lens_only);
         let load_stage = root_found
             .iter()
@@ -1253,6 +1258,39 @@ fn analyze_dir(dir: &Path) -> std::io::Result<ModuleAnalysis> {
         &inputs,
         &Config::default(),
         &mut AnalysisCache::new(),
+    ))
+}
+
+/// The analysis of the unit's top directory `dir`, in the tree of the modules
+/// its test files' runs call by a local path (resolved and followed by
+/// `tofu_module::calls`, as `check` does), each analysed on its own.
+fn analyze_root(dir: &Path) -> std::io::Result<ModuleAnalysis> {
+    let inputs = tofu_vfs::read_module_dir(dir)?;
+    let config = Config::default();
+    let mut cache = AnalysisCache::new();
+    let alone = analyze(&inputs, &config, &mut cache);
+    let runs = resolve_test_runs(dir, &alone.test_run_modules());
+    if runs.is_empty() {
+        return Ok(alone);
+    }
+    let lookup = |called: &Path| -> Option<CalledDir> {
+        let Ok(analysis) = analyze_dir(called) else {
+            return Some(CalledDir::unreadable());
+        };
+        let calls = resolve_calls(called, &analysis.module_calls(), None);
+        Some(CalledDir {
+            interface: Some(Arc::new(analysis.interface())),
+            calls: calls.into_iter().filter_map(|call| call.dir).collect(),
+            unreadable: false,
+        })
+    };
+    let tree = called_modules(dir, &runs, &lookup);
+    Ok(analyze_in_tree(
+        &inputs,
+        &config,
+        &tree,
+        &ProviderSchemas::default(),
+        &mut cache,
     ))
 }
 

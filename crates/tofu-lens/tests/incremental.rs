@@ -6,7 +6,10 @@
 //! examples and a sample of the cloudposse corpus (when `../shared` is
 //! there) are edited at random, seeded: characters typed and deleted, lines
 //! duplicated and deleted, comments added. Most edits keep every block's
-//! shape and take the incremental road, which the test checks it did.
+//! shape and take the incremental road, which the test checks it did. A
+//! directory whose test files run other modules by a local path is
+//! analysed in the tree of those modules, as `check` analyses it; a
+//! scripted test changes that tree under a kept cache.
 
 #![allow(
     clippy::unwrap_used,
@@ -17,9 +20,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use tofu_diagnostics::{analyze, AnalysisCache, ModuleAnalysis};
-use tofu_module::{Config, FileContent, InputFile};
+use tofu_diagnostics::{analyze, analyze_in_tree, AnalysisCache, ModuleAnalysis};
+use tofu_module::calls::{
+    called_modules, normalize_path, resolve_calls, resolve_test_runs, CalledDir, CalledModules,
+};
+use tofu_module::{Config, FileContent, InputFile, ProviderSchemas};
 
 mod editing;
 use editing::Random;
@@ -152,21 +159,53 @@ struct Outcome {
     reshaped: u64,
 }
 
+/// What the test runs of the module in `dir` (made of `files`) call by a
+/// local path, each module read from the disk and analysed on its own: the
+/// tree `check` gives the directory of them.
+fn test_run_tree(dir: &Path, files: &[InputFile]) -> CalledModules {
+    let dir = normalize_path(dir);
+    let alone = analyze(files, &Config::default(), &mut AnalysisCache::new());
+    let runs = resolve_test_runs(&dir, &alone.test_run_modules());
+    let lookup = |called: &Path| -> Option<CalledDir> {
+        let Ok(inputs) = tofu_vfs::read_module_dir(called) else {
+            return Some(CalledDir::unreadable());
+        };
+        let analysis = analyze(&inputs, &Config::default(), &mut AnalysisCache::new());
+        let calls = resolve_calls(called, &analysis.module_calls(), None);
+        Some(CalledDir {
+            interface: Some(Arc::new(analysis.interface())),
+            calls: calls.into_iter().filter_map(|call| call.dir).collect(),
+            unreadable: false,
+        })
+    };
+    called_modules(&dir, &runs, &lookup)
+}
+
+/// `files` analysed in `tree` through `cache`.
+fn analyze_with(
+    files: &[InputFile],
+    tree: &CalledModules,
+    cache: &mut AnalysisCache,
+) -> ModuleAnalysis {
+    let schemas = ProviderSchemas::default();
+    analyze_in_tree(files, &Config::default(), tree, &schemas, cache)
+}
+
 /// `edits` random edits of the module in `dir`, each analysed both ways.
 fn check_dir(dir: &Path, seed: u64, edits: usize) -> Result<Outcome, String> {
     let mut files = tofu_vfs::read_module_dir(dir).map_err(|e| e.to_string())?;
-    let config = Config::default();
+    let tree = test_run_tree(dir, &files);
     let mut cache = AnalysisCache::new();
     let mut rng = Random(seed);
-    let _ = analyze(&files, &config, &mut cache);
+    let _ = analyze_with(&files, &tree, &mut cache);
     let mut done = 0;
     for step in 0..edits {
         if !edit(&mut files, &mut rng) {
             break;
         }
         done += 1;
-        let again = snapshot(&analyze(&files, &config, &mut cache));
-        let whole = snapshot(&analyze(&files, &config, &mut AnalysisCache::new()));
+        let again = snapshot(&analyze_with(&files, &tree, &mut cache));
+        let whole = snapshot(&analyze_with(&files, &tree, &mut AnalysisCache::new()));
         if again != whole {
             let at = again
                 .lines()
@@ -322,6 +361,58 @@ fn incremental_redoes_module_calls_when_what_they_read_changes() {
         seen.len() > 1,
         "the edits should change what the module-call rules report"
     );
+}
+
+/// The module a test run calls changes (another tree, the same files), and
+/// the test file is edited under the same tree: the test provider types
+/// are judged again each time, as a whole analysis judges them (the
+/// `provider-types-run-module` fixture, against its near miss's `setup`).
+#[test]
+fn incremental_redoes_test_provider_types_when_a_runs_module_changes() {
+    let fixtures = repo().join("tests/fixtures/test-files");
+    let dir = fixtures.join("provider-types-run-module");
+    let files = tofu_vfs::read_module_dir(&dir).unwrap();
+    let mismatched = test_run_tree(&dir, &files);
+    assert_eq!(mismatched.test_modules.len(), 1);
+    let agreeing = CalledModules {
+        test_modules: test_run_tree(
+            &fixtures.join("provider-types-run-module-near-miss"),
+            &files,
+        )
+        .test_modules,
+        ..CalledModules::default()
+    };
+    let elsewhere = |files: &[InputFile]| -> Vec<InputFile> {
+        files
+            .iter()
+            .map(
+                |file| match (&file.content, file.name.ends_with(".tftest.hcl")) {
+                    (FileContent::Text(text), true) => {
+                        InputFile::text(file.name.clone(), text.replace("./setup", "./other"))
+                    }
+                    _ => file.clone(),
+                },
+            )
+            .collect()
+    };
+    let steps = [
+        (files.clone(), &mismatched, 6),
+        // Only tests/passed.tftest.hcl's `baz = foo` is still wrong.
+        (files.clone(), &agreeing, 1),
+        (files.clone(), &mismatched, 6),
+        // The JSON file alone still runs ./setup.
+        (elsewhere(&files), &mismatched, 1),
+        (files.clone(), &mismatched, 6),
+    ];
+    let mut cache = AnalysisCache::new();
+    for (step, (files, tree, n_errors)) in steps.iter().enumerate() {
+        let again = analyze_with(files, tree, &mut cache);
+        let whole = analyze_with(files, tree, &mut AnalysisCache::new());
+        assert_eq!(snapshot(&again), snapshot(&whole), "step {step}");
+        let errors = whole.diagnostics.iter().filter(|d| d.is_error()).count();
+        assert_eq!(errors, *n_errors, "step {step}");
+    }
+    assert_eq!(cache.counters().n_edits_keeping_shapes, 2);
 }
 
 /// Work counted, not timed: after an edit inside one file's blocks, only

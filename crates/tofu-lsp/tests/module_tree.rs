@@ -436,6 +436,50 @@ async fn a_module_called_from_below_the_workspace_is_read_and_published() {
     client.shutdown().await;
 }
 
+/// A test file's run of a module outside the workspace (`../setup`): the
+/// module is read where it is, as OpenTofu reads it, and the test file's
+/// providers take their types from it ("Provider type mismatch", as
+/// `check` reports); nothing beside it is read.
+#[tokio::test]
+async fn a_module_a_test_run_calls_from_outside_the_workspace_gives_its_types() {
+    let temp = tempfile::tempdir().unwrap();
+    let top = temp.path().canonicalize().unwrap();
+    let required = |provider: &str| {
+        format!("terraform {{\n  required_providers {{\n    foo = {{\n      source = \"hashicorp/{provider}\"\n    }}\n  }}\n}}\n")
+    };
+    let files: [(&str, String); 4] = [
+        ("root/main.tf", required("foo")),
+        (
+            "root/main.tftest.hcl",
+            "provider \"foo\" {}\n\nrun \"setup\" {\n  module {\n    source = \"../setup\"\n  }\n}\n\nrun \"main\" {}\n".to_owned(),
+        ),
+        ("setup/main.tf", required("bar")),
+        ("sibling/main.tf", "output \"x\" {\n  value = var.nope\n}\n".to_owned()),
+    ];
+    for (name, text) in files {
+        let path = top.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    let root = top.join("root");
+    let mut client = TestClient::start(&root, capabilities(), json!({}), Value::Null).await;
+    client
+        .wait_for("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    let published = client.settled_publications().await;
+    let test_file = published
+        .iter()
+        .rev()
+        .find(|p| p["uri"] == uri(&root.join("main.tftest.hcl")))
+        .unwrap_or_else(|| panic!("the test file is published: {published:?}"));
+    assert_eq!(codes(test_file), ["provider-type-mismatch"]);
+    for params in &published {
+        let text = params.to_string();
+        assert!(!text.contains("sibling"), "{text}");
+    }
+    client.shutdown().await;
+}
+
 /// A called module's directory deleted (the client reports the directory
 /// gone): the call is "Unreadable module directory", as `check` and `tofu
 /// init` say, not a call of an empty module; created again, it is judged

@@ -21,6 +21,12 @@
 //!   `tofu init` stops ("Unreadable module directory"), and only there: a
 //!   directory that exists and holds no configuration file is an empty
 //!   module, as OpenTofu loads it.
+//! - [`resolve_test_runs`]: the `module` blocks of a directory's test
+//!   files' runs (`run "NAME" { module { source = "./x" } }`), the module
+//!   `tofu test` runs instead of the one under test, read as calls by a
+//!   local path are; [`called_modules`] gives what each declares apart
+//!   (`CalledModules::test_modules`), as a run is no call of the module:
+//!   no loop runs through it.
 //! - [`ModuleTree`]: the calls between directories as a graph with both
 //!   directions indexed (children, callers, depth from a root), for a host
 //!   that keeps many directories and must find a module's callers without
@@ -144,6 +150,9 @@ pub struct ModuleCall {
     /// For a call `tofu init` installed, the directory it recorded,
     /// relative to the caller (`.terraform/modules/vpc`).
     pub installed: Option<String>,
+    /// The `module` block of a test file's `run` named `name`
+    /// ([`resolve_test_runs`]), not a `module` block of the configuration.
+    pub test_run: bool,
 }
 
 /// The calls `(name, source)` of the directory `dir` with the directory
@@ -179,7 +188,26 @@ pub fn resolve_call(
         source: source.to_owned(),
         dir: called,
         installed,
+        test_run: false,
     }
+}
+
+/// The `module` blocks `(run name, source)` of the test files of the
+/// directory `dir`, with the directory each reads: a local source joined
+/// to `dir` (OpenTofu resolves a run's module from the module under test,
+/// also for a file in `tests/`); any other source reads none here (`tofu
+/// init` installs it under a key of the test file and run, which tofu-lens
+/// does not read).
+pub fn resolve_test_runs(dir: &Path, runs: &[(String, String)]) -> Vec<ModuleCall> {
+    runs.iter()
+        .map(|(name, source)| ModuleCall {
+            name: name.clone(),
+            source: source.clone(),
+            dir: local_source(source).map(|relative| normalize_path(&dir.join(relative))),
+            installed: None,
+            test_run: true,
+        })
+        .collect()
 }
 
 /// What a directory's analysis is given of the modules it calls, by
@@ -197,11 +225,18 @@ pub struct CalledModules {
     /// is no directory. `tofu init` stops there ("Unreadable module
     /// directory"), so nothing else is said of such a call.
     pub unreadable: BTreeSet<String>,
+    /// What the modules of test files' runs declare, by `source` as
+    /// written in the run's `module` block: those whose directory was read
+    /// and whose calls do not lead back to the caller's.
+    pub test_modules: BTreeMap<String, Arc<ModuleInterface>>,
 }
 
 impl CalledModules {
     pub fn is_empty(&self) -> bool {
-        self.children.is_empty() && self.loops.is_empty() && self.unreadable.is_empty()
+        self.children.is_empty()
+            && self.loops.is_empty()
+            && self.unreadable.is_empty()
+            && self.test_modules.is_empty()
     }
 }
 
@@ -210,7 +245,8 @@ impl CalledModules {
 pub struct CalledDir {
     /// What its callers may know of it; `None` when not (yet) known.
     pub interface: Option<Arc<ModuleInterface>>,
-    /// The directories its own calls read.
+    /// The directories its own `module` blocks read (not its test runs':
+    /// no loop runs through them).
     pub calls: Vec<PathBuf>,
     /// The directory cannot be read as one: it does not exist, or is no
     /// directory (a lookup that could not look, such as a path the caller
@@ -230,7 +266,9 @@ impl CalledDir {
 
 /// What the directory `dir` with these resolved calls is given of the
 /// modules it calls: the interface of each called directory `lookup`
-/// knows, and the sources whose directory leads back to `dir`.
+/// knows, and the sources whose directory leads back to `dir`. A test
+/// run's module ([`ModuleCall::test_run`]) only gives its interface, when
+/// its directory can be read and does not lead back to `dir`.
 pub fn called_modules(
     dir: &Path,
     calls: &[ModuleCall],
@@ -241,6 +279,18 @@ pub fn called_modules(
         let Some(child_dir) = &call.dir else {
             continue;
         };
+        if call.test_run {
+            if called.test_modules.contains_key(&call.source) || leads_to(child_dir, dir, lookup) {
+                continue;
+            }
+            let interface = lookup(child_dir)
+                .filter(|child| !child.unreadable)
+                .and_then(|child| child.interface);
+            if let Some(interface) = interface {
+                called.test_modules.insert(call.source.clone(), interface);
+            }
+            continue;
+        }
         if called.children.contains_key(&call.source)
             || called.loops.contains(&call.source)
             || called.unreadable.contains(&call.source)
@@ -543,6 +593,60 @@ mod tests {
             Some(&manifest),
         );
         assert!(called_modules(Path::new("/w/root"), &calls, &lookup).is_empty());
+    }
+
+    #[test]
+    fn test_runs_give_their_modules_apart_from_the_calls() {
+        // /w/root's tests run ./setup (known), ./gone (unreadable), ./ (the
+        // module itself), ../back (which calls /w/root) and a registry
+        // module; a module call of ./setup is a child as before.
+        let lookup = |dir: &Path| -> Option<CalledDir> {
+            match dir.to_str()? {
+                "/w/root/setup" => Some(CalledDir {
+                    interface: Some(interface()),
+                    ..CalledDir::default()
+                }),
+                "/w/back" => Some(CalledDir {
+                    interface: Some(interface()),
+                    calls: vec![PathBuf::from("/w/root")],
+                    ..CalledDir::default()
+                }),
+                "/w/root/gone" => Some(CalledDir::unreadable()),
+                _ => None,
+            }
+        };
+        let runs = resolve_test_runs(
+            Path::new("/w/root"),
+            &[
+                ("setup".to_owned(), "./setup".to_owned()),
+                ("again".to_owned(), "./setup".to_owned()),
+                ("typo".to_owned(), "./gone".to_owned()),
+                ("itself".to_owned(), "./".to_owned()),
+                ("back".to_owned(), "../back".to_owned()),
+                ("remote".to_owned(), "hashicorp/consul/aws".to_owned()),
+            ],
+        );
+        assert!(runs.iter().all(|run| run.test_run));
+        let dirs: Vec<Option<&Path>> = runs.iter().map(|run| run.dir.as_deref()).collect();
+        assert_eq!(dirs[0], Some(Path::new("/w/root/setup")));
+        assert_eq!(dirs[3], Some(Path::new("/w/root")));
+        assert_eq!(dirs[5], None);
+        let mut calls = resolve_calls(
+            Path::new("/w/root"),
+            &[("setup".to_owned(), "./setup".to_owned())],
+            None,
+        );
+        calls.extend(runs);
+        let called = called_modules(Path::new("/w/root"), &calls, &lookup);
+        assert_eq!(called.test_modules.keys().collect::<Vec<_>>(), ["./setup"]);
+        assert_eq!(called.children.keys().collect::<Vec<_>>(), ["./setup"]);
+        assert!(called.loops.is_empty() && called.unreadable.is_empty());
+        // Runs alone: no child, no loop, nothing unreadable.
+        let runs = resolve_test_runs(
+            Path::new("/w/root"),
+            &[("typo".to_owned(), "./gone".to_owned())],
+        );
+        assert!(called_modules(Path::new("/w/root"), &runs, &lookup).is_empty());
     }
 
     #[test]

@@ -26,7 +26,8 @@
 //!
 //! Each reads the test files only through its view (the declarations
 //! index for the warnings), so a result is reused until a test file, or a
-//! shape, changes. Test files are never merged into the configuration, and
+//! shape, changes; [`provider_types`] also reads what the module tree says
+//! of the modules test runs call, so a new tree runs it again. Test files are never merged into the configuration, and
 //! nothing here evaluates an expression.
 
 mod addresses;
@@ -83,7 +84,7 @@ pub(crate) fn provider_types(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     }
     let facts = tofu_module::provider_tree::facts::ModuleFacts::read_without_resources(view);
     for scope in files {
-        provider_types::file(&scope, &facts, out);
+        provider_types::file(view, &scope, &facts, out);
     }
 }
 

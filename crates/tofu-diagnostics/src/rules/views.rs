@@ -1048,6 +1048,13 @@ impl<'a> ModuleView<'a> {
         self.names.loops.contains(name)
     }
 
+    /// What the module tree says the directory a test run's `module`
+    /// block names by `source` declares (likewise: the tree is given, and
+    /// the source is read from the test file, whose reads are recorded).
+    pub(crate) fn test_module(&self, source: &str) -> Option<&'a ModuleInterface> {
+        self.names.test_modules.get(source).map(|module| &**module)
+    }
+
     /// The directory module call `name` names, relative to this one: its
     /// local source, or where `tofu init` installed it (likewise).
     pub(crate) fn child_dir(&self, name: &str, source: Option<&str>) -> Option<String> {

@@ -13,16 +13,24 @@
 //! `providers`, a test provider block whose type differs from the
 //! module's requirement or provider block of its name is on the block.
 //!
-//! A run with a `module` block is the configuration of another module,
-//! which this directory's analysis does not read: a file with one is not
-//! judged (its types could come from that module).
+//! A run with a `module` block runs another module (its
+//! `ConfigUnderTest`): the types by name come from that module's
+//! `required_providers` entries and provider blocks, read from the module
+//! tree (`tofu_module::calls::CalledModules::test_modules`); nothing is
+//! checked on such a run itself (OpenTofu validates that module as a root,
+//! which reports nothing of the test file's providers). A file with a run
+//! whose module the tree does not give (not a local path, a directory
+//! that cannot be read, one that leads back here, or one that did not
+//! load) is not judged: its types could come from that module.
 
 use std::collections::BTreeMap;
 
 use tofu_syntax::{Block, Diagnostic, Location};
 
 use super::in_test_file::TestFileScope;
+use crate::rules::views::ModuleView;
 use tofu_module::provider_tree::facts::{passed_providers, ModuleFacts, Passed};
+use tofu_module::provider_tree::summary::ProviderSummary;
 use tofu_module::provider_tree::{provider_key, ProviderType};
 use tofu_syntax::go_text::go_quote;
 
@@ -33,13 +41,67 @@ struct TestProvider {
     header: Location,
 }
 
-/// A run against the module under test, with its `providers` entries.
-struct MainRun {
+/// A run, with its `providers` entries and, for a run of another module,
+/// the types that module's names stand for.
+struct Run {
     passed: Vec<Passed>,
+    module: Option<ProviderTypes>,
 }
 
-/// The checks of one test file against the module of `facts`.
-pub(super) fn file(scope: &TestFileScope<'_>, facts: &ModuleFacts, out: &mut Vec<Diagnostic>) {
+/// A module's local names with the provider each stands for
+/// (`resolveProviderTypes`): its `required_providers` entries, and the
+/// default provider of a name only a provider block gives.
+struct ProviderTypes(BTreeMap<String, ProviderType>);
+
+impl ProviderTypes {
+    fn of<'n>(
+        required: impl Iterator<Item = (&'n str, &'n ProviderType)>,
+        configured: impl Iterator<Item = &'n str>,
+    ) -> ProviderTypes {
+        let mut types: BTreeMap<String, ProviderType> = required
+            .map(|(name, provider)| (name.to_owned(), provider.clone()))
+            .collect();
+        for name in configured {
+            types
+                .entry(name.to_owned())
+                .or_insert_with(|| ProviderType::default_for(name));
+        }
+        ProviderTypes(types)
+    }
+
+    fn of_module(facts: &ModuleFacts) -> ProviderTypes {
+        ProviderTypes::of(
+            facts
+                .required
+                .iter()
+                .map(|r| (r.name.as_str(), &r.provider)),
+            facts.configurations.iter().map(|c| c.name.as_str()),
+        )
+    }
+
+    fn of_summary(summary: &ProviderSummary) -> ProviderTypes {
+        ProviderTypes::of(
+            summary
+                .required
+                .iter()
+                .map(|r| (r.name.as_str(), &r.provider)),
+            summary.configurations.iter().map(|c| c.name.as_str()),
+        )
+    }
+
+    fn get(&self, name: &str) -> Option<&ProviderType> {
+        self.0.get(name)
+    }
+}
+
+/// The checks of one test file against the module of `facts`; the
+/// modules of runs with a `module` block come from `view`'s tree.
+pub(super) fn file(
+    view: &ModuleView<'_>,
+    scope: &TestFileScope<'_>,
+    facts: &ModuleFacts,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(source) = &scope.file.source else {
         return;
     };
@@ -58,57 +120,54 @@ pub(super) fn file(scope: &TestFileScope<'_>, facts: &ModuleFacts, out: &mut Vec
             header: scope.at(block.header),
         });
     }
-    let mut runs: Vec<MainRun> = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     for run in source.body.blocks_of_kind("run") {
-        if run.body.blocks_of_kind("module").next().is_some() {
-            return;
-        }
+        let module = match run.body.blocks_of_kind("module").next() {
+            None => None,
+            Some(block) => {
+                let called = block
+                    .body
+                    .attribute("source")
+                    .and_then(|attribute| attribute.expr.as_str())
+                    .and_then(|written| view.test_module(written));
+                // A module that failed to load, or whose tree did, stops
+                // OpenTofu before it resolves any type.
+                match called {
+                    Some(called) if !called.incomplete && !called.providers.tree_failed => {
+                        Some(ProviderTypes::of_summary(&called.providers))
+                    }
+                    _ => return,
+                }
+            }
+        };
         let passed = run
             .body
             .attribute("providers")
             .map(|attribute| passed_providers(scope.id, scope.file, &attribute.expr))
             .unwrap_or_default();
-        runs.push(MainRun { passed });
+        runs.push(Run { passed, module });
     }
-    // `resolveProviderTypes`: the module's names, by required_providers
-    // entry, else (a provider block) the default provider of the name.
-    let module_type = |name: &str| -> Option<ProviderType> {
-        facts
-            .required(name)
-            .map(|r| r.provider.clone())
-            .or_else(|| {
-                facts
-                    .configurations
-                    .iter()
-                    .any(|c| c.name == name)
-                    .then(|| ProviderType::default_for(name))
-            })
-    };
-    let mut module_names: Vec<String> = facts.required.iter().map(|r| r.name.clone()).collect();
-    for configuration in &facts.configurations {
-        if !module_names.contains(&configuration.name) {
-            module_names.push(configuration.name.clone());
-        }
-    }
+    let root_types = ProviderTypes::of_module(facts);
     let has_test_provider = |name: &str| providers.iter().any(|p| p.name == name);
     // `resolveProviderTypesForTests`.
     let mut matched: BTreeMap<String, ProviderType> = BTreeMap::new();
     // Each run's entries with (parent type, child type).
     let mut typed: Vec<Vec<(ProviderType, ProviderType)>> = Vec::new();
     for run in &runs {
+        let types = run.module.as_ref().unwrap_or(&root_types);
         let mut entries = Vec::new();
         if run.passed.is_empty() {
-            for name in &module_names {
+            for (name, provider) in &types.0 {
                 if matched.contains_key(name) || !has_test_provider(name) {
                     continue;
                 }
-                if let Some(provider) = module_type(name) {
-                    matched.insert(name.clone(), provider);
-                }
+                matched.insert(name.clone(), provider.clone());
             }
         }
         for passed in &run.passed {
-            let child = module_type(&passed.in_child.name)
+            let child = types
+                .get(&passed.in_child.name)
+                .cloned()
                 .unwrap_or_else(|| ProviderType::default_for(&passed.in_child.name));
             let parent_name = &passed.in_parent.name;
             let parent = match matched.get(parent_name) {
@@ -146,7 +205,12 @@ pub(super) fn file(scope: &TestFileScope<'_>, facts: &ModuleFacts, out: &mut Vec
             go_quote(key), go_quote(&provider.to_string()), go_quote(root_name), go_quote(&root.to_string()), go_quote(key)
         )
     };
+    // `validateProviderConfigsForTests`: the runs against the module under
+    // test.
     for (run, entries) in runs.iter().zip(&typed) {
+        if run.module.is_some() {
+            continue;
+        }
         if !run.passed.is_empty() {
             for (passed, (parent, child)) in run.passed.iter().zip(entries) {
                 if parent == child {
