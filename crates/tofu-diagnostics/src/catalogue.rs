@@ -136,6 +136,7 @@ catalogue! {
     OVERRIDE_ARGUMENT_IGNORED => "An argument or block that OpenTofu silently ignores: it sits in a resource, data source, ephemeral resource, provider configuration or module call that an override file changes, whose merged body OpenTofu decodes leniently, dropping whatever the schema (or the called module) does not define; outside such blocks the same mistake is an error.";
     EPHEMERAL_OUTPUT => "An output value whose value is marked ephemeral (an ephemeral input variable or ephemeral resource, and whatever carries the mark through local values and functions) does not set ephemeral = true (tofu validate's \"Output does not allow ephemeral value\", on the value).";
     MISSING_PROVIDER => "A `providers` entry names a provider configuration the calling module does not have when OpenTofu's validate builds its graph (no required_providers entry or provider block in the root, nor one passed to a module below): OpenTofu stops with \"missing provider\" and no place.";
+    PLAN_VARIABLE_VALIDATION => "What tofu plan reports before it contacts a provider: an input variable's value from the directory's automatic .tfvars files (or its default) fails one of its validation rules (OpenTofu's \"Invalid value for variable\", on the variable's header; only in a directory holding terraform.tfvars or *.auto.tfvars, where plan is run).";
 }
 
 /// Every code, in the order of their numbers.
@@ -199,8 +200,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            108,
-            "the catalogue has 107 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 2 of plan's, 5 of test files') and unused-suppression"
+            109,
+            "the catalogue has 108 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 3 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

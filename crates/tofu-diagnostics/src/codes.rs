@@ -106,4 +106,5 @@ tofu_syntax::define_codes! {
     106 OVERRIDE_ARGUMENT_IGNORED => "override-argument-ignored", Warning;
     107 EPHEMERAL_OUTPUT => "ephemeral-output", Error;
     108 MISSING_PROVIDER => "missing-provider", Error;
+    109 PLAN_VARIABLE_VALIDATION => "plan-variable-validation", Error;
 }

@@ -52,6 +52,7 @@ pub(crate) mod evaluation;
 pub(crate) mod expression_evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
+pub(crate) mod plan_values;
 pub(crate) mod provider_for_each;
 pub(crate) mod provider_functions;
 pub(crate) mod provider_schema;
@@ -260,6 +261,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "variable-values",
         phase: Phase::Plan,
         check: values::check,
+    },
+    ModuleRule {
+        name: "plan-variable-validations",
+        phase: Phase::Plan,
+        check: plan_values::variable_validations,
     },
     ModuleRule {
         name: "unused-declaration",

@@ -24,43 +24,8 @@ use tofu_module::types::{constant_value, convert_variable_value, parse_variable_
 
 /// The `values` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    // The files `tofu plan` reads by itself, in its order (a later value
-    // replaces an earlier one, which is then not judged). Any other file
-    // is judged on its own, as passed with -var-file after them.
-    let mut auto: Vec<FileId> = Vec::new();
-    let mut named: Vec<FileId> = Vec::new();
-    for file_id in view.file_ids() {
-        if view.role(file_id) != Some(FileRole::Values) {
-            continue;
-        }
-        match view.name(file_id) {
-            Some(name) if is_auto_values_file(name) => auto.push(file_id),
-            Some(_) => named.push(file_id),
-            None => {}
-        }
-    }
-    auto.sort_by_key(|&id| {
-        let name = view.name(id).unwrap_or_default();
-        // terraform.tfvars, then terraform.tfvars.json, then the
-        // *.auto.tfvars(.json) files by name, as a directory listing gives
-        // them: JSON and native files interleaved.
-        (!name.starts_with("terraform.tfvars"), name.to_owned())
-    });
-    let mut winners: Vec<(FileId, usize)> = Vec::new();
-    for &file_id in &auto {
-        let Some(source) = view.file(file_id).and_then(|file| file.source.as_ref()) else {
-            continue;
-        };
-        for (index, attribute) in source.body.attributes.iter().enumerate() {
-            winners.retain(|&(other_file, other_index)| {
-                view.file(other_file)
-                    .and_then(|file| file.source.as_ref())
-                    .and_then(|source| source.body.attributes.get(other_index))
-                    .is_none_or(|other| other.name != attribute.name)
-            });
-            winners.push((file_id, index));
-        }
-    }
+    let (auto, named) = values_files(view);
+    let mut winners = automatic_values(view, &auto);
     for &file_id in &named {
         let Some(source) = view.file(file_id).and_then(|file| file.source.as_ref()) else {
             continue;
@@ -156,8 +121,54 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The values files of the module: those `tofu plan` reads by itself
+/// (`terraform.tfvars`, `terraform.tfvars.json`, then `*.auto.tfvars(.json)`
+/// by name, as a directory listing gives them: JSON and native files
+/// interleaved), and the others, which it reads when told (`-var-file`).
+pub(crate) fn values_files(view: &ModuleView<'_>) -> (Vec<FileId>, Vec<FileId>) {
+    let mut auto: Vec<FileId> = Vec::new();
+    let mut named: Vec<FileId> = Vec::new();
+    for file_id in view.file_ids() {
+        if view.role(file_id) != Some(FileRole::Values) {
+            continue;
+        }
+        match view.name(file_id) {
+            Some(name) if is_auto_values_file(name) => auto.push(file_id),
+            Some(_) => named.push(file_id),
+            None => {}
+        }
+    }
+    auto.sort_by_key(|&id| {
+        let name = view.name(id).unwrap_or_default();
+        (!name.starts_with("terraform.tfvars"), name.to_owned())
+    });
+    (auto, named)
+}
+
+/// The value assignments of the automatic files `auto` (in `tofu plan`'s
+/// order) that plan uses, as (file, index of the attribute): a later
+/// file's value replaces an earlier one.
+pub(crate) fn automatic_values(view: &ModuleView<'_>, auto: &[FileId]) -> Vec<(FileId, usize)> {
+    let mut winners: Vec<(FileId, usize)> = Vec::new();
+    for &file_id in auto {
+        let Some(source) = view.file(file_id).and_then(|file| file.source.as_ref()) else {
+            continue;
+        };
+        for (index, attribute) in source.body.attributes.iter().enumerate() {
+            winners.retain(|&(other_file, other_index)| {
+                view.file(other_file)
+                    .and_then(|file| file.source.as_ref())
+                    .and_then(|source| source.body.attributes.get(other_index))
+                    .is_none_or(|other| other.name != attribute.name)
+            });
+            winners.push((file_id, index));
+        }
+    }
+    winners
+}
+
 /// The merged type constraint of a variable (`any` without one).
-fn variable_type(
+pub(crate) fn variable_type(
     view: &ModuleView<'_>,
     variable: &tofu_module::effective::EffectiveBlock,
 ) -> Option<TypeConstraint> {

@@ -52,6 +52,9 @@ pub(crate) struct WalkValues<'v, 'a> {
     view: &'v ModuleView<'a>,
     locals: LocalMemo<Value>,
     followed_a_failure: Cell<bool>,
+    /// Input variables whose value is known, as `tofu plan` knows them
+    /// (`plan_values`); empty in validate's walk.
+    known_variables: BTreeMap<String, Value>,
 }
 
 impl<'v, 'a> WalkValues<'v, 'a> {
@@ -60,6 +63,21 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             view,
             locals: LocalMemo::new(),
             followed_a_failure: Cell::new(false),
+            known_variables: BTreeMap::new(),
+        }
+    }
+
+    /// The walk of `tofu plan` before it contacts a provider: the input
+    /// variables of `known` have those values (every other one is unknown
+    /// of its type, as in validate), and local values are evaluated with
+    /// them, never taken from the run's values shared by validate's rules.
+    pub(crate) fn with_known_variables(
+        view: &'v ModuleView<'a>,
+        known: BTreeMap<String, Value>,
+    ) -> Self {
+        WalkValues {
+            known_variables: known,
+            ..WalkValues::new(view)
         }
     }
 
@@ -95,7 +113,11 @@ impl<'v, 'a> WalkValues<'v, 'a> {
 
     /// `local.NAME`: unknown when the module declares no such local value.
     fn local(&self, name: &str) -> Value {
-        if let Some(shared) = self.view.shared_locals() {
+        if let Some(shared) = self
+            .view
+            .shared_locals()
+            .filter(|_| self.known_variables.is_empty())
+        {
             return self.shared_local(shared, name);
         }
         self.locals.value(name, Value::dynamic_unknown(), || {
@@ -157,6 +179,12 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     /// `var.NAME`: an unknown value of its type, marked as declared;
     /// unknown of any type when the module declares no such variable.
     fn variable(&self, name: &str) -> Value {
+        if let Some(known) = self.known_variables.get(name) {
+            // Recorded as a read of the variable, as the unknown one is.
+            self.view
+                .effective(&BlockAddress::Variable(name.to_owned()));
+            return known.clone();
+        }
         let Some(variable) = self
             .view
             .effective(&BlockAddress::Variable(name.to_owned()))
