@@ -137,6 +137,9 @@ catalogue! {
     EPHEMERAL_OUTPUT => "An output value whose value is marked ephemeral (an ephemeral input variable or ephemeral resource, and whatever carries the mark through local values and functions) does not set ephemeral = true (tofu validate's \"Output does not allow ephemeral value\", on the value).";
     MISSING_PROVIDER => "A `providers` entry names a provider configuration the calling module does not have when OpenTofu's validate builds its graph (no required_providers entry or provider block in the root, nor one passed to a module below): OpenTofu stops with \"missing provider\" and no place.";
     PLAN_VARIABLE_VALIDATION => "What tofu plan reports before it contacts a provider: an input variable's value from the directory's automatic .tfvars files (or its default) fails one of its validation rules (OpenTofu's \"Invalid value for variable\", on the variable's header; only in a directory holding terraform.tfvars or *.auto.tfvars, where plan is run).";
+    PLAN_CONDITION_FAILED => "What tofu plan reports before it contacts a provider: a resource's precondition or an output's precondition is false with the input variables' known values (from the directory's automatic .tfvars files, or defaults).";
+    PLAN_CHECK_FAILED => "What tofu plan warns about before it contacts a provider: a check block's assertion is false with the input variables' known values (\"Check block assertion failed\").";
+    PLAN_INVALID_VALUE => "What tofu plan reports before it contacts a provider and tofu validate does not: an expression fails only with the input variables' known values (a negative count, a function that rejects them, an index out of range).";
 }
 
 /// Every code, in the order of their numbers.
@@ -200,8 +203,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            109,
-            "the catalogue has 108 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 3 of plan's, 5 of test files') and unused-suppression"
+            112,
+            "the catalogue has 111 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 6 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -107,4 +107,7 @@ tofu_syntax::define_codes! {
     107 EPHEMERAL_OUTPUT => "ephemeral-output", Error;
     108 MISSING_PROVIDER => "missing-provider", Error;
     109 PLAN_VARIABLE_VALIDATION => "plan-variable-validation", Error;
+    110 PLAN_CONDITION_FAILED => "plan-condition-failed", Error;
+    111 PLAN_CHECK_FAILED => "plan-check-failed", Warning;
+    112 PLAN_INVALID_VALUE => "plan-invalid-value", Error;
 }

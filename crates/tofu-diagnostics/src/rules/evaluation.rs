@@ -72,12 +72,22 @@ pub(crate) fn judges(node: NodeRef<'_>) -> bool {
 
 /// The `evaluation` node rule, on one node.
 pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<Diagnostic>) {
+    check_with(view, node, &WalkValues::new(view), out);
+}
+
+/// The rule on one node with the walk's values `values`: validate's, or
+/// plan's with known input variables (`plan_values`).
+pub(crate) fn check_with(
+    view: &ModuleView<'_>,
+    node: MergedNode<'_>,
+    values: &WalkValues<'_, '_>,
+    out: &mut Vec<Diagnostic>,
+) {
     let identity = view.identity_view(node);
-    let values = WalkValues::new(view);
     let effective = match node {
         MergedNode::Local(local) => {
             if !references_fail(&identity) {
-                evaluate_attribute(&values, &local.attribute, out);
+                evaluate_attribute(values, &local.attribute, out);
             }
             return;
         }
@@ -86,12 +96,12 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
     if let BlockAddress::Module(_) = &effective.address {
         if !call_expansion_fails(&identity) {
             if let Some(count) = effective.body.attribute("count") {
-                evaluate_count(&values, count, out);
+                evaluate_count(values, count, out);
             } else if let Some(for_each) = effective.body.attribute("for_each") {
-                evaluate_for_each(&values, for_each, Expansion::Module, out);
+                evaluate_for_each(values, for_each, Expansion::Module, out);
             }
         }
-        module_arguments(&identity, &values, &effective.body.attributes, out);
+        module_arguments(&identity, values, &effective.body.attributes, out);
         return;
     }
     if references_fail(&identity) {
@@ -102,18 +112,18 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
             // An output's preconditions are checked before its value, which
             // is not evaluated when one of them fails (`node_output.go`).
             let before = out.len();
-            output_preconditions(&values, &effective.body, out);
+            output_preconditions(values, &effective.body, out);
             if out.len() == before {
                 if let Some(value) = effective.body.attribute("value") {
-                    evaluate_attribute(&values, value, out);
+                    evaluate_attribute(values, value, out);
                 }
             }
         }
         BlockAddress::Resource { .. } => {
             if let Some(count) = effective.body.attribute("count") {
-                evaluate_count(&values, count, out);
+                evaluate_count(values, count, out);
             } else if let Some(for_each) = effective.body.attribute("for_each") {
-                evaluate_for_each(&values, for_each, Expansion::Resource, out);
+                evaluate_for_each(values, for_each, Expansion::Resource, out);
             }
             for lifecycle in effective
                 .body
@@ -128,9 +138,9 @@ pub(crate) fn check(view: &ModuleView<'_>, node: MergedNode<'_>, out: &mut Vec<D
                     out,
                 );
             }
-            provisioners(&values, &effective.body, out);
+            provisioners(values, &effective.body, out);
         }
-        BlockAddress::Variable(_) => conditions(&values, &effective.body, &["validation"], out),
+        BlockAddress::Variable(_) => conditions(values, &effective.body, &["validation"], out),
         _ => {}
     }
 }

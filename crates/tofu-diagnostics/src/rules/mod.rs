@@ -268,6 +268,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         check: plan_values::variable_validations,
     },
     ModuleRule {
+        name: "plan-values",
+        phase: Phase::Plan,
+        check: plan_values::values,
+    },
+    ModuleRule {
         name: "unused-declaration",
         phase: Phase::Lint,
         check: unused::check,

@@ -24,6 +24,17 @@
 //! followed by where the rule is. A condition whose evaluation fails, or
 //! that is unknown, null or no bool, says nothing here: validate's rules
 //! judge what fails whatever the value.
+//!
+//! Then (`plan-values`) the module's other nodes with those values, the
+//! variables whose validation failed left unknown (plan evaluates nothing
+//! that depends on them): what validate's evaluation rule reports only
+//! with the known values (a negative `count`, a function that fails on
+//! them, an output's precondition that is false) under codes of plan's
+//! own family, a resource's precondition that is false ("Resource
+//! precondition failed") and a `check` block's assertion that is false (a
+//! warning, "Check block assertion failed"). Postconditions, data sources'
+//! conditions and instances of repeated resources (their `count.index` and
+//! `each` are unknown here) are not judged yet.
 
 use std::collections::BTreeMap;
 
@@ -31,11 +42,12 @@ use tofu_eval::convert::convert;
 use tofu_eval::{Type, Value};
 use tofu_syntax::{Diagnostic, FileId, Location};
 
+use crate::rules::evaluation;
 use crate::rules::values::{automatic_values, values_files, variable_type};
-use crate::rules::views::ModuleView;
+use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
-use tofu_module::address::BlockAddress;
-use tofu_module::effective::EffectiveBlock;
+use tofu_module::address::{BlockAddress, ResourceMode};
+use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
 use tofu_module::types::{constant_value, convert_variable_value, declared_true};
 
 /// A variable's value as plan knows it, and where it was written.
@@ -47,42 +59,225 @@ struct Known {
 
 /// The `plan-variable-validations` module rule.
 pub(crate) fn variable_validations(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    let (auto, _) = values_files(view);
-    if auto.is_empty() {
-        return;
+    if let Some(plan) = PlanValues::of(view) {
+        out.extend(
+            plan.failed_validations
+                .into_iter()
+                .map(|(_, diagnostic)| diagnostic),
+        );
     }
-    let given = given_values(view, &auto);
-    let variables = view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)));
-    let mut known: BTreeMap<String, Known> = BTreeMap::new();
-    for variable in &variables {
-        let BlockAddress::Variable(name) = &variable.address else {
-            continue;
-        };
-        if let Some(value) = known_value(view, variable, given.get(name.as_str()).copied()) {
-            known.insert(name.clone(), value);
+}
+
+/// The values `tofu plan` knows in a directory it is run in, and the
+/// variables whose validation they fail.
+struct PlanValues {
+    known: BTreeMap<String, Known>,
+    failed_validations: Vec<(String, Diagnostic)>,
+}
+
+impl PlanValues {
+    /// `None` in a directory without an automatic values file, or whose
+    /// variables have no known value.
+    fn of(view: &ModuleView<'_>) -> Option<PlanValues> {
+        let (auto, _) = values_files(view);
+        if auto.is_empty() {
+            return None;
         }
+        let given = given_values(view, &auto);
+        let variables =
+            view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)));
+        let mut known: BTreeMap<String, Known> = BTreeMap::new();
+        for variable in &variables {
+            let BlockAddress::Variable(name) = &variable.address else {
+                continue;
+            };
+            if let Some(value) = known_value(view, variable, given.get(name.as_str()).copied()) {
+                known.insert(name.clone(), value);
+            }
+        }
+        if known.is_empty() {
+            return None;
+        }
+        let values = WalkValues::with_known_variables(view, known_map(&known));
+        let mut failed_validations = Vec::new();
+        for variable in &variables {
+            let BlockAddress::Variable(name) = &variable.address else {
+                continue;
+            };
+            let Some(value) = known.get(name) else {
+                continue;
+            };
+            if let Some(diagnostic) = first_failed_rule(view, &values, name, variable, value) {
+                failed_validations.push((name.clone(), diagnostic));
+            }
+        }
+        Some(PlanValues {
+            known,
+            failed_validations,
+        })
     }
+
+    /// The known values plan evaluates the rest of the module with: not
+    /// those of variables whose validation failed.
+    fn for_the_walk(&self) -> BTreeMap<String, Value> {
+        let mut values = known_map(&self.known);
+        for (name, _) in &self.failed_validations {
+            values.remove(name);
+        }
+        values
+    }
+}
+
+fn known_map(known: &BTreeMap<String, Known>) -> BTreeMap<String, Value> {
+    known
+        .iter()
+        .map(|(name, known)| (name.clone(), known.value.clone()))
+        .collect()
+}
+
+/// The `plan-values` module rule: the module's nodes with plan's values.
+pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(plan) = PlanValues::of(view) else {
+        return;
+    };
+    let known = plan.for_the_walk();
     if known.is_empty() {
         return;
     }
-    let values = WalkValues::with_known_variables(
-        view,
-        known
-            .iter()
-            .map(|(name, known)| (name.clone(), known.value.clone()))
-            .collect(),
+    let validate = WalkValues::new(view);
+    let planned = WalkValues::with_known_variables(view, known);
+    let mut nodes: Vec<MergedNode<'_>> = view
+        .effective_locals(|_| true)
+        .into_iter()
+        .map(MergedNode::Local)
+        .collect();
+    nodes.extend(
+        view.effective_blocks(|address| {
+            matches!(
+                address,
+                BlockAddress::Output(_) | BlockAddress::Module(_) | BlockAddress::Resource { .. }
+            )
+        })
+        .into_iter()
+        .map(MergedNode::Block),
     );
-    for variable in &variables {
-        let BlockAddress::Variable(name) = &variable.address else {
-            continue;
-        };
-        let Some(value) = known.get(name) else {
-            continue;
-        };
-        if let Some(diagnostic) = first_failed_rule(view, &values, name, variable, value) {
+    for node in nodes {
+        let mut before = Vec::new();
+        evaluation::check_with(view, node, &validate, &mut before);
+        let mut after = Vec::new();
+        evaluation::check_with(view, node, &planned, &mut after);
+        for diagnostic in after {
+            let seen = before
+                .iter()
+                .any(|old| old.subject == diagnostic.subject && old.summary == diagnostic.summary);
+            if seen {
+                continue;
+            }
+            let code = if diagnostic.code == crate::codes::CONDITION_FAILED {
+                crate::codes::PLAN_CONDITION_FAILED
+            } else {
+                crate::codes::PLAN_INVALID_VALUE
+            };
+            let mut diagnostic = diagnostic;
+            diagnostic.code = code;
+            diagnostic.severity = code.default_severity();
             out.push(diagnostic);
         }
+        if !before.is_empty() {
+            continue;
+        }
+        if let MergedNode::Block(block) = node {
+            let single_managed = matches!(
+                block.address,
+                BlockAddress::Resource {
+                    mode: ResourceMode::Managed,
+                    ..
+                }
+            ) && block.body.attribute("count").is_none()
+                && block.body.attribute("for_each").is_none();
+            if !single_managed {
+                continue;
+            }
+            let preconditions = block
+                .body
+                .blocks
+                .iter()
+                .filter(|nested| nested.kind == "lifecycle")
+                .flat_map(|lifecycle| lifecycle.body.blocks.iter())
+                .filter(|nested| nested.kind == "precondition");
+            for rule in preconditions {
+                if let Some(failed) = false_condition(
+                    &planned,
+                    rule,
+                    crate::codes::PLAN_CONDITION_FAILED,
+                    "Resource precondition failed",
+                ) {
+                    out.push(failed);
+                    break;
+                }
+            }
+        }
     }
+    for check in view.effective_blocks(|address| matches!(address, BlockAddress::Check(_))) {
+        for assert in check.body.blocks.iter().filter(|b| b.kind == "assert") {
+            out.extend(false_condition(
+                &planned,
+                assert,
+                crate::codes::PLAN_CHECK_FAILED,
+                "Check block assertion failed",
+            ));
+        }
+    }
+}
+
+/// A condition block (`precondition`, `assert`) whose condition is known
+/// and false with plan's values, and whose error message evaluates: its
+/// diagnostic, on the condition, the message as detail.
+fn false_condition(
+    values: &WalkValues<'_, '_>,
+    rule: &EffectiveNestedBlock,
+    code: tofu_syntax::Code,
+    summary: &str,
+) -> Option<Diagnostic> {
+    let condition = rule.body.attribute("condition")?;
+    let expr = values.expression(condition)?;
+    let evaluation = values.evaluate_in(condition.origin.file, &expr);
+    if !evaluation.diagnostics.is_empty() || values.followed_a_failure() {
+        return None;
+    }
+    let (result, _) = evaluation.value.unmark();
+    if !result.is_known() || result.is_null() {
+        return None;
+    }
+    let result = convert(&result, &Type::Bool).ok()?;
+    if result.as_bool() != Some(false) {
+        return None;
+    }
+    let message = error_message(values, rule)?;
+    Some(
+        Diagnostic::new(
+            code,
+            summary,
+            Location::new(condition.origin.file, expr.range),
+        )
+        .with_detail(message),
+    )
+}
+
+/// A condition block's error message with plan's values: `None` when it
+/// fails to evaluate, is unknown, or shows a sensitive value.
+fn error_message(values: &WalkValues<'_, '_>, rule: &EffectiveNestedBlock) -> Option<String> {
+    let attribute = rule.body.attribute("error_message")?;
+    let expr = values.expression(attribute)?;
+    let evaluation = values.evaluate_in(attribute.origin.file, &expr);
+    if !evaluation.diagnostics.is_empty() {
+        return None;
+    }
+    let message = convert(&evaluation.value, &Type::String).ok()?;
+    if message.is_marked() || !message.is_known() {
+        return None;
+    }
+    message.as_str().map(str::to_owned)
 }
 
 /// The attribute of the automatic values files that gives each variable
@@ -195,20 +390,9 @@ fn first_failed_rule(
         if result.as_bool() != Some(false) {
             continue;
         }
-        let message = rule.body.attribute("error_message").and_then(|attribute| {
-            let expr = values.expression(attribute)?;
-            let evaluation = values.evaluate_in(attribute.origin.file, &expr);
-            if !evaluation.diagnostics.is_empty() {
-                return None;
-            }
-            let message = convert(&evaluation.value, &Type::String).ok()?;
-            // A message that shows a sensitive value is an error of its own
-            // in OpenTofu: not reported here.
-            if message.is_marked() || !message.is_known() {
-                return None;
-            }
-            message.as_str().map(str::to_owned)
-        })?;
+        // A message that shows a sensitive value is an error of its own in
+        // OpenTofu: not reported here.
+        let message = error_message(values, rule)?;
         let base = variable.base?;
         let header = Location::new(base.file, view.block(base)?.header);
         let rule_at = Location::new(rule.origin.file, rule.origin.range);
