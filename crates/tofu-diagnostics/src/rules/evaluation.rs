@@ -132,7 +132,7 @@ pub(crate) fn check_with(
                 .filter(|b| b.kind == "lifecycle")
             {
                 conditions(
-                    &values,
+                    values,
                     &lifecycle.body,
                     &["precondition", "postcondition"],
                     out,
