@@ -20,10 +20,10 @@
 //! template (hcl-edit stricter than HCL, or nesting deeper than
 //! [`MAX_DEPTH`]) the caller knows no error to report.
 //!
-//! Left out: HCL's `**` ("Unsupported operator"), which the scanner reads
-//! as two `*`; a quoted string broken by a line break inside `${ }` ends
+//! Left out: a quoted string broken by a line break inside `${ }` ends
 //! there for the scanner, where HCL's string goes on to the next quote
-//! (the errors for the break are the same; later ones may differ).
+//! (the errors for the break are the same; later ones may differ). (HCL's
+//! checks for `**` and tabs never fire: its scanner makes no such token.)
 
 use crate::go_text::go_quote;
 use crate::model::TemplateSyntaxError;
