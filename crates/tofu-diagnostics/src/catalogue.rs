@@ -28,7 +28,7 @@ macro_rules! catalogue {
 }
 
 catalogue! {
-    SYNTAX_ERROR => "A file cannot be parsed: native or JSON syntax errors, bytes that are not UTF-8, a BOM or nothing at all in a JSON file. The rest of the module is still analysed.";
+    SYNTAX_ERROR => "A file cannot be parsed: native or JSON syntax errors, bytes that are not UTF-8, a BOM or nothing at all in a JSON file; or a string of a JSON file is no valid template where tofu validate evaluates it (HCL's template errors, once per evaluated string). The rest of the module is still analysed.";
     FILE_UNREADABLE => "A configuration file or the module directory cannot be read (permissions, a symlink named like a configuration file that leads nowhere readable).";
     FILE_SHADOWED => "A .tf or .tf.json file is hidden by the .tofu or .tofu.json file of the same base name: OpenTofu does not read it at all.";
     FILE_IGNORED => "An open document ends in a configuration extension, but OpenTofu skips its name (it starts with a dot, ends with ~, or is #…#).";

@@ -323,7 +323,7 @@ impl<'a> Names<'a> {
         let Some(content) = written.get(1..written.len() - 1) else {
             return;
         };
-        let Some(template) = tofu_syntax::parse_template(content) else {
+        let Ok(template) = tofu_syntax::parse_template(content) else {
             return;
         };
         let saved = self.shift;

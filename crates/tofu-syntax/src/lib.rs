@@ -19,6 +19,7 @@ pub mod model;
 mod native;
 pub mod scanner;
 mod template;
+mod template_errors;
 pub mod text;
 
 pub use diagnostic::{
@@ -28,8 +29,10 @@ pub use model::*;
 pub use text::{LineCol, LineIndex, TextRange};
 
 /// Parses a template on its own (e.g. a JSON string's content, which
-/// OpenTofu reads as a template); ranges are relative to `source`.
-pub fn parse_template(source: &str) -> Option<Expr> {
+/// OpenTofu reads as a template); ranges are relative to `source`. When it
+/// does not parse: HCL's syntax errors for it, as `hclsyntax.ParseTemplate`
+/// reports them (empty when tofu-lens does not know them).
+pub fn parse_template(source: &str) -> Result<Expr, Vec<TemplateSyntaxError>> {
     native::parse_template(source)
 }
 

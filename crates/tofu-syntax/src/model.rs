@@ -141,6 +141,12 @@ pub enum OperationKind {
     /// were flattened so the rest of the file could be read): no operands,
     /// and no value anyone can know.
     TooDeep,
+    /// A template read on its own that does not parse (a JSON string whose
+    /// content is no valid template): HCL's errors parsing it, which
+    /// OpenTofu reports where it evaluates the string (HCL's JSON syntax
+    /// parses a string when its value is asked for); no operands, an
+    /// unknown value.
+    SyntaxErrors(Vec<TemplateSyntaxError>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -440,6 +446,31 @@ pub struct SyntaxError {
     /// `true` for "Attribute redefined" and JSON duplicate properties, which the
     /// catalogue files under `duplicate-argument` rather than `syntax-error`.
     pub duplicate_argument: bool,
+}
+
+/// One of HCL's errors parsing a template on its own
+/// ([`crate::parse_template`]). Some details name the place of a directive
+/// ("The if directive at main.tf.json:5,11-23 is missing …"), which only
+/// the file's name and lines can say: [`TemplateSyntaxError::detail_with`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateSyntaxError {
+    pub summary: String,
+    /// The detail, or its part before the place it names.
+    pub detail: String,
+    pub range: TextRange,
+    /// The place the detail names and the detail's text after it.
+    pub place: Option<(TextRange, String)>,
+}
+
+impl TemplateSyntaxError {
+    /// The detail, with the place it names written by `describe` (HCL's
+    /// `Range.String()`: `main.tf.json:5,11-23`).
+    pub fn detail_with(&self, describe: impl Fn(TextRange) -> String) -> String {
+        match &self.place {
+            Some((range, rest)) => format!("{}{}{rest}", self.detail, describe(*range)),
+            None => self.detail.clone(),
+        }
+    }
 }
 
 /// One parsed configuration file.

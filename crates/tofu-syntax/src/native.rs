@@ -311,16 +311,22 @@ struct Converter<'a> {
 
 /// A template on its own (the content of a JSON string, which OpenTofu
 /// reads as one), as a `Template` expression with ranges relative to
-/// `source`; `None` when it does not parse.
-pub(crate) fn parse_template(source: &str) -> Option<Expr> {
-    let template = hcl_edit::parser::parse_template(source).ok()?;
+/// `source`; when it does not parse, HCL's errors for it
+/// ([`template_errors`](crate::template_errors)), empty when they are not
+/// known.
+pub(crate) fn parse_template(source: &str) -> Result<Expr, Vec<TemplateSyntaxError>> {
+    let errors = crate::template_errors::template_errors(source);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let template = hcl_edit::parser::parse_template(source).map_err(|_| Vec::new())?;
     let converter = Converter {
         text: source,
         base: 0,
     };
     let mut pieces = Vec::new();
     converter.template_pieces(template.iter(), Literals::Lines, &mut pieces);
-    Some(Expr {
+    Ok(Expr {
         range: TextRange::from_usize(0, source.len()),
         kind: ExprKind::Template(template::build(pieces, false)),
     })

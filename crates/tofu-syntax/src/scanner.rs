@@ -15,6 +15,12 @@
 //! marker and blanks (HCL trims the line), or only the marker at the very
 //! end of the text.
 //!
+//! [`Scanner::template`] reads a text that is a template on its own (HCL's
+//! `scanTemplate` mode: the content of a JSON string, which OpenTofu parses
+//! as a template): literal text, cut into [`TokenKind::StringLit`] tokens
+//! at line breaks as in a heredoc, and template sequences, up to the end of
+//! the text.
+//!
 //! Two modes. [`ScanMode::Strict`] stops at the first [`ScanProblem`] (a
 //! character HCL does not know, an unterminated string, comment or heredoc,
 //! an unclosed `${`). [`ScanMode::Forgiving`] records each problem and goes
@@ -185,6 +191,9 @@ enum Nesting<'a> {
         marker: &'a str,
         line_start: bool,
     },
+    /// A template read on its own: literal text and sequences up to the
+    /// end of the text ([`Scanner::template`]).
+    Template,
 }
 
 /// What one step of the scan did.
@@ -208,6 +217,15 @@ impl<'a> Scanner<'a> {
             },
             around: Vec::new(),
             problems: Vec::new(),
+        }
+    }
+
+    /// A scan of `text` as a template on its own (HCL's `scanTemplate`
+    /// mode): literal text and template sequences to the end of the text.
+    pub fn template(text: &'a str, mode: ScanMode) -> Scanner<'a> {
+        Scanner {
+            current: Nesting::Template,
+            ..Scanner::new(text, mode)
         }
     }
 
@@ -241,6 +259,7 @@ impl<'a> Scanner<'a> {
                 marker,
                 line_start,
             } => self.heredoc_step(opener, marker, line_start),
+            Nesting::Template => self.template_step(),
         }
     }
 
@@ -487,6 +506,32 @@ impl<'a> Scanner<'a> {
                     .push(ScanProblem::UnterminatedHeredoc { opener });
                 Step::Again
             }
+        }
+    }
+
+    /// A template on its own: its literal text up to and including a line
+    /// break, or up to a template sequence; the scan ends with the text.
+    fn template_step(&mut self) -> Step {
+        let start = self.at;
+        loop {
+            self.skip_until(|byte| matches!(byte, b'\n' | b'$' | b'%'));
+            match self.byte(0) {
+                None => break,
+                Some(b'\n') => {
+                    self.at += 1;
+                    break;
+                }
+                Some(b'$' | b'%') if self.byte(1) == Some(b'{') => break,
+                Some(b'$' | b'%') if self.at_escaped_sequence() => self.at += 3,
+                Some(_) => self.at += 1,
+            }
+        }
+        if self.at > start {
+            return Step::Yield(self.token(TokenKind::StringLit, start));
+        }
+        match self.byte(0) {
+            Some(_) => Step::Yield(self.template_sequence()),
+            None => Step::End,
         }
     }
 
@@ -814,6 +859,46 @@ mod tests {
         }
         assert_eq!(n_problems_before[4], ("\n".to_owned(), 1));
         assert_eq!(n_problems_before[3], ("x".to_owned(), 0));
+    }
+
+    #[test]
+    fn a_template_on_its_own_is_literal_lines_and_sequences() {
+        let text = "a \"${b}\"\n$${c} %{ if d }\n${ \"e";
+        let mut scanner = Scanner::template(text, ScanMode::Forgiving);
+        let tokens: Vec<String> = scanner
+            .by_ref()
+            .map(|token| format!("{:?} {:?}", token.kind, token.text(text)))
+            .collect();
+        assert_eq!(
+            tokens,
+            [
+                "StringLit \"a \\\"\"",
+                "TemplateInterp \"${\"",
+                "Ident \"b\"",
+                "TemplateSeqEnd \"}\"",
+                "StringLit \"\\\"\\n\"",
+                "StringLit \"$${c} \"",
+                "TemplateControl \"%{\"",
+                "Ident \"if\"",
+                "Ident \"d\"",
+                "TemplateSeqEnd \"}\"",
+                "StringLit \"\\n\"",
+                "TemplateInterp \"${\"",
+                "OQuote \"\\\"\"",
+                "QuotedLit \"e\"",
+            ]
+        );
+        assert_eq!(
+            scanner.problems(),
+            [
+                ScanProblem::UnterminatedString {
+                    string: TextRange::from_usize(28, 30)
+                },
+                ScanProblem::UnclosedTemplateSequence {
+                    open: TextRange::from_usize(25, 27)
+                },
+            ]
+        );
     }
 
     #[test]

@@ -26,7 +26,9 @@
 //! schema, by the `references` rule (`provider_schema::provider_body`).
 //! Expressions written in JSON files are evaluated as HCL's JSON syntax
 //! evaluates them (`tofu_module::expr::json`): strings are templates, an
-//! error inside one is placed at its offset into the string.
+//! error inside one is placed at its offset into the string, and a string
+//! that is no valid template gives HCL's syntax errors (`syntax-error`),
+//! once where it is evaluated.
 //!
 //! A node rule: run per local value, output and module call through a
 //! recording view, so an edit judges again only the nodes that read what

@@ -7,7 +7,8 @@
 //! diagnostic of its family (`unknown-function`, `invalid-function-call`,
 //! `invalid-expression-value`). Expressions written in JSON files are
 //! evaluated as HCL's JSON syntax evaluates them (`tofu_module::expr::json`:
-//! strings are templates, placed inside the string). Inside a `dynamic` block's
+//! strings are templates, placed inside the string; one that is no valid
+//! template gives HCL's syntax errors, as `syntax-error`). Inside a `dynamic` block's
 //! content ([`Context`]) the iterators of the blocks around it are the
 //! objects `{key, value}` of the element being made, and an unknown
 //! function gets no "Did you mean" (`dynblock`'s iteration context has no
@@ -91,9 +92,11 @@ fn evaluate_in(
 }
 
 /// One evaluation error as a diagnostic of its family, at its subject in
-/// `file`.
+/// `file`: a JSON string that is no valid template is a `syntax-error`,
+/// as the same mistake in native syntax is.
 pub(crate) fn evaluation_diagnostic(file: FileId, found: EvalDiagnostic) -> Diagnostic {
     let code = match found.summary.as_str() {
+        _ if found.syntax => crate::codes::SYNTAX_ERROR,
         "Call to unknown function" | "Unknown function namespace" => crate::codes::UNKNOWN_FUNCTION,
         "Not enough function arguments"
         | "Too many function arguments"

@@ -491,7 +491,7 @@ impl Evaluator<'_> {
         } else {
             (None, source.to_owned())
         };
-        let Some(template) = tofu_syntax::parse_template(&content) else {
+        let Ok(template) = tofu_syntax::parse_template(&content) else {
             return fail(
                 self,
                 call_error("the template could not be read".to_owned()),

@@ -48,6 +48,9 @@ pub struct EvalDiagnostic {
     pub subject: TextRange,
     /// The wider expression around it, where HCL gives one.
     pub context: Option<TextRange>,
+    /// An HCL syntax error met while evaluating: a JSON string whose
+    /// content is no valid template ([`OperationKind::SyntaxErrors`]).
+    pub syntax: bool,
 }
 
 impl EvalDiagnostic {
@@ -57,6 +60,7 @@ impl EvalDiagnostic {
             detail: detail.into(),
             subject,
             context: None,
+            syntax: false,
         }
     }
 
@@ -223,6 +227,21 @@ impl<'s> Evaluator<'s> {
                     (value, diagnostics)
                 }
                 OperationKind::TooDeep => (Value::dynamic_unknown(), Vec::new()),
+                OperationKind::SyntaxErrors(errors) => {
+                    let scope = self.scope;
+                    let diagnostics = errors
+                        .iter()
+                        .map(|error| EvalDiagnostic {
+                            syntax: true,
+                            ..EvalDiagnostic::new(
+                                error.summary.clone(),
+                                error.detail_with(|range| scope.describe_range(range)),
+                                error.range,
+                            )
+                        })
+                        .collect();
+                    (Value::dynamic_unknown(), diagnostics)
+                }
             },
         }
     }

@@ -11,8 +11,10 @@
 //! string's decoded content, counted from just after the opening quote
 //! (so an escape before it shifts it, as in OpenTofu), never past the
 //! string. A string whose content does not parse as a template is an
-//! expression of unknown value: HCL's syntax error for it is not
-//! reproduced.
+//! [`OperationKind::SyntaxErrors`] holding HCL's errors for it, placed
+//! the same way, which the evaluator reports (as OpenTofu does when it
+//! evaluates the string); where those errors are not known, an expression
+//! of unknown value.
 
 use tofu_syntax::{
     Expr, ExprKind, ObjectItem, Operation, OperationKind, RelativeStep, Template, TextRange,
@@ -89,9 +91,7 @@ fn template(text: FileText<'_>, range: TextRange) -> Expr {
     let Some(content) = json_string_value(text.slice(range)) else {
         return unknown;
     };
-    let Some(mut parsed) = tofu_syntax::parse_template(&content) else {
-        return unknown;
-    };
+    let parsed = tofu_syntax::parse_template(&content);
     let start = range.start.saturating_add(1);
     let place = |inner: TextRange| {
         let at = |offset: u32| {
@@ -103,9 +103,29 @@ fn template(text: FileText<'_>, range: TextRange) -> Expr {
         };
         TextRange::new(at(inner.start), at(inner.end))
     };
-    place_ranges(&mut parsed, &place);
-    parsed.range = range;
-    parsed
+    match parsed {
+        Ok(mut parsed) => {
+            place_ranges(&mut parsed, &place);
+            parsed.range = range;
+            parsed
+        }
+        Err(errors) if errors.is_empty() => unknown,
+        Err(mut errors) => {
+            for error in &mut errors {
+                error.range = place(error.range);
+                if let Some((named, _)) = &mut error.place {
+                    *named = place(*named);
+                }
+            }
+            Expr {
+                range,
+                kind: ExprKind::Operation(Operation {
+                    kind: OperationKind::SyntaxErrors(errors),
+                    operands: Vec::new(),
+                }),
+            }
+        }
+    }
 }
 
 /// Moves every range of `expr` through `place`.
@@ -217,7 +237,7 @@ mod tests {
     }
 
     #[test]
-    fn keys_are_templates_literals_stay_and_bad_templates_are_unknown() {
+    fn keys_are_templates_literals_stay_and_bad_templates_hold_their_errors() {
         let (text, expr) = local(r#"{"${var.k}": [1, "b", null, "${"]}"#);
         let ExprKind::Object(items) = &expr.kind else {
             panic!("{expr:?}")
@@ -230,13 +250,38 @@ mod tests {
         assert!(matches!(values[0].kind, ExprKind::Number(_)));
         assert_eq!(values[1].as_str(), Some("b"));
         assert!(values[2].is_null());
-        assert!(matches!(
-            &values[3].kind,
-            ExprKind::Operation(Operation {
-                kind: OperationKind::TooDeep,
-                ..
-            })
-        ));
+        let ExprKind::Operation(Operation {
+            kind: OperationKind::SyntaxErrors(errors),
+            ..
+        }) = &values[3].kind
+        else {
+            panic!("{values:?}")
+        };
+        assert_eq!(values[3].range.slice(&text), r#""${""#);
+        assert_eq!(errors[0].summary, "Missing expression");
+        // At the end of the content: on the closing quote.
+        assert_eq!(errors[0].range.slice(&text), "");
+        assert_eq!(
+            text.get(errors[0].range.start as usize..).unwrap().get(..2),
+            Some("\"]")
+        );
+    }
+
+    #[test]
+    fn errors_of_a_bad_template_are_placed_in_the_file() {
+        let (text, expr) = local(r#""%{ if true }x""#);
+        let ExprKind::Operation(Operation {
+            kind: OperationKind::SyntaxErrors(errors),
+            ..
+        }) = &expr.kind
+        else {
+            panic!("{expr:?}")
+        };
+        let detail = errors[0].detail_with(|range| range.slice(&text).to_owned());
+        assert_eq!(
+            detail,
+            "The if directive at %{ if true } is missing its corresponding endif directive."
+        );
     }
 
     #[test]

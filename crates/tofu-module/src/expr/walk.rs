@@ -239,7 +239,7 @@ impl Walker<'_> {
         let Some(content) = json_string_content(literal) else {
             return;
         };
-        let Some(template) = tofu_syntax::parse_template(&content) else {
+        let Ok(template) = tofu_syntax::parse_template(&content) else {
             return;
         };
         let raw = literal
