@@ -215,6 +215,15 @@ pub fn is_auto_values_file(name: &str) -> bool {
         || name.ends_with(".auto.tfvars.json")
 }
 
+/// Where an automatic values file comes in `tofu plan`'s order (a later
+/// file's value replaces an earlier one's): `terraform.tfvars`, then
+/// `terraform.tfvars.json`, then the `*.auto.tfvars(.json)` files by name,
+/// as a directory listing gives them (JSON and native files interleaved).
+/// Sort by this key.
+pub fn auto_values_order(name: &str) -> (bool, &str) {
+    (!name.starts_with("terraform.tfvars"), name)
+}
+
 /// True for every file a module directory's analysis reads: configuration
 /// files, variable definitions files and test files; of the `tests/`
 /// directory (`tests/NAME`), the test files only.

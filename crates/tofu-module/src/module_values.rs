@@ -33,7 +33,7 @@ use tofu_eval::{
 use tofu_syntax::{Expr, FileId, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
-use crate::discovery::is_auto_values_file;
+use crate::discovery::{auto_values_order, is_auto_values_file};
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
 use crate::loaded::{FileRole, ModuleFile};
 use crate::local_memo::LocalMemo;
@@ -196,30 +196,20 @@ impl<'a> ModuleValues<'a> {
     /// The expression the last `.tfvars` file OpenTofu loads by itself
     /// gives `name`, with that file.
     fn values_file_setting(&self, name: &str) -> Option<(FileId, &'a Expr, String)> {
-        let mut loaded: Vec<(bool, &str, FileId, &'a ModuleFile)> = self
+        let mut loaded: Vec<(FileId, &'a ModuleFile)> = self
             .analysis
             .files
             .iter()
             .enumerate()
             .filter(|(_, file)| file.role == FileRole::Values && is_auto_values_file(&file.name))
-            .map(|(index, file)| {
-                let named_terraform = file.name.starts_with("terraform.tfvars");
-                (
-                    !named_terraform,
-                    file.name.as_str(),
-                    FileId(tofu_syntax::text::to_u32(index)),
-                    file,
-                )
-            })
+            .map(|(index, file)| (FileId(tofu_syntax::text::to_u32(index)), file))
             .collect();
-        loaded.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        loaded
-            .into_iter()
-            .rev()
-            .find_map(|(_, file_name, id, file)| {
-                let attribute = file.source.as_ref()?.body.attribute(name)?;
-                Some((id, &attribute.expr, file_name.to_owned()))
-            })
+        loaded.sort_by(|a, b| auto_values_order(&a.1.name).cmp(&auto_values_order(&b.1.name)));
+        loaded.into_iter().rev().find_map(|(id, file)| {
+            let file_name = file.name.as_str();
+            let attribute = file.source.as_ref()?.body.attribute(name)?;
+            Some((id, &attribute.expr, file_name.to_owned()))
+        })
     }
 
     /// `NAME = true` in the block, as a literal.

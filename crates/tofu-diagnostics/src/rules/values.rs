@@ -18,7 +18,7 @@ use tofu_syntax::{Diagnostic, FileId, Location};
 use crate::rules::views::ModuleView;
 use tofu_eval::TypeConstraint;
 use tofu_module::address::BlockAddress;
-use tofu_module::discovery::is_auto_values_file;
+use tofu_module::discovery::{auto_values_order, is_auto_values_file};
 use tofu_module::loaded::FileRole;
 use tofu_module::types::{constant_value, convert_variable_value, parse_variable_type};
 
@@ -121,10 +121,9 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The values files of the module: those `tofu plan` reads by itself
-/// (`terraform.tfvars`, `terraform.tfvars.json`, then `*.auto.tfvars(.json)`
-/// by name, as a directory listing gives them: JSON and native files
-/// interleaved), and the others, which it reads when told (`-var-file`).
+/// The values files of the module: those `tofu plan` reads by itself, in
+/// its order ([`auto_values_order`]), and the others, which it reads when
+/// told (`-var-file`).
 pub(crate) fn values_files(view: &ModuleView<'_>) -> (Vec<FileId>, Vec<FileId>) {
     let mut auto: Vec<FileId> = Vec::new();
     let mut named: Vec<FileId> = Vec::new();
@@ -138,9 +137,9 @@ pub(crate) fn values_files(view: &ModuleView<'_>) -> (Vec<FileId>, Vec<FileId>) 
             None => {}
         }
     }
-    auto.sort_by_key(|&id| {
-        let name = view.name(id).unwrap_or_default();
-        (!name.starts_with("terraform.tfvars"), name.to_owned())
+    auto.sort_by(|&a, &b| {
+        let name = |id| view.name(id).unwrap_or_default();
+        auto_values_order(name(a)).cmp(&auto_values_order(name(b)))
     });
     (auto, named)
 }
