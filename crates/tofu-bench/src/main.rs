@@ -178,6 +178,39 @@ fn edit_rename_local(module: &mut [InputFile], _keystroke: usize) {
     );
 }
 
+/// `lsp-keystroke-tfvars` on the synthetic module made a directory plan is
+/// run in (`synthetic::with_values_file`): keystrokes in `terraform.tfvars`.
+fn tfvars_case(
+    binary: &Path,
+    module: &[InputFile],
+    module_input: &str,
+    runs: usize,
+    samples: &mut Vec<Sample>,
+    skipped: &mut Vec<String>,
+) {
+    let planned = synthetic::with_values_file(module.to_vec());
+    match serve::lsp_keystroke_tfvars(binary, &planned, runs) {
+        Ok(keystrokes) => {
+            samples.push(Sample {
+                name: "lsp-keystroke-tfvars",
+                input: format!(
+                    "{module_input}, with terraform.tfvars and plan.tf: typing into a value, didChange → publishDiagnostics"
+                ),
+                times: keystrokes.latencies,
+            });
+            if !keystrokes.server_times.is_empty() {
+                samples.push(Sample {
+                    name: "lsp-keystroke-tfvars-server",
+                    input: "the same keystrokes, analysis time from the server's debug log"
+                        .to_owned(),
+                    times: keystrokes.server_times,
+                });
+            }
+        }
+        Err(error) => skipped.push(format!("lsp-keystroke-tfvars: {error}")),
+    }
+}
+
 /// `lsp-keystroke-chain` and `lsp-hover-chain` on the synthetic module with
 /// a chain of ten local values over ten files (`synthetic::with_chain`):
 /// keystrokes at the chain's head, and hovers on the tail's reference,
@@ -694,6 +727,7 @@ fn main() {
         "lsp-keystroke",
         "lsp-keystroke-local",
         "lsp-keystroke-chain",
+        "lsp-keystroke-tfvars",
         "lsp-hover-chain",
         "lsp-keystroke-schemas",
         "schemas",
@@ -759,6 +793,16 @@ fn main() {
         wanted("lsp-keystroke-chain") || wanted("lsp-hover-chain"),
     ) {
         chain_cases(
+            binary,
+            &module,
+            &module_input,
+            runs(101),
+            &mut samples,
+            &mut skipped,
+        );
+    }
+    if let (Some(binary), true) = (&binary, wanted("lsp-keystroke-tfvars")) {
+        tfvars_case(
             binary,
             &module,
             &module_input,

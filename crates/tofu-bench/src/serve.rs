@@ -322,6 +322,20 @@ pub fn lsp_keystroke_chain(
     type_keystrokes(server, module, head_file, n_keystrokes, position)
 }
 
+/// `lsp-keystroke-tfvars`: keystrokes typed into a value of the module's
+/// `terraform.tfvars` (`synthetic::with_values_file`), each timed from
+/// the didChange to the publication of its version for that file.
+pub fn lsp_keystroke_tfvars(
+    binary: &Path,
+    module: &[InputFile],
+    n_keystrokes: usize,
+) -> Result<Keystrokes> {
+    use crate::synthetic::{VALUES_FILE, VALUES_TYPED_AFTER};
+    let position = typed_after(module, VALUES_FILE, VALUES_TYPED_AFTER)?;
+    let server = ModuleServer::start(binary, module, "keystroke-tfvars", SCHEDULER_LOG)?;
+    type_keystrokes(server, module, VALUES_FILE, n_keystrokes, position)
+}
+
 /// The (line, column) just after `prefix` in `name` (ASCII before it).
 fn typed_after(module: &[InputFile], name: &str, prefix: &str) -> Result<(u32, u32)> {
     let text = module

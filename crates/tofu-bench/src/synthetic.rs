@@ -202,6 +202,27 @@ pub fn with_chain(mut files: Vec<InputFile>) -> (Vec<InputFile>, String, String)
     (files, first, last)
 }
 
+/// The values file [`with_values_file`] adds, and where its keystrokes go:
+/// inside the string value of `plan_value`.
+pub const VALUES_FILE: &str = "terraform.tfvars";
+pub const VALUES_TYPED_AFTER: &str = "plan_value = \"a";
+
+/// `files` made a directory `tofu plan` is run in: a `terraform.tfvars`
+/// giving `plan_value`, declared in `plan.tf` with a validation, read by a
+/// local value, a resource's precondition and a `check` assertion, so that
+/// a keystroke in the values file re-judges what plan reports.
+pub fn with_values_file(mut files: Vec<InputFile>) -> Vec<InputFile> {
+    files.push(InputFile::text(
+        "plan.tf".to_owned(),
+        "variable \"plan_value\" {\n  type    = string\n  default = \"x\"\n  validation {\n    condition     = length(var.plan_value) < 1000\n    error_message = \"plan_value is too long.\"\n  }\n}\n\nlocals {\n  planned = upper(var.plan_value)\n}\n\nresource \"terraform_data\" \"planned\" {\n  input = local.planned\n  lifecycle {\n    precondition {\n      condition     = local.planned != \"\"\n      error_message = \"planned is empty.\"\n    }\n  }\n}\n\ncheck \"planned\" {\n  assert {\n    condition     = startswith(local.planned, \"A\")\n    error_message = \"planned starts with A.\"\n  }\n}\n".to_owned(),
+    ));
+    files.push(InputFile::text(
+        VALUES_FILE.to_owned(),
+        "plan_value = \"a\"\n".to_owned(),
+    ));
+    files
+}
+
 /// The file [`declarations_module`]'s requests are made in, and where: the
 /// `var.v1` its local value reads (on `v1`, past `var.`).
 pub const DECLARATIONS_FILE: &str = "f0001.tf";

@@ -162,10 +162,15 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         .map(MergedNode::Block),
     );
     for node in nodes {
-        let mut before = Vec::new();
-        evaluation::check_with(view, node, &validate, &mut before);
         let mut after = Vec::new();
         evaluation::check_with(view, node, &planned, &mut after);
+        // What validate reports too is validate's: evaluated without the
+        // values only when there is something to compare.
+        let mut before = Vec::new();
+        if !after.is_empty() {
+            evaluation::check_with(view, node, &validate, &mut before);
+        }
+        let failed = !after.is_empty();
         for diagnostic in after {
             let seen = before
                 .iter()
@@ -183,7 +188,7 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             diagnostic.severity = code.default_severity();
             out.push(diagnostic);
         }
-        if !before.is_empty() {
+        if failed {
             continue;
         }
         if let MergedNode::Block(block) = node {
