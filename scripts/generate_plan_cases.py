@@ -1,0 +1,772 @@
+#!/usr/bin/env python3
+"""Seeded generator of root modules whose mistakes only the known values of
+`tofu plan` expose, judged by `tofu plan -json` (issue 45).
+
+tofu-lens's `plan-variable-validations` and `plan-values` rules report, in
+a directory holding an automatic values file, what plan reports from the
+values it knows before it contacts a provider. Each case is such a
+directory (only those: without a values file tofu-lens judges as validate
+does, which the other generators cover):
+
+- 1 to 6 typed input variables (string, number, bool, list(string),
+  list(number), map(string), an object with optional attributes), declared
+  in `variables.tf`, `main.tf` or `variables.tf.json`, sometimes
+  sensitive;
+- their values: a default only, a default that an override file
+  (`override.tf`, `variables_override.tf`, `override.tf.json`) changes, or
+  `terraform.tfvars`, `terraform.tfvars.json`, `a.auto.tfvars`,
+  `x.auto.tfvars.json`, `z.auto.tfvars`, a later file replacing an earlier
+  one's value (now and then a value of the wrong type, which plan reports
+  before going on with the rest);
+- 0 to 3 local values passing a variable's value on (native, JSON, or
+  redefined by an override file), into sinks: the variables' own
+  `validation` rules (one to three, in order), rules reading another
+  variable, a single `terraform_data` resource's preconditions, an
+  output's precondition, `check` assertions, a resource's `count`, and
+  built-in calls that fail only with the value (`cidrsubnet` out of range,
+  `element` of an empty list, an index out of range, `tonumber` of a word,
+  `regex` without a match, …) in local values, outputs, a resource's
+  `input`, conditions and validation rules;
+- plan's stopping rules: a sink that reads a variable whose validation
+  failed, or a local value whose call fails, is evaluated by neither tool.
+
+Every sink's operation is drawn with its mistake or its near miss (the
+value that passes), so about half the sinks must stay silent in both
+tools. What plan judges only with instances (`count.index`, `each`),
+postconditions and data sources are not generated (tofu-lens does not
+judge them yet).
+
+With TOFU_LENS_ORACLE_DIR set, each case is copied to a temporary
+directory where OpenTofu runs `tofu init -input=false` and `tofu plan
+-json -input=false -refresh=false` (the built-in `terraform` provider
+only: no network); its answers are cached in OUT/oracle-cache.json by the
+case's text. tofu-lens runs once, `check --format json` over all cases.
+Their errors and warnings are compared per case by (file, line, severity,
+summary), and also with the start column and with the range's end;
+"Invalid value for input variable" by severity and summary alone (OpenTofu
+places it on the declaration, tofu-lens on the value: by design). Details
+are tallied apart. Printed: the agreement by what a case holds (its
+sinks, mistakes and near misses), then each diagnostic one tool alone
+gives, by summary and place (the blocks around its line and the
+attribute, as `resource.lifecycle.precondition.condition`), with the
+smallest case that shows it and both tools' answers. The classes of
+disagreeing cases by all they differ in are written to OUT/classes.txt,
+every disagreeing case with both answers to OUT/mismatches.txt, and
+`--keep DIR` copies those cases there. Defaults: 1,000 cases, seed 45,
+OUT /tmp/tofu-lens-plan-cases.
+
+`--judged-only` leaves out what tofu-lens does not judge yet though plan
+reports it: calls that fail in a validation rule or a `check` assertion
+(plan reports the call's error) and in a resource's arguments; what is
+left measures the rules within their module documentation.
+
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only]
+"""
+import collections
+import contextlib
+import json
+import os
+import random
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import (  # noqa: E402
+    AnswerCache,
+    Disagreements,
+    digest,
+    has_place_or_none,
+    in_parallel,
+    init,
+    oracle_or_say,
+    run_tofu,
+    scratch_copy,
+    streamed_diagnostics,
+    take_flag,
+    take_option,
+    tofu_lens_check,
+    write_case,
+)
+from generate_flow_cases import hcl  # noqa: E402
+
+# The variables' types as written (HCL, and the same text in JSON).
+TYPES = {
+    "string": "string",
+    "number": "number",
+    "bool": "bool",
+    "list": "list(string)",
+    "numbers": "list(number)",
+    "map": "map(string)",
+    "object": "object({ name = string, size = optional(number, 3), tags = optional(map(string), {}) })",
+}
+# Conditions over a value {r} of each type: (name, condition, mistake
+# value, near-miss value); the mistake makes the condition false.
+CONDITIONS = {
+    "string": [
+        ("contains", 'contains(["dev", "prod"], {r})', "staging", "prod"),
+        ("length", "length({r}) <= 8", "much-too-long-name", "short"),
+        ("can cidrhost", "can(cidrhost({r}, 0))", "10.0.0.0/33", "10.0.0.0/16"),
+        ("startswith", 'startswith({r}, "us-")', "eu-west-1", "us-east-1"),
+        ("can regex", 'can(regex("^[a-z0-9-]+$", {r}))', "Has Space", "has-dash"),
+    ],
+    "number": [
+        ("range", "{r} >= 1 && {r} <= 10", 12, 7),
+        ("even", "{r} % 2 == 0", 3, 4),
+        ("whole", "floor({r}) == {r}", 2.5, 2),
+    ],
+    "bool": [("true", "{r}", False, True), ("not", "!{r}", True, False)],
+    "list": [
+        ("non-empty", "length({r}) > 0", [], ["a"]),
+        ("one letter each", "alltrue([for z in {r} : length(z) == 1])", ["a", "bc"], ["a", "b"]),
+        ("distinct", "length(distinct({r})) == length({r})", ["a", "a"], ["a", "b"]),
+    ],
+    "numbers": [
+        ("sum", "sum(concat([0], {r})) < 10", [5, 6], [1, 2]),
+        ("all positive", "alltrue([for n in {r} : n > 0])", [1, -1], [1, 2]),
+    ],
+    "map": [
+        ("has key", 'contains(keys({r}), "owner")', {"team": "x"}, {"owner": "x"}),
+        ("no empty value", 'alltrue([for k, v in {r} : v != ""])', {"a": ""}, {"a": "b"}),
+    ],
+    "object": [
+        ("optional default", "{r}.size >= 8", {"name": "data"}, {"name": "data", "size": 8}),
+        ("attribute", '{r}.name != ""', {"name": ""}, {"name": "data"}),
+        ("lookup in a default", 'lookup({r}.tags, "env", "") != ""', {"name": "d"}, {"name": "d", "tags": {"env": "prod"}}),
+    ],
+}
+# Expressions over {r} that fail only with the mistake value.
+FAILURES = {
+    "number": [
+        ("cidrsubnet out of range", 'cidrsubnet("10.0.0.0/16", 8, {r})', 300, 3),
+        ("element at a negative index", 'element(["a", "b"], {r})', -1, 1),
+        ("index out of range", '["a", "b", "c"][{r}]', 5, 1),
+    ],
+    "string": [
+        ("tonumber of a word", "tonumber({r})", "two", "2"),
+        ("regex without a match", 'regex("^([a-z]+)-([0-9]+)$", {r})', "web", "web-1"),
+        ("cidrhost of no prefix", "cidrhost({r}, 1)", "10.0.0.0/33", "10.0.0.0/24"),
+        ("operand", "{r} + 1", "abc", "12"),
+        ("base64decode", "base64decode({r})", "not base64!", "aGk="),
+        ("jsondecode", "jsondecode({r})", "{", "{}"),
+    ],
+    "bool": [("conditional into a failing call", 'tonumber({r} ? "1" : "one")', False, True)],
+    "list": [
+        ("element of an empty list", "element({r}, 0)", [], ["a"]),
+        ("index out of range", "{r}[2]", ["a"], ["a", "b", "c"]),
+        ("index of a missing item", 'index({r}, "b")', ["a"], ["a", "b"]),
+        ("one of two", "one({r})", ["a", "b"], ["a"]),
+    ],
+    "numbers": [("max of nothing", "max({r}...)", [], [1]), ("sum of nothing", "sum({r})", [], [1, 2])],
+    "map": [
+        ("missing key", '{r}["owner"]', {"team": "x"}, {"owner": "x"}),
+        ("lookup without default", 'lookup({r}, "owner")', {"a": "b"}, {"owner": "x"}),
+    ],
+    "object": [
+        ("missing map key", '{r}.tags["env"]', {"name": "d"}, {"name": "d", "tags": {"env": "prod"}}),
+        ("cidrsubnet of an attribute", 'cidrsubnet("10.0.0.0/24", 4, {r}.size)', {"name": "d", "size": 20}, {"name": "d"}),
+    ],
+}
+# `count` expressions over {r}: the mistake makes a negative or fractional
+# count.
+COUNTS = {
+    "number": [("negative", "{r} - 3", 1, 5), ("fraction", "{r}", 1.5, 2)],
+    "string": [("negative", "length({r}) - 4", "ab", "abcd")],
+    "bool": [("negative", "{r} ? 1 : -1", False, True)],
+    "list": [("negative", "length({r}) - 1", [], ["a"])],
+    "numbers": [("fraction", "sum(concat([0], {r})) / 2", [1], [2])],
+    "map": [("negative", "length({r}) - 1", {}, {"a": "b"})],
+    "object": [("negative", "{r}.size - 5", {"name": "d"}, {"name": "d", "size": 6})],
+}
+# Values of the wrong type for each type (they do not convert).
+WRONG = {
+    "string": ["x", "y"],
+    "number": "abc",
+    "bool": "maybe",
+    "list": "x",
+    "numbers": ["a"],
+    "map": ["a"],
+    "object": {"size": 3},
+}
+# Links that pass a value on unchanged.
+LINKS = ["{p}", "({p})", "[{p}][0]", "{{ v = {p} }}.v", "true ? {p} : {p}"]
+# The automatic values files, in the order plan reads them (a later one's
+# value wins).
+AUTO = ["terraform.tfvars", "terraform.tfvars.json", "a.auto.tfvars", "x.auto.tfvars.json", "z.auto.tfvars"]
+NAMES = ["region", "size", "zones", "tags", "enabled", "cidr", "owner", "disk", "ports", "env"]
+NATIVE = ["main.tf", "main.tf", "resources.tf", "checks.tf", "outputs.tf"]
+JSON_FILES = {"output": "outputs.tf.json", "resource": "main.tf.json", "check": "checks.tf.json", "locals": "locals.tf.json"}
+
+
+def pool(kind):
+    """Every value the operations of a type are drawn with."""
+    values = []
+    for table in (CONDITIONS, FAILURES, COUNTS):
+        for _, _, bad, good in table[kind]:
+            for value in (bad, good):
+                if value not in values:
+                    values.append(value)
+    return values
+
+
+def pick(rng, entries, value):
+    """An operation of `entries` for `value`: mostly one for which the
+    value is the mistake or the near miss, so that most sinks are one or
+    the other."""
+    fitting = [e for e in entries if value in (e[2], e[3]) and type(value) in (type(e[2]), type(e[3]))]
+    if fitting and rng.random() < 0.85:
+        return rng.choice(fitting)
+    return rng.choice(entries)
+
+
+def deep_merge(into, more):
+    """Merges the JSON object `more` into `into`, object by object."""
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            deep_merge(into[key], value)
+        else:
+            into[key] = value
+
+
+class Case:
+    """A module being written: native files as lists of blocks, JSON files
+    as objects, and what it holds (its kinds, for the tallies)."""
+
+    def __init__(self, rng, judged_only=False):
+        self.rng = rng
+        self.judged_only = judged_only
+        self.blocks = collections.defaultdict(list)
+        self.json = collections.defaultdict(dict)
+        self.values = collections.defaultdict(dict)  # values file -> {name: value}
+        self.kinds = []
+        self.variables = []  # (name, kind, value, sensitive)
+        self.counter = collections.Counter()
+
+    def fresh(self, prefix):
+        self.counter[prefix] += 1
+        return f"{prefix}{self.counter[prefix] - 1}"
+
+    def block(self, file, text):
+        self.blocks[file].append(text)
+
+    def files(self):
+        files = {name: "\n".join(blocks) for name, blocks in self.blocks.items()}
+        for name, content in self.json.items():
+            files[name] = content
+        for name, values in self.values.items():
+            if name.endswith(".json"):
+                files[name] = values
+            else:
+                files[name] = "".join(f"{k} = {hcl(v)}\n" for k, v in values.items()) or "# defaults only\n"
+        return files
+
+
+def message(case, text, reference=None):
+    """An error message: a literal, sometimes showing a value that is not
+    sensitive."""
+    if reference and case.rng.random() < 0.3:
+        return f"{text} (got ${{{reference}}})"
+    return text
+
+
+def condition_block(kind, condition, error_message, indent):
+    pad = " " * indent
+    return (
+        f"{pad}{kind} {{\n{pad}  condition     = {condition}\n"
+        f"{pad}  error_message = {json.dumps(error_message)}\n{pad}}}\n"
+    )
+
+
+def json_rule(condition, error_message):
+    return {"condition": f"${{{condition}}}", "error_message": error_message}
+
+
+def declare_variables(case):
+    """The variables, their values and their own validation rules."""
+    rng = case.rng
+    names = rng.sample(NAMES, rng.randint(1, 6))
+    in_json = rng.random() < 0.25
+    for index, name in enumerate(names):
+        kind = rng.choice(list(TYPES))
+        values = pool(kind)
+        # The value is one operation's mistake or near miss; the decoy
+        # (what a default or an earlier file says) another pool value.
+        _, _, bad, good = rng.choice(CONDITIONS[kind] + FAILURES[kind] + COUNTS[kind])
+        final = rng.choice([bad, good])
+        decoy = rng.choice(values)
+        sensitive = rng.random() < 0.12
+        case.variables.append((name, kind, final, sensitive))
+        rules = own_rules(case, name, kind, final, sensitive)
+        rules += cross_rules(case, name, index)
+        where = rng.random()
+        default = None
+        has_default = False
+        override = None
+        if where < 0.25:
+            # The default alone gives the value.
+            case.kinds.append("value: default")
+            has_default, default = True, final
+        elif where < 0.37:
+            # An override file changes the default.
+            case.kinds.append("value: default changed by an override file")
+            has_default, default = True, decoy
+            override = final
+        else:
+            files = sorted(rng.sample(AUTO, rng.randint(1, 3)), key=AUTO.index)
+            if len(files) > 1:
+                case.kinds.append("value: a later values file replaces an earlier one")
+            else:
+                case.kinds.append("value: one values file")
+            for file in files[:-1]:
+                case.values[file][name] = rng.choice(values)
+            last = final
+            if rng.random() < 0.03:
+                case.kinds.append("value of the wrong type")
+                last = WRONG[kind]
+            case.values[files[-1]][name] = last
+            if rng.random() < 0.4:
+                has_default, default = True, decoy
+        write_variable(case, name, kind, sensitive, has_default, default, rules, in_json)
+        if override is not None:
+            file = rng.choice(["override.tf", "variables_override.tf", "override.tf.json"])
+            if file.endswith(".json"):
+                deep_merge(case.json[file], {"variable": {name: {"default": override}}})
+            else:
+                case.block(file, f'variable "{name}" {{\n  default = {hcl(override)}\n}}\n')
+    if not any(file in case.values for file in AUTO):
+        case.values[rng.choice(AUTO)] = {}
+
+
+def own_rules(case, name, kind, value, sensitive):
+    """0 to 3 validation rules on the variable itself."""
+    rng = case.rng
+    rules = []
+    seen = set()
+    for _ in range(rng.choices([0, 1, 2, 3], [3, 4, 2, 1])[0]):
+        reference = f"var.{name}"
+        if rng.random() < 0.2 and not case.judged_only:
+            label, expression, bad, good = pick(rng, FAILURES[kind], value)
+            condition = f"{expression.format(r=reference)} != null"
+            case.kinds.append(f"validation calling a function: {verdict(label, value, bad, good)}")
+        else:
+            label, expression, bad, good = pick(rng, CONDITIONS[kind], value)
+            condition = expression.format(r=reference)
+            case.kinds.append(f"validation: {verdict(label, value, bad, good)}")
+        if condition in seen:
+            continue
+        seen.add(condition)
+        shown = reference if kind in ("string", "number") and not sensitive else None
+        rules.append((condition, message(case, f"{name}: {label}.", shown)))
+    return rules
+
+
+def cross_rules(case, name, index):
+    """A rule reading an earlier variable (directly or through a local
+    value) beside the variable itself, now and then."""
+    rng = case.rng
+    if index == 0 or rng.random() > 0.25:
+        return []
+    other, kind, value, _ = rng.choice(case.variables[:index])
+    reference = chain(case, f"var.{other}", allow_override=False)
+    label, expression, bad, good = pick(rng, CONDITIONS[kind], value)
+    case.kinds.append(f"validation reading another variable: {verdict(label, value, bad, good)}")
+    return [(f"var.{name} != null && {expression.format(r=reference)}", f"{name}: {other} {label}.")]
+
+
+def verdict(label, value, bad, good):
+    if value == bad:
+        return f"{label}, mistake"
+    if value == good:
+        return f"{label}, near miss"
+    return f"{label}, another value"
+
+
+def write_variable(case, name, kind, sensitive, has_default, default, rules, in_json):
+    rng = case.rng
+    if in_json:
+        body = {"type": TYPES[kind]}
+        if has_default:
+            body["default"] = default
+        if sensitive:
+            body["sensitive"] = True
+        if rules:
+            body["validation"] = [json_rule(c, m) for c, m in rules]
+        deep_merge(case.json["variables.tf.json"], {"variable": {name: body}})
+        case.kinds.append("variable in JSON")
+        return
+    lines = [f'variable "{name}" {{', f"  type = {TYPES[kind]}"]
+    if has_default:
+        lines.append(f"  default = {hcl(default)}")
+    if sensitive:
+        lines.append("  sensitive = true")
+    text = "\n".join(lines) + "\n"
+    for condition, error_message in rules:
+        text += "\n" + condition_block("validation", condition, error_message, 2)
+    case.block(rng.choice(["variables.tf", "variables.tf", "main.tf"]), text + "}\n")
+
+
+def chain(case, reference, allow_override=True):
+    """0 to 3 local values passing `reference` on; the last reference."""
+    rng = case.rng
+    for _ in range(rng.choices([0, 1, 2, 3], [3, 3, 2, 1])[0]):
+        name = case.fresh("l")
+        expression = rng.choice(LINKS).format(p=reference)
+        place = rng.random()
+        if place < 0.2:
+            case.kinds.append("local value in JSON")
+            deep_merge(case.json["locals.tf.json"], {"locals": {name: f"${{{expression}}}"}})
+        elif place < 0.3 and allow_override:
+            case.kinds.append("local value redefined by an override file")
+            case.block(rng.choice(["locals.tf", "main.tf"]), f'locals {{\n  {name} = "base"\n}}\n')
+            case.block(rng.choice(["override.tf", "locals_override.tf"]), f"locals {{\n  {name} = {expression}\n}}\n")
+        else:
+            case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {name} = {expression}\n}}\n")
+        reference = f"local.{name}"
+    return reference
+
+
+def sink(case):
+    """One sink reading a variable's value through 0 to 3 local values."""
+    rng = case.rng
+    name, kind, value, sensitive = rng.choice(case.variables)
+    reference = chain(case, f"var.{name}")
+    # A sensitive value may not decide `count`: not generated.
+    where = rng.choice(
+        ["precondition", "precondition", "output precondition", "check", "check", "local", "output",
+         "failing local read"] + ["resource input"] * (not case.judged_only) + ["count"] * (not sensitive)
+    )
+    if where == "failing local read":
+        # A local value whose call fails with the mistake, read by a sink:
+        # plan evaluates nothing that depends on it.
+        label, expression, bad, good = pick(rng, FAILURES[kind], value)
+        local = case.fresh("f")
+        case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression.format(r=reference)}\n}}\n")
+        case.kinds.append(f"failing local: {verdict(label, value, bad, good)}")
+        reference = chain(case, f"local.{local}")
+        where = rng.choice(
+            ["precondition", "output precondition", "check", "output"]
+            + ["resource input"] * (not case.judged_only) + ["count"] * (not sensitive)
+        )
+        case.kinds.append(f"sink reading a failing local: {where}")
+        expression, condition, count = reference, f"{reference} != null", f"{reference} == null ? 0 : 1"
+        sensitive_or_failing = True
+    else:
+        sensitive_or_failing = sensitive
+        case.kinds.append(f"sink: {where}")
+        if where == "count":
+            label, template, bad, good = pick(rng, COUNTS[kind], value)
+            count = template.format(r=reference)
+            case.kinds.append(f"count: {verdict(label, value, bad, good)}")
+        elif where in ("local", "output", "resource input") or (
+            rng.random() < 0.25 and not (case.judged_only and where == "check")
+        ):
+            label, template, bad, good = pick(rng, FAILURES[kind], value)
+            expression = template.format(r=reference)
+            condition = f"{expression} != null"
+            case.kinds.append(f"call in {where}: {verdict(label, value, bad, good)}")
+        else:
+            label, template, bad, good = pick(rng, CONDITIONS[kind], value)
+            condition = template.format(r=reference)
+            case.kinds.append(f"condition in {where}: {verdict(label, value, bad, good)}")
+    shown = reference if kind in ("string", "number") and not sensitive_or_failing else None
+    in_json = rng.random() < 0.2
+    if in_json:
+        case.kinds.append(f"{where} in JSON")
+    if where in ("precondition", "resource input"):
+        resource = case.fresh("r")
+        rules = []
+        if where == "precondition":
+            rules = [(condition, message(case, f"{resource}: precondition.", shown))]
+            if rng.random() < 0.3:
+                other = rng.choice(case.variables)
+                label, template, _, _ = pick(rng, CONDITIONS[other[1]], other[2])
+                rules.insert(rng.randrange(2), (template.format(r=f"var.{other[0]}"), f"{resource}: second precondition."))
+        argument = expression if where == "resource input" else rng.choice([reference, "1"])
+        if in_json:
+            body = {"input": f"${{{argument}}}"}
+            if rules:
+                body["lifecycle"] = [{"precondition": [json_rule(c, m) for c, m in rules]}]
+            deep_merge(case.json[JSON_FILES["resource"]], {"resource": {"terraform_data": {resource: body}}})
+        else:
+            text = f'resource "terraform_data" "{resource}" {{\n  input = {argument}\n'
+            if rules:
+                text += "\n  lifecycle {\n" + "".join(condition_block("precondition", c, m, 4) for c, m in rules) + "  }\n"
+            case.block(rng.choice(NATIVE), text + "}\n")
+    elif where == "count":
+        resource = case.fresh("c")
+        if in_json:
+            body = {"count": f"${{{count}}}"}
+            deep_merge(case.json[JSON_FILES["resource"]], {"resource": {"terraform_data": {resource: body}}})
+        else:
+            case.block(rng.choice(NATIVE), f'resource "terraform_data" "{resource}" {{\n  count = {count}\n}}\n')
+    elif where in ("output", "output precondition"):
+        output = case.fresh("o")
+        value = expression if where == "output" else reference
+        rules = [(condition, message(case, f"{output}: precondition.", shown))] if where == "output precondition" else []
+        if in_json:
+            body = {"value": f"${{{value}}}"}
+            if sensitive:
+                body["sensitive"] = True
+            if rules:
+                body["precondition"] = [json_rule(c, m) for c, m in rules]
+            deep_merge(case.json[JSON_FILES["output"]], {"output": {output: body}})
+        else:
+            text = f'output "{output}" {{\n  value = {value}\n'
+            if sensitive:
+                text += "  sensitive = true\n"
+            text += "".join("\n" + condition_block("precondition", c, m, 2) for c, m in rules)
+            case.block(rng.choice(["outputs.tf", "outputs.tf", "main.tf"]), text + "}\n")
+    elif where == "check":
+        check = case.fresh("k")
+        rules = [(condition, message(case, f"{check}: assertion.", shown))]
+        if rng.random() < 0.3:
+            other = rng.choice(case.variables)
+            label, template, _, _ = pick(rng, CONDITIONS[other[1]], other[2])
+            rules.append((template.format(r=f"var.{other[0]}"), f"{check}: second assertion."))
+        if in_json:
+            body = {"assert": [json_rule(c, m) for c, m in rules]}
+            deep_merge(case.json[JSON_FILES["check"]], {"check": {check: body}})
+        else:
+            text = f'check "{check}" {{\n' + "\n".join(condition_block("assert", c, m, 2) for c, m in rules) + "}\n"
+            case.block(rng.choice(["checks.tf", "main.tf"]), text)
+    else:  # local
+        local = case.fresh("s")
+        if in_json:
+            deep_merge(case.json[JSON_FILES["locals"]], {"locals": {local: f"${{{expression}}}"}})
+        else:
+            case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression}\n}}\n")
+
+
+def generate(rng, judged_only=False):
+    """One case: its files by name, and the kinds of what it holds."""
+    case = Case(rng, judged_only)
+    declare_variables(case)
+    for _ in range(rng.randint(1, 4)):
+        sink(case)
+    return case.files(), case.kinds
+
+
+# Comparing.
+
+MOVED = "Invalid value for input variable"
+
+
+def plan(tofu, case_dir):
+    """OpenTofu's diagnostics for the case: [file, line, column, end line,
+    end column, severity, summary, detail], sorted; None when plan printed
+    no JSON."""
+    with scratch_copy(case_dir) as work:
+        init(tofu, work)
+        done = run_tofu(tofu, ["plan", "-json", "-input=false", "-refresh=false", "-no-color"], work)
+    if not any(line.startswith("{") for line in done.stdout.splitlines()):
+        return None
+    return sorted(entry(d) for d in streamed_diagnostics(done.stdout) if has_place_or_none(d))
+
+
+def entry(d):
+    """A diagnostic of either tool as stored: OpenTofu's `range.filename`
+    or tofu-lens's `file` (relative to the case)."""
+    place = d.get("range") or {}
+    file = d.get("file") or place.get("filename", "")
+    start, end = place.get("start", {}), place.get("end", {})
+    return [
+        os.path.basename(file), start.get("line", 0), start.get("column", 0), end.get("line", 0),
+        end.get("column", 0), d.get("severity", ""), d.get("summary", ""), d.get("detail", ""),
+    ]
+
+
+def keys(entries, how):
+    """The set of comparable keys: `loose` (file, line, severity,
+    summary), `column` (and the start column), `range` (and the end),
+    `detail` (loose and the detail)."""
+    found = set()
+    for file, line, column, end_line, end_column, severity, summary, detail in entries:
+        if summary == MOVED:
+            found.add(("*", 0, severity, summary))
+            continue
+        key = (file, line, severity, summary)
+        if how == "column":
+            key += (column,)
+        elif how == "range":
+            key += (column, end_line, end_column)
+        elif how == "detail":
+            key += (" ".join(detail.split()),)
+        found.add(key)
+    return found
+
+
+def place(case_dir, file, line):
+    """What a diagnostic's line is in the case: the enclosing blocks'
+    types (variable, resource, output, check, locals; validation,
+    lifecycle, precondition, assert) and the attribute, as
+    `resource.lifecycle.precondition.condition`; `variable` alone for a
+    variable's header."""
+    if file == "*":
+        return "a values file"
+    try:
+        with open(os.path.join(case_dir, file)) as f:
+            lines = f.read().splitlines()
+        text = lines[line - 1]
+    except (OSError, IndexError):
+        return "?"
+    names = []
+    if file.endswith(".json"):
+        key = text.strip().split('"')
+        attribute = key[1] if len(key) > 1 else ""
+        depth = len(text) - len(text.lstrip())
+        for above in reversed(lines[: line - 1]):
+            indent = len(above) - len(above.lstrip())
+            if indent < depth and above.rstrip().endswith(("{", "[")):
+                depth = indent
+                parts = above.strip().split('"')
+                if len(parts) > 1 and parts[1] in ("variable", "resource", "output", "check", "locals", "validation", "lifecycle", "precondition", "assert"):
+                    names.append(parts[1])
+        if names and names[-1] == "variable" and len(names) == 1 and depth == 0 and attribute not in ("condition", "error_message"):
+            return "variable"
+    else:
+        if not text.startswith(" "):
+            return text.split(" ")[0]
+        attribute = text.split("=")[0].strip()
+        depth = len(text) - len(text.lstrip())
+        for above in reversed(lines[: line - 1]):
+            indent = len(above) - len(above.lstrip())
+            if indent < depth and above.rstrip().endswith("{"):
+                depth = indent
+                names.append(above.split()[0])
+    if names and names[0] == "locals":
+        return "locals"
+    return ".".join([*reversed(names), attribute])
+
+
+def ours_by_case(binary, root, names):
+    """tofu-lens's errors and warnings, per case name."""
+    ours = {name: [] for name in names}
+    for d in tofu_lens_check(binary, [root]):
+        if d.get("severity") not in ("error", "warning"):
+            continue
+        relative = os.path.relpath(os.path.normpath(d["file"]), root)
+        name = relative.split(os.sep)[0]
+        ours.setdefault(name, []).append(entry(d))
+    return {name: sorted(found) for name, found in ours.items()}
+
+
+def coarse(kind):
+    """A kind without its operation's name, for the tallies: `call in
+    check: tonumber of a word, mistake` as `call in check: mistake`."""
+    head, _, tail = kind.partition(": ")
+    return f"{head}: {tail.rpartition(', ')[2]}" if ", " in tail else kind
+
+
+def show(entries):
+    return "\n".join(
+        f"      {f}:{line}:{column}-{el}:{ec} {severity} {summary} | {' '.join(detail.split())[:160]}"
+        for f, line, column, el, ec, severity, summary, detail in entries
+    ) or "      (nothing)"
+
+
+def main():
+    args = sys.argv[1:]
+    count = int(take_option(args, "--count", "1000"))
+    seed = int(take_option(args, "--seed", "45"))
+    out = take_option(args, "--out", "/tmp/tofu-lens-plan-cases")
+    keep = take_option(args, "--keep")
+    judged_only = take_flag(args, "--judged-only")
+    if len(args) != 1:
+        print(__doc__.strip())
+        return 2
+    tofu = oracle_or_say("generate_plan_cases")
+    if tofu is None:
+        return 0
+    binary = os.path.abspath(args[0])
+    rng = random.Random(seed)
+    root = os.path.join(out, "cases")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
+    cases = []
+    for index in range(count):
+        files, kinds = generate(rng, judged_only)
+        name = f"plan{index:05}"
+        write_case(os.path.join(root, name), files)
+        cases.append((name, digest(files), kinds))
+    missing = [(name, key) for name, key, _ in cases if key not in cache]
+    print(f"{len(cases)} cases, {len(missing)} not in the oracle cache", flush=True)
+    done = 0
+    for start in range(0, len(missing), 500):
+        batch = missing[start : start + 500]
+        answers = in_parallel(lambda item: plan(tofu, os.path.join(root, item[0])), batch, workers=2)
+        for (_, key), answer in zip(batch, answers):
+            cache.put(key, answer)
+        cache.save()
+        done += len(batch)
+        print(f"  oracle: {done}/{len(missing)}", flush=True)
+    ours = ours_by_case(binary, root, [name for name, _, _ in cases])
+
+    agree = collections.Counter()
+    by_kind, agree_by_kind = collections.Counter(), collections.Counter()
+    disagreements = Disagreements(keep)
+    # Each diagnostic one tool gives and the other does not, by side,
+    # summary and place; its example the smallest case that shows it.
+    single = collections.Counter()
+    smallest = {}
+    n_theirs = collections.Counter()
+    report = []
+    for name, key, kinds in cases:
+        case_dir = os.path.join(root, name)
+        theirs, mine = cache.get(key), ours.get(name, [])
+        if theirs is None:
+            report.append(f"{case_dir}: OpenTofu printed no JSON")
+            continue
+        for e in theirs:
+            n_theirs[e[5]] += 1
+        same = {how: keys(theirs, how) == keys(mine, how) for how in ("loose", "column", "range", "detail")}
+        agree.update(how for how, ok in same.items() if ok)
+        for kind in {coarse(kind) for kind in kinds}:
+            by_kind[kind] += 1
+            agree_by_kind[kind] += same["loose"]
+        if not same["loose"]:
+            label = lambda e, case_dir=case_dir: f"{e[3]} @ {place(case_dir, e[0], e[1])}"  # noqa: E731
+            ours_keys, their_keys = keys(mine, "loose"), keys(theirs, "loose")
+            disagreements.add(case_dir, ours_keys, their_keys, summary=label)
+            size = sum(os.path.getsize(os.path.join(case_dir, f)) for f in os.listdir(case_dir))
+            for side, only in (("tofu-lens only", ours_keys - their_keys), ("OpenTofu only", their_keys - ours_keys)):
+                for which in {f"{side}: {label(e)}" for e in only}:
+                    single[which] += 1
+                    if which not in smallest or size < smallest[which][0]:
+                        smallest[which] = (size, name, key)
+        if not all(same.values()):
+            failed = ", ".join(how for how, ok in same.items() if not ok)
+            report.append(f"{case_dir} (differ by: {failed})\n  kinds: {kinds}\n  OpenTofu:\n{show(theirs)}\n  tofu-lens:\n{show(mine)}")
+    with open(os.path.join(out, "mismatches.txt"), "w") as f:
+        f.write("\n\n".join(report) + "\n")
+    print("agreement (file, line, severity, summary) by what a case holds:")
+    for kind in sorted(by_kind):
+        print(f"  {kind:60} {agree_by_kind[kind]:5}/{by_kind[kind]:5}")
+    total = len(cases)
+    with_answers = sum(cache.get(key) is not None for _, key, _ in cases)
+    holding = sum(bool(cache.get(key)) for _, key, _ in cases)
+    print(
+        f"OpenTofu's answers: {with_answers}/{total}; {holding} cases hold a diagnostic; "
+        f"{n_theirs['error']} errors and {n_theirs['warning']} warnings in all"
+    )
+    for how, text in (
+        ("loose", "file, line, severity and summary"),
+        ("column", "those and the start column"),
+        ("range", "those and the range's end"),
+        ("detail", "file, line, severity, summary and detail"),
+    ):
+        print(f"agreeing on {text}: {agree[how]}/{total} ({100 * agree[how] / total:.2f} %)")
+    print("\ndiagnostics given by one tool only, by summary and place (cases; the smallest example):")
+    for which, n in single.most_common():
+        _, name, key = smallest[which]
+        print(f"\n{n:6} {which}: e.g. {os.path.join(root, name)}")
+        print(f"    OpenTofu:\n{show(cache.get(key))}\n    tofu-lens:\n{show(ours.get(name, []))}")
+    with open(os.path.join(out, "classes.txt"), "w") as f:
+        with contextlib.redirect_stdout(f):
+            disagreements.print()
+    print(f"\n{len(disagreements.counts)} classes of disagreeing cases (by all they differ in): {out}/classes.txt")
+    print(f"every disagreeing case: {out}/mismatches.txt")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
