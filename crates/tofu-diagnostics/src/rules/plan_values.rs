@@ -32,7 +32,8 @@
 //! them, an output's precondition that is false) under codes of plan's
 //! own family, a resource's precondition that is false ("Resource
 //! precondition failed") and a `check` block's assertion that is false (a
-//! warning, "Check block assertion failed"). Postconditions, data sources'
+//! warning, "Check block assertion failed"; an error when it fails to
+//! evaluate with the values). Postconditions, data sources'
 //! conditions and instances of repeated resources (their `count.index` and
 //! `each` are unknown here) are not judged yet.
 
@@ -43,6 +44,7 @@ use tofu_eval::{Type, Value};
 use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::evaluation;
+use crate::rules::expression_evaluation;
 use crate::rules::values::{automatic_values, values_files, variable_type};
 use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
@@ -98,17 +100,43 @@ impl PlanValues {
         if known.is_empty() {
             return None;
         }
-        let values = WalkValues::with_known_variables(view, known_map(&known));
-        let mut failed_validations = Vec::new();
-        for variable in &variables {
-            let BlockAddress::Variable(name) = &variable.address else {
-                continue;
-            };
-            let Some(value) = known.get(name) else {
-                continue;
-            };
-            if let Some(diagnostic) = first_failed_rule(view, &values, name, variable, value) {
-                failed_validations.push((name.clone(), diagnostic));
+        // Plan validates a variable after the variables its rules read,
+        // and evaluates nothing that reads one whose validation failed: a
+        // rule reading such a variable sees it unknown. Found by rounds
+        // until no new variable fails (each round at least one more fails,
+        // or it is the last); each variable's rules in a walk of their own,
+        // so that a local value failing in one does not silence the others.
+        let mut failed_validations: Vec<(String, Diagnostic)> = Vec::new();
+        for _ in 0..=variables.len() {
+            let mut failing = Vec::new();
+            for variable in &variables {
+                let BlockAddress::Variable(name) = &variable.address else {
+                    continue;
+                };
+                let Some(value) = known.get(name) else {
+                    continue;
+                };
+                let mut seen = known_map(&known);
+                let mut withheld = Vec::new();
+                for (failed, _) in &failed_validations {
+                    if failed != name {
+                        seen.remove(failed);
+                        withheld.push(failed.clone());
+                    }
+                }
+                let values = WalkValues::with_known_variables(view, seen).withholding(withheld);
+                if let Some(diagnostic) = first_failed_rule(view, &values, name, variable, value) {
+                    failing.push((name.clone(), diagnostic));
+                }
+            }
+            let stable = failing.len() == failed_validations.len()
+                && failing
+                    .iter()
+                    .zip(&failed_validations)
+                    .all(|((a, _), (b, _))| a == b);
+            failed_validations = failing;
+            if stable {
+                break;
             }
         }
         Some(PlanValues {
@@ -144,8 +172,16 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     if known.is_empty() {
         return;
     }
-    let validate = WalkValues::new(view);
-    let planned = WalkValues::with_known_variables(view, known);
+    let failed: Vec<String> = plan
+        .failed_validations
+        .iter()
+        .map(|(name, _)| name.clone())
+        .collect();
+    // A walk per node: a local value that fails stops what reads it, not
+    // every node judged after it.
+    let validate = || WalkValues::new(view);
+    let planned =
+        || WalkValues::with_known_variables(view, known.clone()).withholding(failed.clone());
     let mut nodes: Vec<MergedNode<'_>> = view
         .effective_locals(|_| true)
         .into_iter()
@@ -162,15 +198,19 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         .map(MergedNode::Block),
     );
     for node in nodes {
+        // One walk per node: a node that reads a variable whose validation
+        // failed, or a local value that fails, is not evaluated by plan.
+        let walk = planned();
         let mut after = Vec::new();
-        evaluation::check_with(view, node, &planned, &mut after);
+        evaluation::check_with(view, node, &walk, &mut after);
         // What validate reports too is validate's: evaluated without the
         // values only when there is something to compare.
         let mut before = Vec::new();
         if !after.is_empty() {
-            evaluation::check_with(view, node, &validate, &mut before);
+            evaluation::check_with(view, node, &validate(), &mut before);
         }
         let failed = !after.is_empty();
+        let mut found = Vec::new();
         for diagnostic in after {
             let seen = before
                 .iter()
@@ -186,59 +226,129 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             let mut diagnostic = diagnostic;
             diagnostic.code = code;
             diagnostic.severity = code.default_severity();
-            out.push(diagnostic);
+            found.push(diagnostic);
         }
-        if failed {
+        if !failed {
+            if let MergedNode::Block(block) = node {
+                resource_plan(view, &walk, block, &mut found);
+            }
+        }
+        if walk.followed_a_failure() {
             continue;
         }
-        if let MergedNode::Block(block) = node {
-            let single_managed = matches!(
-                block.address,
-                BlockAddress::Resource {
-                    mode: ResourceMode::Managed,
-                    ..
-                }
-            ) && block.body.attribute("count").is_none()
-                && block.body.attribute("for_each").is_none();
-            if !single_managed {
-                continue;
-            }
-            let preconditions = block
-                .body
-                .blocks
-                .iter()
-                .filter(|nested| nested.kind == "lifecycle")
-                .flat_map(|lifecycle| lifecycle.body.blocks.iter())
-                .filter(|nested| nested.kind == "precondition");
-            for rule in preconditions {
-                if let Some(failed) = false_condition(
-                    &planned,
-                    rule,
-                    crate::codes::PLAN_CONDITION_FAILED,
-                    "Resource precondition failed",
-                ) {
-                    out.push(failed);
-                    break;
-                }
-            }
-        }
+        out.extend(found);
     }
     for check in view.effective_blocks(|address| matches!(address, BlockAddress::Check(_))) {
+        let walk = planned();
+        let mut found = Vec::new();
         for assert in check.body.blocks.iter().filter(|b| b.kind == "assert") {
-            out.extend(false_condition(
-                &planned,
+            found.extend(false_condition(
+                view,
+                &walk,
                 assert,
                 crate::codes::PLAN_CHECK_FAILED,
                 "Check block assertion failed",
             ));
         }
+        // A check block that reads what failed is not evaluated.
+        if !walk.followed_a_failure() {
+            out.extend(found);
+        }
     }
+}
+
+/// A single managed resource as plan judges it before the provider: every
+/// precondition that is false ("Resource precondition failed"); when none
+/// is, its arguments, whose errors only the values bring are plan's.
+fn resource_plan(
+    view: &ModuleView<'_>,
+    walk: &WalkValues<'_, '_>,
+    block: &EffectiveBlock,
+    found: &mut Vec<Diagnostic>,
+) {
+    let single_managed = matches!(
+        block.address,
+        BlockAddress::Resource {
+            mode: ResourceMode::Managed,
+            ..
+        }
+    ) && block.body.attribute("count").is_none()
+        && block.body.attribute("for_each").is_none();
+    if !single_managed {
+        return;
+    }
+    let before = found.len();
+    let preconditions = block
+        .body
+        .blocks
+        .iter()
+        .filter(|nested| nested.kind == "lifecycle")
+        .flat_map(|lifecycle| lifecycle.body.blocks.iter())
+        .filter(|nested| nested.kind == "precondition");
+    for rule in preconditions {
+        found.extend(false_condition(
+            view,
+            walk,
+            rule,
+            crate::codes::PLAN_CONDITION_FAILED,
+            "Resource precondition failed",
+        ));
+    }
+    if found.len() > before {
+        return;
+    }
+    for attribute in &block.body.attributes {
+        if RESOURCE_META_ARGUMENTS.contains(&attribute.name.as_str()) {
+            continue;
+        }
+        let Some(expr) = walk.expression(attribute) else {
+            continue;
+        };
+        let file = attribute.origin.file;
+        let evaluation = walk.evaluate_in(file, &expr);
+        if !evaluation.diagnostics.is_empty() {
+            found.extend(only_with_values(view, file, &expr, evaluation.diagnostics));
+        }
+    }
+}
+
+/// A resource's arguments that are not its provider's.
+const RESOURCE_META_ARGUMENTS: [&str; 5] =
+    ["count", "for_each", "provider", "depends_on", "enabled"];
+
+/// The first of `found` (errors of `expr` evaluated with plan's values)
+/// that validate's walk, without the values, does not give, as plan's.
+fn only_with_values(
+    view: &ModuleView<'_>,
+    file: FileId,
+    expr: &tofu_syntax::Expr,
+    found: Vec<tofu_eval::EvalDiagnostic>,
+) -> Option<Diagnostic> {
+    let validate = WalkValues::new(view).evaluate_in(file, expr).diagnostics;
+    let without: Vec<Diagnostic> = validate
+        .into_iter()
+        .map(|found| expression_evaluation::evaluation_diagnostic(file, found))
+        .collect();
+    found
+        .into_iter()
+        .map(|found| expression_evaluation::evaluation_diagnostic(file, found))
+        .find(|diagnostic| {
+            !without
+                .iter()
+                .any(|old| old.subject == diagnostic.subject && old.summary == diagnostic.summary)
+        })
+        .map(|mut diagnostic| {
+            diagnostic.code = crate::codes::PLAN_INVALID_VALUE;
+            diagnostic.severity = crate::codes::PLAN_INVALID_VALUE.default_severity();
+            diagnostic
+        })
 }
 
 /// A condition block (`precondition`, `assert`) whose condition is known
 /// and false with plan's values, and whose error message evaluates: its
 /// diagnostic, on the condition, the message as detail.
 fn false_condition(
+    view: &ModuleView<'_>,
     values: &WalkValues<'_, '_>,
     rule: &EffectiveNestedBlock,
     code: tofu_syntax::Code,
@@ -247,8 +357,13 @@ fn false_condition(
     let condition = rule.body.attribute("condition")?;
     let expr = values.expression(condition)?;
     let evaluation = values.evaluate_in(condition.origin.file, &expr);
-    if !evaluation.diagnostics.is_empty() || values.followed_a_failure() {
+    if values.followed_a_failure() {
         return None;
+    }
+    if !evaluation.diagnostics.is_empty() {
+        // An error (even in a check block's assertion, which is no
+        // warning then) that only the values bring.
+        return only_with_values(view, condition.origin.file, &expr, evaluation.diagnostics);
     }
     let (result, _) = evaluation.value.unmark();
     if !result.is_known() || result.is_null() {
@@ -382,8 +497,13 @@ fn first_failed_rule(
             continue;
         };
         let evaluation = values.evaluate_in(condition.origin.file, &expr);
-        if !evaluation.diagnostics.is_empty() || values.followed_a_failure() {
+        if values.followed_a_failure() {
             return None;
+        }
+        if !evaluation.diagnostics.is_empty() {
+            // An error only the value brings is plan's, and the variable
+            // then counts as failed; one validate gives too is validate's.
+            return only_with_values(view, condition.origin.file, &expr, evaluation.diagnostics);
         }
         let (result, _) = evaluation.value.unmark();
         if !result.is_known() || result.is_null() {

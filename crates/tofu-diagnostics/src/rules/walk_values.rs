@@ -55,6 +55,10 @@ pub(crate) struct WalkValues<'v, 'a> {
     /// Input variables whose value is known, as `tofu plan` knows them
     /// (`plan_values`); empty in validate's walk.
     known_variables: BTreeMap<String, Value>,
+    /// Input variables whose validation failed in plan: read, they are
+    /// unknown and count as a failure followed (plan evaluates nothing
+    /// that depends on them).
+    withheld: std::collections::BTreeSet<String>,
 }
 
 impl<'v, 'a> WalkValues<'v, 'a> {
@@ -64,6 +68,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             locals: LocalMemo::new(),
             followed_a_failure: Cell::new(false),
             known_variables: BTreeMap::new(),
+            withheld: std::collections::BTreeSet::new(),
         }
     }
 
@@ -79,6 +84,13 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             known_variables: known,
             ..WalkValues::new(view)
         }
+    }
+
+    /// The same walk, with the variables of `failed` withheld: reading one
+    /// is a failure followed ([`WalkValues::followed_a_failure`]).
+    pub(crate) fn withholding(mut self, failed: impl IntoIterator<Item = String>) -> Self {
+        self.withheld.extend(failed);
+        self
     }
 
     /// Evaluates `expr`, written in `file`.
@@ -179,6 +191,9 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     /// `var.NAME`: an unknown value of its type, marked as declared;
     /// unknown of any type when the module declares no such variable.
     fn variable(&self, name: &str) -> Value {
+        if self.withheld.contains(name) {
+            self.followed_a_failure.set(true);
+        }
         if let Some(known) = self.known_variables.get(name) {
             // Recorded as a read of the variable, as the unknown one is.
             self.view
