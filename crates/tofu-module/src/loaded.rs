@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use tofu_syntax::{Attribute, Block, FileId, LineIndex, Location, SourceFile, TextRange};
+use tofu_syntax::{Attribute, Block, Body, FileId, LineIndex, Location, SourceFile, TextRange};
 
 /// What a file is to its module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,15 +121,7 @@ impl ModuleFile {
 
     /// The attribute written exactly at `range`, at any depth of the file.
     pub fn attribute_at(&self, range: TextRange) -> Option<&Attribute> {
-        let mut body = &self.source.as_ref()?.body;
-        loop {
-            if let Some(attr) = written_at(&body.attributes, range, |attr| attr.range)
-                .filter(|attr| attr.range == range)
-            {
-                return Some(attr);
-            }
-            body = &holding(&body.blocks, range)?.body;
-        }
+        attribute_in(&self.source.as_ref()?.body, range)
     }
 
     /// The block written exactly at `range` (its whole range), at any depth
@@ -167,6 +159,29 @@ impl ModuleFile {
 /// True for a `.tofu` or `.tofu.json` file name.
 pub fn is_tofu_name(name: &str) -> bool {
     name.ends_with(".tofu") || name.ends_with(".tofu.json")
+}
+
+/// The attribute written exactly at `range` in `body`, at any depth. The
+/// blocks of a JSON array (`"validation": [{…}, {…}]`) share one range:
+/// when the block [`holding`] finds does not have it, every block that
+/// holds the range is searched.
+fn attribute_in(body: &Body, range: TextRange) -> Option<&Attribute> {
+    if let Some(attr) =
+        written_at(&body.attributes, range, |attr| attr.range).filter(|attr| attr.range == range)
+    {
+        return Some(attr);
+    }
+    let first = holding(&body.blocks, range)?;
+    attribute_in(&first.body, range).or_else(|| {
+        body.blocks
+            .iter()
+            .filter(|block| {
+                !std::ptr::eq(*block, first)
+                    && block.range.start <= range.start
+                    && range.end <= block.range.end
+            })
+            .find_map(|block| attribute_in(&block.body, range))
+    })
 }
 
 /// The block of `blocks` that holds `range`.
