@@ -484,61 +484,103 @@ fn first_failed_rule(
     variable: &EffectiveBlock,
     known: &Known,
 ) -> Option<Diagnostic> {
-    for rule in variable
+    let rules: Vec<&EffectiveNestedBlock> = variable
         .body
         .blocks
         .iter()
         .filter(|block| block.kind == "validation")
-    {
-        let Some(condition) = rule.body.attribute("condition") else {
-            continue;
-        };
-        let Some(expr) = values.expression(condition) else {
-            continue;
-        };
-        let evaluation = values.evaluate_in(condition.origin.file, &expr);
-        if values.followed_a_failure() {
-            return None;
+        .collect();
+    let failure = rules
+        .iter()
+        .find_map(|rule| rule_failure(view, values, name, variable, known, rule));
+    // The variable's rules are one node of plan's graph: when any of them
+    // reads what failed (another variable's validation, a local value),
+    // none is evaluated.
+    for rule in &rules {
+        for argument in ["condition", "error_message"] {
+            if let Some(attribute) = rule.body.attribute(argument) {
+                if let Some(expr) = values.expression(attribute) {
+                    values.evaluate_in(attribute.origin.file, &expr);
+                }
+            }
         }
-        if !evaluation.diagnostics.is_empty() {
-            // An error only the value brings is plan's, and the variable
-            // then counts as failed; one validate gives too is validate's.
-            return only_with_values(view, condition.origin.file, &expr, evaluation.diagnostics);
-        }
-        let (result, _) = evaluation.value.unmark();
-        if !result.is_known() || result.is_null() {
-            continue;
-        }
-        let Ok(result) = convert(&result, &Type::Bool) else {
-            continue;
-        };
-        if result.as_bool() != Some(false) {
-            continue;
-        }
-        // A message that shows a sensitive value is an error of its own in
-        // OpenTofu: not reported here.
-        let message = error_message(values, rule)?;
-        let base = variable.base?;
-        let header = Location::new(base.file, view.block(base)?.header);
-        let rule_at = Location::new(rule.origin.file, rule.origin.range);
-        let detail = format!(
-            "{message}\n\nThis was checked by the validation rule at {}.",
-            view.describe(rule_at)
-        );
-        let source = if known.from_default {
-            format!("var.{name} has its default value here")
-        } else {
-            format!("var.{name} is given its value here")
-        };
-        return Some(
-            Diagnostic::new(
-                crate::codes::PLAN_VARIABLE_VALIDATION,
-                "Invalid value for variable",
-                header,
-            )
-            .with_detail(detail)
-            .with_related(known.from, source),
-        );
     }
-    None
+    if values.followed_a_failure() {
+        return None;
+    }
+    failure.flatten()
+}
+
+/// What one validation rule says with plan's values: `None` when it holds
+/// (or is unknown), `Some(None)` when it fails in a way not reported here
+/// (an error validate gives too, a message that does not evaluate), else
+/// its diagnostic.
+fn rule_failure(
+    view: &ModuleView<'_>,
+    values: &WalkValues<'_, '_>,
+    name: &str,
+    variable: &EffectiveBlock,
+    known: &Known,
+    rule: &EffectiveNestedBlock,
+) -> Option<Option<Diagnostic>> {
+    let condition = rule.body.attribute("condition")?;
+    let expr = values.expression(condition)?;
+    let evaluation = values.evaluate_in(condition.origin.file, &expr);
+    if !evaluation.diagnostics.is_empty() {
+        // An error only the value brings is plan's, and the variable then
+        // counts as failed; one validate gives too is validate's.
+        return Some(only_with_values(
+            view,
+            condition.origin.file,
+            &expr,
+            evaluation.diagnostics,
+        ));
+    }
+    let (result, _) = evaluation.value.unmark();
+    if !result.is_known() || result.is_null() {
+        return None;
+    }
+    let result = convert(&result, &Type::Bool).ok()?;
+    if result.as_bool() != Some(false) {
+        return None;
+    }
+    Some(failed_rule_diagnostic(
+        view, values, name, variable, known, rule,
+    ))
+}
+
+/// "Invalid value for variable" for `rule`, which failed; `None` when its
+/// message does not evaluate to a string that shows nothing sensitive (a
+/// message that shows a sensitive value is an error of its own in
+/// OpenTofu: not reported here).
+fn failed_rule_diagnostic(
+    view: &ModuleView<'_>,
+    values: &WalkValues<'_, '_>,
+    name: &str,
+    variable: &EffectiveBlock,
+    known: &Known,
+    rule: &EffectiveNestedBlock,
+) -> Option<Diagnostic> {
+    let message = error_message(values, rule)?;
+    let base = variable.base?;
+    let header = Location::new(base.file, view.block(base)?.header);
+    let rule_at = Location::new(rule.origin.file, rule.origin.range);
+    let detail = format!(
+        "{message}\n\nThis was checked by the validation rule at {}.",
+        view.describe(rule_at)
+    );
+    let source = if known.from_default {
+        format!("var.{name} has its default value here")
+    } else {
+        format!("var.{name} is given its value here")
+    };
+    Some(
+        Diagnostic::new(
+            crate::codes::PLAN_VARIABLE_VALIDATION,
+            "Invalid value for variable",
+            header,
+        )
+        .with_detail(detail)
+        .with_related(known.from, source),
+    )
 }
