@@ -65,7 +65,7 @@ pub(crate) fn variable_validations(view: &ModuleView<'_>, out: &mut Vec<Diagnost
         out.extend(
             plan.failed_validations
                 .into_iter()
-                .map(|(_, diagnostic)| diagnostic),
+                .filter_map(|(_, diagnostic)| diagnostic),
         );
     }
 }
@@ -74,7 +74,10 @@ pub(crate) fn variable_validations(view: &ModuleView<'_>, out: &mut Vec<Diagnost
 /// variables whose validation they fail.
 struct PlanValues {
     known: BTreeMap<String, Known>,
-    failed_validations: Vec<(String, Diagnostic)>,
+    /// The variables plan's walk does not get past: their validation
+    /// failed (with its diagnostic, where this rule reports it) or read
+    /// what failed.
+    failed_validations: Vec<(String, Option<Diagnostic>)>,
 }
 
 impl PlanValues {
@@ -106,7 +109,7 @@ impl PlanValues {
         // until no new variable fails (each round at least one more fails,
         // or it is the last); each variable's rules in a walk of their own,
         // so that a local value failing in one does not silence the others.
-        let mut failed_validations: Vec<(String, Diagnostic)> = Vec::new();
+        let mut failed_validations: Vec<(String, Option<Diagnostic>)> = Vec::new();
         for _ in 0..=variables.len() {
             let mut failing = Vec::new();
             for variable in &variables {
@@ -125,8 +128,8 @@ impl PlanValues {
                     }
                 }
                 let values = WalkValues::with_known_variables(view, seen).withholding(withheld);
-                if let Some(diagnostic) = first_failed_rule(view, &values, name, variable, value) {
-                    failing.push((name.clone(), diagnostic));
+                if let Some(failure) = first_failed_rule(view, &values, name, variable, value) {
+                    failing.push((name.clone(), failure));
                 }
             }
             let stable = failing.len() == failed_validations.len()
@@ -475,15 +478,17 @@ fn known_value(
     })
 }
 
-/// The diagnostic of the first of `variable`'s `validation` rules that
-/// its known value fails, if one does.
+/// Whether plan's walk gets past `variable`: `None` when its rules hold
+/// (or are unknown); else the diagnostic of the first rule its known value
+/// fails, if this rule reports it, `Some(None)` when a rule fails in a way
+/// reported elsewhere or the rules read what failed.
 fn first_failed_rule(
     view: &ModuleView<'_>,
     values: &WalkValues<'_, '_>,
     name: &str,
     variable: &EffectiveBlock,
     known: &Known,
-) -> Option<Diagnostic> {
+) -> Option<Option<Diagnostic>> {
     let rules: Vec<&EffectiveNestedBlock> = variable
         .body
         .blocks
@@ -506,9 +511,11 @@ fn first_failed_rule(
         }
     }
     if values.followed_a_failure() {
-        return None;
+        // Not evaluated, so not past either: what reads it is not
+        // evaluated.
+        return Some(None);
     }
-    failure.flatten()
+    failure
 }
 
 /// What one validation rule says with plan's values: `None` when it holds
