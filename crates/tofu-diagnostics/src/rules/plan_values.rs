@@ -92,12 +92,23 @@ impl PlanValues {
         let variables =
             view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)));
         let mut known: BTreeMap<String, Known> = BTreeMap::new();
+        // A value that does not convert to its variable's type fails the
+        // variable's node (`variable-values` reports it): plan evaluates
+        // nothing that reads it.
+        let mut unconvertible: Vec<(String, Option<Diagnostic>)> = Vec::new();
         for variable in &variables {
             let BlockAddress::Variable(name) = &variable.address else {
                 continue;
             };
-            if let Some(value) = known_value(view, variable, given.get(name.as_str()).copied()) {
-                known.insert(name.clone(), value);
+            let given = given.get(name.as_str()).copied();
+            match known_value(view, variable, given) {
+                Some(value) => {
+                    known.insert(name.clone(), value);
+                }
+                None if given.is_some_and(|given| does_not_convert(view, variable, given)) => {
+                    unconvertible.push((name.clone(), None));
+                }
+                None => {}
             }
         }
         if known.is_empty() {
@@ -132,6 +143,7 @@ impl PlanValues {
                     failing.push((name.clone(), failure));
                 }
             }
+            failing.extend(unconvertible.iter().cloned());
             let stable = failing.len() == failed_validations.len()
                 && failing
                     .iter()
@@ -231,10 +243,8 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             diagnostic.severity = code.default_severity();
             found.push(diagnostic);
         }
-        if !failed {
-            if let MergedNode::Block(block) = node {
-                resource_plan(view, &walk, block, &mut found);
-            }
+        if let MergedNode::Block(block) = node {
+            resource_plan(view, &walk, block, failed, &mut found);
         }
         if walk.followed_a_failure() {
             continue;
@@ -267,6 +277,7 @@ fn resource_plan(
     view: &ModuleView<'_>,
     walk: &WalkValues<'_, '_>,
     block: &EffectiveBlock,
+    failed: bool,
     found: &mut Vec<Diagnostic>,
 ) {
     let single_managed = matches!(
@@ -288,16 +299,21 @@ fn resource_plan(
         .filter(|nested| nested.kind == "lifecycle")
         .flat_map(|lifecycle| lifecycle.body.blocks.iter())
         .filter(|nested| nested.kind == "precondition");
+    // Each precondition that is false; one that fails to evaluate is the
+    // evaluation rule's (already in `found`).
     for rule in preconditions {
-        found.extend(false_condition(
-            view,
-            walk,
-            rule,
-            crate::codes::PLAN_CONDITION_FAILED,
-            "Resource precondition failed",
-        ));
+        found.extend(
+            false_condition(
+                view,
+                walk,
+                rule,
+                crate::codes::PLAN_CONDITION_FAILED,
+                "Resource precondition failed",
+            )
+            .filter(|diagnostic| diagnostic.code == crate::codes::PLAN_CONDITION_FAILED),
+        );
     }
-    if found.len() > before {
+    if failed || found.len() > before {
         return;
     }
     for attribute in &block.body.attributes {
@@ -418,6 +434,31 @@ fn given_values<'a>(view: &ModuleView<'a>, auto: &[FileId]) -> BTreeMap<&'a str,
         given.insert(attribute.name.as_str(), (file_id, index));
     }
     given
+}
+
+/// Whether the constant `given` (an attribute of a values file) does not
+/// convert to `variable`'s type.
+fn does_not_convert(
+    view: &ModuleView<'_>,
+    variable: &EffectiveBlock,
+    given: (FileId, usize),
+) -> bool {
+    let (file_id, index) = given;
+    let Some(file) = view.file(file_id) else {
+        return false;
+    };
+    let Some(attribute) = file
+        .source
+        .as_ref()
+        .and_then(|source| source.body.attributes.get(index))
+    else {
+        return false;
+    };
+    let Ok(value) = constant_value(&attribute.expr, &file.text) else {
+        return false;
+    };
+    variable_type(view, variable)
+        .is_some_and(|constraint| convert_variable_value(&value, &constraint).is_err())
 }
 
 /// The value plan gives `variable`: the constant `given` (an attribute of
