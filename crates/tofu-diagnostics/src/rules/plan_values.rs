@@ -21,21 +21,24 @@
 //! As OpenTofu (`evalVariableValidations`), the rules of one variable are
 //! checked in order and the first that fails is reported: "Invalid value
 //! for variable" on the `variable` block's header, its error message
-//! followed by where the rule is. A condition whose evaluation fails, or
-//! that is unknown, null or no bool, says nothing here: validate's rules
-//! judge what fails whatever the value.
+//! followed by where the rule is; a condition that fails to evaluate only
+//! with the value is plan's error there. The rules of a variable are one
+//! node of plan's graph: when one of them reads a variable that failed (its
+//! validation, or a value that does not convert) or a local value that
+//! fails, none is evaluated, and the variable does not get past either.
 //!
-//! Then (`plan-values`) the module's other nodes with those values, the
-//! variables whose validation failed left unknown (plan evaluates nothing
-//! that depends on them): what validate's evaluation rule reports only
-//! with the known values (a negative `count`, a function that fails on
-//! them, an output's precondition that is false) under codes of plan's
-//! own family, a resource's precondition that is false ("Resource
-//! precondition failed") and a `check` block's assertion that is false (a
-//! warning, "Check block assertion failed"; an error when it fails to
-//! evaluate with the values). Postconditions, data sources'
-//! conditions and instances of repeated resources (their `count.index` and
-//! `each` are unknown here) are not judged yet.
+//! Then (`plan-values`) the module's other nodes with those values, each in
+//! a walk of its own; a node that reads what failed is not evaluated. What
+//! validate's evaluation rule reports only with the known values (a
+//! negative `count`, a function that fails on them, an output's
+//! precondition that is false) comes under codes of plan's own family;
+//! also every false precondition of a single managed resource ("Resource
+//! precondition failed"), then, when they hold, errors in its arguments;
+//! and a `check` block's assertion that is false (a warning, "Check block
+//! assertion failed"; an error when it fails to evaluate with the values).
+//! Postconditions, data sources' conditions and instances of repeated
+//! resources (their `count.index` and `each` are unknown here) are not
+//! judged yet.
 
 use std::collections::BTreeMap;
 
