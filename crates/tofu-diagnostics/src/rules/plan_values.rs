@@ -126,6 +126,13 @@ impl PlanValues {
         let mut failed_validations: Vec<(String, Option<Diagnostic>)> = Vec::new();
         for _ in 0..=variables.len() {
             let mut failing = Vec::new();
+            // The values every rule of the round sees (those of failed
+            // variables withheld), built once a round, not per variable.
+            let mut seen_by_all = known_map(&known);
+            for (failed, _) in &failed_validations {
+                seen_by_all.remove(failed);
+            }
+            let seen_by_all = std::rc::Rc::new(seen_by_all);
             for variable in &variables {
                 let BlockAddress::Variable(name) = &variable.address else {
                     continue;
@@ -133,14 +140,20 @@ impl PlanValues {
                 let Some(value) = known.get(name) else {
                     continue;
                 };
-                let mut seen = known_map(&known);
-                let mut withheld = Vec::new();
-                for (failed, _) in &failed_validations {
-                    if failed != name {
-                        seen.remove(failed);
-                        withheld.push(failed.clone());
-                    }
-                }
+                let own_failed = failed_validations.iter().any(|(failed, _)| failed == name);
+                let seen = if own_failed {
+                    // Its own rules see its own value.
+                    let mut seen = (*seen_by_all).clone();
+                    seen.insert(name.clone(), value.value.clone());
+                    std::rc::Rc::new(seen)
+                } else {
+                    std::rc::Rc::clone(&seen_by_all)
+                };
+                let withheld = failed_validations
+                    .iter()
+                    .map(|(failed, _)| failed)
+                    .filter(|failed| *failed != name)
+                    .cloned();
                 let values = WalkValues::with_known_variables(view, seen).withholding(withheld);
                 if let Some(failure) = first_failed_rule(view, &values, name, variable, value) {
                     failing.push((name.clone(), failure));
@@ -198,8 +211,12 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     // A walk per node: a local value that fails stops what reads it, not
     // every node judged after it.
     let validate = || WalkValues::new(view);
-    let planned =
-        || WalkValues::with_known_variables(view, known.clone()).withholding(failed.clone());
+    // Shared by every node's walk, not copied for each.
+    let known = std::rc::Rc::new(known);
+    let planned = || {
+        WalkValues::with_known_variables(view, std::rc::Rc::clone(&known))
+            .withholding(failed.iter().cloned())
+    };
     let mut nodes: Vec<MergedNode<'_>> = view
         .effective_locals(|_| true)
         .into_iter()

@@ -54,7 +54,7 @@ pub(crate) struct WalkValues<'v, 'a> {
     followed_a_failure: Cell<bool>,
     /// Input variables whose value is known, as `tofu plan` knows them
     /// (`plan_values`); empty in validate's walk.
-    known_variables: BTreeMap<String, Value>,
+    known_variables: std::rc::Rc<BTreeMap<String, Value>>,
     /// Input variables whose validation failed in plan: read, they are
     /// unknown and count as a failure followed (plan evaluates nothing
     /// that depends on them).
@@ -67,7 +67,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             view,
             locals: LocalMemo::new(),
             followed_a_failure: Cell::new(false),
-            known_variables: BTreeMap::new(),
+            known_variables: std::rc::Rc::default(),
             withheld: std::collections::BTreeSet::new(),
         }
     }
@@ -78,10 +78,10 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     /// them, never taken from the run's values shared by validate's rules.
     pub(crate) fn with_known_variables(
         view: &'v ModuleView<'a>,
-        known: BTreeMap<String, Value>,
+        known: impl Into<std::rc::Rc<BTreeMap<String, Value>>>,
     ) -> Self {
         WalkValues {
-            known_variables: known,
+            known_variables: known.into(),
             ..WalkValues::new(view)
         }
     }
