@@ -383,6 +383,15 @@ fn only_with_values(
         })
 }
 
+/// Whether a condition's result is known and false (unknown, null or no
+/// bool: nothing to report).
+fn is_false(result: Value) -> bool {
+    let (result, _) = result.unmark();
+    result.is_known()
+        && !result.is_null()
+        && convert(&result, &Type::Bool).is_ok_and(|result| result.as_bool() == Some(false))
+}
+
 /// A condition block (`precondition`, `assert`) whose condition is known
 /// and false with plan's values, and whose error message evaluates: its
 /// diagnostic, on the condition, the message as detail.
@@ -404,12 +413,7 @@ fn false_condition(
         // warning then) that only the values bring.
         return only_with_values(view, condition.origin.file, &expr, evaluation.diagnostics);
     }
-    let (result, _) = evaluation.value.unmark();
-    if !result.is_known() || result.is_null() {
-        return None;
-    }
-    let result = convert(&result, &Type::Bool).ok()?;
-    if result.as_bool() != Some(false) {
+    if !is_false(evaluation.value) {
         return None;
     }
     let message = error_message(values, rule)?;
@@ -604,12 +608,7 @@ fn rule_failure(
             evaluation.diagnostics,
         ));
     }
-    let (result, _) = evaluation.value.unmark();
-    if !result.is_known() || result.is_null() {
-        return None;
-    }
-    let result = convert(&result, &Type::Bool).ok()?;
-    if result.as_bool() != Some(false) {
+    if !is_false(evaluation.value) {
         return None;
     }
     Some(failed_rule_diagnostic(
