@@ -55,12 +55,24 @@ every disagreeing case with both answers to OUT/mismatches.txt, and
 `--keep DIR` copies those cases there. Defaults: 1,000 cases, seed 45,
 OUT /tmp/tofu-lens-plan-cases.
 
+`--command-line` also gives some variables their value the way a user
+names it (a later source winning, as in plan): `--var-file prod.tfvars`
+or `--var-file vars/common.tfvars` (after `--var-file vars/base.tfvars`,
+which holds earlier values), `--var NAME=VALUE` (its text as OpenTofu
+reads it for the type), or a `TF_VAR_NAME` environment variable (lowest:
+no automatic file sets that variable), now and then a value of the wrong
+type, a value for an undeclared variable in a named file (a warning) or
+on the command line (an error plan stops at); they are written to the
+case's `plan.args` (as the fixtures' are), passed to `tofu plan` as
+`-var-file`/`-var` and its environment, and each such case is checked
+with `tofu-lens check` alone with the same arguments.
+
 `--judged-only` leaves out what tofu-lens does not judge yet though plan
 reports it: calls that fail in a validation rule or a `check` assertion
 (plan reports the call's error) and in a resource's arguments; what is
 left measures the rules within their module documentation.
 
-usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only]
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line]
 """
 import collections
 import contextlib
@@ -68,10 +80,12 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from differential import (  # noqa: E402
+    TIMEOUT,
     AnswerCache,
     Disagreements,
     digest,
@@ -79,11 +93,11 @@ from differential import (  # noqa: E402
     in_parallel,
     init,
     oracle_or_say,
-    run_tofu,
     scratch_copy,
     streamed_diagnostics,
     take_flag,
     take_option,
+    tofu_env,
     tofu_lens_check,
     write_case,
 )
@@ -231,9 +245,15 @@ class Case:
     """A module being written: native files as lists of blocks, JSON files
     as objects, and what it holds (its kinds, for the tallies)."""
 
-    def __init__(self, rng, judged_only=False):
+    def __init__(self, rng, judged_only=False, command_line=False):
         self.rng = rng
         self.judged_only = judged_only
+        self.command_line = command_line
+        # Command-line values: name -> (source, text), source one of
+        # "prod.tfvars", "vars/common.tfvars", "var", "env"; and earlier
+        # values in vars/base.tfvars.
+        self.given = {}
+        self.undeclared_var = False
         self.blocks = collections.defaultdict(list)
         self.json = collections.defaultdict(dict)
         self.values = collections.defaultdict(dict)  # values file -> {name: value}
@@ -248,8 +268,28 @@ class Case:
     def block(self, file, text):
         self.blocks[file].append(text)
 
+    def plan_args(self):
+        """The lines of `plan.args`: the named files in order, then the
+        `-var`s, then the environment."""
+        lines = []
+        named = ["vars/base.tfvars", "prod.tfvars", "vars/common.tfvars"]
+        for file in named:
+            if file in self.values:
+                lines.append(f"--var-file {file}")
+        for name, (source, text) in self.given.items():
+            if source == "var":
+                lines.append(f"--var {name}={text}")
+        if self.undeclared_var:
+            lines.append("--var nowhere=1")
+        for name, (source, text) in self.given.items():
+            if source == "env":
+                lines.append(f"TF_VAR_{name}={text}")
+        return lines
+
     def files(self):
         files = {name: "\n".join(blocks) for name, blocks in self.blocks.items()}
+        if self.command_line and self.plan_args():
+            files["plan.args"] = "".join(line + "\n" for line in self.plan_args())
         for name, content in self.json.items():
             files[name] = content
         for name, values in self.values.items():
@@ -310,6 +350,10 @@ def declare_variables(case):
             case.kinds.append("value: default changed by an override file")
             has_default, default = True, decoy
             override = final
+        elif case.command_line and where < 0.62:
+            given_on_command_line(case, name, kind, final, decoy, values)
+            if rng.random() < 0.4:
+                has_default, default = True, decoy
         else:
             files = sorted(rng.sample(AUTO, rng.randint(1, 3)), key=AUTO.index)
             if len(files) > 1:
@@ -332,8 +376,47 @@ def declare_variables(case):
                 deep_merge(case.json[file], {"variable": {name: {"default": override}}})
             else:
                 case.block(file, f'variable "{name}" {{\n  default = {hcl(override)}\n}}\n')
-    if not any(file in case.values for file in AUTO):
+    if case.command_line and case.given:
+        if rng.random() < 0.04:
+            case.kinds.append("command line: a value for an undeclared variable")
+            case.undeclared_var = True
+        if rng.random() < 0.05:
+            case.kinds.append("named file: a value for an undeclared variable")
+            case.values["prod.tfvars"]["nowhere"] = "x"
+    if not any(file in case.values for file in AUTO) and not case.plan_args():
         case.values[rng.choice(AUTO)] = {}
+
+
+def raw_text(kind, value):
+    """A value as a `-var` or `TF_VAR_` gives it: the text itself for a
+    primitive type, an expression for the others."""
+    if kind in ("string", "number", "bool") and not isinstance(value, (list, dict)):
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+    return hcl(value)
+
+
+def given_on_command_line(case, name, kind, final, decoy, values):
+    """The variable's value from the command line: a named file, a
+    `-var`, or a `TF_VAR_` (the lowest: then no automatic file sets it);
+    sometimes an automatic file or vars/base.tfvars gives an earlier
+    value that the command line replaces."""
+    rng = case.rng
+    source = rng.choice(["prod.tfvars", "vars/common.tfvars", "var", "env"])
+    value = final
+    if rng.random() < 0.03:
+        case.kinds.append("command line: a value of the wrong type")
+        value = WRONG[kind]
+    case.kinds.append(f"value: {source if source.endswith('.tfvars') else source + ' value'}")
+    if source.endswith(".tfvars"):
+        case.values[source][name] = value
+    else:
+        case.given[name] = (source, raw_text(kind, value))
+    if source != "env" and rng.random() < 0.35:
+        case.kinds.append("value: a command-line value replaces an earlier one")
+        earlier = rng.choice(["vars/base.tfvars", rng.choice(AUTO)])
+        case.values[earlier][name] = rng.choice(values)
 
 
 def own_rules(case, name, kind, value, sensitive):
@@ -536,9 +619,9 @@ def sink(case):
             case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression}\n}}\n")
 
 
-def generate(rng, judged_only=False):
+def generate(rng, judged_only=False, command_line=False):
     """One case: its files by name, and the kinds of what it holds."""
-    case = Case(rng, judged_only)
+    case = Case(rng, judged_only, command_line)
     declare_variables(case)
     for _ in range(rng.randint(1, 4)):
         sink(case)
@@ -554,12 +637,35 @@ def plan(tofu, case_dir):
     """OpenTofu's diagnostics for the case: [file, line, column, end line,
     end column, severity, summary, detail], sorted; None when plan printed
     no JSON."""
+    args, environment = given_arguments(case_dir, "-var-file=", "-var=")
     with scratch_copy(case_dir) as work:
         init(tofu, work)
-        done = run_tofu(tofu, ["plan", "-json", "-input=false", "-refresh=false", "-no-color"], work)
+        done = subprocess.run(
+            [tofu, "plan", "-json", "-input=false", "-refresh=false", "-no-color", *args],
+            cwd=work, capture_output=True, text=True, env=dict(tofu_env(), **environment), timeout=TIMEOUT,
+        )
     if not any(line.startswith("{") for line in done.stdout.splitlines()):
         return None
     return sorted(entry(d) for d in streamed_diagnostics(done.stdout) if has_place_or_none(d))
+
+
+def given_arguments(case_dir, var_file, var):
+    """The case's `plan.args` as command-line arguments (`var_file` and
+    `var` their prefixes) and `TF_VAR_` environment variables."""
+    args, environment = [], {}
+    path = os.path.join(case_dir, "plan.args")
+    if not os.path.exists(path):
+        return args, environment
+    with open(path) as f:
+        for line in f.read().splitlines():
+            if line.startswith("--var-file "):
+                args.append(var_file + line[len("--var-file ") :])
+            elif line.startswith("--var "):
+                args.append(var + line[len("--var ") :])
+            elif line.startswith("TF_VAR_"):
+                key, _, value = line.partition("=")
+                environment[key] = value
+    return args, environment
 
 
 def entry(d):
@@ -638,9 +744,30 @@ def place(case_dir, file, line):
 
 
 def ours_by_case(binary, root, names):
-    """tofu-lens's errors and warnings, per case name."""
+    """tofu-lens's errors and warnings, per case name: one `check` over
+    every case without command-line values, one for each case with them
+    (in the case, with its arguments and environment)."""
     ours = {name: [] for name in names}
-    for d in tofu_lens_check(binary, [root]):
+    plain = [name for name in names if not os.path.exists(os.path.join(root, name, "plan.args"))]
+    given = [name for name in names if name not in set(plain)]
+    found = []
+    for start in range(0, len(plain), 1000):
+        found.extend(tofu_lens_check(binary, [os.path.join(root, name) for name in plain[start : start + 1000]]))
+
+    def one(name):
+        case_dir = os.path.join(root, name)
+        args, environment = given_arguments(case_dir, "", "")
+        flags = []
+        for arg, line in zip(args, open(os.path.join(case_dir, "plan.args")).read().splitlines()):
+            flags += ["--var-file" if line.startswith("--var-file") else "--var", arg]
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("TF_VAR_")}
+        return tofu_lens_check(binary, [*flags, "."], cwd=case_dir, env=dict(clean, **environment))
+
+    for name, diagnostics in zip(given, in_parallel(one, given)):
+        for d in diagnostics:
+            d["file"] = os.path.join(root, name, d["file"])
+        found.extend(diagnostics)
+    for d in found:
         if d.get("severity") not in ("error", "warning"):
             continue
         relative = os.path.relpath(os.path.normpath(d["file"]), root)
@@ -670,6 +797,7 @@ def main():
     out = take_option(args, "--out", "/tmp/tofu-lens-plan-cases")
     keep = take_option(args, "--keep")
     judged_only = take_flag(args, "--judged-only")
+    command_line = take_flag(args, "--command-line")
     if len(args) != 1:
         print(__doc__.strip())
         return 2
@@ -684,7 +812,7 @@ def main():
     cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     for index in range(count):
-        files, kinds = generate(rng, judged_only)
+        files, kinds = generate(rng, judged_only, command_line)
         name = f"plan{index:05}"
         write_case(os.path.join(root, name), files)
         cases.append((name, digest(files), kinds))

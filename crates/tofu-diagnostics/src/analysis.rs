@@ -71,6 +71,9 @@ pub struct ModuleAnalysis {
     /// failed left out); empty without provider schemas. What the
     /// providers' validators are sent (`validator_calls`).
     pub walk_locals: std::collections::BTreeMap<String, tofu_eval::Value>,
+    /// The values the user named for the directory (`Config::values`),
+    /// which hover and the console read too.
+    pub given_values: tofu_module::GivenValues,
 }
 
 impl ModuleAnalysis {
@@ -374,6 +377,7 @@ pub fn analyze_with_files(
         schemas: schemas.clone(),
         tree: tree.clone(),
         walk_locals,
+        given_values: config.values.clone(),
     }
 }
 

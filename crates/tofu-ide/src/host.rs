@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use tofu_diagnostics::{analyze_with_files, AnalysisCache};
 use tofu_module::discovery::is_module_file;
-use tofu_module::{Config, FileContent, InputFile, ModuleFiles, ProviderSchemas};
+use tofu_module::{Config, FileContent, GivenValues, InputFile, ModuleFiles, ProviderSchemas};
 
 use crate::analysed_module::{dir_and_file_name, AnalysedModule};
 use crate::snapshot::Snapshot;
@@ -41,6 +41,14 @@ pub use crate::module_tree::ReachedDirs;
 use crate::module_tree::{reached_dirs, Summaries};
 use crate::shared_files::SharedFiles;
 use crate::summary::ModuleSummary;
+
+/// The directory and name of the values file `name` (a path relative to
+/// `dir`, `../common.tfvars`) names.
+fn outside_file(dir: &Path, name: &str) -> Option<(PathBuf, String)> {
+    let path = tofu_module::calls::normalize_path(&dir.join(name));
+    let file_name = path.file_name()?.to_str()?.to_owned();
+    Some((path.parent()?.to_path_buf(), file_name))
+}
 
 /// One change to the inputs.
 #[derive(Clone, Debug)]
@@ -302,6 +310,9 @@ pub struct AnalysisHost {
     stale_callers: Vec<PathBuf>,
     /// One copy of each distinct text read from disk.
     disk_texts: DiskTexts,
+    /// The values the user named per module directory (a server setting),
+    /// as [`AnalysisHost::set_given_values`] gave them.
+    given_values: BTreeMap<PathBuf, GivenValues>,
 }
 
 impl AnalysisHost {
@@ -345,6 +356,83 @@ impl AnalysisHost {
         let inputs = self.modules.entry(dir.to_path_buf()).or_default();
         inputs.generation = generation;
         inputs
+    }
+
+    /// The values the user names for each module directory run as the
+    /// root module (`-var-file`s by their path relative to the directory,
+    /// `../common.tfvars` reading the file another directory's inputs
+    /// hold). Returns the directories this changes, now stale.
+    pub fn set_given_values(&mut self, values: BTreeMap<PathBuf, GivenValues>) -> Vec<PathBuf> {
+        let mut changed: Vec<PathBuf> = self
+            .given_values
+            .iter()
+            .filter(|(dir, old)| values.get(*dir) != Some(*old))
+            .map(|(dir, _)| dir.clone())
+            .collect();
+        changed.extend(
+            values
+                .iter()
+                .filter(|(dir, new)| self.given_values.get(*dir) != Some(*new))
+                .map(|(dir, _)| dir.clone()),
+        );
+        changed.sort();
+        changed.dedup();
+        self.given_values = values;
+        changed.retain(|dir| self.modules.contains_key(dir));
+        for dir in &changed {
+            self.touch(dir);
+        }
+        changed
+    }
+
+    /// The values the user names for `dir`.
+    pub fn given_values(&self, dir: &Path) -> Option<&GivenValues> {
+        self.given_values.get(dir)
+    }
+
+    /// The directories whose named values files lie in one of `dirs` (and
+    /// not in the directory itself): a change there changes their values.
+    fn reading_values_in(&self, dirs: &[PathBuf]) -> Vec<PathBuf> {
+        self.given_values
+            .iter()
+            .filter(|(dir, values)| {
+                values.files().any(|name| {
+                    name.contains('/')
+                        && outside_file(dir, name)
+                            .is_some_and(|(file_dir, _)| dirs.contains(&file_dir))
+                })
+            })
+            .map(|(dir, _)| dir.clone())
+            .collect()
+    }
+
+    /// The named values files of `dir` that lie elsewhere, as inputs under
+    /// the name the values use, from what the host holds of their
+    /// directory (an editor buffer over the disk).
+    fn outside_values_files(&self, dir: &Path, values: &GivenValues) -> Vec<InputFile> {
+        let mut found = Vec::new();
+        for name in values.files().filter(|name| name.contains('/')) {
+            let Some((file_dir, file_name)) = outside_file(dir, name) else {
+                continue;
+            };
+            let Some(inputs) = self.modules.get(&file_dir) else {
+                continue;
+            };
+            let content = if let Some(buffer) = inputs.buffers.get(&file_name) {
+                Some(FileContent::Text(Arc::clone(&buffer.text)))
+            } else if let Some(text) = inputs.mirrors.get(&file_name) {
+                Some(FileContent::Text(Arc::clone(text)))
+            } else {
+                inputs.disk.get(&file_name).cloned()
+            };
+            if let Some(content) = content {
+                found.push(InputFile {
+                    name: name.to_owned(),
+                    content,
+                });
+            }
+        }
+        found
     }
 
     /// Gives `dir` the schemas of its providers (read off the request
@@ -440,6 +528,16 @@ impl AnalysisHost {
             stale.push(dir);
         }
         stale.extend(self.apply_own_change(change));
+        stale.sort();
+        stale.dedup();
+        // A values file another directory names from here.
+        let readers = self.reading_values_in(&stale);
+        for dir in &readers {
+            if self.modules.contains_key(dir) {
+                self.touch(dir);
+                stale.push(dir.clone());
+            }
+        }
         stale.sort();
         stale.dedup();
         stale
@@ -660,7 +758,12 @@ impl AnalysisHost {
     /// Takes a copy of `dir`'s inputs and moves its analysis cache out, for
     /// analysis; `None` when the directory is unknown.
     pub fn start_analysis(&mut self, dir: &Path) -> Option<AnalysisJob> {
-        let config = self.config.clone();
+        let mut config = self.config.clone();
+        let mut outside = Vec::new();
+        if let Some(values) = self.given_values.get(dir) {
+            config.values = values.clone();
+            outside = self.outside_values_files(dir, values);
+        }
         let inputs = self.modules.get_mut(dir)?;
         let mut files: BTreeMap<&str, InputFile> = inputs
             .disk
@@ -689,7 +792,8 @@ impl AnalysisHost {
             .iter()
             .map(|(name, buffer)| (name.clone(), buffer.version))
             .collect();
-        let job_inputs = files.into_values().collect();
+        let mut job_inputs: Vec<InputFile> = files.into_values().collect();
+        job_inputs.extend(outside);
         let manifest = match &inputs.manifest {
             Some(FileContent::Text(text)) => Some(Arc::clone(text)),
             _ => None,
@@ -1101,6 +1205,62 @@ mod tests {
             })
             .count();
         (reparsed, reanalysed)
+    }
+
+    /// A values file named from another directory (`../shared/x.tfvars`)
+    /// is read from what the host holds there, and a change to it makes
+    /// the directory that names it stale, as does naming other files.
+    #[test]
+    fn a_values_file_named_from_elsewhere_is_followed() {
+        let mut host = AnalysisHost::new(Config::default());
+        let env = Path::new("/w/env");
+        let shared = Path::new("/w/shared");
+        host.apply_change(Change::DiskDir {
+            dir: env.to_path_buf(),
+            files: vec![InputFile::text(
+                "main.tf",
+                "variable \"n\" {\n  type = number\n  validation {\n    condition     = var.n < 5\n    error_message = \"Small.\"\n  }\n}\n",
+            )],
+        });
+        host.apply_change(Change::DiskDir {
+            dir: shared.to_path_buf(),
+            files: vec![InputFile::text("x.tfvars", "n = 3\n")],
+        });
+        let codes = |host: &mut AnalysisHost| -> Vec<&'static str> {
+            host.analyze_now(env);
+            let snapshot = host.snapshot();
+            snapshot
+                .module(env)
+                .unwrap()
+                .analysis
+                .diagnostics
+                .iter()
+                .map(|d| d.code.as_str())
+                .filter(|code| code.starts_with("plan-"))
+                .collect()
+        };
+        assert!(codes(&mut host).is_empty());
+        let values = GivenValues {
+            environment: Vec::new(),
+            given: vec![tofu_module::GivenValue::File("../shared/x.tfvars".into())],
+        };
+        let stale = host.set_given_values(BTreeMap::from([(env.to_path_buf(), values.clone())]));
+        assert_eq!(stale, [env.to_path_buf()]);
+        assert!(codes(&mut host).is_empty());
+        // The same values again change nothing.
+        assert!(host
+            .set_given_values(BTreeMap::from([(env.to_path_buf(), values)]))
+            .is_empty());
+        let stale = host.apply_change(Change::BufferChanged {
+            path: shared.join("x.tfvars"),
+            text: Arc::from("n = 9\n"),
+            version: 1,
+        });
+        assert_eq!(stale, [env.to_path_buf(), shared.to_path_buf()]);
+        assert_eq!(codes(&mut host), ["plan-variable-validation"]);
+        let stale = host.set_given_values(BTreeMap::new());
+        assert_eq!(stale, [env.to_path_buf()]);
+        assert!(codes(&mut host).is_empty());
     }
 
     /// `dir` on disk as a child module declaring one required variable `a`.

@@ -44,7 +44,8 @@ fn value_note(
         dir,
         files: files.environment(),
     };
-    let values = ModuleValues::new(analysis, &environment);
+    let values =
+        ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values);
     let unknown = || Ok(Value::dynamic_unknown());
     let (value, source) = match target {
         RefTarget::Local(name) => (values.local(name).unwrap_or_else(unknown).ok()?, None),
@@ -59,6 +60,11 @@ fn value_note(
     };
     let heading = match source {
         Some(VariableSource::Values(file)) => format!("Value (set in `{file}`)"),
+        Some(VariableSource::CommandLine) => "Value (set with `-var`)".to_owned(),
+        Some(VariableSource::Environment) => match target {
+            RefTarget::Variable(name) => format!("Value (set by `TF_VAR_{name}`)"),
+            _ => "Value".to_owned(),
+        },
         Some(VariableSource::Default) => "Value (its default)".to_owned(),
         Some(VariableSource::Unset) => "Value (no default, no `.tfvars` file sets it)".to_owned(),
         None => "Value".to_owned(),

@@ -21,7 +21,7 @@ use tofu_module::calls::{
 };
 use tofu_module::module_source::local_source;
 use tofu_module::provider_schemas::ProviderSchemas;
-use tofu_module::{Config, ModuleFiles};
+use tofu_module::{Config, FileContent, GivenValue, GivenValues, InputFile, ModuleFiles};
 
 use tofu_diagnostics::validator_calls::{add_provider_diagnostics, validator_calls};
 use tofu_vfs::schemas::validators::ProviderValidators;
@@ -80,6 +80,7 @@ pub fn check_config(tofu_version: Option<String>, unused: bool) -> Config {
     Config {
         tofu_version: tofu_version.unwrap_or_else(|| tofu_module::DEFAULT_TOFU_VERSION.to_owned()),
         severity_overrides,
+        ..Config::default()
     }
 }
 
@@ -168,10 +169,14 @@ pub fn check_paths_streaming(
     mut sink: impl FnMut(Found),
 ) -> Result<CheckReport, MissingPath> {
     let mut dirs: Vec<PathBuf> = Vec::new();
+    // The directories the paths name themselves: the values the user
+    // named (`--var-file`, `--var`, `TF_VAR_*`) are for those.
+    let mut named_dirs: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     let mut report = CheckReport::default();
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|_| MissingPath(path.clone()))?;
         if metadata.is_dir() {
+            named_dirs.insert(identity(path));
             let walk = tofu_vfs::find_module_dirs(path, &WalkLimits::default());
             dirs.extend(walk.module_dirs);
             report.unreadable_dirs.extend(
@@ -184,7 +189,9 @@ pub fn check_paths_streaming(
             }
         } else {
             // Shown as typed: `check main.tf` reports `main.tf`, not `./main.tf`.
-            dirs.push(path.parent().map_or_else(PathBuf::new, Path::to_path_buf));
+            let dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+            named_dirs.insert(identity(&dir));
+            dirs.push(dir);
         }
     }
     for dir in std::mem::take(&mut report.unreadable_dirs) {
@@ -205,6 +212,11 @@ pub fn check_paths_streaming(
         if let Some(version) = tofu_version_flag {
             dir_config.tofu_version = version.to_owned();
         }
+        dir_config.values = if named_dirs.contains(&identity(&dir)) {
+            values_for_dir(&config.values, &dir)
+        } else {
+            GivenValues::default()
+        };
         let dir_schemas = DirSchemas::of(project);
         work.push((dir, dir_config, dir_schemas));
     }
@@ -263,6 +275,7 @@ pub fn check_paths_streaming(
             if let Some(version) = tofu_version_flag {
                 dir_config.tofu_version = version.to_owned();
             }
+            dir_config.values = GivenValues::default();
             let dir_schemas = DirSchemas::of(project);
             next.push((dir, dir_config, dir_schemas));
         }
@@ -272,6 +285,54 @@ pub fn check_paths_streaming(
         work = next;
     }
     Ok(report)
+}
+
+/// The values the user named (`config.values`, whose files are paths as
+/// given, relative to the working directory) for the module directory
+/// `dir`: each file named by its path relative to `dir`, as the
+/// directory's analysis names its inputs (`prod.tfvars`, `vars/a.tfvars`,
+/// `../common.tfvars`).
+fn values_for_dir(given: &GivenValues, dir: &Path) -> GivenValues {
+    let absolute = |path: &Path| std::path::absolute(path).map(|path| normalize_path(&path));
+    let dir = absolute(readable(dir));
+    GivenValues {
+        environment: given.environment.clone(),
+        given: given
+            .given
+            .iter()
+            .map(|value| match (value, &dir) {
+                (GivenValue::File(path), Ok(dir)) => match absolute(Path::new(path)) {
+                    Ok(file) => {
+                        GivenValue::File(tofu_module::given_values::relative_name(dir, &file))
+                    }
+                    Err(_) => value.clone(),
+                },
+                _ => value.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Reads the values files `given` names that are not among the files of
+/// the directory (`../common.tfvars`, `vars/prod.tfvars`) into `files`,
+/// under the name `given` uses; one that cannot be read is an input that
+/// says so, as any unreadable file of the directory.
+fn add_named_values_files(dir: &Path, given: &GivenValues, files: &mut Vec<InputFile>) {
+    for name in given.files() {
+        if files.iter().any(|file| file.name == name) {
+            continue;
+        }
+        let content = match std::fs::read(dir.join(name)) {
+            Ok(bytes) => FileContent::from_bytes(bytes),
+            Err(error) => FileContent::Unreadable {
+                message: error.to_string(),
+            },
+        };
+        files.push(InputFile {
+            name: name.to_owned(),
+            content,
+        });
+    }
 }
 
 /// What the directories of one `check` run share.
@@ -293,7 +354,10 @@ impl Run<'_> {
         dir_schemas: &DirSchemas,
     ) -> (Option<Result<CheckedModule, UnreadableDir>>, Vec<PathBuf>) {
         let files = match tofu_vfs::read_module_dir(readable(dir)) {
-            Ok(files) => files,
+            Ok(mut files) => {
+                add_named_values_files(readable(dir), &dir_config.values, &mut files);
+                files
+            }
             Err(error) => {
                 let unreadable = UnreadableDir {
                     dir: dir.to_path_buf(),

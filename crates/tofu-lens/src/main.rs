@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use tofu_lens::stream::{self, StreamFormat};
 use tofu_lens::{check, render, sarif, show};
-use tofu_module::{Config, DEFAULT_TOFU_VERSION};
+use tofu_module::{Config, GivenValue, DEFAULT_TOFU_VERSION};
 use tofu_vfs::schemas::SchemaOptions;
 
 /// mimalloc rather than the system allocator: the analyses allocate and
@@ -72,6 +72,15 @@ enum Command {
         /// judge resource and provider bodies.
         #[arg(long)]
         no_providers: bool,
+        /// A values file to read, as `tofu plan -var-file` reads it, for the module directories
+        /// the PATHs name (not those found below them); repeatable, later ones win.
+        #[arg(long = "var-file", value_name = "FILE")]
+        var_files: Vec<PathBuf>,
+        /// A value for an input variable, as `tofu plan -var` reads it, for the module
+        /// directories the PATHs name; repeatable, in order with --var-file. `TF_VAR_NAME`
+        /// environment variables are read too, below every values file.
+        #[arg(long = "var", value_name = "NAME=VALUE")]
+        vars: Vec<String>,
     },
     /// Format files as `tofu fmt` does (same options, same exit codes; `-` is stdin to stdout).
     Fmt {
@@ -151,7 +160,11 @@ enum CheckFormat {
 
 fn main() -> ExitCode {
     init_logging();
-    let cli = Cli::parse();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     match cli.command {
         Command::Check {
             paths,
@@ -161,19 +174,32 @@ fn main() -> ExitCode {
             unused,
             jobs,
             no_providers,
-        } => run_check(
-            paths,
-            format,
-            tofu_version,
-            CheckOptions {
-                fix,
-                unused,
-                jobs: jobs
-                    .unwrap_or_else(tofu_lens::parallel::default_jobs)
-                    .max(1),
-                schemas: schema_options(!no_providers),
-            },
-        ),
+            var_files,
+            vars,
+        } => {
+            let check_matches = matches.subcommand_matches("check");
+            let given = match given_values(check_matches, var_files, vars) {
+                Ok(given) => given,
+                Err(message) => {
+                    eprintln!("tofu-lens check: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            run_check(
+                paths,
+                format,
+                tofu_version,
+                CheckOptions {
+                    fix,
+                    unused,
+                    jobs: jobs
+                        .unwrap_or_else(tofu_lens::parallel::default_jobs)
+                        .max(1),
+                    schemas: schema_options(!no_providers),
+                    given,
+                },
+            )
+        }
         Command::Serve { .. } => run_serve(),
         Command::Fmt {
             paths,
@@ -286,6 +312,61 @@ struct CheckOptions {
     unused: bool,
     jobs: usize,
     schemas: SchemaOptions,
+    given: tofu_module::GivenValues,
+}
+
+/// `--var-file` and `--var` in command-line order (as `tofu plan` applies
+/// them), and the `TF_VAR_*` environment variables; a values file that
+/// cannot be read, or a `--var` without `=`, is a usage error.
+fn given_values(
+    matches: Option<&clap::ArgMatches>,
+    var_files: Vec<PathBuf>,
+    vars: Vec<String>,
+) -> Result<tofu_module::GivenValues, String> {
+    let indices = |id: &str| -> Vec<usize> {
+        matches
+            .and_then(|matches| matches.indices_of(id))
+            .map(Iterator::collect)
+            .unwrap_or_default()
+    };
+    let mut given: Vec<(usize, GivenValue)> = Vec::new();
+    for (file, index) in var_files.into_iter().zip(indices("var_files")) {
+        if !file.is_file() {
+            return Err(format!(
+                "--var-file {}: the given variables file does not exist",
+                file.display()
+            ));
+        }
+        given.push((index, GivenValue::File(file.to_string_lossy().into_owned())));
+    }
+    for (var, index) in vars.into_iter().zip(indices("vars")) {
+        let Some((name, value)) = var.split_once('=') else {
+            return Err(format!(
+                "--var {var:?} is not correctly specified: it must be a variable name and value separated by an equals sign, like --var \"key=value\""
+            ));
+        };
+        given.push((
+            index,
+            GivenValue::Var {
+                name: name.to_owned(),
+                value: value.to_owned(),
+            },
+        ));
+    }
+    given.sort_by_key(|(index, _)| *index);
+    let mut environment: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(name, value)| {
+            let name = name.into_string().ok()?;
+            let name = name.strip_prefix("TF_VAR_")?.to_owned();
+            Some((name, value.into_string().ok()?))
+        })
+        .filter(|(name, _)| !name.is_empty())
+        .collect();
+    environment.sort();
+    Ok(tofu_module::GivenValues {
+        given: given.into_iter().map(|(_, given)| given).collect(),
+        environment,
+    })
 }
 
 fn run_check(
@@ -299,13 +380,15 @@ fn run_check(
         unused,
         jobs,
         schemas,
+        given,
     } = options;
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths
     };
-    let config = check::check_config(tofu_version_flag.clone(), unused);
+    let mut config = check::check_config(tofu_version_flag.clone(), unused);
+    config.values = given;
     if !config.tofu_version_is_valid() {
         eprintln!(
             "tofu-lens check: --tofu-version {:?} is not a version; using {DEFAULT_TOFU_VERSION}",

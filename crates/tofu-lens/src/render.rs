@@ -82,7 +82,14 @@ pub struct Excerpt {
     pub underline: (u32, u32),
 }
 
+/// A file of the module directory `dir`; a values file named from
+/// outside it (`--var-file ../common.tfvars`) with its `..` resolved.
 fn display_path(dir: &Path, name: &str) -> String {
+    if name.starts_with("../") {
+        return crate::fmt::clean(&dir.join(name))
+            .to_string_lossy()
+            .into_owned();
+    }
     dir.join(name).to_string_lossy().into_owned()
 }
 
@@ -399,14 +406,25 @@ pub fn json_element(diagnostic: &FlatDiagnostic) -> String {
 /// One line per diagnostic, `file:line:col severity code summary`, with file
 /// paths relative to `base`: the form fixture expectations are written in.
 pub fn short(report: &CheckReport, base: &Path) -> String {
+    let clean_base = crate::fmt::clean(base);
     let base = base.to_string_lossy();
     let mut out = String::new();
     for diagnostic in flatten(report) {
+        // A file outside `base` (a values file named from elsewhere) by
+        // its path from `base`.
+        let outside = || {
+            let file = crate::fmt::clean(Path::new(&diagnostic.file));
+            if file.is_absolute() == clean_base.is_absolute() {
+                tofu_module::given_values::relative_name(&clean_base, &file)
+            } else {
+                diagnostic.file.clone()
+            }
+        };
         let file = diagnostic
             .file
             .strip_prefix(base.as_ref())
-            .map(|rest| rest.trim_start_matches('/'))
-            .unwrap_or(&diagnostic.file);
+            .map(|rest| rest.trim_start_matches('/').to_owned())
+            .unwrap_or_else(outside);
         let position = line_column_suffix(diagnostic.range);
         let _ = writeln!(
             out,

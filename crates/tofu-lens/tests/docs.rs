@@ -110,7 +110,13 @@ fn generate() -> String {
             code.default_severity().as_str(),
             tofu_diagnostics::catalogue::explanation(code)
         );
-        let Some(example) = reports(code).next() else {
+        // An example at the code's own severity in the case's own files,
+        // where there is one.
+        let own = format!(" {} {} ", code.default_severity().as_str(), code.as_str());
+        let Some(example) = reports(code)
+            .find(|e| e.rendered.contains(&own) && !e.file.starts_with("../"))
+            .or_else(|| reports(code).next())
+        else {
             continue;
         };
         let source = fs::read_to_string(example.case.join(&example.file)).unwrap_or_default();

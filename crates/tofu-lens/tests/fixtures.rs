@@ -99,15 +99,47 @@ fn effective_configuration_fixtures() {
 #[test]
 fn diagnostics_fixtures() {
     run_fixtures("expected.diagnostics", 20, |case| {
+        let mut config = check::check_config(None, false);
+        config.values = given_values(case);
         let report = check::check_paths_with_schemas(
             &[case.to_path_buf()],
-            &check::check_config(None, false),
+            &config,
             None,
             &fixture_schemas(case),
         )
         .unwrap();
         render::short(&report, case)
     });
+}
+
+/// The values a case's `plan.args` names, one a line, as `check` takes
+/// them: `--var-file FILE` (relative to the case), `--var NAME=VALUE`, and
+/// `TF_VAR_NAME=VALUE` for the environment (never the test's own).
+fn given_values(case: &Path) -> tofu_module::GivenValues {
+    let mut values = tofu_module::GivenValues::default();
+    let Ok(text) = fs::read_to_string(case.join("plan.args")) else {
+        return values;
+    };
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        if let Some(file) = line.strip_prefix("--var-file ") {
+            let path = case.join(file.trim());
+            values.given.push(tofu_module::GivenValue::File(
+                path.to_string_lossy().into_owned(),
+            ));
+        } else if let Some(var) = line.strip_prefix("--var ") {
+            let (name, value) = var.split_once('=').unwrap();
+            values.given.push(tofu_module::GivenValue::Var {
+                name: name.to_owned(),
+                value: value.to_owned(),
+            });
+        } else if let Some(var) = line.strip_prefix("TF_VAR_") {
+            let (name, value) = var.split_once('=').unwrap();
+            values.environment.push((name.to_owned(), value.to_owned()));
+        } else {
+            panic!("{}: cannot read {line:?}", case.display());
+        }
+    }
+    values
 }
 
 /// A case's provider schemas: the `tofu providers schema -json` output in

@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use tofu_ide::Change;
+use tofu_module::FileContent;
 use tower_lsp_server::ls_types::ConfigurationItem;
 
 use crate::client_requests::{answered, show_problems};
@@ -72,6 +74,7 @@ pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: 
         (dirs, rescan, schema_dirs)
     };
     schedule(shared, dirs, false);
+    refresh_given_values(shared).await;
     read_schemas(shared, schema_dirs);
     if let Some(folders) = rescan {
         let busy = shared.activity.begin();
@@ -82,4 +85,44 @@ pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: 
         });
     }
     show_problems(shared, problems).await;
+}
+
+/// Hands the host the values files named now (the `varFiles` setting and
+/// the command's choices) and schedules the directories this changes.
+/// A file named from a directory the host holds nothing of (values files
+/// alone make no module directory, so no walk reads one) is read from
+/// disk first, off the session; a later change to it comes as any file's.
+pub async fn refresh_given_values(shared: &Arc<Shared>) {
+    let to_read = shared.session().values_files_to_read();
+    let read = tokio::task::spawn_blocking(move || {
+        let mut read = Vec::new();
+        for path in to_read {
+            match std::fs::read(&path) {
+                Ok(bytes) => read.push((path, FileContent::from_bytes(bytes))),
+                Err(error) => tracing::warn!("values file {}: {error}", path.display()),
+            }
+        }
+        read
+    })
+    .await
+    .unwrap_or_default();
+    let stale = {
+        let mut session = shared.session();
+        let mut stale = Vec::new();
+        let mut values_dirs = Vec::new();
+        for (path, content) in read {
+            values_dirs.extend(path.parent().map(std::path::Path::to_path_buf));
+            stale.extend(
+                session
+                    .host_mut()
+                    .apply_change(Change::DiskFile { path, content }),
+            );
+        }
+        stale.extend(session.update_given_values());
+        stale.retain(|dir| !values_dirs.contains(dir));
+        stale.sort();
+        stale.dedup();
+        stale
+    };
+    schedule(shared, stale, false);
 }

@@ -19,6 +19,7 @@ pub mod document_diagnostic;
 pub mod document_highlight;
 pub mod document_link;
 pub mod document_symbol;
+pub mod execute_command;
 pub mod folding_range;
 pub mod formatting;
 pub mod hover;

@@ -21,9 +21,10 @@ use crate::options::ServerOptions;
 use crate::panic_guard::guarded;
 use crate::requests::{
     code_action, code_lens, completion, definition, document_diagnostic, document_highlight,
-    document_link, document_symbol, folding_range, formatting, hover, initialize, inlay_hint,
-    prepare_rename, range_formatting, references, rename, selection_range, semantic_tokens_full,
-    semantic_tokens_range, signature_help, workspace_diagnostic, workspace_symbol,
+    document_link, document_symbol, execute_command, folding_range, formatting, hover, initialize,
+    inlay_hint, prepare_rename, range_formatting, references, rename, selection_range,
+    semantic_tokens_full, semantic_tokens_range, signature_help, workspace_diagnostic,
+    workspace_symbol,
 };
 use crate::shared::Shared;
 
@@ -164,6 +165,13 @@ impl LanguageServer for Server {
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         inlay_hint::handle(&self.shared, params).await
+    }
+
+    async fn execute_command(
+        &self,
+        params: ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
+        execute_command::handle(&self.shared, params).await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

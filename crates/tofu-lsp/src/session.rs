@@ -9,11 +9,14 @@
 //! poisons it, and [`crate::shared::Shared::session`] recovers the state,
 //! which every method leaves consistent between statements.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use tofu_ide::{dir_and_file_name, AnalysisHost};
+use tofu_module::calls::normalize_path;
 use tofu_module::discovery::is_module_file;
+use tofu_module::given_values::relative_name;
+use tofu_module::{GivenValue, GivenValues};
 use tofu_vfs::schemas::DirSchemas;
 use tower_lsp_server::ls_types::Uri;
 
@@ -61,6 +64,10 @@ pub struct Session {
     /// Bumped whenever `schemas.runProviders` or `schemas.files` change:
     /// every directory's schemas are then read again.
     schema_settings_generation: u64,
+    /// The values files chosen per module directory with the
+    /// `tofuLens.toggleVarFile` command: over the `varFiles` setting for
+    /// that directory.
+    chosen_var_files: BTreeMap<PathBuf, Vec<String>>,
 }
 
 impl Session {
@@ -80,6 +87,7 @@ impl Session {
             scheduling: Scheduling::default(),
             reported_problems: HashSet::new(),
             schema_settings_generation: 0,
+            chosen_var_files: BTreeMap::new(),
         }
     }
 
@@ -99,6 +107,7 @@ impl Session {
         self.host.set_config(settings.engine_config());
         self.replace_settings(settings);
         self.settings_defaults = defaults;
+        self.update_given_values();
     }
 
     pub fn host(&self) -> &AnalysisHost {
@@ -254,6 +263,89 @@ impl Session {
             DiagnosticsScope::Open => self.host.has_buffers(dir),
         }
     }
+    /// The values files plan's checks read for `dir`, by their path
+    /// relative to it: those chosen with the command, else the
+    /// `varFiles` setting's.
+    pub fn var_files_of(&self, dir: &Path) -> Vec<String> {
+        self.given_values_by_dir()
+            .remove(dir)
+            .map(|values| values.files().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    /// The values the user names per module directory: the `varFiles`
+    /// setting resolved against each workspace folder, then what the
+    /// command chose.
+    pub fn given_values_by_dir(&self) -> BTreeMap<PathBuf, GivenValues> {
+        let mut by_dir: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+        for (key, files) in &self.settings.var_files {
+            for folder in &self.folders {
+                let dir = normalize_path(&folder.join(key));
+                let names = files
+                    .iter()
+                    .map(|file| relative_name(&dir, &normalize_path(&dir.join(file))))
+                    .collect();
+                by_dir.insert(dir, names);
+            }
+        }
+        for (dir, files) in &self.chosen_var_files {
+            by_dir.insert(dir.clone(), files.clone());
+        }
+        by_dir
+            .into_iter()
+            .filter(|(_, files)| !files.is_empty())
+            .map(|(dir, files)| {
+                let values = GivenValues {
+                    environment: Vec::new(),
+                    given: files.into_iter().map(GivenValue::File).collect(),
+                };
+                (dir, values)
+            })
+            .collect()
+    }
+
+    /// Adds the values file `name` of `dir` to the files plan's checks
+    /// read there, or takes it out when it is in (the caller then hands
+    /// the host the values: `configuration::refresh_given_values`).
+    pub fn toggle_var_file(&mut self, dir: &Path, name: &str) {
+        let mut files = self.var_files_of(dir);
+        if files.iter().any(|file| file == name) {
+            files.retain(|file| file != name);
+        } else {
+            files.push(name.to_owned());
+        }
+        self.chosen_var_files.insert(dir.to_path_buf(), files);
+    }
+
+    /// The values files named from another directory that the host holds
+    /// nothing of (a directory of values files alone is no module
+    /// directory, so no walk reads it): the caller reads them from disk,
+    /// off the session, and hands them in as disk changes.
+    pub fn values_files_to_read(&self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self
+            .given_values_by_dir()
+            .iter()
+            .flat_map(|(dir, values)| {
+                values
+                    .files()
+                    .filter(|name| name.contains('/'))
+                    .map(|name| normalize_path(&dir.join(name)))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|path| path.parent().is_some_and(|dir| !self.host.knows_dir(dir)))
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
+    /// Hands the host the values named now; returns the directories whose
+    /// values changed.
+    pub fn update_given_values(&mut self) -> Vec<PathBuf> {
+        let values = self.given_values_by_dir();
+        self.host.set_given_values(values)
+    }
+
     /// Every module directory the server knows.
     pub fn known_dirs(&self) -> Vec<PathBuf> {
         let mut dirs: BTreeSet<PathBuf> = self.scheduling.dirs().map(Path::to_path_buf).collect();

@@ -43,6 +43,10 @@ pub struct Settings {
     /// workspace folder (to the `.tofu-lens.toml`'s directory when it
     /// comes from there).
     pub schema_files: Vec<PathBuf>,
+    /// `varFiles`: per module directory (relative to the workspace
+    /// folder, or absolute), the values files plan's checks read as
+    /// `tofu plan -var-file` would, in order (relative to that directory).
+    pub var_files: Vec<(String, Vec<String>)>,
 }
 
 pub const DEFAULT_EXCLUDE: &str = ".terraform/**";
@@ -56,6 +60,7 @@ impl Default for Settings {
             severity_overrides: Vec::new(),
             run_providers: true,
             schema_files: Vec::new(),
+            var_files: Vec::new(),
         }
     }
 }
@@ -65,6 +70,7 @@ impl Settings {
         Config {
             tofu_version: self.tofu_version.clone(),
             severity_overrides: self.severity_overrides.clone(),
+            ..Config::default()
         }
     }
 
@@ -169,6 +175,7 @@ impl Settings {
             )),
         }
         read_schemas(object.get("schemas"), &mut settings, &mut problems);
+        read_var_files(object.get("varFiles"), &mut settings, &mut problems);
         Some((settings, problems))
     }
 }
@@ -210,6 +217,39 @@ fn read_schemas(value: Option<&Value>, settings: &mut Settings, problems: &mut V
             "[]",
         )),
     }
+}
+
+/// `varFiles`: `{"DIR": ["FILE", …]}`, replacing the defaults' as a whole.
+fn read_var_files(value: Option<&Value>, settings: &mut Settings, problems: &mut Vec<String>) {
+    let dirs = match value {
+        None | Some(Value::Null) => return,
+        Some(Value::Object(dirs)) => dirs,
+        Some(other) => {
+            problems.push(wrong_type("varFiles", "an object", other, "{}"));
+            return;
+        }
+    };
+    let mut var_files = Vec::new();
+    for (dir, files) in dirs {
+        match files {
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                let files = items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect();
+                var_files.push((dir.clone(), files));
+            }
+            other => problems.push(wrong_type(
+                &format!("varFiles.{dir}"),
+                "a list of strings",
+                other,
+                "[]",
+            )),
+        }
+    }
+    var_files.sort();
+    settings.var_files = var_files;
 }
 
 /// `diagnostics.severity`: `{CODE: "error"|"warning"|"info"|"hint"|"off"}`,

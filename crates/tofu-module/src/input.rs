@@ -66,6 +66,9 @@ pub struct Config {
     /// Per-code severities the user chose (`diagnostics.severity`): `None`
     /// turns the code off. Codes not listed keep the rule's severity.
     pub severity_overrides: Vec<(Code, Option<Severity>)>,
+    /// The values the user names for the directory run as the root module
+    /// (`-var-file`, `-var`, `TF_VAR_*`; `crate::given_values`).
+    pub values: crate::given_values::GivenValues,
 }
 
 pub const DEFAULT_TOFU_VERSION: &str = "1.12.6";
@@ -95,6 +98,7 @@ impl Default for Config {
         Config {
             tofu_version: DEFAULT_TOFU_VERSION.to_owned(),
             severity_overrides: Vec::new(),
+            values: crate::given_values::GivenValues::default(),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod discovery;
 pub mod effective;
 pub mod expr;
 pub mod file_text;
+pub mod given_values;
 pub mod graph;
 pub mod input;
 pub mod interface;
@@ -57,6 +58,7 @@ pub use effective::{
     EffectiveNestedBlock, EffectiveTerraform, Origin, RequiredVersion,
 };
 pub use file_text::FileText;
+pub use given_values::{GivenValue, GivenValues};
 pub use input::{Config, FileContent, InputFile, DEFAULT_TOFU_VERSION};
 pub use loaded::{BlockRef, FileRole, LoadedModule, ModuleFile};
 pub use merge::MergedModule;

@@ -20,8 +20,11 @@
 //! The defaults of `optional(T, DEFAULT)` attributes are filled in before
 //! the conversion, as OpenTofu does.
 //!
-//! Left out: `-var` and `-var-file`, environment variables (`TF_VAR_*`),
-//! and checking references (validation reports those): an undeclared name
+//! With [`ModuleValues::with_given_values`], the values the user names
+//! (`-var-file`, `-var`, `TF_VAR_*`) come over the automatic files, as
+//! plan reads them (`crate::given_values`).
+//!
+//! Left out: checking references (validation reports those): an undeclared name
 //! referred to from the module is unknown.
 
 use tofu_eval::console::ConsoleModule;
@@ -33,9 +36,11 @@ use tofu_eval::{
 use tofu_syntax::{Expr, FileId, TextRange, TraversalStep};
 
 use crate::address::BlockAddress;
-use crate::discovery::{auto_values_order, is_auto_values_file};
 use crate::effective::{EffectiveAttribute, EffectiveBlock};
-use crate::loaded::{FileRole, ModuleFile};
+use crate::given_values::{
+    all_assignments, parse_raw_value, reads_literally, Assignment, GivenValues, RawSource,
+};
+use crate::loaded::ModuleFile;
 use crate::local_memo::LocalMemo;
 use crate::merge::MergedModule;
 use crate::types::{convert_variable_value, declared_true, parse_variable_type};
@@ -50,8 +55,13 @@ pub type Evaluated = Result<Value, Vec<EvalDiagnostic>>;
 /// Where a variable's value comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariableSource {
-    /// The last `.tfvars` file OpenTofu loads by itself that sets it.
+    /// The values file (by its name among the module's files) whose
+    /// assignment plan uses.
     Values(String),
+    /// `-var NAME=VALUE`.
+    CommandLine,
+    /// `TF_VAR_NAME`.
+    Environment,
     Default,
     Unset,
 }
@@ -62,6 +72,7 @@ pub struct ModuleValues<'a> {
     environment: &'a dyn Environment,
     locals: LocalMemo<Evaluated>,
     provider_functions: Option<&'a ProviderFunctions<'a>>,
+    given: Option<&'a GivenValues>,
 }
 
 /// Where provider functions' signatures come from: `provider::NAME::FN`
@@ -77,6 +88,7 @@ impl<'a> ModuleValues<'a> {
             environment,
             locals: LocalMemo::new(),
             provider_functions: None,
+            given: None,
         }
     }
 
@@ -84,6 +96,13 @@ impl<'a> ModuleValues<'a> {
     /// through the environment, where a provider may run).
     pub fn with_provider_functions(mut self, functions: &'a ProviderFunctions<'a>) -> Self {
         self.provider_functions = Some(functions);
+        self
+    }
+
+    /// The same, with the values the user names (`-var-file`, `-var`,
+    /// `TF_VAR_*`) over the automatic files, as plan reads them.
+    pub fn with_given_values(mut self, given: &'a GivenValues) -> Self {
+        self.given = Some(given);
         self
     }
 
@@ -113,11 +132,34 @@ impl<'a> ModuleValues<'a> {
         let Some(constraint) = self.variable_type(variable) else {
             return Some((Ok(Value::dynamic_unknown()), VariableSource::Unset));
         };
-        let (given, source) = match self.values_file_setting(name) {
-            Some((file, expr, file_name)) => (
-                self.evaluate_in(file, expr),
-                VariableSource::Values(file_name),
+        let (given, source) = match self.assignment(name) {
+            Some(Assignment::File {
+                file, attribute, ..
+            }) => (
+                self.evaluate_in(file, &attribute.expr),
+                VariableSource::Values(
+                    self.analysis
+                        .file(file)
+                        .map(|file| file.name.clone())
+                        .unwrap_or_default(),
+                ),
             ),
+            Some(Assignment::Raw { text, source }) => {
+                let literal =
+                    reads_literally(variable.body.attribute("type").is_some(), &constraint);
+                let parsed = parse_raw_value(text, literal).map_err(|error| {
+                    vec![EvalDiagnostic::new(
+                        error.summary,
+                        error.detail,
+                        TextRange::default(),
+                    )]
+                });
+                let source = match source {
+                    RawSource::CommandLine => VariableSource::CommandLine,
+                    RawSource::Environment => VariableSource::Environment,
+                };
+                (parsed, source)
+            }
             None => match variable
                 .body
                 .attribute("default")
@@ -193,23 +235,24 @@ impl<'a> ModuleValues<'a> {
         Some(parse_variable_type(expr, syntax, file.text.as_ref()).constraint)
     }
 
-    /// The expression the last `.tfvars` file OpenTofu loads by itself
-    /// gives `name`, with that file.
-    fn values_file_setting(&self, name: &str) -> Option<(FileId, &'a Expr, String)> {
-        let mut loaded: Vec<(FileId, &'a ModuleFile)> = self
+    /// The assignment plan uses for `name` (`crate::given_values`).
+    fn assignment(&self, name: &str) -> Option<Assignment<'a>> {
+        let files: Vec<(FileId, &'a ModuleFile)> = self
             .analysis
             .files
             .iter()
             .enumerate()
-            .filter(|(_, file)| file.role == FileRole::Values && is_auto_values_file(&file.name))
             .map(|(index, file)| (FileId(tofu_syntax::text::to_u32(index)), file))
             .collect();
-        loaded.sort_by(|a, b| auto_values_order(&a.1.name).cmp(&auto_values_order(&b.1.name)));
-        loaded.into_iter().rev().find_map(|(id, file)| {
-            let file_name = file.name.as_str();
-            let attribute = file.source.as_ref()?.body.attribute(name)?;
-            Some((id, &attribute.expr, file_name.to_owned()))
-        })
+        static NO_VALUES: GivenValues = GivenValues {
+            environment: Vec::new(),
+            given: Vec::new(),
+        };
+        all_assignments(&files, self.given.unwrap_or(&NO_VALUES))
+            .into_iter()
+            .rev()
+            .find(|(assigned, _)| *assigned == name)
+            .map(|(_, assignment)| assignment)
     }
 
     /// `NAME = true` in the block, as a literal.

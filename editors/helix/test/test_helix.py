@@ -634,6 +634,32 @@ class Replay:
         self.assertEqual(definition(calls, 2, 3), [("modules/net/inputs.tf", 0)])
         self.assertEqual(helix.shutdown(), 0)
 
+    def test_plan_time_checks_read_the_var_files_setting(self):
+        """Helix has no code lenses: `varFiles` in `config` names the values
+        files plan's checks read. prod.tfvars's value fails the variable's
+        validation (plan's "Invalid value for variable" on its header), and
+        hover on a use shows the value and the file it came from."""
+        planned = self.module / "planned"
+        planned.mkdir()
+        main = planned / "main.tf"
+        main.write_text(
+            'variable "replicas" {\n  type = number\n  validation {\n    condition     = var.replicas <= 3\n'
+            '    error_message = "At most three replicas."\n  }\n}\n\noutput "replicas" {\n  value = var.replicas\n}\n')
+        (planned / "terraform.tfvars").write_text("replicas = 2\n")
+        (planned / "prod.tfvars").write_text("replicas = 5\n")
+        self.config.setdefault("tofuLens", {})["varFiles"] = {"overrides/planned": ["prod.tfvars"]}
+        helix = self.start()
+        helix.open(main, "terraform")
+        diagnostics = helix.wait_for("the plan-time diagnostic", lambda: (
+            d := helix.diagnostics(main)) and d, poll=0.1)
+        self.assertEqual(codes(diagnostics), ["plan-variable-validation"])
+        self.assertEqual(diagnostics[0]["range"]["start"], {"line": 0, "character": 0})
+        self.assertIn("Invalid value for variable", diagnostics[0]["message"])
+        hover = helix.hover(main, 9, 16)["contents"]["value"]
+        self.assertIn("set in `prod.tfvars`", hover)
+        self.assertIn("\n5\n", hover)
+        self.assertEqual(helix.shutdown(), 0)
+
     def test_completion_hover_and_diagnostics_from_the_time_provider_s_schema(self):
         """A root where `tofu init` installed hashicorp/time: the server runs
         the provider for its schema, then a `time_rotating` body completes

@@ -399,6 +399,26 @@ test('a .tfvars file attaches: its diagnostics, hover and definition', function(
   eq(6, vim.api.nvim_win_get_cursor(0)[1], 'the line of variable "instance_type"')
 end)
 
+test('plan-time: a value in terraform.tfvars fails a validation, and hover shows the value', function()
+  vim.fn.mkdir(module_dir .. '/planned', 'p')
+  write_file(
+    module_dir .. '/planned/main.tf',
+    'variable "replicas" {\n  type = number\n  validation {\n    condition     = var.replicas <= 3\n'
+      .. '    error_message = "At most three replicas."\n  }\n}\n\noutput "replicas" {\n  value = var.replicas\n}\n'
+  )
+  write_file(module_dir .. '/planned/terraform.tfvars', 'replicas = 5\n')
+  local buf = edit('planned/main.tf')
+  wait_for_diagnostics(buf, { '1:1 plan-variable-validation' })
+  local message = tofu_lens_diagnostics(buf)[1].message
+  assert(message:find('Invalid value for variable', 1, true), message)
+  -- `  value = var.replicas`: the cursor on `replicas`.
+  local text = wait_for('the value on hover', function()
+    local found = hover_text(buf, 10, 16)
+    return found and found:find('set in `terraform.tfvars`', 1, true) and found
+  end)
+  assert(text:find('\n5\n', 1, true), text)
+end)
+
 test('definition from a module argument opens the called module', function()
   vim.fn.mkdir(module_dir .. '/modules/net', 'p')
   write_file(module_dir .. '/modules/net/inputs.tf', 'variable "cidr" {\n  type = string\n}\n')

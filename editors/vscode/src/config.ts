@@ -43,6 +43,7 @@ export interface ServerSettings {
   diagnostics: { scope: 'workspace' | 'open' };
   exclude: string[];
   schemas: { runProviders: boolean; files: string[] };
+  varFiles: Record<string, string[]>;
 }
 
 /** Reads a setting below `tofuLens.`, or the fallback (VS Code's `WorkspaceConfiguration.get` fits). */
@@ -63,6 +64,7 @@ export function serverSettings(read: SettingReader, trusted = true): ServerSetti
       runProviders: trusted && read('schemas.runProviders', true),
       files: read<string[]>('schemas.files', []),
     },
+    varFiles: read<Record<string, string[]>>('varFiles', {}),
   };
 }
 

@@ -4,19 +4,24 @@
 //!
 //! A directory is judged as plan would judge it as the root module when it
 //! holds a values file plan reads by itself (`terraform.tfvars`,
-//! `terraform.tfvars.json`, `*.auto.tfvars(.json)`): that is where users
-//! run `tofu plan`. A module directory without one is judged as validate
-//! judges it (every input variable unknown), since its values come from
-//! its callers or from the command line.
+//! `terraform.tfvars.json`, `*.auto.tfvars(.json)`), or when the user
+//! names values for it (`Config::values`: `--var-file`, `--var`, a
+//! `TF_VAR_` of a variable it declares, the server's `varFiles`): that is
+//! where users run `tofu plan`. A module directory without either is
+//! judged as validate judges it (every input variable unknown), since its
+//! values come from its callers.
 //!
-//! Each variable's value is the constant the automatic files give it (the
-//! last file's wins), else its constant default, converted to its type
-//! (optional attributes' defaults applied); a value that does not convert
-//! is `variable-values`'s error and is not validated. Every such value is
-//! known to the conditions at once, as in plan (a condition may read
-//! other variables); resources, data sources and module outputs stay
-//! unknown, so a condition that reads them is unknown and judged by
-//! nobody: nothing rests on a guess.
+//! Each variable's value is the one plan uses (`tofu_module::given_values`:
+//! the environment, the automatic files, then the named files and `-var`s
+//! in order, the last assignment winning), else its constant default,
+//! converted to its type (optional attributes' defaults applied); a value
+//! that does not convert is `variable-values`'s error and is not
+//! validated. When plan stops while it collects the values (a `-var` for
+//! an undeclared variable, a raw value that does not parse), nothing here
+//! is judged. Every known value is known to the conditions at once, as in
+//! plan (a condition may read other variables); resources, data sources
+//! and module outputs stay unknown, so a condition that reads them is
+//! unknown and judged by nobody: nothing rests on a guess.
 //!
 //! As OpenTofu (`evalVariableValidations`), the rules of one variable are
 //! checked in order and the first that fails is reported: "Invalid value
@@ -48,17 +53,22 @@ use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::evaluation;
 use crate::rules::expression_evaluation;
-use crate::rules::values::{automatic_values, values_files, variable_type};
+use crate::rules::values::{module_files, variable_type};
 use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
+use tofu_module::given_values::{
+    assignments, automatic_files, parse_raw_value, reads_literally, Assignment, RawValueError,
+};
 use tofu_module::types::{constant_value, convert_variable_value, declared_true};
 
 /// A variable's value as plan knows it, and where it was written.
 struct Known {
     value: Value,
-    from: Location,
+    /// Where the value is written (`None` for a `-var` or `TF_VAR_`
+    /// value).
+    from: Option<Location>,
     from_default: bool,
 }
 
@@ -87,11 +97,23 @@ impl PlanValues {
     /// `None` in a directory without an automatic values file, or whose
     /// variables have no known value.
     fn of(view: &ModuleView<'_>) -> Option<PlanValues> {
-        let (auto, _) = values_files(view);
-        if auto.is_empty() {
+        let files = module_files(view);
+        let chosen = &view.config().values;
+        let declared = |name: &str| {
+            view.effective(&BlockAddress::Variable(name.to_owned()))
+                .is_some()
+        };
+        let planned = !automatic_files(&files).is_empty()
+            || !chosen.given.is_empty()
+            || chosen.environment.iter().any(|(name, _)| declared(name));
+        if !planned {
             return None;
         }
-        let given = given_values(view, &auto);
+        let given = assignments(&files, chosen);
+        // Plan stopped while it collected the values.
+        if crate::rules::values::command_line_fails(view, &given) {
+            return None;
+        }
         let variables =
             view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)));
         let mut known: BTreeMap<String, Known> = BTreeMap::new();
@@ -445,44 +467,41 @@ fn error_message(values: &WalkValues<'_, '_>, rule: &EffectiveNestedBlock) -> Op
 
 /// The attribute of the automatic values files that gives each variable
 /// its value, by name.
-fn given_values<'a>(view: &ModuleView<'a>, auto: &[FileId]) -> BTreeMap<&'a str, (FileId, usize)> {
-    let mut given = BTreeMap::new();
-    for (file_id, index) in automatic_values(view, auto) {
-        let Some(attribute) = view
-            .file(file_id)
-            .and_then(|file| file.source.as_ref())
-            .and_then(|source| source.body.attributes.get(index))
-        else {
-            continue;
-        };
-        given.insert(attribute.name.as_str(), (file_id, index));
+/// The value `given` assigns `variable`, before conversion: `None` when it
+/// is not a constant; `Some(Err(_))` when a raw value does not parse.
+pub(crate) fn assigned_value(
+    view: &ModuleView<'_>,
+    variable: &EffectiveBlock,
+    given: Assignment<'_>,
+) -> Option<Result<Value, RawValueError>> {
+    match given {
+        Assignment::File {
+            file, attribute, ..
+        } => {
+            let file = view.file(file)?;
+            constant_value(&attribute.expr, &file.text).ok().map(Ok)
+        }
+        Assignment::Raw { text, .. } => {
+            let constraint = variable_type(view, variable)?;
+            let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
+            Some(parse_raw_value(text, literal))
+        }
     }
-    given
 }
 
-/// Whether the constant `given` (an attribute of a values file) does not
-/// convert to `variable`'s type.
+/// Whether the value `given` assigns does not convert to `variable`'s
+/// type (or, given raw, does not parse): the variable's node fails.
 fn does_not_convert(
     view: &ModuleView<'_>,
     variable: &EffectiveBlock,
-    given: (FileId, usize),
+    given: Assignment<'_>,
 ) -> bool {
-    let (file_id, index) = given;
-    let Some(file) = view.file(file_id) else {
-        return false;
-    };
-    let Some(attribute) = file
-        .source
-        .as_ref()
-        .and_then(|source| source.body.attributes.get(index))
-    else {
-        return false;
-    };
-    let Ok(value) = constant_value(&attribute.expr, &file.text) else {
-        return false;
-    };
-    variable_type(view, variable)
-        .is_some_and(|constraint| convert_variable_value(&value, &constraint).is_err())
+    match assigned_value(view, variable, given) {
+        Some(Ok(value)) => variable_type(view, variable)
+            .is_some_and(|constraint| convert_variable_value(&value, &constraint).is_err()),
+        Some(Err(_)) => true,
+        None => false,
+    }
 }
 
 /// The value plan gives `variable`: the constant `given` (an attribute of
@@ -492,14 +511,18 @@ fn does_not_convert(
 fn known_value(
     view: &ModuleView<'_>,
     variable: &EffectiveBlock,
-    given: Option<(FileId, usize)>,
+    given: Option<Assignment<'_>>,
 ) -> Option<Known> {
     let (value, from, from_default) = match given {
-        Some((file_id, index)) => {
-            let file = view.file(file_id)?;
-            let attribute = file.source.as_ref()?.body.attributes.get(index)?;
-            let value = constant_value(&attribute.expr, &file.text).ok()?;
-            (value, Location::new(file_id, attribute.expr.range), false)
+        Some(given) => {
+            let value = assigned_value(view, variable, given)?.ok()?;
+            let from = match given {
+                Assignment::File {
+                    file, attribute, ..
+                } => Some(Location::new(file, attribute.expr.range)),
+                Assignment::Raw { .. } => None,
+            };
+            (value, from, false)
         }
         None => {
             let default = variable.body.attribute("default")?;
@@ -508,7 +531,7 @@ fn known_value(
             let value = constant_value(&written.expr, &file.text).ok()?;
             (
                 value,
-                Location::new(default.origin.file, written.expr.range),
+                Some(Location::new(default.origin.file, written.expr.range)),
                 true,
             )
         }
@@ -641,13 +664,14 @@ fn failed_rule_diagnostic(
     } else {
         format!("var.{name} is given its value here")
     };
-    Some(
-        Diagnostic::new(
-            crate::codes::PLAN_VARIABLE_VALIDATION,
-            "Invalid value for variable",
-            header,
-        )
-        .with_detail(detail)
-        .with_related(known.from, source),
+    let diagnostic = Diagnostic::new(
+        crate::codes::PLAN_VARIABLE_VALIDATION,
+        "Invalid value for variable",
+        header,
     )
+    .with_detail(detail);
+    Some(match known.from {
+        Some(from) => diagnostic.with_related(from, source),
+        None => diagnostic,
+    })
 }

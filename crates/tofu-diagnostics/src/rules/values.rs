@@ -18,152 +18,289 @@ use tofu_syntax::{Diagnostic, FileId, Location};
 use crate::rules::views::ModuleView;
 use tofu_eval::TypeConstraint;
 use tofu_module::address::BlockAddress;
-use tofu_module::discovery::{auto_values_order, is_auto_values_file};
+use tofu_module::discovery::is_auto_values_file;
+use tofu_module::given_values::{
+    assignments, parse_raw_value, reads_literally, Assignment, GivenValue, RawSource,
+};
 use tofu_module::loaded::FileRole;
 use tofu_module::types::{constant_value, convert_variable_value, parse_variable_type};
 
 /// The `values` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    let (auto, named) = values_files(view);
-    let mut winners = automatic_values(view, &auto);
-    for &file_id in &named {
-        let Some(source) = view.file(file_id).and_then(|file| file.source.as_ref()) else {
+    let files = module_files(view);
+    let chosen = &view.config().values;
+    let last = assignments(&files, chosen);
+    let stopped = command_line_fails(view, &last);
+    // An automatic file's value counts where nothing later replaces it.
+    let mut judged: Vec<(FileId, usize)> = last
+        .values()
+        .filter_map(|assignment| match *assignment {
+            Assignment::File { file, index, .. }
+                if view.name(file).is_some_and(is_automatic_name) =>
+            {
+                Some((file, index))
+            }
+            _ => None,
+        })
+        .collect();
+    judged.sort_unstable();
+    for (file_id, file) in &files {
+        if file.role != FileRole::Values || is_automatic_name(&file.name) {
             continue;
-        };
-        winners.extend((0..source.body.attributes.len()).map(|index| (file_id, index)));
+        }
+        if let Some(source) = &file.source {
+            judged.extend((0..source.body.attributes.len()).map(|index| (*file_id, index)));
+        }
     }
-    for (file_id, index) in winners {
-        let Some(file) = view.file(file_id) else {
-            continue;
-        };
-        let Some(attribute) = file
-            .source
-            .as_ref()
-            .and_then(|source| source.body.attributes.get(index))
-        else {
-            continue;
-        };
-        {
-            let name = &attribute.name;
-            let Some(variable) = view.effective(&BlockAddress::Variable(name.clone())) else {
-                out.push(
-                    Diagnostic::new(
-                        crate::codes::UNDECLARED_VALUE,
-                        "Value for undeclared variable",
-                        Location::new(file_id, attribute.range),
-                    )
-                    .with_detail(format!(
-                        "The root module does not declare a variable named {} but a value was found in file {}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
-                        tofu_syntax::go_text::go_quote(name),
-                        tofu_syntax::go_text::go_quote(&file.name)
-                    )),
-                );
-                continue;
+    for (file_id, index) in judged {
+        let automatic = view.name(file_id).is_some_and(is_automatic_name);
+        judge_file_value(view, file_id, index, stopped && automatic, out);
+    }
+    for (name, assignment) in &last {
+        if let Assignment::Raw { text, source } = *assignment {
+            judge_raw_value(view, name, text, source, stopped, out);
+        }
+    }
+    for given in &chosen.given {
+        if let GivenValue::Var { name, .. } = given {
+            if view
+                .effective(&BlockAddress::Variable(name.clone()))
+                .is_none()
+            {
+                out.extend(undeclared_command_line_value(view, name));
+            }
+        }
+    }
+}
+
+/// The module's values files by id, as assignments are looked up in
+/// them (only those: a rule that reads them is not run again for a
+/// change elsewhere).
+pub(crate) fn module_files<'a>(
+    view: &ModuleView<'a>,
+) -> Vec<(FileId, &'a tofu_module::loaded::ModuleFile)> {
+    view.file_ids()
+        .filter(|&id| view.role(id) == Some(FileRole::Values))
+        .filter_map(|id| Some((id, view.file(id)?)))
+        .collect()
+}
+
+/// Whether plan stops before it converts any value: a `-var` for an
+/// undeclared variable, or a `-var`/`TF_VAR_` value (of a declared
+/// variable, the one plan uses) that does not parse. OpenTofu reports
+/// those, and the undeclared values of files, while it collects the
+/// values, and goes no further.
+pub(crate) fn command_line_fails(
+    view: &ModuleView<'_>,
+    last: &std::collections::BTreeMap<&str, Assignment<'_>>,
+) -> bool {
+    let declared = |name: &str| view.effective(&BlockAddress::Variable(name.to_owned()));
+    let undeclared_var = view
+        .config()
+        .values
+        .given
+        .iter()
+        .any(|given| matches!(given, GivenValue::Var { name, .. } if declared(name).is_none()));
+    undeclared_var
+        || last.iter().any(|(name, assignment)| {
+            let Assignment::Raw { text, .. } = *assignment else {
+                return false;
             };
-            let Ok(value) = constant_value(&attribute.expr, &file.text) else {
-                continue;
+            let Some(variable) = declared(name) else {
+                return false;
             };
             let Some(constraint) = variable_type(view, variable) else {
-                continue;
+                return false;
             };
+            let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
+            parse_raw_value(text, literal).is_err()
+        })
+}
+
+/// A values file OpenTofu reads by itself: of the directory, so named.
+fn is_automatic_name(name: &str) -> bool {
+    !name.contains('/') && is_auto_values_file(name)
+}
+
+/// One `NAME = VALUE` of a values file: a value for an undeclared
+/// variable, or (unless `undeclared_only`: plan stopped before it
+/// converts values) a constant that does not convert to the variable's
+/// type.
+fn judge_file_value(
+    view: &ModuleView<'_>,
+    file_id: FileId,
+    index: usize,
+    undeclared_only: bool,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(file) = view.file(file_id) else {
+        return;
+    };
+    let Some(attribute) = file
+        .source
+        .as_ref()
+        .and_then(|source| source.body.attributes.get(index))
+    else {
+        return;
+    };
+    let name = &attribute.name;
+    let Some(variable) = view.effective(&BlockAddress::Variable(name.clone())) else {
+        out.push(
+            Diagnostic::new(
+                crate::codes::UNDECLARED_VALUE,
+                "Value for undeclared variable",
+                Location::new(file_id, attribute.range),
+            )
+            .with_detail(format!(
+                "The root module does not declare a variable named {} but a value was found in file {}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
+                tofu_syntax::go_text::go_quote(name),
+                tofu_syntax::go_text::go_quote(&file.name)
+            )),
+        );
+        return;
+    };
+    if undeclared_only {
+        return;
+    }
+    let Ok(value) = constant_value(&attribute.expr, &file.text) else {
+        return;
+    };
+    let Some(constraint) = variable_type(view, variable) else {
+        return;
+    };
+    let Err(error) = convert_variable_value(&value, &constraint) else {
+        return;
+    };
+    let Some(declaration) = declaration(view, variable) else {
+        return;
+    };
+    let at = Location::new(file_id, attribute.expr.range);
+    let detail = if flag(view, variable, "ephemeral") {
+        format!(
+            "The given value is not suitable for var.{name}, which is ephemeral: {}. Invalid value defined at {}.",
+            error.message,
+            view.describe(at)
+        )
+    } else if flag(view, variable, "sensitive") {
+        format!(
+            "The given value is not suitable for var.{name}, which is sensitive: {}. Invalid value defined at {}.",
+            error.message,
+            view.describe(at)
+        )
+    } else {
+        format!(
+            "The given value is not suitable for var.{name} declared at {}: {}.",
+            view.describe(declaration),
+            error.message
+        )
+    };
+    out.push(
+        Diagnostic::new(
+            crate::codes::INVALID_VARIABLE_VALUE,
+            "Invalid value for input variable",
+            at,
+        )
+        .with_detail(detail)
+        .with_related(declaration, format!("var.{name} is declared here")),
+    );
+}
+
+/// The value a `-var` or `TF_VAR_` gives `name`, which plan uses: one that
+/// does not parse, or does not convert to the variable's type, is an error
+/// on the variable's declaration, where OpenTofu puts it (a parse error
+/// with HCL's words; OpenTofu places it in `<value for var.NAME>`). An
+/// undeclared name's environment variable is ignored, as OpenTofu ignores
+/// it. When plan `stopped` before converting values, only parse errors.
+fn judge_raw_value(
+    view: &ModuleView<'_>,
+    name: &str,
+    text: &str,
+    source: RawSource,
+    stopped: bool,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(variable) = view.effective(&BlockAddress::Variable(name.to_owned())) else {
+        return;
+    };
+    let Some(declaration) = declaration(view, variable) else {
+        return;
+    };
+    let Some(constraint) = variable_type(view, variable) else {
+        return;
+    };
+    let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
+    let diagnostic = match parse_raw_value(text, literal) {
+        Err(error) => Diagnostic::new(
+            crate::codes::INVALID_VARIABLE_VALUE,
+            error.summary,
+            declaration,
+        )
+        .with_detail(error.detail),
+        Ok(_) if stopped => return,
+        Ok(value) => {
             let Err(error) = convert_variable_value(&value, &constraint) else {
-                continue;
+                return;
             };
-            let Some(base) = variable.base else {
-                continue;
-            };
-            let Some(declaration) = view
-                .block(base)
-                .map(|block| Location::new(base.file, block.header))
-            else {
-                continue;
-            };
-            let flag = |argument: &str| {
-                variable
-                    .body
-                    .attribute(argument)
-                    .and_then(|attribute| {
-                        let file = view.file(attribute.origin.file)?;
-                        Some(attribute.value.slice(&file.text).trim() == "true")
-                    })
-                    .unwrap_or(false)
-            };
-            let at = Location::new(file_id, attribute.expr.range);
-            let detail = if flag("ephemeral") {
-                format!(
-                    "The given value is not suitable for var.{name}, which is ephemeral: {}. Invalid value defined at {}.",
-                    error.message,
-                    view.describe(at)
-                )
-            } else if flag("sensitive") {
-                format!(
-                    "The given value is not suitable for var.{name}, which is sensitive: {}. Invalid value defined at {}.",
-                    error.message,
-                    view.describe(at)
-                )
-            } else {
-                format!(
-                    "The given value is not suitable for var.{name} declared at {}: {}.",
-                    view.describe(declaration),
-                    error.message
-                )
-            };
-            out.push(
-                Diagnostic::new(
-                    crate::codes::INVALID_VARIABLE_VALUE,
-                    "Invalid value for input variable",
-                    at,
-                )
-                .with_detail(detail)
-                .with_related(declaration, format!("var.{name} is declared here")),
-            );
+            Diagnostic::new(
+                crate::codes::INVALID_VARIABLE_VALUE,
+                "Invalid value for input variable",
+                declaration,
+            )
+            .with_detail(format!(
+                "Unsuitable value for var.{name} {}: {}.",
+                source.described(name),
+                error.message
+            ))
         }
-    }
+    };
+    out.push(diagnostic);
 }
 
-/// The values files of the module: those `tofu plan` reads by itself, in
-/// its order ([`auto_values_order`]), and the others, which it reads when
-/// told (`-var-file`).
-pub(crate) fn values_files(view: &ModuleView<'_>) -> (Vec<FileId>, Vec<FileId>) {
-    let mut auto: Vec<FileId> = Vec::new();
-    let mut named: Vec<FileId> = Vec::new();
-    for file_id in view.file_ids() {
-        if view.role(file_id) != Some(FileRole::Values) {
-            continue;
-        }
-        match view.name(file_id) {
-            Some(name) if is_auto_values_file(name) => auto.push(file_id),
-            Some(_) => named.push(file_id),
-            None => {}
-        }
-    }
-    auto.sort_by(|&a, &b| {
-        let name = |id| view.name(id).unwrap_or_default();
-        auto_values_order(name(a)).cmp(&auto_values_order(name(b)))
-    });
-    (auto, named)
+/// `-var NAME=VALUE` for a variable the module does not declare: an error
+/// OpenTofu gives without a place, here at the start of the module's first
+/// configuration file.
+fn undeclared_command_line_value(view: &ModuleView<'_>, name: &str) -> Option<Diagnostic> {
+    let first = view
+        .file_ids()
+        .find(|&id| matches!(view.role(id), Some(FileRole::Primary)))?;
+    Some(
+        Diagnostic::new(
+            crate::codes::UNDECLARED_VALUE,
+            "Value for undeclared variable",
+            Location::new(first, tofu_syntax::TextRange::empty(0)),
+        )
+        .with_severity(tofu_syntax::Severity::Error)
+        .with_detail(format!(
+            "A variable named {} was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.",
+            tofu_syntax::go_text::go_quote(name)
+        )),
+    )
 }
 
-/// The value assignments of the automatic files `auto` (in `tofu plan`'s
-/// order) that plan uses, as (file, index of the attribute): a later
-/// file's value replaces an earlier one.
-pub(crate) fn automatic_values(view: &ModuleView<'_>, auto: &[FileId]) -> Vec<(FileId, usize)> {
-    let mut winners: Vec<(FileId, usize)> = Vec::new();
-    for &file_id in auto {
-        let Some(source) = view.file(file_id).and_then(|file| file.source.as_ref()) else {
-            continue;
-        };
-        for (index, attribute) in source.body.attributes.iter().enumerate() {
-            winners.retain(|&(other_file, other_index)| {
-                view.file(other_file)
-                    .and_then(|file| file.source.as_ref())
-                    .and_then(|source| source.body.attributes.get(other_index))
-                    .is_none_or(|other| other.name != attribute.name)
-            });
-            winners.push((file_id, index));
-        }
-    }
-    winners
+/// The header of the `variable` block that declares `variable`.
+fn declaration(
+    view: &ModuleView<'_>,
+    variable: &tofu_module::effective::EffectiveBlock,
+) -> Option<Location> {
+    let base = variable.base?;
+    view.block(base)
+        .map(|block| Location::new(base.file, block.header))
+}
+
+/// `NAME = true` in the variable's merged body, as written.
+fn flag(
+    view: &ModuleView<'_>,
+    variable: &tofu_module::effective::EffectiveBlock,
+    argument: &str,
+) -> bool {
+    variable
+        .body
+        .attribute(argument)
+        .and_then(|attribute| {
+            let file = view.file(attribute.origin.file)?;
+            Some(attribute.value.slice(&file.text).trim() == "true")
+        })
+        .unwrap_or(false)
 }
 
 /// The merged type constraint of a variable (`any` without one).

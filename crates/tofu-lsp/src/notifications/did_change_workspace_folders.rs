@@ -35,6 +35,7 @@ pub fn handle(shared: &Arc<Shared>, params: DidChangeWorkspaceFoldersParams) {
             }));
         }
         session.add_folders(added.iter().cloned());
+        stale.extend(session.update_given_values());
     }
     for folder in &removed {
         unwatch_folder(shared, folder);

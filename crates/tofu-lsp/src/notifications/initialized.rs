@@ -37,6 +37,8 @@ pub async fn handle(shared: &Arc<Shared>) {
     if support.configuration {
         pull_configuration(shared).await;
     }
+    // The values files the initial settings name from elsewhere.
+    crate::configuration::refresh_given_values(shared).await;
     if support.watched_files_registration {
         let options = DidChangeWatchedFilesRegistrationOptions {
             watchers: [WATCHED_GLOB, MANIFEST_GLOB]

@@ -4,8 +4,14 @@
 
 use std::sync::Arc;
 
+use std::path::Path;
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command, Location};
+
+use tofu_module::discovery::{is_auto_values_file, is_values_file};
+use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command, Location, Range, Uri};
+
+use crate::requests::execute_command::TOGGLE_VAR_FILE;
+use crate::session::Session;
 
 use crate::panic_guard::guarded;
 use crate::prepare::prepare_document;
@@ -19,12 +25,14 @@ pub async fn handle(shared: &Arc<Shared>, params: CodeLensParams) -> Result<Opti
     };
     guarded(name, || {
         let lenses = document.analysis.code_lenses(&document.path);
-        let mut converter = Converter::new(&shared.session());
+        let session = shared.session();
+        let mut converter = Converter::new(&session);
         let uri = converter.uri_for(&document.path)?;
+        let values_lens = values_file_lens(&session, &document.path, &uri);
         Some(
-            lenses
-                .iter()
-                .map(|lens| {
+            values_lens
+                .into_iter()
+                .chain(lenses.iter().map(|lens| {
                     let range = document.line_map.range(lens.range);
                     let locations: Vec<Location> = lens
                         .targets
@@ -46,8 +54,34 @@ pub async fn handle(shared: &Arc<Shared>, params: CodeLensParams) -> Result<Opti
                         }),
                         data: None,
                     }
-                })
+                }))
                 .collect(),
         )
+    })
+}
+
+/// On a values file `tofu plan` reads only when told (`prod.tfvars`): a
+/// lens that adds it to, or takes it out of, the files plan's checks read
+/// in its directory ([`TOGGLE_VAR_FILE`]).
+fn values_file_lens(session: &Session, path: &Path, uri: &Uri) -> Option<CodeLens> {
+    let dir = path.parent()?;
+    let name = path.file_name()?.to_str()?;
+    if !is_values_file(name) || is_auto_values_file(name) {
+        return None;
+    }
+    let read = session.var_files_of(dir).iter().any(|file| file == name);
+    let title = if read {
+        "Plan checks read this file (-var-file) · stop"
+    } else {
+        "Plan checks: read this file as -var-file"
+    };
+    Some(CodeLens {
+        range: Range::default(),
+        command: Some(Command {
+            title: title.to_owned(),
+            command: TOGGLE_VAR_FILE.to_owned(),
+            arguments: Some(vec![serde_json::json!(uri)]),
+        }),
+        data: None,
     })
 }

@@ -132,6 +132,13 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
             code_lens_provider: Some(CodeLensOptions {
                 resolve_provider: Some(false),
             }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: crate::requests::execute_command::COMMANDS
+                    .iter()
+                    .map(|command| (*command).to_owned())
+                    .collect(),
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            }),
             completion_provider: Some(CompletionOptions {
                 // `:` completes `provider::` and `provider::NAME::` as
                 // typed; the engine answers nothing after a `:` that ends

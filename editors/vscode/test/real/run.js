@@ -60,6 +60,7 @@ const groups = [
   ['h', 'format on save: over-indented main.tf is saved as tofu fmt writes it'],
   ['i', 'a .tf file changed to Plain Text with Change Language Mode stays Plain Text'],
   ['k', "the time provider's schema in rotation.tf: hover, Unsupported argument with \"Did you mean\", completion"],
+  ['l', 'plan-time: a value in terraform.tfvars fails a validation (Problems panel), and hover shows the value'],
 ];
 const results = new Map();
 
@@ -954,6 +955,40 @@ async function main() {
     await screenshot(page, '11-schema-completion.png');
     // editors/vscode/images/schema-completion.png, in the README, is this one.
     await screenshot(page, 'schema-completion.png', await activeEditorTopLeft(page, 960, 400));
+    await page.keyboard.press('Escape');
+  });
+
+  // l) planned/: a module directory whose terraform.tfvars gives
+  // `replicas` 5, which fails its validation: plan's "Invalid value for
+  // variable" (recorded from OpenTofu 1.12.6 `tofu plan`: replicas.tf line
+  // 5) in the Problems panel, and hover on `var.replicas` shows the value
+  // and the file that set it. Written now, so the groups before count
+  // their problems without it.
+  await group('l', page, async () => {
+    const planned = path.join(work, 'overrides/planned');
+    fs.mkdirSync(planned, { recursive: true });
+    fs.writeFileSync(
+      path.join(planned, 'replicas.tf'),
+      'output "n" {\n  value = var.replicas\n}\n\nvariable "replicas" {\n  type = number\n  validation {\n' +
+        '    condition     = var.replicas <= 3\n    error_message = "At most three replicas."\n  }\n}\n',
+    );
+    fs.writeFileSync(path.join(planned, 'terraform.tfvars'), 'replicas = 5\n');
+    await openFile(page, 'replicas.tf');
+    const rows = await until('plan-variable-validation in the Problems panel', async () =>
+      (await problemCodes(page)).includes('plan-variable-validation') ? problemRows(page) : null,
+    30_000).catch(async (error) => {
+      throw new Error(`${error.message}; the rows:\n${(await problemRows(page)).join('\n')}`);
+    });
+    assert.ok(rows.some((r) => r.includes('Invalid value for variable') && r.includes('At most three replicas.')),
+      `the rows:\n${rows.join('\n')}`);
+    for (const row of rows.filter((r) => r.includes('variable'))) log(`#   problems: ${row}`);
+    // The first `replicas` drawn is the one of `var.replicas` in the output.
+    const hover = await hoverOver(page, 'replicas', 'terraform.tfvars', 6);
+    const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+    assert.ok(/set in terraform\.tfvars/.test(text) && /\n5\n?/.test(text), `the hover:\n${text}`);
+    for (const line of text.split('\n')) log(`#   hover: ${line}`);
+    await screenshot(page, '12-plan-time-value.png');
+    await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
   });
 }
