@@ -31,13 +31,13 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     let chosen = &view.config().values;
     let last = assignments(&files, chosen);
     let stopped = command_line_fails(view, &last);
-    // An automatic file's value counts where nothing later replaces it.
+    // A file plan reads (by itself, or named) counts where nothing later
+    // replaces its value; one it is not told to read is judged on its own.
+    let read = |name: &str| is_automatic_name(name) || chosen.files().any(|file| file == name);
     let mut judged: Vec<(FileId, usize)> = last
         .values()
         .filter_map(|assignment| match *assignment {
-            Assignment::File { file, index, .. }
-                if view.name(file).is_some_and(is_automatic_name) =>
-            {
+            Assignment::File { file, index, .. } if view.name(file).is_some_and(read) => {
                 Some((file, index))
             }
             _ => None,
@@ -45,7 +45,7 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         .collect();
     judged.sort_unstable();
     for (file_id, file) in &files {
-        if file.role != FileRole::Values || is_automatic_name(&file.name) {
+        if file.role != FileRole::Values || read(&file.name) {
             continue;
         }
         if let Some(source) = &file.source {
@@ -53,8 +53,8 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     for (file_id, index) in judged {
-        let automatic = view.name(file_id).is_some_and(is_automatic_name);
-        judge_file_value(view, file_id, index, stopped && automatic, out);
+        let read_by_plan = view.name(file_id).is_some_and(read);
+        judge_file_value(view, file_id, index, stopped && read_by_plan, out);
     }
     for (name, assignment) in &last {
         if let Assignment::Raw { text, source } = *assignment {
