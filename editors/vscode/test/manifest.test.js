@@ -137,6 +137,7 @@ test('the server settings are the ones server.md lists, with its defaults', () =
     diagnostics: { scope: 'workspace' },
     exclude: ['.terraform/**'],
     schemas: { runProviders: true, files: [] },
+    varFiles: {},
   });
   assert.deepEqual(properties['tofuLens.diagnostics.scope'].enum, ['workspace', 'open']);
   assert.equal(properties['tofuLens.serverPath'].default, '', 'empty: the bundled binary, else PATH');
