@@ -53,7 +53,7 @@ use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::evaluation;
 use crate::rules::expression_evaluation;
-use crate::rules::values::{module_files, variable_type};
+use crate::rules::values::{is_nullable, module_files, variable_type};
 use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::{BlockAddress, ResourceMode};
@@ -497,8 +497,18 @@ fn does_not_convert(
     given: Assignment<'_>,
 ) -> bool {
     match assigned_value(view, variable, given) {
-        Some(Ok(value)) => variable_type(view, variable)
-            .is_some_and(|constraint| convert_variable_value(&value, &constraint).is_err()),
+        Some(Ok(value)) => variable_type(view, variable).is_some_and(|constraint| {
+            match convert_variable_value(&value, &constraint) {
+                Err(_) => true,
+                // Null for a variable that may not be null and has no
+                // default: "Required variable not set".
+                Ok(converted) => {
+                    converted.is_null()
+                        && !is_nullable(view, variable)
+                        && variable.body.attribute("default").is_none()
+                }
+            }
+        }),
         Some(Err(_)) => true,
         None => false,
     }
@@ -513,6 +523,13 @@ fn known_value(
     variable: &EffectiveBlock,
     given: Option<Assignment<'_>>,
 ) -> Option<Known> {
+    // Null for a variable that may not be null: its default instead, as
+    // plan takes it (without one, the variable fails: `does_not_convert`).
+    let given = given.filter(|&given| {
+        let null =
+            matches!(assigned_value(view, variable, given), Some(Ok(value)) if value.is_null());
+        !null || is_nullable(view, variable)
+    });
     let (value, from, from_default) = match given {
         Some(given) => {
             let value = assigned_value(view, variable, given)?.ok()?;

@@ -168,13 +168,26 @@ fn judge_file_value(
     let Some(constraint) = variable_type(view, variable) else {
         return;
     };
-    let Err(error) = convert_variable_value(&value, &constraint) else {
-        return;
-    };
     let Some(declaration) = declaration(view, variable) else {
         return;
     };
     let at = Location::new(file_id, attribute.expr.range);
+    let error = match convert_variable_value(&value, &constraint) {
+        Err(error) => error,
+        Ok(converted) => {
+            if converted.is_null() && null_not_allowed(view, variable) {
+                out.push(
+                    Diagnostic::new(crate::codes::INVALID_VARIABLE_VALUE, "Required variable not set", at)
+                        .with_detail(format!(
+                            "The given value is not suitable for var.{name} defined at {}: required variable may not be set to null.",
+                            view.describe(declaration)
+                        ))
+                        .with_related(declaration, format!("var.{name} is declared here")),
+                );
+            }
+            return;
+        }
+    };
     let detail = if flag(view, variable, "ephemeral") {
         format!(
             "The given value is not suitable for var.{name}, which is ephemeral: {}. Invalid value defined at {}.",
@@ -238,8 +251,24 @@ fn judge_raw_value(
         .with_detail(error.detail),
         Ok(_) if stopped => return,
         Ok(value) => {
-            let Err(error) = convert_variable_value(&value, &constraint) else {
-                return;
+            let error = match convert_variable_value(&value, &constraint) {
+                Err(error) => error,
+                Ok(converted) => {
+                    if converted.is_null() && null_not_allowed(view, variable) {
+                        out.push(
+                            Diagnostic::new(
+                                crate::codes::INVALID_VARIABLE_VALUE,
+                                "Required variable not set",
+                                declaration,
+                            )
+                            .with_detail(format!(
+                                "Unsuitable value for var.{name} {}: required variable may not be set to null.",
+                                source.described(name)
+                            )),
+                        );
+                    }
+                    return;
+                }
             };
             Diagnostic::new(
                 crate::codes::INVALID_VARIABLE_VALUE,
@@ -275,6 +304,28 @@ fn undeclared_command_line_value(view: &ModuleView<'_>, name: &str) -> Option<Di
             tofu_syntax::go_text::go_quote(name)
         )),
     )
+}
+
+/// Whether the variable may be null (`nullable = false` says it may not).
+pub(crate) fn is_nullable(
+    view: &ModuleView<'_>,
+    variable: &tofu_module::effective::EffectiveBlock,
+) -> bool {
+    let Some(attribute) = variable.body.attribute("nullable") else {
+        return true;
+    };
+    view.file(attribute.origin.file)
+        .map(|file| attribute.value.slice(&file.text).trim() != "false")
+        .unwrap_or(true)
+}
+
+/// `nullable = false` without a default: plan rejects a null value (with
+/// a default, it takes the default instead).
+fn null_not_allowed(
+    view: &ModuleView<'_>,
+    variable: &tofu_module::effective::EffectiveBlock,
+) -> bool {
+    !is_nullable(view, variable) && variable.body.attribute("default").is_none()
 }
 
 /// The header of the `variable` block that declares `variable`.
