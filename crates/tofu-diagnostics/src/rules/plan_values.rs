@@ -53,14 +53,14 @@ use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::evaluation;
 use crate::rules::expression_evaluation;
-use crate::rules::values::{is_nullable, module_files, variable_type};
+use crate::rules::values::{
+    assigned_value, is_nullable, module_files, null_not_allowed, variable_type,
+};
 use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
-use tofu_module::given_values::{
-    assignments, automatic_files, parse_raw_value, reads_literally, Assignment, RawValueError,
-};
+use tofu_module::given_values::{assignments, automatic_files, Assignment};
 use tofu_module::types::{constant_value, convert_variable_value, declared_true};
 
 /// A variable's value as plan knows it, and where it was written.
@@ -465,30 +465,6 @@ fn error_message(values: &WalkValues<'_, '_>, rule: &EffectiveNestedBlock) -> Op
     message.as_str().map(str::to_owned)
 }
 
-/// The attribute of the automatic values files that gives each variable
-/// its value, by name.
-/// The value `given` assigns `variable`, before conversion: `None` when it
-/// is not a constant; `Some(Err(_))` when a raw value does not parse.
-pub(crate) fn assigned_value(
-    view: &ModuleView<'_>,
-    variable: &EffectiveBlock,
-    given: Assignment<'_>,
-) -> Option<Result<Value, RawValueError>> {
-    match given {
-        Assignment::File {
-            file, attribute, ..
-        } => {
-            let file = view.file(file)?;
-            constant_value(&attribute.expr, &file.text).ok().map(Ok)
-        }
-        Assignment::Raw { text, .. } => {
-            let constraint = variable_type(view, variable)?;
-            let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
-            Some(parse_raw_value(text, literal))
-        }
-    }
-}
-
 /// Whether the value `given` assigns does not convert to `variable`'s
 /// type (or, given raw, does not parse): the variable's node fails.
 fn does_not_convert(
@@ -502,11 +478,7 @@ fn does_not_convert(
                 Err(_) => true,
                 // Null for a variable that may not be null and has no
                 // default: "Required variable not set".
-                Ok(converted) => {
-                    converted.is_null()
-                        && !is_nullable(view, variable)
-                        && variable.body.attribute("default").is_none()
-                }
+                Ok(converted) => converted.is_null() && null_not_allowed(view, variable),
             }
         }),
         Some(Err(_)) => true,

@@ -19,8 +19,9 @@ use crate::rules::views::ModuleView;
 use tofu_eval::TypeConstraint;
 use tofu_module::address::BlockAddress;
 use tofu_module::discovery::is_auto_values_file;
+use tofu_module::effective::EffectiveBlock;
 use tofu_module::given_values::{
-    assignments, parse_raw_value, reads_literally, Assignment, GivenValue, RawSource,
+    assignments, parse_raw_value, reads_literally, Assignment, GivenValue, RawSource, RawValueError,
 };
 use tofu_module::loaded::FileRole;
 use tofu_module::types::{constant_value, convert_variable_value, parse_variable_type};
@@ -106,15 +107,40 @@ pub(crate) fn command_line_fails(
             let Assignment::Raw { text, .. } = *assignment else {
                 return false;
             };
-            let Some(variable) = declared(name) else {
-                return false;
-            };
-            let Some(constraint) = variable_type(view, variable) else {
-                return false;
-            };
-            let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
-            parse_raw_value(text, literal).is_err()
+            declared(name).is_some_and(|variable| {
+                raw_value(view, variable, text).is_some_and(|parsed| parsed.is_err())
+            })
         })
+}
+
+/// A `-var` or `TF_VAR_` value of `variable`, read as OpenTofu reads it
+/// for the variable's type (`given_values::reads_literally`).
+fn raw_value(
+    view: &ModuleView<'_>,
+    variable: &EffectiveBlock,
+    text: &str,
+) -> Option<Result<tofu_eval::Value, RawValueError>> {
+    let constraint = variable_type(view, variable)?;
+    let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
+    Some(parse_raw_value(text, literal))
+}
+
+/// The value `given` assigns `variable`, before conversion: `None` when it
+/// is not a constant; `Some(Err(_))` when a raw value does not parse.
+pub(crate) fn assigned_value(
+    view: &ModuleView<'_>,
+    variable: &EffectiveBlock,
+    given: Assignment<'_>,
+) -> Option<Result<tofu_eval::Value, RawValueError>> {
+    match given {
+        Assignment::File {
+            file, attribute, ..
+        } => {
+            let file = view.file(file)?;
+            constant_value(&attribute.expr, &file.text).ok().map(Ok)
+        }
+        Assignment::Raw { text, .. } => raw_value(view, variable, text),
+    }
 }
 
 /// A values file OpenTofu reads by itself: of the directory, so named.
@@ -241,8 +267,10 @@ fn judge_raw_value(
     let Some(constraint) = variable_type(view, variable) else {
         return;
     };
-    let literal = reads_literally(variable.body.attribute("type").is_some(), &constraint);
-    let diagnostic = match parse_raw_value(text, literal) {
+    let Some(parsed) = raw_value(view, variable, text) else {
+        return;
+    };
+    let diagnostic = match parsed {
         Err(error) => Diagnostic::new(
             crate::codes::INVALID_VARIABLE_VALUE,
             error.summary,
@@ -321,7 +349,7 @@ pub(crate) fn is_nullable(
 
 /// `nullable = false` without a default: plan rejects a null value (with
 /// a default, it takes the default instead).
-fn null_not_allowed(
+pub(crate) fn null_not_allowed(
     view: &ModuleView<'_>,
     variable: &tofu_module::effective::EffectiveBlock,
 ) -> bool {
