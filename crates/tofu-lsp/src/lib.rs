@@ -30,6 +30,8 @@
 mod client_requests;
 mod configuration;
 mod document;
+#[cfg(target_os = "linux")]
+mod inotify_watcher;
 mod notifications;
 mod options;
 mod panic_guard;

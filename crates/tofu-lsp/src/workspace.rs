@@ -397,18 +397,17 @@ fn is_in_skipped_dir(folders: &[PathBuf], path: &Path) -> bool {
         .any(|part| tofu_vfs::is_skipped_dir(&part.as_os_str().to_string_lossy()))
 }
 
-/// Watches `folders` recursively with our own `notify` watcher, when the
-/// client does not watch files for us (the watcher starts with the first
-/// folder); feeds the disk-change queue. Folders already watched are left alone.
+/// Watches `folders` recursively with our own watcher, when the client
+/// does not watch files for us (the watcher starts with the first folder);
+/// feeds the disk-change queue. Folders already watched are left alone.
 /// Blocks while the watcher walks the folders: call it off the async threads.
 pub fn watch_folders(shared: &Arc<Shared>, folders: &[PathBuf]) {
-    use notify::Watcher as _;
     let mut guard = shared.disk_watcher();
     if !guard.enabled {
         return;
     }
     if guard.watcher.is_none() {
-        guard.watcher = start_watcher(shared);
+        guard.watcher = FolderWatcher::start(shared);
     }
     let state = &mut *guard;
     let Some(watcher) = state.watcher.as_mut() else {
@@ -418,7 +417,7 @@ pub fn watch_folders(shared: &Arc<Shared>, folders: &[PathBuf]) {
         if state.folders.contains(folder) {
             continue;
         }
-        match watcher.watch(folder, notify::RecursiveMode::Recursive) {
+        match watcher.watch(folder) {
             Ok(()) => {
                 state.folders.insert(folder.clone());
             }
@@ -429,41 +428,100 @@ pub fn watch_folders(shared: &Arc<Shared>, folders: &[PathBuf]) {
 
 /// Stops watching a folder that left the workspace.
 pub fn unwatch_folder(shared: &Arc<Shared>, folder: &Path) {
-    use notify::Watcher as _;
     let mut guard = shared.disk_watcher();
     if !guard.folders.remove(folder) {
         return;
     }
     if let Some(watcher) = guard.watcher.as_mut() {
-        if let Err(error) = watcher.unwatch(folder) {
-            tracing::debug!("cannot stop watching {}: {error}", folder.display());
-        }
+        watcher.unwatch(folder);
     }
 }
 
-/// A `notify` watcher whose events go to the disk-change queue.
-fn start_watcher(shared: &Arc<Shared>) -> Option<notify::RecommendedWatcher> {
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
-    let watcher =
+/// The server's own recursive file watcher: on Linux straight on inotify
+/// ([`crate::inotify_watcher`]: `notify` would wake for every file the
+/// server reads), elsewhere `notify`'s recommended watcher.
+#[derive(Debug)]
+pub enum FolderWatcher {
+    #[cfg(target_os = "linux")]
+    Inotify(crate::inotify_watcher::InotifyWatcher),
+    #[cfg(not(target_os = "linux"))]
+    Notify(notify::RecommendedWatcher),
+}
+
+impl FolderWatcher {
+    /// A watcher whose events go to the disk-change queue.
+    fn start(shared: &Arc<Shared>) -> Option<FolderWatcher> {
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
+        let watcher = FolderWatcher::with_sink(sender);
+        let watcher = match watcher {
+            Ok(watcher) => watcher,
+            Err(error) => {
+                tracing::warn!("cannot watch files: {error}");
+                return None;
+            }
+        };
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            while let Some(paths) = receiver.recv().await {
+                queue_disk_changes(&shared, paths);
+            }
+        });
+        Some(watcher)
+    }
+
+    #[cfg(target_os = "linux")]
+    fn with_sink(
+        sender: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>,
+    ) -> Result<FolderWatcher, String> {
+        crate::inotify_watcher::InotifyWatcher::new(move |paths| {
+            let _ = sender.send(paths);
+        })
+        .map(FolderWatcher::Inotify)
+        .map_err(|error| error.to_string())
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn with_sink(
+        sender: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>,
+    ) -> Result<FolderWatcher, String> {
         notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
             Ok(event) if !matches!(event.kind, notify::EventKind::Access(_)) => {
                 let _ = sender.send(event.paths);
             }
             Ok(_) => {}
             Err(error) => tracing::debug!("file watcher: {error}"),
-        });
-    let watcher = match watcher {
-        Ok(watcher) => watcher,
-        Err(error) => {
-            tracing::warn!("cannot watch files: {error}");
-            return None;
+        })
+        .map(FolderWatcher::Notify)
+        .map_err(|error| error.to_string())
+    }
+
+    fn watch(&mut self, folder: &Path) -> Result<(), String> {
+        match self {
+            #[cfg(target_os = "linux")]
+            FolderWatcher::Inotify(watcher) => {
+                watcher.watch(folder).map_err(|error| error.to_string())
+            }
+            #[cfg(not(target_os = "linux"))]
+            FolderWatcher::Notify(watcher) => {
+                use notify::Watcher as _;
+                watcher
+                    .watch(folder, notify::RecursiveMode::Recursive)
+                    .map_err(|error| error.to_string())
+            }
         }
-    };
-    let shared = Arc::clone(shared);
-    tokio::spawn(async move {
-        while let Some(paths) = receiver.recv().await {
-            queue_disk_changes(&shared, paths);
+    }
+
+    fn unwatch(&mut self, folder: &Path) {
+        match self {
+            #[cfg(target_os = "linux")]
+            FolderWatcher::Inotify(watcher) => watcher.unwatch(folder),
+            #[cfg(not(target_os = "linux"))]
+            FolderWatcher::Notify(watcher) => {
+                use notify::Watcher as _;
+                if let Err(error) = watcher.unwatch(folder) {
+                    tracing::debug!("cannot stop watching {}: {error}", folder.display());
+                }
+            }
         }
-    });
-    Some(watcher)
+    }
 }
