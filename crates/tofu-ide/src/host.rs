@@ -871,6 +871,53 @@ impl AnalysisHost {
         (newer || fills_in, unused)
     }
 
+    /// [`AnalysisHost::finish_analysis_returning_old`] for a directory
+    /// whose full analysis nobody is about to ask for (a workspace being
+    /// indexed): unless it has open buffers, only its summary is stored,
+    /// and the full analysis and its cache are handed back with the rest,
+    /// for the thread that built them to free (memory freed by another
+    /// thread costs the allocator more). The next analysis of the
+    /// directory parses its files again.
+    pub fn finish_analysis_summary_only(&mut self, finished: AnalysisResult) -> (bool, Released) {
+        let dir = finished.snapshot.dir.clone();
+        if self.has_buffers(&dir) {
+            return self.finish_analysis_returning_old(finished);
+        }
+        let AnalysisResult {
+            snapshot,
+            summary,
+            cache,
+            reached,
+        } = finished;
+        let mut unused = Released::default();
+        unused.caches.push(cache);
+        if let Some(inputs) = self.modules.get_mut(&dir) {
+            if inputs.cache.is_none() {
+                inputs.cache = Some(AnalysisCache::default());
+            }
+        }
+        let stored = self.summaries.get(&dir).map(|stored| stored.generation);
+        let newer = stored.is_none_or(|stored| stored < snapshot.generation);
+        if newer {
+            self.tree
+                .set_children(&dir, summary.child_dirs().map(Path::to_path_buf));
+            self.test_runs
+                .set_children(&dir, summary.test_run_dirs().map(Path::to_path_buf));
+            let old = Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
+            self.mark_callers(&dir, old.as_deref(), &reached);
+            unused.summaries.extend(old);
+            // An older full analysis no longer says what the summary says.
+            if self.analyses.contains_key(&dir) {
+                unused
+                    .analyses
+                    .extend(Arc::make_mut(&mut self.analyses).remove(&dir));
+                self.last_used.remove(&dir);
+            }
+        }
+        unused.analyses.push(snapshot);
+        (newer, unused)
+    }
+
     /// Marks stale the callers of `dir` that its new summary concerns: those
     /// that call it when its interface changed, and those that reach it when
     /// its own calls changed (a loop may have opened or closed). When its
@@ -1729,6 +1776,44 @@ mod tests {
         host.analyze_now_with_callers(&root);
         assert!(!host.is_stale(&root) && !host.is_stale(&child));
         assert_eq!(codes(&host, &root), ["missing-module-input"]);
+    }
+
+    /// What an indexing pass stores: the summary only (the analysis and
+    /// its cache handed back, for the thread that built them to free),
+    /// unless the directory has open buffers; a caller found later is still
+    /// judged against the module (analysed again for its interface).
+    #[test]
+    fn a_summary_only_analysis_hands_back_the_analysis_and_still_serves_callers() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let child = PathBuf::from("/w/root/child");
+        put_child(&mut host, &child);
+        let finished = host.start_analysis(&child).unwrap().run();
+        let (stored, released) = host.finish_analysis_summary_only(finished);
+        assert!(stored);
+        assert_eq!((released.analyses.len(), released.caches.len()), (1, 1));
+        assert!(!host.has_full_analysis(&child));
+        assert!(!host.is_stale(&child));
+        assert!(host
+            .snapshot()
+            .summaries()
+            .any(|summary| summary.dir == child));
+        put_caller(&mut host, &root);
+        host.analyze_now_with_callers(&root);
+        assert!(!host.is_stale(&root) && !host.is_stale(&child));
+        assert_eq!(codes(&host, &root), ["missing-module-input"]);
+
+        // With an open buffer, the full analysis stays.
+        host.apply_change(Change::BufferChanged {
+            path: child.join("variables.tf"),
+            text: Arc::from("variable \"b\" {}\n"),
+            version: 1,
+        });
+        let finished = host.start_analysis(&child).unwrap().run();
+        let (stored, _) = host.finish_analysis_summary_only(finished);
+        assert!(stored);
+        assert!(host.has_full_analysis(&child));
+        assert!(host.snapshot().module(&child).is_some());
     }
 
     /// A module whose analysis started before anyone called it, and
