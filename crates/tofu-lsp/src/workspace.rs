@@ -1,7 +1,8 @@
 //! The workspace on disk: scanning workspace folders for module directories
 //! (with progress), and picking up files created, changed or deleted on disk,
 //! from watched-file notifications or, for clients that do not watch files
-//! for servers (Neovim), from a `notify` watcher of our own.
+//! for servers (Neovim), from a watcher of our own (inotify on Linux,
+//! `notify` elsewhere).
 //!
 //! Everything here only reads, and only inside the workspace folders: reads
 //! go through `tofu_vfs::read_*_within`, which refuse files and directories
