@@ -30,6 +30,7 @@
 mod client_requests;
 mod configuration;
 mod document;
+mod folder_watcher;
 #[cfg(target_os = "linux")]
 mod inotify_watcher;
 mod notifications;

@@ -106,7 +106,7 @@ pub struct DiskWatcher {
     /// True when the client does not watch files for us.
     pub enabled: bool,
     /// Started with the first folder it watches.
-    pub watcher: Option<crate::workspace::FolderWatcher>,
+    pub watcher: Option<crate::folder_watcher::FolderWatcher>,
     /// The folders it watches, recursively.
     pub folders: BTreeSet<PathBuf>,
 }

@@ -29,6 +29,7 @@ use tofu_vfs::{Walk, WalkLimits};
 use tower_lsp_server::ls_types::MessageType;
 
 use crate::client_requests::begin_progress;
+use crate::folder_watcher::FolderWatcher;
 use crate::options::DiskGate;
 use crate::provider_schemas;
 use crate::scheduler::{index, read_schemas, schedule};
@@ -408,7 +409,7 @@ pub fn watch_folders(shared: &Arc<Shared>, folders: &[PathBuf]) {
         return;
     }
     if guard.watcher.is_none() {
-        guard.watcher = FolderWatcher::start(shared);
+        guard.watcher = start_watcher(shared);
     }
     let state = &mut *guard;
     let Some(watcher) = state.watcher.as_mut() else {
@@ -438,91 +439,22 @@ pub fn unwatch_folder(shared: &Arc<Shared>, folder: &Path) {
     }
 }
 
-/// The server's own recursive file watcher: on Linux straight on inotify
-/// ([`crate::inotify_watcher`]: `notify` would wake for every file the
-/// server reads), elsewhere `notify`'s recommended watcher.
-#[derive(Debug)]
-pub enum FolderWatcher {
-    #[cfg(target_os = "linux")]
-    Inotify(crate::inotify_watcher::InotifyWatcher),
-    #[cfg(not(target_os = "linux"))]
-    Notify(notify::RecommendedWatcher),
-}
-
-impl FolderWatcher {
-    /// A watcher whose events go to the disk-change queue.
-    fn start(shared: &Arc<Shared>) -> Option<FolderWatcher> {
-        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
-        let watcher = FolderWatcher::with_sink(sender);
-        let watcher = match watcher {
-            Ok(watcher) => watcher,
-            Err(error) => {
-                tracing::warn!("cannot watch files: {error}");
-                return None;
-            }
-        };
-        let shared = Arc::clone(shared);
-        tokio::spawn(async move {
-            while let Some(paths) = receiver.recv().await {
-                queue_disk_changes(&shared, paths);
-            }
-        });
-        Some(watcher)
-    }
-
-    #[cfg(target_os = "linux")]
-    fn with_sink(
-        sender: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>,
-    ) -> Result<FolderWatcher, String> {
-        crate::inotify_watcher::InotifyWatcher::new(move |paths| {
-            let _ = sender.send(paths);
-        })
-        .map(FolderWatcher::Inotify)
-        .map_err(|error| error.to_string())
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn with_sink(
-        sender: tokio::sync::mpsc::UnboundedSender<Vec<PathBuf>>,
-    ) -> Result<FolderWatcher, String> {
-        notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
-            Ok(event) if !matches!(event.kind, notify::EventKind::Access(_)) => {
-                let _ = sender.send(event.paths);
-            }
-            Ok(_) => {}
-            Err(error) => tracing::debug!("file watcher: {error}"),
-        })
-        .map(FolderWatcher::Notify)
-        .map_err(|error| error.to_string())
-    }
-
-    fn watch(&mut self, folder: &Path) -> Result<(), String> {
-        match self {
-            #[cfg(target_os = "linux")]
-            FolderWatcher::Inotify(watcher) => {
-                watcher.watch(folder).map_err(|error| error.to_string())
-            }
-            #[cfg(not(target_os = "linux"))]
-            FolderWatcher::Notify(watcher) => {
-                use notify::Watcher as _;
-                watcher
-                    .watch(folder, notify::RecursiveMode::Recursive)
-                    .map_err(|error| error.to_string())
-            }
+/// A watcher whose events go to the disk-change queue.
+fn start_watcher(shared: &Arc<Shared>) -> Option<FolderWatcher> {
+    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
+    let watcher = FolderWatcher::with_sink(sender);
+    let watcher = match watcher {
+        Ok(watcher) => watcher,
+        Err(error) => {
+            tracing::warn!("cannot watch files: {error}");
+            return None;
         }
-    }
-
-    fn unwatch(&mut self, folder: &Path) {
-        match self {
-            #[cfg(target_os = "linux")]
-            FolderWatcher::Inotify(watcher) => watcher.unwatch(folder),
-            #[cfg(not(target_os = "linux"))]
-            FolderWatcher::Notify(watcher) => {
-                use notify::Watcher as _;
-                if let Err(error) = watcher.unwatch(folder) {
-                    tracing::debug!("cannot stop watching {}: {error}", folder.display());
-                }
-            }
+    };
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        while let Some(paths) = receiver.recv().await {
+            queue_disk_changes(&shared, paths);
         }
-    }
+    });
+    Some(watcher)
 }
