@@ -1143,6 +1143,76 @@ impl AnalysisHost {
             .collect()
     }
 
+    /// Jobs for the modules `dir`'s `calls` reach that were analysed before
+    /// anyone called them and whose full analysis is not kept (an indexing
+    /// pass keeps summaries only, and others are dropped beyond
+    /// [`AnalysisHost::keep_full_analyses`]): run, each gives its module's
+    /// interface ([`AnalysisHost::set_interface_from`]) before `dir` is
+    /// judged, rather than the module being analysed again once `dir` calls
+    /// it and `dir` again after it.
+    pub fn interface_jobs(&mut self, dir: &Path, calls: &[ModuleCall]) -> Vec<AnalysisJob> {
+        let mut reached: Vec<PathBuf> = calls
+            .iter()
+            .filter_map(|call| call.dir.clone())
+            .filter(|called| called != dir)
+            .collect();
+        reached.sort();
+        reached.dedup();
+        reached.retain(|reached| {
+            self.summaries.get(reached).is_some_and(|summary| {
+                summary.interface.is_none()
+                    && !summary.unreadable
+                    && self
+                        .analyses
+                        .get(reached)
+                        .is_none_or(|full| full.generation != summary.generation)
+                    && self
+                        .modules
+                        .get(reached)
+                        .is_some_and(|inputs| inputs.generation == summary.generation)
+            })
+        });
+        reached
+            .iter()
+            .filter_map(|reached| {
+                let mut job = self.start_analysis(reached)?;
+                job.is_called = true;
+                Some(job)
+            })
+            .collect()
+    }
+
+    /// Gives a directory the interface an [`AnalysisHost::interface_jobs`]
+    /// job computed, unless it was analysed again since; hands back the
+    /// analysis and its cache for the caller to drop.
+    pub fn set_interface_from(&mut self, finished: AnalysisResult) -> Released {
+        let AnalysisResult {
+            snapshot,
+            summary,
+            cache,
+            ..
+        } = finished;
+        // The directory keeps no full analysis, so no parses either (as
+        // when its analysis was dropped): the cache goes with the analysis.
+        let mut unused = Released::default();
+        unused.caches.push(cache);
+        if let Some(inputs) = self.modules.get_mut(&snapshot.dir) {
+            if inputs.cache.is_none() {
+                inputs.cache = Some(AnalysisCache::default());
+            }
+        }
+        if let Some(interface) = summary.interface.clone() {
+            self.set_interfaces(vec![ComputedInterface {
+                dir: snapshot.dir.clone(),
+                generation: snapshot.generation,
+                interface,
+            }]);
+        }
+        unused.summaries.push(summary);
+        unused.analyses.push(snapshot);
+        unused
+    }
+
     /// Gives directories the interfaces computed for them
     /// ([`AnalysisHost::missing_interfaces`]), unless they were analysed
     /// again since.
@@ -1814,6 +1884,39 @@ mod tests {
         assert!(stored);
         assert!(host.has_full_analysis(&child));
         assert!(host.snapshot().module(&child).is_some());
+    }
+
+    /// A module whose analysis is not kept is analysed for its interface
+    /// inside its caller's job ([`AnalysisHost::interface_jobs`]): the
+    /// caller is judged against it at once, and nothing is left stale (no
+    /// second analysis of the module nor of the caller).
+    #[test]
+    fn a_caller_has_the_interface_of_a_module_whose_analysis_is_gone_computed_at_once() {
+        let mut host = AnalysisHost::new(Config::default());
+        let root = PathBuf::from("/w/root");
+        let child = PathBuf::from("/w/root/child");
+        put_child(&mut host, &child);
+        let finished = host.start_analysis(&child).unwrap().run();
+        host.finish_analysis_summary_only(finished);
+        put_caller(&mut host, &root);
+        let job = host.start_analysis(&root).unwrap();
+        let host = std::cell::RefCell::new(host);
+        let reach = |dir: &Path, calls: &[ModuleCall]| {
+            let jobs = host.borrow_mut().interface_jobs(dir, calls);
+            assert_eq!(jobs.len(), 1);
+            for job in jobs {
+                let finished = job.run();
+                host.borrow_mut().set_interface_from(finished);
+            }
+            Some(host.borrow().reached_by(dir, calls))
+        };
+        let finished = job.run_with(&reach);
+        let mut host = host.into_inner();
+        host.finish_analysis(finished);
+        assert!(host.take_stale_callers().is_empty());
+        assert!(!host.is_stale(&root) && !host.is_stale(&child));
+        assert_eq!(codes(&host, &root), ["missing-module-input"]);
+        assert!(host.interface_jobs(&root, &[]).is_empty());
     }
 
     /// A module whose analysis started before anyone called it, and
