@@ -155,7 +155,13 @@ async fn a_values_file_outside_the_directory_is_read_and_followed() {
         })
         .await;
     // A directory of values files alone is no module: nothing is said of
-    // its values (a value for an undeclared variable, say).
+    // its values (a value for an undeclared variable, say). Its open
+    // document's version 2 is answered: waited for, since it may come
+    // after the module's.
+    let last = client
+        .wait_for_diagnostics(&common, |params| params["version"] == 2)
+        .await;
+    assert_eq!(codes(&last), Vec::<String>::new(), "{last:#}");
     let published = client.drain("textDocument/publishDiagnostics");
     for publication in published
         .iter()

@@ -28,6 +28,15 @@ use tofu_module::types::{constant_value, convert_variable_value, parse_variable_
 
 /// The `values` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    // A directory of values files alone is no module (a values file open
+    // in the editor beside no configuration): nothing is said of its
+    // values, since no plan reads them there.
+    if !view
+        .file_ids()
+        .any(|id| matches!(view.role(id), Some(FileRole::Primary | FileRole::Override)))
+    {
+        return;
+    }
     let files = module_files(view);
     let chosen = &view.config().values;
     let last = assignments(&files, chosen);
