@@ -851,13 +851,7 @@ impl AnalysisHost {
         // had only its summary left.
         let fills_in = stored == Some(snapshot.generation) && !self.analyses.contains_key(&dir);
         if newer {
-            self.tree
-                .set_children(&dir, summary.child_dirs().map(Path::to_path_buf));
-            self.test_runs
-                .set_children(&dir, summary.test_run_dirs().map(Path::to_path_buf));
-            let old = Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
-            self.mark_callers(&dir, old.as_deref(), &reached);
-            unused.summaries.extend(old);
+            self.store_summary(&dir, summary, &reached, &mut unused);
         }
         if newer || fills_in {
             unused
@@ -899,13 +893,7 @@ impl AnalysisHost {
         let stored = self.summaries.get(&dir).map(|stored| stored.generation);
         let newer = stored.is_none_or(|stored| stored < snapshot.generation);
         if newer {
-            self.tree
-                .set_children(&dir, summary.child_dirs().map(Path::to_path_buf));
-            self.test_runs
-                .set_children(&dir, summary.test_run_dirs().map(Path::to_path_buf));
-            let old = Arc::make_mut(&mut self.summaries).insert(dir.clone(), summary);
-            self.mark_callers(&dir, old.as_deref(), &reached);
-            unused.summaries.extend(old);
+            self.store_summary(&dir, summary, &reached, &mut unused);
             // An older full analysis no longer says what the summary says.
             if self.analyses.contains_key(&dir) {
                 unused
@@ -916,6 +904,25 @@ impl AnalysisHost {
         }
         unused.analyses.push(snapshot);
         (newer, unused)
+    }
+
+    /// Stores `dir`'s newer summary: its calls and test runs in the module
+    /// trees, the callers it concerns marked stale; the summary replaced
+    /// goes to `unused`.
+    fn store_summary(
+        &mut self,
+        dir: &Path,
+        summary: Arc<ModuleSummary>,
+        reached: &ReachedDirs,
+        unused: &mut Released,
+    ) {
+        self.tree
+            .set_children(dir, summary.child_dirs().map(Path::to_path_buf));
+        self.test_runs
+            .set_children(dir, summary.test_run_dirs().map(Path::to_path_buf));
+        let old = Arc::make_mut(&mut self.summaries).insert(dir.to_path_buf(), summary);
+        self.mark_callers(dir, old.as_deref(), reached);
+        unused.summaries.extend(old);
     }
 
     /// Marks stale the callers of `dir` that its new summary concerns: those
