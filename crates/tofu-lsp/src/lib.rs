@@ -48,6 +48,7 @@ mod server;
 mod session;
 mod settings;
 mod shared;
+mod stdout_writer;
 mod to_proto;
 mod uri;
 mod workspace;
@@ -69,7 +70,25 @@ pub fn service(options: ServerOptions) -> (LspService<Server>, ClientSocket) {
 /// Serves LSP over stdin and stdout until `exit`.
 pub async fn serve_stdio(options: ServerOptions) {
     let (service, socket) = service(options);
-    tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-        .serve(service)
-        .await;
+    match stdout_writer::spawn(std::io::stdout()) {
+        Ok((stdout, writer)) => {
+            tower_lsp_server::Server::new(tokio::io::stdin(), stdout, socket)
+                .serve(service)
+                .await;
+            // The transport is gone: what it flushed is written before
+            // the process exits.
+            if tokio::task::spawn_blocking(move || writer.join())
+                .await
+                .is_err()
+            {
+                tracing::error!("waiting for the stdout writer failed");
+            }
+        }
+        Err(error) => {
+            tracing::warn!("no stdout writer thread ({error}); writing through tokio");
+            tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+                .serve(service)
+                .await;
+        }
+    }
 }

@@ -32,7 +32,7 @@ use crate::client_requests::begin_progress;
 use crate::folder_watcher::FolderWatcher;
 use crate::options::DiskGate;
 use crate::provider_schemas;
-use crate::scheduler::{index, read_schemas, schedule};
+use crate::scheduler::{index, read_schemas, schedule, IndexProgress};
 use crate::scheduling::Mark;
 use crate::shared::Shared;
 
@@ -130,27 +130,22 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     .await;
     // Each directory is published as soon as it is analysed; the progress
     // ends once every one is, and the callers they made stale are too.
-    let (done_sender, mut done_receiver) = tokio::sync::mpsc::unbounded_channel();
+    let (counter, mut moved) = IndexProgress::new(n_dirs);
     let reporting = async {
-        let mut done = 0;
-        let mut last_percentage = 0;
-        while done_receiver.recv().await.is_some() {
-            done += 1;
-            let percentage = u32::try_from(done * 100 / n_dirs.max(1)).unwrap_or(100);
+        let mut reported = 0;
+        while let Some((done, percentage)) = moved.recv().await {
+            if done <= reported {
+                continue;
+            }
+            reported = done;
             if let Some(progress) = &progress {
-                if percentage != last_percentage || done == n_dirs {
-                    progress
-                        .report_with_message(
-                            format!("{done}/{n_dirs} module directories"),
-                            percentage,
-                        )
-                        .await;
-                    last_percentage = percentage;
-                }
+                progress
+                    .report_with_message(format!("{done}/{n_dirs} module directories"), percentage)
+                    .await;
             }
         }
     };
-    tokio::join!(index(&shared, dirs, done_sender), reporting);
+    tokio::join!(index(&shared, dirs, counter), reporting);
     if let Some(progress) = progress {
         progress
             .finish_with_message(format!("{n_dirs} module directories"))
