@@ -123,15 +123,21 @@ fn lock(watched: &Mutex<Watched>) -> std::sync::MutexGuard<'_, Watched> {
 /// returns the directories it began to watch.
 fn add_below(watches: &mut Watches, watched: &mut Watched, dir: &Path) -> Vec<PathBuf> {
     let mut added = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
+    // Each with its real location when known without asking the disk: a
+    // directory reached through a plain entry of a directory whose real
+    // location is known lies beside it. Only the top and links are
+    // canonicalized, and only links are looked at beyond their entry's
+    // type (a `stat` per file, and a `realpath` per directory, were most of
+    // the time the server took to watch a large tree before indexing it).
+    let mut pending: Vec<(PathBuf, Option<PathBuf>)> = vec![(dir.to_path_buf(), None)];
+    while let Some((dir, real)) = pending.pop() {
         if watched.by_dir.contains_key(&dir) {
             continue;
         }
-        let Ok(real) = std::fs::canonicalize(&dir) else {
+        let Some(real) = real.or_else(|| std::fs::canonicalize(&dir).ok()) else {
             continue;
         };
-        if !watched.real.insert(real) {
+        if !watched.real.insert(real.clone()) {
             continue;
         }
         match watches.add(&dir, change_mask()) {
@@ -149,13 +155,22 @@ fn add_below(watches: &mut Watches, watched: &mut Watched, dir: &Path) -> Vec<Pa
             continue;
         };
         for entry in entries.flatten() {
-            if entry.file_name() == OsStr::new(".git") {
+            let name = entry.file_name();
+            if name == OsStr::new(".git") {
                 continue;
             }
-            let path = entry.path();
-            // Symbolic links to directories are followed, as `notify` does.
-            if std::fs::metadata(&path).is_ok_and(|metadata| metadata.is_dir()) {
-                pending.push(path);
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            if file_type.is_dir() {
+                let real = real.join(&name);
+                pending.push((entry.path(), Some(real)));
+            } else if file_type.is_symlink() {
+                // Symbolic links to directories are followed, as `notify` does.
+                let path = entry.path();
+                if std::fs::metadata(&path).is_ok_and(|metadata| metadata.is_dir()) {
+                    pending.push((path, None));
+                }
             }
         }
     }
@@ -325,5 +340,41 @@ mod tests {
             let _ = std::fs::read_dir(&root).unwrap().count();
         }
         assert!(receiver.recv_timeout(Duration::from_millis(500)).is_err());
+    }
+
+    /// A link to a directory is followed (a change through it reported at
+    /// the path under the folder); a link back up makes no loop, and a
+    /// directory reached twice is watched once.
+    #[test]
+    fn links_to_directories_are_followed_once_and_loops_end() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir(outside.path().join("shared")).unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        let root = folder.path().to_path_buf();
+        std::fs::create_dir(root.join("a")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("shared"), root.join("a/linked")).unwrap();
+        std::os::unix::fs::symlink(&root, root.join("a/up")).unwrap();
+        std::os::unix::fs::symlink(root.join("a"), root.join("again")).unwrap();
+        let (mut watcher, receiver) = watcher();
+        watcher.watch(&root).unwrap();
+        let watched: Vec<PathBuf> = watcher
+            .watched
+            .lock()
+            .unwrap()
+            .by_dir
+            .keys()
+            .cloned()
+            .collect();
+        // The folder, `a` (or its link `again`), and `shared` through `a/linked`.
+        assert_eq!(watched.len(), 3, "{watched:?}");
+
+        std::fs::write(outside.path().join("shared/main.tf"), "x").unwrap();
+        let wanted = watched
+            .iter()
+            .find(|dir| dir.ends_with("linked"))
+            .map(|dir| dir.join("main.tf"))
+            .unwrap();
+        let seen = seen_until(&receiver, &wanted);
+        assert!(seen.contains(&wanted), "{seen:?}");
     }
 }

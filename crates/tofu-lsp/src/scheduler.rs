@@ -134,32 +134,39 @@ const MAX_INDEXING_ROUNDS: usize = 16;
 /// every directory is done, then are analysed and published in rounds,
 /// each once per round: while a workspace is indexed a caller is reached by
 /// each module it calls, and would otherwise be analysed again for each.
-pub async fn index(
-    shared: &Arc<Shared>,
-    dirs: Vec<PathBuf>,
-    progress: Arc<IndexProgress>,
-) {
+pub async fn index(shared: &Arc<Shared>, dirs: Vec<PathBuf>, progress: Arc<IndexProgress>) {
     shared.session().scheduling_mut().begin_indexing();
+    let started = std::time::Instant::now();
+    let n_dirs = dirs.len();
     index_in_lanes(shared, dirs, Some(progress)).await;
-    for _ in 0..MAX_INDEXING_ROUNDS {
+    tracing::debug!("indexed {n_dirs} directories in {:?}", started.elapsed());
+    for round in 1..=MAX_INDEXING_ROUNDS {
         let stale = shared.session().scheduling_mut().take_deferred();
         if stale.is_empty() {
             break;
         }
+        let n_stale = stale.len();
+        let started = std::time::Instant::now();
         index_in_lanes(shared, stale, None).await;
+        tracing::debug!(
+            "indexing round {round}: {n_stale} callers in {:?}",
+            started.elapsed()
+        );
     }
     let (left, schema_dirs) = shared.session().scheduling_mut().end_indexing();
     schedule(shared, left, true);
     let worker = Arc::clone(shared);
+    let started = std::time::Instant::now();
     if let Err(error) =
         tokio::task::spawn_blocking(move || read_schemas_here(&worker, &schema_dirs)).await
     {
         tracing::error!("looking at provider schemas failed: {error}");
     }
+    tracing::debug!("looked at provider schemas in {:?}", started.elapsed());
 }
 
 /// [`index_dir`] on each of `dirs`, `cores` at a time, each directory
-/// after those below it ([`children_first`]). Each lane is one blocking
+/// after those below it ([`deepest_first`]). Each lane is one blocking
 /// thread that takes directory after directory from the queue and reads,
 /// analyses and publishes each itself, as `check`'s threads do: a task and
 /// a hand-off to the blocking pool per directory cost the server a third
@@ -171,7 +178,7 @@ async fn index_in_lanes(
     mut dirs: Vec<PathBuf>,
     progress: Option<Arc<IndexProgress>>,
 ) {
-    children_first(&mut dirs);
+    deepest_first(&mut dirs);
     let queue = Arc::new(std::sync::Mutex::new(dirs.into_iter()));
     let runtime = tokio::runtime::Handle::current();
     let mut lanes = tokio::task::JoinSet::new();
@@ -215,7 +222,12 @@ impl IndexProgress {
     /// A count of `total` directories, and the receiver of `(done,
     /// percentage)` each time the percentage moves (and once all are done).
     /// Two lanes may send theirs out of order: the larger count is the news.
-    pub fn new(total: usize) -> (Arc<Self>, tokio::sync::mpsc::UnboundedReceiver<(usize, u32)>) {
+    pub fn new(
+        total: usize,
+    ) -> (
+        Arc<Self>,
+        tokio::sync::mpsc::UnboundedReceiver<(usize, u32)>,
+    ) {
         let (moved, receiver) = tokio::sync::mpsc::unbounded_channel();
         let progress = Self {
             done: std::sync::atomic::AtomicUsize::new(0),
@@ -241,20 +253,15 @@ impl IndexProgress {
     }
 }
 
-/// Sorts `dirs` so that each directory comes after the directories below
-/// it, siblings in name order. A module's own modules usually lie below it
-/// (`modules/NAME`): analysed first, they are known when it is, and it is
-/// judged in its module tree at once rather than again once they are.
-fn children_first(dirs: &mut [PathBuf]) {
-    dirs.sort_by_cached_key(|dir| {
-        let mut key: Vec<(bool, std::ffi::OsString)> = dir
-            .components()
-            .map(|component| (false, component.as_os_str().to_os_string()))
-            .collect();
-        // After every directory below it.
-        key.push((true, std::ffi::OsString::new()));
-        key
-    });
+/// Sorts `dirs` deepest first, then by name: each directory comes after
+/// the directories below it, and after every deeper one. A module's own
+/// modules usually lie below it (`modules/NAME`), and the modules
+/// components share lie deeper than the components that call them
+/// (`../account-map/modules/iam-roles` from `modules/access-analyzer`):
+/// analysed first, they are known when their callers are, which are then
+/// judged in their module tree at once rather than again once they are.
+fn deepest_first(dirs: &mut [PathBuf]) {
+    dirs.sort_by_cached_key(|dir| (std::cmp::Reverse(dir.components().count()), dir.clone()));
 }
 
 /// One directory of an indexing pass, on a lane's blocking thread, as
@@ -391,6 +398,7 @@ fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: N
         // only): analysed here, on this thread, for their interface.
         let jobs = shared.session().host_mut().interface_jobs(dir, calls);
         for job in jobs {
+            tracing::trace!("analysing {} for its interface", job.dir().display());
             let finished = job.run();
             let released = shared.session().host_mut().set_interface_from(finished);
             drop(released);

@@ -76,6 +76,7 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     let limits = WalkLimits {
         max_dirs: shared.options.max_walk_dirs,
     };
+    let started = std::time::Instant::now();
     let walked = tokio::task::spawn_blocking(move || {
         folders
             .into_iter()
@@ -99,8 +100,11 @@ pub async fn scan_folders(shared: Arc<Shared>, folders: Vec<PathBuf>) {
     }
     found.sort();
     found.dedup();
+    tracing::debug!("walked the workspace in {:?}", started.elapsed());
+    let started = std::time::Instant::now();
     let watching = Arc::clone(&shared);
     let _ = tokio::task::spawn_blocking(move || watch_folders(&watching, &watchable)).await;
+    tracing::debug!("watched the workspace in {:?}", started.elapsed());
     for problem in problems {
         tracing::warn!("{problem}");
         shared
