@@ -495,8 +495,7 @@ fn read_from_disk(shared: &Arc<Shared>, dir: &Path) {
     // real file (`tofu_vfs::read_module_dir_vouched`).
     let read = (|| {
         let vouched = tofu_vfs::link_target_dirs(&opened);
-        let files = tofu_vfs::read_module_dir_vouched(&read_dir, &root, &vouched)?;
-        let links = tofu_vfs::linked_files_vouched(&read_dir, &root, &vouched);
+        let (files, links) = tofu_vfs::read_module_dir_and_links(&read_dir, &root, &vouched)?;
         let manifest = read_manifest(&read_dir, &root);
         Ok::<_, std::io::Error>((files, manifest, links, !vouched.is_empty()))
     })();

@@ -227,27 +227,63 @@ pub fn read_module_dir_vouched(
     root: &Path,
     vouched: &[PathBuf],
 ) -> io::Result<Vec<InputFile>> {
-    let root = fs::canonicalize(root)?;
+    read_module_dir_and_links(dir, root, vouched).map(|(files, _)| files)
+}
+
+/// A configuration file that is a link, by name, with the path of the file
+/// it leads to ([`linked_files_vouched`]).
+pub type LinkedFile = (String, PathBuf);
+
+/// [`read_module_dir_vouched`] and [`linked_files_vouched`] of `dir` from
+/// one listing of it (the language server wants both of every directory it
+/// reads: two listings and three `realpath`s per directory were a tenth of
+/// what indexing a large tree spent beside the analyses).
+pub fn read_module_dir_and_links(
+    dir: &Path,
+    root: &Path,
+    vouched: &[PathBuf],
+) -> io::Result<(Vec<InputFile>, Vec<LinkedFile>)> {
+    let real_root = fs::canonicalize(root)?;
     let real_dir = fs::canonicalize(dir)?;
-    if !real_dir.starts_with(&root) {
+    if !real_dir.starts_with(&real_root) {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             "the directory leads outside the workspace folder, so tofu-lens does not read it",
         ));
     }
+    let mut links = Vec::new();
     let mut files: Vec<InputFile> = config_entries(&real_dir)?
         .into_iter()
-        .map(|entry| InputFile {
-            content: if entry.is_symlink {
-                read_confined(&entry.path, &root, vouched)
+        .map(|entry| {
+            let content = if entry.is_symlink {
+                if let Some(link) = link_within(&entry.path, &real_root, root, vouched) {
+                    links.push((entry.name.clone(), link));
+                }
+                read_confined(&entry.path, &real_root, vouched)
             } else {
                 read_file(&entry.path)
-            },
-            name: entry.name,
+            };
+            InputFile {
+                content,
+                name: entry.name,
+            }
         })
         .collect();
     files.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    Ok(files)
+    links.sort();
+    Ok((files, links))
+}
+
+/// Where the link `path` leads, for [`linked_files_vouched`]: under `root`
+/// as given (`real_root` is its real location), or the real path of a file
+/// `vouched` vouches for; `None` for anything else.
+fn link_within(path: &Path, real_root: &Path, root: &Path, vouched: &[PathBuf]) -> Option<PathBuf> {
+    let real = fs::canonicalize(path).ok()?;
+    match real.strip_prefix(real_root) {
+        Ok(inside) => Some(root.join(inside)),
+        Err(_) if is_vouched(&real, vouched) => Some(real),
+        Err(_) => None,
+    }
 }
 
 /// The configuration files of `dir` that are symlinks to a file inside
@@ -273,12 +309,8 @@ pub fn linked_files_vouched(
         .into_iter()
         .filter(|entry| entry.is_symlink)
         .filter_map(|entry| {
-            let real = fs::canonicalize(&entry.path).ok()?;
-            match real.strip_prefix(&real_root) {
-                Ok(inside) => Some((entry.name, root.join(inside))),
-                Err(_) if is_vouched(&real, vouched) => Some((entry.name, real)),
-                Err(_) => None,
-            }
+            let link = link_within(&entry.path, &real_root, root, vouched)?;
+            Some((entry.name, link))
         })
         .collect();
     links.sort();
@@ -537,6 +569,47 @@ mod tests {
         let files = read_module_dir(&ws).unwrap();
         let secret = files.iter().find(|file| file.name == "secret.tf").unwrap();
         assert!(matches!(&secret.content, FileContent::Text(text) if text.contains("secret")));
+    }
+
+    /// One listing gives what the two separate reads give: the files, and
+    /// the links inside the root (or vouched for) with where they lead.
+    #[cfg(unix)]
+    #[test]
+    fn files_and_links_from_one_listing_are_what_two_reads_give() {
+        use std::os::unix::fs::symlink;
+        let (temp, ws) = workspace_with_links();
+        let outside = temp.path().canonicalize().unwrap().join("outside");
+        fs::write(outside.join("variables.tf"), "variable \"v\" {}\n").unwrap();
+        symlink(outside.join("variables.tf"), ws.join("variables.tf")).unwrap();
+        for vouched in [Vec::new(), vec![outside.clone()]] {
+            let (files, links) = read_module_dir_and_links(&ws, &ws, &vouched).unwrap();
+            let described = |files: &[InputFile]| -> Vec<String> {
+                files
+                    .iter()
+                    .map(|file| format!("{} {:?}", file.name, file.content))
+                    .collect()
+            };
+            assert_eq!(
+                described(&files),
+                described(&read_module_dir_vouched(&ws, &ws, &vouched).unwrap())
+            );
+            assert_eq!(links, linked_files_vouched(&ws, &ws, &vouched));
+            let names: Vec<&str> = links.iter().map(|(name, _)| name.as_str()).collect();
+            if vouched.is_empty() {
+                assert_eq!(names, ["common.tf"]);
+            } else {
+                assert_eq!(
+                    names,
+                    ["common.tf", "relative.tf", "secret.tf", "variables.tf"]
+                );
+            }
+        }
+        assert_eq!(
+            read_module_dir_and_links(&ws.join("linked"), &ws, &[])
+                .unwrap_err()
+                .kind(),
+            std::io::ErrorKind::PermissionDenied
+        );
     }
 
     /// A document opened through a link vouches for the configuration
