@@ -851,9 +851,7 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
     let (summary, generation, in_scope, force, from_providers, held, mut converter) = match plan {
         Publish::Refresh(false) => return,
         Publish::Refresh(true) => {
-            if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
-                tracing::debug!("workspace/diagnostic/refresh failed: {error}");
-            }
+            request_diagnostic_refresh(shared);
             return;
         }
         Publish::Push {
@@ -929,6 +927,44 @@ async fn publish_dir(shared: &Arc<Shared>, dir: &Path) {
             .publish_diagnostics(uri, diagnostics, version)
             .await;
     }
+}
+
+/// Asks the client to pull diagnostics again, in a task of its own: a lane
+/// publishing a directory must not wait for the client's answer (a client
+/// that never answers, or one that has gone, kept an indexing lane, and the
+/// runtime's shutdown behind it, waiting for ever). One request at a time:
+/// those wanted while one waits become one more after it (the client may
+/// have pulled before what they announce).
+fn request_diagnostic_refresh(shared: &Arc<Shared>) {
+    {
+        let mut state = shared
+            .diagnostic_refresh
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if state.in_flight {
+            state.again = true;
+            return;
+        }
+        state.in_flight = true;
+    }
+    // Not counted as activity: waiting for a client's answer is no work
+    // of ours (`tofuLens/settled` would otherwise wait for the client).
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        loop {
+            if let Err(error) = shared.client.workspace_diagnostic_refresh().await {
+                tracing::debug!("workspace/diagnostic/refresh failed: {error}");
+            }
+            let mut state = shared
+                .diagnostic_refresh
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if !std::mem::take(&mut state.again) {
+                state.in_flight = false;
+                break;
+            }
+        }
+    });
 }
 
 type Publication = (PathBuf, Vec<Diagnostic>, Option<i32>);

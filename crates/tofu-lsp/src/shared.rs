@@ -50,7 +50,18 @@ pub struct Shared {
     /// The background work under way (the scan, directory workers, schema
     /// reads, validator rounds), for `tofuLens/settled`.
     pub activity: Arc<Activity>,
+    /// Whether a `workspace/diagnostic/refresh` is waiting for the client's
+    /// answer, and whether another is wanted after it
+    /// (`scheduler::request_diagnostic_refresh`).
+    pub diagnostic_refresh: Mutex<RefreshState>,
     tokens: AtomicU64,
+}
+
+/// See [`Shared::diagnostic_refresh`].
+#[derive(Debug, Default)]
+pub struct RefreshState {
+    pub in_flight: bool,
+    pub again: bool,
 }
 
 /// How many background tasks are under way, and a way to wait until none
@@ -137,6 +148,7 @@ impl Shared {
             disk_watcher: Mutex::new(DiskWatcher::default()),
             disk_changes: OnceLock::new(),
             activity: Arc::new(Activity::default()),
+            diagnostic_refresh: Mutex::new(RefreshState::default()),
             tokens: AtomicU64::new(0),
         }
     }
