@@ -410,7 +410,7 @@ fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: N
     // interface from this analysis, rather than from another one.
     let called = shared.session().host().is_called(dir);
     finished.compute_interface(called);
-    after_analysis(shared, dir, finished, started.elapsed());
+    after_analysis(shared, dir, finished, started.elapsed(), need);
     true
 }
 
@@ -519,6 +519,7 @@ fn after_analysis(
     dir: &Path,
     finished: tofu_ide::AnalysisResult,
     took: Duration,
+    need: Need,
 ) {
     tracing::debug!("analysed {} in {:?}", dir.display(), took);
     let (old, callers, called, schema_dirs, indexing) = {
@@ -529,7 +530,10 @@ fn after_analysis(
         // (computing every directory's interface instead cost more memory,
         // 526 against 304 MB at 50 copies of cloudposse, than the analyses
         // it saved).
-        let (_, old) = if session.scheduling().is_indexing() {
+        // An analysis a request asked for (`Need::Full`) is kept: dropped,
+        // the request found no full analysis and answered nothing (a
+        // definition into a called module asked while indexing still ran).
+        let (_, old) = if session.scheduling().is_indexing() && need == Need::Summary {
             session.host_mut().finish_analysis_summary_only(finished)
         } else {
             session.host_mut().finish_analysis_returning_old(finished)
