@@ -389,6 +389,7 @@ fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: N
     // their interface from their kept analysis, rather than by being
     // analysed again (computed with the session unlocked).
     let reach = |dir: &Path, calls: &[ModuleCall]| {
+        settle_missing_modules(shared, dir, calls);
         let missing = shared.session().host().missing_interfaces(dir, calls);
         if !missing.is_empty() {
             let computed = missing.into_iter().map(MissingInterface::compute).collect();
@@ -407,11 +408,64 @@ fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: N
     };
     let mut finished = job.run_with(&reach);
     // Called by a directory whose analysis finished meanwhile: its
-    // interface from this analysis, rather than from another one.
-    let called = shared.session().host().is_called(dir);
+    // interface from this analysis, rather than from another one. A
+    // directory known only as called is called (by the caller being
+    // judged, when it is settled from that caller's job).
+    let called = {
+        let session = shared.session();
+        session.host().is_called(dir) || session.scheduling().is_called_only(dir)
+    };
     finished.compute_interface(called);
     after_analysis(shared, dir, finished, started.elapsed(), need);
     true
+}
+
+/// The directories `calls` read that do not exist (a typo in `source`, a
+/// module missing from this checkout) and that neither the host nor the
+/// scheduler has met: each is marked as a called-only directory and read
+/// (it cannot be) and analysed here, before `dir` is judged, as
+/// [`called_only_dirs`] would have it done after; so `dir` is judged
+/// knowing it ("Unreadable module directory") rather than judged, made
+/// stale by that reading, and judged again (the most common second analysis
+/// while indexing cloudposse: 300 such directories at 50 copies).
+fn settle_missing_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]) {
+    let mut candidates: Vec<PathBuf> = {
+        let session = shared.session();
+        let root = session.confinement_root(dir);
+        calls
+            .iter()
+            .filter_map(|call| {
+                let called = call.dir.as_ref()?;
+                let readable_here = call.installed.is_none() || called.starts_with(&root);
+                let unknown =
+                    !session.host().knows_dir(called) && !session.scheduling().knows(called);
+                (called != dir && readable_here && unknown).then(|| called.clone())
+            })
+            .collect()
+    };
+    candidates.sort();
+    candidates.dedup();
+    for called in candidates {
+        let missing = std::fs::metadata(&called).is_err_and(|error| {
+            matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            )
+        });
+        if !missing {
+            continue;
+        }
+        {
+            let mut session = shared.session();
+            // Another lane's caller may have met it meanwhile.
+            if session.host().knows_dir(&called) || session.scheduling().knows(&called) {
+                continue;
+            }
+            session.scheduling_mut().mark_called_only(&called);
+            session.scheduling_mut().state(&called).needs_disk_read = false;
+        }
+        refresh_here(shared, &called, true, Need::Summary);
+    }
 }
 
 /// Whether `dir` must be analysed for `need`: its inputs changed, or the
