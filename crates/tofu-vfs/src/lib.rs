@@ -256,10 +256,14 @@ pub fn read_module_dir_and_links(
         .into_iter()
         .map(|entry| {
             let content = if entry.is_symlink {
-                if let Some(link) = link_within(&entry.path, &real_root, root, vouched) {
-                    links.push((entry.name.clone(), link));
+                // One `realpath` per link serves both.
+                let real = fs::canonicalize(&entry.path);
+                if let Ok(real) = &real {
+                    if let Some(link) = link_from_real(real, &real_root, root, vouched) {
+                        links.push((entry.name.clone(), link));
+                    }
                 }
-                read_confined(&entry.path, &real_root, vouched)
+                read_real(real, &real_root, vouched)
             } else {
                 read_file(&entry.path)
             };
@@ -279,9 +283,19 @@ pub fn read_module_dir_and_links(
 /// `vouched` vouches for; `None` for anything else.
 fn link_within(path: &Path, real_root: &Path, root: &Path, vouched: &[PathBuf]) -> Option<PathBuf> {
     let real = fs::canonicalize(path).ok()?;
+    link_from_real(&real, real_root, root, vouched)
+}
+
+/// [`link_within`] of a link whose real path is known already.
+fn link_from_real(
+    real: &Path,
+    real_root: &Path,
+    root: &Path,
+    vouched: &[PathBuf],
+) -> Option<PathBuf> {
     match real.strip_prefix(real_root) {
         Ok(inside) => Some(root.join(inside)),
-        Err(_) if is_vouched(&real, vouched) => Some(real),
+        Err(_) if is_vouched(real, vouched) => Some(real.to_path_buf()),
         Err(_) => None,
     }
 }
@@ -365,7 +379,12 @@ pub fn read_file_vouched(path: &Path, root: &Path, vouched: &[PathBuf]) -> FileC
 /// Reads `path` by its real location, if that is inside `root` (canonical)
 /// or a configuration file in one of `vouched`.
 fn read_confined(path: &Path, root: &Path, vouched: &[PathBuf]) -> FileContent {
-    match fs::canonicalize(path) {
+    read_real(fs::canonicalize(path), root, vouched)
+}
+
+/// [`read_confined`] of a link whose `realpath` was taken already.
+fn read_real(real: io::Result<PathBuf>, root: &Path, vouched: &[PathBuf]) -> FileContent {
+    match real {
         Ok(real) if real.starts_with(root) || is_vouched(&real, vouched) => read_file(&real),
         Ok(_) => FileContent::Unreadable {
             message: OUTSIDE_WORKSPACE.to_owned(),
