@@ -10,7 +10,7 @@
 //! the `module` blocks, one of the modules test files' runs call (which
 //! are reached, but are no children: no loop runs through them).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -18,7 +18,10 @@ use tofu_module::calls::{called_modules, CalledDir, CalledModules, ModuleCall, M
 
 use crate::summary::ModuleSummary;
 
-pub(crate) type Summaries = BTreeMap<PathBuf, Arc<ModuleSummary>>;
+/// Every directory's summary, hashed: looked up several times per analysis
+/// (a sorted map cost path comparisons on a workspace of thousands of
+/// directories); whoever lists them sorts what they list.
+pub(crate) type Summaries = HashMap<PathBuf, Arc<ModuleSummary>>;
 
 /// The directories `dir` reaches through its `module` blocks (`tree`),
 /// and the modules its test runs call (`test_runs`) with theirs, `dir`

@@ -3,7 +3,7 @@
 //! every analysed directory.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -24,8 +24,8 @@ use crate::summary::ModuleSummary;
 /// ([`crate::AnalysisHost::keep_full_analyses`]).
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    modules: Arc<BTreeMap<PathBuf, AnalysedModule>>,
-    summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+    modules: Arc<HashMap<PathBuf, AnalysedModule>>,
+    summaries: Arc<crate::module_tree::Summaries>,
     /// Which paths are one real file (symlinks).
     pub(crate) shared: Arc<SharedFiles>,
     /// The files functions read in a module directory, for values on hover
@@ -52,8 +52,8 @@ impl ParsedFile<'_> {
 
 impl Snapshot {
     pub(crate) fn new(
-        modules: Arc<BTreeMap<PathBuf, AnalysedModule>>,
-        summaries: Arc<BTreeMap<PathBuf, Arc<ModuleSummary>>>,
+        modules: Arc<HashMap<PathBuf, AnalysedModule>>,
+        summaries: Arc<crate::module_tree::Summaries>,
         shared: Arc<SharedFiles>,
     ) -> Snapshot {
         Snapshot {
@@ -84,6 +84,7 @@ impl Snapshot {
         self.modules.get(dir)
     }
 
+    /// Every kept full analysis, in no particular order.
     pub fn modules(&self) -> impl Iterator<Item = &AnalysedModule> {
         self.modules.values()
     }
@@ -149,7 +150,8 @@ impl Snapshot {
             .map_or(0, |summary| summary.generation)
     }
 
-    /// The summary of every analysed module directory.
+    /// The summary of every analysed module directory, in no particular
+    /// order.
     pub(crate) fn summaries(&self) -> impl Iterator<Item = &ModuleSummary> {
         self.summaries.values().map(Arc::as_ref)
     }
