@@ -166,7 +166,7 @@ pub async fn index(shared: &Arc<Shared>, dirs: Vec<PathBuf>, progress: Arc<Index
 }
 
 /// [`index_dir`] on each of `dirs`, `cores` at a time, each directory
-/// after those below it ([`deepest_first`]). Each lane is one blocking
+/// before those below it ([`shallowest_first`]). Each lane is one blocking
 /// thread that takes directory after directory from the queue and reads,
 /// analyses and publishes each itself, as `check`'s threads do: a task and
 /// a hand-off to the blocking pool per directory cost the server a third
@@ -178,7 +178,7 @@ async fn index_in_lanes(
     mut dirs: Vec<PathBuf>,
     progress: Option<Arc<IndexProgress>>,
 ) {
-    deepest_first(&mut dirs);
+    shallowest_first(&mut dirs);
     let queue = Arc::new(std::sync::Mutex::new(dirs.into_iter()));
     let runtime = tokio::runtime::Handle::current();
     let mut lanes = tokio::task::JoinSet::new();
@@ -253,15 +253,15 @@ impl IndexProgress {
     }
 }
 
-/// Sorts `dirs` deepest first, then by name: each directory comes after
-/// the directories below it, and after every deeper one. A module's own
-/// modules usually lie below it (`modules/NAME`), and the modules
-/// components share lie deeper than the components that call them
+/// Sorts `dirs` shallowest first, then by name: each directory comes
+/// before the directories below it, and before every deeper one. A
+/// module's own modules usually lie below it (`modules/NAME`), and the
+/// modules components share lie deeper than the components that call them
 /// (`../account-map/modules/iam-roles` from `modules/access-analyzer`):
-/// analysed first, they are known when their callers are, which are then
-/// judged in their module tree at once rather than again once they are.
-fn deepest_first(dirs: &mut [PathBuf]) {
-    dirs.sort_by_cached_key(|dir| (std::cmp::Reverse(dir.components().count()), dir.clone()));
+/// the caller's analysis reads and analyses them as called
+/// ([`settle_unanalysed_modules`]), with their interface, once.
+fn shallowest_first(dirs: &mut [PathBuf]) {
+    dirs.sort_by_cached_key(|dir| (dir.components().count(), dir.clone()));
 }
 
 /// One directory of an indexing pass, on a lane's blocking thread, as
@@ -270,38 +270,50 @@ fn deepest_first(dirs: &mut [PathBuf]) {
 /// worker is running is left to it; one that changed meanwhile is handed
 /// to a worker, unless it waits for the pass's next round.
 fn index_dir(shared: &Arc<Shared>, runtime: &tokio::runtime::Handle, dir: PathBuf) {
-    let claimed = {
-        let mut session = shared.session();
-        let state = session.scheduling_mut().state(&dir);
-        !std::mem::replace(&mut state.worker_running, true)
-    };
-    if !claimed {
+    let Some(lock) = claim(shared, &dir) else {
         return;
-    }
+    };
     let analysed = {
-        let lock = Arc::clone(&shared.session().scheduling_mut().state(&dir).analysis_lock);
         let _guard = lock.blocking_lock();
-        let needs_disk_read = std::mem::take(
-            &mut shared
-                .session()
-                .scheduling_mut()
-                .state(&dir)
-                .needs_disk_read,
-        );
-        let refresh = std::panic::AssertUnwindSafe(|| {
-            refresh_here(shared, &dir, needs_disk_read, Need::Summary)
-        });
-        match std::panic::catch_unwind(refresh) {
-            Ok(analysed) => analysed,
-            Err(_) => {
-                tracing::error!("analysis of {} failed: it panicked", dir.display());
-                false
-            }
-        }
+        analyse_claimed(shared, &dir, false)
     };
     if analysed {
         runtime.block_on(publish_dir(shared, &dir));
     }
+    release(shared, dir, analysed);
+}
+
+/// Claims `dir` for this thread, as its worker would: `None` when a worker
+/// or another lane has it. Returns its analysis lock, for the claimant to
+/// take.
+fn claim(shared: &Shared, dir: &Path) -> Option<Arc<tokio::sync::Mutex<()>>> {
+    let mut session = shared.session();
+    let state = session.scheduling_mut().state(dir);
+    let claimed = !std::mem::replace(&mut state.worker_running, true);
+    claimed.then(|| Arc::clone(&state.analysis_lock))
+}
+
+/// Reads `dir` if it is marked for that and analyses it, claimed
+/// ([`claim`]) and with its analysis lock held; `called` when a caller's
+/// analysis asked for it. Returns false when the analysis panicked.
+fn analyse_claimed(shared: &Arc<Shared>, dir: &Path, called: bool) -> bool {
+    let needs_disk_read =
+        std::mem::take(&mut shared.session().scheduling_mut().state(dir).needs_disk_read);
+    let refresh = std::panic::AssertUnwindSafe(|| {
+        refresh_here(shared, dir, needs_disk_read, Need::Summary, called)
+    });
+    match std::panic::catch_unwind(refresh) {
+        Ok(analysed) => analysed,
+        Err(_) => {
+            tracing::error!("analysis of {} failed: it panicked", dir.display());
+            false
+        }
+    }
+}
+
+/// Gives up the claim on `dir`; one that changed meanwhile is handed to a
+/// worker, unless it waits for the pass's next round.
+fn release(shared: &Arc<Shared>, dir: PathBuf, analysed: bool) {
     let again = {
         let mut session = shared.session();
         let stale = session.host().is_stale(&dir) && !session.scheduling().is_deferred(&dir);
@@ -349,7 +361,7 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
     let worker = Arc::clone(shared);
     let refreshed_dir = dir.to_path_buf();
     let refreshed = tokio::task::spawn_blocking(move || {
-        refresh_here(&worker, &refreshed_dir, needs_disk_read, need)
+        refresh_here(&worker, &refreshed_dir, needs_disk_read, need, false)
     })
     .await;
     match refreshed {
@@ -365,7 +377,13 @@ pub async fn refresh_dir(shared: &Arc<Shared>, dir: &Path, need: Need) -> bool {
 /// directory's analysis lock held: reads the directory from disk when
 /// `needs_disk_read`, analyses it if it still needs it and stores the
 /// result ([`after_analysis`]).
-fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: Need) -> bool {
+fn refresh_here(
+    shared: &Arc<Shared>,
+    dir: &Path,
+    needs_disk_read: bool,
+    need: Need,
+    called: bool,
+) -> bool {
     if needs_disk_read {
         read_from_disk(shared, dir);
     }
@@ -390,6 +408,7 @@ fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: N
     // analysed again (computed with the session unlocked).
     let reach = |dir: &Path, calls: &[ModuleCall]| {
         settle_missing_modules(shared, dir, calls);
+        settle_unanalysed_modules(shared, dir, calls);
         let missing = shared.session().host().missing_interfaces(dir, calls);
         if !missing.is_empty() {
             let computed = missing.into_iter().map(MissingInterface::compute).collect();
@@ -409,9 +428,9 @@ fn refresh_here(shared: &Arc<Shared>, dir: &Path, needs_disk_read: bool, need: N
     let mut finished = job.run_with(&reach);
     // Called by a directory whose analysis finished meanwhile: its
     // interface from this analysis, rather than from another one. A
-    // directory known only as called is called (by the caller being
-    // judged, when it is settled from that caller's job).
-    let called = {
+    // directory known only as called, or settled from a caller's job, is
+    // called (by the caller being judged).
+    let called = called || {
         let session = shared.session();
         session.host().is_called(dir) || session.scheduling().is_called_only(dir)
     };
@@ -464,7 +483,51 @@ fn settle_missing_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]
             session.scheduling_mut().mark_called_only(&called);
             session.scheduling_mut().state(&called).needs_disk_read = false;
         }
-        refresh_here(shared, &called, true, Need::Summary);
+        refresh_here(shared, &called, true, Need::Summary, true);
+    }
+}
+
+/// The directories of the pass that `calls` read and that no analysis has
+/// reached yet, while indexing (the pass takes callers before the modules
+/// below them, [`shallowest_first`]): each is read and analysed here, as
+/// called, before `dir` is judged, so that it is analysed once, with its
+/// interface, rather than once before anyone called it and again for its
+/// interface when someone did (248 of 3,036 analyses indexing 10 copies of
+/// cloudposse). One a worker or another lane holds, or whose analysis is
+/// under way higher up this thread (a loop of calls), is left to them.
+fn settle_unanalysed_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]) {
+    let mut candidates: Vec<PathBuf> = calls
+        .iter()
+        .filter_map(|call| call.dir.clone())
+        .filter(|called| called != dir)
+        .collect();
+    candidates.sort();
+    candidates.dedup();
+    for called in candidates {
+        let unanalysed = {
+            let session = shared.session();
+            session.scheduling().is_indexing()
+                && session.scheduling().knows(&called)
+                && session.host().summary(&called).is_none()
+        };
+        if !unanalysed {
+            continue;
+        }
+        let Some(lock) = claim(shared, &called) else {
+            continue;
+        };
+        let analysed = match lock.try_lock() {
+            Ok(_guard) => analyse_claimed(shared, &called, true),
+            Err(_) => false,
+        };
+        // Published here, as its lane would: the pass may have come to it
+        // meanwhile and left it to this claim.
+        if analysed {
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.block_on(publish_dir(shared, &called));
+            }
+        }
+        release(shared, called, analysed);
     }
 }
 
