@@ -56,8 +56,9 @@ every disagreeing case with both answers to OUT/mismatches.txt, and
 OUT /tmp/tofu-lens-plan-cases.
 
 `--command-line` also gives some variables their value the way a user
-names it (a later source winning, as in plan): `--var-file prod.tfvars`
-or `--var-file vars/common.tfvars` (after `--var-file vars/base.tfvars`,
+names it (a later source winning, as in plan): `--var-file prod.tfvars`,
+`--var-file named.tfvars.json` (JSON syntax) or `--var-file
+vars/common.tfvars` (after `--var-file vars/base.tfvars`,
 which holds earlier values), `--var NAME=VALUE` (its text as OpenTofu
 reads it for the type), or a `TF_VAR_NAME` environment variable (lowest:
 no automatic file sets that variable), now and then a value of the wrong
@@ -250,7 +251,8 @@ class Case:
         self.judged_only = judged_only
         self.command_line = command_line
         # Command-line values: name -> (source, text), source one of
-        # "prod.tfvars", "vars/common.tfvars", "var", "env"; and earlier
+        # "prod.tfvars", "named.tfvars.json", "vars/common.tfvars", "var",
+        # "env"; and earlier
         # values in vars/base.tfvars.
         self.given = {}
         self.undeclared_var = False
@@ -272,7 +274,7 @@ class Case:
         """The lines of `plan.args`: the named files in order, then the
         `-var`s, then the environment."""
         lines = []
-        named = ["vars/base.tfvars", "prod.tfvars", "vars/common.tfvars"]
+        named = ["vars/base.tfvars", "prod.tfvars", "named.tfvars.json", "vars/common.tfvars"]
         for file in named:
             if file in self.values:
                 lines.append(f"--var-file {file}")
@@ -382,7 +384,7 @@ def declare_variables(case):
             case.undeclared_var = True
         if rng.random() < 0.05:
             case.kinds.append("named file: a value for an undeclared variable")
-            case.values["prod.tfvars"]["nowhere"] = "x"
+            case.values[rng.choice(["prod.tfvars", "named.tfvars.json"])]["nowhere"] = "x"
     if not any(file in case.values for file in AUTO) and not case.plan_args():
         case.values[rng.choice(AUTO)] = {}
 
@@ -403,13 +405,14 @@ def given_on_command_line(case, name, kind, final, decoy, values):
     sometimes an automatic file or vars/base.tfvars gives an earlier
     value that the command line replaces."""
     rng = case.rng
-    source = rng.choice(["prod.tfvars", "vars/common.tfvars", "var", "env"])
+    source = rng.choice(["prod.tfvars", "named.tfvars.json", "vars/common.tfvars", "var", "env"])
     value = final
     if rng.random() < 0.03:
         case.kinds.append("command line: a value of the wrong type")
         value = WRONG[kind]
-    case.kinds.append(f"value: {source if source.endswith('.tfvars') else source + ' value'}")
-    if source.endswith(".tfvars"):
+    in_file = source.endswith((".tfvars", ".tfvars.json"))
+    case.kinds.append(f"value: {source if in_file else source + ' value'}")
+    if in_file:
         case.values[source][name] = value
     else:
         case.given[name] = (source, raw_text(kind, value))
