@@ -448,22 +448,16 @@ fn refresh_here(
 /// stale by that reading, and judged again (the most common second analysis
 /// while indexing cloudposse: 300 such directories at 50 copies).
 fn settle_missing_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]) {
-    let mut candidates: Vec<PathBuf> = {
+    let candidates: Vec<PathBuf> = {
         let session = shared.session();
         let root = session.confinement_root(dir);
-        calls
-            .iter()
-            .filter_map(|call| {
-                let called = call.dir.as_ref()?;
-                let readable_here = call.installed.is_none() || called.starts_with(&root);
-                let unknown =
-                    !session.host().knows_dir(called) && !session.scheduling().knows(called);
-                (called != dir && readable_here && unknown).then(|| called.clone())
-            })
-            .collect()
+        called_dirs(dir, calls, |call, called| {
+            let readable_here = call.installed.is_none() || called.starts_with(&root);
+            readable_here
+                && !session.host().knows_dir(called)
+                && !session.scheduling().knows(called)
+        })
     };
-    candidates.sort();
-    candidates.dedup();
     for called in candidates {
         let missing = std::fs::metadata(&called).is_err_and(|error| {
             matches!(
@@ -487,6 +481,25 @@ fn settle_missing_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]
     }
 }
 
+/// The directories other than `dir` that `calls` read and `wanted` accepts,
+/// sorted, each once.
+fn called_dirs(
+    dir: &Path,
+    calls: &[ModuleCall],
+    wanted: impl Fn(&ModuleCall, &Path) -> bool,
+) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = calls
+        .iter()
+        .filter_map(|call| {
+            let called = call.dir.as_deref()?;
+            (called != dir && wanted(call, called)).then(|| called.to_path_buf())
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
 /// The directories of the pass that `calls` read and that no analysis has
 /// reached yet, while indexing (the pass takes callers before the modules
 /// below them, [`shallowest_first`]): each is read and analysed here, as
@@ -496,14 +509,7 @@ fn settle_missing_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]
 /// cloudposse). One a worker or another lane holds, or whose analysis is
 /// under way higher up this thread (a loop of calls), is left to them.
 fn settle_unanalysed_modules(shared: &Arc<Shared>, dir: &Path, calls: &[ModuleCall]) {
-    let mut candidates: Vec<PathBuf> = calls
-        .iter()
-        .filter_map(|call| call.dir.clone())
-        .filter(|called| called != dir)
-        .collect();
-    candidates.sort();
-    candidates.dedup();
-    for called in candidates {
+    for called in called_dirs(dir, calls, |_, _| true) {
         let unanalysed = {
             let session = shared.session();
             session.scheduling().is_indexing()
