@@ -140,6 +140,7 @@ catalogue! {
     PLAN_CONDITION_FAILED => "What tofu plan reports before it contacts a provider: a resource's precondition or an output's precondition is false with the input variables' known values (from the directory's automatic .tfvars files, or defaults).";
     PLAN_CHECK_FAILED => "What tofu plan warns about before it contacts a provider: a check block's assertion is false with the input variables' known values (\"Check block assertion failed\").";
     PLAN_INVALID_VALUE => "What tofu plan reports before it contacts a provider and tofu validate does not: an expression fails only with the input variables' known values (a negative count, a function that rejects them, an index out of range).";
+    PLAN_MOVE_STATEMENT => "What tofu plan reports of moved blocks once it knows what the configuration declares, and tofu validate does not: a move to the same address (\"Redundant move statement\"), from an object still declared (\"Moved object still exists\"), or two moves giving one object two destinations or one destination two sources (\"Ambiguous move statements\"); judged for addresses without instance keys.";
 }
 
 /// Every code, in the order of their numbers.
@@ -203,8 +204,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            112,
-            "the catalogue has 111 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 6 of plan's, 5 of test files') and unused-suppression"
+            113,
+            "the catalogue has 112 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 7 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

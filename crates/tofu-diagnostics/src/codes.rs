@@ -110,4 +110,5 @@ tofu_syntax::define_codes! {
     110 PLAN_CONDITION_FAILED => "plan-condition-failed", Error;
     111 PLAN_CHECK_FAILED => "plan-check-failed", Warning;
     112 PLAN_INVALID_VALUE => "plan-invalid-value", Error;
+    113 PLAN_MOVE_STATEMENT => "plan-move-statement", Error;
 }

@@ -52,6 +52,7 @@ pub(crate) mod evaluation;
 pub(crate) mod expression_evaluation;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
+pub(crate) mod moves;
 pub(crate) mod plan_values;
 pub(crate) mod provider_for_each;
 pub(crate) mod provider_functions;
@@ -271,6 +272,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "plan-values",
         phase: Phase::Plan,
         check: plan_values::values,
+    },
+    ModuleRule {
+        name: "plan-moves",
+        phase: Phase::Plan,
+        check: moves::check,
     },
     ModuleRule {
         name: "unused-declaration",

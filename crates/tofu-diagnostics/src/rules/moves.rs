@@ -1,0 +1,511 @@
+//! What `tofu plan` reports of `moved` blocks once it knows what the
+//! configuration declares (OpenTofu's `refactoring.ValidateMoves`, run
+//! after the plan walk; `tofu validate` never runs it): a statement whose
+//! `from` and `to` are the same address ("Redundant move statement"), one
+//! moving an object that is still declared ("Moved object still exists"),
+//! and two statements giving one object two destinations, or one
+//! destination two sources ("Ambiguous move statements"), each on the
+//! `moved` keyword of the statement, with OpenTofu's details.
+//!
+//! The module is judged as the root module of a plan (one instance), as a
+//! directory is everywhere else. Endpoints are compared as OpenTofu prints
+//! them; a statement with an endpoint whose key is not a whole number or a
+//! plain string is not judged. A whole resource or module call of this
+//! module still exists when it is declared (whatever its `count`); an
+//! instance only when its resource's `count` is a whole number above its
+//! key: whether `a["x"]` or `module.net[1]` is declared otherwise depends
+//! on values plan has. Statements are
+//! taken in the order OpenTofu loads them (primary files by name, blocks in
+//! order); `moved` blocks of override files are an error while loading and
+//! are not statements. A cycle of statements (OpenTofu's last resort, only
+//! when nothing above was found) is not judged yet.
+
+use std::collections::HashMap;
+
+use tofu_module::address::{BlockAddress, ResourceMode};
+use tofu_module::FileRole;
+use tofu_syntax::{Block, Diagnostic, FileId, Location};
+
+use crate::rules::views::ModuleView;
+
+/// The `plan-moves` module rule.
+pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
+    let statements = statements(view);
+    // Each source's destination and each destination's source, with the
+    // place of the statement that said so first.
+    let mut destination_of: HashMap<(bool, String), (String, String)> = HashMap::new();
+    let mut source_of: HashMap<(bool, String), (String, String)> = HashMap::new();
+    for statement in &statements {
+        let from = &statement.from.address;
+        let to = &statement.to.address;
+        let at = statement.at;
+        if from == to {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::PLAN_MOVE_STATEMENT,
+                    "Redundant move statement",
+                    at,
+                )
+                .with_detail(format!(
+                    "This statement declares a move from {from} to the same address, which is the same as not declaring this move at all."
+                )),
+            );
+            continue;
+        }
+        let (noun, short_noun) = statement.nouns();
+        if let Some(declared_at) =
+            still_declared(view, &statement.from, statement.moves_instances())
+        {
+            out.push(
+                Diagnostic::new(
+                    crate::codes::PLAN_MOVE_STATEMENT,
+                    "Moved object still exists",
+                    at,
+                )
+                .with_detail(format!(
+                    "This statement declares a move from {from}, but that {noun} is still declared at {declared_at}.\n\nChange your configuration so that this {short_noun} will be declared as {to} instead."
+                )),
+            );
+        }
+        let here = start_of(view, at);
+        match destination_of.get(&statement.key(&statement.from)) {
+            Some((other, said_at)) if other != to => out.push(
+                Diagnostic::new(
+                    crate::codes::PLAN_MOVE_STATEMENT,
+                    "Ambiguous move statements",
+                    at,
+                )
+                .with_detail(format!(
+                    "A statement at {said_at} declared that {from} moved to {other}, but this statement instead declares that it moved to {to}.\n\nEach {noun} can move to only one destination {short_noun}."
+                )),
+            ),
+            Some(_) => {}
+            None => {
+                destination_of.insert(statement.key(&statement.from), (to.clone(), here.clone()));
+            }
+        }
+        match source_of.get(&statement.key(&statement.to)) {
+            Some((other, said_at)) if other != from => out.push(
+                Diagnostic::new(
+                    crate::codes::PLAN_MOVE_STATEMENT,
+                    "Ambiguous move statements",
+                    at,
+                )
+                .with_detail(format!(
+                    "A statement at {said_at} declared that {other} moved to {to}, but this statement instead declares that {from} moved there.\n\nEach {noun} can have moved from only one source {short_noun}."
+                )),
+            ),
+            Some(_) => {}
+            None => {
+                source_of.insert(statement.key(&statement.to), (from.clone(), here));
+            }
+        }
+    }
+}
+
+/// One `moved` block whose endpoints this rule judges.
+struct Statement {
+    from: Endpoint,
+    to: Endpoint,
+    /// The `moved` keyword (OpenTofu's `DeclRange`).
+    at: Location,
+}
+
+/// An endpoint, as OpenTofu prints it.
+#[derive(Debug, PartialEq)]
+struct Endpoint {
+    address: String,
+    /// Inside a module call of this module (`module.a.terraform_data.x`).
+    in_module: bool,
+    /// One instance (`a[0]`, `module.a["x"]`) rather than the whole object.
+    instance: bool,
+    object: Object,
+}
+
+#[derive(Debug, PartialEq)]
+enum Object {
+    Call(String),
+    Resource { type_name: String, name: String },
+}
+
+impl Statement {
+    /// Whether it moves instances: a key on either side (OpenTofu then
+    /// takes an unkeyed side as the instance without a key).
+    fn moves_instances(&self) -> bool {
+        self.from.instance || self.to.instance
+    }
+
+    /// OpenTofu's noun and short noun for its source.
+    fn nouns(&self) -> (&'static str, &'static str) {
+        match (&self.from.object, self.moves_instances()) {
+            (Object::Call(_), false) => ("module call", "call"),
+            (Object::Call(_), true) => ("module instance", "instance"),
+            (Object::Resource { .. }, false) => ("resource", "resource"),
+            (Object::Resource { .. }, true) => ("resource instance", "instance"),
+        }
+    }
+
+    /// An endpoint as a key of the maps of sources and destinations: a
+    /// resource and its instance without a key are different objects.
+    fn key(&self, endpoint: &Endpoint) -> (bool, String) {
+        (self.moves_instances(), endpoint.address.clone())
+    }
+}
+
+/// The judged statements, in OpenTofu's loading order.
+fn statements(view: &ModuleView<'_>) -> Vec<Statement> {
+    let mut files: Vec<(&str, FileId)> = view
+        .file_ids()
+        .filter(|&id| matches!(view.role(id), Some(FileRole::Primary)))
+        .filter_map(|id| Some((view.name(id)?, id)))
+        .collect();
+    files.sort();
+    let mut statements = Vec::new();
+    for (_, id) in files {
+        let Some(file) = view.file(id) else {
+            continue;
+        };
+        let Some(source) = file.source.as_ref() else {
+            continue;
+        };
+        let json = file.is_json();
+        for block in source
+            .body
+            .blocks
+            .iter()
+            .filter(|block| block.kind == "moved")
+        {
+            if let Some(statement) = statement(block, &file.text, json, id) {
+                statements.push(statement);
+            }
+        }
+    }
+    statements
+}
+
+fn statement(block: &Block, text: &str, json: bool, file: FileId) -> Option<Statement> {
+    let endpoint = |name: &str| {
+        let attribute = block.body.attribute(name)?;
+        let written =
+            text.get(attribute.expr.range.start as usize..attribute.expr.range.end as usize)?;
+        parse_endpoint(written, json)
+    };
+    Some(Statement {
+        from: endpoint("from")?,
+        to: endpoint("to")?,
+        at: Location::new(file, block.header),
+    })
+}
+
+/// `from` or `to` as written: a traversal (native) or a string holding one
+/// (JSON). `None` for anything else: a key that is not a whole number or a
+/// plain string, or an address that is not a resource or module call
+/// OpenTofu lets move (those are errors while loading).
+fn parse_endpoint(written: &str, json: bool) -> Option<Endpoint> {
+    let written = if json {
+        written.trim().strip_prefix('"')?.strip_suffix('"')?
+    } else {
+        written
+    };
+    let steps = steps(written)?;
+    let mut calls = 0usize;
+    let mut rest = steps.as_slice();
+    while let [Step::Name(module), Step::Name(_), more @ ..] = rest {
+        if module != "module" {
+            break;
+        }
+        calls += 1;
+        rest = more;
+        if let [Step::Key(_), more @ ..] = rest {
+            rest = more;
+        }
+    }
+    let last_is_key = matches!(steps.last(), Some(Step::Key(_)));
+    let object = match rest {
+        [] => {
+            calls = calls.saturating_sub(1);
+            let name = steps.iter().rev().find_map(|step| match step {
+                Step::Name(name) => Some(name.clone()),
+                Step::Key(_) => None,
+            })?;
+            Object::Call(name)
+        }
+        [Step::Name(type_name), Step::Name(name), ..]
+            if !matches!(
+                type_name.as_str(),
+                "data" | "ephemeral" | "resource" | "module"
+            ) =>
+        {
+            match rest {
+                [_, _] | [_, _, Step::Key(_)] => Object::Resource {
+                    type_name: type_name.clone(),
+                    name: name.clone(),
+                },
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let mut address = String::new();
+    for step in &steps {
+        match step {
+            Step::Name(name) => {
+                if !address.is_empty() {
+                    address.push('.');
+                }
+                address.push_str(name);
+            }
+            Step::Key(key) => address.push_str(key),
+        }
+    }
+    Some(Endpoint {
+        address,
+        in_module: calls > 0,
+        instance: last_is_key,
+        object,
+    })
+}
+
+/// One step of an address: a name, or an index key as OpenTofu prints it
+/// (`[0]`, `["a"]`).
+#[derive(Debug, PartialEq)]
+enum Step {
+    Name(String),
+    Key(String),
+}
+
+/// The steps of a traversal written `a.b[0].c["x"]` (spaces allowed
+/// around the punctuation); `None` for anything else, or a key other than
+/// a whole number without leading zeros or a string without escapes or
+/// templates.
+fn steps(written: &str) -> Option<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut rest = written.trim_start();
+    let mut after_key = false;
+    loop {
+        if let Some(more) = rest.strip_prefix('[') {
+            let more = more.trim_start();
+            let (key, more) = if let Some(quoted) = more.strip_prefix('"') {
+                let end = quoted.find('"')?;
+                let content = quoted.get(..end)?;
+                if content.contains(['\\', '$', '%']) {
+                    return None;
+                }
+                (format!("[\"{content}\"]"), quoted.get(end + 1..)?)
+            } else {
+                let end = more
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(more.len());
+                let digits = more.get(..end)?;
+                if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
+                    return None;
+                }
+                (format!("[{digits}]"), more.get(end..)?)
+            };
+            rest = more.trim_start().strip_prefix(']')?.trim_start();
+            if steps.is_empty() || after_key {
+                return None;
+            }
+            steps.push(Step::Key(key));
+            after_key = true;
+        } else {
+            if !steps.is_empty() {
+                rest = rest.strip_prefix('.')?.trim_start();
+            }
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len());
+            let name = rest.get(..end)?;
+            if !is_identifier(name) {
+                return None;
+            }
+            steps.push(Step::Name(name.to_owned()));
+            rest = rest.get(end..)?.trim_start();
+            after_key = false;
+        }
+        if rest.is_empty() {
+            return Some(steps);
+        }
+    }
+}
+
+/// HCL's identifier: a letter or `_`, then letters, digits, `_` and `-`.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_alphabetic() || first == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Where the object `from` names is declared (OpenTofu's `StartString`
+/// of its declaration), when it is: a resource or module call of this
+/// module, declared at all (plan knows it whatever its `count`); an
+/// instance (`instances`: a statement with a key on either side, whose
+/// unkeyed side OpenTofu takes as the instance without a key), when its
+/// resource or call is declared without `count`, `for_each` and
+/// `enabled` and the instance has no key (declared at the block), or when
+/// its `count` is a whole number above the instance's key (declared at
+/// that number). Any other instance is known only to plan.
+fn still_declared(view: &ModuleView<'_>, from: &Endpoint, instances: bool) -> Option<String> {
+    if from.in_module {
+        return None;
+    }
+    let address = match &from.object {
+        Object::Call(name) => BlockAddress::Module(name.clone()),
+        Object::Resource { type_name, name } => BlockAddress::Resource {
+            mode: ResourceMode::Managed,
+            type_name: type_name.clone(),
+            name: name.clone(),
+        },
+    };
+    let declared = view.effective(&address)?;
+    let base = declared.base?;
+    let at_block = || {
+        let block = view.block(base)?;
+        Some(start_of(view, Location::new(base.file, block.header)))
+    };
+    if !instances {
+        return at_block();
+    }
+    let body = &declared.body;
+    let count = body.attribute("count");
+    let repeated_otherwise = body.attribute("for_each").is_some()
+        || body.attribute("enabled").is_some()
+        || body
+            .blocks
+            .iter()
+            .any(|block| block.kind == "lifecycle" && block.body.attribute("enabled").is_some());
+    if repeated_otherwise {
+        return None;
+    }
+    let key = from
+        .address
+        .strip_suffix(']')
+        .and_then(|rest| rest.rsplit_once('['));
+    match (key, count) {
+        (None, None) => at_block(),
+        (None, Some(_)) | (Some(_), None) => None,
+        (Some((_, key)), Some(count)) => {
+            let key: u64 = key.parse().ok()?;
+            let file = view.file(count.origin.file)?;
+            let written = file
+                .text
+                .get(count.value.start as usize..count.value.end as usize)?;
+            let instances: u64 = written.trim().parse().ok()?;
+            (key < instances).then(|| start_of(view, Location::new(count.origin.file, count.value)))
+        }
+    }
+}
+
+/// `FILE:LINE,COLUMN` of where `location` starts, as OpenTofu's
+/// `SourceRange.StartString` writes it.
+fn start_of(view: &ModuleView<'_>, location: Location) -> String {
+    let described = view.describe(location);
+    match described.rsplit_once('-') {
+        Some((start, _)) => start.to_owned(),
+        None => described,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, json: bool) -> Option<(String, bool, bool, Object)> {
+        parse_endpoint(text, json).map(|endpoint| {
+            (
+                endpoint.address,
+                endpoint.in_module,
+                endpoint.instance,
+                endpoint.object,
+            )
+        })
+    }
+
+    fn resource(type_name: &str, name: &str) -> Object {
+        Object::Resource {
+            type_name: type_name.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+
+    #[test]
+    fn endpoints_are_read_as_opentofu_prints_them() {
+        assert_eq!(
+            read("terraform_data.a", false),
+            Some((
+                "terraform_data.a".to_owned(),
+                false,
+                false,
+                resource("terraform_data", "a")
+            ))
+        );
+        assert_eq!(
+            read("terraform_data.many [ 0 ]", false),
+            Some((
+                "terraform_data.many[0]".to_owned(),
+                false,
+                true,
+                resource("terraform_data", "many")
+            ))
+        );
+        assert_eq!(
+            read("module.net", false),
+            Some((
+                "module.net".to_owned(),
+                false,
+                false,
+                Object::Call("net".to_owned())
+            ))
+        );
+        assert_eq!(
+            read("module.net[\"a b\"]", false),
+            Some((
+                "module.net[\"a b\"]".to_owned(),
+                false,
+                true,
+                Object::Call("net".to_owned())
+            ))
+        );
+        assert_eq!(
+            read(" module . a [1]. module.b ", false),
+            Some((
+                "module.a[1].module.b".to_owned(),
+                true,
+                false,
+                Object::Call("b".to_owned())
+            ))
+        );
+        assert_eq!(
+            read("\"module.a.terraform_data.x\"", true),
+            Some((
+                "module.a.terraform_data.x".to_owned(),
+                true,
+                false,
+                resource("terraform_data", "x")
+            ))
+        );
+    }
+
+    #[test]
+    fn other_addresses_and_keys_are_left_alone() {
+        for left_alone in [
+            "terraform_data.a[var.x]",
+            "terraform_data.a[01]",
+            "terraform_data.a[0][1]",
+            "terraform_data.a[\"${x}\"]",
+            "terraform_data.a.b",
+            "data.terraform_data.a",
+            "\"terraform_data.a\"",
+            "terraform_data",
+            "module",
+            "[0]",
+            "a.b.c",
+            "",
+        ] {
+            assert_eq!(read(left_alone, false), None, "{left_alone}");
+        }
+        assert_eq!(read("terraform_data.a", true), None);
+    }
+}
