@@ -41,7 +41,8 @@
 //! fixtures carry the exact checks of their Go tests (see `units`).
 //!
 //! **What does not count.** What `tofu validate` reports after loading
-//! (`VALIDATE_CODES`) is not part of these fixtures. OpenTofu reports only errors and warnings, and has no
+//! (`VALIDATE_CODES`) and what only `tofu plan` reports (`PLAN_CODES`) are
+//! not part of these fixtures. OpenTofu reports only errors and warnings, and has no
 //! counterpart for the codes that `spec/diagnostics.md` marks **(tofu-lens)**
 //! (`file-shadowed`, `required-version-ignored`, `override-ineffective`, …): those
 //! codes, and every hint or info, are dropped before scoring, so they never count
@@ -204,6 +205,18 @@ const VALIDATE_CODES: [Code; 7] = [
     tofu_diagnostics::codes::INVALID_REFERENCE,
     tofu_diagnostics::codes::SELF_REFERENCING_LOCAL,
     tofu_diagnostics::codes::REFERENCE_CYCLE,
+];
+
+/// What only `tofu plan` reports (`spec/diagnostics.md` §7). OpenTofu's
+/// loader tests never plan: `valid-modules/moved-blocks` loads cleanly, and
+/// its plan (run with its `test` resources as `terraform_data`) reports the
+/// "Ambiguous move statements" that `plan-move-statement` finds there.
+const PLAN_CODES: [Code; 5] = [
+    tofu_diagnostics::codes::PLAN_VARIABLE_VALIDATION,
+    tofu_diagnostics::codes::PLAN_CONDITION_FAILED,
+    tofu_diagnostics::codes::PLAN_CHECK_FAILED,
+    tofu_diagnostics::codes::PLAN_INVALID_VALUE,
+    tofu_diagnostics::codes::PLAN_MOVE_STATEMENT,
 ];
 
 /// FIXME: units that must load without errors but do not, because of engine
@@ -763,7 +776,8 @@ fn observe(analysis: &ModuleAnalysis, prefix: &str, tofu_lens_only: &BTreeSet<Co
     for diagnostic in &analysis.diagnostics {
         let counts = matches!(diagnostic.severity, Severity::Error | Severity::Warning)
             && !tofu_lens_only.contains(&diagnostic.code)
-            && !VALIDATE_CODES.contains(&diagnostic.code);
+            && !VALIDATE_CODES.contains(&diagnostic.code)
+            && !PLAN_CODES.contains(&diagnostic.code);
         if !counts {
             continue;
         }
