@@ -152,35 +152,26 @@ impl Statement {
     }
 }
 
-/// The judged statements, in OpenTofu's loading order.
+/// The judged statements, in OpenTofu's loading order (primary files in
+/// order, blocks in order). Only the `moved` blocks are read: an edit
+/// elsewhere does not run the rule again.
 fn statements(view: &ModuleView<'_>) -> Vec<Statement> {
-    let mut files: Vec<(&str, FileId)> = view
-        .file_ids()
-        .filter(|&id| matches!(view.role(id), Some(FileRole::Primary)))
-        .filter_map(|id| Some((view.name(id)?, id)))
-        .collect();
-    files.sort();
-    let mut statements = Vec::new();
-    for (_, id) in files {
-        let Some(file) = view.file(id) else {
-            continue;
-        };
-        let Some(source) = file.source.as_ref() else {
-            continue;
-        };
-        let json = file.is_json();
-        for block in source
-            .body
-            .blocks
-            .iter()
-            .filter(|block| block.kind == "moved")
-        {
-            if let Some(statement) = statement(block, &file.text, json, id) {
-                statements.push(statement);
-            }
-        }
-    }
-    statements
+    let mut blocks = view.undeclaring_blocks("moved");
+    let order = view.primary_files();
+    blocks.retain(|(block_ref, _)| matches!(view.role(block_ref.file), Some(FileRole::Primary)));
+    blocks.sort_by_key(|(block_ref, _)| {
+        (
+            order.iter().position(|&file| file == block_ref.file),
+            block_ref.index,
+        )
+    });
+    blocks
+        .into_iter()
+        .filter_map(|(block_ref, block)| {
+            let file = view.file_to(block_ref.file, block.range.end)?;
+            statement(block, &file.text, file.is_json(), block_ref.file)
+        })
+        .collect()
 }
 
 fn statement(block: &Block, text: &str, json: bool, file: FileId) -> Option<Statement> {
@@ -388,7 +379,7 @@ fn still_declared(view: &ModuleView<'_>, from: &Endpoint, instances: bool) -> Op
         (None, Some(_)) | (Some(_), None) => None,
         (Some((_, key)), Some(count)) => {
             let key: u64 = key.parse().ok()?;
-            let file = view.file(count.origin.file)?;
+            let file = view.file_to(count.origin.file, count.value.end)?;
             let written = file
                 .text
                 .get(count.value.start as usize..count.value.end as usize)?;

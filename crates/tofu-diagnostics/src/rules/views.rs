@@ -875,6 +875,26 @@ impl<'a> ModuleView<'a> {
         &self.module.declarations
     }
 
+    /// The top-level `kind` blocks among those that declare nothing
+    /// (`moved`, `import`, `removed`), in the declarations index's order:
+    /// which blocks they are is part of the shapes (not recorded); each one
+    /// handed out records its file up to its end, as [`Self::block`].
+    pub(crate) fn undeclaring_blocks(&self, kind: &str) -> Vec<(BlockRef, &'a Block)> {
+        let mut found = Vec::new();
+        for &block_ref in &self.module.declarations.other {
+            let Some(block) = self.module.block(block_ref) else {
+                continue;
+            };
+            if block.kind == kind {
+                self.reads
+                    .borrow_mut()
+                    .read_file(block_ref.file, block.range.end);
+                found.push((block_ref, block));
+            }
+        }
+        found
+    }
+
     /// Primary files in loading order (names only).
     pub(crate) fn primary_files(&self) -> &'a [FileId] {
         &self.module.primary
