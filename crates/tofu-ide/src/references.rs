@@ -102,7 +102,7 @@ impl Snapshot {
 
     /// [`Snapshot::rename`] in the directory of `path` alone.
     pub(crate) fn rename_in_dir(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
-        if !is_identifier(new_name) {
+        if !tofu_module::names::is_identifier(new_name) {
             return Err(RenameRefused::InvalidName(format!(
                 "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
             )));
@@ -308,13 +308,4 @@ pub(crate) fn name_edit(
         new_name.to_owned()
     };
     Some(FileEdit { location, new_text })
-}
-
-/// HCL's identifier: a letter or `_`, then letters, digits, `_` and `-`.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_alphabetic() || first == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }

@@ -307,7 +307,7 @@ fn steps(written: &str) -> Option<Vec<Step>> {
                 .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
                 .unwrap_or(rest.len());
             let name = rest.get(..end)?;
-            if !is_identifier(name) {
+            if !tofu_module::names::is_identifier(name) {
                 return None;
             }
             steps.push(Step::Name(name.to_owned()));
@@ -318,15 +318,6 @@ fn steps(written: &str) -> Option<Vec<Step>> {
             return Some(steps);
         }
     }
-}
-
-/// HCL's identifier: a letter or `_`, then letters, digits, `_` and `-`.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_alphabetic() || first == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Where the object `from` names is declared (OpenTofu's `StartString`
