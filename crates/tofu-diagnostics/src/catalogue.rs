@@ -136,11 +136,12 @@ catalogue! {
     OVERRIDE_ARGUMENT_IGNORED => "An argument or block that OpenTofu silently ignores: it sits in a resource, data source, ephemeral resource, provider configuration or module call that an override file changes, whose merged body OpenTofu decodes leniently, dropping whatever the schema (or the called module) does not define; outside such blocks the same mistake is an error.";
     EPHEMERAL_OUTPUT => "An output value whose value is marked ephemeral (an ephemeral input variable or ephemeral resource, and whatever carries the mark through local values and functions) does not set ephemeral = true (tofu validate's \"Output does not allow ephemeral value\", on the value).";
     MISSING_PROVIDER => "A `providers` entry names a provider configuration the calling module does not have when OpenTofu's validate builds its graph (no required_providers entry or provider block in the root, nor one passed to a module below): OpenTofu stops with \"missing provider\" and no place.";
-    PLAN_VARIABLE_VALIDATION => "What tofu plan reports before it contacts a provider: an input variable's value from the directory's automatic .tfvars files, the values files and values the user names (--var-file, --var, TF_VAR_, the varFiles setting) or its default fails one of its validation rules (OpenTofu's \"Invalid value for variable\", on the variable's header; only in a directory holding terraform.tfvars or *.auto.tfvars, or one the user names values for, where plan is run).";
+    PLAN_VARIABLE_VALIDATION => "What tofu plan reports before it contacts a provider: an input variable's value from the directory's automatic .tfvars files, the values files and values the user names (--var-file, --var, TF_VAR_, the varFiles setting) or its default fails one of its validation rules (OpenTofu's \"Invalid value for variable\", on the variable's header; only in a directory holding terraform.tfvars or *.auto.tfvars, or one the user names values for, where plan is run); or a module call's argument, known only with those values, gives the called module's variable a value that fails one of its rules (on the argument, as module-argument-validation).";
     PLAN_CONDITION_FAILED => "What tofu plan reports before it contacts a provider: a resource's precondition or an output's precondition is false with the input variables' known values (from the directory's automatic .tfvars files, or defaults).";
     PLAN_CHECK_FAILED => "What tofu plan warns about before it contacts a provider: a check block's assertion is false with the input variables' known values (\"Check block assertion failed\").";
     PLAN_INVALID_VALUE => "What tofu plan reports before it contacts a provider and tofu validate does not: an expression fails only with the input variables' known values (a negative count, a function that rejects them, an index out of range).";
     PLAN_MOVE_STATEMENT => "What tofu plan reports of moved blocks once it knows what the configuration declares, and tofu validate does not: a move to the same address (\"Redundant move statement\"), from an object still declared (\"Moved object still exists\"), or two moves giving one object two destinations or one destination two sources (\"Ambiguous move statements\"); judged for addresses without instance keys.";
+    MODULE_ARGUMENT_VALIDATION => "A module call's argument gives the called module's variable a value known in tofu validate (a constant, a known local value) that fails one of the variable's validation rules, judged in the child as OpenTofu judges it (\"Invalid value for variable\", on the argument, with where the rule is); with the input variables' values of tofu plan, the same failure is plan-variable-validation.";
 }
 
 /// Every code, in the order of their numbers.
@@ -204,7 +205,7 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            113,
+            114,
             "the catalogue has 112 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 7 of plan's, 5 of test files') and unused-suppression"
         );
     }

@@ -111,4 +111,5 @@ tofu_syntax::define_codes! {
     111 PLAN_CHECK_FAILED => "plan-check-failed", Warning;
     112 PLAN_INVALID_VALUE => "plan-invalid-value", Error;
     113 PLAN_MOVE_STATEMENT => "plan-move-statement", Error;
+    114 MODULE_ARGUMENT_VALIDATION => "module-argument-validation", Error;
 }

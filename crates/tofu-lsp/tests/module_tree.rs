@@ -524,3 +524,50 @@ async fn a_called_directory_deleted_makes_the_call_unreadable() {
         .await;
     client.shutdown().await;
 }
+
+/// A validation rule typed into the called module judges its callers'
+/// arguments at once (the interface carries the rules), related to the
+/// rule; relaxing the rule clears them.
+#[tokio::test]
+async fn a_rule_typed_in_the_called_module_judges_its_callers() {
+    let (_temp, root) = tree(true);
+    let mut client = start(&root).await;
+    let child = root.join("modules/net/variables.tf");
+    let rule = |prefix: &str| {
+        format!(
+            "variable \"cidr\" {{\n  type = string\n  validation {{\n    condition     = startswith(var.cidr, \"{prefix}\")\n    error_message = \"Not a private range.\"\n  }}\n}}\n"
+        )
+    };
+    client.open(&child, 2, &rule("192."));
+    let main = root.join("main.tf");
+    let published = client
+        .wait_for_diagnostics(&main, |p| !codes(p).is_empty())
+        .await;
+    assert_eq!(codes(&published), ["module-argument-validation"]);
+    let diagnostic = &published["diagnostics"][0];
+    assert_eq!(diagnostic["range"]["start"]["line"], 2);
+    assert_eq!(
+        diagnostic["message"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+        "Invalid value for variable"
+    );
+    let related = &diagnostic["relatedInformation"][0];
+    assert_eq!(
+        places(&root, &Value::Array(vec![related["location"].clone()])),
+        ["modules/net/variables.tf:2"]
+    );
+    // `"192."` becomes `"10."`, which the argument passes.
+    client.change(&child, 3, [3, 42, 3, 46], "10.");
+    client
+        .wait_for_diagnostics(&main, |p| codes(p).is_empty())
+        .await;
+    let own = client
+        .wait_for_diagnostics(&child, |p| p["version"] == 3)
+        .await;
+    assert!(codes(&own).is_empty(), "{own}");
+    client.shutdown().await;
+}

@@ -13,9 +13,14 @@ use std::sync::Arc;
 
 use crate::address::BlockAddress;
 pub use crate::declaration_place::DeclarationPlace;
+use crate::effective::EffectiveBlock;
+use crate::expr::json::json_expression;
+use crate::expr::traversal::Part;
+use crate::expr::walk::references;
 use crate::merge::MergedModule;
 use crate::provider_tree::summary::ProviderSummary;
 use crate::refs::{Node, NodeReferences};
+use crate::types::constant_value;
 use crate::types::parse_variable_type;
 use tofu_eval::TypeConstraint;
 
@@ -49,6 +54,59 @@ pub struct InterfaceVariable {
     pub place: Option<DeclarationPlace>,
     pub sensitive: bool,
     pub ephemeral: bool,
+    /// Its `validation` rules, in order: a caller whose argument gives the
+    /// variable a known value judges them (OpenTofu evaluates them in the
+    /// child, and reports a failure at the caller's argument).
+    pub validations: Vec<InterfaceRule>,
+}
+
+/// A variable's `validation` rule, as a caller evaluates it.
+#[derive(Clone, Debug)]
+pub struct InterfaceRule {
+    /// The condition and the error message, as HCL evaluates them (a
+    /// JSON file's read with HCL's JSON semantics: `crate::expr::json`).
+    /// Their ranges index the child's file, not the caller's.
+    pub condition: tofu_syntax::Expr,
+    pub error_message: tofu_syntax::Expr,
+    /// Their text as written, which is what two rules are compared by.
+    pub written: String,
+    /// Where the rule is (its `validation` keyword), as OpenTofu names it
+    /// in a detail, relative to the module's directory (`main.tf:4,3-13`).
+    pub declared_at: String,
+    /// The same place as a file and a byte range.
+    pub place: Option<DeclarationPlace>,
+    /// The local values of the child it reads whose definitions are
+    /// constants, with their values (by name): what the caller can know
+    /// of the child's local values.
+    pub locals: Vec<ConstantLocal>,
+    /// It reads another of the module's variables.
+    pub reads_others: bool,
+}
+
+/// A local value defined by a constant.
+#[derive(Clone, Debug)]
+pub struct ConstantLocal {
+    pub name: String,
+    /// Its definition as written, which is what two are compared by.
+    pub written: String,
+    pub value: tofu_eval::Value,
+}
+
+impl PartialEq for ConstantLocal {
+    fn eq(&self, other: &ConstantLocal) -> bool {
+        self.name == other.name && self.written == other.written
+    }
+}
+
+/// Compared by what they say and where, not by byte offsets (see
+/// [`InterfaceVariable`]'s equality).
+impl PartialEq for InterfaceRule {
+    fn eq(&self, other: &InterfaceRule) -> bool {
+        self.written == other.written
+            && self.declared_at == other.declared_at
+            && self.locals == other.locals
+            && self.reads_others == other.reads_others
+    }
 }
 
 /// Two variables are the same to a caller when everything but `place` is:
@@ -64,6 +122,7 @@ impl PartialEq for InterfaceVariable {
             && self.declared_at == other.declared_at
             && self.sensitive == other.sensitive
             && self.ephemeral == other.ephemeral
+            && self.validations == other.validations
     }
 }
 
@@ -164,6 +223,7 @@ impl ModuleInterface {
                         place,
                         sensitive: flag("sensitive"),
                         ephemeral: flag("ephemeral"),
+                        validations: validation_rules(analysis, block),
                     });
                 }
                 BlockAddress::Output(name) => interface.outputs.push(InterfaceOutput {
@@ -178,6 +238,88 @@ impl ModuleInterface {
         interface.outputs.sort_by(|a, b| a.name.cmp(&b.name));
         interface
     }
+}
+
+/// A variable's `validation` rules, as written where they won; a rule
+/// without both arguments (loading reports it) is left out, and so are
+/// the rules after it, which a caller could not judge in order.
+fn validation_rules(module: &MergedModule, variable: &EffectiveBlock) -> Vec<InterfaceRule> {
+    let BlockAddress::Variable(own) = &variable.address else {
+        return Vec::new();
+    };
+    let mut rules = Vec::new();
+    for rule in variable
+        .body
+        .blocks
+        .iter()
+        .filter(|block| block.kind == "validation")
+    {
+        let mut read_locals: Vec<String> = Vec::new();
+        let mut reads_others = false;
+        let mut expression = |name: &str| {
+            let attribute = rule.body.attribute(name)?;
+            let file = module.file(attribute.origin.file)?;
+            let written = &file.attribute_at(attribute.origin.range)?.expr;
+            let text = attribute.value.slice(&file.text).to_owned();
+            for found in references(&file.text, written, file.is_json()).references {
+                if let [root, step, ..] = found.steps.as_slice() {
+                    if let (Part::Name(root), Part::Name(step)) = (&root.part, &step.part) {
+                        if root == "local" && !read_locals.contains(step) {
+                            read_locals.push(step.clone());
+                        }
+                        reads_others |= root == "var" && step != own;
+                    }
+                }
+            }
+            let expr = if file.is_json() {
+                json_expression(file.text.as_ref(), written)
+            } else {
+                written.clone()
+            };
+            Some((expr, text))
+        };
+        let (Some((condition, condition_text)), Some((error_message, message_text))) =
+            (expression("condition"), expression("error_message"))
+        else {
+            break;
+        };
+        let at = tofu_syntax::Location::new(rule.origin.file, rule.origin.range);
+        rules.push(InterfaceRule {
+            condition,
+            error_message,
+            written: format!("{condition_text}\u{0}{message_text}"),
+            declared_at: module.describe(at),
+            place: module.file(rule.origin.file).map(|file| DeclarationPlace {
+                file: file.name.clone(),
+                text: Arc::clone(&file.text),
+                header: rule.origin.range,
+            }),
+            locals: read_locals
+                .into_iter()
+                .filter_map(|name| constant_local(module, &name))
+                .collect(),
+            reads_others,
+        });
+    }
+    rules
+}
+
+/// Local value `name` when its definition is a constant.
+fn constant_local(module: &MergedModule, name: &str) -> Option<ConstantLocal> {
+    let local = module.effective.local(name)?;
+    let file = module.file(local.attribute.origin.file)?;
+    let written = &file.attribute_at(local.attribute.origin.range)?.expr;
+    let value = if file.is_json() {
+        let expr = json_expression(file.text.as_ref(), written);
+        constant_value(&expr, &file.text).ok()?
+    } else {
+        constant_value(written, &file.text).ok()?
+    };
+    Some(ConstantLocal {
+        name: name.to_owned(),
+        written: local.attribute.value.slice(&file.text).to_owned(),
+        value,
+    })
 }
 
 /// For each output, the variables its value depends on through the

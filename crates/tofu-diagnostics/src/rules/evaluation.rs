@@ -38,12 +38,13 @@ use tofu_eval::convert::convert;
 use tofu_eval::{EvalDiagnostic, Type, Value};
 use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, TraversalStep};
 
+use crate::rules::argument_validations;
 use crate::rules::expression_evaluation::evaluation_diagnostic;
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::views::{IdentityView, MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::{BlockAddress, ResourceMode};
-use tofu_module::effective::{EffectiveAttribute, EffectiveBody};
+use tofu_module::effective::{EffectiveAttribute, EffectiveBlock, EffectiveBody};
 use tofu_module::expr::json::json_expression;
 use tofu_module::refs::NodeRef;
 
@@ -103,7 +104,7 @@ pub(crate) fn check_with(
                 evaluate_for_each(values, for_each, Expansion::Module, out);
             }
         }
-        module_arguments(&identity, values, &effective.body.attributes, out);
+        module_arguments(&identity, values, effective, out);
         return;
     }
     if references_fail(&identity) {
@@ -495,13 +496,18 @@ fn report(file: FileId, found: Vec<EvalDiagnostic>, out: &mut Vec<Diagnostic>) {
 /// A module call's input values, which validate evaluates in this module,
 /// each on its own (`nodeModuleVariable`): none when the call does not
 /// expand, and not one in which a reference fails.
+///
+/// Then the child's validation rules against the arguments that evaluated
+/// (`argument_validations`), when nothing above failed.
 fn module_arguments(
     identity: &IdentityView<'_>,
     values: &WalkValues<'_, '_>,
-    attributes: &[EffectiveAttribute],
+    call: &EffectiveBlock,
     out: &mut Vec<Diagnostic>,
 ) {
-    let inputs: Vec<&EffectiveAttribute> = attributes
+    let inputs: Vec<&EffectiveAttribute> = call
+        .body
+        .attributes
         .iter()
         .filter(|attribute| !MODULE_CALL_META_ARGUMENTS.contains(&attribute.name.as_str()))
         .collect();
@@ -509,11 +515,29 @@ fn module_arguments(
         return;
     }
     let failing = failing_arguments(identity);
-    for attribute in inputs {
-        if !failing.contains(&attribute.name) {
-            evaluate_attribute(values, attribute, out);
-        }
+    let inputs: Vec<&EffectiveAttribute> = inputs
+        .into_iter()
+        .filter(|attribute| !failing.contains(&attribute.name))
+        .collect();
+    let before = out.len();
+    for attribute in &inputs {
+        evaluate_attribute(values, attribute, out);
     }
+    let BlockAddress::Module(name) = &call.address else {
+        return;
+    };
+    if out.len() > before {
+        return;
+    }
+    let Some(child) = identity.child(name) else {
+        return;
+    };
+    let call = argument_validations::Call {
+        name,
+        child,
+        dir: crate::rules::module_tree::child_dir_of(identity, call, name),
+    };
+    argument_validations::judge(identity, values, &call, &inputs, out);
 }
 
 #[cfg(test)]

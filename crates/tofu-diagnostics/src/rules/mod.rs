@@ -45,6 +45,7 @@
 //! when a dependency failed, and an edit judges again only the nodes whose
 //! recorded reads it touched, not every node of the kind.
 
+pub(crate) mod argument_validations;
 pub(crate) mod blocks;
 pub(crate) mod bodies;
 pub(crate) mod decode_failures;

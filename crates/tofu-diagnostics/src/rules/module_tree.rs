@@ -366,6 +366,28 @@ fn missing(
     )
 }
 
+/// The directory of module call `name` (`call`) relative to this one, as
+/// OpenTofu names the child's files (`modules/net/main.tf`,
+/// `.terraform/modules/vpc/main.tf`): its local source, or where `tofu
+/// init` put it.
+pub(crate) fn child_dir_of(
+    view: &IdentityView<'_>,
+    call: &EffectiveBlock,
+    name: &str,
+) -> Option<String> {
+    let written_source = call.body.attribute("source").and_then(|attribute| {
+        let file = view.file(attribute.origin.file)?;
+        Some(
+            file.text(attribute.value)?
+                .slice(attribute.value)
+                .trim()
+                .trim_matches('"')
+                .to_owned(),
+        )
+    });
+    view.child_dir(name, written_source.as_deref())
+}
+
 /// The `module-argument-values` identity rule: a constant argument converts
 /// to the type of the child's variable. OpenTofu judges it in its walk,
 /// once the call expanded: not when the `references` rule reports its
@@ -383,19 +405,7 @@ pub(crate) fn argument_values(view: &IdentityView<'_>, out: &mut Vec<Diagnostic>
     if child.incomplete || validate::call_expansion_fails(view) {
         return;
     }
-    let written_source = effective.body.attribute("source").and_then(|attribute| {
-        let file = view.file(attribute.origin.file)?;
-        Some(
-            file.text(attribute.value)?
-                .slice(attribute.value)
-                .trim()
-                .trim_matches('"')
-                .to_owned(),
-        )
-    });
-    // The child's directory relative to this one, as OpenTofu names its
-    // files (`modules/net/main.tf`, `.terraform/modules/vpc/main.tf`).
-    let source = view.child_dir(name, written_source.as_deref());
+    let source = child_dir_of(view, effective, name);
     // A name in the child's directory, named from this one.
     let in_child = |name: &str| match source.as_deref() {
         Some(dir) if dir != "." => format!("{dir}/{name}"),

@@ -277,6 +277,8 @@ pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             }
             let code = if diagnostic.code == crate::codes::CONDITION_FAILED {
                 crate::codes::PLAN_CONDITION_FAILED
+            } else if diagnostic.code == crate::codes::MODULE_ARGUMENT_VALIDATION {
+                crate::codes::PLAN_VARIABLE_VALIDATION
             } else {
                 crate::codes::PLAN_INVALID_VALUE
             };

@@ -110,6 +110,11 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         Some(Cow::Borrowed(written))
     }
 
+    /// Whether this is plan's walk, which knows input variables' values.
+    pub(crate) fn knows_variables(&self) -> bool {
+        !self.known_variables.is_empty()
+    }
+
     /// Whether a local value followed so far failed to evaluate.
     pub(crate) fn followed_a_failure(&self) -> bool {
         self.followed_a_failure.get()
