@@ -17,8 +17,11 @@
 //! on values plan has. Statements are
 //! taken in the order OpenTofu loads them (primary files by name, blocks in
 //! order); `moved` blocks of override files are an error while loading and
-//! are not statements. A cycle of statements (OpenTofu's last resort, only
-//! when nothing above was found) is not judged yet.
+//! are not statements. Last, when nothing above was found and every
+//! statement was judged, the cycles of statements that must run before
+//! one another (OpenTofu's last resort, "Cyclic dependency in move
+//! statements": chains and nesting as `statementDependsOn` relates them,
+//! found as OpenTofu's graph finds them, strongly connected components).
 
 use std::collections::HashMap;
 
@@ -30,7 +33,11 @@ use crate::rules::views::ModuleView;
 
 /// The `plan-moves` module rule.
 pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    let statements = statements(view);
+    let (statements, all_read) = statements(view);
+    let before = out.len();
+    // Whether every statement was judged as plan judges it: only then is
+    // "nothing found" what plan finds, and a cycle plan's last resort.
+    let mut all_decided = all_read;
     // Each source's destination and each destination's source, with the
     // place of the statement that said so first.
     let mut destination_of: HashMap<(bool, String), (String, String)> = HashMap::new();
@@ -53,9 +60,9 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let (noun, short_noun) = statement.nouns();
-        if let Some(declared_at) =
-            still_declared(view, &statement.from, statement.moves_instances())
-        {
+        let declared = still_declared(view, &statement.from, statement.moves_instances());
+        all_decided &= declared.is_some();
+        if let Some(Some(declared_at)) = declared {
             out.push(
                 Diagnostic::new(
                     crate::codes::PLAN_MOVE_STATEMENT,
@@ -101,6 +108,297 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+    if out.len() == before && all_decided {
+        cycles(view, &statements, out);
+    }
+}
+
+/// OpenTofu's last resort (`validateMoveStatementGraph`): each cycle of
+/// statements in the order they must run ("Cyclic dependency in move
+/// statements", which OpenTofu gives without a place: here on the first
+/// statement of the cycle as it lists them, the others related), its
+/// statements listed as OpenTofu lists them, sorted.
+fn cycles(view: &ModuleView<'_>, statements: &[Statement], out: &mut Vec<Diagnostic>) {
+    let endpoints: Vec<(MoveAddress, MoveAddress)> = statements
+        .iter()
+        .map(|statement| {
+            let instances = statement.moves_instances();
+            (
+                MoveAddress::of(&statement.from, instances),
+                MoveAddress::of(&statement.to, instances),
+            )
+        })
+        .collect();
+    let edges: Vec<Vec<usize>> = endpoints
+        .iter()
+        .enumerate()
+        .map(|(a, depender)| {
+            endpoints
+                .iter()
+                .enumerate()
+                .filter(|&(b, dependee)| a != b && depends_on(depender, dependee))
+                .map(|(b, _)| b)
+                .collect()
+        })
+        .collect();
+    for component in strongly_connected(&edges) {
+        if component.len() < 2 {
+            continue;
+        }
+        let mut listed: Vec<(String, Location)> = component
+            .iter()
+            .filter_map(|&index| {
+                let statement = statements.get(index)?;
+                // A whole resource or call is printed with a wildcard key.
+                let whole = if statement.moves_instances() {
+                    ""
+                } else {
+                    "[*]"
+                };
+                Some((
+                    format!(
+                        "\n  - {}: {}{whole} → {}{whole}",
+                        start_of(view, statement.at),
+                        statement.from.address,
+                        statement.to.address
+                    ),
+                    statement.at,
+                ))
+            })
+            .collect();
+        listed.sort();
+        let Some((_, first)) = listed.first() else {
+            continue;
+        };
+        let lines: String = listed.iter().map(|(line, _)| line.as_str()).collect();
+        let mut diagnostic = Diagnostic::new(
+            crate::codes::PLAN_MOVE_STATEMENT,
+            "Cyclic dependency in move statements",
+            *first,
+        )
+        .with_detail(format!(
+            "The following chained move statements form a cycle, and so there is no final location to move objects to:{lines}\n\nA chain of move statements must end with an address that doesn't appear in any other statements, and which typically also refers to an object still declared in the configuration."
+        ));
+        for (_, at) in listed.iter().skip(1) {
+            diagnostic = diagnostic.with_related(*at, "a statement of the same cycle");
+        }
+        out.push(diagnostic);
+    }
+}
+
+/// An endpoint as OpenTofu relates statements (`MoveEndpointInModule`,
+/// both sides unified to one kind): what it selects, in this module.
+#[derive(Debug, PartialEq)]
+enum MoveAddress {
+    /// A whole module call: the calls above it, and its name.
+    Call(Vec<ModuleStep>, String),
+    /// A module instance (a key on either side; none is `NoKey`).
+    Instance(Vec<ModuleStep>),
+    Resource(Vec<ModuleStep>, String),
+    /// A resource instance, with its key as printed (`None`: `NoKey`).
+    ResourceInstance(Vec<ModuleStep>, String, Option<String>),
+}
+
+/// A step of a module instance path; `key` `None` is `NoKey`, and `any`
+/// the wildcard of a whole call (`anyKey`).
+#[derive(Clone, Debug, PartialEq)]
+struct ModuleStep {
+    name: String,
+    key: Option<String>,
+    any: bool,
+}
+
+impl MoveAddress {
+    fn of(endpoint: &Endpoint, instances: bool) -> MoveAddress {
+        let mut path: Vec<ModuleStep> = Vec::new();
+        let mut rest = endpoint.steps.as_slice();
+        while let [Step::Name(module), Step::Name(name), more @ ..] = rest {
+            if module != "module" {
+                break;
+            }
+            let (key, more) = match more {
+                [Step::Key(key), more @ ..] => (Some(key.clone()), more),
+                _ => (None, more),
+            };
+            path.push(ModuleStep {
+                name: name.clone(),
+                key,
+                any: false,
+            });
+            rest = more;
+        }
+        match rest {
+            [Step::Name(type_name), Step::Name(name), more @ ..] => {
+                let resource = format!("{type_name}.{name}");
+                if instances {
+                    let key = match more {
+                        [Step::Key(key)] => Some(key.clone()),
+                        _ => None,
+                    };
+                    MoveAddress::ResourceInstance(path, resource, key)
+                } else {
+                    MoveAddress::Resource(path, resource)
+                }
+            }
+            _ if instances => MoveAddress::Instance(path),
+            _ => {
+                let call = path.pop().map(|step| step.name).unwrap_or_default();
+                MoveAddress::Call(path, call)
+            }
+        }
+    }
+
+    /// OpenTofu's `synthModuleInstance`: the module instance path it
+    /// selects in, a whole call's own step matching any key.
+    fn synthesized(&self) -> Vec<ModuleStep> {
+        match self {
+            MoveAddress::Call(path, call) => {
+                let mut path = path.clone();
+                path.push(ModuleStep {
+                    name: call.clone(),
+                    key: None,
+                    any: true,
+                });
+                path
+            }
+            MoveAddress::Instance(path)
+            | MoveAddress::Resource(path, _)
+            | MoveAddress::ResourceInstance(path, _, _) => path.clone(),
+        }
+    }
+
+    fn is_module(&self) -> bool {
+        matches!(self, MoveAddress::Call(..) | MoveAddress::Instance(_))
+    }
+
+    /// `CanChainFrom`: whether this (a statement's `from`) could select
+    /// what `other` (another's `to`) selects.
+    fn can_chain_from(&self, other: &MoveAddress) -> bool {
+        let (mine, theirs) = (self.synthesized(), other.synthesized());
+        if mine.len() != theirs.len() || !can_match(&theirs, &mine) {
+            return false;
+        }
+        match (other, self) {
+            (o, e) if o.is_module() && e.is_module() => true,
+            (MoveAddress::Resource(_, o), MoveAddress::Resource(_, e)) => o == e,
+            (
+                MoveAddress::ResourceInstance(_, o, o_key),
+                MoveAddress::ResourceInstance(_, e, e_key),
+            ) => o == e && o_key == e_key,
+            _ => false,
+        }
+    }
+
+    /// `NestedWithin`: whether this lies inside what `other` selects.
+    fn nested_within(&self, other: &MoveAddress) -> bool {
+        let (mine, theirs) = (self.synthesized(), other.synthesized());
+        if theirs.len() > mine.len() || !can_match(&theirs, &mine) {
+            return false;
+        }
+        match other {
+            // A call selects its instances; a call or instance nests in
+            // another only deeper down.
+            MoveAddress::Call(..) => {
+                !matches!(self, MoveAddress::Call(..)) || mine.len() > theirs.len()
+            }
+            MoveAddress::Instance(_) => !self.is_module() || mine.len() > theirs.len(),
+            MoveAddress::Resource(_, resource) => {
+                mine.len() == theirs.len()
+                    && matches!(self, MoveAddress::ResourceInstance(_, mine, _) if mine == resource)
+            }
+            MoveAddress::ResourceInstance(..) => false,
+        }
+    }
+}
+
+/// `moduleInstanceCanMatch`: `a`'s steps against the start of `b`'s.
+fn can_match(a: &[ModuleStep], b: &[ModuleStep]) -> bool {
+    a.iter().zip(b).all(|(a, b)| {
+        if a.any || b.any {
+            a.name == b.name
+        } else {
+            a.name == b.name && a.key == b.key
+        }
+    })
+}
+
+/// `statementDependsOn` for two statements of this module: `a` runs after
+/// `b` when `b`'s destination is `a`'s source, or one nests in the other.
+fn depends_on(a: &(MoveAddress, MoveAddress), b: &(MoveAddress, MoveAddress)) -> bool {
+    let ((a_from, a_to), (b_from, b_to)) = (a, b);
+    a_from.can_chain_from(b_to)
+        || a_from.nested_within(b_to)
+        || a_to.nested_within(b_to)
+        || b_from.nested_within(a_from)
+        || b_to.nested_within(a_from)
+}
+
+/// Tarjan's strongly connected components of the graph `edges` (each
+/// vertex's successors), iteratively.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = edges.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut components = Vec::new();
+    let mut next = 0usize;
+    for root in 0..n {
+        if index.get(root) != Some(&usize::MAX) {
+            continue;
+        }
+        // (vertex, position in its successors)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (vertex, ref mut position)) = work.last_mut() {
+            if *position == 0 && index.get(vertex) == Some(&usize::MAX) {
+                if let (Some(i), Some(l), Some(s)) = (
+                    index.get_mut(vertex),
+                    low.get_mut(vertex),
+                    on_stack.get_mut(vertex),
+                ) {
+                    *i = next;
+                    *l = next;
+                    *s = true;
+                }
+                next += 1;
+                stack.push(vertex);
+            }
+            let successors = edges.get(vertex).map_or(&[][..], Vec::as_slice);
+            if let Some(&successor) = successors.get(*position) {
+                *position += 1;
+                if index.get(successor) == Some(&usize::MAX) {
+                    work.push((successor, 0));
+                } else if on_stack.get(successor) == Some(&true) {
+                    let reached = index.get(successor).copied().unwrap_or(usize::MAX);
+                    if let Some(l) = low.get_mut(vertex) {
+                        *l = (*l).min(reached);
+                    }
+                }
+                continue;
+            }
+            work.pop();
+            let vertex_low = low.get(vertex).copied().unwrap_or(0);
+            if let Some(&(parent, _)) = work.last() {
+                if let Some(l) = low.get_mut(parent) {
+                    *l = (*l).min(vertex_low);
+                }
+            }
+            if Some(&vertex_low) == index.get(vertex) {
+                let mut component = Vec::new();
+                while let Some(member) = stack.pop() {
+                    if let Some(s) = on_stack.get_mut(member) {
+                        *s = false;
+                    }
+                    component.push(member);
+                    if member == vertex {
+                        break;
+                    }
+                }
+                components.push(component);
+            }
+        }
+    }
+    components
 }
 
 /// One `moved` block whose endpoints this rule judges.
@@ -120,6 +418,8 @@ struct Endpoint {
     /// One instance (`a[0]`, `module.a["x"]`) rather than the whole object.
     instance: bool,
     object: Object,
+    /// The steps as written, for the order of statements (`cycles`).
+    steps: Vec<Step>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -153,9 +453,10 @@ impl Statement {
 }
 
 /// The judged statements, in OpenTofu's loading order (primary files in
-/// order, blocks in order). Only the `moved` blocks are read: an edit
-/// elsewhere does not run the rule again.
-fn statements(view: &ModuleView<'_>) -> Vec<Statement> {
+/// order, blocks in order), and whether they are all the module's `moved`
+/// blocks of primary files (none was left out as unjudged). Only the
+/// `moved` blocks are read: an edit elsewhere does not run the rule again.
+fn statements(view: &ModuleView<'_>) -> (Vec<Statement>, bool) {
     let mut blocks = view.undeclaring_blocks("moved");
     let order = view.primary_files();
     blocks.retain(|(block_ref, _)| matches!(view.role(block_ref.file), Some(FileRole::Primary)));
@@ -165,13 +466,16 @@ fn statements(view: &ModuleView<'_>) -> Vec<Statement> {
             block_ref.index,
         )
     });
-    blocks
+    let n_blocks = blocks.len();
+    let statements: Vec<Statement> = blocks
         .into_iter()
         .filter_map(|(block_ref, block)| {
             let file = view.file_to(block_ref.file, block.range.end)?;
             statement(block, &file.text, file.is_json(), block_ref.file)
         })
-        .collect()
+        .collect();
+    let all_read = statements.len() == n_blocks;
+    (statements, all_read)
 }
 
 fn statement(block: &Block, text: &str, json: bool, file: FileId) -> Option<Statement> {
@@ -193,8 +497,15 @@ fn statement(block: &Block, text: &str, json: bool, file: FileId) -> Option<Stat
 /// plain string, or an address that is not a resource or module call
 /// OpenTofu lets move (those are errors while loading).
 fn parse_endpoint(written: &str, json: bool) -> Option<Endpoint> {
+    let decoded;
     let written = if json {
-        written.trim().strip_prefix('"')?.strip_suffix('"')?
+        // The string's content, its escapes decoded, as HCL reads it.
+        let trimmed = written.trim();
+        if !trimmed.starts_with('"') {
+            return None;
+        }
+        decoded = tofu_module::expr::content::json_string_value(trimmed)?;
+        decoded.as_str()
     } else {
         written
     };
@@ -254,12 +565,13 @@ fn parse_endpoint(written: &str, json: bool) -> Option<Endpoint> {
         in_module: calls > 0,
         instance: last_is_key,
         object,
+        steps,
     })
 }
 
 /// One step of an address: a name, or an index key as OpenTofu prints it
 /// (`[0]`, `["a"]`).
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Step {
     Name(String),
     Key(String),
@@ -328,8 +640,16 @@ fn steps(written: &str) -> Option<Vec<Step>> {
 /// resource or call is declared without `count`, `for_each` and
 /// `enabled` and the instance has no key (declared at the block), or when
 /// its `count` is a whole number above the instance's key (declared at
-/// that number). Any other instance is known only to plan.
-fn still_declared(view: &ModuleView<'_>, from: &Endpoint, instances: bool) -> Option<String> {
+/// that number). `Some(None)` when it is not declared (a keyed instance of
+/// an object without `count`, an unkeyed or string-keyed one of an object
+/// with `count`); `None` when only plan knows (an object in a called
+/// module, an instance of an object under `for_each`, `enabled`, or a
+/// `count` that is no whole number as written).
+fn still_declared(
+    view: &ModuleView<'_>,
+    from: &Endpoint,
+    instances: bool,
+) -> Option<Option<String>> {
     if from.in_module {
         return None;
     }
@@ -341,11 +661,13 @@ fn still_declared(view: &ModuleView<'_>, from: &Endpoint, instances: bool) -> Op
             name: name.clone(),
         },
     };
-    let declared = view.effective(&address)?;
+    let Some(declared) = view.effective(&address) else {
+        return Some(None);
+    };
     let base = declared.base?;
     let at_block = || {
         let block = view.block(base)?;
-        Some(start_of(view, Location::new(base.file, block.header)))
+        Some(Some(start_of(view, Location::new(base.file, block.header))))
     };
     if !instances {
         return at_block();
@@ -367,15 +689,23 @@ fn still_declared(view: &ModuleView<'_>, from: &Endpoint, instances: bool) -> Op
         .and_then(|rest| rest.rsplit_once('['));
     match (key, count) {
         (None, None) => at_block(),
-        (None, Some(_)) | (Some(_), None) => None,
+        // A single object has no keyed instance; a counted one none
+        // without a key.
+        (None, Some(_)) | (Some(_), None) => Some(None),
         (Some((_, key)), Some(count)) => {
-            let key: u64 = key.parse().ok()?;
             let file = view.file_to(count.origin.file, count.value.end)?;
             let written = file
                 .text
                 .get(count.value.start as usize..count.value.end as usize)?;
             let instances: u64 = written.trim().parse().ok()?;
-            (key < instances).then(|| start_of(view, Location::new(count.origin.file, count.value)))
+            let Ok(key) = key.parse::<u64>() else {
+                // A string key: `count` makes none.
+                return Some(None);
+            };
+            Some(
+                (key < instances)
+                    .then(|| start_of(view, Location::new(count.origin.file, count.value))),
+            )
         }
     }
 }
@@ -471,6 +801,39 @@ mod tests {
     }
 
     #[test]
+    fn strongly_connected_components_are_the_cycles() {
+        // 0 → 1 → 2 → 0, 3 → 0, 4 → 4 is not an edge the rule makes.
+        let edges = vec![vec![1], vec![2], vec![0], vec![0], vec![]];
+        let mut components: Vec<Vec<usize>> = strongly_connected(&edges)
+            .into_iter()
+            .map(|mut component| {
+                component.sort_unstable();
+                component
+            })
+            .collect();
+        components.sort();
+        assert_eq!(components, vec![vec![0, 1, 2], vec![3], vec![4]]);
+    }
+
+    #[test]
+    fn a_call_and_its_instance_moved_alike_depend_on_each_other() {
+        let address = |text: &str, instances: bool| {
+            MoveAddress::of(&parse_endpoint(text, false).unwrap(), instances)
+        };
+        let whole = (address("module.old", false), address("module.new", false));
+        let one = (
+            address("module.old[1]", true),
+            address("module.new[1]", true),
+        );
+        assert!(depends_on(&whole, &one) && depends_on(&one, &whole));
+        let other = (
+            address("module.older[1]", true),
+            address("module.new[1]", true),
+        );
+        assert!(!depends_on(&other, &whole) || !depends_on(&whole, &other));
+    }
+
+    #[test]
     fn other_addresses_and_keys_are_left_alone() {
         for left_alone in [
             "terraform_data.a[var.x]",
@@ -489,5 +852,9 @@ mod tests {
             assert_eq!(read(left_alone, false), None, "{left_alone}");
         }
         assert_eq!(read("terraform_data.a", true), None);
+        assert_eq!(
+            read(r#""terraform_data.y[\"a\"]""#, true).map(|read| read.0),
+            Some(r#"terraform_data.y["a"]"#.to_owned())
+        );
     }
 }
