@@ -27,6 +27,22 @@ does, which the other generators cover):
   `element` of an empty list, an index out of range, `tonumber` of a word,
   `regex` without a match, …) in local values, outputs, a resource's
   `input`, conditions and validation rules;
+- module arguments: the value (itself, an expression giving the same
+  value, or now and then a constant of its type, written in the call or
+  in a root local value) passed to a call of a local module
+  (`modules/mN/`, `count = 2` now and then, the call now and then in
+  `modules.tf.json` or `main.tf.json`) whose variable, declared in the
+  child's `variables.tf`, `main.tf` or `variables.tf.json`, has 1 to 3
+  `validation` rules from the same conditions over `var.NAME` (plan
+  reports the first that fails as "Invalid value for variable" on the
+  argument); now and then a rule reads a child local value holding a
+  constant (`locals { limit = 10 }`), and a second argument (from another
+  variable or a constant) has a rule reading the first variable (`var.b
+  <= var.a`, or a condition over `var.a`); a local value whose call fails
+  is passed too (an untyped variable, `!= null`), mostly beside a second
+  argument with rules of its own. A constant that fails is known to
+  `tofu validate`, whose errors stop plan before it evaluates anything
+  else: the cases show it;
 - plan's stopping rules: a sink that reads a variable whose validation
   failed, or a local value whose call fails, is evaluated by neither tool.
 
@@ -34,7 +50,10 @@ Every sink's operation is drawn with its mistake or its near miss (the
 value that passes), so about half the sinks must stay silent in both
 tools. What plan judges only with instances (`count.index`, `each`),
 postconditions and data sources are not generated (tofu-lens does not
-judge them yet).
+judge them yet), nor a message showing a sensitive value (a sensitive
+variable's or a sensitive value passed to a module: OpenTofu then adds
+"Error message refers to sensitive values" and hides the message, which
+tofu-lens does not report).
 
 With TOFU_LENS_ORACLE_DIR set, each case is copied to a temporary
 directory where OpenTofu runs `tofu init -input=false` and `tofu plan
@@ -42,14 +61,17 @@ directory where OpenTofu runs `tofu init -input=false` and `tofu plan
 only: no network); its answers are cached in OUT/oracle-cache.json by the
 case's text. tofu-lens runs once, `check --format json` over all cases.
 Their errors and warnings are compared per case by (file, line, severity,
-summary), and also with the start column and with the range's end;
-"Invalid value for input variable" by severity and summary alone (OpenTofu
-places it on the declaration, tofu-lens on the value: by design). Details
-are tallied apart. Printed: the agreement by what a case holds (its
-sinks, mistakes and near misses), then each diagnostic one tool alone
-gives, by summary and place (the blocks around its line and the
-attribute, as `resource.lifecycle.precondition.condition`), with the
-smallest case that shows it and both tools' answers. The classes of
+summary), and also with the start column and with the range's end (the
+file relative to the case: `main.tf`, `modules/m0/variables.tf`; each
+tool's diagnostics as a set, so that the identical diagnostic plan gives
+once per instance of a call with `count = 2` counts once, as tofu-lens
+gives it); "Invalid value for input variable" by severity and summary
+alone (OpenTofu places it on the declaration, tofu-lens on the value: by
+design). Details are tallied apart. Printed: the agreement by what a
+case holds (its sinks, mistakes and near misses), then each diagnostic
+one tool alone gives, by summary and place (the blocks around its line
+and the attribute, as `resource.lifecycle.precondition.condition`), with
+the smallest case that shows it and both tools' answers. The classes of
 disagreeing cases by all they differ in are written to OUT/classes.txt,
 every disagreeing case with both answers to OUT/mismatches.txt, and
 `--keep DIR` copies those cases there. Defaults: 1,000 cases, seed 45,
@@ -204,12 +226,48 @@ WRONG = {
 }
 # Links that pass a value on unchanged.
 LINKS = ["{p}", "({p})", "[{p}][0]", "{{ v = {p} }}.v", "true ? {p} : {p}"]
+# Expressions over {r} giving the same value of the same type, passed as a
+# module's argument.
+SAME = {
+    "string": ['"${{{r}}}"', 'format("%s", {r})', 'join("", [{r}])'],
+    "number": ["{r} + 0", "{r} * 1", "max({r}, {r})"],
+    "bool": ["{r} ? true : false", "{r} == true"],
+    "list": ["concat({r}, [])", "[for s in {r} : s]", "tolist({r})"],
+    "numbers": ["concat({r}, [])", "[for n in {r} : n]"],
+    "map": ["merge({r})", "{{ for k, v in {r} : k => v }}", "tomap({r})"],
+    "object": ["merge({r}, {{}})", "{{ name = {r}.name, size = {r}.size, tags = {r}.tags }}"],
+}
+# A condition of CONDITIONS with its constant moved to a child module's
+# local value {l}: (kind, name) -> (the local's stem, its value, condition).
+# Any other condition {c} is read as `{l} ? {c} : true`, {l} being true.
+CHILD_LOCALS = {
+    ("string", "contains"): ("allowed", ["dev", "prod"], "contains({l}, {r})"),
+    ("string", "length"): ("limit", 8, "length({r}) <= {l}"),
+    ("string", "startswith"): ("prefix", "us-", "startswith({r}, {l})"),
+    ("string", "can regex"): ("pattern", "^[a-z0-9-]+$", "can(regex({l}, {r}))"),
+    ("number", "range"): ("limit", 10, "{r} >= 1 && {r} <= {l}"),
+    ("number", "even"): ("step", 2, "{r} % {l} == 0"),
+    ("list", "non-empty"): ("least", 0, "length({r}) > {l}"),
+    ("numbers", "sum"): ("limit", 10, "sum(concat([0], {r})) < {l}"),
+    ("map", "has key"): ("key", "owner", "contains(keys({r}), {l})"),
+    ("object", "optional default"): ("limit", 8, "{r}.size >= {l}"),
+}
+# Rules of a child's second number variable {b} comparing it with the
+# first {a}: (name, condition, whether it holds).
+COMPARISONS = [
+    ("not above the other", "var.{b} <= var.{a}", lambda a, b: b <= a),
+    ("below the other", "var.{b} < var.{a}", lambda a, b: b < a),
+    ("other not below", "var.{a} >= var.{b}", lambda a, b: a >= b),
+]
 # The automatic values files, in the order plan reads them (a later one's
 # value wins).
 AUTO = ["terraform.tfvars", "terraform.tfvars.json", "a.auto.tfvars", "x.auto.tfvars.json", "z.auto.tfvars"]
 NAMES = ["region", "size", "zones", "tags", "enabled", "cidr", "owner", "disk", "ports", "env"]
 NATIVE = ["main.tf", "main.tf", "resources.tf", "checks.tf", "outputs.tf"]
-JSON_FILES = {"output": "outputs.tf.json", "resource": "main.tf.json", "check": "checks.tf.json", "locals": "locals.tf.json"}
+JSON_FILES = {
+    "output": "outputs.tf.json", "resource": "main.tf.json", "check": "checks.tf.json", "locals": "locals.tf.json",
+    "module": "modules.tf.json",
+}
 
 
 def pool(kind):
@@ -510,6 +568,161 @@ def chain(case, reference, allow_override=True):
     return reference
 
 
+def argument_value(case, kind, value, sensitive, reference, what, constant=0.15):
+    """What a module call passes for a value of `kind`: `reference` (the
+    value, `sensitive` or not), an expression over it giving the same
+    value, or (with probability `constant`; always without a reference) a
+    constant, itself or through a root local value holding it (which `tofu
+    validate` already knows). Its text, the constant as a JSON value when
+    it is written as one (else None), its value and whether it is
+    sensitive."""
+    rng = case.rng
+    how = rng.random()
+    if reference is None or how < constant:
+        _, _, bad, good = rng.choice(CONDITIONS[kind])
+        value = rng.choice([bad, good])
+        if rng.random() < 0.3:
+            local = case.fresh("v")
+            case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {hcl(value)}\n}}\n")
+            case.kinds.append(f"{what}: a root local value holding a constant")
+            return f"local.{local}", None, value, False
+        case.kinds.append(f"{what}: a constant")
+        return hcl(value), value, value, False
+    if how < constant + 0.2:
+        case.kinds.append(f"{what}: an expression over the value")
+        return rng.choice(SAME[kind]).format(r=reference), None, value, sensitive
+    case.kinds.append(f"{what}: the value")
+    return reference, None, value, sensitive
+
+
+def child_local(case, directory, name, constant):
+    """A local value of the child module holding a constant."""
+    rng = case.rng
+    if rng.random() < 0.3:
+        deep_merge(case.json[f"{directory}/locals.tf.json"], {"locals": {name: constant}})
+    else:
+        file = f"{directory}/{rng.choice(['main.tf', 'locals.tf'])}"
+        case.block(file, f"locals {{\n  {name} = {hcl(constant)}\n}}\n")
+
+
+def child_rules(case, directory, argument, kind, value, shown):
+    """1 to 3 validation rules of the child's variable `argument` given
+    `value`, drawn from CONDITIONS; now and then one reads a child local
+    value holding a constant."""
+    rng = case.rng
+    rules, seen = [], set()
+    reads = f"var.{argument}"
+    for _ in range(rng.choices([1, 2, 3], [5, 3, 2])[0]):
+        label, template, bad, good = pick(rng, CONDITIONS[kind], value)
+        if rng.random() < 0.2:
+            stem, constant, form = CHILD_LOCALS.get((kind, label), ("strict", True, None))
+            local = case.fresh(stem)
+            child_local(case, directory, local, constant)
+            if form:
+                condition = form.format(r=reads, l=f"local.{local}")
+            else:
+                condition = f"local.{local} ? {template.format(r=reads)} : true"
+            what = "module argument's rule reading a child local"
+        else:
+            condition = template.format(r=reads)
+            what = "module argument's rule"
+        if condition in seen:
+            continue
+        seen.add(condition)
+        case.kinds.append(f"{what}: {verdict(label, value, bad, good)}")
+        rules.append((condition, message(case, f"{argument}: {label}.", shown)))
+    return rules
+
+
+def module_argument(case, kind, value, sensitive, reference, failing=False):
+    """A sink passing the value to a call of a local module
+    (`modules/mN`, its own directory) as an argument, whose variable's 1
+    to 3 validation rules judge it; the call now and then with `count =
+    2` or in JSON, the child's variables now and then in JSON. Now and
+    then a second argument, from another variable or a constant, whose
+    variable's rule reads the first variable (a comparison of two
+    numbers, or a condition of CONDITIONS over the first). `failing`:
+    `reference` is a local value whose call fails with the mistake (with
+    another value it may be null: `one([])`), passed to an untyped
+    variable whose rule is `!= null`, mostly beside a second argument
+    with rules of its own."""
+    rng = case.rng
+    call = case.fresh("m")
+    directory = f"modules/{call}"
+    argument = rng.choice(NAMES)
+    if failing:
+        text, literal = reference, None
+        variables = [(argument, None, [(f"var.{argument} != null", f"{argument}: given.")])]
+    else:
+        text, literal, value, sensitive = argument_value(case, kind, value, sensitive, reference, "module argument")
+        if sensitive:
+            case.kinds.append("module argument: a sensitive value")
+        shown = f"var.{argument}" if kind in ("string", "number") and not sensitive else None
+        variables = [(argument, kind, child_rules(case, directory, argument, kind, value, shown))]
+    arguments = [(argument, text, literal)]
+    if rng.random() < (0.6 if failing else 0.25):
+        other = rng.choice([n for n in NAMES if n != argument])
+        compare = not failing and kind == "number" and rng.random() < 0.7
+        candidates = [v for v in case.variables if v[1] == "number"] if compare else case.variables
+        source = rng.choice(candidates) if candidates and rng.random() < 0.75 else None
+        if source is None:
+            other_kind = "number" if compare else rng.choice(list(TYPES))
+            other_text, other_literal, other_value, _ = argument_value(
+                case, other_kind, None, False, None, "second module argument"
+            )
+        else:
+            other_kind = source[1]
+            other_text, other_literal, other_value, _ = argument_value(
+                case, other_kind, source[2], source[3], chain(case, f"var.{source[0]}"), "second module argument"
+            )
+        rules = []
+        if failing or rng.random() < 0.3:
+            rules = child_rules(case, directory, other, other_kind, other_value, None)
+        if compare:
+            label, template, holds = rng.choice(COMPARISONS)
+            case.kinds.append(
+                f"module argument's rule comparing two arguments: {label}, "
+                f"{'near miss' if holds(value, other_value) else 'mistake'}"
+            )
+            rules.append((template.format(a=argument, b=other), f"{other}: {label}."))
+        elif not failing:
+            label, template, bad, good = pick(rng, CONDITIONS[kind], value)
+            case.kinds.append(f"module argument's rule reading another argument: {verdict(label, value, bad, good)}")
+            condition = f"var.{other} != null && {template.format(r=f'var.{argument}')}"
+            rules.append((condition, f"{other}: {argument} {label}."))
+        variables.append((other, other_kind, rules))
+        arguments.append((other, other_text, other_literal))
+        rng.shuffle(variables)
+        rng.shuffle(arguments)
+    file = rng.choice(["variables.tf", "variables.tf", "main.tf", "variables.tf.json"])
+    if file.endswith(".json"):
+        case.kinds.append("module's variables in JSON")
+    for name, kind, rules in variables:
+        typed = {"type": TYPES[kind]} if kind else {}
+        if file.endswith(".json"):
+            body = dict(typed, validation=[json_rule(c, m) for c, m in rules])
+            deep_merge(case.json[f"{directory}/{file}"], {"variable": {name: body}})
+        else:
+            body = "".join(f"  type = {t}\n" for t in typed.values())
+            body += "".join("\n" + condition_block("validation", c, m, 2) for c, m in rules)
+            case.block(f"{directory}/{file}", f'variable "{name}" {{\n{body}}}\n')
+    count = rng.random() < 0.25
+    if count:
+        case.kinds.append("module call with count = 2")
+    if rng.random() < 0.2:
+        case.kinds.append("module call in JSON")
+        body = {"source": f"./{directory}"}
+        if count:
+            body["count"] = 2
+        for name, text, literal in arguments:
+            body[name] = literal if literal is not None else f"${{{text}}}"
+        deep_merge(case.json[rng.choice([JSON_FILES["module"], JSON_FILES["resource"]])], {"module": {call: body}})
+    else:
+        lines = [f'module "{call}" {{', f'  source = "./{directory}"'] + ["  count  = 2"] * count
+        lines += [f"  {name} = {text}" for name, text, _ in arguments]
+        case.block(rng.choice(["main.tf", "modules.tf"]), "\n".join(lines) + "\n}\n")
+
+
 def sink(case):
     """One sink reading a variable's value through 0 to 3 local values."""
     rng = case.rng
@@ -518,8 +731,13 @@ def sink(case):
     # A sensitive value may not decide `count`: not generated.
     where = rng.choice(
         ["precondition", "precondition", "output precondition", "check", "check", "local", "output",
-         "failing local read"] + ["resource input"] * (not case.judged_only) + ["count"] * (not sensitive)
+         "failing local read", "module argument", "module argument"]
+        + ["resource input"] * (not case.judged_only) + ["count"] * (not sensitive)
     )
+    if where == "module argument":
+        case.kinds.append(f"sink: {where}")
+        module_argument(case, kind, value, sensitive, reference)
+        return
     if where == "failing local read":
         # A local value whose call fails with the mistake, read by a sink:
         # plan evaluates nothing that depends on it.
@@ -529,10 +747,13 @@ def sink(case):
         case.kinds.append(f"failing local: {verdict(label, value, bad, good)}")
         reference = chain(case, f"local.{local}")
         where = rng.choice(
-            ["precondition", "output precondition", "check", "output"]
+            ["precondition", "output precondition", "check", "output", "module argument"]
             + ["resource input"] * (not case.judged_only) + ["count"] * (not sensitive)
         )
         case.kinds.append(f"sink reading a failing local: {where}")
+        if where == "module argument":
+            module_argument(case, kind, value, sensitive, reference, failing=True)
+            return
         expression, condition, count = reference, f"{reference} != null", f"{reference} == null ? 0 : 1"
         sensitive_or_failing = True
     else:
@@ -676,12 +897,13 @@ def given_arguments(case_dir, var_file, var):
 
 def entry(d):
     """A diagnostic of either tool as stored: OpenTofu's `range.filename`
-    or tofu-lens's `file` (relative to the case)."""
+    or tofu-lens's `file`, both relative to the case (`main.tf`,
+    `modules/m0/variables.tf`)."""
     place = d.get("range") or {}
     file = d.get("file") or place.get("filename", "")
     start, end = place.get("start", {}), place.get("end", {})
     return [
-        os.path.basename(file), start.get("line", 0), start.get("column", 0), end.get("line", 0),
+        os.path.normpath(file) if file else "", start.get("line", 0), start.get("column", 0), end.get("line", 0),
         end.get("column", 0), d.get("severity", ""), d.get("summary", ""), d.get("detail", ""),
     ]
 
@@ -708,7 +930,7 @@ def keys(entries, how):
 
 def place(case_dir, file, line):
     """What a diagnostic's line is in the case: the enclosing blocks'
-    types (variable, resource, output, check, locals; validation,
+    types (variable, resource, output, check, locals, module; validation,
     lifecycle, precondition, assert) and the attribute, as
     `resource.lifecycle.precondition.condition`; `variable` alone for a
     variable's header."""
@@ -730,7 +952,10 @@ def place(case_dir, file, line):
             if indent < depth and above.rstrip().endswith(("{", "[")):
                 depth = indent
                 parts = above.strip().split('"')
-                if len(parts) > 1 and parts[1] in ("variable", "resource", "output", "check", "locals", "validation", "lifecycle", "precondition", "assert"):
+                if len(parts) > 1 and parts[1] in (
+                    "variable", "resource", "output", "check", "locals", "module", "validation", "lifecycle",
+                    "precondition", "assert",
+                ):
                     names.append(parts[1])
         if names and names[-1] == "variable" and len(names) == 1 and depth == 0 and attribute not in ("condition", "error_message"):
             return "variable"
@@ -777,7 +1002,7 @@ def ours_by_case(binary, root, names):
         if d.get("severity") not in ("error", "warning"):
             continue
         relative = os.path.relpath(os.path.normpath(d["file"]), root)
-        name = relative.split(os.sep)[0]
+        name, _, d["file"] = relative.partition(os.sep)
         ours.setdefault(name, []).append(entry(d))
     return {name: sorted(found) for name, found in ours.items()}
 
@@ -861,7 +1086,7 @@ def main():
             label = lambda e, case_dir=case_dir: f"{e[3]} @ {place(case_dir, e[0], e[1])}"  # noqa: E731
             ours_keys, their_keys = keys(mine, "loose"), keys(theirs, "loose")
             disagreements.add(case_dir, ours_keys, their_keys, summary=label)
-            size = sum(os.path.getsize(os.path.join(case_dir, f)) for f in os.listdir(case_dir))
+            size = sum(os.path.getsize(os.path.join(top, f)) for top, _, files in os.walk(case_dir) for f in files)
             for side, only in (("tofu-lens only", ours_keys - their_keys), ("OpenTofu only", their_keys - ours_keys)):
                 for which in {f"{side}: {label(e)}" for e in only}:
                     single[which] += 1

@@ -359,9 +359,23 @@ pub fn analyze_with_files(
         walked = is_walk;
         diagnostics.extend(phase);
     }
+    // `tofu plan` validates after it collected the variables' values, and
+    // stops at validate's errors: what its walk reports (the `plan-*`
+    // family, and a given value that does not convert to its variable's
+    // type) comes only when loading and validate found none; what it says
+    // while collecting the values (undeclared ones) and `tofu test`'s
+    // warnings come whatever validate found.
+    let plan_walk =
+        |code| crate::codes::is_plan_walk(code) || code == crate::codes::INVALID_VARIABLE_VALUE;
+    let validate_failed = diagnostics.iter().any(Diagnostic::is_error);
     diagnostics.extend(checked.lint);
     diagnostics.extend(values_diagnostics);
-    diagnostics.extend(checked.plan);
+    diagnostics.extend(
+        checked
+            .plan
+            .into_iter()
+            .filter(|diagnostic| !(validate_failed && plan_walk(diagnostic.code))),
+    );
     let recorded = &checked.undeclared_variables;
     declare_fix::add_fixes(&merged, || recorded.gather(), &mut diagnostics);
     reporting::apply_suppressions(&merged, &mut diagnostics);

@@ -113,3 +113,17 @@ tofu_syntax::define_codes! {
     113 PLAN_MOVE_STATEMENT => "plan-move-statement", Error;
     114 MODULE_ARGUMENT_VALIDATION => "module-argument-validation", Error;
 }
+
+/// Whether `code` is one of what `tofu plan`'s walk reports from known
+/// values (the `plan-*` family), which plan never reaches when validate
+/// failed.
+pub fn is_plan_walk(code: tofu_syntax::Code) -> bool {
+    [
+        PLAN_VARIABLE_VALIDATION,
+        PLAN_CONDITION_FAILED,
+        PLAN_CHECK_FAILED,
+        PLAN_INVALID_VALUE,
+        PLAN_MOVE_STATEMENT,
+    ]
+    .contains(&code)
+}

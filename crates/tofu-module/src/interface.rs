@@ -54,6 +54,8 @@ pub struct InterfaceVariable {
     pub place: Option<DeclarationPlace>,
     pub sensitive: bool,
     pub ephemeral: bool,
+    /// Not declared `nullable = false`: a caller's null is its value.
+    pub nullable: bool,
     /// Its `validation` rules, in order: a caller whose argument gives the
     /// variable a known value judges them (OpenTofu evaluates them in the
     /// child, and reports a failure at the caller's argument).
@@ -122,6 +124,7 @@ impl PartialEq for InterfaceVariable {
             && self.declared_at == other.declared_at
             && self.sensitive == other.sensitive
             && self.ephemeral == other.ephemeral
+            && self.nullable == other.nullable
             && self.validations == other.validations
     }
 }
@@ -223,6 +226,9 @@ impl ModuleInterface {
                         place,
                         sensitive: flag("sensitive"),
                         ephemeral: flag("ephemeral"),
+                        nullable: !text_of("nullable").is_some_and(|(attribute, file)| {
+                            attribute.value.slice(&file.text).trim() == "false"
+                        }),
                         validations: validation_rules(analysis, block),
                     });
                 }

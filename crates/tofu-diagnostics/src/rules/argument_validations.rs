@@ -22,7 +22,8 @@
 //! in plan it has the value the call gives (one the call leaves to its
 //! default cannot be judged). A variable whose rules read another is
 //! reported only when no other variable of the call fails: OpenTofu
-//! 1.12.6 then does not evaluate it. An argument that is null, fails to
+//! 1.12.6 then does not evaluate it. An argument that is null for a
+//! variable declared `nullable = false` (its default applies), fails to
 //! evaluate, does not convert
 //! to the variable's type (`module-argument-values` reports it) or reads
 //! a local value that fails is not judged; nor are rules under a call
@@ -80,14 +81,16 @@ pub(crate) fn judge(
         let Some(expr) = values.expression(attribute) else {
             continue;
         };
-        let evaluation = values.evaluate_in(attribute.origin.file, &expr);
-        // A local value that fails stops OpenTofu's walk before the
-        // argument, and every later argument of this walk would not know
-        // whether it read one: none is judged.
-        if values.followed_a_failure() {
-            return;
+        // An argument that reads what failed is not evaluated (its node
+        // follows the failure); the others are.
+        let (evaluation, failed) =
+            values.separately(|| values.evaluate_in(attribute.origin.file, &expr));
+        if failed || !evaluation.diagnostics.is_empty() {
+            continue;
         }
-        if !evaluation.diagnostics.is_empty() || evaluation.value.is_null() {
+        // Null is the variable's value when it is nullable (its default
+        // otherwise, which the caller does not know).
+        if evaluation.value.is_null() && !variable.nullable {
             continue;
         }
         let Ok(value) = convert_variable_value(&evaluation.value, &variable.constraint) else {

@@ -519,9 +519,17 @@ fn module_arguments(
         .into_iter()
         .filter(|attribute| !failing.contains(&attribute.name))
         .collect();
+    // Each argument is a node of its own: one that reads what failed is
+    // not evaluated, and does not stop the others.
+    let mut evaluated: Vec<&EffectiveAttribute> = Vec::new();
     let before = out.len();
-    for attribute in &inputs {
-        evaluate_attribute(values, attribute, out);
+    for attribute in inputs {
+        let mut found = Vec::new();
+        let ((), failed) = values.separately(|| evaluate_attribute(values, attribute, &mut found));
+        if !failed {
+            out.extend(found);
+            evaluated.push(attribute);
+        }
     }
     let BlockAddress::Module(name) = &call.address else {
         return;
@@ -537,7 +545,7 @@ fn module_arguments(
         child,
         dir: crate::rules::module_tree::child_dir_of(identity, call, name),
     };
-    argument_validations::judge(identity, values, &call, &inputs, out);
+    argument_validations::judge(identity, values, &call, &evaluated, out);
 }
 
 #[cfg(test)]

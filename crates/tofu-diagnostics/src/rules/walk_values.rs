@@ -110,6 +110,17 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         Some(Cow::Borrowed(written))
     }
 
+    /// Runs `f` as a node of its own (a module call's argument, which
+    /// OpenTofu evaluates apart from the call's other arguments): whether
+    /// it followed a failure is returned, and not kept for what comes
+    /// after. The local values already evaluated are shared.
+    pub(crate) fn separately<R>(&self, f: impl FnOnce() -> R) -> (R, bool) {
+        let before = self.followed_a_failure.replace(false);
+        let result = f();
+        let failed = self.followed_a_failure.replace(before);
+        (result, failed)
+    }
+
     /// Whether this is plan's walk, which knows input variables' values.
     pub(crate) fn knows_variables(&self) -> bool {
         !self.known_variables.is_empty()
