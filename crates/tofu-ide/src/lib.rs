@@ -32,6 +32,7 @@ mod navigation;
 mod overrides_inline;
 mod provider_schema;
 mod references;
+mod rename_moves;
 mod shared_files;
 mod snapshot;
 mod structure;

@@ -10,7 +10,9 @@
 //! declaration of the same kind already has. A variable or output is renamed
 //! across the module boundary (`boundary`): also in `.tfvars` files and in
 //! every caller's arguments and `module.NAME.OUTPUT` uses, from any of those
-//! places.
+//! places. A managed resource or module call renamed also gets a `moved`
+//! block, and the `moved` blocks naming it keep their addresses
+//! (`rename_moves`).
 
 use std::path::Path;
 
@@ -124,12 +126,24 @@ impl Snapshot {
         for (file, range) in declaration_names(analysis, &named.target) {
             edits.extend(name_edit(module, file, range, new_name));
         }
+        // What the state holds keeps its `moved` history as it is, and
+        // gets a `moved` block of its own (`rename_moves`).
+        let keeps_history = crate::rename_moves::keeps_history(&named.target);
         for site in reference_sites(analysis)
             .iter()
             .filter(|site| site.target == named.target)
         {
+            if keeps_history && crate::rename_moves::in_moved_block(analysis, site.file, site.range)
+            {
+                continue;
+            }
             edits.extend(name_edit(module, site.file, site.name_range, new_name));
         }
+        edits.extend(crate::rename_moves::moved_edit(
+            module,
+            &named.target,
+            new_name,
+        ));
         edits.sort_by(|a, b| {
             (&a.location.path, a.location.range.start)
                 .cmp(&(&b.location.path, b.location.range.start))

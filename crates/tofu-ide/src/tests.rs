@@ -902,7 +902,76 @@ fn rename_changes_declarations_overrides_and_every_use() {
     let resource = with_cursor(REFERENCING, "main.tf", "web.private_ip");
     assert_eq!(
         rename(&resource, "app").unwrap(),
-        ["main.tf:7 \"web\" -> \"app\"", "main.tf:11 web -> app"]
+        [
+            "main.tf:7 \"web\" -> \"app\"",
+            "main.tf:9  -> \n\nmoved {\n  from = aws_instance.web\n  to   = aws_instance.app\n}",
+            "main.tf:11 web -> app"
+        ]
+    );
+}
+
+const MOVES: &str = r#"
+//- main.tf
+resource "terraform_data" "b" {
+  input = "x"
+}
+data "terraform_data" "d" {
+}
+output "o" {
+  value = [terraform_data.b.output, data.terraform_data.d]
+}
+//- moved.tf
+moved {
+  from = terraform_data.a
+  to   = terraform_data.b
+}
+"#;
+
+#[test]
+fn renaming_what_the_state_holds_writes_moved_and_keeps_the_history() {
+    // b was a; renamed to c, the history chains a -> b -> c in moved.tf.
+    let edits = rename(&with_cursor(MOVES, "main.tf", "b\" {"), "c").unwrap();
+    assert_eq!(
+        edits,
+        [
+            "main.tf:1 \"b\" -> \"c\"",
+            "main.tf:7 b -> c",
+            "moved.tf:5  -> \nmoved {\n  from = terraform_data.b\n  to   = terraform_data.c\n}\n",
+        ]
+    );
+    // Renamed back to a: the step a -> b is undone, not closed into a cycle.
+    let back = rename(&with_cursor(MOVES, "main.tf", "b\" {"), "a").unwrap();
+    assert_eq!(
+        back,
+        [
+            "main.tf:1 \"b\" -> \"a\"",
+            "main.tf:7 b -> a",
+            "moved.tf:1 moved {\n  from = terraform_data.a\n  to   = terraform_data.b\n}\n -> ",
+        ]
+    );
+    // A data source holds nothing in the state: no moved block.
+    let data = rename(&with_cursor(MOVES, "main.tf", "d\" {"), "e").unwrap();
+    assert!(data.iter().all(|edit| !edit.contains("moved")), "{data:?}");
+}
+
+#[test]
+fn a_resource_written_in_json_gets_its_moved_block_in_a_native_file() {
+    let text = r#"
+//- main.tf.json
+{"resource": {"terraform_data": {"b": {}}}}
+//- outputs.tf
+output "o" {
+  value = terraform_data.b.id
+}
+"#;
+    let edits = rename(&with_cursor(text, "main.tf.json", "b\""), "c").unwrap();
+    assert_eq!(
+        edits,
+        [
+            "main.tf.json:1 \"b\" -> \"c\"",
+            "outputs.tf:2 b -> c",
+            "outputs.tf:4  -> \nmoved {\n  from = terraform_data.b\n  to   = terraform_data.c\n}\n",
+        ]
     );
 }
 

@@ -260,12 +260,13 @@ fn rename_of_a_variable_renames_every_callers_arguments() {
         analysis.prepare_rename(&path, offset).map(|(_, name)| name),
         Ok("cidr".to_owned())
     );
-    // An override in the child renames with its base.
-    assert_eq!(
-        rename(&with_cursor(TREE, "main.tf", "net.vpc_id"), "network")
-            .unwrap()
-            .len(),
-        3
+    // A module call renamed: its block, its use, and a `moved` block.
+    let call = rename(&with_cursor(TREE, "main.tf", "net.vpc_id"), "network").unwrap();
+    assert_eq!(call.len(), 4, "{call:?}");
+    assert!(
+        call.iter()
+            .any(|edit| edit.contains("from = module.net\n  to   = module.network")),
+        "{call:?}"
     );
     assert_eq!(
         rename(
