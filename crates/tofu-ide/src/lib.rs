@@ -58,7 +58,7 @@ pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarge
 pub use module_calls::MODULE_MANIFEST;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
-pub use references::{NameOccurrence, RenameRefused, RenameResult};
+pub use references::{NameOccurrence, RenameOptions, RenameRefused, RenameResult};
 pub use snapshot::Snapshot;
 pub use structure::{FoldKind, FoldingRange};
 pub use summary::{ModuleSummary, SymbolKind, WorkspaceSymbol};

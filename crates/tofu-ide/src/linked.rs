@@ -65,6 +65,7 @@ impl Snapshot {
         path: &Path,
         offset: u32,
         new_name: &str,
+        options: crate::references::RenameOptions,
     ) -> RenameResult {
         let mut edits: Vec<FileEdit> = Vec::new();
         let mut places = vec![(path.to_path_buf(), offset)];
@@ -81,7 +82,7 @@ impl Snapshot {
                 )));
             }
             first = false;
-            let found = self.rename_in_dir(&at, offset, new_name)?;
+            let found = self.rename_in_dir(&at, offset, new_name, options)?;
             places.extend(self.linked_places(found.iter().map(|edit| &edit.location), &mut dirs));
             edits.extend(found);
         }

@@ -62,6 +62,20 @@ impl From<RenameRefused> for String {
     }
 }
 
+/// How a rename edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenameOptions {
+    /// A managed resource or module call renamed gets a `moved` block from
+    /// its old address (`rename_moves`); on by default.
+    pub write_moved: bool,
+}
+
+impl Default for RenameOptions {
+    fn default() -> RenameOptions {
+        RenameOptions { write_moved: true }
+    }
+}
+
 /// One place a name occurs in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NameOccurrence {
@@ -94,16 +108,34 @@ impl Snapshot {
         Ok((name_range, name))
     }
 
-    /// The edits that rename what is under the cursor to `new_name`.
+    /// The edits that rename what is under the cursor to `new_name`,
+    /// writing a `moved` block for what the state holds.
     pub fn rename(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
+        self.rename_with(path, offset, new_name, RenameOptions::default())
+    }
+
+    /// [`Snapshot::rename`] as `options` say.
+    pub fn rename_with(
+        &self,
+        path: &Path,
+        offset: u32,
+        new_name: &str,
+        options: RenameOptions,
+    ) -> RenameResult {
         if self.shared.is_empty() {
-            return self.rename_in_dir(path, offset, new_name);
+            return self.rename_in_dir(path, offset, new_name, options);
         }
-        self.rename_through_links(path, offset, new_name)
+        self.rename_through_links(path, offset, new_name, options)
     }
 
     /// [`Snapshot::rename`] in the directory of `path` alone.
-    pub(crate) fn rename_in_dir(&self, path: &Path, offset: u32, new_name: &str) -> RenameResult {
+    pub(crate) fn rename_in_dir(
+        &self,
+        path: &Path,
+        offset: u32,
+        new_name: &str,
+        options: RenameOptions,
+    ) -> RenameResult {
         if !tofu_module::names::is_identifier(new_name) {
             return Err(RenameRefused::InvalidName(format!(
                 "\"{new_name}\" is not a valid name: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
@@ -139,11 +171,13 @@ impl Snapshot {
             }
             edits.extend(name_edit(module, site.file, site.name_range, new_name));
         }
-        edits.extend(crate::rename_moves::moved_edit(
-            module,
-            &named.target,
-            new_name,
-        ));
+        if options.write_moved {
+            edits.extend(crate::rename_moves::moved_edit(
+                module,
+                &named.target,
+                new_name,
+            ));
+        }
         edits.sort_by(|a, b| {
             (&a.location.path, a.location.range.start)
                 .cmp(&(&b.location.path, b.location.range.start))

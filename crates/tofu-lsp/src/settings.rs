@@ -47,6 +47,9 @@ pub struct Settings {
     /// folder, or absolute), the values files plan's checks read as
     /// `tofu plan -var-file` would, in order (relative to that directory).
     pub var_files: Vec<(String, Vec<String>)>,
+    /// `rename.writeMoved`: renaming a managed resource or a module call
+    /// also writes a `moved` block (default true).
+    pub rename_writes_moved: bool,
 }
 
 pub const DEFAULT_EXCLUDE: &str = ".terraform/**";
@@ -61,6 +64,7 @@ impl Default for Settings {
             run_providers: true,
             schema_files: Vec::new(),
             var_files: Vec::new(),
+            rename_writes_moved: true,
         }
     }
 }
@@ -176,6 +180,7 @@ impl Settings {
         }
         read_schemas(object.get("schemas"), &mut settings, &mut problems);
         read_var_files(object.get("varFiles"), &mut settings, &mut problems);
+        read_rename(object.get("rename"), &mut settings, &mut problems);
         Some((settings, problems))
     }
 }
@@ -215,6 +220,28 @@ fn read_schemas(value: Option<&Value>, settings: &mut Settings, problems: &mut V
             "a list of strings",
             other,
             "[]",
+        )),
+    }
+}
+
+/// `rename`: `{"writeMoved": bool}`, over the defaults.
+fn read_rename(value: Option<&Value>, settings: &mut Settings, problems: &mut Vec<String>) {
+    let rename = match value {
+        None | Some(Value::Null) => return,
+        Some(Value::Object(rename)) => rename,
+        Some(other) => {
+            problems.push(wrong_type("rename", "an object", other, "the defaults"));
+            return;
+        }
+    };
+    match rename.get("writeMoved") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(write)) => settings.rename_writes_moved = *write,
+        Some(other) => problems.push(wrong_type(
+            "rename.writeMoved",
+            "true or false",
+            other,
+            "true",
         )),
     }
 }
@@ -321,6 +348,14 @@ mod tests {
         assert_eq!(settings, Settings::default());
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("tofuVersion must be a string, not 12"));
+
+        let (settings, problems) =
+            Settings::from_json(&json!({"rename": {"writeMoved": false}}), &defaults).unwrap();
+        assert!(problems.is_empty() && !settings.rename_writes_moved);
+        let (settings, problems) =
+            Settings::from_json(&json!({"rename": {"writeMoved": "no"}}), &defaults).unwrap();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(settings.rename_writes_moved);
 
         let (_, problems) =
             Settings::from_json(&json!({"tofuVersion": "banana"}), &defaults).unwrap();

@@ -571,3 +571,37 @@ async fn a_rule_typed_in_the_called_module_judges_its_callers() {
     assert!(codes(&own).is_empty(), "{own}");
     client.shutdown().await;
 }
+
+/// Renaming a module call writes a `moved` block; with `rename.writeMoved`
+/// off it is a plain rename.
+#[tokio::test]
+async fn renaming_a_call_writes_moved_unless_the_setting_says_not() {
+    for (settings, moved) in [
+        (json!({}), true),
+        (json!({"rename": {"writeMoved": false}}), false),
+    ] {
+        let (_temp, root) = tree(true);
+        let mut client =
+            TestClient::start(&root, capabilities(), settings.clone(), Value::Null).await;
+        client
+            .wait_for_diagnostics(&root.join("terraform.tfvars"), |_| true)
+            .await;
+        let main = root.join("main.tf");
+        let mut params = at(&main, 0, 9);
+        params["newName"] = json!("network");
+        let edit = client.request("textDocument/rename", params).await;
+        let texts: Vec<String> = edit["changes"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|edits| edits.as_array().unwrap().clone())
+            .map(|edit| edit["newText"].as_str().unwrap().to_owned())
+            .collect();
+        let writes_moved = texts
+            .iter()
+            .any(|text| text.contains("moved {\n  from = module.net\n  to   = module.network\n}"));
+        assert_eq!(writes_moved, moved, "{settings}: {texts:?}");
+        assert!(texts.iter().any(|text| text == "\"network\""), "{texts:?}");
+        client.shutdown().await;
+    }
+}

@@ -44,6 +44,7 @@ export interface ServerSettings {
   exclude: string[];
   schemas: { runProviders: boolean; files: string[] };
   varFiles: Record<string, string[]>;
+  rename: { writeMoved: boolean };
 }
 
 /** Reads a setting below `tofuLens.`, or the fallback (VS Code's `WorkspaceConfiguration.get` fits). */
@@ -65,6 +66,7 @@ export function serverSettings(read: SettingReader, trusted = true): ServerSetti
       files: read<string[]>('schemas.files', []),
     },
     varFiles: read<Record<string, string[]>>('varFiles', {}),
+    rename: { writeMoved: read('rename.writeMoved', true) },
   };
 }
 

@@ -138,6 +138,7 @@ test('the server settings are the ones server.md lists, with its defaults', () =
     exclude: ['.terraform/**'],
     schemas: { runProviders: true, files: [] },
     varFiles: {},
+    rename: { writeMoved: true },
   });
   assert.deepEqual(properties['tofuLens.diagnostics.scope'].enum, ['workspace', 'open']);
   assert.equal(properties['tofuLens.serverPath'].default, '', 'empty: the bundled binary, else PATH');

@@ -25,8 +25,12 @@ pub async fn handle(shared: &Arc<Shared>, params: RenameParams) -> Result<Option
     else {
         return Ok(None);
     };
+    let options = tofu_ide::RenameOptions {
+        write_moved: shared.session().settings().rename_writes_moved,
+    };
     let renamed = guarded("rename", || {
-        at.analysis.rename(&at.path, at.offset, &params.new_name)
+        at.analysis
+            .rename_with(&at.path, at.offset, &params.new_name, options)
     })?;
     match renamed {
         Err(message) => Err(refused(message)),
