@@ -429,7 +429,11 @@ impl Graph {
     fn cycles(&mut self) -> &[Vec<usize>] {
         let version = self.memo.edges_version;
         if !matches!(&self.memo.cycles, Some((seen, _)) if *seen == version) {
-            let components: Vec<Vec<usize>> = strongly_connected(self)
+            let components: Vec<Vec<usize>> =
+                strongly_connected(self.vertices.len(), |vertex, i| {
+                    let to = self.edges.get(vertex)?.get(i)?.to;
+                    Some(self.present.get(to).copied().unwrap_or(false).then_some(to))
+                })
                 .into_iter()
                 .filter(|component| component.len() > 1)
                 .collect();
@@ -628,9 +632,14 @@ fn dependents(
     silenced
 }
 
-/// Tarjan's strongly connected components, without recursion.
-fn strongly_connected(graph: &Graph) -> Vec<Vec<usize>> {
-    let n = graph.vertices.len();
+/// Tarjan's strongly connected components, without recursion, of the
+/// graph of `n` vertices whose edges `edge(vertex, i)` gives in turn: its
+/// `i`-th edge's target (`Some(None)` for an edge to skip), `None` after
+/// the last. Each component sorted.
+pub fn strongly_connected(
+    n: usize,
+    edge: impl Fn(usize, usize) -> Option<Option<usize>>,
+) -> Vec<Vec<usize>> {
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];
@@ -651,13 +660,11 @@ fn strongly_connected(graph: &Graph) -> Vec<Vec<usize>> {
                 stack.push(vertex);
                 set(&mut on_stack, vertex, true);
             }
-            let edges = graph.edges.get(vertex).map_or(&[][..], Vec::as_slice);
-            if let Some(edge) = edges.get(*edge_at) {
+            if let Some(target) = edge(vertex, *edge_at) {
                 *edge_at += 1;
-                let to = edge.to;
-                if !graph.present.get(to).copied().unwrap_or(false) {
+                let Some(to) = target else {
                     continue;
-                }
+                };
                 if index.get(to).copied() == Some(usize::MAX) {
                     work.push((to, 0));
                 } else if on_stack.get(to).copied().unwrap_or(false) {
@@ -902,5 +909,26 @@ impl Graph {
             .as_ref()
             .map_or(&[][..], |(_, used)| used.as_slice());
         Uses { graph, used }
+    }
+}
+
+#[cfg(test)]
+mod component_tests {
+    use super::strongly_connected;
+
+    #[test]
+    fn strongly_connected_components_are_the_cycles() {
+        // 0 → 1 → 2 → 0, 3 → 0, 4 alone; 2 has an edge to skip as well.
+        let edges: Vec<Vec<Option<usize>>> = vec![
+            vec![Some(1)],
+            vec![Some(2)],
+            vec![Some(0), None],
+            vec![Some(0)],
+            vec![],
+        ];
+        let mut components =
+            strongly_connected(edges.len(), |vertex, i| edges.get(vertex)?.get(i).copied());
+        components.sort();
+        assert_eq!(components, vec![vec![0, 1, 2], vec![3], vec![4]]);
     }
 }

@@ -26,6 +26,7 @@
 use std::collections::HashMap;
 
 use tofu_module::address::{BlockAddress, ResourceMode};
+use tofu_module::graph::strongly_connected;
 use tofu_module::FileRole;
 use tofu_syntax::{Block, Diagnostic, FileId, Location};
 
@@ -141,7 +142,10 @@ fn cycles(view: &ModuleView<'_>, statements: &[Statement], out: &mut Vec<Diagnos
                 .collect()
         })
         .collect();
-    for component in strongly_connected(&edges) {
+    let components = strongly_connected(edges.len(), |vertex, i| {
+        Some(Some(*edges.get(vertex)?.get(i)?))
+    });
+    for component in components {
         if component.len() < 2 {
             continue;
         }
@@ -331,74 +335,6 @@ fn depends_on(a: &(MoveAddress, MoveAddress), b: &(MoveAddress, MoveAddress)) ->
         || a_to.nested_within(b_to)
         || b_from.nested_within(a_from)
         || b_to.nested_within(a_from)
-}
-
-/// Tarjan's strongly connected components of the graph `edges` (each
-/// vertex's successors), iteratively.
-fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let n = edges.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut components = Vec::new();
-    let mut next = 0usize;
-    for root in 0..n {
-        if index.get(root) != Some(&usize::MAX) {
-            continue;
-        }
-        // (vertex, position in its successors)
-        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-        while let Some(&mut (vertex, ref mut position)) = work.last_mut() {
-            if *position == 0 && index.get(vertex) == Some(&usize::MAX) {
-                if let (Some(i), Some(l), Some(s)) = (
-                    index.get_mut(vertex),
-                    low.get_mut(vertex),
-                    on_stack.get_mut(vertex),
-                ) {
-                    *i = next;
-                    *l = next;
-                    *s = true;
-                }
-                next += 1;
-                stack.push(vertex);
-            }
-            let successors = edges.get(vertex).map_or(&[][..], Vec::as_slice);
-            if let Some(&successor) = successors.get(*position) {
-                *position += 1;
-                if index.get(successor) == Some(&usize::MAX) {
-                    work.push((successor, 0));
-                } else if on_stack.get(successor) == Some(&true) {
-                    let reached = index.get(successor).copied().unwrap_or(usize::MAX);
-                    if let Some(l) = low.get_mut(vertex) {
-                        *l = (*l).min(reached);
-                    }
-                }
-                continue;
-            }
-            work.pop();
-            let vertex_low = low.get(vertex).copied().unwrap_or(0);
-            if let Some(&(parent, _)) = work.last() {
-                if let Some(l) = low.get_mut(parent) {
-                    *l = (*l).min(vertex_low);
-                }
-            }
-            if Some(&vertex_low) == index.get(vertex) {
-                let mut component = Vec::new();
-                while let Some(member) = stack.pop() {
-                    if let Some(s) = on_stack.get_mut(member) {
-                        *s = false;
-                    }
-                    component.push(member);
-                    if member == vertex {
-                        break;
-                    }
-                }
-                components.push(component);
-            }
-        }
-    }
-    components
 }
 
 /// One `moved` block whose endpoints this rule judges.
@@ -798,21 +734,6 @@ mod tests {
                 resource("terraform_data", "x")
             ))
         );
-    }
-
-    #[test]
-    fn strongly_connected_components_are_the_cycles() {
-        // 0 → 1 → 2 → 0, 3 → 0, 4 → 4 is not an edge the rule makes.
-        let edges = vec![vec![1], vec![2], vec![0], vec![0], vec![]];
-        let mut components: Vec<Vec<usize>> = strongly_connected(&edges)
-            .into_iter()
-            .map(|mut component| {
-                component.sort_unstable();
-                component
-            })
-            .collect();
-        components.sort();
-        assert_eq!(components, vec![vec![0, 1, 2], vec![3], vec![4]]);
     }
 
     #[test]
