@@ -54,13 +54,15 @@ pub(crate) struct Call<'c> {
     pub(crate) dir: Option<String>,
 }
 
-/// Judges each of `inputs` (arguments whose references do not fail) against
-/// the rules of the child's variable it sets.
+/// Judges each of `inputs` (the call's arguments that evaluated without
+/// error and without following a failure, with their values) against the
+/// rules of the child's variable it sets; `values` is the walk they were
+/// evaluated in.
 pub(crate) fn judge(
     identity: &IdentityView<'_>,
     values: &WalkValues<'_, '_>,
     call: &Call<'_>,
-    inputs: &[&EffectiveAttribute],
+    inputs: &[(&EffectiveAttribute, Value)],
     out: &mut Vec<Diagnostic>,
 ) {
     if call.child.incomplete {
@@ -68,7 +70,7 @@ pub(crate) fn judge(
     }
     // Each argument's value, converted to its variable's type.
     let mut given: Vec<Given<'_>> = Vec::new();
-    for attribute in inputs {
+    for (attribute, value) in inputs {
         let Some(variable) = call.child.variable(&attribute.name) else {
             continue;
         };
@@ -78,22 +80,12 @@ pub(crate) fn judge(
         let Some(written) = file.attribute_at(attribute.origin.range) else {
             continue;
         };
-        let Some(expr) = values.expression(attribute) else {
-            continue;
-        };
-        // An argument that reads what failed is not evaluated (its node
-        // follows the failure); the others are.
-        let (evaluation, failed) =
-            values.separately(|| values.evaluate_in(attribute.origin.file, &expr));
-        if failed || !evaluation.diagnostics.is_empty() {
-            continue;
-        }
         // Null is the variable's value when it is nullable (its default
         // otherwise, which the caller does not know).
-        if evaluation.value.is_null() && !variable.nullable {
+        if value.is_null() && !variable.nullable {
             continue;
         }
-        let Ok(value) = convert_variable_value(&evaluation.value, &variable.constraint) else {
+        let Ok(value) = convert_variable_value(value, &variable.constraint) else {
             continue;
         };
         given.push(Given {

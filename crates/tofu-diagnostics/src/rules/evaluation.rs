@@ -520,15 +520,19 @@ fn module_arguments(
         .filter(|attribute| !failing.contains(&attribute.name))
         .collect();
     // Each argument is a node of its own: one that reads what failed is
-    // not evaluated, and does not stop the others.
-    let mut evaluated: Vec<&EffectiveAttribute> = Vec::new();
+    // not evaluated, and does not stop the others. The values of those
+    // evaluated are what the child's rules judge.
+    let mut evaluated: Vec<(&EffectiveAttribute, Value)> = Vec::new();
     let before = out.len();
     for attribute in inputs {
-        let mut found = Vec::new();
-        let ((), failed) = values.separately(|| evaluate_attribute(values, attribute, &mut found));
+        let Some(expr) = values.expression(attribute) else {
+            continue;
+        };
+        let file = attribute.origin.file;
+        let (evaluation, failed) = values.separately(|| values.evaluate_in(file, &expr));
         if !failed {
-            out.extend(found);
-            evaluated.push(attribute);
+            report(file, evaluation.diagnostics, out);
+            evaluated.push((attribute, evaluation.value));
         }
     }
     let BlockAddress::Module(name) = &call.address else {
