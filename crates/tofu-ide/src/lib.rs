@@ -31,6 +31,7 @@ mod module_tree;
 mod navigation;
 mod overrides_inline;
 mod provider_schema;
+mod refactor;
 mod references;
 mod rename_moves;
 mod shared_files;
@@ -58,6 +59,7 @@ pub use links::{first_configuration_file, registry_page, DocumentLink, LinkTarge
 pub use module_calls::MODULE_MANIFEST;
 pub use navigation::NavigationTarget;
 pub use overrides_inline::{CodeLens, InlayHint, InlayLabelPart};
+pub use refactor::{RefactorKind, Refactoring};
 pub use references::{NameOccurrence, RenameOptions, RenameRefused, RenameResult};
 pub use snapshot::Snapshot;
 pub use structure::{FoldKind, FoldingRange};

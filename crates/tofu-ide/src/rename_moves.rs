@@ -74,7 +74,6 @@ pub(crate) fn moved_edit(
     target: &RefTarget,
     new_name: &str,
 ) -> Option<FileEdit> {
-    let analysis = &module.analysis;
     let old = state_address(target, current_name(target)?)?;
     let new = state_address(target, new_name)?;
     if old == new {
@@ -84,25 +83,37 @@ pub(crate) fn moved_edit(
         return Some(undo);
     }
     let statement = format!("moved {{\n  from = {old}\n  to   = {new}\n}}\n");
-    let native = |file: &FileId| analysis.file(*file).is_some_and(|file| !file.is_json());
-    let primary: Vec<FileId> = analysis.primary.clone();
-    let moved_file = primary.iter().copied().filter(native).find(|&file| {
-        analysis
-            .file(file)
-            .is_some_and(|file| matches!(file.name.as_str(), "moved.tf" | "moved.tofu"))
-    });
-    if let Some(file) = moved_file {
-        return append(module, file, &statement);
-    }
     let address = match target {
         RefTarget::Resource(address) => address.clone(),
         RefTarget::ModuleCall(name) => BlockAddress::Module(name.clone()),
         _ => return None,
     };
-    let base = analysis
-        .effective
-        .get(&address)
-        .and_then(|block| block.base);
+    place_statement(module, &["moved.tf", "moved.tofu"], &address, &statement)
+}
+
+/// The edit that writes `statement` (a top-level block, whole lines) into
+/// the module: at the end of the first native primary file named in
+/// `preferred` the module has, else right after the block of `address` when
+/// that is written in native syntax, else at the end of the module's first
+/// native primary file; `None` for a module written only in JSON.
+pub(crate) fn place_statement(
+    module: &AnalysedModule,
+    preferred: &[&str],
+    address: &BlockAddress,
+    statement: &str,
+) -> Option<FileEdit> {
+    let analysis = &module.analysis;
+    let native = |file: &FileId| analysis.file(*file).is_some_and(|file| !file.is_json());
+    let primary: Vec<FileId> = analysis.primary.clone();
+    let preferred_file = primary.iter().copied().filter(native).find(|&file| {
+        analysis
+            .file(file)
+            .is_some_and(|file| preferred.contains(&file.name.as_str()))
+    });
+    if let Some(file) = preferred_file {
+        return append(module, file, statement);
+    }
+    let base = analysis.effective.get(address).and_then(|block| block.base);
     if let Some(base) = base.filter(|base| native(&base.file)) {
         let block = analysis.block(base)?;
         let mut location = file_range(
@@ -119,7 +130,7 @@ pub(crate) fn moved_edit(
         });
     }
     let file = primary.iter().copied().find(native)?;
-    append(module, file, &statement)
+    append(module, file, statement)
 }
 
 /// Appends `statement` at the end of `file`, a blank line before it.

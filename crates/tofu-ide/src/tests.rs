@@ -19,6 +19,7 @@ mod functions;
 mod highlights;
 mod module_tree;
 mod provider_schemas;
+mod refactorings;
 mod structure;
 mod values;
 

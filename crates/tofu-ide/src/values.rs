@@ -75,6 +75,24 @@ fn value_note(
     ))
 }
 
+/// The known value of `attribute` (an effective attribute of any block,
+/// a resource's `for_each` say) with the module's values; `None` when it
+/// gives errors.
+pub(crate) fn attribute_value(
+    analysis: &ModuleAnalysis,
+    dir: &Path,
+    files: &ModuleFiles,
+    attribute: &tofu_module::EffectiveAttribute,
+) -> Option<Value> {
+    let environment = ModuleDirectory {
+        dir,
+        files: files.environment(),
+    };
+    let values =
+        ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values);
+    values.attribute(attribute)?.ok()
+}
+
 /// The module directory as hover's functions see it: the working
 /// directory (`path.cwd`), its files as the caller reads them.
 struct ModuleDirectory<'d> {

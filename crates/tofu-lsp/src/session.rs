@@ -41,6 +41,8 @@ pub struct ClientSupport {
     pub work_done_progress: bool,
     /// Workspace edits that create files.
     pub create_files: bool,
+    /// Code actions offered with `disabled` and the reason.
+    pub disabled_code_actions: bool,
 }
 
 /// The fields are private: handlers go through the methods below, so what

@@ -12,20 +12,23 @@ use std::sync::Arc;
 
 use tofu_ide::{
     CodeAction as IdeCodeAction, EditorDiagnostic, FileEdit, FileRange, NavigationTarget,
-    SymbolKind as IdeSymbolKind,
+    RefactorKind, Refactoring, SymbolKind as IdeSymbolKind,
 };
 use tofu_syntax::Severity;
 use tower_lsp_server::ls_types::{
-    self as lsp, CodeActionKind, CreateFile, CreateFileOptions, DiagnosticRelatedInformation,
-    DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation, DocumentChanges, Location,
-    NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range, ResourceOp,
-    SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+    self as lsp, CodeActionDisabled, CodeActionKind, CreateFile, CreateFileOptions,
+    DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation,
+    DocumentChanges, Location, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier,
+    Position, Range, ResourceOp, SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::position::{LineMap, PositionEncoding};
 use crate::session::Session;
 
 pub const SOURCE: &str = "tofu-lens";
+
+/// `refactor.move` (LSP 3.18; the protocol crate names only 3.17's kinds).
+pub const REFACTOR_MOVE: CodeActionKind = CodeActionKind::new("refactor.move");
 
 /// Converts ranges of many files for one request or publication, building
 /// each file's line map once. It owns what it needs from the session (the
@@ -35,6 +38,7 @@ pub const SOURCE: &str = "tofu-lens";
 pub struct Converter {
     encoding: PositionEncoding,
     create_files: bool,
+    disabled_code_actions: bool,
     /// Each open document's URI (the client's own spelling) and version.
     open_documents: HashMap<PathBuf, (Uri, i32)>,
     maps: HashMap<PathBuf, LineMap>,
@@ -47,6 +51,7 @@ impl Converter {
         Converter {
             encoding: session.encoding(),
             create_files: session.support().create_files,
+            disabled_code_actions: session.support().disabled_code_actions,
             open_documents: session
                 .documents()
                 .map(|(path, document)| (path.clone(), (document.uri.clone(), document.version)))
@@ -148,50 +153,7 @@ impl Converter {
         text: &Arc<str>,
     ) -> Option<lsp::CodeAction> {
         let diagnostic = self.diagnostic(path, text, &action.diagnostic);
-        let edit = if action.new_files.is_empty() {
-            self.workspace_edit(&action.edits)?
-        } else {
-            if !self.create_files {
-                return None;
-            }
-            let mut operations = Vec::new();
-            for (new_path, new_text) in &action.new_files {
-                let uri = self.uri_for(new_path)?;
-                operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
-                    CreateFile {
-                        uri: uri.clone(),
-                        options: Some(CreateFileOptions {
-                            overwrite: Some(false),
-                            ignore_if_exists: Some(true),
-                        }),
-                        annotation_id: None,
-                    },
-                )));
-                operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
-                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
-                    edits: vec![OneOf::Left(TextEdit::new(
-                        Range::new(Position::new(0, 0), Position::new(0, 0)),
-                        new_text.clone(),
-                    ))],
-                }));
-            }
-            for edit in &action.edits {
-                let uri = self.uri_for(&edit.location.path)?;
-                let version = self
-                    .open_documents
-                    .get(&edit.location.path)
-                    .map(|(_, version)| *version);
-                let range = self.range(&edit.location);
-                operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
-                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
-                    edits: vec![OneOf::Left(TextEdit::new(range, edit.new_text.clone()))],
-                }));
-            }
-            WorkspaceEdit {
-                document_changes: Some(DocumentChanges::Operations(operations)),
-                ..WorkspaceEdit::default()
-            }
-        };
+        let edit = self.file_edits(&action.edits, &action.new_files)?;
         Some(lsp::CodeAction {
             title: action.title.clone(),
             kind: Some(CodeActionKind::QUICKFIX),
@@ -199,6 +161,90 @@ impl Converter {
             edit: Some(edit),
             is_preferred: Some(action.is_preferred),
             ..lsp::CodeAction::default()
+        })
+    }
+}
+
+impl Converter {
+    /// A refactoring; `None` when it creates files and the client cannot,
+    /// or it is refused and the client shows no disabled actions.
+    pub fn refactoring(&mut self, refactoring: &Refactoring) -> Option<lsp::CodeAction> {
+        let kind = match refactoring.kind {
+            RefactorKind::Move => REFACTOR_MOVE,
+            RefactorKind::Rewrite => CodeActionKind::REFACTOR_REWRITE,
+        };
+        if let Some(reason) = &refactoring.refused {
+            if !self.disabled_code_actions {
+                return None;
+            }
+            return Some(lsp::CodeAction {
+                title: refactoring.title.clone(),
+                kind: Some(kind),
+                disabled: Some(CodeActionDisabled {
+                    reason: reason.clone(),
+                }),
+                ..lsp::CodeAction::default()
+            });
+        }
+        let edit = self.file_edits(&refactoring.edits, &refactoring.new_files)?;
+        Some(lsp::CodeAction {
+            title: refactoring.title.clone(),
+            kind: Some(kind),
+            edit: Some(edit),
+            ..lsp::CodeAction::default()
+        })
+    }
+
+    /// `edits` and the files `new_files` creates as one workspace edit:
+    /// plain changes when nothing is created; `None` when files are to be
+    /// created and the client cannot.
+    fn file_edits(
+        &mut self,
+        edits: &[FileEdit],
+        new_files: &[(PathBuf, String)],
+    ) -> Option<WorkspaceEdit> {
+        if new_files.is_empty() {
+            return self.workspace_edit(edits);
+        }
+        if !self.create_files {
+            return None;
+        }
+        let mut operations = Vec::new();
+        for (new_path, new_text) in new_files {
+            let uri = self.uri_for(new_path)?;
+            operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
+                CreateFile {
+                    uri: uri.clone(),
+                    options: Some(CreateFileOptions {
+                        overwrite: Some(false),
+                        ignore_if_exists: Some(true),
+                    }),
+                    annotation_id: None,
+                },
+            )));
+            operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                edits: vec![OneOf::Left(TextEdit::new(
+                    Range::new(Position::new(0, 0), Position::new(0, 0)),
+                    new_text.clone(),
+                ))],
+            }));
+        }
+        for edit in edits {
+            let uri = self.uri_for(&edit.location.path)?;
+            let version = self
+                .open_documents
+                .get(&edit.location.path)
+                .map(|(_, version)| *version);
+            let range = self.range(&edit.location);
+            operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                edits: vec![OneOf::Left(TextEdit::new(range, edit.new_text.clone()))],
+            }));
+        }
+        Some(WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Operations(operations)),
+            ..WorkspaceEdit::default()
         })
     }
 }

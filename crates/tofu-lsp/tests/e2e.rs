@@ -578,6 +578,95 @@ async fn code_actions_apply_the_engines_fixes() {
 }
 
 #[tokio::test]
+async fn refactorings_are_code_actions_of_their_kinds_with_whole_edits() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    let text = "resource \"terraform_data\" \"web\" {\n  input = \"x\"\n}\n";
+    fs::write(root.join("main.tf"), text).unwrap();
+    fs::write(root.join("override.tf"), text).unwrap();
+    let mut capabilities = capabilities();
+    capabilities["textDocument"]["codeAction"] = json!({"disabledSupport": true});
+    let mut client = TestClient::start(&root, capabilities, json!({}), json!({})).await;
+    let main = root.join("main.tf");
+    client.open(&main, 1, text);
+    client
+        .wait_for_diagnostics(&main, |p| p["version"] == 1)
+        .await;
+    let ask = |path: &std::path::Path, only: Value| {
+        json!({"textDocument": {"uri": uri(path)},
+               "range": {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 3}},
+               "context": {"diagnostics": [], "only": only}})
+    };
+    let actions = client
+        .request("textDocument/codeAction", ask(&main, json!(["refactor"])))
+        .await;
+    let offered: Vec<(&str, &str)> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|action| {
+            (
+                action["kind"].as_str().unwrap(),
+                action["title"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("refactor.move", "Move to new file `web.tf`"),
+            (
+                "refactor.rewrite",
+                "Remove `terraform_data.web` from the configuration, keep its objects"
+            ),
+            (
+                "refactor.rewrite",
+                "Generate an `import` block for `terraform_data.web`"
+            ),
+            (
+                "refactor.rewrite",
+                "Repeat `terraform_data.web` with `count = 1`"
+            ),
+            (
+                "refactor.rewrite",
+                "Repeat `terraform_data.web` with `for_each = toset([\"web\"])`"
+            ),
+        ]
+    );
+    // The new file is created and written in the action's own edit.
+    let operations = &actions[0]["edit"]["documentChanges"];
+    assert_eq!(operations[0]["kind"], "create");
+    assert!(operations[0]["uri"].as_str().unwrap().ends_with("/web.tf"));
+    assert_eq!(operations[1]["edits"][0]["newText"], text);
+    // Only what is asked for comes.
+    let moves = client
+        .request(
+            "textDocument/codeAction",
+            ask(&main, json!(["refactor.move"])),
+        )
+        .await;
+    assert_eq!(moves.as_array().unwrap().len(), 1);
+    let fixes = client
+        .request("textDocument/codeAction", ask(&main, json!(["quickfix"])))
+        .await;
+    assert_eq!(fixes, json!([]));
+    // A refusal is a disabled action with its reason.
+    let refused = client
+        .request(
+            "textDocument/codeAction",
+            ask(&root.join("override.tf"), json!(["refactor"])),
+        )
+        .await;
+    assert_eq!(refused[0]["title"], "Move to another file");
+    assert!(refused[0]["disabled"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("override file"));
+    assert!(refused[0].get("edit").is_none());
+    client.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_panicking_request_is_an_error_and_the_server_keeps_running() {
     let (_temp, root) = overrides_example();
     let mut client = start(&root).await;

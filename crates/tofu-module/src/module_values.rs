@@ -208,6 +208,19 @@ impl<'a> ModuleValues<'a> {
         }))
     }
 
+    /// The value of an effective attribute of any block (a resource's
+    /// `for_each`, say), evaluated where it was written.
+    /// A value written in JSON is read with HCL's JSON semantics.
+    pub fn attribute(&self, attribute: &EffectiveAttribute) -> Option<Evaluated> {
+        let expr = self.attribute_expr(attribute)?;
+        let file = self.analysis.file(attribute.origin.file)?;
+        if file.is_json() {
+            let converted = crate::expr::json::json_expression(file.text.as_ref(), expr);
+            return Some(self.evaluate_in(attribute.origin.file, &converted));
+        }
+        Some(self.evaluate_in(attribute.origin.file, expr))
+    }
+
     fn evaluate_in(&self, file: FileId, expr: &Expr) -> Evaluated {
         let evaluation = evaluate(expr, &FileScope { values: self, file });
         if evaluation.diagnostics.is_empty() {

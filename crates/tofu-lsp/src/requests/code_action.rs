@@ -1,10 +1,15 @@
 //! `textDocument/codeAction`: the engine's quick fixes for the diagnostics
-//! in a range.
+//! in a range, then the refactorings of the blocks it touches (a refused
+//! one as a disabled action with its reason, for clients that show them).
+//! A client's `only` filter is honoured: a kind is sent when it falls under
+//! one of the kinds asked for (`refactor` covers `refactor.move`).
 
 use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{CodeActionOrCommand, CodeActionParams, CodeActionResponse};
+use tower_lsp_server::ls_types::{
+    CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse,
+};
 
 use crate::panic_guard::guarded;
 use crate::prepare::prepare_document;
@@ -23,13 +28,41 @@ pub async fn handle(
         let path = &document.path;
         let range = document.line_map.text_range(params.range)?;
         let text = document.analysis.file_text(path)?;
-        let actions = document.analysis.code_actions(path, range);
+        let wanted = |kind: &CodeActionKind| {
+            params.context.only.as_ref().is_none_or(|only| {
+                only.iter().any(|asked| {
+                    let asked = asked.as_str();
+                    kind.as_str() == asked
+                        || kind
+                            .as_str()
+                            .strip_prefix(asked)
+                            .is_some_and(|rest| rest.starts_with('.'))
+                })
+            })
+        };
         let mut converter = Converter::new(&shared.session());
-        let actions: Vec<CodeActionOrCommand> = actions
-            .iter()
-            .filter_map(|action| converter.code_action(action, path, &text))
-            .map(CodeActionOrCommand::CodeAction)
-            .collect();
+        let mut actions: Vec<CodeActionOrCommand> = Vec::new();
+        if wanted(&CodeActionKind::QUICKFIX) {
+            actions.extend(
+                document
+                    .analysis
+                    .code_actions(path, range)
+                    .iter()
+                    .filter_map(|action| converter.code_action(action, path, &text))
+                    .map(CodeActionOrCommand::CodeAction),
+            );
+        }
+        if wanted(&crate::to_proto::REFACTOR_MOVE) || wanted(&CodeActionKind::REFACTOR_REWRITE) {
+            actions.extend(
+                document
+                    .analysis
+                    .refactorings(path, range)
+                    .iter()
+                    .filter_map(|refactoring| converter.refactoring(refactoring))
+                    .filter(|action| action.kind.as_ref().is_some_and(wanted))
+                    .map(CodeActionOrCommand::CodeAction),
+            );
+        }
         Some(actions)
     })
 }

@@ -63,6 +63,12 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                         .as_ref()
                         .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
             }),
+        disabled_code_actions: capabilities
+            .text_document
+            .as_ref()
+            .and_then(|text| text.code_action.as_ref())
+            .and_then(|action| action.disabled_support)
+            .unwrap_or(false),
     };
     let mut folders: Vec<PathBuf> = params
         .workspace_folders
@@ -151,7 +157,11 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                 ..SignatureHelpOptions::default()
             }),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![
+                    CodeActionKind::QUICKFIX,
+                    crate::to_proto::REFACTOR_MOVE,
+                    CodeActionKind::REFACTOR_REWRITE,
+                ]),
                 ..CodeActionOptions::default()
             })),
             diagnostic_provider: support.pull_diagnostics.then(|| {

@@ -1,0 +1,141 @@
+//! Refactorings that keep the state (issue 46): each is a whole edit, ready
+//! for the client to apply and undo, or a refusal that says why it cannot be
+//! done here.
+//!
+//! - Move to another file (`move_to_file`): the selected top-level blocks,
+//!   with their comments, to a new file or another file of the module.
+//!   Nothing in the state changes, so no `moved` block.
+//! - Keep the objects (`keep_objects`): remove a resource or module call from
+//!   the configuration with a `removed` block that keeps its objects, or
+//!   generate an `import` block for it.
+//! - Repeat (`repeat`): give a single resource `count = 1` or a `for_each`
+//!   over one key, with the `moved` block from its old address and every
+//!   reference indexed.
+//!
+//! The selection is the top-level blocks of one file that the range touches.
+//! Edits are byte ranges in the texts the analysis saw; only native syntax is
+//! written, and override files are left alone (moving their blocks would
+//! change what overrides what).
+
+mod keep_objects;
+mod move_to_file;
+mod repeat;
+mod text;
+
+use std::path::{Path, PathBuf};
+
+use tofu_eval::{format_value, Value, ValueKind};
+use tofu_syntax::{Block, TextRange};
+
+use crate::analysed_module::AnalysedModule;
+
+use crate::diagnostics::FileEdit;
+use crate::snapshot::Snapshot;
+
+/// What a refactoring does, as an editor groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefactorKind {
+    /// Moves text without changing what it means (`refactor.move`).
+    Move,
+    /// Rewrites a block in place (`refactor.rewrite`).
+    Rewrite,
+}
+
+/// One refactoring offered at a range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refactoring {
+    pub title: String,
+    pub kind: RefactorKind,
+    pub edits: Vec<FileEdit>,
+    /// Files to create, with their text.
+    pub new_files: Vec<(PathBuf, String)>,
+    /// Why it cannot be done here; then there are no edits.
+    pub refused: Option<String>,
+}
+
+impl Refactoring {
+    fn refused(title: impl Into<String>, kind: RefactorKind, reason: impl Into<String>) -> Self {
+        Refactoring {
+            title: title.into(),
+            kind,
+            edits: Vec::new(),
+            new_files: Vec::new(),
+            refused: Some(reason.into()),
+        }
+    }
+
+    fn edits(title: impl Into<String>, kind: RefactorKind, edits: Vec<FileEdit>) -> Self {
+        Refactoring {
+            title: title.into(),
+            kind,
+            edits,
+            new_files: Vec::new(),
+            refused: None,
+        }
+    }
+}
+
+impl Snapshot {
+    /// The refactorings offered for the top-level blocks of the file at
+    /// `path` that `range` touches (a cursor inside a block selects it).
+    pub fn refactorings(&self, path: &Path, range: TextRange) -> Vec<Refactoring> {
+        let Some(found) = self.find_file(path) else {
+            return Vec::new();
+        };
+        let Some(file) = found.file() else {
+            return Vec::new();
+        };
+        if !file.role.is_loaded() {
+            return Vec::new();
+        }
+        let Some(source) = file.source.as_deref() else {
+            return Vec::new();
+        };
+        let selected: Vec<&Block> = source
+            .body
+            .blocks
+            .iter()
+            .filter(|block| block.range.start <= range.end && range.start <= block.range.end)
+            .collect();
+        if selected.is_empty() {
+            return Vec::new();
+        }
+        let mut refactorings = move_to_file::refactorings(found.module, found.id, &selected);
+        if let [block] = selected.as_slice() {
+            let key = self.first_instance_key(found.module, block);
+            refactorings.extend(keep_objects::refactorings(
+                found.module,
+                found.id,
+                block,
+                key,
+            ));
+            refactorings.extend(repeat::refactorings(found.module, found.id, block));
+        }
+        refactorings
+    }
+
+    /// The index of the first instance of the resource `block` declares,
+    /// as written after its address: `[0]` under `count`, the first key of
+    /// a known `for_each` (`["a"]`), `["key"]` for one not known; `None`
+    /// for a single resource.
+    fn first_instance_key(&self, module: &AnalysedModule, block: &Block) -> Option<String> {
+        let address = tofu_module::address_of(block)?;
+        let effective = module.analysis.effective.get(&address)?;
+        if effective.body.attribute("count").is_some() {
+            return Some("[0]".to_owned());
+        }
+        let for_each = effective.body.attribute("for_each")?;
+        let files = self.module_files(&module.dir);
+        let value = crate::values::attribute_value(&module.analysis, &module.dir, &files, for_each);
+        let first = value.and_then(|value| match value.kind {
+            ValueKind::Set { items, .. } => items
+                .first()
+                .and_then(|item| item.as_str().map(str::to_owned)),
+            ValueKind::Map { entries, .. } => entries.keys().next().cloned(),
+            ValueKind::Object(attributes) => attributes.keys().next().cloned(),
+            _ => None,
+        });
+        let key = first.unwrap_or_else(|| "key".to_owned());
+        Some(format!("[{}]", format_value(&Value::string(key))))
+    }
+}

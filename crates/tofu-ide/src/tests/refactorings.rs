@@ -1,0 +1,346 @@
+//! Refactorings (issue 46, parts 2, 4 and 5): each test applies the edit
+//! a refactoring returns to the fixture's files and shows every file it
+//! touched as it then reads, or the refusal's reason.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use tofu_syntax::TextRange;
+
+use super::{fixture, DIR};
+use crate::Refactoring;
+
+/// The titles offered at the fixture's cursor, a refused one with its
+/// reason after ` -- `.
+fn titles(text: &str) -> Vec<String> {
+    let (snapshot, path, offset) = fixture(text);
+    snapshot
+        .refactorings(&path, TextRange::new(offset, offset))
+        .into_iter()
+        .map(|refactoring| match refactoring.refused {
+            Some(reason) => format!("{} -- {reason}", refactoring.title),
+            None => refactoring.title,
+        })
+        .collect()
+}
+
+/// The files the refactoring titled `title` touches, as they read after
+/// its edits (new files too), each under a `//- name` header.
+fn applied(text: &str, title: &str) -> String {
+    applied_to_range(text, title, None)
+}
+
+fn applied_to_range(text: &str, title: &str, until: Option<&str>) -> String {
+    let (snapshot, path, offset) = fixture(text);
+    let end = until.map_or(offset, |needle| {
+        let file = snapshot.file_text(&path).unwrap();
+        (offset as usize + file[offset as usize..].find(needle).unwrap()) as u32
+    });
+    let refactorings = snapshot.refactorings(&path, TextRange::new(offset, end));
+    let Some(refactoring) = refactorings.iter().find(|r| r.title == title) else {
+        panic!(
+            "no {title:?} among {:?}",
+            refactorings.iter().map(|r| &r.title).collect::<Vec<_>>()
+        );
+    };
+    render(&snapshot, refactoring)
+}
+
+fn render(snapshot: &crate::Snapshot, refactoring: &Refactoring) -> String {
+    assert_eq!(refactoring.refused, None);
+    let mut files: BTreeMap<PathBuf, String> = BTreeMap::new();
+    for (path, text) in &refactoring.new_files {
+        assert!(snapshot.file_text(path).is_none(), "{path:?} exists");
+        files.insert(path.clone(), text.clone());
+    }
+    let mut by_file: BTreeMap<PathBuf, Vec<(TextRange, String)>> = BTreeMap::new();
+    for edit in &refactoring.edits {
+        by_file
+            .entry(edit.location.path.clone())
+            .or_default()
+            .push((edit.location.range, edit.new_text.clone()));
+    }
+    for (path, mut edits) in by_file {
+        let mut text = snapshot.file_text(&path).unwrap().to_string();
+        edits.sort_by_key(|(range, _)| std::cmp::Reverse((range.start, range.end)));
+        for (range, new_text) in edits {
+            text.replace_range(range.start as usize..range.end as usize, &new_text);
+        }
+        files.insert(path, text);
+    }
+    files
+        .into_iter()
+        .map(|(path, text)| {
+            let name = path.strip_prefix(DIR).unwrap().display().to_string();
+            format!("//- {name}\n{text}")
+        })
+        .collect()
+}
+
+const MODULE: &str = r#"
+//- main.tf
+# The web server.
+resource "terraform_data" "web" {
+  input = "web"
+}
+
+resource "terraform_data" "db" {
+  input = terraform_data.web.id
+}
+
+output "web" {
+  value = terraform_data.web.output
+}
+//- variables.tf
+variable "name" {
+  type = string
+}
+//- override.tf
+resource "terraform_data" "web" {
+  input = "changed"
+}
+"#;
+
+#[test]
+fn blocks_move_to_a_new_file_or_another_with_their_comments() {
+    let at_web = super::with_cursor(MODULE, "main.tf", "\"web\" {");
+    assert_eq!(
+        titles(&at_web)[..2],
+        ["Move to new file `web.tf`", "Move to `variables.tf`",]
+    );
+    assert_eq!(
+        applied(&at_web, "Move to new file `web.tf`"),
+        r#"//- main.tf
+resource "terraform_data" "db" {
+  input = terraform_data.web.id
+}
+
+output "web" {
+  value = terraform_data.web.output
+}
+//- web.tf
+# The web server.
+resource "terraform_data" "web" {
+  input = "web"
+}
+"#
+    );
+    // Two blocks, to the end of an existing file, a blank line between.
+    let at_db = super::with_cursor(MODULE, "main.tf", "resource \"terraform_data\" \"db\"");
+    assert_eq!(
+        applied_to_range(&at_db, "Move 2 blocks to `variables.tf`", Some(".output")),
+        r#"//- main.tf
+# The web server.
+resource "terraform_data" "web" {
+  input = "web"
+}
+//- variables.tf
+variable "name" {
+  type = string
+}
+
+resource "terraform_data" "db" {
+  input = terraform_data.web.id
+}
+
+output "web" {
+  value = terraform_data.web.output
+}
+"#
+    );
+    // Variables go to `variables.tf`; when that is taken, to a file
+    // named after the variable.
+    let at_variable = super::with_cursor(MODULE, "variables.tf", "variable");
+    assert_eq!(titles(&at_variable)[0], "Move to new file `name.tf`");
+}
+
+#[test]
+fn moving_refuses_override_and_json_files_and_keeps_extensions_apart() {
+    let at_override = super::with_cursor(MODULE, "override.tf", "resource");
+    assert_eq!(
+        titles(&at_override),
+        ["Move to another file -- The blocks are in an override file: moving them would change what they override."]
+    );
+    let json =
+        "//- main.tf.json\n{\"resource\": {\"terraform_data\": {\"a\": $0{}}}}\n//- other.tf\n";
+    assert!(titles(json)[0].starts_with("Move to another file -- The blocks are written in JSON"));
+    // A `terraform` block stays in files of its extension; an override
+    // name is never chosen for a new file.
+    let versions = r#"
+//- versions.tofu
+$0terraform {
+  required_version = ">= 1.12"
+}
+//- main.tf
+//- other.tofu
+"#;
+    assert_eq!(
+        titles(versions),
+        ["Move to new file `versions-2.tofu`", "Move to `other.tofu`"]
+    );
+    let named_override = "//- main.tf\nresource \"a\" \"x_override\" {$0}\n";
+    assert_eq!(
+        titles(named_override)[0],
+        "Move to new file `x_override-2.tf`"
+    );
+}
+
+#[test]
+fn a_resource_is_removed_with_its_objects_kept() {
+    let text = r#"
+//- main.tf
+resource "terraform_data" "a" {
+  count = 2
+}
+
+resource "terraform_data" "b" {
+  input = "b"
+}
+//- override.tf
+resource "terraform_data" "a" {
+  input = "x"
+}
+"#;
+    let at_a = super::with_cursor(text, "main.tf", "\"a\" {");
+    assert_eq!(
+        applied(
+            &at_a,
+            "Remove `terraform_data.a` from the configuration, keep its objects"
+        ),
+        r#"//- main.tf
+removed {
+  from = terraform_data.a
+
+  lifecycle {
+    destroy = false
+  }
+}
+
+resource "terraform_data" "b" {
+  input = "b"
+}
+//- override.tf
+"#
+    );
+    assert_eq!(
+        applied(
+            &at_a,
+            "Generate an `import` block for `terraform_data.a[0]`"
+        ),
+        r#"//- main.tf
+resource "terraform_data" "a" {
+  count = 2
+}
+
+import {
+  to = terraform_data.a[0]
+  id = ""
+}
+
+resource "terraform_data" "b" {
+  input = "b"
+}
+"#
+    );
+}
+
+#[test]
+fn removal_is_refused_while_something_refers_to_it() {
+    let at_web = super::with_cursor(MODULE, "main.tf", "\"web\" {");
+    let refused: Vec<String> = titles(&at_web)
+        .into_iter()
+        .filter(|title| title.starts_with("Remove"))
+        .collect();
+    assert_eq!(
+        refused,
+        ["Remove `terraform_data.web` from the configuration, keep its objects -- `terraform_data.web` is still referred to at main.tf:7: remove the references first."]
+    );
+    let for_each = r#"
+//- main.tf
+resource "terraform_data" "a" {
+  for_each = toset(["y", "x"])
+}
+//- imports.tf
+"#;
+    let at_a = super::with_cursor(for_each, "main.tf", "\"a\" {");
+    assert_eq!(
+        applied(
+            &at_a,
+            "Generate an `import` block for `terraform_data.a[\"x\"]`"
+        ),
+        "//- imports.tf\nimport {\n  to = terraform_data.a[\"x\"]\n  id = \"\"\n}\n"
+    );
+}
+
+#[test]
+fn a_single_resource_becomes_repeated_with_its_references_indexed() {
+    let at_web = super::with_cursor(MODULE, "main.tf", "\"web\" {");
+    assert_eq!(
+        applied(&at_web, "Repeat `terraform_data.web` with `count = 1`"),
+        r#"//- main.tf
+# The web server.
+resource "terraform_data" "web" {
+  count = 1
+
+  input = "web"
+}
+
+moved {
+  from = terraform_data.web
+  to   = terraform_data.web[0]
+}
+
+resource "terraform_data" "db" {
+  input = terraform_data.web[0].id
+}
+
+output "web" {
+  value = terraform_data.web[0].output
+}
+"#
+    );
+    let whole = r#"
+//- main.tf
+resource "terraform_data" "a" {}
+resource "terraform_data" "b" {
+  depends_on = [terraform_data.a]
+  input      = [terraform_data.a[*].id]
+}
+//- moved.tf
+moved {
+  from = terraform_data.old
+  to   = terraform_data.a
+}
+"#;
+    let at_a = super::with_cursor(whole, "main.tf", "\"a\" {");
+    assert_eq!(
+        applied(
+            &at_a,
+            "Repeat `terraform_data.a` with `for_each = toset([\"a\"])`"
+        ),
+        r#"//- main.tf
+resource "terraform_data" "a" {
+  for_each = toset(["a"])
+}
+resource "terraform_data" "b" {
+  depends_on = [terraform_data.a]
+  input      = [terraform_data.a[*].id]
+}
+//- moved.tf
+moved {
+  from = terraform_data.old
+  to   = terraform_data.a
+}
+
+moved {
+  from = terraform_data.a
+  to   = terraform_data.a["a"]
+}
+"#
+    );
+    // Already repeated: nothing to repeat.
+    let counted = "//- main.tf\nresource \"a\" \"b\" {\n  count = 2$0\n}\n";
+    assert!(titles(counted)
+        .iter()
+        .all(|title| !title.starts_with("Repeat")));
+}
