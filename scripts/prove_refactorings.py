@@ -82,9 +82,22 @@ class Server(prove_renames.Server):
         capabilities = {
             "textDocument": {"codeAction": {"disabledSupport": True}},
             "workspace": {"workspaceEdit": {"documentChanges": True, "resourceOperations": ["create"]}},
+            "window": {"workDoneProgress": True},
         }
         self.request("initialize", {"processId": None, "rootUri": "file://" + root, "capabilities": capabilities})
         self.notify("initialized", {})
+
+    def wait_for_indexing(self):
+        """Reads until the indexing progress ends: every module of the
+        workspace is known (a user does not act within milliseconds)."""
+        while True:
+            message = self.read()
+            if message is None:
+                return
+            if "method" in message and "id" in message:
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            elif message.get("method") == "$/progress" and message["params"]["value"].get("kind") == "end":
+                return
 
 
 def apply_workspace_edit(edit):
@@ -111,15 +124,14 @@ def wanted(kind, title):
     }[kind]
 
 
-def state_instances(tofu, root, address):
-    """The ids of the state's instances of `address`, by full address."""
+def state_instances(tofu, root):
+    """The ids of the state's resource instances, by full address."""
     shown = differential.run_tofu(tofu, ["show", "-json"], root)
     found = {}
 
     def walk(module):
         for resource in module.get("resources", []):
-            if resource["address"].split("[")[0] == address:
-                found[resource["address"]] = resource["values"]["id"]
+            found[resource["address"]] = resource["values"]["id"]
         for child in module.get("child_modules", []):
             walk(child)
 
@@ -159,6 +171,7 @@ def prove(tofu, binary, case_dir, choice):
         uri = "file://" + path
         language = "json" if file.endswith(".json") else "opentofu"
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}})
+        server.wait_for_indexing()
         place = {"line": position[0], "character": position[1]}
         answer = server.request("textDocument/codeAction", {
             "textDocument": {"uri": uri},
@@ -177,21 +190,18 @@ def prove(tofu, binary, case_dir, choice):
             return ("refused", f"{action['title']}: {action['disabled']['reason']}")
         expect_import = None
         if kind == "import":
-            target = re.search(r"`([^`]+)`$", action["title"]).group(1)
-            child = "modules/child/" in file
-            address = ("module.app." if child else "") + target
-            ids = state_instances(tofu, root, address.split("[")[0])
-            instance = next((a for a in ids if a == address or a.endswith("]." + target) or a == "module.app[0]." + target), None)
-            if instance is None:
-                return ("failed", f"no instance {address} in the state: {sorted(ids)}")
+            instance = re.search(r"`([^`]+)`$", action["title"]).group(1)
+            ids = state_instances(tofu, root)
+            if instance not in ids:
+                return ("failed", f"no instance {instance} in the state: {sorted(ids)}")
             removed = differential.run_tofu(tofu, ["state", "rm", instance], root)
             if removed.returncode != 0:
                 return ("failed", "state rm: " + removed.stderr[-300:])
             expect_import = ids[instance]
         apply_workspace_edit(action.get("edit") or {})
         if expect_import is not None:
-            for name in os.listdir(os.path.dirname(path)):
-                target_file = os.path.join(os.path.dirname(path), name)
+            for name in os.listdir(root):
+                target_file = os.path.join(root, name)
                 if name.endswith((".tf", ".tofu")):
                     with open(target_file) as f:
                         written = f.read()

@@ -143,7 +143,7 @@ pub async fn prepare_position(
 /// for the others (under `.terraform`, excluded), read from the disk and
 /// analysed for this request only, when they are inside the confinement
 /// root of `own_dir` (the workspace folder holding it).
-async fn related_modules(
+pub async fn related_modules(
     shared: &Arc<Shared>,
     own_dir: &Path,
     dirs: Vec<PathBuf>,

@@ -10,13 +10,16 @@
 //!   managed resource with no import block yet, in the module's
 //!   `imports.tf` when it has one, else after the resource. A resource with
 //!   `count` is imported at `[0]`, one with a known `for_each` at its first
-//!   key; the id is left for the user to fill.
+//!   key; the id is left for the user to fill. OpenTofu reads import blocks
+//!   in the root module only: for a resource of a module called from one
+//!   root module, the block goes in that caller, after the call, to
+//!   `module.CALL[KEY].TYPE.NAME`.
 
 use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId};
 
-use super::{RefactorKind, Refactoring};
+use super::{ImportAt, RefactorKind, Refactoring};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;
@@ -25,7 +28,7 @@ pub(super) fn refactorings(
     module: &AnalysedModule,
     file: FileId,
     block: &Block,
-    instance_key: Option<String>,
+    import_at: ImportAt<'_>,
 ) -> Vec<Refactoring> {
     let Some(address) = address_of(block) else {
         return Vec::new();
@@ -60,29 +63,52 @@ pub(super) fn refactorings(
             })
             .titled(&remove_title),
     ];
-    if matches!(target, RefTarget::Resource(_)) && !imported(module, &state_address) {
-        let to = match instance_key {
-            Some(key) => format!("{state_address}{key}"),
-            None => state_address.clone(),
-        };
-        let statement = format!("import {{\n  to = {to}\n  id = \"\"\n}}\n");
-        let title = format!("Generate an `import` block for `{to}`");
-        let placed = crate::rename_moves::place_statement(
-            module,
-            &["imports.tf", "imports.tofu", "import.tf", "import.tofu"],
-            &address,
-            &statement,
-        );
-        refactorings.push(match placed {
-            Some(edit) => Refactoring::edits(title, RefactorKind::Rewrite, vec![edit]),
-            None => Refactoring::refused(
-                title,
-                RefactorKind::Rewrite,
-                "The module has no native file to write the `import` block in.",
-            ),
-        });
+    if matches!(target, RefTarget::Resource(_)) {
+        refactorings.extend(import(module, &address, &state_address, import_at));
     }
     refactorings
+}
+
+/// The `import` block for the resource at `address` (see the module doc),
+/// where `import_at` says; none when one already imports it.
+fn import(
+    module: &AnalysedModule,
+    address: &BlockAddress,
+    state_address: &str,
+    import_at: ImportAt<'_>,
+) -> Option<Refactoring> {
+    let (root, after, to) = match import_at {
+        ImportAt::Here { to } => (module, address.clone(), to),
+        ImportAt::Caller { module, call, to } => (module, call, to),
+        ImportAt::Refused(reason) if reason.is_empty() => return None,
+        ImportAt::Refused(reason) => {
+            return Some(Refactoring::refused(
+                format!("Generate an `import` block for `{state_address}`"),
+                RefactorKind::Rewrite,
+                reason,
+            ))
+        }
+    };
+    let whole = to.split('[').next().unwrap_or_default();
+    if imported(root, whole) {
+        return None;
+    }
+    let statement = format!("import {{\n  to = {to}\n  id = \"\"\n}}\n");
+    let title = format!("Generate an `import` block for `{to}`");
+    let placed = crate::rename_moves::place_statement(
+        root,
+        &["imports.tf", "imports.tofu", "import.tf", "import.tofu"],
+        &after,
+        &statement,
+    );
+    Some(match placed {
+        Some(edit) => Refactoring::edits(title, RefactorKind::Rewrite, vec![edit]),
+        None => Refactoring::refused(
+            title,
+            RefactorKind::Rewrite,
+            "The module has no native file to write the `import` block in.",
+        ),
+    })
 }
 
 impl Refactoring {

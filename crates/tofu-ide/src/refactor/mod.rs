@@ -25,12 +25,28 @@ mod text;
 use std::path::{Path, PathBuf};
 
 use tofu_eval::{format_value, Value, ValueKind};
+use tofu_module::BlockAddress;
 use tofu_syntax::{Block, TextRange};
 
 use crate::analysed_module::AnalysedModule;
 
 use crate::diagnostics::FileEdit;
 use crate::snapshot::Snapshot;
+
+/// Where an `import` block for a resource goes (see [`Snapshot::import_at`]).
+enum ImportAt<'s> {
+    /// In the resource's own module, a root module.
+    Here { to: String },
+    /// In the one root module calling the resource's module, after the call.
+    Caller {
+        module: &'s AnalysedModule,
+        call: BlockAddress,
+        to: String,
+    },
+    /// Nowhere OpenTofu would read it, for this reason (empty: not a
+    /// resource).
+    Refused(String),
+}
 
 /// What a refactoring does, as an editor groups them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,25 +118,90 @@ impl Snapshot {
         }
         let mut refactorings = move_to_file::refactorings(found.module, found.id, &selected);
         if let [block] = selected.as_slice() {
-            let key = self.first_instance_key(found.module, block);
+            let import_at = self.import_at(found.module, block);
             refactorings.extend(keep_objects::refactorings(
                 found.module,
                 found.id,
                 block,
-                key,
+                import_at,
             ));
             refactorings.extend(repeat::refactorings(found.module, found.id, block));
         }
         refactorings
     }
 
-    /// The index of the first instance of the resource `block` declares,
-    /// as written after its address: `[0]` under `count`, the first key of
-    /// a known `for_each` (`["a"]`), `["key"]` for one not known; `None`
-    /// for a single resource.
-    fn first_instance_key(&self, module: &AnalysedModule, block: &Block) -> Option<String> {
-        let address = tofu_module::address_of(block)?;
-        let effective = module.analysis.effective.get(&address)?;
+    /// The directories the refactorings of a file at `path` read besides
+    /// its own: the modules calling it (an `import` block goes there).
+    pub fn refactoring_dirs(&self, path: &Path) -> Vec<PathBuf> {
+        let Some(found) = self.find_file(path) else {
+            return Vec::new();
+        };
+        let mut dirs: Vec<PathBuf> = self
+            .callers_of(&found.module.dir)
+            .into_iter()
+            .map(|(dir, _)| dir.to_path_buf())
+            .collect();
+        dirs.dedup();
+        dirs
+    }
+
+    /// Where an `import` block for the resource `block` goes, and the
+    /// address of its first instance there: OpenTofu reads import blocks in
+    /// the root module only, so a module called from one root module gets
+    /// it in that caller, as `module.CALL[KEY].TYPE.NAME`.
+    fn import_at<'s>(&'s self, module: &'s AnalysedModule, block: &Block) -> ImportAt<'s> {
+        let Some(address) = tofu_module::address_of(block) else {
+            return ImportAt::Refused(String::new());
+        };
+        let own = match &address {
+            BlockAddress::Resource {
+                type_name, name, ..
+            } => format!(
+                "{type_name}.{name}{}",
+                self.first_instance_key(module, &address)
+                    .unwrap_or_default()
+            ),
+            _ => return ImportAt::Refused(String::new()),
+        };
+        let callers = self.callers_of(&module.dir);
+        let [(caller_dir, call)] = callers.as_slice() else {
+            if callers.is_empty() {
+                return ImportAt::Here { to: own };
+            }
+            return ImportAt::Refused(format!(
+                "OpenTofu reads `import` blocks in the root module only, and this module is called from {} places.",
+                callers.len()
+            ));
+        };
+        let Some(caller) = self.module(caller_dir) else {
+            return ImportAt::Refused("The calling module is not analysed.".to_owned());
+        };
+        if !self.callers_of(caller_dir).is_empty() {
+            return ImportAt::Refused(
+                "OpenTofu reads `import` blocks in the root module only, and the module calling this one is itself called.".to_owned(),
+            );
+        }
+        let call_address = BlockAddress::Module(call.name.clone());
+        let key = self
+            .first_instance_key(caller, &call_address)
+            .unwrap_or_default();
+        ImportAt::Caller {
+            module: caller,
+            call: call_address,
+            to: format!("module.{}{key}.{own}", call.name),
+        }
+    }
+
+    /// The index of the first instance of the resource or module call at
+    /// `address`, as written after it: `[0]` under `count`, the first key
+    /// of a known `for_each` (`["a"]`), `["key"]` for one not known;
+    /// `None` when it is not repeated.
+    fn first_instance_key(
+        &self,
+        module: &AnalysedModule,
+        address: &BlockAddress,
+    ) -> Option<String> {
+        let effective = module.analysis.effective.get(address)?;
         if effective.body.attribute("count").is_some() {
             return Some("[0]".to_owned());
         }

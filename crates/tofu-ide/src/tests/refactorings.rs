@@ -344,3 +344,41 @@ moved {
         .iter()
         .all(|title| !title.starts_with("Repeat")));
 }
+
+#[test]
+fn a_called_modules_import_block_goes_in_its_root_caller() {
+    let text = r#"
+//- main.tf
+module "app" {
+  source = "./modules/child"
+  count  = 2
+}
+//- modules/child/main.tf
+resource "terraform_data" "one" {}
+"#;
+    let at_one = super::with_cursor(text, "modules/child/main.tf", "\"one\"");
+    assert_eq!(
+        applied(
+            &at_one,
+            "Generate an `import` block for `module.app[0].terraform_data.one`"
+        ),
+        r#"//- main.tf
+module "app" {
+  source = "./modules/child"
+  count  = 2
+}
+
+import {
+  to = module.app[0].terraform_data.one
+  id = ""
+}
+"#
+    );
+    // Called twice: no root module to write it in.
+    let twice =
+        format!("{text}//- other/main.tf\nmodule \"b\" {{\n  source = \"../modules/child\"\n}}\n");
+    let at_one = super::with_cursor(&twice, "modules/child/main.tf", "\"one\"");
+    assert!(titles(&at_one).contains(
+        &"Generate an `import` block for `terraform_data.one` -- OpenTofu reads `import` blocks in the root module only, and this module is called from 2 places.".to_owned()
+    ), "{:?}", titles(&at_one));
+}

@@ -12,9 +12,10 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::panic_guard::guarded;
-use crate::prepare::prepare_document;
+use crate::prepare::{prepare_document, related_modules, PreparedDocument};
 use crate::shared::Shared;
 use crate::to_proto::Converter;
+use tofu_ide::dir_and_file_name;
 
 pub async fn handle(
     shared: &Arc<Shared>,
@@ -23,6 +24,21 @@ pub async fn handle(
     let name = "codeAction";
     let Some(document) = prepare_document(shared, name, &params.text_document.uri).await? else {
         return Ok(None);
+    };
+    // The modules calling this one: a refactoring may write there.
+    let related = guarded("related modules", || {
+        document.analysis.refactoring_dirs(&document.path)
+    })
+    .unwrap_or_default();
+    let document = match dir_and_file_name(&document.path) {
+        Some((own_dir, _)) if !related.is_empty() => {
+            let modules = related_modules(shared, &own_dir, related).await;
+            PreparedDocument {
+                analysis: document.analysis.with_modules(modules),
+                ..document
+            }
+        }
+        _ => document,
     };
     guarded(name, || {
         let path = &document.path;
