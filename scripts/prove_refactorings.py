@@ -14,7 +14,10 @@ child, and one refactoring of it:
 - import: "Generate an `import` block for …" (the resource's `input` is
   dropped first: `terraform_data` imports only its id, so a resource with
   an input would change on import);
-- count / for_each: "Repeat … with `count = 1`" / "… `for_each` …".
+- count / for_each: "Repeat … with `count = 1`" / "… `for_each` …";
+- count-to-for_each: "Convert … to `for_each = toset(…)`" on a resource
+  `count = length(local.fleet)` over 1–4 names, sorted or not, with outputs
+  reading one instance or all of them.
 
 For each case, in a scratch copy: `tofu init`, `tofu apply -auto-approve`
 (local state). For an import, the instance is then taken out of the state
@@ -44,13 +47,28 @@ import differential  # noqa: E402
 import prove_renames  # noqa: E402
 
 USAGE = __doc__.split("\n\n")[1]
-KINDS = ["move-new", "move-existing", "remove", "import", "count", "for_each"]
+KINDS = ["move-new", "move-existing", "remove", "import", "count", "for_each", "count-to-for_each"]
 
 
 def generate(rng):
     """A case's files, the chosen block (file, label) and the kind."""
     files, (file, label, _) = prove_renames.generate(rng)
     kind = rng.choice(KINDS)
+    if kind == "count-to-for_each":
+        # A resource over a list: its elements become the keys.
+        names = rng.sample(["x", "y", "z", "w"], rng.randint(1, 4))
+        if rng.random() < 0.5:
+            names.sort()
+        fleet = 'locals {\n  fleet = [%s]\n}\n\n' % ", ".join(f'"{n}"' for n in names)
+        fleet += 'resource "terraform_data" "fleet" {\n  count = length(local.fleet)\n'
+        fleet += rng.choice(['  input = local.fleet[count.index]\n', '  input = "${local.fleet[count.index]}-v"\n', ""])
+        fleet += "}\n\n"
+        if rng.random() < 0.5:
+            fleet += 'output "fleet_first" {\n  value = terraform_data.fleet[%d].id\n}\n\n' % rng.randrange(len(names))
+        if rng.random() < 0.5:
+            fleet += 'output "fleet_all" {\n  value = terraform_data.fleet[*].id\n}\n\n'
+        files["fleet.tf"] = fleet
+        file, label = "fleet.tf", "fleet"
     if rng.random() < 0.5:
         # Another file of the root to move blocks into.
         files["locals.tf"] = '# Names.\nlocals {\n  tag = "refactored"\n}\n'
@@ -121,6 +139,7 @@ def wanted(kind, title):
         "import": title.startswith("Generate an `import` block"),
         "count": title.startswith("Repeat ") and "`count = 1`" in title,
         "for_each": title.startswith("Repeat ") and "`for_each" in title,
+        "count-to-for_each": title.startswith("Convert "),
     }[kind]
 
 

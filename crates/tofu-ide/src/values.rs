@@ -93,6 +93,24 @@ pub(crate) fn attribute_value(
     values.attribute(attribute)?.ok()
 }
 
+/// The known value of `expr`, written in the native file `file` of the
+/// module; `None` when it gives errors.
+pub(crate) fn expression_value(
+    analysis: &ModuleAnalysis,
+    dir: &Path,
+    files: &ModuleFiles,
+    file: tofu_syntax::FileId,
+    expr: &tofu_syntax::Expr,
+) -> Option<Value> {
+    let environment = ModuleDirectory {
+        dir,
+        files: files.environment(),
+    };
+    let values =
+        ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values);
+    values.expression(file, expr).ok()
+}
+
 /// The module directory as hover's functions see it: the working
 /// directory (`path.cwd`), its files as the caller reads them.
 struct ModuleDirectory<'d> {

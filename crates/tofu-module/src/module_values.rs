@@ -221,6 +221,12 @@ impl<'a> ModuleValues<'a> {
         Some(self.evaluate_in(attribute.origin.file, expr))
     }
 
+    /// The value of `expr`, written in the native file `file` of the
+    /// module (a part of an argument, say).
+    pub fn expression(&self, file: FileId, expr: &Expr) -> Evaluated {
+        self.evaluate_in(file, expr)
+    }
+
     fn evaluate_in(&self, file: FileId, expr: &Expr) -> Evaluated {
         let evaluation = evaluate(expr, &FileScope { values: self, file });
         if evaluation.diagnostics.is_empty() {

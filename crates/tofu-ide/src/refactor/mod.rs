@@ -125,7 +125,7 @@ impl Snapshot {
                 block,
                 import_at,
             ));
-            refactorings.extend(repeat::refactorings(found.module, found.id, block));
+            refactorings.extend(repeat::refactorings(self, found.module, found.id, block));
         }
         refactorings
     }

@@ -14,13 +14,15 @@ use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId, TextRange};
 
-use super::text::{line_end, line_start};
+use super::text::{line_end, line_start, rewritten_block};
 use super::{RefactorKind, Refactoring};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;
+use crate::snapshot::Snapshot;
 
 pub(super) fn refactorings(
+    snapshot: &Snapshot,
     module: &AnalysedModule,
     file: FileId,
     block: &Block,
@@ -43,11 +45,13 @@ pub(super) fn refactorings(
     let Some(effective) = analysis.effective.get(&address) else {
         return Vec::new();
     };
-    if source.role != FileRole::Primary
-        || effective.body.attribute("count").is_some()
-        || effective.body.attribute("for_each").is_some()
-    {
+    if source.role != FileRole::Primary || effective.body.attribute("for_each").is_some() {
         return Vec::new();
+    }
+    if let Some(count) = effective.body.attribute("count") {
+        return count_to_for_each(snapshot, module, file, block, &address, count)
+            .into_iter()
+            .collect();
     }
     let state_address = format!("{type_name}.{name}");
     let forms = [
@@ -198,4 +202,185 @@ fn names_whole_object(
                             .is_some_and(inside)
                     })
         })
+}
+
+/// `count = length(LIST)` becomes `for_each = toset(LIST)` when LIST is a
+/// known list of distinct strings: `LIST[count.index]` in the body becomes
+/// `each.key`, each reference `a.b[N]` becomes `a.b["KEY"]`, a splat
+/// `a.b[*]` becomes `values(a.b)[*]` when the keys are sorted (a map's
+/// values come in key order), and each instance gets its `moved` block.
+/// Anything else that reads the index or the whole list of instances is a
+/// refusal naming where.
+fn count_to_for_each(
+    snapshot: &Snapshot,
+    module: &AnalysedModule,
+    file: FileId,
+    block: &Block,
+    address: &BlockAddress,
+    count: &tofu_module::EffectiveAttribute,
+) -> Option<Refactoring> {
+    let BlockAddress::Resource {
+        type_name, name, ..
+    } = address
+    else {
+        return None;
+    };
+    let state_address = format!("{type_name}.{name}");
+    let analysis = &module.analysis;
+    let source = analysis.file(file)?;
+    let text: &str = &source.text;
+    let written = block.body.attribute("count");
+    let list = written.and_then(|attribute| match &attribute.expr.kind {
+        tofu_syntax::ExprKind::Call(call)
+            if call.name == "length" && call.args.len() == 1 && !call.expand_final =>
+        {
+            call.args.first()
+        }
+        _ => None,
+    });
+    let list_text = list.map(|list| list.range.slice(text).to_owned());
+    let title = format!(
+        "Convert `{state_address}` to `for_each = toset({})`",
+        list_text.as_deref().unwrap_or("…")
+    );
+    let refuse = |reason: String| Some(Refactoring::refused(&title, RefactorKind::Rewrite, reason));
+    if source.is_json() {
+        return refuse(
+            "The resource is written in JSON: tofu-lens rewrites native blocks only.".to_owned(),
+        );
+    }
+    let (Some(written), Some(list), Some(list_text)) = (written, list, list_text) else {
+        if count.origin.file != file {
+            return refuse("`count` is set in an override file.".to_owned());
+        }
+        return refuse(
+            "`for_each` needs keys: write `count = length(LIST)` with a list of distinct strings, whose elements become the keys."
+                .to_owned(),
+        );
+    };
+    let files = snapshot.module_files(&module.dir);
+    let value = crate::values::expression_value(analysis, &module.dir, &files, file, list);
+    let keys: Option<Vec<String>> = value.and_then(|value| match value.kind {
+        tofu_eval::ValueKind::List { items, .. } | tofu_eval::ValueKind::Tuple(items) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_owned))
+            .collect(),
+        _ => None,
+    });
+    let Some(keys) = keys else {
+        return refuse(format!(
+            "The elements of `{list_text}` are not known as strings before apply: they would be the keys."
+        ));
+    };
+    let mut unique = keys.clone();
+    unique.sort();
+    unique.dedup();
+    if unique.len() != keys.len() {
+        return refuse(format!(
+            "`{list_text}` holds an element twice: `for_each` keys must be distinct."
+        ));
+    }
+    let sorted = unique == keys;
+    let line = |file: FileId, offset: u32| {
+        analysis.file(file).map_or_else(String::new, |module_file| {
+            format!(
+                "{}:{}",
+                module_file.name,
+                module_file.line_index.line_of(offset) + 1
+            )
+        })
+    };
+    let quoted = |key: &str| tofu_eval::format_value(&tofu_eval::Value::string(key));
+    // The block's own edits, laid out once as `tofu fmt` would.
+    let mut in_block = vec![(written.range, format!("for_each = toset({list_text})"))];
+    let indexed = format!("{list_text}[count.index]");
+    let body = block.range.slice(text);
+    let mut from = 0;
+    while let Some(found) = body.get(from..).and_then(|rest| rest.find("count.index")) {
+        let at = from + found;
+        let absolute = block.range.start as usize + at;
+        let start = absolute.checked_sub(list_text.len() + 1);
+        let whole = start.and_then(|start| text.get(start..absolute + "count.index]".len()));
+        if let (Some(start), Some(whole)) = (start, whole.filter(|whole| *whole == indexed)) {
+            let range = TextRange::from_usize(start, start + whole.len());
+            in_block.push((range, "each.key".to_owned()));
+        } else {
+            return refuse(format!(
+                "`count.index` is read at {} other than as `{indexed}`.",
+                line(file, tofu_syntax::text::to_u32(absolute))
+            ));
+        }
+        from = at + "count.index".len();
+    }
+    let mut edits = vec![FileEdit {
+        location: file_range(module, file, block.range)?,
+        new_text: rewritten_block(text, block.range, &in_block),
+    }];
+    let target = RefTarget::Resource(address.clone());
+    for site in reference_sites(analysis)
+        .iter()
+        .filter(|site| site.target == target)
+    {
+        if in_moved_block(analysis, site.file, site.range)
+            || names_whole_object(analysis, site.file, site.range)
+            || (site.file == file && block.range.contains(site.range.start))
+        {
+            continue;
+        }
+        let site_text = analysis.file(site.file)?.text.clone();
+        let end = site.name_range.end as usize;
+        let after = site_text.get(end..).unwrap_or_default();
+        let index: Option<usize> = after
+            .strip_prefix('[')
+            .and_then(|rest| rest.split_once(']'))
+            .and_then(|(index, _)| index.trim().parse().ok());
+        let splat = ["[*]", ".*"]
+            .into_iter()
+            .find(|splat| after.starts_with(splat));
+        if let Some(index) = index {
+            let Some(key) = keys.get(index) else {
+                return refuse(format!(
+                    "`{state_address}[{index}]` at {} is past its last instance.",
+                    line(site.file, site.range.start)
+                ));
+            };
+            let close = after.find(']').unwrap_or_default();
+            let range = TextRange::from_usize(end, end + close + 1);
+            edits.push(FileEdit {
+                location: file_range(module, site.file, range)?,
+                new_text: format!("[{}]", quoted(key)),
+            });
+        } else if let (Some(splat), true) = (splat, sorted) {
+            let range = TextRange::from_usize(site.range.start as usize, end + splat.len());
+            edits.push(FileEdit {
+                location: file_range(module, site.file, range)?,
+                new_text: format!("values({})[*]", site.range.slice(&site_text)),
+            });
+        } else {
+            return refuse(format!(
+                "`{state_address}` is read at {} as a list of its instances, whose order `for_each` would change.",
+                line(site.file, site.range.start)
+            ));
+        }
+    }
+    let statements: String = keys
+        .iter()
+        .enumerate()
+        .map(|(index, key)| {
+            format!(
+                "moved {{\n  from = {state_address}[{index}]\n  to   = {state_address}[{}]\n}}\n",
+                quoted(key)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if !statements.is_empty() {
+        edits.push(crate::rename_moves::place_statement(
+            module,
+            &["moved.tf", "moved.tofu"],
+            address,
+            &statements,
+        )?);
+    }
+    Some(Refactoring::edits(title, RefactorKind::Rewrite, edits))
 }

@@ -102,6 +102,32 @@ pub(super) fn appended(existing: &str, addition: &str) -> String {
     }
 }
 
+/// The text of the block at `block` of `text` after `edits` (ranges of
+/// `text` inside the block, not overlapping), laid out as `tofu fmt` lays
+/// it out (argument alignment changes with a renamed argument); as edited
+/// when it does not parse.
+pub(super) fn rewritten_block(
+    text: &str,
+    block: TextRange,
+    edits: &[(TextRange, String)],
+) -> String {
+    let mut rewritten = block.slice(text).to_owned();
+    let mut edits: Vec<&(TextRange, String)> = edits.iter().collect();
+    edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    for (range, new_text) in edits {
+        let start = range.start.saturating_sub(block.start) as usize;
+        let end = range.end.saturating_sub(block.start) as usize;
+        if start <= end && rewritten.get(start..end).is_some() {
+            rewritten.replace_range(start..end, new_text);
+        }
+    }
+    let at_line_start = line_start(text, block.start as usize) == block.start as usize;
+    match tofu_fmt::format(&rewritten) {
+        Ok(formatted) if at_line_start => formatted.trim_end_matches('\n').to_owned(),
+        _ => rewritten,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

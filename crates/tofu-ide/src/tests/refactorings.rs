@@ -382,3 +382,111 @@ import {
         &"Generate an `import` block for `terraform_data.one` -- OpenTofu reads `import` blocks in the root module only, and this module is called from 2 places.".to_owned()
     ), "{:?}", titles(&at_one));
 }
+
+const FLEET: &str = r#"
+//- main.tf
+locals {
+  names = ["a", "b", "c"]
+}
+
+resource "terraform_data" "fleet" {
+  count = length(local.names)
+  input = "${local.names[count.index]}-x"
+}
+
+output "first" {
+  value = terraform_data.fleet[1].id
+}
+
+output "all" {
+  value = terraform_data.fleet[*].id
+}
+"#;
+
+#[test]
+fn count_over_a_known_list_becomes_for_each_over_its_elements() {
+    let at_fleet = super::with_cursor(FLEET, "main.tf", "\"fleet\" {");
+    assert_eq!(
+        applied(
+            &at_fleet,
+            "Convert `terraform_data.fleet` to `for_each = toset(local.names)`"
+        ),
+        r#"//- main.tf
+locals {
+  names = ["a", "b", "c"]
+}
+
+resource "terraform_data" "fleet" {
+  for_each = toset(local.names)
+  input    = "${each.key}-x"
+}
+
+moved {
+  from = terraform_data.fleet[0]
+  to   = terraform_data.fleet["a"]
+}
+
+moved {
+  from = terraform_data.fleet[1]
+  to   = terraform_data.fleet["b"]
+}
+
+moved {
+  from = terraform_data.fleet[2]
+  to   = terraform_data.fleet["c"]
+}
+
+output "first" {
+  value = terraform_data.fleet["b"].id
+}
+
+output "all" {
+  value = values(terraform_data.fleet)[*].id
+}
+"#
+    );
+}
+
+#[test]
+fn count_is_not_converted_where_the_keys_or_the_order_would_be_a_guess() {
+    let refusal = |text: &str| {
+        let at = super::with_cursor(text, "main.tf", "\"fleet\" {");
+        titles(&at)
+            .into_iter()
+            .find(|title| title.starts_with("Convert"))
+            .unwrap()
+    };
+    // Unsorted: the splat's order would change.
+    let unsorted = FLEET.replace(r#"["a", "b", "c"]"#, r#"["b", "a", "c"]"#);
+    assert!(
+        refusal(&unsorted).ends_with("`terraform_data.fleet` is read at main.tf:15 as a list of its instances, whose order `for_each` would change."),
+        "{}",
+        refusal(&unsorted)
+    );
+    let literal = FLEET.replace("length(local.names)", "3");
+    assert!(
+        refusal(&literal).contains("`for_each` needs keys"),
+        "{}",
+        refusal(&literal)
+    );
+    let index = FLEET.replace("local.names[count.index]", "count.index");
+    assert!(
+        refusal(&index).ends_with(
+            "`count.index` is read at main.tf:7 other than as `local.names[count.index]`."
+        ),
+        "{}",
+        refusal(&index)
+    );
+    let twice = FLEET.replace(r#"["a", "b", "c"]"#, r#"["a", "a"]"#);
+    assert!(
+        refusal(&twice).contains("holds an element twice"),
+        "{}",
+        refusal(&twice)
+    );
+    let unknown = FLEET.replace(r#"["a", "b", "c"]"#, "terraform_data.other[*].id");
+    assert!(
+        refusal(&unknown).contains("are not known"),
+        "{}",
+        refusal(&unknown)
+    );
+}
