@@ -15,6 +15,8 @@ child, and one refactoring of it:
   dropped first: `terraform_data` imports only its id, so a resource with
   an input would change on import);
 - count / for_each: "Repeat … with `count = 1`" / "… `for_each` …";
+- extract / extract-two: "Extract into module …" of the block, or of it
+  and the resource after it;
 - count-to-for_each: "Convert … to `for_each = toset(…)`" on a resource
   `count = length(local.fleet)` over 1–4 names, sorted or not, with outputs
   reading one instance or all of them.
@@ -47,7 +49,7 @@ import differential  # noqa: E402
 import prove_renames  # noqa: E402
 
 USAGE = __doc__.split("\n\n")[1]
-KINDS = ["move-new", "move-existing", "remove", "import", "count", "for_each", "count-to-for_each"]
+KINDS = ["move-new", "move-existing", "remove", "import", "count", "for_each", "count-to-for_each", "extract", "extract-two"]
 
 
 def generate(rng):
@@ -126,6 +128,7 @@ def apply_workspace_edit(edit):
         if change.get("kind") == "create":
             path = change["uri"].removeprefix("file://")
             if not os.path.exists(path):
+                os.makedirs(os.path.dirname(path), exist_ok=True)
                 open(path, "w").close()
             continue
         prove_renames.apply_edits(None, {"changes": {change["textDocument"]["uri"]: change["edits"]}})
@@ -140,6 +143,8 @@ def wanted(kind, title):
         "count": title.startswith("Repeat ") and "`count = 1`" in title,
         "for_each": title.startswith("Repeat ") and "`for_each" in title,
         "count-to-for_each": title.startswith("Convert "),
+        "extract": title.startswith("Extract "),
+        "extract-two": title.startswith("Extract "),
     }[kind]
 
 
@@ -192,9 +197,15 @@ def prove(tofu, binary, case_dir, choice):
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}})
         server.wait_for_indexing()
         place = {"line": position[0], "character": position[1]}
+        end = place
+        if kind == "extract-two":
+            # The selection reaches into the next block of the file.
+            at = text.find("\nresource ", text.find(f'"{label}"'))
+            if at >= 0:
+                end = {"line": text.count("\n", 0, at) + 1, "character": 3}
         answer = server.request("textDocument/codeAction", {
             "textDocument": {"uri": uri},
-            "range": {"start": place, "end": place},
+            "range": {"start": place, "end": end},
             "context": {"diagnostics": [], "only": ["refactor"]},
         })
         server.close()

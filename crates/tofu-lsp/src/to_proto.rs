@@ -172,6 +172,7 @@ impl Converter {
         let kind = match refactoring.kind {
             RefactorKind::Move => REFACTOR_MOVE,
             RefactorKind::Rewrite => CodeActionKind::REFACTOR_REWRITE,
+            RefactorKind::Extract => CodeActionKind::REFACTOR_EXTRACT,
         };
         if let Some(reason) = &refactoring.refused {
             if !self.disabled_code_actions {

@@ -615,6 +615,7 @@ async fn refactorings_are_code_actions_of_their_kinds_with_whole_edits() {
         offered,
         [
             ("refactor.move", "Move to new file `web.tf`"),
+            ("refactor.extract", "Extract into a module"),
             (
                 "refactor.rewrite",
                 "Remove `terraform_data.web` from the configuration, keep its objects"
@@ -633,6 +634,11 @@ async fn refactorings_are_code_actions_of_their_kinds_with_whole_edits() {
             ),
         ]
     );
+    // override.tf changes the resource: extracting it is refused.
+    assert!(actions[1]["disabled"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("changed by an override file"));
     // The new file is created and written in the action's own edit.
     let operations = &actions[0]["edit"]["documentChanges"];
     assert_eq!(operations[0]["kind"], "create");

@@ -8,6 +8,8 @@
 //! - Keep the objects (`keep_objects`): remove a resource or module call from
 //!   the configuration with a `removed` block that keeps its objects, or
 //!   generate an `import` block for it.
+//! - Extract into a module (`extract`): resources and data sources become
+//!   `modules/NAME/`, with variables, outputs and `moved` blocks.
 //! - Repeat (`repeat`): give a single resource `count = 1` or a `for_each`
 //!   over one key, with the `moved` block from its old address and every
 //!   reference indexed.
@@ -17,6 +19,7 @@
 //! written, and override files are left alone (moving their blocks would
 //! change what overrides what).
 
+mod extract;
 mod keep_objects;
 mod move_to_file;
 mod repeat;
@@ -55,6 +58,8 @@ pub enum RefactorKind {
     Move,
     /// Rewrites a block in place (`refactor.rewrite`).
     Rewrite,
+    /// Makes a new module of blocks (`refactor.extract`).
+    Extract,
 }
 
 /// One refactoring offered at a range.
@@ -117,6 +122,12 @@ impl Snapshot {
             return Vec::new();
         }
         let mut refactorings = move_to_file::refactorings(found.module, found.id, &selected);
+        refactorings.extend(extract::refactorings(
+            self,
+            found.module,
+            found.id,
+            &selected,
+        ));
         if let [block] = selected.as_slice() {
             let import_at = self.import_at(found.module, block);
             refactorings.extend(keep_objects::refactorings(

@@ -159,7 +159,10 @@ fn moving_refuses_override_and_json_files_and_keeps_extensions_apart() {
     let at_override = super::with_cursor(MODULE, "override.tf", "resource");
     assert_eq!(
         titles(&at_override),
-        ["Move to another file -- The blocks are in an override file: moving them would change what they override."]
+        [
+            "Move to another file -- The blocks are in an override file: moving them would change what they override.",
+            "Extract into a module -- The blocks are in an override file.",
+        ]
     );
     let json =
         "//- main.tf.json\n{\"resource\": {\"terraform_data\": {\"a\": $0{}}}}\n//- other.tf\n";
@@ -489,4 +492,149 @@ fn count_is_not_converted_where_the_keys_or_the_order_would_be_a_guess() {
         "{}",
         refusal(&unknown)
     );
+}
+
+const EXTRACTABLE: &str = r#"
+//- main.tf
+variable "env" {
+  type = string
+}
+
+resource "terraform_data" "base" {
+  input = var.env
+}
+
+# The web tier.
+resource "terraform_data" "web" {
+  count = 2
+  input = "${terraform_data.base.output}-${var.env}-${count.index}"
+}
+
+data "terraform_data" "lookup" {
+  input = terraform_data.web[0].id
+}
+
+output "web_ids" {
+  value = terraform_data.web[*].id
+}
+
+resource "terraform_data" "after" {
+  depends_on = [terraform_data.web]
+  input      = data.terraform_data.lookup.output
+}
+//- versions.tf
+terraform {
+  required_providers {
+    terraform = {
+      source = "terraform.io/builtin/terraform"
+    }
+  }
+}
+"#;
+
+#[test]
+fn resources_are_extracted_into_a_module_with_their_inputs_and_outputs() {
+    let at_web = super::with_cursor(
+        EXTRACTABLE,
+        "main.tf",
+        "resource \"terraform_data\" \"web\"",
+    );
+    assert_eq!(
+        applied_to_range(
+            &at_web,
+            "Extract into module `modules/web`",
+            Some("web[0].id")
+        ),
+        r#"//- main.tf
+variable "env" {
+  type = string
+}
+
+resource "terraform_data" "base" {
+  input = var.env
+}
+
+module "web" {
+  source = "./modules/web"
+
+  base = terraform_data.base
+  env  = var.env
+}
+
+moved {
+  from = terraform_data.web
+  to   = module.web.terraform_data.web
+}
+
+output "web_ids" {
+  value = module.web.web[*].id
+}
+
+resource "terraform_data" "after" {
+  depends_on = [module.web]
+  input      = module.web.lookup.output
+}
+//- modules/web/main.tf
+# The web tier.
+resource "terraform_data" "web" {
+  count = 2
+  input = "${var.base.output}-${var.env}-${count.index}"
+}
+
+data "terraform_data" "lookup" {
+  input = terraform_data.web[0].id
+}
+//- modules/web/outputs.tf
+output "web" {
+  value = terraform_data.web
+}
+
+output "lookup" {
+  value = data.terraform_data.lookup
+}
+//- modules/web/variables.tf
+variable "base" {}
+
+variable "env" {
+  type = string
+}
+//- modules/web/versions.tf
+terraform {
+  required_providers {
+    terraform = {
+      source = "terraform.io/builtin/terraform"
+    }
+  }
+}
+"#
+    );
+}
+
+#[test]
+fn extraction_is_refused_where_the_new_module_would_read_differently() {
+    let refusal = |text: &str, file: &str, at: &str| {
+        let text = super::with_cursor(text, file, at);
+        titles(&text)
+            .into_iter()
+            .find(|title| title.starts_with("Extract"))
+            .unwrap()
+    };
+    let path = "//- main.tf\nresource \"terraform_data\" \"a\" {\n  input = path.module\n}\n";
+    assert_eq!(
+        refusal(path, "main.tf", "resource"),
+        "Extract into a module -- main.tf:2 reads `path.*`, which would name the new module's directory."
+    );
+    let overridden = "//- main.tf\nresource \"terraform_data\" \"a\" {}\n//- override.tf\nresource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+    assert!(refusal(overridden, "main.tf", "resource")
+        .contains("is changed by an override file (override.tf)"));
+    let depends = "//- main.tf\nresource \"terraform_data\" \"b\" {}\nresource \"terraform_data\" \"a\" {\n  depends_on = [terraform_data.b]\n}\n";
+    assert!(
+        refusal(depends, "main.tf", "resource \"terraform_data\" \"a\"")
+            .contains("in `depends_on` or `replace_triggered_by`, outside the selection")
+    );
+    // A variable alone is not extracted: no action at all.
+    let variable = "//- main.tf\nvariable \"a\" {}\n";
+    assert!(titles(&super::with_cursor(variable, "main.tf", "variable"))
+        .iter()
+        .all(|t| !t.starts_with("Extract")));
 }

@@ -68,7 +68,10 @@ pub async fn handle(
                     .map(CodeActionOrCommand::CodeAction),
             );
         }
-        if wanted(&crate::to_proto::REFACTOR_MOVE) || wanted(&CodeActionKind::REFACTOR_REWRITE) {
+        if wanted(&crate::to_proto::REFACTOR_MOVE)
+            || wanted(&CodeActionKind::REFACTOR_REWRITE)
+            || wanted(&CodeActionKind::REFACTOR_EXTRACT)
+        {
             actions.extend(
                 document
                     .analysis

@@ -161,6 +161,7 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                     CodeActionKind::QUICKFIX,
                     crate::to_proto::REFACTOR_MOVE,
                     CodeActionKind::REFACTOR_REWRITE,
+                    CodeActionKind::REFACTOR_EXTRACT,
                 ]),
                 ..CodeActionOptions::default()
             })),

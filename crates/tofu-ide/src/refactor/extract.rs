@@ -1,0 +1,530 @@
+//! Extract into a module (issue 46, part 3): the selected resources and
+//! data sources of a native primary file become `modules/NAME/`, called
+//! from where they were.
+//!
+//! - What they read from outside (a variable, a local value, another
+//!   resource, a module call) becomes a variable of the new module, passed
+//!   whole by the call (`vpc = aws_vpc.main`), so the child reads
+//!   `var.vpc.id` and every type is kept.
+//! - What is read of them from outside becomes an output holding the whole
+//!   resource (`value = aws_instance.web`), and the reference becomes
+//!   `module.NAME.web` (with its index and attributes as they were);
+//!   `depends_on` names the whole call.
+//! - Each managed resource gets `moved { from = ADDRESS  to =
+//!   module.NAME.ADDRESS }` (in `moved.tf` when the module has one, else
+//!   after the call), so `tofu plan` moves the objects.
+//! - The providers the resources use are inherited; their
+//!   `required_providers` entries are copied from the module when it has
+//!   them, so the child names the same sources.
+//!
+//! Refused, with the reason: blocks in JSON or override files, a block an
+//! override file changes, a `provider` argument (the configuration would
+//! have to be passed), `path.*` (it would name the new directory),
+//! provider functions, and `depends_on` or `replace_triggered_by` in the
+//! selection naming something outside it.
+
+use std::collections::BTreeMap;
+
+use tofu_module::reference_sites::{reference_sites, RefTarget};
+use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
+use tofu_syntax::{Block, FileId, TextRange};
+
+use super::text::{block_span, rewritten_block};
+use super::{RefactorKind, Refactoring};
+use crate::analysed_module::AnalysedModule;
+use crate::diagnostics::{file_range, FileEdit};
+use crate::rename_moves::in_moved_block;
+use crate::snapshot::Snapshot;
+
+const TITLE: &str = "Extract into a module";
+
+pub(super) fn refactorings(
+    snapshot: &Snapshot,
+    module: &AnalysedModule,
+    file: FileId,
+    blocks: &[&Block],
+) -> Option<Refactoring> {
+    let addresses: Vec<BlockAddress> = blocks
+        .iter()
+        .filter_map(|block| address_of(block))
+        .collect();
+    let is_resource = |address: &BlockAddress| matches!(address, BlockAddress::Resource { .. });
+    if !addresses.iter().any(is_resource) {
+        return None;
+    }
+    Some(
+        match extracted(snapshot, module, file, blocks, &addresses) {
+            Ok((name, refactoring)) => Refactoring {
+                title: format!("Extract into module `modules/{name}`"),
+                ..refactoring
+            },
+            Err(reason) => Refactoring::refused(TITLE, RefactorKind::Extract, reason),
+        },
+    )
+}
+
+/// What the new module reads from outside: a variable of it per target.
+struct Input {
+    name: String,
+    /// The expression the call passes, as written in the module.
+    passed: String,
+    /// The type constraint, as written, of a variable passed on.
+    type_text: Option<String>,
+}
+
+fn extracted(
+    snapshot: &Snapshot,
+    module: &AnalysedModule,
+    file: FileId,
+    blocks: &[&Block],
+    addresses: &[BlockAddress],
+) -> Result<(String, Refactoring), String> {
+    let analysis = &module.analysis;
+    let source = analysis.file(file).ok_or_else(String::new)?;
+    if source.is_json() {
+        return Err(
+            "The blocks are written in JSON: tofu-lens extracts native blocks only.".to_owned(),
+        );
+    }
+    if source.role != FileRole::Primary {
+        return Err("The blocks are in an override file.".to_owned());
+    }
+    if source
+        .source
+        .as_ref()
+        .is_some_and(|parsed| parsed.has_errors())
+    {
+        return Err("The file has syntax errors: fix them first.".to_owned());
+    }
+    if addresses.len() != blocks.len()
+        || addresses
+            .iter()
+            .any(|address| !matches!(address, BlockAddress::Resource { .. }))
+    {
+        return Err(
+            "Only resources and data sources are extracted: select those alone.".to_owned(),
+        );
+    }
+    let text: &str = &source.text;
+    let line = |file: FileId, offset: u32| {
+        analysis.file(file).map_or_else(String::new, |module_file| {
+            format!(
+                "{}:{}",
+                module_file.name,
+                module_file.line_index.line_of(offset) + 1
+            )
+        })
+    };
+    for (block, address) in blocks.iter().zip(addresses) {
+        let effective = analysis.effective.get(address).ok_or_else(String::new)?;
+        if let Some(overriding) = effective.overrides.first() {
+            return Err(format!(
+                "`{}` is changed by an override file ({}): extract it by hand.",
+                display(address),
+                line(overriding.file, 0)
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+            ));
+        }
+        if block.body.attribute("provider").is_some() {
+            return Err(format!(
+                "`{}` names its provider configuration: the call would have to pass it.",
+                display(address)
+            ));
+        }
+        let written = block.range.slice(text);
+        for (needle, why) in [
+            (
+                "path.",
+                "reads `path.*`, which would name the new module's directory",
+            ),
+            (
+                "provider::",
+                "calls a provider function, which needs the provider in the new module",
+            ),
+        ] {
+            if let Some(at) = written.find(needle) {
+                let offset = block.range.start + tofu_syntax::text::to_u32(at);
+                return Err(format!("{} {why}.", line(file, offset)));
+            }
+        }
+    }
+    let selected = |site_file: FileId, range: TextRange| {
+        site_file == file && blocks.iter().any(|block| block.range.contains(range.start))
+    };
+    let sites = reference_sites(analysis);
+    // What the blocks read from outside.
+    let mut inputs: BTreeMap<String, Input> = BTreeMap::new();
+    let mut inside_edits: Vec<(TextRange, String)> = Vec::new();
+    for site in sites.iter().filter(|site| selected(site.file, site.range)) {
+        if let RefTarget::Resource(address) = &site.target {
+            if addresses.contains(address) {
+                continue;
+            }
+        }
+        if whole_object_argument(blocks, site.range) {
+            return Err(format!(
+                "{} names `{}` in `depends_on` or `replace_triggered_by`, outside the selection.",
+                line(file, site.range.start),
+                site.range.slice(text)
+            ));
+        }
+        let passed = site.range.slice(text).to_owned();
+        let key = passed.clone();
+        let count = inputs.len();
+        let input = inputs.entry(key).or_insert_with(|| Input {
+            name: input_name(&site.target, count),
+            passed,
+            type_text: variable_type(module, &site.target),
+        });
+        inside_edits.push((site.range, format!("var.{}", input.name)));
+    }
+    let mut names: Vec<String> = Vec::new();
+    for input in inputs.values_mut() {
+        while names.contains(&input.name) {
+            input.name.push('_');
+        }
+        names.push(input.name.clone());
+    }
+    // Names may have changed: the edits read them again.
+    for (range, new_text) in &mut inside_edits {
+        let written = range.slice(text);
+        if let Some(input) = inputs.get(written) {
+            *new_text = format!("var.{}", input.name);
+        }
+    }
+    let name = call_name(snapshot, module, blocks)?;
+    // What is read of them from outside.
+    let mut outputs: BTreeMap<BlockAddress, String> = BTreeMap::new();
+    let mut outside_edits: Vec<FileEdit> = Vec::new();
+    for site in sites.iter().filter(|site| !selected(site.file, site.range)) {
+        let RefTarget::Resource(address) = &site.target else {
+            continue;
+        };
+        if !addresses.contains(address) || in_moved_block(analysis, site.file, site.range) {
+            continue;
+        }
+        let site_file = analysis.file(site.file).ok_or_else(String::new)?;
+        let new_text = if in_whole_object_list(site_file, site.range) {
+            format!("module.{name}")
+        } else {
+            let taken: Vec<&String> = outputs.values().collect();
+            let output = outputs
+                .get(address)
+                .cloned()
+                .unwrap_or_else(|| output_name(address, &taken));
+            outputs.insert(address.clone(), output.clone());
+            format!("module.{name}.{output}")
+        };
+        outside_edits.push(FileEdit {
+            location: file_range(module, site.file, site.range).ok_or_else(String::new)?,
+            new_text,
+        });
+    }
+    // The new module's files.
+    let (Some(first), Some(last)) = (blocks.first(), blocks.last()) else {
+        return Err(String::new());
+    };
+    let span = TextRange::new(
+        block_span(text, first.range).start,
+        block_span(text, last.range).end,
+    );
+    let mut child_main = formatted(&rewritten_block(text, span, &inside_edits));
+    if !child_main.ends_with('\n') {
+        child_main.push('\n');
+    }
+    let dir = module.dir.join("modules").join(&name);
+    let mut new_files = vec![(dir.join("main.tf"), child_main)];
+    if !inputs.is_empty() {
+        let variables: Vec<String> = inputs
+            .values()
+            .map(|input| match &input.type_text {
+                Some(type_text) => {
+                    format!("variable \"{}\" {{\n  type = {type_text}\n}}\n", input.name)
+                }
+                None => format!("variable \"{}\" {{}}\n", input.name),
+            })
+            .collect();
+        new_files.push((dir.join("variables.tf"), variables.join("\n")));
+    }
+    if !outputs.is_empty() {
+        let written: Vec<String> = outputs
+            .iter()
+            .map(|(address, output)| {
+                format!(
+                    "output \"{output}\" {{\n  value = {}\n}}\n",
+                    display(address)
+                )
+            })
+            .collect();
+        new_files.push((dir.join("outputs.tf"), written.join("\n")));
+    }
+    if let Some(versions) = required_providers(module, addresses) {
+        new_files.push((dir.join("versions.tf"), versions));
+    }
+    // The call in their place, then where each object went.
+    let mut call = format!("module \"{name}\" {{\n  source = \"./modules/{name}\"\n");
+    if !inputs.is_empty() {
+        call.push('\n');
+        for input in inputs.values() {
+            call.push_str(&format!("  {} = {}\n", input.name, input.passed));
+        }
+    }
+    call.push_str("}\n");
+    let call = formatted(&call);
+    let statements: Vec<String> = addresses
+        .iter()
+        .filter(|address| {
+            matches!(
+                address,
+                BlockAddress::Resource {
+                    mode: ResourceMode::Managed,
+                    ..
+                }
+            )
+        })
+        .map(|address| {
+            let from = display(address);
+            format!("moved {{\n  from = {from}\n  to   = module.{name}.{from}\n}}\n")
+        })
+        .collect();
+    let statements = statements.join("\n");
+    let mut edits = outside_edits;
+    let moved_file = analysis.primary.iter().copied().find(|&id| {
+        analysis
+            .file(id)
+            .is_some_and(|file| matches!(file.name.as_str(), "moved.tf" | "moved.tofu"))
+    });
+    let mut replacement = call;
+    match moved_file {
+        Some(moved_file) if !statements.is_empty() => {
+            let moved_text = &analysis.file(moved_file).ok_or_else(String::new)?.text;
+            let end = tofu_syntax::text::to_u32(moved_text.len());
+            edits.push(FileEdit {
+                location: file_range(module, moved_file, TextRange::new(end, end))
+                    .ok_or_else(String::new)?,
+                new_text: super::text::appended(moved_text, &statements),
+            });
+        }
+        _ if !statements.is_empty() => {
+            replacement.push('\n');
+            replacement.push_str(&statements);
+        }
+        _ => {}
+    }
+    edits.push(FileEdit {
+        location: file_range(module, file, span).ok_or_else(String::new)?,
+        new_text: replacement,
+    });
+    Ok((
+        name,
+        Refactoring {
+            title: String::new(),
+            kind: RefactorKind::Extract,
+            edits,
+            new_files,
+            refused: None,
+        },
+    ))
+}
+
+/// `text` as `tofu fmt` lays it out (as it is when it does not parse).
+fn formatted(text: &str) -> String {
+    tofu_fmt::format(text).unwrap_or_else(|_| text.to_owned())
+}
+
+/// `TYPE.NAME` or `data.TYPE.NAME`.
+fn display(address: &BlockAddress) -> String {
+    match address {
+        BlockAddress::Resource {
+            mode: ResourceMode::Data,
+            type_name,
+            name,
+        } => format!("data.{type_name}.{name}"),
+        BlockAddress::Resource {
+            mode: ResourceMode::Ephemeral,
+            type_name,
+            name,
+        } => format!("ephemeral.{type_name}.{name}"),
+        BlockAddress::Resource {
+            type_name, name, ..
+        } => format!("{type_name}.{name}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The variable a read of `target` becomes: its name, for anything named
+/// once in a module (`region` for `var.region`, `main` for `aws_vpc.main`).
+fn input_name(target: &RefTarget, index: usize) -> String {
+    match target {
+        RefTarget::Variable(name)
+        | RefTarget::Local(name)
+        | RefTarget::ModuleCall(name)
+        | RefTarget::Output(name) => name.clone(),
+        RefTarget::Resource(BlockAddress::Resource { name, .. }) => name.clone(),
+        RefTarget::Resource(_) => format!("input_{index}"),
+    }
+}
+
+/// The type constraint of the variable `target` names, as its declaration
+/// writes it (native syntax only).
+fn variable_type(module: &AnalysedModule, target: &RefTarget) -> Option<String> {
+    let RefTarget::Variable(name) = target else {
+        return None;
+    };
+    let analysis = &module.analysis;
+    let variable = analysis
+        .effective
+        .get(&BlockAddress::Variable(name.clone()))?;
+    let attribute = variable.body.attribute("type")?;
+    let file = analysis
+        .file(attribute.origin.file)
+        .filter(|file| !file.is_json())?;
+    Some(
+        attribute
+            .origin
+            .range
+            .slice(&file.text)
+            .split_once('=')?
+            .1
+            .trim()
+            .to_owned(),
+    )
+}
+
+/// The output exposing the resource at `address`: its name, or
+/// `TYPE_NAME` when that is taken.
+fn output_name(address: &BlockAddress, taken: &[&String]) -> String {
+    let BlockAddress::Resource {
+        type_name, name, ..
+    } = address
+    else {
+        return "value".to_owned();
+    };
+    if taken.contains(&name) {
+        format!("{type_name}_{name}")
+    } else {
+        name.clone()
+    }
+}
+
+/// The new call's name: the first block's name, made free of the module's
+/// calls and of the directories the workspace holds.
+fn call_name(
+    snapshot: &Snapshot,
+    module: &AnalysedModule,
+    blocks: &[&Block],
+) -> Result<String, String> {
+    let base = blocks
+        .first()
+        .and_then(|block| block.labels.last())
+        .map(|label| label.value.clone())
+        .filter(|name| tofu_module::names::is_identifier(name))
+        .unwrap_or_else(|| "extracted".to_owned());
+    let free = |name: &str| {
+        module
+            .analysis
+            .effective
+            .get(&BlockAddress::Module(name.to_owned()))
+            .is_none()
+            && !snapshot.holds_dir(&module.dir.join("modules").join(name))
+    };
+    std::iter::once(base.clone())
+        .chain((2..100).map(|n| format!("{base}_{n}")))
+        .find(|name| free(name))
+        .ok_or_else(|| "No free name for the new module.".to_owned())
+}
+
+/// Whether `range` lies in `depends_on` or `replace_triggered_by` of one of
+/// `blocks`.
+fn whole_object_argument(blocks: &[&Block], range: TextRange) -> bool {
+    let inside = |attribute: &tofu_syntax::Attribute| attribute.range.contains(range.start);
+    blocks.iter().any(|block| {
+        block.body.attribute("depends_on").is_some_and(inside)
+            || block
+                .body
+                .blocks
+                .iter()
+                .filter(|nested| nested.kind == "lifecycle")
+                .any(|lifecycle| {
+                    lifecycle
+                        .body
+                        .attribute("replace_triggered_by")
+                        .is_some_and(inside)
+                })
+    })
+}
+
+/// Whether `range` of `file` lies in a `depends_on` list (which may name
+/// the whole call instead).
+fn in_whole_object_list(file: &tofu_module::ModuleFile, range: TextRange) -> bool {
+    let Some(source) = file.source.as_deref() else {
+        return false;
+    };
+    source
+        .body
+        .blocks
+        .iter()
+        .filter(|block| block.range.contains(range.start))
+        .any(|block| {
+            block
+                .body
+                .attribute("depends_on")
+                .is_some_and(|attribute| attribute.range.contains(range.start))
+        })
+}
+
+/// A `versions.tf` for the new module: the module's `required_providers`
+/// entries for the providers the resources' types name (`aws` for
+/// `aws_instance`); `None` when the module declares none of them.
+fn required_providers(module: &AnalysedModule, addresses: &[BlockAddress]) -> Option<String> {
+    let analysis = &module.analysis;
+    let mut wanted: Vec<&str> = addresses
+        .iter()
+        .filter_map(|address| match address {
+            BlockAddress::Resource { type_name, .. } => type_name.split('_').next(),
+            _ => None,
+        })
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut entries = Vec::new();
+    for &file in &analysis.primary {
+        let Some(module_file) = analysis.file(file).filter(|file| !file.is_json()) else {
+            continue;
+        };
+        let Some(source) = module_file.source.as_deref() else {
+            continue;
+        };
+        for terraform in source
+            .body
+            .blocks
+            .iter()
+            .filter(|block| block.kind == "terraform")
+        {
+            for required in terraform
+                .body
+                .blocks
+                .iter()
+                .filter(|block| block.kind == "required_providers")
+            {
+                for attribute in &required.body.attributes {
+                    if wanted.contains(&attribute.name.as_str()) {
+                        entries.push(attribute.range.slice(&module_file.text).to_owned());
+                    }
+                }
+            }
+        }
+    }
+    if entries.is_empty() {
+        return None;
+    }
+    let body: String = entries
+        .iter()
+        .map(|entry| format!("    {entry}\n"))
+        .collect();
+    Some(formatted(&format!(
+        "terraform {{\n  required_providers {{\n{body}  }}\n}}\n"
+    )))
+}
