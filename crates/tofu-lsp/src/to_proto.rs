@@ -213,12 +213,17 @@ impl Converter {
         let mut operations = Vec::new();
         for (new_path, new_text) in new_files {
             let uri = self.uri_for(new_path)?;
+            // A file that appeared since the analysis makes the whole edit
+            // fail rather than be written over or edited at its start; and
+            // the client creates the file (with its directories) instead of
+            // only opening a buffer for it (Neovim does that when told to
+            // ignore an existing file).
             operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
                 CreateFile {
                     uri: uri.clone(),
                     options: Some(CreateFileOptions {
                         overwrite: Some(false),
-                        ignore_if_exists: Some(true),
+                        ignore_if_exists: Some(false),
                     }),
                     annotation_id: None,
                 },

@@ -408,6 +408,56 @@ test('renaming a resource writes a moved block; renaming it back removes it', fu
   end)
 end)
 
+test('extracting a resource into a module, applied by the client, leaves check clean', function()
+  local dir = repo .. '/extract'
+  vim.fn.mkdir(dir, 'p')
+  write_file(dir .. '/main.tf', table.concat({
+    'resource "terraform_data" "base" {',
+    '  input = "base"',
+    '}',
+    '',
+    'resource "terraform_data" "web" {',
+    '  input = terraform_data.base.output',
+    '}',
+    '',
+    'output "web" {',
+    '  value = terraform_data.web.id',
+    '}',
+    '',
+  }, '\n'))
+  vim.cmd.edit(vim.fn.fnameescape(dir .. '/main.tf'))
+  local buf = vim.api.nvim_get_current_buf()
+  wait_for('tofu_lens to attach to extract/main.tf', function()
+    local client = tofu_lens_client(buf)
+    return client and client.initialized
+  end)
+  vim.api.nvim_win_set_cursor(0, { 5, 30 })
+  vim.lsp.buf.code_action({
+    context = { only = { 'refactor.extract' }, diagnostics = {} },
+    filter = function(action)
+      return action.title == 'Extract into module `modules/web`'
+    end,
+    apply = true,
+  })
+  wait_for('the module block in place of the resource', function()
+    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+    return text:find('module "web" {', 1, true) and text:find('value = module.web.web.id', 1, true)
+  end)
+  -- The client created the new module's files; save everything, as a user would.
+  for _, other in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(other)
+    if vim.startswith(name, dir) and vim.api.nvim_buf_is_loaded(other) and vim.bo[other].modified then
+      vim.api.nvim_buf_call(other, function()
+        vim.cmd('silent write')
+      end)
+    end
+  end
+  local child = assert(io.open(dir .. '/modules/web/main.tf')):read('*a')
+  assert(child:find('input = var.base.output', 1, true), child)
+  local check = vim.system({ 'tofu-lens', 'check', dir }, { text = true }):wait()
+  eq(0, check.code, 'tofu-lens check exit code (' .. (check.stdout or '') .. (check.stderr or '') .. ')')
+end)
+
 test('a .tfvars file attaches: its diagnostics, hover and definition', function()
   write_file(module_dir .. '/zz.auto.tfvars', 'instance_type = "t3.small"\nzone          = "a"\n')
   local values_buf = edit('zz.auto.tfvars')

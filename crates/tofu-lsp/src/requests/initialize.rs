@@ -54,14 +54,16 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
             .as_ref()
             .and_then(|window| window.work_done_progress)
             .unwrap_or(false),
+        // Resource operations travel only in `documentChanges`, so a client
+        // listing `create` takes them there even when it does not say
+        // `documentChanges: true` (Neovim 0.11 applies them and says
+        // only the former).
         create_files: workspace
             .and_then(|w| w.workspace_edit.as_ref())
             .is_some_and(|edit| {
-                edit.document_changes == Some(true)
-                    && edit
-                        .resource_operations
-                        .as_ref()
-                        .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
+                edit.resource_operations
+                    .as_ref()
+                    .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
             }),
         disabled_code_actions: capabilities
             .text_document
