@@ -634,6 +634,47 @@ class Replay:
         self.assertEqual(definition(calls, 2, 3), [("modules/net/inputs.tf", 0)])
         self.assertEqual(helix.shutdown(), 0)
 
+    def test_rename_writes_moved_and_an_extraction_leaves_check_clean(self):
+        """`space r` on a resource's name: the WorkspaceEdit also writes its
+        `moved` block. `space a` on a resource: Helix shows refactorings
+        (it declares the refactor kinds, disabled actions and file
+        creation); the extraction's documentChanges create the new module's
+        files, and `tofu-lens check` on the result finds nothing."""
+        demo = self.workspace / "extract"
+        demo.mkdir()
+        main = demo / "main.tf"
+        main.write_text('resource "terraform_data" "base" {\n  input = "base"\n}\n\n'
+                        'resource "terraform_data" "web" {\n  input = terraform_data.base.output\n}\n\n'
+                        'output "web" {\n  value = terraform_data.web.id\n}\n')
+        helix = self.start()
+        helix.open(main, "terraform")
+        renamed = helix.request("textDocument/rename", {
+            "textDocument": {"uri": uri_of(main)}, "position": {"line": 0, "character": 28},
+            "newName": "origin"})
+        self.assertIn("moved {\n  from = terraform_data.base\n  to   = terraform_data.origin\n}",
+                      apply_edits(main.read_text(), renamed["changes"][uri_of(main)]))
+        # helix-term's code_action: the range of the selection, the
+        # diagnostics there, no `only`.
+        actions = helix.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri_of(main)},
+            "range": {"start": {"line": 4, "character": 28}, "end": {"line": 4, "character": 29}},
+            "context": {"diagnostics": [], "triggerKind": 1}})
+        extract = next(a for a in actions if a["title"] == "Extract into module `modules/web`")
+        self.assertEqual(extract["kind"], "refactor.extract")
+        for change in extract["edit"]["documentChanges"]:
+            path = path_of(change["uri"] if change.get("kind") else change["textDocument"]["uri"])
+            if change.get("kind") == "create":
+                self.assertFalse(path.exists())
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("")
+            else:
+                path.write_text(apply_edits(path.read_text(), change["edits"]))
+        self.assertIn('module "web" {', main.read_text())
+        self.assertIn("input = var.base.output", (demo / "modules" / "web" / "main.tf").read_text())
+        self.assertEqual(helix.shutdown(), 0)
+        checked = subprocess.run([str(server_binary()), "check", str(demo)], capture_output=True, text=True)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
     def test_plan_time_checks_read_the_var_files_setting(self):
         """Helix has no code lenses: `varFiles` in `config` names the values
         files plan's checks read. prod.tfvars's value fails the variable's
