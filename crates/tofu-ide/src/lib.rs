@@ -15,6 +15,7 @@ mod analysed_module;
 mod boundary;
 mod code_actions;
 mod completion;
+mod completion_blocks;
 mod diagnostics;
 mod disk_texts;
 mod function_doc;

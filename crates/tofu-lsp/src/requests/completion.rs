@@ -70,5 +70,6 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Output => CompletionItemKind::FIELD,
         tofu_ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
         tofu_ide::CompletionKind::FunctionNamespace => CompletionItemKind::MODULE,
+        tofu_ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
     }
 }
