@@ -35,8 +35,13 @@
 //!   a resource body's arguments and blocks, a resource's attributes
 //!   (`provider_schema`), each with its type and flags as detail and the
 //!   schema's description as documentation.
+//! - In a `module` block's `source` string: the local module directories
+//!   near the module and the sources `tofu init` installed; in a
+//!   `required_providers` entry's `source`: the providers installed or
+//!   cached for the module, which the caller reads
+//!   (`completion_sources`).
 //!
-//! JSON files get no block keywords.
+//! JSON files get no block keywords and no `source` proposals.
 
 use std::path::Path;
 
@@ -47,6 +52,10 @@ use tofu_syntax::{Block, TextRange};
 
 use crate::analysed_module::AnalysedModule;
 use crate::completion_blocks::{keywords, new_block_at, TopLevel};
+use crate::completion_sources::{
+    module_sources, provider_sources, source_string_at, InstalledProvider, SourceProposal,
+    SourceString,
+};
 use crate::snapshot::Snapshot;
 use crate::test_runs::{run_module_dir, runs_before};
 
@@ -87,6 +96,10 @@ pub enum CompletionKind {
     /// A keyword that starts a top-level block; the insert text is a
     /// snippet of the whole block (`completion_blocks.rs`).
     Keyword,
+    /// A local module directory, in a `module` block's `source`.
+    Directory,
+    /// A module's or provider's source address `tofu init` installed.
+    Source,
 }
 
 impl CompletionItem {
@@ -120,6 +133,33 @@ const MAX_DETAIL_CHARS: usize = 60;
 impl Snapshot {
     /// The completions at byte `offset` of the file at `path`.
     pub fn completions(&self, path: &Path, offset: u32) -> Vec<CompletionItem> {
+        self.completions_with_providers(path, offset, &[])
+    }
+
+    /// The module directory whose installed providers a completion at
+    /// `offset` of `path` offers: the cursor is in the `source` of a
+    /// `required_providers` entry. The caller reads them from the disk
+    /// (this crate does no IO) and passes them to
+    /// [`Snapshot::completions_with_providers`]; `None` elsewhere, where
+    /// nothing need be read.
+    pub fn completion_provider_dir(&self, path: &Path, offset: u32) -> Option<std::path::PathBuf> {
+        let found = self.find_file(path)?;
+        let file = found.file()?;
+        match source_string_at(file, offset)? {
+            (SourceString::Provider, _) => Some(found.module.dir.clone()),
+            (SourceString::Module, _) => None,
+        }
+    }
+
+    /// [`Snapshot::completions`], with `installed` the provider packages
+    /// installed or cached for the module, which the `source` of a
+    /// `required_providers` entry offers.
+    pub fn completions_with_providers(
+        &self,
+        path: &Path,
+        offset: u32,
+        installed: &[InstalledProvider],
+    ) -> Vec<CompletionItem> {
         let Some(found) = self.find_file(path) else {
             return Vec::new();
         };
@@ -129,6 +169,13 @@ impl Snapshot {
         };
         if file.role == FileRole::Values {
             return values_completions(analysis, file, offset);
+        }
+        if let Some((kind, replace)) = source_string_at(file, offset) {
+            let proposals = match kind {
+                SourceString::Module => module_sources(self, &found.module.dir),
+                SourceString::Provider => provider_sources(installed),
+            };
+            return source_items(proposals, replace);
         }
         if file.role == FileRole::Test {
             let before = file.text.get(..offset as usize).unwrap_or_default();
@@ -429,6 +476,25 @@ fn keyword_items(top: TopLevel, replace: TextRange) -> impl Iterator<Item = Comp
         insert_text: keyword.snippet.to_owned(),
         replace,
     })
+}
+
+/// Proposals for a `source` string, replacing `replace`.
+fn source_items(proposals: Vec<SourceProposal>, replace: TextRange) -> Vec<CompletionItem> {
+    proposals
+        .into_iter()
+        .map(|proposal| CompletionItem {
+            kind: if proposal.directory {
+                CompletionKind::Directory
+            } else {
+                CompletionKind::Source
+            },
+            insert_text: proposal.label.clone(),
+            label: proposal.label,
+            detail: Some(proposal.detail),
+            description: None,
+            replace,
+        })
+        .collect()
 }
 
 /// `ROOT NAME.` (`module.NAME.`, `module.NAME[KEY].`, `run.NAME.`) then a

@@ -16,6 +16,7 @@ use tofu_syntax::TextRange;
 use crate::{AnalysisHost, Change, FileRange, NavigationTarget, Snapshot};
 
 mod completion_blocks;
+mod completion_sources;
 mod functions;
 mod highlights;
 mod module_tree;

@@ -71,5 +71,7 @@ fn completion_kind(kind: tofu_ide::CompletionKind) -> CompletionItemKind {
         tofu_ide::CompletionKind::Function => CompletionItemKind::FUNCTION,
         tofu_ide::CompletionKind::FunctionNamespace => CompletionItemKind::MODULE,
         tofu_ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+        tofu_ide::CompletionKind::Directory => CompletionItemKind::FOLDER,
+        tofu_ide::CompletionKind::Source => CompletionItemKind::MODULE,
     }
 }
