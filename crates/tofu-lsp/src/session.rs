@@ -41,6 +41,9 @@ pub struct ClientSupport {
     pub work_done_progress: bool,
     /// Workspace edits that create files.
     pub create_files: bool,
+    /// Completion items whose text is a snippet (`$1`, `${1:name}`);
+    /// without it they are sent as plain text.
+    pub snippets: bool,
 }
 
 /// The fields are private: handlers go through the methods below, so what

@@ -63,6 +63,13 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                         .as_ref()
                         .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
             }),
+        snippets: capabilities
+            .text_document
+            .as_ref()
+            .and_then(|text| text.completion.as_ref())
+            .and_then(|completion| completion.completion_item.as_ref())
+            .and_then(|item| item.snippet_support)
+            .unwrap_or(false),
     };
     let mut folders: Vec<PathBuf> = params
         .workspace_folders
