@@ -1,7 +1,9 @@
 //! The editing features of issue 17 against a hover, in process on
 //! tofu-ide's analysis: inlay hints for a whole 1,000-line base file, and
 //! completion after `var.` in the 1,000-file synthetic module (a thousand
-//! variables to offer), each measured with a hover on the same analysis.
+//! variables to offer), each measured with a hover on the same analysis;
+//! and completion where a new top-level block starts (issue 46), in a
+//! primary file and in an override file (every base block's header).
 
 use std::path::{Path, PathBuf};
 
@@ -95,6 +97,12 @@ pub fn hover_offset(text: &str) -> u32 {
 /// Where to complete: right after a `var.` in `f0001.tf`.
 pub fn completion_offset(text: &str) -> u32 {
     offset_of(text, "var.") + 4
+}
+
+/// Where a new top-level block may start: the empty line at the end of a
+/// file (after its last block's `}` and line break).
+pub fn top_level_offset(text: &str) -> u32 {
+    u32::try_from(text.len()).unwrap_or(0)
 }
 
 fn offset_of(text: &str, needle: &str) -> u32 {

@@ -40,7 +40,10 @@
 //! (`schemas.rs`): reading openstack's cold against `tofu providers schema
 //! -json`, from the cache, the heap a loaded schema keeps (`schema-memory`,
 //! counted by this binary's allocator), `completion-schema` and
-//! `lsp-keystroke-schemas` against `lsp-keystroke-no-schemas`.
+//! `lsp-keystroke-schemas` against `lsp-keystroke-no-schemas`. Editing
+//! (`editing.rs`), in process: `hover`, `inlay-hints`, `completion`,
+//! `completion-top-level` (where a new block starts in a primary file) and
+//! `completion-top-level-override` (in an override file).
 //! Absolute times on a shared machine are noisy; the ratios are what we track.
 
 // A command-line tool: its report goes to stdout.
@@ -611,6 +614,7 @@ fn main() {
         || wanted("hover")
         || wanted("inlay-hints")
         || wanted("completion")
+        || wanted("completion-top-level")
         || wanted("semantic-tokens")
         || wanted("folding-ranges")
     {
@@ -669,6 +673,28 @@ fn main() {
                 std::hint::black_box(analysis.completions(&small, complete_at));
             },
         ));
+        // Where a new block starts: the keywords of a primary file, and in
+        // an override file also the header of every base block it does not
+        // override yet.
+        for (case, name) in [
+            ("completion-top-level", "f0001.tf"),
+            ("completion-top-level-override", "o000_override.tf"),
+        ] {
+            let file = dir.join(name);
+            let at = editing::top_level_offset(&editing::file_text(&analysis, &file));
+            let n_top = analysis.completions(&file, at).len();
+            if n_top == 0 {
+                skipped.push(format!("{case}: nothing to measure at the end of {name}"));
+            }
+            samples.push(measure(
+                case,
+                format!("the end of {name} in {module_input}: {n_top} items"),
+                runs(101),
+                || {
+                    std::hint::black_box(analysis.completions(&file, at));
+                },
+            ));
+        }
     }
 
     if wanted("completion-schema") || wanted("schemas") {
@@ -1041,6 +1067,14 @@ fn main() {
             ratio <= 2.0,
         );
     }
+    let top_level = median("completion-top-level") * 1000.0;
+    row(
+        "completion-top-level, p50",
+        top_level,
+        format!("{top_level:.3} ms"),
+        "≤ 2 ms",
+        top_level <= 2.0,
+    );
     let schema_completion = median("completion-schema") * 1000.0;
     row(
         "completion-schema, p50",

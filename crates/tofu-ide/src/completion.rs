@@ -3,8 +3,16 @@
 //! - After `var.`, `local.` or `module.`: the module's variables, local values
 //!   and module calls (effective, so a variable declared only once shows its
 //!   effective default as detail).
-//! - At the top level of a native override file: the header of every base
-//!   block the file does not override yet (`resource "aws_instance" "web" {`).
+//! - Where a new top-level block may start (the start of a line at the top
+//!   level of a native file, after blanks or a partial word, outside
+//!   strings and comments): the keywords OpenTofu 1.12 accepts there, each
+//!   a snippet of the whole block with its labels as placeholders
+//!   (`resource "${1:type}" "${2:name}" {…}`); a test file's own blocks
+//!   (`run`, `mock_provider`, …) in a test file (`completion_blocks`).
+//! - At the top level of a native override file: first the header of every
+//!   base block the file does not override yet
+//!   (`resource "aws_instance" "web" {`), then the keywords of the blocks
+//!   an override file may hold.
 //! - Inside a block of an override file: the base block's arguments and nested
 //!   block types the override does not set yet, with the base value as detail.
 //! - Inside any block: the arguments and nested blocks OpenTofu itself
@@ -22,11 +30,18 @@
 //!   module's variables, local values, module calls and outputs; after
 //!   `run.`, the runs of the file before the cursor, and after `run.NAME.`
 //!   the outputs of the module that run applies (`test_runs`).
-//!
 //! - From the providers' schemas, when the analysis has them: resource
-//!   types, a resource body's arguments and blocks, a resource's attributes
+//!   types (also in the `"` right after `resource`, `data`, `ephemeral`),
+//!   a resource body's arguments and blocks, a resource's attributes
 //!   (`provider_schema`), each with its type and flags as detail and the
 //!   schema's description as documentation.
+//! - In a `module` block's `source` string: the local module directories
+//!   near the module and the sources `tofu init` installed; in a
+//!   `required_providers` entry's `source`: the providers installed or
+//!   cached for the module, which the caller reads
+//!   (`completion_sources`).
+//!
+//! JSON files get no block keywords and no `source` proposals.
 
 use std::path::Path;
 
@@ -36,6 +51,11 @@ use tofu_module::{address_of, BlockAddress, EffectiveBlock, FileRole, ModuleFile
 use tofu_syntax::{Block, TextRange};
 
 use crate::analysed_module::AnalysedModule;
+use crate::completion_blocks::{keywords, new_block_at, TopLevel};
+use crate::completion_sources::{
+    module_sources, provider_sources, source_string_at, InstalledProvider, SourceProposal,
+    SourceString,
+};
 use crate::snapshot::Snapshot;
 use crate::test_runs::{run_module_dir, runs_before};
 
@@ -73,12 +93,23 @@ pub enum CompletionKind {
     Function,
     /// A provider's functions, `provider::NAME::`, inserted as is.
     FunctionNamespace,
+    /// A keyword that starts a top-level block; the insert text is a
+    /// snippet of the whole block (`completion_blocks.rs`).
+    Keyword,
+    /// A local module directory, in a `module` block's `source`.
+    Directory,
+    /// A module's or provider's source address `tofu init` installed.
+    Source,
 }
 
 impl CompletionItem {
-    /// True when `insert_text` is a snippet (`upper(${1:str})`).
+    /// True when `insert_text` is a snippet (`upper(${1:str})`,
+    /// `variable "${1:name}" {…}`).
     pub fn is_snippet(&self) -> bool {
-        self.kind == CompletionKind::Function
+        matches!(
+            self.kind,
+            CompletionKind::Function | CompletionKind::Keyword
+        )
     }
 
     /// Longer documentation than the detail, as markdown: a function's
@@ -102,6 +133,33 @@ const MAX_DETAIL_CHARS: usize = 60;
 impl Snapshot {
     /// The completions at byte `offset` of the file at `path`.
     pub fn completions(&self, path: &Path, offset: u32) -> Vec<CompletionItem> {
+        self.completions_with_providers(path, offset, &[])
+    }
+
+    /// The module directory whose installed providers a completion at
+    /// `offset` of `path` offers: the cursor is in the `source` of a
+    /// `required_providers` entry. The caller reads them from the disk
+    /// (this crate does no IO) and passes them to
+    /// [`Snapshot::completions_with_providers`]; `None` elsewhere, where
+    /// nothing need be read.
+    pub fn completion_provider_dir(&self, path: &Path, offset: u32) -> Option<std::path::PathBuf> {
+        let found = self.find_file(path)?;
+        let file = found.file()?;
+        match source_string_at(file, offset)? {
+            (SourceString::Provider, _) => Some(found.module.dir.clone()),
+            (SourceString::Module, _) => None,
+        }
+    }
+
+    /// [`Snapshot::completions`], with `installed` the provider packages
+    /// installed or cached for the module, which the `source` of a
+    /// `required_providers` entry offers.
+    pub fn completions_with_providers(
+        &self,
+        path: &Path,
+        offset: u32,
+        installed: &[InstalledProvider],
+    ) -> Vec<CompletionItem> {
         let Some(found) = self.find_file(path) else {
             return Vec::new();
         };
@@ -112,13 +170,28 @@ impl Snapshot {
         if file.role == FileRole::Values {
             return values_completions(analysis, file, offset);
         }
+        if let Some((kind, replace)) = source_string_at(file, offset) {
+            let proposals = match kind {
+                SourceString::Module => module_sources(self, &found.module.dir),
+                SourceString::Provider => provider_sources(installed),
+            };
+            return source_items(proposals, replace);
+        }
         if file.role == FileRole::Test {
             let before = file.text.get(..offset as usize).unwrap_or_default();
             let line_before = before.rsplit('\n').next().unwrap_or_default();
             if let Some(items) = self.run_completions(found.module, file, line_before, offset) {
                 return items;
             }
-            return reference_completions(analysis, line_before, offset, true).unwrap_or_default();
+            if let Some(items) = reference_completions(analysis, line_before, offset, true) {
+                return items;
+            }
+            return match line_start_place(file, offset) {
+                Some((LineStart::TopLevel, replace)) => {
+                    keyword_items(TopLevel::Test, replace).collect()
+                }
+                _ => Vec::new(),
+            };
         }
         if !file.role.is_loaded() {
             return Vec::new();
@@ -164,13 +237,21 @@ impl Snapshot {
                 })
                 .collect();
         }
-        let Some((block, replace)) = word_in_block(file, offset) else {
-            return match (enclosing_line_start(file, offset), file.role) {
-                (Some(replace), FileRole::Override) => {
-                    override_headers(analysis, found.id, replace)
+        let (block, replace) = match line_start_place(file, offset) {
+            Some((LineStart::InBlock(block), replace)) => (block, replace),
+            Some((LineStart::TopLevel, replace)) => {
+                let mut items = Vec::new();
+                if file.role == FileRole::Override {
+                    items.extend(override_headers(analysis, found.id, replace));
                 }
-                _ => Vec::new(),
-            };
+                items.extend(
+                    TopLevel::of(file.role)
+                        .into_iter()
+                        .flat_map(|top| keyword_items(top, replace)),
+                );
+                return items;
+            }
+            Some((LineStart::Elsewhere, _)) | None => return Vec::new(),
         };
         let inside_body = block.body.open.is_some_and(|open| open.end <= offset)
             && block.body.close.is_none_or(|close| offset <= close.start);
@@ -340,17 +421,80 @@ fn blanked_parse(file: &ModuleFile, replace: TextRange) -> tofu_syntax::SourceFi
     tofu_syntax::parse(&file.name, &blanked)
 }
 
+/// Where a partial word at the start of a line stands.
+enum LineStart {
+    /// In this top-level block.
+    InBlock(Block),
+    /// Where a new top-level block may start (`completion_blocks`).
+    TopLevel,
+    /// Neither: in a top-level attribute, a string, a comment, or before
+    /// text on the same line.
+    Elsewhere,
+}
+
+/// Where the partial word at the start of a line before `offset` stands,
+/// and the word's range; `None` when the cursor is not after such a word
+/// (or a JSON file's).
+fn line_start_place(file: &ModuleFile, offset: u32) -> Option<(LineStart, TextRange)> {
+    let replace = enclosing_line_start(file, offset)?;
+    let parsed = blanked_parse(file, replace);
+    if let Some(block) = parsed
+        .body
+        .blocks
+        .iter()
+        .find(|block| block.range.contains(offset))
+    {
+        return Some((LineStart::InBlock(block.clone()), replace));
+    }
+    let rest = file.text.get(offset as usize..).unwrap_or_default();
+    let rest_of_line = rest.split('\n').next().unwrap_or_default();
+    let place = if rest_of_line.trim().is_empty() && new_block_at(file, &parsed, offset) {
+        LineStart::TopLevel
+    } else {
+        LineStart::Elsewhere
+    };
+    Some((place, replace))
+}
+
 /// The top-level block around a partial word at the start of a line, and
 /// the word's range.
 fn word_in_block(file: &ModuleFile, offset: u32) -> Option<(Block, TextRange)> {
-    let replace = enclosing_line_start(file, offset)?;
-    let parsed = blanked_parse(file, replace);
-    let block = parsed
-        .body
-        .blocks
+    match line_start_place(file, offset)? {
+        (LineStart::InBlock(block), replace) => Some((block, replace)),
+        _ => None,
+    }
+}
+
+/// The keywords that start a top-level block in a file of kind `top`, as
+/// snippets replacing `replace`.
+fn keyword_items(top: TopLevel, replace: TextRange) -> impl Iterator<Item = CompletionItem> {
+    keywords(top).map(move |keyword| CompletionItem {
+        label: keyword.label.to_owned(),
+        kind: CompletionKind::Keyword,
+        detail: Some(keyword.detail.to_owned()),
+        description: None,
+        insert_text: keyword.snippet.to_owned(),
+        replace,
+    })
+}
+
+/// Proposals for a `source` string, replacing `replace`.
+fn source_items(proposals: Vec<SourceProposal>, replace: TextRange) -> Vec<CompletionItem> {
+    proposals
         .into_iter()
-        .find(|block| block.range.contains(offset))?;
-    Some((block, replace))
+        .map(|proposal| CompletionItem {
+            kind: if proposal.directory {
+                CompletionKind::Directory
+            } else {
+                CompletionKind::Source
+            },
+            insert_text: proposal.label.clone(),
+            label: proposal.label,
+            detail: Some(proposal.detail),
+            description: None,
+            replace,
+        })
+        .collect()
 }
 
 /// `ROOT NAME.` (`module.NAME.`, `module.NAME[KEY].`, `run.NAME.`) then a

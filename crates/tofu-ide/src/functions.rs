@@ -34,7 +34,7 @@ use tofu_module::ModuleFile;
 use tofu_syntax::TextRange;
 
 use crate::function_doc::{FunctionDoc, SignatureHelp};
-use crate::lexer::{lex_native, LexKind, Lexeme};
+use crate::lexer::{in_literal, is_literal, lex_native};
 use crate::snapshot::Snapshot;
 
 /// A function offered by completion: its name, the snippet that calls
@@ -394,19 +394,6 @@ fn assigns_no_expression(text: &str) -> bool {
 /// True when the cursor at `position` is inside a comment, a string's
 /// literal text or heredoc text (an unterminated one ends at its line, so
 /// its end counts).
-fn in_literal(lexemes: &[Lexeme], position: u32) -> bool {
-    lexemes.iter().any(|lexeme| {
-        is_literal(lexeme.kind) && lexeme.range.start < position && position <= lexeme.range.end
-    })
-}
-
-fn is_literal(kind: LexKind) -> bool {
-    matches!(
-        kind,
-        LexKind::Comment | LexKind::String | LexKind::HeredocText | LexKind::HeredocMarker
-    )
-}
-
 /// How far back signature help looks for the call's `(`.
 const MAX_CALL_SCAN_BYTES: usize = 16 * 1024;
 

@@ -43,6 +43,22 @@ pub(crate) struct Lexeme {
     pub kind: LexKind,
 }
 
+/// True when `position` is inside (or at the end of) a comment, a string,
+/// a heredoc or its marker among `lexemes`.
+pub(crate) fn in_literal(lexemes: &[Lexeme], position: u32) -> bool {
+    lexemes.iter().any(|lexeme| {
+        is_literal(lexeme.kind) && lexeme.range.start < position && position <= lexeme.range.end
+    })
+}
+
+/// Comments, strings, heredocs and their markers: text, not code.
+pub(crate) fn is_literal(kind: LexKind) -> bool {
+    matches!(
+        kind,
+        LexKind::Comment | LexKind::String | LexKind::HeredocText | LexKind::HeredocMarker
+    )
+}
+
 /// The lexemes of native syntax (`.tf`, `.tofu`), in order.
 pub(crate) fn lex_native(text: &str) -> Vec<Lexeme> {
     // About one lexeme every 16 bytes in real configurations.

@@ -15,6 +15,8 @@ mod analysed_module;
 mod boundary;
 mod code_actions;
 mod completion;
+mod completion_blocks;
+mod completion_sources;
 mod diagnostics;
 mod disk_texts;
 mod function_doc;
@@ -45,6 +47,7 @@ mod values;
 pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};
 pub use code_actions::CodeAction;
 pub use completion::{CompletionItem, CompletionKind};
+pub use completion_sources::InstalledProvider;
 pub use diagnostics::{
     EditorDiagnostic, EditorFix, FileDiagnostics, FileEdit, FileRange, RelatedLocation,
 };

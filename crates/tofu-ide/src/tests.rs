@@ -15,6 +15,8 @@ use tofu_syntax::TextRange;
 
 use crate::{AnalysisHost, Change, FileRange, NavigationTarget, Snapshot};
 
+mod completion_blocks;
+mod completion_sources;
 mod functions;
 mod highlights;
 mod module_tree;
@@ -667,13 +669,18 @@ fn completion_in_an_override_file_offers_base_headers_and_base_arguments() {
     let text = format!(
         "{COMPLETION_BASE}//- override.tf\nvariable \"region\" {{\n  default = \"us-east-1\"\n}}\nres$0\n"
     );
+    // The headers of the base blocks not overridden yet, then the keywords
+    // of the blocks an override file may hold.
+    let found = complete(&text);
     assert_eq!(
-        complete(&text),
+        found[..3],
         [
             "module \"net\" [res] override the block at main.tf:7",
             "resource \"aws_instance\" \"web\" [res] override the block at main.tf:10",
+            "terraform [res] settings: required providers, backend, encryption",
         ]
     );
+    assert_eq!(found.len(), 2 + 9, "{found:#?}");
     let text = format!(
         "{COMPLETION_BASE}//- override.tf\nresource \"aws_instance\" \"web\" {{\n  instance_type = \"t3.large\"\n  $0\n}}\n"
     );
@@ -715,9 +722,8 @@ fn completion_in_a_primary_block_offers_meta_arguments_not_yet_set() {
         complete("//- main.tf\nmoved {\n  from = a.b\n  $0\n}\n"),
         ["to [] moved meta-argument"]
     );
-    // After `=` there is nothing to offer here; at the top level of a primary file neither.
+    // After `=` there is nothing to offer here.
     assert!(complete("//- main.tf\nvariable \"a\" {\n  type = $0\n}\n").is_empty());
-    assert!(complete("//- main.tf\nvariable \"a\" {}\n$0\n").is_empty());
 }
 
 /// The last paragraph of a hover on an argument's name says what became of

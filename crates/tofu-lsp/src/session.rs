@@ -43,6 +43,9 @@ pub struct ClientSupport {
     pub create_files: bool,
     /// Code actions offered with `disabled` and the reason.
     pub disabled_code_actions: bool,
+    /// Completion items whose text is a snippet (`$1`, `${1:name}`);
+    /// without it they are sent as plain text.
+    pub snippets: bool,
 }
 
 /// The fields are private: handlers go through the methods below, so what

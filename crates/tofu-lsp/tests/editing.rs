@@ -1,7 +1,8 @@
 //! Override-aware editing over the protocol, against `examples/overrides`:
 //! inlay hints in a base file (with label parts that jump to the override),
 //! code lenses on both sides of an override, and completion (references after
-//! a dot, base arguments inside an override block). What each shows is the
+//! a dot, base arguments inside an override block, new top-level blocks as
+//! snippets or plain text, `source` strings). What each shows is the
 //! engine's (`tofu-ide` tests); this checks the protocol edge: positions,
 //! locations and capabilities.
 
@@ -336,5 +337,108 @@ async fn provider_function_completion_and_signature_help() {
         "{help}"
     );
     assert_eq!(help["activeParameter"], 0);
+    client.shutdown().await;
+}
+
+/// Writing new blocks at the protocol edge: at the top level the keywords
+/// as snippets (`insertTextFormat` 2) replacing the word typed; in a module's
+/// `source` the local module directories as folders; in a
+/// `required_providers` source the providers `tofu init` installed (read
+/// from the disk by the server, the default registry's host left out).
+#[tokio::test]
+async fn new_blocks_and_sources_complete() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    fs::create_dir_all(root.join("modules/net")).unwrap();
+    fs::write(root.join("modules/net/main.tf"), "variable \"cidr\" {}\n").unwrap();
+    let package = "registry.opentofu.org/hashicorp/time/0.14.2/linux_amd64";
+    fs::create_dir_all(root.join(".terraform/providers").join(package)).unwrap();
+    let main = root.join("main.tf");
+    let text = "variable \"a\" {}\n\nres\nmodule \"net\" {\n  source = \"./\"\n}\nterraform {\n  required_providers {\n    time = {\n      source = \"ha\"\n    }\n  }\n}\n";
+    fs::write(&main, text).unwrap();
+    let mut client = start(&root).await;
+    client.open(&main, 1, text);
+    // Every directory indexed: `modules/net` is known.
+    client.settled_publications().await;
+    let completion = |line: u32, character: u32| json!({"textDocument": {"uri": uri(&main)}, "position": {"line": line, "character": character}});
+    let find = |items: &Value, label: &str| -> Value {
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["label"] == label)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {label} in {items}"))
+    };
+
+    let keywords = client
+        .request("textDocument/completion", completion(2, 3))
+        .await;
+    let resource = find(&keywords, "resource");
+    assert_eq!(resource["kind"], 14);
+    assert_eq!(resource["insertTextFormat"], 2);
+    assert_eq!(resource["detail"], "a managed resource");
+    assert_eq!(
+        resource["textEdit"],
+        json!({"range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
+               "newText": "resource \"${1:type}\" \"${2:name}\" {\n  $0\n}"})
+    );
+
+    let sources = client
+        .request("textDocument/completion", completion(4, 14))
+        .await;
+    let net = find(&sources, "./modules/net");
+    assert_eq!(net["kind"], 19);
+    assert!(net["insertTextFormat"].is_null(), "{net}");
+    assert_eq!(
+        net["textEdit"]["range"],
+        json!({"start": {"line": 4, "character": 12}, "end": {"line": 4, "character": 14}})
+    );
+
+    let providers = client
+        .request("textDocument/completion", completion(9, 18))
+        .await;
+    let time = find(&providers, "hashicorp/time");
+    assert_eq!(time["detail"], "installed: 0.14.2");
+    assert_eq!(time["textEdit"]["newText"], "hashicorp/time");
+    client.shutdown().await;
+}
+
+/// A client without snippet support gets a snippet's text as plain text,
+/// its placeholders' default text in place.
+#[tokio::test]
+async fn a_client_without_snippets_gets_plain_text() {
+    let (_temp, root) = overrides_example();
+    let mut without = capabilities();
+    without["textDocument"]["completion"] = json!({"completionItem": {"snippetSupport": false}});
+    let mut client = TestClient::start(&root, without, json!({}), Value::Null).await;
+    let blocks = root.join("blocks.tf");
+    client.open(&blocks, 1, "locals {\n  u = upp\n}\n\nmod\n");
+    let request = |line: u32, character: u32| json!({"textDocument": {"uri": uri(&blocks)}, "position": {"line": line, "character": character}});
+    let keywords = client
+        .request("textDocument/completion", request(4, 3))
+        .await;
+    let module = keywords
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["label"] == "module")
+        .unwrap();
+    assert!(module["insertTextFormat"].is_null(), "{module}");
+    assert_eq!(
+        module["textEdit"]["newText"],
+        "module \"name\" {\n  source = \"\"\n\n}"
+    );
+    let functions = client
+        .request("textDocument/completion", request(1, 9))
+        .await;
+    let upper = functions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["label"] == "upper")
+        .unwrap();
+    assert!(upper["insertTextFormat"].is_null(), "{upper}");
+    assert_eq!(upper["textEdit"]["newText"], "upper(str)");
     client.shutdown().await;
 }

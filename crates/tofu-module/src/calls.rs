@@ -6,7 +6,8 @@
 //!
 //! - [`ModuleManifest`]: `.terraform/modules/modules.json`, where `tofu init`
 //!   records the directory of every module it installed, keyed by the
-//!   call's path from the root (`vpc`, `vpc.endpoints`).
+//!   call's path from the root (`vpc`, `vpc.endpoints`), and the source and
+//!   version it installed it from.
 //! - [`resolve_calls`]: a directory's calls with the directory each reads:
 //!   a local source joined to the caller's directory, any other source
 //!   through the manifest of the directory holding it (the direct calls of
@@ -71,12 +72,28 @@ pub fn normalize_path(path: &Path) -> PathBuf {
 
 /// What `tofu init` recorded in `.terraform/modules/modules.json`: the
 /// directory of each installed module by its key (the call's path from the
-/// root, `vpc`, `vpc.endpoints`; the root itself is `""`).
+/// root, `vpc`, `vpc.endpoints`; the root itself is `""`), with the source
+/// and version it was installed from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ModuleManifest {
-    /// `(Key, Dir)`, in the file's order; entries without a key or a
-    /// directory are left out.
-    entries: Vec<(String, String)>,
+    /// In the file's order; entries without a key or a directory are left
+    /// out.
+    entries: Vec<ManifestEntry>,
+}
+
+/// One installed module of a [`ModuleManifest`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestEntry {
+    /// `Key`: the call's path from the root (`vpc`, `vpc.endpoints`).
+    pub key: String,
+    /// `Dir`, as recorded.
+    pub dir: String,
+    /// `Source`, as OpenTofu normalised it
+    /// (`registry.opentofu.org/terraform-aws-modules/vpc/aws`); empty when
+    /// the entry has none.
+    pub source: String,
+    /// `Version`, for a module from a registry.
+    pub version: Option<String>,
 }
 
 impl ModuleManifest {
@@ -99,7 +116,18 @@ impl ModuleManifest {
                 };
                 let key = entry.get_string("Key")?;
                 let dir = entry.get_string("Dir")?;
-                (!key.is_empty() && !dir.is_empty()).then(|| (key.to_string(), dir.to_string()))
+                (!key.is_empty() && !dir.is_empty()).then(|| ManifestEntry {
+                    key: key.to_string(),
+                    dir: dir.to_string(),
+                    source: entry
+                        .get_string("Source")
+                        .map(|source| source.to_string())
+                        .unwrap_or_default(),
+                    version: entry
+                        .get_string("Version")
+                        .filter(|version| !version.is_empty())
+                        .map(|version| version.to_string()),
+                })
             })
             .collect();
         ModuleManifest { entries }
@@ -114,16 +142,22 @@ impl ModuleManifest {
         }
         self.entries
             .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, dir)| slash_path(Path::new(dir)))
+            .find(|entry| entry.key == name)
+            .map(|entry| slash_path(Path::new(&entry.dir)))
     }
 
     /// The direct calls it lists, `(Key, Dir)`.
     pub fn direct_calls(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries
             .iter()
-            .filter(|(key, _)| !key.contains('.'))
-            .map(|(key, dir)| (key.as_str(), dir.as_str()))
+            .filter(|entry| !entry.key.contains('.'))
+            .map(|entry| (entry.key.as_str(), entry.dir.as_str()))
+    }
+
+    /// Every installed module it lists (the root's own entry left out), in
+    /// the file's order.
+    pub fn entries(&self) -> &[ManifestEntry] {
+        &self.entries
     }
 }
 
@@ -502,6 +536,29 @@ mod tests {
         );
         assert_eq!(manifest.direct_call_dir("vpc.endpoints"), None);
         assert_eq!(manifest.direct_call_dir("empty"), None);
+        // What each was installed from, for completion of `source`.
+        let sources: Vec<(&str, &str, Option<&str>)> = manifest
+            .entries()
+            .iter()
+            .map(|entry| {
+                (
+                    entry.key.as_str(),
+                    entry.source.as_str(),
+                    entry.version.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sources,
+            [
+                (
+                    "vpc",
+                    "registry.opentofu.org/terraform-aws-modules/vpc/aws",
+                    Some("5.1.0")
+                ),
+                ("vpc.endpoints", "./modules/vpc-endpoints", None),
+            ]
+        );
         assert_eq!(ModuleManifest::parse("not json"), ModuleManifest::default());
         assert_eq!(ModuleManifest::parse("[]"), ModuleManifest::default());
     }

@@ -134,6 +134,39 @@ impl SchemaCache {
             .join(format!("{}-{hash_name}", sanitize_version(platform)))
     }
 
+    /// The providers and versions it holds entries for, `(address,
+    /// version)` in path order (the version as its directory names it):
+    /// providers this machine has had, whether or not still installed.
+    /// Reads directories only.
+    pub fn cached_versions(&self) -> Vec<(ProviderAddress, String)> {
+        let mut found = Vec::new();
+        for address in crate::install::discovery::provider_dirs(&self.dir) {
+            if matches!(address.hostname.as_str(), "package-hashes" | "unpacked") {
+                continue;
+            }
+            let type_dir = self
+                .dir
+                .join(&address.hostname)
+                .join(&address.namespace)
+                .join(&address.type_name);
+            let Ok(entries) = fs::read_dir(&type_dir) else {
+                continue;
+            };
+            let mut versions: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter(|entry| entry.path().is_dir())
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .collect();
+            versions.sort();
+            found.extend(
+                versions
+                    .into_iter()
+                    .map(|version| (address.clone(), version)),
+            );
+        }
+        found
+    }
+
     /// Stores `schema` under `key`, replacing any entry.
     pub fn store(&self, key: &CacheKey, schema: &ProviderSchema) -> io::Result<()> {
         let mut text = entry_header(key);
@@ -220,6 +253,14 @@ mod tests {
         cache.store(&stored, &schema).unwrap();
         assert_eq!(cache.load(&stored), Some(schema));
         assert_eq!(cache.load(&key(&address, "h1:another")), None);
+        // Listed by address and version; what else the cache keeps is not
+        // a provider.
+        let unpacked = cache.unpacked_package_dir(&stored, "linux_amd64");
+        fs::create_dir_all(unpacked).unwrap();
+        assert_eq!(
+            cache.cached_versions(),
+            [(address.clone(), "0.14.2".to_owned())]
+        );
         let path = cache.entry_path(&stored);
         assert!(path.starts_with(
             dir.path()

@@ -37,6 +37,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tofu_module::calls::normalize_path;
 use tofu_module::module_source::local_source;
 use tofu_module::ProviderSchemas;
+use tofu_schema::install::discovery::{list_installed, SearchDirs};
 use tofu_schema::install::lock_file::{parse_lock_file, LockedProvider};
 use tofu_schema::plugin::Timeouts;
 use tofu_schema::{
@@ -340,6 +341,45 @@ impl SchemaSource {
         runnable
     }
 
+    /// The provider packages at hand for the directory `dir`, `(address,
+    /// version)` sorted without repeats: those `tofu init` installed for its
+    /// roots ([`provider_roots`], `callers` giving a directory's direct
+    /// callers), and with an environment those of the plugin cache, the
+    /// mirrors and the schema cache. What a `required_providers` source
+    /// may name without downloading anything; reads directories only
+    /// (nothing is hashed or run).
+    pub fn installed_providers(
+        &self,
+        dir: &Path,
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
+    ) -> Vec<(ProviderAddress, String)> {
+        let roots = provider_roots(dir, callers).dirs;
+        let init_dirs = roots
+            .iter()
+            .map(|root| root.join(".terraform").join("providers"));
+        let search = match &self.options.environment {
+            Some(environment) => {
+                let mut search = environment.search_dirs(None);
+                search.init_dirs.extend(init_dirs);
+                search
+            }
+            None => SearchDirs {
+                init_dirs: init_dirs.collect(),
+                ..SearchDirs::default()
+            },
+        };
+        let mut found: Vec<(ProviderAddress, String)> = list_installed(&search)
+            .into_iter()
+            .map(|package| (package.address, package.version))
+            .collect();
+        if let Some(cache) = &self.cache {
+            found.extend(cache.cached_versions());
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
+
     /// What could not be read, sorted, each once.
     pub fn problems(&self) -> Vec<String> {
         self.problems
@@ -621,6 +661,59 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[test]
+    fn installed_providers_come_from_the_roots_and_the_machine_s_directories() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("stack");
+        let cache = temp.path().join("plugin-cache");
+        for package in [
+            root.join(
+                ".terraform/providers/registry.opentofu.org/hashicorp/time/0.14.2/linux_amd64",
+            ),
+            cache.join("registry.opentofu.org/hashicorp/time/0.13.1/linux_amd64"),
+            cache.join("registry.opentofu.org/hashicorp/time/0.14.2/darwin_arm64"),
+            cache.join("example.com/acme/widget/1.0.0/linux_amd64"),
+        ] {
+            std::fs::create_dir_all(package).unwrap();
+        }
+        std::fs::create_dir_all(root.join("modules/net")).unwrap();
+        let shown = |source: &SchemaSource, dir: &Path| -> Vec<String> {
+            source
+                .installed_providers(dir, &|_| Vec::new())
+                .iter()
+                .map(|(address, version)| format!("{address} {version}"))
+                .collect()
+        };
+        // Without an environment: what the root (itself, or the nearest
+        // initialized directory above) installed.
+        let bare = SchemaSource::new(SchemaOptions::none(), &[]);
+        let time = "registry.opentofu.org/hashicorp/time";
+        assert_eq!(shown(&bare, &root), [format!("{time} 0.14.2")]);
+        assert_eq!(
+            shown(&bare, &root.join("modules/net")),
+            [format!("{time} 0.14.2")]
+        );
+        assert!(shown(&bare, temp.path()).is_empty());
+        // With one: the plugin cache too, each version once.
+        let mut environment = ProviderEnvironment::bare(
+            tofu_schema::install::Platform::parse("linux_amd64").unwrap(),
+        );
+        environment.plugin_cache_dir = Some(cache);
+        let options = SchemaOptions {
+            environment: Some(environment),
+            ..SchemaOptions::none()
+        };
+        let machine = SchemaSource::new(options, &[]);
+        assert_eq!(
+            shown(&machine, &root),
+            [
+                "example.com/acme/widget 1.0.0".to_owned(),
+                format!("{time} 0.13.1"),
+                format!("{time} 0.14.2"),
+            ]
+        );
+    }
 
     #[test]
     fn roots_are_the_directory_else_its_initialized_callers_else_the_nearest_above() {

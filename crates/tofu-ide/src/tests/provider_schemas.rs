@@ -66,6 +66,48 @@ fn resource_types_complete_by_the_module_s_local_names() {
     assert!(!data.iter().any(|item| item.starts_with("time_")));
 }
 
+/// Right after the `resource` keyword's snippet, or a `resource "` typed
+/// by hand, the type label completes: from its opening quote, with or
+/// without the rest of the header after the cursor.
+#[test]
+fn the_type_label_completes_right_after_the_keyword() {
+    let types = |text: &str| -> Vec<String> {
+        complete(&format!("{VERSIONS}{text}"))
+            .into_iter()
+            .filter(|item| item.starts_with("time_"))
+            .map(|item| item.rsplit_once(']').unwrap().0.to_owned() + "]")
+            .collect()
+    };
+    let all = [
+        "time_offset []",
+        "time_rotating []",
+        "time_sleep []",
+        "time_static []",
+    ];
+    assert_eq!(types("//- main.tf\nresource \"$0"), all);
+    assert_eq!(types("//- main.tf\nresource \"$0\""), all);
+    // The snippet as inserted, its first placeholder being typed over.
+    assert_eq!(
+        types("//- main.tf\nvariable \"a\" {}\n\nresource \"$0\" \"name\" {\n  \n}\n"),
+        all
+    );
+    // Every type, replacing what is typed (the editor filters).
+    assert_eq!(
+        types("//- main.tf\nresource \"time_s$0\" \"name\" {\n  \n}\n"),
+        all.map(|item| item.replace("[]", "[time_s]"))
+    );
+    // Data sources and ephemeral resources the same way (time has none:
+    // openstack's data sources stand for them).
+    let data = complete(&format!(
+        "{VERSIONS}//- main.tf\ndata \"$0\" \"name\" {{\n}}\n"
+    ));
+    assert!(
+        data.iter()
+            .any(|item| item.starts_with("openstack_compute_flavor_v2 [] ")),
+        "{data:?}"
+    );
+}
+
 #[test]
 fn a_resource_body_completes_its_arguments_and_blocks_required_first() {
     let found = complete(&format!(

@@ -71,6 +71,13 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
             .and_then(|text| text.code_action.as_ref())
             .and_then(|action| action.disabled_support)
             .unwrap_or(false),
+        snippets: capabilities
+            .text_document
+            .as_ref()
+            .and_then(|text| text.completion.as_ref())
+            .and_then(|completion| completion.completion_item.as_ref())
+            .and_then(|item| item.snippet_support)
+            .unwrap_or(false),
     };
     let mut folders: Vec<PathBuf> = params
         .workspace_folders

@@ -48,12 +48,13 @@ pub fn uri(path: &Path) -> String {
 
 /// Capabilities of a capable client: UTF-16, dynamic watcher registration
 /// (so no file-system watcher of the server's own), configuration pulls,
-/// progress, related information.
+/// progress, related information, completion snippets.
 pub fn capabilities() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-16"]},
         "textDocument": {
             "synchronization": {"didSave": true},
+            "completion": {"completionItem": {"snippetSupport": true}},
             "publishDiagnostics": {"relatedInformation": true, "versionSupport": true,
                                    "tagSupport": {"valueSet": [1, 2]}},
             "hover": {"contentFormat": ["markdown"]},

@@ -139,6 +139,63 @@ pub fn find_installed(dirs: &SearchDirs, address: &ProviderAddress) -> Vec<Insta
     packages
 }
 
+/// Every package of every provider in `dirs` (`HOST/NAMESPACE/TYPE/…`
+/// under each), in order of preference (source, then directory order,
+/// then address), for every platform: what is at hand without
+/// downloading anything. Reads directories only.
+pub fn list_installed(dirs: &SearchDirs) -> Vec<InstalledPackage> {
+    let mut packages = Vec::new();
+    let bases = dirs
+        .init_dirs
+        .iter()
+        .map(|dir| (dir, PackageSource::InitDirectory))
+        .chain(
+            dirs.plugin_cache_dir
+                .iter()
+                .map(|dir| (dir, PackageSource::PluginCache)),
+        )
+        .chain(
+            dirs.mirror_dirs
+                .iter()
+                .map(|dir| (dir, PackageSource::Mirror)),
+        );
+    for (base, source) in bases {
+        for address in provider_dirs(base) {
+            find_unpacked(base, &address, source, &mut packages);
+            if source == PackageSource::Mirror {
+                find_packed(base, &address, &mut packages);
+            }
+        }
+    }
+    packages
+}
+
+/// The providers laid out under `base` as `HOST/NAMESPACE/TYPE/`
+/// directories, sorted (names as found, not folded).
+pub fn provider_dirs(base: &Path) -> Vec<ProviderAddress> {
+    let mut addresses = Vec::new();
+    for (hostname, host_dir) in sorted_entries(base) {
+        if !host_dir.is_dir() {
+            continue;
+        }
+        for (namespace, namespace_dir) in sorted_entries(&host_dir) {
+            if !namespace_dir.is_dir() {
+                continue;
+            }
+            for (type_name, type_dir) in sorted_entries(&namespace_dir) {
+                if type_dir.is_dir() {
+                    addresses.push(ProviderAddress {
+                        hostname: hostname.clone(),
+                        namespace: namespace.clone(),
+                        type_name,
+                    });
+                }
+            }
+        }
+    }
+    addresses
+}
+
 /// Chooses the package to read for `platform`.
 pub fn select_package<'a>(
     installed: &'a [InstalledPackage],

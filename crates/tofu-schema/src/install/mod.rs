@@ -14,8 +14,8 @@ pub mod unpack;
 
 pub use cli_config::{parse_cli_config, CliConfigDirs};
 pub use discovery::{
-    find_executable, find_installed, select_package, InstalledPackage, PackageLocation,
-    PackageSource, Platform, SearchDirs, SelectionError,
+    find_executable, find_installed, list_installed, select_package, InstalledPackage,
+    PackageLocation, PackageSource, Platform, SearchDirs, SelectionError,
 };
 pub use environment::ProviderEnvironment;
 pub use lock_file::{parse_lock_file, LockedProvider};

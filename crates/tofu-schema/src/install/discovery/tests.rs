@@ -48,7 +48,7 @@ fn every_layout_is_found_in_order_of_preference() {
     .unwrap();
     fs::write(packed_dir.join("README"), "").unwrap();
     let dirs = SearchDirs {
-        init_dirs: vec![init_dir],
+        init_dirs: vec![init_dir.clone()],
         plugin_cache_dir: Some(cache),
         mirror_dirs: vec![mirror],
     };
@@ -72,6 +72,54 @@ fn every_layout_is_found_in_order_of_preference() {
             (PackageSource::PluginCache, "0.13.0", "darwin_arm64", false),
             (PackageSource::PluginCache, "0.14.2", "linux_amd64", false),
             (PackageSource::Mirror, "0.15.0", "linux_amd64", true),
+        ]
+    );
+    // Listed without naming the provider: the same packages, and those of
+    // every other provider.
+    let other = init_dir.join("example.com/acme/widget/1.0.0/linux_amd64");
+    fs::create_dir_all(&other).unwrap();
+    let listed: Vec<(String, PackageSource, String)> = list_installed(&dirs)
+        .iter()
+        .map(|package| {
+            (
+                package.address.to_string(),
+                package.source,
+                package.version.clone(),
+            )
+        })
+        .collect();
+    let listed: Vec<(&str, PackageSource, &str)> = listed
+        .iter()
+        .map(|(address, source, version)| (address.as_str(), *source, version.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "example.com/acme/widget",
+                PackageSource::InitDirectory,
+                "1.0.0"
+            ),
+            (
+                "registry.opentofu.org/hashicorp/time",
+                PackageSource::InitDirectory,
+                "0.14.2"
+            ),
+            (
+                "registry.opentofu.org/hashicorp/time",
+                PackageSource::PluginCache,
+                "0.13.0"
+            ),
+            (
+                "registry.opentofu.org/hashicorp/time",
+                PackageSource::PluginCache,
+                "0.14.2"
+            ),
+            (
+                "registry.opentofu.org/hashicorp/time",
+                PackageSource::Mirror,
+                "0.15.0"
+            ),
         ]
     );
     // The lock file wins, and the root's own install among equals.
