@@ -61,6 +61,7 @@ const groups = [
   ['i', 'a .tf file changed to Plain Text with Change Language Mode stays Plain Text'],
   ['k', "the time provider's schema in rotation.tf: hover, Unsupported argument with \"Did you mean\", completion"],
   ['l', 'plan-time: a value in terraform.tfvars fails a validation (squiggle and its hover), and hover shows the value'],
+  ['m', 'F2 renames a resource and writes its moved block; the saved module passes tofu-lens check'],
 ];
 const results = new Map();
 
@@ -1006,6 +1007,37 @@ async function main() {
     await screenshot(page, '12-plan-time-value.png');
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
+  });
+
+  // m) Rename with F2 in renamed/web.tf: the edit (one WorkspaceEdit, applied
+  // and saved by VS Code itself, files.refactoring.autoSave) renames the
+  // resource and its use, and writes its moved block; then the installed
+  // binary's `check` finds nothing in the saved directory.
+  await group('m', page, async () => {
+    const renamed = path.join(work, 'overrides/renamed');
+    fs.mkdirSync(renamed, { recursive: true });
+    const web = path.join(renamed, 'web.tf');
+    fs.writeFileSync(web, 'resource "terraform_data" "web" {\n  input = "web"\n}\n\noutput "id" {\n  value = terraform_data.web.id\n}\n');
+    await openFile(page, 'web.tf');
+    await goToLine(page, 1, 29);
+    await page.keyboard.press('F2');
+    const input = page.locator('.rename-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('app');
+    await screenshot(page, '13-rename-box.png');
+    await page.keyboard.press('Enter');
+    const expected =
+      'resource "terraform_data" "app" {\n  input = "web"\n}\n\nmoved {\n  from = terraform_data.web\n  to   = terraform_data.app\n}\n\noutput "id" {\n  value = terraform_data.app.id\n}\n';
+    await until('the moved block in the editor', async () =>
+      (await editorLines(page)).some((l) => l.text.includes('to   = terraform_data.app')),
+    );
+    await page.keyboard.press('Control+S');
+    await until('web.tf saved with the rename and its moved block', () => fs.readFileSync(web, 'utf8') === expected);
+    await screenshot(page, '14-renamed-with-moved.png');
+    const installedServer = path.join(extensions, fs.readdirSync(extensions).find((d) => d.startsWith('tofu-lens.')), 'server/tofu-lens');
+    const checked = spawnSync(installedServer, ['check', renamed], { encoding: 'utf8' });
+    assert.equal(checked.status, 0, `tofu-lens check: ${checked.stdout}${checked.stderr}`);
+    for (const line of fs.readFileSync(web, 'utf8').split('\n').slice(0, 8)) log(`#   web.tf: ${line}`);
   });
 }
 
