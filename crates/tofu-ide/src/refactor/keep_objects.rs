@@ -19,7 +19,7 @@ use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId};
 
-use super::{ImportAt, RefactorKind, Refactoring};
+use super::kinds::{ImportAt, RefactorKind, Refactoring};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;

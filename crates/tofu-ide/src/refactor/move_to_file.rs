@@ -15,8 +15,8 @@
 use tofu_module::FileRole;
 use tofu_syntax::{Block, FileId, TextRange};
 
+use super::kinds::{RefactorKind, Refactoring};
 use super::text::{appended, block_span, removal};
-use super::{RefactorKind, Refactoring};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 

@@ -14,8 +14,8 @@ use tofu_module::reference_sites::{reference_sites, RefTarget};
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId, TextRange};
 
+use super::kinds::{RefactorKind, Refactoring};
 use super::text::{line_end, line_start, rewritten_block};
-use super::{RefactorKind, Refactoring};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;
