@@ -368,13 +368,27 @@ pub fn analyze_with_files(
     let plan_walk =
         |code| crate::codes::is_plan_walk(code) || code == crate::codes::INVALID_VARIABLE_VALUE;
     let validate_failed = diagnostics.iter().any(Diagnostic::is_error);
+    // Before its walk, plan judges the import targets, then the removed
+    // blocks, and stops at their errors (`rules::statements`).
+    let before_walk = |code| {
+        code == crate::codes::PLAN_IMPORT_TARGET || code == crate::codes::PLAN_REMOVED_STATEMENT
+    };
+    let stopped_before_walk = checked
+        .plan
+        .iter()
+        .any(|diagnostic| before_walk(diagnostic.code) && diagnostic.is_error());
     diagnostics.extend(checked.lint);
     diagnostics.extend(values_diagnostics);
+    let withheld = |code| {
+        let stopped_by_validate = validate_failed && plan_walk(code);
+        let stopped_before = stopped_before_walk && crate::codes::is_plan_walk(code);
+        stopped_by_validate || (stopped_before && !before_walk(code))
+    };
     diagnostics.extend(
         checked
             .plan
             .into_iter()
-            .filter(|diagnostic| !(validate_failed && plan_walk(diagnostic.code))),
+            .filter(|diagnostic| !withheld(diagnostic.code)),
     );
     let recorded = &checked.undeclared_variables;
     declare_fix::add_fixes(&merged, || recorded.gather(), &mut diagnostics);

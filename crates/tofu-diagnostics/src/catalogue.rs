@@ -142,6 +142,8 @@ catalogue! {
     PLAN_INVALID_VALUE => "What tofu plan reports before it contacts a provider and tofu validate does not: an expression fails only with the input variables' known values (a negative count, a function that rejects them, an index out of range).";
     PLAN_MOVE_STATEMENT => "What tofu plan reports of moved blocks once it knows what the configuration declares, and tofu validate does not: a move to the same address (\"Redundant move statement\"), from an object still declared (\"Moved object still exists\"), or two moves giving one object two destinations or one destination two sources (\"Ambiguous move statements\"); and, when none of those is found, statements that chain or nest into a cycle (\"Cyclic dependency in move statements\", which OpenTofu gives without a place: on the first statement it lists).";
     MODULE_ARGUMENT_VALIDATION => "A module call's argument gives the called module's variable a value known in tofu validate (a constant, a known local value) that fails one of the variable's validation rules, judged in the child as OpenTofu judges it (\"Invalid value for variable\", on the argument, with where the rule is); with the input variables' values of tofu plan, the same failure is plan-variable-validation.";
+    PLAN_IMPORT_TARGET => "What tofu plan reports of import blocks before its walk, and tofu validate does not: an import whose to names a managed resource the configuration does not declare (\"Configuration for import target does not exist\", on the import keyword; a call of the module that does not exist counts, what a declared call's module holds is not judged). Plan stops there: the rest of the plan-* family is withheld.";
+    PLAN_REMOVED_STATEMENT => "What tofu plan reports of removed blocks before its walk, and tofu validate does not: a removed block whose from the module still declares (\"Removed resource block still exists\", \"Removed module block still exists\", on the removed keyword), judged when no import target is missing. Plan stops there: the rest of the plan-* family is withheld.";
 }
 
 /// Every code, in the order of their numbers.
@@ -205,8 +207,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            114,
-            "the catalogue has 112 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 7 of plan's, 5 of test files') and unused-suppression"
+            116,
+            "the catalogue has 114 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 9 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

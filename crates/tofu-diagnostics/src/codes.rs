@@ -112,6 +112,8 @@ tofu_syntax::define_codes! {
     112 PLAN_INVALID_VALUE => "plan-invalid-value", Error;
     113 PLAN_MOVE_STATEMENT => "plan-move-statement", Error;
     114 MODULE_ARGUMENT_VALIDATION => "module-argument-validation", Error;
+    115 PLAN_IMPORT_TARGET => "plan-import-target", Error;
+    116 PLAN_REMOVED_STATEMENT => "plan-removed-statement", Error;
 }
 
 /// Whether `code` is one of what `tofu plan`'s walk reports from known
@@ -124,6 +126,8 @@ pub fn is_plan_walk(code: tofu_syntax::Code) -> bool {
         PLAN_CHECK_FAILED,
         PLAN_INVALID_VALUE,
         PLAN_MOVE_STATEMENT,
+        PLAN_IMPORT_TARGET,
+        PLAN_REMOVED_STATEMENT,
     ]
     .contains(&code)
 }

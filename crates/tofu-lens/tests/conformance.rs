@@ -210,13 +210,18 @@ const VALIDATE_CODES: [Code; 7] = [
 /// What only `tofu plan` reports (`spec/diagnostics.md` §7). OpenTofu's
 /// loader tests never plan: `valid-modules/moved-blocks` loads cleanly, and
 /// its plan (run with its `test` resources as `terraform_data`) reports the
-/// "Ambiguous move statements" that `plan-move-statement` finds there.
-const PLAN_CODES: [Code; 5] = [
+/// "Ambiguous move statements" that `plan-move-statement` finds there;
+/// `valid-files/refactoring.tf` imports into `aws_instance.import`, which
+/// it does not declare (plan's "Configuration for import target does not
+/// exist", `plan-import-target`).
+const PLAN_CODES: [Code; 7] = [
     tofu_diagnostics::codes::PLAN_VARIABLE_VALIDATION,
     tofu_diagnostics::codes::PLAN_CONDITION_FAILED,
     tofu_diagnostics::codes::PLAN_CHECK_FAILED,
     tofu_diagnostics::codes::PLAN_INVALID_VALUE,
     tofu_diagnostics::codes::PLAN_MOVE_STATEMENT,
+    tofu_diagnostics::codes::PLAN_IMPORT_TARGET,
+    tofu_diagnostics::codes::PLAN_REMOVED_STATEMENT,
 ];
 
 /// FIXME: units that must load without errors but do not, because of engine

@@ -62,6 +62,7 @@ pub(crate) mod provider_tree;
 pub(crate) mod providers;
 pub(crate) mod references;
 pub(crate) mod sensitive_outputs;
+pub(crate) mod statements;
 pub(crate) mod test_files;
 pub(crate) mod types;
 pub(crate) mod unused;
@@ -278,6 +279,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "plan-moves",
         phase: Phase::Plan,
         check: moves::check,
+    },
+    ModuleRule {
+        name: "plan-statements",
+        phase: Phase::Plan,
+        check: statements::check,
     },
     ModuleRule {
         name: "unused-declaration",

@@ -347,19 +347,19 @@ struct Statement {
 
 /// An endpoint, as OpenTofu prints it.
 #[derive(Debug, PartialEq)]
-struct Endpoint {
-    address: String,
+pub(crate) struct Endpoint {
+    pub(crate) address: String,
     /// Inside a module call of this module (`module.a.terraform_data.x`).
-    in_module: bool,
+    pub(crate) in_module: bool,
     /// One instance (`a[0]`, `module.a["x"]`) rather than the whole object.
     instance: bool,
-    object: Object,
+    pub(crate) object: Object,
     /// The steps as written, for the order of statements (`cycles`).
-    steps: Vec<Step>,
+    pub(crate) steps: Vec<Step>,
 }
 
 #[derive(Debug, PartialEq)]
-enum Object {
+pub(crate) enum Object {
     Call(String),
     Resource { type_name: String, name: String },
 }
@@ -432,7 +432,7 @@ fn statement(block: &Block, text: &str, json: bool, file: FileId) -> Option<Stat
 /// (JSON). `None` for anything else: a key that is not a whole number or a
 /// plain string, or an address that is not a resource or module call
 /// OpenTofu lets move (those are errors while loading).
-fn parse_endpoint(written: &str, json: bool) -> Option<Endpoint> {
+pub(crate) fn parse_endpoint(written: &str, json: bool) -> Option<Endpoint> {
     let decoded;
     let written = if json {
         // The string's content, its escapes decoded, as HCL reads it.
@@ -508,7 +508,7 @@ fn parse_endpoint(written: &str, json: bool) -> Option<Endpoint> {
 /// One step of an address: a name, or an index key as OpenTofu prints it
 /// (`[0]`, `["a"]`).
 #[derive(Clone, Debug, PartialEq)]
-enum Step {
+pub(crate) enum Step {
     Name(String),
     Key(String),
 }
