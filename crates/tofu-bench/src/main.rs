@@ -43,7 +43,8 @@
 //! `lsp-keystroke-schemas` against `lsp-keystroke-no-schemas`. Editing
 //! (`editing.rs`), in process: `hover`, `inlay-hints`, `completion`,
 //! `completion-top-level` (where a new block starts in a primary file) and
-//! `completion-top-level-override` (in an override file).
+//! `completion-top-level-override` (in an override file), `code-actions`
+//! (the quick fixes and refactorings at a resource header of the big file).
 //! Absolute times on a shared machine are noisy; the ratios are what we track.
 
 // A command-line tool: its report goes to stdout.
@@ -615,6 +616,7 @@ fn main() {
         || wanted("inlay-hints")
         || wanted("completion")
         || wanted("completion-top-level")
+        || wanted("code-actions")
         || wanted("semantic-tokens")
         || wanted("folding-ranges")
     {
@@ -663,6 +665,24 @@ fn main() {
             runs(101),
             || {
                 std::hint::black_box(analysis.folding_ranges(&big));
+            },
+        ));
+        // The code actions an editor asks for at a resource header: its
+        // quick fixes and refactorings (each a whole edit, found through
+        // every reference of the module).
+        let cursor = tofu_syntax::TextRange::new(hover_at, hover_at);
+        let n_actions =
+            analysis.code_actions(&big, cursor).len() + analysis.refactorings(&big, cursor).len();
+        if n_actions == 0 {
+            skipped.push("code-actions: nothing offered at the resource header".to_owned());
+        }
+        samples.push(measure(
+            "code-actions",
+            format!("a resource header of big.tf in {module_input}: {n_actions} actions"),
+            runs(101),
+            || {
+                std::hint::black_box(analysis.code_actions(&big, cursor));
+                std::hint::black_box(analysis.refactorings(&big, cursor));
             },
         ));
         samples.push(measure(

@@ -4,7 +4,9 @@
 //! the module. The state does not change (a block's address does not name
 //! its file), so no `moved` block is written.
 //!
-//! Only files OpenTofu reads as primary files are targets: an override file
+//! Existing files are offered most alike first (holding blocks of the same
+//! kind and type, then kind), ten at most. Only files OpenTofu reads as
+//! primary files are targets: an override file
 //! would turn the blocks into overrides, and a `.tf` file hidden by its
 //! `.tofu` twin is not read at all. A `terraform` or `language` block keeps
 //! its extension (OpenTofu 1.12 reads `required_version` from `.tofu` files
@@ -21,6 +23,9 @@ use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 
 const TITLE: &str = "Move to another file";
+
+/// The most existing files offered as targets.
+const MAX_TARGETS: usize = 10;
 
 pub(super) fn refactorings(
     module: &AnalysedModule,
@@ -96,7 +101,28 @@ pub(super) fn refactorings(
         .filter(|target| target.role == FileRole::Primary && !target.is_json())
         .filter(|target| !keeps_extension || target.is_tofu() == source.is_tofu())
         .collect();
-    targets.sort_by(|a, b| a.name.cmp(&b.name));
+    // The files most like the selection first (a block of the same kind
+    // and type, then of the same kind), then by name; a module of a
+    // thousand files offers ten.
+    let first_kind = first.kind.as_str();
+    let first_type = first.labels.first().map(|label| label.value.as_str());
+    let likeness = |target: &tofu_module::ModuleFile| {
+        let blocks = target
+            .source
+            .as_deref()
+            .map_or(&[][..], |parsed| parsed.body.blocks.as_slice());
+        let same_kind = blocks.iter().filter(|block| block.kind == first_kind);
+        let mut likeness = 0;
+        for block in same_kind {
+            likeness = likeness.max(1);
+            if block.labels.first().map(|label| label.value.as_str()) == first_type {
+                likeness = 2;
+            }
+        }
+        likeness
+    };
+    targets.sort_by_cached_key(|target| (std::cmp::Reverse(likeness(target)), target.name.clone()));
+    targets.truncate(MAX_TARGETS);
     for target in targets {
         let Some(id) = analysis.file_id(&target.name) else {
             continue;

@@ -638,3 +638,21 @@ fn extraction_is_refused_where_the_new_module_would_read_differently() {
         .iter()
         .all(|t| !t.starts_with("Extract")));
 }
+
+#[test]
+fn the_files_most_like_the_selection_are_offered_first_ten_at_most() {
+    let mut text = String::from("//- main.tf\nvariable \"a\" {}\n");
+    for n in 0..12 {
+        text.push_str(&format!("//- f{n:02}.tf\nlocals {{}}\n"));
+    }
+    text.push_str("//- zz_vars.tf\nvariable \"b\" {}\n");
+    let at_a = super::with_cursor(&text, "main.tf", "variable");
+    let titles = titles(&at_a);
+    let moves: Vec<&String> = titles
+        .iter()
+        .filter(|t| t.starts_with("Move to `"))
+        .collect();
+    assert_eq!(moves.len(), 10);
+    assert_eq!(moves[0], "Move to `zz_vars.tf`");
+    assert_eq!(moves[1], "Move to `f00.tf`");
+}
