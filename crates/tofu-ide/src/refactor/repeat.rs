@@ -150,7 +150,7 @@ fn repeated(
         let at = site.name_range.end;
         edits.push(FileEdit {
             location: file_range(module, site.file, TextRange::new(at, at))?,
-            new_text: key.to_owned(),
+            new_text: written_in(analysis.file(site.file)?, key),
         });
     }
     let BlockAddress::Resource {
@@ -168,6 +168,17 @@ fn repeated(
         &statement,
     )?);
     Some(edits)
+}
+
+/// `text`, an expression's part, as it is written in `file`: inside a JSON
+/// string there (a reference of a JSON file is a template), its quotes
+/// and backslashes escaped.
+fn written_in(file: &tofu_module::ModuleFile, text: &str) -> String {
+    if file.is_json() {
+        text.replace('\\', "\\\\").replace('"', "\\\"")
+    } else {
+        text.to_owned()
+    }
 }
 
 /// Whether `range` of `file` lies in an argument that names whole objects:
@@ -348,7 +359,7 @@ fn count_to_for_each(
             let range = TextRange::from_usize(end, end + close + 1);
             edits.push(FileEdit {
                 location: file_range(module, site.file, range)?,
-                new_text: format!("[{}]", quoted(key)),
+                new_text: written_in(analysis.file(site.file)?, &format!("[{}]", quoted(key))),
             });
         } else if let (Some(splat), true) = (splat, sorted) {
             let range = TextRange::from_usize(site.range.start as usize, end + splat.len());

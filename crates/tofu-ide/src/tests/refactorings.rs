@@ -656,3 +656,24 @@ fn the_files_most_like_the_selection_are_offered_first_ten_at_most() {
     assert_eq!(moves[0], "Move to `zz_vars.tf`");
     assert_eq!(moves[1], "Move to `f00.tf`");
 }
+
+#[test]
+fn a_key_written_into_a_json_reference_is_escaped() {
+    // Found by the proof (seed 7): `["db"]` inserted into a JSON template
+    // ended its string.
+    let text = r#"
+//- main.tf
+resource "terraform_data" "db" {}
+//- main.tf.json
+{"output": {"id": {"value": "${terraform_data.db.id}"}}}
+"#;
+    let at_db = super::with_cursor(text, "main.tf", "\"db\" {");
+    let applied = applied(
+        &at_db,
+        "Repeat `terraform_data.db` with `for_each = toset([\"db\"])`",
+    );
+    assert!(
+        applied.contains(r#"{"output": {"id": {"value": "${terraform_data.db[\"db\"].id}"}}}"#),
+        "{applied}"
+    );
+}
