@@ -40,24 +40,20 @@ fn value_note(
     files: &ModuleFiles,
     target: &RefTarget,
 ) -> Option<String> {
-    let environment = ModuleDirectory {
-        dir,
-        files: files.environment(),
-    };
-    let values =
-        ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values);
     let unknown = || Ok(Value::dynamic_unknown());
-    let (value, source) = match target {
-        RefTarget::Local(name) => (values.local(name).unwrap_or_else(unknown).ok()?, None),
-        RefTarget::Variable(name) => {
-            let (value, source) = values
-                .variable(name)
-                .unwrap_or_else(|| (unknown(), VariableSource::Unset));
-            (value.ok()?, Some(source))
-        }
-        RefTarget::Output(name) => (values.output(name)?.ok()?, None),
-        _ => return None,
-    };
+    let (value, source) = with_values(analysis, dir, files, |values| {
+        Some(match target {
+            RefTarget::Local(name) => (values.local(name).unwrap_or_else(unknown).ok()?, None),
+            RefTarget::Variable(name) => {
+                let (value, source) = values
+                    .variable(name)
+                    .unwrap_or_else(|| (unknown(), VariableSource::Unset));
+                (value.ok()?, Some(source))
+            }
+            RefTarget::Output(name) => (values.output(name)?.ok()?, None),
+            _ => return None,
+        })
+    })?;
     let heading = match source {
         Some(VariableSource::Values(file)) => format!("Value (set in `{file}`)"),
         Some(VariableSource::CommandLine) => "Value (set with `-var`)".to_owned(),
@@ -84,13 +80,9 @@ pub(crate) fn attribute_value(
     files: &ModuleFiles,
     attribute: &tofu_module::EffectiveAttribute,
 ) -> Option<Value> {
-    let environment = ModuleDirectory {
-        dir,
-        files: files.environment(),
-    };
-    let values =
-        ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values);
-    values.attribute(attribute)?.ok()
+    with_values(analysis, dir, files, |values| {
+        values.attribute(attribute)?.ok()
+    })
 }
 
 /// The known value of `expr`, written in the native file `file` of the
@@ -102,13 +94,24 @@ pub(crate) fn expression_value(
     file: tofu_syntax::FileId,
     expr: &tofu_syntax::Expr,
 ) -> Option<Value> {
+    with_values(analysis, dir, files, |values| {
+        values.expression(file, expr).ok()
+    })
+}
+
+/// `read` of the module's values as plan reads them (the values files and
+/// the values the user names), functions reading `files` in `dir`.
+fn with_values<T>(
+    analysis: &ModuleAnalysis,
+    dir: &Path,
+    files: &ModuleFiles,
+    read: impl FnOnce(&ModuleValues<'_>) -> T,
+) -> T {
     let environment = ModuleDirectory {
         dir,
         files: files.environment(),
     };
-    let values =
-        ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values);
-    values.expression(file, expr).ok()
+    read(&ModuleValues::new(analysis, &environment).with_given_values(&analysis.given_values))
 }
 
 /// The module directory as hover's functions see it: the working

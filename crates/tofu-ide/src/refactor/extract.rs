@@ -25,12 +25,12 @@
 
 use std::collections::BTreeMap;
 
-use tofu_module::reference_sites::{reference_sites, RefTarget};
+use tofu_module::reference_sites::RefTarget;
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId, TextRange};
 
-use super::kinds::{RefactorKind, Refactoring};
-use super::text::{block_span, rewritten_block};
+use super::kinds::{ModuleSites, RefactorKind, Refactoring};
+use super::text::{block_span, in_whole_object_argument, place, rewritten_block};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;
@@ -41,6 +41,7 @@ const TITLE: &str = "Extract into a module";
 pub(super) fn refactorings(
     snapshot: &Snapshot,
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     blocks: &[&Block],
 ) -> Option<Refactoring> {
@@ -53,7 +54,7 @@ pub(super) fn refactorings(
         return None;
     }
     Some(
-        match extracted(snapshot, module, file, blocks, &addresses) {
+        match extracted(snapshot, module, sites, file, blocks, &addresses) {
             Ok((name, refactoring)) => Refactoring {
                 title: format!("Extract into module `modules/{name}`"),
                 ..refactoring
@@ -75,6 +76,7 @@ struct Input {
 fn extracted(
     snapshot: &Snapshot,
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     blocks: &[&Block],
     addresses: &[BlockAddress],
@@ -106,15 +108,7 @@ fn extracted(
         );
     }
     let text: &str = &source.text;
-    let line = |file: FileId, offset: u32| {
-        analysis.file(file).map_or_else(String::new, |module_file| {
-            format!(
-                "{}:{}",
-                module_file.name,
-                module_file.line_index.line_of(offset) + 1
-            )
-        })
-    };
+    let line = |file: FileId, offset: u32| place(analysis, file, offset);
     for (block, address) in blocks.iter().zip(addresses) {
         let effective = analysis.effective.get(address).ok_or_else(String::new)?;
         if let Some(overriding) = effective.overrides.first() {
@@ -153,7 +147,7 @@ fn extracted(
     let selected = |site_file: FileId, range: TextRange| {
         site_file == file && blocks.iter().any(|block| block.range.contains(range.start))
     };
-    let sites = reference_sites(analysis);
+    let sites = sites.all();
     // What the blocks read from outside.
     let mut inputs: BTreeMap<String, Input> = BTreeMap::new();
     let mut inside_edits: Vec<(TextRange, String)> = Vec::new();
@@ -439,21 +433,9 @@ fn call_name(
 /// Whether `range` lies in `depends_on` or `replace_triggered_by` of one of
 /// `blocks`.
 fn whole_object_argument(blocks: &[&Block], range: TextRange) -> bool {
-    let inside = |attribute: &tofu_syntax::Attribute| attribute.range.contains(range.start);
-    blocks.iter().any(|block| {
-        block.body.attribute("depends_on").is_some_and(inside)
-            || block
-                .body
-                .blocks
-                .iter()
-                .filter(|nested| nested.kind == "lifecycle")
-                .any(|lifecycle| {
-                    lifecycle
-                        .body
-                        .attribute("replace_triggered_by")
-                        .is_some_and(inside)
-                })
-    })
+    blocks
+        .iter()
+        .any(|block| in_whole_object_argument(block, range.start))
 }
 
 /// Whether `range` of `file` lies in a `depends_on` list (which may name

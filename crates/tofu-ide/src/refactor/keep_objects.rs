@@ -15,17 +15,19 @@
 //!   root module, the block goes in that caller, after the call, to
 //!   `module.CALL[KEY].TYPE.NAME`.
 
-use tofu_module::reference_sites::{reference_sites, RefTarget};
+use tofu_module::reference_sites::RefTarget;
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId};
 
-use super::kinds::{ImportAt, RefactorKind, Refactoring};
+use super::kinds::{ImportAt, ModuleSites, RefactorKind, Refactoring};
+use super::text::place;
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;
 
 pub(super) fn refactorings(
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     block: &Block,
     import_at: ImportAt<'_>,
@@ -56,13 +58,17 @@ pub(super) fn refactorings(
         return Vec::new();
     }
     let remove_title = format!("Remove `{state_address}` from the configuration, keep its objects");
-    let mut refactorings = vec![
-        remove(module, file, block, &address, &target, &state_address)
-            .unwrap_or_else(|reason| {
-                Refactoring::refused(&remove_title, RefactorKind::Rewrite, reason)
-            })
-            .titled(&remove_title),
-    ];
+    let mut refactorings = vec![remove(
+        module,
+        sites,
+        file,
+        block,
+        &address,
+        &target,
+        &state_address,
+    )
+    .unwrap_or_else(|reason| Refactoring::refused(&remove_title, RefactorKind::Rewrite, reason))
+    .titled(&remove_title)];
     if matches!(target, RefTarget::Resource(_)) {
         refactorings.extend(import(module, &address, &state_address, import_at));
     }
@@ -121,6 +127,7 @@ impl Refactoring {
 /// The `removed` block in place of `block` (see the module doc), or why not.
 fn remove(
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     block: &Block,
     address: &BlockAddress,
@@ -135,12 +142,7 @@ fn remove(
                 .to_owned(),
         );
     }
-    let place = |file: FileId, offset: u32| -> String {
-        analysis.file(file).map_or_else(String::new, |file| {
-            format!("{}:{}", file.name, file.line_index.line_of(offset) + 1)
-        })
-    };
-    let sites = reference_sites(analysis);
+    let sites = sites.all();
     let mut moved_to = None;
     for site in sites.iter().filter(|site| &site.target == target) {
         if block.range.contains(site.range.start) && site.file == file {
@@ -152,13 +154,13 @@ fn remove(
         }
         return Err(format!(
             "`{state_address}` is still referred to at {}: remove the references first.",
-            place(site.file, site.range.start)
+            place(analysis, site.file, site.range.start)
         ));
     }
     if let Some((file, offset)) = moved_to {
         return Err(format!(
             "The `moved` block at {} names `{state_address}`: a removed object cannot also be moved.",
-            place(file, offset)
+            place(analysis, file, offset)
         ));
     }
     let effective = analysis.effective.get(address).ok_or_else(String::new)?;

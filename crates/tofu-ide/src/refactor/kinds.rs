@@ -1,8 +1,12 @@
 //! The refactorings' plain data: what one is ([`Refactoring`], its
-//! [`RefactorKind`]), and where an `import` block goes ([`ImportAt`]).
+//! [`RefactorKind`]), where an `import` block goes ([`ImportAt`]), and the
+//! module's references, found once ([`ModuleSites`]).
 
+use std::cell::OnceCell;
 use std::path::PathBuf;
 
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_module::reference_sites::{reference_sites, ReferenceSite};
 use tofu_module::BlockAddress;
 
 use crate::analysed_module::AnalysedModule;
@@ -21,6 +25,27 @@ pub(super) enum ImportAt<'s> {
     /// Nowhere OpenTofu would read it, for this reason (empty: not a
     /// resource).
     Refused(String),
+}
+
+/// Every reference of the module, found once per request when a
+/// refactoring first needs them (removing, repeating and extracting each
+/// edit or judge the references).
+pub(super) struct ModuleSites<'a> {
+    analysis: &'a ModuleAnalysis,
+    sites: OnceCell<Vec<ReferenceSite>>,
+}
+
+impl<'a> ModuleSites<'a> {
+    pub(super) fn new(analysis: &'a ModuleAnalysis) -> Self {
+        ModuleSites {
+            analysis,
+            sites: OnceCell::new(),
+        }
+    }
+
+    pub(super) fn all(&self) -> &[ReferenceSite] {
+        self.sites.get_or_init(|| reference_sites(self.analysis))
+    }
 }
 
 /// What a refactoring does, as an editor groups them.

@@ -33,7 +33,7 @@ use tofu_module::BlockAddress;
 use tofu_syntax::{Block, TextRange};
 
 use crate::analysed_module::AnalysedModule;
-use kinds::ImportAt;
+use kinds::{ImportAt, ModuleSites};
 pub use kinds::{RefactorKind, Refactoring};
 
 use crate::snapshot::Snapshot;
@@ -63,10 +63,12 @@ impl Snapshot {
         if selected.is_empty() {
             return Vec::new();
         }
+        let sites = ModuleSites::new(&found.module.analysis);
         let mut refactorings = move_to_file::refactorings(found.module, found.id, &selected);
         refactorings.extend(extract::refactorings(
             self,
             found.module,
+            &sites,
             found.id,
             &selected,
         ));
@@ -74,11 +76,18 @@ impl Snapshot {
             let import_at = self.import_at(found.module, block);
             refactorings.extend(keep_objects::refactorings(
                 found.module,
+                &sites,
                 found.id,
                 block,
                 import_at,
             ));
-            refactorings.extend(repeat::refactorings(self, found.module, found.id, block));
+            refactorings.extend(repeat::refactorings(
+                self,
+                found.module,
+                &sites,
+                found.id,
+                block,
+            ));
         }
         refactorings
     }

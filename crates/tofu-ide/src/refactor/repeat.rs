@@ -10,12 +10,12 @@
 //! syntax in a primary file; its override blocks need no edit, since they
 //! merge into the new block as before.
 
-use tofu_module::reference_sites::{reference_sites, RefTarget};
+use tofu_module::reference_sites::RefTarget;
 use tofu_module::{address_of, BlockAddress, FileRole, ResourceMode};
 use tofu_syntax::{Block, FileId, TextRange};
 
-use super::kinds::{RefactorKind, Refactoring};
-use super::text::{line_end, line_start, rewritten_block};
+use super::kinds::{ModuleSites, RefactorKind, Refactoring};
+use super::text::{in_whole_object_argument, line_end, line_start, place, rewritten_block};
 use crate::analysed_module::AnalysedModule;
 use crate::diagnostics::{file_range, FileEdit};
 use crate::rename_moves::in_moved_block;
@@ -24,6 +24,7 @@ use crate::snapshot::Snapshot;
 pub(super) fn refactorings(
     snapshot: &Snapshot,
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     block: &Block,
 ) -> Vec<Refactoring> {
@@ -49,7 +50,7 @@ pub(super) fn refactorings(
         return Vec::new();
     }
     if let Some(count) = effective.body.attribute("count") {
-        return count_to_for_each(snapshot, module, file, block, &address, count)
+        return count_to_for_each(snapshot, module, sites, file, block, &address, count)
             .into_iter()
             .collect();
     }
@@ -72,7 +73,7 @@ pub(super) fn refactorings(
                     "The resource is written in JSON: tofu-lens rewrites native blocks only.",
                 );
             }
-            match repeated(module, file, block, &address, &meta, &key) {
+            match repeated(module, sites, file, block, &address, &meta, &key) {
                 Some(edits) => Refactoring::edits(title, RefactorKind::Rewrite, edits),
                 None => Refactoring::refused(
                     title,
@@ -88,6 +89,7 @@ pub(super) fn refactorings(
 /// index its references with `key` and record the move.
 fn repeated(
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     block: &Block,
     address: &BlockAddress,
@@ -131,10 +133,7 @@ fn repeated(
         });
     }
     let target = RefTarget::Resource(address.clone());
-    for site in reference_sites(analysis)
-        .iter()
-        .filter(|site| site.target == target)
-    {
+    for site in sites.all().iter().filter(|site| site.target == target) {
         if in_moved_block(analysis, site.file, site.range)
             || names_whole_object(analysis, site.file, site.range)
         {
@@ -191,28 +190,12 @@ fn names_whole_object(
     let Some(source) = analysis.file(file).and_then(|file| file.source.as_deref()) else {
         return false;
     };
-    let inside = |attribute: &tofu_syntax::Attribute| {
-        attribute.range.start <= range.start && range.end <= attribute.range.end
-    };
     source
         .body
         .blocks
         .iter()
         .filter(|block| block.range.start <= range.start && range.end <= block.range.end)
-        .any(|block| {
-            block.body.attribute("depends_on").is_some_and(inside)
-                || block
-                    .body
-                    .blocks
-                    .iter()
-                    .filter(|nested| nested.kind == "lifecycle")
-                    .any(|lifecycle| {
-                        lifecycle
-                            .body
-                            .attribute("replace_triggered_by")
-                            .is_some_and(inside)
-                    })
-        })
+        .any(|block| in_whole_object_argument(block, range.start))
 }
 
 /// `count = length(LIST)` becomes `for_each = toset(LIST)` when LIST is a
@@ -225,6 +208,7 @@ fn names_whole_object(
 fn count_to_for_each(
     snapshot: &Snapshot,
     module: &AnalysedModule,
+    sites: &ModuleSites<'_>,
     file: FileId,
     block: &Block,
     address: &BlockAddress,
@@ -292,15 +276,7 @@ fn count_to_for_each(
         ));
     }
     let sorted = unique == keys;
-    let line = |file: FileId, offset: u32| {
-        analysis.file(file).map_or_else(String::new, |module_file| {
-            format!(
-                "{}:{}",
-                module_file.name,
-                module_file.line_index.line_of(offset) + 1
-            )
-        })
-    };
+    let line = |file: FileId, offset: u32| place(analysis, file, offset);
     let quoted = |key: &str| tofu_eval::format_value(&tofu_eval::Value::string(key));
     // The block's own edits, laid out once as `tofu fmt` would.
     let mut in_block = vec![(written.range, format!("for_each = toset({list_text})"))];
@@ -328,10 +304,7 @@ fn count_to_for_each(
         new_text: rewritten_block(text, block.range, &in_block),
     }];
     let target = RefTarget::Resource(address.clone());
-    for site in reference_sites(analysis)
-        .iter()
-        .filter(|site| site.target == target)
-    {
+    for site in sites.all().iter().filter(|site| site.target == target) {
         if in_moved_block(analysis, site.file, site.range)
             || names_whole_object(analysis, site.file, site.range)
             || (site.file == file && block.range.contains(site.range.start))

@@ -2,7 +2,8 @@
 //! the comment lines written right above it, whole lines, and the blank
 //! line that separated it from its neighbours.
 
-use tofu_syntax::TextRange;
+use tofu_diagnostics::ModuleAnalysis;
+use tofu_syntax::{Block, FileId, TextRange};
 
 /// The start of the line holding `offset`.
 pub(super) fn line_start(text: &str, offset: usize) -> usize {
@@ -126,6 +127,35 @@ pub(super) fn rewritten_block(
         Ok(formatted) if at_line_start => formatted.trim_end_matches('\n').to_owned(),
         _ => rewritten,
     }
+}
+
+/// Whether `offset` lies in an argument of `block` that names whole
+/// objects: `depends_on`, or `lifecycle`'s `replace_triggered_by`.
+pub(super) fn in_whole_object_argument(block: &Block, offset: u32) -> bool {
+    let inside = |attribute: &tofu_syntax::Attribute| attribute.range.contains(offset);
+    block.body.attribute("depends_on").is_some_and(inside)
+        || block
+            .body
+            .blocks
+            .iter()
+            .filter(|nested| nested.kind == "lifecycle")
+            .any(|lifecycle| {
+                lifecycle
+                    .body
+                    .attribute("replace_triggered_by")
+                    .is_some_and(inside)
+            })
+}
+
+/// `FILE:LINE` of `offset` in `file`, as a refusal names a place.
+pub(super) fn place(analysis: &ModuleAnalysis, file: FileId, offset: u32) -> String {
+    analysis.file(file).map_or_else(String::new, |module_file| {
+        format!(
+            "{}:{}",
+            module_file.name,
+            module_file.line_index.line_of(offset) + 1
+        )
+    })
 }
 
 #[cfg(test)]
