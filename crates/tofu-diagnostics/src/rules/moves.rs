@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::graph::strongly_connected;
-use tofu_module::FileRole;
+use tofu_module::{BlockRef, FileRole};
 use tofu_syntax::{Block, Diagnostic, FileId, Location};
 
 use crate::rules::views::ModuleView;
@@ -392,8 +392,13 @@ impl Statement {
 /// order, blocks in order), and whether they are all the module's `moved`
 /// blocks of primary files (none was left out as unjudged). Only the
 /// `moved` blocks are read: an edit elsewhere does not run the rule again.
-fn statements(view: &ModuleView<'_>) -> (Vec<Statement>, bool) {
-    let mut blocks = view.undeclaring_blocks("moved");
+/// The blocks of kind `kind` (`moved`, `import`, `removed`) in primary
+/// files, in the order OpenTofu loads them (files by name, blocks in order).
+pub(crate) fn primary_blocks_in_order<'a>(
+    view: &ModuleView<'a>,
+    kind: &str,
+) -> Vec<(BlockRef, &'a Block)> {
+    let mut blocks = view.undeclaring_blocks(kind);
     let order = view.primary_files();
     blocks.retain(|(block_ref, _)| matches!(view.role(block_ref.file), Some(FileRole::Primary)));
     blocks.sort_by_key(|(block_ref, _)| {
@@ -402,6 +407,11 @@ fn statements(view: &ModuleView<'_>) -> (Vec<Statement>, bool) {
             block_ref.index,
         )
     });
+    blocks
+}
+
+fn statements(view: &ModuleView<'_>) -> (Vec<Statement>, bool) {
+    let blocks = primary_blocks_in_order(view, "moved");
     let n_blocks = blocks.len();
     let statements: Vec<Statement> = blocks
         .into_iter()

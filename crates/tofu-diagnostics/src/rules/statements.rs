@@ -17,10 +17,9 @@
 //! judged.
 
 use tofu_module::address::{BlockAddress, ResourceMode};
-use tofu_module::FileRole;
 use tofu_syntax::{Diagnostic, Location};
 
-use crate::rules::moves::{parse_endpoint, Endpoint, Object, Step};
+use crate::rules::moves::{parse_endpoint, primary_blocks_in_order, Endpoint, Object, Step};
 use crate::rules::views::ModuleView;
 
 /// The `plan-statements` module rule.
@@ -65,16 +64,7 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
 /// The blocks of kind `kind` in primary files, in loading order, with the
 /// address their argument `argument` names and their keyword's place.
 fn endpoints(view: &ModuleView<'_>, kind: &str, argument: &str) -> Vec<(Endpoint, Location)> {
-    let mut blocks = view.undeclaring_blocks(kind);
-    let order = view.primary_files();
-    blocks.retain(|(block_ref, _)| matches!(view.role(block_ref.file), Some(FileRole::Primary)));
-    blocks.sort_by_key(|(block_ref, _)| {
-        (
-            order.iter().position(|&file| file == block_ref.file),
-            block_ref.index,
-        )
-    });
-    blocks
+    primary_blocks_in_order(view, kind)
         .into_iter()
         .filter_map(|(block_ref, block)| {
             let file = view.file_to(block_ref.file, block.range.end)?;
