@@ -40,6 +40,7 @@ use tofu_syntax::{Diagnostic, FileId, Location, SourceFile};
 
 use crate::declare_fix::UndeclaredVariableUse;
 use crate::declared_names::DeclaredNames;
+use crate::rules::plan_values::{self, KnownValues, PlanDigest, PlanInputs};
 use crate::rules::views::{IdentityView, MergedNode, ModuleView, NameReads, SharedLocals};
 use crate::rules::walk_values::WalkValues;
 use crate::rules::{self, IdentityFindings, Phase};
@@ -508,6 +509,12 @@ struct Memos {
     config: Config,
     by_rule: HashMap<&'static str, RuleMemo>,
     by_node: HashMap<&'static str, NodeMemos>,
+    /// Plan's walk (`plan_values`) by node, each memo holding also while
+    /// the values of the variables it read hold: those the walk knew when
+    /// the memos were made.
+    plan_nodes: NodeMemos,
+    plan_values: Option<PlanDigest>,
+    known_values: KnownValues,
 }
 
 /// How many rules [`Memos::run`] ran.
@@ -524,6 +531,9 @@ impl Memos {
             config: config.clone(),
             by_rule: HashMap::default(),
             by_node: HashMap::default(),
+            plan_nodes: NodeMemos::default(),
+            plan_values: None,
+            known_values: KnownValues::default(),
         }
     }
 
@@ -548,10 +558,15 @@ impl Memos {
         for memos in by_node.values_mut() {
             memos.drop_touched(changed, &touched.identities, &touched.locals, &changes.from);
         }
+        let mut plan_nodes = self.plan_nodes;
+        plan_nodes.drop_touched(changed, &touched.identities, &touched.locals, &changes.from);
         Memos {
             by_rule,
             by_node,
             config: self.config,
+            plan_nodes,
+            plan_values: self.plan_values,
+            known_values: self.known_values,
         }
     }
 
@@ -618,6 +633,13 @@ impl Memos {
                 undeclared_variables.extend(memo.undeclared_variables.iter().cloned());
             }
         }
+        n_node_rules += run_plan(
+            &mut self.plan_nodes,
+            &mut self.plan_values,
+            &mut self.known_values,
+            &on,
+            plan,
+        );
         let walk_locals = walk_locals(&on);
         RulesRun {
             n_module_rules: n_run,
@@ -625,6 +647,47 @@ impl Memos {
             walk_locals,
         }
     }
+}
+
+/// What `tofu plan` reports from known values (`plan_values`), into
+/// `out`: the variables' validations found again, and each node of
+/// plan's walk from its memo unless an edit touched what it read or
+/// the value of a variable it read changed. Returns how many nodes
+/// were walked.
+fn run_plan(
+    memos: &mut NodeMemos,
+    digest: &mut Option<PlanDigest>,
+    known_values: &mut KnownValues,
+    on: &RunOn<'_, '_>,
+    out: &mut Vec<Diagnostic>,
+) -> u64 {
+    // The inputs are found every run; what finding them read is not
+    // kept.
+    let view = ModuleView::new(on.module, on.names, on.config, on.uses);
+    let inputs = PlanInputs::of(&view, known_values);
+    if let Some(inputs) = &inputs {
+        out.extend(inputs.validations.iter().cloned());
+    }
+    let Some(inputs) = inputs.filter(PlanInputs::walks) else {
+        *memos = NodeMemos::default();
+        *digest = None;
+        return 0;
+    };
+    let values = inputs.values_read();
+    match &*digest {
+        Some(before) => memos.drop_variables(&values.changed_from(before)),
+        None => *memos = NodeMemos::default(),
+    }
+    *digest = Some(values);
+    let n_run = memos.run_check(
+        plan_values::judges,
+        |view, node, found| plan_values::check_node(view, node, &inputs, found),
+        on,
+    );
+    for (_, memo) in memos.memos() {
+        out.extend(memo.diagnostics.iter().cloned());
+    }
+    n_run
 }
 
 /// The walk's values of the local values that resources, data sources,

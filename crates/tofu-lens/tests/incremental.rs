@@ -621,3 +621,156 @@ fn an_edit_after_a_definition_can_change_it() {
     }
     assert_eq!(cache.counters().n_edits_keeping_shapes, 3);
 }
+
+/// One random keystroke in one of the module's values files (`.tfvars`,
+/// `.tfvars.json`), mostly inside a value; false when it has none.
+fn edit_values(files: &mut [InputFile], rng: &mut Random) -> bool {
+    let values: Vec<usize> = (0..files.len())
+        .filter(|&i| {
+            let name = &files[i].name;
+            (name.ends_with(".tfvars") || name.ends_with(".tfvars.json"))
+                && text(&files[i]).is_some()
+        })
+        .collect();
+    if values.is_empty() {
+        return false;
+    }
+    let index = values[rng.below(values.len())];
+    let old = text(&files[index]).unwrap_or_default().to_owned();
+    // Inside a value where there is one: after a quote or a digit.
+    let places: Vec<usize> = old
+        .char_indices()
+        .filter(|(_, c)| *c == '"' || c.is_ascii_digit())
+        .map(|(at, c)| at + c.len_utf8())
+        .collect();
+    let at = if places.is_empty() || rng.below(5) == 0 {
+        boundary(&old, rng)
+    } else {
+        places[rng.below(places.len())]
+    };
+    let new = if rng.below(4) == 0 && at > 0 && old.is_char_boundary(at - 1) {
+        // Backspace.
+        format!("{}{}", &old[..at - 1], &old[at..])
+    } else {
+        let typed = ["1", "0", "9", "a", "Z", "-", ".", " ", "\""];
+        format!("{}{}{}", &old[..at], rng.pick(&typed), &old[at..])
+    };
+    files[index].content = FileContent::Text(new.into());
+    true
+}
+
+/// Plan's walk keeps each node's findings with the values it read
+/// (issue 45): after keystrokes in the values files of every fixture that
+/// has them (and now and then an edit elsewhere), the analysis equals the
+/// whole one.
+#[test]
+fn incremental_equals_whole_when_values_files_change() {
+    let dirs: Vec<PathBuf> = module_dirs(&repo().join("tests/fixtures"))
+        .into_iter()
+        .filter(|dir| {
+            fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    name.ends_with(".tfvars") || name.ends_with(".tfvars.json")
+                })
+        })
+        .collect();
+    assert!(
+        dirs.len() >= 10,
+        "only {} fixtures with values files",
+        dirs.len()
+    );
+    let mut failures = Vec::new();
+    let mut n_edits = 0;
+    for (i, dir) in dirs.iter().enumerate() {
+        let mut files = tofu_vfs::read_module_dir(dir).unwrap();
+        let tree = test_run_tree(dir, &files);
+        let mut cache = AnalysisCache::new();
+        let mut rng = Random(0x7a1u64.wrapping_add(i as u64));
+        let _ = analyze_with(&files, &tree, &mut cache);
+        for step in 0..30 {
+            let edited = if rng.below(6) == 0 {
+                edit(&mut files, &mut rng)
+            } else {
+                edit_values(&mut files, &mut rng)
+            };
+            if !edited {
+                break;
+            }
+            n_edits += 1;
+            let again = snapshot(&analyze_with(&files, &tree, &mut cache));
+            let whole = snapshot(&analyze_with(&files, &tree, &mut AnalysisCache::new()));
+            if again != whole {
+                let texts: String = files
+                    .iter()
+                    .filter_map(|file| Some(format!("--- {}\n{}\n", file.name, text(file)?)))
+                    .collect();
+                failures.push(format!(
+                    "{} (edit {step}):\n--- incremental\n{again}\n--- whole\n{whole}\n{texts}",
+                    dir.display()
+                ));
+                break;
+            }
+        }
+    }
+    assert!(n_edits > 200, "only {n_edits} edits");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A keystroke in a values file walks again only the nodes of plan's walk
+/// that read the variable whose value changed (directly or through a
+/// local value), and what they report is the whole analysis's.
+#[test]
+fn a_keystroke_in_a_values_file_walks_only_the_nodes_that_read_its_variable() {
+    let mut main = String::from(
+        "variable \"a\" {\n  type = string\n}\n\nvariable \"b\" {\n  type = number\n  validation {\n    condition     = var.b < 10\n    error_message = \"At most nine.\"\n  }\n}\n\nlocals {\n  lb = var.b * 2\n}\n\noutput \"ob\" {\n  value = cidrsubnet(\"10.0.0.0/16\", 3, local.lb)\n}\n",
+    );
+    for i in 0..20 {
+        main.push_str(&format!(
+            "\nlocals {{\n  la{i} = upper(var.a)\n}}\n\noutput \"oa{i}\" {{\n  value = local.la{i}\n}}\n"
+        ));
+    }
+    let values = |b: &str| InputFile::text("terraform.tfvars", format!("a = \"x\"\nb = {b}\n"));
+    let mut files = vec![InputFile::text("main.tf", main), values("1")];
+    let config = Config::default();
+    let mut cache = AnalysisCache::new();
+    let _ = analyze(&files, &config, &mut cache);
+    let mut walked_after = |b: &str, files: &mut Vec<InputFile>| {
+        files[1] = values(b);
+        let before = cache.counters().n_node_rules_run;
+        let again = analyze(files, &config, &mut cache);
+        let whole = analyze(files, &config, &mut AnalysisCache::new());
+        assert_eq!(snapshot(&again), snapshot(&whole), "b = {b}");
+        (cache.counters().n_node_rules_run - before, again)
+    };
+    // `local.lb` and `output.ob` read var.b; the 40 nodes reading var.a
+    // keep their memos.
+    let (walked, _) = walked_after("2", &mut files);
+    assert_eq!(walked, 2, "b = 2");
+    // 200 fails the validation: nothing reads var.b then.
+    let (walked, analysis) = walked_after("200", &mut files);
+    assert_eq!(walked, 2, "b = 200");
+    assert!(
+        analysis
+            .diagnostics
+            .iter()
+            .any(|d| d.summary == "Invalid value for variable"),
+        "{:?}",
+        analysis.diagnostics
+    );
+    // 14 is out of cidrsubnet's range (3 new bits) only with the value:
+    // plan's error.
+    let (walked, analysis) = walked_after("7", &mut files);
+    assert_eq!(walked, 2, "b = 7");
+    assert!(
+        analysis
+            .diagnostics
+            .iter()
+            .any(|d| d.summary == "Error in function call"),
+        "{:?}",
+        analysis.diagnostics
+    );
+}

@@ -38,6 +38,7 @@ pub(crate) struct NodeMemos {
     readers_of_identity: HashMap<BlockAddress, HashSet<Node>>,
     readers_of_local: HashMap<String, HashSet<Node>>,
     readers_of_file: HashMap<FileId, HashSet<Node>>,
+    readers_of_variable: HashMap<String, HashSet<Node>>,
     /// The nodes whose memos read the graph's uses.
     readers_of_uses: HashSet<Node>,
     /// The nodes whose memos an edit dropped while every node judged
@@ -107,6 +108,19 @@ impl NodeMemos {
         }
     }
 
+    /// Drops the memos that read the value in plan's walk of one of the
+    /// input variables of `changed`.
+    pub(crate) fn drop_variables(&mut self, changed: &HashSet<String>) {
+        let readers: HashSet<Node> = changed
+            .iter()
+            .flat_map(|name| self.readers_of_variable.get(name).into_iter().flatten())
+            .cloned()
+            .collect();
+        for node in readers {
+            self.drop_memo(node);
+        }
+    }
+
     fn drop_memo(&mut self, node: Node) {
         if self.by_node.remove(&node).is_some() {
             if let Some(dropped) = &mut self.dropped {
@@ -119,6 +133,17 @@ impl NodeMemos {
     /// after a new start, the dropped ones otherwise), and drops first the
     /// memos that read other uses than `on.uses`. Returns how many it ran.
     pub(crate) fn run(&mut self, rule: &NodeRule, on: &RunOn<'_, '_>) -> u64 {
+        self.run_check(rule.judges, rule.check, on)
+    }
+
+    /// [`NodeMemos::run`] for a check that is no registered node rule
+    /// (plan's walk, which also reads the run's plan inputs).
+    pub(crate) fn run_check(
+        &mut self,
+        judges: fn(NodeRef<'_>) -> bool,
+        check: impl Fn(&ModuleView<'_>, MergedNode<'_>, &mut Vec<Diagnostic>),
+        on: &RunOn<'_, '_>,
+    ) -> u64 {
         let stale_uses: Vec<Node> = self
             .readers_of_uses
             .iter()
@@ -144,12 +169,12 @@ impl NodeMemos {
                 let blocks = effective
                     .blocks
                     .iter()
-                    .filter(|block| (rule.judges)(NodeRef::Block(&block.address)))
+                    .filter(|block| judges(NodeRef::Block(&block.address)))
                     .map(|block| Node::Block(block.address.clone()));
                 let locals = effective
                     .locals
                     .iter()
-                    .filter(|local| (rule.judges)(NodeRef::Local(&local.name)))
+                    .filter(|local| judges(NodeRef::Local(&local.name)))
                     .map(|local| Node::Local(local.name.clone()));
                 blocks.chain(locals).collect()
             }
@@ -166,7 +191,7 @@ impl NodeMemos {
                 Node::Local(name) => view.local(name).map(MergedNode::Local),
             };
             if let Some(judged) = judged {
-                (rule.check)(&view, judged, &mut diagnostics);
+                check(&view, judged, &mut diagnostics);
             }
             let (reads, undeclared_variables) = view.into_records();
             self.index(&node, &reads);
@@ -199,6 +224,12 @@ impl NodeMemos {
         for &file in reads.files.keys() {
             self.readers_of_file
                 .entry(file)
+                .or_default()
+                .insert(node.clone());
+        }
+        for variable in &reads.variables {
+            self.readers_of_variable
+                .entry(variable.clone())
                 .or_default()
                 .insert(node.clone());
         }

@@ -266,16 +266,6 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         check: values::check,
     },
     ModuleRule {
-        name: "plan-variable-validations",
-        phase: Phase::Plan,
-        check: plan_values::variable_validations,
-    },
-    ModuleRule {
-        name: "plan-values",
-        phase: Phase::Plan,
-        check: plan_values::values,
-    },
-    ModuleRule {
         name: "plan-moves",
         phase: Phase::Plan,
         check: moves::check,

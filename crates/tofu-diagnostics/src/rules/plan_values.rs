@@ -44,8 +44,18 @@
 //! Postconditions, data sources' conditions and instances of repeated
 //! resources (their `count.index` and `each` are unknown here) are not
 //! judged yet.
+//!
+//! A keystroke in a values file changes the value of one variable: the
+//! values and the validations are found again ([`PlanInputs::of`], a
+//! handful of variables' rules), but each node's findings are kept with
+//! what its walk read, and only the nodes that read a variable whose value
+//! changed, or that an edit touched otherwise, are walked again
+//! (`incremental::Memos`, [`PlanDigest::changed_from`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use tofu_eval::convert::convert;
 use tofu_eval::{Type, Value};
@@ -61,9 +71,11 @@ use crate::rules::walk_values::WalkValues;
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
 use tofu_module::given_values::{assignments, automatic_files, Assignment};
+use tofu_module::refs::NodeRef;
 use tofu_module::types::{constant_value, convert_variable_value, declared_true};
 
 /// A variable's value as plan knows it, and where it was written.
+#[derive(Clone, Debug)]
 struct Known {
     value: Value,
     /// Where the value is written (`None` for a `-var` or `TF_VAR_`
@@ -72,14 +84,182 @@ struct Known {
     from_default: bool,
 }
 
-/// The `plan-variable-validations` module rule.
-pub(crate) fn variable_validations(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    if let Some(plan) = PlanValues::of(view) {
-        out.extend(
-            plan.failed_validations
+/// Each input variable's known value as the last analysis of a directory
+/// found it, kept across analyses: found again only when the variable's
+/// effective block (a new `Arc` after an edit touched it) or what gives
+/// it its value (the values file's expression, a `-var`) changed. A
+/// keystroke in a values file changes one variable's.
+#[derive(Debug, Default)]
+pub(crate) struct KnownValues {
+    by_variable: HashMap<String, CachedKnown>,
+}
+
+#[derive(Debug)]
+struct CachedKnown {
+    block: Arc<EffectiveBlock>,
+    given: String,
+    known: Option<Known>,
+    /// The value exactly as found (type and marks included), to tell a
+    /// changed value.
+    digest: String,
+}
+
+impl KnownValues {
+    /// `variable`'s known value, from the cache when neither its block nor
+    /// `given` changed.
+    fn known(
+        &mut self,
+        view: &ModuleView<'_>,
+        variable: &EffectiveBlock,
+        name: &str,
+        given: Option<Assignment<'_>>,
+    ) -> Option<(&Known, &str)> {
+        let block = view.effective_shared(&variable.address)?;
+        let key = given_key(view, given);
+        let fresh = self
+            .by_variable
+            .get(name)
+            .is_some_and(|cached| Arc::ptr_eq(&cached.block, block) && cached.given == key);
+        if !fresh {
+            let known = known_value(view, variable, given);
+            let digest = known
+                .as_ref()
+                .map(|known| format!("{:?}", known.value))
+                .unwrap_or_default();
+            self.by_variable.insert(
+                name.to_owned(),
+                CachedKnown {
+                    block: Arc::clone(block),
+                    given: key,
+                    known,
+                    digest,
+                },
+            );
+        }
+        let cached = self.by_variable.get(name)?;
+        Some((cached.known.as_ref()?, cached.digest.as_str()))
+    }
+
+    /// Forgets the variables not in `declared`.
+    fn retain(&mut self, declared: &BTreeSet<&str>) {
+        self.by_variable
+            .retain(|name, _| declared.contains(name.as_str()));
+    }
+}
+
+/// What gives a variable its value, as text that changes when the value
+/// may: the values file's expression where it is (a range moves with the
+/// text before it, and the file's id with the files), or the raw text.
+fn given_key(view: &ModuleView<'_>, given: Option<Assignment<'_>>) -> String {
+    match given {
+        None => String::new(),
+        Some(Assignment::File {
+            file, attribute, ..
+        }) => {
+            let range = attribute.expr.range;
+            let text = view
+                .file(file)
+                .and_then(|written| written.text.get(range.start as usize..range.end as usize))
+                .unwrap_or_default();
+            format!("{}:{}-{}:{text}", file.0, range.start, range.end)
+        }
+        Some(Assignment::Raw { text, .. }) => format!("raw:{text}"),
+    }
+}
+
+/// What plan's walk starts from in a directory `tofu plan` is run in,
+/// found once per analysis (the values files, the variables' validation
+/// rules): the known values, the variables whose validation failed, and
+/// "Invalid value for variable" where the `plan-variable-validations` rule
+/// reports it. The module's nodes are then judged one by one
+/// ([`check_node`]), each memo holding while the values it read hold
+/// ([`PlanInputs::values_read`]).
+pub(crate) struct PlanInputs {
+    /// The values the walk knows (not those of variables whose
+    /// validation failed); shared by every node's walk, not copied.
+    known: std::rc::Rc<BTreeMap<String, Value>>,
+    /// Each known value exactly as found ([`KnownValues`]).
+    digests: BTreeMap<String, String>,
+    /// The variables whose validation failed (or read what failed).
+    failed: Vec<String>,
+    pub(crate) validations: Vec<Diagnostic>,
+}
+
+/// Each input variable's value as plan's walk sees it, to tell which
+/// changed between two analyses: its value exactly as evaluated (type and
+/// marks included), or withheld.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct PlanDigest {
+    values: BTreeMap<String, String>,
+    withheld: std::collections::BTreeSet<String>,
+}
+
+impl PlanDigest {
+    /// The variables whose value in the walk differs between `self` and
+    /// `other` (given, changed, withheld or no longer).
+    pub(crate) fn changed_from(&self, other: &PlanDigest) -> rustc_hash::FxHashSet<String> {
+        let mut changed = rustc_hash::FxHashSet::default();
+        for (name, value) in &self.values {
+            if other.values.get(name) != Some(value) {
+                changed.insert(name.clone());
+            }
+        }
+        for name in other.values.keys() {
+            if !self.values.contains_key(name) {
+                changed.insert(name.clone());
+            }
+        }
+        changed.extend(self.withheld.symmetric_difference(&other.withheld).cloned());
+        changed
+    }
+}
+
+impl PlanInputs {
+    /// `None` in a directory plan is not run in (no automatic values file,
+    /// no values chosen for it), or whose variables have no known value.
+    pub(crate) fn of(view: &ModuleView<'_>, cache: &mut KnownValues) -> Option<PlanInputs> {
+        let plan = PlanValues::of(view, cache)?;
+        let known = plan.for_the_walk();
+        let digests = plan
+            .digests
+            .into_iter()
+            .filter(|(name, _)| known.contains_key(name))
+            .collect();
+        let failed = plan
+            .failed_validations
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect();
+        Some(PlanInputs {
+            known: std::rc::Rc::new(known),
+            digests,
+            failed,
+            validations: plan
+                .failed_validations
                 .into_iter()
-                .filter_map(|(_, diagnostic)| diagnostic),
-        );
+                .filter_map(|(_, diagnostic)| diagnostic)
+                .collect(),
+        })
+    }
+
+    /// Whether plan's walk judges any node: some value is known to it.
+    pub(crate) fn walks(&self) -> bool {
+        !self.known.is_empty()
+    }
+
+    /// What the nodes' memos depend on besides what they read through
+    /// their views.
+    pub(crate) fn values_read(&self) -> PlanDigest {
+        PlanDigest {
+            values: self.digests.clone(),
+            withheld: self.failed.iter().cloned().collect(),
+        }
+    }
+
+    /// Plan's walk for one node.
+    fn walk<'v, 'a>(&self, view: &'v ModuleView<'a>) -> WalkValues<'v, 'a> {
+        WalkValues::with_known_variables(view, std::rc::Rc::clone(&self.known))
+            .withholding(self.failed.iter().cloned())
     }
 }
 
@@ -87,6 +267,8 @@ pub(crate) fn variable_validations(view: &ModuleView<'_>, out: &mut Vec<Diagnost
 /// variables whose validation they fail.
 struct PlanValues {
     known: BTreeMap<String, Known>,
+    /// Each known value exactly as found ([`KnownValues`]).
+    digests: BTreeMap<String, String>,
     /// The variables plan's walk does not get past: their validation
     /// failed (with its diagnostic, where this rule reports it) or read
     /// what failed.
@@ -96,7 +278,7 @@ struct PlanValues {
 impl PlanValues {
     /// `None` in a directory without an automatic values file, or whose
     /// variables have no known value.
-    fn of(view: &ModuleView<'_>) -> Option<PlanValues> {
+    fn of(view: &ModuleView<'_>, cache: &mut KnownValues) -> Option<PlanValues> {
         let files = module_files(view);
         let chosen = &view.config().values;
         let declared = |name: &str| {
@@ -117,6 +299,16 @@ impl PlanValues {
         let variables =
             view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)));
         let mut known: BTreeMap<String, Known> = BTreeMap::new();
+        let mut digests: BTreeMap<String, String> = BTreeMap::new();
+        cache.retain(
+            &variables
+                .iter()
+                .filter_map(|variable| match &variable.address {
+                    BlockAddress::Variable(name) => Some(name.as_str()),
+                    _ => None,
+                })
+                .collect(),
+        );
         // A value that does not convert to its variable's type fails the
         // variable's node (`variable-values` reports it): plan evaluates
         // nothing that reads it.
@@ -126,9 +318,10 @@ impl PlanValues {
                 continue;
             };
             let given = given.get(name.as_str()).copied();
-            match known_value(view, variable, given) {
-                Some(value) => {
-                    known.insert(name.clone(), value);
+            match cache.known(view, variable, name, given) {
+                Some((value, digest)) => {
+                    known.insert(name.clone(), value.clone());
+                    digests.insert(name.clone(), digest.to_owned());
                 }
                 None if given.is_some_and(|given| does_not_convert(view, variable, given)) => {
                     unconvertible.push((name.clone(), None));
@@ -146,16 +339,33 @@ impl PlanValues {
         // or it is the last); each variable's rules in a walk of their own,
         // so that a local value failing in one does not silence the others.
         let mut failed_validations: Vec<(String, Option<Diagnostic>)> = Vec::new();
-        for _ in 0..=variables.len() {
+        // Only variables with rules and a known value have rules to check.
+        let validated: Vec<&EffectiveBlock> = variables
+            .iter()
+            .copied()
+            .filter(|variable| {
+                matches!(&variable.address, BlockAddress::Variable(name) if known.contains_key(name))
+                    && variable
+                        .body
+                        .blocks
+                        .iter()
+                        .any(|block| block.kind == "validation")
+            })
+            .collect();
+        for _ in 0..=validated.len() {
             let mut failing = Vec::new();
             // The values every rule of the round sees (those of failed
             // variables withheld), built once a round, not per variable.
-            let mut seen_by_all = known_map(&known);
+            let mut seen_by_all = if validated.is_empty() {
+                BTreeMap::new()
+            } else {
+                known_map(&known)
+            };
             for (failed, _) in &failed_validations {
                 seen_by_all.remove(failed);
             }
             let seen_by_all = std::rc::Rc::new(seen_by_all);
-            for variable in &variables {
+            for variable in &validated {
                 let BlockAddress::Variable(name) = &variable.address else {
                     continue;
                 };
@@ -194,6 +404,7 @@ impl PlanValues {
         }
         Some(PlanValues {
             known,
+            digests,
             failed_validations,
         })
     }
@@ -216,101 +427,99 @@ fn known_map(known: &BTreeMap<String, Known>) -> BTreeMap<String, Value> {
         .collect()
 }
 
-/// The `plan-values` module rule: the module's nodes with plan's values.
-pub(crate) fn values(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(plan) = PlanValues::of(view) else {
-        return;
-    };
-    let known = plan.for_the_walk();
-    if known.is_empty() {
-        return;
-    }
-    let failed: Vec<String> = plan
-        .failed_validations
-        .iter()
-        .map(|(name, _)| name.clone())
-        .collect();
-    // A walk per node: a local value that fails stops what reads it, not
-    // every node judged after it.
-    let validate = || WalkValues::new(view);
-    // Shared by every node's walk, not copied for each.
-    let known = std::rc::Rc::new(known);
-    let planned = || {
-        WalkValues::with_known_variables(view, std::rc::Rc::clone(&known))
-            .withholding(failed.iter().cloned())
-    };
-    let mut nodes: Vec<MergedNode<'_>> = view
-        .effective_locals(|_| true)
-        .into_iter()
-        .map(MergedNode::Local)
-        .collect();
-    nodes.extend(
-        view.effective_blocks(|address| {
-            matches!(
-                address,
-                BlockAddress::Output(_) | BlockAddress::Module(_) | BlockAddress::Resource { .. }
+/// The nodes plan's walk judges with its values ([`check_node`]): local
+/// values, outputs, module calls, resources and data sources, and `check`
+/// blocks.
+pub(crate) fn judges(node: NodeRef<'_>) -> bool {
+    matches!(
+        node,
+        NodeRef::Local(_)
+            | NodeRef::Block(
+                BlockAddress::Output(_)
+                    | BlockAddress::Module(_)
+                    | BlockAddress::Resource { .. }
+                    | BlockAddress::Check(_)
             )
-        })
-        .into_iter()
-        .map(MergedNode::Block),
-    );
-    for node in nodes {
-        // One walk per node: a node that reads a variable whose validation
-        // failed, or a local value that fails, is not evaluated by plan.
-        let walk = planned();
-        let mut after = Vec::new();
-        evaluation::check_with(view, node, &walk, &mut after);
-        // What validate reports too is validate's: evaluated without the
-        // values only when there is something to compare.
-        let mut before = Vec::new();
-        if !after.is_empty() {
-            evaluation::check_with(view, node, &validate(), &mut before);
+    )
+}
+
+/// The `plan-values` rule on one node, in a walk of its own: a local value
+/// that fails stops what reads it, not every node judged after it; a node
+/// that reads a variable whose validation failed, or a local value that
+/// fails, is not evaluated by plan.
+pub(crate) fn check_node(
+    view: &ModuleView<'_>,
+    node: MergedNode<'_>,
+    inputs: &PlanInputs,
+    out: &mut Vec<Diagnostic>,
+) {
+    if let MergedNode::Block(check) = node {
+        if matches!(check.address, BlockAddress::Check(_)) {
+            check_block(view, check, inputs, out);
+            return;
         }
-        let failed = !after.is_empty();
-        let mut found = Vec::new();
-        for diagnostic in after {
-            let seen = before
-                .iter()
-                .any(|old| old.subject == diagnostic.subject && old.summary == diagnostic.summary);
-            if seen {
-                continue;
-            }
-            let code = if diagnostic.code == crate::codes::CONDITION_FAILED {
-                crate::codes::PLAN_CONDITION_FAILED
-            } else if diagnostic.code == crate::codes::MODULE_ARGUMENT_VALIDATION {
-                crate::codes::PLAN_VARIABLE_VALIDATION
-            } else {
-                crate::codes::PLAN_INVALID_VALUE
-            };
-            let mut diagnostic = diagnostic;
-            diagnostic.code = code;
-            diagnostic.severity = code.default_severity();
-            found.push(diagnostic);
-        }
-        if let MergedNode::Block(block) = node {
-            resource_plan(view, &walk, block, failed, &mut found);
-        }
-        if walk.followed_a_failure() {
+    }
+    let walk = inputs.walk(view);
+    let mut after = Vec::new();
+    evaluation::check_with(view, node, &walk, &mut after);
+    // What validate reports too is validate's: evaluated without the
+    // values only when there is something to compare.
+    let mut before = Vec::new();
+    if !after.is_empty() {
+        evaluation::check_with(view, node, &WalkValues::new(view), &mut before);
+    }
+    let failed = !after.is_empty();
+    let mut found = Vec::new();
+    for diagnostic in after {
+        let seen = before
+            .iter()
+            .any(|old| old.subject == diagnostic.subject && old.summary == diagnostic.summary);
+        if seen {
             continue;
         }
+        let code = if diagnostic.code == crate::codes::CONDITION_FAILED {
+            crate::codes::PLAN_CONDITION_FAILED
+        } else if diagnostic.code == crate::codes::MODULE_ARGUMENT_VALIDATION {
+            crate::codes::PLAN_VARIABLE_VALIDATION
+        } else {
+            crate::codes::PLAN_INVALID_VALUE
+        };
+        let mut diagnostic = diagnostic;
+        diagnostic.code = code;
+        diagnostic.severity = code.default_severity();
+        found.push(diagnostic);
+    }
+    if let MergedNode::Block(block) = node {
+        resource_plan(view, &walk, block, failed, &mut found);
+    }
+    if !walk.followed_a_failure() {
         out.extend(found);
     }
-    for check in view.effective_blocks(|address| matches!(address, BlockAddress::Check(_))) {
-        let walk = planned();
-        let mut found = Vec::new();
-        for assert in check.body.blocks.iter().filter(|b| b.kind == "assert") {
-            found.extend(false_condition(
-                view,
-                &walk,
-                assert,
-                crate::codes::PLAN_CHECK_FAILED,
-                "Check block assertion failed",
-            ));
-        }
-        // A check block that reads what failed is not evaluated.
-        if !walk.followed_a_failure() {
-            out.extend(found);
-        }
+}
+
+/// A `check` block's assertions that are false with plan's values (a
+/// warning, "Check block assertion failed"; an error when one fails to
+/// evaluate only with them); a check block that reads what failed is not
+/// evaluated.
+fn check_block(
+    view: &ModuleView<'_>,
+    check: &EffectiveBlock,
+    inputs: &PlanInputs,
+    out: &mut Vec<Diagnostic>,
+) {
+    let walk = inputs.walk(view);
+    let mut found = Vec::new();
+    for assert in check.body.blocks.iter().filter(|b| b.kind == "assert") {
+        found.extend(false_condition(
+            view,
+            &walk,
+            assert,
+            crate::codes::PLAN_CHECK_FAILED,
+            "Check block assertion failed",
+        ));
+    }
+    if !walk.followed_a_failure() {
+        out.extend(found);
     }
 }
 

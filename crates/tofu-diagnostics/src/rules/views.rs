@@ -679,6 +679,10 @@ pub(crate) struct Reads {
     pub(crate) locals: HashSet<String>,
     /// The version of the graph's uses it read, if it read them.
     pub(crate) uses: Option<u64>,
+    /// The input variables whose value in plan's walk it read (known,
+    /// withheld or unknown): a memo of plan's walk holds while each keeps
+    /// its value (`plan_values::PlanInputs`).
+    pub(crate) variables: HashSet<String>,
 }
 
 impl Reads {
@@ -806,6 +810,7 @@ impl<'a> ModuleView<'a> {
         }
         own.identities.extend(reads.identities.iter().cloned());
         own.locals.extend(reads.locals.iter().cloned());
+        own.variables.extend(reads.variables.iter().cloned());
         if reads.uses.is_some() {
             own.uses = reads.uses;
         }
@@ -997,6 +1002,17 @@ impl<'a> ModuleView<'a> {
         self.module.effective.get(address)
     }
 
+    /// [`ModuleView::effective`], as the analysis shares it: what a cache
+    /// kept across analyses holds on to (the same `Arc` while no edit
+    /// touched the identity).
+    pub(crate) fn effective_shared(
+        &self,
+        address: &BlockAddress,
+    ) -> Option<&'a std::sync::Arc<EffectiveBlock>> {
+        self.reads.borrow_mut().identities.insert(address.clone());
+        self.module.effective.shared(address)
+    }
+
     /// Whether resource `address` sets a `provider` argument in one of its
     /// blocks (true when it is not declared). Not recorded: it follows from
     /// the shapes, and the module rules' results hold only while every
@@ -1051,6 +1067,11 @@ impl<'a> ModuleView<'a> {
     }
 
     /// The effective local value `name` (recorded).
+    /// Records that plan's walk read input variable `name`'s value.
+    pub(crate) fn read_plan_variable(&self, name: &str) {
+        self.reads.borrow_mut().variables.insert(name.to_owned());
+    }
+
     pub(crate) fn local(&self, name: &str) -> Option<&'a EffectiveLocal> {
         self.reads.borrow_mut().locals.insert(name.to_owned());
         self.module.effective.local(name)

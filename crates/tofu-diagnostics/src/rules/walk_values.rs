@@ -207,6 +207,10 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     /// `var.NAME`: an unknown value of its type, marked as declared;
     /// unknown of any type when the module declares no such variable.
     fn variable(&self, name: &str) -> Value {
+        if self.knows_variables() || !self.withheld.is_empty() {
+            // Plan's walk: what it found holds while this value does.
+            self.view.read_plan_variable(name);
+        }
         if self.withheld.contains(name) {
             self.followed_a_failure.set(true);
         }
