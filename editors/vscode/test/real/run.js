@@ -62,6 +62,7 @@ const groups = [
   ['k', "the time provider's schema in rotation.tf: hover, Unsupported argument with \"Did you mean\", completion"],
   ['l', 'plan-time: a value in terraform.tfvars fails a validation (squiggle and its hover), and hover shows the value'],
   ['m', 'F2 renames a resource and writes its moved block; the saved module passes tofu-lens check'],
+  ['n', 'Ctrl+. extracts a resource into modules/web (files created by VS Code); the saved module passes tofu-lens check'],
 ];
 const results = new Map();
 
@@ -200,8 +201,12 @@ function activeTab(page) {
   });
 }
 
-/** Opens a file of the workspace with Quick Open (Ctrl+P), as a person would. */
-async function openFile(page, name) {
+/**
+ * Opens a file of the workspace with Quick Open (Ctrl+P), as a person would;
+ * `dir` (relative to the workspace) picks one of several files of that name.
+ */
+async function openFile(page, name, dir) {
+  const query = dir ? `${dir}/${name}` : name;
   // Quick Open searches the files anew each time it opens; on a busy
   // machine a file written a moment ago can be missing from the first
   // search, so a person would close it and type again: so do we, twice.
@@ -209,15 +214,18 @@ async function openFile(page, name) {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('Control+P');
     await input.waitFor({ state: 'visible' });
-    await input.fill(name);
+    await input.fill(query);
     try {
       await until(
-        `"${name}" in Quick Open`,
+        `"${query}" in Quick Open`,
         () =>
-          page.evaluate((wanted) => {
-            const row = document.querySelector('.quick-input-widget .monaco-list-row.focused');
-            return row && row.textContent.includes(wanted);
-          }, name),
+          page.evaluate(
+            ([wanted, folder]) => {
+              const row = document.querySelector('.quick-input-widget .monaco-list-row.focused');
+              return row && row.textContent.includes(wanted) && (!folder || row.textContent.includes(folder));
+            },
+            [name, dir],
+          ),
         attempt < 3 ? 10_000 : 20_000,
       );
       break;
@@ -490,6 +498,14 @@ async function main() {
   fs.writeFileSync(
     path.join(workspace, 'renamed/web.tf'),
     'resource "terraform_data" "web" {\n  input = "web"\n}\n\noutput "id" {\n  value = terraform_data.web.id\n}\n',
+  );
+  // extract/main.tf, whose terraform_data.web is extracted into a module in
+  // (n); also written before VS Code starts, and also without problems.
+  fs.mkdirSync(path.join(workspace, 'extract'), { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, 'extract/main.tf'),
+    'resource "terraform_data" "base" {\n  input = "base"\n}\n\nresource "terraform_data" "web" {\n' +
+      '  input = terraform_data.base.output\n}\n\noutput "web" {\n  value = terraform_data.web.id\n}\n',
   );
   // A root where `tofu init` installed the real hashicorp/time provider
   // (k), laid out by the helper the three editors' tests share.
@@ -1059,6 +1075,60 @@ async function main() {
     const checked = spawnSync(installedServer, ['check', renamed], { encoding: 'utf8' });
     assert.equal(checked.status, 0, `tofu-lens check: ${checked.stdout}${checked.stderr}`);
     for (const line of fs.readFileSync(web, 'utf8').split('\n').slice(0, 8)) log(`#   web.tf: ${line}`);
+  });
+
+  // n) Ctrl+. on the header of terraform_data.web in extract/main.tf: the
+  // Code Action menu lists the refactorings with the quick fixes; the
+  // extraction's one WorkspaceEdit creates modules/web/*.tf (VS Code creates
+  // the files) and puts a module block and moved block in place of the
+  // resource. VS Code saves what a refactoring changed
+  // (files.refactoring.autoSave); File: Save All covers the new files too.
+  // Then the installed binary's `check` finds nothing in the directory.
+  await group('n', page, async () => {
+    const extract = path.join(work, 'overrides/extract');
+    const wanted = 'Extract into module `modules/web`';
+    await openFile(page, 'main.tf', 'extract');
+    await goToLine(page, 5, 30);
+    await page.keyboard.press('Control+.');
+    const rows = page.locator('.action-widget .monaco-list-row.action');
+    await rows.first().waitFor({ state: 'visible' });
+    const titles = (await rows.allInnerTexts()).map((t) => t.trim());
+    log(`#   actions: ${titles.join(' | ')}`);
+    assert.ok(titles.includes(wanted), `the menu: ${titles.join(' | ')}`);
+    // Down to the extraction, as a person does with the keyboard.
+    await until(`"${wanted}" focused`, async () => {
+      const focused = await page.locator('.action-widget .monaco-list-row.action.focused').innerText().catch(() => '');
+      if (focused.trim() === wanted) return true;
+      await page.keyboard.press('ArrowDown');
+      return false;
+    });
+    await screenshot(page, '15-extract-menu.png');
+    await page.keyboard.press('Enter');
+    await until('the module block in the editor', async () =>
+      (await editorLines(page)).some((l) => l.text.includes('module "web" {')),
+    );
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>File: Save All');
+    await until('the Save All command', () =>
+      page.evaluate(() => {
+        const row = document.querySelector('.quick-input-widget .monaco-list-row.focused');
+        return row && row.textContent.includes('Save All');
+      }),
+    );
+    await page.keyboard.press('Enter');
+    const child = path.join(extract, 'modules/web/main.tf');
+    await until('modules/web/main.tf saved with the resource', () => fs.existsSync(child) && fs.readFileSync(child, 'utf8').includes('input = var.base.output'));
+    await until('main.tf saved with the module block', () => {
+      const text = fs.readFileSync(path.join(extract, 'main.tf'), 'utf8');
+      return text.includes('module "web" {') && text.includes('value = module.web.web.id') && text.includes('to   = module.web.terraform_data.web');
+    });
+    await screenshot(page, '16-extracted.png');
+    const installedServer = path.join(extensions, fs.readdirSync(extensions).find((d) => d.startsWith('tofu-lens.')), 'server/tofu-lens');
+    const checked = spawnSync(installedServer, ['check', extract], { encoding: 'utf8' });
+    assert.equal(checked.status, 0, `tofu-lens check: ${checked.stdout}${checked.stderr}`);
+    for (const file of fs.readdirSync(path.join(extract, 'modules/web')).sort()) log(`#   created modules/web/${file}`);
   });
 }
 
