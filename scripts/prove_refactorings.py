@@ -17,6 +17,9 @@ child, and one refactoring of it:
 - count / for_each: "Repeat … with `count = 1`" / "… `for_each` …";
 - extract / extract-two: "Extract into module …" of the block, or of it
   and the resource after it;
+- extract-locals: the same of a `locals` block written just before the
+  resource (a value, and one reading it that the resource's
+  `triggers_replace` and an output of the module read) and the resource;
 - count-to-for_each: "Convert … to `for_each = toset(…)`" on a resource
   `count = length(local.fleet)` over 1–4 names, sorted or not, with outputs
   reading one instance or all of them.
@@ -49,7 +52,18 @@ import differential  # noqa: E402
 import prove_renames  # noqa: E402
 
 USAGE = __doc__.split("\n\n")[1]
-KINDS = ["move-new", "move-existing", "remove", "import", "count", "for_each", "count-to-for_each", "extract", "extract-two"]
+KINDS = [
+    "move-new",
+    "move-existing",
+    "remove",
+    "import",
+    "count",
+    "for_each",
+    "count-to-for_each",
+    "extract",
+    "extract-two",
+    "extract-locals",
+]
 
 
 def generate(rng):
@@ -74,6 +88,12 @@ def generate(rng):
     if rng.random() < 0.5:
         # Another file of the root to move blocks into.
         files["locals.tf"] = '# Names.\nlocals {\n  tag = "refactored"\n}\n'
+    if kind == "extract-locals" and not file.endswith(".json") and f'resource "terraform_data" "{label}" {{' in files[file]:
+        header = f'resource "terraform_data" "{label}" {{\n'
+        local_values = f'locals {{\n  {label}_tag  = "tag-{label}"\n  {label}_name = upper(local.{label}_tag)\n}}\n\n'
+        text = files[file].replace(header, local_values + header + f"  triggers_replace = local.{label}_name\n", 1)
+        text += f'output "{label}_name" {{\n  value = local.{label}_name\n}}\n'
+        files[file] = text
     if kind == "import" and file.endswith(".json"):
         files[file]["resource"]["terraform_data"][label].pop("input", None)
     elif kind == "import":
@@ -145,6 +165,7 @@ def wanted(kind, title):
         "count-to-for_each": title.startswith("Convert "),
         "extract": title.startswith("Extract "),
         "extract-two": title.startswith("Extract "),
+        "extract-locals": title.startswith("Extract "),
     }[kind]
 
 
@@ -198,6 +219,10 @@ def prove(tofu, binary, case_dir, choice):
         server.wait_for_indexing()
         place = {"line": position[0], "character": position[1]}
         end = place
+        if kind == "extract-locals" and f"locals {{\n  {label}_tag" in text:
+            # From the `locals` block before the resource to its label.
+            at = text.find(f"locals {{\n  {label}_tag")
+            place = {"line": text.count("\n", 0, at), "character": 0}
         if kind == "extract-two":
             # The selection reaches into the next block of the file.
             at = text.find("\nresource ", text.find(f'"{label}"'))

@@ -1,6 +1,6 @@
-//! Extract into a module (issue 46, part 3): the selected resources and
-//! data sources of a native primary file become `modules/NAME/`, called
-//! from where they were.
+//! Extract into a module (issue 46, part 3): the selected resources, data
+//! sources and `locals` blocks of a native primary file become
+//! `modules/NAME/`, called from where they were.
 //!
 //! - What they read from outside (a variable, a local value, another
 //!   resource, a module call) becomes a variable of the new module, passed
@@ -9,7 +9,9 @@
 //! - What is read of them from outside becomes an output holding the whole
 //!   resource (`value = aws_instance.web`), and the reference becomes
 //!   `module.NAME.web` (with its index and attributes as they were);
-//!   `depends_on` names the whole call.
+//!   `depends_on` names the whole call. A local value read from outside
+//!   becomes an output of its name (`value = local.names`, `sensitive =
+//!   true` when its value is), read as `module.NAME.names`.
 //! - Each managed resource gets `moved { from = ADDRESS  to =
 //!   module.NAME.ADDRESS }` (in `moved.tf` when the module has one, else
 //!   after the call), so `tofu plan` moves the objects.
@@ -17,8 +19,8 @@
 //!   `required_providers` entries are copied from the module when it has
 //!   them, so the child names the same sources.
 //!
-//! Refused, with the reason: blocks in JSON or override files, a block an
-//! override file changes, a `provider` argument (the configuration would
+//! Refused, with the reason: blocks in JSON or override files, a block or
+//! local value an override file changes, a selection without a resource, a `provider` argument (the configuration would
 //! have to be passed), `path.*` (it would name the new directory),
 //! provider functions, and `depends_on` or `replace_triggered_by` in the
 //! selection naming something outside it.
@@ -98,35 +100,39 @@ fn extracted(
     {
         return Err("The file has syntax errors: fix them first.".to_owned());
     }
-    if addresses.len() != blocks.len()
-        || addresses
-            .iter()
-            .any(|address| !matches!(address, BlockAddress::Resource { .. }))
+    let is_resource =
+        |block: &&Block| matches!(address_of(block), Some(BlockAddress::Resource { .. }));
+    if blocks
+        .iter()
+        .any(|block| !is_resource(block) && block.kind != "locals")
     {
         return Err(
-            "Only resources and data sources are extracted: select those alone.".to_owned(),
+            "Only resources, data sources and `locals` blocks are extracted: select those alone."
+                .to_owned(),
         );
     }
     let text: &str = &source.text;
     let line = |file: FileId, offset: u32| place(analysis, file, offset);
-    for (block, address) in blocks.iter().zip(addresses) {
-        let effective = analysis.effective.get(address).ok_or_else(String::new)?;
-        if let Some(overriding) = effective.overrides.first() {
+    // The local values the selected `locals` blocks define.
+    let locals: Vec<String> = blocks
+        .iter()
+        .filter(|block| block.kind == "locals")
+        .flat_map(|block| block.body.attributes.iter())
+        .map(|attribute| attribute.name.clone())
+        .collect();
+    for name in &locals {
+        let local = analysis.effective.local(name).ok_or_else(String::new)?;
+        if let Some(overriding) = local.overrides.first() {
             return Err(format!(
-                "`{}` is changed by an override file ({}): extract it by hand.",
-                display(address),
-                line(overriding.file, 0)
+                "`local.{name}` is changed by an override file ({}): extract it by hand.",
+                line(overriding.block.file, 0)
                     .split(':')
                     .next()
                     .unwrap_or_default()
             ));
         }
-        if block.body.attribute("provider").is_some() {
-            return Err(format!(
-                "`{}` names its provider configuration: the call would have to pass it.",
-                display(address)
-            ));
-        }
+    }
+    for block in blocks {
         let written = block.range.slice(text);
         for (needle, why) in [
             (
@@ -144,6 +150,27 @@ fn extracted(
             }
         }
     }
+    for block in blocks.iter().filter(|block| is_resource(block)) {
+        let address = address_of(block).ok_or_else(String::new)?;
+        let address = &address;
+        let effective = analysis.effective.get(address).ok_or_else(String::new)?;
+        if let Some(overriding) = effective.overrides.first() {
+            return Err(format!(
+                "`{}` is changed by an override file ({}): extract it by hand.",
+                display(address),
+                line(overriding.file, 0)
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+            ));
+        }
+        if block.body.attribute("provider").is_some() {
+            return Err(format!(
+                "`{}` names its provider configuration: the call would have to pass it.",
+                display(address)
+            ));
+        }
+    }
     let selected = |site_file: FileId, range: TextRange| {
         site_file == file && blocks.iter().any(|block| block.range.contains(range.start))
     };
@@ -152,10 +179,10 @@ fn extracted(
     let mut inputs: BTreeMap<String, Input> = BTreeMap::new();
     let mut inside_edits: Vec<(TextRange, String)> = Vec::new();
     for site in sites.iter().filter(|site| selected(site.file, site.range)) {
-        if let RefTarget::Resource(address) = &site.target {
-            if addresses.contains(address) {
-                continue;
-            }
+        match &site.target {
+            RefTarget::Resource(address) if addresses.contains(address) => continue,
+            RefTarget::Local(name) if locals.contains(name) => continue,
+            _ => {}
         }
         if whole_object_argument(blocks, site.range) {
             return Err(format!(
@@ -189,26 +216,53 @@ fn extracted(
         }
     }
     let name = call_name(snapshot, module, blocks)?;
-    // What is read of them from outside.
-    let mut outputs: BTreeMap<BlockAddress, String> = BTreeMap::new();
+    // What is read of them from outside: an output per resource or local
+    // value, by what it holds (`aws_instance.web`, `local.names`).
+    let mut outputs: BTreeMap<String, String> = BTreeMap::new();
+    // Where each is declared in the selection: the outputs follow that
+    // order.
+    let declared_at = |value: &str| -> u32 {
+        blocks
+            .iter()
+            .find_map(|block| {
+                if block.kind == "locals" {
+                    let local = value.strip_prefix("local.")?;
+                    let attribute = block.body.attribute(local)?;
+                    return Some(attribute.range.start);
+                }
+                let address = address_of(block)?;
+                (display(&address) == value).then_some(block.range.start)
+            })
+            .unwrap_or(u32::MAX)
+    };
     let mut outside_edits: Vec<FileEdit> = Vec::new();
     for site in sites.iter().filter(|site| !selected(site.file, site.range)) {
-        let RefTarget::Resource(address) = &site.target else {
-            continue;
+        let (value, wanted) = match &site.target {
+            RefTarget::Resource(address) if addresses.contains(address) => {
+                if in_moved_block(analysis, site.file, site.range) {
+                    continue;
+                }
+                (display(address), Some(address))
+            }
+            RefTarget::Local(local) if locals.contains(local) => (format!("local.{local}"), None),
+            _ => continue,
         };
-        if !addresses.contains(address) || in_moved_block(analysis, site.file, site.range) {
-            continue;
-        }
         let site_file = analysis.file(site.file).ok_or_else(String::new)?;
         let new_text = if in_whole_object_list(site_file, site.range) {
             format!("module.{name}")
         } else {
-            let taken: Vec<&String> = outputs.values().collect();
-            let output = outputs
-                .get(address)
-                .cloned()
-                .unwrap_or_else(|| output_name(address, &taken));
-            outputs.insert(address.clone(), output.clone());
+            let output = match outputs.get(&value) {
+                Some(output) => output.clone(),
+                None => {
+                    let taken: Vec<&String> = outputs.values().collect();
+                    let wanted = match wanted {
+                        Some(address) => output_name(address, &taken),
+                        None => value.trim_start_matches("local.").to_owned(),
+                    };
+                    free_name(wanted, &taken)
+                }
+            };
+            outputs.insert(value, output.clone());
             format!("module.{name}.{output}")
         };
         outside_edits.push(FileEdit {
@@ -243,13 +297,21 @@ fn extracted(
         new_files.push((dir.join("variables.tf"), variables.join("\n")));
     }
     if !outputs.is_empty() {
-        let written: Vec<String> = outputs
-            .iter()
-            .map(|(address, output)| {
-                format!(
-                    "output \"{output}\" {{\n  value = {}\n}}\n",
-                    display(address)
-                )
+        let mut ordered: Vec<(&String, &String)> = outputs.iter().collect();
+        ordered.sort_by_key(|(value, _)| declared_at(value));
+        let written: Vec<String> = ordered
+            .into_iter()
+            .map(|(value, output)| {
+                let sensitive = value
+                    .strip_prefix("local.")
+                    .is_some_and(|local| sensitive_local(snapshot, module, local));
+                if sensitive {
+                    format!(
+                        "output \"{output}\" {{\n  value     = {value}\n  sensitive = true\n}}\n"
+                    )
+                } else {
+                    format!("output \"{output}\" {{\n  value = {value}\n}}\n")
+                }
             })
             .collect();
         new_files.push((dir.join("outputs.tf"), written.join("\n")));
@@ -403,16 +465,39 @@ fn output_name(address: &BlockAddress, taken: &[&String]) -> String {
     }
 }
 
-/// The new call's name: the first block's name, made free of the module's
+/// `wanted`, or `wanted_2`, `wanted_3`, … when an output has it already.
+fn free_name(wanted: String, taken: &[&String]) -> String {
+    if !taken.contains(&&wanted) {
+        return wanted;
+    }
+    (2..)
+        .map(|n| format!("{wanted}_{n}"))
+        .find(|name| !taken.contains(&name))
+        .unwrap_or(wanted)
+}
+
+/// Whether local value `name`'s value, as the module's values give it, is
+/// sensitive somewhere (an output of it must say `sensitive = true`).
+fn sensitive_local(snapshot: &Snapshot, module: &AnalysedModule, name: &str) -> bool {
+    let Some(local) = module.analysis.effective.local(name) else {
+        return false;
+    };
+    let files = snapshot.module_files(&module.dir);
+    crate::values::attribute_value(&module.analysis, &module.dir, &files, &local.attribute)
+        .is_some_and(|value| value.deep_marks().sensitive)
+}
+
+/// The new call's name: the first named block's name, made free of the module's
 /// calls and of the directories the workspace holds.
 fn call_name(
     snapshot: &Snapshot,
     module: &AnalysedModule,
     blocks: &[&Block],
 ) -> Result<String, String> {
+    // The first block with a name (a `locals` block has none).
     let base = blocks
-        .first()
-        .and_then(|block| block.labels.last())
+        .iter()
+        .find_map(|block| block.labels.last())
         .map(|label| label.value.clone())
         .filter(|name| tofu_module::names::is_identifier(name))
         .unwrap_or_else(|| "extracted".to_owned());

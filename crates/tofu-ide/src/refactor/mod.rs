@@ -8,7 +8,7 @@
 //! - Keep the objects (`keep_objects`): remove a resource or module call from
 //!   the configuration with a `removed` block that keeps its objects, or
 //!   generate an `import` block for it.
-//! - Extract into a module (`extract`): resources and data sources become
+//! - Extract into a module (`extract`): resources, data sources and `locals` blocks become
 //!   `modules/NAME/`, with variables, outputs and `moved` blocks.
 //! - Repeat (`repeat`): give a single resource `count = 1` or a `for_each`
 //!   over one key, with the `moved` block from its old address and every

@@ -610,6 +610,111 @@ terraform {
     );
 }
 
+const WITH_LOCALS: &str = r#"
+//- main.tf
+variable "token" {
+  type      = string
+  sensitive = true
+}
+
+variable "env" {
+  type = string
+}
+
+# Names of the tier.
+locals {
+  prefix = "web-${var.env}"
+  secret = "${var.token}-${local.prefix}"
+}
+
+resource "terraform_data" "web" {
+  input = local.prefix
+}
+
+output "prefix" {
+  value = local.prefix
+}
+
+output "secret" {
+  value     = local.secret
+  sensitive = true
+}
+"#;
+
+/// A `locals` block goes with the resources: what it reads from outside
+/// becomes variables, what is read of it from outside outputs of the local
+/// values' names (sensitive where the value is), and no `moved` block is
+/// written for it.
+#[test]
+fn local_values_are_extracted_with_the_resources() {
+    let at_locals = super::with_cursor(WITH_LOCALS, "main.tf", "# Names of the tier.");
+    assert_eq!(
+        applied_to_range(
+            &at_locals,
+            "Extract into module `modules/web`",
+            Some("\n}\n\noutput \"prefix\"")
+        ),
+        r#"//- main.tf
+variable "token" {
+  type      = string
+  sensitive = true
+}
+
+variable "env" {
+  type = string
+}
+
+module "web" {
+  source = "./modules/web"
+
+  env   = var.env
+  token = var.token
+}
+
+moved {
+  from = terraform_data.web
+  to   = module.web.terraform_data.web
+}
+
+output "prefix" {
+  value = module.web.prefix
+}
+
+output "secret" {
+  value     = module.web.secret
+  sensitive = true
+}
+//- modules/web/main.tf
+# Names of the tier.
+locals {
+  prefix = "web-${var.env}"
+  secret = "${var.token}-${local.prefix}"
+}
+
+resource "terraform_data" "web" {
+  input = local.prefix
+}
+//- modules/web/outputs.tf
+output "prefix" {
+  value = local.prefix
+}
+
+output "secret" {
+  value     = local.secret
+  sensitive = true
+}
+//- modules/web/variables.tf
+variable "env" {
+  type = string
+}
+
+variable "token" {
+  type = string
+}
+"#
+    );
+}
+
 #[test]
 fn extraction_is_refused_where_the_new_module_would_read_differently() {
     let refusal = |text: &str, file: &str, at: &str| {
@@ -627,6 +732,20 @@ fn extraction_is_refused_where_the_new_module_would_read_differently() {
     let overridden = "//- main.tf\nresource \"terraform_data\" \"a\" {}\n//- override.tf\nresource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
     assert!(refusal(overridden, "main.tf", "resource")
         .contains("is changed by an override file (override.tf)"));
+    let local_overridden = "//- main.tf\nlocals {\n  n = 1\n}\nresource \"terraform_data\" \"a\" {\n  input = local.n\n}\n//- override.tf\nlocals {\n  n = 2\n}\n";
+    let at_locals = super::with_cursor(local_overridden, "main.tf", "locals");
+    let (snapshot, path, offset) = fixture(&at_locals);
+    let end = offset + 40;
+    let refused: Vec<String> = snapshot
+        .refactorings(&path, TextRange::new(offset, end))
+        .into_iter()
+        .filter(|r| r.title.starts_with("Extract"))
+        .filter_map(|r| r.refused)
+        .collect();
+    assert_eq!(
+        refused,
+        ["`local.n` is changed by an override file (override.tf): extract it by hand."]
+    );
     let depends = "//- main.tf\nresource \"terraform_data\" \"b\" {}\nresource \"terraform_data\" \"a\" {\n  depends_on = [terraform_data.b]\n}\n";
     assert!(
         refusal(depends, "main.tf", "resource \"terraform_data\" \"a\"")
