@@ -17,13 +17,18 @@
 //!   after the call), so `tofu plan` moves the objects.
 //! - The providers the resources use are inherited; their
 //!   `required_providers` entries are copied from the module when it has
-//!   them, so the child names the same sources.
+//!   them, so the child names the same sources. A configuration the
+//!   resources name by its alias (`provider = aws.west`) is passed by the
+//!   call (`providers = { aws = aws.west }`), and the child's resources
+//!   name its default (`provider = aws`).
 //!
 //! Refused, with the reason: blocks in JSON or override files, a block or
-//! local value an override file changes, a selection without a resource, a `provider` argument (the configuration would
-//! have to be passed), `path.*` (it would name the new directory),
-//! provider functions, and `depends_on` or `replace_triggered_by` in the
-//! selection naming something outside it.
+//! local value an override file changes, a selection without a resource,
+//! resources naming two configurations of one provider (or one by its
+//! alias and the default: the child would need `configuration_aliases`),
+//! `path.*` (it would name the new directory), provider functions, and
+//! `depends_on` or `replace_triggered_by` in the selection naming
+//! something outside it.
 
 use std::collections::BTreeMap;
 
@@ -164,12 +169,57 @@ fn extracted(
                     .unwrap_or_default()
             ));
         }
-        if block.body.attribute("provider").is_some() {
+    }
+    // The configurations the resources name, by local name: passed by the
+    // call when named by an alias.
+    let mut passed_providers: BTreeMap<String, String> = BTreeMap::new();
+    let mut by_default: Vec<String> = Vec::new();
+    let mut provider_edits: Vec<(TextRange, String)> = Vec::new();
+    for block in blocks.iter().filter(|block| is_resource(block)) {
+        let implied = block
+            .labels
+            .first()
+            .and_then(|label| label.value.split('_').next())
+            .unwrap_or_default()
+            .to_owned();
+        let Some(argument) = block.body.attribute("provider") else {
+            by_default.push(implied);
+            continue;
+        };
+        let written = argument.expr.range.slice(text).trim();
+        let (local, alias) = match written.split_once('.') {
+            Some((local, alias)) => (local, Some(alias)),
+            None => (written, None),
+        };
+        let valid = |name: &str| tofu_module::names::is_identifier(name);
+        if !valid(local) || !alias.is_none_or(valid) {
             return Err(format!(
-                "`{}` names its provider configuration: the call would have to pass it.",
-                display(address)
+                "{} names its provider as no configuration address: fix it first.",
+                line(file, argument.range.start)
             ));
         }
+        if alias.is_none() {
+            by_default.push(local.to_owned());
+            continue;
+        }
+        if let Some(other) = passed_providers
+            .get(local)
+            .filter(|other| *other != written)
+        {
+            return Err(format!(
+                "The resources name two configurations of `{local}` ({other} and {written}): the new module would need `configuration_aliases`."
+            ));
+        }
+        passed_providers.insert(local.to_owned(), written.to_owned());
+        provider_edits.push((argument.expr.range, local.to_owned()));
+    }
+    if let Some((local, config)) = passed_providers
+        .iter()
+        .find(|(local, _)| by_default.contains(local))
+    {
+        return Err(format!(
+            "The resources name `{config}` and the default configuration of `{local}`: the new module would need `configuration_aliases`."
+        ));
     }
     let selected = |site_file: FileId, range: TextRange| {
         site_file == file && blocks.iter().any(|block| block.range.contains(range.start))
@@ -215,6 +265,7 @@ fn extracted(
             *new_text = format!("var.{}", input.name);
         }
     }
+    inside_edits.extend(provider_edits);
     let name = call_name(snapshot, module, blocks)?;
     // What is read of them from outside: an output per resource or local
     // value, by what it holds (`aws_instance.web`, `local.names`).
@@ -316,11 +367,20 @@ fn extracted(
             .collect();
         new_files.push((dir.join("outputs.tf"), written.join("\n")));
     }
-    if let Some(versions) = required_providers(module, addresses) {
+    let mut provider_names: Vec<String> = passed_providers.keys().cloned().collect();
+    provider_names.extend(by_default);
+    if let Some(versions) = required_providers(module, addresses, &provider_names) {
         new_files.push((dir.join("versions.tf"), versions));
     }
     // The call in their place, then where each object went.
     let mut call = format!("module \"{name}\" {{\n  source = \"./modules/{name}\"\n");
+    if !passed_providers.is_empty() {
+        call.push_str("  providers = {\n");
+        for (local, config) in &passed_providers {
+            call.push_str(&format!("    {local} = {config}\n"));
+        }
+        call.push_str("  }\n");
+    }
     if !inputs.is_empty() {
         call.push('\n');
         for input in inputs.values() {
@@ -544,8 +604,13 @@ fn in_whole_object_list(file: &tofu_module::ModuleFile, range: TextRange) -> boo
 
 /// A `versions.tf` for the new module: the module's `required_providers`
 /// entries for the providers the resources' types name (`aws` for
-/// `aws_instance`); `None` when the module declares none of them.
-fn required_providers(module: &AnalysedModule, addresses: &[BlockAddress]) -> Option<String> {
+/// `aws_instance`) and those `named` by their `provider` arguments; `None`
+/// when the module declares none of them.
+fn required_providers(
+    module: &AnalysedModule,
+    addresses: &[BlockAddress],
+    named: &[String],
+) -> Option<String> {
     let analysis = &module.analysis;
     let mut wanted: Vec<&str> = addresses
         .iter()
@@ -553,6 +618,7 @@ fn required_providers(module: &AnalysedModule, addresses: &[BlockAddress]) -> Op
             BlockAddress::Resource { type_name, .. } => type_name.split('_').next(),
             _ => None,
         })
+        .chain(named.iter().map(String::as_str))
         .collect();
     wanted.sort_unstable();
     wanted.dedup();

@@ -715,6 +715,81 @@ variable "token" {
     );
 }
 
+/// A configuration named by its alias is passed by the call, and the
+/// child's resources name its default; two configurations of one provider
+/// are refused.
+#[test]
+fn a_provider_configuration_named_by_an_alias_is_passed_to_the_new_module() {
+    let text = r#"
+//- main.tf
+provider "aws" {
+  alias  = "west"
+  region = "us-west-2"
+}
+
+resource "aws_instance" "web" {
+  provider = aws.west
+  ami      = "ami-1"
+}
+//- versions.tf
+terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+"#;
+    let at_web = super::with_cursor(text, "main.tf", "resource \"aws_instance\"");
+    assert_eq!(
+        applied_to_range(&at_web, "Extract into module `modules/web`", None),
+        r#"//- main.tf
+provider "aws" {
+  alias  = "west"
+  region = "us-west-2"
+}
+
+module "web" {
+  source = "./modules/web"
+  providers = {
+    aws = aws.west
+  }
+}
+
+moved {
+  from = aws_instance.web
+  to   = module.web.aws_instance.web
+}
+//- modules/web/main.tf
+resource "aws_instance" "web" {
+  provider = aws
+  ami      = "ami-1"
+}
+//- modules/web/versions.tf
+terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+"#
+    );
+    let two = "//- main.tf\nresource \"aws_instance\" \"a\" {\n  provider = aws.west\n}\nresource \"aws_instance\" \"b\" {}\n";
+    let at_a = super::with_cursor(two, "main.tf", "resource");
+    let (snapshot, path, offset) = fixture(&at_a);
+    let refused: Vec<String> = snapshot
+        .refactorings(&path, TextRange::new(offset, offset + 60))
+        .into_iter()
+        .filter(|r| r.title.starts_with("Extract"))
+        .filter_map(|r| r.refused)
+        .collect();
+    assert_eq!(
+        refused,
+        ["The resources name `aws.west` and the default configuration of `aws`: the new module would need `configuration_aliases`."]
+    );
+}
+
 #[test]
 fn extraction_is_refused_where_the_new_module_would_read_differently() {
     let refusal = |text: &str, file: &str, at: &str| {
