@@ -144,6 +144,8 @@ catalogue! {
     MODULE_ARGUMENT_VALIDATION => "A module call's argument gives the called module's variable a value known in tofu validate (a constant, a known local value) that fails one of the variable's validation rules, judged in the child as OpenTofu judges it (\"Invalid value for variable\", on the argument, with where the rule is); with the input variables' values of tofu plan, the same failure is plan-variable-validation.";
     PLAN_IMPORT_TARGET => "What tofu plan reports of import blocks before its walk, and tofu validate does not: an import whose to names a managed resource the configuration does not declare (\"Configuration for import target does not exist\", on the import keyword; a call of the module that does not exist counts, what a declared call's module holds is not judged). Plan stops there: the rest of the plan-* family is withheld.";
     PLAN_REMOVED_STATEMENT => "What tofu plan reports of removed blocks before its walk, and tofu validate does not: a removed block whose from the module still declares (\"Removed resource block still exists\", \"Removed module block still exists\", on the removed keyword), judged when no import target is missing. Plan stops there: the rest of the plan-* family is withheld.";
+    PROVIDER_PACKAGE_MISMATCH => "The provider package tofu init installed for the module matches none of the hashes its .terraform.lock.hcl records, so tofu-lens never runs it and tofu validate fails (\"the cached package ... does not match any of the checksums recorded in the dependency lock file\"; OpenTofu gives it no place: on the provider's required_providers entry, else on the first block using it). Run tofu init.";
+    PROVIDER_SCHEMA_UNAVAILABLE => "Information: tofu init installed something for the module, but the schema of one of its providers could not be read (not installed for this platform or at the lock file's version, a provider that failed to start, ...), so the bodies using it are judged without it. Once per provider, with the reason.";
 }
 
 /// Every code, in the order of their numbers.
@@ -207,8 +209,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            116,
-            "the catalogue has 114 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 6 of provider schemas, 9 of plan's, 5 of test files') and unused-suppression"
+            118,
+            "the catalogue has 116 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 8 of provider schemas, 9 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -114,6 +114,8 @@ tofu_syntax::define_codes! {
     114 MODULE_ARGUMENT_VALIDATION => "module-argument-validation", Error;
     115 PLAN_IMPORT_TARGET => "plan-import-target", Error;
     116 PLAN_REMOVED_STATEMENT => "plan-removed-statement", Error;
+    117 PROVIDER_PACKAGE_MISMATCH => "provider-package-mismatch", Error;
+    118 PROVIDER_SCHEMA_UNAVAILABLE => "provider-schema-unavailable", Info;
 }
 
 /// Whether `code` is one of what `tofu plan`'s walk reports from known

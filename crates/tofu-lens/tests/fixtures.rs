@@ -144,9 +144,17 @@ fn given_values(case: &Path) -> tofu_module::GivenValues {
 
 /// A case's provider schemas: the `tofu providers schema -json` output in
 /// its `schemas.json`, or in the file its `schemas.path` names (relative to
-/// the case, for a schema many cases share); none without either. No
-/// provider is ever run.
+/// the case, for a schema many cases share); none without either. With a
+/// `schemas.installed` file, the packages its `.terraform` holds are read
+/// too, for `linux_amd64` whatever the host (their hashes against the lock
+/// file), with no cache, mirror or plugin cache. No provider is ever run.
 fn fixture_schemas(case: &Path) -> SchemaOptions {
+    let environment = case.join("schemas.installed").is_file().then(|| {
+        tofu_schema::ProviderEnvironment::bare(tofu_schema::install::Platform {
+            os: "linux".to_owned(),
+            arch: "amd64".to_owned(),
+        })
+    });
     let mut files = Vec::new();
     if case.join("schemas.json").is_file() {
         files.push(case.join("schemas.json"));
@@ -156,6 +164,7 @@ fn fixture_schemas(case: &Path) -> SchemaOptions {
     }
     SchemaOptions {
         files,
+        environment,
         ..SchemaOptions::none()
     }
 }

@@ -64,4 +64,4 @@ pub use loaded::{BlockRef, FileRole, LoadedModule, ModuleFile};
 pub use merge::MergedModule;
 pub use module_files::ModuleFiles;
 pub use module_values::{ModuleValues, VariableSource};
-pub use provider_schemas::ProviderSchemas;
+pub use provider_schemas::{ProviderSchemas, UnavailableSchema};

@@ -27,10 +27,25 @@ use crate::address::BlockAddress;
 use crate::merge::MergedModule;
 use crate::provider_uses::provider_reference;
 
-/// The schemas of a module's providers, by provider address.
+/// The schemas of a module's providers, by provider address, and why a
+/// schema is not at hand for a provider `tofu init` installed something
+/// for (issue 47, part 6).
 #[derive(Clone, Debug, Default)]
 pub struct ProviderSchemas {
     by_address: BTreeMap<ProviderAddress, Arc<ProviderSchema>>,
+    unavailable: BTreeMap<ProviderAddress, UnavailableSchema>,
+}
+
+/// Why the schema of a provider that `tofu init` installed (its root has
+/// a `.terraform` directory) is not at hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnavailableSchema {
+    /// The installed package of the locked `version` matches none of the
+    /// lock file's hashes: `tofu validate` fails on it, and it is never run.
+    LockMismatch { version: String },
+    /// Any other reason (not installed, another platform's package, a
+    /// provider that failed to start), in words.
+    Other(String),
 }
 
 impl ProviderSchemas {
@@ -47,8 +62,9 @@ impl ProviderSchemas {
         self.by_address.get(address)
     }
 
+    /// Neither a schema nor why one is missing.
     pub fn is_empty(&self) -> bool {
-        self.by_address.is_empty()
+        self.by_address.is_empty() && self.unavailable.is_empty()
     }
 
     pub fn len(&self) -> usize {
@@ -57,6 +73,17 @@ impl ProviderSchemas {
 
     pub fn iter(&self) -> impl Iterator<Item = (&ProviderAddress, &Arc<ProviderSchema>)> {
         self.by_address.iter()
+    }
+
+    /// Records why the schema of `address` is not at hand.
+    pub fn set_unavailable(&mut self, address: ProviderAddress, why: UnavailableSchema) {
+        self.unavailable.insert(address, why);
+    }
+
+    /// The providers whose schema is not at hand although something was
+    /// installed for them, with why.
+    pub fn unavailable(&self) -> impl Iterator<Item = (&ProviderAddress, &UnavailableSchema)> {
+        self.unavailable.iter()
     }
 
     /// The addresses whose schema differs between `self` and `other`
@@ -77,6 +104,16 @@ impl ProviderSchemas {
                 changed.push(address.clone());
             }
         }
+        for (address, why) in &self.unavailable {
+            if other.unavailable.get(address) != Some(why) && !changed.contains(address) {
+                changed.push(address.clone());
+            }
+        }
+        for address in other.unavailable.keys() {
+            if !self.unavailable.contains_key(address) && !changed.contains(address) {
+                changed.push(address.clone());
+            }
+        }
         changed
     }
 }
@@ -88,7 +125,8 @@ fn same_schema(a: &Arc<ProviderSchema>, b: &Arc<ProviderSchema>) -> bool {
 
 impl PartialEq for ProviderSchemas {
     fn eq(&self, other: &ProviderSchemas) -> bool {
-        self.by_address.len() == other.by_address.len()
+        self.unavailable == other.unavailable
+            && self.by_address.len() == other.by_address.len()
             && self
                 .by_address
                 .iter()

@@ -295,6 +295,7 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
     if let Some((cache, remembered_hash)) = remembered {
         let key = cache_key(request, &package, &remembered_hash);
         if let Some(schema) = cache.load(&key) {
+            lock_mismatch(request, &package, &remembered_hash)?;
             return Ok(LoadedSchema {
                 schema,
                 package,
@@ -310,6 +311,7 @@ pub fn read_provider_schema(request: &SchemaRequest<'_>) -> Result<LoadedSchema,
         // Only a speed-up for the next lookup: failing to remember is harmless.
         let _ = cache.remember_package_hash(package_path, &package_hash);
         if let Some(schema) = cache.load(&key) {
+            lock_mismatch(request, &package, &package_hash)?;
             return Ok(LoadedSchema {
                 schema,
                 package,
@@ -379,29 +381,49 @@ fn hash_package(package: &InstalledPackage) -> Result<String, SchemaReadError> {
 }
 
 /// The trust check before anything runs, then the executable to run.
+/// `HashMismatch` when the lock file has an entry for the provider and
+/// `hash` (the package's) is not among its hashes: `tofu init` would not
+/// have installed it, and `tofu validate` fails on it, even where the
+/// schema cache has this package's schema. Without an entry, nothing to
+/// compare (a cache hit needs none: see the module doc).
+fn lock_mismatch(
+    request: &SchemaRequest<'_>,
+    package: &InstalledPackage,
+    hash: &str,
+) -> Result<(), SchemaReadError> {
+    let Some(locked) = request.locked else {
+        return Ok(());
+    };
+    if locked.hashes.iter().any(|locked| locked == hash) {
+        return Ok(());
+    }
+    let packed = is_packed(package);
+    Err(SchemaReadError::HashMismatch {
+        package: package_path(package).to_path_buf(),
+        computed: hash.to_owned(),
+        locked: locked
+            .hashes
+            .iter()
+            .filter(|hash| hash_scheme_applies(hash, packed))
+            .cloned()
+            .collect(),
+    })
+}
+
 fn check_and_unpack(
     request: &SchemaRequest<'_>,
     package: &InstalledPackage,
     key: CacheKey,
 ) -> Result<RunnableProvider, SchemaReadError> {
+    // Before anything else: a package the lock file does not vouch for is
+    // an error whether or not providers may run (tofu validate fails on it).
+    lock_mismatch(request, package, &key.package_hash)?;
     if !request.run_providers {
         return Err(SchemaReadError::RunningDisabled);
     }
     let package_path = package_path(package).to_path_buf();
     let packed = is_packed(package);
-    let locked = request.locked.ok_or(SchemaReadError::NotLocked)?;
-    if !locked.hashes.contains(&key.package_hash) {
-        return Err(SchemaReadError::HashMismatch {
-            package: package_path,
-            computed: key.package_hash,
-            locked: locked
-                .hashes
-                .iter()
-                .filter(|hash| hash_scheme_applies(hash, packed))
-                .cloned()
-                .collect(),
-        });
-    }
+    request.locked.ok_or(SchemaReadError::NotLocked)?;
     let package_dir = if packed {
         let cache = request
             .cache

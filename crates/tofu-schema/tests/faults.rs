@@ -259,3 +259,36 @@ fn a_provider_missing_from_the_lock_file_is_not_run() {
     assert_eq!(error.reason(), MissingReason::NotLocked);
     assert_eq!(fake.pid(), None);
 }
+
+/// A package the lock file does not vouch for is reported as such even
+/// when running providers is turned off (issue 47, part 6): `tofu
+/// validate` fails on it whatever tofu-lens may run.
+#[test]
+fn a_package_that_fails_its_hash_is_reported_with_running_turned_off() {
+    let fake = Fake::install("exec sleep 60", "linux_amd64");
+    let search = SearchDirs {
+        init_dirs: vec![fake.root.path().join(".terraform/providers")],
+        ..SearchDirs::default()
+    };
+    let mismatching = fake.locked_with(vec![
+        "h1:08eov2Ls9iQ/g6nDlwjVk+fGB6Wo7X4CvmgitYg3LP4=".to_owned()
+    ]);
+    let matching = fake.locked();
+    let read = |locked: &LockedProvider| {
+        read_provider_schema(&SchemaRequest {
+            address: &fake.address,
+            search: &search,
+            platform: &Platform::parse("linux_amd64").unwrap(),
+            locked: Some(locked),
+            accepts: &|_| true,
+            cache: None,
+            run_providers: false,
+            socket_dir: None,
+            timeouts: Timeouts::default(),
+        })
+        .unwrap_err()
+    };
+    assert_eq!(read(&mismatching).reason(), MissingReason::HashMismatch);
+    assert_eq!(read(&matching).reason(), MissingReason::RunningOff);
+    assert_eq!(fake.pid(), None, "nothing ran");
+}

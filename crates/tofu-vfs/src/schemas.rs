@@ -36,13 +36,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tofu_module::calls::normalize_path;
 use tofu_module::module_source::local_source;
-use tofu_module::ProviderSchemas;
+use tofu_module::{ProviderSchemas, UnavailableSchema};
 use tofu_schema::install::discovery::{list_installed, SearchDirs};
 use tofu_schema::install::lock_file::{parse_lock_file, LockedProvider};
 use tofu_schema::plugin::Timeouts;
 use tofu_schema::{
     decode_providers_schema_json, read_provider_schema, runnable_provider, ProviderAddress,
-    ProviderEnvironment, ProviderSchema, RunnableProvider, SchemaCache, SchemaRequest,
+    ProviderEnvironment, ProviderSchema, RunnableProvider, SchemaCache, SchemaReadError,
+    SchemaRequest,
 };
 
 /// Where schemas may come from, for the whole run.
@@ -246,11 +247,25 @@ impl SchemaSource {
         let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
         let roots = provider_roots(&absolute(dir), callers).dirs;
         for address in rest {
+            // Why the first root (the nearest) has none, if none has it.
+            let mut why = None;
+            let mut found = false;
             for root in &roots {
-                if let Some(schema) = (read.at)(environment, root, address, run_providers)? {
-                    schemas.insert(address.clone(), schema);
-                    break;
+                match (read.at)(environment, root, address, run_providers)? {
+                    Ok(schema) => {
+                        schemas.insert(address.clone(), schema);
+                        found = true;
+                        break;
+                    }
+                    Err(reason) => {
+                        if why.is_none() {
+                            why = Some(reason);
+                        }
+                    }
                 }
+            }
+            if let (false, Some(Some(why))) = (found, why) {
+                schemas.set_unavailable(address.clone(), why);
             }
         }
         Some(schemas)
@@ -480,11 +495,11 @@ impl SchemaSource {
         root: &Path,
         address: &ProviderAddress,
         run_providers: bool,
-    ) -> Option<Arc<ProviderSchema>> {
+    ) -> ReadResult {
         let key = (root.to_path_buf(), address.clone(), run_providers);
         let cell: ReadOnce = match self.read.lock() {
             Ok(mut read) => Arc::clone(read.entry(key).or_default()),
-            Err(_) => return None,
+            Err(_) => return Err(None),
         };
         cell.get_or_init(|| self.read_package(environment, root, address, run_providers))
             .clone()
@@ -522,7 +537,7 @@ impl SchemaSource {
         root: &Path,
         address: &ProviderAddress,
         run_providers: bool,
-    ) -> Option<Arc<ProviderSchema>> {
+    ) -> ReadResult {
         let found = self.with_request(
             environment,
             root,
@@ -537,14 +552,33 @@ impl SchemaSource {
                         "{address}: the schema could not be cached: {error}"
                     ));
                 }
-                Some(Arc::new(loaded.schema))
+                Ok(Arc::new(loaded.schema))
             }
             Err(error) => {
                 tracing::debug!(%address, root = %root.display(), %error, "no provider schema");
                 self.problem(format!("{address} (for {}): {error}", root.display()));
-                None
+                Err(unavailable(root, address, &error))
             }
         }
+    }
+}
+
+/// Why the schema of `address` is not at hand for `root`, as the analysis
+/// reports it; `None` when running providers is turned off (the user's
+/// choice: nothing to report).
+fn unavailable(
+    root: &Path,
+    address: &ProviderAddress,
+    error: &SchemaReadError,
+) -> Option<UnavailableSchema> {
+    match error {
+        SchemaReadError::RunningDisabled => None,
+        SchemaReadError::HashMismatch { .. } => Some(UnavailableSchema::LockMismatch {
+            version: locked_provider(root, address)
+                .map(|locked| locked.version)
+                .unwrap_or_default(),
+        }),
+        other => Some(UnavailableSchema::Other(other.to_string())),
     }
 }
 
@@ -559,19 +593,17 @@ fn locked_provider(root: &Path, address: &ProviderAddress) -> Option<LockedProvi
         })
 }
 
-type ReadOnce = Arc<OnceLock<Option<Arc<ProviderSchema>>>>;
+/// A provider's schema as installed for a root, or why there is none
+/// (`None`: nothing to say, running providers is turned off).
+type ReadResult = Result<Arc<ProviderSchema>, Option<UnavailableSchema>>;
+type ReadOnce = Arc<OnceLock<ReadResult>>;
 
 /// How [`SchemaSource::gather`] reads a schema file, and the schema of a
 /// provider as installed for a root (`None`: not at hand).
 struct Reader<'r> {
     file: &'r dyn Fn(&Path) -> Option<Arc<FileSchemas>>,
     #[allow(clippy::type_complexity)]
-    at: &'r dyn Fn(
-        &ProviderEnvironment,
-        &Path,
-        &ProviderAddress,
-        bool,
-    ) -> Option<Option<Arc<ProviderSchema>>>,
+    at: &'r dyn Fn(&ProviderEnvironment, &Path, &ProviderAddress, bool) -> Option<ReadResult>,
 }
 type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
 type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;

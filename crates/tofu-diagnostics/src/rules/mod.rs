@@ -57,6 +57,7 @@ pub(crate) mod moves;
 pub(crate) mod plan_values;
 pub(crate) mod provider_for_each;
 pub(crate) mod provider_functions;
+pub(crate) mod provider_packages;
 pub(crate) mod provider_schema;
 pub(crate) mod provider_tree;
 pub(crate) mod providers;
@@ -274,6 +275,11 @@ pub(crate) const MODULE_RULES: &[ModuleRule] = &[
         name: "plan-statements",
         phase: Phase::Plan,
         check: statements::check,
+    },
+    ModuleRule {
+        name: "provider-packages",
+        phase: Phase::Load,
+        check: provider_packages::check,
     },
     ModuleRule {
         name: "unused-declaration",

@@ -869,6 +869,12 @@ impl<'a> ModuleView<'a> {
         self.names.providers.schema(local_name).1
     }
 
+    /// Which provider each local name stands for, and the schemas given
+    /// (not recorded, as [`Self::provider_schema`]).
+    pub(crate) fn provider_names(&self) -> &'a tofu_module::provider_schemas::ProviderNames {
+        &self.names.providers
+    }
+
     /// The provider function `name` (`provider::NAME::FUNCTION`) from its
     /// provider's schema (not recorded, as [`Self::provider_schema`]).
     pub(crate) fn provider_function(&self, name: &str) -> Option<tofu_eval::ProviderFunction> {
