@@ -2,7 +2,7 @@
 """The proof of the refactorings that keep the state (issue 46, parts 2, 4
 and 5), judged by OpenTofu itself.
 
-usage: scripts/prove_refactorings.py TOFU_LENS_BINARY [--count N] [--seed S]
+usage: scripts/prove_refactorings.py TOFU_LENS_BINARY [--count N] [--seed S] [--kinds K,K]
 
 The modules are those of scripts/prove_renames.py (`terraform_data`
 resources with `count`, `for_each`, JSON, override files, an earlier
@@ -20,6 +20,11 @@ child, and one refactoring of it:
 - extract-locals: the same of a `locals` block written just before the
   resource (a value, and one reading it that the resource's
   `triggers_replace` and an output of the module read) and the resource;
+- extract-provider: "Extract into module …" of a root resource that names
+  an aliased configuration (`provider "terraform" { alias = "x" }`,
+  `provider = terraform.x`), which the call then passes;
+
+`--kinds` draws only the kinds it lists (all by default).
 - count-to-for_each: "Convert … to `for_each = toset(…)`" on a resource
   `count = length(local.fleet)` over 1–4 names, sorted or not, with outputs
   reading one instance or all of them.
@@ -63,13 +68,18 @@ KINDS = [
     "extract",
     "extract-two",
     "extract-locals",
+    "extract-provider",
 ]
 
 
-def generate(rng):
+def generate(rng, kinds=KINDS):
     """A case's files, the chosen block (file, label) and the kind."""
     files, (file, label, _) = prove_renames.generate(rng)
-    kind = rng.choice(KINDS)
+    kind = rng.choice(kinds)
+    if kind == "extract-provider" and file == "main.tf" and f'resource "terraform_data" "{label}" {{' in files[file]:
+        header = f'resource "terraform_data" "{label}" {{\n'
+        aliased = 'provider "terraform" {\n  alias = "x"\n}\n\n'
+        files[file] = aliased + files[file].replace(header, header + "  provider = terraform.x\n", 1)
     if kind == "count-to-for_each":
         # A resource over a list: its elements become the keys.
         names = rng.sample(["x", "y", "z", "w"], rng.randint(1, 4))
@@ -166,6 +176,7 @@ def wanted(kind, title):
         "extract": title.startswith("Extract "),
         "extract-two": title.startswith("Extract "),
         "extract-locals": title.startswith("Extract "),
+        "extract-provider": title.startswith("Extract "),
     }[kind]
 
 
@@ -291,14 +302,21 @@ def prove(tofu, binary, case_dir, choice):
 
 def main():
     run = differential.start_generated_run(
-        "prove_refactorings.py", USAGE, [("--count", "100"), ("--seed", "46")], prefix="tofu-lens-refactorings"
+        "prove_refactorings.py",
+        USAGE,
+        [("--count", "100"), ("--seed", "46"), ("--kinds", ",".join(KINDS))],
+        prefix="tofu-lens-refactorings",
     )
     if isinstance(run, int):
         return run
+    kinds = [kind for kind in run.options["--kinds"].split(",") if kind in KINDS]
+    if not kinds:
+        print(f"--kinds: none of {KINDS}")
+        return 2
     cases = []
     for index in range(int(run.options["--count"])):
         name = f"case{index:05}"
-        files, choice = generate(run.rng)
+        files, choice = generate(run.rng, kinds)
         differential.write_case(os.path.join(run.root, name), files)
         cases.append((name, choice))
     outcomes = differential.in_parallel(
