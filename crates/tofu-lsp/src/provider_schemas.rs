@@ -193,6 +193,10 @@ pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
                 for (address, schema) in found.iter() {
                     schemas.insert(address.clone(), Arc::clone(schema));
                 }
+                // And why one could not be read, for the analysis to say.
+                for (address, why) in found.unavailable() {
+                    schemas.set_unavailable(address.clone(), why.clone());
+                }
             }
             Err(error) => tracing::error!("reading the schema of {address} failed: {error}"),
         }

@@ -485,3 +485,52 @@ async fn a_provider_installed_while_the_server_runs_brings_its_schema() {
     assert!(workspace.schema_cached());
     client.shutdown().await;
 }
+
+/// A package that does not match the lock file is never run, and the
+/// server says so where `tofu validate` fails (issue 47, part 6): on the
+/// `required_providers` entry of `stacks/prod`, in OpenTofu's words. No
+/// real provider is needed: the package is a file that never runs.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_package_that_does_not_match_the_lock_file_is_reported() {
+    let workspace = Workspace::without_install();
+    let fake = workspace.cache.parent().unwrap().join("fake-package");
+    fs::create_dir_all(&fake).unwrap();
+    fs::write(
+        fake.join("terraform-provider-time_v0.14.2"),
+        "#!/bin/sh\nexit 1\n",
+    )
+    .unwrap();
+    let [_, lock_file] = <[PathBuf; 2]>::try_from(workspace.install(&fake)).unwrap();
+    let locked = fs::read_to_string(&lock_file).unwrap();
+    let hash = package_hash_v1(&fake).unwrap();
+    fs::write(
+        &lock_file,
+        locked.replace(&hash, "h1:08eov2Ls9iQ/g6nDlwjVk+fGB6Wo7X4CvmgitYg3LP4="),
+    )
+    .unwrap();
+    let mut client = workspace.start(true).await;
+    let params = client
+        .wait_for_diagnostics(&workspace.prod(), |params| {
+            codes(params)
+                .iter()
+                .any(|code| code == "provider-package-mismatch")
+        })
+        .await;
+    let mismatch = params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|diagnostic| diagnostic["code"] == "provider-package-mismatch")
+        .unwrap();
+    assert_eq!(
+        mismatch["range"]["start"],
+        json!({"line": 2, "character": 4})
+    );
+    assert!(
+        mismatch["message"].as_str().unwrap().ends_with(
+            "the cached package for registry.opentofu.org/hashicorp/time 0.14.2 (in .terraform/providers) does not match any of the checksums recorded in the dependency lock file, run tofu init to ensure all providers are correctly installed"
+        ),
+        "{mismatch}"
+    );
+    assert!(!workspace.schema_cached(), "nothing ran");
+}
