@@ -359,7 +359,8 @@ pub fn analyze_with_files(
         walked = is_walk;
         diagnostics.extend(phase);
     }
-    // `tofu plan` validates after it collected the variables' values, and
+    // `tofu plan` validates after it collected the variables' values (a
+    // required one missing stops it there: `plan-required-variable`), and
     // stops at validate's errors: what its walk reports (the `plan-*`
     // family, and a given value that does not convert to its variable's
     // type) comes only when loading and validate found none; what it says
@@ -377,12 +378,19 @@ pub fn analyze_with_files(
         .plan
         .iter()
         .any(|diagnostic| before_walk(diagnostic.code) && diagnostic.is_error());
+    // Earlier still, a variable plan needs and gets no value stops it
+    // while it collects them: nothing of its walk is reported.
+    let stopped_collecting = checked
+        .plan
+        .iter()
+        .any(|diagnostic| diagnostic.code == crate::codes::PLAN_REQUIRED_VARIABLE);
     diagnostics.extend(checked.lint);
     diagnostics.extend(values_diagnostics);
     let withheld = |code| {
         let stopped_by_validate = validate_failed && plan_walk(code);
         let stopped_before = stopped_before_walk && crate::codes::is_plan_walk(code);
-        stopped_by_validate || (stopped_before && !before_walk(code))
+        let not_collected = stopped_collecting && crate::codes::is_plan_walk(code);
+        stopped_by_validate || not_collected || (stopped_before && !before_walk(code))
     };
     diagnostics.extend(
         checked

@@ -146,6 +146,7 @@ catalogue! {
     PLAN_REMOVED_STATEMENT => "What tofu plan reports of removed blocks before its walk, and tofu validate does not: a removed block whose from the module still declares (\"Removed resource block still exists\", \"Removed module block still exists\", on the removed keyword), judged when no import target is missing. Plan stops there: the rest of the plan-* family is withheld.";
     PROVIDER_PACKAGE_MISMATCH => "The provider package tofu init installed for the module matches none of the hashes its .terraform.lock.hcl records, so tofu-lens never runs it and tofu validate fails (\"the cached package ... does not match any of the checksums recorded in the dependency lock file\"; OpenTofu gives it no place: on the provider's required_providers entry, else on the first block using it). Run tofu init.";
     PROVIDER_SCHEMA_UNAVAILABLE => "Information: tofu init installed something for the module, but the schema of one of its providers could not be read (not installed for this platform or at the lock file's version, a provider that failed to start, ...), so the bodies using it are judged without it. Once per provider, with the reason.";
+    PLAN_REQUIRED_VARIABLE => "What tofu plan -input=false reports while it collects the input variables' values, in a directory it is run in (one with an automatic values file, or values the user names): a variable without a default that no values file, -var or TF_VAR_ sets (\"No value for required variable\", on the variable's declaration). Plan stops there: no value is converted or validated, and the rest of the plan-* family is withheld.";
 }
 
 /// Every code, in the order of their numbers.
@@ -209,8 +210,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            118,
-            "the catalogue has 116 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 8 of provider schemas, 9 of plan's, 5 of test files') and unused-suppression"
+            119,
+            "the catalogue has 117 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 8 of provider schemas, 10 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

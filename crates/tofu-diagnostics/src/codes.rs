@@ -116,6 +116,7 @@ tofu_syntax::define_codes! {
     116 PLAN_REMOVED_STATEMENT => "plan-removed-statement", Error;
     117 PROVIDER_PACKAGE_MISMATCH => "provider-package-mismatch", Error;
     118 PROVIDER_SCHEMA_UNAVAILABLE => "provider-schema-unavailable", Info;
+    119 PLAN_REQUIRED_VARIABLE => "plan-required-variable", Error;
 }
 
 /// Whether `code` is one of what `tofu plan`'s walk reports from known

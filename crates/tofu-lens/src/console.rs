@@ -259,11 +259,17 @@ fn module_problems(analysis: &tofu_diagnostics::ModuleAnalysis) -> ModuleProblem
                 matches!(block.kind.as_str(), "locals" | "variable" | "output")
             })
     };
+    // The console gives a variable nothing sets an unknown value where
+    // `tofu plan -input=false` stops: not its error.
+    let plan_only = |diagnostic: &&tofu_syntax::Diagnostic| {
+        diagnostic.code == tofu_diagnostics::codes::PLAN_REQUIRED_VARIABLE
+    };
     let mut errors = String::new();
     for diagnostic in analysis
         .diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.is_error())
+        .filter(|diagnostic| !plan_only(diagnostic))
         .filter(evaluated)
     {
         errors.push_str(&plain_module_diagnostic(

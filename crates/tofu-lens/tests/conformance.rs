@@ -214,7 +214,8 @@ const VALIDATE_CODES: [Code; 7] = [
 /// `valid-files/refactoring.tf` imports into `aws_instance.import`, which
 /// it does not declare (plan's "Configuration for import target does not
 /// exist", `plan-import-target`).
-const PLAN_CODES: [Code; 7] = [
+const PLAN_CODES: [Code; 8] = [
+    tofu_diagnostics::codes::PLAN_REQUIRED_VARIABLE,
     tofu_diagnostics::codes::PLAN_VARIABLE_VALIDATION,
     tofu_diagnostics::codes::PLAN_CONDITION_FAILED,
     tofu_diagnostics::codes::PLAN_CHECK_FAILED,

@@ -70,7 +70,7 @@ use crate::rules::views::{MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
-use tofu_module::given_values::{assignments, automatic_files, Assignment};
+use tofu_module::given_values::{assignments, Assignment};
 use tofu_module::refs::NodeRef;
 use tofu_module::types::{constant_value, convert_variable_value, declared_true};
 
@@ -281,19 +281,15 @@ impl PlanValues {
     fn of(view: &ModuleView<'_>, cache: &mut KnownValues) -> Option<PlanValues> {
         let files = module_files(view);
         let chosen = &view.config().values;
-        let declared = |name: &str| {
-            view.effective(&BlockAddress::Variable(name.to_owned()))
-                .is_some()
-        };
-        let planned = !automatic_files(&files).is_empty()
-            || !chosen.given.is_empty()
-            || chosen.environment.iter().any(|(name, _)| declared(name));
-        if !planned {
+        if !crate::rules::values::planned(view, &files) {
             return None;
         }
         let given = assignments(&files, chosen);
-        // Plan stopped while it collected the values.
-        if crate::rules::values::command_line_fails(view, &given) {
+        // Plan stopped while it collected the values: a value it could not
+        // take, or one it needs and did not get.
+        if crate::rules::values::command_line_fails(view, &given)
+            || !crate::rules::values::unset_required(view, &given).is_empty()
+        {
             return None;
         }
         let variables =

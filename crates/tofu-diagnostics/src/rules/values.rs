@@ -40,7 +40,17 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     let files = module_files(view);
     let chosen = &view.config().values;
     let last = assignments(&files, chosen);
-    let stopped = command_line_fails(view, &last);
+    // Plan stops after collecting the values when one it needs is
+    // missing: it converts none of them.
+    let unset = if planned(view, &files) {
+        unset_required(view, &last)
+    } else {
+        Vec::new()
+    };
+    for variable in &unset {
+        out.extend(no_value(view, variable));
+    }
+    let stopped = command_line_fails(view, &last) || !unset.is_empty();
     // A file plan reads (by itself, or named) counts where nothing later
     // replaces its value; one it is not told to read is judged on its own.
     let read = |name: &str| is_automatic_name(name) || chosen.files().any(|file| file == name);
@@ -81,6 +91,59 @@ pub(crate) fn check(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// Whether `tofu plan` is run in this directory as the root module: it
+/// holds a values file plan reads by itself, or the user names values for
+/// it (`--var-file`, `--var`, a `TF_VAR_` of a variable it declares, the
+/// server's `varFiles`). Elsewhere the values come from callers.
+pub(crate) fn planned(
+    view: &ModuleView<'_>,
+    files: &[(FileId, &tofu_module::loaded::ModuleFile)],
+) -> bool {
+    let chosen = &view.config().values;
+    !tofu_module::given_values::automatic_files(files).is_empty()
+        || !chosen.given.is_empty()
+        || chosen.environment.iter().any(|(name, _)| {
+            view.effective(&BlockAddress::Variable(name.clone()))
+                .is_some()
+        })
+}
+
+/// The variables plan needs a value for and gets none: no `default`
+/// argument (`default = null` is one) and nothing in `last`, in the
+/// order of their declarations.
+pub(crate) fn unset_required<'a>(
+    view: &ModuleView<'a>,
+    last: &std::collections::BTreeMap<&str, Assignment<'_>>,
+) -> Vec<&'a EffectiveBlock> {
+    view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)))
+        .into_iter()
+        .filter(|variable| {
+            let BlockAddress::Variable(name) = &variable.address else {
+                return false;
+            };
+            variable.body.attribute("default").is_none() && !last.contains_key(name.as_str())
+        })
+        .collect()
+}
+
+/// "No value for required variable", as `tofu plan -input=false` gives
+/// it, on the variable's declaration.
+fn no_value(view: &ModuleView<'_>, variable: &EffectiveBlock) -> Option<Diagnostic> {
+    let BlockAddress::Variable(name) = &variable.address else {
+        return None;
+    };
+    Some(
+        Diagnostic::new(
+            crate::codes::PLAN_REQUIRED_VARIABLE,
+            "No value for required variable",
+            declaration(view, variable)?,
+        )
+        .with_detail(format!(
+            "The root module input variable \"{name}\" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable."
+        )),
+    )
 }
 
 /// The module's values files by id, as assignments are looked up in
