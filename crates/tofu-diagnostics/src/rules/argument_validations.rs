@@ -22,7 +22,9 @@
 //! in plan it has the value the call gives (one the call leaves to its
 //! default cannot be judged). A variable whose rules read another is
 //! reported only when no other variable of the call fails: OpenTofu
-//! 1.12.6 then does not evaluate it. An argument that is null for a
+//! 1.12.6 then does not evaluate it; nor is it judged when an argument of
+//! the call was not evaluated (it read what failed), since its rules may
+//! read that variable. An argument that is null for a
 //! variable declared `nullable = false` (its default applies), fails to
 //! evaluate, does not convert
 //! to the variable's type (`module-argument-values` reports it) or reads
@@ -63,6 +65,7 @@ pub(crate) fn judge(
     values: &WalkValues<'_, '_>,
     call: &Call<'_>,
     inputs: &[(&EffectiveAttribute, Value)],
+    any_not_evaluated: bool,
     out: &mut Vec<Diagnostic>,
 ) {
     if call.child.incomplete {
@@ -115,12 +118,20 @@ pub(crate) fn judge(
     };
     let mut failures: Vec<(bool, Diagnostic)> = Vec::new();
     for given in &given {
+        let reads_others = given
+            .variable
+            .validations
+            .iter()
+            .any(|rule| rule.reads_others);
+        // A variable's rules are one node: when one of them reads another
+        // variable of the call, and an argument was not evaluated (it read
+        // what failed), OpenTofu may not evaluate them at all (it does not
+        // when the rule reads that variable; which one it reads is not
+        // known here): nothing is said rather than a guess.
+        if reads_others && any_not_evaluated {
+            continue;
+        }
         if let Some(rule) = first_failed_rule(&others, given.variable, &given.value) {
-            let reads_others = given
-                .variable
-                .validations
-                .iter()
-                .any(|rule| rule.reads_others);
             failures.push((reads_others, failure(call, given.variable, rule, given.at)));
         }
     }

@@ -523,6 +523,7 @@ fn module_arguments(
     // not evaluated, and does not stop the others. The values of those
     // evaluated are what the child's rules judge.
     let mut evaluated: Vec<(&EffectiveAttribute, Value)> = Vec::new();
+    let mut any_not_evaluated = false;
     let before = out.len();
     for attribute in inputs {
         let Some(expr) = values.expression(attribute) else {
@@ -530,7 +531,9 @@ fn module_arguments(
         };
         let file = attribute.origin.file;
         let (evaluation, failed) = values.separately(|| values.evaluate_in(file, &expr));
-        if !failed {
+        if failed {
+            any_not_evaluated = true;
+        } else {
             report(file, evaluation.diagnostics, out);
             evaluated.push((attribute, evaluation.value));
         }
@@ -549,7 +552,7 @@ fn module_arguments(
         child,
         dir: crate::rules::module_tree::child_dir_of(identity, call, name),
     };
-    argument_validations::judge(identity, values, &call, &evaluated, out);
+    argument_validations::judge(identity, values, &call, &evaluated, any_not_evaluated, out);
 }
 
 #[cfg(test)]
