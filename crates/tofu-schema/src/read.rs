@@ -380,7 +380,6 @@ fn hash_package(package: &InstalledPackage) -> Result<String, SchemaReadError> {
     })
 }
 
-/// The trust check before anything runs, then the executable to run.
 /// `HashMismatch` when the lock file has an entry for the provider and
 /// `hash` (the package's) is not among its hashes: `tofu init` would not
 /// have installed it, and `tofu validate` fails on it, even where the
@@ -410,6 +409,7 @@ fn lock_mismatch(
     })
 }
 
+/// The trust check before anything runs, then the executable to run.
 fn check_and_unpack(
     request: &SchemaRequest<'_>,
     package: &InstalledPackage,

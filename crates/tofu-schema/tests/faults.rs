@@ -62,6 +62,11 @@ impl Fake {
     }
 
     fn read(&self, locked: &LockedProvider) -> SchemaReadError {
+        self.read_with(locked, true)
+    }
+
+    /// [`Fake::read`], with providers allowed to run or not.
+    fn read_with(&self, locked: &LockedProvider, run_providers: bool) -> SchemaReadError {
         let search = SearchDirs {
             init_dirs: vec![self.root.path().join(".terraform/providers")],
             ..SearchDirs::default()
@@ -73,7 +78,7 @@ impl Fake {
             locked: Some(locked),
             accepts: &|_| true,
             cache: None,
-            run_providers: true,
+            run_providers,
             socket_dir: None,
             timeouts: Timeouts {
                 handshake: Duration::from_millis(500),
@@ -266,28 +271,11 @@ fn a_provider_missing_from_the_lock_file_is_not_run() {
 #[test]
 fn a_package_that_fails_its_hash_is_reported_with_running_turned_off() {
     let fake = Fake::install("exec sleep 60", "linux_amd64");
-    let search = SearchDirs {
-        init_dirs: vec![fake.root.path().join(".terraform/providers")],
-        ..SearchDirs::default()
-    };
     let mismatching = fake.locked_with(vec![
         "h1:08eov2Ls9iQ/g6nDlwjVk+fGB6Wo7X4CvmgitYg3LP4=".to_owned()
     ]);
     let matching = fake.locked();
-    let read = |locked: &LockedProvider| {
-        read_provider_schema(&SchemaRequest {
-            address: &fake.address,
-            search: &search,
-            platform: &Platform::parse("linux_amd64").unwrap(),
-            locked: Some(locked),
-            accepts: &|_| true,
-            cache: None,
-            run_providers: false,
-            socket_dir: None,
-            timeouts: Timeouts::default(),
-        })
-        .unwrap_err()
-    };
+    let read = |locked: &LockedProvider| fake.read_with(locked, false);
     assert_eq!(read(&mismatching).reason(), MissingReason::HashMismatch);
     assert_eq!(read(&matching).reason(), MissingReason::RunningOff);
     assert_eq!(fake.pid(), None, "nothing ran");

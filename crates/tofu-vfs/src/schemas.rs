@@ -247,24 +247,19 @@ impl SchemaSource {
         let run_providers = self.options.run_providers && dir_schemas.run_providers.unwrap_or(true);
         let roots = provider_roots(&absolute(dir), callers).dirs;
         for address in rest {
-            // Why the first root (the nearest) has none, if none has it.
+            // Why the first root (the nearest) has none, while none has it.
             let mut why = None;
-            let mut found = false;
             for root in &roots {
                 match (read.at)(environment, root, address, run_providers)? {
                     Ok(schema) => {
                         schemas.insert(address.clone(), schema);
-                        found = true;
+                        why = None;
                         break;
                     }
-                    Err(reason) => {
-                        if why.is_none() {
-                            why = Some(reason);
-                        }
-                    }
+                    Err(reason) => why = why.or(Some(reason)),
                 }
             }
-            if let (false, Some(Some(why))) = (found, why) {
+            if let Some(Some(why)) = why {
                 schemas.set_unavailable(address.clone(), why);
             }
         }

@@ -140,8 +140,20 @@ impl KnownValues {
         Some((cached.known.as_ref()?, cached.digest.as_str()))
     }
 
-    /// Forgets the variables not in `declared`.
-    fn retain(&mut self, declared: &BTreeSet<&str>) {
+    /// Forgets the variables not among `variables`. (A variable removed
+    /// changes a shape, which starts the memos afresh, so this finds
+    /// nothing to forget on a keystroke: the set is built only then.)
+    fn retain(&mut self, variables: &[&EffectiveBlock]) {
+        if self.by_variable.len() <= variables.len() {
+            return;
+        }
+        let declared: BTreeSet<&str> = variables
+            .iter()
+            .filter_map(|variable| match &variable.address {
+                BlockAddress::Variable(name) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
         self.by_variable
             .retain(|name, _| declared.contains(name.as_str()));
     }
@@ -170,8 +182,8 @@ fn given_key(view: &ModuleView<'_>, given: Option<Assignment<'_>>) -> String {
 /// What plan's walk starts from in a directory `tofu plan` is run in,
 /// found once per analysis (the values files, the variables' validation
 /// rules): the known values, the variables whose validation failed, and
-/// "Invalid value for variable" where the `plan-variable-validations` rule
-/// reports it. The module's nodes are then judged one by one
+/// "Invalid value for variable" for those this module reports (on the
+/// `variable` block). The module's nodes are then judged one by one
 /// ([`check_node`]), each memo holding while the values it read hold
 /// ([`PlanInputs::values_read`]).
 pub(crate) struct PlanInputs {
@@ -191,7 +203,7 @@ pub(crate) struct PlanInputs {
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct PlanDigest {
     values: BTreeMap<String, String>,
-    withheld: std::collections::BTreeSet<String>,
+    withheld: BTreeSet<String>,
 }
 
 impl PlanDigest {
@@ -296,15 +308,7 @@ impl PlanValues {
             view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)));
         let mut known: BTreeMap<String, Known> = BTreeMap::new();
         let mut digests: BTreeMap<String, String> = BTreeMap::new();
-        cache.retain(
-            &variables
-                .iter()
-                .filter_map(|variable| match &variable.address {
-                    BlockAddress::Variable(name) => Some(name.as_str()),
-                    _ => None,
-                })
-                .collect(),
-        );
+        cache.retain(&variables);
         // A value that does not convert to its variable's type fails the
         // variable's node (`variable-values` reports it): plan evaluates
         // nothing that reads it.

@@ -1072,12 +1072,12 @@ impl<'a> ModuleView<'a> {
         found
     }
 
-    /// The effective local value `name` (recorded).
     /// Records that plan's walk read input variable `name`'s value.
     pub(crate) fn read_plan_variable(&self, name: &str) {
         self.reads.borrow_mut().variables.insert(name.to_owned());
     }
 
+    /// The effective local value `name` (recorded).
     pub(crate) fn local(&self, name: &str) -> Option<&'a EffectiveLocal> {
         self.reads.borrow_mut().locals.insert(name.to_owned());
         self.module.effective.local(name)

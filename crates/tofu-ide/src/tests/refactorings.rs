@@ -46,6 +46,18 @@ fn applied_to_range(text: &str, title: &str, until: Option<&str>) -> String {
     render(&snapshot, refactoring)
 }
 
+/// The reasons the extraction is refused for the `len` bytes selected
+/// from the cursor of `text`.
+fn extraction_refusals(text: &str, len: u32) -> Vec<String> {
+    let (snapshot, path, offset) = fixture(text);
+    snapshot
+        .refactorings(&path, TextRange::new(offset, offset + len))
+        .into_iter()
+        .filter(|r| r.title.starts_with("Extract"))
+        .filter_map(|r| r.refused)
+        .collect()
+}
+
 fn render(snapshot: &crate::Snapshot, refactoring: &Refactoring) -> String {
     assert_eq!(refactoring.refused, None);
     let mut files: BTreeMap<PathBuf, String> = BTreeMap::new();
@@ -776,14 +788,7 @@ terraform {
 "#
     );
     let two = "//- main.tf\nresource \"aws_instance\" \"a\" {\n  provider = aws.west\n}\nresource \"aws_instance\" \"b\" {}\n";
-    let at_a = super::with_cursor(two, "main.tf", "resource");
-    let (snapshot, path, offset) = fixture(&at_a);
-    let refused: Vec<String> = snapshot
-        .refactorings(&path, TextRange::new(offset, offset + 60))
-        .into_iter()
-        .filter(|r| r.title.starts_with("Extract"))
-        .filter_map(|r| r.refused)
-        .collect();
+    let refused = extraction_refusals(&super::with_cursor(two, "main.tf", "resource"), 60);
     assert_eq!(
         refused,
         ["The resources name `aws.west` and the default configuration of `aws`: the new module would need `configuration_aliases`."]
@@ -808,15 +813,10 @@ fn extraction_is_refused_where_the_new_module_would_read_differently() {
     assert!(refusal(overridden, "main.tf", "resource")
         .contains("is changed by an override file (override.tf)"));
     let local_overridden = "//- main.tf\nlocals {\n  n = 1\n}\nresource \"terraform_data\" \"a\" {\n  input = local.n\n}\n//- override.tf\nlocals {\n  n = 2\n}\n";
-    let at_locals = super::with_cursor(local_overridden, "main.tf", "locals");
-    let (snapshot, path, offset) = fixture(&at_locals);
-    let end = offset + 40;
-    let refused: Vec<String> = snapshot
-        .refactorings(&path, TextRange::new(offset, end))
-        .into_iter()
-        .filter(|r| r.title.starts_with("Extract"))
-        .filter_map(|r| r.refused)
-        .collect();
+    let refused = extraction_refusals(
+        &super::with_cursor(local_overridden, "main.tf", "locals"),
+        40,
+    );
     assert_eq!(
         refused,
         ["`local.n` is changed by an override file (override.tf): extract it by hand."]
