@@ -50,10 +50,10 @@ Every sink's operation is drawn with its mistake or its near miss (the
 value that passes), so about half the sinks must stay silent in both
 tools. What plan judges only with instances (`count.index`, `each`),
 postconditions and data sources are not generated (tofu-lens does not
-judge them yet), nor a message showing a sensitive value (a sensitive
-variable's or a sensitive value passed to a module: OpenTofu then adds
-"Error message refers to sensitive values" and hides the message, which
-tofu-lens does not report).
+judge them yet). A message now and then shows a sensitive value (a
+sensitive variable's, or a sensitive value passed to a module: plan
+then hides the message and reports "Error message refers to sensitive
+values"), or its near miss through `nonsensitive()`.
 
 With TOFU_LENS_ORACLE_DIR set, each case is copied to a temporary
 directory where OpenTofu runs `tofu init -input=false` and `tofu plan
@@ -95,7 +95,11 @@ reports it: calls that fail in a validation rule or a `check` assertion
 (plan reports the call's error) and in a resource's arguments; what is
 left measures the rules within their module documentation.
 
-usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line]
+`--time` makes some resources (a precondition's, a `count`'s) the
+hashicorp/time provider's `time_static`, its arguments valid; OpenTofu
+installs it with `tofu init -plugin-dir TOFU_LENS_PROVIDER_PLUGINS`.
+
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time]
 """
 import collections
 import contextlib
@@ -304,10 +308,11 @@ class Case:
     """A module being written: native files as lists of blocks, JSON files
     as objects, and what it holds (its kinds, for the tallies)."""
 
-    def __init__(self, rng, judged_only=False, command_line=False):
+    def __init__(self, rng, judged_only=False, command_line=False, time=False):
         self.rng = rng
         self.judged_only = judged_only
         self.command_line = command_line
+        self.time = time
         # Command-line values: name -> (source, text), source one of
         # "prod.tfvars", "named.tfvars.json", "vars/common.tfvars", "var",
         # "env"; and earlier
@@ -360,10 +365,17 @@ class Case:
         return files
 
 
-def message(case, text, reference=None):
-    """An error message: a literal, sometimes showing a value that is not
-    sensitive."""
-    if reference and case.rng.random() < 0.3:
+def message(case, text, reference=None, sensitive=False):
+    """An error message: a literal, sometimes showing a value; a sensitive
+    value shown makes plan hide the message ("Error message refers to
+    sensitive values"), or its near miss, shown through
+    `nonsensitive()`."""
+    if reference and case.rng.random() < (0.5 if sensitive else 0.3):
+        if sensitive and case.rng.random() < 0.35:
+            reference = f"nonsensitive({reference})"
+            case.kinds.append("message: nonsensitive() of a sensitive value")
+        elif sensitive:
+            case.kinds.append("message: a sensitive value")
         return f"{text} (got ${{{reference}}})"
     return text
 
@@ -498,8 +510,8 @@ def own_rules(case, name, kind, value, sensitive):
         if condition in seen:
             continue
         seen.add(condition)
-        shown = reference if kind in ("string", "number") and not sensitive else None
-        rules.append((condition, message(case, f"{name}: {label}.", shown)))
+        shown = reference if kind in ("string", "number") else None
+        rules.append((condition, message(case, f"{name}: {label}.", shown, sensitive)))
     return rules
 
 
@@ -605,7 +617,7 @@ def child_local(case, directory, name, constant):
         case.block(file, f"locals {{\n  {name} = {hcl(constant)}\n}}\n")
 
 
-def child_rules(case, directory, argument, kind, value, shown):
+def child_rules(case, directory, argument, kind, value, shown, sensitive=False):
     """1 to 3 validation rules of the child's variable `argument` given
     `value`, drawn from CONDITIONS; now and then one reads a child local
     value holding a constant."""
@@ -630,7 +642,7 @@ def child_rules(case, directory, argument, kind, value, shown):
             continue
         seen.add(condition)
         case.kinds.append(f"{what}: {verdict(label, value, bad, good)}")
-        rules.append((condition, message(case, f"{argument}: {label}.", shown)))
+        rules.append((condition, message(case, f"{argument}: {label}.", shown, sensitive)))
     return rules
 
 
@@ -657,8 +669,8 @@ def module_argument(case, kind, value, sensitive, reference, failing=False):
         text, literal, value, sensitive = argument_value(case, kind, value, sensitive, reference, "module argument")
         if sensitive:
             case.kinds.append("module argument: a sensitive value")
-        shown = f"var.{argument}" if kind in ("string", "number") and not sensitive else None
-        variables = [(argument, kind, child_rules(case, directory, argument, kind, value, shown))]
+        shown = f"var.{argument}" if kind in ("string", "number") else None
+        variables = [(argument, kind, child_rules(case, directory, argument, kind, value, shown, sensitive))]
     arguments = [(argument, text, literal)]
     if rng.random() < (0.6 if failing else 0.25):
         other = rng.choice([n for n in NAMES if n != argument])
@@ -755,9 +767,9 @@ def sink(case):
             module_argument(case, kind, value, sensitive, reference, failing=True)
             return
         expression, condition, count = reference, f"{reference} != null", f"{reference} == null ? 0 : 1"
-        sensitive_or_failing = True
+        failing_local = True
     else:
-        sensitive_or_failing = sensitive
+        failing_local = False
         case.kinds.append(f"sink: {where}")
         if where == "count":
             label, template, bad, good = pick(rng, COUNTS[kind], value)
@@ -774,7 +786,7 @@ def sink(case):
             label, template, bad, good = pick(rng, CONDITIONS[kind], value)
             condition = template.format(r=reference)
             case.kinds.append(f"condition in {where}: {verdict(label, value, bad, good)}")
-    shown = reference if kind in ("string", "number") and not sensitive_or_failing else None
+    shown = reference if kind in ("string", "number") and not failing_local else None
     in_json = rng.random() < 0.2
     if in_json:
         case.kinds.append(f"{where} in JSON")
@@ -782,33 +794,43 @@ def sink(case):
         resource = case.fresh("r")
         rules = []
         if where == "precondition":
-            rules = [(condition, message(case, f"{resource}: precondition.", shown))]
+            rules = [(condition, message(case, f"{resource}: precondition.", shown, sensitive))]
             if rng.random() < 0.3:
                 other = rng.choice(case.variables)
                 label, template, _, _ = pick(rng, CONDITIONS[other[1]], other[2])
                 rules.insert(rng.randrange(2), (template.format(r=f"var.{other[0]}"), f"{resource}: second precondition."))
         argument = expression if where == "resource input" else rng.choice([reference, "1"])
+        # A resource of the hashicorp/time provider, its arguments valid.
+        timed = where == "precondition" and case.time and rng.random() < 0.4
+        if timed:
+            case.kinds.append("precondition on time_static")
+        rtype = "time_static" if timed else "terraform_data"
         if in_json:
-            body = {"input": f"${{{argument}}}"}
+            body = {"triggers": {"v": "1"}} if timed else {"input": f"${{{argument}}}"}
             if rules:
                 body["lifecycle"] = [{"precondition": [json_rule(c, m) for c, m in rules]}]
-            deep_merge(case.json[JSON_FILES["resource"]], {"resource": {"terraform_data": {resource: body}}})
+            deep_merge(case.json[JSON_FILES["resource"]], {"resource": {rtype: {resource: body}}})
         else:
-            text = f'resource "terraform_data" "{resource}" {{\n  input = {argument}\n'
+            given = '  triggers = { v = "1" }\n' if timed else f"  input = {argument}\n"
+            text = f'resource "{rtype}" "{resource}" {{\n{given}'
             if rules:
                 text += "\n  lifecycle {\n" + "".join(condition_block("precondition", c, m, 4) for c, m in rules) + "  }\n"
             case.block(rng.choice(NATIVE), text + "}\n")
     elif where == "count":
         resource = case.fresh("c")
+        timed = case.time and rng.random() < 0.4
+        if timed:
+            case.kinds.append("count of time_static")
+        rtype = "time_static" if timed else "terraform_data"
         if in_json:
             body = {"count": f"${{{count}}}"}
-            deep_merge(case.json[JSON_FILES["resource"]], {"resource": {"terraform_data": {resource: body}}})
+            deep_merge(case.json[JSON_FILES["resource"]], {"resource": {rtype: {resource: body}}})
         else:
-            case.block(rng.choice(NATIVE), f'resource "terraform_data" "{resource}" {{\n  count = {count}\n}}\n')
+            case.block(rng.choice(NATIVE), f'resource "{rtype}" "{resource}" {{\n  count = {count}\n}}\n')
     elif where in ("output", "output precondition"):
         output = case.fresh("o")
         value = expression if where == "output" else reference
-        rules = [(condition, message(case, f"{output}: precondition.", shown))] if where == "output precondition" else []
+        rules = [(condition, message(case, f"{output}: precondition.", shown, sensitive))] if where == "output precondition" else []
         if in_json:
             body = {"value": f"${{{value}}}"}
             if sensitive:
@@ -824,7 +846,7 @@ def sink(case):
             case.block(rng.choice(["outputs.tf", "outputs.tf", "main.tf"]), text + "}\n")
     elif where == "check":
         check = case.fresh("k")
-        rules = [(condition, message(case, f"{check}: assertion.", shown))]
+        rules = [(condition, message(case, f"{check}: assertion.", shown, sensitive))]
         if rng.random() < 0.3:
             other = rng.choice(case.variables)
             label, template, _, _ = pick(rng, CONDITIONS[other[1]], other[2])
@@ -843,9 +865,9 @@ def sink(case):
             case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression}\n}}\n")
 
 
-def generate(rng, judged_only=False, command_line=False):
+def generate(rng, judged_only=False, command_line=False, time=False):
     """One case: its files by name, and the kinds of what it holds."""
-    case = Case(rng, judged_only, command_line)
+    case = Case(rng, judged_only, command_line, time)
     declare_variables(case)
     for _ in range(rng.randint(1, 4)):
         sink(case)
@@ -858,6 +880,12 @@ MOVED = "Invalid value for input variable"
 # Compared by severity and summary: OpenTofu places the first on the
 # declaration (tofu-lens on the value) and gives the second no place.
 PLACED_BY_DESIGN = {MOVED, "Value for undeclared variable"}
+# The error of a validation rule whose message shows a sensitive value:
+# OpenTofu places a child's on the child's message, tofu-lens on the
+# caller's argument (its analysis holds no file of the child); compared
+# by severity and summary (a condition's warning of the same summary by
+# its place).
+SENSITIVE_MESSAGE = "Error message refers to sensitive values"
 
 
 def plan(tofu, case_dir):
@@ -866,7 +894,7 @@ def plan(tofu, case_dir):
     no JSON."""
     args, environment = given_arguments(case_dir, "-var-file=", "-var=")
     with scratch_copy(case_dir) as work:
-        init(tofu, work)
+        init(tofu, work, *plugin_dir(case_dir))
         done = subprocess.run(
             [tofu, "plan", "-json", "-input=false", "-refresh=false", "-no-color", *args],
             cwd=work, capture_output=True, text=True, env=dict(tofu_env(), **environment), timeout=TIMEOUT,
@@ -874,6 +902,20 @@ def plan(tofu, case_dir):
     if not any(line.startswith("{") for line in done.stdout.splitlines()):
         return None
     return sorted(entry(d) for d in streamed_diagnostics(done.stdout) if has_place_or_none(d))
+
+
+def plugin_dir(case_dir):
+    """`tofu init`'s `-plugin-dir` for a case using the hashicorp/time
+    provider (TOFU_LENS_PROVIDER_PLUGINS, as `.ci/run` lays it out)."""
+    plugins = os.environ.get("TOFU_LENS_PROVIDER_PLUGINS")
+    if not plugins:
+        return []
+    for folder, _, names in os.walk(case_dir):
+        for name in names:
+            with open(os.path.join(folder, name)) as f:
+                if "time_static" in f.read():
+                    return [f"-plugin-dir={plugins}"]
+    return []
 
 
 def given_arguments(case_dir, var_file, var):
@@ -914,7 +956,7 @@ def keys(entries, how):
     `detail` (loose and the detail)."""
     found = set()
     for file, line, column, end_line, end_column, severity, summary, detail in entries:
-        if summary in PLACED_BY_DESIGN:
+        if summary in PLACED_BY_DESIGN or (summary == SENSITIVE_MESSAGE and severity == "error"):
             found.add(("*", 0, severity, summary))
             continue
         key = (file, line, severity, summary)
@@ -1029,6 +1071,10 @@ def main():
     keep = take_option(args, "--keep")
     judged_only = take_flag(args, "--judged-only")
     command_line = take_flag(args, "--command-line")
+    time = take_flag(args, "--time")
+    if time and not os.environ.get("TOFU_LENS_PROVIDER_PLUGINS"):
+        print("generate_plan_cases: --time needs TOFU_LENS_PROVIDER_PLUGINS (the hashicorp/time provider laid out for -plugin-dir)")
+        return 2
     if len(args) != 1:
         print(__doc__.strip())
         return 2
@@ -1043,7 +1089,7 @@ def main():
     cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     for index in range(count):
-        files, kinds = generate(rng, judged_only, command_line)
+        files, kinds = generate(rng, judged_only, command_line, time)
         name = f"plan{index:05}"
         write_case(os.path.join(root, name), files)
         cases.append((name, digest(files), kinds))

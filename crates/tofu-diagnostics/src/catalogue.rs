@@ -147,6 +147,10 @@ catalogue! {
     PROVIDER_PACKAGE_MISMATCH => "The provider package tofu init installed for the module matches none of the hashes its .terraform.lock.hcl records, so tofu-lens never runs it and tofu validate fails (\"the cached package ... does not match any of the checksums recorded in the dependency lock file\"; OpenTofu gives it no place: on the provider's required_providers entry, else on the first block using it). Run tofu init.";
     PROVIDER_SCHEMA_UNAVAILABLE => "Information: tofu init installed something for the module, but the schema of one of its providers could not be read (not installed for this platform or at the lock file's version, a provider that failed to start, ...), so the bodies using it are judged without it. Once per provider, with the reason.";
     PLAN_REQUIRED_VARIABLE => "What tofu plan -input=false reports while it collects the input variables' values, in a directory it is run in (one with an automatic values file, or values the user names): a variable without a default that no values file, -var or TF_VAR_ sets (\"No value for required variable\", on the variable's declaration). Plan stops there: no value is converted or validated, and the rest of the plan-* family is withheld.";
+    SENSITIVE_VALIDATION_MESSAGE => "A variable's validation rule fails with a value tofu validate knows (a module call's constant argument) and its error message shows a sensitive value (the variable is declared sensitive, or the value is): OpenTofu hides the message and reports \"Error message refers to sensitive values\" besides \"Invalid value for variable\" (whose detail then says the message is not displayed). OpenTofu places it on the child's error_message; tofu-lens on the caller's argument, with the message as a related place. Wrap what may be shown in nonsensitive().";
+    SENSITIVE_CONDITION_MESSAGE => "The error message of a condition tofu validate evaluates (an output's precondition with known values) shows a sensitive value: OpenTofu does not display it, whether the condition holds or not (\"Error message refers to sensitive values\", a warning on the error_message), and a failed condition says only that its message is invalid.";
+    PLAN_SENSITIVE_VALIDATION_MESSAGE => "With tofu plan's values, a variable's validation rule fails and its error message shows a sensitive value: \"Error message refers to sensitive values\" on the error_message (a child's: on the caller's argument, the message a related place), and \"Invalid value for variable\" says the message is not displayed, as plan reports them.";
+    PLAN_SENSITIVE_CONDITION_MESSAGE => "With tofu plan's values, the error message of a precondition, a check block's assertion or an output's precondition shows a sensitive value: plan warns \"Error message refers to sensitive values\" on the error_message each time it evaluates the condition, whether the condition holds or not, and a failed condition says only that its message is invalid.";
 }
 
 /// Every code, in the order of their numbers.
@@ -210,8 +214,8 @@ mod tests {
         names.dedup();
         assert_eq!(
             names.len(),
-            119,
-            "the catalogue has 117 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 19 of validate's and the module tree, 8 of provider schemas, 10 of plan's, 5 of test files') and unused-suppression"
+            123,
+            "the catalogue has 121 codes (63 load-time, 3 of loading the module tree, 9 of building the configuration, 21 of validate's and the module tree, 8 of provider schemas, 12 of plan's, 5 of test files') and unused-suppression"
         );
     }
 }

@@ -117,6 +117,10 @@ tofu_syntax::define_codes! {
     117 PROVIDER_PACKAGE_MISMATCH => "provider-package-mismatch", Error;
     118 PROVIDER_SCHEMA_UNAVAILABLE => "provider-schema-unavailable", Info;
     119 PLAN_REQUIRED_VARIABLE => "plan-required-variable", Error;
+    120 SENSITIVE_VALIDATION_MESSAGE => "sensitive-validation-message", Error;
+    121 SENSITIVE_CONDITION_MESSAGE => "sensitive-condition-message", Warning;
+    122 PLAN_SENSITIVE_VALIDATION_MESSAGE => "plan-sensitive-validation-message", Error;
+    123 PLAN_SENSITIVE_CONDITION_MESSAGE => "plan-sensitive-condition-message", Warning;
 }
 
 /// Whether `code` is one of what `tofu plan`'s walk reports from known
@@ -131,6 +135,8 @@ pub fn is_plan_walk(code: tofu_syntax::Code) -> bool {
         PLAN_MOVE_STATEMENT,
         PLAN_IMPORT_TARGET,
         PLAN_REMOVED_STATEMENT,
+        PLAN_SENSITIVE_VALIDATION_MESSAGE,
+        PLAN_SENSITIVE_CONDITION_MESSAGE,
     ]
     .contains(&code)
 }

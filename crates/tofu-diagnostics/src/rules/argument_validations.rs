@@ -17,7 +17,9 @@
 //! local values defined by constants (another local value, a resource,
 //! `path`, `terraform`), calls a provider's function or reads a file; a
 //! condition or message that fails to evaluate, is null or no bool; a
-//! message that is unknown or shows a sensitive value. Another variable
+//! message that is unknown. A message that shows a sensitive value is not
+//! shown: "Error message refers to sensitive values" comes first, on the
+//! argument (OpenTofu's is on the child's message). Another variable
 //! of the child is unknown of its type in validate, as OpenTofu has it;
 //! in plan it has the value the call gives (one the call leaves to its
 //! default cannot be judged). A variable whose rules read another is
@@ -116,7 +118,7 @@ pub(crate) fn judge(
         known: &known,
         plan,
     };
-    let mut failures: Vec<(bool, Diagnostic)> = Vec::new();
+    let mut failures: Vec<(bool, Vec<Diagnostic>)> = Vec::new();
     for given in &given {
         let reads_others = given
             .variable
@@ -141,7 +143,11 @@ pub(crate) fn judge(
     if failures.len() > 1 {
         failures.retain(|(reads_others, _)| !reads_others);
     }
-    out.extend(failures.into_iter().map(|(_, diagnostic)| diagnostic));
+    out.extend(
+        failures
+            .into_iter()
+            .flat_map(|(_, diagnostics)| diagnostics),
+    );
 }
 
 /// An argument of the call, its variable and its value.
@@ -159,13 +165,17 @@ struct Others<'o> {
     plan: bool,
 }
 
+/// A failed rule's error message: the string, or `None` when it shows a
+/// sensitive value (OpenTofu does not display it).
+type RuleMessage = Option<String>;
+
 /// A rule of `variable` that fails with `value`, with its error message;
 /// `None` when every rule holds, is unknown, or one cannot be judged.
 fn first_failed_rule<'i>(
     others: &Others<'_>,
     variable: &'i InterfaceVariable,
     value: &Value,
-) -> Option<(&'i InterfaceRule, String)> {
+) -> Option<(&'i InterfaceRule, RuleMessage)> {
     for rule in &variable.validations {
         let scope = RuleScope {
             others,
@@ -191,24 +201,58 @@ fn first_failed_rule<'i>(
             return None;
         }
         let message = convert(&message.value, &Type::String).ok()?;
-        if message.is_marked() || !message.is_known() {
+        if !message.is_known() || message.is_null() {
             return None;
         }
-        return Some((rule, message.as_str()?.to_owned()));
+        let (message, marks) = message.unmark();
+        if marks.ephemeral {
+            return None;
+        }
+        if marks.sensitive {
+            return Some((rule, None));
+        }
+        return Some((rule, Some(message.as_str()?.trim().to_owned())));
     }
     None
 }
 
-/// "Invalid value for variable" on the caller's argument `at`.
+/// "Invalid value for variable" on the caller's argument `at`, after
+/// "Error message refers to sensitive values" when the message shows a
+/// sensitive value (OpenTofu puts that on the child's message: here on the
+/// argument too, the message a related place, as the caller's analysis
+/// holds no file of the child).
 fn failure(
     call: &Call<'_>,
     variable: &InterfaceVariable,
-    (rule, message): (&InterfaceRule, String),
+    (rule, message): (&InterfaceRule, RuleMessage),
     at: Location,
-) -> Diagnostic {
+) -> Vec<Diagnostic> {
     let in_child = |name: &str| match call.dir.as_deref() {
         Some(dir) if dir != "." => format!("{dir}/{name}"),
         _ => name.to_owned(),
+    };
+    let mut found = Vec::new();
+    let message = match message {
+        Some(message) => message,
+        None => {
+            let mut sensitive = crate::rules::messages::sensitive_validation_message(
+                crate::codes::SENSITIVE_VALIDATION_MESSAGE,
+                at,
+            );
+            if let (Some(_), Some(place)) = (&call.dir, &rule.place) {
+                sensitive = sensitive.with_related_outside(RelatedOutside {
+                    path: in_child(&place.file),
+                    text: Arc::clone(&place.text),
+                    range: rule.error_message.range,
+                    message: format!(
+                        "the error message of module.{}.var.{}'s validation rule",
+                        call.name, variable.name
+                    ),
+                });
+            }
+            found.push(sensitive);
+            crate::rules::messages::SENSITIVE_VALIDATION_FAILURE.to_owned()
+        }
     };
     let detail = format!(
         "{message}\n\nThis was checked by the validation rule at {}.",
@@ -231,7 +275,8 @@ fn failure(
             ),
         });
     }
-    diagnostic
+    found.push(diagnostic);
+    found
 }
 
 /// What a child's validation rule sees from its caller: its own variable's

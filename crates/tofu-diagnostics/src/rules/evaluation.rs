@@ -40,6 +40,7 @@ use tofu_syntax::{Diagnostic, Expr, ExprKind, FileId, Location, TraversalStep};
 
 use crate::rules::argument_validations;
 use crate::rules::expression_evaluation::evaluation_diagnostic;
+use crate::rules::messages::{self, ConditionMessage};
 use crate::rules::validate::{call_expansion_fails, failing_arguments, references_fail};
 use crate::rules::views::{IdentityView, MergedNode, ModuleView};
 use crate::rules::walk_values::WalkValues;
@@ -228,14 +229,21 @@ fn output_preconditions(
         .filter(|block| block.kind == "precondition")
     {
         let before = out.len();
-        let message = rule.body.attribute("error_message").and_then(|attribute| {
-            let expr = values.expression(attribute)?;
-            let file = attribute.origin.file;
-            let evaluation = values.evaluate_in(file, &expr);
-            report(file, evaluation.diagnostics, out);
-            let (value, _) = convert(&evaluation.value, &Type::String).ok()?.unmark();
-            value.as_str().map(str::to_owned)
-        });
+        let message = match messages::condition_message(values, rule) {
+            ConditionMessage::Failed(file, found) => {
+                report(file, found, out);
+                None
+            }
+            ConditionMessage::Sensitive(at) => {
+                out.push(messages::sensitive_condition_message(
+                    crate::codes::SENSITIVE_CONDITION_MESSAGE,
+                    at,
+                ));
+                None
+            }
+            ConditionMessage::Shown(message) => Some(message),
+            ConditionMessage::Unknown => None,
+        };
         let Some(condition) = rule.body.attribute("condition") else {
             continue;
         };
@@ -248,7 +256,8 @@ fn output_preconditions(
             report(file, evaluation.diagnostics, out);
             continue;
         }
-        if out.len() > before || values.followed_a_failure() {
+        // Errors stop the rule; a warning on its message does not.
+        if failed_since(out, before) || values.followed_a_failure() {
             continue;
         }
         let at = Location::new(file, expr.range);
@@ -274,9 +283,9 @@ fn output_preconditions(
                     }
                     (
                         "Module output value precondition failed",
-                        message.filter(|message| !message.is_empty()).unwrap_or_else(|| {
-                            "This check failed, but has an invalid error message as described in the other accompanying messages.".to_owned()
-                        }),
+                        message
+                            .filter(|message| !message.is_empty())
+                            .unwrap_or_else(|| messages::INVALID_MESSAGE_FAILURE.to_owned()),
                     )
                 }
             }
@@ -288,6 +297,13 @@ fn output_preconditions(
         };
         out.push(Diagnostic::new(code, summary, at).with_detail(detail));
     }
+}
+
+/// Whether `out` holds an error after its first `before` entries.
+fn failed_since(out: &[Diagnostic], before: usize) -> bool {
+    out.iter()
+        .skip(before)
+        .any(|diagnostic| diagnostic.severity == tofu_syntax::Severity::Error)
 }
 
 /// Whose `for_each` validate checks: a resource's findings are reported

@@ -51,6 +51,7 @@ pub(crate) mod bodies;
 pub(crate) mod decode_failures;
 pub(crate) mod evaluation;
 pub(crate) mod expression_evaluation;
+pub(crate) mod messages;
 pub(crate) mod module_calls;
 pub(crate) mod module_tree;
 pub(crate) mod moves;

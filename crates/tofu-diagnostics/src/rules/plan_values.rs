@@ -63,6 +63,7 @@ use tofu_syntax::{Diagnostic, FileId, Location};
 
 use crate::rules::evaluation;
 use crate::rules::expression_evaluation;
+use crate::rules::messages::{self, ConditionMessage};
 use crate::rules::values::{
     assigned_value, is_nullable, module_files, null_not_allowed, variable_type,
 };
@@ -249,7 +250,7 @@ impl PlanInputs {
             validations: plan
                 .failed_validations
                 .into_iter()
-                .filter_map(|(_, diagnostic)| diagnostic)
+                .flat_map(|(_, diagnostics)| diagnostics)
                 .collect(),
         })
     }
@@ -284,7 +285,7 @@ struct PlanValues {
     /// The variables plan's walk does not get past: their validation
     /// failed (with its diagnostic, where this rule reports it) or read
     /// what failed.
-    failed_validations: Vec<(String, Option<Diagnostic>)>,
+    failed_validations: Vec<(String, Vec<Diagnostic>)>,
 }
 
 impl PlanValues {
@@ -312,7 +313,7 @@ impl PlanValues {
         // A value that does not convert to its variable's type fails the
         // variable's node (`variable-values` reports it): plan evaluates
         // nothing that reads it.
-        let mut unconvertible: Vec<(String, Option<Diagnostic>)> = Vec::new();
+        let mut unconvertible: Vec<(String, Vec<Diagnostic>)> = Vec::new();
         for variable in &variables {
             let BlockAddress::Variable(name) = &variable.address else {
                 continue;
@@ -324,7 +325,7 @@ impl PlanValues {
                     digests.insert(name.clone(), digest.to_owned());
                 }
                 None if given.is_some_and(|given| does_not_convert(view, variable, given)) => {
-                    unconvertible.push((name.clone(), None));
+                    unconvertible.push((name.clone(), Vec::new()));
                 }
                 None => {}
             }
@@ -338,7 +339,7 @@ impl PlanValues {
         // until no new variable fails (each round at least one more fails,
         // or it is the last); each variable's rules in a walk of their own,
         // so that a local value failing in one does not silence the others.
-        let mut failed_validations: Vec<(String, Option<Diagnostic>)> = Vec::new();
+        let mut failed_validations: Vec<(String, Vec<Diagnostic>)> = Vec::new();
         // Only variables with rules and a known value have rules to check.
         let validated: Vec<&EffectiveBlock> = variables
             .iter()
@@ -468,7 +469,9 @@ pub(crate) fn check_node(
     if !after.is_empty() {
         evaluation::check_with(view, node, &WalkValues::new(view), &mut before);
     }
-    let failed = !after.is_empty();
+    let failed = after
+        .iter()
+        .any(|diagnostic| diagnostic.severity == tofu_syntax::Severity::Error);
     let mut found = Vec::new();
     for diagnostic in after {
         let seen = before
@@ -477,12 +480,16 @@ pub(crate) fn check_node(
         if seen {
             continue;
         }
-        let code = if diagnostic.code == crate::codes::CONDITION_FAILED {
-            crate::codes::PLAN_CONDITION_FAILED
-        } else if diagnostic.code == crate::codes::MODULE_ARGUMENT_VALIDATION {
-            crate::codes::PLAN_VARIABLE_VALIDATION
-        } else {
-            crate::codes::PLAN_INVALID_VALUE
+        let code = match diagnostic.code {
+            crate::codes::CONDITION_FAILED => crate::codes::PLAN_CONDITION_FAILED,
+            crate::codes::MODULE_ARGUMENT_VALIDATION => crate::codes::PLAN_VARIABLE_VALIDATION,
+            crate::codes::SENSITIVE_CONDITION_MESSAGE => {
+                crate::codes::PLAN_SENSITIVE_CONDITION_MESSAGE
+            }
+            crate::codes::SENSITIVE_VALIDATION_MESSAGE => {
+                crate::codes::PLAN_SENSITIVE_VALIDATION_MESSAGE
+            }
+            _ => crate::codes::PLAN_INVALID_VALUE,
         };
         let mut diagnostic = diagnostic;
         diagnostic.code = code;
@@ -510,13 +517,16 @@ fn check_block(
     let walk = inputs.walk(view);
     let mut found = Vec::new();
     for assert in check.body.blocks.iter().filter(|b| b.kind == "assert") {
-        found.extend(false_condition(
+        false_condition(
             view,
             &walk,
             assert,
-            crate::codes::PLAN_CHECK_FAILED,
-            "Check block assertion failed",
-        ));
+            (
+                crate::codes::PLAN_CHECK_FAILED,
+                "Check block assertion failed",
+            ),
+            &mut found,
+        );
     }
     if !walk.followed_a_failure() {
         out.extend(found);
@@ -555,18 +565,27 @@ fn resource_plan(
     // Each precondition that is false; one that fails to evaluate is the
     // evaluation rule's (already in `found`).
     for rule in preconditions {
-        found.extend(
-            false_condition(
-                view,
-                walk,
-                rule,
+        let mut judged = Vec::new();
+        false_condition(
+            view,
+            walk,
+            rule,
+            (
                 crate::codes::PLAN_CONDITION_FAILED,
                 "Resource precondition failed",
-            )
-            .filter(|diagnostic| diagnostic.code == crate::codes::PLAN_CONDITION_FAILED),
+            ),
+            &mut judged,
         );
+        found.extend(judged.into_iter().filter(|diagnostic| {
+            diagnostic.code == crate::codes::PLAN_CONDITION_FAILED
+                || diagnostic.code == crate::codes::PLAN_SENSITIVE_CONDITION_MESSAGE
+        }));
     }
-    if failed || found.len() > before {
+    let precondition_failed = found
+        .iter()
+        .skip(before)
+        .any(|diagnostic| diagnostic.code == crate::codes::PLAN_CONDITION_FAILED);
+    if failed || precondition_failed {
         return;
     }
     for attribute in &block.body.attributes {
@@ -625,55 +644,66 @@ fn is_false(result: Value) -> bool {
         && convert(&result, &Type::Bool).is_ok_and(|result| result.as_bool() == Some(false))
 }
 
-/// A condition block (`precondition`, `assert`) whose condition is known
-/// and false with plan's values, and whose error message evaluates: its
-/// diagnostic, on the condition, the message as detail.
+/// A condition block (`precondition`, `assert`) judged with plan's
+/// values, into `out`: its message's warning when the message shows a
+/// sensitive value (whatever the condition), then, when the condition is
+/// known and false, `failure` (code and summary) on the condition with the
+/// message as detail; an error only the values bring instead.
 fn false_condition(
     view: &ModuleView<'_>,
     values: &WalkValues<'_, '_>,
     rule: &EffectiveNestedBlock,
-    code: tofu_syntax::Code,
-    summary: &str,
-) -> Option<Diagnostic> {
-    let condition = rule.body.attribute("condition")?;
-    let expr = values.expression(condition)?;
+    (code, summary): (tofu_syntax::Code, &str),
+    out: &mut Vec<Diagnostic>,
+) {
+    let message = messages::condition_message(values, rule);
+    let Some(condition) = rule.body.attribute("condition") else {
+        return;
+    };
+    let Some(expr) = values.expression(condition) else {
+        return;
+    };
     let evaluation = values.evaluate_in(condition.origin.file, &expr);
     if values.followed_a_failure() {
-        return None;
+        return;
     }
+    let detail = match message {
+        // Its errors are the evaluation rule's, and the rule is no more
+        // judged (`evalCheckRule` stops at them).
+        ConditionMessage::Failed(..) => return,
+        ConditionMessage::Sensitive(at) => {
+            out.push(messages::sensitive_condition_message(
+                crate::codes::PLAN_SENSITIVE_CONDITION_MESSAGE,
+                at,
+            ));
+            None
+        }
+        ConditionMessage::Shown(text) => Some(text).filter(|text| !text.is_empty()),
+        ConditionMessage::Unknown => None,
+    };
     if !evaluation.diagnostics.is_empty() {
         // An error (even in a check block's assertion, which is no
         // warning then) that only the values bring.
-        return only_with_values(view, condition.origin.file, &expr, evaluation.diagnostics);
+        out.extend(only_with_values(
+            view,
+            condition.origin.file,
+            &expr,
+            evaluation.diagnostics,
+        ));
+        return;
     }
     if !is_false(evaluation.value) {
-        return None;
+        return;
     }
-    let message = error_message(values, rule)?;
-    Some(
+    let detail = detail.unwrap_or_else(|| messages::INVALID_MESSAGE_FAILURE.to_owned());
+    out.push(
         Diagnostic::new(
             code,
             summary,
             Location::new(condition.origin.file, expr.range),
         )
-        .with_detail(message),
-    )
-}
-
-/// A condition block's error message with plan's values: `None` when it
-/// fails to evaluate, is unknown, or shows a sensitive value.
-fn error_message(values: &WalkValues<'_, '_>, rule: &EffectiveNestedBlock) -> Option<String> {
-    let attribute = rule.body.attribute("error_message")?;
-    let expr = values.expression(attribute)?;
-    let evaluation = values.evaluate_in(attribute.origin.file, &expr);
-    if !evaluation.diagnostics.is_empty() {
-        return None;
-    }
-    let message = convert(&evaluation.value, &Type::String).ok()?;
-    if message.is_marked() || !message.is_known() {
-        return None;
-    }
-    message.as_str().map(str::to_owned)
+        .with_detail(detail),
+    );
 }
 
 /// Whether the value `given` assigns does not convert to `variable`'s
@@ -767,16 +797,16 @@ fn known_value(
 }
 
 /// Whether plan's walk gets past `variable`: `None` when its rules hold
-/// (or are unknown); else the diagnostic of the first rule its known value
-/// fails, if this rule reports it, `Some(None)` when a rule fails in a way
-/// reported elsewhere or the rules read what failed.
+/// (or are unknown); else the diagnostics of the first rule its known value
+/// fails, which this rule reports (none when a rule fails in a way
+/// reported elsewhere or the rules read what failed).
 fn first_failed_rule(
     view: &ModuleView<'_>,
     values: &WalkValues<'_, '_>,
     name: &str,
     variable: &EffectiveBlock,
     known: &Known,
-) -> Option<Option<Diagnostic>> {
+) -> Option<Vec<Diagnostic>> {
     let rules: Vec<&EffectiveNestedBlock> = variable
         .body
         .blocks
@@ -801,15 +831,15 @@ fn first_failed_rule(
     if values.followed_a_failure() {
         // Not evaluated, so not past either: what reads it is not
         // evaluated.
-        return Some(None);
+        return Some(Vec::new());
     }
     failure
 }
 
 /// What one validation rule says with plan's values: `None` when it holds
-/// (or is unknown), `Some(None)` when it fails in a way not reported here
-/// (an error validate gives too, a message that does not evaluate), else
-/// its diagnostic.
+/// (or is unknown), else its diagnostics (none when it fails in a way not
+/// reported here: an error validate gives too, a message that does not
+/// evaluate).
 fn rule_failure(
     view: &ModuleView<'_>,
     values: &WalkValues<'_, '_>,
@@ -817,43 +847,57 @@ fn rule_failure(
     variable: &EffectiveBlock,
     known: &Known,
     rule: &EffectiveNestedBlock,
-) -> Option<Option<Diagnostic>> {
+) -> Option<Vec<Diagnostic>> {
     let condition = rule.body.attribute("condition")?;
     let expr = values.expression(condition)?;
     let evaluation = values.evaluate_in(condition.origin.file, &expr);
     if !evaluation.diagnostics.is_empty() {
         // An error only the value brings is plan's, and the variable then
         // counts as failed; one validate gives too is validate's.
-        return Some(only_with_values(
-            view,
-            condition.origin.file,
-            &expr,
-            evaluation.diagnostics,
-        ));
+        return Some(
+            only_with_values(view, condition.origin.file, &expr, evaluation.diagnostics)
+                .into_iter()
+                .collect(),
+        );
     }
     if !is_false(evaluation.value) {
         return None;
     }
-    Some(failed_rule_diagnostic(
+    Some(failed_rule_diagnostics(
         view, values, name, variable, known, rule,
     ))
 }
 
-/// "Invalid value for variable" for `rule`, which failed; `None` when its
-/// message does not evaluate to a string that shows nothing sensitive (a
-/// message that shows a sensitive value is an error of its own in
-/// OpenTofu: not reported here).
-fn failed_rule_diagnostic(
+/// "Invalid value for variable" for `rule`, which failed, after "Error
+/// message refers to sensitive values" when its message shows a sensitive
+/// value (the message is then not shown); none when its message does not
+/// evaluate or is unknown (OpenTofu's own errors of the message).
+fn failed_rule_diagnostics(
     view: &ModuleView<'_>,
     values: &WalkValues<'_, '_>,
     name: &str,
     variable: &EffectiveBlock,
     known: &Known,
     rule: &EffectiveNestedBlock,
-) -> Option<Diagnostic> {
-    let message = error_message(values, rule)?;
-    let base = variable.base?;
-    let header = Location::new(base.file, view.block(base)?.header);
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let message = match messages::condition_message(values, rule) {
+        ConditionMessage::Shown(message) => message,
+        ConditionMessage::Sensitive(at) => {
+            found.push(messages::sensitive_validation_message(
+                crate::codes::PLAN_SENSITIVE_VALIDATION_MESSAGE,
+                at,
+            ));
+            messages::SENSITIVE_VALIDATION_FAILURE.to_owned()
+        }
+        ConditionMessage::Failed(..) | ConditionMessage::Unknown => return found,
+    };
+    let Some(header) = variable
+        .base
+        .and_then(|base| Some(Location::new(base.file, view.block(base)?.header)))
+    else {
+        return Vec::new();
+    };
     let rule_at = Location::new(rule.origin.file, rule.origin.range);
     let detail = format!(
         "{message}\n\nThis was checked by the validation rule at {}.",
@@ -870,8 +914,9 @@ fn failed_rule_diagnostic(
         header,
     )
     .with_detail(detail);
-    Some(match known.from {
+    found.push(match known.from {
         Some(from) => diagnostic.with_related(from, source),
         None => diagnostic,
-    })
+    });
+    found
 }
