@@ -98,8 +98,12 @@ left measures the rules within their module documentation.
 `--time` makes some resources (a precondition's, a `count`'s) the
 hashicorp/time provider's `time_static`, its arguments valid; OpenTofu
 installs it with `tofu init -plugin-dir TOFU_LENS_PROVIDER_PLUGINS`.
+`--instances` repeats some of the resources with preconditions or a
+failing argument (`count = 2`, `for_each = toset(["a", "b"])`), their
+first rule now and then reading the instance's key (in its message, or
+a condition only the second instance fails): plan judges each instance.
 
-usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time]
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances]
 """
 import collections
 import contextlib
@@ -308,8 +312,9 @@ class Case:
     """A module being written: native files as lists of blocks, JSON files
     as objects, and what it holds (its kinds, for the tallies)."""
 
-    def __init__(self, rng, judged_only=False, command_line=False, time=False):
+    def __init__(self, rng, judged_only=False, command_line=False, time=False, instances=False):
         self.rng = rng
+        self.instances = instances
         self.judged_only = judged_only
         self.command_line = command_line
         self.time = time
@@ -800,6 +805,22 @@ def sink(case):
                 label, template, _, _ = pick(rng, CONDITIONS[other[1]], other[2])
                 rules.insert(rng.randrange(2), (template.format(r=f"var.{other[0]}"), f"{resource}: second precondition."))
         argument = expression if where == "resource input" else rng.choice([reference, "1"])
+        # Repeated with known keys: plan judges each instance, the
+        # message and condition now and then reading the instance's key.
+        repeat = None
+        if case.instances and rng.random() < 0.4:
+            repeat = rng.choice(["count", "for_each"])
+            key, first = ("count.index", "0") if repeat == "count" else ("each.key", '"a"')
+            case.kinds.append(f"{where} of a resource with {repeat}")
+            if rules and rng.random() < 0.5:
+                (c, m), rest = rules[0], rules[1:]
+                if rng.random() < 0.5:
+                    m = f"{m} (instance ${{{key}}})"
+                    case.kinds.append("message reading the instance's key")
+                if rng.random() < 0.4:
+                    c = f"{key} == {first} || ({c})"
+                    case.kinds.append("condition reading the instance's key")
+                rules = [(c, m)] + rest
         # A resource of the hashicorp/time provider, its arguments valid.
         timed = where == "precondition" and case.time and rng.random() < 0.4
         if timed:
@@ -807,12 +828,20 @@ def sink(case):
         rtype = "time_static" if timed else "terraform_data"
         if in_json:
             body = {"triggers": {"v": "1"}} if timed else {"input": f"${{{argument}}}"}
+            if repeat == "count":
+                body["count"] = 2
+            elif repeat:
+                body["for_each"] = '${toset(["a", "b"])}'
             if rules:
                 body["lifecycle"] = [{"precondition": [json_rule(c, m) for c, m in rules]}]
             deep_merge(case.json[JSON_FILES["resource"]], {"resource": {rtype: {resource: body}}})
         else:
             given = '  triggers = { v = "1" }\n' if timed else f"  input = {argument}\n"
             text = f'resource "{rtype}" "{resource}" {{\n{given}'
+            if repeat == "count":
+                text = f'resource "{rtype}" "{resource}" {{\n  count = 2\n{given}'
+            elif repeat:
+                text = f'resource "{rtype}" "{resource}" {{\n  for_each = toset(["a", "b"])\n{given}'
             if rules:
                 text += "\n  lifecycle {\n" + "".join(condition_block("precondition", c, m, 4) for c, m in rules) + "  }\n"
             case.block(rng.choice(NATIVE), text + "}\n")
@@ -865,9 +894,9 @@ def sink(case):
             case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression}\n}}\n")
 
 
-def generate(rng, judged_only=False, command_line=False, time=False):
+def generate(rng, judged_only=False, command_line=False, time=False, instances=False):
     """One case: its files by name, and the kinds of what it holds."""
-    case = Case(rng, judged_only, command_line, time)
+    case = Case(rng, judged_only, command_line, time, instances)
     declare_variables(case)
     for _ in range(rng.randint(1, 4)):
         sink(case)
@@ -1072,6 +1101,7 @@ def main():
     judged_only = take_flag(args, "--judged-only")
     command_line = take_flag(args, "--command-line")
     time = take_flag(args, "--time")
+    instances = take_flag(args, "--instances")
     if time and not os.environ.get("TOFU_LENS_PROVIDER_PLUGINS"):
         print("generate_plan_cases: --time needs TOFU_LENS_PROVIDER_PLUGINS (the hashicorp/time provider laid out for -plugin-dir)")
         return 2
@@ -1089,7 +1119,7 @@ def main():
     cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     for index in range(count):
-        files, kinds = generate(rng, judged_only, command_line, time)
+        files, kinds = generate(rng, judged_only, command_line, time, instances)
         name = f"plan{index:05}"
         write_case(os.path.join(root, name), files)
         cases.append((name, digest(files), kinds))

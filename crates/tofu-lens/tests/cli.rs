@@ -188,6 +188,69 @@ fn an_invalid_argument_of_an_installed_module_names_its_directory() {
     assert_eq!(found["related"][0]["range"]["start"]["line"], 5);
 }
 
+/// Plan's findings in each instance of a resource repeated by known keys
+/// carry the instance's values in their details, as `tofu plan -json`
+/// 1.12.6 gave them on the fixture (one finding per distinct detail).
+#[test]
+fn plan_judges_each_instance_with_its_keys() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/plan/instances");
+    let output = tofu_lens(&["check", "--format", "json", "."], &case);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let details: Vec<&str> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|found| found["detail"].as_str())
+        .collect();
+    for expected in [
+        "Size 1 is 20.",
+        "Size 3 is 40.",
+        "Zone west is ww.",
+        "Too many sizes.",
+        "Call to function \"cidrsubnet\" failed: prefix extension of 8 does not accommodate a subnet numbered 300.",
+    ] {
+        assert!(details.contains(&expected), "{expected} in {value}");
+    }
+    assert_eq!(details.len(), 5, "{value}");
+}
+
+/// A message that would show a sensitive value is not shown, in OpenTofu's
+/// words (`tofu plan -json` 1.12.6 on the fixture).
+#[test]
+fn messages_showing_sensitive_values_are_hidden() {
+    let case =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/plan/sensitive-messages");
+    let output = tofu_lens(&["check", "--format", "json", "."], &case);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let text = value.to_string();
+    assert!(
+        !text.contains("abc") && !text.contains("short is"),
+        "{value}"
+    );
+    let detail_of = |line: u64, code: &str| {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|found| found["range"]["start"]["line"] == line && found["code"] == code)
+            .and_then(|found| found["detail"].as_str())
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        detail_of(1, "plan-variable-validation"),
+        "The error message included a sensitive value, so it will not be displayed.\n\nThis was checked by the validation rule at main.tf:4,3-13."
+    );
+    assert!(detail_of(6, "plan-sensitive-validation-message")
+        .starts_with("The error expression used to explain this condition refers to sensitive values. OpenTofu will not display"));
+    assert!(detail_of(24, "plan-sensitive-condition-message")
+        .starts_with("The error expression used to explain this condition refers to sensitive values, so OpenTofu will not display"));
+    assert_eq!(
+        detail_of(33, "plan-condition-failed"),
+        "This check failed, but has an invalid error message as described in the other accompanying messages."
+    );
+}
+
 /// Ranges quoted in a detail (`locals.tf:2,3-15`) count columns as HCL does,
 /// in grapheme clusters (OpenTofu 1.12.6 says `2,3-15` here); the range of
 /// the diagnostic itself counts Unicode scalar values, as server.md says.

@@ -68,7 +68,7 @@ use crate::rules::values::{
     assigned_value, is_nullable, module_files, null_not_allowed, variable_type,
 };
 use crate::rules::views::{MergedNode, ModuleView};
-use crate::rules::walk_values::WalkValues;
+use crate::rules::walk_values::{Instance, WalkValues};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
 use tofu_module::given_values::{assignments, Assignment};
@@ -533,9 +533,12 @@ fn check_block(
     }
 }
 
-/// A single managed resource as plan judges it before the provider: every
+/// A managed resource as plan judges it before the provider, in each of
+/// its instances when `count` or `for_each` is known (`count.index`,
+/// `each.key` and `each.value` then have the instance's values): every
 /// precondition that is false ("Resource precondition failed"); when none
-/// is, its arguments, whose errors only the values bring are plan's.
+/// is, its arguments, whose errors only the values bring are plan's. An
+/// instance's finding that another instance gave is given once.
 fn resource_plan(
     view: &ModuleView<'_>,
     walk: &WalkValues<'_, '_>,
@@ -543,18 +546,117 @@ fn resource_plan(
     failed: bool,
     found: &mut Vec<Diagnostic>,
 ) {
-    let single_managed = matches!(
+    let managed = matches!(
         block.address,
         BlockAddress::Resource {
             mode: ResourceMode::Managed,
             ..
         }
-    ) && block.body.attribute("count").is_none()
-        && block.body.attribute("for_each").is_none();
-    if !single_managed {
+    );
+    if !managed {
         return;
     }
-    let before = found.len();
+    let Some(instances) = instances(walk, block) else {
+        return;
+    };
+    for instance in instances {
+        let mut judged = Vec::new();
+        walk.in_instance(instance, || {
+            instance_plan(view, walk, block, failed, &mut judged);
+        });
+        for diagnostic in judged {
+            let given = found.iter().any(|earlier| {
+                earlier.subject == diagnostic.subject
+                    && earlier.summary == diagnostic.summary
+                    && earlier.detail == diagnostic.detail
+            });
+            if !given {
+                found.push(diagnostic);
+            }
+        }
+    }
+}
+
+/// The most instances of one resource judged: a resource repeated more
+/// often is not judged (nothing is said rather than a wait).
+const MAX_INSTANCES: i64 = 256;
+
+/// The instances plan expands `block` to: one, `None`, without `count`
+/// and `for_each`; `None` when the expansion is not known with plan's
+/// values (unknown, sensitive, failing: the expansion's own errors are
+/// the evaluation rule's) or larger than [`MAX_INSTANCES`].
+fn instances(walk: &WalkValues<'_, '_>, block: &EffectiveBlock) -> Option<Vec<Option<Instance>>> {
+    let repetition = block
+        .body
+        .attribute("count")
+        .map(|count| (count, true))
+        .or_else(|| block.body.attribute("for_each").map(|each| (each, false)));
+    let Some((attribute, is_count)) = repetition else {
+        return Some(vec![None]);
+    };
+    let expr = walk.expression(attribute)?;
+    let evaluation = walk.evaluate_in(attribute.origin.file, &expr);
+    if !evaluation.diagnostics.is_empty() || walk.followed_a_failure() {
+        return None;
+    }
+    let (value, marks) = evaluation.value.unmark();
+    if marks.sensitive || marks.ephemeral || !value.is_wholly_known() || value.is_null() {
+        return None;
+    }
+    if is_count {
+        let count = convert(&value, &Type::Number)
+            .ok()?
+            .as_number()?
+            .to_i64_exact()?;
+        if !(0..=MAX_INSTANCES).contains(&count) {
+            return None;
+        }
+        return Some(
+            (0..count)
+                .map(|index| Some(Instance::Count(index)))
+                .collect(),
+        );
+    }
+    let instances: Vec<Option<Instance>> = match value.ty() {
+        Type::Map(_) | Type::Object(_) => value
+            .entries()?
+            .iter()
+            .map(|(key, value)| {
+                Some(Instance::Each {
+                    key: key.clone(),
+                    value: value.clone(),
+                })
+            })
+            .collect(),
+        Type::Set(element) if *element == Type::String => value
+            .items()?
+            .iter()
+            .map(|item| {
+                let key = item.as_str()?.to_owned();
+                Some(Some(Instance::Each {
+                    key,
+                    value: item.clone(),
+                }))
+            })
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    if i64::try_from(instances.len()).map_or(true, |n| n > MAX_INSTANCES) {
+        return None;
+    }
+    Some(instances)
+}
+
+/// One instance of a managed resource (the walk in it): its false
+/// preconditions, else (and when the node did not fail already) its
+/// arguments' errors only the values bring.
+fn instance_plan(
+    view: &ModuleView<'_>,
+    walk: &WalkValues<'_, '_>,
+    block: &EffectiveBlock,
+    failed: bool,
+    found: &mut Vec<Diagnostic>,
+) {
     let preconditions = block
         .body
         .blocks
@@ -563,9 +665,9 @@ fn resource_plan(
         .flat_map(|lifecycle| lifecycle.body.blocks.iter())
         .filter(|nested| nested.kind == "precondition");
     // Each precondition that is false; one that fails to evaluate is the
-    // evaluation rule's (already in `found`).
+    // evaluation rule's (already found: given once), unless only the
+    // instance's values make it fail.
     for rule in preconditions {
-        let mut judged = Vec::new();
         false_condition(
             view,
             walk,
@@ -574,17 +676,12 @@ fn resource_plan(
                 crate::codes::PLAN_CONDITION_FAILED,
                 "Resource precondition failed",
             ),
-            &mut judged,
+            found,
         );
-        found.extend(judged.into_iter().filter(|diagnostic| {
-            diagnostic.code == crate::codes::PLAN_CONDITION_FAILED
-                || diagnostic.code == crate::codes::PLAN_SENSITIVE_CONDITION_MESSAGE
-        }));
     }
     let precondition_failed = found
         .iter()
-        .skip(before)
-        .any(|diagnostic| diagnostic.code == crate::codes::PLAN_CONDITION_FAILED);
+        .any(|diagnostic| diagnostic.severity == tofu_syntax::Severity::Error);
     if failed || precondition_failed {
         return;
     }

@@ -59,6 +59,18 @@ pub(crate) struct WalkValues<'v, 'a> {
     /// unknown and count as a failure followed (plan evaluates nothing
     /// that depends on them).
     withheld: std::collections::BTreeSet<String>,
+    /// The instance of a repeated block whose expressions are evaluated
+    /// ([`WalkValues::in_instance`]): `count.index`, `each.key` and
+    /// `each.value` are its; unknown otherwise.
+    instance: std::cell::RefCell<Option<Instance>>,
+}
+
+/// One instance of a block repeated by `count` or `for_each` whose keys
+/// plan knows.
+#[derive(Clone, Debug)]
+pub(crate) enum Instance {
+    Count(i64),
+    Each { key: String, value: Value },
 }
 
 impl<'v, 'a> WalkValues<'v, 'a> {
@@ -69,7 +81,16 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             followed_a_failure: Cell::new(false),
             known_variables: std::rc::Rc::default(),
             withheld: std::collections::BTreeSet::new(),
+            instance: std::cell::RefCell::new(None),
         }
+    }
+
+    /// Runs `f` with the expressions it evaluates in `instance`.
+    pub(crate) fn in_instance<R>(&self, instance: Option<Instance>, f: impl FnOnce() -> R) -> R {
+        let before = self.instance.replace(instance);
+        let result = f();
+        self.instance.replace(before);
+        result
     }
 
     /// The walk of `tofu plan` before it contacts a provider: the input
@@ -368,6 +389,12 @@ impl Scope for FileScope<'_, '_, '_> {
             ("var", Some(name)) => named(self.values.variable(name)),
             ("path", Some("module" | "root")) => named(Value::string(".")),
             ("terraform", Some("workspace")) => named(Value::string("default")),
+            ("count" | "each", Some(name)) => match (&*self.values.instance.borrow(), name) {
+                (Some(Instance::Count(index)), "index") => named(Value::int(*index)),
+                (Some(Instance::Each { key, .. }), "key") => named(Value::string(key)),
+                (Some(Instance::Each { value, .. }), "value") => named(value.clone()),
+                _ => self.unknown(reference),
+            },
             ("data", Some(type_name)) => {
                 let name = match reference.steps.get(1) {
                     Some(TraversalStep::Attr { name, .. }) => name,
