@@ -684,8 +684,26 @@ fn run_plan(
         |view, node, found| plan_values::check_node(view, node, &inputs, found),
         on,
     );
-    for (_, memo) in memos.memos() {
-        out.extend(memo.diagnostics.iter().cloned());
+    // Plan skips what depends on a resource whose plan failed.
+    let failed: BTreeSet<BlockAddress> = memos
+        .memos()
+        .filter_map(|(node, memo)| match node {
+            Node::Block(address @ BlockAddress::Resource { .. })
+                if memo
+                    .diagnostics
+                    .iter()
+                    .any(|found| found.severity == tofu_syntax::Severity::Error) =>
+            {
+                Some(address.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let stopped = plan_values::stopped_by_resources(&on.module.effective, &failed);
+    for (node, memo) in memos.memos() {
+        if !stopped.contains(node) {
+            out.extend(memo.diagnostics.iter().cloned());
+        }
     }
     n_run
 }

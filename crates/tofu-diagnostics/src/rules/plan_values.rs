@@ -72,7 +72,7 @@ use crate::rules::walk_values::{Instance, WalkValues};
 use tofu_module::address::{BlockAddress, ResourceMode};
 use tofu_module::effective::{EffectiveBlock, EffectiveNestedBlock};
 use tofu_module::given_values::{assignments, Assignment};
-use tofu_module::refs::NodeRef;
+use tofu_module::refs::{Node, NodeRef};
 use tofu_module::types::{constant_value, convert_variable_value, declared_true};
 
 /// A variable's value as plan knows it, and where it was written.
@@ -444,6 +444,95 @@ pub(crate) fn judges(node: NodeRef<'_>) -> bool {
     )
 }
 
+/// The nodes plan does not evaluate because they depend on a resource or
+/// data source whose plan failed (`failed`: its node judged an error),
+/// directly or through local values, or on one plan did not evaluate for
+/// that reason: OpenTofu's walk skips what depends on a node with errors.
+/// Only references count (not `depends_on`).
+pub(crate) fn stopped_by_resources(
+    module: &tofu_module::effective::EffectiveModule,
+    failed: &BTreeSet<BlockAddress>,
+) -> BTreeSet<Node> {
+    if failed.is_empty() {
+        return BTreeSet::new();
+    }
+    let mut through_locals: HashMap<String, BTreeSet<BlockAddress>> = HashMap::default();
+    let mut reads: Vec<(Node, BTreeSet<BlockAddress>)> = Vec::new();
+    for block in &module.blocks {
+        let read = resources_read(module, &block.references, &mut through_locals);
+        reads.push((Node::Block(block.address.clone()), read));
+    }
+    for local in &module.locals {
+        let read = resources_read(module, &local.references, &mut through_locals);
+        reads.push((Node::Local(local.name.clone()), read));
+    }
+    // Resources not evaluated, by rounds until none more is.
+    let mut stopped: BTreeSet<BlockAddress> = BTreeSet::new();
+    loop {
+        let mut more = false;
+        for (node, read) in &reads {
+            let Node::Block(address @ BlockAddress::Resource { .. }) = node else {
+                continue;
+            };
+            if stopped.contains(address) {
+                continue;
+            }
+            if read.iter().any(|other| {
+                other != address && (stopped.contains(other) || failed.contains(other))
+            }) {
+                stopped.insert(address.clone());
+                more = true;
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    reads
+        .into_iter()
+        .filter(|(node, read)| {
+            read.iter().any(|other| {
+                !matches!(node, Node::Block(address) if address == other)
+                    && (stopped.contains(other) || (failed.contains(other)))
+            })
+        })
+        .map(|(node, _)| node)
+        .collect()
+}
+
+/// The resources and data sources `references` read, directly or through
+/// local values (each local value's found once, in `through_locals`).
+fn resources_read(
+    module: &tofu_module::effective::EffectiveModule,
+    references: &tofu_module::refs::NodeReferences,
+    through_locals: &mut HashMap<String, BTreeSet<BlockAddress>>,
+) -> BTreeSet<BlockAddress> {
+    let mut read = BTreeSet::new();
+    for reference in references.all() {
+        match reference.node() {
+            Some(Node::Block(address @ BlockAddress::Resource { .. })) => {
+                read.insert(address);
+            }
+            Some(Node::Local(name)) => {
+                if let Some(found) = through_locals.get(&name) {
+                    read.extend(found.iter().cloned());
+                    continue;
+                }
+                // Marked first, so that a cycle ends (cycles are reported
+                // elsewhere).
+                through_locals.insert(name.clone(), BTreeSet::new());
+                if let Some(local) = module.local(&name) {
+                    let found = resources_read(module, &local.references, through_locals);
+                    read.extend(found.iter().cloned());
+                    through_locals.insert(name, found);
+                }
+            }
+            _ => {}
+        }
+    }
+    read
+}
+
 /// The `plan-values` rule on one node, in a walk of its own: a local value
 /// that fails stops what reads it, not every node judged after it; a node
 /// that reads a variable whose validation failed, or a local value that
@@ -546,14 +635,14 @@ fn resource_plan(
     failed: bool,
     found: &mut Vec<Diagnostic>,
 ) {
-    let managed = matches!(
+    let judged = matches!(
         block.address,
         BlockAddress::Resource {
-            mode: ResourceMode::Managed,
+            mode: ResourceMode::Managed | ResourceMode::Data,
             ..
         }
     );
-    if !managed {
+    if !judged {
         return;
     }
     let Some(instances) = instances(walk, block) else {
@@ -647,9 +736,12 @@ fn instances(walk: &WalkValues<'_, '_>, block: &EffectiveBlock) -> Option<Vec<Op
     Some(instances)
 }
 
-/// One instance of a managed resource (the walk in it): its false
-/// preconditions, else (and when the node did not fail already) its
-/// arguments' errors only the values bring.
+/// One instance of a managed resource or data source (the walk in it):
+/// its false preconditions, else (and when the node did not fail already)
+/// its arguments' errors only the values bring; when none, a managed
+/// resource's false postconditions, `self` the object plan plans
+/// ([`WalkValues::planned_object`]: what is computed stays unknown). A
+/// data source's postconditions need what it reads: not judged.
 fn instance_plan(
     view: &ModuleView<'_>,
     walk: &WalkValues<'_, '_>,
@@ -698,6 +790,42 @@ fn instance_plan(
             found.extend(only_with_values(view, file, &expr, evaluation.diagnostics));
         }
     }
+    let managed = matches!(
+        block.address,
+        BlockAddress::Resource {
+            mode: ResourceMode::Managed,
+            ..
+        }
+    );
+    if !managed
+        || found
+            .iter()
+            .any(|diagnostic| diagnostic.severity == tofu_syntax::Severity::Error)
+    {
+        return;
+    }
+    let planned = walk.planned_object(block);
+    let postconditions = block
+        .body
+        .blocks
+        .iter()
+        .filter(|nested| nested.kind == "lifecycle")
+        .flat_map(|lifecycle| lifecycle.body.blocks.iter())
+        .filter(|nested| nested.kind == "postcondition");
+    walk.with_self(planned, || {
+        for rule in postconditions {
+            false_condition(
+                view,
+                walk,
+                rule,
+                (
+                    crate::codes::PLAN_CONDITION_FAILED,
+                    "Resource postcondition failed",
+                ),
+                found,
+            );
+        }
+    });
 }
 
 /// A resource's arguments that are not its provider's.

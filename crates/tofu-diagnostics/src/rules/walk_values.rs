@@ -63,6 +63,9 @@ pub(crate) struct WalkValues<'v, 'a> {
     /// ([`WalkValues::in_instance`]): `count.index`, `each.key` and
     /// `each.value` are its; unknown otherwise.
     instance: std::cell::RefCell<Option<Instance>>,
+    /// `self` in a resource's postconditions ([`WalkValues::with_self`]);
+    /// unknown otherwise.
+    own_object: std::cell::RefCell<Option<Value>>,
 }
 
 /// One instance of a block repeated by `count` or `for_each` whose keys
@@ -82,7 +85,73 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             known_variables: std::rc::Rc::default(),
             withheld: std::collections::BTreeSet::new(),
             instance: std::cell::RefCell::new(None),
+            own_object: std::cell::RefCell::new(None),
         }
+    }
+
+    /// Runs `f` with `self` the value `own`.
+    pub(crate) fn with_self<R>(&self, own: Value, f: impl FnOnce() -> R) -> R {
+        let before = self.own_object.replace(Some(own));
+        let result = f();
+        self.own_object.replace(before);
+        result
+    }
+
+    /// The object plan plans for the managed resource `block` (in the
+    /// current instance), as its postconditions read it as `self`: an
+    /// argument of its provider's schema that the provider may not change
+    /// (not computed) has the value the configuration gives it, or null;
+    /// every other attribute and every nested block is unknown, marked
+    /// sensitive as the schema marks it. Unknown as a whole without the
+    /// schema or when an argument does not evaluate.
+    pub(crate) fn planned_object(&self, block: &EffectiveBlock) -> Value {
+        self.planned_attributes(block)
+            .unwrap_or_else(Value::dynamic_unknown)
+    }
+
+    fn planned_attributes(&self, block: &EffectiveBlock) -> Option<Value> {
+        let BlockAddress::Resource {
+            mode, type_name, ..
+        } = &block.address
+        else {
+            return None;
+        };
+        let declared = self.view.declared(&block.address)?;
+        let schema = self
+            .view
+            .provider_schema(&declared.provider)?
+            .schema_for(schema_mode(*mode), type_name)?;
+        let schema = &schema.block;
+        let Type::Object(object) = schema.implied_type() else {
+            return None;
+        };
+        let mut attributes = BTreeMap::new();
+        for (name, ty) in object.attributes() {
+            let argument = schema.attributes.get(name);
+            let value = match argument {
+                Some(argument) if argument.write_only => Value::null(ty.clone()),
+                Some(argument) if !argument.computed => match block.body.attribute(name) {
+                    Some(attribute) => {
+                        let expr = self.expression(attribute)?;
+                        let evaluation = self.evaluate_in(attribute.origin.file, &expr);
+                        if !evaluation.diagnostics.is_empty() {
+                            return None;
+                        }
+                        tofu_eval::convert::convert(&evaluation.value, ty)
+                            .unwrap_or_else(|_| Value::unknown(ty.clone()))
+                    }
+                    None => Value::null(ty.clone()),
+                },
+                _ => Value::unknown(ty.clone()),
+            };
+            let value = if argument.is_some_and(|argument| argument.sensitive) {
+                value.mark_sensitive()
+            } else {
+                value
+            };
+            attributes.insert(name.to_string(), value);
+        }
+        Some(Value::object(attributes))
     }
 
     /// Runs `f` with the expressions it evaluates in `instance`.
@@ -389,6 +458,13 @@ impl Scope for FileScope<'_, '_, '_> {
             ("var", Some(name)) => named(self.values.variable(name)),
             ("path", Some("module" | "root")) => named(Value::string(".")),
             ("terraform", Some("workspace")) => named(Value::string("default")),
+            ("self", _) => match &*self.values.own_object.borrow() {
+                Some(own) => Ok(Referenced {
+                    value: own.clone(),
+                    n_steps: 0,
+                }),
+                None => self.unknown(reference),
+            },
             ("count" | "each", Some(name)) => match (&*self.values.instance.borrow(), name) {
                 (Some(Instance::Count(index)), "index") => named(Value::int(*index)),
                 (Some(Instance::Each { key, .. }), "key") => named(Value::string(key)),
