@@ -102,8 +102,12 @@ installs it with `tofu init -plugin-dir TOFU_LENS_PROVIDER_PLUGINS`.
 failing argument (`count = 2`, `for_each = toset(["a", "b"])`), their
 first rule now and then reading the instance's key (in its message, or
 a condition only the second instance fails): plan judges each instance.
+`--postconditions` makes some of those rules postconditions (now and
+then over `self.input`), and some resources read an earlier resource
+with rules (`triggers_replace = terraform_data.r0.id`): plan does not
+plan a resource that reads one whose plan failed.
 
-usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances]
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances] [--postconditions]
 """
 import collections
 import contextlib
@@ -312,9 +316,14 @@ class Case:
     """A module being written: native files as lists of blocks, JSON files
     as objects, and what it holds (its kinds, for the tallies)."""
 
-    def __init__(self, rng, judged_only=False, command_line=False, time=False, instances=False):
+    def __init__(self, rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False):
         self.rng = rng
         self.instances = instances
+        self.postconditions = postconditions
+        # terraform_data resources with a precondition or postcondition,
+        # which a later one may read (plan skips what reads one that
+        # failed).
+        self.checked_resources = []
         self.judged_only = judged_only
         self.command_line = command_line
         self.time = time
@@ -821,6 +830,22 @@ def sink(case):
                     c = f"{key} == {first} || ({c})"
                     case.kinds.append("condition reading the instance's key")
                 rules = [(c, m)] + rest
+        # Postconditions: the rules checked after plan plans the object,
+        # now and then over `self.input` (known: the configured value).
+        kind_of_rules = "precondition"
+        if where == "precondition" and case.postconditions and rng.random() < 0.4:
+            kind_of_rules = "postcondition"
+            case.kinds.append("postcondition")
+            if argument == reference and rules and rng.random() < 0.5:
+                (c, m), rest = rules[0], rules[1:]
+                rules = [(c.replace(reference, "self.input"), m.replace(reference, "self.input"))] + rest
+                case.kinds.append("postcondition reading self.input")
+        # Now and then reading an earlier checked resource (plan does not
+        # plan a resource that reads one whose plan failed).
+        earlier = None
+        if case.postconditions and case.checked_resources and rng.random() < 0.7 and not repeat:
+            earlier = rng.choice(case.checked_resources)
+            case.kinds.append("resource reading an earlier checked resource")
         # A resource of the hashicorp/time provider, its arguments valid.
         timed = where == "precondition" and case.time and rng.random() < 0.4
         if timed:
@@ -828,23 +853,34 @@ def sink(case):
         rtype = "time_static" if timed else "terraform_data"
         if in_json:
             body = {"triggers": {"v": "1"}} if timed else {"input": f"${{{argument}}}"}
+            if earlier:
+                body["triggers_replace" if not timed else "triggers"] = (
+                    f"${{{earlier}.id}}" if not timed else {"v": f"${{{earlier}.id}}"}
+                )
             if repeat == "count":
                 body["count"] = 2
             elif repeat:
                 body["for_each"] = '${toset(["a", "b"])}'
             if rules:
-                body["lifecycle"] = [{"precondition": [json_rule(c, m) for c, m in rules]}]
+                body["lifecycle"] = [{kind_of_rules: [json_rule(c, m) for c, m in rules]}]
             deep_merge(case.json[JSON_FILES["resource"]], {"resource": {rtype: {resource: body}}})
         else:
             given = '  triggers = { v = "1" }\n' if timed else f"  input = {argument}\n"
+            if earlier:
+                given = (
+                    f'  triggers = {{ v = {earlier}.id }}\n' if timed
+                    else f"{given}  triggers_replace = {earlier}.id\n"
+                )
             text = f'resource "{rtype}" "{resource}" {{\n{given}'
             if repeat == "count":
                 text = f'resource "{rtype}" "{resource}" {{\n  count = 2\n{given}'
             elif repeat:
                 text = f'resource "{rtype}" "{resource}" {{\n  for_each = toset(["a", "b"])\n{given}'
             if rules:
-                text += "\n  lifecycle {\n" + "".join(condition_block("precondition", c, m, 4) for c, m in rules) + "  }\n"
+                text += "\n  lifecycle {\n" + "".join(condition_block(kind_of_rules, c, m, 4) for c, m in rules) + "  }\n"
             case.block(rng.choice(NATIVE), text + "}\n")
+        if rules and not repeat:
+            case.checked_resources.append(f"{rtype}.{resource}")
     elif where == "count":
         resource = case.fresh("c")
         timed = case.time and rng.random() < 0.4
@@ -894,9 +930,9 @@ def sink(case):
             case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression}\n}}\n")
 
 
-def generate(rng, judged_only=False, command_line=False, time=False, instances=False):
+def generate(rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False):
     """One case: its files by name, and the kinds of what it holds."""
-    case = Case(rng, judged_only, command_line, time, instances)
+    case = Case(rng, judged_only, command_line, time, instances, postconditions)
     declare_variables(case)
     for _ in range(rng.randint(1, 4)):
         sink(case)
@@ -1102,6 +1138,7 @@ def main():
     command_line = take_flag(args, "--command-line")
     time = take_flag(args, "--time")
     instances = take_flag(args, "--instances")
+    postconditions = take_flag(args, "--postconditions")
     if time and not os.environ.get("TOFU_LENS_PROVIDER_PLUGINS"):
         print("generate_plan_cases: --time needs TOFU_LENS_PROVIDER_PLUGINS (the hashicorp/time provider laid out for -plugin-dir)")
         return 2
@@ -1119,7 +1156,7 @@ def main():
     cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     for index in range(count):
-        files, kinds = generate(rng, judged_only, command_line, time, instances)
+        files, kinds = generate(rng, judged_only, command_line, time, instances, postconditions)
         name = f"plan{index:05}"
         write_case(os.path.join(root, name), files)
         cases.append((name, digest(files), kinds))

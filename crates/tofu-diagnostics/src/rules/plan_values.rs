@@ -551,7 +551,30 @@ pub(crate) fn check_node(
     }
     let walk = inputs.walk(view);
     let mut after = Vec::new();
-    evaluation::check_with(view, node, &walk, &mut after);
+    match repeated_call(&walk, node) {
+        // A module call whose instances plan knows: its arguments (and
+        // the child's rules on them) in each instance, with its
+        // `count.index` or `each`; none when it has no instance.
+        Some(instances) => {
+            for instance in instances {
+                let mut judged = Vec::new();
+                walk.in_instance(Some(instance), || {
+                    evaluation::check_with(view, node, &walk, &mut judged);
+                });
+                for diagnostic in judged {
+                    let given = after.iter().any(|earlier: &Diagnostic| {
+                        earlier.subject == diagnostic.subject
+                            && earlier.summary == diagnostic.summary
+                            && earlier.detail == diagnostic.detail
+                    });
+                    if !given {
+                        after.push(diagnostic);
+                    }
+                }
+            }
+        }
+        None => evaluation::check_with(view, node, &walk, &mut after),
+    }
     // What validate reports too is validate's: evaluated without the
     // values only when there is something to compare.
     let mut before = Vec::new();
@@ -664,6 +687,21 @@ fn resource_plan(
             }
         }
     }
+}
+
+/// The instances of a module call repeated by a `count` or `for_each`
+/// that plan knows; `None` for any other node, or when the expansion is
+/// not known.
+fn repeated_call(walk: &WalkValues<'_, '_>, node: MergedNode<'_>) -> Option<Vec<Instance>> {
+    let MergedNode::Block(call) = node else {
+        return None;
+    };
+    if !matches!(call.address, BlockAddress::Module(_)) {
+        return None;
+    }
+    let instances = instances(walk, call)?;
+    // A call without `count` and `for_each` is one instance without keys.
+    instances.into_iter().collect::<Option<Vec<Instance>>>()
 }
 
 /// The most instances of one resource judged: a resource repeated more
