@@ -106,8 +106,11 @@ a condition only the second instance fails): plan judges each instance.
 then over `self.input`), and some resources read an earlier resource
 with rules (`triggers_replace = terraform_data.r0.id`): plan does not
 plan a resource that reads one whose plan failed.
+`--call-instances` repeats some module calls (`count = 2`, `for_each =
+toset(["a", "b"])`) with an argument reading the instance's key, whose
+rule only the second instance fails.
 
-usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances] [--postconditions]
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances] [--postconditions] [--call-instances]
 """
 import collections
 import contextlib
@@ -316,9 +319,11 @@ class Case:
     """A module being written: native files as lists of blocks, JSON files
     as objects, and what it holds (its kinds, for the tallies)."""
 
-    def __init__(self, rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False):
+    def __init__(self, rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False,
+                 call_instances=False):
         self.rng = rng
         self.instances = instances
+        self.call_instances = call_instances
         self.postconditions = postconditions
         # terraform_data resources with a precondition or postcondition,
         # which a later one may read (plan skips what reads one that
@@ -721,6 +726,20 @@ def module_argument(case, kind, value, sensitive, reference, failing=False):
         rng.shuffle(variables)
         rng.shuffle(arguments)
     file = rng.choice(["variables.tf", "variables.tf", "main.tf", "variables.tf.json"])
+    count = rng.random() < 0.25
+    each = False
+    # Repeated with known keys: an argument reading the instance's key,
+    # whose rule only the second instance fails.
+    if case.call_instances and rng.random() < 0.3:
+        count, each = (True, False) if rng.random() < 0.5 else (False, True)
+        slot = "slot" if "slot" not in [name for name, _, _ in variables] else "slot2"
+        if count:
+            variables.append((slot, "number", [(f"var.{slot} < 1", f"{slot} ${{var.{slot}}} is not the first.")]))
+            arguments.append((slot, "count.index", None))
+        else:
+            variables.append((slot, "string", [(f'var.{slot} == "a"', f"{slot} ${{var.{slot}}} is not a.")]))
+            arguments.append((slot, "each.key", None))
+        case.kinds.append(f"module call with {'count' if count else 'for_each'} and an argument reading its key")
     if file.endswith(".json"):
         case.kinds.append("module's variables in JSON")
     for name, kind, rules in variables:
@@ -732,7 +751,6 @@ def module_argument(case, kind, value, sensitive, reference, failing=False):
             body = "".join(f"  type = {t}\n" for t in typed.values())
             body += "".join("\n" + condition_block("validation", c, m, 2) for c, m in rules)
             case.block(f"{directory}/{file}", f'variable "{name}" {{\n{body}}}\n')
-    count = rng.random() < 0.25
     if count:
         case.kinds.append("module call with count = 2")
     if rng.random() < 0.2:
@@ -740,11 +758,14 @@ def module_argument(case, kind, value, sensitive, reference, failing=False):
         body = {"source": f"./{directory}"}
         if count:
             body["count"] = 2
+        if each:
+            body["for_each"] = '${toset(["a", "b"])}'
         for name, text, literal in arguments:
             body[name] = literal if literal is not None else f"${{{text}}}"
         deep_merge(case.json[rng.choice([JSON_FILES["module"], JSON_FILES["resource"]])], {"module": {call: body}})
     else:
         lines = [f'module "{call}" {{', f'  source = "./{directory}"'] + ["  count  = 2"] * count
+        lines += ['  for_each = toset(["a", "b"])'] * each
         lines += [f"  {name} = {text}" for name, text, _ in arguments]
         case.block(rng.choice(["main.tf", "modules.tf"]), "\n".join(lines) + "\n}\n")
 
@@ -833,13 +854,11 @@ def sink(case):
         # Postconditions: the rules checked after plan plans the object,
         # now and then over `self.input` (known: the configured value).
         kind_of_rules = "precondition"
+        over_self = False
         if where == "precondition" and case.postconditions and rng.random() < 0.4:
             kind_of_rules = "postcondition"
             case.kinds.append("postcondition")
-            if argument == reference and rules and rng.random() < 0.5:
-                (c, m), rest = rules[0], rules[1:]
-                rules = [(c.replace(reference, "self.input"), m.replace(reference, "self.input"))] + rest
-                case.kinds.append("postcondition reading self.input")
+            over_self = argument == reference and rules and rng.random() < 0.5
         # Now and then reading an earlier checked resource (plan does not
         # plan a resource that reads one whose plan failed).
         earlier = None
@@ -850,6 +869,11 @@ def sink(case):
         timed = where == "precondition" and case.time and rng.random() < 0.4
         if timed:
             case.kinds.append("precondition on time_static")
+        elif over_self:
+            # terraform_data's `input`, known in the planned object.
+            (c, m), rest = rules[0], rules[1:]
+            rules = [(c.replace(reference, "self.input"), m.replace(reference, "self.input"))] + rest
+            case.kinds.append("postcondition reading self.input")
         rtype = "time_static" if timed else "terraform_data"
         if in_json:
             body = {"triggers": {"v": "1"}} if timed else {"input": f"${{{argument}}}"}
@@ -930,9 +954,10 @@ def sink(case):
             case.block(rng.choice(["locals.tf", "main.tf"]), f"locals {{\n  {local} = {expression}\n}}\n")
 
 
-def generate(rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False):
+def generate(rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False,
+             call_instances=False):
     """One case: its files by name, and the kinds of what it holds."""
-    case = Case(rng, judged_only, command_line, time, instances, postconditions)
+    case = Case(rng, judged_only, command_line, time, instances, postconditions, call_instances)
     declare_variables(case)
     for _ in range(rng.randint(1, 4)):
         sink(case)
@@ -1139,6 +1164,7 @@ def main():
     time = take_flag(args, "--time")
     instances = take_flag(args, "--instances")
     postconditions = take_flag(args, "--postconditions")
+    call_instances = take_flag(args, "--call-instances")
     if time and not os.environ.get("TOFU_LENS_PROVIDER_PLUGINS"):
         print("generate_plan_cases: --time needs TOFU_LENS_PROVIDER_PLUGINS (the hashicorp/time provider laid out for -plugin-dir)")
         return 2
@@ -1156,7 +1182,7 @@ def main():
     cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     for index in range(count):
-        files, kinds = generate(rng, judged_only, command_line, time, instances, postconditions)
+        files, kinds = generate(rng, judged_only, command_line, time, instances, postconditions, call_instances)
         name = f"plan{index:05}"
         write_case(os.path.join(root, name), files)
         cases.append((name, digest(files), kinds))

@@ -684,22 +684,21 @@ fn run_plan(
         |view, node, found| plan_values::check_node(view, node, &inputs, found),
         on,
     );
-    // Plan skips what depends on a resource whose plan failed.
-    let failed: BTreeSet<BlockAddress> = memos
+    // Plan skips what depends on a node that failed.
+    let failed: BTreeSet<Node> = memos
         .memos()
-        .filter_map(|(node, memo)| match node {
-            Node::Block(address @ BlockAddress::Resource { .. })
-                if memo
-                    .diagnostics
-                    .iter()
-                    .any(|found| found.severity == tofu_syntax::Severity::Error) =>
-            {
-                Some(address.clone())
-            }
-            _ => None,
+        .filter(|(node, memo)| {
+            matches!(
+                node,
+                Node::Local(_) | Node::Block(BlockAddress::Resource { .. })
+            ) && memo
+                .diagnostics
+                .iter()
+                .any(|found| found.severity == tofu_syntax::Severity::Error)
         })
+        .map(|(node, _)| node.clone())
         .collect();
-    let stopped = plan_values::stopped_by_resources(&on.module.effective, &failed);
+    let stopped = plan_values::stopped_nodes(&on.module.effective, &failed, &inputs);
     for (node, memo) in memos.memos() {
         if !stopped.contains(node) {
             out.extend(memo.diagnostics.iter().cloned());

@@ -444,43 +444,69 @@ pub(crate) fn judges(node: NodeRef<'_>) -> bool {
     )
 }
 
-/// The nodes plan does not evaluate because they depend on a resource or
-/// data source whose plan failed (`failed`: its node judged an error),
-/// directly or through local values, or on one plan did not evaluate for
-/// that reason: OpenTofu's walk skips what depends on a node with errors.
-/// Only references count (not `depends_on`).
-pub(crate) fn stopped_by_resources(
+/// The nodes plan does not evaluate because of what they read: a
+/// resource, data source or local value whose node failed (`failed`: its
+/// memo holds an error), a variable whose validation failed (`inputs`),
+/// or a node plan did not evaluate for such a reason, directly or
+/// through others: OpenTofu's walk skips every node downstream of one
+/// with errors. Only references count (not `depends_on`); module calls
+/// neither carry it (a child's outputs may not read what failed) nor are
+/// stopped whole (each argument is a node).
+pub(crate) fn stopped_nodes(
     module: &tofu_module::effective::EffectiveModule,
-    failed: &BTreeSet<BlockAddress>,
+    failed: &BTreeSet<Node>,
+    inputs: &PlanInputs,
 ) -> BTreeSet<Node> {
-    if failed.is_empty() {
+    if failed.is_empty() && inputs.failed.is_empty() {
         return BTreeSet::new();
     }
-    let mut through_locals: HashMap<String, BTreeSet<BlockAddress>> = HashMap::default();
-    let mut reads: Vec<(Node, BTreeSet<BlockAddress>)> = Vec::new();
-    for block in &module.blocks {
-        let read = resources_read(module, &block.references, &mut through_locals);
-        reads.push((Node::Block(block.address.clone()), read));
+    let carries = |node: &Node| {
+        matches!(
+            node,
+            Node::Local(_) | Node::Block(BlockAddress::Resource { .. })
+        )
+    };
+    // Each node with what it reads that may stop it.
+    let mut reads: Vec<(Node, Vec<Node>, bool)> = Vec::new();
+    let mut add = |node: Node, references: &tofu_module::refs::NodeReferences| {
+        let mut read = Vec::new();
+        let mut reads_failed_variable = false;
+        for reference in references.all() {
+            match reference.node() {
+                Some(Node::Block(BlockAddress::Variable(name))) => {
+                    reads_failed_variable |= inputs.failed.contains(&name);
+                }
+                Some(other) if carries(&other) && other != node => read.push(other),
+                _ => {}
+            }
+        }
+        reads.push((node, read, reads_failed_variable));
+    };
+    // A module call's arguments are nodes of their own, each judged
+    // apart (`evaluation`): the call is never stopped as a whole.
+    for block in module
+        .blocks
+        .iter()
+        .filter(|block| !matches!(block.address, BlockAddress::Module(_)))
+    {
+        add(Node::Block(block.address.clone()), &block.references);
     }
     for local in &module.locals {
-        let read = resources_read(module, &local.references, &mut through_locals);
-        reads.push((Node::Local(local.name.clone()), read));
+        add(Node::Local(local.name.clone()), &local.references);
     }
-    // Resources not evaluated, by rounds until none more is.
-    let mut stopped: BTreeSet<BlockAddress> = BTreeSet::new();
+    let mut stopped: BTreeSet<Node> = BTreeSet::new();
     loop {
         let mut more = false;
-        for (node, read) in &reads {
-            let Node::Block(address @ BlockAddress::Resource { .. }) = node else {
-                continue;
-            };
-            if stopped.contains(address) {
+        for (node, read, reads_failed_variable) in &reads {
+            if stopped.contains(node) {
                 continue;
             }
-            if read.iter().any(|other| {
-                other != address && (stopped.contains(other) || failed.contains(other))
-            }) {
-                stopped.insert(address.clone());
+            if *reads_failed_variable
+                || read
+                    .iter()
+                    .any(|other| failed.contains(other) || stopped.contains(other))
+            {
+                stopped.insert(node.clone());
                 more = true;
             }
         }
@@ -488,49 +514,7 @@ pub(crate) fn stopped_by_resources(
             break;
         }
     }
-    reads
-        .into_iter()
-        .filter(|(node, read)| {
-            read.iter().any(|other| {
-                !matches!(node, Node::Block(address) if address == other)
-                    && (stopped.contains(other) || (failed.contains(other)))
-            })
-        })
-        .map(|(node, _)| node)
-        .collect()
-}
-
-/// The resources and data sources `references` read, directly or through
-/// local values (each local value's found once, in `through_locals`).
-fn resources_read(
-    module: &tofu_module::effective::EffectiveModule,
-    references: &tofu_module::refs::NodeReferences,
-    through_locals: &mut HashMap<String, BTreeSet<BlockAddress>>,
-) -> BTreeSet<BlockAddress> {
-    let mut read = BTreeSet::new();
-    for reference in references.all() {
-        match reference.node() {
-            Some(Node::Block(address @ BlockAddress::Resource { .. })) => {
-                read.insert(address);
-            }
-            Some(Node::Local(name)) => {
-                if let Some(found) = through_locals.get(&name) {
-                    read.extend(found.iter().cloned());
-                    continue;
-                }
-                // Marked first, so that a cycle ends (cycles are reported
-                // elsewhere).
-                through_locals.insert(name.clone(), BTreeSet::new());
-                if let Some(local) = module.local(&name) {
-                    let found = resources_read(module, &local.references, through_locals);
-                    read.extend(found.iter().cloned());
-                    through_locals.insert(name, found);
-                }
-            }
-            _ => {}
-        }
-    }
-    read
+    stopped
 }
 
 /// The `plan-values` rule on one node, in a walk of its own: a local value
@@ -581,9 +565,20 @@ pub(crate) fn check_node(
     if !after.is_empty() {
         evaluation::check_with(view, node, &WalkValues::new(view), &mut before);
     }
-    let failed = after
-        .iter()
-        .any(|diagnostic| diagnostic.severity == tofu_syntax::Severity::Error);
+    // An error in a resource's postcondition fails that rule alone: the
+    // resource is still planned and its other postconditions judged.
+    let postconditions = match node {
+        MergedNode::Block(block) => postcondition_places(block),
+        MergedNode::Local(_) => Vec::new(),
+    };
+    let failed = after.iter().any(|diagnostic| {
+        diagnostic.severity == tofu_syntax::Severity::Error
+            && !postconditions.iter().any(|place| {
+                place.file == diagnostic.subject.file
+                    && matches!((place.range, diagnostic.subject.range), (Some(outer), Some(inner))
+                        if outer.start <= inner.start && inner.end <= outer.end)
+            })
+    });
     let mut found = Vec::new();
     for diagnostic in after {
         let seen = before
@@ -687,6 +682,20 @@ fn resource_plan(
             }
         }
     }
+}
+
+/// Where the arguments of a resource's postcondition blocks are written.
+fn postcondition_places(block: &EffectiveBlock) -> Vec<Location> {
+    block
+        .body
+        .blocks
+        .iter()
+        .filter(|nested| nested.kind == "lifecycle")
+        .flat_map(|lifecycle| lifecycle.body.blocks.iter())
+        .filter(|nested| nested.kind == "postcondition")
+        .flat_map(|rule| rule.body.attributes.iter())
+        .map(|attribute| Location::new(attribute.origin.file, attribute.origin.range))
+        .collect()
 }
 
 /// The instances of a module call repeated by a `count` or `for_each`
