@@ -604,6 +604,11 @@ pub(crate) fn check_node(
         found.push(diagnostic);
     }
     if let MergedNode::Block(block) = node {
+        if let Some(attribute) = enabled(block) {
+            if let Enabled::Failed(errors) = judge_enabled(&walk, attribute) {
+                found.extend(errors);
+            }
+        }
         resource_plan(view, &walk, block, failed, &mut found);
     }
     if !walk.followed_a_failure() {
@@ -713,6 +718,84 @@ fn repeated_call(walk: &WalkValues<'_, '_>, node: MergedNode<'_>) -> Option<Vec<
     instances.into_iter().collect::<Option<Vec<Instance>>>()
 }
 
+/// A resource's or module call's `lifecycle.enabled`.
+fn enabled(block: &EffectiveBlock) -> Option<&tofu_module::effective::EffectiveAttribute> {
+    block
+        .body
+        .blocks
+        .iter()
+        .filter(|nested| nested.kind == "lifecycle")
+        .find_map(|lifecycle| lifecycle.body.attribute("enabled"))
+}
+
+/// What plan makes of `enabled` with its values.
+enum Enabled {
+    Known(bool),
+    /// "Invalid enabled argument" (or an error only the values bring).
+    Failed(Vec<Diagnostic>),
+    /// Unknown, or its errors are validate's: nothing to say.
+    Unknown,
+}
+
+/// `enabled` as plan evaluates it (`EvaluateEnabledExpression`): a
+/// sensitive, ephemeral or null value, or one that is no bool, is
+/// "Invalid enabled argument" on the expression. An unknown value is an
+/// error in plan too, but what tofu-lens does not know may be known to
+/// plan: nothing is said then.
+fn judge_enabled(
+    walk: &WalkValues<'_, '_>,
+    attribute: &tofu_module::effective::EffectiveAttribute,
+) -> Enabled {
+    let Some(expr) = walk.expression(attribute) else {
+        return Enabled::Unknown;
+    };
+    let file = attribute.origin.file;
+    let evaluation = walk.evaluate_in(file, &expr);
+    if !evaluation.diagnostics.is_empty() || walk.followed_a_failure() {
+        return Enabled::Unknown;
+    }
+    let at = Location::new(file, expr.range);
+    let invalid = |detail: String| {
+        Diagnostic::new(
+            crate::codes::PLAN_INVALID_VALUE,
+            "Invalid enabled argument",
+            at,
+        )
+        .with_detail(detail)
+    };
+    let (value, marks) = evaluation.value.unmark();
+    let mut found = Vec::new();
+    if marks.sensitive {
+        found.push(invalid("Sensitive values, or values derived from sensitive values, cannot be used in \"enabled\" arguments. If used, the sensitive value would be exposed by whether an instance is present.".to_owned()));
+    }
+    if marks.ephemeral {
+        found.push(invalid(
+            "The given \"enabled\" argument value is unsuitable: the given value is ephemeral."
+                .to_owned(),
+        ));
+    }
+    if value.is_null() {
+        found.push(invalid(
+            "The given \"enabled\" argument value is unsuitable: the given value is null."
+                .to_owned(),
+        ));
+    } else if !value.is_known() {
+        return Enabled::Unknown;
+    }
+    if !found.is_empty() {
+        return Enabled::Failed(found);
+    }
+    match convert(&value, &Type::Bool) {
+        Ok(converted) => match converted.as_bool() {
+            Some(known) => Enabled::Known(known),
+            None => Enabled::Unknown,
+        },
+        Err(error) => Enabled::Failed(vec![invalid(format!(
+            "The given \"enabled\" argument value is unsuitable: {error}."
+        ))]),
+    }
+}
+
 /// The most instances of one resource judged: a resource repeated more
 /// often is not judged (nothing is said rather than a wait).
 const MAX_INSTANCES: i64 = 256;
@@ -728,7 +811,15 @@ fn instances(walk: &WalkValues<'_, '_>, block: &EffectiveBlock) -> Option<Vec<Op
         .map(|count| (count, true))
         .or_else(|| block.body.attribute("for_each").map(|each| (each, false)));
     let Some((attribute, is_count)) = repetition else {
-        return Some(vec![None]);
+        // `lifecycle.enabled`: one instance or none, when known.
+        return match enabled(block) {
+            Some(attribute) => match judge_enabled(walk, attribute) {
+                Enabled::Known(true) => Some(vec![None]),
+                Enabled::Known(false) => Some(Vec::new()),
+                Enabled::Failed(_) | Enabled::Unknown => None,
+            },
+            None => Some(vec![None]),
+        };
     };
     let expr = walk.expression(attribute)?;
     let evaluation = walk.evaluate_in(attribute.origin.file, &expr);
