@@ -668,7 +668,9 @@ fn run_plan(
     if let Some(inputs) = &inputs {
         out.extend(inputs.validations.iter().cloned());
     }
-    let Some(inputs) = inputs.filter(PlanInputs::walks) else {
+    // Plan's walk runs wherever plan is run: instances' keys, constant
+    // arguments and `enabled` bring findings even with no variable known.
+    let Some(inputs) = inputs else {
         *memos = NodeMemos::default();
         *digest = None;
         return 0;

@@ -229,7 +229,7 @@ impl PlanDigest {
 
 impl PlanInputs {
     /// `None` in a directory plan is not run in (no automatic values file,
-    /// no values chosen for it), or whose variables have no known value.
+    /// no values chosen for it), or where plan stops while it collects them.
     pub(crate) fn of(view: &ModuleView<'_>, cache: &mut KnownValues) -> Option<PlanInputs> {
         let plan = PlanValues::of(view, cache)?;
         let known = plan.for_the_walk();
@@ -253,11 +253,6 @@ impl PlanInputs {
                 .flat_map(|(_, diagnostics)| diagnostics)
                 .collect(),
         })
-    }
-
-    /// Whether plan's walk judges any node: some value is known to it.
-    pub(crate) fn walks(&self) -> bool {
-        !self.known.is_empty()
     }
 
     /// What the nodes' memos depend on besides what they read through
@@ -289,8 +284,9 @@ struct PlanValues {
 }
 
 impl PlanValues {
-    /// `None` in a directory without an automatic values file, or whose
-    /// variables have no known value.
+    /// `None` in a directory plan is not run in (without an automatic
+    /// values file or values the user names), or where plan stops while it
+    /// collects the values.
     fn of(view: &ModuleView<'_>, cache: &mut KnownValues) -> Option<PlanValues> {
         let files = module_files(view);
         let chosen = &view.config().values;
@@ -329,9 +325,6 @@ impl PlanValues {
                 }
                 None => {}
             }
-        }
-        if known.is_empty() {
-            return None;
         }
         // Plan validates a variable after the variables its rules read,
         // and evaluates nothing that reads one whose validation failed: a

@@ -66,6 +66,8 @@ pub(crate) struct WalkValues<'v, 'a> {
     /// `self` in a resource's postconditions ([`WalkValues::with_self`]);
     /// unknown otherwise.
     own_object: std::cell::RefCell<Option<Value>>,
+    /// Plan's walk ([`WalkValues::with_known_variables`]).
+    plan: bool,
 }
 
 /// One instance of a block repeated by `count` or `for_each` whose keys
@@ -86,6 +88,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             withheld: std::collections::BTreeSet::new(),
             instance: std::cell::RefCell::new(None),
             own_object: std::cell::RefCell::new(None),
+            plan: false,
         }
     }
 
@@ -172,6 +175,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     ) -> Self {
         WalkValues {
             known_variables: known.into(),
+            plan: true,
             ..WalkValues::new(view)
         }
     }
@@ -211,9 +215,10 @@ impl<'v, 'a> WalkValues<'v, 'a> {
         (result, failed)
     }
 
-    /// Whether this is plan's walk, which knows input variables' values.
+    /// Whether this is plan's walk, which knows input variables' values
+    /// (possibly none: every one withheld or unknown).
     pub(crate) fn knows_variables(&self) -> bool {
-        !self.known_variables.is_empty()
+        self.plan
     }
 
     /// Whether a local value followed so far failed to evaluate.
@@ -297,7 +302,7 @@ impl<'v, 'a> WalkValues<'v, 'a> {
     /// `var.NAME`: an unknown value of its type, marked as declared;
     /// unknown of any type when the module declares no such variable.
     fn variable(&self, name: &str) -> Value {
-        if self.knows_variables() || !self.withheld.is_empty() {
+        if self.plan {
             // Plan's walk: what it found holds while this value does.
             self.view.read_plan_variable(name);
         }
