@@ -108,9 +108,11 @@ with rules (`triggers_replace = terraform_data.r0.id`): plan does not
 plan a resource that reads one whose plan failed.
 `--call-instances` repeats some module calls (`count = 2`, `for_each =
 toset(["a", "b"])`) with an argument reading the instance's key, whose
-rule only the second instance fails.
+rule only the second instance fails. `--enabled` gives some resources
+with rules a `lifecycle.enabled` from a bool or string variable (now and
+then negated, or through `nonsensitive()`).
 
-usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances] [--postconditions] [--call-instances]
+usage: scripts/generate_plan_cases.py TOFU_LENS_BINARY [--count N] [--seed S] [--out DIR] [--keep DIR] [--judged-only] [--command-line] [--time] [--instances] [--postconditions] [--call-instances] [--enabled]
 """
 import collections
 import contextlib
@@ -320,8 +322,9 @@ class Case:
     as objects, and what it holds (its kinds, for the tallies)."""
 
     def __init__(self, rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False,
-                 call_instances=False):
+                 call_instances=False, enabled=False):
         self.rng = rng
+        self.enabled = enabled
         self.instances = instances
         self.call_instances = call_instances
         self.postconditions = postconditions
@@ -865,6 +868,19 @@ def sink(case):
         if case.postconditions and case.checked_resources and rng.random() < 0.7 and not repeat:
             earlier = rng.choice(case.checked_resources)
             case.kinds.append("resource reading an earlier checked resource")
+        # `lifecycle.enabled` from a variable: false leaves no instance to
+        # judge; null, sensitive or no bool is plan's error.
+        enabled = None
+        if case.enabled and rules and not repeat and rng.random() < 0.35:
+            choices = [v for v in case.variables if v[1] in ("bool", "string")]
+            if choices:
+                name, kind, _, secret = rng.choice(choices)
+                enabled = f"var.{name}"
+                if kind == "bool" and rng.random() < 0.3:
+                    enabled = f"!var.{name}"
+                if secret and rng.random() < 0.5:
+                    enabled = f"nonsensitive({enabled})"
+                case.kinds.append(f"enabled from a {'sensitive ' if secret and 'nonsensitive' not in enabled else ''}{kind}")
         # A resource of the hashicorp/time provider, its arguments valid.
         timed = where == "precondition" and case.time and rng.random() < 0.4
         if timed:
@@ -887,6 +903,8 @@ def sink(case):
                 body["for_each"] = '${toset(["a", "b"])}'
             if rules:
                 body["lifecycle"] = [{kind_of_rules: [json_rule(c, m) for c, m in rules]}]
+                if enabled:
+                    body["lifecycle"][0]["enabled"] = f"${{{enabled}}}"
             deep_merge(case.json[JSON_FILES["resource"]], {"resource": {rtype: {resource: body}}})
         else:
             given = '  triggers = { v = "1" }\n' if timed else f"  input = {argument}\n"
@@ -901,9 +919,10 @@ def sink(case):
             elif repeat:
                 text = f'resource "{rtype}" "{resource}" {{\n  for_each = toset(["a", "b"])\n{given}'
             if rules:
-                text += "\n  lifecycle {\n" + "".join(condition_block(kind_of_rules, c, m, 4) for c, m in rules) + "  }\n"
+                text += "\n  lifecycle {\n" + (f"    enabled = {enabled}\n" if enabled else "")
+                text += "".join(condition_block(kind_of_rules, c, m, 4) for c, m in rules) + "  }\n"
             case.block(rng.choice(NATIVE), text + "}\n")
-        if rules and not repeat:
+        if rules and not repeat and not enabled:
             case.checked_resources.append(f"{rtype}.{resource}")
     elif where == "count":
         resource = case.fresh("c")
@@ -955,9 +974,9 @@ def sink(case):
 
 
 def generate(rng, judged_only=False, command_line=False, time=False, instances=False, postconditions=False,
-             call_instances=False):
+             call_instances=False, enabled=False):
     """One case: its files by name, and the kinds of what it holds."""
-    case = Case(rng, judged_only, command_line, time, instances, postconditions, call_instances)
+    case = Case(rng, judged_only, command_line, time, instances, postconditions, call_instances, enabled)
     declare_variables(case)
     for _ in range(rng.randint(1, 4)):
         sink(case)
@@ -1165,6 +1184,7 @@ def main():
     instances = take_flag(args, "--instances")
     postconditions = take_flag(args, "--postconditions")
     call_instances = take_flag(args, "--call-instances")
+    enabled = take_flag(args, "--enabled")
     if time and not os.environ.get("TOFU_LENS_PROVIDER_PLUGINS"):
         print("generate_plan_cases: --time needs TOFU_LENS_PROVIDER_PLUGINS (the hashicorp/time provider laid out for -plugin-dir)")
         return 2
@@ -1182,7 +1202,7 @@ def main():
     cache = AnswerCache(os.path.join(out, "oracle-cache.json"))
     cases = []
     for index in range(count):
-        files, kinds = generate(rng, judged_only, command_line, time, instances, postconditions, call_instances)
+        files, kinds = generate(rng, judged_only, command_line, time, instances, postconditions, call_instances, enabled)
         name = f"plan{index:05}"
         write_case(os.path.join(root, name), files)
         cases.append((name, digest(files), kinds))
