@@ -700,7 +700,11 @@ fn run_plan(
         })
         .map(|(node, _)| node.clone())
         .collect();
-    let stopped = plan_values::stopped_nodes(&on.module.effective, &failed, &inputs);
+    let with_findings = memos
+        .memos()
+        .filter(|(_, memo)| !memo.diagnostics.is_empty())
+        .map(|(node, _)| node);
+    let stopped = plan_values::stopped_nodes(&on.module.effective, &failed, &inputs, with_findings);
     for (node, memo) in memos.memos() {
         if !stopped.contains(node) {
             out.extend(memo.diagnostics.iter().cloned());

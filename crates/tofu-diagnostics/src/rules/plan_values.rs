@@ -437,77 +437,86 @@ pub(crate) fn judges(node: NodeRef<'_>) -> bool {
     )
 }
 
-/// The nodes plan does not evaluate because of what they read: a
-/// resource, data source or local value whose node failed (`failed`: its
-/// memo holds an error), a variable whose validation failed (`inputs`),
-/// or a node plan did not evaluate for such a reason, directly or
-/// through others: OpenTofu's walk skips every node downstream of one
-/// with errors. Only references count (not `depends_on`); module calls
-/// neither carry it (a child's outputs may not read what failed) nor are
-/// stopped whole (each argument is a node).
-pub(crate) fn stopped_nodes(
+/// Which of `candidates` (the nodes with findings) plan does not evaluate
+/// because of what they read: a resource, data source or local value
+/// whose node failed (`failed`: its memo holds an error), a variable
+/// whose validation failed (`inputs`), or a node plan did not evaluate for
+/// such a reason, directly or through others: OpenTofu's walk skips every
+/// node downstream of one with errors. Only references count (not
+/// `depends_on`); module calls neither carry it (a child's outputs may not
+/// read what failed) nor are stopped whole (each argument is a node).
+/// Searched upstream from the candidates only, so that a keystroke pays
+/// for what its findings read, not for the whole module.
+pub(crate) fn stopped_nodes<'n>(
     module: &tofu_module::effective::EffectiveModule,
     failed: &BTreeSet<Node>,
     inputs: &PlanInputs,
+    candidates: impl Iterator<Item = &'n Node>,
 ) -> BTreeSet<Node> {
     if failed.is_empty() && inputs.failed.is_empty() {
         return BTreeSet::new();
     }
-    let carries = |node: &Node| {
-        matches!(
-            node,
-            Node::Local(_) | Node::Block(BlockAddress::Resource { .. })
-        )
+    let mut search = StopSearch {
+        module,
+        failed,
+        inputs,
+        known: HashMap::default(),
     };
-    // Each node with what it reads that may stop it.
-    let mut reads: Vec<(Node, Vec<Node>, bool)> = Vec::new();
-    let mut add = |node: Node, references: &tofu_module::refs::NodeReferences| {
-        let mut read = Vec::new();
-        let mut reads_failed_variable = false;
-        for reference in references.all() {
-            match reference.node() {
-                Some(Node::Block(BlockAddress::Variable(name))) => {
-                    reads_failed_variable |= inputs.failed.contains(&name);
+    candidates
+        .filter(|node| !matches!(node, Node::Block(BlockAddress::Module(_))))
+        .filter(|node| search.stopped(node, 0))
+        .cloned()
+        .collect()
+}
+
+/// The search of [`stopped_nodes`], with what it found of each node.
+struct StopSearch<'s> {
+    module: &'s tofu_module::effective::EffectiveModule,
+    failed: &'s BTreeSet<Node>,
+    inputs: &'s PlanInputs,
+    /// Whether each node seen is stopped (`false` while it is searched, so
+    /// that a cycle ends).
+    known: HashMap<Node, bool>,
+}
+
+/// How deep the search follows references (deeper: not stopped).
+const MAX_STOP_DEPTH: usize = 256;
+
+impl StopSearch<'_> {
+    fn stopped(&mut self, node: &Node, depth: usize) -> bool {
+        if let Some(&found) = self.known.get(node) {
+            return found;
+        }
+        if depth > MAX_STOP_DEPTH {
+            return false;
+        }
+        self.known.insert(node.clone(), false);
+        let references = match node {
+            Node::Local(name) => self.module.local(name).map(|local| &local.references),
+            Node::Block(address) => self.module.get(address).map(|block| &block.references),
+        };
+        let mut stopped = false;
+        if let Some(references) = references {
+            for reference in references.all() {
+                match reference.node() {
+                    Some(Node::Block(BlockAddress::Variable(name))) => {
+                        stopped = self.inputs.failed.contains(&name);
+                    }
+                    Some(other @ (Node::Local(_) | Node::Block(BlockAddress::Resource { .. })))
+                        if other != *node =>
+                    {
+                        stopped = self.failed.contains(&other) || self.stopped(&other, depth + 1);
+                    }
+                    _ => {}
                 }
-                Some(other) if carries(&other) && other != node => read.push(other),
-                _ => {}
+                if stopped {
+                    break;
+                }
             }
         }
-        reads.push((node, read, reads_failed_variable));
-    };
-    // A module call's arguments are nodes of their own, each judged
-    // apart (`evaluation`): the call is never stopped as a whole.
-    for block in module
-        .blocks
-        .iter()
-        .filter(|block| !matches!(block.address, BlockAddress::Module(_)))
-    {
-        add(Node::Block(block.address.clone()), &block.references);
+        self.known.insert(node.clone(), stopped);
+        stopped
     }
-    for local in &module.locals {
-        add(Node::Local(local.name.clone()), &local.references);
-    }
-    let mut stopped: BTreeSet<Node> = BTreeSet::new();
-    loop {
-        let mut more = false;
-        for (node, read, reads_failed_variable) in &reads {
-            if stopped.contains(node) {
-                continue;
-            }
-            if *reads_failed_variable
-                || read
-                    .iter()
-                    .any(|other| failed.contains(other) || stopped.contains(other))
-            {
-                stopped.insert(node.clone());
-                more = true;
-            }
-        }
-        if !more {
-            break;
-        }
-    }
-    stopped
 }
 
 /// The `plan-values` rule on one node, in a walk of its own: a local value
