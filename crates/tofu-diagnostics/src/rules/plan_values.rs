@@ -536,6 +536,18 @@ pub(crate) fn check_node(
         }
     }
     let walk = inputs.walk(view);
+    // A resource with no instance (`count = 0`, an empty `for_each`,
+    // `enabled` false) is not evaluated beyond its expansion.
+    if let MergedNode::Block(block) = node {
+        if matches!(block.address, BlockAddress::Resource { .. })
+            && enabled(block).is_none_or(|attribute| {
+                !matches!(judge_enabled(&walk, attribute), Enabled::Failed(_))
+            })
+            && instances(&walk, block).is_some_and(|instances| instances.is_empty())
+        {
+            return;
+        }
+    }
     let mut after = Vec::new();
     match repeated_call(&walk, node) {
         // A module call whose instances plan knows: its arguments (and
@@ -608,7 +620,11 @@ pub(crate) fn check_node(
     if let MergedNode::Block(block) = node {
         if let Some(attribute) = enabled(block) {
             if let Enabled::Failed(errors) = judge_enabled(&walk, attribute) {
-                found.extend(errors);
+                // The node does not expand: nothing in it is evaluated.
+                if !walk.followed_a_failure() {
+                    out.extend(errors);
+                }
+                return;
             }
         }
         resource_plan(view, &walk, block, failed, &mut found);
