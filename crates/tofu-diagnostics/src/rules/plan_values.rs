@@ -1147,8 +1147,25 @@ fn known_value(
             )
         }
     };
+    let value = as_declared(view, variable, &value)?;
+    Some(Known {
+        value,
+        from,
+        from_default,
+    })
+}
+
+/// `value` as `variable` holds it: converted to its type and marked
+/// sensitive as declared; `None` when it does not convert, or for an
+/// ephemeral variable (its value is not kept past validation, and its
+/// messages may not show it: left to a later step).
+pub(crate) fn as_declared(
+    view: &ModuleView<'_>,
+    variable: &EffectiveBlock,
+    value: &Value,
+) -> Option<Value> {
     let constraint = variable_type(view, variable)?;
-    let value = convert_variable_value(&value, &constraint).ok()?;
+    let value = convert_variable_value(value, &constraint).ok()?;
     let declared = |argument: &str| {
         variable.body.attribute(argument).is_some_and(|attribute| {
             view.file(attribute.origin.file)
@@ -1160,21 +1177,33 @@ fn known_value(
                 .unwrap_or(false)
         })
     };
-    let value = if declared("sensitive") {
-        value.mark_sensitive()
-    } else {
-        value
-    };
-    // An ephemeral variable's value is not kept past validation, and its
-    // messages may not show it: left to a later step.
     if declared("ephemeral") {
         return None;
     }
-    Some(Known {
-        value,
-        from,
-        from_default,
+    Some(if declared("sensitive") {
+        value.mark_sensitive()
+    } else {
+        value
     })
+}
+
+/// The value each input variable starts a `tofu test` run with: from the
+/// directory's automatic values files, else its constant default
+/// (as [`as_declared`]); `None` for one without either.
+pub(crate) fn automatic_values(view: &ModuleView<'_>) -> BTreeMap<String, Option<Value>> {
+    let files = module_files(view);
+    let nothing_chosen = tofu_module::given_values::GivenValues::default();
+    let given = assignments(&files, &nothing_chosen);
+    view.effective_blocks(|address| matches!(address, BlockAddress::Variable(_)))
+        .into_iter()
+        .filter_map(|variable| {
+            let BlockAddress::Variable(name) = &variable.address else {
+                return None;
+            };
+            let known = known_value(view, variable, given.get(name.as_str()).copied());
+            Some((name.clone(), known.map(|known| known.value)))
+        })
+        .collect()
 }
 
 /// Whether plan's walk gets past `variable`: `None` when its rules hold

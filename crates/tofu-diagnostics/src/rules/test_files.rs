@@ -27,13 +27,15 @@
 //! Each reads the test files only through its view (the declarations
 //! index for the warnings), so a result is reused until a test file, or a
 //! shape, changes; [`provider_types`] also reads what the module tree says
-//! of the modules test runs call, so a new tree runs it again. Test files are never merged into the configuration, and
-//! nothing here evaluates an expression.
+//! of the modules test runs call, so a new tree runs it again. Test files are never merged into the configuration.
+//! Only [`would_fail`] evaluates expressions: the assertions of `command =
+//! plan` runs, with the values the run gives (`plan_runs`).
 
 mod addresses;
 mod decode;
 mod in_test_file;
 mod mocks;
+mod plan_runs;
 mod provider_types;
 mod run;
 mod validate;
@@ -92,5 +94,6 @@ pub(crate) fn provider_types(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
 pub(crate) fn would_fail(view: &ModuleView<'_>, out: &mut Vec<Diagnostic>) {
     for scope in test_files(view) {
         would_fail::file(view, &scope, out);
+        plan_runs::file(view, &scope, out);
     }
 }

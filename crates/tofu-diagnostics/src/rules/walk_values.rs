@@ -50,7 +50,9 @@ use tofu_module::types::declared_true;
 /// The walk's values, evaluated on demand through a recording view.
 pub(crate) struct WalkValues<'v, 'a> {
     view: &'v ModuleView<'a>,
-    locals: LocalMemo<Value>,
+    /// Each local value evaluated, and whether its evaluation followed a
+    /// failure (told again to every later reader).
+    locals: LocalMemo<(Value, bool)>,
     followed_a_failure: Cell<bool>,
     /// Input variables whose value is known, as `tofu plan` knows them
     /// (`plan_values`); empty in validate's walk.
@@ -68,6 +70,9 @@ pub(crate) struct WalkValues<'v, 'a> {
     own_object: std::cell::RefCell<Option<Value>>,
     /// Plan's walk ([`WalkValues::with_known_variables`]).
     plan: bool,
+    /// `output.NAME` is the module's output value, as a `tofu test`
+    /// assertion reads it ([`WalkValues::reading_outputs`]).
+    outputs: bool,
 }
 
 /// One instance of a block repeated by `count` or `for_each` whose keys
@@ -89,6 +94,49 @@ impl<'v, 'a> WalkValues<'v, 'a> {
             instance: std::cell::RefCell::new(None),
             own_object: std::cell::RefCell::new(None),
             plan: false,
+            outputs: false,
+        }
+    }
+
+    /// The same walk, where `output.NAME` reads the module's output value
+    /// (a `tofu test` assertion's scope).
+    pub(crate) fn reading_outputs(mut self) -> Self {
+        self.outputs = true;
+        self
+    }
+
+    /// `output.NAME`'s value: its `value` evaluated in the walk, marked
+    /// sensitive as declared; unknown when it is not declared or fails to
+    /// evaluate (a failure followed).
+    fn output(&self, name: &str) -> Value {
+        let Some(block) = self.view.effective(&BlockAddress::Output(name.to_owned())) else {
+            return Value::dynamic_unknown();
+        };
+        let Some(attribute) = block.body.attribute("value") else {
+            return Value::dynamic_unknown();
+        };
+        let Some(expr) = self.expression(attribute) else {
+            return Value::dynamic_unknown();
+        };
+        let evaluation = self.evaluate_in(attribute.origin.file, &expr);
+        if !evaluation.diagnostics.is_empty() {
+            self.followed_a_failure.set(true);
+            return Value::dynamic_unknown();
+        }
+        let sensitive = block.body.attribute("sensitive").is_some_and(|attribute| {
+            self.view
+                .file(attribute.origin.file)
+                .and_then(|file| {
+                    let written = file.attribute_at(attribute.origin.range)?;
+                    let syntax = file.source.as_ref()?.syntax;
+                    Some(declared_true(&written.expr, syntax))
+                })
+                .unwrap_or(false)
+        });
+        if sensitive {
+            evaluation.value.mark_sensitive()
+        } else {
+            evaluation.value
         }
     }
 
@@ -236,16 +284,21 @@ impl<'v, 'a> WalkValues<'v, 'a> {
 
     /// `local.NAME`: unknown when the module declares no such local value.
     fn local(&self, name: &str) -> Value {
-        if let Some(shared) = self
-            .view
-            .shared_locals()
-            .filter(|_| self.known_variables.is_empty())
-        {
+        if let Some(shared) = self.view.shared_locals().filter(|_| !self.plan) {
             return self.shared_local(shared, name);
         }
-        self.locals.value(name, Value::dynamic_unknown(), || {
-            self.definition_value(name)
-        })
+        let (value, failed) = self
+            .locals
+            .value(name, (Value::dynamic_unknown(), false), || {
+                let before = self.followed_a_failure.replace(false);
+                let value = self.definition_value(name);
+                let failed = self.followed_a_failure.replace(before);
+                (value, failed)
+            });
+        if failed {
+            self.followed_a_failure.set(true);
+        }
+        value
     }
 
     /// The value of local value `name`'s definition; a failure is noted.
@@ -463,6 +516,7 @@ impl Scope for FileScope<'_, '_, '_> {
             ("var", Some(name)) => named(self.values.variable(name)),
             ("path", Some("module" | "root")) => named(Value::string(".")),
             ("terraform", Some("workspace")) => named(Value::string("default")),
+            ("output", Some(name)) if self.values.outputs => named(self.values.output(name)),
             ("self", _) => match &*self.values.own_object.borrow() {
                 Some(own) => Ok(Referenced {
                     value: own.clone(),
