@@ -516,7 +516,14 @@ impl Scope for FileScope<'_, '_, '_> {
             ("var", Some(name)) => named(self.values.variable(name)),
             ("path", Some("module" | "root")) => named(Value::string(".")),
             ("terraform", Some("workspace")) => named(Value::string("default")),
-            ("output", Some(name)) if self.values.outputs => named(self.values.output(name)),
+            // Only a test file's assertion reads `output.NAME`.
+            ("output", Some(name))
+                if self.values.outputs
+                    && self.values.view.role(self.file)
+                        == Some(tofu_module::loaded::FileRole::Test) =>
+            {
+                named(self.values.output(name))
+            }
             ("self", _) => match &*self.values.own_object.borrow() {
                 Some(own) => Ok(Referenced {
                     value: own.clone(),

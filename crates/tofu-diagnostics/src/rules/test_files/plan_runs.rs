@@ -15,7 +15,9 @@
 //! reads variables, local values and output values (`output.NAME`); what
 //! is unknown before apply (resources, `run.*`) leaves it undecided. Runs
 //! that test another module (`module`), expect failures, or set plan
-//! options are not judged, nor JSON test files. Not modelled: values
+//! options are not judged, nor JSON test files; and since a run that
+//! fails with an error makes `tofu test` skip the file's later runs, the
+//! runs are judged in order up to the first that is not. Not modelled: values
 //! files in the test directory, and a plan that fails for another reason
 //! (a precondition) before the assertions are evaluated.
 
@@ -41,28 +43,30 @@ pub(super) fn file(view: &ModuleView<'_>, scope: &TestFileScope<'_>, out: &mut V
     let Some(source) = &scope.file.source else {
         return;
     };
-    let runs: Vec<&Block> = source
-        .body
-        .blocks_of_kind("run")
-        .filter(|run| judged(scope, run))
-        .collect();
-    if runs.is_empty() || view.declarations().incomplete {
+    let runs: Vec<&Block> = source.body.blocks_of_kind("run").collect();
+    if !runs.first().is_some_and(|run| judged(scope, run)) || view.declarations().incomplete {
         return;
     }
     let Some(file_level) = constants(scope, source.body.blocks_of_kind("variables")) else {
         return;
     };
     let automatic = automatic_values(view);
+    // A run that fails with an error skips every later run of the file
+    // (a failed assertion does not): the runs are judged up to the first
+    // one that may fail otherwise, or that is not judged.
     for run in runs {
+        if !judged(scope, run) {
+            break;
+        }
         let Some(run_level) = constants(scope, run.body.blocks_of_kind("variables")) else {
-            continue;
+            break;
         };
         let Some(known) = run_values(view, &automatic, &file_level, &run_level) else {
-            continue;
+            break;
         };
         let known = Rc::new(known);
         if !validations_hold(view, &known) {
-            continue;
+            break;
         }
         let walk = WalkValues::with_known_variables(view, Rc::clone(&known)).reading_outputs();
         for assert in run.body.blocks_of_kind("assert") {
