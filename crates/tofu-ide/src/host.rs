@@ -1395,6 +1395,61 @@ mod tests {
         assert!(codes(&mut host).is_empty());
     }
 
+    /// A failed validation offers "Go to the value": the values file's
+    /// line that gives it, or the default when nothing else does.
+    #[test]
+    fn a_failed_validation_offers_to_go_to_its_value() {
+        let mut host = AnalysisHost::new(Config::default());
+        let dir = Path::new("/w/env");
+        host.apply_change(Change::DiskDir {
+            dir: dir.to_path_buf(),
+            files: vec![
+                InputFile::text(
+                    "main.tf",
+                    "variable \"n\" {\n  type = number\n  validation {\n    condition     = var.n < 5\n    error_message = \"Small.\"\n  }\n}\n\nvariable \"m\" {\n  type    = number\n  default = 9\n  validation {\n    condition     = var.m < 5\n    error_message = \"Small.\"\n  }\n}\n",
+                ),
+                InputFile::text("terraform.tfvars", "# values\nn = 7\n"),
+            ],
+        });
+        host.analyze_now(dir);
+        let snapshot = host.snapshot();
+        let main = dir.join("main.tf");
+        let everywhere = tofu_syntax::TextRange::new(0, 400);
+        let titles: Vec<(String, String, u32)> = snapshot
+            .value_sources(&main, everywhere)
+            .into_iter()
+            .map(|source| {
+                let file = source
+                    .target
+                    .path
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (source.title, file, source.target.range.start)
+            })
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                (
+                    "Go to the value of var.n (terraform.tfvars:2)".to_owned(),
+                    "terraform.tfvars".to_owned(),
+                    13
+                ),
+                (
+                    "Go to the value of var.m (main.tf:11)".to_owned(),
+                    "main.tf".to_owned(),
+                    158
+                ),
+            ]
+        );
+        // Nothing outside the diagnostics.
+        assert!(snapshot
+            .value_sources(&main, tofu_syntax::TextRange::new(399, 400))
+            .is_empty());
+    }
+
     /// `dir` on disk as a child module declaring one required variable `a`.
     fn put_child(host: &mut AnalysisHost, dir: &Path) {
         host.apply_change(Change::DiskDir {

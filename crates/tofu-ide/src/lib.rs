@@ -45,7 +45,7 @@ mod test_runs;
 mod values;
 
 pub use analysed_module::{analyze_detached, dir_and_file_name, AnalysedModule};
-pub use code_actions::CodeAction;
+pub use code_actions::{CodeAction, GoToValue};
 pub use completion::{CompletionItem, CompletionKind};
 pub use completion_sources::InstalledProvider;
 pub use diagnostics::{

@@ -166,6 +166,33 @@ impl Converter {
 }
 
 impl Converter {
+    /// "Go to the value": a quick fix without an edit, whose command shows
+    /// where the value is given.
+    pub fn go_to_value(
+        &mut self,
+        source: &tofu_ide::GoToValue,
+        path: &Path,
+        text: &Arc<str>,
+    ) -> Option<lsp::CodeAction> {
+        let diagnostic = self.diagnostic(path, text, &source.diagnostic);
+        let target = self.location(&source.target)?;
+        let range = serde_json::to_value(target.range).ok()?;
+        Some(lsp::CodeAction {
+            title: source.title.clone(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diagnostic]),
+            command: Some(lsp::Command {
+                title: source.title.clone(),
+                command: crate::requests::execute_command::SHOW_VALUE.to_owned(),
+                arguments: Some(vec![
+                    serde_json::Value::String(target.uri.as_str().to_owned()),
+                    range,
+                ]),
+            }),
+            ..lsp::CodeAction::default()
+        })
+    }
+
     /// A refactoring; `None` when it creates files and the client cannot,
     /// or it is refused and the client shows no disabled actions.
     pub fn refactoring(&mut self, refactoring: &Refactoring) -> Option<lsp::CodeAction> {

@@ -577,6 +577,77 @@ async fn code_actions_apply_the_engines_fixes() {
     client.shutdown().await;
 }
 
+/// A failed validation's quick fix "Go to the value" runs
+/// `tofuLens.showValue`, which asks the client to show the values file's
+/// line (`window/showDocument`).
+#[tokio::test]
+async fn a_failed_validation_goes_to_its_value() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().canonicalize().unwrap();
+    let text = "variable \"n\" {\n  type = number\n  validation {\n    condition     = var.n < 5\n    error_message = \"Small.\"\n  }\n}\n";
+    fs::write(root.join("main.tf"), text).unwrap();
+    fs::write(root.join("terraform.tfvars"), "# values\nn = 7\n").unwrap();
+    let mut client = start(&root).await;
+    let main = root.join("main.tf");
+    client.open(&main, 1, text);
+    let published = client
+        .wait_for_diagnostics(&main, |p| p["version"] == 1)
+        .await;
+    assert_eq!(codes(&published), ["plan-variable-validation"]);
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri(&main)},
+                   "range": {"start": {"line": 0, "character": 2}, "end": {"line": 0, "character": 2}},
+                   "context": {"diagnostics": [], "only": ["quickfix"]}}),
+        )
+        .await;
+    let action = &actions[0];
+    assert_eq!(
+        action["title"], "Go to the value of var.n (terraform.tfvars:2)",
+        "{actions}"
+    );
+    assert_eq!(action["kind"], "quickfix");
+    assert!(action.get("edit").is_none());
+    let command = &action["command"];
+    assert_eq!(command["command"], "tofuLens.showValue");
+    let values = root.join("terraform.tfvars");
+    assert_eq!(command["arguments"][0], uri(&values));
+    assert_eq!(
+        command["arguments"][1],
+        json!({"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 5}})
+    );
+    let answer = client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "tofuLens.showValue", "arguments": command["arguments"]}),
+        )
+        .await;
+    assert!(answer.get("error").is_none(), "{answer}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !client
+        .server_requests
+        .iter()
+        .any(|m| m == "window/showDocument")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no window/showDocument"
+        );
+        client
+            .request("textDocument/hover", json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 0, "character": 1}}))
+            .await;
+    }
+    let wrong = client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "tofuLens.showValue", "arguments": ["not a uri"]}),
+        )
+        .await;
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+    client.shutdown().await;
+}
+
 #[tokio::test]
 async fn refactorings_are_code_actions_of_their_kinds_with_whole_edits() {
     let temp = tempfile::tempdir().unwrap();

@@ -1,5 +1,6 @@
 //! `textDocument/codeAction`: the engine's quick fixes for the diagnostics
-//! in a range, then the refactorings of the blocks it touches (a refused
+//! in a range (and, for a failed validation, "Go to the value", which runs
+//! `tofuLens.showValue`), then the refactorings of the blocks it touches (a refused
 //! one as a disabled action with its reason, for clients that show them).
 //! A client's `only` filter is honoured: a kind is sent when it falls under
 //! one of the kinds asked for (`refactor` covers `refactor.move`).
@@ -65,6 +66,14 @@ pub async fn handle(
                     .code_actions(path, range)
                     .iter()
                     .filter_map(|action| converter.code_action(action, path, &text))
+                    .map(CodeActionOrCommand::CodeAction),
+            );
+            actions.extend(
+                document
+                    .analysis
+                    .value_sources(path, range)
+                    .iter()
+                    .filter_map(|source| converter.go_to_value(source, path, &text))
                     .map(CodeActionOrCommand::CodeAction),
             );
         }

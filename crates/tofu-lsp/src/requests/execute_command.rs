@@ -5,12 +5,16 @@
 //! would), or takes it out when it is in; the code lens on a values file
 //! offers it, and clients without lenses can run it by name. The choice
 //! holds for the session, over the `varFiles` setting for that directory.
+//!
+//! `tofuLens.showValue FILE_URI RANGE`: asks the client to show that
+//! place (`window/showDocument`, the range selected); the quick fix "Go to
+//! the value of var.NAME" of a failed validation runs it.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
+use tower_lsp_server::ls_types::{ExecuteCommandParams, Range, ShowDocumentParams, Uri};
 
 use crate::configuration::refresh_given_values;
 use crate::shared::Shared;
@@ -19,10 +23,16 @@ use crate::uri;
 /// The command that toggles a values file.
 pub const TOGGLE_VAR_FILE: &str = "tofuLens.toggleVarFile";
 
+/// The command that shows where a value is given.
+pub const SHOW_VALUE: &str = "tofuLens.showValue";
+
 /// Every command the server runs.
-pub const COMMANDS: [&str; 1] = [TOGGLE_VAR_FILE];
+pub const COMMANDS: [&str; 2] = [TOGGLE_VAR_FILE, SHOW_VALUE];
 
 pub async fn handle(shared: &Arc<Shared>, params: ExecuteCommandParams) -> Result<Option<Value>> {
+    if params.command == SHOW_VALUE {
+        return show_value(shared, params).await;
+    }
     if params.command != TOGGLE_VAR_FILE {
         return Err(Error::invalid_params(format!(
             "unknown command {:?}",
@@ -61,4 +71,36 @@ pub async fn handle(shared: &Arc<Shared>, params: ExecuteCommandParams) -> Resul
         client.code_lens_refresh().await.ok();
     });
     Ok(Some(serde_json::json!({ "varFiles": files })))
+}
+
+/// `tofuLens.showValue`: the client is asked to show the place, selected.
+async fn show_value(shared: &Arc<Shared>, params: ExecuteCommandParams) -> Result<Option<Value>> {
+    let uri = params
+        .arguments
+        .first()
+        .and_then(Value::as_str)
+        .and_then(|text| text.parse::<Uri>().ok());
+    let range = params
+        .arguments
+        .get(1)
+        .and_then(|range| serde_json::from_value::<Range>(range.clone()).ok());
+    let (Some(uri), Some(range)) = (uri, range) else {
+        return Err(Error::invalid_params(
+            "tofuLens.showValue takes a file URI and a range",
+        ));
+    };
+    // Asked off this request: the client answers it after this one.
+    let client = shared.client.clone();
+    tokio::spawn(async move {
+        let params = ShowDocumentParams {
+            uri,
+            external: None,
+            take_focus: Some(true),
+            selection: Some(range),
+        };
+        if let Err(error) = client.show_document(params).await {
+            tracing::debug!("window/showDocument: {error}");
+        }
+    });
+    Ok(None)
 }
