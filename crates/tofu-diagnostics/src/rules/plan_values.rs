@@ -707,15 +707,24 @@ fn resource_plan(
     }
 }
 
-/// Where the arguments of a resource's postcondition blocks are written.
-fn postcondition_places(block: &EffectiveBlock) -> Vec<Location> {
+/// The `kind` blocks (`precondition`, `postcondition`) of a resource's
+/// `lifecycle` blocks, in order.
+fn lifecycle_rules<'b>(
+    block: &'b EffectiveBlock,
+    kind: &'static str,
+) -> impl Iterator<Item = &'b EffectiveNestedBlock> + 'b {
     block
         .body
         .blocks
         .iter()
         .filter(|nested| nested.kind == "lifecycle")
         .flat_map(|lifecycle| lifecycle.body.blocks.iter())
-        .filter(|nested| nested.kind == "postcondition")
+        .filter(move |nested| nested.kind == kind)
+}
+
+/// Where the arguments of a resource's postcondition blocks are written.
+fn postcondition_places(block: &EffectiveBlock) -> Vec<Location> {
+    lifecycle_rules(block, "postcondition")
         .flat_map(|rule| rule.body.attributes.iter())
         .map(|attribute| Location::new(attribute.origin.file, attribute.origin.range))
         .collect()
@@ -905,13 +914,7 @@ fn instance_plan(
     failed: bool,
     found: &mut Vec<Diagnostic>,
 ) {
-    let preconditions = block
-        .body
-        .blocks
-        .iter()
-        .filter(|nested| nested.kind == "lifecycle")
-        .flat_map(|lifecycle| lifecycle.body.blocks.iter())
-        .filter(|nested| nested.kind == "precondition");
+    let preconditions = lifecycle_rules(block, "precondition");
     // Each precondition that is false; one that fails to evaluate is the
     // evaluation rule's (already found: given once), unless only the
     // instance's values make it fail.
@@ -961,13 +964,7 @@ fn instance_plan(
         return;
     }
     let planned = walk.planned_object(block);
-    let postconditions = block
-        .body
-        .blocks
-        .iter()
-        .filter(|nested| nested.kind == "lifecycle")
-        .flat_map(|lifecycle| lifecycle.body.blocks.iter())
-        .filter(|nested| nested.kind == "postcondition");
+    let postconditions = lifecycle_rules(block, "postcondition");
     walk.with_self(planned, || {
         for rule in postconditions {
             false_condition(
