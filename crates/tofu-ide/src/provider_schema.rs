@@ -57,14 +57,24 @@ fn schema_mode(mode: ResourceMode) -> tofu_schema::ResourceMode {
 /// written: its provider from its `provider` argument, else its type's
 /// prefix.
 fn block_schema<'a>(analysis: &'a ModuleAnalysis, block: &Block) -> Option<&'a SchemaBlock> {
+    block_provider_schema(analysis, block).map(|(_, schema)| schema)
+}
+
+/// The provider of a resource, data source or ephemeral block, and the
+/// schema of its type.
+fn block_provider_schema<'a>(
+    analysis: &'a ModuleAnalysis,
+    block: &Block,
+) -> Option<(tofu_schema::ProviderAddress, &'a SchemaBlock)> {
     let mode = mode_of(&block.kind)?;
     let type_name = &block.labels.first()?.value;
     let local_name = match block.body.attribute("provider").map(|attr| &attr.expr.kind) {
         Some(ExprKind::Traversal(traversal)) => traversal.root.clone(),
         _ => tofu_schema::requirements::implied_local_name(type_name).to_owned(),
     };
-    let (_, provider) = analysis.provider_schema(&local_name);
-    Some(&provider?.schema_for(schema_mode(mode), type_name)?.block)
+    let (address, provider) = analysis.provider_schema(&local_name);
+    let schema = &provider?.schema_for(schema_mode(mode), type_name)?.block;
+    Some((address, schema))
 }
 
 /// The resource types of `mode` completing the partial label before
@@ -238,7 +248,24 @@ pub(crate) fn hover(
     block: &Block,
     offset: u32,
 ) -> Option<(String, TextRange)> {
-    let mut schema = block_schema(analysis, block)?;
+    let (address, schema) = block_provider_schema(analysis, block)?;
+    let (mut markdown, range) = schema_hover(schema, block, offset)?;
+    // A schema nothing installed gave: say which version it is.
+    if let Some(version) = analysis.schemas.from_cache(&address) {
+        markdown.push_str(&format!(
+            "\n\n---\nSchema of `{address}` {version} from tofu-lens's cache: the version the lock file pins, not installed here."
+        ));
+    }
+    Some((markdown, range))
+}
+
+/// What `schema` (the block's type) says of the argument or nested block
+/// type at `offset`.
+fn schema_hover(
+    mut schema: &SchemaBlock,
+    block: &Block,
+    offset: u32,
+) -> Option<(String, TextRange)> {
     let mut body = &block.body;
     loop {
         if let Some(attribute) = body

@@ -197,6 +197,9 @@ pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
                 for (address, why) in found.unavailable() {
                     schemas.set_unavailable(address.clone(), why.clone());
                 }
+                for (address, version) in found.all_from_cache() {
+                    schemas.set_from_cache(address.clone(), version.clone());
+                }
             }
             Err(error) => tracing::error!("reading the schema of {address} failed: {error}"),
         }

@@ -34,6 +34,10 @@ use crate::provider_uses::provider_reference;
 pub struct ProviderSchemas {
     by_address: BTreeMap<ProviderAddress, Arc<ProviderSchema>>,
     unavailable: BTreeMap<ProviderAddress, UnavailableSchema>,
+    /// The providers whose schema comes from tofu-lens's schema cache for
+    /// the version a lock file pins, nothing being installed (issue 47,
+    /// part 4), with that version.
+    from_cache: BTreeMap<ProviderAddress, String>,
 }
 
 /// Why the schema of a provider that `tofu init` installed (its root has
@@ -78,6 +82,23 @@ impl ProviderSchemas {
     /// Records why the schema of `address` is not at hand.
     pub fn set_unavailable(&mut self, address: ProviderAddress, why: UnavailableSchema) {
         self.unavailable.insert(address, why);
+    }
+
+    /// Notes that the schema of `address` is the cached one of `version`
+    /// (nothing installed gives it).
+    pub fn set_from_cache(&mut self, address: ProviderAddress, version: String) {
+        self.from_cache.insert(address, version);
+    }
+
+    /// The version whose cached schema stands for `address`, when nothing
+    /// installed gives it.
+    pub fn from_cache(&self, address: &ProviderAddress) -> Option<&str> {
+        self.from_cache.get(address).map(String::as_str)
+    }
+
+    /// Every provider whose schema comes from the cache, with its version.
+    pub fn all_from_cache(&self) -> impl Iterator<Item = (&ProviderAddress, &String)> {
+        self.from_cache.iter()
     }
 
     /// The providers whose schema is not at hand although something was

@@ -14,8 +14,11 @@
 //! sources; for `check`, found by parsing the module blocks of the run's
 //! directories once, on the first directory that needs it; for the server,
 //! its module tree); else the nearest directory above it with
-//! `.terraform`. A provider whose schema cannot be had is left out: its
-//! bodies are judged without a schema. Each schema is read once per root
+//! `.terraform`. A provider nothing installed gives a schema for takes
+//! the one tofu-lens's schema cache holds for the package the nearest lock
+//! file pins (its version and one of its hashes: issue 47, part 4), noted
+//! as such; one whose schema cannot be had is left out: its bodies are
+//! judged without a schema. Each schema is read once per root
 //! and provider, and shared by every directory that uses it, until
 //! [`SchemaSource::forget_root`] (the server, when a root's lock file or
 //! `.terraform` changes).
@@ -259,11 +262,49 @@ impl SchemaSource {
                     Err(reason) => why = why.or(Some(reason)),
                 }
             }
+            if schemas.get(address).is_none()
+                && !matches!(why, Some(Some(UnavailableSchema::LockMismatch { .. })))
+            {
+                // Nothing installed gives it: the cached schema of the
+                // package the lock file pins, by one of its hashes.
+                if let Some((version, schema)) = self.cached_for_lock(dir, address) {
+                    schemas.insert(address.clone(), schema);
+                    schemas.set_from_cache(address.clone(), version);
+                    continue;
+                }
+            }
             if let Some(Some(why)) = why {
                 schemas.set_unavailable(address.clone(), why);
             }
         }
         Some(schemas)
+    }
+
+    /// The schema tofu-lens's cache holds for the package of `address`
+    /// that the nearest lock file at or above `dir` pins (its version, and
+    /// one of the package hashes it records, so the very package `tofu
+    /// init` would install), with that version. Offline: nothing is run,
+    /// hashed or fetched.
+    fn cached_for_lock(
+        &self,
+        dir: &Path,
+        address: &ProviderAddress,
+    ) -> Option<(String, Arc<ProviderSchema>)> {
+        let cache = self.cache.as_ref()?;
+        let dir = absolute(dir);
+        let locked = dir
+            .ancestors()
+            .find(|above| above.join(".terraform.lock.hcl").is_file())
+            .and_then(|root| locked_provider(root, address))?;
+        locked.hashes.iter().find_map(|hash| {
+            let key = tofu_schema::CacheKey {
+                address: address.clone(),
+                version: locked.version.clone(),
+                package_hash: hash.clone(),
+            };
+            let schema = cache.load(&key)?;
+            Some((locked.version.clone(), Arc::new(schema)))
+        })
     }
 
     /// Forgets what was read for `root` (its lock file or `.terraform`
@@ -740,6 +781,72 @@ mod tests {
                 format!("{time} 0.14.2"),
             ]
         );
+    }
+
+    /// Nothing installed: the schema tofu-lens's cache holds for the
+    /// package the nearest lock file pins (its version and one of its
+    /// hashes) stands in, noted with its version; another version, or a
+    /// package none of the lock's hashes name, does not.
+    #[test]
+    fn a_module_with_nothing_installed_takes_the_cached_schema_its_lock_file_pins() {
+        let temp = tempfile::tempdir().unwrap();
+        let cache_dir = temp.path().join("cache");
+        let time = ProviderAddress::parse("hashicorp/time").unwrap();
+        let mut schema = ProviderSchema::default();
+        schema.provider.version = 7;
+        SchemaCache::new(&cache_dir)
+            .store(
+                &tofu_schema::CacheKey {
+                    address: time.clone(),
+                    version: "0.14.2".to_owned(),
+                    package_hash: "zh:cafe".to_owned(),
+                },
+                &schema,
+            )
+            .unwrap();
+        let lock = |version: &str, hash: &str| {
+            format!(
+                "provider \"registry.opentofu.org/hashicorp/time\" {{\n  version = \"{version}\"\n  hashes = [\n    \"h1:other=\",\n    \"{hash}\",\n  ]\n}}\n"
+            )
+        };
+        let cases = [
+            ("pinned", lock("0.14.2", "zh:cafe"), true),
+            ("other-version", lock("0.13.1", "zh:cafe"), false),
+            ("other-package", lock("0.14.2", "zh:beef"), false),
+        ];
+        let mut environment = ProviderEnvironment::bare(
+            tofu_schema::install::Platform::parse("linux_amd64").unwrap(),
+        );
+        environment.schema_cache_dir = Some(cache_dir);
+        let source = SchemaSource::new(
+            SchemaOptions {
+                environment: Some(environment),
+                run_providers: false,
+                ..SchemaOptions::none()
+            },
+            &[],
+        );
+        for (name, text, found) in cases {
+            let dir = temp.path().join(name);
+            std::fs::create_dir_all(dir.join("modules/net")).unwrap();
+            std::fs::write(dir.join(".terraform.lock.hcl"), text).unwrap();
+            // The directory itself, and a module below it.
+            for dir in [dir.clone(), dir.join("modules/net")] {
+                let schemas =
+                    source.schemas_for(&dir, &DirSchemas::default(), std::slice::from_ref(&time));
+                assert_eq!(
+                    schemas.get(&time).map(|schema| schema.provider.version),
+                    found.then_some(7),
+                    "{name}"
+                );
+                assert_eq!(
+                    schemas.from_cache(&time),
+                    found.then_some("0.14.2"),
+                    "{name}"
+                );
+                assert_eq!(schemas.unavailable().count(), 0, "{name}");
+            }
+        }
     }
 
     #[test]

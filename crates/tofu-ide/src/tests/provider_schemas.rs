@@ -220,6 +220,28 @@ fn hover_on_an_argument_shows_the_schema_s_description_type_and_flags() {
     assert!(plain.starts_with("```hcl"), "{plain}");
 }
 
+/// A schema tofu-lens's cache gave for the version the lock file pins
+/// (nothing installed) says so, with the version, under the argument.
+#[test]
+fn hover_says_which_version_a_cached_schema_is() {
+    let text =
+        "//- main.tf\nresource \"time_sleep\" \"wait\" {\n  create_dur$0ation = \"30s\"\n}\n";
+    let installed = hover(text);
+    assert!(!installed.contains("cache"), "{installed}");
+    let mut cached = schemas();
+    let time = tofu_schema::ProviderAddress::parse("hashicorp/time").unwrap();
+    cached.set_from_cache(time, "0.14.2".to_owned());
+    let markdown = super::hover_with_schemas(text, &cached);
+    assert!(
+        markdown.starts_with("**create_duration** `string` (optional)"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.ends_with("Schema of `registry.opentofu.org/hashicorp/time` 0.14.2 from tofu-lens's cache: the version the lock file pins, not installed here."),
+        "{markdown}"
+    );
+}
+
 /// In a block an override file changes, OpenTofu drops an argument the
 /// schema does not define without a word; the warning's quick fix renames
 /// it to the nearest argument the block may still set, or removes the line.
