@@ -28,6 +28,7 @@
 //! hover.
 
 mod client_requests;
+mod commands;
 mod configuration;
 mod document;
 mod folder_watcher;

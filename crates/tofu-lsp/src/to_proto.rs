@@ -183,7 +183,7 @@ impl Converter {
             diagnostics: Some(vec![diagnostic]),
             command: Some(lsp::Command {
                 title: source.title.clone(),
-                command: crate::requests::execute_command::SHOW_VALUE.to_owned(),
+                command: crate::commands::SHOW_VALUE.to_owned(),
                 arguments: Some(vec![
                     serde_json::Value::String(target.uri.as_str().to_owned()),
                     range,

@@ -84,7 +84,7 @@ async fn the_var_files_setting_feeds_plan_checks_and_hover() {
     let advertised = &client.initialize_result["capabilities"];
     assert_eq!(
         advertised["executeCommandProvider"]["commands"],
-        json!(["tofuLens.toggleVarFile"])
+        json!(["tofuLens.toggleVarFile", "tofuLens.showValue"])
     );
     let main = root.join("env/main.tf");
     client.open(&main, 1, MAIN);

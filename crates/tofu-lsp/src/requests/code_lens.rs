@@ -10,7 +10,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tofu_module::discovery::{is_auto_values_file, is_values_file};
 use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command, Location, Range, Uri};
 
-use crate::requests::execute_command::TOGGLE_VAR_FILE;
+use crate::commands::TOGGLE_VAR_FILE;
 use crate::session::Session;
 
 use crate::panic_guard::guarded;

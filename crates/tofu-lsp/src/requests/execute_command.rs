@@ -16,18 +16,10 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Range, ShowDocumentParams, Uri};
 
+use crate::commands::{SHOW_VALUE, TOGGLE_VAR_FILE};
 use crate::configuration::refresh_given_values;
 use crate::shared::Shared;
 use crate::uri;
-
-/// The command that toggles a values file.
-pub const TOGGLE_VAR_FILE: &str = "tofuLens.toggleVarFile";
-
-/// The command that shows where a value is given.
-pub const SHOW_VALUE: &str = "tofuLens.showValue";
-
-/// Every command the server runs.
-pub const COMMANDS: [&str; 2] = [TOGGLE_VAR_FILE, SHOW_VALUE];
 
 pub async fn handle(shared: &Arc<Shared>, params: ExecuteCommandParams) -> Result<Option<Value>> {
     if params.command == SHOW_VALUE {

@@ -148,7 +148,7 @@ pub fn handle(shared: &Arc<Shared>, params: InitializeParams) -> InitializeResul
                 resolve_provider: Some(false),
             }),
             execute_command_provider: Some(ExecuteCommandOptions {
-                commands: crate::requests::execute_command::COMMANDS
+                commands: crate::commands::COMMANDS
                     .iter()
                     .map(|command| (*command).to_owned())
                     .collect(),
