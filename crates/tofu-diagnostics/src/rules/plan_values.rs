@@ -536,20 +536,27 @@ pub(crate) fn check_node(
         }
     }
     let walk = inputs.walk(view);
+    let block = match node {
+        MergedNode::Block(block) => Some(block),
+        MergedNode::Local(_) => None,
+    };
+    // How plan expands the node, found once: its `enabled`, judged, and a
+    // resource's instances.
+    let judged_enabled = block
+        .and_then(enabled)
+        .map(|attribute| judge_enabled(&walk, attribute));
+    let resource_instances = block
+        .filter(|block| matches!(block.address, BlockAddress::Resource { .. }))
+        .map(|block| instances(&walk, block, judged_enabled.as_ref()));
     // A resource with no instance (`count = 0`, an empty `for_each`,
     // `enabled` false) is not evaluated beyond its expansion.
-    if let MergedNode::Block(block) = node {
-        if matches!(block.address, BlockAddress::Resource { .. })
-            && enabled(block).is_none_or(|attribute| {
-                !matches!(judge_enabled(&walk, attribute), Enabled::Failed(_))
-            })
-            && instances(&walk, block).is_some_and(|instances| instances.is_empty())
-        {
-            return;
-        }
+    if !matches!(judged_enabled, Some(Enabled::Failed(_)))
+        && matches!(&resource_instances, Some(Some(instances)) if instances.is_empty())
+    {
+        return;
     }
     let mut after = Vec::new();
-    match repeated_call(&walk, node) {
+    match repeated_call(&walk, node, judged_enabled.as_ref()) {
         // A module call whose instances plan knows: its arguments (and
         // the child's rules on them) in each instance, with its
         // `count.index` or `each`; none when it has no instance.
@@ -560,14 +567,7 @@ pub(crate) fn check_node(
                     evaluation::check_with(view, node, &walk, &mut judged);
                 });
                 for diagnostic in judged {
-                    let given = after.iter().any(|earlier: &Diagnostic| {
-                        earlier.subject == diagnostic.subject
-                            && earlier.summary == diagnostic.summary
-                            && earlier.detail == diagnostic.detail
-                    });
-                    if !given {
-                        after.push(diagnostic);
-                    }
+                    push_once(&mut after, diagnostic);
                 }
             }
         }
@@ -617,17 +617,15 @@ pub(crate) fn check_node(
         diagnostic.severity = code.default_severity();
         found.push(diagnostic);
     }
-    if let MergedNode::Block(block) = node {
-        if let Some(attribute) = enabled(block) {
-            if let Enabled::Failed(errors) = judge_enabled(&walk, attribute) {
-                // The node does not expand: nothing in it is evaluated.
-                if !walk.followed_a_failure() {
-                    out.extend(errors);
-                }
-                return;
-            }
+    if let Some(Enabled::Failed(errors)) = judged_enabled {
+        // The node does not expand: nothing in it is evaluated.
+        if !walk.followed_a_failure() {
+            out.extend(errors);
         }
-        resource_plan(view, &walk, block, failed, &mut found);
+        return;
+    }
+    if let (Some(block), Some(Some(instances))) = (block, resource_instances) {
+        resource_plan(view, &walk, block, instances, failed, &mut found);
     }
     if !walk.followed_a_failure() {
         out.extend(found);
@@ -673,6 +671,7 @@ fn resource_plan(
     view: &ModuleView<'_>,
     walk: &WalkValues<'_, '_>,
     block: &EffectiveBlock,
+    instances: Vec<Option<Instance>>,
     failed: bool,
     found: &mut Vec<Diagnostic>,
 ) {
@@ -686,24 +685,27 @@ fn resource_plan(
     if !judged {
         return;
     }
-    let Some(instances) = instances(walk, block) else {
-        return;
-    };
     for instance in instances {
         let mut judged = Vec::new();
         walk.in_instance(instance, || {
             instance_plan(view, walk, block, failed, &mut judged);
         });
         for diagnostic in judged {
-            let given = found.iter().any(|earlier| {
-                earlier.subject == diagnostic.subject
-                    && earlier.summary == diagnostic.summary
-                    && earlier.detail == diagnostic.detail
-            });
-            if !given {
-                found.push(diagnostic);
-            }
+            push_once(found, diagnostic);
         }
+    }
+}
+
+/// Adds `diagnostic` to `found` unless an instance gave the same one
+/// (place, summary and detail) already.
+fn push_once(found: &mut Vec<Diagnostic>, diagnostic: Diagnostic) {
+    let given = found.iter().any(|earlier| {
+        earlier.subject == diagnostic.subject
+            && earlier.summary == diagnostic.summary
+            && earlier.detail == diagnostic.detail
+    });
+    if !given {
+        found.push(diagnostic);
     }
 }
 
@@ -733,14 +735,18 @@ fn postcondition_places(block: &EffectiveBlock) -> Vec<Location> {
 /// The instances of a module call repeated by a `count` or `for_each`
 /// that plan knows; `None` for any other node, or when the expansion is
 /// not known.
-fn repeated_call(walk: &WalkValues<'_, '_>, node: MergedNode<'_>) -> Option<Vec<Instance>> {
+fn repeated_call(
+    walk: &WalkValues<'_, '_>,
+    node: MergedNode<'_>,
+    judged_enabled: Option<&Enabled>,
+) -> Option<Vec<Instance>> {
     let MergedNode::Block(call) = node else {
         return None;
     };
     if !matches!(call.address, BlockAddress::Module(_)) {
         return None;
     }
-    let instances = instances(walk, call)?;
+    let instances = instances(walk, call, judged_enabled)?;
     // A call without `count` and `for_each` is one instance without keys.
     instances.into_iter().collect::<Option<Vec<Instance>>>()
 }
@@ -827,25 +833,28 @@ fn judge_enabled(
 /// often is not judged (nothing is said rather than a wait).
 const MAX_INSTANCES: i64 = 256;
 
-/// The instances plan expands `block` to: one, `None`, without `count`
-/// and `for_each`; `None` when the expansion is not known with plan's
+/// The instances plan expands `block` to: without `count` and `for_each`,
+/// one (`None`) or none as its `enabled` (`judged_enabled`) decides;
+/// `None` when the expansion is not known with plan's
 /// values (unknown, sensitive, failing: the expansion's own errors are
 /// the evaluation rule's) or larger than [`MAX_INSTANCES`].
-fn instances(walk: &WalkValues<'_, '_>, block: &EffectiveBlock) -> Option<Vec<Option<Instance>>> {
+fn instances(
+    walk: &WalkValues<'_, '_>,
+    block: &EffectiveBlock,
+    judged_enabled: Option<&Enabled>,
+) -> Option<Vec<Option<Instance>>> {
     let repetition = block
         .body
         .attribute("count")
         .map(|count| (count, true))
         .or_else(|| block.body.attribute("for_each").map(|each| (each, false)));
     let Some((attribute, is_count)) = repetition else {
-        // `lifecycle.enabled`: one instance or none, when known.
-        return match enabled(block) {
-            Some(attribute) => match judge_enabled(walk, attribute) {
-                Enabled::Known(true) => Some(vec![None]),
-                Enabled::Known(false) => Some(Vec::new()),
-                Enabled::Failed(_) | Enabled::Unknown => None,
-            },
-            None => Some(vec![None]),
+        // `lifecycle.enabled` (judged by the caller): one instance or
+        // none, when known.
+        return match judged_enabled {
+            Some(Enabled::Known(true)) | None => Some(vec![None]),
+            Some(Enabled::Known(false)) => Some(Vec::new()),
+            Some(Enabled::Failed(_) | Enabled::Unknown) => None,
         };
     };
     let expr = walk.expression(attribute)?;
