@@ -126,7 +126,11 @@ const EDITED_FILES: usize = 97;
 fn edit(module: &mut [InputFile], keystroke: usize) {
     if let Some(file) = module.get_mut(keystroke % EDITED_FILES) {
         let mut text = text_of(file).to_owned();
-        text.push_str(if keystroke % 2 == 0 { "#" } else { "\n" });
+        text.push_str(if keystroke.is_multiple_of(2) {
+            "#"
+        } else {
+            "\n"
+        });
         file.content = FileContent::Text(text.into());
     }
 }

@@ -255,6 +255,10 @@ pub(crate) fn hover(
         markdown.push_str(&format!(
             "\n\n---\nSchema of `{address}` {version} from tofu-lens's cache: the version the lock file pins, not installed here."
         ));
+    } else if let Some(version) = analysis.schemas.fetched(&address) {
+        markdown.push_str(&format!(
+            "\n\n---\nSchema of `{address}` {version}, fetched and verified by tofu-lens: not installed here."
+        ));
     }
     Some((markdown, range))
 }

@@ -398,6 +398,8 @@ impl Run<'_> {
         let tree = self
             .children
             .called_modules(readable(dir), &module_calls, &test_runs);
+        // Packages fetched for what nothing installed (issue 47).
+        self.schema_source.fetch_for_run(readable(dir), &analysis);
         let provider_schemas = self.schema_source.schemas_for(
             readable(dir),
             dir_schemas,

@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod console;
+pub mod fetch;
 pub mod fix;
 pub mod fmt;
 pub mod parallel;

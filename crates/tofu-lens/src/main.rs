@@ -12,6 +12,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tofu_lens::stream::{self, StreamFormat};
@@ -72,6 +73,12 @@ enum Command {
         /// judge resource and provider bodies.
         #[arg(long)]
         no_providers: bool,
+        /// Fetch the providers nothing installed (the lock file's version, else the newest the
+        /// constraints accept) from their registry or the CLI configuration's mirror, verified
+        /// as `tofu init` verifies them, into tofu-lens's cache. Without it nothing goes over
+        /// the network: packages fetched before are still used.
+        #[arg(long)]
+        fetch_providers: bool,
         /// A values file to read, as `tofu plan -var-file` reads it, for the module directories
         /// the PATHs name (not those found below them); repeatable, later ones win.
         #[arg(long = "var-file", value_name = "FILE")]
@@ -174,6 +181,7 @@ fn main() -> ExitCode {
             unused,
             jobs,
             no_providers,
+            fetch_providers,
             var_files,
             vars,
         } => {
@@ -196,6 +204,7 @@ fn main() -> ExitCode {
                         .unwrap_or_else(tofu_lens::parallel::default_jobs)
                         .max(1),
                     schemas: schema_options(!no_providers),
+                    fetch: provider_fetch(fetch_providers),
                     given,
                 },
             )
@@ -312,6 +321,7 @@ struct CheckOptions {
     unused: bool,
     jobs: usize,
     schemas: SchemaOptions,
+    fetch: Option<Arc<tofu_lens::fetch::ProviderFetch>>,
     given: tofu_module::GivenValues,
 }
 
@@ -379,9 +389,18 @@ fn run_check(
         fix,
         unused,
         jobs,
-        schemas,
+        mut schemas,
+        fetch,
         given,
     } = options;
+    schemas.fetch = fetch
+        .clone()
+        .map(|fetch| fetch as Arc<dyn tofu_vfs::schemas::FetchPackages>);
+    let report_fetch_failures = || {
+        for failure in fetch.iter().flat_map(|fetch| fetch.failures()) {
+            eprintln!("tofu-lens check: {failure}");
+        }
+    };
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -424,6 +443,7 @@ fn run_check(
             }
         };
         report_walk_problems(&streamed.report);
+        report_fetch_failures();
         let code = if streamed.has_errors {
             ExitCode::from(1)
         } else {
@@ -465,6 +485,7 @@ fn run_check(
         report = after;
     }
     report_walk_problems(&report);
+    report_fetch_failures();
     let output = match format {
         CheckFormat::Text => render::text(&report),
         CheckFormat::Json => render::json(&report) + "\n",
@@ -595,7 +616,20 @@ fn schema_options(run_providers: bool) -> SchemaOptions {
         run_providers,
         files: Vec::new(),
         timeouts: tofu_schema::plugin::Timeouts::default(),
+        fetch: None,
     }
+}
+
+/// Packages for the providers nothing installed: from tofu-lens's cache,
+/// and over the network when `online` (`--fetch-providers`).
+fn provider_fetch(online: bool) -> Option<Arc<tofu_lens::fetch::ProviderFetch>> {
+    let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+    let tokens: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(name, _)| name.starts_with("TF_TOKEN_"))
+        .collect();
+    let config = tofu_lens::schemas::fetch_config(&var, &tokens);
+    tofu_lens::fetch::ProviderFetch::new(&provider_environment(), config, online).map(Arc::new)
 }
 
 /// Where provider packages and the schema cache are, from this process's

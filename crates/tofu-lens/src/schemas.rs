@@ -704,16 +704,67 @@ pub fn provider_environment(var: &dyn Fn(&str) -> Option<String>) -> ProviderEnv
     } else {
         implied_mirror_dirs(var, home.as_deref())
     };
-    let schema_cache_dir = var("XDG_CACHE_HOME")
+    let cache_dir = var("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| home.as_ref().map(|home| home.join(".cache")))
-        .map(|cache| cache.join("tofu-lens").join("schemas"));
+        .map(|cache| cache.join("tofu-lens"));
     ProviderEnvironment {
         platform: Platform::current(),
         plugin_cache_dir,
         mirror_dirs,
-        schema_cache_dir,
+        schema_cache_dir: cache_dir.as_ref().map(|cache| cache.join("schemas")),
+        fetched_dir: cache_dir.map(|cache| cache.join("packages")),
     }
+}
+
+/// How to fetch providers (issue 47), from the CLI configuration files
+/// (`provider_installation`, `host` and `credentials` blocks, merged as
+/// OpenTofu merges them) and the environment: `TF_TOKEN_*` tokens (a
+/// host's dots written `_`, its hyphens `__`), `TF_REGISTRY_CLIENT_TIMEOUT`
+/// (seconds), `TF_REGISTRY_DISCOVERY_RETRY`, `TF_PROVIDER_DOWNLOAD_RETRY`
+/// and `OPENTOFU_ENFORCE_GPG_VALIDATION`. Certificates come from the
+/// system's store, `SSL_CERT_FILE` and `SSL_CERT_DIR` (read by the HTTP
+/// client itself). `tokens` lists the environment's `TF_TOKEN_*` pairs.
+pub fn fetch_config(
+    var: &dyn Fn(&str) -> Option<String>,
+    tokens: &[(String, String)],
+) -> tofu_fetch::FetchConfig {
+    let home = var("HOME").map(PathBuf::from);
+    let mut config = tofu_fetch::FetchConfig::new(Platform::current());
+    for file in cli_config_files(var, home.as_deref()) {
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            let read = parse_cli_config(&text);
+            if read.provider_installation {
+                config.methods = read.methods;
+            }
+            config.hosts.extend(read.hosts);
+            config.credentials.extend(read.credentials);
+        }
+    }
+    for (name, token) in tokens {
+        if let Some(host) = name.strip_prefix("TF_TOKEN_") {
+            let host = host
+                .replace("__", "\u{0}")
+                .replace('_', ".")
+                .replace('\u{0}', "-");
+            config
+                .credentials
+                .insert(host.to_ascii_lowercase(), token.clone());
+        }
+    }
+    let number = |name: &str| var(name).and_then(|value| value.trim().parse::<u64>().ok());
+    if let Some(seconds) = number("TF_REGISTRY_CLIENT_TIMEOUT") {
+        config.http.request_timeout = std::time::Duration::from_secs(seconds);
+    }
+    if let Some(retries) = number("TF_REGISTRY_DISCOVERY_RETRY") {
+        config.http.retries = u32::try_from(retries).unwrap_or(u32::MAX);
+    }
+    if let Some(retries) = number("TF_PROVIDER_DOWNLOAD_RETRY") {
+        config.http.download_retries = u32::try_from(retries).unwrap_or(u32::MAX);
+    }
+    config.enforce_gpg_validation =
+        var("OPENTOFU_ENFORCE_GPG_VALIDATION").as_deref() == Some("true");
+    config
 }
 
 /// The CLI configuration files OpenTofu reads, in the order it merges

@@ -133,6 +133,7 @@ impl Shared {
             run_providers: true,
             files: Vec::new(),
             timeouts: options.provider_timeouts,
+            fetch: None,
         };
         Shared {
             schema_source: SchemaSource::new(schema_options, &[]),

@@ -38,6 +38,9 @@ pub struct ProviderSchemas {
     /// the version a lock file pins, nothing being installed (issue 47,
     /// part 4), with that version.
     from_cache: BTreeMap<ProviderAddress, String>,
+    /// The providers whose schema comes from a package tofu-lens fetched
+    /// and verified itself (issue 47), with its version.
+    fetched: BTreeMap<ProviderAddress, String>,
 }
 
 /// Why the schema of a provider that `tofu init` installed (its root has
@@ -99,6 +102,23 @@ impl ProviderSchemas {
     /// Every provider whose schema comes from the cache, with its version.
     pub fn all_from_cache(&self) -> impl Iterator<Item = (&ProviderAddress, &String)> {
         self.from_cache.iter()
+    }
+
+    /// Notes that the schema of `address` is read from the package of
+    /// `version` tofu-lens fetched (nothing installed gives it).
+    pub fn set_fetched(&mut self, address: ProviderAddress, version: String) {
+        self.fetched.insert(address, version);
+    }
+
+    /// The version of the fetched package whose schema stands for
+    /// `address`.
+    pub fn fetched(&self, address: &ProviderAddress) -> Option<&str> {
+        self.fetched.get(address).map(String::as_str)
+    }
+
+    /// Every provider whose schema comes from a fetched package.
+    pub fn all_fetched(&self) -> impl Iterator<Item = (&ProviderAddress, &String)> {
+        self.fetched.iter()
     }
 
     /// The providers whose schema is not at hand although something was

@@ -62,6 +62,24 @@ pub struct SchemaOptions {
     /// `tofu providers schema -json` documents, used before any package.
     pub files: Vec<PathBuf>,
     pub timeouts: Timeouts,
+    /// Gives the source fetched packages for what nothing installed
+    /// (`tofu-lens`'s, issue 47); `None`: nothing is fetched.
+    pub fetch: Option<Arc<dyn FetchPackages>>,
+}
+
+/// Finds packages for the providers of a module nothing installed
+/// anything for, and gives them to the source
+/// ([`SchemaSource::use_fetched`]). Implemented where fetching is
+/// (`tofu-lens`), as this crate never downloads.
+pub trait FetchPackages: Send + Sync + std::fmt::Debug {
+    /// For the directory `dir`, whose merged configuration is `module`.
+    fn prepare(
+        &self,
+        dir: &Path,
+        module: &tofu_module::merge::MergedModule,
+        source: &SchemaSource,
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
+    );
 }
 
 impl SchemaOptions {
@@ -72,6 +90,7 @@ impl SchemaOptions {
             run_providers: false,
             files: Vec::new(),
             timeouts: Timeouts::default(),
+            fetch: None,
         }
     }
 }
@@ -117,6 +136,12 @@ pub struct SchemaSource {
     /// The package each (root, provider) may run for its validators,
     /// checked against the lock file once (`None`: it may not).
     runnable: Mutex<HashMap<(PathBuf, ProviderAddress), Option<RunnableProvider>>>,
+    /// The packages tofu-lens fetched for a directory's providers
+    /// ([`SchemaSource::use_fetched`]): the lock entry they answer to, or
+    /// why none could be fetched.
+    fetched: Mutex<HashMap<(PathBuf, ProviderAddress), Result<LockedProvider, String>>>,
+    /// Each fetched package's schema, read once, by provider and version.
+    fetched_read: Mutex<HashMap<(ProviderAddress, String, bool), ReadOnce>>,
 }
 
 impl std::fmt::Debug for SchemaSource {
@@ -147,7 +172,115 @@ impl SchemaSource {
             read: Mutex::new(HashMap::new()),
             problems: Mutex::new(BTreeSet::new()),
             runnable: Mutex::new(HashMap::new()),
+            fetched: Mutex::new(HashMap::new()),
+            fetched_read: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Uses the package tofu-lens fetched (`tofu-fetch`, into the
+    /// environment's `fetched_dir`) for the provider `address` of the
+    /// directory `dir` when nothing installed gives its schema: `locked`
+    /// is the entry it was verified against (the module's lock file's, or
+    /// what verification established), or why it could not be fetched
+    /// (said where the schema is missing). Returns whether this changed
+    /// what `dir` uses.
+    pub fn use_fetched(
+        &self,
+        dir: &Path,
+        address: &ProviderAddress,
+        locked: Result<LockedProvider, String>,
+    ) -> bool {
+        let Ok(mut fetched) = self.fetched.lock() else {
+            return false;
+        };
+        let key = (absolute(dir), address.clone());
+        let changed = fetched.get(&key) != Some(&locked);
+        fetched.insert(key, locked);
+        changed
+    }
+
+    /// Whether a schema of `address` is at hand for `dir` without fetching:
+    /// a root installs something for it, or the schema cache has the
+    /// version its lock file pins. Reads directories only.
+    pub fn needs_no_fetch(
+        &self,
+        dir: &Path,
+        address: &ProviderAddress,
+        callers: &dyn Fn(&Path) -> Vec<PathBuf>,
+    ) -> bool {
+        provider_roots(&absolute(dir), callers).from != RootsFrom::Nowhere
+            || self.cached_for_lock(dir, address).is_some()
+    }
+
+    /// Asks the options' [`FetchPackages`] (if any) for the packages the
+    /// directory `dir` of the run needs and nothing installed.
+    pub fn fetch_for_run(&self, dir: &Path, module: &tofu_module::merge::MergedModule) {
+        if let Some(fetch) = &self.options.fetch {
+            fetch.prepare(dir, module, self, &|dir| self.run_callers(dir));
+        }
+    }
+
+    /// The fetched package `dir` uses for `address`, if any.
+    fn fetched_for(
+        &self,
+        dir: &Path,
+        address: &ProviderAddress,
+    ) -> Option<Result<LockedProvider, String>> {
+        let fetched = self.fetched.lock().ok()?;
+        fetched.get(&(absolute(dir), address.clone())).cloned()
+    }
+
+    /// The schema of the fetched package `locked` names, read once.
+    fn read_fetched(
+        &self,
+        environment: &ProviderEnvironment,
+        locked: &LockedProvider,
+        run_providers: bool,
+    ) -> ReadResult {
+        let key = (
+            locked.address.clone(),
+            locked.version.clone(),
+            run_providers,
+        );
+        let cell: ReadOnce = match self.fetched_read.lock() {
+            Ok(mut read) => Arc::clone(read.entry(key).or_default()),
+            Err(_) => return Err(None),
+        };
+        cell.get_or_init(|| {
+            let Some(fetched_dir) = &environment.fetched_dir else {
+                return Err(None);
+            };
+            let search = SearchDirs {
+                mirror_dirs: vec![fetched_dir.clone()],
+                ..SearchDirs::default()
+            };
+            let found = read_provider_schema(&SchemaRequest {
+                address: &locked.address,
+                search: &search,
+                platform: &environment.platform,
+                locked: Some(locked),
+                accepts: &|_| true,
+                cache: self.cache.as_ref(),
+                run_providers,
+                socket_dir: None,
+                timeouts: self.options.timeouts,
+            });
+            match found {
+                Ok(loaded) => Ok(Arc::new(loaded.schema)),
+                Err(error) => {
+                    let address = &locked.address;
+                    self.problem(format!("{address} (fetched): {error}"));
+                    match error {
+                        SchemaReadError::RunningDisabled => Err(None),
+                        other => Err(Some(UnavailableSchema::Other(format!(
+                            "the package tofu-lens fetched for {address} {}: {other}",
+                            locked.version
+                        )))),
+                    }
+                }
+            }
+        })
+        .clone()
     }
 
     /// The schemas of `needed` that can be had for the directory `dir`:
@@ -177,6 +310,9 @@ impl SchemaSource {
             at: &|environment, root, address, run_providers| {
                 Some(self.read_at(environment, root, address, run_providers))
             },
+            fetched: &|environment, locked, run_providers| {
+                Some(self.read_fetched(environment, locked, run_providers))
+            },
         };
         self.gather(dir, dir_schemas, needed, callers, &read)
             .unwrap_or_default()
@@ -204,6 +340,15 @@ impl SchemaSource {
             at: &|_, root, address, run_providers| {
                 let key = (root.to_path_buf(), address.clone(), run_providers);
                 let read = self.read.lock().ok()?;
+                read.get(&key)?.get().cloned()
+            },
+            fetched: &|_, locked, run_providers| {
+                let key = (
+                    locked.address.clone(),
+                    locked.version.clone(),
+                    run_providers,
+                );
+                let read = self.fetched_read.lock().ok()?;
                 read.get(&key)?.get().cloned()
             },
         };
@@ -271,6 +416,25 @@ impl SchemaSource {
                     schemas.insert(address.clone(), schema);
                     schemas.set_from_cache(address.clone(), version);
                     continue;
+                }
+                // Or the package tofu-lens fetched for it.
+                match self.fetched_for(dir, address) {
+                    Some(Ok(locked)) => {
+                        match (read.fetched)(environment, &locked, run_providers)? {
+                            Ok(schema) => {
+                                schemas.insert(address.clone(), schema);
+                                schemas.set_fetched(address.clone(), locked.version);
+                                continue;
+                            }
+                            Err(reason) => why = why.or(Some(reason)),
+                        }
+                    }
+                    Some(Err(failure)) => {
+                        why = why.or(Some(Some(UnavailableSchema::Other(format!(
+                            "tofu-lens could not fetch it: {failure}"
+                        )))));
+                    }
+                    None => {}
                 }
             }
             if let Some(Some(why)) = why {
@@ -640,6 +804,8 @@ struct Reader<'r> {
     file: &'r dyn Fn(&Path) -> Option<Arc<FileSchemas>>,
     #[allow(clippy::type_complexity)]
     at: &'r dyn Fn(&ProviderEnvironment, &Path, &ProviderAddress, bool) -> Option<ReadResult>,
+    /// A fetched package's schema.
+    fetched: &'r dyn Fn(&ProviderEnvironment, &LockedProvider, bool) -> Option<ReadResult>,
 }
 type FileSchemas = BTreeMap<ProviderAddress, Arc<ProviderSchema>>;
 type FileOnce = Arc<OnceLock<Arc<FileSchemas>>>;

@@ -75,7 +75,7 @@ mod tests {
                         .collect();
                     while bytes.len() < size {
                         bytes.extend(&chunk);
-                        if random.next() % 3 == 0 {
+                        if random.next().is_multiple_of(3) {
                             bytes.push(random.next() as u8);
                         }
                     }

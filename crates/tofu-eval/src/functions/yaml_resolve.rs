@@ -232,7 +232,7 @@ fn is_base64(text: &str) -> bool {
         .bytes()
         .filter(|byte| !matches!(byte, b'\r' | b'\n'))
         .collect();
-    if symbols.len() % 4 != 0 {
+    if !symbols.len().is_multiple_of(4) {
         return false;
     }
     let is_symbol = |byte: &u8| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/');
@@ -311,7 +311,9 @@ fn parse_timestamp(text: &str) -> Option<String> {
 
 fn days_in_month(month: u32, year: u32) -> u32 {
     match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,

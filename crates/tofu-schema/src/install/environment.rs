@@ -22,6 +22,9 @@ pub struct ProviderEnvironment {
     pub mirror_dirs: Vec<PathBuf>,
     /// Where schemas read from providers are kept; `None` keeps none.
     pub schema_cache_dir: Option<PathBuf>,
+    /// Where tofu-lens keeps the packages it fetched itself (`tofu-fetch`),
+    /// laid out as a packed filesystem mirror; `None` keeps none.
+    pub fetched_dir: Option<PathBuf>,
 }
 
 impl ProviderEnvironment {
@@ -32,6 +35,7 @@ impl ProviderEnvironment {
             plugin_cache_dir: None,
             mirror_dirs: Vec::new(),
             schema_cache_dir: None,
+            fetched_dir: None,
         }
     }
 

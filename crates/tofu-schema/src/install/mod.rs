@@ -12,7 +12,7 @@ pub mod lock_file;
 pub mod package_hash;
 pub mod unpack;
 
-pub use cli_config::{parse_cli_config, CliConfigDirs};
+pub use cli_config::{parse_cli_config, CliConfigDirs, InstallationMethod, MethodKind};
 pub use discovery::{
     find_executable, find_installed, list_installed, select_package, InstalledPackage,
     PackageLocation, PackageSource, Platform, SearchDirs, SelectionError,
@@ -20,4 +20,4 @@ pub use discovery::{
 pub use environment::ProviderEnvironment;
 pub use lock_file::{parse_lock_file, LockedProvider};
 pub use package_hash::{package_hash_v1, package_hash_zip};
-pub use unpack::unpack_zip;
+pub use unpack::{check_zip, unpack_zip};

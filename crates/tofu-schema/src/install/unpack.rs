@@ -36,14 +36,24 @@ pub fn unpack_zip(archive: &Path, destination: &Path) -> io::Result<()> {
     let _ = fs::remove_dir_all(&staging);
     fs::create_dir(&staging)?;
     let unpacked =
-        unpack_entries(&bytes, &staging).and_then(|()| fs::rename(&staging, destination));
+        unpack_entries(&bytes, Some(&staging)).and_then(|()| fs::rename(&staging, destination));
     if unpacked.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }
     unpacked
 }
 
-fn unpack_entries(bytes: &[u8], staging: &Path) -> io::Result<()> {
+/// Checks, without writing anything, that the zip archive `bytes` would
+/// unpack: every entry inflates to its size, stays inside the directory,
+/// and all of them together stay within the limit. A fetched package is
+/// checked so before it is kept (`tofu-fetch`).
+pub fn check_zip(bytes: &[u8]) -> io::Result<()> {
+    unpack_entries(bytes, None)
+}
+
+/// Unpacks the entries of `bytes` into `staging`; with `None`, only checks
+/// that they would unpack.
+fn unpack_entries(bytes: &[u8], staging: Option<&Path>) -> io::Result<()> {
     let end = find_end_of_central_directory(bytes)?;
     let entry_count = usize::from(read_u16(bytes, end + 10)?);
     let mut offset = usize::try_from(read_u32(bytes, end + 16)?).map_err(|_| invalid("offset"))?;
@@ -69,9 +79,11 @@ fn unpack_entries(bytes: &[u8], staging: &Path) -> io::Result<()> {
             return Err(invalid("an encrypted entry"));
         }
         let relative = safe_relative_path(name)?;
-        let target = staging.join(relative);
+        let target = staging.map(|staging| staging.join(relative));
         if name.ends_with('/') {
-            fs::create_dir_all(&target)?;
+            if let Some(target) = &target {
+                fs::create_dir_all(target)?;
+            }
             continue;
         }
         total += u64::from(size);
@@ -101,6 +113,9 @@ fn unpack_entries(bytes: &[u8], staging: &Path) -> io::Result<()> {
         if content.len() != to_usize(size)? {
             return Err(invalid("an entry whose size differs from its header"));
         }
+        let Some(target) = target else {
+            continue;
+        };
         if let Some(dir) = target.parent() {
             fs::create_dir_all(dir)?;
         }

@@ -144,7 +144,7 @@ fn a_keystroke_in_a_local_value_judges_one_output_of_many() {
     let file = |i: usize, value: &str| {
         InputFile::text(
             format!("f{i:03}.tf"),
-            format!("variable \"v{i}\" {{\n  sensitive = {}\n}}\n\nlocals {{\n  l{i} = {value}\n}}\n\noutput \"o{i}\" {{\n  value = local.l{i}\n}}\n", i % 2 == 0),
+            format!("variable \"v{i}\" {{\n  sensitive = {}\n}}\n\nlocals {{\n  l{i} = {value}\n}}\n\noutput \"o{i}\" {{\n  value = local.l{i}\n}}\n", i.is_multiple_of(2)),
         )
     };
     let mut files: Vec<InputFile> = (0..200).map(|i| file(i, &format!("var.v{i}"))).collect();

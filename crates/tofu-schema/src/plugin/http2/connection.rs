@@ -321,7 +321,7 @@ impl Http2Connection {
         if frame.flags & FLAG_ACK != 0 {
             return Ok(());
         }
-        if frame.payload.len() % 6 != 0 {
+        if !frame.payload.len().is_multiple_of(6) {
             return Err(Http2Error::Protocol(
                 "a SETTINGS frame of odd length".to_owned(),
             ));

@@ -121,7 +121,7 @@ fn every_byte_decodes_from_its_huffman_code() {
             bits.push((code >> shift) & 1 == 1);
         }
     }
-    while bits.len() % 8 != 0 {
+    while !bits.len().is_multiple_of(8) {
         bits.push(true);
     }
     let encoded: Vec<u8> = bits
