@@ -21,9 +21,10 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 pub fn data(name: &str) -> PathBuf {
+    // From tofu-fetch's tests and from those that include this file by
+    // path (tofu-lens's) alike.
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("data")
+        .join("../tofu-fetch/tests/data")
         .join(name)
 }
 

@@ -1,0 +1,228 @@
+//! `check --fetch-providers` on a module nothing was installed for: the
+//! real hashicorp/time provider, zipped and served by a test HTTPS
+//! registry (tofu-fetch's `tests/support`, a test CA trusted through
+//! `SSL_CERT_FILE` as OpenTofu trusts one), found through a CLI
+//! configuration `host` block, fetched, verified, run for its schema;
+//! then used from the cache with the registry gone; and a fault said once.
+//!
+//! The provider comes from `TOFU_LENS_PROVIDER_PLUGINS` (CI builds it);
+//! without it the tests say so and pass having done nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+#[path = "../../tofu-fetch/tests/support/mod.rs"]
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use support::{data, serve_registry, zip, Release, TestServer};
+use tofu_schema::install::Platform;
+
+fn time_executable() -> Option<PathBuf> {
+    let plugins = PathBuf::from(std::env::var_os("TOFU_LENS_PROVIDER_PLUGINS")?);
+    let executable = plugins
+        .join("registry.opentofu.org/hashicorp/time/0.14.2")
+        .join(Platform::current().dir_name())
+        .join("terraform-provider-time_v0.14.2");
+    assert!(
+        executable.is_file(),
+        "{} is not there",
+        executable.display()
+    );
+    Some(executable)
+}
+
+/// A home with a CLI configuration sending registry.opentofu.org to
+/// `registry` (a base URL), and a cache.
+struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    fn new(registry: &str) -> Home {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("tofurc"),
+            format!(
+                "host \"registry.opentofu.org\" {{\n  services = {{\n    \"providers.v1\" = \"{registry}/v1/providers/\"\n  }}\n}}\n"
+            ),
+        )
+        .unwrap();
+        Home { dir }
+    }
+
+    fn check(&self, module: &Path, extra: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
+            .arg("check")
+            .args(extra)
+            .arg(module)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.dir.path())
+            .env("XDG_CACHE_HOME", self.dir.path().join("cache"))
+            .env("TF_CLI_CONFIG_FILE", self.dir.path().join("tofurc"))
+            .env("SSL_CERT_FILE", data("ca.pem"))
+            .output()
+            .unwrap()
+    }
+}
+
+fn module(dir: &Path, lock: Option<&str>) -> PathBuf {
+    let module = dir.join("module");
+    fs::create_dir_all(&module).unwrap();
+    fs::write(
+        module.join("main.tf"),
+        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"~> 0.14\"\n    }\n  }\n}\n\nresource \"time_static\" \"t\" {\n  bogus = 1\n}\n",
+    )
+    .unwrap();
+    if let Some(lock) = lock {
+        fs::write(module.join(".terraform.lock.hcl"), lock).unwrap();
+    }
+    module
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_fetched_provider_judges_the_module_and_stays_in_the_cache() {
+    let Some(executable) = time_executable() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: nothing was fetched");
+        return;
+    };
+    let binary = fs::read(&executable).unwrap();
+    let archive = zip(&[("terraform-provider-time_v0.14.2", &binary)]);
+    let server = TestServer::start();
+    serve_registry(
+        &server,
+        &[
+            Release::new("time", "0.14.2", archive),
+            Release::new("time", "1.0.0", zip(&[("x", b"never fetched")])),
+        ],
+        &[],
+    );
+    let home = Home::new(&server.base);
+    let work = tempfile::tempdir().unwrap();
+    let module = module(work.path(), None);
+
+    // Without the flag nothing goes over the network: no schema.
+    let (out, _) = text(&home.check(&module, &[]));
+    assert!(!out.contains("Unsupported argument"), "{out}");
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+
+    let fetched = home.check(&module, &["--fetch-providers"]);
+    let (out, err) = text(&fetched);
+    assert!(
+        out.contains("Unsupported argument") && out.contains("\"bogus\""),
+        "stdout: {out}\nstderr: {err}"
+    );
+    assert_eq!(fetched.status.code(), Some(1));
+    // The newest version `~> 0.14` accepts, not 1.0.0.
+    let package = home
+        .dir
+        .path()
+        .join("cache/tofu-lens/packages/registry.opentofu.org/hashicorp/time")
+        .join(format!(
+            "terraform-provider-time_0.14.2_{}.zip",
+            Platform::current().dir_name()
+        ));
+    assert!(package.is_file(), "{}", package.display());
+    assert!(
+        !module.join(".terraform").exists(),
+        "the module is never written to"
+    );
+    assert!(!module.join(".terraform.lock.hcl").exists());
+
+    // The registry gone: the cache still gives it, without the flag.
+    let gone = Home::new("https://127.0.0.1:9");
+    fs::rename(home.dir.path().join("cache"), gone.dir.path().join("cache")).unwrap();
+    let (out, err) = text(&gone.check(&module, &[]));
+    assert!(
+        out.contains("Unsupported argument"),
+        "stdout: {out}\nstderr: {err}"
+    );
+}
+
+#[test]
+fn a_package_that_fails_verification_is_said_once_and_never_run() {
+    let server = TestServer::start();
+    let mut release = Release::new(
+        "time",
+        "0.14.2",
+        zip(&[("terraform-provider-time_v0.14.2", b"#!/bin/sh\nexit 1\n")]),
+    );
+    release.signer = "other";
+    serve_registry(&server, &[release], &[]);
+    let home = Home::new(&server.base);
+    let work = tempfile::tempdir().unwrap();
+    let module = module(work.path(), None);
+    let (out, err) = text(&home.check(&module, &["--fetch-providers"]));
+    assert_eq!(
+        err.matches("could not fetch registry.opentofu.org/hashicorp/time")
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("unknown issuer"), "{err}");
+    assert!(
+        out.contains("No schema for provider registry.opentofu.org/hashicorp/time"),
+        "{out}"
+    );
+    assert!(!out.contains("Unsupported argument"), "{out}");
+    let packages = home.dir.path().join("cache/tofu-lens/packages");
+    let kept: Vec<_> = walk(&packages);
+    assert!(kept.is_empty(), "{kept:?}");
+}
+
+#[test]
+fn the_lock_files_version_and_hashes_are_what_is_fetched() {
+    let server = TestServer::start();
+    let archive = zip(&[("terraform-provider-time_v0.14.1", b"not run")]);
+    serve_registry(
+        &server,
+        &[
+            Release::new("time", "0.14.1", archive),
+            Release::new("time", "0.14.2", zip(&[("y", b"newer")])),
+        ],
+        &[],
+    );
+    let home = Home::new(&server.base);
+    let work = tempfile::tempdir().unwrap();
+    // The lock file pins 0.14.1 with a hash the package does not have.
+    let module = module(
+        work.path(),
+        Some(&format!(
+            "provider \"registry.opentofu.org/hashicorp/time\" {{\n  version = \"0.14.1\"\n  hashes = [\n    \"zh:{}\",\n  ]\n}}\n",
+            "00".repeat(32)
+        )),
+    );
+    let (_, err) = text(&home.check(&module, &["--fetch-providers"]));
+    assert!(err.contains("hashicorp/time 0.14.1"), "{err}");
+    assert!(err.contains("dependency lock file"), "{err}");
+    let asked: Vec<String> = server
+        .requests()
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        asked.iter().all(|path| !path.contains("0.14.2")),
+        "{asked:?}"
+    );
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry.path().is_dir() {
+            out.extend(walk(&entry.path()));
+        } else {
+            out.push(entry.path());
+        }
+    }
+    out
+}
