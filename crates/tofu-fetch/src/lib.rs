@@ -13,6 +13,7 @@
 //! No environment is read here: the binary builds the [`FetchConfig`].
 
 mod fetch;
+mod for_modules;
 pub mod http;
 pub mod mirror;
 mod network;
@@ -22,6 +23,7 @@ mod url;
 pub mod verify;
 
 pub use fetch::{newest_accepted, Fetcher, Progress};
+pub use for_modules::{jobs_for, FetchJob, ProviderFetch};
 pub use http::{HttpSettings, TrustedRoots};
 pub use network::{FetchConfig, FetchError, Network, VersionChoice, DEFAULT_MAX_PACKAGE_BYTES};
 pub use store::{FetchedPackage, PackageStore, Record, DEFAULT_MAX_BYTES};

@@ -9,7 +9,6 @@
 
 pub mod check;
 pub mod console;
-pub mod fetch;
 pub mod fix;
 pub mod fmt;
 pub mod parallel;

@@ -321,7 +321,7 @@ struct CheckOptions {
     unused: bool,
     jobs: usize,
     schemas: SchemaOptions,
-    fetch: Option<Arc<tofu_lens::fetch::ProviderFetch>>,
+    fetch: Option<Arc<tofu_fetch::ProviderFetch>>,
     given: tofu_module::GivenValues,
 }
 
@@ -622,14 +622,14 @@ fn schema_options(run_providers: bool) -> SchemaOptions {
 
 /// Packages for the providers nothing installed: from tofu-lens's cache,
 /// and over the network when `online` (`--fetch-providers`).
-fn provider_fetch(online: bool) -> Option<Arc<tofu_lens::fetch::ProviderFetch>> {
+fn provider_fetch(online: bool) -> Option<Arc<tofu_fetch::ProviderFetch>> {
     let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
     let tokens: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
         .filter(|(name, _)| name.starts_with("TF_TOKEN_"))
         .collect();
     let config = tofu_lens::schemas::fetch_config(&var, &tokens);
-    tofu_lens::fetch::ProviderFetch::new(&provider_environment(), config, online).map(Arc::new)
+    tofu_fetch::ProviderFetch::new(&provider_environment(), config, online).map(Arc::new)
 }
 
 /// Where provider packages and the schema cache are, from this process's

@@ -79,6 +79,9 @@ fn crate_dependency_invariants_hold() {
             "serde",
             "tofu-lsp",
             "tofu-lens",
+            // The network is tofu-fetch's alone (SECURITY.md).
+            "ureq",
+            "tofu-fetch",
         ] {
             let dependencies = manifest
                 .split("[dev-dependencies]")
@@ -108,6 +111,7 @@ fn workspace_crates_depend_only_leftward() {
         "tofu-module",
         "tofu-diagnostics",
         "tofu-vfs",
+        "tofu-fetch",
         "tofu-ide",
         "tofu-lsp",
         "tofu-lens",
