@@ -48,9 +48,12 @@ impl fmt::Debug for Fetcher {
 pub enum Progress {
     /// Asking which versions there are.
     Resolving,
-    /// Downloading `version`, `size` bytes once known.
+    /// Downloading `version`: `received` bytes so far of `total` (when
+    /// the server said).
     Downloading {
         version: String,
+        received: u64,
+        total: Option<u64>,
     },
     Verifying {
         version: String,
@@ -105,13 +108,16 @@ impl Fetcher {
     }
 
     /// The package `choice` picks for `address`, fetched and verified
-    /// unless the cache has it. `progress` hears where the fetch is.
+    /// unless the cache has it. `progress` hears where the fetch is, and
+    /// stops it by answering false ([`FetchError::Cancelled`]). One fetch
+    /// runs at a time per package; those asking meanwhile wait for it. A
+    /// failure is not remembered: the next ask tries again.
     pub fn fetch(
         &self,
         address: &ProviderAddress,
         choice: &VersionChoice,
         locked: Option<&LockedProvider>,
-        progress: &dyn Fn(Progress),
+        progress: &dyn Fn(Progress) -> bool,
     ) -> Result<FetchedPackage, FetchError> {
         if let VersionChoice::Exact(_) = choice {
             if let Some(found) = self.cached(address, choice, locked) {
@@ -126,11 +132,23 @@ impl Fetcher {
                 .unwrap_or_default(),
         );
         let once: Once = match self.pending.lock() {
-            Ok(mut pending) => Arc::clone(pending.entry(key).or_default()),
+            Ok(mut pending) => Arc::clone(pending.entry(key.clone()).or_default()),
             Err(_) => Arc::default(),
         };
-        once.get_or_init(|| self.fetch_now(address, choice, locked, progress))
-            .clone()
+        let outcome = once
+            .get_or_init(|| self.fetch_now(address, choice, locked, progress))
+            .clone();
+        if outcome.is_err() {
+            if let Ok(mut pending) = self.pending.lock() {
+                if pending
+                    .get(&key)
+                    .is_some_and(|cell| Arc::ptr_eq(cell, &once))
+                {
+                    pending.remove(&key);
+                }
+            }
+        }
+        outcome
     }
 
     fn fetch_now(
@@ -138,7 +156,7 @@ impl Fetcher {
         address: &ProviderAddress,
         choice: &VersionChoice,
         locked: Option<&LockedProvider>,
-        progress: &dyn Fn(Progress),
+        progress: &dyn Fn(Progress) -> bool,
     ) -> Result<FetchedPackage, FetchError> {
         let http = match self
             .http
@@ -194,9 +212,11 @@ impl Fetcher {
         address: &ProviderAddress,
         choice: &VersionChoice,
         locked: Option<&LockedProvider>,
-        progress: &dyn Fn(Progress),
+        progress: &dyn Fn(Progress) -> bool,
     ) -> Result<FetchedPackage, FetchError> {
-        progress(Progress::Resolving);
+        if !progress(Progress::Resolving) {
+            return Err(FetchError::Cancelled);
+        }
         let base = registry::providers_base(network, &address.hostname)?;
         let version = match choice {
             VersionChoice::Exact(version) => version.clone(),
@@ -233,11 +253,8 @@ impl Fetcher {
             &address.hostname,
             "cryptographic signature for provider",
         )?;
-        progress(Progress::Downloading {
-            version: version.clone(),
-        });
-        let archive = self.download(network, &meta.download_url)?;
-        progress(Progress::Verifying {
+        let archive = self.download(network, &meta.download_url, &version, progress)?;
+        let _ = progress(Progress::Verifying {
             version: version.clone(),
             size: u64::try_from(archive.len()).unwrap_or(u64::MAX),
         });
@@ -274,14 +291,16 @@ impl Fetcher {
         address: &ProviderAddress,
         choice: &VersionChoice,
         locked: Option<&LockedProvider>,
-        progress: &dyn Fn(Progress),
+        progress: &dyn Fn(Progress) -> bool,
     ) -> Result<FetchedPackage, FetchError> {
         if crate::url::scheme(base).as_deref() != Some("https") {
             return Err(FetchError::Query(format!(
                 "the network mirror URL {base} must use https"
             )));
         }
-        progress(Progress::Resolving);
+        if !progress(Progress::Resolving) {
+            return Err(FetchError::Cancelled);
+        }
         let version = match choice {
             VersionChoice::Exact(version) => version.clone(),
             VersionChoice::Constraints(constraints) => {
@@ -300,11 +319,8 @@ impl Fetcher {
             }
         }
         let (url, hashes) = mirror::archive(network, base, address, &version)?;
-        progress(Progress::Downloading {
-            version: version.clone(),
-        });
-        let archive = self.download(network, &url)?;
-        progress(Progress::Verifying {
+        let archive = self.download(network, &url, &version, progress)?;
+        let _ = progress(Progress::Verifying {
             version: version.clone(),
             size: u64::try_from(archive.len()).unwrap_or(u64::MAX),
         });
@@ -323,12 +339,29 @@ impl Fetcher {
         )
     }
 
-    fn download(&self, network: &Network<'_>, url: &str) -> Result<Vec<u8>, FetchError> {
+    fn download(
+        &self,
+        network: &Network<'_>,
+        url: &str,
+        version: &str,
+        progress: &dyn Fn(Progress) -> bool,
+    ) -> Result<Vec<u8>, FetchError> {
+        let received = |received: u64, total: Option<u64>| {
+            progress(Progress::Downloading {
+                version: version.to_owned(),
+                received,
+                total,
+            })
+        };
         let fetched = network
             .http
-            .download(url, None, self.config.max_package_bytes)
+            .download(url, None, self.config.max_package_bytes, &received)
             .map_err(|why| {
-                FetchError::Download(format!("failed to download the package: {why}"))
+                if why == crate::http::CANCELLED {
+                    FetchError::Cancelled
+                } else {
+                    FetchError::Download(format!("failed to download the package: {why}"))
+                }
             })?;
         if fetched.status != 200 {
             return Err(FetchError::Download(format!(

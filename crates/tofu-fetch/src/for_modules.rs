@@ -65,12 +65,20 @@ impl ProviderFetch {
     ) {
         for job in jobs_for(dir, module, source, callers) {
             let found = if self.online {
-                self.fetcher
-                    .fetch(&job.address, &job.choice, job.locked.as_ref(), &|progress| {
-                        tracing::info!(address = %job.address, ?progress, "fetching");
-                    })
+                self.fetcher.fetch(
+                    &job.address,
+                    &job.choice,
+                    job.locked.as_ref(),
+                    &|progress| {
+                        tracing::debug!(address = %job.address, ?progress, "fetching");
+                        true
+                    },
+                )
             } else {
-                match self.fetcher.cached(&job.address, &job.choice, job.locked.as_ref()) {
+                match self
+                    .fetcher
+                    .cached(&job.address, &job.choice, job.locked.as_ref())
+                {
                     Some(found) => Ok(found),
                     None => continue,
                 }

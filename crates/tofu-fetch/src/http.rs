@@ -108,17 +108,33 @@ impl Http {
     /// GETs `url` (a metadata request), with `token` as a bearer token,
     /// reading at most `limit` bytes of body.
     pub fn get(&self, url: &str, token: Option<&str>, limit: u64) -> Result<Fetched, String> {
-        self.get_with(&self.agent, self.settings.retries, url, token, limit)
+        self.get_with(
+            &self.agent,
+            self.settings.retries,
+            url,
+            token,
+            limit,
+            &|_, _| true,
+        )
     }
 
-    /// GETs a package archive.
-    pub fn download(&self, url: &str, token: Option<&str>, limit: u64) -> Result<Fetched, String> {
+    /// GETs a package archive; `received` hears the bytes read so far
+    /// (and the announced length) after each chunk, and stops the
+    /// download (an error, [`CANCELLED`]) by answering false.
+    pub fn download(
+        &self,
+        url: &str,
+        token: Option<&str>,
+        limit: u64,
+        received: &dyn Fn(u64, Option<u64>) -> bool,
+    ) -> Result<Fetched, String> {
         self.get_with(
             &self.download_agent,
             self.settings.download_retries,
             url,
             token,
             limit,
+            received,
         )
     }
 
@@ -129,11 +145,12 @@ impl Http {
         url: &str,
         token: Option<&str>,
         limit: u64,
+        received: &dyn Fn(u64, Option<u64>) -> bool,
     ) -> Result<Fetched, String> {
         let mut wait = self.settings.retry_wait;
         let mut attempt = 0;
         loop {
-            let outcome = get_once(agent, url, token, limit);
+            let outcome = get_once(agent, url, token, limit, received);
             let retry = match &outcome {
                 Ok(fetched) => {
                     fetched.status == 429 || (fetched.status >= 500 && fetched.status != 501)
@@ -161,11 +178,15 @@ enum Failure {
     Final(String),
 }
 
+/// The error of a download its caller stopped.
+pub const CANCELLED: &str = "cancelled";
+
 fn get_once(
     agent: &ureq::Agent,
     url: &str,
     token: Option<&str>,
     limit: u64,
+    received: &dyn Fn(u64, Option<u64>) -> bool,
 ) -> Result<Fetched, Failure> {
     let mut request = agent.get(url);
     if let Some(token) = token {
@@ -183,26 +204,46 @@ fn get_once(
         .get("content-type")
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    let mut body = Vec::new();
-    let read = response
+    let announced = response
+        .headers()
+        .get("content-length")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > limit) {
+        return Err(Failure::Final(format!(
+            "{final_url}: the response is larger than {limit} bytes"
+        )));
+    }
+    let mut reader = response
         .body_mut()
         .with_config()
         .limit(limit.saturating_add(1))
-        .reader()
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut body);
-    match read {
-        Ok(_) if u64::try_from(body.len()).unwrap_or(u64::MAX) > limit => Err(Failure::Final(
-            format!("{final_url}: the response is larger than {limit} bytes"),
-        )),
-        Ok(_) => Ok(Fetched {
-            status,
-            url: final_url,
-            content_type,
-            body,
-        }),
-        Err(error) => Err(Failure::Transport(format!("{final_url}: {error}"))),
+        .reader();
+    let mut body = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(error) => return Err(Failure::Transport(format!("{final_url}: {error}"))),
+        };
+        body.extend_from_slice(chunk.get(..n).unwrap_or_default());
+        let so_far = u64::try_from(body.len()).unwrap_or(u64::MAX);
+        if so_far > limit {
+            return Err(Failure::Final(format!(
+                "{final_url}: the response is larger than {limit} bytes"
+            )));
+        }
+        if !received(so_far, announced) {
+            return Err(Failure::Final(CANCELLED.to_owned()));
+        }
     }
+    Ok(Fetched {
+        status,
+        url: final_url,
+        content_type,
+        body,
+    })
 }
 
 /// The root certificates: the system's (rustls-native-certs reads

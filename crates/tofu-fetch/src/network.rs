@@ -72,6 +72,8 @@ pub enum FetchError {
     Verify(VerifyError),
     /// The cache could not be written.
     Store(String),
+    /// Its caller stopped it.
+    Cancelled,
 }
 
 impl fmt::Display for FetchError {
@@ -87,6 +89,7 @@ impl fmt::Display for FetchError {
             | FetchError::Download(message)
             | FetchError::Store(message) => formatter.write_str(message),
             FetchError::Verify(error) => write!(formatter, "{error}"),
+            FetchError::Cancelled => formatter.write_str("the fetch was cancelled"),
         }
     }
 }

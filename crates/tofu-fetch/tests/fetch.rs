@@ -71,7 +71,7 @@ fn fetch(
     fetcher: &Fetcher,
     choice: &VersionChoice,
 ) -> Result<tofu_fetch::FetchedPackage, FetchError> {
-    fetcher.fetch(&time(), choice, None, &|_| {})
+    fetcher.fetch(&time(), choice, None, &|_| true)
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn discovery_finds_the_registry_of_a_host_without_a_host_block() {
     let address =
         ProviderAddress::parse(&format!("localhost:{}/hashicorp/time", server.port)).unwrap();
     let found = fetcher
-        .fetch(&address, &exact("0.14.2"), None, &|_| {})
+        .fetch(&address, &exact("0.14.2"), None, &|_| true)
         .unwrap();
     assert_eq!(found.version(), "0.14.2");
     assert!(server
@@ -328,7 +328,7 @@ fn a_server_that_is_down_is_unreachable() {
     let fetcher = Fetcher::new(config, PackageStore::new(store.path(), DEFAULT_MAX_BYTES));
     let address = ProviderAddress::parse(&format!("localhost:{port}/hashicorp/time")).unwrap();
     let error = fetcher
-        .fetch(&address, &exact("0.14.2"), None, &|_| {})
+        .fetch(&address, &exact("0.14.2"), None, &|_| true)
         .unwrap_err();
     assert!(matches!(error, FetchError::Unreachable(_)), "{error:?}");
     assert!(error.to_string().contains("failed to discover"), "{error}");
@@ -488,7 +488,7 @@ fn a_package_the_lock_file_does_not_know_fails() {
         hashes: vec![format!("zh:{}", "00".repeat(32))],
     };
     let error = fetcher(&server, store.path())
-        .fetch(&time(), &exact("0.14.2"), Some(&locked), &|_| {})
+        .fetch(&time(), &exact("0.14.2"), Some(&locked), &|_| true)
         .unwrap_err();
     assert!(
         matches!(error, FetchError::Verify(VerifyError::LockMismatch { .. })),
@@ -529,4 +529,33 @@ fn an_archive_with_a_huge_entry_is_refused() {
         &|error| matches!(error, FetchError::Verify(VerifyError::Archive(_))),
         "more than 1 GiB",
     );
+}
+
+#[test]
+fn a_cancelled_download_keeps_nothing_and_the_next_ask_fetches_again() {
+    let server = TestServer::start();
+    let archive = zip(&[("terraform-provider-time_v0.14.2", &[7u8; 300_000])]);
+    serve_registry(&server, &[Release::new("time", "0.14.2", archive)], &[]);
+    let store = tempfile::tempdir().unwrap();
+    let fetcher = fetcher(&server, store.path());
+    let seen = std::sync::Mutex::new(Vec::new());
+    let error = fetcher
+        .fetch(&time(), &exact("0.14.2"), None, &|progress| {
+            seen.lock().unwrap().push(progress.clone());
+            !matches!(progress, tofu_fetch::Progress::Downloading { .. })
+        })
+        .unwrap_err();
+    assert_eq!(error, FetchError::Cancelled);
+    assert!(kept(store.path()).is_empty());
+    let seen = seen.into_inner().unwrap();
+    assert!(
+        matches!(
+            seen.last(),
+            Some(tofu_fetch::Progress::Downloading { total: Some(total), .. }) if *total > 300_000
+        ),
+        "{seen:?}"
+    );
+    // Not remembered: asked again, it is fetched.
+    let found = fetch(&fetcher, &exact("0.14.2")).unwrap();
+    assert_eq!(found.version(), "0.14.2");
 }
