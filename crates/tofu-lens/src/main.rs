@@ -623,13 +623,18 @@ fn schema_options(run_providers: bool) -> SchemaOptions {
 /// Packages for the providers nothing installed: from tofu-lens's cache,
 /// and over the network when `online` (`--fetch-providers`).
 fn provider_fetch(online: bool) -> Option<Arc<tofu_fetch::ProviderFetch>> {
+    tofu_fetch::ProviderFetch::new(&provider_environment(), fetch_config(), online).map(Arc::new)
+}
+
+/// How to fetch providers, from this process's environment and CLI
+/// configuration (`tofu_lens::schemas::fetch_config`).
+fn fetch_config() -> tofu_fetch::FetchConfig {
     let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
     let tokens: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
         .filter(|(name, _)| name.starts_with("TF_TOKEN_"))
         .collect();
-    let config = tofu_lens::schemas::fetch_config(&var, &tokens);
-    tofu_fetch::ProviderFetch::new(&provider_environment(), config, online).map(Arc::new)
+    tofu_lens::schemas::fetch_config(&var, &tokens)
 }
 
 /// Where provider packages and the schema cache are, from this process's
@@ -658,6 +663,8 @@ fn run_serve() -> ExitCode {
     // `check` and `schemas`.
     let options = tofu_lsp::ServerOptions {
         provider_environment: Some(provider_environment()),
+        // Used only where the `schemas.fetchProviders` setting is on.
+        fetch_config: Some(fetch_config()),
         ..tofu_lsp::ServerOptions::default()
     };
     runtime.block_on(tofu_lsp::serve_stdio(options));

@@ -940,6 +940,40 @@ mod tests {
     }
 
     #[test]
+    fn the_fetch_configuration_reads_the_cli_configuration_and_tokens() {
+        let home = tempfile::tempdir().unwrap();
+        let rc = home.path().join("rc");
+        std::fs::write(
+            &rc,
+            "host \"registry.example.com\" {\n  services = {\n    \"providers.v1\" = \"https://127.0.0.1:1/v1/providers/\"\n  }\n}\ncredentials \"registry.example.com\" {\n  token = \"from-file\"\n}\nprovider_installation {\n  network_mirror {\n    url = \"https://mirror.example.com/\"\n  }\n}\n",
+        )
+        .unwrap();
+        let rc_text = rc.display().to_string();
+        let variables = [
+            ("TF_CLI_CONFIG_FILE", rc_text.as_str()),
+            ("TF_REGISTRY_CLIENT_TIMEOUT", "3"),
+            ("OPENTOFU_ENFORCE_GPG_VALIDATION", "true"),
+        ];
+        let tokens = [(
+            "TF_TOKEN_my__registry_example_org".to_owned(),
+            "from-env".to_owned(),
+        )];
+        let config = fetch_config(&vars(&variables), &tokens);
+        assert_eq!(
+            config.hosts["registry.example.com"]["providers.v1"],
+            "https://127.0.0.1:1/v1/providers/"
+        );
+        assert_eq!(config.credentials["registry.example.com"], "from-file");
+        assert_eq!(config.credentials["my-registry.example.org"], "from-env");
+        assert_eq!(config.methods.len(), 1);
+        assert_eq!(
+            config.http.request_timeout,
+            std::time::Duration::from_secs(3)
+        );
+        assert!(config.enforce_gpg_validation);
+    }
+
+    #[test]
     fn variables_expand_as_go_expands_them() {
         let var = vars(&[("A", "x"), ("LONG_NAME", "y")]);
         assert_eq!(expand_variables("$A/${LONG_NAME}/$NONE/z", &var), "x/y//z");

@@ -4,6 +4,9 @@
 //! `SSL_CERT_FILE` as OpenTofu trusts one), found through a CLI
 //! configuration `host` block, fetched, verified, run for its schema;
 //! then used from the cache with the registry gone; and a fault said once.
+//! The language server does the same in the background where
+//! `schemas.fetchProviders` is on, with a cancellable `$/progress`, and
+//! nothing where it is off.
 //!
 //! The provider comes from `TOFU_LENS_PROVIDER_PLUGINS` (CI builds it);
 //! without it the tests say so and pass having done nothing.
@@ -11,6 +14,9 @@
 
 #[path = "../../tofu-fetch/tests/support/mod.rs"]
 mod support;
+
+#[path = "../../tofu-lsp/tests/common/mod.rs"]
+mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -73,7 +79,7 @@ fn module(dir: &Path, lock: Option<&str>) -> PathBuf {
     fs::create_dir_all(&module).unwrap();
     fs::write(
         module.join("main.tf"),
-        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"~> 0.14\"\n    }\n  }\n}\n\nresource \"time_static\" \"t\" {\n  bogus = 1\n}\n",
+        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"~> 0.14\"\n    }\n  }\n}\n\nresource \"time_static\" \"t\" {\n  triggers = {}\n  bogus    = 1\n}\n",
     )
     .unwrap();
     if let Some(lock) = lock {
@@ -225,4 +231,132 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// A server on `root` whose fetches go to `server` (trusting the test CA
+/// directly), caches under `home`, with `fetchProviders` as given.
+async fn lsp(root: &Path, home: &Path, server: &TestServer, fetch: bool) -> common::TestClient {
+    let mut config = tofu_fetch::FetchConfig::new(Platform::current());
+    config.hosts.insert(
+        "registry.opentofu.org".to_owned(),
+        std::collections::BTreeMap::from([(
+            "providers.v1".to_owned(),
+            format!("{}/v1/providers/", server.base),
+        )]),
+    );
+    config.http.roots = tofu_fetch::TrustedRoots::PemFiles(vec![data("ca.pem")]);
+    let options = tofu_lsp::ServerOptions {
+        provider_environment: Some(tofu_schema::ProviderEnvironment {
+            schema_cache_dir: Some(home.join("schemas")),
+            fetched_dir: Some(home.join("packages")),
+            ..tofu_schema::ProviderEnvironment::bare(Platform::current())
+        }),
+        fetch_config: Some(config),
+        ..common::test_options()
+    };
+    let settings = serde_json::json!({
+        "diagnostics": {"severity": {"unused-declaration": "off"}},
+        "schemas": {"fetchProviders": fetch}
+    });
+    common::TestClient::start_with_options(
+        root,
+        common::capabilities(),
+        settings,
+        serde_json::Value::Null,
+        options,
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_fetches_in_the_background_where_the_setting_is_on() {
+    let Some(executable) = time_executable() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: nothing was fetched");
+        return;
+    };
+    let binary = fs::read(&executable).unwrap();
+    let server = TestServer::start();
+    serve_registry(
+        &server,
+        &[Release::new(
+            "time",
+            "0.14.2",
+            zip(&[("terraform-provider-time_v0.14.2", &binary)]),
+        )],
+        &[],
+    );
+    let work = tempfile::tempdir().unwrap();
+    let module = module(work.path(), None);
+    let home = tempfile::tempdir().unwrap();
+    let mut client = lsp(&module, home.path(), &server, true).await;
+    let end = client
+        .wait_for("$/progress", |params| {
+            params["token"]
+                .as_str()
+                .is_some_and(|token| token.starts_with("tofu-lens/fetch/"))
+                && params["value"]["kind"] == "end"
+        })
+        .await;
+    assert_eq!(
+        end["value"]["message"],
+        "registry.opentofu.org/hashicorp/time 0.14.2: fetched and verified"
+    );
+    let main = module.join("main.tf");
+    let published = client
+        .wait_for_diagnostics(&main, |params| {
+            common::codes(params)
+                .iter()
+                .any(|code| code == "unsupported-argument")
+        })
+        .await;
+    assert!(published.to_string().contains("bogus"), "{published}");
+    // Hover on an argument says where its schema came from.
+    let text = fs::read_to_string(&main).unwrap();
+    let line = text
+        .lines()
+        .position(|line| line.contains("triggers"))
+        .unwrap();
+    client.open(&main, 1, &text);
+    let hover = client
+        .request(
+            "textDocument/hover",
+            serde_json::json!({
+                "textDocument": {"uri": common::uri(&main)},
+                "position": {"line": line, "character": 4}
+            }),
+        )
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        markdown.contains(
+            "Schema of `registry.opentofu.org/hashicorp/time` 0.14.2, fetched and verified by tofu-lens"
+        ),
+        "{hover}"
+    );
+    client.shutdown().await;
+    assert!(!module.join(".terraform").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_fetches_nothing_where_the_setting_is_off() {
+    let server = TestServer::start();
+    serve_registry(
+        &server,
+        &[Release::new("time", "0.14.2", zip(&[("x", b"p")]))],
+        &[],
+    );
+    let work = tempfile::tempdir().unwrap();
+    let module = module(work.path(), None);
+    let home = tempfile::tempdir().unwrap();
+    let mut client = lsp(&module, home.path(), &server, false).await;
+    client.settled_publications().await;
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+    assert!(client
+        .drain("$/progress")
+        .iter()
+        .all(|params| !params["token"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("tofu-lens/fetch/")));
+    client.shutdown().await;
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{MessageType, ProgressToken};
-use tower_lsp_server::{Bounded, NotCancellable, OngoingProgress};
+use tower_lsp_server::{Bounded, Cancellable, NotCancellable, OngoingProgress};
 
 use crate::shared::Shared;
 
@@ -50,6 +50,36 @@ pub async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
 
 /// Begins a `$/progress` with a percentage when the client supports it and
 /// accepts the token (`tofu-lens/KIND/N`); `None` otherwise.
+/// [`begin_progress`] with a cancel button (`window/workDoneProgress/cancel`
+/// comes back with its token).
+pub async fn begin_cancellable_progress(
+    shared: &Arc<Shared>,
+    kind: &str,
+    title: &str,
+    message: String,
+) -> Option<OngoingProgress<Bounded, Cancellable>> {
+    if !shared.session().support().work_done_progress {
+        return None;
+    }
+    let token = ProgressToken::String(format!("tofu-lens/{kind}/{}", shared.next_token()));
+    match answered(shared.client.create_work_done_progress(token.clone())).await {
+        Ok(()) => Some(
+            shared
+                .client
+                .progress(token, title)
+                .with_message(message)
+                .with_percentage(0)
+                .with_cancel_button()
+                .begin()
+                .await,
+        ),
+        Err(error) => {
+            tracing::debug!("no progress: {error}");
+            None
+        }
+    }
+}
+
 pub async fn begin_progress(
     shared: &Arc<Shared>,
     kind: &str,

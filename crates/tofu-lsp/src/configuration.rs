@@ -45,9 +45,11 @@ pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: 
         let mut session = shared.session();
         let old = session.replace_settings(settings.clone());
         let schemas_changed = old.run_providers != settings.run_providers
+            || old.fetch_providers != settings.fetch_providers
             || old.schema_files != settings.schema_files;
         let schema_dirs = if schemas_changed {
             shared.schema_source.forget_files();
+            shared.schema_source.forget_fetch_failures();
             session.known_dirs()
         } else {
             Vec::new()

@@ -39,6 +39,7 @@ mod options;
 mod panic_guard;
 pub mod position;
 mod prepare;
+mod provider_fetch;
 mod provider_schemas;
 mod provider_validators;
 mod requests;
@@ -65,6 +66,10 @@ pub fn service(options: ServerOptions) -> (LspService<Server>, ClientSocket) {
     LspService::build(move |client| Server::new(client, options))
         .custom_method("tofuLens/panic", Server::test_panic)
         .custom_method("tofuLens/settled", Server::test_settled)
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            Server::work_done_progress_cancel,
+        )
         .finish()
 }
 

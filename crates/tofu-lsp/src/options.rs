@@ -43,6 +43,11 @@ pub struct ServerOptions {
     pub provider_environment: Option<tofu_schema::ProviderEnvironment>,
     /// How long a provider may take to start and to answer.
     pub provider_timeouts: tofu_schema::plugin::Timeouts,
+    /// How to fetch providers nothing installed (registries, mirrors,
+    /// credentials: the CLI configuration, as the binary reads it), into
+    /// the environment's `fetched_dir`; used only where the
+    /// `schemas.fetchProviders` setting is on. `None`: never fetched.
+    pub fetch_config: Option<tofu_fetch::FetchConfig>,
 }
 
 /// The default of [`ServerOptions::max_walk_dirs`]: more directories than a
@@ -70,6 +75,7 @@ impl Default for ServerOptions {
             full_analyses_kept: FULL_ANALYSES_KEPT,
             provider_environment: None,
             provider_timeouts: tofu_schema::plugin::Timeouts::default(),
+            fetch_config: None,
         }
     }
 }

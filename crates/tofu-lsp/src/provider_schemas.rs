@@ -131,6 +131,10 @@ pub fn installations_changed(shared: &Shared, roots: &[PathBuf]) -> Vec<PathBuf>
 /// when something must still be read ([`read`]). Blocks (it looks for
 /// `.terraform` directories): call it on a blocking thread.
 pub fn at_hand(shared: &Shared, dir: &Path, ask: &SchemaAsk) -> Option<bool> {
+    // A package to fetch first: that is for [`read`], with progress.
+    if !crate::provider_fetch::pending_jobs(shared, dir).is_empty() {
+        return None;
+    }
     let dir_schemas = shared.session().dir_schemas(dir);
     let callers =
         |called: &Path| -> Vec<PathBuf> { shared.session().host().callers(called).to_vec() };
@@ -148,6 +152,8 @@ pub fn at_hand(shared: &Shared, dir: &Path, ask: &SchemaAsk) -> Option<bool> {
 /// progress, and gives them to the host. Returns whether they changed
 /// (the directory is then stale, for the caller to schedule).
 pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
+    // What nothing installed, fetched first where that is on.
+    crate::provider_fetch::fetch_missing(shared, dir).await;
     let dir_schemas = shared.session().dir_schemas(dir);
     // Nothing left to read (the common case: nothing installed for the
     // directory, or what is was read for another directory already): the
@@ -199,6 +205,9 @@ pub async fn read(shared: &Arc<Shared>, dir: &Path, ask: SchemaAsk) -> bool {
                 }
                 for (address, version) in found.all_from_cache() {
                     schemas.set_from_cache(address.clone(), version.clone());
+                }
+                for (address, version) in found.all_fetched() {
+                    schemas.set_fetched(address.clone(), version.clone());
                 }
             }
             Err(error) => tracing::error!("reading the schema of {address} failed: {error}"),

@@ -59,6 +59,15 @@ impl Server {
     /// when the server had nothing left to do, without waiting a fixed
     /// time: the answer may overtake the last notifications, the count
     /// tells the client how many to read.
+    /// `window/workDoneProgress/cancel` (tower-lsp-server does not route
+    /// it): stops the fetch whose progress the user cancelled.
+    pub async fn work_done_progress_cancel(
+        &self,
+        params: tower_lsp_server::ls_types::WorkDoneProgressCancelParams,
+    ) {
+        crate::provider_fetch::cancel(&self.shared, &params.token);
+    }
+
     pub async fn test_settled(&self) -> Result<serde_json::Value> {
         if !self.shared.options.test_hooks {
             return Err(tower_lsp_server::jsonrpc::Error::method_not_found());

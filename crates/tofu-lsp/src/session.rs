@@ -139,6 +139,7 @@ impl Session {
     /// decides what the difference changes).
     pub fn replace_settings(&mut self, settings: Settings) -> Settings {
         if settings.run_providers != self.settings.run_providers
+            || settings.fetch_providers != self.settings.fetch_providers
             || settings.schema_files != self.settings.schema_files
         {
             self.schema_settings_generation += 1;

@@ -38,6 +38,12 @@ pub struct Settings {
     /// `schemas.runProviders`: start an installed provider whose schema
     /// the schema cache lacks (false: the cache and `schemas.files` only).
     pub run_providers: bool,
+    /// `schemas.fetchProviders`: fetch (and verify, as `tofu init` does)
+    /// the providers nothing installed, in the background. Off by default:
+    /// the VS Code extension turns it on in a trusted workspace only; in
+    /// other editors it is the user's statement that the workspace is
+    /// trusted.
+    pub fetch_providers: bool,
     /// `schemas.files`: `tofu providers schema -json` documents, read
     /// before any installed package; a relative path is joined to the
     /// workspace folder (to the `.tofu-lens.toml`'s directory when it
@@ -62,6 +68,7 @@ impl Default for Settings {
             exclude: ExcludeGlobs::new(vec![DEFAULT_EXCLUDE.to_owned()]),
             severity_overrides: Vec::new(),
             run_providers: true,
+            fetch_providers: false,
             schema_files: Vec::new(),
             var_files: Vec::new(),
             rename_writes_moved: true,
@@ -185,8 +192,8 @@ impl Settings {
     }
 }
 
-/// `schemas`: `{"runProviders": bool, "files": [string]}`, each key over
-/// the defaults.
+/// `schemas`: `{"runProviders": bool, "fetchProviders": bool, "files":
+/// [string]}`, each key over the defaults.
 fn read_schemas(value: Option<&Value>, settings: &mut Settings, problems: &mut Vec<String>) {
     let schemas = match value {
         None | Some(Value::Null) => return,
@@ -204,6 +211,16 @@ fn read_schemas(value: Option<&Value>, settings: &mut Settings, problems: &mut V
             "true or false",
             other,
             "true",
+        )),
+    }
+    match schemas.get("fetchProviders") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(fetch)) => settings.fetch_providers = *fetch,
+        Some(other) => problems.push(wrong_type(
+            "schemas.fetchProviders",
+            "true or false",
+            other,
+            "false",
         )),
     }
     match schemas.get("files") {

@@ -54,6 +54,11 @@ pub struct Shared {
     /// answer, and whether another is wanted after it
     /// (`scheduler::request_diagnostic_refresh`).
     pub diagnostic_refresh: Mutex<RefreshState>,
+    /// Fetches the providers nothing installed, when the binary gave a
+    /// fetch configuration and a package cache (`provider_fetch.rs`).
+    pub fetcher: Option<Arc<tofu_fetch::Fetcher>>,
+    /// The cancel flags of the fetches under way, by progress token.
+    pub fetch_cancels: Mutex<std::collections::HashMap<String, Arc<std::sync::atomic::AtomicBool>>>,
     tokens: AtomicU64,
 }
 
@@ -135,7 +140,24 @@ impl Shared {
             timeouts: options.provider_timeouts,
             fetch: None,
         };
+        let fetcher = options
+            .fetch_config
+            .clone()
+            .zip(
+                options
+                    .provider_environment
+                    .as_ref()
+                    .and_then(|environment| environment.fetched_dir.clone()),
+            )
+            .map(|(config, dir)| {
+                Arc::new(tofu_fetch::Fetcher::new(
+                    config,
+                    tofu_fetch::PackageStore::new(dir, tofu_fetch::DEFAULT_MAX_BYTES),
+                ))
+            });
         Shared {
+            fetcher,
+            fetch_cancels: Mutex::new(std::collections::HashMap::new()),
             schema_source: SchemaSource::new(schema_options, &[]),
             validators: ProviderValidators::new(PoolSettings {
                 timeouts: options.provider_timeouts,

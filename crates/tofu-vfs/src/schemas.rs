@@ -220,6 +220,20 @@ impl SchemaSource {
         }
     }
 
+    /// Whether `dir` was given a fetched package for `address` (or why
+    /// there is none) already.
+    pub fn has_fetched(&self, dir: &Path, address: &ProviderAddress) -> bool {
+        self.fetched_for(dir, address).is_some()
+    }
+
+    /// Forgets why packages could not be fetched, so that they are tried
+    /// again (the settings changed).
+    pub fn forget_fetch_failures(&self) {
+        if let Ok(mut fetched) = self.fetched.lock() {
+            fetched.retain(|_, found| found.is_ok());
+        }
+    }
+
     /// The fetched package `dir` uses for `address`, if any.
     fn fetched_for(
         &self,
