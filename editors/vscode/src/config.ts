@@ -42,7 +42,7 @@ export interface ServerSettings {
   tofuVersion: string;
   diagnostics: { scope: 'workspace' | 'open' };
   exclude: string[];
-  schemas: { runProviders: boolean; files: string[] };
+  schemas: { runProviders: boolean; fetchProviders: boolean; files: string[] };
   varFiles: Record<string, string[]>;
   rename: { writeMoved: boolean };
 }
@@ -52,9 +52,12 @@ export type SettingReader = <T>(key: string, fallback: T) => T;
 
 /**
  * The server's settings, from the `tofuLens.*` settings (defaults as in
- * server.md). In a workspace VS Code does not trust, no provider is started
- * (`schemas.runProviders` is false whatever the settings say): reading a
- * schema means running a binary from the workspace's `.terraform`.
+ * server.md, but `schemas.fetchProviders`, on here in a trusted workspace).
+ * In a workspace VS Code does not trust, no provider is started or fetched
+ * (`schemas.runProviders` and `schemas.fetchProviders` are false whatever
+ * the settings say): reading a schema means running a binary from the
+ * workspace's `.terraform`, and fetching follows the workspace's
+ * `required_providers`.
  */
 export function serverSettings(read: SettingReader, trusted = true): ServerSettings {
   return {
@@ -63,6 +66,7 @@ export function serverSettings(read: SettingReader, trusted = true): ServerSetti
     exclude: read('exclude', ['.terraform/**']),
     schemas: {
       runProviders: trusted && read('schemas.runProviders', true),
+      fetchProviders: trusted && read('schemas.fetchProviders', true),
       files: read<string[]>('schemas.files', []),
     },
     varFiles: read<Record<string, string[]>>('varFiles', {}),
@@ -73,7 +77,7 @@ export function serverSettings(read: SettingReader, trusted = true): ServerSetti
 /**
  * The `tofuLens` section VS Code answers `workspace/configuration` with, as
  * the server gets it: in an untrusted workspace with `schemas.runProviders`
- * false. Anything that is not an object goes through as it is.
+ * and `schemas.fetchProviders` false. Anything that is not an object goes through as it is.
  */
 export function restrictSection(section: unknown, trusted: boolean): unknown {
   if (trusted || section === null || typeof section !== 'object' || Array.isArray(section)) {
@@ -81,12 +85,12 @@ export function restrictSection(section: unknown, trusted: boolean): unknown {
   }
   const settings = section as Record<string, unknown>;
   const schemas = settings.schemas !== null && typeof settings.schemas === 'object' ? settings.schemas : {};
-  return { ...settings, schemas: { ...schemas, runProviders: false } };
+  return { ...settings, schemas: { ...schemas, runProviders: false, fetchProviders: false } };
 }
 
 /** Said once when the server starts in a workspace VS Code does not trust. */
 export const UNTRUSTED_MESSAGE =
-  'tofu-lens: this workspace is not trusted, so no provider is started to read its schema (schemas from the cache and tofuLens.schemas.files still work). Trust the workspace to read them.';
+  'tofu-lens: this workspace is not trusted, so no provider is started or fetched to read its schema (schemas from the cache and tofuLens.schemas.files still work). Trust the workspace to read them.';
 
 /** How the server is started: `<serverPath> serve`; the client appends `--stdio`. */
 export interface ServerLaunch {

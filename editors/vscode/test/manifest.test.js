@@ -136,7 +136,7 @@ test('the server settings are the ones server.md lists, with its defaults', () =
     tofuVersion: '1.12.6',
     diagnostics: { scope: 'workspace' },
     exclude: ['.terraform/**'],
-    schemas: { runProviders: true, files: [] },
+    schemas: { runProviders: true, fetchProviders: true, files: [] },
     varFiles: {},
     rename: { writeMoved: true },
   });
@@ -149,17 +149,26 @@ test('the server settings are the ones server.md lists, with its defaults', () =
 test('an untrusted workspace starts no provider, and says so; trust re-sends the settings', () => {
   const trust = manifest.capabilities.untrustedWorkspaces;
   assert.equal(trust.supported, 'limited');
-  assert.deepEqual(trust.restrictedConfigurations, ['tofuLens.schemas.runProviders', 'tofuLens.schemas.files']);
-  const userSays = (key, fallback) => (key === 'schemas.runProviders' ? true : fallback);
+  assert.deepEqual(trust.restrictedConfigurations, [
+    'tofuLens.schemas.runProviders',
+    'tofuLens.schemas.fetchProviders',
+    'tofuLens.schemas.files',
+  ]);
+  const userSays = (key, fallback) => (key.startsWith('schemas.') && key !== 'schemas.files' ? true : fallback);
   assert.equal(config.serverSettings(userSays, true).schemas.runProviders, true);
+  assert.equal(config.serverSettings(userSays, true).schemas.fetchProviders, true);
   assert.equal(config.serverSettings(userSays, false).schemas.runProviders, false);
+  assert.equal(config.serverSettings(userSays, false).schemas.fetchProviders, false);
   // The `workspace/configuration` answer the server pulls on every change.
   const answer = { tofuVersion: '1.12.6', schemas: { runProviders: true, files: ['a.json'] } };
   assert.deepEqual(config.restrictSection(answer, false), {
     tofuVersion: '1.12.6',
-    schemas: { runProviders: false, files: ['a.json'] },
+    schemas: { runProviders: false, fetchProviders: false, files: ['a.json'] },
   });
-  assert.deepEqual(config.restrictSection({ exclude: [] }, false), { exclude: [], schemas: { runProviders: false } });
+  assert.deepEqual(config.restrictSection({ exclude: [] }, false), {
+    exclude: [],
+    schemas: { runProviders: false, fetchProviders: false },
+  });
   assert.equal(config.restrictSection(answer, true), answer);
   assert.equal(config.restrictSection(null, false), null);
   assert.match(extensionSource, /configuration: async \(params, token, next\)/, 'the answer goes through restrictSection');
