@@ -188,7 +188,7 @@ pub fn jobs_for(
 }
 
 /// The entries of the nearest `.terraform.lock.hcl` at or above `dir`.
-fn nearest_lock_file(dir: &Path) -> Vec<LockedProvider> {
+pub fn nearest_lock_file(dir: &Path) -> Vec<LockedProvider> {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     dir.ancestors()
         .map(|above| above.join(".terraform.lock.hcl"))

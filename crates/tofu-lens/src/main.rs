@@ -126,6 +126,10 @@ enum Command {
         /// reported as timed out and stopped.
         #[arg(long, value_name = "SECONDS", default_value_t = 10)]
         timeout: u64,
+        /// Fetch the providers nothing installed, as `check --fetch-providers` does; without
+        /// it, packages fetched before are still shown.
+        #[arg(long)]
+        fetch_providers: bool,
     },
     /// Read expressions from stdin (one a line, or over lines while a bracket is open) and
     /// print each value as `tofu console` does (without init), in the module directory DIR
@@ -238,7 +242,8 @@ fn main() -> ExitCode {
             dir,
             format,
             timeout,
-        } => run_schemas(dir, format, timeout),
+            fetch_providers,
+        } => run_schemas(dir, format, timeout, fetch_providers),
         Command::Console { dir, no_providers } => {
             run_console(dir.as_deref(), &schema_options(!no_providers))
         }
@@ -273,7 +278,12 @@ fn run_console(dir: Option<&std::path::Path>, schemas: &SchemaOptions) -> ExitCo
 }
 
 /// `schemas`: exit 1 when a schema a module needs is missing.
-fn run_schemas(dir: Option<PathBuf>, format: Format, timeout_seconds: u64) -> ExitCode {
+fn run_schemas(
+    dir: Option<PathBuf>,
+    format: Format,
+    timeout_seconds: u64,
+    fetch_providers: bool,
+) -> ExitCode {
     use tofu_lens::schemas;
     let dir = dir.unwrap_or_else(|| PathBuf::from("."));
     let environment = provider_environment();
@@ -283,7 +293,14 @@ fn run_schemas(dir: Option<PathBuf>, format: Format, timeout_seconds: u64) -> Ex
         call: timeout,
         ..tofu_schema::plugin::Timeouts::default()
     };
-    let report = match schemas::schemas_report(&dir, &environment, timeouts) {
+    let fetcher = environment.fetched_dir.clone().map(|packages| {
+        tofu_fetch::Fetcher::new(
+            fetch_config(),
+            tofu_fetch::PackageStore::new(packages, tofu_fetch::DEFAULT_MAX_BYTES),
+        )
+    });
+    let fetch = fetcher.as_ref().map(|fetcher| (fetcher, fetch_providers));
+    let report = match schemas::schemas_report_fetching(&dir, &environment, timeouts, fetch) {
         Ok(report) => report,
         Err(check::MissingPath(path)) => {
             eprintln!(

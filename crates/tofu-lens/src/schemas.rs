@@ -124,6 +124,8 @@ pub enum FoundIn {
     /// Read by running the provider's package.
     Provider,
     SchemasFile(PathBuf),
+    /// A package tofu-lens fetched and verified itself (issue 47).
+    Fetched,
 }
 
 /// Builds the report for `dir` (a file stands for its directory).
@@ -133,6 +135,19 @@ pub fn schemas_report(
     dir: &Path,
     environment: &ProviderEnvironment,
     timeouts: Timeouts,
+) -> Result<SchemasReport, MissingPath> {
+    schemas_report_fetching(dir, environment, timeouts, None)
+}
+
+/// [`schemas_report`], and for a provider nothing installed for a module
+/// (no root), the package tofu-lens fetched: from its cache, or with
+/// `online` (`--fetch-providers`) fetched and verified now; a failure is
+/// the provider's reason (`fetch-failed`).
+pub fn schemas_report_fetching(
+    dir: &Path,
+    environment: &ProviderEnvironment,
+    timeouts: Timeouts,
+    fetch: Option<(&tofu_fetch::Fetcher, bool)>,
 ) -> Result<SchemasReport, MissingPath> {
     let checked = check_paths(&[dir.to_path_buf()], &check_config(None, false), None)?;
     let mut report = SchemasReport {
@@ -156,6 +171,7 @@ pub fn schemas_report(
         .collect();
     let tree = CallTree::of(&modules);
     let mut reader = SchemaReader::new(environment, timeouts);
+    reader.fetch = fetch;
     for module in &modules {
         let (roots, roots_from) = tree.roots(module);
         let project = tofu_vfs::find_project_config(readable(&module.shown));
@@ -176,7 +192,13 @@ pub fn schemas_report(
                 let outcome = if need.is_built_in() {
                     Outcome::BuiltIn
                 } else {
-                    reader.outcome(&need, &roots, run_providers, &schema_files)
+                    let outcome = reader.outcome(&need, &roots, run_providers, &schema_files);
+                    match outcome {
+                        Outcome::Missing { .. } if roots.is_empty() => reader
+                            .fetched(&need, readable(&module.shown), run_providers)
+                            .unwrap_or(outcome),
+                        outcome => outcome,
+                    }
                 };
                 ProviderSchemaStatus { need, outcome }
             })
@@ -314,6 +336,8 @@ struct SchemaReader<'a> {
     schema_files: HashMap<PathBuf, Vec<ProviderAddress>>,
     lock_files: HashMap<PathBuf, Vec<tofu_schema::install::LockedProvider>>,
     problems: Vec<String>,
+    /// Fetched packages, and whether to fetch over the network.
+    fetch: Option<(&'a tofu_fetch::Fetcher, bool)>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -334,7 +358,72 @@ impl<'a> SchemaReader<'a> {
             schema_files: HashMap::new(),
             lock_files: HashMap::new(),
             problems: Vec::new(),
+            fetch: None,
         }
+    }
+
+    /// The schema of the package tofu-lens fetched for `need` of the
+    /// module in `dir` (nothing installed it); `None` when there is no
+    /// fetcher, or offline the cache has no acceptable package.
+    fn fetched(
+        &mut self,
+        need: &NeededProvider,
+        dir: &Path,
+        run_providers: bool,
+    ) -> Option<Outcome> {
+        let (fetcher, online) = self.fetch?;
+        let locked = tofu_fetch::nearest_lock_file(dir)
+            .into_iter()
+            .find(|entry| entry.address == need.address);
+        let choice = match &locked {
+            Some(locked) => tofu_fetch::VersionChoice::Exact(locked.version.clone()),
+            None => tofu_fetch::VersionChoice::Constraints(need.version_constraints.clone()),
+        };
+        let found = if online {
+            fetcher.fetch(&need.address, &choice, locked.as_ref(), &|_| true)
+        } else {
+            Ok(fetcher.cached(&need.address, &choice, locked.as_ref())?)
+        };
+        let package = match found {
+            Ok(package) => package,
+            Err(error) => {
+                return Some(Outcome::Missing {
+                    root: None,
+                    reason: MissingReason::FetchFailed,
+                    message: format!("tofu-lens could not fetch it: {error}"),
+                })
+            }
+        };
+        let entry = locked.unwrap_or_else(|| package.locked_entry());
+        let search = tofu_schema::install::SearchDirs {
+            mirror_dirs: vec![fetcher.store().dir().to_path_buf()],
+            ..tofu_schema::install::SearchDirs::default()
+        };
+        let request = SchemaRequest {
+            address: &need.address,
+            search: &search,
+            platform: &self.environment.platform,
+            locked: Some(&entry),
+            accepts: &|_| true,
+            cache: self.cache.as_ref(),
+            run_providers,
+            socket_dir: None,
+            timeouts: self.timeouts,
+        };
+        Some(match read_provider_schema(&request) {
+            Ok(loaded) => Outcome::Found(Found {
+                origin: FoundIn::Fetched,
+                root: None,
+                version: Some(loaded.package.version.clone()),
+                package: Some(package.archive.clone()),
+                package_hash: Some(loaded.package_hash.clone()),
+            }),
+            Err(error) => Outcome::Missing {
+                root: None,
+                reason: error.reason(),
+                message: format!("the package tofu-lens fetched: {error}"),
+            },
+        })
     }
 
     /// The schema of `need`: from the first root that gives it, else the
@@ -543,6 +632,9 @@ pub fn text(report: &SchemasReport) -> String {
                         FoundIn::SchemasFile(file) => {
                             out.push_str(&format!(": from the schemas file {}", file.display()))
                         }
+                        FoundIn::Fetched => {
+                            out.push_str(&format!(": fetched and verified by tofu-lens, {package}"))
+                        }
                     }
                 }
                 Outcome::Missing {
@@ -620,6 +712,7 @@ fn provider_out(provider: &ProviderSchemaStatus) -> ProviderOut {
                 FoundIn::Cache => "cache",
                 FoundIn::Provider => "provider",
                 FoundIn::SchemasFile(_) => "schemas-file",
+                FoundIn::Fetched => "fetched",
             });
             out.root = found.root.as_ref().map(|root| root.display().to_string());
             out.version.clone_from(&found.version);
@@ -668,7 +761,7 @@ struct ProviderOut {
     needed_by: Vec<String>,
     /// `found`, `missing` or `built-in`.
     status: &'static str,
-    /// `cache`, `provider` or `schemas-file`.
+    /// `cache`, `provider`, `schemas-file` or `fetched`.
     origin: Option<&'static str>,
     root: Option<String>,
     version: Option<String>,

@@ -59,8 +59,21 @@ impl Home {
     }
 
     fn check(&self, module: &Path, extra: &[&str]) -> Output {
+        self.run("check", module, extra)
+    }
+
+    /// `tofu-lens schemas --format json`, its report.
+    fn schemas(&self, module: &Path, extra: &[&str]) -> serde_json::Value {
+        let mut args = vec!["--format", "json"];
+        args.extend(extra);
+        let output = self.run("schemas", module, &args);
+        serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|error| panic!("{error}: {}", String::from_utf8_lossy(&output.stderr)))
+    }
+
+    fn run(&self, command: &str, module: &Path, extra: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_tofu-lens"))
-            .arg("check")
+            .arg(command)
             .args(extra)
             .arg(module)
             .env_clear()
@@ -183,6 +196,17 @@ fn a_package_that_fails_verification_is_said_once_and_never_run() {
     let packages = home.dir.path().join("cache/tofu-lens/packages");
     let kept: Vec<_> = walk(&packages);
     assert!(kept.is_empty(), "{kept:?}");
+    // `schemas --fetch-providers` gives the reason.
+    let report = home.schemas(&module, &["--fetch-providers"]);
+    let provider = &report["modules"][0]["providers"][0];
+    assert_eq!(provider["status"], "missing", "{report}");
+    assert_eq!(provider["reason"], "fetch-failed", "{report}");
+    assert!(
+        provider["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("unknown issuer")),
+        "{report}"
+    );
 }
 
 #[test]

@@ -172,6 +172,8 @@ pub enum MissingReason {
     BadHandshake,
     /// It answered with errors, or with something that does not decode.
     ProviderError,
+    /// Nothing installed it, and tofu-lens could not fetch it (`tofu-fetch`).
+    FetchFailed,
 }
 
 impl MissingReason {
@@ -194,6 +196,7 @@ impl MissingReason {
             MissingReason::TimedOut => "timed-out",
             MissingReason::BadHandshake => "bad-handshake",
             MissingReason::ProviderError => "provider-error",
+            MissingReason::FetchFailed => "fetch-failed",
         }
     }
 }
