@@ -7,9 +7,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use tofu_module::version::{Constraints, Version};
-use tofu_schema::install::{
-    check_zip, package_hash_zip, InstallationMethod, LockedProvider, MethodKind,
-};
+use tofu_schema::install::{package_hash_v1_zip, InstallationMethod, LockedProvider, MethodKind};
 use tofu_schema::ProviderAddress;
 
 use crate::http::Http;
@@ -324,10 +322,8 @@ impl Fetcher {
             version: version.clone(),
             size: u64::try_from(archive.len()).unwrap_or(u64::MAX),
         });
-        let staged = self.stage(&archive)?;
-        let h1 = || package_hash_zip(staged.path()).ok();
+        let h1 = || package_hash_v1_zip(&archive).ok();
         let verified = verify_mirror_package(&archive, &hashes, &h1).map_err(FetchError::Verify)?;
-        drop(staged);
         self.keep(
             address,
             &version,
@@ -399,10 +395,9 @@ impl Fetcher {
         origin: &str,
         locked: Option<&LockedProvider>,
     ) -> Result<FetchedPackage, FetchError> {
-        check_zip(archive)
-            .map_err(|error| FetchError::Verify(VerifyError::Archive(error.to_string())))?;
-        let staged = self.stage(archive)?;
-        let h1 = package_hash_zip(staged.path())
+        // The archive's files as they unpack: checked, and hashed as
+        // `tofu init` hashes what it installed.
+        let h1 = package_hash_v1_zip(archive)
             .map_err(|error| FetchError::Verify(VerifyError::Archive(error.to_string())))?;
         let zh = format!("zh:{}", sha256_hex(archive));
         if let Some(locked) = locked {
@@ -414,6 +409,7 @@ impl Fetcher {
         }
         hashes.retain(|hash| *hash != h1);
         hashes.insert(0, h1);
+        let staged = self.stage(archive)?;
         let record = Record {
             address: address.to_string(),
             version: version.to_owned(),

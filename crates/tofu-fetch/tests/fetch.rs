@@ -14,9 +14,7 @@ use tofu_fetch::verify::VerifyError;
 use tofu_fetch::{
     FetchConfig, FetchError, Fetcher, PackageStore, TrustedRoots, VersionChoice, DEFAULT_MAX_BYTES,
 };
-use tofu_schema::install::{
-    package_hash_zip, InstallationMethod, LockedProvider, MethodKind, Platform,
-};
+use tofu_schema::install::{InstallationMethod, LockedProvider, MethodKind, Platform};
 use tofu_schema::ProviderAddress;
 
 fn config(server: &TestServer) -> FetchConfig {
@@ -100,7 +98,11 @@ fn a_registry_package_is_verified_recorded_and_fetched_once() {
     assert_eq!(std::fs::read(&found.archive).unwrap(), archive);
     // What tofu init locks: the package's h1:, then every zh: of the
     // signed checksums.
-    let h1 = package_hash_zip(&found.archive).unwrap();
+    // h1: as tofu init hashes the unpacked package: the one file's
+    // SHA-256 and name, hashed again.
+    let unpacked = tempfile::tempdir().unwrap();
+    tofu_schema::install::unpack_zip(&found.archive, &unpacked.path().join("p")).unwrap();
+    let h1 = tofu_schema::install::package_hash_v1(&unpacked.path().join("p")).unwrap();
     assert_eq!(found.record.hashes[0], h1);
     assert!(found
         .record

@@ -92,7 +92,7 @@ fn module(dir: &Path, lock: Option<&str>) -> PathBuf {
     fs::create_dir_all(&module).unwrap();
     fs::write(
         module.join("main.tf"),
-        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"~> 0.14\"\n    }\n  }\n}\n\nresource \"time_static\" \"t\" {\n  triggers = {}\n  bogus    = 1\n}\n",
+        "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"~> 0.14\"\n    }\n  }\n}\n\nresource \"time_static\" \"t\" {\n  triggers = {}\n  bogus    = 1\n}\n\nresource \"time_sleep\" \"s\" {\n  create_duration = \"10x\"\n}\n",
     )
     .unwrap();
     if let Some(lock) = lock {
@@ -141,6 +141,8 @@ fn a_fetched_provider_judges_the_module_and_stays_in_the_cache() {
         "stdout: {out}\nstderr: {err}"
     );
     assert_eq!(fetched.status.code(), Some(1));
+    // The fetched provider's own validators run too, as validate calls them.
+    assert!(out.contains("10x"), "stdout: {out}\nstderr: {err}");
     // The newest version `~> 0.14` accepts, not 1.0.0.
     let package = home
         .dir

@@ -523,13 +523,62 @@ impl SchemaSource {
         if !self.options.run_providers || dir_schemas.run_providers == Some(false) {
             return None;
         }
-        provider_roots(&absolute(dir), callers)
-            .dirs
-            .into_iter()
-            .find_map(|root| {
-                let runnable = self.runnable_at(environment, &root, address)?;
-                Some((root, runnable))
-            })
+        let roots = provider_roots(&absolute(dir), callers).dirs;
+        if roots.is_empty() {
+            // Nothing installed: the package tofu-lens fetched, if any.
+            return self.runnable_fetched(environment, dir, address);
+        }
+        roots.into_iter().find_map(|root| {
+            let runnable = self.runnable_at(environment, &root, address)?;
+            Some((root, runnable))
+        })
+    }
+
+    /// The fetched package `dir` uses for `address`, checked against the
+    /// lock entry it answers to, with the package cache as its "root"
+    /// (one validator process per package, whichever module asks).
+    fn runnable_fetched(
+        &self,
+        environment: &ProviderEnvironment,
+        dir: &Path,
+        address: &ProviderAddress,
+    ) -> Option<(PathBuf, RunnableProvider)> {
+        let Some(Ok(locked)) = self.fetched_for(dir, address) else {
+            return None;
+        };
+        let fetched_dir = environment.fetched_dir.clone()?;
+        let key = (fetched_dir.join(&locked.version), address.clone());
+        if let Some(known) = self.runnable.lock().ok()?.get(&key) {
+            return known.clone().map(|runnable| (key.0.clone(), runnable));
+        }
+        let search = SearchDirs {
+            mirror_dirs: vec![fetched_dir],
+            ..SearchDirs::default()
+        };
+        let found = runnable_provider(&SchemaRequest {
+            address,
+            search: &search,
+            platform: &environment.platform,
+            locked: Some(&locked),
+            accepts: &|_| true,
+            cache: self.cache.as_ref(),
+            run_providers: true,
+            socket_dir: None,
+            timeouts: self.options.timeouts,
+        });
+        let runnable = match found {
+            Ok(runnable) => Some(runnable),
+            Err(error) => {
+                self.problem(format!(
+                    "{address} (fetched): its validators are not run: {error}"
+                ));
+                None
+            }
+        };
+        if let Ok(mut known) = self.runnable.lock() {
+            known.insert(key.clone(), runnable.clone());
+        }
+        runnable.map(|runnable| (key.0, runnable))
     }
 
     /// [`SchemaSource::runnable_with_callers`] with the callers found among

@@ -3,7 +3,12 @@
 //! test puts at each path, with faults on request (a status, a delay, a
 //! body cut short); provider packages zipped here and their checksums
 //! signed with a test OpenPGP key (`data/signing.key.asc`).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -19,5 +19,5 @@ pub use discovery::{
 };
 pub use environment::ProviderEnvironment;
 pub use lock_file::{parse_lock_file, LockedProvider};
-pub use package_hash::{package_hash_v1, package_hash_zip};
+pub use package_hash::{package_hash_v1, package_hash_v1_zip, package_hash_zip};
 pub use unpack::{check_zip, unpack_zip};

@@ -5,8 +5,10 @@
 //! sorted path order, hashed again and written in base64), `zh:` the
 //! SHA-256 of a packed `.zip`, in hex.
 //!
-//! Left out: `h1:` of a packed archive (its files read from the zip), so
-//! a packed package is checked by `zh:` only. Symbolic links are followed
+//! `h1:` of a packed archive is its files' as they unpack
+//! ([`package_hash_v1_zip`], what `tofu init` records for a package it
+//! downloaded); reading installed packages checks a packed one by `zh:`
+//! only. Symbolic links are followed
 //! for the package directory itself (as `tofu init` links it in from a
 //! cache) and for files inside, as Go's walk and open do; a directory
 //! reached through a link inside the package is an error, as in Go.
@@ -37,6 +39,31 @@ pub fn package_hash_v1(package_dir: &Path) -> io::Result<String> {
         line.push_str(relative);
         line.push('\n');
         summary.update(line.as_bytes());
+    }
+    Ok(format!("h1:{}", base64(&summary.finalize())))
+}
+
+/// `h1:` of the package the zip archive `bytes` unpacks to, without
+/// unpacking it (its entries checked as `unpack_zip` checks them).
+pub fn package_hash_v1_zip(bytes: &[u8]) -> io::Result<String> {
+    let mut files: Vec<(String, [u8; 32])> = Vec::new();
+    crate::install::unpack::visit_entries(bytes, &mut |entry| {
+        if let crate::install::unpack::Entry::File(relative, content, _) = entry {
+            let relative = relative.to_string_lossy().into_owned();
+            if relative.contains('\n') {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "a file name with a newline cannot be hashed",
+                ));
+            }
+            files.push((relative, Sha256::digest(&content).into()));
+        }
+        Ok(())
+    })?;
+    files.sort_by(|(left, _), (right, _)| left.cmp(right));
+    let mut summary = Sha256::new();
+    for (relative, sum) in &files {
+        summary.update(format!("{}  {relative}\n", hex(sum)).as_bytes());
     }
     Ok(format!("h1:{}", base64(&summary.finalize())))
 }

@@ -35,8 +35,22 @@ pub fn unpack_zip(archive: &Path, destination: &Path) -> io::Result<()> {
     let staging = destination.with_file_name(staging_name);
     let _ = fs::remove_dir_all(&staging);
     fs::create_dir(&staging)?;
+    let mut write = |entry: Entry<'_>| -> io::Result<()> {
+        match entry {
+            Entry::Dir(relative) => fs::create_dir_all(staging.join(relative)),
+            Entry::File(relative, content, mode) => {
+                let target = staging.join(relative);
+                if let Some(dir) = target.parent() {
+                    fs::create_dir_all(dir)?;
+                }
+                fs::write(&target, content)?;
+                let mode = if mode & 0o111 != 0 { 0o755 } else { 0o644 };
+                fs::set_permissions(&target, fs::Permissions::from_mode(mode))
+            }
+        }
+    };
     let unpacked =
-        unpack_entries(&bytes, Some(&staging)).and_then(|()| fs::rename(&staging, destination));
+        visit_entries(&bytes, &mut write).and_then(|()| fs::rename(&staging, destination));
     if unpacked.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }
@@ -48,12 +62,22 @@ pub fn unpack_zip(archive: &Path, destination: &Path) -> io::Result<()> {
 /// and all of them together stay within the limit. A fetched package is
 /// checked so before it is kept (`tofu-fetch`).
 pub fn check_zip(bytes: &[u8]) -> io::Result<()> {
-    unpack_entries(bytes, None)
+    visit_entries(bytes, &mut |_| Ok(()))
 }
 
-/// Unpacks the entries of `bytes` into `staging`; with `None`, only checks
-/// that they would unpack.
-fn unpack_entries(bytes: &[u8], staging: Option<&Path>) -> io::Result<()> {
+/// One entry of an archive, its path relative to the package directory.
+pub(crate) enum Entry<'a> {
+    Dir(&'a Path),
+    /// Its content, inflated, and its Unix mode.
+    File(&'a Path, Vec<u8>, u32),
+}
+
+/// Reads each entry of the zip archive `bytes` in order, checked as
+/// [`unpack_zip`] checks them, and gives it to `visit`.
+pub(crate) fn visit_entries(
+    bytes: &[u8],
+    visit: &mut dyn FnMut(Entry<'_>) -> io::Result<()>,
+) -> io::Result<()> {
     let end = find_end_of_central_directory(bytes)?;
     let entry_count = usize::from(read_u16(bytes, end + 10)?);
     let mut offset = usize::try_from(read_u32(bytes, end + 16)?).map_err(|_| invalid("offset"))?;
@@ -79,11 +103,8 @@ fn unpack_entries(bytes: &[u8], staging: Option<&Path>) -> io::Result<()> {
             return Err(invalid("an encrypted entry"));
         }
         let relative = safe_relative_path(name)?;
-        let target = staging.map(|staging| staging.join(relative));
         if name.ends_with('/') {
-            if let Some(target) = &target {
-                fs::create_dir_all(target)?;
-            }
+            visit(Entry::Dir(relative))?;
             continue;
         }
         total += u64::from(size);
@@ -113,16 +134,11 @@ fn unpack_entries(bytes: &[u8], staging: Option<&Path>) -> io::Result<()> {
         if content.len() != to_usize(size)? {
             return Err(invalid("an entry whose size differs from its header"));
         }
-        let Some(target) = target else {
-            continue;
-        };
-        if let Some(dir) = target.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        fs::write(&target, content)?;
-        let mode = (external_attributes >> 16) & 0o777;
-        let mode = if mode & 0o111 != 0 { 0o755 } else { 0o644 };
-        fs::set_permissions(&target, fs::Permissions::from_mode(mode))?;
+        visit(Entry::File(
+            relative,
+            content,
+            (external_attributes >> 16) & 0o777,
+        ))?;
     }
     Ok(())
 }
