@@ -30,6 +30,10 @@ pub struct Fetcher {
     store: PackageStore,
     http: OnceLock<Result<Http, String>>,
     pending: Mutex<HashMap<FetchKey, Once>>,
+    /// Each download under way, by provider and version: two choices that
+    /// pick the same version (a module's constraint and its child's) share
+    /// one download.
+    downloads: Mutex<HashMap<FetchKey, Once>>,
 }
 
 impl fmt::Debug for Fetcher {
@@ -66,6 +70,7 @@ impl Fetcher {
             store,
             http: OnceLock::new(),
             pending: Mutex::new(HashMap::new()),
+            downloads: Mutex::new(HashMap::new()),
         }
     }
 
@@ -129,24 +134,9 @@ impl Fetcher {
                 .map(|locked| locked.hashes.clone())
                 .unwrap_or_default(),
         );
-        let once: Once = match self.pending.lock() {
-            Ok(mut pending) => Arc::clone(pending.entry(key.clone()).or_default()),
-            Err(_) => Arc::default(),
-        };
-        let outcome = once
-            .get_or_init(|| self.fetch_now(address, choice, locked, progress))
-            .clone();
-        if outcome.is_err() {
-            if let Ok(mut pending) = self.pending.lock() {
-                if pending
-                    .get(&key)
-                    .is_some_and(|cell| Arc::ptr_eq(cell, &once))
-                {
-                    pending.remove(&key);
-                }
-            }
-        }
-        outcome
+        shared_once(&self.pending, key, || {
+            self.fetch_now(address, choice, locked, progress)
+        })
     }
 
     fn fetch_now(
@@ -229,16 +219,45 @@ impl Fetcher {
                     .ok_or_else(|| no_version(address, constraints))?
             }
         };
-        let platform = self.config.platform.dir_name();
-        if let Some(found) = self.store.get(address, &version, &platform) {
-            if self
-                .cached(address, &VersionChoice::Exact(version.clone()), locked)
-                .is_some()
-            {
-                return Ok(found);
-            }
+        self.download_once(address, &version, locked, || {
+            self.download_from_registry(network, &base, address, &version, locked, progress)
+        })
+    }
+
+    /// `fetch`, once per package however many choices pick it; what the
+    /// store has already is not fetched again.
+    fn download_once(
+        &self,
+        address: &ProviderAddress,
+        version: &str,
+        locked: Option<&LockedProvider>,
+        fetch: impl FnOnce() -> Result<FetchedPackage, FetchError>,
+    ) -> Result<FetchedPackage, FetchError> {
+        let exact = VersionChoice::Exact(version.to_owned());
+        if let Some(found) = self.cached(address, &exact, locked) {
+            return Ok(found);
         }
-        let meta = registry::package_meta(network, &base, address, &version)?;
+        let key = (
+            address.clone(),
+            exact,
+            locked
+                .map(|locked| locked.hashes.clone())
+                .unwrap_or_default(),
+        );
+        shared_once(&self.downloads, key, fetch)
+    }
+
+    fn download_from_registry(
+        &self,
+        network: &Network<'_>,
+        base: &str,
+        address: &ProviderAddress,
+        version: &str,
+        locked: Option<&LockedProvider>,
+        progress: &dyn Fn(Progress) -> bool,
+    ) -> Result<FetchedPackage, FetchError> {
+        let version = version.to_owned();
+        let meta = registry::package_meta(network, base, address, &version)?;
         let checksums = registry::file(
             network,
             &meta.shasums_url,
@@ -307,15 +326,21 @@ impl Fetcher {
                     .ok_or_else(|| no_version(address, constraints))?
             }
         };
-        let platform = self.config.platform.dir_name();
-        if let Some(found) = self.store.get(address, &version, &platform) {
-            if self
-                .cached(address, &VersionChoice::Exact(version.clone()), locked)
-                .is_some()
-            {
-                return Ok(found);
-            }
-        }
+        self.download_once(address, &version, locked, || {
+            self.download_from_mirror(network, base, address, &version, locked, progress)
+        })
+    }
+
+    fn download_from_mirror(
+        &self,
+        network: &Network<'_>,
+        base: &str,
+        address: &ProviderAddress,
+        version: &str,
+        locked: Option<&LockedProvider>,
+        progress: &dyn Fn(Progress) -> bool,
+    ) -> Result<FetchedPackage, FetchError> {
+        let version = version.to_owned();
         let (url, hashes) = mirror::archive(network, base, address, &version)?;
         let archive = self.download(network, &url, &version, progress)?;
         let _ = progress(Progress::Verifying {
@@ -425,6 +450,31 @@ impl Fetcher {
             ))
         })
     }
+}
+
+/// `fetch()` run once for `key` while others asking for it wait; a
+/// failure is forgotten once returned, so the next ask tries again.
+fn shared_once(
+    map: &Mutex<HashMap<FetchKey, Once>>,
+    key: FetchKey,
+    fetch: impl FnOnce() -> Result<FetchedPackage, FetchError>,
+) -> Result<FetchedPackage, FetchError> {
+    let once: Once = match map.lock() {
+        Ok(mut pending) => Arc::clone(pending.entry(key.clone()).or_default()),
+        Err(_) => Arc::default(),
+    };
+    let outcome = once.get_or_init(fetch).clone();
+    if outcome.is_err() {
+        if let Ok(mut pending) = map.lock() {
+            if pending
+                .get(&key)
+                .is_some_and(|cell| Arc::ptr_eq(cell, &once))
+            {
+                pending.remove(&key);
+            }
+        }
+    }
+    outcome
 }
 
 fn no_version(address: &ProviderAddress, constraints: &[String]) -> FetchError {

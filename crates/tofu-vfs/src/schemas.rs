@@ -469,11 +469,7 @@ impl SchemaSource {
         address: &ProviderAddress,
     ) -> Option<(String, Arc<ProviderSchema>)> {
         let cache = self.cache.as_ref()?;
-        let dir = absolute(dir);
-        let locked = dir
-            .ancestors()
-            .find(|above| above.join(".terraform.lock.hcl").is_file())
-            .and_then(|root| locked_provider(root, address))?;
+        let locked = nearest_locked(dir, address)?;
         locked.hashes.iter().find_map(|hash| {
             let key = tofu_schema::CacheKey {
                 address: address.clone(),
@@ -543,8 +539,13 @@ impl SchemaSource {
         dir: &Path,
         address: &ProviderAddress,
     ) -> Option<(PathBuf, RunnableProvider)> {
-        let Some(Ok(locked)) = self.fetched_for(dir, address) else {
-            return None;
+        // The package given for it, else (its schema came from the schema
+        // cache, for the version the lock file pins) the one the lock file
+        // pins, if tofu-lens fetched it: checked against the lock file.
+        let locked = match self.fetched_for(dir, address) {
+            Some(Ok(locked)) => locked,
+            Some(Err(_)) => return None,
+            None => nearest_locked(dir, address)?,
         };
         let fetched_dir = environment.fetched_dir.clone()?;
         let key = (fetched_dir.join(&locked.version), address.clone());
@@ -843,6 +844,14 @@ fn unavailable(
         }),
         other => Some(UnavailableSchema::Other(other.to_string())),
     }
+}
+
+/// The entry for `address` of the nearest lock file at or above `dir`.
+fn nearest_locked(dir: &Path, address: &ProviderAddress) -> Option<LockedProvider> {
+    absolute(dir)
+        .ancestors()
+        .find(|above| above.join(".terraform.lock.hcl").is_file())
+        .and_then(|root| locked_provider(root, address))
 }
 
 /// `root`'s lock file entry for `address`.

@@ -22,8 +22,13 @@ const END_OF_CENTRAL_DIRECTORY: u32 = 0x0605_4b50;
 const CENTRAL_DIRECTORY_HEADER: u32 = 0x0201_4b50;
 const LOCAL_FILE_HEADER: u32 = 0x0403_4b50;
 
+/// Each unpacking's own staging directory, within this process.
+static UNPACKING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Unpacks `archive` into `destination` (which must not exist yet; its
-/// parent is created).
+/// parent is created). Two threads or processes unpacking the same
+/// package each write a staging directory of their own; the first rename
+/// wins, and the other finds the package in place, which is success.
 pub fn unpack_zip(archive: &Path, destination: &Path) -> io::Result<()> {
     let bytes = fs::read(archive)?;
     let parent = destination
@@ -31,7 +36,8 @@ pub fn unpack_zip(archive: &Path, destination: &Path) -> io::Result<()> {
         .ok_or_else(|| invalid("the destination has no parent directory"))?;
     fs::create_dir_all(parent)?;
     let mut staging_name = destination.file_name().unwrap_or_default().to_os_string();
-    staging_name.push(format!(".{}.unpacking", std::process::id()));
+    let n = UNPACKING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    staging_name.push(format!(".{}-{n}.unpacking", std::process::id()));
     let staging = destination.with_file_name(staging_name);
     let _ = fs::remove_dir_all(&staging);
     fs::create_dir(&staging)?;
@@ -49,8 +55,16 @@ pub fn unpack_zip(archive: &Path, destination: &Path) -> io::Result<()> {
             }
         }
     };
-    let unpacked =
-        visit_entries(&bytes, &mut write).and_then(|()| fs::rename(&staging, destination));
+    let unpacked = visit_entries(&bytes, &mut write).and_then(|()| {
+        match fs::rename(&staging, destination) {
+            // Another unpacking of the same package put it in place first.
+            Err(_) if destination.is_dir() => {
+                let _ = fs::remove_dir_all(&staging);
+                Ok(())
+            }
+            renamed => renamed,
+        }
+    });
     if unpacked.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }

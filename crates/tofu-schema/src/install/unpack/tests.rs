@@ -103,3 +103,43 @@ fn archives_that_escape_or_lie_are_refused_and_leave_nothing() {
     assert!(!dir.path().join("outside").exists());
     assert_eq!(fs::read_dir(dir.path().join("out")).unwrap().count(), 0);
 }
+
+/// Two threads of one process unpacking one package at once (a module and
+/// the module it calls, checked in parallel): each has a staging directory
+/// of its own, and the one that renames second finds the package in place.
+#[test]
+fn one_package_unpacked_by_two_threads_at_once_is_unpacked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = vec![7u8; 4 * 1024 * 1024];
+    let archive = dir.path().join("p.zip");
+    fs::write(
+        &archive,
+        zip(&[Entry {
+            name: "terraform-provider-x_v1.0.0",
+            content: &content,
+            mode: 0o100755,
+            deflate: true,
+        }]),
+    )
+    .unwrap();
+    let destination = dir.path().join("unpacked").join("p");
+    for _ in 0..8 {
+        let _ = fs::remove_dir_all(&destination);
+        let results: Vec<io::Result<()>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|_| scope.spawn(|| unpack_zip(&archive, &destination)))
+                .collect();
+            handles.into_iter().map(|handle| handle.join().unwrap()).collect()
+        });
+        for result in results {
+            result.unwrap();
+        }
+        let unpacked = fs::read(destination.join("terraform-provider-x_v1.0.0")).unwrap();
+        assert_eq!(unpacked.len(), content.len());
+        let left: Vec<_> = fs::read_dir(destination.parent().unwrap())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["p"], "no staging directory left");
+    }
+}
