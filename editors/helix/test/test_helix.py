@@ -36,6 +36,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,6 +56,7 @@ TIMEOUT = 20.0
 # The root with the real hashicorp/time provider installed, shared by the
 # three editors' tests (editors/test/time_provider_root.py).
 sys.path.insert(0, str(HELIX_DIR.parent / "test"))
+import fetch_registry  # noqa: E402
 import time_provider_root  # noqa: E402
 
 # --- Helix's languages.toml schema (book/src/languages.md, 25.07.1) ---------
@@ -234,7 +236,7 @@ class HelixSession:
     languages.toml, started in the workspace root, with `config` as
     initializationOptions."""
 
-    def __init__(self, root, capabilities_file, version, config, cache):
+    def __init__(self, root, capabilities_file, version, config, cache, environment=None):
         self.root = root
         self.config = config
         self.capabilities = json.loads((HERE / capabilities_file).read_text())
@@ -244,7 +246,8 @@ class HelixSession:
             [str(server_binary()), *server["args"]],
             cwd=root,
             # A schema cache of its own: a provider that runs stores its schema there.
-            env={**os.environ, "XDG_CACHE_HOME": str(cache)},
+            # `environment` is what languages.toml's `environment` key adds.
+            env={**os.environ, "XDG_CACHE_HOME": str(cache), **(environment or {})},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -511,8 +514,10 @@ class Replay:
         shutil.rmtree(self.workspace, ignore_errors=True)
         shutil.rmtree(self.cache, ignore_errors=True)
 
-    def start(self):
-        helix = HelixSession(self.workspace, self.capabilities_file, self.helix_version, self.config, self.cache)
+    def start(self, environment=None):
+        helix = HelixSession(
+            self.workspace, self.capabilities_file, self.helix_version, self.config, self.cache, environment
+        )
         self.addCleanup(helix.process.kill)
         helix.initialize()
         return helix
@@ -742,6 +747,34 @@ class Replay:
         days = items["rotation_days"]
         self.assertEqual(days.get("detail"), "number, optional")
         self.assertIn(description, days.get("documentation", {}).get("value", ""), days)
+        self.assertEqual(helix.shutdown(), 0)
+
+    def test_completion_from_a_provider_fetched_for_a_module_with_nothing_installed(self):
+        """A module nothing was installed for, `schemas = { fetchProviders =
+        true }` in the config: the server fetches hashicorp/time from the test
+        registry (editors/test/fetch_registry.py: HTTPS on loopback, found
+        through a CLI configuration the server's `environment` names, its CA
+        trusted through SSL_CERT_FILE), verifies it, reads its schema, and a
+        `time_rotating` body completes `rotation_days`; hover says the schema
+        was fetched; the module's directory is never written to."""
+        try:
+            registry = fetch_registry.start(self.workspace / "fetch")
+        except fetch_registry.time_provider_root.NotSet as not_set:
+            self.skipTest(str(not_set))
+        self.addCleanup(os.kill, registry["pid"], signal.SIGTERM)
+        self.config["tofuLens"]["schemas"] = {"fetchProviders": True}
+        helix = self.start(registry["env"])
+        rotation = Path(registry["module"]) / "rotation.tf"
+        helix.open(rotation, "terraform")
+        hover = helix.wait_for("hover from the fetched provider's schema", lambda: (
+            h := helix.hover(rotation, 10, 4)["contents"]["value"]).startswith("**") and h, timeout=60, poll=0.1)
+        self.assertTrue(hover.startswith("**rotation_days** `number` (optional)\n\n"), hover)
+        self.assertIn("fetched and verified by tofu-lens", hover)
+        helix.change(rotation, (10, 2), (10, 20), "rot")
+        items = {item["label"]: item for item in helix.complete(rotation, 10, 5)}
+        self.assertIn("rotation_days", items, sorted(items))
+        self.assertEqual(items["rotation_days"].get("detail"), "number, optional")
+        self.assertFalse((Path(registry["module"]) / ".terraform").exists())
         self.assertEqual(helix.shutdown(), 0)
 
     def test_settings_from_config(self):

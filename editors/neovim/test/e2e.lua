@@ -572,6 +572,65 @@ test('a root with the time provider installed: completion, hover and "Did you me
   assert(ok, err)
 end)
 
+test('a module with nothing installed: its provider fetched, then completion from its schema', function()
+  -- The test registry (editors/test/fetch_registry.py) serves the real time
+  -- provider over HTTPS; the server finds it through the CLI configuration
+  -- and trusts its CA through SSL_CERT_FILE, as OpenTofu would.
+  local started = vim.system({ 'python3', repo_root .. '/editors/test/fetch_registry.py', tmp .. '/fetch' }):wait()
+  if started.code == 77 then
+    return skip(vim.trim(started.stderr))
+  end
+  assert(started.code == 0, started.stderr)
+  local registry = vim.json.decode(started.stdout)
+  local restore_env = {}
+  for name in pairs(registry.env) do
+    restore_env[name] = vim.env[name] or ''
+  end
+  vim.lsp.config('tofu_lens', {
+    cmd_env = registry.env,
+    settings = { tofuLens = { schemas = { fetchProviders = true } } },
+  })
+  vim.cmd.edit(vim.fn.fnameescape(registry.module .. '/rotation.tf'))
+  local buf = vim.api.nvim_get_current_buf()
+  local fetch_client = wait_for('tofu_lens to attach to the unfetched module', function()
+    local found = tofu_lens_client(buf)
+    return found and found.initialized and found
+  end)
+  local ok, err = xpcall(function()
+    assert(vim.fn.isdirectory(registry.module .. '/.terraform') == 0, 'nothing installed')
+    wait_for('the fetched provider\'s schema', function()
+      local text = hover_text(buf, 11, 4)
+      return text and text:find('**rotation_days**', 1, true)
+    end, 60000)
+    local hover = table.concat(hover_lines(buf, 11, 4), '\n')
+    assert(hover:find('fetched and verified by tofu-lens', 1, true), hover)
+    -- The line retyped as `rot`: completion offers `rotation_days`.
+    vim.api.nvim_buf_set_text(buf, 10, 2, 10, 20, { 'rot' })
+    local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 10, character = 5 } }
+    local items = {}
+    for _, response in pairs(vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, TIMEOUT) or {}) do
+      local result = response.result or {}
+      for _, item in ipairs(result.items or result) do
+        items[item.label] = item
+      end
+    end
+    assert(items.rotation_days, 'no rotation_days among ' .. vim.inspect(vim.tbl_keys(items)))
+    eq('number, optional', items.rotation_days.detail, 'detail')
+    assert(vim.fn.isdirectory(registry.module .. '/.terraform') == 0, 'the module is never written to')
+  end, debug.traceback)
+  vim.cmd('bwipeout!')
+  fetch_client:stop()
+  wait_for('the client of the fetched module to stop', function()
+    return fetch_client:is_stopped()
+  end)
+  vim.lsp.config('tofu_lens', {
+    cmd_env = restore_env,
+    settings = { tofuLens = { schemas = { fetchProviders = false } } },
+  })
+  vim.uv.kill(registry.pid, 'sigterm')
+  assert(ok, err)
+end)
+
 test('settings: tofuVersion from vim.lsp.config, then changed while running', function()
   -- A new client with the user's setting (versions.tofu wants >= 1.10).
   client:stop()

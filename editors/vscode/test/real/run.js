@@ -23,8 +23,11 @@
 //              passed counts as failed
 //   VSCODE_REAL_KEEP  set: keep the temporary directory (workspace, user data)
 //   TOFU_LENS_PROVIDER_PLUGINS  the plugin directory with hashicorp/time
-//              0.14.2 (CI builds it, `.ci/run`); unset: the schema group is
-//              skipped, saying so, as the Rust tests do
+//              0.14.2 (CI builds it, `.ci/run`); unset: the schema groups
+//              (k, o) are skipped, saying so, as the Rust tests do
+//   TOFU_LENS_TEST_REGISTRY  tofu-fetch's test registry program (default
+//              target/debug/examples/test_registry, which cargo test builds),
+//              for the fetch group (o)
 //
 // Last line: `vscode-real: N passed, N failed`, one per assertion group.
 
@@ -63,12 +66,16 @@ const groups = [
   ['l', 'plan-time: a value in terraform.tfvars fails a validation (squiggle and its hover), and hover shows the value'],
   ['m', 'F2 renames a resource and writes its moved block; the saved module passes tofu-lens check'],
   ['n', 'Ctrl+. extracts a resource into modules/web (files created by VS Code); the saved module passes tofu-lens check'],
+  ['o', 'with tofuLens.schemas.fetchProviders on, a module with nothing installed gets its provider fetched: hover says so, completion from its schema'],
 ];
 const results = new Map();
 
 let work;
 /** Why the schema group (k) cannot run: TOFU_LENS_PROVIDER_PLUGINS is not set. */
 let timeProviderMissing;
+/** The test registry of group (o) (editors/test/fetch_registry.py), or why it is not there. */
+let fetchRegistry;
+let fetchRegistryMissing;
 let codeServerProcess;
 let context;
 let finished = false;
@@ -97,6 +104,12 @@ async function cleanup() {
     } catch {}
   }
   codeServerProcess = undefined;
+  if (fetchRegistry) {
+    try {
+      process.kill(fetchRegistry.pid, 'SIGTERM');
+    } catch {}
+    fetchRegistry = undefined;
+  }
   if (work && !process.env.VSCODE_REAL_KEEP) {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -514,6 +527,15 @@ async function main() {
   });
   if (laidOut.status === 77) timeProviderMissing = laidOut.stderr.trim();
   else if (laidOut.status !== 0) throw new Error(`editors/test/time_provider_root.py failed (${laidOut.status}):\n${laidOut.stderr}`);
+  // The test registry group (o) fetches from, outside the workspace; the
+  // server finds it through the CLI configuration code-server's
+  // environment names.
+  const started = spawnSync('python3', [path.join(root, 'editors/test/fetch_registry.py'), path.join(work, 'fetch')], {
+    encoding: 'utf8',
+  });
+  if (started.status === 77) fetchRegistryMissing = started.stderr.trim();
+  else if (started.status !== 0) throw new Error(`editors/test/fetch_registry.py failed (${started.status}):\n${started.stderr}`);
+  else fetchRegistry = JSON.parse(started.stdout);
   const home = path.join(work, 'home');
   const userData = path.join(work, 'user-data');
   const extensions = path.join(work, 'extensions');
@@ -528,6 +550,9 @@ async function main() {
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
+    ...(fetchRegistry
+      ? { TF_CLI_CONFIG_FILE: fetchRegistry.env.TF_CLI_CONFIG_FILE, SSL_CERT_FILE: fetchRegistry.env.SSL_CERT_FILE }
+      : {}),
   };
   for (const shell of [['sh', '-c'], ['bash', '-lc']]) {
     const which = spawnSync(shell[0], [...shell.slice(1), 'command -v tofu-lens'], { env, encoding: 'utf8' });
@@ -550,11 +575,14 @@ async function main() {
   }
   log(`# ${installed.trim().split('\n').filter((l) => /install/i.test(l)).pop()}`);
 
+  const userSettings = path.join(userData, 'User/settings.json');
   fs.writeFileSync(
-    path.join(userData, 'User/settings.json'),
+    userSettings,
     JSON.stringify(
       {
         // No tofuLens.serverPath: the binary in the .vsix.
+        // Fetching is on in (o) only: the groups before count problems.
+        'tofuLens.schemas.fetchProviders': false,
         '[opentofu]': { 'editor.formatOnSave': true },
         'editor.inlayHints.enabled': 'on',
         'editor.hover.delay': 300,
@@ -1129,6 +1157,42 @@ async function main() {
     const checked = spawnSync(installedServer, ['check', extract], { encoding: 'utf8' });
     assert.equal(checked.status, 0, `tofu-lens check: ${checked.stdout}${checked.stderr}`);
     for (const file of fs.readdirSync(path.join(extract, 'modules/web')).sort()) log(`#   created modules/web/${file}`);
+  });
+
+  // o) fetched/: a module nothing was installed for. With
+  // tofuLens.schemas.fetchProviders turned on in the user settings (the
+  // workspace is trusted), the server fetches hashicorp/time from the test
+  // registry (found through the CLI configuration in code-server's
+  // environment), verifies it and reads its schema: hover says where the
+  // schema came from, and completion offers rotation_days. Last, since
+  // turning fetching on also tries the other modules' providers.
+  await group('o', page, async () => {
+    if (timeProviderMissing) return skip(timeProviderMissing);
+    if (fetchRegistryMissing) return skip(fetchRegistryMissing);
+    const fetched = path.join(work, 'overrides/fetched');
+    fs.mkdirSync(fetched, { recursive: true });
+    fs.copyFileSync(path.join(root, 'editors/test/schema-root/rotation.tf'), path.join(fetched, 'fetched.tf'));
+    const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
+    settings['tofuLens.schemas.fetchProviders'] = true;
+    fs.writeFileSync(userSettings, JSON.stringify(settings, null, 2));
+    await openFile(page, 'fetched.tf', 'fetched');
+    const hover = await hoverOver(page, 'rotation_days', 'fetched and verified by tofu-lens', 10);
+    const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+    assert.ok(text.startsWith('rotation_days number (optional)'), `the hover starts:\n${text}`);
+    for (const line of text.split('\n')) log(`#   hover: ${line}`);
+    await screenshot(page, '17-fetched-hover.png');
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await goToLine(page, 11, 3);
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.type('rot');
+    await page.keyboard.press('Control+Space');
+    const suggestion = page.locator('.editor-widget.suggest-widget .monaco-list-row', { hasText: 'rotation_days' }).first();
+    await suggestion.waitFor({ state: 'visible' });
+    log(`#   completion: ${(await suggestion.innerText()).replace(/\n/g, ' | ')}`);
+    await screenshot(page, '18-fetched-completion.png');
+    await page.keyboard.press('Escape');
+    assert.ok(!fs.existsSync(path.join(fetched, '.terraform')), 'the module is never written to');
   });
 }
 
