@@ -386,3 +386,69 @@ async fn the_server_fetches_nothing_where_the_setting_is_off() {
             .starts_with("tofu-lens/fetch/")));
     client.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turning_the_setting_on_while_the_server_runs_fetches() {
+    let Some(executable) = time_executable() else {
+        eprintln!("TOFU_LENS_PROVIDER_PLUGINS is not set: nothing was fetched");
+        return;
+    };
+    let binary = fs::read(&executable).unwrap();
+    let server = TestServer::start();
+    serve_registry(
+        &server,
+        &[Release::new(
+            "time",
+            "0.14.2",
+            zip(&[("terraform-provider-time_v0.14.2", &binary)]),
+        )],
+        &[],
+    );
+    let work = tempfile::tempdir().unwrap();
+    let module = module(work.path(), None);
+    let home = tempfile::tempdir().unwrap();
+    let mut config = tofu_fetch::FetchConfig::new(Platform::current());
+    config.hosts.insert(
+        "registry.opentofu.org".to_owned(),
+        std::collections::BTreeMap::from([(
+            "providers.v1".to_owned(),
+            format!("{}/v1/providers/", server.base),
+        )]),
+    );
+    config.http.roots = tofu_fetch::TrustedRoots::PemFiles(vec![data("ca.pem")]);
+    let options = tofu_lsp::ServerOptions {
+        provider_environment: Some(tofu_schema::ProviderEnvironment {
+            schema_cache_dir: Some(home.path().join("schemas")),
+            fetched_dir: Some(home.path().join("packages")),
+            ..tofu_schema::ProviderEnvironment::bare(Platform::current())
+        }),
+        fetch_config: Some(config),
+        ..common::test_options()
+    };
+    // Off when it starts; what the client answers when the server pulls
+    // the settings again says on.
+    let mut client = common::TestClient::start_with_options(
+        &module,
+        common::capabilities(),
+        serde_json::json!({"schemas": {"fetchProviders": false}}),
+        serde_json::json!({"schemas": {"fetchProviders": true}}),
+        options,
+    )
+    .await;
+    client.settled_publications().await;
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+    client.notify(
+        "workspace/didChangeConfiguration",
+        serde_json::json!({"settings": null}),
+    );
+    let main = module.join("main.tf");
+    let published = client
+        .wait_for_diagnostics(&main, |params| {
+            common::codes(params)
+                .iter()
+                .any(|code| code == "unsupported-argument")
+        })
+        .await;
+    assert!(published.to_string().contains("bogus"), "{published}");
+    client.shutdown().await;
+}

@@ -1160,7 +1160,7 @@ async function main() {
   });
 
   // o) fetched/: a module nothing was installed for. With
-  // tofuLens.schemas.fetchProviders turned on in the user settings (the
+  // tofuLens.schemas.fetchProviders turned on in the workspace settings (the
   // workspace is trusted), the server fetches hashicorp/time from the test
   // registry (found through the CLI configuration in code-server's
   // environment), verifies it and reads its schema: hover says where the
@@ -1172,9 +1172,13 @@ async function main() {
     const fetched = path.join(work, 'overrides/fetched');
     fs.mkdirSync(fetched, { recursive: true });
     fs.copyFileSync(path.join(root, 'editors/test/schema-root/rotation.tf'), path.join(fetched, 'fetched.tf'));
-    const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
-    settings['tofuLens.schemas.fetchProviders'] = true;
-    fs.writeFileSync(userSettings, JSON.stringify(settings, null, 2));
+    // Turned on in the workspace's settings (.vscode/settings.json), which
+    // VS Code reads again when they change; the server pulls them.
+    fs.mkdirSync(path.join(work, 'overrides/.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(work, 'overrides/.vscode/settings.json'),
+      JSON.stringify({ 'tofuLens.schemas.fetchProviders': true }, null, 2),
+    );
     await openFile(page, 'fetched.tf', 'fetched');
     const hover = await hoverOver(page, 'rotation_days', 'fetched and verified by tofu-lens', 10);
     const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
