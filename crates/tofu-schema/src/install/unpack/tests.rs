@@ -129,7 +129,10 @@ fn one_package_unpacked_by_two_threads_at_once_is_unpacked_once() {
             let handles: Vec<_> = (0..2)
                 .map(|_| scope.spawn(|| unpack_zip(&archive, &destination)))
                 .collect();
-            handles.into_iter().map(|handle| handle.join().unwrap()).collect()
+            handles
+                .into_iter()
+                .map(|handle| handle.join().unwrap())
+                .collect()
         });
         for result in results {
             result.unwrap();
