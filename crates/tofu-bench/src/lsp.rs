@@ -191,11 +191,18 @@ impl Client {
     /// accepts progress and versioned diagnostics, and registers no file
     /// watching (so the server watches the folder itself, as under Neovim).
     pub fn initialize(&mut self, folder: &Path) -> Result<()> {
+        self.initialize_with(folder, Value::Null)
+    }
+
+    /// [`Client::initialize`] with the server's settings as
+    /// `initializationOptions`.
+    pub fn initialize_with(&mut self, folder: &Path, settings: Value) -> Result<()> {
         let uri = file_uri(folder);
         let params = json!({
             "processId": std::process::id(),
             "rootUri": uri,
             "workspaceFolders": [{"uri": uri, "name": "bench"}],
+            "initializationOptions": settings,
             "capabilities": {
                 "window": {"workDoneProgress": true},
                 "textDocument": {

@@ -51,6 +51,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod editing;
+mod fetch;
 mod fmt;
 mod lsp;
 mod machine;
@@ -780,6 +781,7 @@ fn main() {
         "lsp-keystroke-tfvars",
         "lsp-hover-chain",
         "lsp-keystroke-schemas",
+        "fetch-first-completion",
         "schemas",
         "lsp-flip",
         "lsp-rename-local",
@@ -873,6 +875,9 @@ fn main() {
             &mut samples,
             &mut skipped,
         );
+    }
+    if let (Some(binary), true) = (&binary, wanted("fetch-first-completion")) {
+        fetch::first_completion_cases(binary, runs(5), &mut samples, &mut skipped);
     }
     if let (Some(binary), true) = (&binary, wanted("tree")) {
         match tree::tree_edits(binary, runs(51)) {
@@ -1115,6 +1120,22 @@ fn main() {
         format!("{cold_over_tofu:.2}"),
         "≤ 0.5",
         cold_over_tofu <= 0.5,
+    );
+    let fetch_cold = (median("fetch-first-completion-cold") - median("fetch-download")) * 1000.0;
+    row(
+        "fetch-first-completion-cold − fetch-download, p50",
+        fetch_cold,
+        format!("{fetch_cold:.0} ms"),
+        "≤ 2000 ms",
+        fetch_cold <= 2000.0,
+    );
+    let fetch_cached = median("fetch-first-completion-cached") * 1000.0;
+    row(
+        "fetch-first-completion-cached, p50",
+        fetch_cached,
+        format!("{fetch_cached:.0} ms"),
+        "≤ 50 ms",
+        fetch_cached <= 50.0,
     );
     let from_cache = median("schema-cache") * 1000.0;
     row(
