@@ -561,3 +561,31 @@ fn a_cancelled_download_keeps_nothing_and_the_next_ask_fetches_again() {
     let found = fetch(&fetcher, &exact("0.14.2")).unwrap();
     assert_eq!(found.version(), "0.14.2");
 }
+
+#[test]
+fn the_cache_evicts_the_least_recently_used_package_past_its_size() {
+    let server = TestServer::start();
+    serve_registry(
+        &server,
+        &[
+            Release::new("time", "0.14.1", package("older")),
+            Release::new("time", "0.14.2", package("newer")),
+        ],
+        &[],
+    );
+    let store = tempfile::tempdir().unwrap();
+    // Room for one package: the one just kept stays, the other goes.
+    let fetcher = Fetcher::new(config(&server), PackageStore::new(store.path(), 1));
+    let first = fetch(&fetcher, &exact("0.14.1")).unwrap();
+    assert!(first.archive.is_file());
+    let second = fetch(&fetcher, &exact("0.14.2")).unwrap();
+    assert!(second.archive.is_file());
+    assert!(!first.archive.exists(), "the older package is evicted");
+    assert!(!first.archive.with_extension("json").exists());
+    assert_eq!(
+        fetcher
+            .store()
+            .versions(&time(), &Platform::current().dir_name()),
+        ["0.14.2"]
+    );
+}
