@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use tofu_module::version::{Constraints, Version};
 use tofu_schema::install::{package_hash_v1_zip, InstallationMethod, LockedProvider, MethodKind};
@@ -34,7 +35,15 @@ pub struct Fetcher {
     /// pick the same version (a module's constraint and its child's) share
     /// one download.
     downloads: Mutex<HashMap<FetchKey, Once>>,
+    /// Each failure, when it happened: the same fetch asked again within
+    /// [`FAILURE_KEPT`] gets it at once (hundreds of modules needing one
+    /// provider the registry cannot give ask once, not once each).
+    failures: Mutex<HashMap<FetchKey, (Instant, FetchError)>>,
 }
+
+/// How long a failed fetch is answered from memory before it is tried
+/// again.
+pub const FAILURE_KEPT: Duration = Duration::from_secs(300);
 
 impl fmt::Debug for Fetcher {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -71,6 +80,7 @@ impl Fetcher {
             http: OnceLock::new(),
             pending: Mutex::new(HashMap::new()),
             downloads: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
         }
     }
 
@@ -134,9 +144,36 @@ impl Fetcher {
                 .map(|locked| locked.hashes.clone())
                 .unwrap_or_default(),
         );
-        shared_once(&self.pending, key, || {
+        if let Some(error) = self.recent_failure(&key) {
+            return Err(error);
+        }
+        let outcome = shared_once(&self.pending, key.clone(), || {
             self.fetch_now(address, choice, locked, progress)
-        })
+        });
+        match &outcome {
+            Err(FetchError::Cancelled) | Ok(_) => {}
+            Err(error) => {
+                if let Ok(mut failures) = self.failures.lock() {
+                    failures.insert(key, (Instant::now(), error.clone()));
+                }
+            }
+        }
+        outcome
+    }
+
+    /// The failure of the same fetch within [`FAILURE_KEPT`], if any.
+    fn recent_failure(&self, key: &FetchKey) -> Option<FetchError> {
+        let failures = self.failures.lock().ok()?;
+        let (when, error) = failures.get(key)?;
+        (when.elapsed() < FAILURE_KEPT).then(|| error.clone())
+    }
+
+    /// Forgets the failures, so that every fetch is tried again (the
+    /// settings changed, the user asked).
+    pub fn forget_failures(&self) {
+        if let Ok(mut failures) = self.failures.lock() {
+            failures.clear();
+        }
     }
 
     fn fetch_now(

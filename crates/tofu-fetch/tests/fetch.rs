@@ -589,3 +589,33 @@ fn the_cache_evicts_the_least_recently_used_package_past_its_size() {
         ["0.14.2"]
     );
 }
+
+#[test]
+fn a_failure_is_answered_from_memory_for_a_while_then_tried_again_when_forgotten() {
+    let server = TestServer::start();
+    serve_registry(
+        &server,
+        &[Release::new("time", "0.14.2", package("p"))],
+        &[],
+    );
+    server.put(&download_path(), Reply::Status(404));
+    let store = tempfile::tempdir().unwrap();
+    let fetcher = fetcher(&server, store.path());
+    let first = fetch(&fetcher, &exact("0.14.2")).unwrap_err();
+    let asked = server.requests().len();
+    // Hundreds of modules asking for the same package ask the registry once.
+    for _ in 0..3 {
+        assert_eq!(fetch(&fetcher, &exact("0.14.2")).unwrap_err(), first);
+    }
+    assert_eq!(server.requests().len(), asked);
+    fetcher.forget_failures();
+    serve_registry(
+        &server,
+        &[Release::new("time", "0.14.2", package("p"))],
+        &[],
+    );
+    assert_eq!(
+        fetch(&fetcher, &exact("0.14.2")).unwrap().version(),
+        "0.14.2"
+    );
+}

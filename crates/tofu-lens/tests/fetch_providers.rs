@@ -361,6 +361,21 @@ async fn the_server_fetches_in_the_background_where_the_setting_is_on() {
     );
     client.shutdown().await;
     assert!(!module.join(".terraform").exists());
+
+    // With the setting off, a new server still uses what the cache holds,
+    // and asks nothing of the registry.
+    let asked = server.requests().len();
+    let mut offline = lsp(&module, home.path(), &server, false).await;
+    let published = offline
+        .wait_for_diagnostics(&main, |params| {
+            common::codes(params)
+                .iter()
+                .any(|code| code == "unsupported-argument")
+        })
+        .await;
+    assert!(published.to_string().contains("bogus"), "{published}");
+    offline.shutdown().await;
+    assert_eq!(server.requests().len(), asked);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -50,6 +50,9 @@ pub async fn apply_settings(shared: &Arc<Shared>, settings: Settings, problems: 
         let schema_dirs = if schemas_changed {
             shared.schema_source.forget_files();
             shared.schema_source.forget_fetch_failures();
+            if let Some(fetcher) = &shared.fetcher {
+                fetcher.forget_failures();
+            }
             session.known_dirs()
         } else {
             Vec::new()

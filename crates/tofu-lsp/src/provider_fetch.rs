@@ -1,6 +1,7 @@
 //! Fetching the providers nothing installed (issue 47), in the server:
-//! where `schemas.fetchProviders` is on and the binary gave a fetch
-//! configuration, before a directory's schemas are read
+//! where `schemas.fetchProviders` is on (off, only packages fetched
+//! before, from the cache) and the binary gave a fetch configuration,
+//! before a directory's schemas are read
 //! (`provider_schemas::read`), each provider it needs whose schema no
 //! root installs and the schema cache lacks is found as `tofu init` would
 //! install it (`tofu_fetch::jobs_for`): from tofu-lens's package cache
@@ -35,16 +36,21 @@ pub async fn fetch_missing(shared: &Arc<Shared>, dir: &Path) {
 /// the directory was given each package (or why there is none) already.
 /// Reads directories: call it on a blocking thread.
 pub fn pending_jobs(shared: &Shared, dir: &Path) -> Vec<FetchJob> {
-    if shared.fetcher.is_none() || !shared.session().settings().fetch_providers {
+    let Some(fetcher) = &shared.fetcher else {
         return Vec::new();
-    }
+    };
+    // Off, packages fetched before are still used: those the cache has.
+    let online = shared.session().settings().fetch_providers;
+    let platform = fetcher.config().platform.dir_name();
     let callers =
         |called: &Path| -> Vec<PathBuf> { shared.session().host().callers(called).to_vec() };
     // Cheaply first: which providers the last analysis named lack both
-    // an installation and a package given already.
+    // an installation and a package given already (offline: and have one
+    // in the cache).
     let needed = shared.session().host().needed_providers(dir).to_vec();
     let lacking = needed.iter().any(|address| {
         !shared.schema_source.has_fetched(dir, address)
+            && (online || !fetcher.store().versions(address, &platform).is_empty())
             && !shared.schema_source.needs_no_fetch(dir, address, &callers)
     });
     if !lacking {
@@ -77,6 +83,12 @@ pub fn pending_jobs(shared: &Shared, dir: &Path) -> Vec<FetchJob> {
     };
     jobs.into_iter()
         .filter(|job| !shared.schema_source.has_fetched(dir, &job.address))
+        .filter(|job| {
+            online
+                || fetcher
+                    .cached(&job.address, &job.choice, job.locked.as_ref())
+                    .is_some()
+        })
         .collect()
 }
 
