@@ -28,6 +28,9 @@ pub struct ProviderFetch {
     online: bool,
     /// Each failure's message, once (for stderr).
     failures: Mutex<BTreeSet<String>>,
+    /// Offline, whether the cache holds any package: without one there is
+    /// nothing to look for (read once a run).
+    cache_has_packages: std::sync::OnceLock<bool>,
 }
 
 impl std::fmt::Debug for ProviderFetch {
@@ -51,6 +54,7 @@ impl ProviderFetch {
             fetcher: Fetcher::new(config, PackageStore::new(dir, crate::DEFAULT_MAX_BYTES)),
             online,
             failures: Mutex::new(BTreeSet::new()),
+            cache_has_packages: std::sync::OnceLock::new(),
         })
     }
 
@@ -63,6 +67,14 @@ impl ProviderFetch {
         source: &SchemaSource,
         callers: &dyn Fn(&Path) -> Vec<PathBuf>,
     ) {
+        let offline_and_empty = !self.online
+            && !*self.cache_has_packages.get_or_init(|| {
+                std::fs::read_dir(self.fetcher.store().dir())
+                    .is_ok_and(|mut entries| entries.next().is_some())
+            });
+        if offline_and_empty {
+            return;
+        }
         for job in jobs_for(dir, module, source, callers) {
             let found = if self.online {
                 self.fetcher.fetch(
