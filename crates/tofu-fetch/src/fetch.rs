@@ -102,12 +102,10 @@ impl Fetcher {
         locked: Option<&LockedProvider>,
     ) -> Option<FetchedPackage> {
         let platform = self.config.platform.dir_name();
-        let version = match choice {
-            VersionChoice::Exact(version) => version.clone(),
-            VersionChoice::Constraints(constraints) => {
-                newest_accepted(self.store.versions(address, &platform), constraints)?
-            }
-        };
+        let version = choose_version(address, choice, || {
+            Ok(self.store.versions(address, &platform))
+        })
+        .ok()?;
         let found = self.store.get(address, &version, &platform)?;
         let acceptable = locked.is_none_or(|locked| {
             locked.hashes.is_empty()
@@ -243,19 +241,14 @@ impl Fetcher {
             return Err(FetchError::Cancelled);
         }
         let base = registry::providers_base(network, &address.hostname)?;
-        let version = match choice {
-            VersionChoice::Exact(version) => version.clone(),
-            VersionChoice::Constraints(constraints) => {
-                let listed = registry::versions(network, &base, address)?;
-                let usable = listed
-                    .into_iter()
-                    .filter(|(_, protocols)| registry::protocols_supported(protocols))
-                    .map(|(version, _)| version)
-                    .collect();
-                newest_accepted(usable, constraints)
-                    .ok_or_else(|| no_version(address, constraints))?
-            }
-        };
+        let version = choose_version(address, choice, || {
+            let listed = registry::versions(network, &base, address)?;
+            Ok(listed
+                .into_iter()
+                .filter(|(_, protocols)| registry::protocols_supported(protocols))
+                .map(|(version, _)| version)
+                .collect())
+        })?;
         self.download_once(address, &version, locked, || {
             self.download_from_registry(network, &base, address, &version, locked, progress)
         })
@@ -355,14 +348,7 @@ impl Fetcher {
         if !progress(Progress::Resolving) {
             return Err(FetchError::Cancelled);
         }
-        let version = match choice {
-            VersionChoice::Exact(version) => version.clone(),
-            VersionChoice::Constraints(constraints) => {
-                let listed = mirror::versions(network, base, address)?;
-                newest_accepted(listed, constraints)
-                    .ok_or_else(|| no_version(address, constraints))?
-            }
-        };
+        let version = choose_version(address, choice, || mirror::versions(network, base, address))?;
         self.download_once(address, &version, locked, || {
             self.download_from_mirror(network, base, address, &version, locked, progress)
         })
@@ -512,6 +498,21 @@ fn shared_once(
         }
     }
     outcome
+}
+
+/// The version `choice` picks: the exact one, or the newest of those
+/// `listed` gives (asked only then) that the constraints accept.
+fn choose_version(
+    address: &ProviderAddress,
+    choice: &VersionChoice,
+    listed: impl FnOnce() -> Result<Vec<String>, FetchError>,
+) -> Result<String, FetchError> {
+    match choice {
+        VersionChoice::Exact(version) => Ok(version.clone()),
+        VersionChoice::Constraints(constraints) => {
+            newest_accepted(listed()?, constraints).ok_or_else(|| no_version(address, constraints))
+        }
+    }
 }
 
 fn no_version(address: &ProviderAddress, constraints: &[String]) -> FetchError {

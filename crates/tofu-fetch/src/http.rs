@@ -60,7 +60,6 @@ impl Default for HttpSettings {
 pub struct Fetched {
     pub status: u16,
     pub url: String,
-    pub content_type: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -199,11 +198,6 @@ fn get_once(
     })?;
     let status = response.status().as_u16();
     let final_url = response.get_uri().to_string();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned);
     let announced = response
         .headers()
         .get("content-length")
@@ -241,7 +235,6 @@ fn get_once(
     Ok(Fetched {
         status,
         url: final_url,
-        content_type,
         body,
     })
 }

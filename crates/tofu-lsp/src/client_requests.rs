@@ -48,8 +48,42 @@ pub async fn show_problems(shared: &Arc<Shared>, problems: Vec<String>) {
     }
 }
 
+/// A progress token (`tofu-lens/KIND/N`) the client accepted, when it
+/// supports `$/progress`; `None` otherwise.
+async fn accepted_token(shared: &Arc<Shared>, kind: &str) -> Option<ProgressToken> {
+    if !shared.session().support().work_done_progress {
+        return None;
+    }
+    let token = ProgressToken::String(format!("tofu-lens/{kind}/{}", shared.next_token()));
+    match answered(shared.client.create_work_done_progress(token.clone())).await {
+        Ok(()) => Some(token),
+        Err(error) => {
+            tracing::debug!("no progress: {error}");
+            None
+        }
+    }
+}
+
 /// Begins a `$/progress` with a percentage when the client supports it and
 /// accepts the token (`tofu-lens/KIND/N`); `None` otherwise.
+pub async fn begin_progress(
+    shared: &Arc<Shared>,
+    kind: &str,
+    title: &str,
+    message: String,
+) -> Option<OngoingProgress<Bounded, NotCancellable>> {
+    let token = accepted_token(shared, kind).await?;
+    Some(
+        shared
+            .client
+            .progress(token, title)
+            .with_message(message)
+            .with_percentage(0)
+            .begin()
+            .await,
+    )
+}
+
 /// [`begin_progress`] with a cancel button (`window/workDoneProgress/cancel`
 /// comes back with its token).
 pub async fn begin_cancellable_progress(
@@ -58,51 +92,15 @@ pub async fn begin_cancellable_progress(
     title: &str,
     message: String,
 ) -> Option<OngoingProgress<Bounded, Cancellable>> {
-    if !shared.session().support().work_done_progress {
-        return None;
-    }
-    let token = ProgressToken::String(format!("tofu-lens/{kind}/{}", shared.next_token()));
-    match answered(shared.client.create_work_done_progress(token.clone())).await {
-        Ok(()) => Some(
-            shared
-                .client
-                .progress(token, title)
-                .with_message(message)
-                .with_percentage(0)
-                .with_cancel_button()
-                .begin()
-                .await,
-        ),
-        Err(error) => {
-            tracing::debug!("no progress: {error}");
-            None
-        }
-    }
-}
-
-pub async fn begin_progress(
-    shared: &Arc<Shared>,
-    kind: &str,
-    title: &str,
-    message: String,
-) -> Option<OngoingProgress<Bounded, NotCancellable>> {
-    if !shared.session().support().work_done_progress {
-        return None;
-    }
-    let token = ProgressToken::String(format!("tofu-lens/{kind}/{}", shared.next_token()));
-    match answered(shared.client.create_work_done_progress(token.clone())).await {
-        Ok(()) => Some(
-            shared
-                .client
-                .progress(token, title)
-                .with_message(message)
-                .with_percentage(0)
-                .begin()
-                .await,
-        ),
-        Err(error) => {
-            tracing::debug!("no progress: {error}");
-            None
-        }
-    }
+    let token = accepted_token(shared, kind).await?;
+    Some(
+        shared
+            .client
+            .progress(token, title)
+            .with_message(message)
+            .with_percentage(0)
+            .with_cancel_button()
+            .begin()
+            .await,
+    )
 }
