@@ -16,9 +16,9 @@ use std::sync::Mutex;
 
 use crate::{FetchConfig, FetchError, FetchedPackage, Fetcher, PackageStore, VersionChoice};
 use tofu_module::merge::MergedModule;
-use tofu_schema::install::{parse_lock_file, LockedProvider};
+use tofu_schema::install::LockedProvider;
 use tofu_schema::{ProviderAddress, ProviderEnvironment};
-use tofu_vfs::schemas::{FetchPackages, SchemaSource};
+use tofu_vfs::schemas::{nearest_lock_file, FetchPackages, SchemaSource};
 
 /// Fetching for one run.
 pub struct ProviderFetch {
@@ -139,6 +139,25 @@ pub struct FetchJob {
 }
 
 impl FetchJob {
+    /// The package `tofu init` would install for `address`: the lock
+    /// file's version when `locked` has an entry, else the newest the
+    /// constraints accept.
+    pub fn new(
+        address: ProviderAddress,
+        constraints: &[String],
+        locked: Option<LockedProvider>,
+    ) -> FetchJob {
+        let choice = match &locked {
+            Some(locked) => VersionChoice::Exact(locked.version.clone()),
+            None => VersionChoice::Constraints(constraints.to_vec()),
+        };
+        FetchJob {
+            address,
+            choice,
+            locked,
+        }
+    }
+
     /// `registry.opentofu.org/hashicorp/time 0.14.2` (the version when
     /// the lock file gives it).
     pub fn describe(&self) -> String {
@@ -186,26 +205,11 @@ pub fn jobs_for(
             .iter()
             .find(|entry| entry.address == need.address)
             .cloned();
-        let choice = match &locked {
-            Some(locked) => VersionChoice::Exact(locked.version.clone()),
-            None => VersionChoice::Constraints(need.version_constraints.clone()),
-        };
-        jobs.push(FetchJob {
-            address: need.address.clone(),
-            choice,
+        jobs.push(FetchJob::new(
+            need.address.clone(),
+            &need.version_constraints,
             locked,
-        });
+        ));
     }
     jobs
-}
-
-/// The entries of the nearest `.terraform.lock.hcl` at or above `dir`.
-pub fn nearest_lock_file(dir: &Path) -> Vec<LockedProvider> {
-    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    dir.ancestors()
-        .map(|above| above.join(".terraform.lock.hcl"))
-        .find(|file| file.is_file())
-        .and_then(|file| std::fs::read_to_string(file).ok())
-        .map(|text| parse_lock_file(&text))
-        .unwrap_or_default()
 }

@@ -23,7 +23,7 @@ mod url;
 pub mod verify;
 
 pub use fetch::{newest_accepted, Fetcher, Progress, FAILURE_KEPT};
-pub use for_modules::{jobs_for, nearest_lock_file, FetchJob, ProviderFetch};
+pub use for_modules::{jobs_for, FetchJob, ProviderFetch};
 pub use http::{HttpSettings, TrustedRoots};
 pub use network::{FetchConfig, FetchError, Network, VersionChoice, DEFAULT_MAX_PACKAGE_BYTES};
 pub use store::{FetchedPackage, PackageStore, Record, DEFAULT_MAX_BYTES};

@@ -372,17 +372,15 @@ impl<'a> SchemaReader<'a> {
         run_providers: bool,
     ) -> Option<Outcome> {
         let (fetcher, online) = self.fetch?;
-        let locked = tofu_fetch::nearest_lock_file(dir)
+        let locked = tofu_vfs::schemas::nearest_lock_file(dir)
             .into_iter()
             .find(|entry| entry.address == need.address);
-        let choice = match &locked {
-            Some(locked) => tofu_fetch::VersionChoice::Exact(locked.version.clone()),
-            None => tofu_fetch::VersionChoice::Constraints(need.version_constraints.clone()),
-        };
+        let job =
+            tofu_fetch::FetchJob::new(need.address.clone(), &need.version_constraints, locked);
         let found = if online {
-            fetcher.fetch(&need.address, &choice, locked.as_ref(), &|_| true)
+            fetcher.fetch(&job.address, &job.choice, job.locked.as_ref(), &|_| true)
         } else {
-            Ok(fetcher.cached(&need.address, &choice, locked.as_ref())?)
+            Ok(fetcher.cached(&job.address, &job.choice, job.locked.as_ref())?)
         };
         let package = match found {
             Ok(package) => package,
@@ -394,7 +392,7 @@ impl<'a> SchemaReader<'a> {
                 })
             }
         };
-        let entry = locked.unwrap_or_else(|| package.locked_entry());
+        let entry = job.locked.clone().unwrap_or_else(|| package.locked_entry());
         let search = tofu_schema::install::SearchDirs {
             mirror_dirs: vec![fetcher.store().dir().to_path_buf()],
             ..tofu_schema::install::SearchDirs::default()

@@ -244,6 +244,33 @@ impl SchemaSource {
         fetched.get(&(absolute(dir), address.clone())).cloned()
     }
 
+    /// `read` on the request for the fetched package `locked` names (the
+    /// package cache as the only mirror, checked against `locked`);
+    /// `None` when the environment has no package cache.
+    fn with_fetched_request<T>(
+        &self,
+        environment: &ProviderEnvironment,
+        locked: &LockedProvider,
+        run_providers: bool,
+        read: impl FnOnce(&SchemaRequest<'_>) -> T,
+    ) -> Option<T> {
+        let search = SearchDirs {
+            mirror_dirs: vec![environment.fetched_dir.clone()?],
+            ..SearchDirs::default()
+        };
+        Some(read(&SchemaRequest {
+            address: &locked.address,
+            search: &search,
+            platform: &environment.platform,
+            locked: Some(locked),
+            accepts: &|_| true,
+            cache: self.cache.as_ref(),
+            run_providers,
+            socket_dir: None,
+            timeouts: self.options.timeouts,
+        }))
+    }
+
     /// The schema of the fetched package `locked` names, read once.
     fn read_fetched(
         &self,
@@ -261,24 +288,11 @@ impl SchemaSource {
             Err(_) => return Err(None),
         };
         cell.get_or_init(|| {
-            let Some(fetched_dir) = &environment.fetched_dir else {
+            let Some(found) =
+                self.with_fetched_request(environment, locked, run_providers, read_provider_schema)
+            else {
                 return Err(None);
             };
-            let search = SearchDirs {
-                mirror_dirs: vec![fetched_dir.clone()],
-                ..SearchDirs::default()
-            };
-            let found = read_provider_schema(&SchemaRequest {
-                address: &locked.address,
-                search: &search,
-                platform: &environment.platform,
-                locked: Some(locked),
-                accepts: &|_| true,
-                cache: self.cache.as_ref(),
-                run_providers,
-                socket_dir: None,
-                timeouts: self.options.timeouts,
-            });
             match found {
                 Ok(loaded) => Ok(Arc::new(loaded.schema)),
                 Err(error) => {
@@ -547,26 +561,14 @@ impl SchemaSource {
             Some(Err(_)) => return None,
             None => nearest_locked(dir, address)?,
         };
-        let fetched_dir = environment.fetched_dir.clone()?;
-        let key = (fetched_dir.join(&locked.version), address.clone());
+        let key = (
+            environment.fetched_dir.as_ref()?.join(&locked.version),
+            address.clone(),
+        );
         if let Some(known) = self.runnable.lock().ok()?.get(&key) {
             return known.clone().map(|runnable| (key.0.clone(), runnable));
         }
-        let search = SearchDirs {
-            mirror_dirs: vec![fetched_dir],
-            ..SearchDirs::default()
-        };
-        let found = runnable_provider(&SchemaRequest {
-            address,
-            search: &search,
-            platform: &environment.platform,
-            locked: Some(&locked),
-            accepts: &|_| true,
-            cache: self.cache.as_ref(),
-            run_providers: true,
-            socket_dir: None,
-            timeouts: self.options.timeouts,
-        });
+        let found = self.with_fetched_request(environment, &locked, true, runnable_provider)?;
         let runnable = match found {
             Ok(runnable) => Some(runnable),
             Err(error) => {
@@ -846,12 +848,23 @@ fn unavailable(
     }
 }
 
-/// The entry for `address` of the nearest lock file at or above `dir`.
-fn nearest_locked(dir: &Path, address: &ProviderAddress) -> Option<LockedProvider> {
+/// The entries of the nearest `.terraform.lock.hcl` at or above `dir`
+/// (none when there is no such file).
+pub fn nearest_lock_file(dir: &Path) -> Vec<LockedProvider> {
     absolute(dir)
         .ancestors()
-        .find(|above| above.join(".terraform.lock.hcl").is_file())
-        .and_then(|root| locked_provider(root, address))
+        .map(|above| above.join(".terraform.lock.hcl"))
+        .find(|file| file.is_file())
+        .and_then(|file| std::fs::read_to_string(file).ok())
+        .map(|text| parse_lock_file(&text))
+        .unwrap_or_default()
+}
+
+/// The entry for `address` of the nearest lock file at or above `dir`.
+fn nearest_locked(dir: &Path, address: &ProviderAddress) -> Option<LockedProvider> {
+    nearest_lock_file(dir)
+        .into_iter()
+        .find(|entry| entry.address == *address)
 }
 
 /// `root`'s lock file entry for `address`.
