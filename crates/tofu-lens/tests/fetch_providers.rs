@@ -262,6 +262,22 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 /// A server on `root` whose fetches go to `server` (trusting the test CA
 /// directly), caches under `home`, with `fetchProviders` as given.
 async fn lsp(root: &Path, home: &Path, server: &TestServer, fetch: bool) -> common::TestClient {
+    let settings = serde_json::json!({
+        "diagnostics": {"severity": {"unused-declaration": "off"}},
+        "schemas": {"fetchProviders": fetch}
+    });
+    lsp_with(root, home, server, settings, serde_json::Value::Null).await
+}
+
+/// [`lsp`] with the settings given at start, and what the client answers
+/// when the server pulls them (`workspace/configuration`).
+async fn lsp_with(
+    root: &Path,
+    home: &Path,
+    server: &TestServer,
+    settings: serde_json::Value,
+    configuration: serde_json::Value,
+) -> common::TestClient {
     let mut config = tofu_fetch::FetchConfig::new(Platform::current());
     config.hosts.insert(
         "registry.opentofu.org".to_owned(),
@@ -280,15 +296,11 @@ async fn lsp(root: &Path, home: &Path, server: &TestServer, fetch: bool) -> comm
         fetch_config: Some(config),
         ..common::test_options()
     };
-    let settings = serde_json::json!({
-        "diagnostics": {"severity": {"unused-declaration": "off"}},
-        "schemas": {"fetchProviders": fetch}
-    });
     common::TestClient::start_with_options(
         root,
         common::capabilities(),
         settings,
-        serde_json::Value::Null,
+        configuration,
         options,
     )
     .await
@@ -422,32 +434,14 @@ async fn turning_the_setting_on_while_the_server_runs_fetches() {
     let work = tempfile::tempdir().unwrap();
     let module = module(work.path(), None);
     let home = tempfile::tempdir().unwrap();
-    let mut config = tofu_fetch::FetchConfig::new(Platform::current());
-    config.hosts.insert(
-        "registry.opentofu.org".to_owned(),
-        std::collections::BTreeMap::from([(
-            "providers.v1".to_owned(),
-            format!("{}/v1/providers/", server.base),
-        )]),
-    );
-    config.http.roots = tofu_fetch::TrustedRoots::PemFiles(vec![data("ca.pem")]);
-    let options = tofu_lsp::ServerOptions {
-        provider_environment: Some(tofu_schema::ProviderEnvironment {
-            schema_cache_dir: Some(home.path().join("schemas")),
-            fetched_dir: Some(home.path().join("packages")),
-            ..tofu_schema::ProviderEnvironment::bare(Platform::current())
-        }),
-        fetch_config: Some(config),
-        ..common::test_options()
-    };
     // Off when it starts; what the client answers when the server pulls
     // the settings again says on.
-    let mut client = common::TestClient::start_with_options(
+    let mut client = lsp_with(
         &module,
-        common::capabilities(),
+        home.path(),
+        &server,
         serde_json::json!({"schemas": {"fetchProviders": false}}),
         serde_json::json!({"schemas": {"fetchProviders": true}}),
-        options,
     )
     .await;
     client.settled_publications().await;
